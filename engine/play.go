@@ -1,0 +1,162 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Illegal says why a move is not legal.
+type Illegal uint8
+
+const (
+	// IllegalGameOver: the game has already ended.
+	IllegalGameOver Illegal = iota + 1
+	// IllegalOffBoard: a square is not on this board.
+	IllegalOffBoard
+	// IllegalNoPiece: the from-square is empty.
+	IllegalNoPiece
+	// IllegalNotYourPiece: the piece belongs to the side not to move.
+	IllegalNotYourPiece
+	// IllegalNullMove: from and to are the same square.
+	IllegalNullMove
+	// IllegalNotStraight: from and to share neither rank nor file.
+	IllegalNotStraight
+	// IllegalBlocked: a piece stands between from and to (At says where).
+	IllegalBlocked
+	// IllegalOccupied: the to-square holds a piece.
+	IllegalOccupied
+	// IllegalRestrictedStop: the piece may not end its ply on the
+	// restricted square To (the throne or a corner, RULES.md §1.1).
+	IllegalRestrictedStop
+	// IllegalRestrictedPass: the piece may not move through the restricted
+	// square At (RULES.md §1.1).
+	IllegalRestrictedPass
+)
+
+// IllegalMoveError is returned by Position.Check and Position.Play for a
+// move the rules forbid. Move is the move as given; At is the square that
+// blocks (IllegalBlocked, IllegalRestrictedPass), otherwise the square the
+// reason is about.
+type IllegalMoveError struct {
+	Move   Move
+	Reason Illegal
+	At     Square
+	Piece  Piece // the piece on Move.From, when there is one
+}
+
+// ErrIllegalMove matches every *IllegalMoveError with errors.Is.
+var ErrIllegalMove = errors.New("engine: illegal move")
+
+// Is makes errors.Is(err, ErrIllegalMove) true.
+func (e *IllegalMoveError) Is(target error) bool { return target == ErrIllegalMove }
+
+// Error returns e.g. "engine: d4-d8: path blocked at d6".
+func (e *IllegalMoveError) Error() string {
+	m := e.Move.String()
+	var why string
+	switch e.Reason {
+	case IllegalGameOver:
+		why = "the game is over"
+	case IllegalOffBoard:
+		why = fmt.Sprintf("%v is not on the board", e.At)
+	case IllegalNoPiece:
+		why = fmt.Sprintf("no piece on %v", e.At)
+	case IllegalNotYourPiece:
+		why = fmt.Sprintf("the %v on %v belongs to the side not to move", e.Piece, e.At)
+	case IllegalNullMove:
+		why = "a piece must move at least one square"
+	case IllegalNotStraight:
+		why = "pieces move along a rank or a file only"
+	case IllegalBlocked:
+		why = fmt.Sprintf("path blocked at %v", e.At)
+	case IllegalOccupied:
+		why = fmt.Sprintf("%v is occupied", e.At)
+	case IllegalRestrictedStop:
+		why = fmt.Sprintf("a %v may not stop on %v", e.Piece, e.At)
+	case IllegalRestrictedPass:
+		why = fmt.Sprintf("a %v may not pass through %v", e.Piece, e.At)
+	default:
+		why = "illegal"
+	}
+	return "engine: " + m + ": " + why
+}
+
+// Check reports whether m is legal in p, returning nil or an
+// *IllegalMoveError that says why not (RULES.md §1.1).
+func (p *Position) Check(m Move) error {
+	bad := func(r Illegal, at Square, pc Piece) error {
+		return &IllegalMoveError{Move: m, Reason: r, At: at, Piece: pc}
+	}
+	n := p.g.size
+	if p.outcome.Over() {
+		return bad(IllegalGameOver, m.From, Empty)
+	}
+	for _, s := range [2]Square{m.From, m.To} {
+		if !s.OnBoard(n) {
+			return bad(IllegalOffBoard, s, Empty)
+		}
+	}
+	pc := p.At(m.From)
+	switch {
+	case pc == Empty:
+		return bad(IllegalNoPiece, m.From, pc)
+	case pc.Side() != p.toMove:
+		return bad(IllegalNotYourPiece, m.From, pc)
+	case m.From == m.To:
+		return bad(IllegalNullMove, m.From, pc)
+	case m.From.File() != m.To.File() && m.From.Rank() != m.To.Rank():
+		return bad(IllegalNotStraight, m.To, pc)
+	}
+	g := p.g
+	from, to := g.pad(m.From), g.pad(m.To)
+	d := g.w
+	switch {
+	case m.From.Rank() == m.To.Rank() && to > from:
+		d = 1
+	case m.From.Rank() == m.To.Rank():
+		d = -1
+	case to < from:
+		d = -g.w
+	}
+	for i := from + d; i != to; i += d {
+		if p.cells[i] != Empty {
+			return bad(IllegalBlocked, g.square(i), pc)
+		}
+		if k := g.kind[i]; !g.pass[k].Has(pc) {
+			return bad(IllegalRestrictedPass, g.square(i), pc)
+		}
+	}
+	if p.cells[to] != Empty {
+		return bad(IllegalOccupied, m.To, pc)
+	}
+	if !g.stop[g.kind[to]].Has(pc) {
+		return bad(IllegalRestrictedStop, m.To, pc)
+	}
+	return nil
+}
+
+// PlyResult is what one checked ply did: the move, the piece that moved,
+// the squares whose pieces were captured (the king included, in capture
+// order), and the outcome after the ply.
+type PlyResult struct {
+	Move     Move
+	Piece    Piece
+	Captures []Square
+	Outcome  Outcome
+}
+
+// Play checks m and plays it. It returns an *IllegalMoveError (and leaves
+// p unchanged) when m is illegal.
+func (p *Position) Play(m Move) (PlyResult, error) {
+	if err := p.Check(m); err != nil {
+		return PlyResult{}, err
+	}
+	pc := p.At(m.From)
+	start := len(p.caps)
+	p.Make(m)
+	r := PlyResult{Move: m, Piece: pc, Outcome: p.outcome}
+	for _, c := range p.caps[start:] {
+		r.Captures = append(r.Captures, p.g.square(int(c.at)))
+	}
+	return r, nil
+}
