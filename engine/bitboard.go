@@ -26,24 +26,16 @@ import "math/bits"
 const (
 	maxW     = MaxSize + 2
 	maxCells = maxW * maxW
-	maxWords = (maxCells + 63) / 64
+	maxWords = 8 // (maxCells+63)/64 = 7, rounded up so that i>>6&7 needs no bounds check
 )
 
 // bitboard is a set of padded indices; only the first nw words of a board
 // are in use, the rest stay zero.
 type bitboard [maxWords]uint64
 
-func (b *bitboard) set(i int)        { b[i>>6] |= 1 << (i & 63) }
-func (b *bitboard) clear(i int)      { b[i>>6] &^= 1 << (i & 63) }
-func (b *bitboard) has(i int) bool   { return b[i>>6]&(1<<(i&63)) != 0 }
-func (b *bitboard) any(nw int) bool  { return b.orWords(nw) != 0 }
-func (b *bitboard) orWords(nw int) uint64 {
-	var x uint64
-	for i := 0; i < nw; i++ {
-		x |= b[i]
-	}
-	return x
-}
+func (b *bitboard) set(i int)      { b[i>>6&7] |= 1 << (i & 63) }
+func (b *bitboard) clear(i int)    { b[i>>6&7] &^= 1 << (i & 63) }
+func (b *bitboard) has(i int) bool { return b[i>>6&7]&(1<<(i&63)) != 0 }
 
 // intersects reports whether b and c share a square.
 func (b *bitboard) intersects(c *bitboard, nw int) bool {

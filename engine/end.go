@@ -71,10 +71,20 @@ func (p *Position) repetitionResult() Result {
 // encircled reports whether no defender and not the king can reach the
 // board edge over squares free of attackers (RULES.md §1.6.4; separate
 // pockets count, Decision E1).
+//
+// It first tries the escape path found last time (a hint, never trusted
+// unchecked): if its first square still holds a defender or the king and
+// no attacker stands on it, the position is not encircled. Otherwise it
+// flood-fills from every defender and the king, and on reaching the edge
+// records one shortest path back for the next call.
 func (p *Position) encircled() bool {
+	if p.pathOpen() {
+		return false
+	}
 	g := p.g
 	nw := g.nw
-	var reach bitboard
+	var layers [maxPathLayers]bitboard
+	reach := &layers[0]
 	for i := 0; i < nw; i++ {
 		reach[i] = p.bb[Defender][i] | p.bb[King][i]
 	}
@@ -82,16 +92,79 @@ func (p *Position) encircled() bool {
 	for i := 0; i < nw; i++ {
 		free[i] = g.onBoard[i] &^ p.bb[Attacker][i]
 	}
-	for {
-		if reach.intersects(&g.edge, nw) {
+	cur := layers[0]
+	for k := 0; ; k++ {
+		if cur.intersects(&g.edge, nw) {
+			p.recordPath(&layers, k, &cur)
 			return false
 		}
-		next := reach.spread(&free, nw, g.w)
-		if next.equal(&reach, nw) {
+		next := cur.spread(&free, nw, g.w)
+		if next.equal(&cur, nw) {
 			return true
 		}
-		reach = next
+		if k+1 < maxPathLayers {
+			layers[k+1] = next
+		}
+		cur = next
 	}
+}
+
+// maxPathLayers bounds the flood-fill layers kept for the escape-path hint;
+// a longer path is simply not recorded.
+const maxPathLayers = 24
+
+// recordPath stores one shortest path from a defender to the edge, given
+// the cumulative flood layers 0..k (layer j holds every square reached in
+// j steps or fewer) and the last layer cur that touches the edge.
+func (p *Position) recordPath(layers *[maxPathLayers]bitboard, k int, cur *bitboard) {
+	p.pathLen = 0
+	if k >= maxPathLayers {
+		return
+	}
+	g := p.g
+	var hit bitboard
+	for i := 0; i < g.nw; i++ {
+		hit[i] = cur[i] & g.edge[i]
+	}
+	s := hit.first(g.nw)
+	p.path[0] = int16(s)
+	n := 1
+	for j := k - 1; j >= 0; j-- {
+		found := false
+		for _, d := range g.dirs {
+			if t := s + d; layers[j].has(t) {
+				s = t
+				found = true
+				break
+			}
+		}
+		if !found {
+			return
+		}
+		p.path[n] = int16(s)
+		n++
+	}
+	p.pathLen = n
+}
+
+// pathOpen reports whether the recorded escape path still leads a defender
+// or the king to the edge: its last square holds one of them and no square
+// of it holds an attacker. The path was contiguous when recorded and its
+// first square is on the edge.
+func (p *Position) pathOpen() bool {
+	n := p.pathLen
+	if n == 0 {
+		return false
+	}
+	if src := p.cells[p.path[n-1]]; src != Defender && src != King {
+		return false
+	}
+	for _, s := range p.path[:n-1] {
+		if p.cells[s] == Attacker {
+			return false
+		}
+	}
+	return true
 }
 
 // edgeFort reports whether the king, on an edge square, stands in an edge

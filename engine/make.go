@@ -4,11 +4,10 @@ package engine
 // it until the matching Unmake. Undo records must be used last in, first
 // out.
 type Undo struct {
-	from, to    int16
-	capStart    int32
-	prevIrrev   int32
-	prevKey     uint64
-	prevOutcome Outcome
+	from, to  int16
+	capStart  int32
+	prevIrrev int32
+	prevKey   uint64
 }
 
 // Make plays m in place without checking it and returns the record for
@@ -18,6 +17,8 @@ type Undo struct {
 func (p *Position) Make(m Move) Undo { return p.make(p.g.pad(m.From), p.g.pad(m.To)) }
 
 // Unmake takes back the ply recorded in u, restoring the position exactly.
+// (The outcome before a valid Make is always ongoing: LegalMoves offers no
+// move once the game is over.)
 func (p *Position) Unmake(u Undo) {
 	p.history = p.history[:len(p.history)-1]
 	p.ply--
@@ -41,29 +42,28 @@ func (p *Position) Unmake(u Undo) {
 	}
 	p.key = u.prevKey
 	p.irrev = int(u.prevIrrev)
-	p.outcome = u.prevOutcome
+	p.outcome = Outcome{} // Make is only defined while the game runs
 }
 
 func (p *Position) make(from, to int) Undo {
 	u := Undo{
 		from: int16(from), to: int16(to),
-		capStart:    int32(len(p.caps)),
-		prevIrrev:   int32(p.irrev),
-		prevKey:     p.key,
-		prevOutcome: p.outcome,
+		capStart:  int32(len(p.caps)),
+		prevIrrev: int32(p.irrev),
+		prevKey:   p.key,
 	}
 	g := p.g
 	pc := p.cells[from]
 	p.cells[from], p.cells[to] = Empty, pc
-	p.bb[pc].clear(from)
-	p.bb[pc].set(to)
+	p.bb[pc&3].clear(from)
+	p.bb[pc&3].set(to)
 	p.key ^= zobPiece[from][pc] ^ zobPiece[to][pc]
 	if pc == King {
 		p.king = to
 	}
 	mover := p.toMove
 	kingCaptured := false
-	if pc != King || p.v.KingArms.hammer() {
+	if pc != King || g.kingHammer {
 		for _, d := range g.dirs {
 			n1 := to + d
 			victim := p.cells[n1]
@@ -117,7 +117,7 @@ func (p *Position) anvil(i int, victim Piece, mover Side) bool {
 		return false
 	case c == Empty:
 		return p.g.hostEmpty[k].Has(victim)
-	case c.Side() == mover && (c != King || p.v.KingArms.anvil()):
+	case c.Side() == mover && (c != King || p.g.kingAnvil):
 		return true
 	default:
 		return p.g.hostOcc[k].Has(victim)

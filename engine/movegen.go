@@ -81,11 +81,19 @@ func (p *Position) hasMoveFrom(from int, pc Piece) bool {
 	return false
 }
 
-// hasLegalMove reports whether the side to move has any legal ply. It stops
-// at the first piece that can move, so it is cheap in ordinary positions.
+// hasLegalMove reports whether the side to move has any legal ply. It
+// tries first the piece that had a move the last time it was asked (a
+// hint that Unmake need not restore), then every piece, stopping at the
+// first that can move, so it is cheap in ordinary positions.
 func (p *Position) hasLegalMove() bool {
-	if p.toMove == Defenders {
+	side := p.toMove
+	if w := p.witness[side]; p.cells[w] != offBoard && p.cells[w] != Empty && p.cells[w].Side() == side &&
+		p.hasMoveFrom(w, p.cells[w]) {
+		return true
+	}
+	if side == Defenders {
 		if p.king >= 0 && p.hasMoveFrom(p.king, King) {
+			p.witness[side] = p.king
 			return true
 		}
 		return p.anyPieceMoves(&p.bb[Defender], Defender)
@@ -96,7 +104,8 @@ func (p *Position) hasLegalMove() bool {
 func (p *Position) anyPieceMoves(b *bitboard, pc Piece) bool {
 	for w := 0; w < p.g.nw; w++ {
 		for x := b[w]; x != 0; x &= x - 1 {
-			if p.hasMoveFrom(w<<6|bits.TrailingZeros64(x), pc) {
+			if i := w<<6 | bits.TrailingZeros64(x); p.hasMoveFrom(i, pc) {
+				p.witness[pc.Side()] = i
 				return true
 			}
 		}

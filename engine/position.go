@@ -23,7 +23,10 @@ type Position struct {
 	history []uint64 // history[i] is the key after i plies
 	irrev   int      // index in history of the last position after a capture
 	outcome Outcome
-	caps    []capture // captured pieces of every ply made, for Unmake
+	caps    []capture            // captured pieces of every ply made, for Unmake
+	witness [2]int               // per side, a piece that could move when last asked (a hint)
+	path    [maxPathLayers]int16 // an escape path to the edge found by encircled (a hint)
+	pathLen int
 }
 
 // capture records one captured piece for Unmake.
