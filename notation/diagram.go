@@ -41,7 +41,7 @@ func WithoutSideToMove() DiagramOption { return func(c *diagramConfig) { c.toMov
 // glyphs is the character set of one diagram style.
 type glyphs struct {
 	attacker, defender, king, empty, throne, corner, captured string
-	fromOpen, fromClose, toOpen, toClose                    string
+	fromOpen, fromClose, toOpen, toClose                      string
 }
 
 var (
