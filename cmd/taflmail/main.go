@@ -1,0 +1,94 @@
+// Command taflmail is the command-line front end of taflmail, a server that
+// plays Tafl board games by email.
+//
+// Today it lists the built-in rule sets (taflmail variants) and counts
+// positions with perft (taflmail perft), the engine's correctness and speed
+// check against ../shared/cases/perft.md. The commands that validate,
+// replay and diagram game records and the mail daemon (serve) are planned;
+// see docs/architecture.md.
+//
+// Exit status: 0 on success, 1 when a command fails at run time, 2 for a
+// usage error (unknown command or flag, bad flag value, unknown variant, a
+// perft depth out of range).
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+)
+
+// Exit statuses of the taflmail process.
+const (
+	exitOK      = 0 // the command did what was asked
+	exitFailure = 1 // the command failed while running
+	exitUsage   = 2 // the command line was wrong; nothing was done
+)
+
+func main() {
+	root := NewRootCommand()
+	err := root.Execute()
+	os.Exit(report(root.ErrOrStderr(), err))
+}
+
+// report writes err, if any, to w and returns the process exit status for
+// it: exitUsage for a *usageError, exitFailure for any other error.
+func report(w io.Writer, err error) int {
+	if err == nil {
+		return exitOK
+	}
+	var ue *usageError
+	if errors.As(err, &ue) {
+		fmt.Fprintf(w, "%s: %v\n", ue.path, ue.err)
+		fmt.Fprintf(w, "Run '%s --help' for usage.\n", ue.path)
+		return exitUsage
+	}
+	fmt.Fprintf(w, "taflmail: %v\n", err)
+	return exitFailure
+}
+
+// usageError is a mistake on the command line: the command did nothing and
+// the process exits with status 2. path is the command it was found in
+// ("taflmail perft"), for the hint to run its --help.
+type usageError struct {
+	path string
+	err  error
+}
+
+func (e *usageError) Error() string { return e.path + ": " + e.err.Error() }
+func (e *usageError) Unwrap() error { return e.err }
+
+// usageErrorf returns a *usageError for cmd with a formatted message.
+func usageErrorf(cmd *cobra.Command, format string, args ...any) error {
+	return &usageError{path: cmd.CommandPath(), err: fmt.Errorf(format, args...)}
+}
+
+// flagError turns cobra's flag parsing errors (unknown flag, bad value)
+// into usage errors; it is installed on the root command and inherited by
+// every subcommand.
+func flagError(cmd *cobra.Command, err error) error {
+	return &usageError{path: cmd.CommandPath(), err: err}
+}
+
+// noArgs is the positional-argument check of a subcommand that takes only
+// flags: any argument is a usage error.
+func noArgs(cmd *cobra.Command, args []string) error {
+	if len(args) > 0 {
+		return usageErrorf(cmd, "unexpected argument %q: %s takes only flags", args[0], cmd.Name())
+	}
+	return nil
+}
+
+// unknownCommand is the usage error for a word that names no subcommand of
+// cmd, with cobra's spelling suggestions.
+func unknownCommand(cmd *cobra.Command, word string) error {
+	msg := fmt.Sprintf("unknown command %q", word)
+	if s := cmd.SuggestionsFor(word); len(s) > 0 {
+		msg += "; did you mean " + strings.Join(s, " or ") + "?"
+	}
+	return &usageError{path: cmd.CommandPath(), err: errors.New(msg)}
+}

@@ -1,0 +1,45 @@
+package main
+
+import (
+	"github.com/spf13/cobra"
+)
+
+// NewRootCommand returns the taflmail command with every subcommand added.
+// It holds no global state: each call builds a fresh tree, so tests run
+// commands side by side with SetArgs, SetOut and SetErr.
+//
+// Errors are not printed by cobra (SilenceErrors): Execute returns them and
+// main reports them, a *usageError with exit status 2, anything else with
+// status 1.
+func NewRootCommand() *cobra.Command {
+	root := &cobra.Command{
+		Use:   "taflmail",
+		Short: "Play Tafl board games by email",
+		Long: `taflmail plays Tafl board games (Copenhagen Hnefatafl, Fetlar, Tablut,
+Brandubh, …) by email.
+
+Working today: the rules engine, the built-in variants and perft.
+Planned: validating, replaying and diagramming game records, and the mail
+daemon (serve).`,
+		SilenceErrors: true,
+		SilenceUsage:  true,
+		// Taking any arguments keeps cobra from rejecting an unknown
+		// subcommand with a plain error; RunE rejects it as a usage error.
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return unknownCommand(cmd, args[0])
+			}
+			return cmd.Help()
+		},
+	}
+	root.SuggestionsMinimumDistance = 2
+	root.SetFlagErrorFunc(flagError)
+	root.CompletionOptions.HiddenDefaultCmd = true
+	root.AddCommand(
+		newVariantsCommand(),
+		newPerftCommand(),
+		newVersionCommand(),
+	)
+	return root
+}
