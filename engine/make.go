@@ -78,7 +78,7 @@ func (p *Position) make(from, to int) Undo {
 			}
 		}
 	}
-	if p.v.Shieldwall && g.isEdge[to] {
+	if p.v.Shieldwall && g.isEdge[to] && (pc != King || g.kingHammer) {
 		p.shieldwall(to, mover)
 	}
 	if kingCaptured && p.king >= 0 {

@@ -74,7 +74,7 @@ const (
 )
 
 var reasonNames = [...]string{
-	NoReason:     "",
+	NoReason:           "",
 	ReasonEscape:       "escape",
 	ReasonKingCaptured: "king captured",
 	ReasonEdgeFort:     "edge fort",

@@ -165,6 +165,7 @@ func Lookup(name string) (*Variant, bool) {
 	if !ok {
 		return nil, false
 	}
+	v.Start = append([]string(nil), v.Start...)
 	return &v, true
 }
 
@@ -173,7 +174,7 @@ func Lookup(name string) (*Variant, bool) {
 func Variants() []*Variant {
 	out := make([]*Variant, 0, len(registry))
 	for _, v := range registry {
-		v := v
+		v.Start = append([]string(nil), v.Start...)
 		out = append(out, &v)
 	}
 	sort.Slice(out, func(i, j int) bool {
