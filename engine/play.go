@@ -72,9 +72,9 @@ func (e *IllegalMoveError) Error() string {
 	case IllegalOccupied:
 		why = fmt.Sprintf("%v is occupied", e.At)
 	case IllegalRestrictedStop:
-		why = fmt.Sprintf("a %v may not stop on %v", e.Piece, e.At)
+		why = fmt.Sprintf("%s may not stop on %v", withArticle(e.Piece), e.At)
 	case IllegalRestrictedPass:
-		why = fmt.Sprintf("a %v may not pass through %v", e.Piece, e.At)
+		why = fmt.Sprintf("%s may not pass through %v", withArticle(e.Piece), e.At)
 	default:
 		why = "illegal"
 	}
@@ -159,4 +159,15 @@ func (p *Position) Play(m Move) (PlyResult, error) {
 		r.Captures = append(r.Captures, p.g.square(int(c.at)))
 	}
 	return r, nil
+}
+
+// withArticle returns "an attacker", "a defender", "the king".
+func withArticle(p Piece) string {
+	switch p {
+	case Attacker:
+		return "an attacker"
+	case King:
+		return "the king"
+	}
+	return "a " + p.String()
 }
