@@ -3,7 +3,7 @@ module github.com/taflmail/taflmail
 go 1.26
 
 require (
-	github.com/alecthomas/participle/v2 v2.1.4 // indirect
+	github.com/alecthomas/participle/v2 v2.1.4
 	github.com/spf13/cobra v1.10.2
 )
 
