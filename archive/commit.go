@@ -1,0 +1,362 @@
+package archive
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Change is everything one incoming mail (or one timer event) changes,
+// written by [Store.Commit] in one transaction.
+type Change struct {
+	// Mail records the mail that caused the change. A zero MessageID means
+	// the change has no mail (a timeout, an operator's command); then the
+	// other fields of Mail must be zero too.
+	Mail ProcessedMail
+
+	// Games are inserted (Version 0) or updated (Version as read). Commit
+	// sets each one's Version, PlyCount, CreatedAt and UpdatedAt, and lower-
+	// cases its addresses, to what is stored, once the transaction is
+	// committed; on error the games are left as they were.
+	Games []*Game
+
+	// NewPlies are appended to the games named by the keys, which must
+	// exist or be in Games. Each list continues the stored plies: its first
+	// N is the stored ply count + 1, and the numbers go up by one. A game
+	// that gets plies but is not in Games still has its Version bumped.
+	NewPlies map[string][]Ply
+
+	// Players are inserted, or replace the stored name and language
+	// (CreatedAt of a stored player is kept).
+	Players []Player
+
+	// Outbox mails are queued; their ID is assigned by the archive.
+	Outbox []OutboxMail
+
+	// Mailbox, if not nil, records the IMAP position after this mail, so
+	// the mail and the position are saved together.
+	Mailbox *MailboxState
+}
+
+// Commit writes c in one transaction: the processed mail, the games, the
+// plies, the players, the outbox mails and the mailbox position. Either all
+// of it is written or none.
+//
+// Errors: [ErrDuplicate] if the mail's Message-ID, or its non-empty content
+// hash, is already recorded; [ErrConflict] if a game's Version is not the
+// stored one, a new game's ID is taken, or plies do not continue the stored
+// ones; [ErrNotFound] if an updated game or a game getting plies does not
+// exist; [ErrInvalid] if c breaks a rule documented on its fields;
+// [ErrUnavailable] if the database is locked, full or read-only.
+//
+// Timestamps: a zero Mail.At, Ply.At, Player.CreatedAt, Game.CreatedAt or
+// OutboxMail.CreatedAt becomes the store's clock; a zero NextAttempt becomes
+// CreatedAt; every game written gets UpdatedAt = the store's clock.
+func (s *Store) Commit(ctx context.Context, c Change) error {
+	const op = "commit"
+	if err := c.validate(); err != nil {
+		return &Error{Op: op, Err: err}
+	}
+	now := s.now().UTC()
+	type written struct {
+		version   int64
+		plyCount  int
+		createdAt time.Time
+	}
+	games := make(map[string]*written, len(c.Games))
+	err := s.write(ctx, op, func(tx *sql.Tx) error {
+		if m := c.Mail; m.MessageID != "" {
+			_, err := tx.ExecContext(ctx, `INSERT INTO processed_mails (message_id, content_hash, sender, game_id, disposition, at) VALUES (?, ?, ?, ?, ?, ?)`,
+				m.MessageID, nullString(m.ContentHash), lower(m.From), m.GameID, m.Disposition, fmtTime(orNow(m.At, now)))
+			if isUniqueViolation(err) {
+				return fmt.Errorf("mail %q: %w", m.MessageID, ErrDuplicate)
+			}
+			if err != nil {
+				return err
+			}
+		}
+		for _, g := range c.Games {
+			w := &written{}
+			var err error
+			if g.Version == 0 {
+				w.version, w.createdAt = 1, orNow(g.CreatedAt, now)
+				err = insertGame(ctx, tx, g, w.createdAt, now)
+			} else {
+				w.version, w.plyCount, w.createdAt, err = updateGame(ctx, tx, g, now)
+			}
+			if err != nil {
+				return err
+			}
+			games[g.ID] = w
+		}
+		for _, id := range sortedKeys(c.NewPlies) {
+			w, inGames := games[id]
+			count, err := appendPlies(ctx, tx, id, c.NewPlies[id], !inGames, now)
+			if err != nil {
+				return err
+			}
+			if inGames {
+				w.plyCount = count
+			}
+		}
+		for _, p := range c.Players {
+			_, err := tx.ExecContext(ctx, `INSERT INTO players (address, name, language, created_at) VALUES (?, ?, ?, ?)
+ON CONFLICT (address) DO UPDATE SET name = excluded.name, language = excluded.language`,
+				lower(p.Address), p.Name, p.Language, fmtTime(orNow(p.CreatedAt, now)))
+			if err != nil {
+				return fmt.Errorf("player %q: %w", p.Address, err)
+			}
+		}
+		for _, m := range c.Outbox {
+			if err := insertOutbox(ctx, tx, m, now); err != nil {
+				return err
+			}
+		}
+		if mb := c.Mailbox; mb != nil {
+			if err := setMailboxState(ctx, tx, *mb, now); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, g := range c.Games {
+		w := games[g.ID]
+		g.Version, g.PlyCount, g.CreatedAt, g.UpdatedAt = w.version, w.plyCount, w.createdAt, now
+		g.Attackers, g.Defenders, g.Challenger = lower(g.Attackers), lower(g.Defenders), lower(g.Challenger)
+	}
+	return nil
+}
+
+// insertGame inserts a new game at version 1 without plies.
+func insertGame(ctx context.Context, tx *sql.Tx, g *Game, createdAt, now time.Time) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO games (id, variant, attackers, defenders, challenger, status, result, reason, draw_offer_by,
+	attacker_token, defender_token, attackers_thread, defenders_thread, start_position, time_control, tournament_id,
+	ply_count, version, created_at, updated_at)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 1, ?, ?)`,
+		g.ID, g.Variant, lower(g.Attackers), lower(g.Defenders), lower(g.Challenger), string(g.Status), g.Result, g.Reason, g.DrawOfferBy,
+		g.AttackerToken, g.DefenderToken, g.AttackersThread, g.DefendersThread, g.StartPosition, g.TimeControl, nullString(g.TournamentID),
+		fmtTime(createdAt), fmtTime(now))
+	if isUniqueViolation(err) {
+		return fmt.Errorf("new game %q: id taken: %w", g.ID, ErrConflict)
+	}
+	if err != nil {
+		return fmt.Errorf("game %q: %w", g.ID, err)
+	}
+	return nil
+}
+
+// updateGame writes g over the stored game if the stored version is
+// g.Version, and returns the new version, the ply count and the creation
+// time.
+func updateGame(ctx context.Context, tx *sql.Tx, g *Game, now time.Time) (version int64, plyCount int, createdAt time.Time, err error) {
+	err = tx.QueryRowContext(ctx, `UPDATE games SET variant = ?, attackers = ?, defenders = ?, challenger = ?, status = ?, result = ?,
+	reason = ?, draw_offer_by = ?, attacker_token = ?, defender_token = ?, attackers_thread = ?, defenders_thread = ?,
+	start_position = ?, time_control = ?, tournament_id = ?, version = version + 1, updated_at = ?
+WHERE id = ? AND version = ?
+RETURNING version, ply_count, created_at`,
+		g.Variant, lower(g.Attackers), lower(g.Defenders), lower(g.Challenger), string(g.Status), g.Result,
+		g.Reason, g.DrawOfferBy, g.AttackerToken, g.DefenderToken, g.AttackersThread, g.DefendersThread,
+		g.StartPosition, g.TimeControl, nullString(g.TournamentID), fmtTime(now),
+		g.ID, g.Version).Scan(&version, &plyCount, scanTime(&createdAt))
+	if !isNoRows(err) {
+		if err != nil {
+			err = fmt.Errorf("game %q: %w", g.ID, err)
+		}
+		return version, plyCount, createdAt, err
+	}
+	var stored int64
+	err = tx.QueryRowContext(ctx, `SELECT version FROM games WHERE id = ?`, g.ID).Scan(&stored)
+	switch {
+	case isNoRows(err):
+		return 0, 0, time.Time{}, fmt.Errorf("game %q: %w", g.ID, ErrNotFound)
+	case err != nil:
+		return 0, 0, time.Time{}, fmt.Errorf("game %q: %w", g.ID, err)
+	}
+	return 0, 0, time.Time{}, fmt.Errorf("game %q: version %d, stored %d: %w", g.ID, g.Version, stored, ErrConflict)
+}
+
+// appendPlies appends plies to game id after checking that they continue
+// the stored ones, and returns the game's ply count after it.
+// bump says whether the append alone bumps the version (it does when the
+// game row is not written in the same change).
+func appendPlies(ctx context.Context, tx *sql.Tx, id string, plies []Ply, bump bool, now time.Time) (int, error) {
+	var count int
+	err := tx.QueryRowContext(ctx, `SELECT ply_count FROM games WHERE id = ?`, id).Scan(&count)
+	switch {
+	case isNoRows(err):
+		return 0, fmt.Errorf("plies of game %q: %w", id, ErrNotFound)
+	case err != nil:
+		return 0, fmt.Errorf("plies of game %q: %w", id, err)
+	}
+	if plies[0].N != count+1 {
+		return 0, fmt.Errorf("plies of game %q: first new ply is %d, stored plies end at %d: %w", id, plies[0].N, count, ErrConflict)
+	}
+	stmt, err := tx.PrepareContext(ctx, `INSERT INTO plies (game_id, n, move, at, message_id) VALUES (?, ?, ?, ?, ?)`)
+	if err != nil {
+		return 0, err
+	}
+	defer stmt.Close()
+	for _, p := range plies {
+		if _, err := stmt.ExecContext(ctx, id, p.N, p.Move, fmtTime(orNow(p.At, now)), p.MessageID); err != nil {
+			if isUniqueViolation(err) {
+				err = ErrConflict
+			}
+			return 0, fmt.Errorf("game %q ply %d: %w", id, p.N, err)
+		}
+	}
+	bumpBy := 0
+	if bump {
+		bumpBy = 1
+	}
+	err = tx.QueryRowContext(ctx, `UPDATE games SET ply_count = ply_count + ?, version = version + ?, updated_at = ? WHERE id = ?
+RETURNING ply_count`, len(plies), bumpBy, fmtTime(now), id).Scan(&count)
+	if err != nil {
+		return 0, fmt.Errorf("plies of game %q: %w", id, err)
+	}
+	return count, nil
+}
+
+// insertOutbox queues one mail.
+func insertOutbox(ctx context.Context, tx *sql.Tx, m OutboxMail, now time.Time) error {
+	to, err := json.Marshal(m.To)
+	if err != nil {
+		return err
+	}
+	status := m.Status
+	if status == "" {
+		status = Pending
+	}
+	created := orNow(m.CreatedAt, now)
+	next := m.NextAttempt
+	if next.IsZero() {
+		next = created
+	}
+	_, err = tx.ExecContext(ctx, `INSERT INTO outbox (game_id, message_id, sender, recipients, raw, status, attempts, next_attempt,
+	last_error, created_at, sent_at)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+		m.GameID, m.MessageID, m.From, string(to), m.Raw, string(status), m.Attempts, fmtTime(next),
+		m.LastError, fmtTime(created), nullTime(m.SentAt))
+	if err != nil {
+		return fmt.Errorf("outbox mail %q: %w", m.MessageID, err)
+	}
+	return nil
+}
+
+// validate checks the rules documented on Change's fields before anything
+// is written.
+func (c *Change) validate() error {
+	if m := c.Mail; m.MessageID == "" {
+		if m != (ProcessedMail{}) {
+			return invalid("mail without Message-ID")
+		}
+	} else if !dispositions[m.Disposition] {
+		return invalid("mail %q: disposition %q", m.MessageID, m.Disposition)
+	}
+	seen := make(map[string]bool, len(c.Games))
+	for _, g := range c.Games {
+		if g == nil {
+			return invalid("nil game")
+		}
+		if err := g.validate(); err != nil {
+			return err
+		}
+		if seen[g.ID] {
+			return invalid("game %q given twice", g.ID)
+		}
+		seen[g.ID] = true
+	}
+	for id, plies := range c.NewPlies {
+		if id == "" {
+			return invalid("plies of a game without id")
+		}
+		if len(plies) == 0 {
+			return invalid("game %q: empty list of new plies", id)
+		}
+		for i, p := range plies {
+			switch {
+			case p.N < 1:
+				return invalid("game %q: ply number %d", id, p.N)
+			case i > 0 && p.N != plies[i-1].N+1:
+				return invalid("game %q: ply %d follows ply %d", id, p.N, plies[i-1].N)
+			case p.Move == "":
+				return invalid("game %q ply %d: empty move", id, p.N)
+			}
+		}
+	}
+	for _, p := range c.Players {
+		if p.Address == "" {
+			return invalid("player without address")
+		}
+	}
+	for _, m := range c.Outbox {
+		switch {
+		case m.From == "":
+			return invalid("outbox mail %q: empty From", m.MessageID)
+		case len(m.To) == 0:
+			return invalid("outbox mail %q: no recipients", m.MessageID)
+		case len(m.Raw) == 0:
+			return invalid("outbox mail %q: empty message", m.MessageID)
+		case m.Status != "" && !m.Status.Valid():
+			return invalid("outbox mail %q: status %q", m.MessageID, m.Status)
+		case m.Attempts < 0:
+			return invalid("outbox mail %q: %d attempts", m.MessageID, m.Attempts)
+		}
+	}
+	if mb := c.Mailbox; mb != nil && mb.Mailbox == "" {
+		return invalid("mailbox state without mailbox name")
+	}
+	return nil
+}
+
+// validate checks the values the archive's queries depend on.
+func (g *Game) validate() error {
+	switch {
+	case g.ID == "":
+		return invalid("game without id")
+	case g.Variant == "":
+		return invalid("game %q: empty variant", g.ID)
+	case g.Attackers == "" || g.Defenders == "":
+		return invalid("game %q: missing player address", g.ID)
+	case !g.Status.Valid():
+		return invalid("game %q: status %q", g.ID, g.Status)
+	case !side(g.Result) && g.Result != "draw":
+		return invalid("game %q: result %q", g.ID, g.Result)
+	case !side(g.DrawOfferBy):
+		return invalid("game %q: draw offer by %q", g.ID, g.DrawOfferBy)
+	case g.Version < 0:
+		return invalid("game %q: version %d", g.ID, g.Version)
+	}
+	return nil
+}
+
+// side reports whether s is "", "attackers" or "defenders".
+func side(s string) bool { return s == "" || s == "attackers" || s == "defenders" }
+
+// orNow returns t, or now if t is zero.
+func orNow(t, now time.Time) time.Time {
+	if t.IsZero() {
+		return now
+	}
+	return t
+}
+
+// lower returns an address in the stored form.
+func lower(addr string) string { return strings.ToLower(strings.TrimSpace(addr)) }
+
+// sortedKeys returns m's keys in order, so that a Change is written in the
+// same order every time.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}

@@ -1,0 +1,198 @@
+package archive
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"fmt"
+
+	"time"
+)
+
+// gameColumns are the games columns in the order scanGame reads them.
+const gameColumns = `id, variant, attackers, defenders, challenger, status, result, reason, draw_offer_by,
+	attacker_token, defender_token, attackers_thread, defenders_thread, start_position, time_control,
+	COALESCE(tournament_id, ''), ply_count, version, created_at, updated_at`
+
+// scanGame reads one row of gameColumns.
+func scanGame(row interface{ Scan(...any) error }) (*Game, error) {
+	g := &Game{}
+	err := row.Scan(&g.ID, &g.Variant, &g.Attackers, &g.Defenders, &g.Challenger, &g.Status, &g.Result, &g.Reason, &g.DrawOfferBy,
+		&g.AttackerToken, &g.DefenderToken, &g.AttackersThread, &g.DefendersThread, &g.StartPosition, &g.TimeControl,
+		&g.TournamentID, &g.PlyCount, &g.Version, scanTime(&g.CreatedAt), scanTime(&g.UpdatedAt))
+	if err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+// Processed reports whether a mail with this Message-ID, or with this
+// content hash if it is not empty, was committed before. It only reads:
+// [Store.Commit] is what reliably refuses a duplicate.
+func (s *Store) Processed(ctx context.Context, messageID, contentHash string) (bool, error) {
+	var found bool
+	err := s.read(ctx, "processed", func(tx *sql.Tx) error {
+		if contentHash == "" {
+			return tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM processed_mails WHERE message_id = ?)`,
+				messageID).Scan(&found)
+		}
+		return tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM processed_mails WHERE message_id = ? OR content_hash = ?)`,
+			messageID, contentHash).Scan(&found)
+	})
+	return found, err
+}
+
+// Game returns the game with this id, plies included; [ErrNotFound] if
+// there is none.
+func (s *Store) Game(ctx context.Context, id string) (*Game, error) {
+	const op = "game"
+	var g *Game
+	err := s.read(ctx, op, func(tx *sql.Tx) error {
+		var err error
+		g, err = scanGame(tx.QueryRowContext(ctx, `SELECT `+gameColumns+` FROM games WHERE id = ?`, id))
+		if isNoRows(err) {
+			return notFound(op, fmt.Sprintf("game %q", id))
+		}
+		if err != nil {
+			return err
+		}
+		return loadPlies(ctx, tx, []*Game{g})
+	})
+	if err != nil {
+		return nil, err
+	}
+	return g, nil
+}
+
+// GamesOf returns the games in which address plays either side: active and
+// invited games first, then finished and declined ones, each group most
+// recently updated first. Plies are not loaded (PlyCount is set); read a
+// game with [Store.Game] to get them. No games is not an error.
+func (s *Store) GamesOf(ctx context.Context, address string) ([]*Game, error) {
+	addr := lower(address)
+	return s.queryGames(ctx, "games of", false, `SELECT `+gameColumns+` FROM games
+WHERE attackers = ?1 OR defenders = ?1
+ORDER BY CASE status WHEN 'active' THEN 0 WHEN 'invited' THEN 0 ELSE 1 END, updated_at DESC, id`, addr)
+}
+
+// Games returns the games that pass f, most recently updated first. Plies
+// are loaded only with f.WithPlies.
+func (s *Store) Games(ctx context.Context, f GameFilter) ([]*Game, error) {
+	if f.Status != "" && !f.Status.Valid() {
+		return nil, &Error{Op: "games", Err: invalid("status %q", f.Status)}
+	}
+	limit := f.Limit
+	if limit <= 0 {
+		limit = -1 // SQLite: no limit
+	}
+	where, args := "", []any{limit, max(f.Offset, 0)}
+	if f.Status != "" {
+		where, args = "WHERE status = ?3", append(args, string(f.Status))
+	}
+	return s.queryGames(ctx, "games", f.WithPlies, `SELECT `+gameColumns+` FROM games `+where+`
+ORDER BY updated_at DESC, id
+LIMIT ?1 OFFSET ?2`, args...)
+}
+
+// queryGames runs a games query and, if withPlies, loads their plies, all
+// in one snapshot.
+func (s *Store) queryGames(ctx context.Context, op string, withPlies bool, query string, args ...any) ([]*Game, error) {
+	var games []*Game
+	err := s.read(ctx, op, func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, query, args...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			g, err := scanGame(rows)
+			if err != nil {
+				return err
+			}
+			games = append(games, g)
+		}
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		rows.Close()
+		if withPlies {
+			return loadPlies(ctx, tx, games)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return games, nil
+}
+
+// loadPlies fills the Plies of games with one query.
+func loadPlies(ctx context.Context, tx *sql.Tx, games []*Game) error {
+	if len(games) == 0 {
+		return nil
+	}
+	byID := make(map[string]*Game, len(games))
+	ids := make([]string, 0, len(games))
+	for _, g := range games {
+		byID[g.ID] = g
+		ids = append(ids, g.ID)
+		g.Plies = make([]Ply, 0, g.PlyCount)
+	}
+	list, err := json.Marshal(ids)
+	if err != nil {
+		return err
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT game_id, n, move, at, message_id FROM plies
+WHERE game_id IN (SELECT value FROM json_each(?))
+ORDER BY game_id, n`, string(list))
+	if err != nil {
+		return err
+	}
+	defer rows.Close()
+	var id string
+	for rows.Next() {
+		var p Ply
+		if err := rows.Scan(&id, &p.N, &p.Move, scanTime(&p.At), &p.MessageID); err != nil {
+			return err
+		}
+		g := byID[id]
+		g.Plies = append(g.Plies, p)
+	}
+	return rows.Err()
+}
+
+// Player returns the player with this address (any case); [ErrNotFound] if
+// there is none.
+func (s *Store) Player(ctx context.Context, address string) (*Player, error) {
+	const op = "player"
+	p := &Player{}
+	err := s.read(ctx, op, func(tx *sql.Tx) error {
+		err := tx.QueryRowContext(ctx, `SELECT address, name, language, created_at FROM players WHERE address = ?`,
+			lower(address)).Scan(&p.Address, &p.Name, &p.Language, scanTime(&p.CreatedAt))
+		if isNoRows(err) {
+			return notFound(op, fmt.Sprintf("player %q", lower(address)))
+		}
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// CountRecent returns how many mails from this sender (any case) with this
+// disposition were processed at or after since; disposition "" counts every
+// disposition. The referee uses it to cap error replies per sender and
+// hour.
+func (s *Store) CountRecent(ctx context.Context, from, disposition string, since time.Time) (int, error) {
+	var n int
+	err := s.read(ctx, "count recent", func(tx *sql.Tx) error {
+		if disposition == "" {
+			return tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM processed_mails WHERE sender = ? AND at >= ?`,
+				lower(from), fmtTime(since)).Scan(&n)
+		}
+		return tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM processed_mails WHERE sender = ? AND disposition = ? AND at >= ?`,
+			lower(from), disposition, fmtTime(since)).Scan(&n)
+	})
+	return n, err
+}

@@ -1,0 +1,230 @@
+package archive
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+)
+
+// Options are the optional settings of [OpenWith]. The zero value works.
+type Options struct {
+	// BusyTimeout is how long a statement waits for a lock held by another
+	// process (say, the operator's CLI) before the call fails with
+	// [ErrUnavailable]. 0 means 5 s. Writes of this Store never wait for
+	// each other inside SQLite: they queue in the Store first.
+	BusyTimeout time.Duration
+
+	// MaxOpenConns caps the connections to the file; 0 means 4. One
+	// writes at a time, the others read. ":memory:" always uses one.
+	MaxOpenConns int
+
+	// Now is the clock that fills zero timestamps in Commit; nil means
+	// time.Now.
+	Now func() time.Time
+
+	// pragmas are extra "name(value)" DSN pragmas, and migrations replaces
+	// the embedded migrations; both for tests only.
+	pragmas    []string
+	migrations fs.FS
+}
+
+// Store is an open archive. Its methods are safe for concurrent use; writes
+// are serialised inside the Store, reads run beside them.
+type Store struct {
+	db     *sql.DB
+	now    func() time.Time
+	writer chan struct{} // holds one token while a write transaction runs
+}
+
+// Open opens the archive at path, creating the file and its parent
+// directory if needed, and brings its schema up to date. path ":memory:"
+// gives a private in-memory database, for tests. It is OpenWith with zero
+// Options.
+func Open(ctx context.Context, path string) (*Store, error) {
+	return OpenWith(ctx, path, Options{})
+}
+
+// OpenWith is [Open] with options. The database runs in WAL mode with
+// synchronous=FULL (a committed mail survives a power cut), foreign keys on,
+// and write transactions that take the write lock when they begin. A
+// schema newer than this program knows is an error: an old binary never
+// writes to a newer file.
+func OpenWith(ctx context.Context, path string, opts Options) (*Store, error) {
+	const op = "open"
+	if path == "" {
+		return nil, &Error{Op: op, Err: fmt.Errorf("%w: empty path", ErrInvalid)}
+	}
+	if strings.ContainsAny(path, "?#") {
+		return nil, &Error{Op: op, Err: fmt.Errorf("%w: path %q contains '?' or '#'", ErrInvalid, path)}
+	}
+	memory := path == ":memory:"
+	if !memory {
+		if err := os.MkdirAll(filepath.Dir(path), 0o750); err != nil {
+			return nil, &Error{Op: op, Err: err}
+		}
+	}
+	if opts.BusyTimeout <= 0 {
+		opts.BusyTimeout = 5 * time.Second
+	}
+	if opts.MaxOpenConns <= 0 {
+		opts.MaxOpenConns = 4
+	}
+	if memory {
+		// Every connection to ":memory:" is a database of its own.
+		opts.MaxOpenConns = 1
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+
+	db, err := sql.Open("sqlite", dsn(path, memory, opts))
+	if err != nil {
+		return nil, &Error{Op: op, Err: err}
+	}
+	db.SetMaxOpenConns(opts.MaxOpenConns)
+	db.SetMaxIdleConns(opts.MaxOpenConns)
+	if memory {
+		db.SetConnMaxLifetime(0)
+		db.SetConnMaxIdleTime(0)
+	}
+	s := &Store{db: db, now: opts.Now, writer: make(chan struct{}, 1)}
+	files := opts.migrations
+	if files == nil {
+		files = migrationFiles
+	}
+	ms, err := loadMigrations(files)
+	if err == nil {
+		err = s.migrate(ctx, ms)
+	}
+	if err != nil {
+		db.Close()
+		return nil, fail(op, err)
+	}
+	return s, nil
+}
+
+// dsn builds the driver's data source name: the file name, then the
+// settings every connection gets as it opens.
+func dsn(path string, memory bool, opts Options) string {
+	q := url.Values{}
+	q.Add("_pragma", fmt.Sprintf("busy_timeout(%d)", opts.BusyTimeout.Milliseconds()))
+	q.Add("_pragma", "foreign_keys(1)")
+	if !memory {
+		q.Add("_pragma", "journal_mode(WAL)")
+		q.Add("_pragma", "synchronous(FULL)")
+	}
+	for _, p := range opts.pragmas {
+		q.Add("_pragma", p)
+	}
+	q.Set("_txlock", "immediate")
+	return path + "?" + q.Encode()
+}
+
+// Close closes the database. Calls after Close fail.
+func (s *Store) Close() error {
+	return fail("close", s.db.Close())
+}
+
+// write runs fn in a write transaction, one at a time per Store, and
+// commits it if fn returns nil. The transaction takes SQLite's write lock
+// when it begins (BEGIN IMMEDIATE), so a second process makes it wait up to
+// the busy timeout, then fail with ErrUnavailable, before anything is read.
+func (s *Store) write(ctx context.Context, op string, fn func(*sql.Tx) error) error {
+	select {
+	case s.writer <- struct{}{}:
+	case <-ctx.Done():
+		return &Error{Op: op, Err: ctx.Err()}
+	}
+	defer func() { <-s.writer }()
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return fail(op, err)
+	}
+	if err := fn(tx); err != nil {
+		_ = tx.Rollback()
+		return fail(op, err)
+	}
+	return fail(op, tx.Commit())
+}
+
+// read runs fn in a read transaction, so that what it reads in several
+// statements is one snapshot.
+func (s *Store) read(ctx context.Context, op string, fn func(*sql.Tx) error) error {
+	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	if err != nil {
+		return fail(op, err)
+	}
+	defer func() { _ = tx.Rollback() }()
+	return fail(op, fn(tx))
+}
+
+// timeLayout is how times are stored: UTC, fixed width, so that text order
+// is time order.
+const timeLayout = "2006-01-02T15:04:05.000000000Z"
+
+// fmtTime formats t for the database.
+func fmtTime(t time.Time) string { return t.UTC().Format(timeLayout) }
+
+// nullTime formats t, or gives NULL for the zero time.
+func nullTime(t time.Time) any {
+	if t.IsZero() {
+		return nil
+	}
+	return fmtTime(t)
+}
+
+// dbTime is a time column as scanned: TEXT, maybe NULL.
+type dbTime struct{ t *time.Time }
+
+// Scan implements sql.Scanner.
+func (d dbTime) Scan(src any) error {
+	switch v := src.(type) {
+	case nil:
+		*d.t = time.Time{}
+		return nil
+	case string:
+		t, err := time.Parse(timeLayout, v)
+		if err != nil {
+			return err
+		}
+		*d.t = t
+		return nil
+	case []byte:
+		return d.Scan(string(v))
+	}
+	return fmt.Errorf("time column holds %T", src)
+}
+
+// scanTime lets rows.Scan fill a time.Time.
+func scanTime(t *time.Time) sql.Scanner { return dbTime{t} }
+
+// nullString gives NULL for "".
+func nullString(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
+// notFound builds the ErrNotFound error for op; what names the thing
+// missing, e.g. `game "K7QX2M"`.
+func notFound(op, what string) error {
+	return &Error{Op: op, Err: fmt.Errorf("%s: %w", what, ErrNotFound)}
+}
+
+// invalid builds an ErrInvalid error.
+func invalid(format string, args ...any) error {
+	return fmt.Errorf("%w: %s", ErrInvalid, fmt.Sprintf(format, args...))
+}
+
+// isNoRows reports whether err is sql.ErrNoRows.
+func isNoRows(err error) bool { return errors.Is(err, sql.ErrNoRows) }

@@ -1,0 +1,151 @@
+package archive
+
+import "time"
+
+// GameStatus is where a game is in its life: [Invited] → [Active] →
+// [Finished], or [Invited] → [Declined].
+type GameStatus string
+
+// The game statuses. The text is what the games.status column holds.
+const (
+	Invited  GameStatus = "invited"  // challenge sent, not yet accepted
+	Active   GameStatus = "active"   // accepted, being played
+	Finished GameStatus = "finished" // over; Result and Reason say how
+	Declined GameStatus = "declined" // the challenge was refused or expired
+)
+
+// Valid reports whether s is one of the four statuses.
+func (s GameStatus) Valid() bool {
+	switch s {
+	case Invited, Active, Finished, Declined:
+		return true
+	}
+	return false
+}
+
+// OutboxStatus is where an outgoing mail is: [Pending] until the SMTP server
+// took it ([Sent]) or it was given up ([Failed]).
+type OutboxStatus string
+
+// The outbox statuses. The text is what the outbox.status column holds.
+const (
+	Pending OutboxStatus = "pending"
+	Sent    OutboxStatus = "sent"
+	Failed  OutboxStatus = "failed"
+)
+
+// Valid reports whether s is one of the three statuses.
+func (s OutboxStatus) Valid() bool {
+	switch s {
+	case Pending, Sent, Failed:
+		return true
+	}
+	return false
+}
+
+// Game is one game as stored. The referee owns its meaning; the archive
+// checks only what its queries depend on (see [Store.Commit]).
+type Game struct {
+	ID         string     // public id, e.g. "K7QX2M"; never empty
+	Variant    string     // variant name as the engine knows it, e.g. "copenhagen"
+	Attackers  string     // address of the attacking player (stored lower case)
+	Defenders  string     // address of the defending player (stored lower case)
+	Challenger string     // address of the player who sent the challenge (lower case)
+	Status     GameStatus // Invited, Active, Finished or Declined
+
+	// Plies are the moves played, ply 1 first. Filled by [Store.Game]
+	// (and [Store.Games] with GameFilter.WithPlies) only; Commit never reads
+	// it: new plies go in Change.NewPlies.
+	Plies []Ply
+	// PlyCount is the number of stored plies. Every query fills it, also
+	// when Plies is not loaded; Commit keeps it and ignores the caller's.
+	PlyCount int
+
+	Result      string // "", "attackers", "defenders" or "draw"
+	Reason      string // how it ended, e.g. "king captured", "resignation"; "" while playing
+	DrawOfferBy string // "", "attackers" or "defenders": the side whose draw offer stands
+
+	AttackerToken string // per-game secret of the attackers' player
+	DefenderToken string // per-game secret of the defenders' player
+
+	// AttackersThread and DefendersThread are the Message-IDs of the last
+	// mail sent to each player, for In-Reply-To and References.
+	AttackersThread string
+	DefendersThread string
+
+	StartPosition string // OTN position; "" for the variant's start
+	TimeControl   string // e.g. "3d/move"; "" for none. Clocks are computed from Ply.At.
+	TournamentID  string // "" for a casual game
+
+	CreatedAt time.Time // Commit fills a zero value with the store's clock
+	UpdatedAt time.Time // Commit fills a zero value with the store's clock
+
+	// Version is the optimistic-concurrency counter: 0 for a game not yet
+	// stored, 1 after its first Commit, +1 with every Commit that touches
+	// the game or appends to its plies. Commit compares it and sets it.
+	Version int64
+}
+
+// Ply is one move of a game.
+type Ply struct {
+	N         int       // 1-based ply number; the attackers' first move is ply 1 in most variants
+	Move      string    // canonical OTN, e.g. "d1-d3xd4"
+	At        time.Time // when it was played (the carrying mail's arrival); clocks are built on it
+	MessageID string    // the mail that carried it; "" if none (e.g. a timeout)
+}
+
+// Player is a person who plays by mail.
+type Player struct {
+	Address   string    // mail address, the key (stored lower case)
+	Name      string    // display name from the mail's From header; may be ""
+	Language  string    // reply language, "en" or "de"; "" for the server's default
+	CreatedAt time.Time // first seen; kept on later upserts
+}
+
+// ProcessedMail records that an incoming mail was handled and how. Its
+// Message-ID, and its content hash when not empty, each identify it: the
+// archive accepts each only once.
+type ProcessedMail struct {
+	MessageID   string    // the mail's Message-ID header, without angle brackets
+	ContentHash string    // hash of the mail's content (the referee chooses which); "" if none
+	From        string    // sender address (stored lower case)
+	GameID      string    // the game the mail named, existing or not; "" if none
+	Disposition string    // "applied", "refused", "ignored" or "error"
+	At          time.Time // when it was handled; Commit fills a zero value with the store's clock
+}
+
+// The dispositions a ProcessedMail may have.
+var dispositions = map[string]bool{"applied": true, "refused": true, "ignored": true, "error": true}
+
+// OutboxMail is an outgoing mail, queued by Commit together with the change
+// that caused it and sent later.
+type OutboxMail struct {
+	ID          int64        // assigned by Commit; ignored on input
+	GameID      string       // the game the mail is about; "" for none
+	MessageID   string       // the mail's Message-ID, also in Raw
+	From        string       // envelope sender (MAIL FROM)
+	To          []string     // envelope recipients (RCPT TO); at least one
+	Raw         []byte       // the complete message, headers and body, CRLF line ends
+	Status      OutboxStatus // "" is taken as Pending on input
+	Attempts    int          // sending attempts so far
+	NextAttempt time.Time    // not before; a zero value on input means CreatedAt
+	LastError   string       // the last sending error, kept after success
+	CreatedAt   time.Time    // Commit fills a zero value with the store's clock
+	SentAt      time.Time    // zero until sent
+}
+
+// GameFilter selects games for [Store.Games].
+type GameFilter struct {
+	Status    GameStatus // "" for every status
+	Limit     int        // at most this many games; 0 or less for all
+	Offset    int        // skip this many games first
+	WithPlies bool       // load each game's plies too
+}
+
+// MailboxState is the IMAP position of one watched mailbox: the
+// UIDVALIDITY seen and the highest UID handled (RFC 9051 section 2.3.1.1).
+type MailboxState struct {
+	Mailbox     string
+	UIDValidity uint32
+	LastUID     uint32
+}

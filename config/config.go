@@ -1,0 +1,155 @@
+// Package config is taflmail's configuration: one typed, validated [Config]
+// filled from, in rising precedence, the defaults, a YAML file, TAFLMAIL_*
+// environment variables and command-line flags.
+//
+// Every setting has one key, and the key gives the other names: key
+// imap.poll_interval is the YAML entry poll_interval in section imap, the
+// environment variable TAFLMAIL_IMAP_POLL_INTERVAL and the flag
+// --imap-poll-interval. docs/configuration.md lists them all.
+//
+// Passwords are of type [Secret], which prints as "********" through fmt,
+// log/slog and encoding/json; they come from a password_file or from the
+// environment, never from a flag.
+package config
+
+import (
+	"fmt"
+	"io"
+	"log/slog"
+	"time"
+)
+
+// Config is the whole configuration of the daemon.
+type Config struct {
+	IMAP    IMAP    `mapstructure:"imap"`
+	SMTP    SMTP    `mapstructure:"smtp"`
+	Archive Archive `mapstructure:"archive"`
+	Server  Server  `mapstructure:"server"`
+	Log     Log     `mapstructure:"log"`
+}
+
+// IMAP is where moves arrive.
+type IMAP struct {
+	Addr             string        `mapstructure:"addr" help:"IMAP server as host:port, e.g. imap.example.org:993"`
+	Username         string        `mapstructure:"username" help:"IMAP login name"`
+	Password         Secret        `mapstructure:"password" help:"IMAP password; from password_file or TAFLMAIL_IMAP_PASSWORD, never a flag"`
+	PasswordFile     string        `mapstructure:"password_file" help:"file holding the IMAP password; one trailing newline is dropped"`
+	Security         string        `mapstructure:"security" help:"connection security: none, starttls or tls"`
+	Mailbox          string        `mapstructure:"mailbox" help:"mailbox the moves arrive in"`
+	ProcessedMailbox string        `mapstructure:"processed_mailbox" help:"mailbox handled mails are moved to; empty leaves them where they are, flagged \\Seen"`
+	PollInterval     time.Duration `mapstructure:"poll_interval" help:"time between two looks at the mailbox, e.g. 1m"`
+	MaxMailBytes     int64         `mapstructure:"max_mail_bytes" help:"mails larger than this many bytes are refused unread"`
+}
+
+// SMTP is how replies leave.
+type SMTP struct {
+	Addr         string `mapstructure:"addr" help:"SMTP submission server as host:port, e.g. smtp.example.org:465"`
+	Username     string `mapstructure:"username" help:"SMTP login name; empty sends without AUTH"`
+	Password     Secret `mapstructure:"password" help:"SMTP password; from password_file or TAFLMAIL_SMTP_PASSWORD, never a flag"`
+	PasswordFile string `mapstructure:"password_file" help:"file holding the SMTP password; one trailing newline is dropped"`
+	Security     string `mapstructure:"security" help:"connection security: none, starttls or tls"`
+	HeloName     string `mapstructure:"helo_name" help:"name given in EHLO; empty for server.domain"`
+}
+
+// Archive is where games are kept.
+type Archive struct {
+	Path       string `mapstructure:"path" help:"SQLite file of the archive, relative to the working directory"`
+	RecordsDir string `mapstructure:"records_dir" help:"directory for finished games' records; empty writes none"`
+}
+
+// Server is the game server's identity and manners.
+type Server struct {
+	Address             string `mapstructure:"address" help:"the game server's own mail address (required)"`
+	Name                string `mapstructure:"name" help:"display name in the From header of replies"`
+	Domain              string `mapstructure:"domain" help:"domain for Message-IDs; empty for the domain of server.address"`
+	ErrorRepliesPerHour int    `mapstructure:"error_replies_per_hour" help:"at most this many error replies to one sender per hour; 0 sends none"`
+	RequireAuthResults  bool   `mapstructure:"require_auth_results" help:"accept only mails whose Authentication-Results header shows the sender authenticated"`
+	DefaultLanguage     string `mapstructure:"default_language" help:"reply language for players who chose none: en or de"`
+}
+
+// Log is what the daemon writes about itself.
+type Log struct {
+	Level  string `mapstructure:"level" help:"least severe level logged: debug, info, warn or error"`
+	Format string `mapstructure:"format" help:"log line format: text or json"`
+}
+
+// Default returns the configuration before any file, variable or flag.
+// It does not validate: imap.addr, imap.username, the passwords, smtp.addr
+// and server.address have no default.
+func Default() Config {
+	return Config{
+		IMAP: IMAP{
+			Security:         "tls",
+			Mailbox:          "INBOX",
+			ProcessedMailbox: "Processed",
+			PollInterval:     time.Minute,
+			MaxMailBytes:     1 << 20,
+		},
+		SMTP: SMTP{
+			Security: "tls",
+		},
+		Archive: Archive{
+			Path:       "taflmail.db",
+			RecordsDir: "records",
+		},
+		Server: Server{
+			Name:                "taflmail",
+			ErrorRepliesPerHour: 5,
+			DefaultLanguage:     "en",
+		},
+		Log: Log{
+			Level:  "info",
+			Format: "text",
+		},
+	}
+}
+
+// Secret is a password. It prints as "********" (or "" when empty) through
+// fmt, log/slog and encoding, so that logging a Config never leaks it; use
+// [Secret.Reveal] where the password itself is needed.
+type Secret string
+
+// mask is what a non-empty secret prints as.
+const mask = "********"
+
+// Reveal returns the password.
+func (s Secret) Reveal() string { return string(s) }
+
+// String returns "********", or "" for an empty secret.
+func (s Secret) String() string {
+	if s == "" {
+		return ""
+	}
+	return mask
+}
+
+// Format prints the masked text for every verb, %#v and %q included.
+func (s Secret) Format(f fmt.State, verb rune) {
+	if verb == 'q' {
+		fmt.Fprintf(f, "%q", s.String())
+		return
+	}
+	io.WriteString(f, s.String())
+}
+
+// LogValue masks the secret in log/slog output.
+func (s Secret) LogValue() slog.Value { return slog.StringValue(s.String()) }
+
+// MarshalText masks the secret in encoding/json and other encoders.
+func (s Secret) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// Masked returns a copy of c whose passwords are replaced by "********"
+// (empty ones stay empty), safe to print or send anywhere.
+func (c Config) Masked() Config {
+	c.IMAP.Password = Secret(c.IMAP.Password.String())
+	c.SMTP.Password = Secret(c.SMTP.Password.String())
+	return c
+}
+
+// String returns the configuration as YAML, in the layout of the
+// configuration file, with passwords masked. The output loads back with
+// [Load] (passwords aside).
+func (c Config) String() string { return marshalYAML(c.Masked()) }
+
+// GoString is String, so that %#v does not print the passwords either.
+func (c Config) GoString() string { return c.String() }

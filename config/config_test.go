@@ -1,0 +1,493 @@
+package config_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/spf13/pflag"
+	"github.com/spf13/viper"
+	"github.com/taflmail/taflmail/config"
+)
+
+// minimal is the least a valid configuration file says.
+const minimal = `
+imap:
+  addr: imap.example.org:993
+  username: games@example.org
+smtp:
+  addr: smtp.example.org:465
+server:
+  address: games@example.org
+`
+
+// writeFile writes text into a file in a temporary directory.
+func writeFile(t *testing.T, name, text string) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), name)
+	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// load runs Load with a new viper and a flag set from RegisterFlags,
+// parsed from args.
+func load(t *testing.T, file string, args ...string) (config.Config, error) {
+	t.Helper()
+	fs := pflag.NewFlagSet("taflmail", pflag.ContinueOnError)
+	config.RegisterFlags(fs)
+	if err := fs.Parse(args); err != nil {
+		t.Fatalf("Parse(%q) = %v", args, err)
+	}
+	return config.Load(viper.New(), fs, file)
+}
+
+func TestDefault(t *testing.T) {
+	d := config.Default()
+	for _, tc := range []struct {
+		key       string
+		got, want any
+	}{
+		{"imap.mailbox", d.IMAP.Mailbox, "INBOX"},
+		{"imap.processed_mailbox", d.IMAP.ProcessedMailbox, "Processed"},
+		{"imap.poll_interval", d.IMAP.PollInterval, time.Minute},
+		{"imap.max_mail_bytes", d.IMAP.MaxMailBytes, int64(1 << 20)},
+		{"imap.security", d.IMAP.Security, "tls"},
+		{"archive.path", d.Archive.Path, "taflmail.db"},
+		{"archive.records_dir", d.Archive.RecordsDir, "records"},
+		{"server.name", d.Server.Name, "taflmail"},
+		{"server.error_replies_per_hour", d.Server.ErrorRepliesPerHour, 5},
+		{"server.require_auth_results", d.Server.RequireAuthResults, false},
+		{"server.default_language", d.Server.DefaultLanguage, "en"},
+		{"log.level", d.Log.Level, "info"},
+		{"log.format", d.Log.Format, "text"},
+	} {
+		if tc.got != tc.want {
+			t.Errorf("Default %s = %v, want %v", tc.key, tc.got, tc.want)
+		}
+	}
+}
+
+// TestPrecedence sets a few keys of each type in more and more layers: the
+// highest layer set wins (flag > env > file > default).
+func TestPrecedence(t *testing.T) {
+	type layers struct{ file, env, flag string }
+	for _, tc := range []struct {
+		key, section, field string
+		def                 string
+		values              layers
+		get                 func(config.Config) string
+	}{
+		{"imap.addr", "imap", "addr", "imap.example.org:993", layers{"file.example:993", "env.example:993", "flag.example:993"},
+			func(c config.Config) string { return c.IMAP.Addr }},
+		{"imap.poll_interval", "imap", "poll_interval", "1m0s", layers{"2m0s", "3m0s", "4m0s"},
+			func(c config.Config) string { return c.IMAP.PollInterval.String() }},
+		{"imap.max_mail_bytes", "imap", "max_mail_bytes", "1048576", layers{"2048", "4096", "8192"},
+			func(c config.Config) string { return fmt.Sprint(c.IMAP.MaxMailBytes) }},
+		{"server.error_replies_per_hour", "server", "error_replies_per_hour", "5", layers{"6", "7", "0"},
+			func(c config.Config) string { return fmt.Sprint(c.Server.ErrorRepliesPerHour) }},
+		{"server.require_auth_results", "server", "require_auth_results", "false", layers{"true", "false", "true"},
+			func(c config.Config) string { return fmt.Sprint(c.Server.RequireAuthResults) }},
+		{"imap.processed_mailbox", "imap", "processed_mailbox", "Processed", layers{"Done", "Archive", "Handled"},
+			func(c config.Config) string { return c.IMAP.ProcessedMailbox }},
+	} {
+		env := "TAFLMAIL_" + strings.ToUpper(strings.ReplaceAll(tc.key, ".", "_"))
+		flag := "--" + strings.NewReplacer(".", "-", "_", "-").Replace(tc.key)
+		// The file adds the key to its section of minimal (the first line
+		// after "section:").
+		file := minimal
+		if tc.key != "imap.addr" {
+			file = strings.Replace(file, tc.section+":\n", tc.section+":\n  "+tc.field+": "+tc.values.file+"\n", 1)
+		} else {
+			file = strings.Replace(file, "imap.example.org:993", tc.values.file, 1)
+		}
+		for _, step := range []struct {
+			name string
+			file string
+			env  bool
+			flag bool
+			want string
+		}{
+			{"default", minimal, false, false, tc.def},
+			{"file", file, false, false, tc.values.file},
+			{"env", file, true, false, tc.values.env},
+			{"flag", file, true, true, tc.values.flag},
+			{"flag without env", file, false, true, tc.values.flag},
+		} {
+			t.Run(tc.key+"/"+step.name, func(t *testing.T) {
+				t.Setenv("TAFLMAIL_IMAP_PASSWORD", "pw")
+				if step.env {
+					t.Setenv(env, tc.values.env)
+				}
+				var args []string
+				if step.flag {
+					args = []string{flag + "=" + tc.values.flag}
+				}
+				c, err := load(t, writeFile(t, "taflmail.yaml", step.file), args...)
+				if err != nil {
+					t.Fatalf("Load = %v", err)
+				}
+				if got := tc.get(c); got != step.want {
+					t.Errorf("%s = %q, want %q", tc.key, got, step.want)
+				}
+			})
+		}
+	}
+}
+
+// TestEnvOnly configures the daemon without file or flags.
+func TestEnvOnly(t *testing.T) {
+	for k, v := range map[string]string{
+		"TAFLMAIL_IMAP_ADDR":          "127.0.0.1:1143",
+		"TAFLMAIL_IMAP_USERNAME":      "games",
+		"TAFLMAIL_IMAP_PASSWORD":      "imap-secret",
+		"TAFLMAIL_IMAP_SECURITY":      "none",
+		"TAFLMAIL_SMTP_ADDR":          "127.0.0.1:1025",
+		"TAFLMAIL_SMTP_SECURITY":      "none",
+		"TAFLMAIL_SERVER_ADDRESS":     "games@localhost",
+		"TAFLMAIL_LOG_FORMAT":         "json",
+		"TAFLMAIL_IMAP_POLL_INTERVAL": "2s",
+	} {
+		t.Setenv(k, v)
+	}
+	c, err := config.Load(nil, nil, "")
+	if err != nil {
+		t.Fatalf("Load = %v", err)
+	}
+	if c.IMAP.Password.Reveal() != "imap-secret" || c.IMAP.PollInterval != 2*time.Second || c.Log.Format != "json" ||
+		c.Server.Domain != "localhost" || c.SMTP.HeloName != "localhost" {
+		t.Errorf("Load = %+v", c)
+	}
+}
+
+func TestPasswordFile(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	lf, crlf := write("lf", "s3cret \n"), write("crlf", "other\r\n")
+	none, empty := write("none", "no-newline"), write("empty", "\n")
+	file := writeFile(t, "taflmail.yaml", strings.Replace(strings.Replace(minimal, "smtp:\n", "smtp:\n  username: games@example.org\n  password_file: "+crlf+"\n", 1),
+		"imap:\n", "imap:\n  password_file: "+lf+"\n", 1))
+	c, err := load(t, file)
+	if err != nil {
+		t.Fatalf("Load = %v", err)
+	}
+	if got := c.IMAP.Password.Reveal(); got != "s3cret " {
+		t.Errorf("imap password = %q, want %q (trailing newline dropped, spaces kept)", got, "s3cret ")
+	}
+	if got := c.SMTP.Password.Reveal(); got != "other" {
+		t.Errorf("smtp password = %q, want %q", got, "other")
+	}
+
+	t.Run("no newline", func(t *testing.T) {
+		t.Setenv("TAFLMAIL_IMAP_PASSWORD_FILE", none)
+		c, err := load(t, file)
+		if err != nil || c.IMAP.Password.Reveal() != "no-newline" {
+			t.Errorf("Load = %q, %v", c.IMAP.Password.Reveal(), err)
+		}
+	})
+	for _, tc := range []struct {
+		name string
+		env  map[string]string
+		want string
+	}{
+		{"both set", map[string]string{"TAFLMAIL_IMAP_PASSWORD": "x"}, "imap.password_file: set, and so is the password itself: use one"},
+		{"missing", map[string]string{"TAFLMAIL_IMAP_PASSWORD_FILE": filepath.Join(dir, "missing")}, "imap.password_file: open " + filepath.Join(dir, "missing") + ": no such file or directory"},
+		{"empty", map[string]string{"TAFLMAIL_SMTP_PASSWORD_FILE": empty}, "smtp.password_file: " + empty + " is empty"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			for k, v := range tc.env {
+				t.Setenv(k, v)
+			}
+			_, err := load(t, file)
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("Load = %v, want an error containing %q", err, tc.want)
+			}
+		})
+	}
+}
+
+// TestValidate checks the exact text of every problem, one line each.
+func TestValidate(t *testing.T) {
+	valid := func() config.Config {
+		c := config.Default()
+		c.IMAP.Addr, c.IMAP.Username, c.IMAP.Password = "imap.example.org:993", "games", "pw"
+		c.SMTP.Addr = "smtp.example.org:587"
+		c.SMTP.Security = "starttls"
+		c.Server.Address, c.Server.Domain = "games@example.org", "example.org"
+		return c
+	}
+	if err := valid().Validate(); err != nil {
+		t.Fatalf("Validate(valid) = %v", err)
+	}
+	for _, tc := range []struct {
+		name string
+		edit func(*config.Config)
+		want string
+	}{
+		{"empty", func(c *config.Config) { *c = config.Config{} }, `imap.addr: required
+imap.username: required
+imap.password: required: set imap.password_file or TAFLMAIL_IMAP_PASSWORD
+imap.security: must be none, starttls or tls, not ""
+imap.mailbox: required
+imap.poll_interval: must be at least 1s, not 0s
+imap.max_mail_bytes: must be from 1024 (1 KiB) to 1073741824 (1 GiB), not 0
+smtp.addr: required
+smtp.security: must be none, starttls or tls, not ""
+archive.path: required
+server.address: required
+server.default_language: must be en or de, not ""
+log.level: must be debug, info, warn or error, not ""
+log.format: must be text or json, not ""`},
+		{"security", func(c *config.Config) { c.SMTP.Security = "x" }, `smtp.security: must be none, starttls or tls, not "x"`},
+		{"addr without port", func(c *config.Config) { c.IMAP.Addr = "imap.example.org" }, `imap.addr: must be host:port, not "imap.example.org"`},
+		{"bad port", func(c *config.Config) { c.SMTP.Addr = "smtp.example.org:smtp" }, `smtp.addr: port must be a number from 1 to 65535, not "smtp"`},
+		{"same mailboxes", func(c *config.Config) { c.IMAP.ProcessedMailbox = "INBOX" }, `imap.processed_mailbox: must differ from imap.mailbox "INBOX"`},
+		{"smtp password alone", func(c *config.Config) { c.SMTP.Password = "pw" }, `smtp.username: required when a password is set`},
+		{"smtp username alone", func(c *config.Config) { c.SMTP.Username = "u" }, `smtp.password: required when smtp.username is set: set smtp.password_file or TAFLMAIL_SMTP_PASSWORD`},
+		{"address with name", func(c *config.Config) { c.Server.Address = "Games <games@example.org>" }, `server.address: must be a bare mail address like games@example.org, not "Games <games@example.org>"`},
+		{"not an address", func(c *config.Config) { c.Server.Address = "games" }, `server.address: must be a bare mail address like games@example.org, not "games"`},
+		{"domain", func(c *config.Config) { c.Server.Domain = "" }, `server.domain: required`},
+		{"language", func(c *config.Config) { c.Server.DefaultLanguage = "sv" }, `server.default_language: must be en or de, not "sv"`},
+		{"negative replies", func(c *config.Config) { c.Server.ErrorRepliesPerHour = -1 }, `server.error_replies_per_hour: must be 0 or more, not -1`},
+		{"fast poll", func(c *config.Config) { c.IMAP.PollInterval = time.Millisecond }, `imap.poll_interval: must be at least 1s, not 1ms`},
+		{"helo", func(c *config.Config) { c.SMTP.HeloName = "my host" }, `smtp.helo_name: must be a host name, not "my host"`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := valid()
+			tc.edit(&c)
+			err := c.Validate()
+			if err == nil {
+				t.Fatalf("Validate = nil, want %q", tc.want)
+			}
+			if err.Error() != tc.want {
+				t.Errorf("Validate =\n%s\nwant\n%s", err, tc.want)
+			}
+			var ke *config.KeyError
+			if !errors.As(err, &ke) || !strings.HasPrefix(tc.want, ke.Key+": ") {
+				t.Errorf("errors.As(*KeyError) = %v", ke)
+			}
+		})
+	}
+}
+
+// TestLoadErrors: Load returns the configuration and every problem.
+func TestLoadErrors(t *testing.T) {
+	c, err := config.Load(nil, nil, "")
+	if err == nil || !strings.Contains(err.Error(), "imap.addr: required") || !strings.Contains(err.Error(), "server.address: required") {
+		t.Errorf("Load(nothing) = %v, want the missing keys", err)
+	}
+	if c.IMAP.Mailbox != "INBOX" {
+		t.Errorf("Load(nothing) returned %+v, want the defaults despite the error", c)
+	}
+	for _, tc := range []struct{ name, file, want string }{
+		{"unknown key", minimal + "  adress: x\nlogs:\n  level: debug\n", "logs.level: unknown key in "},
+		{"unknown key in section", strings.Replace(minimal, "imap:\n", "imap:\n  adr: x\n", 1), "imap.adr: unknown key in "},
+		{"bare number duration", strings.Replace(minimal, "imap:\n", "imap:\n  poll_interval: 60\n", 1), `imap.poll_interval: duration 60 has no unit: write e.g. "60s" or "60m"`},
+		{"bad duration", strings.Replace(minimal, "imap:\n", "imap:\n  poll_interval: soon\n", 1), `imap.poll_interval: not a duration like "90s" or "5m": "soon"`},
+		{"bad number", strings.Replace(minimal, "imap:\n", "imap:\n  max_mail_bytes: lots\n", 1), `imap.max_mail_bytes: not a whole number: lots`},
+		{"fraction", strings.Replace(minimal, "server:\n", "server:\n  error_replies_per_hour: 1.5\n", 1), `server.error_replies_per_hour: not a whole number: 1.5`},
+		{"bad bool", strings.Replace(minimal, "server:\n", "server:\n  require_auth_results: yes\n", 1), `server.require_auth_results: not true or false: "yes"`},
+		{"two unknown keys", minimal + "  adress: x\nlogs:\n  level: debug\n", "logs.level: unknown key in "},
+		{"not YAML", "imap: [", "reading "},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Setenv("TAFLMAIL_IMAP_PASSWORD", "pw")
+			_, err := load(t, writeFile(t, "taflmail.yaml", tc.file))
+			if err == nil || !strings.Contains(err.Error(), tc.want) {
+				t.Errorf("Load = %v, want an error containing %q", err, tc.want)
+			}
+		})
+	}
+	// A key without a value keeps the default.
+	t.Setenv("TAFLMAIL_IMAP_PASSWORD", "pw")
+	if c, err := load(t, writeFile(t, "taflmail.yaml", strings.Replace(minimal, "smtp:\n", "smtp:\n  security:\n", 1))); err != nil || c.SMTP.Security != "tls" {
+		t.Errorf("Load(security:) = %q, %v; want the default tls", c.SMTP.Security, err)
+	}
+	if _, err := load(t, filepath.Join(t.TempDir(), "missing.yaml")); err == nil {
+		t.Error("Load(missing file) = nil error")
+	}
+}
+
+// TestMasking: no way of printing a Config shows a password.
+func TestMasking(t *testing.T) {
+	t.Setenv("TAFLMAIL_IMAP_PASSWORD", "imap-Pa55")
+	t.Setenv("TAFLMAIL_SMTP_PASSWORD", "smtp-Pa55")
+	c, err := load(t, writeFile(t, "taflmail.yaml", strings.Replace(minimal, "smtp:\n", "smtp:\n  username: games\n", 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.IMAP.Password.Reveal() != "imap-Pa55" {
+		t.Fatalf("password = %q", c.IMAP.Password.Reveal())
+	}
+	var logged bytes.Buffer
+	slog.New(slog.NewJSONHandler(&logged, nil)).Info("config", "config", c, "imap", c.IMAP, "password", c.SMTP.Password)
+	slog.New(slog.NewTextHandler(&logged, nil)).Info("config", "config", c, "imap", c.IMAP, "password", c.SMTP.Password)
+	js, _ := json.Marshal(c)
+	outputs := map[string]string{
+		"String":   c.String(),
+		"Masked":   fmt.Sprintf("%+v", c.Masked().IMAP),
+		"%v":       fmt.Sprintf("%v", c),
+		"%+v":      fmt.Sprintf("%+v", c),
+		"%#v":      fmt.Sprintf("%#v", c),
+		"%v imap":  fmt.Sprintf("%v", c.IMAP),
+		"%+v smtp": fmt.Sprintf("%+v", c.SMTP),
+		"%#v smtp": fmt.Sprintf("%#v", c.SMTP),
+		"%s pw":    fmt.Sprintf("%s %q %x %d", c.IMAP.Password, c.IMAP.Password, c.IMAP.Password, c.IMAP.Password),
+		"slog":     logged.String(),
+		"json":     string(js),
+	}
+	for name, out := range outputs {
+		if strings.Contains(out, "Pa55") {
+			t.Errorf("%s shows a password:\n%s", name, out)
+		}
+		if !strings.Contains(out, "********") {
+			t.Errorf("%s has no mask:\n%s", name, out)
+		}
+	}
+	if !strings.Contains(c.String(), "  password: \"********\"\n") {
+		t.Errorf("String() =\n%s\nwant masked password lines", c.String())
+	}
+}
+
+// TestStringLoadsBack: String's YAML, loaded again, is the same
+// configuration (passwords aside, which it masks).
+func TestStringLoadsBack(t *testing.T) {
+	t.Setenv("TAFLMAIL_IMAP_PASSWORD", "pw")
+	c, err := load(t, writeFile(t, "taflmail.yaml", minimal), "--imap-poll-interval=90s", "--server-name=Tafl \"by\" mail\\", "--log-level=debug")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := c.String()
+	back, err := load(t, writeFile(t, "again.yaml", strings.ReplaceAll(text, `"********"`, `""`)))
+	if err != nil {
+		t.Fatalf("Load(String()) = %v\n%s", err, text)
+	}
+	back.IMAP.Password = c.IMAP.Password
+	if !reflect.DeepEqual(back, c) {
+		t.Errorf("loaded back:\n%s\nwant\n%s", back, text)
+	}
+	want := `imap:
+  addr: "imap.example.org:993"
+  username: "games@example.org"
+  password: "********"
+  password_file: ""
+  security: "tls"
+  mailbox: "INBOX"
+  processed_mailbox: "Processed"
+  poll_interval: "1m30s"
+  max_mail_bytes: 1048576
+
+smtp:
+  addr: "smtp.example.org:465"
+  username: ""
+  password: ""
+  password_file: ""
+  security: "tls"
+  helo_name: "example.org"
+
+archive:
+  path: "taflmail.db"
+  records_dir: "records"
+
+server:
+  address: "games@example.org"
+  name: "Tafl \"by\" mail\\"
+  domain: "example.org"
+  error_replies_per_hour: 5
+  require_auth_results: false
+  default_language: "en"
+
+log:
+  level: "debug"
+  format: "text"
+`
+	if text != want {
+		t.Errorf("String() =\n%s\nwant\n%s", text, want)
+	}
+}
+
+func TestRegisterFlags(t *testing.T) {
+	fs := pflag.NewFlagSet("taflmail", pflag.ContinueOnError)
+	fs.String("log-level", "warn", "defined by the command before")
+	config.RegisterFlags(fs)
+	for _, k := range config.Keys() {
+		f := fs.Lookup(k.Flag)
+		switch {
+		case k.Flag == "":
+			if !strings.HasSuffix(k.Name, ".password") {
+				t.Errorf("key %s has no flag", k.Name)
+			}
+		case f == nil:
+			t.Errorf("no flag --%s for %s", k.Flag, k.Name)
+		case f.Usage == "":
+			t.Errorf("flag --%s has no help", k.Flag)
+		case k.Name != "log.level" && f.DefValue != fmt.Sprint(k.Default):
+			t.Errorf("flag --%s default %q, want %q", k.Flag, f.DefValue, fmt.Sprint(k.Default))
+		}
+	}
+	for _, name := range []string{"imap-password", "smtp-password"} {
+		if fs.Lookup(name) != nil {
+			t.Errorf("flag --%s exists; passwords must not be flags", name)
+		}
+	}
+	// The flag the command defined itself is bound all the same.
+	t.Setenv("TAFLMAIL_IMAP_PASSWORD", "pw")
+	if err := fs.Parse([]string{"--log-level=error"}); err != nil {
+		t.Fatal(err)
+	}
+	c, err := config.Load(viper.New(), fs, writeFile(t, "taflmail.yaml", minimal))
+	if err != nil || c.Log.Level != "error" {
+		t.Errorf("Load = %q, %v; want log.level error", c.Log.Level, err)
+	}
+}
+
+func TestKeys(t *testing.T) {
+	keys := config.Keys()
+	if len(keys) != 25 {
+		t.Errorf("len(Keys()) = %d, want 25", len(keys))
+	}
+	k := keys[7] // imap.poll_interval
+	want := config.Key{Name: "imap.poll_interval", Env: "TAFLMAIL_IMAP_POLL_INTERVAL", Flag: "imap-poll-interval",
+		Help: k.Help, Default: time.Minute, Type: reflect.TypeFor[time.Duration]()}
+	if !reflect.DeepEqual(k, want) {
+		t.Errorf("Keys()[7] = %+v, want %+v", k, want)
+	}
+	for _, k := range keys {
+		if k.Help == "" {
+			t.Errorf("key %s has no help text", k.Name)
+		}
+	}
+}
+
+// TestDocs: docs/configuration.md names every key, variable and flag.
+func TestDocs(t *testing.T) {
+	doc, err := os.ReadFile("../docs/configuration.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, k := range config.Keys() {
+		for _, s := range []string{"`" + k.Name + "`", "`" + k.Env + "`"} {
+			if !bytes.Contains(doc, []byte(s)) {
+				t.Errorf("docs/configuration.md does not mention %s", s)
+			}
+		}
+		if k.Flag != "" && !bytes.Contains(doc, []byte("`--"+k.Flag+"`")) {
+			t.Errorf("docs/configuration.md does not mention `--%s`", k.Flag)
+		}
+	}
+}

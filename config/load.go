@@ -1,0 +1,252 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"net/mail"
+	"os"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/spf13/pflag"
+	"github.com/spf13/viper"
+)
+
+// RegisterFlags defines on fs a flag for every key but the passwords
+// (a command line is visible to every user of the machine), named after the
+// key ("imap.poll_interval" → --imap-poll-interval), with the default of
+// [Default] and the key's help text. Flags fs already has are left alone.
+func RegisterFlags(fs *pflag.FlagSet) {
+	for _, k := range Keys() {
+		if k.Flag == "" || fs.Lookup(k.Flag) != nil {
+			continue
+		}
+		switch d := k.Default.(type) {
+		case string:
+			fs.String(k.Flag, d, k.Help)
+		case int:
+			fs.Int(k.Flag, d, k.Help)
+		case int64:
+			fs.Int64(k.Flag, d, k.Help)
+		case bool:
+			fs.Bool(k.Flag, d, k.Help)
+		case time.Duration:
+			fs.Duration(k.Flag, d, k.Help)
+		default:
+			panic(fmt.Sprintf("config: key %s has type %T, which has no flag", k.Name, d))
+		}
+	}
+}
+
+// Load builds the configuration from, in rising precedence, [Default], the
+// YAML file (none if file is ""), the TAFLMAIL_* environment variables and
+// the flags of flags that were set (flags may be nil). v is the viper
+// instance to use, a new one if nil; the global viper is never touched.
+//
+// Load then reads the password files, fills the values derived from others
+// (server.domain from server.address, smtp.helo_name from server.domain)
+// and validates. It returns the configuration even when it is not valid,
+// for display, together with every problem found, joined (errors.Join),
+// each naming its key. A file that cannot be read or holds an unknown key
+// is an error too.
+func Load(v *viper.Viper, flags *pflag.FlagSet, file string) (Config, error) {
+	if v == nil {
+		v = viper.New()
+	}
+	keys := Keys()
+	known := make(map[string]bool, len(keys))
+	for _, k := range keys {
+		known[k.Name] = true
+		v.SetDefault(k.Name, k.Default)
+		if err := v.BindEnv(k.Name, k.Env); err != nil {
+			return Config{}, fmt.Errorf("config: %s: %w", k.Name, err)
+		}
+		if flags != nil && k.Flag != "" {
+			if f := flags.Lookup(k.Flag); f != nil {
+				if err := v.BindPFlag(k.Name, f); err != nil {
+					return Config{}, fmt.Errorf("config: --%s: %w", k.Flag, err)
+				}
+			}
+		}
+	}
+
+	if file != "" {
+		v.SetConfigFile(file)
+		v.SetConfigType("yaml")
+		if err := v.ReadInConfig(); err != nil {
+			return Config{}, fmt.Errorf("config: reading %s: %w", file, err)
+		}
+		var unknown []error
+		all := v.AllKeys()
+		slices.Sort(all)
+		for _, k := range all {
+			if !known[k] {
+				unknown = append(unknown, &KeyError{Key: k, Problem: "unknown key in " + file})
+			}
+		}
+		if len(unknown) > 0 {
+			return Config{}, errors.Join(unknown...)
+		}
+	}
+
+	// Decode key by key rather than with v.Unmarshal, so that a value of
+	// the wrong type is reported with its key and the value's source does
+	// not matter.
+	var c Config
+	var problems []error
+	root := reflect.ValueOf(&c).Elem()
+	for _, k := range keys {
+		if err := decode(fieldByKey(root, k.Name), v.Get(k.Name)); err != nil {
+			problems = append(problems, &KeyError{Key: k.Name, Problem: err.Error()})
+		}
+	}
+	if len(problems) > 0 {
+		return c, errors.Join(problems...)
+	}
+
+	for _, p := range []struct {
+		key      string
+		password *Secret
+		file     string
+	}{
+		{"imap", &c.IMAP.Password, c.IMAP.PasswordFile},
+		{"smtp", &c.SMTP.Password, c.SMTP.PasswordFile},
+	} {
+		if err := readPassword(p.password, p.file); err != nil {
+			problems = append(problems, &KeyError{Key: p.key + ".password_file", Problem: err.Error()})
+		}
+	}
+	c.derive()
+	if err := c.Validate(); err != nil {
+		problems = append(problems, err)
+	}
+	return c, errors.Join(problems...)
+}
+
+// readPassword fills *password from file, if file is set, dropping one
+// trailing newline (LF or CRLF).
+func readPassword(password *Secret, file string) error {
+	if file == "" {
+		return nil
+	}
+	if *password != "" {
+		return errors.New("set, and so is the password itself: use one")
+	}
+	text, err := os.ReadFile(file)
+	if err != nil {
+		return err
+	}
+	s := strings.TrimSuffix(string(text), "\n")
+	s = strings.TrimSuffix(s, "\r")
+	if s == "" {
+		return fmt.Errorf("%s is empty", file)
+	}
+	*password = Secret(s)
+	return nil
+}
+
+// derive fills the settings whose default comes from another one.
+func (c *Config) derive() {
+	if c.Server.Domain == "" {
+		if a, err := mail.ParseAddress(c.Server.Address); err == nil {
+			if at := strings.LastIndexByte(a.Address, '@'); at >= 0 {
+				c.Server.Domain = strings.ToLower(a.Address[at+1:])
+			}
+		}
+	}
+	if c.SMTP.HeloName == "" {
+		c.SMTP.HeloName = c.Server.Domain
+	}
+}
+
+// fieldByKey returns the field of the Config root that key names.
+func fieldByKey(root reflect.Value, key string) reflect.Value {
+	v := root
+	for part := range strings.SplitSeq(key, ".") {
+		t := v.Type()
+		for i := range t.NumField() {
+			if t.Field(i).Tag.Get("mapstructure") == part {
+				v = v.Field(i)
+				break
+			}
+		}
+	}
+	return v
+}
+
+// decode stores x, a value as viper found it (the default's own type, a
+// YAML scalar or nil, or the text of an environment variable or a flag),
+// into field.
+func decode(field reflect.Value, x any) error {
+	if x == nil { // a YAML key without a value
+		field.SetZero()
+		return nil
+	}
+	switch field.Interface().(type) {
+	case time.Duration:
+		switch x := x.(type) {
+		case time.Duration:
+			field.SetInt(int64(x))
+		case string:
+			d, err := time.ParseDuration(strings.TrimSpace(x))
+			if err != nil {
+				return fmt.Errorf("not a duration like \"90s\" or \"5m\": %q", x)
+			}
+			field.SetInt(int64(d))
+		default:
+			return fmt.Errorf("duration %v has no unit: write e.g. \"%vs\" or \"%vm\"", x, x, x)
+		}
+	case string, Secret:
+		switch x := x.(type) {
+		case string:
+			field.SetString(x)
+		case Secret:
+			field.SetString(string(x))
+		case int, int64, float64, bool:
+			field.SetString(fmt.Sprint(x))
+		default:
+			return fmt.Errorf("not a text: %v", x)
+		}
+	case int, int64:
+		var n int64
+		var err error
+		switch x := x.(type) {
+		case int:
+			n = int64(x)
+		case int64:
+			n = x
+		case float64:
+			if x != float64(int64(x)) {
+				err = errors.New("fraction")
+			}
+			n = int64(x)
+		case string:
+			n, err = strconv.ParseInt(strings.TrimSpace(x), 10, 64)
+		default:
+			err = errors.New("wrong type")
+		}
+		if err != nil || field.OverflowInt(n) {
+			return fmt.Errorf("not a whole number: %v", x)
+		}
+		field.SetInt(n)
+	case bool:
+		switch x := x.(type) {
+		case bool:
+			field.SetBool(x)
+		case string:
+			b, err := strconv.ParseBool(strings.TrimSpace(x))
+			if err != nil {
+				return fmt.Errorf("not true or false: %q", x)
+			}
+			field.SetBool(b)
+		default:
+			return fmt.Errorf("not true or false: %v", x)
+		}
+	default:
+		panic(fmt.Sprintf("config: no decoding for %s", field.Type()))
+	}
+	return nil
+}

@@ -1,0 +1,117 @@
+package config
+
+import (
+	"errors"
+	"fmt"
+	"net"
+	"net/mail"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// KeyError is one problem with one setting.
+type KeyError struct {
+	Key     string // e.g. "imap.addr"
+	Problem string // e.g. "required"
+}
+
+// Error returns "key: problem".
+func (e *KeyError) Error() string { return e.Key + ": " + e.Problem }
+
+// Validate checks every setting and returns all problems joined with
+// errors.Join, each a [*KeyError] naming its key, or nil. It expects the
+// passwords already read (Load does that).
+func (c Config) Validate() error {
+	var errs []error
+	bad := func(key, format string, args ...any) {
+		errs = append(errs, &KeyError{Key: key, Problem: fmt.Sprintf(format, args...)})
+	}
+	required := func(key, value string) bool {
+		if strings.TrimSpace(value) == "" {
+			bad(key, "required")
+			return false
+		}
+		return true
+	}
+	hostPort := func(key, value string) {
+		if !required(key, value) {
+			return
+		}
+		host, port, err := net.SplitHostPort(value)
+		if err != nil || host == "" {
+			bad(key, "must be host:port, not %q", value)
+			return
+		}
+		if n, err := strconv.Atoi(port); err != nil || n < 1 || n > 65535 {
+			bad(key, "port must be a number from 1 to 65535, not %q", port)
+		}
+	}
+	oneOf := func(key, value string, allowed ...string) {
+		if !slices.Contains(allowed, value) {
+			list := strings.Join(allowed[:len(allowed)-1], ", ") + " or " + allowed[len(allowed)-1]
+			bad(key, "must be %s, not %q", list, value)
+		}
+	}
+	security := func(key, value string) { oneOf(key, value, "none", "starttls", "tls") }
+
+	// imap
+	hostPort("imap.addr", c.IMAP.Addr)
+	required("imap.username", c.IMAP.Username)
+	if c.IMAP.Password == "" {
+		bad("imap.password", "required: set imap.password_file or TAFLMAIL_IMAP_PASSWORD")
+	}
+	security("imap.security", c.IMAP.Security)
+	required("imap.mailbox", c.IMAP.Mailbox)
+	if c.IMAP.ProcessedMailbox != "" && c.IMAP.ProcessedMailbox == c.IMAP.Mailbox {
+		bad("imap.processed_mailbox", "must differ from imap.mailbox %q", c.IMAP.Mailbox)
+	}
+	if c.IMAP.PollInterval < time.Second {
+		bad("imap.poll_interval", "must be at least 1s, not %v", c.IMAP.PollInterval)
+	}
+	if c.IMAP.MaxMailBytes < 1<<10 || c.IMAP.MaxMailBytes > 1<<30 {
+		bad("imap.max_mail_bytes", "must be from 1024 (1 KiB) to 1073741824 (1 GiB), not %d", c.IMAP.MaxMailBytes)
+	}
+
+	// smtp
+	hostPort("smtp.addr", c.SMTP.Addr)
+	if c.SMTP.Username == "" && c.SMTP.Password != "" {
+		bad("smtp.username", "required when a password is set")
+	}
+	if c.SMTP.Username != "" && c.SMTP.Password == "" {
+		bad("smtp.password", "required when smtp.username is set: set smtp.password_file or TAFLMAIL_SMTP_PASSWORD")
+	}
+	security("smtp.security", c.SMTP.Security)
+	if strings.ContainsAny(c.SMTP.HeloName, " \t\r\n") {
+		bad("smtp.helo_name", "must be a host name, not %q", c.SMTP.HeloName)
+	}
+
+	// archive
+	required("archive.path", c.Archive.Path)
+
+	// server
+	if required("server.address", c.Server.Address) {
+		if a, err := mail.ParseAddress(c.Server.Address); err != nil || a.Name != "" || a.Address != c.Server.Address {
+			bad("server.address", "must be a bare mail address like games@example.org, not %q", c.Server.Address)
+		}
+	}
+	if strings.ContainsAny(c.Server.Name, "\r\n") {
+		bad("server.name", "must be one line")
+	}
+	if c.Server.Address != "" && c.Server.Domain == "" {
+		bad("server.domain", "required")
+	} else if strings.ContainsAny(c.Server.Domain, "@ \t\r\n<>") {
+		bad("server.domain", "must be a domain name, not %q", c.Server.Domain)
+	}
+	if c.Server.ErrorRepliesPerHour < 0 {
+		bad("server.error_replies_per_hour", "must be 0 or more, not %d", c.Server.ErrorRepliesPerHour)
+	}
+	oneOf("server.default_language", c.Server.DefaultLanguage, "en", "de")
+
+	// log
+	oneOf("log.level", c.Log.Level, "debug", "info", "warn", "error")
+	oneOf("log.format", c.Log.Format, "text", "json")
+
+	return errors.Join(errs...)
+}
