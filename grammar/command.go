@@ -1,0 +1,370 @@
+package grammar
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/alecthomas/participle/v2"
+	"github.com/alecthomas/participle/v2/lexer"
+)
+
+// Command is one mail command, one per line of a mail (docs/commands.md).
+// Keywords are case-insensitive and have English and German forms; the
+// implementations are the *…Command types below.
+type Command interface {
+	// Position is where the command starts in the mail text.
+	Position() lexer.Position
+	// German reports whether the command was written with German keywords.
+	German() bool
+	command()
+}
+
+// kw holds the start of a keyword command; the embedding type captures
+// the keyword itself (its grammar differs per command) and reports it
+// through keyword().
+type kw struct {
+	Pos lexer.Position
+}
+
+func (k *kw) Position() lexer.Position { return k.Pos }
+func (k *kw) setPos(p lexer.Position)  { k.Pos = p }
+
+// NewGameCommand challenges Opponent to a game: "new copenhagen with
+// bob@example.org as defenders", German "neu copenhagen mit … als
+// verteidiger". Side is the challenger's side as written ("" when not
+// given); the server decides what the words mean.
+type NewGameCommand struct {
+	kw
+	Keyword  string `parser:"@('new' | 'neu' | 'challenge')"`
+	Variant  string `parser:"@Word"`
+	Opponent string `parser:"('with' | 'mit' | 'gegen' | 'against' | 'vs') @Email"`
+	Side     string `parser:"( ('as' | 'als') @Word )?"`
+}
+
+// AcceptCommand accepts a challenge: "accept", German "annehmen".
+type AcceptCommand struct {
+	kw
+	Keyword string `parser:"@('accept' | 'annehmen')"`
+}
+
+// DeclineCommand declines a challenge: "decline", German "ablehnen".
+type DeclineCommand struct {
+	kw
+	Keyword string `parser:"@('decline' | 'ablehnen')"`
+}
+
+// OfferDrawCommand offers a draw: "offer draw", German "remis anbieten".
+type OfferDrawCommand struct {
+	kw
+	Keyword string `parser:"( @'offer' 'draw' | @'remis' 'anbieten' )"`
+}
+
+// AcceptDrawCommand accepts the opponent's draw offer: "accept draw",
+// German "remis annehmen".
+type AcceptDrawCommand struct {
+	kw
+	Keyword string `parser:"( @'accept' 'draw' | @'remis' 'annehmen' )"`
+}
+
+// DeclineDrawCommand declines the opponent's draw offer: "decline draw",
+// German "remis ablehnen".
+type DeclineDrawCommand struct {
+	kw
+	Keyword string `parser:"( @'decline' 'draw' | @'remis' 'ablehnen' )"`
+}
+
+// BoardCommand asks for the current board: "board", German "brett".
+type BoardCommand struct {
+	kw
+	Keyword string `parser:"@('board' | 'brett')"`
+}
+
+// HistoryCommand asks for the full game record: "history", German
+// "verlauf".
+type HistoryCommand struct {
+	kw
+	Keyword string `parser:"@('history' | 'verlauf')"`
+}
+
+// GamesCommand lists the sender's games: "games", German "partien".
+type GamesCommand struct {
+	kw
+	Keyword string `parser:"@('games' | 'partien')"`
+}
+
+// ResignCommand resigns the game: "resign", German "aufgeben".
+type ResignCommand struct {
+	kw
+	Keyword string `parser:"@('resign' | 'aufgeben')"`
+}
+
+// VariantsCommand lists the rule sets: "variants", German "varianten".
+type VariantsCommand struct {
+	kw
+	Keyword string `parser:"@('variants' | 'varianten')"`
+}
+
+// HelpCommand asks for help, optionally on a topic: "help moves", German
+// "hilfe züge".
+type HelpCommand struct {
+	kw
+	Keyword string `parser:"@('help' | 'hilfe')"`
+	Topic   string `parser:"@Word?"`
+}
+
+// LanguageCommand sets the sender's reply language: "language de",
+// German "sprache en".
+type LanguageCommand struct {
+	kw
+	Keyword  string `parser:"@('language' | 'sprache')"`
+	Language string `parser:"@Word"`
+}
+
+// MoveCommand is a move, optionally with a move-number guard that must
+// match the game: "d1-d3", "12. d1-d3" (the attackers' ply of move 12),
+// "12... h6-h9" (the defenders' ply). Number is 0 without a guard.
+type MoveCommand struct {
+	Pos lexer.Position
+	// Number is the move number written before the ply, 0 if none.
+	Number int `parser:"( @Int"`
+	// Dots is "." or "..." after the number.
+	Dots string `parser:"  @Dots )?"`
+	// Text is the ply as written; Ply is its syntax tree.
+	Text string `parser:"@MoveText"`
+	Ply  *Ply
+}
+
+// Position is where the move (or its number) starts.
+func (m *MoveCommand) Position() lexer.Position { return m.Pos }
+
+// German is false: moves have no language.
+func (m *MoveCommand) German() bool { return false }
+
+// German reports whether the command's keyword was German.
+func (c *NewGameCommand) German() bool { return germanKeywords[strings.ToLower(c.Keyword)] }
+
+// German reports whether the command's keyword was German.
+func (c *AcceptCommand) German() bool { return germanKeywords[strings.ToLower(c.Keyword)] }
+
+// German reports whether the command's keyword was German.
+func (c *DeclineCommand) German() bool { return germanKeywords[strings.ToLower(c.Keyword)] }
+
+// German reports whether the command's keyword was German.
+func (c *OfferDrawCommand) German() bool { return germanKeywords[strings.ToLower(c.Keyword)] }
+
+// German reports whether the command's keyword was German.
+func (c *AcceptDrawCommand) German() bool { return germanKeywords[strings.ToLower(c.Keyword)] }
+
+// German reports whether the command's keyword was German.
+func (c *DeclineDrawCommand) German() bool { return germanKeywords[strings.ToLower(c.Keyword)] }
+
+// German reports whether the command's keyword was German.
+func (c *BoardCommand) German() bool { return germanKeywords[strings.ToLower(c.Keyword)] }
+
+// German reports whether the command's keyword was German.
+func (c *HistoryCommand) German() bool { return germanKeywords[strings.ToLower(c.Keyword)] }
+
+// German reports whether the command's keyword was German.
+func (c *GamesCommand) German() bool { return germanKeywords[strings.ToLower(c.Keyword)] }
+
+// German reports whether the command's keyword was German.
+func (c *ResignCommand) German() bool { return germanKeywords[strings.ToLower(c.Keyword)] }
+
+// German reports whether the command's keyword was German.
+func (c *VariantsCommand) German() bool { return germanKeywords[strings.ToLower(c.Keyword)] }
+
+// German reports whether the command's keyword was German.
+func (c *HelpCommand) German() bool { return germanKeywords[strings.ToLower(c.Keyword)] }
+
+// German reports whether the command's keyword was German.
+func (c *LanguageCommand) German() bool { return germanKeywords[strings.ToLower(c.Keyword)] }
+
+func (*NewGameCommand) command()     {}
+func (*AcceptCommand) command()      {}
+func (*DeclineCommand) command()     {}
+func (*OfferDrawCommand) command()   {}
+func (*AcceptDrawCommand) command()  {}
+func (*DeclineDrawCommand) command() {}
+func (*BoardCommand) command()       {}
+func (*HistoryCommand) command()     {}
+func (*GamesCommand) command()       {}
+func (*ResignCommand) command()      {}
+func (*VariantsCommand) command()    {}
+func (*HelpCommand) command()        {}
+func (*LanguageCommand) command()    {}
+func (*MoveCommand) command()        {}
+
+// germanKeywords are the keywords that mark a command as German.
+var germanKeywords = map[string]bool{
+	"neu": true, "annehmen": true, "ablehnen": true, "remis": true, "brett": true,
+	"verlauf": true, "partien": true, "aufgeben": true, "varianten": true,
+	"hilfe": true, "sprache": true,
+}
+
+// commandWords are the first words that make a line a command.
+var commandWords = map[string]bool{
+	"new": true, "challenge": true, "accept": true, "decline": true, "offer": true,
+	"board": true, "history": true, "games": true, "resign": true, "variants": true,
+	"help": true, "language": true,
+}
+
+func init() {
+	for w := range germanKeywords {
+		commandWords[w] = true
+	}
+}
+
+// commandLexer lexes one line of a mail. A move is taken whole as one
+// MoveText token and parsed by the move grammar afterwards, so its errors
+// point inside it.
+var commandLexer = lexer.MustSimple([]lexer.SimpleRule{
+	{Name: "Email", Pattern: `<?[A-Za-z0-9._%+\-]+@[A-Za-z0-9.\-]+>?`},
+	{Name: "Int", Pattern: `[0-9]+`},
+	{Name: "Dots", Pattern: `\.+`},
+	{Name: "MoveText", Pattern: `[A-Za-z]{1,2}[0-9]+[^\s]*`},
+	{Name: "Word", Pattern: `[\p{L}][\p{L}\p{N}_\-]*`},
+	{Name: "Punct", Pattern: `[^\s]`},
+	{Name: "space", Pattern: `\s+`},
+})
+
+// commandLine is the grammar of one command line.
+type commandLine struct {
+	Command Command `parser:"@@"`
+}
+
+var commandParser = participle.MustBuild[commandLine](
+	participle.Lexer(commandLexer),
+	participle.CaseInsensitive("Word"),
+	participle.Union[Command](
+		&NewGameCommand{}, &OfferDrawCommand{}, &AcceptDrawCommand{}, &DeclineDrawCommand{},
+		&AcceptCommand{}, &DeclineCommand{}, &BoardCommand{}, &HistoryCommand{},
+		&GamesCommand{}, &ResignCommand{}, &VariantsCommand{}, &HelpCommand{},
+		&LanguageCommand{}, &MoveCommand{},
+	),
+	participle.UseLookahead(3),
+)
+
+// CommandGrammar returns the command grammar as EBNF (docs/commands.md).
+func CommandGrammar() string { return commandParser.String() }
+
+// IsCommandLine reports whether a line of a mail is meant as a command: its
+// first word is a command keyword (English or German, any case), or it
+// starts with a move number or something shaped like a move ("d1-d3",
+// "Kf6-c6", also a broken "d1-d33" or "d1 d3"). Other lines are prose and
+// ignored.
+func IsCommandLine(line string) bool {
+	f := strings.Fields(line)
+	if len(f) == 0 {
+		return false
+	}
+	w := f[0]
+	if commandWords[strings.ToLower(w)] {
+		return true
+	}
+	if w[0] >= '0' && w[0] <= '9' {
+		// a move number: "12." or "12..." or "12 ..." or "12 d1-d3"
+		rest := strings.TrimLeft(w, "0123456789")
+		if rest != "" {
+			return strings.HasPrefix(rest, ".")
+		}
+		return len(f) > 1 && (strings.HasPrefix(f[1], ".") || looksLikeMove(f[1]))
+	}
+	return looksLikeMove(w)
+}
+
+// ParseCommand parses one line of a mail as a command. filename and line
+// (1-based) place the positions in errors and nodes. The line must hold
+// exactly one command; trailing words are an error. Errors are *Error
+// ("mail:3:9: expected end of line, found \"please\""); it never panics.
+func ParseCommand(filename string, line int, src string) (cmd Command, err error) {
+	defer guard(filename, &err)
+	if e := checkText(filename, []byte(src)); e != nil {
+		e.Line = line
+		return nil, e
+	}
+	base := lexer.Position{Filename: filename, Line: line, Column: 1}
+	if i := strings.IndexAny(src, "\r\n"); i >= 0 {
+		p := base
+		p.Column += utf8.RuneCountInString(src[:i])
+		return nil, newError(p, "a command must fit on one line")
+	}
+	c, err := commandParser.ParseString(filename, src)
+	if err != nil {
+		e := convertError(err, filename, []byte(src), "end of line")
+		if f := strings.Fields(src); len(f) > 0 && looksLikeMove(f[0]) && !strings.Contains(f[0], "-") {
+			// "d1 d3", "d1": report what the move lacks, not the second word
+			if _, perr := ParsePly(filename, []byte(f[0])); perr != nil {
+				e = perr.(*Error)
+				e.Col += strings.Index(src, f[0])
+			}
+		}
+		e.Line += line - 1
+		if e.Expected == "" && strings.HasPrefix(e.Message, "unexpected") {
+			e.Found = strings.TrimPrefix(e.Message, "unexpected ")
+		}
+		if e.Col == 1 && e.Expected != "" {
+			e.Expected = "a command (see help) or a move such as d1-d3"
+		}
+		e.Expected = tokenWords.Replace(e.Expected)
+		return nil, e
+	}
+	cmd = c.Command
+	shiftCommand(cmd, base)
+	if m, ok := cmd.(*MoveCommand); ok {
+		ply, err := ParsePly(filename, []byte(m.Text))
+		if err != nil {
+			e := err.(*Error)
+			textPos := m.Pos
+			if m.Number > 0 {
+				textPos = findText(src, m.Text, base)
+			}
+			if e.Line > 0 {
+				e.Line = textPos.Line
+				e.Col += textPos.Column - 1
+			}
+			return nil, e
+		}
+		m.Ply = ply
+	}
+	return cmd, nil
+}
+
+// shiftCommand moves the positions of a parsed command from line 1 to the
+// line of the mail.
+func shiftCommand(cmd Command, base lexer.Position) {
+	switch c := cmd.(type) {
+	case *MoveCommand:
+		c.Pos = shift(base, c.Pos)
+	case interface{ setPos(lexer.Position) }:
+		c.setPos(shift(base, cmd.Position()))
+	}
+}
+
+// tokenWords names the command tokens in error messages.
+var tokenWords = strings.NewReplacer(
+	"<movetext>", "a move such as d1-d3",
+	"<email>", "a mail address",
+	"<word>", "a word",
+	"<int>", "a number",
+)
+
+// looksLikeMove reports whether a word starts like a ply: one or two
+// letters, then a digit.
+func looksLikeMove(w string) bool {
+	i := 0
+	for i < len(w) && i < 2 && (w[i] >= 'a' && w[i] <= 'z' || w[i] >= 'A' && w[i] <= 'Z') {
+		i++
+	}
+	return i > 0 && i < len(w) && w[i] >= '0' && w[i] <= '9'
+}
+
+// findText returns the position of the first occurrence of text in src.
+func findText(src, text string, base lexer.Position) lexer.Position {
+	i := strings.Index(src, text)
+	if i < 0 {
+		return base
+	}
+	p := base
+	p.Advance(src[:i])
+	return p
+}
