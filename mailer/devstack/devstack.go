@@ -1,0 +1,357 @@
+// Package devstack runs a complete mail system in memory on loopback: an
+// IMAP server (go-imap's imapserver with the imapmemserver backend,
+// IMAP4rev1 + IMAP4rev2, plain-text LOGIN allowed) and an SMTP server
+// (go-smtp) that delivers each recipient's copy into that user's INBOX.
+//
+// Tests use it to exercise package mailer over real sockets, and
+// `taflmail demo` to play without a mail account. It is not a mail server
+// for real use: no TLS, no queue, everything is lost on Close.
+package devstack
+
+import (
+	"bytes"
+	"cmp"
+	"errors"
+	"fmt"
+	"io"
+	"log"
+	"net"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapclient"
+	"github.com/emersion/go-imap/v2/imapserver"
+	"github.com/emersion/go-imap/v2/imapserver/imapmemserver"
+	"github.com/emersion/go-sasl"
+	"github.com/emersion/go-smtp"
+
+	"github.com/taflmail/taflmail/mailer"
+)
+
+// Options configure [StartOptions]. The zero value is usable.
+type Options struct {
+	// Domain is the mail domain; empty means "taflmail.test".
+	Domain string
+	// Users maps local parts to passwords; they log in to IMAP with the
+	// local part ("alice"), to SMTP AUTH with the local part or the address.
+	Users map[string]string
+	// LegacyIMAP makes the IMAP server announce IMAP4rev1 alone (no MOVE,
+	// UIDPLUS, ESEARCH), to test clients' fallbacks.
+	LegacyIMAP bool
+	// MaxMessageBytes is the SMTP size limit; 0 means 32 MiB.
+	MaxMessageBytes int64
+	// Debug, when set, receives both servers' raw protocol traffic.
+	Debug io.Writer
+	// Logger receives the servers' error messages; nil discards them.
+	Logger *log.Logger
+}
+
+// Stack is a running in-memory mail system. Its methods are safe for
+// concurrent use.
+type Stack struct {
+	domain string
+
+	mem     *imapmemserver.Server
+	imapSrv *imapserver.Server
+	imapLn  net.Listener
+	smtpSrv *smtp.Server
+	smtpLn  net.Listener
+	done    sync.WaitGroup
+
+	mu       sync.Mutex
+	users    map[string]*user // by local part
+	failNext int              // SMTP code for the next DATA, 0 for none
+	closed   bool
+}
+
+type user struct {
+	password string
+	mem      *imapmemserver.User
+}
+
+// Start starts a stack for domain (empty means "taflmail.test") with the
+// given users (local part → password) on 127.0.0.1 with ports chosen by
+// the system. Call Close when done.
+func Start(domain string, users map[string]string) (*Stack, error) {
+	return StartOptions(Options{Domain: domain, Users: users})
+}
+
+// StartOptions is Start with every option.
+func StartOptions(o Options) (*Stack, error) {
+	if o.Domain == "" {
+		o.Domain = "taflmail.test"
+	}
+	if o.MaxMessageBytes <= 0 {
+		o.MaxMessageBytes = 32 << 20
+	}
+	logger := o.Logger
+	if logger == nil {
+		logger = log.New(io.Discard, "", 0)
+	}
+	s := &Stack{
+		domain: strings.ToLower(o.Domain),
+		mem:    imapmemserver.New(),
+		users:  make(map[string]*user),
+	}
+	for local, pw := range o.Users {
+		if err := s.AddUser(local, pw); err != nil {
+			return nil, err
+		}
+	}
+
+	caps := imap.CapSet{imap.CapIMAP4rev1: {}, imap.CapIMAP4rev2: {}}
+	if o.LegacyIMAP {
+		caps = imap.CapSet{imap.CapIMAP4rev1: {}}
+	}
+	s.imapSrv = imapserver.New(&imapserver.Options{
+		NewSession: func(*imapserver.Conn) (imapserver.Session, *imapserver.GreetingData, error) {
+			return s.mem.NewSession(), nil, nil
+		},
+		Caps:         caps,
+		InsecureAuth: true,
+		Logger:       logger,
+		DebugWriter:  o.Debug,
+	})
+	var err error
+	if s.imapLn, err = net.Listen("tcp", "127.0.0.1:0"); err != nil {
+		return nil, fmt.Errorf("devstack: imap listen: %w", err)
+	}
+
+	s.smtpSrv = smtp.NewServer(smtp.BackendFunc(func(c *smtp.Conn) (smtp.Session, error) {
+		return &session{stack: s}, nil
+	}))
+	s.smtpSrv.Domain = "mail." + s.domain
+	s.smtpSrv.AllowInsecureAuth = true
+	s.smtpSrv.MaxMessageBytes = o.MaxMessageBytes
+	s.smtpSrv.MaxRecipients = 100
+	s.smtpSrv.ReadTimeout = time.Minute
+	s.smtpSrv.WriteTimeout = time.Minute
+	s.smtpSrv.ErrorLog = logger
+	s.smtpSrv.Debug = o.Debug
+	s.smtpSrv.EnableSMTPUTF8 = true
+	if s.smtpLn, err = net.Listen("tcp", "127.0.0.1:0"); err != nil {
+		s.imapLn.Close()
+		return nil, fmt.Errorf("devstack: smtp listen: %w", err)
+	}
+
+	s.done.Add(2)
+	go func() { defer s.done.Done(); _ = s.imapSrv.Serve(s.imapLn) }()
+	go func() { defer s.done.Done(); _ = s.smtpSrv.Serve(s.smtpLn) }()
+	return s, nil
+}
+
+// Domain returns the stack's mail domain, lower-cased.
+func (s *Stack) Domain() string { return s.domain }
+
+// IMAPAddr returns the IMAP server's host:port (plain TCP, no TLS).
+func (s *Stack) IMAPAddr() string { return s.imapLn.Addr().String() }
+
+// SMTPAddr returns the SMTP server's host:port (plain TCP, no TLS).
+func (s *Stack) SMTPAddr() string { return s.smtpLn.Addr().String() }
+
+// Address returns local@domain.
+func (s *Stack) Address(local string) string { return strings.ToLower(local) + "@" + s.domain }
+
+// AddUser creates the user local (lower-cased) with an empty INBOX. It
+// fails if the user exists or local is not a plain local part.
+func (s *Stack) AddUser(local, password string) error {
+	local = strings.ToLower(local)
+	if local == "" || strings.ContainsAny(local, "@ \t\r\n<>") {
+		return fmt.Errorf("devstack: bad user name %q", local)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.users[local] != nil {
+		return fmt.Errorf("devstack: user %q exists", local)
+	}
+	u := imapmemserver.NewUser(local, password)
+	if err := u.Create("INBOX", nil); err != nil {
+		return fmt.Errorf("devstack: creating INBOX of %q: %w", local, err)
+	}
+	s.mem.AddUser(u)
+	s.users[local] = &user{password: password, mem: u}
+	return nil
+}
+
+// FailNextSMTP makes the next DATA command (of any session) fail with the
+// reply code (e.g. 451 or 554), for retry tests. 0 cancels.
+func (s *Stack) FailNextSMTP(code int) {
+	s.mu.Lock()
+	s.failNext = code
+	s.mu.Unlock()
+}
+
+// Deliver appends raw to the INBOX of local as the SMTP server would,
+// without SMTP.
+func (s *Stack) Deliver(local string, raw []byte) error {
+	s.mu.Lock()
+	u := s.users[strings.ToLower(local)]
+	s.mu.Unlock()
+	if u == nil {
+		return fmt.Errorf("devstack: no user %q", local)
+	}
+	_, err := u.mem.Append("INBOX", bytes.NewReader(raw), &imap.AppendOptions{Time: time.Now()})
+	return err
+}
+
+// Messages reads the INBOX of user (a local part) through a real IMAP
+// client, without setting \Seen, and returns its messages in UID order,
+// parsed by mailer.Parse with a 32 MiB limit and with Mailbox, UIDValidity
+// and UID set.
+func (s *Stack) Messages(local string) ([]*mailer.Message, error) {
+	return s.MailboxMessages(local, "INBOX")
+}
+
+// MailboxMessages is Messages for any mailbox of the user.
+func (s *Stack) MailboxMessages(local, mailbox string) ([]*mailer.Message, error) {
+	s.mu.Lock()
+	u := s.users[strings.ToLower(local)]
+	s.mu.Unlock()
+	if u == nil {
+		return nil, fmt.Errorf("devstack: no user %q", local)
+	}
+	c, err := imapclient.DialInsecure(s.IMAPAddr(), nil)
+	if err != nil {
+		return nil, fmt.Errorf("devstack: %w", err)
+	}
+	defer c.Close()
+	if err := c.Login(strings.ToLower(local), u.password).Wait(); err != nil {
+		return nil, fmt.Errorf("devstack: login: %w", err)
+	}
+	data, err := c.Select(mailbox, &imap.SelectOptions{ReadOnly: true}).Wait()
+	if err != nil {
+		return nil, fmt.Errorf("devstack: select %s: %w", mailbox, err)
+	}
+	if data.NumMessages == 0 {
+		return nil, c.Logout().Wait()
+	}
+	section := &imap.FetchItemBodySection{Peek: true}
+	bufs, err := c.Fetch(imap.SeqSet{{Start: 1, Stop: 0}}, &imap.FetchOptions{
+		UID:         true,
+		Flags:       true,
+		BodySection: []*imap.FetchItemBodySection{section},
+	}).Collect()
+	if err != nil {
+		return nil, fmt.Errorf("devstack: fetch: %w", err)
+	}
+	var out []*mailer.Message
+	for _, b := range bufs {
+		m, err := mailer.Parse(bytes.NewReader(b.FindBodySection(section)), 32<<20)
+		if err != nil {
+			return nil, fmt.Errorf("devstack: message %d: %w", b.UID, err)
+		}
+		m.Mailbox, m.UIDValidity, m.UID = mailbox, data.UIDValidity, uint32(b.UID)
+		out = append(out, m)
+	}
+	slices.SortFunc(out, func(a, b *mailer.Message) int { return cmp.Compare(a.UID, b.UID) })
+	return out, c.Logout().Wait()
+}
+
+// Close stops both servers and waits for them.
+func (s *Stack) Close() error {
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		return nil
+	}
+	s.closed = true
+	s.mu.Unlock()
+	err := errors.Join(s.smtpSrv.Close(), s.imapSrv.Close())
+	s.done.Wait()
+	return err
+}
+
+// session is one SMTP connection's transaction state.
+type session struct {
+	stack *Stack
+	from  string
+	rcpts []*user
+	auth  bool
+}
+
+var _ smtp.AuthSession = (*session)(nil)
+
+// AuthMechanisms implements smtp.AuthSession: PLAIN only.
+func (se *session) AuthMechanisms() []string { return []string{sasl.Plain} }
+
+// Auth implements smtp.AuthSession: PLAIN with the local part or the
+// address as user name.
+func (se *session) Auth(mech string) (sasl.Server, error) {
+	if mech != sasl.Plain {
+		return nil, smtp.ErrAuthUnknownMechanism
+	}
+	return sasl.NewPlainServer(func(identity, username, password string) error {
+		local := strings.ToLower(username)
+		if l, d, ok := strings.Cut(local, "@"); ok && d == se.stack.domain {
+			local = l
+		}
+		se.stack.mu.Lock()
+		u := se.stack.users[local]
+		se.stack.mu.Unlock()
+		if u == nil || u.password != password || (identity != "" && identity != username) {
+			return smtp.ErrAuthFailed
+		}
+		se.auth = true
+		return nil
+	}), nil
+}
+
+// Mail implements smtp.Session.
+func (se *session) Mail(from string, _ *smtp.MailOptions) error {
+	se.from = from
+	return nil
+}
+
+// Rcpt implements smtp.Session: local users of the stack's domain only.
+func (se *session) Rcpt(to string, _ *smtp.RcptOptions) error {
+	local, domain, ok := strings.Cut(strings.ToLower(to), "@")
+	if !ok || domain != se.stack.domain {
+		return &smtp.SMTPError{Code: 550, EnhancedCode: smtp.EnhancedCode{5, 7, 1}, Message: "Relaying denied"}
+	}
+	se.stack.mu.Lock()
+	u := se.stack.users[local]
+	se.stack.mu.Unlock()
+	if u == nil {
+		return &smtp.SMTPError{Code: 550, EnhancedCode: smtp.EnhancedCode{5, 1, 1}, Message: "No such user here"}
+	}
+	se.rcpts = append(se.rcpts, u)
+	return nil
+}
+
+// Data implements smtp.Session: it prepends Return-Path and Received and
+// appends one copy per recipient to the recipient's INBOX.
+func (se *session) Data(r io.Reader) error {
+	body, err := io.ReadAll(r)
+	if err != nil {
+		return err
+	}
+	se.stack.mu.Lock()
+	code := se.stack.failNext
+	se.stack.failNext = 0
+	se.stack.mu.Unlock()
+	if code != 0 {
+		return &smtp.SMTPError{Code: code, EnhancedCode: smtp.EnhancedCodeNotSet, Message: "Injected failure (devstack FailNextSMTP)"}
+	}
+	now := time.Now()
+	var hdr bytes.Buffer
+	fmt.Fprintf(&hdr, "Return-Path: <%s>\r\n", se.from)
+	fmt.Fprintf(&hdr, "Received: by mail.%s (taflmail devstack); %s\r\n", se.stack.domain, now.Format(time.RFC1123Z))
+	msg := append(hdr.Bytes(), body...)
+	for _, u := range se.rcpts {
+		if _, err := u.mem.Append("INBOX", bytes.NewReader(msg), &imap.AppendOptions{Time: now}); err != nil {
+			return &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0}, Message: "Delivery failed: " + err.Error()}
+		}
+	}
+	return nil
+}
+
+// Reset implements smtp.Session.
+func (se *session) Reset() {
+	se.from, se.rcpts = "", nil
+}
+
+// Logout implements smtp.Session.
+func (se *session) Logout() error { return nil }

@@ -1,0 +1,24 @@
+// Package mailer is taflmail's mail boundary: it reads players' mail from an
+// IMAP mailbox, turns each raw message into a [Message] the referee can work
+// with, and sends the referee's replies over SMTP.
+//
+// It is built on github.com/emersion/go-imap/v2, github.com/emersion/go-smtp
+// and github.com/emersion/go-message, but never exports their types: callers
+// see [Message], [Outgoing], [Inbox], [Sender] and two kinds of error,
+// [*SendError] and errors wrapping [ErrConnection].
+//
+// Standards followed:
+//
+//   - RFC 5322 (message format), RFC 2045–2047 (MIME, encoded words),
+//     RFC 2231 via [mime.ParseMediaType], RFC 3676 (format=flowed),
+//     RFC 3834 (Auto-Submitted), RFC 3464/6522 (delivery status reports).
+//   - RFC 9051 / RFC 3501 (IMAP4rev2 / IMAP4rev1), RFC 2177 (IDLE),
+//     RFC 6851 (MOVE), RFC 4315 (UIDPLUS).
+//   - RFC 5321 (SMTP), RFC 3207 (STARTTLS), RFC 4954 and RFC 4616 (AUTH PLAIN).
+//
+// The parsing half ([Parse], [StripQuoted], [Outgoing.Bytes]) is pure and
+// works on bytes; the network half ([DialInbox], [NewSender]) is tested
+// against the in-process servers of package mailer/devstack and, when the
+// MAILSTACK_* environment is set, against Dovecot and Postfix
+// (see scripts/mailstack-up.sh).
+package mailer

@@ -1,0 +1,11 @@
+package mailer
+
+// BreakConnection closes the Inbox's network connection under its feet, as a
+// server restart or a dropped link would, for reconnect tests.
+func (in *Inbox) BreakConnection() {
+	in.cmu.Lock()
+	defer in.cmu.Unlock()
+	if in.conn != nil {
+		in.conn.Close()
+	}
+}

@@ -1,0 +1,664 @@
+package mailer
+
+import (
+	"bytes"
+	"cmp"
+	"context"
+	"crypto/sha256"
+	"crypto/tls"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"math/rand/v2"
+	"net"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapclient"
+)
+
+// Errors of [Inbox]. Test them with errors.Is.
+var (
+	// ErrConnection is wrapped by every Inbox error caused by the network or
+	// a broken session (including a ctx that ended mid-command, which closes
+	// the connection). The Inbox is unusable until [Inbox.Reconnect]
+	// succeeds.
+	ErrConnection = errors.New("IMAP connection lost")
+	// ErrAuth is wrapped when the server rejects the login or refuses it
+	// (LOGINDISABLED). Reconnecting will not help.
+	ErrAuth = errors.New("IMAP login rejected")
+	// ErrClosed is returned by every method after [Inbox.Close].
+	ErrClosed = errors.New("mailer: inbox closed")
+	// ErrUIDValidity is wrapped by [Inbox.Done] when the mailbox's
+	// UIDVALIDITY changed after the last Fetch: the UID no longer names the
+	// message that was fetched. Fetch again.
+	ErrUIDValidity = errors.New("UIDVALIDITY changed since Fetch")
+)
+
+// Defaults of [IMAPConfig].
+const (
+	DefaultMailbox           = "INBOX"
+	DefaultProcessedMailbox  = "Processed"
+	DefaultPollInterval      = time.Minute
+	DefaultReconnectMaxDelay = time.Minute
+	DefaultReconnectMinDelay = 500 * time.Millisecond
+	DefaultMaxIdle           = 10 * time.Minute
+	DefaultDialTimeout       = 30 * time.Second
+)
+
+// IMAPConfig says where the referee's mail arrives. The zero value of every
+// field but Addr, Username and Password is usable.
+type IMAPConfig struct {
+	// Addr is the server's host:port, e.g. "imap.example.org:993".
+	Addr string
+	// Username and Password are sent with LOGIN.
+	Username, Password string
+	// Security is SecurityNone, SecurityStartTLS or SecurityTLS; empty means
+	// SecurityTLS. With SecurityNone the password is only sent to a loopback
+	// address.
+	Security string
+	// Mailbox is read for new mail; empty means "INBOX".
+	Mailbox string
+	// ProcessedMailbox receives handled mail (see Inbox.Done); empty means
+	// "Processed". It is created when missing.
+	ProcessedMailbox string
+	// PollInterval is how long Wait sleeps when IDLE is not available or
+	// disabled; 0 means DefaultPollInterval (1 minute).
+	PollInterval time.Duration
+	// Debug, when set, receives the raw IMAP conversation, password
+	// included.
+	Debug io.Writer
+
+	// TLSConfig is used for TLS and STARTTLS, e.g. to trust a private CA;
+	// nil means the system roots and the host of Addr.
+	TLSConfig *tls.Config
+	// DisableIdle makes Wait poll even when the server offers IDLE.
+	DisableIdle bool
+	// MaxIdle bounds one IDLE in Wait; 0 means DefaultMaxIdle (10 minutes).
+	// Wait then returns nil so the caller fetches, which also proves the
+	// connection alive.
+	MaxIdle time.Duration
+	// ReconnectMinDelay and ReconnectMaxDelay bound the pause between two
+	// attempts of Reconnect (exponential, with jitter); 0 means 500 ms and
+	// 1 minute.
+	ReconnectMinDelay, ReconnectMaxDelay time.Duration
+	// DialTimeout bounds the TCP and TLS handshake; 0 means 30 seconds.
+	DialTimeout time.Duration
+}
+
+func (cfg *IMAPConfig) setDefaults() {
+	if cfg.Security == "" {
+		cfg.Security = SecurityTLS
+	}
+	if cfg.Mailbox == "" {
+		cfg.Mailbox = DefaultMailbox
+	}
+	if cfg.ProcessedMailbox == "" {
+		cfg.ProcessedMailbox = DefaultProcessedMailbox
+	}
+	if cfg.PollInterval <= 0 {
+		cfg.PollInterval = DefaultPollInterval
+	}
+	if cfg.MaxIdle <= 0 {
+		cfg.MaxIdle = DefaultMaxIdle
+	}
+	if cfg.ReconnectMinDelay <= 0 {
+		cfg.ReconnectMinDelay = DefaultReconnectMinDelay
+	}
+	if cfg.ReconnectMaxDelay <= 0 {
+		cfg.ReconnectMaxDelay = DefaultReconnectMaxDelay
+	}
+	if cfg.ReconnectMaxDelay < cfg.ReconnectMinDelay {
+		cfg.ReconnectMaxDelay = cfg.ReconnectMinDelay
+	}
+	if cfg.DialTimeout <= 0 {
+		cfg.DialTimeout = DefaultDialTimeout
+	}
+}
+
+// Inbox is a logged-in IMAP session on IMAPConfig.Mailbox.
+//
+// Use it from one goroutine at a time; only Close may be called
+// concurrently (it interrupts a running Wait).
+type Inbox struct {
+	cfg     IMAPConfig
+	newMail chan struct{} // a message may have arrived
+
+	mu            sync.Mutex // held by every method but Close
+	broken        bool
+	validity      uint32 // UIDVALIDITY of the selected mailbox
+	fetchValidity uint32 // UIDVALIDITY seen by the last Fetch
+	canIdle       bool
+
+	cmu    sync.Mutex // guards the connection fields for Close
+	c      *imapclient.Client
+	conn   net.Conn
+	st     *connState
+	closed atomic.Bool
+}
+
+// connState is what the client's reader goroutine updates.
+type connState struct {
+	exists atomic.Uint32 // messages in the selected mailbox
+}
+
+// DialInbox connects to cfg.Addr, logs in, creates ProcessedMailbox when it
+// is missing and selects Mailbox. It tries once; use [Inbox.Reconnect] to
+// retry.
+//
+// Errors wrap ErrConnection for network trouble (and when ctx ends) and
+// ErrAuth for a rejected login; other errors are configuration mistakes or
+// server refusals (e.g. Mailbox does not exist).
+func DialInbox(ctx context.Context, cfg IMAPConfig) (*Inbox, error) {
+	cfg.setDefaults()
+	in := &Inbox{cfg: cfg, newMail: make(chan struct{}, 1)}
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if err := in.connect(ctx); err != nil {
+		return nil, err
+	}
+	return in, nil
+}
+
+// connect opens a new session; in.mu is held.
+func (in *Inbox) connect(ctx context.Context) error {
+	cfg := &in.cfg
+	host, _, err := net.SplitHostPort(cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("mailer: dial: IMAP address %q: %v", cfg.Addr, err)
+	}
+	if cfg.Security == SecurityNone && !isLoopback(host) {
+		return fmt.Errorf("mailer: dial: refusing to send the IMAP password in clear text to %s", host)
+	}
+	tlsConfig := cfg.TLSConfig.Clone()
+	if tlsConfig == nil {
+		tlsConfig = &tls.Config{}
+	}
+	if tlsConfig.ServerName == "" {
+		tlsConfig.ServerName = host
+	}
+
+	dctx, cancel := context.WithTimeout(ctx, cfg.DialTimeout)
+	defer cancel()
+	d := &net.Dialer{}
+	var conn net.Conn
+	switch cfg.Security {
+	case SecurityNone, SecurityStartTLS:
+		conn, err = d.DialContext(dctx, "tcp", cfg.Addr)
+	case SecurityTLS:
+		conn, err = (&tls.Dialer{NetDialer: d, Config: tlsConfig}).DialContext(dctx, "tcp", cfg.Addr)
+	default:
+		return fmt.Errorf("mailer: dial: unknown IMAP security %q", cfg.Security)
+	}
+	if err != nil {
+		return fmt.Errorf("mailer: dial: %w: %v", ErrConnection, err)
+	}
+	stop := context.AfterFunc(dctx, func() { conn.Close() })
+	defer stop()
+
+	st := &connState{}
+	opts := &imapclient.Options{
+		TLSConfig:   tlsConfig,
+		DebugWriter: cfg.Debug,
+		UnilateralDataHandler: &imapclient.UnilateralDataHandler{
+			Mailbox: func(d *imapclient.UnilateralDataMailbox) {
+				if d.NumMessages != nil && *d.NumMessages > st.exists.Swap(*d.NumMessages) {
+					select {
+					case in.newMail <- struct{}{}:
+					default:
+					}
+				}
+			},
+			Expunge: func(uint32) {
+				for {
+					n := st.exists.Load()
+					if n == 0 || st.exists.CompareAndSwap(n, n-1) {
+						return
+					}
+				}
+			},
+		},
+	}
+	var c *imapclient.Client
+	if cfg.Security == SecurityStartTLS {
+		c, err = imapclient.NewStartTLS(conn, opts)
+		if err != nil {
+			conn.Close()
+			return in.sessionError("starttls", err)
+		}
+	} else {
+		c = imapclient.New(conn, opts)
+	}
+	fail := func(op string, err error) error {
+		c.Close()
+		if dctx.Err() != nil {
+			return fmt.Errorf("mailer: %s: %w: %w", op, ErrConnection, dctx.Err())
+		}
+		return in.sessionError(op, err)
+	}
+	if err := c.WaitGreeting(); err != nil {
+		return fail("greeting", err)
+	}
+	if c.Caps().Has(imap.CapLoginDisabled) {
+		c.Close()
+		return fmt.Errorf("mailer: login: %w: server announces LOGINDISABLED", ErrAuth)
+	}
+	if err := c.Login(cfg.Username, cfg.Password).Wait(); err != nil {
+		var ie *imap.Error
+		if errors.As(err, &ie) {
+			c.Close()
+			return fmt.Errorf("mailer: login: %w: %s", ErrAuth, describe(ie))
+		}
+		return fail("login", err)
+	}
+	list, err := c.List("", cfg.ProcessedMailbox, nil).Collect()
+	if err != nil {
+		return fail("list", err)
+	}
+	if len(list) == 0 {
+		if err := c.Create(cfg.ProcessedMailbox, nil).Wait(); err != nil {
+			var ie *imap.Error
+			if !errors.As(err, &ie) || ie.Code != imap.ResponseCodeAlreadyExists {
+				return fail("create "+cfg.ProcessedMailbox, err)
+			}
+		}
+	}
+	data, err := c.Select(cfg.Mailbox, nil).Wait()
+	if err != nil {
+		return fail("select "+cfg.Mailbox, err)
+	}
+	st.exists.Store(data.NumMessages)
+
+	in.cmu.Lock()
+	in.c, in.conn, in.st = c, conn, st
+	in.cmu.Unlock()
+	in.broken = false
+	in.validity = data.UIDValidity
+	in.canIdle = c.Caps().Has(imap.CapIdle)
+	if in.closed.Load() { // Close raced with us
+		c.Close()
+		return ErrClosed
+	}
+	return nil
+}
+
+// describe renders a server status response without exposing its type.
+func describe(ie *imap.Error) string {
+	s := string(ie.Type)
+	if ie.Code != "" {
+		s += " [" + string(ie.Code) + "]"
+	}
+	if ie.Text != "" {
+		s += " " + ie.Text
+	}
+	return s
+}
+
+// sessionError turns a go-imap error into ours: a status response (NO, BAD)
+// keeps the session usable; anything else breaks it.
+func (in *Inbox) sessionError(op string, err error) error {
+	var ie *imap.Error
+	if errors.As(err, &ie) {
+		return fmt.Errorf("mailer: %s: server replied %s", op, describe(ie))
+	}
+	in.broken = true
+	return fmt.Errorf("mailer: %s: %w: %v", op, ErrConnection, err)
+}
+
+// do runs f on the session, closing the connection when ctx ends; in.mu is
+// held.
+func (in *Inbox) do(ctx context.Context, op string, f func(c *imapclient.Client) error) error {
+	if in.closed.Load() {
+		return ErrClosed
+	}
+	if in.c == nil || in.broken {
+		return fmt.Errorf("mailer: %s: %w", op, ErrConnection)
+	}
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("mailer: %s: %w", op, err)
+	}
+	conn := in.conn
+	stop := context.AfterFunc(ctx, func() { conn.Close() })
+	err := f(in.c)
+	if !stop() {
+		in.broken = true
+		return fmt.Errorf("mailer: %s: %w: %w", op, ErrConnection, ctx.Err())
+	}
+	if err != nil {
+		if in.closed.Load() {
+			return ErrClosed
+		}
+		return in.sessionError(op, err)
+	}
+	return nil
+}
+
+// Fetch returns the messages of the mailbox with a UID above afterUID, in
+// UID order, each parsed with [Parse] and with Mailbox, UIDValidity and UID
+// set, plus the mailbox's current UIDVALIDITY.
+//
+// When the server's UIDVALIDITY differs from uidValidity (or uidValidity is
+// 0), the old UIDs mean nothing and Fetch returns every message: a rescan.
+// The caller should store (validity, last UID) and pass them next time.
+//
+// Messages are read with BODY.PEEK, so nothing is marked \Seen. A message
+// larger than maxBytes (≤ 0 means [DefaultMaxBytes]) is fetched as header
+// only and returned with TooLarge set and Size from RFC822.SIZE. A message
+// Parse rejects is returned with ParseError set rather than failing the
+// batch. Errors wrap ErrConnection when the session broke.
+func (in *Inbox) Fetch(ctx context.Context, uidValidity, afterUID uint32, maxBytes int64) (msgs []*Message, validity uint32, err error) {
+	if maxBytes <= 0 {
+		maxBytes = DefaultMaxBytes
+	}
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	select { // this Fetch sees whatever arrived so far
+	case <-in.newMail:
+	default:
+	}
+	err = in.do(ctx, "fetch", func(c *imapclient.Client) error {
+		// SELECT again each time: it is how a changed UIDVALIDITY shows.
+		data, err := c.Select(in.cfg.Mailbox, nil).Wait()
+		if err != nil {
+			return err
+		}
+		in.st.exists.Store(data.NumMessages)
+		in.validity, validity = data.UIDValidity, data.UIDValidity
+		if validity != uidValidity {
+			afterUID = 0
+		}
+		if data.NumMessages == 0 || afterUID == math.MaxUint32 {
+			return nil
+		}
+		set := imap.UIDSet{{Start: imap.UID(afterUID + 1), Stop: 0}}
+		metas, err := c.Fetch(set, &imap.FetchOptions{UID: true, RFC822Size: true}).Collect()
+		if err != nil {
+			return err
+		}
+		slices.SortFunc(metas, func(a, b *imapclient.FetchMessageBuffer) int {
+			return cmp.Compare(a.UID, b.UID)
+		})
+		for _, meta := range metas {
+			if uint32(meta.UID) <= afterUID {
+				continue // "n:*" includes the highest UID even when below n
+			}
+			m, err := in.fetchOne(c, meta.UID, meta.RFC822Size, maxBytes)
+			if err != nil {
+				return err
+			}
+			if m != nil {
+				m.UIDValidity = validity
+				msgs = append(msgs, m)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, 0, err
+	}
+	in.fetchValidity = validity
+	return msgs, validity, nil
+}
+
+// fetchOne fetches and parses one message; nil, nil when it vanished.
+func (in *Inbox) fetchOne(c *imapclient.Client, uid imap.UID, size, maxBytes int64) (*Message, error) {
+	section := &imap.FetchItemBodySection{Peek: true}
+	large := size > maxBytes
+	if large {
+		section.Specifier = imap.PartSpecifierHeader
+	}
+	cmd := c.Fetch(imap.UIDSetNum(uid), &imap.FetchOptions{
+		UID:         true,
+		BodySection: []*imap.FetchItemBodySection{section},
+	})
+	var raw []byte
+	got := false
+	for msg := cmd.Next(); msg != nil; msg = cmd.Next() {
+		for item := msg.Next(); item != nil; item = msg.Next() {
+			b, ok := item.(imapclient.FetchItemDataBodySection)
+			if !ok || b.Literal == nil || got {
+				continue
+			}
+			var err error
+			raw, err = io.ReadAll(io.LimitReader(b.Literal, maxBytes+1))
+			if err != nil {
+				cmd.Close()
+				return nil, err
+			}
+			got = true
+		}
+	}
+	if err := cmd.Close(); err != nil {
+		return nil, err
+	}
+	if !got {
+		return nil, nil
+	}
+	m, err := Parse(bytes.NewReader(raw), maxBytes)
+	if err != nil {
+		sum := sha256.Sum256(raw)
+		m = &Message{
+			MessageID:  "sha256:" + hex.EncodeToString(sum[:]),
+			Synthetic:  true,
+			ParseError: err,
+		}
+	}
+	if large {
+		m.TooLarge, m.Text, m.Reply = true, "", ""
+	}
+	m.Mailbox, m.UID, m.Size = in.cfg.Mailbox, uint32(uid), size
+	return m, nil
+}
+
+// Done marks the message with this UID \Seen and moves it to
+// ProcessedMailbox: with MOVE (RFC 6851) when the server has it, else COPY,
+// STORE \Deleted and UID EXPUNGE (plain EXPUNGE without UIDPLUS). A UID that
+// no longer exists is not an error.
+//
+// It acts on the UIDVALIDITY of the last Fetch; if the mailbox changed
+// since (seen after a Reconnect), it returns an error wrapping
+// ErrUIDValidity. Errors wrap ErrConnection when the session broke.
+func (in *Inbox) Done(ctx context.Context, uid uint32) error {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if in.fetchValidity != 0 && in.fetchValidity != in.validity && !in.broken {
+		return fmt.Errorf("mailer: done: %w (was %d, now %d)", ErrUIDValidity, in.fetchValidity, in.validity)
+	}
+	return in.do(ctx, "done", func(c *imapclient.Client) error {
+		set := imap.UIDSetNum(imap.UID(uid))
+		err := c.Store(set, &imap.StoreFlags{
+			Op:     imap.StoreFlagsAdd,
+			Silent: true,
+			Flags:  []imap.Flag{imap.FlagSeen},
+		}, nil).Close()
+		if err != nil {
+			return err
+		}
+		_, err = c.Move(set, in.cfg.ProcessedMailbox).Wait()
+		return err
+	})
+}
+
+// Wait returns when new mail may have arrived since the last Fetch. It
+// first sends NOOP and returns nil at once if that reports new messages.
+// With IDLE (RFC 2177) it returns nil once the server reports a new message, or
+// after MaxIdle; IDLE is always ended before Wait returns. Without IDLE (or
+// with DisableIdle) it sleeps PollInterval and returns nil. It may return
+// nil without new mail; the caller just fetches.
+//
+// When ctx ends, Wait returns ctx.Err() (unwrapped) and the session stays
+// usable. Errors wrap ErrConnection when the session broke, and Wait
+// returns ErrClosed when Close interrupted it.
+func (in *Inbox) Wait(ctx context.Context) error {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if in.closed.Load() {
+		return ErrClosed
+	}
+	if in.c == nil || in.broken {
+		return fmt.Errorf("mailer: wait: %w", ErrConnection)
+	}
+	// NOOP collects updates the server holds back until the next command
+	// (imapmemserver does not send them when IDLE starts): mail that came
+	// after the last Fetch wakes us at once.
+	if err := in.do(ctx, "wait", func(c *imapclient.Client) error { return c.Noop().Wait() }); err != nil {
+		if ctx.Err() != nil && !errors.Is(err, ErrConnection) {
+			return ctx.Err()
+		}
+		return err
+	}
+	select {
+	case <-in.newMail:
+		return nil
+	default:
+	}
+	if in.cfg.DisableIdle || !in.canIdle {
+		t := time.NewTimer(in.cfg.PollInterval)
+		defer t.Stop()
+		select {
+		case <-t.C:
+			return nil
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-in.c.Closed():
+			if in.closed.Load() {
+				return ErrClosed
+			}
+			in.broken = true
+			return fmt.Errorf("mailer: wait: %w", ErrConnection)
+		}
+	}
+	return in.idle(ctx)
+}
+
+// idle runs one IDLE command; in.mu is held.
+func (in *Inbox) idle(ctx context.Context) error {
+	c, conn := in.c, in.conn
+	var idle *imapclient.IdleCommand
+	err := in.do(ctx, "idle", func(c *imapclient.Client) error {
+		var err error
+		idle, err = c.Idle()
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	t := time.NewTimer(in.cfg.MaxIdle)
+	defer t.Stop()
+	var result error
+	select {
+	case <-in.newMail:
+	case <-t.C:
+	case <-ctx.Done():
+		result = ctx.Err()
+	case <-c.Closed():
+	}
+	done := make(chan error, 1)
+	go func() {
+		if err := idle.Close(); err != nil {
+			done <- err
+			return
+		}
+		done <- idle.Wait()
+	}()
+	stopTimer := time.NewTimer(10 * time.Second)
+	defer stopTimer.Stop()
+	select {
+	case err = <-done:
+	case <-stopTimer.C:
+		conn.Close()
+		err = errors.New("server did not end IDLE")
+	}
+	if in.closed.Load() {
+		return ErrClosed
+	}
+	if err != nil {
+		return in.sessionError("idle", err)
+	}
+	return result
+}
+
+// Reconnect closes the current session, if any, and dials again until it
+// succeeds, ctx ends, or the server rejects the login (ErrAuth) or the
+// configuration (neither is retried). Attempts are spaced by exponential
+// backoff from ReconnectMinDelay to ReconnectMaxDelay with jitter (each
+// pause is between half and all of the nominal delay).
+func (in *Inbox) Reconnect(ctx context.Context) error {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	if in.closed.Load() {
+		return ErrClosed
+	}
+	in.cmu.Lock()
+	if in.c != nil {
+		in.c.Close()
+	}
+	in.cmu.Unlock()
+	in.broken = true
+	for attempt := 0; ; attempt++ {
+		err := in.connect(ctx)
+		if err == nil || !errors.Is(err, ErrConnection) {
+			return err
+		}
+		t := time.NewTimer(backoff(attempt, in.cfg.ReconnectMinDelay, in.cfg.ReconnectMaxDelay))
+		select {
+		case <-t.C:
+		case <-ctx.Done():
+			t.Stop()
+			return fmt.Errorf("mailer: reconnect: %w: %w (last attempt: %v)", ErrConnection, ctx.Err(), err)
+		}
+		if in.closed.Load() {
+			return ErrClosed
+		}
+	}
+}
+
+// backoff returns the pause after failed attempt n (0-based): min·2ⁿ capped
+// at max, then a random point in its upper half.
+func backoff(n int, minDelay, maxDelay time.Duration) time.Duration {
+	d := maxDelay
+	if n < 62 {
+		if e := minDelay << n; e > 0 && e < maxDelay {
+			d = e
+		}
+	}
+	half := d / 2
+	return half + rand.N(d-half+1)
+}
+
+// UIDValidity returns the UIDVALIDITY of the mailbox as last selected
+// (by DialInbox, Fetch or Reconnect).
+func (in *Inbox) UIDValidity() uint32 {
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	return in.validity
+}
+
+// Close logs out (waiting at most two seconds) and closes the connection.
+// It may be called concurrently with Wait, which then returns ErrClosed.
+// Later calls of any method return ErrClosed; Close itself returns nil
+// after the first call.
+func (in *Inbox) Close() error {
+	if in.closed.Swap(true) {
+		return nil
+	}
+	in.cmu.Lock()
+	c, conn := in.c, in.conn
+	in.cmu.Unlock()
+	if c == nil {
+		return nil
+	}
+	if in.mu.TryLock() { // not in the middle of Wait: say goodbye
+		t := time.AfterFunc(2*time.Second, func() { conn.Close() })
+		_ = c.Logout().Wait()
+		t.Stop()
+		in.mu.Unlock()
+	}
+	_ = c.Close() // after LOGOUT the server has closed it already
+	return nil
+}

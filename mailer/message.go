@@ -1,0 +1,381 @@
+package mailer
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"mime"
+	"net/mail"
+	"regexp"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/emersion/go-message/textproto"
+)
+
+// DefaultMaxBytes is the size limit, in bytes, that [Parse] applies when it
+// is given a maxBytes of zero or less: 1 MiB, far more than any move needs.
+const DefaultMaxBytes = 1 << 20
+
+// Message is one received mail as the referee sees it: the envelope facts,
+// the threading identifiers, and the player's text with MIME, charsets and
+// quoting already dealt with.
+//
+// Parse fills every field except Mailbox, UIDValidity and UID, which
+// [Inbox.Fetch] sets.
+type Message struct {
+	// Mailbox is the IMAP mailbox the message was fetched from.
+	Mailbox string
+	// UIDValidity and UID identify the message in Mailbox (RFC 9051 §2.3.1.1).
+	// A UID is only meaningful together with its UIDVALIDITY.
+	UIDValidity, UID uint32
+
+	// MessageID is the Message-ID without angle brackets. When the mail has
+	// none, it is a synthetic "sha256:<hex>" of the raw bytes Parse read and
+	// Synthetic is true; the same bytes always give the same id.
+	MessageID string
+	// Synthetic reports that MessageID was made up by Parse.
+	Synthetic bool
+	// InReplyTo is the first message id of the In-Reply-To field, without
+	// angle brackets; empty when absent.
+	InReplyTo string
+	// References lists the ids of the References field in order, without
+	// angle brackets.
+	References []string
+
+	// From is the sender's address, lower-cased ("max@example.org");
+	// FromName its display name, decoded (RFC 2047), possibly empty.
+	From, FromName string
+	// To lists the addresses of the To field, lower-cased.
+	To []string
+	// Cc lists the addresses of the Cc field, lower-cased.
+	Cc []string
+	// Subject is the decoded Subject field.
+	Subject string
+	// Date is the Date field; the zero time when it is absent or unreadable.
+	Date time.Time
+
+	// Text is the chosen text body decoded to UTF-8 with LF line ends:
+	// text/plain preferred, else text/html converted to text; byte order mark
+	// removed, format=flowed unfolded, attachments ignored, trailing blank
+	// lines removed. Empty when TooLarge.
+	Text string
+	// Reply is Text with quoted history, signatures and mobile footers cut,
+	// see [StripQuoted].
+	Reply string
+
+	// IsBounce reports a delivery status notification: a null Return-Path
+	// (<>), a From of MAILER-DAEMON or postmaster, X-Failed-Recipients, a
+	// multipart/report (other than a read receipt) or a message/delivery-status
+	// part.
+	IsBounce bool
+	// IsAutoReply reports mail sent by a program rather than a person
+	// (RFC 3834): Auto-Submitted other than "no", X-Autoreply, X-Autorespond,
+	// Precedence bulk, junk, list or auto_reply, a List-Id field, or a read
+	// receipt (multipart/report; report-type=disposition-notification).
+	IsAutoReply bool
+
+	// AuthenticationResults holds the raw values of every
+	// Authentication-Results field (RFC 8601), top first.
+	AuthenticationResults []string
+
+	// Size is the size of the raw message in bytes. When Parse stopped at its
+	// limit (TooLarge) it is the number of bytes read, maxBytes+1, unless
+	// [Inbox.Fetch] replaced it by the server's RFC822.SIZE.
+	Size int64
+	// TooLarge reports that the message is larger than the limit: the header
+	// fields are parsed, Text and Reply are empty.
+	TooLarge bool
+
+	// Header holds every header field by canonical name
+	// (textproto.CanonicalMIMEHeaderKey), values raw and unfolded, in order.
+	Header map[string][]string
+
+	// ParseError is set only by [Inbox.Fetch], for a message Parse rejected:
+	// then only Mailbox, UIDValidity, UID, Size and a synthetic MessageID are
+	// filled, so the caller can still log it and call [Inbox.Done].
+	ParseError error
+}
+
+// Parse reads one raw RFC 5322 message from r and returns what the referee
+// needs from it.
+//
+// It reads at most maxBytes+1 bytes (maxBytes ≤ 0 means [DefaultMaxBytes]).
+// A longer message is not an error: its header is parsed and TooLarge is set,
+// with no body. Parse never panics; it returns an error when r fails or when
+// the input is not a mail: no header fields, a malformed header line, or a
+// header that does not end within maxBytes. Trouble inside the body (a broken
+// MIME structure, bad base64, an unknown charset) is repaired or skipped, not
+// reported.
+func Parse(r io.Reader, maxBytes int64) (*Message, error) {
+	if maxBytes <= 0 {
+		maxBytes = DefaultMaxBytes
+	}
+	limit := maxBytes
+	if limit < math.MaxInt64 {
+		limit++
+	}
+	raw, err := io.ReadAll(io.LimitReader(r, limit))
+	if err != nil {
+		return nil, fmt.Errorf("mailer: parse: reading message: %w", err)
+	}
+	return parseBytes(raw, int64(len(raw)) > maxBytes)
+}
+
+// ErrMalformed is wrapped by every error of [Parse] about the input itself
+// (as opposed to an error of its reader).
+var ErrMalformed = errors.New("malformed message")
+
+func malformed(format string, args ...any) error {
+	return fmt.Errorf("mailer: parse: %w: %s", ErrMalformed, fmt.Sprintf(format, args...))
+}
+
+// parseBytes parses raw, which is the whole message unless tooLarge.
+func parseBytes(raw []byte, tooLarge bool) (*Message, error) {
+	m := &Message{Size: int64(len(raw)), TooLarge: tooLarge}
+	data := raw
+	// An mbox "From " separator line is not a header field; skip it.
+	if bytes.HasPrefix(data, []byte("From ")) {
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			data = data[i+1:]
+		}
+	}
+	if tooLarge {
+		end := headerEnd(data)
+		if end < 0 {
+			return nil, malformed("header does not end within the size limit")
+		}
+		data = data[:end]
+	}
+	br := bufio.NewReader(bytes.NewReader(data))
+	h, err := textproto.ReadHeader(br)
+	if err != nil && !(errors.Is(err, io.EOF) && h.Len() > 0) {
+		if errors.Is(err, io.EOF) {
+			return nil, malformed("no header fields")
+		}
+		return nil, malformed("in header: %v", err)
+	}
+	if h.Len() == 0 {
+		return nil, malformed("no header fields")
+	}
+
+	m.Header = h.Map()
+	m.fillHeader(&h, raw)
+
+	if !tooLarge {
+		bw := &bodyWalker{}
+		bw.walk(h, br, 0)
+		if bw.bounce {
+			m.IsBounce = true
+		}
+		m.Text = strings.TrimRight(bw.text(), " \t\n")
+	}
+	m.Reply = StripQuoted(m.Text)
+	return m, nil
+}
+
+// headerEnd returns the offset just past the blank line that ends the header
+// block of data, or -1 when there is none.
+func headerEnd(data []byte) int {
+	off := 0
+	for off < len(data) {
+		i := bytes.IndexByte(data[off:], '\n')
+		if i < 0 {
+			return -1
+		}
+		line := data[off : off+i]
+		off += i + 1
+		if len(line) == 0 || (len(line) == 1 && line[0] == '\r') {
+			return off
+		}
+	}
+	return -1
+}
+
+// fillHeader sets the fields of m that come from the header h; raw is the
+// message as read, for the synthetic id.
+func (m *Message) fillHeader(h *textproto.Header, raw []byte) {
+	if ids := parseMsgIDs(h.Get("Message-Id")); len(ids) > 0 {
+		m.MessageID = ids[0]
+	} else {
+		sum := sha256.Sum256(raw)
+		m.MessageID = "sha256:" + hex.EncodeToString(sum[:])
+		m.Synthetic = true
+	}
+	if ids := parseMsgIDs(h.Get("In-Reply-To")); len(ids) > 0 {
+		m.InReplyTo = ids[0]
+	}
+	m.References = parseMsgIDs(strings.Join(h.Values("References"), " "))
+
+	if from := parseAddresses(h.Get("From")); len(from) > 0 {
+		m.From, m.FromName = from[0].Address, from[0].Name
+	}
+	for _, a := range parseAddresses(strings.Join(h.Values("To"), ", ")) {
+		m.To = append(m.To, a.Address)
+	}
+	for _, a := range parseAddresses(strings.Join(h.Values("Cc"), ", ")) {
+		m.Cc = append(m.Cc, a.Address)
+	}
+	m.Subject = decodeHeaderText(h.Get("Subject"))
+	m.Date = parseDate(h.Get("Date"))
+	m.AuthenticationResults = h.Values("Authentication-Results")
+
+	m.IsBounce = isBounceHeader(h, m.From)
+	m.IsAutoReply = isAutoReplyHeader(h)
+}
+
+// parseMsgIDs extracts message ids from a Message-ID, In-Reply-To or
+// References value, leniently: every <…> group, with folding whitespace
+// removed; failing that, every word containing "@".
+func parseMsgIDs(v string) []string {
+	var ids []string
+	rest := v
+	for {
+		i := strings.IndexByte(rest, '<')
+		if i < 0 {
+			break
+		}
+		j := strings.IndexByte(rest[i+1:], '>')
+		if j < 0 {
+			break
+		}
+		id := strings.Join(strings.Fields(rest[i+1:i+1+j]), "")
+		if id != "" && utf8.ValidString(id) {
+			ids = append(ids, id)
+		}
+		rest = rest[i+1+j+1:]
+	}
+	if len(ids) > 0 {
+		return ids
+	}
+	for _, f := range strings.Fields(v) {
+		f = strings.Trim(f, "<>,;\"'()")
+		if strings.Contains(f, "@") && utf8.ValidString(f) {
+			ids = append(ids, f)
+		}
+	}
+	return ids
+}
+
+// address is a parsed mailbox: lower-cased address and decoded name.
+type address struct{ Name, Address string }
+
+var addrSpecRE = regexp.MustCompile(`[^\s<>"(),;:\[\]]+@[^\s<>"(),;:\[\]]+`)
+
+// parseAddresses parses an address list with net/mail, decoding RFC 2047
+// names in any charset; when that fails it falls back to picking out every
+// local@domain it can find, so a sloppy From field still yields a sender.
+func parseAddresses(v string) []address {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return nil
+	}
+	if !utf8.ValidString(v) {
+		v = decodeWindows1252([]byte(v))
+	}
+	p := mail.AddressParser{WordDecoder: &mime.WordDecoder{CharsetReader: charsetReader}}
+	var out []address
+	if list, err := p.ParseList(v); err == nil {
+		for _, a := range list {
+			out = append(out, address{Name: a.Name, Address: strings.ToLower(a.Address)})
+		}
+		return out
+	}
+	for _, a := range addrSpecRE.FindAllString(v, -1) {
+		out = append(out, address{Address: strings.ToLower(strings.Trim(a, "."))})
+	}
+	return out
+}
+
+// decodeHeaderText decodes an unstructured field value (RFC 2047 encoded
+// words in any charset go-message knows; raw 8-bit bytes as UTF-8 when valid,
+// else as Windows-1252) and returns valid UTF-8 on one line.
+func decodeHeaderText(v string) string {
+	if !utf8.ValidString(v) {
+		v = decodeWindows1252([]byte(v))
+	}
+	dec := mime.WordDecoder{CharsetReader: charsetReader}
+	if s, err := dec.DecodeHeader(v); err == nil {
+		v = s
+	}
+	v = strings.ToValidUTF8(v, "\uFFFD")
+	v = strings.NewReplacer("\r", "", "\n", " ", "\t", " ").Replace(v)
+	return strings.TrimSpace(v)
+}
+
+// dateLayouts are tried after net/mail.ParseDate gives up.
+var dateLayouts = []string{
+	"Mon, 2 Jan 2006 15:04:05 -0700 (MST)",
+	"Mon, 2 Jan 2006 15:04:05 MST",
+	"Mon, 2 Jan 2006 15:04 -0700",
+	"2 Jan 2006 15:04:05 -0700",
+	"Mon Jan 2 15:04:05 2006",
+	"Mon, 2 Jan 06 15:04:05 -0700",
+	time.RFC3339,
+}
+
+// parseDate parses a Date field leniently; the zero time means unreadable.
+func parseDate(v string) time.Time {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return time.Time{}
+	}
+	if t, err := mail.ParseDate(v); err == nil {
+		return t
+	}
+	v = strings.Join(strings.Fields(v), " ")
+	for _, layout := range dateLayouts {
+		if t, err := time.Parse(layout, v); err == nil {
+			return t
+		}
+	}
+	return time.Time{}
+}
+
+// isBounceHeader reports the header signs of a delivery status notification.
+func isBounceHeader(h *textproto.Header, from string) bool {
+	if h.Has("Return-Path") && strings.Trim(strings.TrimSpace(h.Get("Return-Path")), " <>") == "" {
+		return true
+	}
+	local, _, _ := strings.Cut(from, "@")
+	if local == "mailer-daemon" || local == "postmaster" {
+		return true
+	}
+	if h.Has("X-Failed-Recipients") {
+		return true
+	}
+	mt, params, _ := mime.ParseMediaType(h.Get("Content-Type"))
+	switch mt {
+	case "multipart/report":
+		return !strings.EqualFold(params["report-type"], "disposition-notification")
+	case "message/delivery-status", "message/global-delivery-status":
+		return true
+	}
+	return false
+}
+
+// isAutoReplyHeader reports the header signs of mail sent by a program
+// (RFC 3834 §5 and the usual vendor fields).
+func isAutoReplyHeader(h *textproto.Header) bool {
+	if h.Has("Auto-Submitted") {
+		v, _, _ := strings.Cut(h.Get("Auto-Submitted"), ";")
+		if v = strings.ToLower(strings.TrimSpace(v)); v != "" && v != "no" {
+			return true
+		}
+	}
+	if h.Has("X-Autoreply") || h.Has("X-Autorespond") || h.Has("List-Id") {
+		return true
+	}
+	switch strings.ToLower(strings.TrimSpace(h.Get("Precedence"))) {
+	case "bulk", "junk", "list", "auto_reply":
+		return true
+	}
+	mt, params, _ := mime.ParseMediaType(h.Get("Content-Type"))
+	return mt == "multipart/report" && strings.EqualFold(params["report-type"], "disposition-notification")
+}
