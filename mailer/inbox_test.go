@@ -220,6 +220,27 @@ func runInboxSuite(t *testing.T, newEnv func(t *testing.T) *mailEnv) {
 	t.Run("LoginRejected", func(t *testing.T) { testLoginRejected(t, newEnv(t)) })
 	t.Run("SendErrors", func(t *testing.T) { testSendErrors(t, newEnv(t)) })
 	t.Run("TooLarge", func(t *testing.T) { testTooLarge(t, newEnv(t)) })
+	t.Run("CloseDuringWait", func(t *testing.T) { testCloseDuringWait(t, newEnv(t)) })
+}
+
+// testCloseDuringWait closes the Inbox from another goroutine while Wait
+// idles; Wait must return ErrClosed promptly.
+func testCloseDuringWait(t *testing.T, e *mailEnv) {
+	in := e.dial(t, e.imapConfig(e.newUser(t)))
+	errc := make(chan error, 1)
+	go func() { errc <- in.Wait(context.Background()) }()
+	time.Sleep(300 * time.Millisecond)
+	if err := in.Close(); err != nil {
+		t.Errorf("Close = %v", err)
+	}
+	select {
+	case err := <-errc:
+		if !errors.Is(err, mailer.ErrClosed) {
+			t.Errorf("Wait interrupted by Close = %v, want ErrClosed", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Wait did not return within 5 s of Close")
+	}
 }
 
 func TestInboxDevstack(t *testing.T) {
