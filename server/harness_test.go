@@ -1,0 +1,154 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/mailer"
+)
+
+// sentMail is one mail the fake sender was given, parsed back.
+type sentMail struct {
+	to  string
+	raw []byte
+	msg *mailer.Message
+}
+
+// fakeSender records what the server sends; fail, when set, decides an
+// error per attempt.
+type fakeSender struct {
+	sent []sentMail
+	fail func(to string) error
+}
+
+func (f *fakeSender) Send(_ context.Context, from string, to []string, raw []byte) error {
+	if f.fail != nil {
+		if err := f.fail(to[0]); err != nil {
+			return err
+		}
+	}
+	m, err := mailer.Parse(bytes.NewReader(raw), 0)
+	if err != nil {
+		return fmt.Errorf("fake sender: server sent an unreadable mail: %v", err)
+	}
+	f.sent = append(f.sent, sentMail{to: to[0], raw: raw, msg: m})
+	return nil
+}
+
+// harness drives a Server over a real archive with a fake sender and a
+// fake clock; mails are handed to HandleMail directly.
+type harness struct {
+	t      *testing.T
+	srv    *Server
+	store  *archive.Store
+	sender *fakeSender
+	now    time.Time
+	seq    int
+}
+
+func newHarness(t *testing.T) *harness {
+	t.Helper()
+	h := &harness{t: t, sender: &fakeSender{}, now: time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)}
+	clock := func() time.Time { return h.now }
+	st, err := archive.OpenWith(context.Background(), t.TempDir()+"/taflmail.db", archive.Options{Now: clock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	h.store = st
+	h.srv, err = New(Options{
+		Address: "tafl@game.test", Store: st, Sender: h.sender,
+		Now:    clock,
+		Rand:   rand.NewChaCha8([32]byte{1, 2, 3}),
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return h
+}
+
+// deliver builds a raw mail, parses it as the mailer would, hands it to
+// the server and sends the outbox. It returns the mails sent because of it.
+func (h *harness) deliver(from, subject, body string, hdr map[string]string) []sentMail {
+	h.t.Helper()
+	h.seq++
+	h.now = h.now.Add(time.Hour)
+	var raw strings.Builder
+	fmt.Fprintf(&raw, "From: %s\r\nTo: tafl@game.test\r\nSubject: %s\r\nDate: %s\r\n", from, subject, h.now.Format(time.RFC1123Z))
+	if _, ok := hdr["Message-ID"]; !ok {
+		fmt.Fprintf(&raw, "Message-ID: <m%d@player.test>\r\n", h.seq)
+	}
+	for k, v := range hdr {
+		fmt.Fprintf(&raw, "%s: %s\r\n", k, v)
+	}
+	raw.WriteString("Content-Type: text/plain; charset=utf-8\r\n\r\n")
+	raw.WriteString(strings.ReplaceAll(body, "\n", "\r\n"))
+	m, err := mailer.Parse(strings.NewReader(raw.String()), 0)
+	if err != nil {
+		h.t.Fatalf("parse test mail: %v", err)
+	}
+	m.UID = uint32(h.seq)
+	m.UIDValidity = 1
+	before := len(h.sender.sent)
+	if err := h.srv.HandleMail(context.Background(), m); err != nil {
+		h.t.Fatalf("HandleMail: %v", err)
+	}
+	h.srv.FlushOutbox(context.Background())
+	return h.sender.sent[before:]
+}
+
+// reply answers the last mail sent to addr, as a mail client would:
+// "Re: " subject, In-Reply-To and References, the old text quoted.
+func (h *harness) reply(addr, body string) []sentMail {
+	h.t.Helper()
+	last := h.last(addr)
+	quoted := "> " + strings.ReplaceAll(last.msg.Text, "\n", "\n> ")
+	refs := strings.Join(append(append([]string{}, last.msg.References...), last.msg.MessageID), "> <")
+	return h.deliver(addr, "Re: "+last.msg.Subject, body+"\n\nOn Sunday the server wrote:\n"+quoted, map[string]string{
+		"In-Reply-To": "<" + last.msg.MessageID + ">",
+		"References":  "<" + refs + ">",
+	})
+}
+
+// last returns the last mail sent to addr.
+func (h *harness) last(addr string) sentMail {
+	h.t.Helper()
+	for i := len(h.sender.sent) - 1; i >= 0; i-- {
+		if h.sender.sent[i].to == addr {
+			return h.sender.sent[i]
+		}
+	}
+	h.t.Fatalf("no mail was sent to %s", addr)
+	return sentMail{}
+}
+
+// to returns the mail in ms sent to addr, failing when there is none.
+func to(t *testing.T, ms []sentMail, addr string) *mailer.Message {
+	t.Helper()
+	for _, m := range ms {
+		if m.to == addr {
+			return m.msg
+		}
+	}
+	t.Fatalf("no mail to %s among %d sent", addr, len(ms))
+	return nil
+}
+
+// mustContain fails unless text contains every want.
+func mustContain(t *testing.T, what, text string, wants ...string) {
+	t.Helper()
+	for _, w := range wants {
+		if !strings.Contains(text, w) {
+			t.Errorf("%s does not contain %q:\n%s", what, w, text)
+		}
+	}
+}

@@ -1,0 +1,113 @@
+package server
+
+import (
+	"crypto/sha256"
+	"encoding/base32"
+	"encoding/hex"
+	"io"
+	"regexp"
+	"strings"
+)
+
+// Game ids are six characters of Crockford-style base32 without the easily
+// confused letters (I, L, O, U); tokens are ten lower-case characters of the
+// same alphabet, 50 random bits (docs/security.md).
+const idAlphabet = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+
+var idEncoding = base32.NewEncoding(idAlphabet).WithPadding(base32.NoPadding)
+
+// randomString returns n characters of idAlphabet read from r.
+func randomString(r io.Reader, n int) (string, error) {
+	b := make([]byte, (n*5+7)/8)
+	if _, err := io.ReadFull(r, b); err != nil {
+		return "", err
+	}
+	return idEncoding.EncodeToString(b)[:n], nil
+}
+
+// newGameID returns a fresh public game id such as "K7QX2M".
+func newGameID(r io.Reader) (string, error) { return randomString(r, 6) }
+
+// newToken returns a fresh per-game player key such as "3f9k2m7q4d".
+func newToken(r io.Reader) (string, error) {
+	s, err := randomString(r, 10)
+	return strings.ToLower(s), err
+}
+
+// subjectTag finds "[taflmail K7QX2M]" or "[taflmail K7QX2M 3f9k2m7q4d]"
+// in a subject, any case.
+var subjectTag = regexp.MustCompile(`(?i)\[taflmail\s+([0-9a-z]{6})(?:\s+([0-9a-z]{10}))?\]`)
+
+// threadID finds our message ids: "tm.K7QX2M.3f9k2m7q4d.<nonce>@domain".
+var threadID = regexp.MustCompile(`^tm\.([0-9A-Z]{6})\.([0-9a-z]{10})\.[0-9a-f]+@`)
+
+// gameRef is what a mail says about the game it belongs to: the id and the
+// keys it carries (from the subject tag and from the ids of the mails it
+// answers).
+type gameRef struct {
+	id     string
+	tokens []string
+}
+
+// findGame reads the game reference of a mail from its subject tag, its
+// In-Reply-To and its References. The subject wins over the thread when they
+// name different games.
+func findGame(subject, inReplyTo string, references []string) gameRef {
+	var ref gameRef
+	if m := subjectTag.FindStringSubmatch(subject); m != nil {
+		ref.id = strings.ToUpper(m[1])
+		if m[2] != "" {
+			ref.tokens = append(ref.tokens, strings.ToLower(m[2]))
+		}
+	}
+	ids := append([]string{inReplyTo}, references...)
+	for _, id := range ids {
+		m := threadID.FindStringSubmatch(id)
+		if m == nil {
+			continue
+		}
+		if ref.id == "" {
+			ref.id = m[1]
+		}
+		if m[1] == ref.id {
+			ref.tokens = append(ref.tokens, m[2])
+		}
+	}
+	return ref
+}
+
+// stripSubject removes reply prefixes and the game tag from a subject,
+// leaving what the player wrote there (a subject-only command).
+func stripSubject(s string) string {
+	s = subjectTag.ReplaceAllString(s, " ")
+	for {
+		t := strings.TrimSpace(s)
+		low := strings.ToLower(t)
+		cut := false
+		for _, p := range []string{"re:", "aw:", "fwd:", "fw:", "wg:", "antw:"} {
+			if strings.HasPrefix(low, p) {
+				t = t[len(p):]
+				cut = true
+				break
+			}
+		}
+		s = t
+		if !cut {
+			return strings.TrimSpace(s)
+		}
+	}
+}
+
+// messageID returns the Message-ID (without brackets) of the i-th mail sent
+// in answer to the incoming mail inID, to address to, about game (may be
+// nil). It is derived from its inputs, so handling the same mail again gives
+// the same ids and a repeat is recognisable; a mail to a player of game
+// carries that player's key so that a plain reply proves who answers.
+func messageID(inID string, i int, to string, gameID, token, domain string) string {
+	h := sha256.Sum256([]byte(inID + "\x00" + to + "\x00" + string(rune('0'+i))))
+	nonce := hex.EncodeToString(h[:8])
+	if gameID != "" && token != "" {
+		return "tm." + gameID + "." + token + "." + nonce + "@" + domain
+	}
+	return "tm." + nonce + "@" + domain
+}

@@ -1,0 +1,137 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"time"
+
+	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/mailer"
+)
+
+// Run is the daemon: it fetches new mail, handles each mail (HandleMail),
+// sends the outbox, marks the mail done, and waits for more (IDLE or
+// polling), until ctx ends. Connection trouble is retried with capped
+// backoff; Run returns nil when ctx ends.
+func (s *Server) Run(ctx context.Context) error {
+	if s.opts.Inbox == nil || s.opts.Sender == nil {
+		return errors.New("server: Run needs Options.Inbox and Options.Sender")
+	}
+	rescan := true // the first poll reads the whole inbox: mails handled but not yet moved are finished off
+	backoff := time.Second
+	for ctx.Err() == nil {
+		err := s.Poll(ctx, rescan)
+		if err == nil {
+			rescan = false
+			backoff = time.Second
+			s.FlushOutbox(ctx)
+			wctx, cancel := context.WithTimeout(ctx, s.opts.RetryAfter)
+			err = s.opts.Inbox.Wait(wctx)
+			cancel()
+			if err == nil || errors.Is(err, context.DeadlineExceeded) {
+				continue
+			}
+		}
+		if ctx.Err() != nil {
+			break
+		}
+		s.log.Warn("mail loop", "err", err, "retry_in", backoff)
+		sleep(ctx, backoff+time.Duration(rand.Int64N(int64(backoff/4)+1)))
+		backoff = min(backoff*2, time.Minute)
+		if r, ok := s.opts.Inbox.(interface{ Reconnect(context.Context) error }); ok && errors.Is(err, mailer.ErrConnection) {
+			if rerr := r.Reconnect(ctx); rerr != nil {
+				s.log.Warn("reconnect failed", "err", rerr)
+			}
+		}
+	}
+	return nil
+}
+
+// Poll fetches the mails after the remembered UID (all of them when rescan
+// is set or UIDVALIDITY changed) and handles them in UID order: decide and
+// commit, send the outbox, mark the mail done. It stops at the first mail
+// that cannot be committed, leaving it unread for the next poll.
+func (s *Server) Poll(ctx context.Context, rescan bool) error {
+	validity, last, err := s.store.MailboxState(ctx, s.opts.Mailbox)
+	if err != nil && !errors.Is(err, archive.ErrNotFound) {
+		return err
+	}
+	if rescan {
+		last = 0
+	}
+	msgs, current, err := s.opts.Inbox.Fetch(ctx, validity, last, s.opts.MaxMailBytes)
+	if err != nil {
+		return err
+	}
+	if current != validity && validity != 0 {
+		s.log.Warn("UIDVALIDITY changed: rescanning the mailbox", "old", validity, "new", current)
+	}
+	for _, m := range msgs {
+		if err := s.HandleMail(ctx, m); err != nil {
+			return err
+		}
+		s.FlushOutbox(ctx)
+		if err := s.opts.Inbox.Done(ctx, m.UID); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// FlushOutbox sends every pending mail that is due, in order per game.
+// A temporary SMTP failure (4xx, network) schedules a retry with doubling
+// delay; a permanent one (5xx), or too many attempts, marks the mail failed
+// and logs it for the operator (`taflmail outbox`).
+func (s *Server) FlushOutbox(ctx context.Context) {
+	for round := 0; round < 100; round++ {
+		now := s.opts.Now()
+		pending, err := s.store.PendingOutbox(ctx, now, 20)
+		if err != nil {
+			s.log.Error("reading the outbox failed", "err", err)
+			return
+		}
+		if len(pending) == 0 {
+			return
+		}
+		progress := false
+		for _, m := range pending {
+			err := s.opts.Sender.Send(ctx, m.From, m.To, m.Raw)
+			if err == nil {
+				progress = true
+				if err := s.store.MarkSent(ctx, m.ID, s.opts.Now()); err != nil {
+					s.log.Error("recording a sent mail failed", "id", m.ID, "err", err)
+				}
+				continue
+			}
+			var se *mailer.SendError
+			temporary := !errors.As(err, &se) || se.Temporary
+			if temporary && m.Attempts+1 < s.opts.MaxAttempts {
+				delay := s.opts.RetryAfter << min(m.Attempts, 16)
+				delay = min(delay, 6*time.Hour)
+				s.log.Warn("sending deferred", "id", m.ID, "to", m.To, "err", err, "retry_in", delay)
+				if err := s.store.MarkRetry(ctx, m.ID, now.Add(delay), err.Error()); err != nil {
+					s.log.Error("recording a retry failed", "id", m.ID, "err", err)
+				}
+				continue
+			}
+			s.log.Error("sending failed for good", "id", m.ID, "to", m.To, "err", err)
+			if err := s.store.MarkFailed(ctx, m.ID, err.Error()); err != nil {
+				s.log.Error("recording a failed mail failed", "id", m.ID, "err", err)
+			}
+		}
+		if !progress {
+			return
+		}
+	}
+}
+
+// sleep waits d or until ctx ends.
+func sleep(ctx context.Context, d time.Duration) {
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+	case <-t.C:
+	}
+}

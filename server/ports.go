@@ -1,0 +1,48 @@
+package server
+
+import (
+	"context"
+	"time"
+
+	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/mailer"
+)
+
+// Inbox is where mail comes from; *mailer.Inbox implements it.
+type Inbox interface {
+	// Fetch returns the mails with UID > afterUID (every mail when the
+	// mailbox's UIDVALIDITY is not uidValidity) and the current UIDVALIDITY.
+	Fetch(ctx context.Context, uidValidity, afterUID uint32, maxBytes int64) ([]*mailer.Message, uint32, error)
+	// Done marks a mail \Seen and moves it out of the inbox.
+	Done(ctx context.Context, uid uint32) error
+	// Wait returns when new mail may have arrived (IDLE or a poll interval)
+	// or ctx ends.
+	Wait(ctx context.Context) error
+}
+
+// Sender sends one raw message; *mailer.Sender implements it. Its error is
+// a *mailer.SendError telling temporary from permanent failures.
+type Sender interface {
+	Send(ctx context.Context, from string, to []string, raw []byte) error
+}
+
+// Store is the durable state; *archive.Store implements it.
+type Store interface {
+	Processed(ctx context.Context, messageID, contentHash string) (bool, error)
+	Commit(ctx context.Context, c archive.Change) error
+	Game(ctx context.Context, id string) (*archive.Game, error)
+	GamesOf(ctx context.Context, address string) ([]*archive.Game, error)
+	Player(ctx context.Context, address string) (*archive.Player, error)
+	CountRecent(ctx context.Context, from, disposition string, since time.Time) (int, error)
+	PendingOutbox(ctx context.Context, now time.Time, limit int) ([]archive.OutboxMail, error)
+	MarkSent(ctx context.Context, id int64, at time.Time) error
+	MarkRetry(ctx context.Context, id int64, next time.Time, errText string) error
+	MarkFailed(ctx context.Context, id int64, errText string) error
+	MailboxState(ctx context.Context, mailbox string) (uidValidity, lastUID uint32, err error)
+}
+
+var (
+	_ Inbox  = (*mailer.Inbox)(nil)
+	_ Sender = (*mailer.Sender)(nil)
+	_ Store  = (*archive.Store)(nil)
+)
