@@ -1195,7 +1195,7 @@ func randomSetup(rng *rand.Rand, v *Variant) Board {
 // from the start.
 func TestReferenceSetups(t *testing.T) {
 	boards, maxPlies := 200, 30
-	if testing.Short() {
+	if testing.Short() || raceEnabled { // .ci/run runs the full count without -race
 		boards = 50
 		if raceEnabled {
 			boards = 10
@@ -1229,7 +1229,7 @@ func TestReferenceSetups(t *testing.T) {
 // and compares them after every ply (STYLE.md "engine", differential test).
 func TestReferenceAgrees(t *testing.T) {
 	games, maxPlies := 200, 300
-	if testing.Short() {
+	if testing.Short() || raceEnabled { // .ci/run runs the full count without -race
 		games, maxPlies = 30, 200
 		if raceEnabled {
 			games = 6
@@ -1275,7 +1275,7 @@ func TestReferenceAgrees(t *testing.T) {
 	}
 	t.Logf("all games, ends by reason: %v", total)
 	t.Logf("captures: %+v", refStats)
-	if !testing.Short() {
+	if !testing.Short() && !raceEnabled {
 		st := refStats
 		for _, c := range []struct {
 			what string
