@@ -26,7 +26,7 @@ func (s *Server) Run(ctx context.Context) error {
 			rescan = false
 			backoff = time.Second
 			s.FlushOutbox(ctx)
-			wctx, cancel := context.WithTimeout(ctx, s.opts.RetryAfter)
+			wctx, cancel := context.WithTimeout(ctx, s.opts.WaitCap)
 			err = s.opts.Inbox.Wait(wctx)
 			cancel()
 			if err == nil || errors.Is(err, context.DeadlineExceeded) {

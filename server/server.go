@@ -46,7 +46,8 @@ type Options struct {
 	// refused politely. Default 1 MiB.
 	MaxMailBytes int64
 	// ErrorRepliesPerHour caps the refusals sent to one address per hour;
-	// further refusals are logged, not sent. Default 5.
+	// further refusals are logged, not sent. 0 means the default, 5; a
+	// negative value sends no refusals at all.
 	ErrorRepliesPerHour int
 	// DefaultLanguage is "en" (default) or "de".
 	DefaultLanguage string
@@ -60,6 +61,9 @@ type Options struct {
 	// MaxAttempts is how often a temporarily refused mail is tried before
 	// it is given up as failed. Default 20.
 	MaxAttempts int
+	// WaitCap bounds one Inbox.Wait, after which Run looks at the mailbox
+	// and the outbox again even without news. Default 1 minute.
+	WaitCap time.Duration
 }
 
 // Server is the referee daemon.
@@ -100,8 +104,11 @@ func New(o Options) (*Server, error) {
 	if o.MaxMailBytes <= 0 {
 		o.MaxMailBytes = 1 << 20
 	}
-	if o.ErrorRepliesPerHour <= 0 {
+	switch {
+	case o.ErrorRepliesPerHour == 0:
 		o.ErrorRepliesPerHour = 5
+	case o.ErrorRepliesPerHour < 0:
+		o.ErrorRepliesPerHour = 0
 	}
 	if o.DefaultLanguage != german {
 		o.DefaultLanguage = english
@@ -111,6 +118,9 @@ func New(o Options) (*Server, error) {
 	}
 	if o.MaxAttempts <= 0 {
 		o.MaxAttempts = 20
+	}
+	if o.WaitCap <= 0 {
+		o.WaitCap = time.Minute
 	}
 	return &Server{opts: o, store: o.Store, log: o.Logger}, nil
 }

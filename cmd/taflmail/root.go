@@ -40,6 +40,8 @@ daemon (serve).`,
 		newVariantsCommand(),
 		newPerftCommand(),
 		newVersionCommand(),
+		newServeCommand(),
+		newDemoCommand(),
 	)
 	return root
 }

@@ -1,0 +1,374 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/engine"
+	"github.com/taflmail/taflmail/mailer"
+	"github.com/taflmail/taflmail/mailer/devstack"
+	"github.com/taflmail/taflmail/notation"
+	"github.com/taflmail/taflmail/server"
+)
+
+// demoGame is the Copenhagen game the demo's two players play through the
+// mail servers, attackers' ply first. The defenders clear the c-file
+// (d6, e6 and then the defender that went to c6 step aside), the king runs
+// f6-c6-c1 and escapes to the corner a1 on ply 12 (RULES.md §1.6.1). It was
+// composed for the demo; TestDemoGameIsLegal replays it through the engine.
+var demoGame = []string{
+	"h1-h3", "d6-d9",
+	"k5-i5", "e6-c6",
+	"i5-i3", "c6-c8",
+	"a8-a9", "f6-c6",
+	"h3-h4", "c6-c1",
+	"k7-j7", "c1-a1",
+}
+
+// newDemoCommand returns `taflmail demo`: a whole game by mail on an
+// in-memory mail system, or (--serve) that mail system for people to play.
+func newDemoCommand() *cobra.Command {
+	var (
+		keep    bool
+		verbose bool
+		timeout time.Duration
+	)
+	cmd := &cobra.Command{
+		Use:   "demo",
+		Short: "Play a whole Copenhagen game by mail on a built-in mail server",
+		Long: `demo starts an IMAP and an SMTP server in this process on 127.0.0.1, the
+referee against them, and two scripted players, alice and bob, who play a
+complete Copenhagen game by mail: a challenge, its acceptance and twelve
+plies until the king escapes to a corner. It prints the mails as they flow
+and the final board. Nothing leaves this machine.
+
+With --serve it instead keeps the servers and the referee running and
+prints how to connect any mail client to them, so you can play against a
+second account yourself.`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			if keep {
+				return demoServe(ctx, cmd.OutOrStdout())
+			}
+			ctx, cancel := context.WithTimeout(ctx, timeout)
+			defer cancel()
+			return demoPlay(ctx, cmd.OutOrStdout(), verbose)
+		},
+	}
+	cmd.Flags().BoolVar(&keep, "serve", false, "keep the mail servers and the referee running for your own mail client")
+	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "print every mail in full")
+	cmd.Flags().DurationVar(&timeout, "timeout", 2*time.Minute, "give up when the game has not ended by then")
+	return cmd
+}
+
+// demoWorld is the running demo: the mail stack, the archive and the
+// referee.
+type demoWorld struct {
+	stack *devstack.Stack
+	store *archive.Store
+	srv   *server.Server
+	inbox *mailer.Inbox
+	dir   string
+	stop  context.CancelFunc
+	done  chan error
+}
+
+const demoPassword = "tafl"
+
+// startDemoWorld starts the in-memory mail stack with the given users, an
+// archive in a temporary folder, and the referee as tafl@taflmail.test.
+func startDemoWorld(ctx context.Context, users []string, logger *slog.Logger) (*demoWorld, error) {
+	u := map[string]string{"tafl": demoPassword}
+	for _, name := range users {
+		u[name] = demoPassword
+	}
+	stack, err := devstack.Start("taflmail.test", u)
+	if err != nil {
+		return nil, err
+	}
+	w := &demoWorld{stack: stack, done: make(chan error, 1)}
+	if w.dir, err = os.MkdirTemp("", "taflmail-demo-"); err != nil {
+		w.close()
+		return nil, err
+	}
+	if w.store, err = archive.Open(ctx, filepath.Join(w.dir, "taflmail.db")); err != nil {
+		w.close()
+		return nil, err
+	}
+	if w.inbox, err = mailer.DialInbox(ctx, mailer.IMAPConfig{Addr: stack.IMAPAddr(), Username: "tafl", Password: demoPassword, Security: mailer.SecurityNone}); err != nil {
+		w.close()
+		return nil, err
+	}
+	sender := mailer.NewSender(mailer.SMTPConfig{Addr: stack.SMTPAddr(), Security: mailer.SecurityNone, HeloName: "taflmail.test"})
+	w.srv, err = server.New(server.Options{
+		Address: stack.Address("tafl"), Store: w.store, Inbox: w.inbox, Sender: sender, Logger: logger,
+		RecordsDir: filepath.Join(w.dir, "records"),
+		WaitCap:    time.Second, // see demoPlayer.next
+	})
+	if err != nil {
+		w.close()
+		return nil, err
+	}
+	runCtx, cancel := context.WithCancel(ctx)
+	w.stop = cancel
+	go func() { w.done <- w.srv.Run(runCtx) }()
+	return w, nil
+}
+
+// close stops the referee, then the servers, and removes the archive.
+func (w *demoWorld) close() {
+	if w.stop != nil {
+		w.stop()
+		<-w.done
+		w.stop = nil
+	}
+	if w.inbox != nil {
+		w.inbox.Close()
+	}
+	if w.store != nil {
+		w.store.Close()
+	}
+	if w.stack != nil {
+		w.stack.Close()
+	}
+	if w.dir != "" {
+		os.RemoveAll(w.dir)
+	}
+}
+
+// demoPlayer is a scripted person with a mail account on the demo stack.
+type demoPlayer struct {
+	name, addr string
+	inbox      *mailer.Inbox
+	sender     *mailer.Sender
+	validity   uint32
+	lastUID    uint32
+	out        io.Writer
+	verbose    bool
+}
+
+func newDemoPlayer(ctx context.Context, w *demoWorld, name string, out io.Writer, verbose bool) (*demoPlayer, error) {
+	in, err := mailer.DialInbox(ctx, mailer.IMAPConfig{Addr: w.stack.IMAPAddr(), Username: name, Password: demoPassword, Security: mailer.SecurityNone, ProcessedMailbox: "Read"})
+	if err != nil {
+		return nil, err
+	}
+	return &demoPlayer{name: name, addr: w.stack.Address(name), inbox: in, out: out, verbose: verbose,
+		sender: mailer.NewSender(mailer.SMTPConfig{Addr: w.stack.SMTPAddr(), Security: mailer.SecurityNone, HeloName: "player.test"})}, nil
+}
+
+// send mails the referee; re, when not nil, is the mail answered.
+func (p *demoPlayer) send(ctx context.Context, referee, body string, re *mailer.Message) error {
+	o := mailer.Outgoing{From: p.addr, To: []string{referee}, Subject: "a game?", Body: body + "\n", Date: time.Now(),
+		Headers: map[string]string{"Auto-Submitted": "no"}}
+	if re != nil {
+		o.Subject = "Re: " + re.Subject
+		o.InReplyTo = re.MessageID
+		o.References = append(append([]string(nil), re.References...), re.MessageID)
+		o.Body = body + "\n\nOn " + re.Date.Format("Mon, 2 Jan 2006") + ", taflmail wrote:\n> " + strings.ReplaceAll(strings.TrimSpace(re.Text), "\n", "\n> ") + "\n"
+	}
+	raw, err := o.Bytes()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(p.out, "  %-5s -> taflmail  %q\n", p.name, body)
+	return p.sender.Send(ctx, p.addr, []string{referee}, raw)
+}
+
+// next waits for the next mail from the referee.
+func (p *demoPlayer) next(ctx context.Context) (*mailer.Message, error) {
+	for {
+		msgs, v, err := p.inbox.Fetch(ctx, p.validity, p.lastUID, 0)
+		if err != nil {
+			return nil, err
+		}
+		p.validity = v
+		if len(msgs) > 0 {
+			m := msgs[0]
+			p.lastUID = m.UID
+			if err := p.inbox.Done(ctx, m.UID); err != nil {
+				return nil, err
+			}
+			fmt.Fprintf(p.out, "  taflmail -> %-5s  %s\n", p.name, m.Subject)
+			if p.verbose {
+				fmt.Fprintf(p.out, "%s\n", indent(m.Text))
+			}
+			return m, nil
+		}
+		// Wait briefly, then look again: the in-memory IMAP server can
+		// miss waking an IDLE for mail that lands just as it starts.
+		wctx, cancel := context.WithTimeout(ctx, 300*time.Millisecond)
+		err = p.inbox.Wait(wctx)
+		cancel()
+		if err != nil && ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+	}
+}
+
+func indent(s string) string { return "      | " + strings.ReplaceAll(s, "\n", "\n      | ") }
+
+// demoPlay plays demoGame between alice and bob through the referee.
+func demoPlay(ctx context.Context, out io.Writer, verbose bool) error {
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	w, err := startDemoWorld(ctx, []string{"alice", "bob"}, logger)
+	if err != nil {
+		return err
+	}
+	defer w.close()
+	fmt.Fprintf(out, "taflmail demo: IMAP %s, SMTP %s, referee %s\n\n", w.stack.IMAPAddr(), w.stack.SMTPAddr(), w.stack.Address("tafl"))
+	alice, err := newDemoPlayer(ctx, w, "alice", out, verbose)
+	if err != nil {
+		return err
+	}
+	defer alice.inbox.Close()
+	bob, err := newDemoPlayer(ctx, w, "bob", out, verbose)
+	if err != nil {
+		return err
+	}
+	defer bob.inbox.Close()
+	referee := w.stack.Address("tafl")
+
+	if err := alice.send(ctx, referee, "new copenhagen with "+bob.addr+" as attackers", nil); err != nil {
+		return err
+	}
+	if _, err := alice.next(ctx); err != nil { // the confirmation
+		return err
+	}
+	invitation, err := bob.next(ctx)
+	if err != nil {
+		return err
+	}
+	if err := bob.send(ctx, referee, "accept", invitation); err != nil {
+		return err
+	}
+	last := map[*demoPlayer]*mailer.Message{}
+	for _, p := range []*demoPlayer{alice, bob} {
+		m, err := p.next(ctx)
+		if err != nil {
+			return err
+		}
+		last[p] = m
+	}
+	for i, move := range demoGame {
+		p := alice
+		if i%2 == 1 {
+			p = bob
+		}
+		text := fmt.Sprintf("%d. %s", i/2+1, move)
+		if i%2 == 1 {
+			text = fmt.Sprintf("%d... %s", i/2+1, move)
+		}
+		if err := p.send(ctx, referee, text, last[p]); err != nil {
+			return err
+		}
+		for _, q := range []*demoPlayer{alice, bob} {
+			m, err := q.next(ctx)
+			if err != nil {
+				return err
+			}
+			last[q] = m
+		}
+	}
+	final := last[alice].Text
+	if !strings.Contains(final, "The game is over") {
+		return errors.New("demo: the game did not end as composed; the last mail was:\n" + final)
+	}
+	games, err := w.store.Games(ctx, archive.GameFilter{})
+	if err != nil || len(games) != 1 {
+		return fmt.Errorf("demo: archive holds %d games (%v), want 1", len(games), err)
+	}
+	g, err := w.store.Game(ctx, games[0].ID)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "\nGame %s is over after %d plies: %s (%s).\n\n", g.ID, len(g.Plies), g.Result, g.Reason)
+	if err := printFinalBoard(out, g); err != nil {
+		return err
+	}
+	fmt.Fprintf(out, "\nThe record as the referee archived it:\n\n%s", recordFrom(final))
+	return nil
+}
+
+// printFinalBoard replays the archived game and draws its last position.
+func printFinalBoard(out io.Writer, g *archive.Game) error {
+	v, ok := engine.Lookup(g.Variant)
+	if !ok {
+		return fmt.Errorf("demo: unknown variant %q", g.Variant)
+	}
+	pos, err := engine.NewPosition(v)
+	if err != nil {
+		return err
+	}
+	var last engine.PlyResult
+	for _, p := range g.Plies {
+		from, to, _ := strings.Cut(strings.SplitN(p.Move, "x", 2)[0], "-")
+		if last, err = pos.Play(engine.Move{From: parseSquare(from), To: parseSquare(to)}); err != nil {
+			return fmt.Errorf("demo: archived ply %d %s: %w", p.N, p.Move, err)
+		}
+	}
+	return notation.WriteASCII(out, pos, notation.WithLastMove(last.Move), notation.WithCaptures(last.Captures...))
+}
+
+// parseSquare reads a lower-case square such as "c1" written by the
+// referee itself.
+func parseSquare(s string) engine.Square {
+	r := 0
+	fmt.Sscanf(s[1:], "%d", &r)
+	return engine.SquareAt(int(s[0]-'a'), r-1)
+}
+
+// recordFrom cuts the native record out of the referee's final mail.
+func recordFrom(text string) string {
+	i := strings.Index(text, "[Event ")
+	if i < 0 {
+		return "(not found)\n"
+	}
+	rec := text[i:]
+	if j := strings.Index(rec, "\n\n     a"); j >= 0 {
+		rec = rec[:j+1]
+	}
+	return rec
+}
+
+// demoServe keeps the demo mail system and the referee running for real
+// mail clients.
+func demoServe(ctx context.Context, out io.Writer) error {
+	logger := slog.New(slog.NewTextHandler(out, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	users := []string{"alice", "bob", "carol", "dave"}
+	w, err := startDemoWorld(ctx, users, logger)
+	if err != nil {
+		return err
+	}
+	defer w.close()
+	fmt.Fprintf(out, `taflmail demo mail system is running on this machine only.
+
+  IMAP server  %s   (no TLS, plain password)
+  SMTP server  %s   (no TLS, no authentication needed)
+  accounts     alice, bob, carol, dave @taflmail.test, password %q
+  referee      %s
+
+Set up two of the accounts in any mail client (user name "alice", server
+127.0.0.1 with the ports above, security none), then from alice's account
+mail the referee:
+
+  new copenhagen with bob@taflmail.test
+
+Everything is kept in memory and lost when you stop this with Ctrl-C.
+`, w.stack.IMAPAddr(), w.stack.SMTPAddr(), demoPassword, w.stack.Address("tafl"))
+	<-ctx.Done()
+	return nil
+}

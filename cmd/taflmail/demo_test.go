@@ -1,0 +1,58 @@
+package main
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/taflmail/taflmail/engine"
+)
+
+func TestDemoGameIsLegal(t *testing.T) {
+	v, _ := engine.Lookup("copenhagen")
+	p, err := engine.NewPosition(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, m := range demoGame {
+		from, to, _ := strings.Cut(m, "-")
+		r, err := p.Play(engine.Move{From: parseSquare(from), To: parseSquare(to)})
+		if err != nil {
+			t.Fatalf("ply %d %s: %v", i+1, m, err)
+		}
+		if len(r.Captures) != 0 {
+			t.Errorf("ply %d %s captures %v; the demo's mails say nothing is captured", i+1, m, r.Captures)
+		}
+		if over := r.Outcome.Over(); over != (i == len(demoGame)-1) {
+			t.Fatalf("ply %d %s: outcome %+v", i+1, m, r.Outcome)
+		}
+	}
+	if o := p.Outcome(); o.Result != engine.DefendersWin || o.Reason != engine.ReasonEscape || o.Ply != 12 {
+		t.Fatalf("demo game ends %+v, want defenders win by escape on ply 12", o)
+	}
+}
+
+func TestDemoPlaysWholeGame(t *testing.T) {
+	var out bytes.Buffer
+	cmd := NewRootCommand()
+	cmd.SetArgs([]string{"demo"})
+	cmd.SetOut(&out)
+	cmd.SetErr(&out)
+	if err := cmd.Execute(); err != nil {
+		t.Fatalf("demo: %v\n%s", err, out.String())
+	}
+	got := out.String()
+	for _, want := range []string{
+		`alice -> taflmail  "new copenhagen with bob@taflmail.test as attackers"`,
+		`bob   -> taflmail  "accept"`,
+		`alice -> taflmail  "1. h1-h3"`,
+		`bob   -> taflmail  "6... c1-a1"`,
+		"is over after 12 plies: defenders (escape)",
+		`[Termination "king escaped"]`,
+		"game over: defenders win (escape)",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("demo output lacks %q:\n%s", want, got)
+		}
+	}
+}

@@ -1,0 +1,121 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/config"
+	"github.com/taflmail/taflmail/mailer"
+	"github.com/taflmail/taflmail/server"
+)
+
+// newServeCommand returns `taflmail serve`: the mail referee daemon.
+func newServeCommand() *cobra.Command {
+	var file string
+	cmd := &cobra.Command{
+		Use:   "serve",
+		Short: "Run the mail referee: read moves from IMAP, answer by SMTP",
+		Long: `serve connects to the configured IMAP inbox, waits for mail (IDLE where
+the server offers it, polling otherwise), plays the commands and moves it
+finds, and answers by SMTP. It runs until interrupted (Ctrl-C or SIGTERM).
+
+Configuration comes from --config FILE (YAML), TAFLMAIL_* environment
+variables and flags; see docs/configuration.md and 'taflmail config check'.`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			cfg, err := loadConfig(cmd.Flags(), file)
+			if err != nil {
+				return err
+			}
+			logger := newLogger(cfg.Log, cmd.ErrOrStderr())
+			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
+			defer stop()
+			return serve(ctx, cfg, logger)
+		},
+	}
+	cmd.Flags().StringVar(&file, "config", "", "YAML configuration file")
+	config.RegisterFlags(cmd.Flags())
+	return cmd
+}
+
+// loadConfig loads and validates the configuration; problems are a usage
+// error listing every key at fault.
+func loadConfig(flags *pflag.FlagSet, file string) (config.Config, error) {
+	cfg, err := config.Load(nil, flags, file)
+	if err == nil {
+		err = cfg.Validate()
+	}
+	if err != nil {
+		return cfg, fmt.Errorf("configuration:\n%w", err)
+	}
+	return cfg, nil
+}
+
+// newLogger builds the slog logger of the configuration.
+func newLogger(c config.Log, w io.Writer) *slog.Logger {
+	var level slog.Level
+	_ = level.UnmarshalText([]byte(c.Level))
+	opts := &slog.HandlerOptions{Level: level}
+	if c.Format == "json" {
+		return slog.New(slog.NewJSONHandler(w, opts))
+	}
+	return slog.New(slog.NewTextHandler(w, opts))
+}
+
+// serve opens the archive, dials IMAP, and runs the referee until ctx
+// ends.
+func serve(ctx context.Context, cfg config.Config, logger *slog.Logger) error {
+	store, err := archive.Open(ctx, cfg.Archive.Path)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	inbox, err := mailer.DialInbox(ctx, imapConfig(cfg))
+	if err != nil {
+		return err
+	}
+	defer inbox.Close()
+	srv, err := server.New(serverOptions(cfg, store, inbox, mailer.NewSender(smtpConfig(cfg)), logger))
+	if err != nil {
+		return err
+	}
+	logger.Info("taflmail serving", "address", cfg.Server.Address, "imap", cfg.IMAP.Addr, "smtp", cfg.SMTP.Addr, "archive", cfg.Archive.Path)
+	return srv.Run(ctx)
+}
+
+func imapConfig(cfg config.Config) mailer.IMAPConfig {
+	return mailer.IMAPConfig{
+		Addr: cfg.IMAP.Addr, Username: cfg.IMAP.Username, Password: cfg.IMAP.Password.Reveal(),
+		Security: cfg.IMAP.Security, Mailbox: cfg.IMAP.Mailbox, ProcessedMailbox: cfg.IMAP.ProcessedMailbox,
+		PollInterval: cfg.IMAP.PollInterval,
+	}
+}
+
+func smtpConfig(cfg config.Config) mailer.SMTPConfig {
+	return mailer.SMTPConfig{
+		Addr: cfg.SMTP.Addr, Username: cfg.SMTP.Username, Password: cfg.SMTP.Password.Reveal(),
+		Security: cfg.SMTP.Security, HeloName: cfg.SMTP.HeloName,
+	}
+}
+
+func serverOptions(cfg config.Config, store *archive.Store, inbox server.Inbox, sender server.Sender, logger *slog.Logger) server.Options {
+	perHour := cfg.Server.ErrorRepliesPerHour
+	if perHour == 0 {
+		perHour = -1 // config: 0 sends none; server: negative sends none
+	}
+	return server.Options{
+		Address: cfg.Server.Address, Name: cfg.Server.Name, Domain: cfg.Server.Domain,
+		Mailbox: cfg.IMAP.Mailbox, Store: store, Inbox: inbox, Sender: sender, Logger: logger,
+		MaxMailBytes: cfg.IMAP.MaxMailBytes, ErrorRepliesPerHour: perHour,
+		DefaultLanguage: cfg.Server.DefaultLanguage, RecordsDir: cfg.Archive.RecordsDir,
+	}
+}
