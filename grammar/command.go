@@ -262,12 +262,13 @@ func IsCommandLine(line string) bool {
 		return true
 	}
 	if w[0] >= '0' && w[0] <= '9' {
-		// a move number: "12." or "12..." or "12 ..." or "12 d1-d3"
+		// a move number: "12." or "12..." or "12 d1-d3"; not "3 . . ."
+		// (a rank of a quoted board diagram)
 		rest := strings.TrimLeft(w, "0123456789")
 		if rest != "" {
-			return strings.HasPrefix(rest, ".")
+			return strings.HasPrefix(rest, ".") && (len(f) == 1 || !strings.HasPrefix(f[1], "."))
 		}
-		return len(f) > 1 && (strings.HasPrefix(f[1], ".") || looksLikeMove(f[1]))
+		return len(f) > 1 && looksLikeMove(f[1])
 	}
 	return looksLikeMove(w)
 }

@@ -118,22 +118,27 @@ func TestParseCommandErrors(t *testing.T) {
 
 func TestIsCommandLine(t *testing.T) {
 	for line, want := range map[string]bool{
-		"Hi Bob,":                 false,
-		"here is my move:":        false,
-		"Cheers, Alice":           false,
-		"":                        false,
-		"   ":                     false,
-		"d4-d8":                   true,
-		"d4":                      true,
-		"12.":                     true,
-		"12... h6-h9":             true,
-		"Board":                   true,
-		"Offer draw please":       true,
-		"2026 was a good year":    false,
-		"ok":                      false,
-		"a1 is a corner":          true, // shaped like a move: answered with an error, not ignored
-		"Thanks for the game!":    false,
-		"The 3rd move was clever": false,
+		"Hi Bob,":                   false,
+		"here is my move:":          false,
+		"Cheers, Alice":             false,
+		"":                          false,
+		"   ":                       false,
+		"d4-d8":                     true,
+		"d4":                        true,
+		"12.":                       true,
+		"12... h6-h9":               true,
+		"Board":                     true,
+		"Offer draw please":         true,
+		"2026 was a good year":      false,
+		"ok":                        false,
+		"a1 is a corner":            true, // shaped like a move: answered with an error, not ignored
+		"Thanks for the game!":      false,
+		"The 3rd move was clever":   false,
+		"  3  .  .  . [.] .  .  3":  false, // a quoted board row
+		" 11  #  .  .  A  A  A  11": false,
+		"  A attacker  D defender":  false,
+		"     a  b  c  d  e  f  g":  false,
+		"12 d1-d3":                  true,
 	} {
 		if got := IsCommandLine(line); got != want {
 			t.Errorf("IsCommandLine(%q) = %v, want %v", line, got, want)

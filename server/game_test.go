@@ -215,3 +215,20 @@ func TestHelpAndLists(t *testing.T) {
 		t.Errorf("reply subject %q, want Re: x", h.last(bob).msg.Subject)
 	}
 }
+
+func TestQuotedServerMailIsNotRead(t *testing.T) {
+	h := newHarness(t)
+	id := startBrandubh(t, h)
+	last := h.last(alice).msg
+	// Outlook-style top posting: the whole earlier mail below, no ">"
+	body := "d1-e1\n\n" + last.Text
+	sent := h.deliver(alice, "RE: "+last.Subject, body, map[string]string{"In-Reply-To": "<" + last.MessageID + ">"})
+	if len(sent) != 2 {
+		t.Fatalf("%d mails sent, want 2 (the move was played, the quoted mail ignored):\n%s", len(sent), h.last(alice).msg.Text)
+	}
+	mustContain(t, "bob's mail", to(t, sent, bob).Text, "alice@player.test played d1-e1")
+	g, _ := h.store.Game(context.Background(), id)
+	if len(g.Plies) != 1 {
+		t.Fatalf("%d plies, want 1", len(g.Plies))
+	}
+}

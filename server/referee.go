@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 	"time"
 
@@ -102,6 +103,12 @@ func (ss *session) langOf(addr string) string {
 	return ss.srv.opts.DefaultLanguage
 }
 
+// ownMail matches the first lines of the referee's own mails (greeting,
+// game header, move list), so that a reply quoting an earlier mail in full
+// without quote marks is read only up to there: the quoted board and
+// move list are never taken for commands.
+var ownMail = regexp.MustCompile(`^[>\s]*(Hello,|Hallo,|(Game|Partie) [0-9A-Z]{6}: |Moves so far:|Bisherige Züge:|taflmail, the Tafl|taflmail, der Tafl)`)
+
 // commandLine is one command found in the mail, with its line.
 type commandLine struct {
 	n    int // 1-based line number in the reply text
@@ -116,6 +123,9 @@ func (ss *session) commands() []commandLine {
 	var out []commandLine
 	for i, line := range strings.Split(ss.msg.Reply, "\n") {
 		line = strings.TrimRight(line, " \t\r")
+		if ownMail.MatchString(line) {
+			break // the rest is our own earlier mail, quoted without markers
+		}
 		if !grammar.IsCommandLine(line) {
 			continue
 		}
