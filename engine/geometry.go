@@ -25,6 +25,7 @@ type geometry struct {
 	nearThrone [maxCells]bool // the throne and its four neighbours
 	inward     [maxCells]int  // for edge squares: the step towards the centre
 	throne     int            // padded index of the throne, -1 without one
+	shieldwall bool           // Variant.Shieldwall
 	kingHammer bool           // the king captures as the moving piece
 	kingAnvil  bool           // the king captures as the stationary piece
 
@@ -38,6 +39,7 @@ func newGeometry(v *Variant) *geometry {
 	g := &geometry{size: n, w: n + 2, throne: -1}
 	g.nw = (g.w*g.w + 63) / 64
 	g.kingHammer, g.kingAnvil = v.KingArms.hammer(), v.KingArms.anvil()
+	g.shieldwall = v.Shieldwall
 	g.dirs = [4]int{1, -1, g.w, -g.w}
 	for i := range g.kind {
 		g.kind[i] = kindOff

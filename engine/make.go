@@ -64,21 +64,25 @@ func (p *Position) make(from, to int) Undo {
 	mover := p.toMove
 	kingCaptured := false
 	if pc != King || g.kingHammer {
-		for _, d := range g.dirs {
+		enemy := Attacker // the enemy taflman that custodial capture takes
+		if mover == Attackers {
+			enemy = Defender
+		}
+		for _, d := range &g.dirs {
 			n1 := to + d
-			victim := p.cells[n1]
-			switch {
-			case victim == Empty || victim == offBoard:
-			case victim == King:
+			switch p.cells[n1] {
+			case enemy:
+				if p.anvil(n1+d, enemy, mover) {
+					p.remove(n1)
+				}
+			case King:
 				if mover == Attackers && p.kingCaptured(to) {
 					kingCaptured = true
 				}
-			case victim.Side() != mover && p.anvil(n1+d, victim, mover):
-				p.remove(n1)
 			}
 		}
 	}
-	if p.v.Shieldwall && g.isEdge[to] && (pc != King || g.kingHammer) {
+	if g.shieldwall && g.isEdge[to] && (pc != King || g.kingHammer) {
 		p.shieldwall(to, mover)
 	}
 	if kingCaptured && p.king >= 0 {

@@ -87,8 +87,8 @@ func (p *Position) hasMoveFrom(from int, pc Piece) bool {
 // first that can move, so it is cheap in ordinary positions.
 func (p *Position) hasLegalMove() bool {
 	side := p.toMove
-	if w := p.witness[side]; p.cells[w] != offBoard && p.cells[w] != Empty && p.cells[w].Side() == side &&
-		p.hasMoveFrom(w, p.cells[w]) {
+	w := p.witness[side]
+	if pc := p.cells[w]; (pc == Attacker) == (side == Attackers) && pc != Empty && pc != offBoard && p.hasMoveFrom(w, pc) {
 		return true
 	}
 	if side == Defenders {
