@@ -61,6 +61,11 @@ type Options struct {
 	// MaxAttempts is how often a temporarily refused mail is tried before
 	// it is given up as failed. Default 20.
 	MaxAttempts int
+	// RequireAuthResults drops, unanswered, mail whose
+	// Authentication-Results header does not show DKIM or SPF passing for
+	// the From domain (docs/security.md). Only for servers whose receiving
+	// MTA adds that header and strips forged copies of it.
+	RequireAuthResults bool
 	// WaitCap bounds one Inbox.Wait, after which Run looks at the mailbox
 	// and the outbox again even without news. Default 1 minute.
 	WaitCap time.Duration
@@ -250,6 +255,8 @@ func (s *Server) ignoreReason(m *mailer.Message, from string) string {
 		return "bounce"
 	case m.IsAutoReply:
 		return "auto-reply"
+	case s.opts.RequireAuthResults && !authenticated(m.AuthenticationResults, from):
+		return "Authentication-Results show no DKIM or SPF pass for the sender's domain"
 	}
 	return ""
 }

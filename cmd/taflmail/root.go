@@ -42,6 +42,7 @@ daemon (serve).`,
 		newVersionCommand(),
 		newServeCommand(),
 		newDemoCommand(),
+		newInspectCommand(),
 	)
 	return root
 }

@@ -1,0 +1,160 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/config"
+	"github.com/taflmail/taflmail/mailer"
+	"github.com/taflmail/taflmail/server"
+)
+
+// newInspectCommand returns `taflmail inspect MAIL.eml`: what the referee
+// reads from a raw mail and what it would do, changing nothing.
+func newInspectCommand() *cobra.Command {
+	var (
+		file   string
+		asJSON bool
+	)
+	cmd := &cobra.Command{
+		Use:   "inspect MAIL.eml",
+		Short: "Show what the referee reads from a mail and what it would do, changing nothing",
+		Long: `inspect reads a raw mail (RFC 5322, as saved by a mail client or taken
+from the mailbox) and prints what the referee makes of it: the sender, the
+game it names, whether it carries the sender's key and (when configured)
+passes the Authentication-Results check, the text left after cutting quotes
+and signatures, the commands found (with line:column of any error), and
+whether it would be answered, ignored (bounce, auto-reply, our own mail) or
+refused, with the replies it would send. The archive of --config is read,
+never written; nothing is sent.`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return usageErrorf(cmd, "inspect takes one mail file, got %d arguments", len(args))
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			cfg, err := loadConfigLoose(cmd, file)
+			if err != nil {
+				return err
+			}
+			f, err := os.Open(args[0])
+			if err != nil {
+				return err
+			}
+			defer f.Close()
+			max := cfg.IMAP.MaxMailBytes
+			m, err := mailer.Parse(f, max)
+			if err != nil {
+				return fmt.Errorf("%s: %w", args[0], err)
+			}
+			store, err := archive.Open(cmd.Context(), cfg.Archive.Path)
+			if err != nil {
+				return err
+			}
+			defer store.Close()
+			address := cfg.Server.Address
+			if address == "" {
+				address = "taflmail@localhost"
+			}
+			srv, err := server.New(server.Options{
+				Address: address, Store: store, MaxMailBytes: max,
+				RequireAuthResults: cfg.Server.RequireAuthResults,
+				DefaultLanguage:    cfg.Server.DefaultLanguage,
+			})
+			if err != nil {
+				return err
+			}
+			in, err := srv.Inspect(cmd.Context(), m)
+			if err != nil {
+				return err
+			}
+			if asJSON {
+				enc := json.NewEncoder(cmd.OutOrStdout())
+				enc.SetIndent("", "  ")
+				return enc.Encode(in)
+			}
+			printInspection(cmd.OutOrStdout(), in)
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&file, "config", "", "YAML configuration file (for archive.path and server settings)")
+	cmd.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON")
+	config.RegisterFlags(cmd.Flags())
+	return cmd
+}
+
+func printInspection(w io.Writer, in *server.Inspection) {
+	game := in.Game
+	if game == "" {
+		game = "(none)"
+	}
+	fmt.Fprintf(w, "Message-ID  %s\nFrom        %s\nSubject     %s\nGame        %s\n", in.MessageID, in.From, in.Subject, game)
+	if in.Game != "" && !in.GameExists {
+		fmt.Fprintf(w, "            (no such game in the archive)\n")
+	}
+	if in.GameExists {
+		fmt.Fprintf(w, "Player      %s\nKey         %v\n", orNone(in.Player), map[bool]string{true: "present", false: "missing or wrong"}[in.KeyOK])
+	}
+	fmt.Fprintf(w, "Auth        %s\n\nText after cutting quotes and signatures:\n", in.Auth)
+	for _, l := range strings.Split(in.Text, "\n") {
+		fmt.Fprintf(w, "  | %s\n", l)
+	}
+	fmt.Fprintf(w, "\nCommands:\n")
+	if len(in.Commands) == 0 {
+		fmt.Fprintf(w, "  (none)\n")
+	}
+	for _, c := range in.Commands {
+		if c.Error != "" {
+			fmt.Fprintf(w, "  line %d  %-24q error: %s\n", c.Line, c.Text, c.Error)
+		} else {
+			fmt.Fprintf(w, "  line %d  %-24q %s\n", c.Line, c.Text, c.Command)
+		}
+	}
+	fmt.Fprintf(w, "\nAction      %s", in.Action)
+	if in.Why != "" {
+		fmt.Fprintf(w, " (%s)", in.Why)
+	}
+	fmt.Fprintln(w)
+	for _, r := range in.Replies {
+		fmt.Fprintf(w, "Reply to    %s: %s\n", r.To, r.Subject)
+	}
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "(not a player)"
+	}
+	return s
+}
+
+// loadConfigLoose loads the configuration for a command that needs only
+// part of it (the archive path, server settings): problems that are only
+// validation failures (*config.KeyError, e.g. a missing IMAP address) are
+// ignored; a file that cannot be read or parsed is an error.
+func loadConfigLoose(cmd *cobra.Command, file string) (config.Config, error) {
+	cfg, err := config.Load(nil, cmd.Flags(), file)
+	if err == nil {
+		return cfg, nil
+	}
+	var errs []error
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		errs = j.Unwrap()
+	} else {
+		errs = []error{err}
+	}
+	for _, e := range errs {
+		var ke *config.KeyError
+		if !errors.As(e, &ke) {
+			return cfg, err
+		}
+	}
+	return cfg, nil
+}

@@ -1,0 +1,195 @@
+package server
+
+import (
+	"context"
+	"strings"
+
+	"github.com/taflmail/taflmail/grammar"
+	"github.com/taflmail/taflmail/mailer"
+)
+
+// Inspection is what the referee reads from a mail and what it would do
+// with it, computed without changing anything (`taflmail inspect`).
+type Inspection struct {
+	MessageID string `json:"message_id"`
+	From      string `json:"from"`
+	Subject   string `json:"subject"`
+	// Game is the game id the subject tag or the thread names, "" if none.
+	Game string `json:"game"`
+	// GameExists reports whether the archive holds Game.
+	GameExists bool `json:"game_exists"`
+	// KeyOK reports whether the mail carries the sender's key for Game.
+	KeyOK bool `json:"key_ok"`
+	// Player is the sender's side in Game ("attackers", "defenders") or "".
+	Player string `json:"player"`
+	// Auth is the Authentication-Results verdict: "pass", "fail", or
+	// "not checked" when server.require_auth_results is off.
+	Auth string `json:"auth"`
+	// Text is what is left after cutting quotes and signatures.
+	Text string `json:"text"`
+	// Commands lists every command line found, with its parse result.
+	Commands []InspectedCommand `json:"commands"`
+	// Action is "answer", "ignore" or "refuse"; Why says why for the
+	// latter two.
+	Action string `json:"action"`
+	Why    string `json:"why,omitempty"`
+	// Replies are the mails that would be sent: recipient and subject.
+	Replies []InspectedReply `json:"replies"`
+}
+
+// InspectedCommand is one command line of an inspected mail.
+type InspectedCommand struct {
+	Line    int    `json:"line"` // 1-based line of the reply text; 0 for the subject
+	Text    string `json:"text"`
+	Command string `json:"command,omitempty"` // e.g. "move", "board"
+	Error   string `json:"error,omitempty"`   // "mail:3:9: expected …"
+}
+
+// InspectedReply is one reply an inspected mail would cause.
+type InspectedReply struct {
+	To      string `json:"to"`
+	Subject string `json:"subject"`
+	Body    string `json:"body"`
+}
+
+// Inspect decides m exactly as HandleMail would, against the current
+// archive, but writes nothing and sends nothing.
+func (s *Server) Inspect(ctx context.Context, m *mailer.Message) (*Inspection, error) {
+	from := strings.ToLower(m.From)
+	ref := findGame(m.Subject, m.InReplyTo, m.References)
+	in := &Inspection{MessageID: m.MessageID, From: from, Subject: m.Subject, Game: ref.id, Text: m.Reply, Auth: "not checked"}
+	if s.opts.RequireAuthResults {
+		in.Auth = "fail"
+		if authenticated(m.AuthenticationResults, from) {
+			in.Auth = "pass"
+		}
+	}
+	if ref.id != "" {
+		if g, err := s.store.Game(ctx, ref.id); err == nil {
+			in.GameExists = true
+			t := &table{g: g}
+			in.Player = sideOf(g, from)
+			ss := &session{from: from, ref: ref}
+			in.KeyOK = ss.hasKey(t)
+		}
+	}
+	ss := &session{srv: s, ctx: ctx, msg: m, from: from}
+	for _, l := range ss.commands() {
+		c := InspectedCommand{Line: l.n, Text: l.text}
+		if l.err != nil {
+			c.Error = l.err.Error()
+		} else {
+			c.Command = commandName(l.cmd)
+		}
+		in.Commands = append(in.Commands, c)
+	}
+	done, err := s.store.Processed(ctx, m.MessageID, "")
+	if err != nil {
+		return nil, err
+	}
+	if done {
+		in.Action, in.Why = "ignore", "already processed"
+		return in, nil
+	}
+	change, _, err := s.decide(ctx, m)
+	if err != nil {
+		return nil, err
+	}
+	switch change.Mail.Disposition {
+	case ignored:
+		in.Action = "ignore"
+		in.Why = s.ignoreReason(m, from)
+	case refused:
+		in.Action = "refuse"
+		in.Why = "every command was refused or none was found"
+	default:
+		in.Action = "answer"
+	}
+	for _, o := range change.Outbox {
+		r := InspectedReply{To: strings.Join(o.To, ", ")}
+		if pm, err := mailer.Parse(strings.NewReader(string(o.Raw)), 0); err == nil {
+			r.Subject, r.Body = pm.Subject, pm.Text
+		}
+		in.Replies = append(in.Replies, r)
+	}
+	return in, nil
+}
+
+// commandName names a command for inspect's output.
+func commandName(c grammar.Command) string {
+	switch c.(type) {
+	case *grammar.NewGameCommand:
+		return "new"
+	case *grammar.AcceptCommand:
+		return "accept"
+	case *grammar.DeclineCommand:
+		return "decline"
+	case *grammar.MoveCommand:
+		return "move"
+	case *grammar.BoardCommand:
+		return "board"
+	case *grammar.HistoryCommand:
+		return "history"
+	case *grammar.GamesCommand:
+		return "games"
+	case *grammar.ResignCommand:
+		return "resign"
+	case *grammar.OfferDrawCommand:
+		return "offer draw"
+	case *grammar.AcceptDrawCommand:
+		return "accept draw"
+	case *grammar.DeclineDrawCommand:
+		return "decline draw"
+	case *grammar.VariantsCommand:
+		return "variants"
+	case *grammar.HelpCommand:
+		return "help"
+	case *grammar.LanguageCommand:
+		return "language"
+	}
+	return "unknown"
+}
+
+// authenticated reports whether an Authentication-Results header (RFC
+// 8601) of the receiving server shows DKIM or SPF passing for the domain
+// of from: "dkim=pass … header.d=example.org" or "spf=pass …
+// smtp.mailfrom=…@example.org" (relaxed alignment: the same domain or a
+// subdomain of it).
+func authenticated(results []string, from string) bool {
+	_, domain, ok := strings.Cut(from, "@")
+	if !ok || domain == "" {
+		return false
+	}
+	aligned := func(d string) bool {
+		d = strings.ToLower(strings.Trim(d, " ;\"<>"))
+		if i := strings.LastIndex(d, "@"); i >= 0 {
+			d = d[i+1:]
+		}
+		return d == domain || strings.HasSuffix(d, "."+domain) || strings.HasSuffix(domain, "."+d)
+	}
+	for _, r := range results {
+		for _, clause := range strings.Split(r, ";") {
+			f := strings.Fields(strings.ToLower(clause))
+			if len(f) == 0 {
+				continue
+			}
+			method := f[0]
+			if method != "dkim=pass" && method != "spf=pass" {
+				continue
+			}
+			for _, prop := range f[1:] {
+				k, v, ok := strings.Cut(prop, "=")
+				if !ok {
+					continue
+				}
+				if (method == "dkim=pass" && (k == "header.d" || k == "header.i")) ||
+					(method == "spf=pass" && k == "smtp.mailfrom") {
+					if aligned(v) {
+						return true
+					}
+				}
+			}
+		}
+	}
+	return false
+}

@@ -1,0 +1,76 @@
+package server
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/taflmail/taflmail/mailer"
+)
+
+func TestInspectChangesNothing(t *testing.T) {
+	h := newHarness(t)
+	id := startBrandubh(t, h)
+	last := h.last(alice).msg
+	raw := "From: alice@player.test\r\nTo: tafl@game.test\r\nSubject: Re: " + last.Subject +
+		"\r\nMessage-ID: <look@player.test>\r\nIn-Reply-To: <" + last.MessageID + ">\r\n\r\nHi\r\nd1-e1\r\nboard please\r\n"
+	m, err := mailer.Parse(strings.NewReader(raw), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sentBefore := len(h.sender.sent)
+	in, err := h.srv.Inspect(context.Background(), m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if in.Game != id || !in.KeyOK || in.Player != "attackers" || in.Action != "answer" {
+		t.Errorf("Inspect = game %q key %v player %q action %q; want %s true attackers answer", in.Game, in.KeyOK, in.Player, in.Action, id)
+	}
+	if len(in.Commands) != 2 || in.Commands[0].Command != "move" || in.Commands[1].Error != "mail:3:7: expected end of line, found \"please\"" {
+		t.Errorf("Inspect commands = %+v", in.Commands)
+	}
+	if len(in.Replies) != 2 {
+		t.Errorf("Inspect replies = %d, want 2 (both players)", len(in.Replies))
+	}
+	g, _ := h.store.Game(context.Background(), id)
+	if len(g.Plies) != 0 || len(h.sender.sent) != sentBefore {
+		t.Fatalf("Inspect changed something: %d plies, %d mails sent", len(g.Plies), len(h.sender.sent)-sentBefore)
+	}
+	if done, _ := h.store.Processed(context.Background(), "look@player.test", ""); done {
+		t.Fatal("Inspect recorded the mail as processed")
+	}
+}
+
+func TestAuthenticationResults(t *testing.T) {
+	tests := []struct {
+		results []string
+		from    string
+		want    bool
+	}{
+		{[]string{"mx.test; dkim=pass header.d=player.test header.s=s1; spf=fail"}, "alice@player.test", true},
+		{[]string{"mx.test; spf=pass smtp.mailfrom=alice@player.test"}, "alice@player.test", true},
+		{[]string{"mx.test; dkim=pass header.d=mail.player.test"}, "alice@player.test", true},
+		{[]string{"mx.test; dkim=pass header.d=evil.test"}, "alice@player.test", false},
+		{[]string{"mx.test; dkim=fail header.d=player.test; spf=softfail smtp.mailfrom=player.test"}, "alice@player.test", false},
+		{nil, "alice@player.test", false},
+		{[]string{"mx.test; dkim=pass header.d=player.test"}, "no-domain", false},
+	}
+	for _, tt := range tests {
+		if got := authenticated(tt.results, tt.from); got != tt.want {
+			t.Errorf("authenticated(%q, %q) = %v, want %v", tt.results, tt.from, got, tt.want)
+		}
+	}
+}
+
+func TestRequireAuthResultsDropsForgery(t *testing.T) {
+	h := newHarness(t)
+	h.srv.opts.RequireAuthResults = true
+	sent := h.deliver(alice, "x", "board", map[string]string{"Authentication-Results": "mx.test; dkim=pass header.d=evil.test"})
+	if len(sent) != 0 {
+		t.Fatalf("unauthenticated mail got %d replies, want none (a silent, logged drop)", len(sent))
+	}
+	sent = h.deliver(alice, "x", "variants", map[string]string{"Authentication-Results": "mx.test; dkim=pass header.d=player.test"})
+	if len(sent) != 1 {
+		t.Fatalf("authenticated mail got %d replies, want 1", len(sent))
+	}
+}
