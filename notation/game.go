@@ -1,0 +1,520 @@
+package notation
+
+import (
+	"bytes"
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/alecthomas/participle/v2/lexer"
+
+	"github.com/taflmail/taflmail/engine"
+	"github.com/taflmail/taflmail/grammar"
+)
+
+// Format is a game-record format that ReadGames reads and the writers write.
+type Format uint8
+
+const (
+	// FormatAuto lets ReadGames decide (DetectFormat).
+	FormatAuto Format = iota
+	// FormatNative is taflmail's record format (docs/notation.md).
+	FormatNative
+	// FormatOTG is an OpenTafl game record (.otg; OTN spec §4).
+	FormatOTG
+	// FormatCSV is the one-game-a-line format of shared/records/README.md.
+	FormatCSV
+)
+
+var formatNames = [...]string{FormatAuto: "auto", FormatNative: "native", FormatOTG: "otg", FormatCSV: "csv"}
+
+// String returns "auto", "native", "otg" or "csv".
+func (f Format) String() string {
+	if int(f) < len(formatNames) {
+		return formatNames[f]
+	}
+	return fmt.Sprintf("Format(%d)", int(f))
+}
+
+// ParseFormat returns the format named s ("auto", "native", "otg", "csv").
+func ParseFormat(s string) (Format, error) {
+	for i, n := range formatNames {
+		if s == n {
+			return Format(i), nil
+		}
+	}
+	return 0, fmt.Errorf("notation: unknown format %q (want auto, native, otg or csv)", s)
+}
+
+// DetectFormat guesses a file's format: by its extension (.otg, .csv; .tafl
+// and .txt are native), else by its first non-blank character: "[" starts
+// an OpenTafl tag ("[date:…") or a native tag ("[Event \"…"), a line with
+// a comma is CSV, anything else is native move text.
+func DetectFormat(filename string, src []byte) Format {
+	switch strings.ToLower(filepath.Ext(filename)) {
+	case ".otg":
+		return FormatOTG
+	case ".csv":
+		return FormatCSV
+	case ".tafl", ".txt":
+		return FormatNative
+	}
+	s := bytes.TrimLeft(src, " \t\r\n")
+	if len(s) > 0 && s[0] == '[' {
+		i := 1
+		for i < len(s) && (isAlnum(s[i]) || s[i] == '-' || s[i] == '_') {
+			i++
+		}
+		if i < len(s) && s[i] == ':' {
+			return FormatOTG
+		}
+		return FormatNative
+	}
+	line, _, _ := bytes.Cut(s, []byte{'\n'})
+	if bytes.IndexByte(line, ',') >= 0 {
+		return FormatCSV
+	}
+	return FormatNative
+}
+
+func isAlnum(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// Game is one game record of any format, reduced to what replaying and
+// writing it needs. Positions (Line, Col, and those inside Plies) point
+// into the file it was read from.
+type Game struct {
+	Filename string // as passed to ReadGames
+	Format   Format // the format it was read from
+	// Number is the game's 1-based number in its file; for CSV it is the
+	// game's line number.
+	Number    int
+	Line, Col int // where the record starts
+	// Tags are the header tags other than those with fields below (Variant,
+	// Rules, Position, ToMove, Result, Termination), in the native format's
+	// names (OpenTafl's event is Event, time-control TimeControl, other
+	// keys are camel-cased: puzzle-mode is PuzzleMode), in the order
+	// written.
+	Tags []Tag
+	// VariantName names the rules for people: the Variant tag, the rules
+	// string's name, or the built-in variant the file or caller chose.
+	VariantName string
+	// Variant is the rules the game is replayed under; nil when SetupErr
+	// says why there are none.
+	Variant *engine.Variant
+	// Setup is the set-up position the game starts from, or nil for the
+	// variant's start position.
+	Setup *Setup
+	// Comments are the comments before the first ply.
+	Comments []string
+	// Plies are the plies of the record (an OpenTafl record's main line),
+	// resignations and time-outs included.
+	Plies []Ply
+	// Result is the result the record gives (result token, OpenTafl result
+	// tag, CSV outcome); grammar.Unfinished when it gives none.
+	Result grammar.Outcome
+	// Termination says how the game ended in the native format's words
+	// ("king captured", "resignation", "timeout", …; grammar's list), or
+	// "" when the record does not say or says it otherwise.
+	Termination string
+	// TerminationText is the termination as written, e.g. OpenTafl's
+	// "Black resigns"; "" when the record has none.
+	TerminationText string
+	// CaptureCounts are a CSV game's "attacker captures" and "defender
+	// captures" fields; nil for other formats.
+	CaptureCounts *[2]int
+	// SetupErr says why the record's rules or start position cannot be
+	// used (unknown variant, unsupported rules, a malformed position);
+	// replaying such a game reports it and plays nothing.
+	SetupErr *Error
+}
+
+// Tag is a header tag of a game record: its native name and its value.
+type Tag struct{ Name, Value string }
+
+// Setup is a set-up position: a board and the side that moves first from
+// it (puzzles, studies, adjourned games).
+type Setup struct {
+	Board  engine.Board // the pieces
+	ToMove engine.Side  // the side that plays the first ply
+}
+
+// Ply is one ply of a record as written.
+type Ply struct {
+	// Ply is the parsed ply: a move, a resignation or a time-out.
+	Ply *grammar.Ply
+	// Number is the move number written before the ply's pair, 0 when the
+	// format has none (CSV). Second says the ply was written as the second
+	// of its pair (a native "12..." ply, an OpenTafl turn's second move).
+	Number int
+	Second bool
+	// Comments are the comments written after the ply.
+	Comments []string
+}
+
+// Text returns the ply as written, normalised to lower case ("Kd4-d8").
+func (p Ply) Text() string { return p.Ply.String() }
+
+// ReadOptions are the settings of ReadGames; the zero value detects the
+// format and guesses the variant.
+type ReadOptions struct {
+	// Format of the file; FormatAuto detects it (DetectFormat).
+	Format Format
+	// Variant is the rules for records that name none (CSV games, native
+	// records without a Variant or Rules tag). nil: the built-in variant
+	// named like the file ("brandubh.csv" → brandubh), else copenhagen.
+	Variant *engine.Variant
+}
+
+// ReadGames parses a file of game records and returns its games, in file
+// order. Syntax errors are returned as the grammar's *grammar.Error (file,
+// line, column, what was expected); a record whose rules or start position
+// cannot be used is returned with SetupErr set, so that the other games of
+// the file can still be replayed. An OpenTafl file holds one game (its main
+// line; variations are left out).
+func ReadGames(filename string, src []byte, opts ReadOptions) ([]*Game, error) {
+	f := opts.Format
+	if f == FormatAuto {
+		f = DetectFormat(filename, src)
+	}
+	def := opts.Variant
+	if def == nil {
+		def = guessVariant(filename)
+	}
+	switch f {
+	case FormatNative:
+		recs, err := grammar.ParseRecords(filename, src)
+		if err != nil {
+			return nil, err
+		}
+		games := make([]*Game, len(recs))
+		for i, r := range recs {
+			games[i] = FromRecord(r, def)
+			games[i].Number = i + 1
+		}
+		return games, nil
+	case FormatOTG:
+		r, err := grammar.ParseOTG(filename, src)
+		if err != nil {
+			return nil, err
+		}
+		g := FromOTG(r)
+		g.Number = 1
+		return []*Game{g}, nil
+	case FormatCSV:
+		cs, err := ParseCSV(filename, src)
+		if err != nil {
+			return nil, err
+		}
+		games := make([]*Game, len(cs))
+		for i, c := range cs {
+			games[i] = FromCSV(c, def)
+		}
+		return games, nil
+	}
+	return nil, fmt.Errorf("notation: unknown format %v", f)
+}
+
+// guessVariant returns the built-in variant named like the file
+// ("copenhagen.csv" → copenhagen), else copenhagen.
+func guessVariant(filename string) *engine.Variant {
+	base := strings.ToLower(strings.TrimSuffix(filepath.Base(filename), filepath.Ext(filename)))
+	if v, ok := engine.Lookup(base); ok {
+		return v
+	}
+	v, _ := engine.Lookup("copenhagen")
+	return v
+}
+
+// The native tags that Game keeps in fields rather than in Tags.
+var fieldTags = map[string]bool{"Variant": true, "Rules": true, "Position": true, "ToMove": true, "Result": true, "Termination": true}
+
+// FromRecord turns a parsed native record into a Game. def is the variant
+// for a record without Variant and Rules tags. The Variant tag names a
+// built-in variant; a Rules tag gives the rules as an OTN rules string
+// (then Variant, if present, only names them); Position and ToMove give a
+// set-up position.
+func FromRecord(r *grammar.Record, def *engine.Variant) *Game {
+	g := &Game{Filename: r.Pos.Filename, Format: FormatNative, Line: r.Pos.Line, Col: r.Pos.Column}
+	if r.Result != nil {
+		g.Result = r.Result.Outcome
+	}
+	var variantTag, rulesTag, posTag, toMoveTag *grammar.Tag
+	for _, t := range r.Tags {
+		switch t.Name {
+		case "Variant":
+			variantTag = t
+		case "Rules":
+			rulesTag = t
+		case "Position":
+			posTag = t
+		case "ToMove":
+			toMoveTag = t
+		case "Termination":
+			g.Termination, g.TerminationText = t.Value, t.Value
+		}
+		if !fieldTags[t.Name] {
+			g.Tags = append(g.Tags, Tag{t.Name, t.Value})
+		}
+	}
+	switch {
+	case rulesTag != nil && r.Rules != nil:
+		v, err := VariantFromRules(r.Rules)
+		if err != nil {
+			g.SetupErr = err.(*Error)
+		}
+		g.Variant = v
+		if v != nil {
+			g.VariantName = v.Name
+		}
+		if variantTag != nil {
+			g.VariantName = variantTag.Value
+			if v != nil {
+				v.Name = variantTag.Value
+			}
+		}
+	case variantTag != nil:
+		g.VariantName = variantTag.Value
+		if v, ok := engine.Lookup(variantTag.Value); ok {
+			g.Variant = v
+		} else {
+			g.SetupErr = &Error{Kind: KindSetup, Message: fmt.Sprintf("unknown variant %q (see taflmail variants)", variantTag.Value)}
+			setPos(g.SetupErr, variantTag.Pos)
+		}
+	default:
+		g.Variant, g.VariantName = def, def.Name
+	}
+	if posTag != nil && g.SetupErr == nil {
+		b, err := ParseBoard(posTag.Value)
+		if err != nil {
+			e := err.(*Error)
+			col := e.Col
+			setPos(e, posTag.Pos)
+			e.Col += len(`Position "`) + col // the value starts after [Position "
+			e.Message = "Position: " + e.Message
+			g.SetupErr = e
+		} else {
+			s := &Setup{Board: b, ToMove: engine.Attackers}
+			if toMoveTag != nil && toMoveTag.Value == "defenders" {
+				s.ToMove = engine.Defenders
+			}
+			g.Setup = s
+		}
+	}
+	for _, c := range r.Comments {
+		g.Comments = append(g.Comments, c.Text)
+	}
+	for _, t := range r.Turns {
+		for i, a := range []*grammar.AnnotatedPly{t.First, t.Second} {
+			if a == nil {
+				continue
+			}
+			p := Ply{Ply: a.Ply, Number: t.Number, Second: i == 1}
+			for _, c := range a.Comments {
+				p.Comments = append(p.Comments, c.Text)
+			}
+			g.Plies = append(g.Plies, p)
+		}
+	}
+	return g
+}
+
+// otgTags maps OpenTafl tag keys to native tag names; other keys are
+// camel-cased (puzzle-mode → PuzzleMode) by camelTag.
+var otgTags = map[string]string{
+	"event": "Event", "site": "Site", "date": "Date", "round": "Round",
+	"attackers": "Attackers", "defenders": "Defenders", "time-control": "TimeControl",
+	"variant": "VariantName",
+}
+
+// camelTag turns an OpenTafl key into a native tag name: "start-comment"
+// → "StartComment".
+func camelTag(key string) string {
+	if n, ok := otgTags[key]; ok {
+		return n
+	}
+	var b strings.Builder
+	up := true
+	for i := 0; i < len(key); i++ {
+		c := key[i]
+		switch {
+		case c == '-' || c == '_':
+			up = true
+			continue
+		case up && c >= 'a' && c <= 'z':
+			c -= 'a' - 'A'
+		}
+		up = false
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// kebabTag is camelTag's inverse: "StartComment" → "start-comment".
+func kebabTag(name string) string {
+	for k, n := range otgTags {
+		if n == name {
+			return k
+		}
+	}
+	var b strings.Builder
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if c >= 'A' && c <= 'Z' {
+			if i > 0 {
+				b.WriteByte('-')
+			}
+			c += 'a' - 'A'
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// terminationWords reads a free-text termination (OpenTafl's
+// "Black resigns") as a native Termination value, or "".
+func terminationWords(text string) string {
+	t := strings.ToLower(text)
+	for _, w := range []struct{ sub, term string }{
+		{"resign", "resignation"}, {"time", "timeout"}, {"agree", "agreement"},
+		{"escape", "king escaped"}, {"fort", "edge fort"}, {"encircle", "encirclement"},
+		{"surround", "encirclement"}, {"repetition", "repetition"}, {"no legal move", "no legal move"},
+		{"no move", "no legal move"}, {"captured", "king captured"},
+	} {
+		if strings.Contains(t, w.sub) {
+			return w.term
+		}
+	}
+	return ""
+}
+
+// FromOTG turns a parsed OpenTafl record into a Game: its main line, its
+// tags, the rules of its rules tag (a record without one is a setup
+// error) and a position tag as the set-up position, with the side the
+// rules say moves first.
+func FromOTG(r *grammar.OTGRecord) *Game {
+	g := &Game{Filename: r.Pos.Filename, Format: FormatOTG, Line: r.Pos.Line, Col: r.Pos.Column, Result: r.Outcome()}
+	var posTag *grammar.OTGTag
+	for _, t := range r.Tags {
+		switch t.Key {
+		case "rules", "result":
+		case "termination":
+			g.TerminationText = t.Value
+			g.Termination = terminationWords(t.Value)
+		case "position":
+			posTag = t
+		case "start-comment":
+			// OpenTafl's comment before the first move.
+			g.Comments = append(g.Comments, t.Value)
+		default:
+			g.Tags = append(g.Tags, Tag{camelTag(t.Key), t.Value})
+		}
+	}
+	if r.Rules == nil {
+		g.SetupErr = &Error{Kind: KindSetup, Message: "OpenTafl record without a rules tag"}
+		setPos(g.SetupErr, r.Pos)
+	} else {
+		v, err := VariantFromRules(r.Rules)
+		if err != nil {
+			g.SetupErr = err.(*Error)
+		} else {
+			g.Variant = v
+			g.VariantName = otgVariantName(v)
+		}
+	}
+	if posTag != nil && g.Variant != nil {
+		b, err := ParseBoard(strings.TrimSpace(posTag.Value))
+		if err != nil {
+			e := err.(*Error)
+			col := e.Col
+			setPos(e, posTag.Pos)
+			e.Col += len("[position:") + col - 1
+			e.Message = "position: " + e.Message
+			g.SetupErr = e
+		} else {
+			g.Setup = &Setup{Board: b, ToMove: g.Variant.FirstSide}
+		}
+	}
+	for _, t := range r.MainLine() {
+		first, second := "", ""
+		if c := t.Comment; c != nil {
+			first, second = strings.TrimSpace(c.First), strings.TrimSpace(c.Second)
+		}
+		for i, p := range []*grammar.Ply{t.First, t.Second} {
+			if p == nil {
+				continue
+			}
+			ply := Ply{Ply: p, Number: t.Label.Number, Second: i == 1}
+			if c := []string{first, second}[i]; c != "" {
+				ply.Comments = []string{c}
+			}
+			g.Plies = append(g.Plies, ply)
+		}
+	}
+	return g
+}
+
+// otgVariantName names rules read from an OpenTafl record: the built-in
+// variant with the same rules, else the rules string's name, else "otn".
+func otgVariantName(v *engine.Variant) string {
+	if b := builtinFor(v); b != nil {
+		return b.Name
+	}
+	if v.Name != "" {
+		return v.Name
+	}
+	return "otn"
+}
+
+// builtinFor returns the built-in variant with v's rules, or nil.
+func builtinFor(v *engine.Variant) *engine.Variant {
+	for _, b := range engine.Variants() {
+		if SameRules(v, b) {
+			return b
+		}
+	}
+	return nil
+}
+
+// FromCSV turns a parsed CSV game into a Game under variant v (CSV files
+// do not name their rules). A final "timeout" sets Termination.
+func FromCSV(c *grammar.CSVGame, v *engine.Variant) *Game {
+	g := &Game{
+		Filename: c.Pos.Filename, Format: FormatCSV, Number: c.Line, Line: c.Pos.Line, Col: c.Pos.Column,
+		Variant: v, VariantName: v.Name, Result: c.Result(),
+		CaptureCounts: &[2]int{c.AttackerCaptures, c.DefenderCaptures},
+		Plies:         make([]Ply, len(c.Plies)),
+	}
+	if g.Line == 0 {
+		g.Line, g.Col = c.Line, 1
+	}
+	for i, p := range c.Plies {
+		g.Plies[i] = Ply{Ply: p}
+	}
+	if n := len(c.Plies); n > 0 {
+		switch last := c.Plies[n-1]; {
+		case last.Timeout:
+			g.Termination = "timeout"
+		case last.Resign:
+			g.Termination = "resignation"
+		}
+	}
+	return g
+}
+
+// startPosition returns the position the game starts from.
+func (g *Game) startPosition() (*engine.Position, error) {
+	if g.Setup != nil {
+		return engine.NewPositionFromBoard(g.Variant, g.Setup.Board, g.Setup.ToMove)
+	}
+	return engine.NewPosition(g.Variant)
+}
+
+// pos returns the lexer position of ply i, or the game's.
+func (g *Game) plyPos(i int) lexer.Position {
+	if i >= 0 && i < len(g.Plies) {
+		return g.Plies[i].Ply.Pos
+	}
+	return lexer.Position{Filename: g.Filename, Line: g.Line, Column: g.Col}
+}

@@ -1,0 +1,644 @@
+package notation
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/alecthomas/participle/v2/lexer"
+
+	"github.com/taflmail/taflmail/engine"
+	"github.com/taflmail/taflmail/grammar"
+)
+
+// OTN rules strings (OTN spec §3 "Rules Records"; RULES.md §2, tier 2) and
+// engine.Variant, both ways. docs/notation.md, "OTN rules strings", lists
+// every key with its default and the engine field it sets; in short:
+//
+//	dim          Size (required)
+//	name         Name ("_" for blanks; Title gets the blanks back)
+//	esc c|e      Escape                     (default c)
+//	surf y|n     Encirclement               (default y)
+//	atkf y|n     FirstSide                  (default y: attackers)
+//	tfr d|i|w    Repetition: Draw, Ignored, SideToMoveLoses ("the player who
+//	             makes the third repetition wins"); l is not supported
+//	ka y|n|h|a   KingArms                   (default y)
+//	ks y|s|c|n|w KingCapture: Strong, StrongNearThrone (c), Weak (n, w);
+//	             m (middleweight) is not supported
+//	cor, cen     Corners.Present, Throne.Present: "default" or the four
+//	             corners / the centre square, or empty for none; other squares
+//	             are not supported
+//	corp cenp    Pass    cors cens Stop     corh HostileEmpty (corners)
+//	cenh         Throne.HostileOccupied     cenhe Throne.HostileEmpty
+//	sw n|w|s     Shieldwall, ShieldwallCorners (s)
+//	swf y        the bracketing ply is required (n is not supported)
+//	efe y|n      EdgeFort                   (default n)
+//	linc n       Linnaean capture (y is not supported)
+//	start        Start, rank 1 first; starti: the same, top rank first
+//
+// Three engine rules have no OTN key; taflmail writes them with keys of its
+// own, which OpenTafl ignores (it reads its default instead, noted):
+//
+//	tm-rep:attackers|defenders   Repetition AttackersWin / DefendersWin
+//	                             (OpenTafl: tfr's default, a draw)
+//	tm-nomove:draw|loses         NoMove (default loses, as in OpenTafl)
+//	tm-kedge:capture|safe        KingEdge EdgeThreeSides (default safe:
+//	                             OpenTafl's strong king needs four sides)
+//
+// Keys for what the engine cannot play are rejected naming the key: jumps
+// (kj, and nj or cj only matter with knights or commanders, which a start
+// position cannot hold), berserk (ber), fortresses (afor, dfor), speed
+// limits (spd), re-entry limits (corre, cenre), special pieces in start.
+
+// Extension keys of taflmail (see above).
+const (
+	keyRepetition = "tm-rep"
+	keyNoMove     = "tm-nomove"
+	keyKingEdge   = "tm-kedge"
+)
+
+// OTN defaults for the square-rule lists (OTN spec §3; OpenTafl's
+// RulesSerializer.defaults), as engine piece sets.
+var (
+	defaultCornerPass    = engine.OnlyKing
+	defaultCornerStop    = engine.OnlyKing
+	defaultCornerHostile = engine.AllPieces
+	defaultThronePass    = engine.AllPieces
+	defaultThroneStop    = engine.OnlyKing
+	defaultThroneHostile = engine.AttackerOnly // cenh: when the king stands on it
+	defaultThroneEmpty   = engine.AllPieces    // cenhe
+)
+
+// ParseRules parses an OTN rules string such as
+// "dim:7 ks:c start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/" and builds the
+// variant it describes, as VariantFromRules. Syntax errors are the
+// grammar's (*grammar.Error, wrapped in an *Error of KindSyntax).
+func ParseRules(s string) (*engine.Variant, error) {
+	r, err := grammar.ParseRules("", []byte(s))
+	if err != nil {
+		return nil, wrapGrammar(err)
+	}
+	return VariantFromRules(r)
+}
+
+// VariantFromRules builds the variant a parsed rules string describes (the
+// keys and defaults are listed at the top of rules.go and in
+// docs/notation.md). The result has Tier 2 and passes Validate. Errors are
+// *Error positioned at the offending pair (its file, line and column come
+// from r's positions): KindSyntax for a malformed value, KindUnsupported
+// for a rule the engine cannot play, KindSetup when the result fails
+// engine's Variant.Validate (which it wraps).
+func VariantFromRules(r *grammar.Rules) (*engine.Variant, error) {
+	v := &engine.Variant{
+		Tier:        2,
+		Source:      "OTN rules string",
+		FirstSide:   engine.Attackers,
+		Escape:      engine.EscapeCorners,
+		KingArms:    engine.KingArmed,
+		KingCapture: engine.CaptureStrong,
+		KingEdge:    engine.EdgeNoCapture,
+		Throne: engine.SquareRule{Present: true, Stop: defaultThroneStop, Pass: defaultThronePass,
+			HostileEmpty: defaultThroneEmpty, HostileOccupied: defaultThroneHostile},
+		Corners:      engine.SquareRule{Present: true, Stop: defaultCornerStop, Pass: defaultCornerPass, HostileEmpty: defaultCornerHostile},
+		Encirclement: true,
+		Repetition:   engine.RepetitionDraw,
+		NoMove:       engine.NoMoveLoses,
+	}
+	rd := rulesReader{r: r}
+	dim, ok := rd.pair("dim")
+	if !ok {
+		return nil, rd.errAt(nil, KindSyntax, "rules string without dim: (the board size)")
+	}
+	n, err := strconv.Atoi(dim.Value)
+	if err != nil || n < engine.MinSize || n > engine.MaxSize {
+		return nil, rd.errAt(dim, KindSyntax, "dim: board size %q is not a number from %d to %d", dim.Value, engine.MinSize, engine.MaxSize)
+	}
+	v.Size = n
+	for _, key := range []string{"afor", "dfor"} {
+		if p, ok := rd.pair(key); ok && p.Value != "" {
+			return nil, rd.errAt(p, KindUnsupported, "%s: fortresses are not supported", key)
+		}
+	}
+	// Who may re-enter a corner or the throne (OpenTafl's corre, cenre;
+	// default: every piece).
+	stopCorner, stopThrone := engine.AllPieces, engine.AllPieces
+	var board *engine.Board
+	for i := range r.Pairs {
+		p := &r.Pairs[i]
+		val := p.Value
+		yes, no := val == "y", val == "n"
+		yesNo := func() error {
+			if !yes && !no {
+				return rd.errAt(p, KindSyntax, "%s: value %q is not y or n", p.Key, val)
+			}
+			return nil
+		}
+		switch p.Key {
+		case "dim":
+		case "name":
+			v.Name, v.Title = val, strings.ReplaceAll(val, "_", " ")
+		case "esc":
+			switch val {
+			case "c":
+				v.Escape = engine.EscapeCorners
+			case "e":
+				v.Escape = engine.EscapeEdge
+			default:
+				return nil, rd.errAt(p, KindSyntax, "esc: value %q is not c (corners) or e (edge)", val)
+			}
+		case "surf":
+			if err := yesNo(); err != nil {
+				return nil, err
+			}
+			v.Encirclement = yes
+		case "atkf":
+			if err := yesNo(); err != nil {
+				return nil, err
+			}
+			v.FirstSide = engine.Attackers
+			if no {
+				v.FirstSide = engine.Defenders
+			}
+		case "tfr":
+			if _, ok := rd.pair(keyRepetition); ok {
+				continue // taflmail's key says more
+			}
+			switch val {
+			case "d":
+				v.Repetition = engine.RepetitionDraw
+			case "i":
+				v.Repetition = engine.RepetitionIgnored
+			case "w":
+				v.Repetition = engine.RepetitionSideToMoveLoses
+			case "l":
+				return nil, rd.errAt(p, KindUnsupported, "tfr: l (the player who makes the third repetition loses) is not supported")
+			default:
+				return nil, rd.errAt(p, KindSyntax, "tfr: value %q is not d, i, w or l", val)
+			}
+		case keyRepetition:
+			switch val {
+			case "attackers":
+				v.Repetition = engine.RepetitionAttackersWin
+			case "defenders":
+				v.Repetition = engine.RepetitionDefendersWin
+			default:
+				return nil, rd.errAt(p, KindSyntax, "%s: value %q is not attackers or defenders", p.Key, val)
+			}
+		case keyNoMove:
+			switch val {
+			case "draw":
+				v.NoMove = engine.NoMoveDraw
+			case "loses":
+				v.NoMove = engine.NoMoveLoses
+			default:
+				return nil, rd.errAt(p, KindSyntax, "%s: value %q is not draw or loses", p.Key, val)
+			}
+		case keyKingEdge:
+			switch val {
+			case "capture":
+				v.KingEdge = engine.EdgeThreeSides
+			case "safe":
+				v.KingEdge = engine.EdgeNoCapture
+			default:
+				return nil, rd.errAt(p, KindSyntax, "%s: value %q is not capture or safe", p.Key, val)
+			}
+		case "ka":
+			switch val {
+			case "y":
+				v.KingArms = engine.KingArmed
+			case "n":
+				v.KingArms = engine.KingUnarmed
+			case "h":
+				v.KingArms = engine.KingHammerOnly
+			case "a":
+				v.KingArms = engine.KingAnvilOnly
+			default:
+				return nil, rd.errAt(p, KindSyntax, "ka: value %q is not y, n, h or a", val)
+			}
+		case "ks":
+			switch val {
+			case "y", "s":
+				v.KingCapture = engine.CaptureStrong
+			case "c":
+				v.KingCapture = engine.CaptureStrongNearThrone
+			case "n", "w":
+				v.KingCapture = engine.CaptureWeak
+			case "m":
+				return nil, rd.errAt(p, KindUnsupported, "ks: m (a middleweight king) is not supported")
+			default:
+				return nil, rd.errAt(p, KindSyntax, "ks: value %q is not y, s, c, m, n or w", val)
+			}
+		case "kj":
+			if val != "n" {
+				return nil, rd.errAt(p, KindUnsupported, "kj: king jumps are not supported")
+			}
+		case "nj", "cj":
+			// Jumps of knights and commanders; a start position cannot
+			// hold them, so any valid value is harmless.
+			if !strings.Contains("nrjc", val) || len(val) != 1 {
+				return nil, rd.errAt(p, KindSyntax, "%s: value %q is not n, r, j or c", p.Key, val)
+			}
+		case "ber":
+			if val != "n" {
+				return nil, rd.errAt(p, KindUnsupported, "ber: berserk moves are not supported")
+			}
+		case "spd":
+			if val != "-1" && val != "" {
+				return nil, rd.errAt(p, KindUnsupported, "spd: speed limits are not supported")
+			}
+		case "linc":
+			if err := yesNo(); err != nil {
+				return nil, err
+			}
+			if yes {
+				return nil, rd.errAt(p, KindUnsupported, "linc: Linnaean capture (a defender beside the occupied throne captured against it) is not supported")
+			}
+		case "swf":
+			if err := yesNo(); err != nil {
+				return nil, err
+			}
+			if no {
+				return nil, rd.errAt(p, KindUnsupported, "swf: shieldwall captures without a bracketing ply are not supported")
+			}
+		case "sw":
+			switch val {
+			case "n":
+				v.Shieldwall, v.ShieldwallCorners = false, false
+			case "w":
+				v.Shieldwall, v.ShieldwallCorners = true, false
+			case "s":
+				v.Shieldwall, v.ShieldwallCorners = true, true
+			default:
+				return nil, rd.errAt(p, KindSyntax, "sw: value %q is not n, w or s", val)
+			}
+		case "efe":
+			if err := yesNo(); err != nil {
+				return nil, err
+			}
+			v.EdgeFort = yes
+		case "cor", "cen":
+			present, err := rd.squareList(p, n)
+			if err != nil {
+				return nil, err
+			}
+			if p.Key == "cor" {
+				v.Corners.Present = present
+			} else {
+				v.Throne.Present = present
+			}
+		case "corp", "cenp", "cors", "cens", "corh", "cenh", "cenhe", "corre", "cenre":
+			set, err := rd.pieces(p)
+			if err != nil {
+				return nil, err
+			}
+			switch p.Key {
+			case "corp":
+				v.Corners.Pass = set
+			case "cenp":
+				v.Throne.Pass = set
+			case "cors":
+				v.Corners.Stop = set
+			case "cens":
+				v.Throne.Stop = set
+			case "corh":
+				v.Corners.HostileEmpty = set
+			case "cenh":
+				v.Throne.HostileOccupied = set
+			case "cenhe":
+				v.Throne.HostileEmpty = set
+			case "corre":
+				stopCorner = set
+			case "cenre":
+				stopThrone = set
+			}
+		case "afor", "dfor", "aforh", "dforh", "aforp", "dforp", "afors", "dfors", "aforre", "dforre":
+			// Rules for fortresses, which afor and dfor say do not exist.
+		case "start", "starti":
+			if board != nil {
+				return nil, rd.errAt(p, KindSyntax, "rules string has both start: and starti:")
+			}
+			parse := ParseBoard
+			if p.Key == "starti" {
+				parse = ParseBoardInverted
+			}
+			b, err := parse(val)
+			if err != nil {
+				return nil, rd.shift(p, err.(*Error))
+			}
+			if b.Size != n {
+				return nil, rd.errAt(p, KindSyntax, "%s: position is %d×%d but dim is %d", p.Key, b.Size, b.Size, n)
+			}
+			board = &b
+		default:
+			return nil, rd.errAt(p, KindUnsupported, "unknown rules key %s:", p.Key)
+		}
+	}
+	if board == nil {
+		return nil, rd.errAt(nil, KindSyntax, "rules string without start: (the start position)")
+	}
+	// A piece that may stop on a restricted square but not re-enter it
+	// (OpenTafl's cenre/corre) needs a rule the engine does not have.
+	for _, c := range []struct {
+		key        string
+		re, stop   engine.PieceSet
+		restricted bool
+	}{{"corre", stopCorner, v.Corners.Stop, v.Corners.Present}, {"cenre", stopThrone, v.Throne.Stop, v.Throne.Present}} {
+		if c.restricted && c.stop&^c.re != 0 {
+			p, _ := rd.pair(c.key)
+			return nil, rd.errAt(p, KindUnsupported, "%s: squares that some pieces may not re-enter are not supported", c.key)
+		}
+	}
+	if !v.Shieldwall {
+		v.ShieldwallCorners = false
+	}
+	if !v.Corners.Present {
+		v.Corners = engine.SquareRule{}
+	}
+	if !v.Throne.Present {
+		v.Throne = engine.SquareRule{}
+	}
+	v.Start = startRows(*board)
+	if err := v.Validate(); err != nil {
+		return nil, &Error{Kind: KindSetup, Filename: r.Pos.Filename, Line: r.Pos.Line, Col: r.Pos.Column,
+			Message: strings.TrimPrefix(err.Error(), "engine: "), Err: err}
+	}
+	return v, nil
+}
+
+// RulesString writes v as an OTN rules string: dim first, start (rank 1
+// first) last, and between them, in OpenTafl's order, every key whose
+// value differs from the OTN default, with taflmail's tm- keys for the
+// rules OTN cannot express (see the top of rules.go). VariantFromRules
+// reads it back to a variant with the same rule fields (SameRules), the
+// same Name, and the Title derived from the name. It fails only when v's
+// start position is malformed (engine.Variant.StartBoard's error).
+func RulesString(v *engine.Variant) (string, error) {
+	b, err := v.StartBoard()
+	if err != nil {
+		return "", err
+	}
+	parts := []string{"dim:" + strconv.Itoa(v.Size)}
+	add := func(key, val string) { parts = append(parts, key+":"+val) }
+	if v.Name != "" {
+		add("name", strings.ReplaceAll(v.Name, " ", "_"))
+	}
+	if v.Escape == engine.EscapeEdge {
+		add("esc", "e")
+	}
+	if !v.Encirclement {
+		add("surf", "n")
+	}
+	if v.FirstSide == engine.Defenders {
+		add("atkf", "n")
+	}
+	switch v.Repetition {
+	case engine.RepetitionIgnored:
+		add("tfr", "i")
+	case engine.RepetitionSideToMoveLoses:
+		add("tfr", "w")
+	}
+	switch v.KingArms {
+	case engine.KingUnarmed:
+		add("ka", "n")
+	case engine.KingHammerOnly:
+		add("ka", "h")
+	case engine.KingAnvilOnly:
+		add("ka", "a")
+	}
+	switch v.KingCapture {
+	case engine.CaptureWeak:
+		add("ks", "w")
+	case engine.CaptureStrongNearThrone:
+		add("ks", "c")
+	}
+	if !v.Corners.Present {
+		add("cor", "")
+	}
+	if !v.Throne.Present {
+		add("cen", "")
+	}
+	list := func(key string, set, def engine.PieceSet, present bool) {
+		if present && set != def {
+			add(key, pieceList(set))
+		}
+	}
+	list("corp", v.Corners.Pass, defaultCornerPass, v.Corners.Present)
+	list("cenp", v.Throne.Pass, defaultThronePass, v.Throne.Present)
+	list("cors", v.Corners.Stop, defaultCornerStop, v.Corners.Present)
+	list("cens", v.Throne.Stop, defaultThroneStop, v.Throne.Present)
+	list("corh", v.Corners.HostileEmpty, defaultCornerHostile, v.Corners.Present)
+	list("cenh", v.Throne.HostileOccupied, defaultThroneHostile, v.Throne.Present)
+	list("cenhe", v.Throne.HostileEmpty, defaultThroneEmpty, v.Throne.Present)
+	switch {
+	case v.Shieldwall && v.ShieldwallCorners:
+		add("sw", "s")
+	case v.Shieldwall:
+		add("sw", "w")
+	}
+	if v.EdgeFort {
+		add("efe", "y")
+	}
+	switch v.Repetition {
+	case engine.RepetitionAttackersWin:
+		add(keyRepetition, "attackers")
+	case engine.RepetitionDefendersWin:
+		add(keyRepetition, "defenders")
+	}
+	if v.NoMove == engine.NoMoveDraw {
+		add(keyNoMove, "draw")
+	}
+	if v.KingEdge == engine.EdgeThreeSides {
+		add(keyKingEdge, "capture")
+	}
+	add("start", FormatBoard(b))
+	return strings.Join(parts, " "), nil
+}
+
+// SameRules reports whether a and b play the same game: equal in every
+// rule field (Size, Start, FirstSide, Escape, KingArms, KingCapture,
+// KingEdge, Throne, Corners, Shieldwall, ShieldwallCorners, EdgeFort,
+// Encirclement, Repetition, NoMove), whatever their Name, Title, Summary,
+// Source and Tier. Rules that cannot act are not compared: the other
+// fields of an absent throne or corner rule, ShieldwallCorners without
+// Shieldwall, and the corners' HostileOccupied (a king on a corner has
+// always escaped).
+func SameRules(a, b *engine.Variant) bool {
+	na, nb := normalRules(a), normalRules(b)
+	return na.Size == nb.Size && slices.Equal(na.Start, nb.Start) &&
+		na.FirstSide == nb.FirstSide && na.Escape == nb.Escape && na.KingArms == nb.KingArms &&
+		na.KingCapture == nb.KingCapture && na.KingEdge == nb.KingEdge &&
+		na.Throne == nb.Throne && na.Corners == nb.Corners &&
+		na.Shieldwall == nb.Shieldwall && na.ShieldwallCorners == nb.ShieldwallCorners &&
+		na.EdgeFort == nb.EdgeFort && na.Encirclement == nb.Encirclement &&
+		na.Repetition == nb.Repetition && na.NoMove == nb.NoMove
+}
+
+// normalRules returns a copy of v with the fields that cannot act zeroed.
+func normalRules(v *engine.Variant) engine.Variant {
+	n := *v
+	if !n.Throne.Present {
+		n.Throne = engine.SquareRule{}
+	}
+	if !n.Corners.Present {
+		n.Corners = engine.SquareRule{}
+	}
+	n.Corners.HostileOccupied = engine.NoPieces
+	if !n.Shieldwall {
+		n.ShieldwallCorners = false
+	}
+	return n
+}
+
+// startRows turns a board into Variant.Start rows, top rank first.
+func startRows(b engine.Board) []string {
+	rows := make([]string, b.Size)
+	for r := 0; r < b.Size; r++ {
+		row := make([]byte, b.Size)
+		for f := range row {
+			switch b.At(engine.SquareAt(f, r)) {
+			case engine.Attacker:
+				row[f] = 't'
+			case engine.Defender:
+				row[f] = 'T'
+			case engine.King:
+				row[f] = 'K'
+			default:
+				row[f] = '.'
+			}
+		}
+		rows[b.Size-1-r] = string(row)
+	}
+	return rows
+}
+
+// pieceList writes a piece set as OTN letters: t, T, K in that order.
+func pieceList(s engine.PieceSet) string {
+	var b strings.Builder
+	for _, p := range []struct {
+		piece engine.Piece
+		c     byte
+	}{{engine.Attacker, 't'}, {engine.Defender, 'T'}, {engine.King, 'K'}} {
+		if s.Has(p.piece) {
+			b.WriteByte(p.c)
+		}
+	}
+	return b.String()
+}
+
+// rulesReader looks up pairs and makes positioned errors.
+type rulesReader struct{ r *grammar.Rules }
+
+func (rd rulesReader) pair(key string) (*grammar.RulePair, bool) {
+	for i := range rd.r.Pairs {
+		if rd.r.Pairs[i].Key == key {
+			return &rd.r.Pairs[i], true
+		}
+	}
+	return nil, false
+}
+
+// errAt returns an *Error at pair p (at the rules string without one).
+func (rd rulesReader) errAt(p *grammar.RulePair, k Kind, format string, args ...any) *Error {
+	pos := rd.r.Pos
+	if p != nil {
+		pos = p.Pos
+	}
+	e := &Error{Kind: k, Message: fmt.Sprintf(format, args...)}
+	setPos(e, pos)
+	return e
+}
+
+// shift places an error about a pair's value (Line 1, Col counted in the
+// value) at its place in the file.
+func (rd rulesReader) shift(p *grammar.RulePair, e *Error) *Error {
+	col := e.Col
+	setPos(e, p.Pos)
+	e.Col += len(p.Key) + col // "key:" then the value's column
+	e.Message = p.Key + ": " + e.Message
+	return e
+}
+
+func setPos(e *Error, pos lexer.Position) {
+	e.Filename, e.Line, e.Col = pos.Filename, pos.Line, pos.Column
+	if e.Line == 0 {
+		e.Line, e.Col = 1, 1
+	}
+}
+
+// pieces reads an OTN piece-type list: t, T and K set Attacker, Defender
+// and King; the letters of special pieces (c n k m g, capitals too) are
+// allowed and have no effect.
+func (rd rulesReader) pieces(p *grammar.RulePair) (engine.PieceSet, error) {
+	var s engine.PieceSet
+	for i := 0; i < len(p.Value); i++ {
+		switch c := p.Value[i]; c {
+		case 't', 'T', 'K':
+			s |= engine.Pieces(pieceOf(c))
+		case 'c', 'n', 'k', 'm', 'g', 'C', 'N', 'M', 'G':
+		default:
+			return 0, rd.errAt(p, KindSyntax, "%s: %q is not a piece letter", p.Key, string(c))
+		}
+	}
+	return s, nil
+}
+
+// squareList reads the value of cor or cen: "default" or the default
+// squares (the four corners, the centre) mean present, "" absent; any other
+// list is not supported.
+func (rd rulesReader) squareList(p *grammar.RulePair, n int) (bool, error) {
+	if p.Value == "default" {
+		return true, nil
+	}
+	var got []engine.Square
+	for _, f := range strings.Split(p.Value, ",") {
+		if f == "" {
+			continue
+		}
+		sq, ok := squareFromText(f)
+		if !ok || !sq.OnBoard(n) {
+			return false, rd.errAt(p, KindSyntax, "%s: %q is not a square of a %d×%d board", p.Key, f, n, n)
+		}
+		if !slices.Contains(got, sq) {
+			got = append(got, sq)
+		}
+	}
+	if len(got) == 0 {
+		return false, nil
+	}
+	want := []engine.Square{engine.SquareAt(n/2, n/2)}
+	what := "a throne elsewhere than on the centre square is not supported"
+	if p.Key == "cor" {
+		want = []engine.Square{engine.SquareAt(0, 0), engine.SquareAt(n-1, 0), engine.SquareAt(0, n-1), engine.SquareAt(n-1, n-1)}
+		what = "corner squares other than the board's four corners are not supported"
+	}
+	slices.Sort(got)
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		return false, rd.errAt(p, KindUnsupported, "%s:%s: %s", p.Key, p.Value, what)
+	}
+	return true, nil
+}
+
+// squareFromText reads a square such as "g7" (or "G7").
+func squareFromText(s string) (engine.Square, bool) {
+	if len(s) < 2 {
+		return 0, false
+	}
+	f := s[0] | 0x20
+	r, err := strconv.Atoi(s[1:])
+	if f < 'a' || f > 'z' || err != nil || r < 1 || r > engine.MaxSize || s[1] == '0' {
+		return 0, false
+	}
+	return engine.SquareAt(int(f-'a'), r-1), true
+}
+
+// wrapGrammar wraps a grammar error in an *Error of KindSyntax with its
+// position.
+func wrapGrammar(err error) error {
+	ge, ok := err.(*grammar.Error)
+	if !ok {
+		return &Error{Kind: KindSyntax, Message: err.Error(), Err: err}
+	}
+	return &Error{Kind: KindSyntax, Filename: ge.Filename, Line: ge.Line, Col: ge.Col, Message: ge.Message, Err: err}
+}

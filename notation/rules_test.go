@@ -1,0 +1,161 @@
+package notation
+
+import (
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/taflmail/taflmail/engine"
+)
+
+// TestRulesRoundTrip: every built-in variant has an OTN rules string that
+// reads back to the same rules (issue 3: "every built-in variant has an OTN
+// rules string and round-trips").
+func TestRulesRoundTrip(t *testing.T) {
+	for _, v := range engine.Variants() {
+		s, err := RulesString(v)
+		if err != nil {
+			t.Fatalf("RulesString(%s): %v", v.Name, err)
+		}
+		got, err := ParseRules(s)
+		if err != nil {
+			t.Fatalf("ParseRules(RulesString(%s) = %q): %v", v.Name, s, err)
+		}
+		if !SameRules(got, v) {
+			t.Errorf("%s: %q reads back to other rules:\n got %+v\nwant %+v", v.Name, s, *got, *v)
+		}
+		// Every rule field, compared as data: SameRules ignores only
+		// fields that cannot act, and the built-ins leave those zero.
+		want := *v
+		want.Title, want.Summary, want.Source, want.Tier = got.Title, got.Summary, got.Source, got.Tier
+		if !reflect.DeepEqual(*got, want) {
+			t.Errorf("%s: %q reads back to\n got %+v\nwant %+v", v.Name, s, *got, want)
+		}
+		again, _ := RulesString(got)
+		if again != s {
+			t.Errorf("%s: RulesString not stable:\n%q\n%q", v.Name, s, again)
+		}
+	}
+}
+
+// TestRulesStrings pins the strings of the tier-1 variants, so that a
+// change of format is a reviewed diff.
+func TestRulesStrings(t *testing.T) {
+	const a = "start:/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/"
+	want := map[string]string{
+		"copenhagen": "dim:11 name:copenhagen corp: sw:s efe:y tm-rep:attackers " + a,
+		"fetlar":     "dim:11 name:fetlar surf:n corp: tm-nomove:draw " + a,
+		"vingolf":    "dim:11 name:vingolf corp: cenh: cenhe:K tm-rep:attackers tm-kedge:capture " + a,
+		"brandubh":   "dim:7 name:brandubh ks:c corp: tm-rep:attackers start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/",
+		"tablut":     "dim:9 name:tablut esc:e ks:c cor: tm-rep:attackers start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/",
+	}
+	for name, w := range want {
+		v, _ := engine.Lookup(name)
+		got, err := RulesString(v)
+		if err != nil || got != w {
+			t.Errorf("RulesString(%s) = %q, %v\nwant %q", name, got, err, w)
+		}
+	}
+}
+
+// TestRulesDefaults reads OpenTafl's own example strings (OTN spec §3) and
+// the rules tags of shared/records with OTN's defaults.
+func TestRulesDefaults(t *testing.T) {
+	v, err := ParseRules("dim:11 atkf:n sw:s efe:y start:/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cph, _ := engine.Lookup("copenhagen")
+	want := *cph
+	want.FirstSide = engine.Defenders
+	want.Repetition = engine.RepetitionDraw // tfr default d
+	want.Corners.Pass = engine.OnlyKing     // corp default K
+	want.Name, want.Title, want.Summary, want.Source, want.Tier = "", "", "", v.Source, 2
+	if !reflect.DeepEqual(*v, want) {
+		t.Errorf("OTN Copenhagen example:\n got %+v\nwant %+v", *v, want)
+	}
+
+	v, err = ParseRules("dim:9 esc:e ka:n cen: cenhe: cor: start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Throne.Present || v.Corners.Present || v.KingArms != engine.KingUnarmed || v.Escape != engine.EscapeEdge {
+		t.Errorf("OTN Sea Battle example: %+v", *v)
+	}
+
+	v, err = ParseRules("dim:11 name:Fetlar_Defenders_First atkf:n nj:n cj:n start:/4tt2t2/3tTTT2t1/1t2T3T1t/t2T4T2/t9t/t4K1T1tt/t3TTT3t/t4T1t2t/3t7/5t5/4ttt4/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Name != "Fetlar_Defenders_First" || v.Title != "Fetlar Defenders First" {
+		t.Errorf("name: Name %q, Title %q", v.Name, v.Title)
+	}
+	// Rank 1 first: the king on f6, attackers on e1, f1, i1.
+	b, _ := v.StartBoard()
+	for sq, p := range map[string]engine.Piece{"f6": engine.King, "e1": engine.Attacker, "i1": engine.Attacker, "d9": engine.Attacker, "e11": engine.Attacker} {
+		s, _ := squareFromText(sq)
+		if b.At(s) != p {
+			t.Errorf("Fetlar puzzle start: %s holds %v, want %v", sq, b.At(s), p)
+		}
+	}
+}
+
+// TestRulesStartInverted: starti: lists the top rank first.
+func TestRulesStartInverted(t *testing.T) {
+	a, err := ParseRules("dim:7 start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/1t1t3/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := ParseRules("dim:7 starti:/1t1t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !SameRules(a, b) {
+		t.Errorf("start and starti disagree:\n%q\n%q", a.Start, b.Start)
+	}
+	if a.Start[0] != ".t.t..." {
+		t.Errorf("top rank = %q, want %q", a.Start[0], ".t.t...")
+	}
+}
+
+func TestRulesErrors(t *testing.T) {
+	const start = " start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/"
+	tests := []struct {
+		in   string
+		kind Kind
+		want string
+	}{
+		{"dim:7 kj:c" + start, KindUnsupported, "1:7: kj: king jumps are not supported"},
+		{"dim:7 ber:c" + start, KindUnsupported, "1:7: ber: berserk moves are not supported"},
+		{"dim:7 afor:a4,b4," + start, KindUnsupported, "1:7: afor: fortresses are not supported"},
+		{"dim:7 spd:2" + start, KindUnsupported, "1:7: spd: speed limits are not supported"},
+		{"dim:7 tfr:l" + start, KindUnsupported, "1:7: tfr: l (the player who makes the third repetition loses) is not supported"},
+		{"dim:7 ks:m" + start, KindUnsupported, "1:7: ks: m (a middleweight king) is not supported"},
+		{"dim:7 linc:y" + start, KindUnsupported, "1:7: linc: Linnaean capture (a defender beside the occupied throne captured against it) is not supported"},
+		{"dim:7 swf:n" + start, KindUnsupported, "1:7: swf: shieldwall captures without a bracketing ply are not supported"},
+		{"dim:7 cor:g7," + start, KindUnsupported, "1:7: cor:g7,: corner squares other than the board's four corners are not supported"},
+		{"dim:7 cen:b2," + start, KindUnsupported, "1:7: cen:b2,: a throne elsewhere than on the centre square is not supported"},
+		{"dim:7 cenre:T" + start, KindUnsupported, "1:7: cenre: squares that some pieces may not re-enter are not supported"},
+		{"dim:7 foo:1" + start, KindUnsupported, "1:7: unknown rules key foo:"},
+		{"dim:7 esc:x" + start, KindSyntax, `1:7: esc: value "x" is not c (corners) or e (edge)`},
+		{"dim:4" + start, KindSyntax, `1:1: dim: board size "4" is not a number from 5 to 19`},
+		{"dim:7", KindSyntax, "1:1: rules string without start: (the start position)"},
+		{"start:/3t3/", KindSyntax, "1:1: rules string without dim: (the board size)"},
+		{"dim:7 start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3n3/", KindUnsupported, `1:43: start: "n" is a knight; special pieces are not supported`},
+		{"dim:7 start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t2/", KindSyntax, "1:45: start: rank 7 has 6 squares, want 7"},
+		{"dim:9" + start, KindSyntax, "1:7: start: position is 7×7 but dim is 9"},
+		{"dim:7 start:/3t3/3t3/3T3/ttT1Ttt/3T3/3t3/3t3/", KindSetup, "1:1: invalid position: 0 kings on the board, want 1"},
+	}
+	for _, tt := range tests {
+		_, err := ParseRules(tt.in)
+		var e *Error
+		if !errors.As(err, &e) {
+			t.Errorf("ParseRules(%q) = %v, want an *Error", tt.in, err)
+			continue
+		}
+		if e.Kind != tt.kind || strings.TrimPrefix(err.Error(), " ") != tt.want {
+			t.Errorf("ParseRules(%q) =\n  %v (%v)\nwant\n  %s (%v)", tt.in, err, e.Kind, tt.want, tt.kind)
+		}
+	}
+}
