@@ -25,12 +25,13 @@ import (
 // variantTagRE is the form of a native Variant tag (grammar's check).
 var variantTagRE = regexp.MustCompile(`^[a-z][a-z0-9-]*$`)
 
-// canWrite reports why r cannot be written: a game without usable rules.
+// canWrite reports why r cannot be written: a game whose rules or start
+// position cannot be used (Game.SetupErr).
 func canWrite(r *Replay) error {
-	if r.Game.Variant == nil {
-		if r.Game.SetupErr != nil {
-			return r.Game.SetupErr
-		}
+	switch {
+	case r.Game.SetupErr != nil:
+		return r.Game.SetupErr
+	case r.Game.Variant == nil:
 		return &Error{Kind: KindSetup, Game: r.Game.Number, Message: "game has no rules"}
 	}
 	return nil
