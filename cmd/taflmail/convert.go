@@ -1,0 +1,112 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/taflmail/taflmail/notation"
+)
+
+// convertOptions are the flags of `taflmail convert`.
+type convertOptions struct {
+	to      string
+	from    string
+	variant string
+	game    int
+	output  string
+}
+
+// newConvertCommand returns `taflmail convert`.
+func newConvertCommand() *cobra.Command {
+	var o convertOptions
+	cmd := &cobra.Command{
+		Use:   "convert FILE --to native|otg|csv [-o FILE]",
+		Short: "Convert game records between taflmail's, OpenTafl's and the CSV format",
+		Long: `Read game records (any format validate reads), replay them, and write them in
+another format: native (taflmail's canonical record, docs/notation.md), otg
+(OpenTafl) or csv. Plies are written from what the engine did: lower-case
+OTN, "K" before a king's move, captures as the engine makes them; the result
+and termination are the engine's where the rules end the game.
+
+An OpenTafl file holds one game: with --to otg, a file of several games
+needs --game N (its number in the file; for CSV its line number). A CSV
+line has no tags, comments or rules, so a game from a set-up position or
+with the defenders first cannot be written as CSV, and whoever reads it
+back must know the variant (--variant).
+
+A game with problems (see taflmail validate) is converted anyway: plies the
+engine could not play are copied as written, and the problems are listed on
+stderr.`,
+		Example: `  taflmail convert ../shared/records/otg/copenhagen-grandmasters-2015.otg --to native
+  taflmail convert ../shared/records/brandubh.csv --to otg --game 6 -o game6.otg
+  taflmail convert games.tafl --to csv -o games.csv`,
+		Args:         cobra.ArbitraryArgs,
+		SilenceUsage: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runConvert(cmd, o, args)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.to, "to", "", "output format: native, otg or csv (required)")
+	f.StringVar(&o.from, "format", "auto", "input format: auto, native, otg or csv")
+	f.StringVar(&o.variant, "variant", "", "rules of games whose record names none (default: from the file name, else copenhagen)")
+	f.IntVar(&o.game, "game", 0, "convert only this game: its number in the file (CSV: its line number)")
+	f.StringVarP(&o.output, "output", "o", "", "write to this file instead of stdout")
+	return cmd
+}
+
+func runConvert(cmd *cobra.Command, o convertOptions, args []string) error {
+	if len(args) != 1 {
+		return usageErrorf(cmd, "want one FILE, got %d", len(args))
+	}
+	to, err := notation.ParseFormat(o.to)
+	if err != nil || to == notation.FormatAuto {
+		return usageErrorf(cmd, "--to %q: want native, otg or csv", o.to)
+	}
+	ropts, err := readOptions(cmd, o.from, o.variant)
+	if err != nil {
+		return err
+	}
+	name := args[0]
+	src, err := os.ReadFile(name)
+	if err != nil {
+		return &usageError{path: cmd.CommandPath(), err: err}
+	}
+	games, err := notation.ReadGames(name, src, ropts)
+	if err != nil {
+		return err
+	}
+	if o.game != 0 {
+		g, err := pickGame(cmd, games, o.game, name)
+		if err != nil {
+			return err
+		}
+		games = []*notation.Game{g}
+	}
+	if to == notation.FormatOTG && len(games) != 1 {
+		return usageErrorf(cmd, "an OpenTafl file holds one game and %s has %d; choose one with --game N", name, len(games))
+	}
+	rs := make([]*notation.Replay, len(games))
+	for i, g := range games {
+		rs[i] = g.Replay()
+		for _, e := range rs[i].Errors {
+			fmt.Fprintf(cmd.ErrOrStderr(), "warning: %v\n", e)
+		}
+	}
+	var buf bytes.Buffer
+	switch to {
+	case notation.FormatNative:
+		err = notation.WriteNative(&buf, rs...)
+	case notation.FormatOTG:
+		err = notation.WriteOTG(&buf, rs[0])
+	case notation.FormatCSV:
+		err = notation.WriteCSV(&buf, rs...)
+	}
+	if err != nil {
+		return err
+	}
+	return writeOutput(cmd, o.output, buf.Bytes())
+}

@@ -1,0 +1,81 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestConvertGolden: a native game as OpenTafl and CSV text, and the
+// shared OpenTafl tournament game as a native record.
+func TestConvertGolden(t *testing.T) {
+	tests := []struct {
+		golden string
+		args   []string
+	}{
+		{"convert-game1.otg", []string{"convert", "testdata/games.tafl", "--game", "1", "--to", "otg"}},
+		{"convert-game1.csv", []string{"convert", "testdata/games.tafl", "--game", "1", "--to", "csv"}},
+		{"convert-puzzle.otg", []string{"convert", "testdata/games.tafl", "--game", "8", "--to", "otg"}},
+	}
+	for _, tt := range tests {
+		r := run(t, tt.args...)
+		if r.code != exitOK || r.stderr != "" {
+			t.Errorf("taflmail %q = code %d, stderr %q", tt.args, r.code, r.stderr)
+			continue
+		}
+		checkGolden(t, tt.golden, r.stdout)
+	}
+}
+
+// TestConvertBack: native → otg → native and native → csv → native give
+// the canonical record again (the sample games carry nothing that OpenTafl
+// or CSV cannot hold).
+func TestConvertBack(t *testing.T) {
+	dir := t.TempDir()
+	native := run(t, "convert", "testdata/games.tafl", "--game", "1", "--to", "native")
+	for _, to := range []string{"otg", "csv"} {
+		out := filepath.Join(dir, "g."+to)
+		if r := run(t, "convert", "testdata/games.tafl", "--game", "1", "--to", to, "-o", out); r.code != exitOK {
+			t.Fatalf("convert --to %s = code %d, stderr %q", to, r.code, r.stderr)
+		}
+		back := run(t, "convert", out, "--variant", "brandubh", "--to", "native")
+		if back.code != exitOK {
+			t.Fatalf("convert %s --to native = code %d, stderr %q", to, back.code, back.stderr)
+		}
+		want := native.stdout
+		if to == "csv" { // CSV has no tags and no comments
+			want = "[Variant \"brandubh\"]\n[Result \"attackers\"]\n[Termination \"king captured\"]\n\n1. d2-e2 c4-c5 2. b4-b3 e4-e3 3. f4-f5 Kd4-f4 4. a4-e4xe3/Kf4 attackers\n"
+		}
+		if back.stdout != want {
+			t.Errorf("native → %s → native:\n%s\nwant\n%s", to, back.stdout, want)
+		}
+	}
+}
+
+func TestConvertWarningsAndErrors(t *testing.T) {
+	r := run(t, "convert", "testdata/games.tafl", "--game", "2", "--to", "native")
+	if r.code != exitOK || !strings.Contains(r.stderr, "warning: testdata/games.tafl:17:19: ply 3 (attackers) d1-d5: path blocked at d3") ||
+		!strings.Contains(r.stdout, "2. d1-d5 e4-e3 *") {
+		t.Errorf("convert of an illegal game = code %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+	tests := []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"convert", "testdata/games.tafl"}, exitUsage, `--to "": want native, otg or csv`},
+		{[]string{"convert", "testdata/games.tafl", "--to", "otg"}, exitUsage, "an OpenTafl file holds one game and testdata/games.tafl has 8"},
+		{[]string{"convert", "testdata/games.tafl", "--game", "8", "--to", "csv"}, exitFailure, "the CSV format cannot hold a game that starts from a set-up position"},
+		{[]string{"convert", "--to", "csv"}, exitUsage, "want one FILE, got 0"},
+	}
+	for _, tt := range tests {
+		r := run(t, tt.args...)
+		if r.code != tt.code || !strings.Contains(r.stderr, tt.want) {
+			t.Errorf("taflmail %q = code %d, stderr %q; want %d and %q", tt.args, r.code, r.stderr, tt.code, tt.want)
+		}
+	}
+	if _, err := os.Stat("testdata/games.tafl"); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,206 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/taflmail/taflmail/engine"
+	"github.com/taflmail/taflmail/notation"
+)
+
+// diagramOptions are the flags of `taflmail diagram`.
+type diagramOptions struct {
+	position string
+	variant  string
+	format   string
+	input    string // --input: record format
+	game     int
+	ply      int
+	output   string
+}
+
+// newDiagramCommand returns `taflmail diagram`.
+func newDiagramCommand() *cobra.Command {
+	o := diagramOptions{ply: -1}
+	cmd := &cobra.Command{
+		Use:   "diagram FILE|--position OTN [--variant NAME] [--game N] [--ply N] [--format ascii|unicode|svg|png] [-o FILE]",
+		Short: "Draw a board from a game record or an OTN position",
+		Long: `Draw the board of a game record after a given ply, or of an OTN position.
+
+From a record (any format validate reads): --game N picks the game (its
+number in the file, for CSV its line number; default the first), --ply N
+the position after N plies (0 is the start; default after the last ply).
+The last ply's squares and the pieces it captured are marked.
+
+From a position: --position takes an OTN position record, rank 1 first,
+optionally followed by the side to move ("attackers", the default, or
+"defenders"), e.g.
+  --position "/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/ defenders"
+--variant names its rules; without it, the first built-in variant of the
+board's size (7 brandubh, 9 tablut, 11 copenhagen, 13 copenhagen13, 19 alea).
+
+Formats: ascii (7-bit, at most 72 columns: the board of mail replies),
+unicode (the same for terminals), svg and png (pictures). Output goes to
+stdout, or to the file -o names.`,
+		Example: `  taflmail diagram ../shared/records/brandubh.csv --game 6 --ply 15
+  taflmail diagram --position "/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/" --format unicode
+  taflmail diagram game.tafl --format png -o board.png`,
+		Args:         cobra.ArbitraryArgs,
+		SilenceUsage: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runDiagram(cmd, o, args)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.position, "position", "", "draw this OTN position (rank 1 first), optionally followed by the side to move")
+	f.StringVar(&o.variant, "variant", "", "rules of the position, or of a record that names none")
+	f.StringVar(&o.format, "format", "ascii", "ascii, unicode, svg or png")
+	f.StringVar(&o.input, "input", "auto", "record format: auto, native, otg or csv")
+	f.IntVar(&o.game, "game", 0, "the game to draw: its number in the file (CSV: its line number); default the first")
+	f.IntVar(&o.ply, "ply", -1, "draw the position after this many plies (0: the start); default after the last")
+	f.StringVarP(&o.output, "output", "o", "", "write to this file instead of stdout")
+	return cmd
+}
+
+// diagramWriters are the output formats of taflmail diagram.
+var diagramWriters = map[string]func(io.Writer, *engine.Position, ...notation.DiagramOption) error{
+	"ascii":   notation.WriteASCII,
+	"unicode": notation.WriteUnicode,
+	"svg":     notation.WriteSVG,
+	"png":     notation.WritePNG,
+}
+
+func runDiagram(cmd *cobra.Command, o diagramOptions, args []string) error {
+	write, ok := diagramWriters[o.format]
+	if !ok {
+		return usageErrorf(cmd, "--format %q: want ascii, unicode, svg or png", o.format)
+	}
+	var pos *engine.Position
+	var opts []notation.DiagramOption
+	switch {
+	case o.position != "" && len(args) > 0:
+		return usageErrorf(cmd, "give a FILE or --position, not both")
+	case o.position != "":
+		if o.game != 0 || o.ply >= 0 {
+			return usageErrorf(cmd, "--game and --ply apply to a FILE, not to --position")
+		}
+		var err error
+		if pos, err = positionFromFlag(cmd, o); err != nil {
+			return err
+		}
+	case len(args) == 1:
+		var err error
+		if pos, opts, err = positionFromFile(cmd, o, args[0]); err != nil {
+			return err
+		}
+	case len(args) == 0:
+		return usageErrorf(cmd, "give a FILE or --position")
+	default:
+		return usageErrorf(cmd, "one FILE only, got %d", len(args))
+	}
+	var buf bytes.Buffer
+	if err := write(&buf, pos, opts...); err != nil {
+		return err
+	}
+	return writeOutput(cmd, o.output, buf.Bytes())
+}
+
+// writeOutput writes data to the file named by -o, or to stdout.
+func writeOutput(cmd *cobra.Command, name string, data []byte) error {
+	if name == "" {
+		_, err := cmd.OutOrStdout().Write(data)
+		return err
+	}
+	return os.WriteFile(name, data, 0o644)
+}
+
+// positionFromFlag sets up the position --position gives.
+func positionFromFlag(cmd *cobra.Command, o diagramOptions) (*engine.Position, error) {
+	b, side, err := notation.ParsePosition(o.position)
+	if err != nil {
+		return nil, usageErrorf(cmd, "--position: %v", err)
+	}
+	var v *engine.Variant
+	if o.variant != "" {
+		var ok bool
+		if v, ok = engine.Lookup(o.variant); !ok {
+			return nil, usageErrorf(cmd, "unknown variant %q (see taflmail variants)", o.variant)
+		}
+	} else {
+		for _, c := range engine.Variants() {
+			if c.Size == b.Size {
+				v = c
+				break
+			}
+		}
+		if v == nil {
+			return nil, usageErrorf(cmd, "no built-in variant has a %d×%d board; name one with --variant", b.Size, b.Size)
+		}
+	}
+	pos, err := engine.NewPositionFromBoard(v, b, side)
+	if err != nil {
+		return nil, usageErrorf(cmd, "--position under %s: %v", v.Name, err)
+	}
+	return pos, nil
+}
+
+// positionFromFile replays the chosen game of a record up to the chosen
+// ply.
+func positionFromFile(cmd *cobra.Command, o diagramOptions, name string) (*engine.Position, []notation.DiagramOption, error) {
+	ropts, err := readOptions(cmd, o.input, o.variant)
+	if err != nil {
+		return nil, nil, err
+	}
+	src, err := os.ReadFile(name)
+	if err != nil {
+		return nil, nil, &usageError{path: cmd.CommandPath(), err: err}
+	}
+	games, err := notation.ReadGames(name, src, ropts)
+	if err != nil {
+		return nil, nil, err
+	}
+	g, err := pickGame(cmd, games, o.game, name)
+	if err != nil {
+		return nil, nil, err
+	}
+	r := g.Replay()
+	n := o.ply
+	if n < 0 {
+		n = len(g.Plies)
+		for n > 0 && !r.Plies[n-1].Played && g.Plies[n-1].Ply.Move != nil {
+			n-- // stop before an illegal ply
+		}
+	}
+	if n > len(g.Plies) {
+		return nil, nil, usageErrorf(cmd, "--ply %d: game %d has %d plies", n, g.Number, len(g.Plies))
+	}
+	pos, last, err := r.PositionAt(n)
+	if err != nil {
+		return nil, nil, err
+	}
+	var opts []notation.DiagramOption
+	if last.Played {
+		opts = append(opts, notation.WithLastMove(last.Move), notation.WithCaptures(last.Captures...))
+	}
+	return pos, opts, nil
+}
+
+// pickGame returns game number n of a file (0: the first).
+func pickGame(cmd *cobra.Command, games []*notation.Game, n int, name string) (*notation.Game, error) {
+	if len(games) == 0 {
+		return nil, fmt.Errorf("%s holds no games", name)
+	}
+	if n == 0 {
+		return games[0], nil
+	}
+	for _, g := range games {
+		if g.Number == n {
+			return g, nil
+		}
+	}
+	return nil, usageErrorf(cmd, "--game %d: %s has no game %d", n, name, n)
+}

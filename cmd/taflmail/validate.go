@@ -1,0 +1,281 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/spf13/cobra"
+
+	"github.com/taflmail/taflmail/engine"
+	"github.com/taflmail/taflmail/grammar"
+	"github.com/taflmail/taflmail/notation"
+)
+
+// validateJSON is one line of `taflmail validate --json`: one game. The
+// field order is the output's key order (issue 3).
+type validateJSON struct {
+	File          string      `json:"file"`
+	Game          int         `json:"game"`
+	Variant       string      `json:"variant"`
+	Plies         int         `json:"plies"`
+	Legal         bool        `json:"legal"`
+	Error         *errorJSON  `json:"error"`
+	CapturesMatch bool        `json:"captures_match"`
+	Outcome       outcomeJSON `json:"outcome"`
+	RecordResult  *recordJSON `json:"record_result"`
+}
+
+// errorJSON is a game's first problem.
+type errorJSON struct {
+	Ply     int    `json:"ply"`
+	Line    int    `json:"line"`
+	Col     int    `json:"col"`
+	Move    string `json:"move"`
+	Message string `json:"message"`
+}
+
+// outcomeJSON is the engine's verdict.
+type outcomeJSON struct {
+	Winner *string `json:"winner"`
+	Reason *string `json:"reason"`
+	Ply    int     `json:"ply"`
+}
+
+// recordJSON is the result the record gives.
+type recordJSON struct {
+	Winner *string `json:"winner"`
+	Reason *string `json:"reason"`
+}
+
+// validateOptions are the flags of `taflmail validate`.
+type validateOptions struct {
+	variant string
+	format  string
+	asJSON  bool
+}
+
+// errInvalidGames is returned when some game is not right; main reports
+// it with exit status 1 after the output.
+var errInvalidGames = errors.New("some games have errors")
+
+// newValidateCommand returns `taflmail validate`.
+func newValidateCommand() *cobra.Command {
+	var o validateOptions
+	cmd := &cobra.Command{
+		Use:   "validate [--variant NAME] [--format auto|native|otg|csv] [--json] FILE...",
+		Short: "Replay game records and check them against the rules",
+		Long: `Replay every game of the given files through the engine and check it: every
+ply legal in turn, nothing played after the rules end the game, move numbers
+in sequence, capture marks equal to what the engine captures, and the
+record's result against the engine's (RULES.md §4).
+
+Formats: taflmail's native records, OpenTafl records (.otg, replayed under
+their own rules tag, main line only) and CSV game lists; --format auto
+decides by extension and content. --variant names the rules of games whose
+record names none (CSV files, native records without Variant or Rules tag);
+without it a file named after a variant (brandubh.csv) is read as that one,
+anything else as copenhagen.
+
+Output: one line per problem,
+  file:line:col: ply 23 (attackers) d4-d8: path blocked at d6
+then one summary line per file (and a total for several files). With
+--json, one JSON object per game and line instead:
+  {"file":…,"game":N,"variant":…,"plies":N,"legal":bool,
+   "error":null|{"ply":N,"line":N,"col":N,"move":"…","message":"…"},
+   "captures_match":bool,
+   "outcome":{"winner":"attackers"|"defenders"|"draw"|null,"reason":…,"ply":N},
+   "record_result":{"winner":…,"reason":…}|null}
+"game" is the game's number in its file (for CSV its line number), "plies"
+the number of moves in the record, "outcome" the engine's verdict (winner
+null while the game runs; "ply" is where the rules ended it, else the last
+ply played), "record_result" what the record says (null when it gives no
+result). A syntax error in a file is reported on stderr.
+
+Exit status: 0 when every game is right, 1 when any game has an error (or a
+file does not parse), 2 on usage errors and unreadable files.`,
+		Example: `  taflmail validate ../shared/records/brandubh.csv
+  taflmail validate --json ../shared/records/otg/*.otg
+  taflmail validate --variant brandubh --format csv games.txt`,
+		Args:         cobra.ArbitraryArgs,
+		SilenceUsage: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runValidate(cmd, o, args)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.variant, "variant", "", "rules for games whose record names none (default: from the file name, else copenhagen)")
+	f.StringVar(&o.format, "format", "auto", "record format: auto, native, otg or csv")
+	f.BoolVar(&o.asJSON, "json", false, "print one JSON object per game and line")
+	return cmd
+}
+
+// fileTally counts a file's games by verdict.
+type fileTally struct {
+	games, legal, illegal, captures, results int
+}
+
+func (t *fileTally) add(u fileTally) {
+	t.games += u.games
+	t.legal += u.legal
+	t.illegal += u.illegal
+	t.captures += u.captures
+	t.results += u.results
+}
+
+func runValidate(cmd *cobra.Command, o validateOptions, args []string) error {
+	if len(args) == 0 {
+		return usageErrorf(cmd, "no FILE given")
+	}
+	ropts, err := readOptions(cmd, o.format, o.variant)
+	if err != nil {
+		return err
+	}
+	// Read every file first: an unreadable file is a usage error, and
+	// nothing is validated.
+	srcs := make([][]byte, len(args))
+	for i, name := range args {
+		if srcs[i], err = os.ReadFile(name); err != nil {
+			return &usageError{path: cmd.CommandPath(), err: err}
+		}
+	}
+	out := cmd.OutOrStdout()
+	enc := json.NewEncoder(out)
+	enc.SetEscapeHTML(false)
+	var total fileTally
+	bad := false
+	for i, name := range args {
+		games, err := notation.ReadGames(name, srcs[i], ropts)
+		if err != nil {
+			fmt.Fprintln(cmd.ErrOrStderr(), err)
+			bad = true
+			continue
+		}
+		var t fileTally
+		for _, g := range games {
+			r := g.Replay()
+			t.games++
+			switch {
+			case !r.Legal:
+				t.illegal++
+			default:
+				t.legal++
+			}
+			for _, e := range r.Errors {
+				switch e.Kind {
+				case notation.KindCaptures:
+					t.captures++
+				case notation.KindResult:
+					t.results++
+				}
+			}
+			if len(r.Errors) > 0 {
+				bad = true
+			}
+			if o.asJSON {
+				if err := enc.Encode(gameJSON(name, g, r)); err != nil {
+					return err
+				}
+				continue
+			}
+			for _, e := range r.Errors {
+				fmt.Fprintln(out, e)
+			}
+		}
+		total.add(t)
+		if !o.asJSON {
+			printTally(out, filepath.Base(name), t)
+		}
+	}
+	if !o.asJSON && len(args) > 1 {
+		printTally(out, "total", total)
+	}
+	if bad {
+		return errInvalidGames
+	}
+	return nil
+}
+
+// printTally writes a summary line.
+func printTally(w io.Writer, name string, t fileTally) {
+	games := "games"
+	if t.games == 1 {
+		games = "game"
+	}
+	fmt.Fprintf(w, "%s: %d %s, %d legal, %d illegal, %d capture mismatches, %d result mismatches\n",
+		name, t.games, games, t.legal, t.illegal, t.captures, t.results)
+}
+
+// readOptions turns --format and --variant into notation.ReadOptions.
+func readOptions(cmd *cobra.Command, format, variant string) (notation.ReadOptions, error) {
+	var ro notation.ReadOptions
+	f, err := notation.ParseFormat(format)
+	if err != nil {
+		return ro, usageErrorf(cmd, "--format %q: want auto, native, otg or csv", format)
+	}
+	ro.Format = f
+	if variant != "" {
+		v, ok := engine.Lookup(variant)
+		if !ok {
+			return ro, usageErrorf(cmd, "unknown variant %q (see taflmail variants)", variant)
+		}
+		ro.Variant = v
+	}
+	return ro, nil
+}
+
+// gameJSON builds the --json object of one replayed game.
+func gameJSON(file string, g *notation.Game, r *notation.Replay) validateJSON {
+	j := validateJSON{
+		File: file, Game: g.Number, Variant: g.VariantName, Plies: g.Moves(),
+		Legal: r.Legal, CapturesMatch: r.CapturesMatch,
+	}
+	if e := r.Err(); e != nil {
+		j.Error = &errorJSON{Ply: e.Ply, Line: e.Line, Col: e.Col, Move: e.Move, Message: e.Message}
+	}
+	if r.End.Over() {
+		j.Outcome = outcomeJSON{Winner: str(r.End.Result.String()), Reason: str(r.End.Reason.String()), Ply: r.End.Ply}
+	} else {
+		played := 0
+		for _, p := range r.Plies {
+			if p.Played {
+				played++
+			}
+		}
+		j.Outcome.Ply = played
+	}
+	if g.Result != grammar.Unfinished {
+		j.RecordResult = &recordJSON{Winner: str(recordWinner(g.Result)), Reason: reasonOf(g.Termination)}
+	}
+	return j
+}
+
+func str(s string) *string { return &s }
+
+// recordWinner names a record's result as the JSON does.
+func recordWinner(o grammar.Outcome) string {
+	switch o {
+	case grammar.AttackersWin:
+		return "attackers"
+	case grammar.DefendersWin:
+		return "defenders"
+	}
+	return "draw"
+}
+
+// reasonOf turns a native Termination value into the engine's words for
+// the reason (engine.Reason.String), or nil when the record gives none.
+func reasonOf(term string) *string {
+	switch term {
+	case "":
+		return nil
+	case "king escaped":
+		return str(engine.ReasonEscape.String())
+	case "agreement":
+		return str(engine.ReasonDrawAgreed.String())
+	}
+	return str(term)
+}
