@@ -109,6 +109,9 @@ func parseBoard(s string, inverted bool) (engine.Board, error) {
 	if s == "" || s[0] != '/' {
 		return bad(1, "an OTN position starts with \"/\"")
 	}
+	if len(s) < 2 {
+		return bad(1, "an OTN position holds ranks between slashes: /3t3/…/")
+	}
 	if s[len(s)-1] != '/' {
 		return bad(len(s)+1, "an OTN position ends with \"/\"")
 	}

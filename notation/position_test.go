@@ -75,6 +75,7 @@ func TestBoardErrors(t *testing.T) {
 		{"", KindSyntax, `1:1: an OTN position starts with "/"`},
 		{"3t3/", KindSyntax, `1:1: an OTN position starts with "/"`},
 		{"/3t3", KindSyntax, `1:5: an OTN position ends with "/"`},
+		{"/", KindSyntax, "1:1: an OTN position holds ranks between slashes: /3t3/…/"}, // found by FuzzReplay
 		{"/3t3/", KindSyntax, "1:1: position has 1 ranks; boards have 5 to 19"},
 		{"/5/5/2K2/5/6/", KindSyntax, "1:12: rank 5 has more than 5 squares"},
 		{"/5/5/2K1/5/5/", KindSyntax, "1:9: rank 3 has 4 squares, want 5"},
