@@ -1,0 +1,19 @@
+// Package e2e holds taflmail's end-to-end tests and benchmarks: the
+// referee (package server with a real archive) and scripted players, each
+// with an IMAP inbox and an SMTP sender of their own, exchanging real mail.
+//
+// The tests run against the in-process mail system of package
+// mailer/devstack on every `go test`, and against Dovecot and Postfix when
+// the MAILSTACK_* environment of scripts/mailstack-up.sh is set (they skip
+// without it, and fail instead when CI=true). They stop and restart the
+// referee in the middle of a game and check that no move, mail or reply is
+// lost or doubled.
+//
+// The benchmarks measure mails per second through the whole loop
+// (BenchmarkMailLoop) and, when TAFLMAIL_BENCH_RSS=1, the resident memory
+// of `taflmail serve` over an archive of 10,000 games
+// (BenchmarkServeRSS); docs/performance.md ("Mail loop") has the commands
+// and the figures.
+//
+// The package has no non-test code besides this comment.
+package e2e
