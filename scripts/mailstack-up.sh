@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # mailstack-up.sh — start a private, throwaway mail system on loopback for
-# taflmail's integration tests (mailer: TestInboxMailstack):
+# taflmail's integration tests (mailer: TestInboxMailstack; e2e:
+# TestGameByMail*, whole games through the referee):
 #
 #   Postfix  SMTP 127.0.0.1:$MAILSTACK_SMTP_PORT  (no TLS, no AUTH, no relaying)
 #      │ LMTP 127.0.0.1:$MAILSTACK_LMTP_PORT
@@ -21,6 +22,8 @@
 #   MAILSTACK_IMAP_PORT  Dovecot IMAP              10143
 #   MAILSTACK_SMTP_PORT  Postfix SMTP              10025
 #   MAILSTACK_LMTP_PORT  Dovecot LMTP              10024
+#                        a port may be 'auto': the first free port from the
+#                        default up (for a shared machine, e.g. .ci/run)
 #   MAILSTACK_DOMAINS    mail domains (spaces)     taflmail.test
 #   MAILSTACK_USERS      local parts, or '*'       *
 #                        '*' = every local part of the domains exists and
@@ -33,9 +36,6 @@
 set -euo pipefail
 
 dir=${MAILSTACK_DIR:-/tmp/taflmail-mailstack}
-imap_port=${MAILSTACK_IMAP_PORT:-10143}
-smtp_port=${MAILSTACK_SMTP_PORT:-10025}
-lmtp_port=${MAILSTACK_LMTP_PORT:-10024}
 domains=${MAILSTACK_DOMAINS:-taflmail.test}
 users=${MAILSTACK_USERS:-*}
 password=${MAILSTACK_PASSWORD:-secret}
@@ -78,6 +78,30 @@ if [ -e "$dir" ]; then
   MAILSTACK_DIR=$dir MAILSTACK_KEEP=0 bash "$here/mailstack-down.sh" >/dev/null || true
   rm -rf "$dir"
 fi
+
+# ------------------------------------------------------------------ ports
+# After the reset, so a stack this script started before frees its ports.
+port_busy() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+taken=" "
+choose_port() { # variable default: sets the variable to the port to use
+  local var=$1 def=$2 p
+  p=${!var:-$def}
+  if [ "$p" = auto ]; then
+    p=$def
+    while port_busy "$p" || [[ $taken == *" $p "* ]]; do p=$((p + 1)); done
+  elif ! [[ $p =~ ^[0-9]+$ ]]; then
+    die "$var=$p is neither a port number nor 'auto'"
+  elif port_busy "$p"; then
+    die "127.0.0.1:$p ($var) is in use; stop what listens there, or set $var=auto"
+  fi
+  taken+="$p "
+  printf -v "$var" %s "$p"
+}
+choose_port MAILSTACK_IMAP_PORT 10143
+choose_port MAILSTACK_SMTP_PORT 10025
+choose_port MAILSTACK_LMTP_PORT 10024
+imap_port=$MAILSTACK_IMAP_PORT smtp_port=$MAILSTACK_SMTP_PORT lmtp_port=$MAILSTACK_LMTP_PORT
+
 dv=$dir/dovecot pf=$dir/postfix
 mkdir -p "$dv/run" "$dv/state" "$dv/log" "$dir/mail" "$pf/etc" "$pf/queue" "$pf/data" "$pf/log"
 chmod 0755 "$dir"
