@@ -46,6 +46,11 @@ daemon (serve).`,
 		newServeCommand(),
 		newDemoCommand(),
 		newInspectCommand(),
+		newGamesCommand(),
+		newShowCommand(),
+		newExportCommand(),
+		newOutboxCommand(),
+		newConfigCommand(),
 	)
 	return root
 }

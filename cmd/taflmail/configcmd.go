@@ -1,0 +1,171 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/config"
+)
+
+// newConfigCommand returns `taflmail config` with its subcommand check.
+func newConfigCommand() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "config",
+		Short: "Inspect the configuration (config check)",
+		Long: `config groups the commands about taflmail's configuration; today there is
+one, 'taflmail config check'. See docs/configuration.md for every key.`,
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return unknownCommand(cmd, args[0])
+			}
+			return cmd.Help()
+		},
+	}
+	cmd.SuggestionsMinimumDistance = 2
+	cmd.AddCommand(newConfigCheckCommand())
+	return cmd
+}
+
+// newConfigCheckCommand returns `taflmail config check`.
+func newConfigCheckCommand() *cobra.Command {
+	var file string
+	cmd := &cobra.Command{
+		Use:   "check [--config FILE] [flags]",
+		Short: "Print the effective configuration, passwords masked, and check it",
+		Long: `check builds the configuration exactly as 'taflmail serve' does — defaults,
+then the YAML file of --config, then TAFLMAIL_* environment variables, then
+flags — and prints it as YAML with the passwords shown as "********".
+
+When the configuration is not valid it lists every problem on stderr, one
+line per key, and exits with status 1. When the file cannot be read or holds
+a key taflmail does not know, only the problems are printed.`,
+		Example: `  taflmail config check --config /etc/taflmail/taflmail.yaml
+  TAFLMAIL_IMAP_PASSWORD=secret taflmail config check --config taflmail.yaml`,
+		Args: noArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			cfg, err := config.Load(nil, cmd.Flags(), file)
+			problems := flattenErrors(err)
+			if configDecoded(problems) {
+				fmt.Fprint(cmd.OutOrStdout(), cfg.String())
+			}
+			if len(problems) == 0 {
+				return nil
+			}
+			return fmt.Errorf("configuration: %s:\n%w", countProblems(len(problems)), errors.Join(problems...))
+		},
+	}
+	addConfigFlags(cmd, &file)
+	return cmd
+}
+
+// addConfigFlags gives an operator command serve's configuration flags:
+// --config FILE and one flag per configuration key.
+func addConfigFlags(cmd *cobra.Command, file *string) {
+	cmd.Flags().StringVar(file, "config", "", "YAML configuration file (docs/configuration.md)")
+	config.RegisterFlags(cmd.Flags())
+}
+
+// countProblems says "1 problem" or "3 problems".
+func countProblems(n int) string {
+	if n == 1 {
+		return "1 problem"
+	}
+	return fmt.Sprintf("%d problems", n)
+}
+
+// flattenErrors lists the single problems inside err, unwrapping the
+// errors.Join trees config.Load builds (Load joins Validate's joined
+// problems with its own); nil for nil.
+func flattenErrors(err error) []error {
+	if err == nil {
+		return nil
+	}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		var out []error
+		for _, e := range j.Unwrap() {
+			out = append(out, flattenErrors(e)...)
+		}
+		return out
+	}
+	return []error{err}
+}
+
+// knownKey reports whether name is a configuration key; a *config.KeyError
+// for any other name is an unknown key in the file.
+func knownKey(name string) bool {
+	for _, k := range config.Keys() {
+		if k.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// configDecoded reports whether the configuration config.Load returned
+// with these problems is the real one, worth printing: every problem is
+// about the value of a known key. A file that cannot be read, or that holds
+// unknown keys, makes Load return an empty configuration.
+func configDecoded(problems []error) bool {
+	for _, e := range problems {
+		var ke *config.KeyError
+		if !errors.As(e, &ke) || !knownKey(ke.Key) {
+			return false
+		}
+	}
+	return true
+}
+
+// archiveKeys are the configuration keys the operator commands (games,
+// show, export, outbox) read.
+var archiveKeys = map[string]bool{"archive.path": true}
+
+// loadArchiveConfig loads the configuration as serve does but, unlike
+// serve, fails only on problems that concern the operator commands: the
+// file itself (unreadable, unknown keys) and the keys in archiveKeys. An
+// operator can thus look into the archive on a machine without the mail
+// passwords, or with an IMAP or SMTP section that is incomplete.
+func loadArchiveConfig(flags *pflag.FlagSet, file string) (config.Config, error) {
+	cfg, err := config.Load(nil, flags, file)
+	var keep []error
+	for _, e := range flattenErrors(err) {
+		var ke *config.KeyError
+		if errors.As(e, &ke) && knownKey(ke.Key) && !archiveKeys[ke.Key] {
+			continue
+		}
+		keep = append(keep, e)
+	}
+	if len(keep) > 0 {
+		return cfg, fmt.Errorf("configuration:\n%w", errors.Join(keep...))
+	}
+	return cfg, nil
+}
+
+// openArchive loads the configuration of an operator command and opens
+// the archive it names. A missing archive file is an error rather than
+// created empty: it almost always means a wrong archive.path or working
+// directory. The caller closes the store.
+func openArchive(ctx context.Context, cmd *cobra.Command, file string) (*archive.Store, error) {
+	cfg, err := loadArchiveConfig(cmd.Flags(), file)
+	if err != nil {
+		return nil, err
+	}
+	path := cfg.Archive.Path
+	if _, err := os.Stat(path); err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, fmt.Errorf("no archive at %s (archive.path; --archive-path, TAFLMAIL_ARCHIVE_PATH or --config FILE set it)", path)
+		}
+		return nil, err
+	}
+	return archive.Open(ctx, path)
+}
+
+// gameIDArg normalises a game id as people type it: "k7qx2m" is K7QX2M.
+func gameIDArg(s string) string { return strings.ToUpper(strings.TrimSpace(s)) }

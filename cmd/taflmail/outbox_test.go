@@ -1,0 +1,94 @@
+package main
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/taflmail/taflmail/archive"
+)
+
+func TestOutbox(t *testing.T) {
+	f := newFixture(t)
+	r := f.run(t, "outbox", "--status", "failed")
+	if r.code != exitOK || r.stderr != "" {
+		t.Fatalf("taflmail outbox --status failed = code %d, stderr %q", r.code, r.stderr)
+	}
+	checkOperatorGolden(t, "outbox-failed.txt", r.stdout)
+	r = f.run(t, "outbox", "--status", "pending")
+	checkOperatorGolden(t, "outbox-pending.txt", r.stdout)
+
+	r = f.run(t, "outbox")
+	if r.code != exitOK {
+		t.Fatalf("taflmail outbox = code %d, stderr %q", r.code, r.stderr)
+	}
+	lines := strings.Split(strings.TrimSuffix(r.stdout, "\n"), "\n")
+	if !strings.HasPrefix(lines[0], "ID  GAME ") {
+		t.Errorf("outbox header = %q", lines[0])
+	}
+	sent := 0
+	for _, l := range lines[1:] {
+		if strings.Contains(l, " sent ") {
+			sent++
+		}
+		if strings.Contains(l, "[taflmail") {
+			t.Errorf("outbox shows a subject with a key: %q", l)
+		}
+	}
+	if sent < 20 || len(lines) != sent+3 { // the rest: header, one failed, one pending
+		t.Errorf("outbox listed %d lines, %d of them sent:\n%s", len(lines), sent, r.stdout)
+	}
+}
+
+// TestOutboxRetry: --retry makes the failed mail pending and due, refuses
+// a sent mail and an unknown id, and checks its flags.
+func TestOutboxRetry(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	failedID := func() int64 {
+		st, err := archive.Open(ctx, f.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer st.Close()
+		ms, err := st.Outbox(ctx, archive.Failed)
+		if err != nil || len(ms) != 1 {
+			t.Fatalf("Outbox(failed) = %d mails, %v; want 1", len(ms), err)
+		}
+		return ms[0].ID
+	}
+	id := failedID()
+	ids := map[string]string{"failed": strconv.FormatInt(id, 10), "sent": "1"}
+
+	r := f.run(t, "outbox", "--retry", ids["failed"])
+	if want := "outbox mail " + ids["failed"] + " is due again; a running taflmail serve sends it on its next pass\n"; r.code != exitOK || r.stdout != want {
+		t.Fatalf("taflmail outbox --retry = code %d, stdout %q, stderr %q; want %q", r.code, r.stdout, r.stderr, want)
+	}
+	r = f.run(t, "outbox", "--status", "pending")
+	if !strings.Contains(r.stdout, "\n"+ids["failed"]+" ") || !strings.Contains(r.stdout, "judy@player.test") ||
+		!strings.Contains(r.stdout, "550 5.1.1") {
+		t.Errorf("after --retry the mail is not pending with its last error:\n%s", r.stdout)
+	}
+	if r := f.run(t, "outbox", "--status", "failed"); r.stdout != "no failed mails\n" {
+		t.Errorf("after --retry, outbox --status failed = %q", r.stdout)
+	}
+
+	for _, tc := range []struct {
+		args []string
+		code int
+		want string
+	}{
+		{[]string{"outbox", "--retry", ids["sent"]}, exitFailure, "taflmail: outbox mail 1 was sent already; it is not sent twice\n"},
+		{[]string{"outbox", "--retry", "9999"}, exitFailure, "taflmail: no outbox mail 9999 (taflmail outbox lists them)\n"},
+		{[]string{"outbox", "--retry", "0"}, exitUsage, "taflmail outbox: --retry 0: want the id of an outbox mail"},
+		{[]string{"outbox", "--retry", "seven"}, exitUsage, "invalid argument \"seven\" for \"--retry\""},
+		{[]string{"outbox", "--retry", "3", "--status", "failed"}, exitUsage, "taflmail outbox: --retry and --status do not go together\n"},
+		{[]string{"outbox", "--status", "lost"}, exitUsage, "taflmail outbox: --status \"lost\": want pending, sent or failed\n"},
+	} {
+		r := f.run(t, tc.args...)
+		if r.code != tc.code || r.stdout != "" || !strings.Contains(r.stderr, tc.want) {
+			t.Errorf("taflmail %q = code %d, stdout %q, stderr %q; want code %d, stderr %q", tc.args, r.code, r.stdout, r.stderr, tc.code, tc.want)
+		}
+	}
+}
