@@ -201,6 +201,11 @@ var germanKeywords = map[string]bool{
 	"hilfe": true, "sprache": true,
 }
 
+// GermanKeyword reports whether word (any case) is a German command
+// keyword, so that even a line that does not parse can be answered in
+// German.
+func GermanKeyword(word string) bool { return germanKeywords[strings.ToLower(word)] }
+
 // commandWords are the first words that make a line a command.
 var commandWords = map[string]bool{
 	"new": true, "challenge": true, "accept": true, "decline": true, "offer": true,

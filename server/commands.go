@@ -6,6 +6,7 @@ import (
 	"net/mail"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/engine"
@@ -39,6 +40,11 @@ func (ss *session) newGame(c *grammar.NewGameCommand) error {
 		if side, ok = normalizeSide(c.Side); !ok {
 			return ss.refuse("err.badside", c.Side)
 		}
+	}
+	if n, err := ss.recentChallenges(); err != nil {
+		return err
+	} else if n >= maxChallengesPerHour {
+		return ss.refuse("err.challenges", n)
 	}
 	id, err := newGameID(ss.srv.opts.Rand)
 	if err != nil {
@@ -74,6 +80,32 @@ func (ss *session) newGame(c *grammar.NewGameCommand) error {
 	})
 	ss.notes[opp].subject = tr(ss.langOf(opp), "subject.invite", v.Title, ss.from)
 	return nil
+}
+
+// maxChallengesPerHour caps the challenges one address may send per hour:
+// "new" needs no key, so without a cap a forged sender could make the
+// referee mail invitations to anybody without end (docs/security.md).
+const maxChallengesPerHour = 5
+
+// recentChallenges counts the games the sender challenged in the last hour,
+// this mail's included.
+func (ss *session) recentChallenges() (int, error) {
+	gs, err := ss.srv.store.GamesOf(ss.ctx, ss.from)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, g := range gs {
+		if g.Challenger == ss.from && g.CreatedAt.After(ss.now.Add(-time.Hour)) {
+			n++
+		}
+	}
+	for _, t := range ss.tables {
+		if t.changed && t.g.Version == 0 && t.g.Challenger == ss.from {
+			n++
+		}
+	}
+	return n, nil
 }
 
 // invitation returns the invited game the mail answers, checking that the

@@ -60,10 +60,13 @@ func engineMove(m *grammar.Move) engine.Move {
 }
 
 // plyText writes a played ply in canonical OTN: "d1-d3", with the
-// captured squares as "xd4/e5" and a captured king, who stood on king, as
-// "xKf6".
+// captured squares as "xd4/e5", a captured king, who stood on king, as
+// "xKf6", and a move of the king as "Kf6-c6".
 func plyText(r engine.PlyResult, king engine.Square) string {
 	var b strings.Builder
+	if r.Piece == engine.King {
+		b.WriteByte('K') // canonical OTN marks the king's moves (notation.WriteNative)
+	}
 	b.WriteString(r.Move.String())
 	for i, c := range r.Captures {
 		if i == 0 {
@@ -135,6 +138,11 @@ func (t *table) moveNumber() int { return t.pos.Ply()/2 + 1 }
 func (t *table) board() string {
 	var b strings.Builder
 	var opts []notation.DiagramOption
+	if t.g.Status == archive.Finished && !t.pos.Outcome().Over() {
+		// resigned or drawn by agreement: the engine would still name a
+		// side to move; the reply says how the game ended
+		opts = append(opts, notation.WithoutSideToMove())
+	}
 	if t.last != nil {
 		opts = append(opts, notation.WithLastMove(t.last.Move), notation.WithCaptures(t.last.Captures...))
 	}
@@ -151,101 +159,28 @@ func (t *table) moveList(lang string) string {
 		return "  " + tr(lang, "move.none") + "\n"
 	}
 	var b strings.Builder
-	for i := 0; i < len(ps); i++ {
-		if i%2 == 0 {
-			fmt.Fprintf(&b, "%4d. %-14s", i/2+1, ps[i].Move)
-		} else {
-			fmt.Fprintf(&b, "%s\n", ps[i].Move)
+	for i := 0; i < len(ps); i += 2 {
+		line := fmt.Sprintf("%4d. %-14s", i/2+1, ps[i].Move)
+		if i+1 < len(ps) {
+			line += ps[i+1].Move
 		}
-	}
-	if len(ps)%2 == 1 {
-		b.WriteString("\n")
+		b.WriteString(strings.TrimRight(line, " ") + "\n")
 	}
 	return b.String()
 }
 
-// record writes the game in the native record format (docs/notation.md),
-// which `taflmail validate` accepts.
+// record writes the game as a canonical native record (docs/notation.md),
+// the same text `taflmail export` writes and `taflmail validate` accepts.
 func (t *table) record() string {
-	rec := &grammar.Record{
-		Tags: []*grammar.Tag{
-			{Name: "Event", Value: "taflmail correspondence game " + t.g.ID},
-			{Name: "Site", Value: "taflmail"},
-			{Name: "Date", Value: t.g.CreatedAt.UTC().Format("2006.01.02")},
-			{Name: "Round", Value: "-"},
-			{Name: "Attackers", Value: t.g.Attackers},
-			{Name: "Defenders", Value: t.g.Defenders},
-			{Name: "Variant", Value: t.g.Variant},
-			{Name: "Result", Value: resultToken(t.g.Result)},
-		},
-		Result: &grammar.Result{Outcome: resultOutcome(t.g.Result)},
-	}
-	if t.g.Reason != "" {
-		if term, ok := terminations[t.g.Reason]; ok {
-			rec.Tags = append(rec.Tags, &grammar.Tag{Name: "Termination", Value: term})
-		}
-	}
-	ps := t.plies()
-	for i := 0; i < len(ps); i += 2 {
-		turn := &grammar.Turn{Number: i/2 + 1}
-		p, err := grammar.ParsePly("", []byte(ps[i].Move))
-		if err != nil {
-			return ""
-		}
-		turn.First = &grammar.AnnotatedPly{Ply: p}
-		if i+1 < len(ps) {
-			q, err := grammar.ParsePly("", []byte(ps[i+1].Move))
-			if err != nil {
-				return ""
-			}
-			turn.Second = &grammar.AnnotatedPly{Ply: q}
-		}
-		rec.Turns = append(rec.Turns, turn)
-	}
-	if t.g.Reason == "resignation" {
-		resign := &grammar.Ply{Resign: true}
-		if len(ps)%2 == 0 {
-			rec.Turns = append(rec.Turns, &grammar.Turn{Number: len(ps)/2 + 1, First: &grammar.AnnotatedPly{Ply: resign}})
-		} else {
-			rec.Turns[len(rec.Turns)-1].Second = &grammar.AnnotatedPly{Ply: resign}
-		}
+	g := *t.g
+	g.Plies = t.plies()
+	r, err := g.Replay()
+	if err != nil {
+		return "(record unavailable: " + err.Error() + ")"
 	}
 	var b strings.Builder
-	if err := grammar.WriteRecord(&b, rec); err != nil {
-		return ""
+	if err := notation.WriteNative(&b, r); err != nil {
+		return "(record unavailable: " + err.Error() + ")"
 	}
 	return b.String()
-}
-
-// terminations maps the engine's and the server's reasons to the words of
-// the record format's Termination tag (docs/notation.md).
-var terminations = map[string]string{
-	"escape":        "king escaped",
-	"king captured": "king captured",
-	"edge fort":     "edge fort",
-	"encirclement":  "encirclement",
-	"repetition":    "repetition",
-	"no legal move": "no legal move",
-	"resignation":   "resignation",
-	"draw agreed":   "agreement",
-	"timeout":       "timeout",
-}
-
-func resultToken(r string) string {
-	if r == "" {
-		return "*"
-	}
-	return r
-}
-
-func resultOutcome(r string) grammar.Outcome {
-	switch r {
-	case "attackers":
-		return grammar.AttackersWin
-	case "defenders":
-		return grammar.DefendersWin
-	case "draw":
-		return grammar.Draw
-	}
-	return grammar.Unfinished
 }

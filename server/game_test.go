@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -95,7 +96,7 @@ func TestMoveRefusals(t *testing.T) {
 		{"blocked path", alice, "d1-d4", []string{"d1-d4 is not a legal move: path blocked at d2"}},
 		{"illegal square", alice, "d1-d33", []string{"> d1-d33", "^", "Expected rank 1 to 19"}},
 		{"two moves", alice, "d1-e1\nd2-c2", []string{"holds 2 moves", "None of them was played"}},
-		{"wrong number", alice, "3. d1-e1", []string{"You wrote move 3., but the game is at move 1."}},
+		{"wrong number", alice, "3. d1-e1", []string{"Your move number 3. does not match: the game is at 1. now."}},
 		{"wrong capture mark", alice, "d1-e1xe2", []string{"You marked e2 as captured, but d1-e1 captures nothing"}},
 		{"no command", alice, "Hello there, how are you?", []string{"I found no command"}},
 	}
@@ -198,6 +199,8 @@ func TestGermanReplies(t *testing.T) {
 	mustContain(t, "German start mail", to(t, sent, alice).Text, "Angreifer am Zug")
 	sent = h.reply(alice, "brett")
 	mustContain(t, "German board", to(t, sent, alice).Text, "Zug 1: Angreifer am Zug")
+	sent = h.deliver("carol@player.test", "x", "neu brandubh", nil)
+	mustContain(t, "German syntax error", to(t, sent, "carol@player.test").Text, "In deiner Zeile 1:", "Erwartet:")
 }
 
 func TestHelpAndLists(t *testing.T) {
@@ -230,5 +233,45 @@ func TestQuotedServerMailIsNotRead(t *testing.T) {
 	g, _ := h.store.Game(context.Background(), id)
 	if len(g.Plies) != 1 {
 		t.Fatalf("%d plies, want 1", len(g.Plies))
+	}
+}
+
+func TestChallengeCap(t *testing.T) {
+	h := newHarness(t)
+	for i := 0; i < maxChallengesPerHour; i++ {
+		sent := h.deliver(alice, "x", fmt.Sprintf("new brandubh with p%d@player.test", i), nil)
+		if len(sent) != 2 {
+			t.Fatalf("challenge %d: %d mails, want 2", i+1, len(sent))
+		}
+		h.now = h.now.Add(-50 * time.Minute) // keep them within the hour
+	}
+	sent := h.deliver(alice, "x", "new brandubh with victim@player.test", nil)
+	if len(sent) != 1 || sent[0].to != alice {
+		t.Fatalf("challenge over the cap: %d mails, want only a refusal to the sender", len(sent))
+	}
+	mustContain(t, "refusal", sent[0].msg.Text, "challenges in the last hour")
+}
+
+func TestResignationRecord(t *testing.T) {
+	h := newHarness(t)
+	startBrandubh(t, h)
+	h.reply(alice, "d1-e1")
+	h.reply(bob, "d3-f3")
+	h.reply(alice, "d2-f2xf3")
+	// the attackers resign while the defenders are to move
+	sent := h.reply(alice, "resign")
+	final := to(t, sent, bob).Text
+	mustContain(t, "final mail", final, "the defenders win, the attackers resigned", `[Termination "resignation"]`)
+	if strings.Contains(final, "to move\n") {
+		t.Errorf("the board of a resigned game still names a side to move:\n%s", final)
+	}
+	rec := final[strings.Index(final, "[Event"):]
+	rec = rec[:strings.Index(rec, "\n\n     a")+1]
+	recs, err := grammar.ParseRecords("resigned.tafl", []byte(rec))
+	if err != nil || len(recs) != 1 {
+		t.Fatalf("record does not parse: %v\n%s", err, rec)
+	}
+	if strings.Contains(rec, "---") {
+		t.Errorf("record marks a resignation by the side to move:\n%s", rec)
 	}
 }

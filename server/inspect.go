@@ -165,7 +165,10 @@ func authenticated(results []string, from string) bool {
 		if i := strings.LastIndex(d, "@"); i >= 0 {
 			d = d[i+1:]
 		}
-		return d == domain || strings.HasSuffix(d, "."+domain) || strings.HasSuffix(domain, "."+d)
+		// relaxed alignment: the same domain, or one a subdomain of the
+		// other — but never a bare top-level domain such as "com"
+		return d == domain || strings.HasSuffix(d, "."+domain) ||
+			strings.Contains(d, ".") && strings.HasSuffix(domain, "."+d)
 	}
 	for _, r := range results {
 		for _, clause := range strings.Split(r, ";") {

@@ -152,7 +152,7 @@ func (ss *session) run() error {
 		return nil
 	}
 	for _, l := range lines {
-		if l.cmd != nil && l.cmd.German() {
+		if l.cmd != nil && l.cmd.German() || l.cmd == nil && firstWordGerman(l.text) {
 			// German commands get German replies, now and (unless the
 			// player chose a language) from now on.
 			ss.lang = german
@@ -193,6 +193,12 @@ func (ss *session) run() error {
 		ss.did = true
 	}
 	return nil
+}
+
+// firstWordGerman reports whether a line starts with a German keyword.
+func firstWordGerman(line string) bool {
+	f := strings.Fields(line)
+	return len(f) > 0 && grammar.GermanKeyword(f[0])
 }
 
 // quoteLine quotes the line a refusal is about.

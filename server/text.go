@@ -41,7 +41,7 @@ var catalog = map[string][2]string{
 	"reason.encirclement":  {"the attackers encircled the defenders", "die Angreifer haben die Verteidiger eingeschlossen"},
 	"reason.repetition":    {"a position occurred for the third time", "eine Stellung ist zum dritten Mal entstanden"},
 	"reason.no legal move": {"the side to move had no legal move", "die Seite am Zug hatte keinen legalen Zug"},
-	"reason.resignation":   {"%s resigned", "%s hat aufgegeben"},
+	"reason.resignation":   {"the %s resigned", "die %s haben aufgegeben"},
 	"reason.draw agreed":   {"both players agreed to a draw", "beide Spieler haben sich auf remis geeinigt"},
 
 	"move.played":            {"%s played %s.", "%s hat %s gezogen."},
@@ -90,7 +90,7 @@ var catalog = map[string][2]string{
 	"err.notactive":      {"Game %s is not being played (%s).", "Partie %s wird nicht gespielt (%s)."},
 	"err.over":           {"Game %s is over: %s.", "Partie %s ist beendet: %s."},
 	"err.illegal":        {"%s is not a legal move: %s.", "%s ist kein legaler Zug: %s."},
-	"err.movenumber":     {"You wrote move %s, but the game is at move %s.", "Du hast Zug %s geschrieben, aber die Partie steht bei Zug %s."},
+	"err.movenumber":     {"Your move number %s does not match: the game is at %s now.", "Deine Zugnummer %s passt nicht: die Partie steht jetzt bei %s."},
 	"err.captures":       {"You marked %s as captured, but %s captures %s.", "Du hast %s als geschlagen markiert, aber %s schlägt %s."},
 	"err.twomoves":       {"Your mail holds %d moves; send one move per mail. None of them was played.", "Deine Mail enthält %d Züge; schicke einen Zug pro Mail. Keiner wurde gespielt."},
 	"err.timeout":        {"\"timeout\" is not something you can play.", "\"timeout\" kann man nicht spielen."},
@@ -102,6 +102,7 @@ var catalog = map[string][2]string{
 	"err.nodraw":         {"There is no draw offer from your opponent in game %s.", "In Partie %s gibt es kein Remisangebot deines Gegners."},
 	"err.drawpending":    {"Your draw offer in game %s already stands.", "Dein Remisangebot in Partie %s steht bereits."},
 	"err.badlanguage":    {"I can answer in en (English) or de (German), not %q.", "Ich kann auf en (Englisch) oder de (Deutsch) antworten, nicht %q."},
+	"err.challenges":     {"You have sent %d challenges in the last hour; please wait before sending more.", "Du hast in der letzten Stunde %d Herausforderungen geschickt; bitte warte, bevor du weitere schickst."},
 	"err.toolarge":       {"Your mail is %d bytes, more than the %d I read. Please send a short plain-text mail.", "Deine Mail hat %d Bytes, mehr als die %d, die ich lese. Bitte schicke eine kurze Textmail."},
 	"err.internal":       {"Something went wrong on my side while handling your mail; it was not applied. Please try again later.", "Bei mir ist beim Bearbeiten deiner Mail etwas schiefgegangen; sie wurde nicht angewendet. Bitte versuche es später noch einmal."},
 }

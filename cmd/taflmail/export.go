@@ -47,7 +47,7 @@ archive.path is needed: IMAP and SMTP settings may be missing.`,
 			if err != nil {
 				return err
 			}
-			r, err := replayStored(g)
+			r, err := g.Replay()
 			if err != nil {
 				return err
 			}
