@@ -16,7 +16,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/taflmail/taflmail/archive"
-	"github.com/taflmail/taflmail/engine"
 	"github.com/taflmail/taflmail/mailer"
 	"github.com/taflmail/taflmail/mailer/devstack"
 	"github.com/taflmail/taflmail/notation"
@@ -305,30 +304,19 @@ func demoPlay(ctx context.Context, out io.Writer, verbose bool) error {
 
 // printFinalBoard replays the archived game and draws its last position.
 func printFinalBoard(out io.Writer, g *archive.Game) error {
-	v, ok := engine.Lookup(g.Variant)
-	if !ok {
-		return fmt.Errorf("demo: unknown variant %q", g.Variant)
-	}
-	pos, err := engine.NewPosition(v)
+	r, err := g.Replay()
 	if err != nil {
 		return err
 	}
-	var last engine.PlyResult
-	for _, p := range g.Plies {
-		from, to, _ := strings.Cut(strings.SplitN(p.Move, "x", 2)[0], "-")
-		if last, err = pos.Play(engine.Move{From: parseSquare(from), To: parseSquare(to)}); err != nil {
-			return fmt.Errorf("demo: archived ply %d %s: %w", p.N, p.Move, err)
-		}
+	if e := r.Err(); e != nil {
+		return fmt.Errorf("demo: the archived game does not replay: %w", e)
 	}
-	return notation.WriteASCII(out, pos, notation.WithLastMove(last.Move), notation.WithCaptures(last.Captures...))
-}
-
-// parseSquare reads a lower-case square such as "c1" written by the
-// referee itself.
-func parseSquare(s string) engine.Square {
-	r := 0
-	fmt.Sscanf(s[1:], "%d", &r)
-	return engine.SquareAt(int(s[0]-'a'), r-1)
+	var opts []notation.DiagramOption
+	if n := len(r.Plies); n > 0 && r.Plies[n-1].Played {
+		last := r.Plies[n-1]
+		opts = append(opts, notation.WithLastMove(last.Move), notation.WithCaptures(last.Captures...))
+	}
+	return notation.WriteASCII(out, r.Final, opts...)
 }
 
 // recordFrom cuts the native record out of the referee's final mail.

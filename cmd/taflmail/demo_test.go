@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -16,7 +17,7 @@ func TestDemoGameIsLegal(t *testing.T) {
 	}
 	for i, m := range demoGame {
 		from, to, _ := strings.Cut(m, "-")
-		r, err := p.Play(engine.Move{From: parseSquare(from), To: parseSquare(to)})
+		r, err := p.Play(engine.Move{From: square(from), To: square(to)})
 		if err != nil {
 			t.Fatalf("ply %d %s: %v", i+1, m, err)
 		}
@@ -55,4 +56,11 @@ func TestDemoPlaysWholeGame(t *testing.T) {
 			t.Errorf("demo output lacks %q:\n%s", want, got)
 		}
 	}
+}
+
+// square reads a lower-case square such as "c1".
+func square(s string) engine.Square {
+	r := 0
+	fmt.Sscanf(s[1:], "%d", &r)
+	return engine.SquareAt(int(s[0]-'a'), r-1)
 }
