@@ -97,8 +97,10 @@ type Game struct {
 	// keys are camel-cased: puzzle-mode is PuzzleMode), in the order
 	// written.
 	Tags []Tag
-	// VariantName names the rules for people: the Variant tag, the rules
-	// string's name, or the built-in variant the file or caller chose.
+	// VariantName names the rules for people: the Variant tag (OpenTafl:
+	// the variant tag), the rules string's name or the built-in variant
+	// with the same rules, the built-in variant the file or caller chose,
+	// or "custom" for unnamed rules.
 	VariantName string
 	// Variant is the rules the game is replayed under; nil when SetupErr
 	// says why there are none.
@@ -265,7 +267,8 @@ func FromRecord(r *grammar.Record, def *engine.Variant) *Game {
 			g.SetupErr = err.(*Error)
 		}
 		g.Variant = v
-		if v != nil {
+		g.VariantName = "custom"
+		if v != nil && v.Name != "" {
 			g.VariantName = v.Name
 		}
 		if variantTag != nil {
@@ -418,10 +421,14 @@ func FromOTG(r *grammar.OTGRecord) *Game {
 		v, err := VariantFromRules(r.Rules)
 		if err != nil {
 			g.SetupErr = err.(*Error)
+			g.VariantName, _ = r.Rules.Value("name")
 		} else {
 			g.Variant = v
 			g.VariantName = otgVariantName(v)
 		}
+	}
+	if name, ok := r.Tag("variant"); ok && name != "" {
+		g.VariantName = name
 	}
 	if posTag != nil && g.Variant != nil {
 		b, err := ParseBoard(strings.TrimSpace(posTag.Value))
@@ -456,7 +463,8 @@ func FromOTG(r *grammar.OTGRecord) *Game {
 }
 
 // otgVariantName names rules read from an OpenTafl record: the built-in
-// variant with the same rules, else the rules string's name, else "otn".
+// variant with the same rules, else the rules string's name, else
+// "custom".
 func otgVariantName(v *engine.Variant) string {
 	if b := builtinFor(v); b != nil {
 		return b.Name
@@ -464,7 +472,7 @@ func otgVariantName(v *engine.Variant) string {
 	if v.Name != "" {
 		return v.Name
 	}
-	return "otn"
+	return "custom"
 }
 
 // builtinFor returns the built-in variant with v's rules, or nil.
