@@ -27,7 +27,7 @@ import (
 
 // randomGame returns n plies of a legal game of variant name that has not
 // ended, chosen with rng: as the referee stores them (canonical OTN with
-// the captures, "d1-d3xd4") and as a player writes them ("d1-d3"), plus
+// the king's moves and the captures marked, "Kd4-d1", "d1-d3xd4") and as a player writes them ("d1-d3"), plus
 // one more legal move, the next ply a player could mail.
 func randomGame(tb testing.TB, name string, n int, rng *rand.Rand) (stored, moves []string, next string) {
 	tb.Helper()
@@ -58,7 +58,10 @@ restart:
 			if len(moves) == n {
 				return stored, moves, m.String()
 			}
-			text := m.String()
+			text := m.String() // canonical OTN, as the referee stores it
+			if r.Piece == engine.King {
+				text = "K" + text
+			}
 			for i, c := range r.Captures {
 				if i == 0 {
 					text += "x"

@@ -116,8 +116,11 @@ func (sys *mailSystem) imapConfig(user, processed string) mailer.IMAPConfig {
 	}
 }
 
-func (sys *mailSystem) sender(helo string) *mailer.Sender {
-	return mailer.NewSender(mailer.SMTPConfig{Addr: sys.smtpAddr, Security: mailer.SecurityNone, HeloName: helo, Timeout: 20 * time.Second})
+func (sys *mailSystem) sender(helo string) *mailer.Sender { return sys.senderVia(sys.smtpAddr, helo) }
+
+// senderVia is sender through another SMTP address, e.g. a proxy.
+func (sys *mailSystem) senderVia(addr, helo string) *mailer.Sender {
+	return mailer.NewSender(mailer.SMTPConfig{Addr: addr, Security: mailer.SecurityNone, HeloName: helo, Timeout: 20 * time.Second})
 }
 
 // boxMail is one message of a mailbox as a second IMAP client sees it.
@@ -201,6 +204,10 @@ func (w logWriter) Write(p []byte) (int, error) {
 // crash between committing a mail and sending its replies leaves behind.
 type faultSender struct {
 	next server.Sender
+	// stopping is closed when the daemon is told to stop (the referee's
+	// run context); a hung Send then fails like a timed-out connection,
+	// also when the daemon sends under a context that is not cancelled.
+	stopping <-chan struct{}
 
 	mu      sync.Mutex
 	hang    chan struct{} // not nil: the next Send closes it and hangs
@@ -224,12 +231,18 @@ func (f *faultSender) Send(ctx context.Context, from string, to []string, raw []
 	f.hang = nil
 	f.mu.Unlock()
 	if hang != nil {
+		f.mu.Lock()
+		stopping := f.stopping
+		f.mu.Unlock()
 		close(hang)
-		<-ctx.Done()
+		select {
+		case <-ctx.Done():
+		case <-stopping:
+		}
 		f.mu.Lock()
 		f.refused++
 		f.mu.Unlock()
-		return &mailer.SendError{Temporary: true, Err: fmt.Errorf("test: hung until stopped: %w", ctx.Err())}
+		return &mailer.SendError{Temporary: true, Err: errors.New("test: hung until the daemon was stopped")}
 	}
 	err := f.next.Send(ctx, from, to, raw)
 	f.mu.Lock()
@@ -252,6 +265,8 @@ type referee struct {
 	dbPath string
 	recs   string
 	sender *faultSender
+	// wrap, when set, stands between the daemon and its IMAP inbox.
+	wrap func(*mailer.Inbox) server.Inbox
 
 	// while running
 	store  *archive.Store
@@ -294,8 +309,12 @@ func (r *referee) start() {
 		r.t.Fatalf("referee start %d: IMAP: %v", r.starts+1, err)
 	}
 	r.starts++
+	var in server.Inbox = inbox
+	if r.wrap != nil {
+		in = r.wrap(inbox)
+	}
 	srv, err := server.New(server.Options{
-		Address: r.addr, Store: store, Inbox: inbox, Sender: r.sender,
+		Address: r.addr, Store: store, Inbox: in, Sender: r.sender,
 		Logger:     slog.New(slog.NewTextHandler(logWriter{r.t}, nil)).With("run", r.starts),
 		RecordsDir: r.recs,
 		RetryAfter: 200 * time.Millisecond,
@@ -307,6 +326,9 @@ func (r *referee) start() {
 		r.t.Fatal(err)
 	}
 	runCtx, cancel := context.WithCancel(ctx)
+	r.sender.mu.Lock()
+	r.sender.stopping = runCtx.Done()
+	r.sender.mu.Unlock()
 	r.store, r.inbox, r.cancel, r.done = store, inbox, cancel, make(chan error, 1)
 	go func() { r.done <- srv.Run(runCtx) }()
 }
@@ -436,6 +458,11 @@ func (p *player) next(t testing.TB) *mailer.Message {
 	}
 	m := p.queue[0]
 	p.queue = p.queue[1:]
+	for _, r := range p.received {
+		if r.MessageID == m.MessageID {
+			t.Fatalf("%s got Message-ID %s twice (%q): the referee sent a mail again", p.name, m.MessageID, m.Subject)
+		}
+	}
 	p.received = append(p.received, m)
 	return m
 }
