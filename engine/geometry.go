@@ -62,7 +62,7 @@ func newGeometry(v *Variant) *geometry {
 			g.kind[i] = kindNormal
 			g.onBoard.set(i)
 			g.frame.clear(i)
-			if v.Throne.Present && f == n/2 && r == n/2 {
+			if t, ok := v.ThroneSquare(); ok && s == t {
 				g.kind[i] = kindThrone
 				g.throne = i
 			}

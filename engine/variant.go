@@ -107,6 +107,11 @@ type SquareRule struct {
 	// HostileOccupied holds the pieces for which the square acts as an
 	// enemy piece while the king stands on it.
 	HostileOccupied PieceSet
+	// Squares places the squares of this kind. Empty means the usual
+	// place: the centre for the throne (an odd board), the four corners
+	// for corners. Puzzles and OTN rules strings (cor:, cen:) may put them
+	// elsewhere; a throne has at most one square.
+	Squares []Square
 }
 
 // Variant is a complete rule set as data (RULES.md §1 and §2). Built-in
@@ -170,8 +175,18 @@ func (v *Variant) Validate() error {
 	if v.Size < MinSize || v.Size > MaxSize {
 		return fmt.Errorf("%w %q: board size %d outside %d..%d", ErrInvalidVariant, v.Name, v.Size, MinSize, MaxSize)
 	}
-	if v.Throne.Present && v.Size%2 == 0 {
-		return fmt.Errorf("%w %q: a throne needs an odd board size, not %d", ErrInvalidVariant, v.Name, v.Size)
+	if v.Throne.Present && len(v.Throne.Squares) == 0 && v.Size%2 == 0 {
+		return fmt.Errorf("%w %q: a central throne needs an odd board size, not %d", ErrInvalidVariant, v.Name, v.Size)
+	}
+	if len(v.Throne.Squares) > 1 {
+		return fmt.Errorf("%w %q: %d throne squares, at most 1", ErrInvalidVariant, v.Name, len(v.Throne.Squares))
+	}
+	for _, r := range []*SquareRule{&v.Throne, &v.Corners} {
+		for _, s := range r.Squares {
+			if !s.OnBoard(v.Size) {
+				return fmt.Errorf("%w %q: restricted square %v is not on the board", ErrInvalidVariant, v.Name, s)
+			}
+		}
 	}
 	b, err := v.StartBoard()
 	if err != nil {
@@ -212,16 +227,28 @@ func (v *Variant) StartBoard() (Board, error) {
 	return b, nil
 }
 
-// Throne returns the throne square (the centre) and whether the variant
-// has one.
+// ThroneSquare returns the throne square (Throne.Squares, by default the
+// centre) and whether the variant has a throne.
 func (v *Variant) ThroneSquare() (Square, bool) {
+	if len(v.Throne.Squares) > 0 {
+		return v.Throne.Squares[0], v.Throne.Present
+	}
 	c := v.Size / 2
 	return SquareAt(c, c), v.Throne.Present
 }
 
-// IsCorner reports whether s is one of the four corner squares of the
-// board (whether or not the variant restricts them).
+// IsCorner reports whether s is a corner square: one of Corners.Squares
+// when the variant places them, else one of the four corners of the board
+// (whether or not the variant restricts them).
 func (v *Variant) IsCorner(s Square) bool {
+	if len(v.Corners.Squares) > 0 {
+		for _, c := range v.Corners.Squares {
+			if c == s {
+				return true
+			}
+		}
+		return false
+	}
 	last := v.Size - 1
 	f, r := s.File(), s.Rank()
 	return (f == 0 || f == last) && (r == 0 || r == last)

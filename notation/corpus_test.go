@@ -61,9 +61,7 @@ var corpusFiles = []struct {
 // blockedByEngine lists the records the engine cannot replay yet, and the
 // rule it lacks. The test fails when one of them starts to replay, so the
 // entry must then go (and the record is checked like the others).
-var blockedByEngine = map[string]string{
-	"otg/Copenhagen-Escape-Puzzle.otg": "cor:g7,: corner squares other than the board's four corners are not supported",
-}
+var blockedByEngine = map[string]string{}
 
 // readCorpus reads every corpus file, named as in corpusFiles.
 func readCorpus(t *testing.T) map[string][]*Game {
@@ -136,7 +134,9 @@ func TestCorpus(t *testing.T) {
 				if r.End.Ply != lastMove(g) {
 					t.Errorf("%s game %d: the engine ends the game at ply %d, the record's last move is ply %d", f.name, g.Number, r.End.Ply, lastMove(g))
 				}
-				if outcomeOf(r.End.Result) != g.Result {
+				// (an OpenTafl "result:?" records no winner to compare)
+				unknown := g.Format == FormatOTG && g.Result == grammar.Unfinished
+				if outcomeOf(r.End.Result) != g.Result && !unknown {
 					t.Errorf("%s game %d: the engine says %v, the record %v", f.name, g.Number, r.End, g.Result)
 				}
 			}

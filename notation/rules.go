@@ -278,14 +278,14 @@ func VariantFromRules(r *grammar.Rules) (*engine.Variant, error) {
 			}
 			v.EdgeFort = yes
 		case "cor", "cen":
-			present, err := rd.squareList(p, n)
+			present, squares, err := rd.squareList(p, n)
 			if err != nil {
 				return nil, err
 			}
 			if p.Key == "cor" {
-				v.Corners.Present = present
+				v.Corners.Present, v.Corners.Squares = present, squares
 			} else {
-				v.Throne.Present = present
+				v.Throne.Present, v.Throne.Squares = present, squares
 			}
 		case "corp", "cenp", "cors", "cens", "corh", "cenh", "cenhe", "corre", "cenre":
 			set, err := rd.pieces(p)
@@ -412,12 +412,20 @@ func RulesString(v *engine.Variant) (string, error) {
 	case engine.CaptureStrongNearThrone:
 		add("ks", "c")
 	}
-	if !v.Corners.Present {
-		add("cor", "")
+	squares := func(key string, r engine.SquareRule) {
+		switch {
+		case !r.Present:
+			add(key, "")
+		case len(r.Squares) > 0:
+			var names []string
+			for _, s := range r.Squares {
+				names = append(names, s.String())
+			}
+			add(key, strings.Join(names, ","))
+		}
 	}
-	if !v.Throne.Present {
-		add("cen", "")
-	}
+	squares("cor", v.Corners)
+	squares("cen", v.Throne)
 	list := func(key string, set, def engine.PieceSet, present bool) {
 		if present && set != def {
 			add(key, pieceList(set))
@@ -468,10 +476,28 @@ func SameRules(a, b *engine.Variant) bool {
 	return na.Size == nb.Size && slices.Equal(na.Start, nb.Start) &&
 		na.FirstSide == nb.FirstSide && na.Escape == nb.Escape && na.KingArms == nb.KingArms &&
 		na.KingCapture == nb.KingCapture && na.KingEdge == nb.KingEdge &&
-		na.Throne == nb.Throne && na.Corners == nb.Corners &&
+		sameSquareRule(na.Throne, nb.Throne, "cen", na.Size) && sameSquareRule(na.Corners, nb.Corners, "cor", na.Size) &&
 		na.Shieldwall == nb.Shieldwall && na.ShieldwallCorners == nb.ShieldwallCorners &&
 		na.EdgeFort == nb.EdgeFort && na.Encirclement == nb.Encirclement &&
 		na.Repetition == nb.Repetition && na.NoMove == nb.NoMove
+}
+
+// sameSquareRule compares two square rules, the places of the squares
+// included (an explicit list equal to the usual place is the usual place).
+func sameSquareRule(a, b engine.SquareRule, key string, n int) bool {
+	place := func(r engine.SquareRule) []engine.Square {
+		if len(r.Squares) == 0 {
+			return defaultSquares(key, n)
+		}
+		s := slices.Clone(r.Squares)
+		slices.Sort(s)
+		return s
+	}
+	if !slices.Equal(place(a), place(b)) {
+		return false
+	}
+	return a.Present == b.Present && a.Stop == b.Stop && a.Pass == b.Pass &&
+		a.HostileEmpty == b.HostileEmpty && a.HostileOccupied == b.HostileOccupied
 }
 
 // normalRules returns a copy of v with the fields that cannot act zeroed.
@@ -584,11 +610,12 @@ func (rd rulesReader) pieces(p *grammar.RulePair) (engine.PieceSet, error) {
 }
 
 // squareList reads the value of cor or cen: "default" or the default
-// squares (the four corners, the centre) mean present, "" absent; any other
-// list is not supported.
-func (rd rulesReader) squareList(p *grammar.RulePair, n int) (bool, error) {
+// squares (the four corners, the centre) mean present in the usual place
+// (squares nil), "" absent, another list present on those squares
+// (engine.SquareRule.Squares; a throne has at most one square).
+func (rd rulesReader) squareList(p *grammar.RulePair, n int) (bool, []engine.Square, error) {
 	if p.Value == "default" {
-		return true, nil
+		return true, nil, nil
 	}
 	var got []engine.Square
 	for _, f := range strings.Split(p.Value, ",") {
@@ -597,27 +624,35 @@ func (rd rulesReader) squareList(p *grammar.RulePair, n int) (bool, error) {
 		}
 		sq, ok := squareFromText(f)
 		if !ok || !sq.OnBoard(n) {
-			return false, rd.errAt(p, KindSyntax, "%s: %q is not a square of a %d×%d board", p.Key, f, n, n)
+			return false, nil, rd.errAt(p, KindSyntax, "%s: %q is not a square of a %d×%d board", p.Key, f, n, n)
 		}
 		if !slices.Contains(got, sq) {
 			got = append(got, sq)
 		}
 	}
 	if len(got) == 0 {
-		return false, nil
+		return false, nil, nil
 	}
-	want := []engine.Square{engine.SquareAt(n/2, n/2)}
-	what := "a throne elsewhere than on the centre square is not supported"
-	if p.Key == "cor" {
-		want = []engine.Square{engine.SquareAt(0, 0), engine.SquareAt(n-1, 0), engine.SquareAt(0, n-1), engine.SquareAt(n-1, n-1)}
-		what = "corner squares other than the board's four corners are not supported"
-	}
+	want := defaultSquares(p.Key, n)
 	slices.Sort(got)
-	slices.Sort(want)
-	if !slices.Equal(got, want) {
-		return false, rd.errAt(p, KindUnsupported, "%s:%s: %s", p.Key, p.Value, what)
+	if slices.Equal(got, want) {
+		return true, nil, nil
 	}
-	return true, nil
+	if p.Key == "cen" && len(got) > 1 {
+		return false, nil, rd.errAt(p, KindUnsupported, "%s:%s: more than one throne square is not supported", p.Key, p.Value)
+	}
+	return true, got, nil
+}
+
+// defaultSquares returns, sorted, the usual corner squares (key "cor") or
+// throne square ("cen") of an n×n board.
+func defaultSquares(key string, n int) []engine.Square {
+	want := []engine.Square{engine.SquareAt(n/2, n/2)}
+	if key == "cor" {
+		want = []engine.Square{engine.SquareAt(0, 0), engine.SquareAt(n-1, 0), engine.SquareAt(0, n-1), engine.SquareAt(n-1, n-1)}
+	}
+	slices.Sort(want)
+	return want
 }
 
 // squareFromText reads a square such as "g7" (or "G7").

@@ -134,8 +134,7 @@ func TestRulesErrors(t *testing.T) {
 		{"dim:7 ks:m" + start, KindUnsupported, "1:7: ks: m (a middleweight king) is not supported"},
 		{"dim:7 linc:y" + start, KindUnsupported, "1:7: linc: Linnaean capture (a defender beside the occupied throne captured against it) is not supported"},
 		{"dim:7 swf:n" + start, KindUnsupported, "1:7: swf: shieldwall captures without a bracketing ply are not supported"},
-		{"dim:7 cor:g7," + start, KindUnsupported, "1:7: cor:g7,: corner squares other than the board's four corners are not supported"},
-		{"dim:7 cen:b2," + start, KindUnsupported, "1:7: cen:b2,: a throne elsewhere than on the centre square is not supported"},
+		{"dim:7 cen:b2,c3," + start, KindUnsupported, "1:7: cen:b2,c3,: more than one throne square is not supported"},
 		{"dim:7 cenre:T" + start, KindUnsupported, "1:7: cenre: squares that some pieces may not re-enter are not supported"},
 		{"dim:7 foo:1" + start, KindUnsupported, "1:7: unknown rules key foo:"},
 		{"dim:7 esc:x" + start, KindSyntax, `1:7: esc: value "x" is not c (corners) or e (edge)`},
@@ -157,5 +156,35 @@ func TestRulesErrors(t *testing.T) {
 		if e.Kind != tt.kind || strings.TrimPrefix(err.Error(), " ") != tt.want {
 			t.Errorf("ParseRules(%q) =\n  %v (%v)\nwant\n  %s (%v)", tt.in, err, e.Kind, tt.want, tt.kind)
 		}
+	}
+}
+
+func TestRulesPlacedSquares(t *testing.T) {
+	// the Copenhagen puzzle of shared/records: one corner, the throne off centre
+	v, err := ParseRules("dim:7 cor:g7, cen:b2, starti:/tt2T2/1t2K2/2tt3/6t/3TTt1/4Tt1/4Tt1/")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if th, ok := v.ThroneSquare(); !ok || th.String() != "b2" {
+		t.Errorf("throne = %v %v, want b2", th, ok)
+	}
+	for _, c := range []string{"a1", "g1", "a7"} {
+		if s, _ := squareFromText(c); v.IsCorner(s) || v.IsEscape(s) {
+			t.Errorf("%s is a corner/escape square, want an ordinary square", c)
+		}
+	}
+	if g7, _ := squareFromText("g7"); !v.IsCorner(g7) || !v.IsEscape(g7) {
+		t.Errorf("g7 is not the corner")
+	}
+	s, err := RulesString(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := ParseRules(s)
+	if err != nil {
+		t.Fatalf("ParseRules(RulesString) = %v (%s)", err, s)
+	}
+	if !SameRules(v, w) {
+		t.Errorf("placed squares do not round-trip through %q", s)
 	}
 }
