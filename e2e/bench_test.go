@@ -537,12 +537,14 @@ type lockedBuffer struct {
 	buf bytes.Buffer
 }
 
+// Write implements io.Writer.
 func (l *lockedBuffer) Write(p []byte) (int, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.buf.Write(p)
 }
 
+// String returns everything written so far.
 func (l *lockedBuffer) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()

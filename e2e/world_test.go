@@ -194,6 +194,7 @@ func (sys *mailSystem) eventually(t testing.TB, cond func() string) {
 // with -v.
 type logWriter struct{ t testing.TB }
 
+// Write logs one slog line.
 func (w logWriter) Write(p []byte) (int, error) {
 	w.t.Log(strings.TrimRight(string(p), "\n"))
 	return len(p), nil
