@@ -5,7 +5,6 @@ import (
 	"context"
 	"fmt"
 	"net"
-	"os"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -14,18 +13,6 @@ import (
 	"github.com/taflmail/taflmail/mailer"
 	"github.com/taflmail/taflmail/server"
 )
-
-// knownBugsEnv runs the tests of faults the referee does not survive yet.
-const knownBugsEnv = "TAFLMAIL_E2E_KNOWN_BUGS"
-
-// knownBug skips a test that reproduces an open bug, unless
-// TAFLMAIL_E2E_KNOWN_BUGS=1. Remove the call when the bug is fixed.
-func knownBug(t *testing.T, what string) {
-	t.Helper()
-	if os.Getenv(knownBugsEnv) != "1" {
-		t.Skipf("known bug, run with %s=1 to reproduce it: %s", knownBugsEnv, what)
-	}
-}
 
 // replyHold is an SMTP proxy in front of the mail system's SMTP server.
 // Armed with holdNext, it forwards a message completely but holds back
@@ -154,7 +141,7 @@ func (h *replyHold) serve(c net.Conn) {
 // daemon must not abandon that transaction: after the restart every
 // player must still get every reply exactly once.
 //
-// Bug (server.FlushOutbox with mailer.Sender): Send runs under Run's
+// Fixed bug (server.FlushOutbox with mailer.Sender): Send ran under Run's
 // context, so the stop closes the SMTP connection while the client waits
 // for the 250, Send fails as temporary, the reply stays pending, and the
 // restarted daemon sends it a second time. TestGameByMailRestart hit this
@@ -163,7 +150,6 @@ func (h *replyHold) serve(c net.Conn) {
 // context.WithoutCancel(ctx) (the Sender's own timeout still bounds it),
 // and look at ctx only between mails.
 func TestGameByMailStopDuringReply(t *testing.T) {
-	knownBug(t, "a stop while SMTP answers a reply's DATA makes the restarted referee send that reply twice")
 	t.Parallel()
 	eachSystem(t, func(t *testing.T, sys *mailSystem) {
 		m := newMatch(t, sys)
@@ -217,14 +203,13 @@ func (d *doneFails) Done(ctx context.Context, uid uint32) error {
 // and goes on; the mail must still end up in Processed, not stay in the
 // INBOX until the next restart.
 //
-// Bug (server.Run): after the first poll Run fetches only UIDs above the
+// Fixed bug (server.Run): after the first poll Run fetched only UIDs above the
 // one stored with the last commit, and a failed Done does not bring back
 // the rescan, so the mail stays unseen in the INBOX while the daemon runs.
 // Fix: set rescan = true in Run whenever Poll (or Wait) fails, so the
 // next poll reads the whole INBOX again (a handled mail is then only
 // marked done: HandleMail finds it processed).
 func TestGameByMailDoneFails(t *testing.T) {
-	knownBug(t, "a mail whose Done failed stays in the INBOX until the referee restarts")
 	t.Parallel()
 	eachSystem(t, func(t *testing.T, sys *mailSystem) {
 		m := newMatch(t, sys)

@@ -36,6 +36,10 @@ func (s *Server) Run(ctx context.Context) error {
 		if ctx.Err() != nil {
 			break
 		}
+		// After any failure read the whole inbox again: a mail whose Done
+		// failed is below the remembered UID, and only a rescan finds it
+		// (HandleMail then sees it processed and just marks it done).
+		rescan = true
 		s.log.Warn("mail loop", "err", err, "retry_in", backoff)
 		sleep(ctx, backoff+time.Duration(rand.Int64N(int64(backoff/4)+1)))
 		backoff = min(backoff*2, time.Minute)
@@ -83,8 +87,15 @@ func (s *Server) Poll(ctx context.Context, rescan bool) error {
 // A temporary SMTP failure (4xx, network) schedules a retry with doubling
 // delay; a permanent one (5xx), or too many attempts, marks the mail failed
 // and logs it for the operator (`taflmail outbox`).
+//
+// A mail is sent and its result recorded even when ctx ends meanwhile (the
+// Sender's own timeout bounds it): abandoning an SMTP transaction after
+// DATA could deliver the mail without recording it, and the restarted
+// daemon would send it twice. ctx is looked at only between mails.
 func (s *Server) FlushOutbox(ctx context.Context) {
-	for round := 0; round < 100; round++ {
+	stop := ctx
+	ctx = context.WithoutCancel(ctx)
+	for round := 0; round < 100 && stop.Err() == nil; round++ {
 		now := s.opts.Now()
 		pending, err := s.store.PendingOutbox(ctx, now, 20)
 		if err != nil {
@@ -96,6 +107,9 @@ func (s *Server) FlushOutbox(ctx context.Context) {
 		}
 		progress := false
 		for _, m := range pending {
+			if stop.Err() != nil {
+				return
+			}
 			err := s.opts.Sender.Send(ctx, m.From, m.To, m.Raw)
 			if err == nil {
 				progress = true
