@@ -7,10 +7,9 @@
 // the MAILSTACK_* environment of scripts/mailstack-up.sh is set (they skip
 // without it, and fail instead when CI=true). They stop and restart the
 // referee in the middle of a game and check that no move, mail or reply is
-// lost or doubled. TestGameByMailStopDuringReply and
-// TestGameByMailDoneFails reproduce two faults the referee does not survive
-// yet; they skip unless TAFLMAIL_E2E_KNOWN_BUGS=1 (their comments say what
-// to fix), and lose the skip when the fix lands.
+// lost or doubled, also when the stop comes while SMTP is answering a
+// reply (TestGameByMailStopDuringReply) or IMAP fails as a handled mail is
+// moved (TestGameByMailDoneFails).
 //
 // The benchmarks measure mails per second through the whole loop
 // (BenchmarkMailLoop) and, when TAFLMAIL_BENCH_RSS=1, the resident memory
