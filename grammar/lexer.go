@@ -49,8 +49,15 @@ const (
 
 // moveState lexes the inside of one move: d1-d3, Kf6-c6xe5/Kd4+, E7-E6xF6++.
 // Return leaves the state at any other character without consuming it.
+//
+// A capture mark that names no square ("g7-g10x", "d4-c4xK") ends the move;
+// when white space follows, the mark is lexed together with it and leaves
+// the state, so that the next ply's first square is not taken for a
+// captured square.
 var moveState = []lexer.Rule{
 	{Name: "Square", Pattern: patSquare},
+	{Name: "BareX", Pattern: `[xX][ \t\r\n]+`, Action: lexer.Pop()},
+	{Name: "BareKing", Pattern: `[kK][ \t\r\n]+`, Action: lexer.Pop()},
 	{Name: "Letter", Pattern: patLetter},
 	{Name: "Dash", Pattern: patDash},
 	{Name: "Plus", Pattern: `\++`},

@@ -105,8 +105,10 @@ type Move struct {
 // by "/" (OTN capture-record), e.g. "xe9/f8", "xKc5". A bare "x" (g7-g10x)
 // says something was captured without naming it: Pieces is empty.
 type Capture struct {
-	Pos    lexer.Position
-	Pieces []*Captured `parser:"'x':Letter ( @@ ( '/':Slash @@ )* )?"`
+	Pos lexer.Position
+	// Pieces are the captured pieces; empty for a bare "x" (which, when
+	// white space follows, is lexed with it as one token, see moveState).
+	Pieces []*Captured `parser:"( BareX | 'x':Letter ( @@ ( '/':Slash @@ )* )? )"`
 }
 
 // Captured is one captured piece in a capture mark: its square, optionally
@@ -114,7 +116,7 @@ type Capture struct {
 // without its square; then Square is nil.
 type Captured struct {
 	Pos    lexer.Position
-	King   bool    `parser:"( @'K':Letter"`
+	King   bool    `parser:"( @BareKing | @'K':Letter"`
 	Square *Square `parser:"  @@? | @@ )"`
 }
 

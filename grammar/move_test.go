@@ -94,7 +94,7 @@ func TestParseMoveInvalid(t *testing.T) {
 		{"d1 - d3", "m:1:4: unexpected character '-'"},
 		{"d1- d3", "m:1:4: unexpected white space inside move"},
 		{"d1-d3 xe4", "m:1:6: unexpected white space inside move"},
-		{"d4-c4xK c5", "m:1:8: unexpected white space inside move"},
+		{"d4-c4xK c5", `m:1:9: expected end of input, found "c5"`},
 		{"d1-d3 e4", `m:1:7: expected end of input, found "e4"`},
 		{"d1-d3+++", `m:1:6: expected end of input, found "+++"`},
 		{"d1-d3xK/", "m:1:9: expected square, found end of input"},
