@@ -1,0 +1,186 @@
+package server
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/mailer"
+)
+
+// fuzzSender counts what the server sends and keeps nothing.
+type fuzzSender struct {
+	n      int
+	toSelf int
+}
+
+func (f *fuzzSender) Send(_ context.Context, _ string, to []string, _ []byte) error {
+	f.n++
+	for _, a := range to {
+		if strings.EqualFold(a, "tafl@game.test") {
+			f.toSelf++
+		}
+	}
+	return nil
+}
+
+// fuzzWorld is one referee with one archive per fuzz process, so that
+// each input costs one HandleMail, not a new database.
+type fuzzWorld struct {
+	h      *harness
+	sender *fuzzSender
+	game   string
+	n      int
+}
+
+// newFuzzWorld opens the archive and the referee; the game is started by
+// the first input.
+func newFuzzWorld(f *testing.F) *fuzzWorld {
+	w := &fuzzWorld{sender: &fuzzSender{}}
+	h := &harness{now: time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC), sender: &fakeSender{}}
+	clock := func() time.Time { return h.now }
+	// In memory: the fuzzer looks for wrong decisions, not lost writes
+	// (TestFaultPoints), and a file costs an fsync per commit.
+	st, err := archive.OpenWith(context.Background(), ":memory:", archive.Options{Now: clock})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Cleanup(func() { st.Close() })
+	h.store = st
+	h.srv, err = New(Options{Address: "tafl@game.test", Store: st, Sender: h.sender, Now: clock,
+		Rand: rand.NewChaCha8([32]byte{9}), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		f.Fatal(err)
+	}
+	w.h = h
+	return w
+}
+
+// ready points the harness at t and starts a new game (bob to move) when
+// there is none or the last one is no longer being played.
+func (w *fuzzWorld) ready(t *testing.T) {
+	w.h.t = t
+	if w.game == "" || w.h.state(w.game).Status != archive.Active {
+		w.h.srv.opts.Sender = w.h.sender
+		w.h.sender.sent = nil
+		w.game = startBrandubh(t, w.h)
+		w.h.play(w.game, "d1-e1")
+	}
+	w.h.srv.opts.Sender = w.sender
+}
+
+// fuzzSeeds are inputs besides the mail files of testdata/mail.
+var fuzzSeeds = []string{
+	"From: alice@player.test\r\nSubject: [taflmail {{GAME}} {{KEY}}] board\r\nMessage-ID: <{{UNIQUE}}@f>\r\n\r\n",
+	"From: bob@player.test\r\nSubject: Re: [taflmail {{GAME}} {{KEY}}]\r\nIn-Reply-To: <{{MSGID}}>\r\n\r\n1... d3-e3\r\n",
+	"From: bob@player.test\r\nSubject: Re: [taflmail {{GAME}} {{KEY}}]\r\n\r\nresign\r\n",
+	"From: bob@player.test\r\nSubject: [taflmail {{GAME}} {{KEY}}]\r\n\r\noffer draw\r\naccept draw\r\nd3-e3\r\n",
+	"From: alice@player.test\r\nSubject: x\r\n\r\nnew brandubh with carol@player.test as defenders\r\n",
+	"From: alice@player.test\r\nSubject: games\r\n\r\n",
+	"From: MAILER-DAEMON@x\r\nSubject: [taflmail {{GAME}} {{KEY}}]\r\nContent-Type: multipart/report; report-type=delivery-status; boundary=b\r\n\r\n--b\r\n\r\nd3-e3\r\n--b--\r\n",
+	"From: bob@player.test\r\nSubject: [taflmail {{GAME}} {{KEY}}]\r\nContent-Type: text/html\r\n\r\n<p>d3-e3</p><blockquote>d4-d1</blockquote>\r\n",
+	"From: bob@player.test\r\nSubject: [taflmail {{GAME}} {{KEY}}]\r\nContent-Transfer-Encoding: base64\r\n\r\nZDMtZTM=\r\n",
+	"From: =?utf-8?q?B=C3=B6b?= <BOB@Player.Test>\r\nSubject: =?utf-8?q?[taflmail_{{GAME}}_{{KEY}}]_brett?=\r\n\r\n",
+}
+
+// FuzzMailToCommands feeds raw RFC 5322 bytes through mailer.Parse into
+// Server.HandleMail, on a referee with a live game, and checks what must
+// hold for any mail: no panic; no error but archive unavailability; the
+// game's plies only ever grow, by at most one per mail, and always replay
+// as legal moves; a finished game never changes; nothing is sent for a
+// bounce, an auto-reply or our own mail, and nothing to our own address.
+//
+// Inputs may hold placeholders, replaced from the live game: {{GAME}},
+// {{KEY}} (bob's key: bob is to move when a game starts), {{MSGID}} (the
+// last mail to bob). Every input gets a fresh Message-ID suffix, so that
+// mutations of one seed are not all "already processed".
+//
+//	go test ./server -run '^$' -fuzz FuzzMailToCommands -fuzztime 3m
+func FuzzMailToCommands(f *testing.F) {
+	ents, err := os.ReadDir(mailDir)
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, e := range ents {
+		raw, err := os.ReadFile(filepath.Join(mailDir, e.Name()))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(raw)
+	}
+	for _, s := range fuzzSeeds {
+		f.Add([]byte(s))
+	}
+	w := newFuzzWorld(f)
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		w.ready(t)
+		h, id := w.h, w.game
+		w.n++
+		g, err := h.store.Game(context.Background(), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		threadBob := g.DefendersThread
+		raw = bytes.ReplaceAll(raw, []byte("{{GAME}}"), []byte(id))
+		raw = bytes.ReplaceAll(raw, []byte("{{KEY}}"), []byte(g.DefenderToken))
+		raw = bytes.ReplaceAll(raw, []byte("{{MSGID}}"), []byte(threadBob))
+		raw = bytes.ReplaceAll(raw, []byte("{{UNIQUE}}"), []byte(fmt.Sprint(w.n)))
+		raw = bytes.ReplaceAll(raw, []byte("{{REFS}}"), []byte("<"+threadBob+">"))
+		raw = bytes.ReplaceAll(raw, []byte("{{SUBJECT}}"), []byte("[taflmail "+id+" "+g.DefenderToken+"] Brandubh"))
+		m, err := mailer.Parse(bytes.NewReader(raw), h.srv.opts.MaxMailBytes)
+		if err != nil {
+			return // not a mail: the inbox hands it over with ParseError, see TestFaultPoints/decode
+		}
+		m.MessageID += fmt.Sprintf(".%d", w.n)
+		m.UID, m.UIDValidity = uint32(w.n), 1
+		h.now = h.now.Add(time.Hour) // keep the refusal cap out of the way
+
+		before := h.state(id)
+		sentBefore, selfBefore := w.sender.n, w.sender.toSelf
+		err = h.srv.HandleMail(context.Background(), m)
+		if err != nil && strings.Contains(err.Error(), "composing reply") {
+			knownBug(t, bugPoison)
+		}
+		if err != nil && !errors.Is(err, archive.ErrUnavailable) {
+			t.Fatalf("HandleMail: %v", err)
+		}
+		h.srv.FlushOutbox(context.Background())
+		after := h.state(id)
+		if len(after.Plies) < len(before.Plies) || !slices.Equal(after.Plies[:len(before.Plies)], before.Plies) {
+			t.Fatalf("plies went from %v to %v", before.Plies, after.Plies)
+		}
+		if n := len(after.Plies) - len(before.Plies); n > 1 {
+			t.Fatalf("one mail added %d plies: %v", n, after.Plies[len(before.Plies):])
+		}
+		if before.Status == archive.Finished && !equalState(before, after) {
+			t.Fatalf("a finished game changed: %v → %v", before, after)
+		}
+		if len(after.Plies) > len(before.Plies) && before.Status != archive.Active {
+			t.Fatalf("a ply was added to a %s game", before.Status)
+		}
+		if gg, err := h.store.Game(context.Background(), id); err != nil {
+			t.Fatal(err)
+		} else if _, err := load(gg); err != nil {
+			t.Fatalf("the stored game no longer replays: %v", err)
+		}
+		from := strings.ToLower(m.From)
+		if (m.IsBounce || m.IsAutoReply || from == "tafl@game.test" || from == "") && w.sender.n != sentBefore {
+			t.Fatalf("%d mails sent for a bounce/auto-reply/own mail (bounce %v auto %v from %q)",
+				w.sender.n-sentBefore, m.IsBounce, m.IsAutoReply, from)
+		}
+		if w.sender.toSelf != selfBefore {
+			t.Fatal("a mail was sent to the server's own address")
+		}
+	})
+}
