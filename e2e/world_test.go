@@ -425,6 +425,17 @@ func (p *player) send(t testing.TB, to, subject, body string, re *mailer.Message
 	return o.MessageID
 }
 
+// reconnect logs in again after the player's IMAP session broke.
+func (p *player) reconnect(t testing.TB, why error) {
+	t.Helper()
+	t.Logf("%s: reconnecting to IMAP after: %v", p.name, why)
+	ctx, cancel := context.WithTimeout(context.Background(), p.sys.wait)
+	defer cancel()
+	if err := p.inbox.Reconnect(ctx); err != nil {
+		t.Fatalf("%s: reconnect: %v", p.name, err)
+	}
+}
+
 // next returns the next mail in the player's INBOX, waiting for it.
 func (p *player) next(t testing.TB) *mailer.Message {
 	t.Helper()
@@ -433,6 +444,10 @@ func (p *player) next(t testing.TB) *mailer.Message {
 		ctx, cancel := context.WithTimeout(context.Background(), p.sys.wait)
 		msgs, v, err := p.inbox.Fetch(ctx, p.validity, p.lastUID, 0)
 		cancel()
+		if errors.Is(err, mailer.ErrConnection) && time.Now().Before(deadline) {
+			p.reconnect(t, err)
+			continue
+		}
 		if err != nil {
 			t.Fatalf("%s: fetch: %v", p.name, err)
 		}
@@ -450,10 +465,15 @@ func (p *player) next(t testing.TB) *mailer.Message {
 		}
 		// A short IDLE: the in-memory server may miss waking an IDLE
 		// that starts as the mail lands, so look again soon anyway.
-		wctx, cancel := context.WithTimeout(context.Background(), 250*time.Millisecond)
+		wctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
 		err = p.inbox.Wait(wctx)
 		cancel()
-		if err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		switch {
+		case errors.Is(err, mailer.ErrConnection):
+			// Wait's deadline fell into its NOOP (a loaded machine), which
+			// closes the connection.
+			p.reconnect(t, err)
+		case err != nil && !errors.Is(err, context.DeadlineExceeded):
 			t.Fatalf("%s: wait: %v", p.name, err)
 		}
 	}
