@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/taflmail/taflmail/grammar"
 )
 
 // Outcomes of a test mail.
@@ -219,8 +221,11 @@ func TestRealMailSubjectOnlyHelp(t *testing.T) {
 		t.Fatalf("%d mails sent, want 1 to carol:\n%s", len(sent), texts(sent))
 	}
 	mustContain(t, "help", sent[0].msg.Text, "new <variant> with <address>", "resign")
-	if sent[0].msg.Subject != "Re: help" {
-		t.Errorf("subject %q, want Re: help", sent[0].msg.Subject)
+	// A plain "Re:" to the answer must not ask for help again (a loop with
+	// a responder, see TestLoopVacation/help-unmarked).
+	if s := stripSubject(sent[0].msg.Subject); grammar.IsCommandLine(s) {
+		knownBug(t, bugSubjectLoop)
+		t.Errorf("the answer's subject %q holds the command %q again", sent[0].msg.Subject, s)
 	}
 }
 
