@@ -516,6 +516,8 @@ func (ss *session) playerRow(addr string) *archive.Player {
 	p := &archive.Player{Address: addr}
 	if stored, err := ss.srv.store.Player(ss.ctx, addr); err == nil {
 		*p = *stored
+	} else {
+		ss.noteReadErr(err)
 	}
 	ss.players[addr] = p
 	return p

@@ -176,9 +176,6 @@ func TestFaultStore(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			if tc.bug != "" {
-				knownBug(t, tc.bug)
-			}
 			h := newHarness(t)
 			id := startBrandubh(t, h)
 			fs := h.withFaults()
@@ -269,9 +266,6 @@ func TestFaultStoreReadErrorLosesMove(t *testing.T) {
 	fs.inject("Game", fault{err: errUnavailable})
 	_, err := h.handle(m)
 	done, _ := h.store.Processed(context.Background(), m.MessageID, "")
-	if err == nil && done {
-		knownBug(t, bugReadError)
-	}
 	if err == nil || done {
 		t.Fatalf("HandleMail = %v, processed %v; want the error and nothing recorded", err, done)
 	}
@@ -295,7 +289,6 @@ func TestFaultStorePlayerReadOverwrites(t *testing.T) {
 		t.Fatal(perr)
 	}
 	if err == nil && p.Language != english {
-		knownBug(t, bugReadError)
 		t.Fatalf("bob's language is %q after a failed read, want en (his choice)", p.Language)
 	}
 	if err == nil {
@@ -421,7 +414,6 @@ func TestFaultSMTPOrderPerGame(t *testing.T) {
 // same flush; the first is deferred again (the connection drops: 421)
 // while the second would go through. The second must wait for the first.
 func TestFaultSMTPOrderFlaky(t *testing.T) {
-	knownBug(t, bugFlushOrder)
 	h := newHarness(t)
 	startBrandubh(t, h)
 	greylist := func(to string) error {
@@ -608,7 +600,6 @@ func TestFaultSMTPMarkSentKeepsFailing(t *testing.T) {
 	h.reply(alice, "d1-e1") // one HandleMail, one FlushOutbox
 	n := len(h.sender.sent) - before
 	if n > 2 {
-		knownBug(t, bugMarkSentLoop)
 		t.Fatalf("one flush delivered the 2 replies %d times", n)
 	}
 }

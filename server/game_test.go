@@ -214,8 +214,8 @@ func TestHelpAndLists(t *testing.T) {
 	mustContain(t, "games", to(t, sent, alice).Text, id, "brandubh", "bob@player.test", "your move (move 1)")
 	sent = h.deliver(bob, "x", "games", nil)
 	mustContain(t, "games", to(t, sent, bob).Text, "their move (move 1)")
-	if !strings.Contains(h.last(bob).msg.Subject, "Re: x") {
-		t.Errorf("reply subject %q, want Re: x", h.last(bob).msg.Subject)
+	if s := h.last(bob).msg.Subject; s != "your mail to taflmail" {
+		t.Errorf("reply subject %q, want the fixed one (never the player's own, see subject)", s)
 	}
 }
 

@@ -98,6 +98,13 @@ func stripSubject(s string) string {
 	}
 }
 
+// validID reports whether a message id (without brackets) can be written
+// into a reply's In-Reply-To or References: no white space, no brackets,
+// an "@".
+func validID(id string) bool {
+	return id != "" && strings.Contains(id, "@") && !strings.ContainsAny(id, " \t\r\n<>\"")
+}
+
 // messageID returns the Message-ID (without brackets) of the i-th mail sent
 // in answer to the incoming mail inID, to address to, about game (may be
 // nil). It is derived from its inputs, so handling the same mail again gives

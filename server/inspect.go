@@ -171,6 +171,7 @@ func authenticated(results []string, from string) bool {
 			strings.Contains(d, ".") && strings.HasSuffix(domain, "."+d)
 	}
 	for _, r := range results {
+		r = stripComments(r)
 		for _, clause := range strings.Split(r, ";") {
 			f := strings.Fields(strings.ToLower(clause))
 			if len(f) == 0 {
@@ -195,4 +196,23 @@ func authenticated(results []string, from string) bool {
 		}
 	}
 	return false
+}
+
+// stripComments removes RFC 5322 comments, "(…)", which Authentication-
+// Results values carry (OpenDKIM: "dkim=pass (2048-bit key; unprotected)")
+// and which may hold ";".
+func stripComments(s string) string {
+	var b strings.Builder
+	depth := 0
+	for _, r := range s {
+		switch {
+		case r == '(':
+			depth++
+		case r == ')' && depth > 0:
+			depth--
+		case depth == 0:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"strings"
 	"time"
 
 	"github.com/taflmail/taflmail/archive"
@@ -105,19 +106,28 @@ func (s *Server) FlushOutbox(ctx context.Context) {
 		if len(pending) == 0 {
 			return
 		}
-		progress := false
+		progress, markFailed := false, false
+		held := map[string]bool{} // game and recipients of a mail deferred in this round
 		for _, m := range pending {
 			if stop.Err() != nil {
 				return
+			}
+			key := m.GameID + "\x00" + strings.Join(m.To, ",")
+			if held[key] {
+				continue // a later mail must not overtake a deferred one
 			}
 			err := s.opts.Sender.Send(ctx, m.From, m.To, m.Raw)
 			if err == nil {
 				progress = true
 				if err := s.store.MarkSent(ctx, m.ID, s.opts.Now()); err != nil {
+					// the mail went out but is still pending: finish this
+					// batch, then stop, or every round would send it again
 					s.log.Error("recording a sent mail failed", "id", m.ID, "err", err)
+					markFailed = true
 				}
 				continue
 			}
+			held[key] = true
 			var se *mailer.SendError
 			temporary := !errors.As(err, &se) || se.Temporary
 			if temporary && m.Attempts+1 < s.opts.MaxAttempts {
@@ -134,7 +144,7 @@ func (s *Server) FlushOutbox(ctx context.Context) {
 				s.log.Error("recording a failed mail failed", "id", m.ID, "err", err)
 			}
 		}
-		if !progress {
+		if !progress || markFailed {
 			return
 		}
 	}

@@ -199,9 +199,6 @@ func TestLoopTwoServers(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			if tc.bug != "" {
-				knownBug(t, tc.bug)
-			}
 			n := newMailNet(t)
 			n.addServer(a, 1)
 			n.addServer(b, 2)
@@ -241,9 +238,6 @@ func TestLoopVacation(t *testing.T) {
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
-			if tc.bug != "" {
-				knownBug(t, tc.bug)
-			}
 			h := newHarness(t)
 			id := startBrandubh(t, h)
 			n := newMailNet(t)

@@ -274,15 +274,6 @@ func texts(ms []sentMail) string {
 	return b.String()
 }
 
-// knownBug skips a test that shows a reported, not yet fixed server bug,
-// unless TAFLMAIL_BUGS=1 is set, which runs it (and shows it failing).
-func knownBug(t *testing.T, what string) {
-	t.Helper()
-	if os.Getenv("TAFLMAIL_BUGS") == "" {
-		t.Skip("BUG: " + what + " (run with TAFLMAIL_BUGS=1 to see it fail)")
-	}
-}
-
 // otherMailFiles are the mail files used outside the case tables.
 var otherMailFiles = []string{
 	"too-large.eml",         // TestRealMailTooLarge

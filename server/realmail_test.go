@@ -27,8 +27,7 @@ type realMailCase struct {
 	move string   // the ply it must add (wantApplied)
 	// say must all be in the reply to the sender; never must not be.
 	say, never []string
-	// bug, when set, names a reported server bug this case shows; the
-	// case is skipped unless TAFLMAIL_BUGS=1.
+	// bug, when set, names the server bug this case exposed (fixed).
 	bug string
 }
 
@@ -97,9 +96,6 @@ var realMailCases = []realMailCase{
 func TestRealMail(t *testing.T) {
 	for _, tc := range realMailCases {
 		t.Run(strings.TrimSuffix(tc.file, ".eml"), func(t *testing.T) {
-			if tc.bug != "" {
-				knownBug(t, tc.bug)
-			}
 			h := newHarness(t)
 			id := startBrandubh(t, h)
 			h.play(id, tc.pre...)
@@ -224,7 +220,6 @@ func TestRealMailSubjectOnlyHelp(t *testing.T) {
 	// A plain "Re:" to the answer must not ask for help again (a loop with
 	// a responder, see TestLoopVacation/help-unmarked).
 	if s := stripSubject(sent[0].msg.Subject); grammar.IsCommandLine(s) {
-		knownBug(t, bugSubjectLoop)
 		t.Errorf("the answer's subject %q holds the command %q again", sent[0].msg.Subject, s)
 	}
 }
@@ -278,7 +273,6 @@ func TestRealMailLanguageKept(t *testing.T) {
 	}
 	text := to(t, sent, alice).Text
 	if !strings.Contains(text, tr(german, "greeting")) {
-		knownBug(t, bugLanguage)
 		t.Fatalf("alice's reply is not in German:\n%s", text)
 	}
 	// bob, who chose nothing, still gets English.

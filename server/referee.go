@@ -37,8 +37,9 @@ type session struct {
 	players map[string]*archive.Player // players whose row changes
 	notes   map[string]*note           // replies by recipient
 	order   []string
-	failed  bool // some command was refused
-	did     bool // some command succeeded
+	failed  bool  // some command was refused
+	did     bool  // some command succeeded
+	readErr error // the first failed archive read, see noteReadErr
 }
 
 // note is one reply being composed for one recipient.
@@ -90,7 +91,7 @@ func (ss *session) tell(addr string, t *table, text func(lang string) string) {
 
 // langOf returns the reply language of a player.
 func (ss *session) langOf(addr string) string {
-	if addr == ss.from {
+	if addr == ss.from && ss.lang != "" {
 		return ss.lang
 	}
 	if p, ok := ss.players[addr]; ok && p.Language != "" {
@@ -100,14 +101,24 @@ func (ss *session) langOf(addr string) string {
 	if err == nil && p.Language != "" {
 		return p.Language
 	}
+	ss.noteReadErr(err)
 	return ss.srv.opts.DefaultLanguage
 }
 
-// ownMail matches the first lines of the referee's own mails (greeting,
-// game header, move list), so that a reply quoting an earlier mail in full
+// noteReadErr keeps the first archive read failure other than "not found":
+// a mail decided on missing data must not be committed (decide returns the
+// error, the mail stays unread and is tried again).
+func (ss *session) noteReadErr(err error) {
+	if err != nil && !errors.Is(err, archive.ErrNotFound) && ss.readErr == nil {
+		ss.readErr = err
+	}
+}
+
+// ownMail matches lines only the referee's own mails have (game header,
+// move list, signature; not the greeting, which players write too), so that a reply quoting an earlier mail in full
 // without quote marks is read only up to there: the quoted board and
 // move list are never taken for commands.
-var ownMail = regexp.MustCompile(`^[>\s]*(Hello,|Hallo,|(Game|Partie) [0-9A-Z]{6}: |Moves so far:|Bisherige Züge:|taflmail, the Tafl|taflmail, der Tafl)`)
+var ownMail = regexp.MustCompile(`^[>\s]*((Game|Partie) [0-9A-Z]{6}: |Moves so far:|Bisherige Züge:|taflmail, the Tafl|taflmail, der Tafl)`)
 
 // commandLine is one command found in the mail, with its line.
 type commandLine struct {

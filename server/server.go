@@ -186,10 +186,21 @@ func (s *Server) decide(ctx context.Context, m *mailer.Message) (archive.Change,
 		return change, nil, nil
 	}
 	ss.lang = ss.langOf(from)
+	if n, err := s.recentReplies(ctx, from, ss.now); err != nil {
+		return archive.Change{}, nil, err
+	} else if n >= maxRepliesPerHour {
+		// whatever loops with us (a responder that ignores the rules of
+		// RFC 3834) stops getting answers
+		s.log.Warn("mail not answered: hourly reply cap reached", "from", from, "count", n)
+		change.Mail.Disposition = ignored
+		return change, nil, nil
+	}
 	if m.TooLarge {
 		ss.failed = true
 		ss.say(nil, tr(ss.lang, "err.toolarge", m.Size, s.opts.MaxMailBytes))
-	} else if err := ss.run(); err != nil {
+	} else if err := ss.run(); err != nil && (errors.Is(err, archive.ErrUnavailable) || ctx.Err() != nil) {
+		return archive.Change{}, nil, err // transient: the mail stays unread and is tried again
+	} else if err != nil {
 		s.log.Error("handling mail failed", "message_id", m.MessageID, "from", from, "err", err)
 		// Answer with an apology and record the mail, so a mail that
 		// breaks the referee cannot be retried forever; nothing it asked
@@ -220,6 +231,9 @@ func (s *Server) decide(ctx context.Context, m *mailer.Message) (archive.Change,
 	if err != nil {
 		return archive.Change{}, nil, err
 	}
+	if ss.readErr != nil {
+		return archive.Change{}, nil, ss.readErr
+	}
 	change.Outbox = out
 	var finished []*table
 	for _, t := range ss.tables {
@@ -243,6 +257,28 @@ func (s *Server) decide(ctx context.Context, m *mailer.Message) (archive.Change,
 	return change, finished, nil
 }
 
+// loopHeader marks every mail a taflmail referee sends; a mail carrying it
+// is never answered, even when a relay stripped Auto-Submitted, so two
+// referees cannot keep each other busy.
+const loopHeader = "X-Taflmail"
+
+// maxRepliesPerHour caps the mails the referee answers for one address per
+// hour, whatever they ask; a person playing by mail stays far below it.
+const maxRepliesPerHour = 30
+
+// recentReplies counts the mails from addr answered in the last hour.
+func (s *Server) recentReplies(ctx context.Context, addr string, now time.Time) (int, error) {
+	total := 0
+	for _, d := range []string{applied, refused} {
+		n, err := s.store.CountRecent(ctx, addr, d, now.Add(-time.Hour))
+		if err != nil {
+			return 0, err
+		}
+		total += n
+	}
+	return total, nil
+}
+
 // ignoreReason says why a mail gets no answer at all, or "" to answer it:
 // our own mail, bounces and auto-replies (no loops), unreadable mail.
 func (s *Server) ignoreReason(m *mailer.Message, from string) string {
@@ -255,6 +291,8 @@ func (s *Server) ignoreReason(m *mailer.Message, from string) string {
 		return "bounce"
 	case m.IsAutoReply:
 		return "auto-reply"
+	case len(m.Header[loopHeader]) > 0:
+		return "sent by a taflmail referee (" + loopHeader + ")"
 	case s.opts.RequireAuthResults && !authenticated(m.AuthenticationResults, from):
 		return "Authentication-Results show no DKIM or SPF pass for the sender's domain"
 	}
@@ -302,12 +340,20 @@ func (ss *session) compose() ([]archive.OutboxMail, error) {
 			Date:      ss.now,
 			Headers:   map[string]string{},
 		}
+		o.Headers[loopHeader] = "reply"
 		if gameID != "" {
 			o.Headers["X-Taflmail-Game"] = gameID
 		}
 		if addr == ss.from {
-			o.InReplyTo = ss.msg.MessageID
-			o.References = append(append([]string(nil), ss.msg.References...), ss.msg.MessageID)
+			// a hostile mail's ids may not be writable: thread what can be
+			if validID(ss.msg.MessageID) {
+				o.InReplyTo = ss.msg.MessageID
+			}
+			for _, id := range append(append([]string(nil), ss.msg.References...), ss.msg.MessageID) {
+				if validID(id) {
+					o.References = append(o.References, id)
+				}
+			}
 		} else if n.game != nil {
 			if th := threadOf(n.game.g, addr); th != "" {
 				o.InReplyTo, o.References = th, []string{th}
@@ -319,7 +365,10 @@ func (ss *session) compose() ([]archive.OutboxMail, error) {
 		}
 		raw, err := o.Bytes()
 		if err != nil {
-			return nil, fmt.Errorf("server: composing reply to %s: %w", addr, err)
+			// e.g. a From that is no address: such a mail gets no reply
+			// rather than blocking the inbox for ever
+			s.log.Warn("reply not sent: it cannot be written", "to", addr, "err", err)
+			continue
 		}
 		out = append(out, archive.OutboxMail{GameID: gameID, MessageID: o.MessageID, From: s.opts.Address, To: []string{addr}, Raw: raw})
 	}
@@ -345,10 +394,9 @@ func setThread(g *archive.Game, addr, id string) {
 // then what happened.
 func (ss *session) subject(n *note) string {
 	if n.game == nil {
-		orig := stripSubject(ss.msg.Subject)
-		if n.to == ss.from && orig != "" {
-			return "Re: " + orig
-		}
+		// Never the player's own subject: a responder that answers
+		// everything would send "Re: help" back, and a subject-only
+		// command would be read again and again.
 		return tr(n.lang, "subject.reply")
 	}
 	g := n.game.g
