@@ -1,11 +1,11 @@
 // Command taflmail is the command-line front end of taflmail, a server that
 // plays Tafl board games by email.
 //
-// Today it lists the built-in rule sets (taflmail variants) and counts
-// positions with perft (taflmail perft), the engine's correctness and speed
-// check against ../shared/cases/perft.md. The commands that validate,
-// replay and diagram game records and the mail daemon (serve) are planned;
-// see docs/architecture.md.
+// It runs the mail referee (taflmail serve), a zero-setup demo game by
+// mail (taflmail demo), the record tools (validate, diagram, convert), the
+// operator's commands (games, show, export, outbox, inspect, config check)
+// and perft, the engine's correctness and speed check against
+// ../shared/cases/perft.md. See README.md and docs/architecture.md.
 //
 // Exit status: 0 on success, 1 when a command fails at run time, 2 for a
 // usage error (unknown command or flag, bad flag value, unknown variant, a

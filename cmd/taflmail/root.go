@@ -18,9 +18,9 @@ func NewRootCommand() *cobra.Command {
 		Long: `taflmail plays Tafl board games (Copenhagen Hnefatafl, Fetlar, Tablut,
 Brandubh, …) by email.
 
-Working today: the rules engine, the built-in variants and perft.
-Planned: validating, replaying and diagramming game records, and the mail
-daemon (serve).`,
+'taflmail serve' is the mail referee; 'taflmail demo' plays a whole game by
+mail on a built-in mail server; validate, diagram and convert work on game
+records (native, OpenTafl .otg, CSV).`,
 		SilenceErrors: true,
 		SilenceUsage:  true,
 		// Taking any arguments keeps cobra from rejecting an unknown
