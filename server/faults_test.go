@@ -162,16 +162,15 @@ func TestFaultStore(t *testing.T) {
 		retried bool
 		// lostAck: the fault comes after the commit took effect.
 		lostAck bool
-		bug     string
 	}{
 		{name: "commit-unavailable", op: "Commit", faults: []fault{{err: errUnavailable}}},
 		{name: "commit-conflict-once", op: "Commit", faults: []fault{{err: errConflict}}, retried: true},
 		{name: "commit-conflict-thrice", op: "Commit", faults: []fault{{err: errConflict}, {err: errConflict}, {err: errConflict}}},
 		{name: "commit-lost-ack", op: "Commit", faults: []fault{{err: errUnavailable, after: true}}, lostAck: true},
 		{name: "processed-unavailable", op: "Processed", faults: []fault{{err: errUnavailable}}},
-		{name: "game-unavailable", op: "Game", faults: []fault{{err: errUnavailable}}, bug: bugReadError},
-		{name: "player-unavailable", op: "Player", faults: []fault{{err: errUnavailable}}, bug: bugReadError},
-		{name: "gamesof-unavailable", op: "GamesOf", faults: []fault{{err: errUnavailable}}, file: "games-command.eml", from: alice, bug: bugReadError},
+		{name: "game-unavailable", op: "Game", faults: []fault{{err: errUnavailable}}},
+		{name: "player-unavailable", op: "Player", faults: []fault{{err: errUnavailable}}},
+		{name: "gamesof-unavailable", op: "GamesOf", faults: []fault{{err: errUnavailable}}, file: "games-command.eml", from: alice},
 		{name: "countrecent-unavailable", op: "CountRecent", faults: []fault{{err: errUnavailable}}, file: "out-of-turn.eml", from: bob},
 	}
 	for _, tc := range cases {
@@ -249,16 +248,11 @@ func TestFaultStore(t *testing.T) {
 	}
 }
 
-// bugReadError: a read of the archive that fails with ErrUnavailable while
-// a mail is decided is not passed on: Game (and GamesOf) errors turn the
-// mail into an "error" disposition with an apology, recorded for good, so
-// the player's move is lost; Player errors are ignored and the player's
-// row is rewritten from an empty one.
-const bugReadError = "an archive read failing with ErrUnavailable while deciding a mail (Store.Game, Store.GamesOf, Store.Player) does not make HandleMail fail: the mail is recorded (as \"error\" with an apology, or decided on missing data) and the move is lost instead of retried"
-
-// TestFaultStoreReadErrorLosesMove shows what bugReadError does today: the
-// player's move is answered with an apology and recorded for good.
-func TestFaultStoreReadErrorLosesMove(t *testing.T) {
+// TestFaultStoreReadErrorKeepsMove: a failed read of the game while a
+// move is decided must fail the mail, not record it. Until 1fdffbe the
+// move was answered with an apology and recorded for good, so it was lost
+// (docs/reliability.md, bug 4).
+func TestFaultStoreReadErrorKeepsMove(t *testing.T) {
 	h := newHarness(t)
 	id := startBrandubh(t, h)
 	fs := h.withFaults()
@@ -271,9 +265,10 @@ func TestFaultStoreReadErrorLosesMove(t *testing.T) {
 	}
 }
 
-// TestFaultStorePlayerReadOverwrites shows the harm of a swallowed Player
-// read: bob chose English replies, then writes a German command while
-// reading his row fails; his choice must survive.
+// TestFaultStorePlayerReadOverwrites: bob chose English replies, then
+// writes a German command while reading his row fails; his choice must
+// survive. Until 1fdffbe the failed read was ignored and his row rewritten
+// from an empty one (docs/reliability.md, bug 4).
 func TestFaultStorePlayerReadOverwrites(t *testing.T) {
 	h := newHarness(t)
 	id := startBrandubh(t, h)
@@ -412,7 +407,8 @@ func TestFaultSMTPOrderPerGame(t *testing.T) {
 
 // TestFaultSMTPOrderFlaky: two mails of one game to alice are due in the
 // same flush; the first is deferred again (the connection drops: 421)
-// while the second would go through. The second must wait for the first.
+// while the second would go through. The second must wait for the first;
+// until 1fdffbe it overtook it (docs/reliability.md, bug 5).
 func TestFaultSMTPOrderFlaky(t *testing.T) {
 	h := newHarness(t)
 	startBrandubh(t, h)
@@ -468,10 +464,6 @@ func TestFaultSMTPOrderFlaky(t *testing.T) {
 		t.Fatalf("alice got %v, want %v", got, queued)
 	}
 }
-
-// bugFlushOrder: FlushOutbox keeps sending a game's later mails to a
-// recipient after an earlier one of the same batch failed temporarily.
-const bugFlushOrder = "FlushOutbox sends a game's later mail to a recipient in the same batch after an earlier one to that recipient failed with a 4xx, so the later mail overtakes it (archive.PendingOutbox documents that the caller must stop)"
 
 // TestFaultSMTPPermanent: a 5xx answer marks the mail failed, logs it for
 // the operator and never tries it again; the other player's mail and
@@ -588,7 +580,8 @@ func TestFaultSMTPSentNotRecorded(t *testing.T) {
 
 // TestFaultSMTPMarkSentKeepsFailing: while the archive cannot record sent
 // mails (disk full: reads work, writes fail) a flush must not send the
-// same mail again and again.
+// same mail again and again. Until 1fdffbe one flush sent each 100 times
+// (docs/reliability.md, bug 6).
 func TestFaultSMTPMarkSentKeepsFailing(t *testing.T) {
 	h := newHarness(t)
 	startBrandubh(t, h)
@@ -603,10 +596,6 @@ func TestFaultSMTPMarkSentKeepsFailing(t *testing.T) {
 		t.Fatalf("one flush delivered the 2 replies %d times", n)
 	}
 }
-
-// bugMarkSentLoop: FlushOutbox counts a mail whose MarkSent failed as
-// progress and reads the outbox again, where the mail is still pending.
-const bugMarkSentLoop = "while MarkSent fails (disk full, database locked) one FlushOutbox sends every pending mail up to 100 times (its 100 rounds), and again on every later flush"
 
 // fakeInbox is an IMAP mailbox in memory: Fetch parses the raw mails as
 // mailer.Inbox does (a mail Parse rejects comes back with ParseError), Done

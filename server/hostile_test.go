@@ -172,14 +172,16 @@ func TestHostileAuthResults(t *testing.T) {
 		file    string
 		require bool
 		played  bool
-		bug     string
 	}{
-		{"auth-pass.eml", true, true, ""},
-		{"auth-fail.eml", true, false, ""},
-		{"auth-other-domain.eml", true, false, ""},
-		{"auth-none.eml", true, false, ""},
-		{"auth-fail.eml", false, true, ""},
-		{"auth-dkim-forwarded.eml", true, true, bugAuthComment},
+		{"auth-pass.eml", true, true},
+		{"auth-fail.eml", true, false},
+		{"auth-other-domain.eml", true, false},
+		{"auth-none.eml", true, false},
+		{"auth-fail.eml", false, true},
+		// OpenDKIM writes "dkim=pass (2048-bit key; unprotected) header.d=…";
+		// the ";" in the comment hid header.d until 1fdffbe
+		// (docs/reliability.md, bug 2).
+		{"auth-dkim-forwarded.eml", true, true},
 	}
 	for _, tc := range cases {
 		name := strings.TrimSuffix(tc.file, ".eml")
@@ -211,19 +213,11 @@ func TestHostileAuthResults(t *testing.T) {
 	}
 }
 
-// bugAuthComment: authenticated (inspect.go) splits Authentication-Results
-// at every ";", also inside comments, so OpenDKIM's usual
-// "dkim=pass (2048-bit key; unprotected) header.d=…" loses its header.d.
-const bugAuthComment = "a DKIM pass written by OpenDKIM, \"dkim=pass (2048-bit key; unprotected) header.d=player.test\", is not seen: authenticated() splits at the \";\" inside the comment"
-
-// bugPoison: a mail whose From, Message-ID or References cannot be
-// written back into a reply makes compose fail; HandleMail returns that
-// error (not ErrUnavailable), the mail stays unread, and Poll stops at it
-// on every round, so no later mail is ever handled.
-const bugPoison = "a mail whose From (\".@00\"), Message-ID (\"<<x@y>\") or References (\"<<r@y>\") cannot be written into a reply makes HandleMail fail for good (\"composing reply … bad message id\" / \"To … missing word\"); Poll stops at it every round and no later mail is handled"
-
 // TestHostilePoisonHeaders: one mail with a header the referee cannot echo
-// must not block the mailbox. Poll is given that mail and then alice's
+// must not block the mailbox. Until 1fdffbe compose failed on such a mail,
+// HandleMail returned the error for good and Poll stopped at the mail on
+// every round (docs/reliability.md, bug 3; FuzzMailToCommands found the
+// From case). Poll is given that mail and then alice's
 // move: the move is applied and both mails leave the inbox.
 func TestHostilePoisonHeaders(t *testing.T) {
 	cases := []struct{ name, raw string }{

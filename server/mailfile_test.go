@@ -3,7 +3,7 @@ package server
 // Helpers for the tests that feed realistic raw mails
 // (testdata/mail/*.eml) through mailer.Parse into Server.HandleMail:
 // placeholders filled from the live game, the game's state before and
-// after, the log, and known server bugs.
+// after, the log.
 
 import (
 	"bytes"
