@@ -506,11 +506,20 @@ func (in *Inbox) Wait(ctx context.Context) error {
 	// NOOP collects updates the server holds back until the next command
 	// (imapmemserver does not send them when IDLE starts): mail that came
 	// after the last Fetch wakes us at once.
-	if err := in.do(ctx, "wait", func(c *imapclient.Client) error { return c.Noop().Wait() }); err != nil {
-		if ctx.Err() != nil && !errors.Is(err, ErrConnection) {
-			return ctx.Err()
-		}
+	// The NOOP runs under its own timeout, not ctx: a Wait whose deadline
+	// passes during the NOOP must not close the connection (the session
+	// stays usable when ctx ends, as documented).
+	if ctx.Err() != nil {
+		return ctx.Err()
+	}
+	noopCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), DefaultDialTimeout)
+	err := in.do(noopCtx, "wait", func(c *imapclient.Client) error { return c.Noop().Wait() })
+	cancel()
+	if err != nil {
 		return err
+	}
+	if ctx.Err() != nil {
+		return ctx.Err()
 	}
 	select {
 	case <-in.newMail:
@@ -540,7 +549,12 @@ func (in *Inbox) Wait(ctx context.Context) error {
 func (in *Inbox) idle(ctx context.Context) error {
 	c, conn := in.c, in.conn
 	var idle *imapclient.IdleCommand
-	err := in.do(ctx, "idle", func(c *imapclient.Client) error {
+	// Starting IDLE, like the NOOP in Wait, runs under its own timeout so
+	// that ctx ending meanwhile leaves the session usable; ctx is watched
+	// once IDLE runs.
+	startCtx, cancel := context.WithTimeout(context.WithoutCancel(ctx), DefaultDialTimeout)
+	defer cancel()
+	err := in.do(startCtx, "idle", func(c *imapclient.Client) error {
 		var err error
 		idle, err = c.Idle()
 		return err
