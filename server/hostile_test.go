@@ -220,19 +220,36 @@ func TestHostileAuthResults(t *testing.T) {
 // From case). Poll is given that mail and then alice's
 // move: the move is applied and both mails leave the inbox.
 func TestHostilePoisonHeaders(t *testing.T) {
-	cases := []struct{ name, raw string }{
-		{"message-id", "From: carol@player.test\r\nMessage-ID: <<x@y>\r\nSubject: help\r\n\r\n"},
-		{"references", "From: carol@player.test\r\nMessage-ID: <p2@y>\r\nReferences: <<r@y>\r\nSubject: help\r\n\r\n"},
-		{"from", "From:.@00\r\nMessage-ID: <p3@y>\r\nSubject: help\r\n\r\n"}, // found by FuzzMailToCommands
+	cases := []struct {
+		name, raw string
+		replies   int // the help answer, when it can be written at all
+	}{
+		{"message-id", "From: carol@player.test\r\nMessage-ID: <<x@y>\r\nSubject: help\r\n\r\n", 1},
+		{"references", "From: carol@player.test\r\nMessage-ID: <p2@y>\r\nReferences: <<r@y>\r\nSubject: help\r\n\r\n", 1},
+		{"from", "From:.@00\r\nMessage-ID: <p3@y>\r\nSubject: help\r\n\r\n", 0}, // found by FuzzMailToCommands
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			h := newHarness(t)
+			log := h.captureLog()
 			id := startBrandubh(t, h)
-			// HandleMail alone shows the fault.
 			m := h.parseRaw(strings.NewReader(tc.raw))
-			if _, err := h.handle(m); err != nil {
+			sent, err := h.handle(m)
+			if err != nil {
 				t.Fatalf("HandleMail: %v", err)
+			}
+			if len(sent) != tc.replies {
+				t.Fatalf("%d replies, want %d:\n%s", len(sent), tc.replies, texts(sent))
+			}
+			for _, r := range sent {
+				for _, ref := range append([]string{r.msg.InReplyTo}, r.msg.References...) {
+					if strings.Contains(ref, "<") {
+						t.Errorf("the reply carries the bad id %q", ref)
+					}
+				}
+			}
+			if tc.replies == 0 {
+				mustContain(t, "log", log.String(), "reply not sent")
 			}
 			in := newFakeInbox()
 			in.add([]byte(strings.Replace(tc.raw, "Message-ID: <", "Message-ID: <again.", 1)))
