@@ -32,21 +32,22 @@ func load(g *archive.Game) (*table, error) {
 	if g.StartPosition != "" {
 		return nil, fmt.Errorf("server: game %s: set-up positions are not supported yet", g.ID)
 	}
-	pos, err := engine.NewPosition(v)
+	r, err := g.Replay()
 	if err != nil {
 		return nil, fmt.Errorf("server: game %s: %w", g.ID, err)
 	}
-	t := &table{g: g, v: v, pos: pos}
-	for _, p := range g.Plies {
-		m, err := grammar.ParseMove(g.ID, []byte(p.Move))
-		if err != nil {
-			return nil, fmt.Errorf("server: game %s ply %d %q: %w", g.ID, p.N, p.Move, err)
+	t := &table{g: g, v: v, pos: r.Final}
+	for i, pr := range r.Plies {
+		if r.Game.Plies[i].Ply.Move == nil {
+			continue // a resignation or time-out token
 		}
-		r, err := pos.Play(engineMove(m))
-		if err != nil {
-			return nil, fmt.Errorf("server: game %s ply %d: %w", g.ID, p.N, err)
+		if !pr.Played || pr.AfterEnd {
+			return nil, fmt.Errorf("server: game %s ply %d does not replay: %v", g.ID, i+1, r.Err())
 		}
-		t.last = &r
+		t.last = &r.Plies[i].PlyResult
+	}
+	if t.pos == nil {
+		return nil, fmt.Errorf("server: game %s: no position after replay: %v", g.ID, r.Err())
 	}
 	return t, nil
 }
