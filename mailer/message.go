@@ -11,7 +11,6 @@ import (
 	"math"
 	"mime"
 	"net/mail"
-	"regexp"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -49,12 +48,18 @@ type Message struct {
 	// angle brackets.
 	References []string
 
-	// From is the sender's address, lower-cased ("max@example.org");
-	// FromName its display name, decoded (RFC 2047), possibly empty.
+	// From is the sender's address: what stands in the angle brackets of
+	// the first mailbox of the From field (a display name, decoded or not,
+	// never yields an address), lower-cased, in the form a reply can be
+	// sent to: a local part that is not a dot-atom keeps its quotes
+	// (`"john doe"@example.org`), needless quotes are dropped. Empty when
+	// the field holds no address. FromName is the display name, decoded
+	// (RFC 2047) to one line, possibly empty; it is for showing, never for
+	// deciding.
 	From, FromName string
-	// To lists the addresses of the To field, lower-cased.
+	// To lists the addresses of the To field, in the form of From.
 	To []string
-	// Cc lists the addresses of the Cc field, lower-cased.
+	// Cc lists the addresses of the Cc field, in the form of From.
 	Cc []string
 	// Subject is the decoded Subject field.
 	Subject string
@@ -261,36 +266,6 @@ func parseMsgIDs(v string) []string {
 		}
 	}
 	return ids
-}
-
-// address is a parsed mailbox: lower-cased address and decoded name.
-type address struct{ Name, Address string }
-
-var addrSpecRE = regexp.MustCompile(`[^\s<>"(),;:\[\]]+@[^\s<>"(),;:\[\]]+`)
-
-// parseAddresses parses an address list with net/mail, decoding RFC 2047
-// names in any charset; when that fails it falls back to picking out every
-// local@domain it can find, so a sloppy From field still yields a sender.
-func parseAddresses(v string) []address {
-	v = strings.TrimSpace(v)
-	if v == "" {
-		return nil
-	}
-	if !utf8.ValidString(v) {
-		v = decodeWindows1252([]byte(v))
-	}
-	p := mail.AddressParser{WordDecoder: &mime.WordDecoder{CharsetReader: charsetReader}}
-	var out []address
-	if list, err := p.ParseList(v); err == nil {
-		for _, a := range list {
-			out = append(out, address{Name: a.Name, Address: strings.ToLower(a.Address)})
-		}
-		return out
-	}
-	for _, a := range addrSpecRE.FindAllString(v, -1) {
-		out = append(out, address{Address: strings.ToLower(strings.Trim(a, "."))})
-	}
-	return out
 }
 
 // decodeHeaderText decodes an unstructured field value (RFC 2047 encoded

@@ -16,6 +16,7 @@ import (
 	"io"
 	"log"
 	"net"
+	"net/mail"
 	"slices"
 	"strings"
 	"sync"
@@ -152,14 +153,22 @@ func (s *Stack) IMAPAddr() string { return s.imapLn.Addr().String() }
 // SMTPAddr returns the SMTP server's host:port (plain TCP, no TLS).
 func (s *Stack) SMTPAddr() string { return s.smtpLn.Addr().String() }
 
-// Address returns local@domain.
-func (s *Stack) Address(local string) string { return strings.ToLower(local) + "@" + s.domain }
+// Address returns local@domain as it is written in a mail or an SMTP
+// path: lower-cased, the local part quoted when it is not a dot-atom
+// (`"john doe"@taflmail.test`).
+func (s *Stack) Address(local string) string {
+	a := (&mail.Address{Address: strings.ToLower(local) + "@" + s.domain}).String()
+	return a[1 : len(a)-1]
+}
 
-// AddUser creates the user local (lower-cased) with an empty INBOX. It
-// fails if the user exists or local is not a plain local part.
+// AddUser creates the user local (lower-cased) with an empty INBOX. local
+// is the local part unquoted: "john doe" is the user of
+// `"john doe"@taflmail.test` (it logs in to IMAP as "john doe"). It fails
+// if the user exists or local is empty or holds a control character, a
+// double quote or a backslash.
 func (s *Stack) AddUser(local, password string) error {
 	local = strings.ToLower(local)
-	if local == "" || strings.ContainsAny(local, "@ \t\r\n<>") {
+	if local == "" || strings.ContainsAny(local, "\"\\\x00\t\r\n") {
 		return fmt.Errorf("devstack: bad user name %q", local)
 	}
 	s.mu.Lock()
@@ -285,8 +294,8 @@ func (se *session) Auth(mech string) (sasl.Server, error) {
 	}
 	return sasl.NewPlainServer(func(identity, username, password string) error {
 		local := strings.ToLower(username)
-		if l, d, ok := strings.Cut(local, "@"); ok && d == se.stack.domain {
-			local = l
+		if i := strings.LastIndexByte(local, '@'); i >= 0 && local[i+1:] == se.stack.domain {
+			local = local[:i]
 		}
 		se.stack.mu.Lock()
 		u := se.stack.users[local]
@@ -306,13 +315,16 @@ func (se *session) Mail(from string, _ *smtp.MailOptions) error {
 }
 
 // Rcpt implements smtp.Session: local users of the stack's domain only.
+// go-smtp hands over the path with a quoted local part unquoted
+// (`john doe@taflmail.test`), which is how users are named.
 func (se *session) Rcpt(to string, _ *smtp.RcptOptions) error {
-	local, domain, ok := strings.Cut(strings.ToLower(to), "@")
-	if !ok || domain != se.stack.domain {
+	to = strings.ToLower(to)
+	i := strings.LastIndexByte(to, '@')
+	if i < 0 || to[i+1:] != se.stack.domain {
 		return &smtp.SMTPError{Code: 550, EnhancedCode: smtp.EnhancedCode{5, 7, 1}, Message: "Relaying denied"}
 	}
 	se.stack.mu.Lock()
-	u := se.stack.users[local]
+	u := se.stack.users[to[:i]]
 	se.stack.mu.Unlock()
 	if u == nil {
 		return &smtp.SMTPError{Code: 550, EnhancedCode: smtp.EnhancedCode{5, 1, 1}, Message: "No such user here"}
