@@ -64,6 +64,7 @@ type Server struct {
 	Domain              string `mapstructure:"domain" help:"domain for Message-IDs; empty for the domain of server.address"`
 	ErrorRepliesPerHour int    `mapstructure:"error_replies_per_hour" help:"at most this many error replies to one sender per hour; 0 sends none"`
 	RequireAuthResults  bool   `mapstructure:"require_auth_results" help:"accept only mails whose Authentication-Results header shows the sender authenticated"`
+	AuthservID          string `mapstructure:"authserv_id" help:"authserv-id of your receiving mail server: only its Authentication-Results fields are read; required with require_auth_results"`
 	DefaultLanguage     string `mapstructure:"default_language" help:"reply language for players who chose none: en or de"`
 }
 
@@ -83,7 +84,8 @@ func Default() Config {
 			Mailbox:          "INBOX",
 			ProcessedMailbox: "Processed",
 			PollInterval:     time.Minute,
-			MaxMailBytes:     1 << 20,
+			MaxMailBytes:     25 << 20, // 25 MiB; only the text parts are fetched
+
 		},
 		SMTP: SMTP{
 			Security: "tls",

@@ -60,13 +60,14 @@ func TestDefault(t *testing.T) {
 		{"imap.mailbox", d.IMAP.Mailbox, "INBOX"},
 		{"imap.processed_mailbox", d.IMAP.ProcessedMailbox, "Processed"},
 		{"imap.poll_interval", d.IMAP.PollInterval, time.Minute},
-		{"imap.max_mail_bytes", d.IMAP.MaxMailBytes, int64(1 << 20)},
+		{"imap.max_mail_bytes", d.IMAP.MaxMailBytes, int64(25 << 20)},
 		{"imap.security", d.IMAP.Security, "tls"},
 		{"archive.path", d.Archive.Path, "taflmail.db"},
 		{"archive.records_dir", d.Archive.RecordsDir, "records"},
 		{"server.name", d.Server.Name, "taflmail"},
 		{"server.error_replies_per_hour", d.Server.ErrorRepliesPerHour, 5},
 		{"server.require_auth_results", d.Server.RequireAuthResults, false},
+		{"server.authserv_id", d.Server.AuthservID, ""},
 		{"server.default_language", d.Server.DefaultLanguage, "en"},
 		{"log.level", d.Log.Level, "info"},
 		{"log.format", d.Log.Format, "text"},
@@ -91,7 +92,7 @@ func TestPrecedence(t *testing.T) {
 			func(c config.Config) string { return c.IMAP.Addr }},
 		{"imap.poll_interval", "imap", "poll_interval", "1m0s", layers{"2m0s", "3m0s", "4m0s"},
 			func(c config.Config) string { return c.IMAP.PollInterval.String() }},
-		{"imap.max_mail_bytes", "imap", "max_mail_bytes", "1048576", layers{"2048", "4096", "8192"},
+		{"imap.max_mail_bytes", "imap", "max_mail_bytes", "26214400", layers{"2048", "4096", "8192"},
 			func(c config.Config) string { return fmt.Sprint(c.IMAP.MaxMailBytes) }},
 		{"server.error_replies_per_hour", "server", "error_replies_per_hour", "5", layers{"6", "7", "0"},
 			func(c config.Config) string { return fmt.Sprint(c.Server.ErrorRepliesPerHour) }},
@@ -99,6 +100,8 @@ func TestPrecedence(t *testing.T) {
 			func(c config.Config) string { return fmt.Sprint(c.Server.RequireAuthResults) }},
 		{"imap.processed_mailbox", "imap", "processed_mailbox", "Processed", layers{"Done", "Archive", "Handled"},
 			func(c config.Config) string { return c.IMAP.ProcessedMailbox }},
+		{"server.authserv_id", "server", "authserv_id", "", layers{"mx1.example.org", "mx2.example.org", "mx3.example.org"},
+			func(c config.Config) string { return c.Server.AuthservID }},
 	} {
 		env := "TAFLMAIL_" + strings.ToUpper(strings.ReplaceAll(tc.key, ".", "_"))
 		flag := "--" + strings.NewReplacer(".", "-", "_", "-").Replace(tc.key)
@@ -125,6 +128,10 @@ func TestPrecedence(t *testing.T) {
 		} {
 			t.Run(tc.key+"/"+step.name, func(t *testing.T) {
 				t.Setenv("TAFLMAIL_IMAP_PASSWORD", "pw")
+				if tc.key == "server.require_auth_results" {
+					// Validate wants an authserv-id with it
+					t.Setenv("TAFLMAIL_SERVER_AUTHSERV_ID", "mx.example.org")
+				}
 				if step.env {
 					t.Setenv(env, tc.values.env)
 				}
@@ -266,6 +273,10 @@ log.format: must be text or json, not ""`},
 		{"negative replies", func(c *config.Config) { c.Server.ErrorRepliesPerHour = -1 }, `server.error_replies_per_hour: must be 0 or more, not -1`},
 		{"fast poll", func(c *config.Config) { c.IMAP.PollInterval = time.Millisecond }, `imap.poll_interval: must be at least 1s, not 1ms`},
 		{"helo", func(c *config.Config) { c.SMTP.HeloName = "my host" }, `smtp.helo_name: must be a host name, not "my host"`},
+		{"auth results without authserv id", func(c *config.Config) { c.Server.RequireAuthResults = true },
+			`server.authserv_id: required when server.require_auth_results is true: the authserv-id your receiving mail server writes first in its Authentication-Results fields, e.g. mx.example.org`},
+		{"authserv id with a result", func(c *config.Config) { c.Server.AuthservID = "mx.example.org; spf=pass" },
+			`server.authserv_id: must be one word like mx.example.org, not "mx.example.org; spf=pass"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := valid()
@@ -390,7 +401,7 @@ func TestStringLoadsBack(t *testing.T) {
   mailbox: "INBOX"
   processed_mailbox: "Processed"
   poll_interval: "1m30s"
-  max_mail_bytes: 1048576
+  max_mail_bytes: 26214400
 
 smtp:
   addr: "smtp.example.org:465"
@@ -410,6 +421,7 @@ server:
   domain: "example.org"
   error_replies_per_hour: 5
   require_auth_results: false
+  authserv_id: ""
   default_language: "en"
 
 log:
@@ -458,8 +470,8 @@ func TestRegisterFlags(t *testing.T) {
 
 func TestKeys(t *testing.T) {
 	keys := config.Keys()
-	if len(keys) != 25 {
-		t.Errorf("len(Keys()) = %d, want 25", len(keys))
+	if len(keys) != 26 {
+		t.Errorf("len(Keys()) = %d, want 26", len(keys))
 	}
 	k := keys[7] // imap.poll_interval
 	want := config.Key{Name: "imap.poll_interval", Env: "TAFLMAIL_IMAP_POLL_INTERVAL", Flag: "imap-poll-interval",

@@ -205,7 +205,7 @@ func lenientMailbox(mb string) (address, bool) {
 		if a, err := mail.ParseAddress("<" + inner + ">"); err == nil {
 			addr = sendable(a.Address)
 		} else if simpleAddrSpec.MatchString(inner) {
-			addr = strings.ToLower(inner)
+			addr = checkedSendable(inner)
 		}
 		if addr == "" {
 			return address{}, false
@@ -220,9 +220,23 @@ func lenientMailbox(mb string) (address, bool) {
 	if len(found) != 1 {
 		return address{}, false
 	}
-	addr := strings.ToLower(strings.Trim(found[0], "."))
+	addr := strings.Trim(found[0], ".")
 	if !simpleAddrSpec.MatchString(addr) {
 		return address{}, false
 	}
+	if addr = checkedSendable(addr); addr == "" {
+		return address{}, false
+	}
 	return address{Address: addr}, true
+}
+
+// checkedSendable is sendable for an address found by lenientMailbox,
+// or "" when even the sendable form does not parse (a domain such as
+// "a..b"): an address no reply can be written to is no address.
+func checkedSendable(addr string) string {
+	s := sendable(addr)
+	if _, err := mail.ParseAddress(s); err != nil {
+		return ""
+	}
+	return s
 }

@@ -36,6 +36,9 @@ func TestParseAddressFields(t *testing.T) {
 		{"quoted-needless", `"john"@example.org`, "john@example.org", ""},
 		{"quoted-dots", `"a..b"@example.org`, `"a..b"@example.org`, ""},
 		{"quoted-at", `"a@b"@example.org`, `"a@b"@example.org`, ""},
+		{"lenient-quoted-dots", "Max <a..b@example.org>>", `"a..b"@example.org`, "Max"},
+		{"lenient-bad-domain", "Max <x@a..b>>", "", ""},
+		{"no-local-part", ".@00", "", ""},
 		{"utf8-local", "Jörg <Jörg@Example.org>", "jörg@example.org", "Jörg"},
 	}
 	for _, tt := range tests {

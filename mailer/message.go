@@ -52,8 +52,9 @@ type Message struct {
 	// the first mailbox of the From field (a display name, decoded or not,
 	// never yields an address), lower-cased, in the form a reply can be
 	// sent to: a local part that is not a dot-atom keeps its quotes
-	// (`"john doe"@example.org`), needless quotes are dropped. Empty when
-	// the field holds no address. FromName is the display name, decoded
+	// (`"john doe"@example.org`), needless quotes are dropped; it always
+	// parses with net/mail. Empty when the field holds no address a reply
+	// could be written to. FromName is the display name, decoded
 	// (RFC 2047) to one line, possibly empty; it is for showing, never for
 	// deciding.
 	From, FromName string

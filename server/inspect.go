@@ -60,7 +60,7 @@ func (s *Server) Inspect(ctx context.Context, m *mailer.Message) (*Inspection, e
 	in := &Inspection{MessageID: m.MessageID, From: from, Subject: m.Subject, Game: ref.id, Text: m.Reply, Auth: "not checked"}
 	if s.opts.RequireAuthResults {
 		in.Auth = "fail"
-		if authenticated(m.AuthenticationResults, from) {
+		if s.authenticated(m) {
 			in.Auth = "pass"
 		}
 	}
@@ -150,69 +150,9 @@ func commandName(c grammar.Command) string {
 	return "unknown"
 }
 
-// authenticated reports whether an Authentication-Results header (RFC
-// 8601) of the receiving server shows DKIM or SPF passing for the domain
-// of from: "dkim=pass … header.d=example.org" or "spf=pass …
-// smtp.mailfrom=…@example.org" (relaxed alignment: the same domain or a
-// subdomain of it).
-func authenticated(results []string, from string) bool {
-	_, domain, ok := strings.Cut(from, "@")
-	if !ok || domain == "" {
-		return false
-	}
-	aligned := func(d string) bool {
-		d = strings.ToLower(strings.Trim(d, " ;\"<>"))
-		if i := strings.LastIndex(d, "@"); i >= 0 {
-			d = d[i+1:]
-		}
-		// relaxed alignment: the same domain, or one a subdomain of the
-		// other — but never a bare top-level domain such as "com"
-		return d == domain || strings.HasSuffix(d, "."+domain) ||
-			strings.Contains(d, ".") && strings.HasSuffix(domain, "."+d)
-	}
-	for _, r := range results {
-		r = stripComments(r)
-		for _, clause := range strings.Split(r, ";") {
-			f := strings.Fields(strings.ToLower(clause))
-			if len(f) == 0 {
-				continue
-			}
-			method := f[0]
-			if method != "dkim=pass" && method != "spf=pass" {
-				continue
-			}
-			for _, prop := range f[1:] {
-				k, v, ok := strings.Cut(prop, "=")
-				if !ok {
-					continue
-				}
-				if (method == "dkim=pass" && (k == "header.d" || k == "header.i")) ||
-					(method == "spf=pass" && k == "smtp.mailfrom") {
-					if aligned(v) {
-						return true
-					}
-				}
-			}
-		}
-	}
-	return false
-}
-
-// stripComments removes RFC 5322 comments, "(…)", which Authentication-
-// Results values carry (OpenDKIM: "dkim=pass (2048-bit key; unprotected)")
-// and which may hold ";".
-func stripComments(s string) string {
-	var b strings.Builder
-	depth := 0
-	for _, r := range s {
-		switch {
-		case r == '(':
-			depth++
-		case r == ')' && depth > 0:
-			depth--
-		case depth == 0:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
+// authenticated reports whether the Authentication-Results field of the
+// receiving server (Options.AuthservID) shows DKIM, SPF or DMARC passing
+// aligned with the From domain; see mailer.Authenticated.
+func (s *Server) authenticated(m *mailer.Message) bool {
+	return mailer.Authenticated(m, s.opts.AuthservID)
 }

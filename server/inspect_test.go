@@ -41,30 +41,9 @@ func TestInspectChangesNothing(t *testing.T) {
 	}
 }
 
-func TestAuthenticationResults(t *testing.T) {
-	tests := []struct {
-		results []string
-		from    string
-		want    bool
-	}{
-		{[]string{"mx.test; dkim=pass header.d=player.test header.s=s1; spf=fail"}, "alice@player.test", true},
-		{[]string{"mx.test; spf=pass smtp.mailfrom=alice@player.test"}, "alice@player.test", true},
-		{[]string{"mx.test; dkim=pass header.d=mail.player.test"}, "alice@player.test", true},
-		{[]string{"mx.test; dkim=pass header.d=evil.test"}, "alice@player.test", false},
-		{[]string{"mx.test; dkim=fail header.d=player.test; spf=softfail smtp.mailfrom=player.test"}, "alice@player.test", false},
-		{nil, "alice@player.test", false},
-		{[]string{"mx.test; dkim=pass header.d=player.test"}, "no-domain", false},
-	}
-	for _, tt := range tests {
-		if got := authenticated(tt.results, tt.from); got != tt.want {
-			t.Errorf("authenticated(%q, %q) = %v, want %v", tt.results, tt.from, got, tt.want)
-		}
-	}
-}
-
 func TestRequireAuthResultsDropsForgery(t *testing.T) {
 	h := newHarness(t)
-	h.srv.opts.RequireAuthResults = true
+	h.srv.opts.RequireAuthResults, h.srv.opts.AuthservID = true, "mx.test"
 	sent := h.deliver(alice, "x", "board", map[string]string{"Authentication-Results": "mx.test; dkim=pass header.d=evil.test"})
 	if len(sent) != 0 {
 		t.Fatalf("unauthenticated mail got %d replies, want none (a silent, logged drop)", len(sent))
@@ -72,5 +51,9 @@ func TestRequireAuthResultsDropsForgery(t *testing.T) {
 	sent = h.deliver(alice, "x", "variants", map[string]string{"Authentication-Results": "mx.test; dkim=pass header.d=player.test"})
 	if len(sent) != 1 {
 		t.Fatalf("authenticated mail got %d replies, want 1", len(sent))
+	}
+	sent = h.deliver(alice, "x", "variants", map[string]string{"Authentication-Results": "mx.evil.test; dkim=pass header.d=player.test"})
+	if len(sent) != 0 {
+		t.Fatalf("a pass by another authserv-id got %d replies, want none", len(sent))
 	}
 }

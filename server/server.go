@@ -66,6 +66,10 @@ type Options struct {
 	// the From domain (docs/security.md). Only for servers whose receiving
 	// MTA adds that header and strips forged copies of it.
 	RequireAuthResults bool
+	// AuthservID is the authserv-id of the receiving MTA (RFC 8601 §2.5):
+	// only its Authentication-Results fields are read, see
+	// mailer.Authenticated. Empty means none is trusted.
+	AuthservID string
 	// WaitCap bounds one Inbox.Wait, after which Run looks at the mailbox
 	// and the outbox again even without news. Default 1 minute.
 	WaitCap time.Duration
@@ -293,7 +297,7 @@ func (s *Server) ignoreReason(m *mailer.Message, from string) string {
 		return "auto-reply"
 	case len(m.Header[loopHeader]) > 0:
 		return "sent by a taflmail referee (" + loopHeader + ")"
-	case s.opts.RequireAuthResults && !authenticated(m.AuthenticationResults, from):
+	case s.opts.RequireAuthResults && !s.authenticated(m):
 		return "Authentication-Results show no DKIM or SPF pass for the sender's domain"
 	}
 	return ""

@@ -67,6 +67,7 @@ never written; nothing is sent.`,
 			srv, err := server.New(server.Options{
 				Address: address, Store: store, MaxMailBytes: max,
 				RequireAuthResults: cfg.Server.RequireAuthResults,
+				AuthservID:         cfg.Server.AuthservID,
 				DefaultLanguage:    cfg.Server.DefaultLanguage,
 			})
 			if err != nil {

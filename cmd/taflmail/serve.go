@@ -117,6 +117,6 @@ func serverOptions(cfg config.Config, store *archive.Store, inbox server.Inbox, 
 		Mailbox: cfg.IMAP.Mailbox, Store: store, Inbox: inbox, Sender: sender, Logger: logger,
 		MaxMailBytes: cfg.IMAP.MaxMailBytes, ErrorRepliesPerHour: perHour,
 		DefaultLanguage: cfg.Server.DefaultLanguage, RecordsDir: cfg.Archive.RecordsDir,
-		RequireAuthResults: cfg.Server.RequireAuthResults,
+		RequireAuthResults: cfg.Server.RequireAuthResults, AuthservID: cfg.Server.AuthservID,
 	}
 }
