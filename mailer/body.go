@@ -40,6 +40,15 @@ func (w *bodyWalker) text() string {
 	return ""
 }
 
+// altText returns the HTML part converted to text when text() chose the
+// plain part and a non-blank HTML part exists, else "".
+func (w *bodyWalker) altText() string {
+	if !w.hasPlain || !w.hasHTML {
+		return ""
+	}
+	return htmlToText(w.html)
+}
+
 // walk visits the entity with header h and encoded body r.
 func (w *bodyWalker) walk(h textproto.Header, r io.Reader, depth int) {
 	w.parts++

@@ -75,6 +75,16 @@ type Message struct {
 	// Reply is Text with quoted history, signatures and mobile footers cut,
 	// see [StripQuoted].
 	Reply string
+	// AltText is the HTML alternative when Text came from text/plain: the
+	// first non-blank text/html part that is no attachment, converted to
+	// text as Text would be. Some programs write a placeholder into the
+	// plain part ("please use an HTML capable mail program") and the
+	// player's words only into the HTML one (issue 8 §5), so a reader that
+	// finds nothing in Reply may look here. Empty when there is no such
+	// part or Text already is the HTML part.
+	AltText string
+	// AltReply is AltText with quotes and signatures cut, see [StripQuoted].
+	AltReply string
 
 	// IsBounce reports a delivery status notification: a null Return-Path
 	// (<>), a From of MAILER-DAEMON or postmaster, X-Failed-Recipients, a
@@ -181,8 +191,10 @@ func parseBytes(raw []byte, tooLarge bool) (*Message, error) {
 			m.IsBounce = true
 		}
 		m.Text = strings.TrimRight(bw.text(), " \t\n")
+		m.AltText = strings.TrimRight(bw.altText(), " \t\n")
 	}
 	m.Reply = StripQuoted(m.Text)
+	m.AltReply = StripQuoted(m.AltText)
 	return m, nil
 }
 

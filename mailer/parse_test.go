@@ -40,6 +40,10 @@ func dump(m *Message) string {
 	}
 	fmt.Fprintf(&b, "--- Text ---\n%s\n", m.Text)
 	fmt.Fprintf(&b, "--- Reply ---\n%s\n", m.Reply)
+	if m.AltText != "" {
+		fmt.Fprintf(&b, "--- AltText ---\n%s\n", m.AltText)
+		fmt.Fprintf(&b, "--- AltReply ---\n%s\n", m.AltReply)
+	}
 	return b.String()
 }
 
@@ -346,5 +350,46 @@ func TestParseHostileSize(t *testing.T) {
 		if len(m.Text) > 10*len(in) || len(m.Reply) > len(m.Text) {
 			t.Errorf("%s: %d input bytes gave %d bytes of Text, %d of Reply", name, len(in), len(m.Text), len(m.Reply))
 		}
+	}
+}
+
+// TestParseHTMLAlternative: when Text comes from text/plain, the first
+// text/html part is offered too, as AltText and AltReply, for a reader
+// that finds nothing in the plain part (issue 8 §5: a placeholder plain
+// part, "please use an HTML capable mail program", and the move in HTML).
+func TestParseHTMLAlternative(t *testing.T) {
+	const head = "From: alice@example.org\r\nSubject: Re: move\r\nMIME-Version: 1.0\r\n"
+	alt := func(plain, html string) string {
+		return head + "Content-Type: multipart/alternative; boundary=b\r\n\r\n" +
+			"--b\r\nContent-Type: text/plain; charset=us-ascii\r\n\r\n" + plain + "\r\n" +
+			"--b\r\nContent-Type: text/html; charset=utf-8\r\n\r\n" + html + "\r\n--b--\r\n"
+	}
+	const quoted = `<div>d1-e1</div><div><br></div><div>Alice</div><blockquote type="cite"><div>On 29 Nov, taflmail wrote:</div><div>Moves so far:<br>1. a4-a2</div></blockquote>`
+	tests := []struct {
+		name, raw                       string
+		wantText, wantAlt, wantAltReply string
+	}{
+		{"placeholder-plain", alt("Please use an HTML capable mail program to read this message.", quoted),
+			"Please use an HTML capable mail program to read this message.",
+			"d1-e1\n\nAlice\n> On 29 Nov, taflmail wrote:\n> Moves so far:\n> 1. a4-a2", "d1-e1\n\nAlice"},
+		{"both-hold-the-move", alt("d1-e1", "<p>d1-e1</p>"), "d1-e1", "d1-e1", "d1-e1"},
+		{"blank-html", alt("d1-e1", "<p> </p>"), "d1-e1", "", ""},
+		{"html-only", head + "Content-Type: text/html\r\n\r\n<p>d1-e1</p>\r\n", "d1-e1", "", ""},
+		{"plain-only", head + "Content-Type: text/plain\r\n\r\nd1-e1\r\n", "d1-e1", "", ""},
+		{"html-attachment", head + "Content-Type: multipart/mixed; boundary=b\r\n\r\n" +
+			"--b\r\nContent-Type: text/plain\r\n\r\nd1-e1\r\n" +
+			"--b\r\nContent-Type: text/html\r\nContent-Disposition: attachment; filename=page.html\r\n\r\n<p>resign</p>\r\n--b--\r\n",
+			"d1-e1", "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			m, err := Parse(strings.NewReader(tt.raw), 0)
+			if err != nil {
+				t.Fatalf("Parse = %v", err)
+			}
+			if m.Text != tt.wantText || m.AltText != tt.wantAlt || m.AltReply != tt.wantAltReply {
+				t.Errorf("Text, AltText, AltReply =\n%q\n%q\n%q\nwant\n%q\n%q\n%q", m.Text, m.AltText, m.AltReply, tt.wantText, tt.wantAlt, tt.wantAltReply)
+			}
+		})
 	}
 }

@@ -69,6 +69,10 @@ var realMailCases = []realMailCase{
 	{file: "html-outlook.eml", from: alice, want: wantApplied, move: "d1-e1"},
 	{file: "multipart-alternative.eml", from: alice, want: wantApplied, move: "d1-e1"},
 	{file: "multipart-alternative-empty-plain.eml", from: alice, want: wantApplied, move: "d1-e1"},
+	// Apple Mail-like: the text/plain alternative is a placeholder, the
+	// move is in the text/html one (issue 8 §5; refused as "no command"
+	// until the referee read the HTML alternative).
+	{file: "html-placeholder-plain.eml", from: alice, want: wantApplied, move: "d1-e1"},
 	{file: "attachment.eml", from: alice, want: wantApplied, move: "d1-e1", never: []string{"resign", "d2-c2"}},
 	// Transfer encodings and charsets.
 	{file: "quoted-printable.eml", from: alice, want: wantApplied, move: "d1-e1"},

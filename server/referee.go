@@ -129,19 +129,26 @@ type commandLine struct {
 }
 
 // commands finds the command lines of the mail: the lines of the reply
-// text that IsCommandLine accepts, or the subject when the text has none.
+// text that IsCommandLine accepts; when it has none, those of the HTML
+// alternative (a plain part that is only a placeholder, issue 8 §5); when
+// that has none either, the subject.
 func (ss *session) commands() []commandLine {
 	var out []commandLine
-	for i, line := range strings.Split(ss.msg.Reply, "\n") {
-		line = strings.TrimRight(line, " \t\r")
-		if ownMail.MatchString(line) {
-			break // the rest is our own earlier mail, quoted without markers
+	for _, text := range []string{ss.msg.Reply, ss.msg.AltReply} {
+		for i, line := range strings.Split(text, "\n") {
+			line = strings.TrimRight(line, " \t\r")
+			if ownMail.MatchString(line) {
+				break // the rest is our own earlier mail, quoted without markers
+			}
+			if !grammar.IsCommandLine(line) {
+				continue
+			}
+			cmd, err := grammar.ParseCommand("mail", i+1, line)
+			out = append(out, commandLine{n: i + 1, text: line, cmd: cmd, err: err})
 		}
-		if !grammar.IsCommandLine(line) {
-			continue
+		if len(out) > 0 {
+			break
 		}
-		cmd, err := grammar.ParseCommand("mail", i+1, line)
-		out = append(out, commandLine{n: i + 1, text: line, cmd: cmd, err: err})
 	}
 	if len(out) == 0 {
 		if s := stripSubject(ss.msg.Subject); grammar.IsCommandLine(s) {
