@@ -9,3 +9,7 @@ func (in *Inbox) BreakConnection() {
 		in.conn.Close()
 	}
 }
+
+// SetBeforeIdle makes Wait call f after its NOOP and before it starts IDLE,
+// the window of issue 8 §6; nil removes it.
+func SetBeforeIdle(in *Inbox, f func()) { in.beforeIdle = f }

@@ -1,12 +1,9 @@
 package mailer
 
 import (
-	"bytes"
 	"cmp"
 	"context"
-	"crypto/sha256"
 	"crypto/tls"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -134,6 +131,7 @@ type Inbox struct {
 	validity      uint32 // UIDVALIDITY of the selected mailbox
 	fetchValidity uint32 // UIDVALIDITY seen by the last Fetch
 	canIdle       bool
+	beforeIdle    func() // test hook: runs between Wait's NOOP and IDLE
 
 	cmu    sync.Mutex // guards the connection fields for Close
 	c      *imapclient.Client
@@ -346,11 +344,16 @@ func (in *Inbox) do(ctx context.Context, op string, f func(c *imapclient.Client)
 // 0), the old UIDs mean nothing and Fetch returns every message: a rescan.
 // The caller should store (validity, last UID) and pass them next time.
 //
-// Messages are read with BODY.PEEK, so nothing is marked \Seen. A message
-// larger than maxBytes (≤ 0 means [DefaultMaxBytes]) is fetched as header
-// only and returned with TooLarge set and Size from RFC822.SIZE. A message
-// Parse rejects is returned with ParseError set rather than failing the
-// batch. Errors wrap ErrConnection when the session broke.
+// Messages are read with BODY.PEEK, so nothing is marked \Seen, and only as
+// far as needed: a message of at most [MaxTextPartBytes] whole; a larger
+// one as its header and its text/plain and text/html parts that are not
+// attachments, found with BODYSTRUCTURE, each read up to MaxTextPartBytes
+// (attachments, photos included, are never fetched); a message larger than
+// maxBytes (≤ 0 means [DefaultMaxBytes]) as its header only, returned with
+// TooLarge set. Size is the server's RFC822.SIZE and Arrived its
+// INTERNALDATE. A message Parse rejects is returned with ParseError set
+// rather than failing the batch. Errors wrap ErrConnection when the
+// session broke.
 func (in *Inbox) Fetch(ctx context.Context, uidValidity, afterUID uint32, maxBytes int64) (msgs []*Message, validity uint32, err error) {
 	if maxBytes <= 0 {
 		maxBytes = DefaultMaxBytes
@@ -376,7 +379,10 @@ func (in *Inbox) Fetch(ctx context.Context, uidValidity, afterUID uint32, maxByt
 			return nil
 		}
 		set := imap.UIDSet{{Start: imap.UID(afterUID + 1), Stop: 0}}
-		metas, err := c.Fetch(set, &imap.FetchOptions{UID: true, RFC822Size: true}).Collect()
+		metas, err := c.Fetch(set, &imap.FetchOptions{
+			UID: true, RFC822Size: true, InternalDate: true,
+			BodyStructure: &imap.FetchItemBodyStructure{Extended: true},
+		}).Collect()
 		if err != nil {
 			return err
 		}
@@ -387,7 +393,7 @@ func (in *Inbox) Fetch(ctx context.Context, uidValidity, afterUID uint32, maxByt
 			if uint32(meta.UID) <= afterUID {
 				continue // "n:*" includes the highest UID even when below n
 			}
-			m, err := in.fetchOne(c, meta.UID, meta.RFC822Size, maxBytes)
+			m, err := in.fetchOne(c, meta, maxBytes)
 			if err != nil {
 				return err
 			}
@@ -403,56 +409,6 @@ func (in *Inbox) Fetch(ctx context.Context, uidValidity, afterUID uint32, maxByt
 	}
 	in.fetchValidity = validity
 	return msgs, validity, nil
-}
-
-// fetchOne fetches and parses one message; nil, nil when it vanished.
-func (in *Inbox) fetchOne(c *imapclient.Client, uid imap.UID, size, maxBytes int64) (*Message, error) {
-	section := &imap.FetchItemBodySection{Peek: true}
-	large := size > maxBytes
-	if large {
-		section.Specifier = imap.PartSpecifierHeader
-	}
-	cmd := c.Fetch(imap.UIDSetNum(uid), &imap.FetchOptions{
-		UID:         true,
-		BodySection: []*imap.FetchItemBodySection{section},
-	})
-	var raw []byte
-	got := false
-	for msg := cmd.Next(); msg != nil; msg = cmd.Next() {
-		for item := msg.Next(); item != nil; item = msg.Next() {
-			b, ok := item.(imapclient.FetchItemDataBodySection)
-			if !ok || b.Literal == nil || got {
-				continue
-			}
-			var err error
-			raw, err = io.ReadAll(io.LimitReader(b.Literal, maxBytes+1))
-			if err != nil {
-				cmd.Close()
-				return nil, err
-			}
-			got = true
-		}
-	}
-	if err := cmd.Close(); err != nil {
-		return nil, err
-	}
-	if !got {
-		return nil, nil
-	}
-	m, err := Parse(bytes.NewReader(raw), maxBytes)
-	if err != nil {
-		sum := sha256.Sum256(raw)
-		m = &Message{
-			MessageID:  "sha256:" + hex.EncodeToString(sum[:]),
-			Synthetic:  true,
-			ParseError: err,
-		}
-	}
-	if large {
-		m.TooLarge, m.Text, m.Reply = true, "", ""
-	}
-	m.Mailbox, m.UID, m.Size = in.cfg.Mailbox, uint32(uid), size
-	return m, nil
 }
 
 // Done marks the message with this UID \Seen and moves it to
@@ -525,6 +481,9 @@ func (in *Inbox) Wait(ctx context.Context) error {
 	case <-in.newMail:
 		return nil
 	default:
+	}
+	if in.beforeIdle != nil {
+		in.beforeIdle()
 	}
 	if in.cfg.DisableIdle || !in.canIdle {
 		t := time.NewTimer(in.cfg.PollInterval)

@@ -221,6 +221,9 @@ func runInboxSuite(t *testing.T, newEnv func(t *testing.T) *mailEnv) {
 	t.Run("SendErrors", func(t *testing.T) { testSendErrors(t, newEnv(t)) })
 	t.Run("TooLarge", func(t *testing.T) { testTooLarge(t, newEnv(t)) })
 	t.Run("CloseDuringWait", func(t *testing.T) { testCloseDuringWait(t, newEnv(t)) })
+	t.Run("BigMailTextOnly", func(t *testing.T) { testBigMailTextOnly(t, newEnv(t)) })
+	t.Run("Arrived", func(t *testing.T) { testArrived(t, newEnv(t)) })
+	t.Run("WaitRace", func(t *testing.T) { testWaitRace(t, newEnv(t)) })
 }
 
 // testCloseDuringWait closes the Inbox from another goroutine while Wait

@@ -18,16 +18,19 @@ import (
 	"github.com/emersion/go-message/textproto"
 )
 
-// DefaultMaxBytes is the size limit, in bytes, that [Parse] applies when it
-// is given a maxBytes of zero or less: 1 MiB, far more than any move needs.
-const DefaultMaxBytes = 1 << 20
+// DefaultMaxBytes is the size limit, in bytes, that [Parse] and
+// [Inbox.Fetch] apply when given a maxBytes of zero or less: 25 MiB, what
+// common providers accept. Fetch reads only the text parts of a large mail
+// (see [MaxTextPartBytes]), so the limit costs no memory there; Parse reads
+// up to it.
+const DefaultMaxBytes = 25 << 20
 
 // Message is one received mail as the referee sees it: the envelope facts,
 // the threading identifiers, and the player's text with MIME, charsets and
 // quoting already dealt with.
 //
-// Parse fills every field except Mailbox, UIDValidity and UID, which
-// [Inbox.Fetch] sets.
+// Parse fills every field except Mailbox, UIDValidity, UID and Arrived,
+// which [Inbox.Fetch] sets.
 type Message struct {
 	// Mailbox is the IMAP mailbox the message was fetched from.
 	Mailbox string
@@ -65,7 +68,12 @@ type Message struct {
 	// Subject is the decoded Subject field.
 	Subject string
 	// Date is the Date field; the zero time when it is absent or unreadable.
+	// The sender's program writes it: it may be wrong or backdated.
 	Date time.Time
+	// Arrived is when the mail reached the mailbox: the IMAP INTERNALDATE
+	// (RFC 9051 §2.3.3), set by the server at delivery, in whole seconds.
+	// [Inbox.Fetch] sets it; Parse leaves it zero.
+	Arrived time.Time
 
 	// Text is the chosen text body decoded to UTF-8 with LF line ends:
 	// text/plain preferred, else text/html converted to text; byte order mark
@@ -154,18 +162,35 @@ func malformed(format string, args ...any) error {
 
 // parseBytes parses raw, which is the whole message unless tooLarge.
 func parseBytes(raw []byte, tooLarge bool) (*Message, error) {
-	m := &Message{Size: int64(len(raw)), TooLarge: tooLarge}
-	data := raw
+	m, h, body, err := parseHeader(raw, raw, tooLarge)
+	if err != nil {
+		return nil, err
+	}
+	if !tooLarge {
+		bw := &bodyWalker{}
+		bw.walk(h, body, 0)
+		m.setBody(bw)
+	}
+	m.Reply = StripQuoted(m.Text)
+	return m, nil
+}
+
+// parseHeader reads the header block of data and fills the header fields
+// of a new Message; sum is hashed for a synthetic Message-ID. It returns
+// the header and a reader of what follows it. With headerOnly, data need
+// not hold more than the header.
+func parseHeader(data, sum []byte, headerOnly bool) (*Message, textproto.Header, *bufio.Reader, error) {
+	m := &Message{Size: int64(len(data)), TooLarge: headerOnly}
 	// An mbox "From " separator line is not a header field; skip it.
 	if bytes.HasPrefix(data, []byte("From ")) {
 		if i := bytes.IndexByte(data, '\n'); i >= 0 {
 			data = data[i+1:]
 		}
 	}
-	if tooLarge {
+	if headerOnly {
 		end := headerEnd(data)
 		if end < 0 {
-			return nil, malformed("header does not end within the size limit")
+			return nil, textproto.Header{}, nil, malformed("header does not end within the size limit")
 		}
 		data = data[:end]
 	}
@@ -173,29 +198,26 @@ func parseBytes(raw []byte, tooLarge bool) (*Message, error) {
 	h, err := textproto.ReadHeader(br)
 	if err != nil && !(errors.Is(err, io.EOF) && h.Len() > 0) {
 		if errors.Is(err, io.EOF) {
-			return nil, malformed("no header fields")
+			return nil, h, nil, malformed("no header fields")
 		}
-		return nil, malformed("in header: %v", err)
+		return nil, h, nil, malformed("in header: %v", err)
 	}
 	if h.Len() == 0 {
-		return nil, malformed("no header fields")
+		return nil, h, nil, malformed("no header fields")
 	}
-
 	m.Header = h.Map()
-	m.fillHeader(&h, raw)
+	m.fillHeader(&h, sum)
+	return m, h, br, nil
+}
 
-	if !tooLarge {
-		bw := &bodyWalker{}
-		bw.walk(h, br, 0)
-		if bw.bounce {
-			m.IsBounce = true
-		}
-		m.Text = strings.TrimRight(bw.text(), " \t\n")
-		m.AltText = strings.TrimRight(bw.altText(), " \t\n")
+// setBody sets Text and AltText from a finished walk.
+func (m *Message) setBody(bw *bodyWalker) {
+	if bw.bounce {
+		m.IsBounce = true
 	}
-	m.Reply = StripQuoted(m.Text)
+	m.Text = strings.TrimRight(bw.text(), " \t\n")
+	m.AltText = strings.TrimRight(bw.altText(), " \t\n")
 	m.AltReply = StripQuoted(m.AltText)
-	return m, nil
 }
 
 // headerEnd returns the offset just past the blank line that ends the header

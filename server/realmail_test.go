@@ -170,11 +170,12 @@ func checkOutcome(t *testing.T, h *harness, id string, tc realMailCase, before g
 	}
 }
 
-// TestRealMailTooLarge sends an 8 MB mail (a move and a video): it is
-// refused politely without being read into memory, and the move is not
-// played.
+// TestRealMailTooLarge sends an 8 MB mail (a move and a video) to a
+// referee whose limit is 1 MiB: it is refused politely without being read
+// into memory, and the move is not played.
 func TestRealMailTooLarge(t *testing.T) {
 	h := newHarness(t)
+	h.srv.opts.MaxMailBytes = 1 << 20
 	id := startBrandubh(t, h)
 	before := h.state(id)
 	head := h.loadMail("too-large.eml", h.mailVars(alice, id))

@@ -43,7 +43,8 @@ type Options struct {
 	Logger *slog.Logger
 
 	// MaxMailBytes is the largest mail read, in bytes; larger mails are
-	// refused politely. Default 1 MiB.
+	// refused politely. Default mailer.DefaultMaxBytes (25 MiB); the
+	// Inbox reads only the text parts of a mail (mailer.MaxTextPartBytes).
 	MaxMailBytes int64
 	// ErrorRepliesPerHour caps the refusals sent to one address per hour;
 	// further refusals are logged, not sent. 0 means the default, 5; a
@@ -111,7 +112,7 @@ func New(o Options) (*Server, error) {
 		o.Logger = slog.Default()
 	}
 	if o.MaxMailBytes <= 0 {
-		o.MaxMailBytes = 1 << 20
+		o.MaxMailBytes = mailer.DefaultMaxBytes
 	}
 	switch {
 	case o.ErrorRepliesPerHour == 0:

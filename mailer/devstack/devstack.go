@@ -109,7 +109,7 @@ func StartOptions(o Options) (*Stack, error) {
 	}
 	s.imapSrv = imapserver.New(&imapserver.Options{
 		NewSession: func(*imapserver.Conn) (imapserver.Session, *imapserver.GreetingData, error) {
-			return s.mem.NewSession(), nil, nil
+			return &idleSession{s.mem.NewSession().(imapserver.SessionIMAP4rev2)}, nil, nil
 		},
 		Caps:         caps,
 		InsecureAuth: true,
@@ -208,8 +208,8 @@ func (s *Stack) Deliver(local string, raw []byte) error {
 
 // Messages reads the INBOX of user (a local part) through a real IMAP
 // client, without setting \Seen, and returns its messages in UID order,
-// parsed by mailer.Parse with a 32 MiB limit and with Mailbox, UIDValidity
-// and UID set.
+// parsed by mailer.Parse with a 32 MiB limit and with Mailbox, UIDValidity,
+// UID and Arrived (INTERNALDATE) set.
 func (s *Stack) Messages(local string) ([]*mailer.Message, error) {
 	return s.MailboxMessages(local, "INBOX")
 }
@@ -239,9 +239,10 @@ func (s *Stack) MailboxMessages(local, mailbox string) ([]*mailer.Message, error
 	}
 	section := &imap.FetchItemBodySection{Peek: true}
 	bufs, err := c.Fetch(imap.SeqSet{{Start: 1, Stop: 0}}, &imap.FetchOptions{
-		UID:         true,
-		Flags:       true,
-		BodySection: []*imap.FetchItemBodySection{section},
+		UID:          true,
+		Flags:        true,
+		InternalDate: true,
+		BodySection:  []*imap.FetchItemBodySection{section},
 	}).Collect()
 	if err != nil {
 		return nil, fmt.Errorf("devstack: fetch: %w", err)
@@ -252,7 +253,7 @@ func (s *Stack) MailboxMessages(local, mailbox string) ([]*mailer.Message, error
 		if err != nil {
 			return nil, fmt.Errorf("devstack: message %d: %w", b.UID, err)
 		}
-		m.Mailbox, m.UIDValidity, m.UID = mailbox, data.UIDValidity, uint32(b.UID)
+		m.Mailbox, m.UIDValidity, m.UID, m.Arrived = mailbox, data.UIDValidity, uint32(b.UID), b.InternalDate
 		out = append(out, m)
 	}
 	slices.SortFunc(out, func(a, b *mailer.Message) int { return cmp.Compare(a.UID, b.UID) })
@@ -271,6 +272,41 @@ func (s *Stack) Close() error {
 	err := errors.Join(s.smtpSrv.Close(), s.imapSrv.Close())
 	s.done.Wait()
 	return err
+}
+
+// idlePoll is how often an IDLE session of the IMAP server looks for
+// changes to report.
+const idlePoll = 20 * time.Millisecond
+
+// idleSession is an imapmemserver session whose IDLE reports every change,
+// also one made before IDLE started.
+//
+// imapmemserver's own IDLE only wakes for changes made after it started:
+// a message appended between a client's last command and its IDLE waited
+// for the next change or the end of the IDLE, a poll interval later (issue
+// 8 §6). This IDLE sends what is pending at once and then looks again every
+// idlePoll, which cannot miss anything. Dovecot reports pending changes
+// when IDLE starts, as this does.
+type idleSession struct {
+	imapserver.SessionIMAP4rev2
+}
+
+var _ imapserver.SessionIMAP4rev2 = (*idleSession)(nil)
+
+// Idle implements imapserver.Session.
+func (s *idleSession) Idle(w *imapserver.UpdateWriter, stop <-chan struct{}) error {
+	t := time.NewTicker(idlePoll)
+	defer t.Stop()
+	for {
+		if err := s.Poll(w, true); err != nil {
+			return err
+		}
+		select {
+		case <-stop:
+			return nil
+		case <-t.C:
+		}
+	}
 }
 
 // session is one SMTP connection's transaction state.
