@@ -12,8 +12,12 @@
 //   - RFC 5322 (message format), RFC 2045–2047 (MIME, encoded words),
 //     RFC 2231 via [mime.ParseMediaType], RFC 3676 (format=flowed),
 //     RFC 3834 (Auto-Submitted), RFC 3464/6522 (delivery status reports).
-//   - RFC 9051 / RFC 3501 (IMAP4rev2 / IMAP4rev1), RFC 2177 (IDLE),
-//     RFC 6851 (MOVE), RFC 4315 (UIDPLUS).
+//   - RFC 5322 §3.4 and RFC 5321 §4.1.2 (address fields, quoted local
+//     parts), RFC 8601 (Authentication-Results), RFC 7489 §3.1 (relaxed
+//     alignment by organizational domain).
+//   - RFC 9051 / RFC 3501 (IMAP4rev2 / IMAP4rev1; BODYSTRUCTURE, partial
+//     BODY[] fetches, INTERNALDATE), RFC 2177 (IDLE), RFC 6851 (MOVE),
+//     RFC 4315 (UIDPLUS).
 //   - RFC 5321 (SMTP), RFC 3207 (STARTTLS), RFC 4954 and RFC 4616 (AUTH PLAIN).
 //
 // The parsing half ([Parse], [StripQuoted], [Outgoing.Bytes]) is pure and
