@@ -2,6 +2,7 @@ package mailer
 
 import (
 	"bytes"
+	"net/mail"
 	"os"
 	"path/filepath"
 	"strings"
@@ -54,9 +55,20 @@ func FuzzParse(f *testing.F) {
 		for name, s := range map[string]string{
 			"Text": m.Text, "Reply": m.Reply, "Subject": m.Subject,
 			"FromName": m.FromName, "MessageID": m.MessageID,
+			"AltText": m.AltText, "AltReply": m.AltReply, "From": m.From,
 		} {
 			if !utf8.ValidString(s) {
 				t.Errorf("%s is not valid UTF-8: %q", name, s)
+			}
+		}
+		// Every address can be written into a reply (docs/security.md,
+		// Addresses).
+		for _, a := range append([]string{m.From}, append(m.To, m.Cc...)...) {
+			if a == "" {
+				continue
+			}
+			if _, err := mail.ParseAddress(a); err != nil {
+				t.Errorf("address %q does not parse: %v", a, err)
 			}
 		}
 		if m.TooLarge && m.Text != "" {
