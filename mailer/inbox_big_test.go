@@ -155,10 +155,13 @@ func testWaitRace(t *testing.T, e *mailEnv) {
 				t.Errorf("the mail did not arrive within %v", e.deliveryWait+5*time.Second)
 				return
 			}
-			time.Sleep(20 * time.Millisecond)
+			time.Sleep(100 * time.Millisecond)
 		}
 	})
-	wctx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	// The deadline only stops a failing test: the hook itself may take
+	// seconds on a loaded machine, and Wait must not outlast it by a
+	// MaxIdle of an hour.
+	wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
 	defer cancel()
 	if err := in.Wait(wctx); err != nil {
 		t.Fatalf("Wait with a mail delivered between NOOP and IDLE = %v, want nil at once (MaxIdle is an hour)", err)
