@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // Change is everything one incoming mail (or one timer event) changes,
@@ -70,8 +71,10 @@ func (s *Store) Commit(ctx context.Context, c Change) error {
 	games := make(map[string]*written, len(c.Games))
 	err := s.write(ctx, op, func(tx *sql.Tx) error {
 		if m := c.Mail; m.MessageID != "" {
-			_, err := tx.ExecContext(ctx, `INSERT INTO processed_mails (message_id, content_hash, sender, game_id, disposition, at) VALUES (?, ?, ?, ?, ?, ?)`,
-				m.MessageID, nullString(m.ContentHash), lower(m.From), m.GameID, m.Disposition, fmtTime(orNow(m.At, now)))
+			_, err := tx.ExecContext(ctx, `INSERT INTO processed_mails (message_id, content_hash, sender, game_id, disposition, at,
+	authenticated, replies, reason, subject) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+				m.MessageID, nullString(m.ContentHash), lower(m.From), m.GameID, m.Disposition, fmtTime(orNow(m.At, now)),
+				m.Authenticated, len(c.Outbox), m.Reason, cut(m.Subject, maxSubject))
 			if isUniqueViolation(err) {
 				return fmt.Errorf("mail %q: %w", m.MessageID, ErrDuplicate)
 			}
@@ -345,6 +348,21 @@ func orNow(t, now time.Time) time.Time {
 		return now
 	}
 	return t
+}
+
+// maxSubject is how many bytes of a mail's subject the archive keeps.
+const maxSubject = 200
+
+// cut returns s shortened to at most n bytes without splitting a UTF-8
+// sequence.
+func cut(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }
 
 // lower returns an address in the stored form.

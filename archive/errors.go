@@ -52,6 +52,12 @@ var (
 	// or read-only, or the file cannot be read. Nothing was written. The
 	// caller keeps the mail unread and tries again later.
 	ErrUnavailable = errors.New("database unavailable")
+
+	// ErrLocked: [OpenWith] with [Options.Exclusive] found the archive's
+	// lock file held by another process (a second `taflmail serve` on the
+	// same archive). Nothing was opened. The error's text names the lock
+	// file and the holder's pid.
+	ErrLocked = errors.New("archive in use by another process")
 )
 
 // fail wraps err, if not nil, into an *Error for op, marking the SQLite

@@ -9,14 +9,16 @@ import (
 )
 
 // outboxColumns are the outbox columns in the order scanOutbox reads them.
-const outboxColumns = `id, game_id, message_id, sender, recipients, raw, status, attempts, next_attempt, last_error, created_at, sent_at`
+const outboxColumns = `id, game_id, message_id, sender, recipients, raw, status, attempts, next_attempt, last_error, created_at, sent_at,
+	claimed_by, claimed_at`
 
 // scanOutbox reads one row of outboxColumns.
 func scanOutbox(rows *sql.Rows) (OutboxMail, error) {
 	var m OutboxMail
 	var to string
 	err := rows.Scan(&m.ID, &m.GameID, &m.MessageID, &m.From, &to, &m.Raw, &m.Status, &m.Attempts,
-		scanTime(&m.NextAttempt), &m.LastError, scanTime(&m.CreatedAt), scanTime(&m.SentAt))
+		scanTime(&m.NextAttempt), &m.LastError, scanTime(&m.CreatedAt), scanTime(&m.SentAt),
+		&m.ClaimedBy, scanTime(&m.ClaimedAt))
 	if err != nil {
 		return m, err
 	}
@@ -51,27 +53,95 @@ func (s *Store) queryOutbox(ctx context.Context, op, query string, args ...any) 
 }
 
 // PendingOutbox returns up to limit Pending mails due at now (NextAttempt
-// ≤ now), ordered by game, then creation, so the mails of one game come
-// out in the order they were queued; limit ≤ 0 means all. Mails about no
-// game come first.
+// ≤ now) that nobody holds a live claim on (see [Store.ClaimOutbox]),
+// ordered by game, then creation, so the mails of one game come out in the
+// order they were queued; limit ≤ 0 means all. Mails about no game come
+// first.
 //
 // A mail is held back while an earlier mail of the same game to the same
-// recipients waits for its retry, so one player's mails never overtake
-// each other; mails to the other player are not held up. When sending a
-// batch, the caller stops sending a game's later mails to the same
-// recipients once one of them fails.
+// recipients waits for its retry or is claimed by a sender, so one
+// player's mails never overtake each other; mails to the other player are
+// not held up. When sending a batch, the caller stops sending a game's
+// later mails to the same recipients once one of them fails.
 func (s *Store) PendingOutbox(ctx context.Context, now time.Time, limit int) ([]OutboxMail, error) {
 	if limit <= 0 {
 		limit = -1
 	}
+	stale := fmtTime(now.Add(-ClaimLease))
 	return s.queryOutbox(ctx, "pending outbox", `SELECT `+outboxColumns+` FROM outbox AS o
-WHERE o.status = 'pending' AND o.next_attempt <= ?1
+WHERE o.status = 'pending' AND o.next_attempt <= ?1 AND (o.claimed_by = '' OR o.claimed_at < ?3)
 	AND NOT (o.game_id <> '' AND EXISTS (
 		SELECT 1 FROM outbox AS e
 		WHERE e.game_id = o.game_id AND e.status = 'pending' AND e.recipients = o.recipients
-			AND e.next_attempt > ?1 AND (e.created_at, e.id) < (o.created_at, o.id)))
+			AND (e.next_attempt > ?1 OR (e.claimed_by <> '' AND e.claimed_at >= ?3))
+			AND (e.created_at, e.id) < (o.created_at, o.id)))
 ORDER BY o.game_id, o.created_at, o.id
-LIMIT ?2`, fmtTime(now), limit)
+LIMIT ?2`, fmtTime(now), limit, stale)
+}
+
+// ClaimLease is how long a claim of [Store.ClaimOutbox] holds: a claim
+// older than this is taken to belong to a sender that died, and the mail
+// may be claimed again. It is far longer than one SMTP transaction (the
+// mailer's timeouts end one within minutes).
+const ClaimLease = 10 * time.Minute
+
+// ClaimOutbox claims Pending mail id for the sender owner (a per-process
+// id) at instant at, before the mail is handed to SMTP. It reports false,
+// without error, when the mail is no longer Pending or someone else holds
+// a claim younger than [ClaimLease]: then the caller must not send it. A
+// claim ends with MarkSent, MarkRetry or MarkFailed, or with
+// [Store.ReleaseClaims]. Two processes that share an archive therefore
+// never both send one mail. [ErrNotFound] if there is no such mail.
+func (s *Store) ClaimOutbox(ctx context.Context, id int64, owner string, at time.Time) (bool, error) {
+	const op = "claim outbox"
+	if owner == "" {
+		return false, &Error{Op: op, Err: invalid("empty claim owner")}
+	}
+	var claimed bool
+	err := s.write(ctx, op, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE outbox SET claimed_by = ?1, claimed_at = ?2
+WHERE id = ?3 AND status = 'pending' AND (claimed_by = '' OR claimed_by = ?1 OR claimed_at < ?4)`,
+			owner, fmtTime(at), id, fmtTime(at.Add(-ClaimLease)))
+		if err != nil {
+			return err
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return err
+		}
+		if n == 1 {
+			claimed = true
+			return nil
+		}
+		var exists bool
+		if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM outbox WHERE id = ?)`, id).Scan(&exists); err != nil {
+			return err
+		}
+		if !exists {
+			return notFound(op, fmt.Sprintf("outbox mail %d", id))
+		}
+		return nil
+	})
+	return claimed, err
+}
+
+// ReleaseClaims drops every claim on Pending mails. The daemon calls it at
+// start, holding the archive's exclusive lock ([Options.Exclusive]): no
+// other sender can be alive then, so the claims are those of a process
+// that died, and their mails (perhaps sent, perhaps not: the crash came
+// between claim and MarkSent) are sent again at once rather than after
+// [ClaimLease]. It returns how many claims it dropped.
+func (s *Store) ReleaseClaims(ctx context.Context) (int, error) {
+	var n int64
+	err := s.write(ctx, "release claims", func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE outbox SET claimed_by = '', claimed_at = NULL WHERE status = 'pending' AND claimed_by <> ''`)
+		if err != nil {
+			return err
+		}
+		n, err = res.RowsAffected()
+		return err
+	})
+	return int(n), err
 }
 
 // Outbox returns the mails with this status, oldest first; status "" for
@@ -90,7 +160,7 @@ func (s *Store) Outbox(ctx context.Context, status OutboxStatus) ([]OutboxMail, 
 // [ErrNotFound] if there is no such mail.
 func (s *Store) MarkSent(ctx context.Context, id int64, at time.Time) error {
 	return s.updateOutbox(ctx, "mark sent", id,
-		`UPDATE outbox SET status = 'sent', sent_at = ? WHERE id = ?`, fmtTime(at), id)
+		`UPDATE outbox SET status = 'sent', sent_at = ?, claimed_by = '', claimed_at = NULL WHERE id = ?`, fmtTime(at), id)
 }
 
 // MarkRetry records a failed attempt to send mail id that may succeed
@@ -99,7 +169,8 @@ func (s *Store) MarkSent(ctx context.Context, id int64, at time.Time) error {
 // mail.
 func (s *Store) MarkRetry(ctx context.Context, id int64, next time.Time, errText string) error {
 	return s.updateOutbox(ctx, "mark retry", id,
-		`UPDATE outbox SET status = 'pending', attempts = attempts + 1, next_attempt = ?, last_error = ? WHERE id = ?`,
+		`UPDATE outbox SET status = 'pending', attempts = attempts + 1, next_attempt = ?, last_error = ?, claimed_by = '', claimed_at = NULL
+WHERE id = ?`,
 		fmtTime(next), errText, id)
 }
 
@@ -108,7 +179,8 @@ func (s *Store) MarkRetry(ctx context.Context, id int64, next time.Time, errText
 // looked at by the operator. [ErrNotFound] if there is no such mail.
 func (s *Store) MarkFailed(ctx context.Context, id int64, errText string) error {
 	return s.updateOutbox(ctx, "mark failed", id,
-		`UPDATE outbox SET status = 'failed', attempts = attempts + 1, last_error = ? WHERE id = ?`, errText, id)
+		`UPDATE outbox SET status = 'failed', attempts = attempts + 1, last_error = ?, claimed_by = '', claimed_at = NULL
+WHERE id = ?`, errText, id)
 }
 
 // Requeue makes a Failed or Pending mail id Pending again, due at next,
@@ -128,7 +200,7 @@ func (s *Store) Requeue(ctx context.Context, id int64, next time.Time) error {
 		case status == Sent:
 			return fmt.Errorf("outbox mail %d: sent already: %w", id, ErrConflict)
 		}
-		_, err = tx.ExecContext(ctx, `UPDATE outbox SET status = 'pending', next_attempt = ? WHERE id = ?`, fmtTime(next), id)
+		_, err = tx.ExecContext(ctx, `UPDATE outbox SET status = 'pending', next_attempt = ?, claimed_by = '', claimed_at = NULL WHERE id = ?`, fmtTime(next), id)
 		return err
 	})
 }

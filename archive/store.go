@@ -31,6 +31,14 @@ type Options struct {
 	// time.Now.
 	Now func() time.Time
 
+	// Exclusive takes an OS lock on the file path+".lock" for as long as
+	// the Store is open, and fails with [ErrLocked] when another process
+	// holds it: the daemon opens its archive this way, so a second daemon
+	// on the same archive refuses to start. The lock ends with Close or
+	// with the process, however it ends. Read-only tools (the operator's
+	// commands) open without it. Ignored for ":memory:".
+	Exclusive bool
+
 	// pragmas are extra "name(value)" DSN pragmas, and migrations replaces
 	// the embedded migrations; both for tests only.
 	pragmas    []string
@@ -43,6 +51,7 @@ type Store struct {
 	db     *sql.DB
 	now    func() time.Time
 	writer chan struct{} // holds one token while a write transaction runs
+	lock   *fileLock     // the Exclusive lock, or nil
 }
 
 // Open opens the archive at path, creating the file and its parent
@@ -67,8 +76,19 @@ func OpenWith(ctx context.Context, path string, opts Options) (*Store, error) {
 		return nil, &Error{Op: op, Err: fmt.Errorf("%w: path %q contains '?' or '#'", ErrInvalid, path)}
 	}
 	memory := path == ":memory:"
+	var lock *fileLock
 	if !memory {
 		if err := os.MkdirAll(filepath.Dir(path), 0o750); err != nil {
+			return nil, &Error{Op: op, Err: err}
+		}
+		if opts.Exclusive {
+			var err error
+			if lock, err = lockFile(path + ".lock"); err != nil {
+				return nil, &Error{Op: op, Err: err}
+			}
+		}
+		if err := private(path); err != nil {
+			lock.release()
 			return nil, &Error{Op: op, Err: err}
 		}
 	}
@@ -88,6 +108,7 @@ func OpenWith(ctx context.Context, path string, opts Options) (*Store, error) {
 
 	db, err := sql.Open("sqlite", dsn(path, memory, opts))
 	if err != nil {
+		lock.release()
 		return nil, &Error{Op: op, Err: err}
 	}
 	db.SetMaxOpenConns(opts.MaxOpenConns)
@@ -96,7 +117,7 @@ func OpenWith(ctx context.Context, path string, opts Options) (*Store, error) {
 		db.SetConnMaxLifetime(0)
 		db.SetConnMaxIdleTime(0)
 	}
-	s := &Store{db: db, now: opts.Now, writer: make(chan struct{}, 1)}
+	s := &Store{db: db, now: opts.Now, writer: make(chan struct{}, 1), lock: lock}
 	files := opts.migrations
 	if files == nil {
 		files = migrationFiles
@@ -107,9 +128,38 @@ func OpenWith(ctx context.Context, path string, opts Options) (*Store, error) {
 	}
 	if err != nil {
 		db.Close()
+		lock.release()
 		return nil, fail(op, err)
 	}
 	return s, nil
+}
+
+// private makes the database file readable by its owner only, since it
+// holds every player's keys: a new file is created with mode 0600, and an
+// existing one loses any group and other permission bits (the WAL and
+// shared-memory files, which SQLite creates with the database file's mode,
+// too).
+func private(path string) error {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return err
+	}
+	f.Close()
+	for _, p := range []string{path, path + "-wal", path + "-shm"} {
+		fi, err := os.Stat(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		if mode := fi.Mode().Perm(); mode&0o077 != 0 {
+			if err := os.Chmod(p, mode&^0o077); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // dsn builds the driver's data source name: the file name, then the
@@ -129,9 +179,14 @@ func dsn(path string, memory bool, opts Options) string {
 	return path + "?" + q.Encode()
 }
 
-// Close closes the database. Calls after Close fail.
+// Close closes the database and releases the [Options.Exclusive] lock.
+// Calls after Close fail.
 func (s *Store) Close() error {
-	return fail("close", s.db.Close())
+	err := s.db.Close()
+	if lerr := s.lock.release(); err == nil && lerr != nil {
+		err = lerr
+	}
+	return fail("close", err)
 }
 
 // write runs fn in a write transaction, one at a time per Store, and

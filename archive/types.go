@@ -112,6 +112,21 @@ type ProcessedMail struct {
 	GameID      string    // the game the mail named, existing or not; "" if none
 	Disposition string    // "applied", "refused", "ignored" or "error"
 	At          time.Time // when it was handled; Commit fills a zero value with the store's clock
+
+	// Authenticated reports that the mail carried the sender's valid key
+	// for the game it named (docs/security.md): such a mail is always
+	// handled and answered, and never counts against a reply budget.
+	Authenticated bool
+	// Replies is the number of outbox mails the mail caused; Commit sets
+	// it to len(Change.Outbox) and ignores the caller's value.
+	Replies int
+	// Reason says why the mail was ignored or not answered, e.g. "bounce"
+	// or "reply budget for unknown senders spent (60 per hour)"; "" when it
+	// was answered normally.
+	Reason string
+	// Subject is the mail's decoded subject, kept for the operator's
+	// listing (`taflmail mails`); cut to 200 bytes.
+	Subject string
 }
 
 // The dispositions a ProcessedMail may have.
@@ -132,6 +147,8 @@ type OutboxMail struct {
 	LastError   string       // the last sending error, kept after success
 	CreatedAt   time.Time    // Commit fills a zero value with the store's clock
 	SentAt      time.Time    // zero until sent
+	ClaimedBy   string       // the sender holding a claim ([Store.ClaimOutbox]); "" for none; ignored on input
+	ClaimedAt   time.Time    // when it was claimed; zero for none; ignored on input
 }
 
 // GameFilter selects games for [Store.Games].
@@ -141,6 +158,28 @@ type GameFilter struct {
 	Offset    int        // skip this many games first
 	WithPlies bool       // load each game's plies too
 }
+
+// MailFilter selects processed mails for [Store.Mails] and
+// [Store.CountMails]. The zero value selects every mail.
+type MailFilter struct {
+	From         string     // only mails from this sender (any case); "" for every sender
+	GameID       string     // only mails that named this game; "" for any
+	Disposition  string     // only this disposition; "" for any
+	Auth         AuthFilter // by what authenticated the mail
+	AnsweredOnly bool       // only mails that caused at least one reply
+	Since        time.Time  // only mails handled at or after this instant; zero for all
+	Limit        int        // Mails returns at most this many, newest first; 0 or less for all
+}
+
+// AuthFilter selects mails by [ProcessedMail.Authenticated].
+type AuthFilter int
+
+// The values of AuthFilter.
+const (
+	AnyAuth             AuthFilter = iota // authenticated or not
+	OnlyAuthenticated                     // mails that carried the sender's key
+	OnlyUnauthenticated                   // mails that did not
+)
 
 // MailboxState is the IMAP position of one watched mailbox: the
 // UIDVALIDITY seen and the highest UID handled (RFC 9051 section 2.3.1.1).
