@@ -116,7 +116,19 @@ func (s *Server) FlushOutbox(ctx context.Context) {
 			if held[key] {
 				continue // a later mail must not overtake a deferred one
 			}
-			err := s.opts.Sender.Send(ctx, m.From, m.To, m.Raw)
+			// Claim the mail first: a second process on this archive (one
+			// that slipped past the daemon's lock) then never sends it too.
+			claimed, err := s.store.ClaimOutbox(ctx, m.ID, s.owner, s.opts.Now())
+			if err != nil {
+				s.log.Error("claiming an outbox mail failed", "id", m.ID, "err", err)
+				return
+			}
+			if !claimed {
+				s.log.Warn("outbox mail claimed by another process: not sent here", "id", m.ID)
+				held[key] = true
+				continue
+			}
+			err = s.opts.Sender.Send(ctx, m.From, m.To, m.Raw)
 			if err == nil {
 				progress = true
 				if err := s.store.MarkSent(ctx, m.ID, s.opts.Now()); err != nil {

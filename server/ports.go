@@ -35,6 +35,7 @@ type Store interface {
 	Player(ctx context.Context, address string) (*archive.Player, error)
 	CountRecent(ctx context.Context, from, disposition string, since time.Time) (int, error)
 	PendingOutbox(ctx context.Context, now time.Time, limit int) ([]archive.OutboxMail, error)
+	ClaimOutbox(ctx context.Context, id int64, owner string, at time.Time) (bool, error)
 	MarkSent(ctx context.Context, id int64, at time.Time) error
 	MarkRetry(ctx context.Context, id int64, next time.Time, errText string) error
 	MarkFailed(ctx context.Context, id int64, errText string) error

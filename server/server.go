@@ -81,6 +81,7 @@ type Server struct {
 	opts  Options
 	store Store
 	log   *slog.Logger
+	owner string // this process's name in outbox claims (archive.Store.ClaimOutbox)
 }
 
 // New checks the options and returns a Server. It returns an error naming
@@ -132,7 +133,12 @@ func New(o Options) (*Server, error) {
 	if o.WaitCap <= 0 {
 		o.WaitCap = time.Minute
 	}
-	return &Server{opts: o, store: o.Store, log: o.Logger}, nil
+	owner, err := randomString(rand.Reader, 12)
+	if err != nil {
+		return nil, fmt.Errorf("server: %w", err)
+	}
+	owner = fmt.Sprintf("pid%d-%s", os.Getpid(), owner)
+	return &Server{opts: o, store: o.Store, log: o.Logger, owner: owner}, nil
 }
 
 // HandleMail decides one incoming mail and commits the decision: the

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"log/slog"
@@ -74,11 +75,23 @@ func newLogger(c config.Log, w io.Writer) *slog.Logger {
 // serve opens the archive, dials IMAP, and runs the referee until ctx
 // ends.
 func serve(ctx context.Context, cfg config.Config, logger *slog.Logger) error {
-	store, err := archive.Open(ctx, cfg.Archive.Path)
+	// Exclusive: a second daemon on this archive refuses to start
+	// (docs/operations.md).
+	store, err := archive.OpenWith(ctx, cfg.Archive.Path, archive.Options{Exclusive: true})
+	if errors.Is(err, archive.ErrLocked) {
+		return fmt.Errorf("another taflmail serve is running on this archive; stop it first or give this one its own archive.path: %w", err)
+	}
 	if err != nil {
 		return err
 	}
 	defer store.Close()
+	// Holding the lock, no other sender is alive: claims left in the
+	// outbox are a dead process's, so their mails are sent again now.
+	if n, err := store.ReleaseClaims(ctx); err != nil {
+		return err
+	} else if n > 0 {
+		logger.Warn("outbox claims of a stopped process released; those mails are sent again", "count", n)
+	}
 	inbox, err := mailer.DialInbox(ctx, imapConfig(cfg))
 	if err != nil {
 		return err
