@@ -50,6 +50,7 @@ records (native, OpenTafl .otg, CSV).`,
 		newShowCommand(),
 		newExportCommand(),
 		newOutboxCommand(),
+		newMailsCommand(),
 		newConfigCommand(),
 	)
 	return root
