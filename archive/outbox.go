@@ -53,30 +53,29 @@ func (s *Store) queryOutbox(ctx context.Context, op, query string, args ...any) 
 }
 
 // PendingOutbox returns up to limit Pending mails due at now (NextAttempt
-// ≤ now) that nobody holds a live claim on (see [Store.ClaimOutbox]),
-// ordered by game, then creation, so the mails of one game come out in the
-// order they were queued; limit ≤ 0 means all. Mails about no game come
-// first.
+// ≤ now), ordered by game, then creation, so the mails of one game come
+// out in the order they were queued; limit ≤ 0 means all. Mails about no
+// game come first. A sender must claim each mail ([Store.ClaimOutbox])
+// before sending it: a mail another process is sending is listed too, and
+// its claim fails.
 //
 // A mail is held back while an earlier mail of the same game to the same
-// recipients waits for its retry or is claimed by a sender, so one
-// player's mails never overtake each other; mails to the other player are
-// not held up. When sending a batch, the caller stops sending a game's
-// later mails to the same recipients once one of them fails.
+// recipients waits for its retry, so one player's mails never overtake
+// each other; mails to the other player are not held up. When sending a
+// batch, the caller stops sending a game's later mails to the same
+// recipients once one of them fails or cannot be claimed.
 func (s *Store) PendingOutbox(ctx context.Context, now time.Time, limit int) ([]OutboxMail, error) {
 	if limit <= 0 {
 		limit = -1
 	}
-	stale := fmtTime(now.Add(-ClaimLease))
 	return s.queryOutbox(ctx, "pending outbox", `SELECT `+outboxColumns+` FROM outbox AS o
-WHERE o.status = 'pending' AND o.next_attempt <= ?1 AND (o.claimed_by = '' OR o.claimed_at < ?3)
+WHERE o.status = 'pending' AND o.next_attempt <= ?1
 	AND NOT (o.game_id <> '' AND EXISTS (
 		SELECT 1 FROM outbox AS e
 		WHERE e.game_id = o.game_id AND e.status = 'pending' AND e.recipients = o.recipients
-			AND (e.next_attempt > ?1 OR (e.claimed_by <> '' AND e.claimed_at >= ?3))
-			AND (e.created_at, e.id) < (o.created_at, o.id)))
+			AND e.next_attempt > ?1 AND (e.created_at, e.id) < (o.created_at, o.id)))
 ORDER BY o.game_id, o.created_at, o.id
-LIMIT ?2`, fmtTime(now), limit, stale)
+LIMIT ?2`, fmtTime(now), limit)
 }
 
 // ClaimLease is how long a claim of [Store.ClaimOutbox] holds: a claim
