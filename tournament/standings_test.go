@@ -108,18 +108,7 @@ func TestTenPlayerRoundRobin(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	script := map[string]string{
-		"AB": "DD", "AC": "WD", "AD": "WW", "AE": "Wl", "AF": "WW", "AG": "DD", "AH": "WW", "AI": "WW", "AJ": "WW",
-		"BC": "WL", "BD": "WD", "BE": "WW", "BF": "DD", "BG": "Wl", "BH": "WW", "BI": "WD", "BJ": "DD",
-		"CD": "DD", "CE": "WD", "CF": "WW", "CG": "lW", "CH": "DW", "CI": "WL", "CJ": "--",
-		"DE": "WL", "DF": "DD", "DG": "WW", "DH": "LD", "DI": "DD", "DJ": "--",
-		"EF": "WD", "EG": "DL", "EH": "Ww", "EI": "LW", "EJ": "--",
-		"FG": "WD", "FH": "LW", "FI": "LD", "FJ": "--",
-		"GH": "DL", "GI": "--", "GJ": "--",
-		"HI": "--", "HJ": "--",
-		"IJ": "--",
-	}
-	scriptResults(t, games, script)
+	scriptResults(t, games, tenScript)
 
 	// The withdrawals as the referee sees them when they happen.
 	wJ, err := Withdraw(games, "J@example.org")
@@ -200,6 +189,19 @@ func TestTenPlayerRoundRobin(t *testing.T) {
 	if st2.Games != 90 || st2.Finished != 90-4-14 {
 		t.Errorf("without withdrawals: Games, Finished = %d, %d; want 90, 72", st2.Games, st2.Finished)
 	}
+}
+
+// tenScript is the results of TestTenPlayerRoundRobin, pair by pair.
+var tenScript = map[string]string{
+	"AB": "DD", "AC": "WD", "AD": "WW", "AE": "Wl", "AF": "WW", "AG": "DD", "AH": "WW", "AI": "WW", "AJ": "WW",
+	"BC": "WL", "BD": "WD", "BE": "WW", "BF": "DD", "BG": "Wl", "BH": "WW", "BI": "WD", "BJ": "DD",
+	"CD": "DD", "CE": "WD", "CF": "WW", "CG": "lW", "CH": "DW", "CI": "WL", "CJ": "--",
+	"DE": "WL", "DF": "DD", "DG": "WW", "DH": "LD", "DI": "DD", "DJ": "--",
+	"EF": "WD", "EG": "DL", "EH": "Ww", "EI": "LW", "EJ": "--",
+	"FG": "WD", "FH": "LW", "FI": "LD", "FJ": "--",
+	"GH": "DL", "GI": "--", "GJ": "--",
+	"HI": "--", "HJ": "--",
+	"IJ": "--",
 }
 
 // TestTieBreaks: each tie-break of Decision T2 on its own, one game per

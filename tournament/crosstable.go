@@ -1,0 +1,178 @@
+package tournament
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"unicode/utf8"
+)
+
+// CrosstableMax is the largest section Text draws as a crosstable; a
+// larger one is written as a ranked list (issue 11: a crosstable fits 72
+// columns for up to 10 players).
+const CrosstableMax = 10
+
+// TextWidth is the most columns a line of Text takes, names truncated
+// with "…" to fit.
+const TextWidth = 72
+
+// Title returns the section's heading: the event's name, with ", group
+// N" for a section of a round robin in groups; "(no event)" when the
+// event has no name.
+func (s *Standings) Title() string {
+	t := s.Event
+	if t == "" {
+		t = "(no event)"
+	}
+	if s.Section > 0 {
+		t += fmt.Sprintf(", group %d", s.Section)
+	}
+	return t
+}
+
+// Text returns the standings as plain text of at most 72 columns per line
+// (runes; every character used is one column wide): the title, then for
+// up to 10 players a crosstable, beyond that a ranked list, then notes on
+// withdrawals and the count of finished games.
+//
+// Crosstable columns: place ("3–4" when shared), player, one cell per
+// opponent in the order of the rows (the match score: "1½", "½", "2",
+// "0"; "–" for the player's own cell, blank while none of the match's
+// games has ended), points, Sonneborn–Berger, wins. Ranked list columns:
+// place, player, points, S–B, wins, games played of games scheduled.
+func (s *Standings) Text() string {
+	var b strings.Builder
+	line := func(format string, args ...any) {
+		fmt.Fprintf(&b, format, args...)
+		b.WriteByte('\n')
+	}
+	line("%s", truncate(s.Title(), TextWidth))
+	n := len(s.Rows)
+	if n <= CrosstableMax {
+		// place 5, name, cells 3 each, points 5, S–B 7, wins 3
+		nameW := min(TextWidth-(5+1+3*n+5+7+3), 32, max(6, s.longestName()))
+		hdr := pad("Place", 5, true) + " " + pad("Player", nameW, false)
+		for i := range n {
+			hdr += pad(fmt.Sprint(i+1), 3, true)
+		}
+		hdr += pad("Pts", 5, true) + pad("S–B", 7, true) + pad("W", 3, true)
+		line("%s", hdr)
+		for i, r := range s.Rows {
+			row := pad(r.PlaceText(), 5, true) + " " + pad(truncate(r.Player, nameW), nameW, false)
+			for j := range n {
+				cell := "–"
+				if j != i {
+					m := r.Matches[j-boolInt(j > i)]
+					cell = ""
+					if m.Played > 0 {
+						cell = fraction(m.Score)
+					}
+				}
+				row += pad(cell, 3, true)
+			}
+			row += pad(fraction(r.Points), 5, true) + pad(fraction(r.SonnebornBerger), 7, true) + pad(fmt.Sprint(r.Wins), 3, true)
+			line("%s", strings.TrimRight(row, " "))
+		}
+	} else {
+		// place 5, 2, name, points 6, S–B 8, wins 4, games 8
+		nameW := min(TextWidth-(5+2+6+8+4+8), max(6, s.longestName()))
+		line("%s", pad("Place", 5, true)+"  "+pad("Player", nameW, false)+pad("Pts", 6, true)+pad("S–B", 8, true)+pad("W", 4, true)+pad("Games", 8, true))
+		for _, r := range s.Rows {
+			line("%s", pad(r.PlaceText(), 5, true)+"  "+pad(truncate(r.Player, nameW), nameW, false)+
+				pad(fraction(r.Points), 6, true)+pad(fraction(r.SonnebornBerger), 8, true)+
+				pad(fmt.Sprint(r.Wins), 4, true)+pad(fmt.Sprintf("%d/%d", r.Played, r.Games), 8, true))
+		}
+	}
+	var lost []string
+	for _, r := range s.Rows {
+		if r.Withdrawn {
+			lost = append(lost, r.Player)
+		}
+	}
+	wrapList(&b, "Withdrawn, unfinished games lost: ", lost)
+	wrapList(&b, "Withdrawn, games annulled: ", s.Annulled)
+	line("%d of %d games finished.", s.Finished, s.Games)
+	return b.String()
+}
+
+// longestName is the length in runes of the longest player name.
+func (s *Standings) longestName() int {
+	n := 0
+	for _, r := range s.Rows {
+		n = max(n, utf8.RuneCountInString(r.Player))
+	}
+	return n
+}
+
+// wrapList writes "prefix a, b, c" as lines of at most TextWidth runes,
+// each name truncated to fit a line; nothing for an empty list.
+func wrapList(b *strings.Builder, prefix string, names []string) {
+	if len(names) == 0 {
+		return
+	}
+	const indent = "  "
+	cur := prefix
+	first := true
+	for i, n := range names {
+		item := n
+		if i < len(names)-1 {
+			item += ","
+		}
+		sep := " "
+		if first {
+			sep = ""
+		}
+		if !first && utf8.RuneCountInString(cur)+1+utf8.RuneCountInString(item) > TextWidth {
+			b.WriteString(cur + "\n")
+			cur, sep = indent, ""
+		}
+		cur += sep + truncate(item, TextWidth-utf8.RuneCountInString(cur))
+		first = false
+	}
+	b.WriteString(cur + "\n")
+}
+
+// fraction writes a multiple of ¼ with a vulgar fraction: 12½, ¾, 0.
+func fraction(x float64) string {
+	whole := math.Floor(x)
+	q := int(math.Round((x - whole) * 4))
+	frac := [...]string{"", "¼", "½", "¾"}[q%4]
+	if q == 4 {
+		whole++
+	}
+	if whole == 0 && frac != "" {
+		return frac
+	}
+	return fmt.Sprintf("%.0f%s", whole, frac)
+}
+
+// truncate cuts s to at most w runes, ending in "…" when cut.
+func truncate(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	if utf8.RuneCountInString(s) <= w {
+		return s
+	}
+	r := []rune(s)
+	return string(r[:w-1]) + "…"
+}
+
+// pad pads s with spaces to w runes, on the left when right is true.
+func pad(s string, w int, right bool) string {
+	n := w - utf8.RuneCountInString(s)
+	if n <= 0 {
+		return s
+	}
+	if right {
+		return strings.Repeat(" ", n) + s
+	}
+	return s + strings.Repeat(" ", n)
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
