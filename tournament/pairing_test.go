@@ -107,7 +107,7 @@ func TestBergerProperties(t *testing.T) {
 	}
 }
 
-func players(n int) []string {
+func numbered(n int) []string {
 	ps := make([]string, n)
 	for i := range ps {
 		ps[i] = fmt.Sprintf("p%02d@example.org", i+1)
@@ -119,7 +119,7 @@ func players(n int) []string {
 // 90 games; each pairing's two games have the sides swapped, share round
 // and board, and every player has 9 games with each side (Decision T1).
 func TestRoundRobinMatches(t *testing.T) {
-	games, err := RoundRobin(players(10), Options{})
+	games, err := RoundRobin(numbered(10), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,13 +143,13 @@ func TestRoundRobinMatches(t *testing.T) {
 	if len(pairs) != 45 {
 		t.Errorf("%d pairings, want 45", len(pairs))
 	}
-	for _, p := range players(10) {
+	for _, p := range numbered(10) {
 		if att[p] != 9 || def[p] != 9 {
 			t.Errorf("%s: %d as attackers, %d as defenders; want 9 and 9", p, att[p], def[p])
 		}
 	}
 	// Deterministic: the same call gives the same list.
-	again, _ := RoundRobin(players(10), Options{})
+	again, _ := RoundRobin(numbered(10), Options{})
 	if !slices.Equal(games, again) {
 		t.Error("RoundRobin is not deterministic")
 	}
@@ -159,7 +159,7 @@ func TestRoundRobinMatches(t *testing.T) {
 // Berger table for even and odd player counts.
 func TestRoundRobinSingle(t *testing.T) {
 	for _, n := range []int{3, 4, 7, 10, 11} {
-		games, err := RoundRobin(players(n), Options{GamesPerPairing: 1})
+		games, err := RoundRobin(numbered(n), Options{GamesPerPairing: 1})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -174,7 +174,7 @@ func TestRoundRobinSingle(t *testing.T) {
 				t.Errorf("n=%d: game %+v has MatchGame %d, want 1", n, g, g.MatchGame)
 			}
 		}
-		for _, p := range players(n) {
+		for _, p := range numbered(n) {
 			if d := att[p] - def[p]; d < -1 || d > 1 || att[p]+def[p] != n-1 {
 				t.Errorf("n=%d: %s plays %d as attackers, %d as defenders", n, p, att[p], def[p])
 			}

@@ -1,0 +1,213 @@
+package tournament
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/taflmail/taflmail/engine"
+	"github.com/taflmail/taflmail/notation"
+)
+
+// ErrRecord: a game record lacks what standings or ratings need (a
+// player tag, a usable Date). Errors wrapping it name the file, line and
+// game number.
+var ErrRecord = errors.New("tournament: unusable record")
+
+// tag returns the value of the record's tag name, or "".
+func tag(g *notation.Game, name string) string {
+	for _, t := range g.Tags {
+		if t.Name == name {
+			return strings.TrimSpace(t.Value)
+		}
+	}
+	return ""
+}
+
+// recordError says which record is unusable and why.
+func recordError(g *notation.Game, format string, args ...any) error {
+	return fmt.Errorf("%w: %s:%d:%d: game %d: %s", ErrRecord, g.Filename, g.Line, g.Col, g.Number, fmt.Sprintf(format, args...))
+}
+
+// resultOf turns a record's result into an engine.Result; "*" (the game
+// goes on) is engine.Ongoing. notation.Game.Result prints as the native
+// result token.
+func resultOf(g *notation.Game) engine.Result {
+	switch g.Result.String() {
+	case "attackers":
+		return engine.AttackersWin
+	case "defenders":
+		return engine.DefendersWin
+	case "draw":
+		return engine.Draw
+	}
+	return engine.Ongoing
+}
+
+// players returns a record's Attackers and Defenders tags, or an error
+// when one is missing or both name the same player.
+func players(g *notation.Game) (att, def string, err error) {
+	att, def = tag(g, "Attackers"), tag(g, "Defenders")
+	switch {
+	case att == "":
+		return "", "", recordError(g, "no Attackers tag")
+	case def == "":
+		return "", "", recordError(g, "no Defenders tag")
+	case att == def:
+		return "", "", recordError(g, "%q plays both sides", att)
+	}
+	return att, def, nil
+}
+
+// SectionsFromRecords builds the sections of the events that a set of
+// game records belong to (CORRESPONDENCE.md §6.5): games are grouped by
+// their Event tag (records without one form the event ""), players and
+// results come from the Attackers, Defenders and Result tags (a record
+// whose game goes on, "*", is a game not yet played). The games of one
+// event that fall into groups with no game between them (a round robin in
+// groups) become one section each, numbered 1, 2, … in the order of their
+// first record; an event with one such group has Number 0. Events come
+// in the order of their first record, games in record order; Round,
+// Board and MatchGame are left 0.
+//
+// A record without both player tags, or with one player on both sides, is
+// left out and reported in the returned errors (each wrapping ErrRecord).
+func SectionsFromRecords(games []*notation.Game) ([]Section, []error) {
+	var errs []error
+	type event struct {
+		name  string
+		games []Game
+	}
+	var events []*event
+	byName := map[string]*event{}
+	for _, g := range games {
+		att, def, err := players(g)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		name := tag(g, "Event")
+		e := byName[name]
+		if e == nil {
+			e = &event{name: name}
+			byName[name] = e
+			events = append(events, e)
+		}
+		e.games = append(e.games, Game{Attackers: att, Defenders: def, Result: resultOf(g)})
+	}
+	var out []Section
+	for _, e := range events {
+		parts := components(e.games)
+		for i, p := range parts {
+			s := Section{Event: e.name, Games: p}
+			if len(parts) > 1 {
+				s.Number = i + 1
+			}
+			s.Players = playersOf(p)
+			for k := range s.Games {
+				s.Games[k].Section = max(s.Number, 1)
+			}
+			out = append(out, s)
+		}
+	}
+	return out, errs
+}
+
+// components splits games into groups of players connected by games, in
+// the order of each group's first game.
+func components(games []Game) [][]Game {
+	parent := map[string]string{}
+	var find func(string) string
+	find = func(x string) string {
+		p, ok := parent[x]
+		if !ok || p == x {
+			parent[x] = x
+			return x
+		}
+		r := find(p)
+		parent[x] = r
+		return r
+	}
+	for _, g := range games {
+		a, d := find(g.Attackers), find(g.Defenders)
+		if a != d {
+			parent[d] = a
+		}
+	}
+	index := map[string]int{}
+	var out [][]Game
+	for _, g := range games {
+		r := find(g.Attackers)
+		i, ok := index[r]
+		if !ok {
+			i = len(out)
+			index[r] = i
+			out = append(out, nil)
+		}
+		out[i] = append(out[i], g)
+	}
+	return out
+}
+
+// GameEnd returns when a record's game ended, for the order of rating
+// (Decision R1): the arrival time of its last ply (the ply's %ts comment,
+// CORRESPONDENCE.md §5), or, for a record without time stamps, 00:00 UTC
+// of its Date tag. Errors (wrapping ErrRecord): no Date tag, or a Date
+// with unknown digits ("2026.??.??") or not a calendar date.
+func GameEnd(g *notation.Game) (time.Time, error) {
+	if t, ok := lastPlyStamp(g); ok {
+		return t, nil
+	}
+	d := tag(g, "Date")
+	if d == "" {
+		return time.Time{}, recordError(g, "no Date tag and no time stamps: cannot tell when the game ended")
+	}
+	t, err := time.ParseInLocation("2006.01.02", d, time.UTC)
+	if err != nil {
+		return time.Time{}, recordError(g, "Date %q is not a full date (YYYY.MM.DD): cannot tell when the game ended", d)
+	}
+	return t, nil
+}
+
+// lastPlyStamp returns the arrival time of the record's last ply from its
+// [%ts …] comment command (CORRESPONDENCE.md §5), and whether it has one.
+//
+// HOOK(%ts): records carry no %ts yet; the clock stream (branch clock)
+// adds the reader of ply time stamps to package notation. When it lands,
+// this body becomes one call to that reader, and GameEnd follows Decision
+// R1 in full; until then every game ends at 00:00 UTC of its Date.
+func lastPlyStamp(g *notation.Game) (time.Time, bool) {
+	_ = g
+	return time.Time{}, false
+}
+
+// RatedGamesFromRecords returns the finished games of a set of records
+// as RatedGame values, in record order (the order RateAll keeps for games
+// that ended at the same moment): the variant is the record's variant
+// name (notation.Game.VariantName), the end time GameEnd's. Games that go
+// on ("*") are left out without complaint; finished games that cannot be
+// rated (no player tags, no usable Date) are left out and reported in the
+// returned errors (each wrapping ErrRecord).
+func RatedGamesFromRecords(games []*notation.Game) ([]RatedGame, []error) {
+	var errs []error
+	out := make([]RatedGame, 0, len(games))
+	for _, g := range games {
+		res := resultOf(g)
+		if res == engine.Ongoing {
+			continue
+		}
+		att, def, err := players(g)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		end, err := GameEnd(g)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		out = append(out, RatedGame{Variant: g.VariantName, Attackers: att, Defenders: def, Result: res, End: end})
+	}
+	return out, errs
+}

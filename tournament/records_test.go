@@ -1,0 +1,135 @@
+package tournament
+
+import (
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/taflmail/taflmail/engine"
+	"github.com/taflmail/taflmail/notation"
+)
+
+// recordsFile is a multi-game file: an event in two groups with no game
+// between them, a second event, a game still running, records without
+// a player or with a player on both sides, and Date tags of every kind.
+const recordsFile = `[Event "Cup"]
+[Date "2027.01.10"]
+[Attackers "a"]
+[Defenders "b"]
+[Result "attackers"]
+
+1. d1-d3 h6-h9 2. --- attackers
+
+[Event "Cup"]
+[Date "2027.01.12"]
+[Attackers "c"]
+[Defenders "d"]
+
+draw
+
+[Event "League"]
+[Date "2027.02.01"]
+[Attackers "a"]
+[Defenders "c"]
+
+defenders
+
+[Event "Cup"]
+[Attackers "b"]
+[Defenders "a"]
+
+*
+
+[Event "Cup"]
+[Date "2027.??.??"]
+[Attackers "d"]
+[Defenders "c"]
+
+attackers
+
+[Event "Cup"]
+[Date "2027.03.01"]
+[Attackers "e"]
+
+attackers
+
+[Date "2027.03.02"]
+[Attackers "x"]
+[Defenders "x"]
+
+draw
+`
+
+func readRecords(t *testing.T) []*notation.Game {
+	t.Helper()
+	games, err := notation.ReadGames("cup.tafl", []byte(recordsFile), notation.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return games
+}
+
+func TestSectionsFromRecords(t *testing.T) {
+	secs, errs := SectionsFromRecords(readRecords(t))
+	if len(errs) != 2 || !errors.Is(errs[0], ErrRecord) || !errors.Is(errs[1], ErrRecord) {
+		t.Fatalf("errors = %v, want 2 wrapping ErrRecord (no Defenders; x on both sides)", errs)
+	}
+	if want := "cup.tafl:36:1: game 6: no Defenders tag"; !strings.Contains(errs[0].Error(), want) {
+		t.Errorf("error = %v, want it to say %q", errs[0], want)
+	}
+	type sec struct {
+		event   string
+		number  int
+		players []string
+		results []engine.Result
+	}
+	want := []sec{
+		{"Cup", 1, []string{"a", "b"}, []engine.Result{engine.AttackersWin, engine.Ongoing}},
+		{"Cup", 2, []string{"c", "d"}, []engine.Result{engine.Draw, engine.AttackersWin}},
+		{"League", 0, []string{"a", "c"}, []engine.Result{engine.DefendersWin}},
+	}
+	if len(secs) != len(want) {
+		t.Fatalf("%d sections, want %d: %+v", len(secs), len(want), secs)
+	}
+	for i, w := range want {
+		s := secs[i]
+		var res []engine.Result
+		for _, g := range s.Games {
+			res = append(res, g.Result)
+		}
+		if s.Event != w.event || s.Number != w.number || !slices.Equal(s.Players, w.players) || !slices.Equal(res, w.results) {
+			t.Errorf("section %d = %s/%d %v %v, want %s/%d %v %v", i, s.Event, s.Number, s.Players, res, w.event, w.number, w.players, w.results)
+		}
+	}
+}
+
+func TestRatedGamesFromRecords(t *testing.T) {
+	rated, errs := RatedGamesFromRecords(readRecords(t))
+	// Rated: a–b, c–d, a–c. Left out: b–a (goes on, no complaint), d–c
+	// (Date with unknown digits), e (no Defenders), x–x.
+	if len(errs) != 3 {
+		t.Errorf("errors = %v, want 3", errs)
+	}
+	want := []RatedGame{
+		{"copenhagen", "a", "b", engine.AttackersWin, time.Date(2027, 1, 10, 0, 0, 0, 0, time.UTC)},
+		{"copenhagen", "c", "d", engine.Draw, time.Date(2027, 1, 12, 0, 0, 0, 0, time.UTC)},
+		{"copenhagen", "a", "c", engine.DefendersWin, time.Date(2027, 2, 1, 0, 0, 0, 0, time.UTC)},
+	}
+	if !slices.Equal(rated, want) {
+		t.Errorf("rated = %+v\nwant %+v", rated, want)
+	}
+}
+
+func TestGameEnd(t *testing.T) {
+	games := readRecords(t)
+	if end, err := GameEnd(games[0]); err != nil || !end.Equal(time.Date(2027, 1, 10, 0, 0, 0, 0, time.UTC)) || end.Location() != time.UTC {
+		t.Errorf("GameEnd(Date 2027.01.10) = %v, %v; want 2027-01-10T00:00:00Z", end, err)
+	}
+	for _, i := range []int{3, 4} { // no Date; 2027.??.??
+		if _, err := GameEnd(games[i]); !errors.Is(err, ErrRecord) {
+			t.Errorf("GameEnd(game %d) = %v, want ErrRecord", i+1, err)
+		}
+	}
+}
