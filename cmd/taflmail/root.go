@@ -52,6 +52,8 @@ records (native, OpenTafl .otg, CSV).`,
 		newOutboxCommand(),
 		newMailsCommand(),
 		newConfigCommand(),
+		newStandingsCommand(),
+		newRatingsCommand(),
 	)
 	return root
 }
