@@ -20,7 +20,8 @@ Brandubh, …) by email.
 
 'taflmail serve' is the mail referee; 'taflmail demo' plays a whole game by
 mail on a built-in mail server; validate, diagram and convert work on game
-records (native, OpenTafl .otg, CSV).`,
+records (native, OpenTafl .otg, CSV); standings and ratings compute
+tournament crosstables and Glicko-2 ratings from records.`,
 		SilenceErrors: true,
 		SilenceUsage:  true,
 		// Taking any arguments keeps cobra from rejecting an unknown
