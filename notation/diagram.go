@@ -16,6 +16,7 @@ type diagramConfig struct {
 	captured map[engine.Square]bool
 	legend   bool
 	toMove   bool
+	words    DiagramWords
 }
 
 // WithLastMove marks the from- and to-square of the last ply.
@@ -38,6 +39,109 @@ func WithoutLegend() DiagramOption { return func(c *diagramConfig) { c.legend = 
 // WithoutSideToMove leaves out the line that says whose ply is next.
 func WithoutSideToMove() DiagramOption { return func(c *diagramConfig) { c.toMove = false } }
 
+// DiagramWords are the words of the legend lines under a text diagram
+// (WriteASCII, WriteUnicode). notation knows no languages: a caller writing
+// for readers of another language passes its own words with WithWords. A
+// field left empty, and a reason missing from Reasons, keeps its English
+// default (EnglishDiagramWords).
+//
+// The format fields are fmt formats whose %s verbs are filled in the order
+// given; a translation may reword the sentence around them but must keep
+// the verbs and their order.
+type DiagramWords struct {
+	// Attacker, Defender, King, Throne and Corner name the glyphs in the
+	// first legend line: "A attacker  D defender  K king  + throne  # corner".
+	Attacker, Defender, King, Throne, Corner string
+	// LastPly is the format of the last-ply legend; its verbs are the ply
+	// ("d1-e1"), the from-square marks "()" and the to-square marks "[]":
+	// "last ply %s: %s from, %s to".
+	LastPly string
+	// Captured is the format of the capture legend; its verb is the capture
+	// glyph: "%s captured".
+	Captured string
+	// ToMove is the format of the side-to-move line; its verb is Attackers
+	// or Defenders: "%s to move".
+	ToMove string
+	// Attackers and Defenders name the sides in ToMove.
+	Attackers, Defenders string
+	// GameOver is the format of the line that replaces ToMove at the end of
+	// a game; its verbs are the result (AttackersWin, DefendersWin, Draw)
+	// and the reason (Reasons): "game over: %s (%s)".
+	GameOver string
+	// AttackersWin, DefendersWin and Draw name the results in GameOver.
+	AttackersWin, DefendersWin, Draw string
+	// Reasons name the ways a game ends (RULES.md §1.6) in GameOver; the
+	// default is engine.Reason.String(), e.g. "king captured".
+	Reasons map[engine.Reason]string
+}
+
+// EnglishDiagramWords returns the words diagrams use by default.
+func EnglishDiagramWords() DiagramWords {
+	return DiagramWords{
+		Attacker: "attacker", Defender: "defender", King: "king", Throne: "throne", Corner: "corner",
+		LastPly:   "last ply %s: %s from, %s to",
+		Captured:  "%s captured",
+		ToMove:    "%s to move",
+		Attackers: engine.Attackers.String(), Defenders: engine.Defenders.String(),
+		GameOver:     "game over: %s (%s)",
+		AttackersWin: resultWords(engine.AttackersWin), DefendersWin: resultWords(engine.DefendersWin),
+		Draw: resultWords(engine.Draw),
+	}
+}
+
+// WithWords writes the legend lines with w instead of the English words;
+// empty fields of w keep the English ones.
+func WithWords(w DiagramWords) DiagramOption { return func(c *diagramConfig) { c.words = w } }
+
+// filled returns w with every empty field taken from the English words.
+func (w DiagramWords) filled() DiagramWords {
+	en := EnglishDiagramWords()
+	for _, f := range []struct {
+		dst *string
+		def string
+	}{
+		{&w.Attacker, en.Attacker}, {&w.Defender, en.Defender}, {&w.King, en.King},
+		{&w.Throne, en.Throne}, {&w.Corner, en.Corner}, {&w.LastPly, en.LastPly},
+		{&w.Captured, en.Captured}, {&w.ToMove, en.ToMove}, {&w.Attackers, en.Attackers},
+		{&w.Defenders, en.Defenders}, {&w.GameOver, en.GameOver}, {&w.AttackersWin, en.AttackersWin},
+		{&w.DefendersWin, en.DefendersWin}, {&w.Draw, en.Draw},
+	} {
+		if *f.dst == "" {
+			*f.dst = f.def
+		}
+	}
+	return w
+}
+
+// side names s in the side-to-move line.
+func (w DiagramWords) side(s engine.Side) string {
+	if s == engine.Defenders {
+		return w.Defenders
+	}
+	return w.Attackers
+}
+
+// result names r in the game-over line.
+func (w DiagramWords) result(r engine.Result) string {
+	switch r {
+	case engine.AttackersWin:
+		return w.AttackersWin
+	case engine.DefendersWin:
+		return w.DefendersWin
+	case engine.Draw:
+		return w.Draw
+	}
+	return resultWords(r)
+}
+
+// reason names r in the game-over line.
+func (w DiagramWords) reason(r engine.Reason) string {
+	if s, ok := w.Reasons[r]; ok && s != "" {
+		return s
+	}
+	return r.String()
+}
+
 // glyphs is the character set of one diagram style.
 type glyphs struct {
 	attacker, defender, king, empty, throne, corner, captured string
@@ -59,8 +163,8 @@ var (
 // files a.. above and below, ranks on both sides, three columns per square
 // (so 19×19 fits in 64 columns), empty throne '+' and corners '#', the last
 // ply's from-square in parentheses and its to-square in brackets, captured
-// squares 'x', then a legend and the side to move. It returns the first
-// write error.
+// squares 'x', then a legend and the side to move, in English unless
+// WithWords gives other words. It returns the first write error.
 func WriteASCII(w io.Writer, p *engine.Position, opts ...DiagramOption) error {
 	return writeDiagram(w, p, asciiGlyphs, opts)
 }
@@ -124,34 +228,35 @@ func writeDiagram(w io.Writer, p *engine.Position, gl glyphs, opts []DiagramOpti
 		fmt.Fprintf(&sb, " %d\n", r+1)
 	}
 	files()
+	words := c.words.filled()
 	if c.legend {
-		sb.WriteString(fmt.Sprintf("  %s attacker  %s defender  %s king", gl.attacker, gl.defender, gl.king))
+		fmt.Fprintf(&sb, "  %s %s  %s %s  %s %s", gl.attacker, words.Attacker, gl.defender, words.Defender, gl.king, words.King)
 		if hasThrone {
-			sb.WriteString(fmt.Sprintf("  %s throne", gl.throne))
+			fmt.Fprintf(&sb, "  %s %s", gl.throne, words.Throne)
 		}
 		if v.Corners.Present {
-			sb.WriteString(fmt.Sprintf("  %s corner", gl.corner))
+			fmt.Fprintf(&sb, "  %s %s", gl.corner, words.Corner)
 		}
 		sb.WriteString("\n")
 		if c.last != nil || len(c.captured) > 0 {
 			sb.WriteString("  ")
 			if c.last != nil {
-				sb.WriteString(fmt.Sprintf("last ply %s: %s%s from, %s%s to", c.last, gl.fromOpen, gl.fromClose, gl.toOpen, gl.toClose))
+				fmt.Fprintf(&sb, words.LastPly, c.last, gl.fromOpen+gl.fromClose, gl.toOpen+gl.toClose)
 			}
 			if len(c.captured) > 0 {
 				if c.last != nil {
 					sb.WriteString("  ")
 				}
-				sb.WriteString(gl.captured + " captured")
+				fmt.Fprintf(&sb, words.Captured, gl.captured)
 			}
 			sb.WriteString("\n")
 		}
 	}
 	if c.toMove {
 		if o := p.Outcome(); o.Over() {
-			sb.WriteString(fmt.Sprintf("  game over: %s (%s)\n", resultWords(o.Result), o.Reason))
+			sb.WriteString("  " + fmt.Sprintf(words.GameOver, words.result(o.Result), words.reason(o.Reason)) + "\n")
 		} else {
-			sb.WriteString(fmt.Sprintf("  %s to move\n", p.ToMove()))
+			sb.WriteString("  " + fmt.Sprintf(words.ToMove, words.side(p.ToMove())) + "\n")
 		}
 	}
 	lines := strings.Split(sb.String(), "\n")

@@ -1,0 +1,139 @@
+package notation
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/taflmail/taflmail/engine"
+)
+
+// sq reads a square name such as "d1" (files a.., ranks from 1).
+func sq(name string) engine.Square {
+	rank := 0
+	for _, c := range name[1:] {
+		rank = rank*10 + int(c-'0')
+	}
+	return engine.SquareAt(int(name[0]-'a'), rank-1)
+}
+
+// brandubhAfter plays moves ("d1-e1") from Brandubh's start and returns the
+// position and the last ply.
+func brandubhAfter(t *testing.T, moves ...string) (*engine.Position, engine.PlyResult) {
+	t.Helper()
+	v, ok := engine.Lookup("brandubh")
+	if !ok {
+		t.Fatal("no brandubh")
+	}
+	p, err := engine.NewPosition(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var last engine.PlyResult
+	for _, m := range moves {
+		from, to, _ := strings.Cut(m, "-")
+		if last, err = p.Play(engine.Move{From: sq(from), To: sq(to)}); err != nil {
+			t.Fatalf("%s: %v", m, err)
+		}
+	}
+	return p, last
+}
+
+// legend returns the lines of a diagram after its lower file letters.
+func legend(t *testing.T, p *engine.Position, opts ...DiagramOption) string {
+	t.Helper()
+	var b strings.Builder
+	if err := WriteASCII(&b, p, opts...); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(b.String(), "\n")
+	for i := len(lines) - 2; i > 0; i-- {
+		if strings.HasPrefix(lines[i], "     a  b") {
+			return strings.Join(lines[i+1:], "\n")
+		}
+	}
+	t.Fatalf("no file letters under the board:\n%s", b.String())
+	return ""
+}
+
+// TestDiagramWordsDefault: no words, empty words and the English words
+// draw the same diagram, for a capture and for a finished game.
+func TestDiagramWordsDefault(t *testing.T) {
+	capture, capPly := brandubhAfter(t, "d1-e1", "d3-f3", "d2-f2")
+	escaped, escPly := brandubhAfter(t, "d1-e1", "d3-e3", "d2-e2", "d4-d1", "e1-f1", "d1-a1")
+	for name, c := range map[string]struct {
+		p    *engine.Position
+		last engine.PlyResult
+	}{"capture": {capture, capPly}, "escape": {escaped, escPly}} {
+		marks := []DiagramOption{WithLastMove(c.last.Move), WithCaptures(c.last.Captures...)}
+		var plain, empty, english strings.Builder
+		if err := WriteASCII(&plain, c.p, marks...); err != nil {
+			t.Fatal(err)
+		}
+		if err := WriteASCII(&empty, c.p, append(marks, WithWords(DiagramWords{}))...); err != nil {
+			t.Fatal(err)
+		}
+		if err := WriteASCII(&english, c.p, append(marks, WithWords(EnglishDiagramWords()))...); err != nil {
+			t.Fatal(err)
+		}
+		if empty.String() != plain.String() || english.String() != plain.String() {
+			t.Errorf("%s: the default words change the diagram:\n%s\n--- empty words\n%s\n--- English words\n%s", name, plain.String(), empty.String(), english.String())
+		}
+	}
+	if got, want := legend(t, capture, WithLastMove(capPly.Move), WithCaptures(capPly.Captures...)),
+		"  A attacker  D defender  K king  + throne  # corner\n  last ply d2-f2: () from, [] to  x captured\n  defenders to move\n"; got != want {
+		t.Errorf("English legend =\n%s\nwant\n%s", got, want)
+	}
+}
+
+// germanWords are legend words as a German reply writes them.
+var germanWords = DiagramWords{
+	Attacker: "Angreifer", Defender: "Verteidiger", King: "König", Throne: "Thron", Corner: "Ecke",
+	LastPly:   "letzter Halbzug %s: %s Start, %s Ziel",
+	Captured:  "%s geschlagen",
+	ToMove:    "%s am Zug",
+	Attackers: "Angreifer", Defenders: "Verteidiger",
+	GameOver:     "Partie beendet: %s (%s)",
+	AttackersWin: "Angreifer gewinnen", DefendersWin: "Verteidiger gewinnen", Draw: "remis",
+	Reasons: map[engine.Reason]string{engine.ReasonEscape: "König entkommen"},
+}
+
+// TestDiagramWordsGerman: every legend line takes the caller's words, in
+// ASCII and Unicode; the board itself does not change.
+func TestDiagramWordsGerman(t *testing.T) {
+	capture, capPly := brandubhAfter(t, "d1-e1", "d3-f3", "d2-f2")
+	marks := []DiagramOption{WithLastMove(capPly.Move), WithCaptures(capPly.Captures...)}
+	got := legend(t, capture, append(marks, WithWords(germanWords))...)
+	want := "  A Angreifer  D Verteidiger  K König  + Thron  # Ecke\n" +
+		"  letzter Halbzug d2-f2: () Start, [] Ziel  x geschlagen\n" +
+		"  Verteidiger am Zug\n"
+	if got != want {
+		t.Errorf("German legend =\n%s\nwant\n%s", got, want)
+	}
+	var en, de strings.Builder
+	if err := WriteUnicode(&en, capture, marks...); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteUnicode(&de, capture, append(marks, WithWords(germanWords))...); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(de.String(), "× geschlagen") || !strings.Contains(de.String(), "● Angreifer") {
+		t.Errorf("Unicode legend does not take the words:\n%s", de.String())
+	}
+	board := func(s string) string { return s[:strings.Index(s, "\n  ● ")] }
+	if board(en.String()) != board(de.String()) {
+		t.Errorf("the words changed the board itself:\n%s\n---\n%s", en.String(), de.String())
+	}
+
+	escaped, escPly := brandubhAfter(t, "d1-e1", "d3-e3", "d2-e2", "d4-d1", "e1-f1", "d1-a1")
+	got = legend(t, escaped, WithLastMove(escPly.Move), WithWords(germanWords))
+	if !strings.HasSuffix(got, "  Partie beendet: Verteidiger gewinnen (König entkommen)\n") {
+		t.Errorf("German game-over line:\n%s", got)
+	}
+	// A reason missing from Reasons falls back to the engine's name; empty
+	// fields to the English words.
+	partial := DiagramWords{ToMove: "%s am Zug", GameOver: "Partie beendet: %s (%s)"}
+	got = legend(t, escaped, WithWords(partial))
+	if !strings.HasSuffix(got, "  A attacker  D defender  K king  + throne  # corner\n  Partie beendet: defenders win (escape)\n") {
+		t.Errorf("partial words:\n%s", got)
+	}
+}
