@@ -135,10 +135,10 @@ func (t *table) toMove() string { return t.pos.ToMove().String() }
 func (t *table) moveNumber() int { return t.pos.Ply()/2 + 1 }
 
 // board draws the position as the ASCII diagram of every reply, marking
-// the last ply and its captures.
-func (t *table) board() string {
+// the last ply and its captures, with the legend in lang.
+func (t *table) board(lang string) string {
 	var b strings.Builder
-	var opts []notation.DiagramOption
+	opts := []notation.DiagramOption{notation.WithWords(diagramWords(lang))}
 	if t.g.Status == archive.Finished && !t.pos.Outcome().Over() {
 		// resigned or drawn by agreement: the engine would still name a
 		// side to move; the reply says how the game ended
@@ -148,7 +148,7 @@ func (t *table) board() string {
 		opts = append(opts, notation.WithLastMove(t.last.Move), notation.WithCaptures(t.last.Captures...))
 	}
 	if err := notation.WriteASCII(&b, t.pos, opts...); err != nil {
-		return "(board unavailable)"
+		return tr(lang, "board.unavailable")
 	}
 	return b.String()
 }
@@ -172,16 +172,26 @@ func (t *table) moveList(lang string) string {
 
 // record writes the game as a canonical native record (docs/notation.md),
 // the same text `taflmail export` writes and `taflmail validate` accepts.
-func (t *table) record() string {
+func (t *table) record() (string, error) {
 	g := *t.g
 	g.Plies = t.plies()
 	r, err := g.Replay()
 	if err != nil {
-		return "(record unavailable: " + err.Error() + ")"
+		return "", err
 	}
 	var b strings.Builder
 	if err := notation.WriteNative(&b, r); err != nil {
-		return "(record unavailable: " + err.Error() + ")"
+		return "", err
 	}
-	return b.String()
+	return b.String(), nil
+}
+
+// recordText is the record for a reply in lang, or a note that it is
+// unavailable.
+func (t *table) recordText(lang string) string {
+	rec, err := t.record()
+	if err != nil {
+		return tr(lang, "record.unavailable", err)
+	}
+	return rec
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"strings"
 
-	"github.com/taflmail/taflmail/grammar"
 	"github.com/taflmail/taflmail/mailer"
 )
 
@@ -74,7 +73,7 @@ func (s *Server) Inspect(ctx context.Context, m *mailer.Message) (*Inspection, e
 		}
 	}
 	ss := &session{srv: s, ctx: ctx, msg: m, from: from}
-	for _, l := range ss.commands() {
+	for _, l := range ss.commandLines() {
 		c := InspectedCommand{Line: l.n, Text: l.text}
 		if l.err != nil {
 			c.Error = l.err.Error()
@@ -113,41 +112,6 @@ func (s *Server) Inspect(ctx context.Context, m *mailer.Message) (*Inspection, e
 		in.Replies = append(in.Replies, r)
 	}
 	return in, nil
-}
-
-// commandName names a command for inspect's output.
-func commandName(c grammar.Command) string {
-	switch c.(type) {
-	case *grammar.NewGameCommand:
-		return "new"
-	case *grammar.AcceptCommand:
-		return "accept"
-	case *grammar.DeclineCommand:
-		return "decline"
-	case *grammar.MoveCommand:
-		return "move"
-	case *grammar.BoardCommand:
-		return "board"
-	case *grammar.HistoryCommand:
-		return "history"
-	case *grammar.GamesCommand:
-		return "games"
-	case *grammar.ResignCommand:
-		return "resign"
-	case *grammar.OfferDrawCommand:
-		return "offer draw"
-	case *grammar.AcceptDrawCommand:
-		return "accept draw"
-	case *grammar.DeclineDrawCommand:
-		return "decline draw"
-	case *grammar.VariantsCommand:
-		return "variants"
-	case *grammar.HelpCommand:
-		return "help"
-	case *grammar.LanguageCommand:
-		return "language"
-	}
-	return "unknown"
 }
 
 // authenticated reports whether the Authentication-Results field of the

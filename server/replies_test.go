@@ -30,6 +30,9 @@ var replyScripts = map[string][]step{
 		{alice, "", "3. d1-e1"},     // wrong move number
 		{alice, "", "d1-e1\nd2-c2"}, // two moves
 		{alice, "", "timeout"},
+		{alice, "", "d1-d33"}, // no board has rank 33
+		{alice, "", "h1-a1"},  // not on this board
+		{alice, "", "d1–e1"},  // an en dash
 		{alice, "", "1. d1-e1"},
 		{bob, "", "1... d3-f3 please"}, // does not parse
 		{bob, "", "1... d3-f3"},
@@ -43,7 +46,7 @@ var replyScripts = map[string][]step{
 		{alice, "", "decline draw"},
 		{alice, "", "accept draw"}, // no offer
 		{bob, "", "offer draw"},
-		{alice, "", "2... d4-d3"}, // the offer lapses with the move? not alice's move
+		{alice, "", "2... d4-d3"}, // not her move
 		{alice, "", "accept draw"},
 		{bob, "", "d5-d6"}, // the game is over
 		{bob, "", "Thanks for the game!"},
@@ -95,6 +98,9 @@ var replyScripts = map[string][]step{
 		{bob, "", "d1-d4"},        // Weg versperrt
 		{bob, "", "3. d1-e1"},     // falsche Zugnummer
 		{bob, "", "d1-e1\nd2-c2"}, // zwei Züge
+		{bob, "", "d1-d33"},       // Reihe 33 gibt es nicht
+		{bob, "", "h1-a1"},        // nicht auf diesem Brett
+		{bob, "", "1. d1 - e1"},   // Leerzeichen um den Strich
 		{bob, "", "1. d1-e1"},
 		{alice, "", "1... d3-f3 bitte"},
 		{alice, "", "1... d3-f3"},

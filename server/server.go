@@ -181,15 +181,19 @@ func (s *Server) HandleMail(ctx context.Context, m *mailer.Message) error {
 	}
 }
 
+// Dispositions of a processed mail (archive.ProcessedMail).
+const (
+	applied = "applied" // at least one command changed or answered something
+	refused = "refused" // answered with an error, nothing changed
+	ignored = "ignored" // not answered: a bounce, an auto-reply, our own mail
+)
+
 // decide runs the mail's commands without writing anything and returns the
 // change to commit and the tables of games that finished.
 func (s *Server) decide(ctx context.Context, m *mailer.Message) (archive.Change, []*table, error) {
 	from := strings.ToLower(m.From)
-	ss := &session{
-		srv: s, ctx: ctx, msg: m, now: s.opts.Now(), from: from,
-		tables: map[string]*table{}, players: map[string]*archive.Player{}, notes: map[string]*note{},
-		ref: findGame(m.Subject, m.InReplyTo, m.References),
-	}
+	ss := s.newSession(ctx, m, from, s.opts.Now())
+	ss.ref = findGame(m.Subject, m.InReplyTo, m.References)
 	change := archive.Change{Mail: archive.ProcessedMail{MessageID: m.MessageID, From: from, GameID: ss.ref.id, At: ss.now}}
 	if why := s.ignoreReason(m, from); why != "" {
 		s.log.Info("mail ignored", "message_id", m.MessageID, "from", from, "why", why)
@@ -197,46 +201,19 @@ func (s *Server) decide(ctx context.Context, m *mailer.Message) (archive.Change,
 		return change, nil, nil
 	}
 	ss.lang = ss.langOf(from)
-	if n, err := s.recentReplies(ctx, from, ss.now); err != nil {
+	if over, err := s.overReplyCap(ctx, from, ss.now); err != nil {
 		return archive.Change{}, nil, err
-	} else if n >= maxRepliesPerHour {
-		// whatever loops with us (a responder that ignores the rules of
-		// RFC 3834) stops getting answers
-		s.log.Warn("mail not answered: hourly reply cap reached", "from", from, "count", n)
+	} else if over {
 		change.Mail.Disposition = ignored
 		return change, nil, nil
 	}
-	if m.TooLarge {
-		ss.failed = true
-		ss.say(nil, tr(ss.lang, "err.toolarge", m.Size, s.opts.MaxMailBytes))
-	} else if err := ss.run(); err != nil && (errors.Is(err, archive.ErrUnavailable) || ctx.Err() != nil) {
-		return archive.Change{}, nil, err // transient: the mail stays unread and is tried again
-	} else if err != nil {
-		s.log.Error("handling mail failed", "message_id", m.MessageID, "from", from, "err", err)
-		// Answer with an apology and record the mail, so a mail that
-		// breaks the referee cannot be retried forever; nothing it asked
-		// for is applied.
-		ss = &session{srv: s, ctx: ctx, msg: m, now: ss.now, from: from, lang: ss.lang,
-			tables: map[string]*table{}, players: map[string]*archive.Player{}, notes: map[string]*note{}}
-		ss.failed = true
-		ss.say(nil, tr(ss.lang, "err.internal"))
-		change.Mail.Disposition = "error"
+	ss, disposition, err := s.answer(ss)
+	if err != nil {
+		return archive.Change{}, nil, err
 	}
-	if change.Mail.Disposition == "" {
-		change.Mail.Disposition = refused
-		if ss.did {
-			change.Mail.Disposition = applied
-		}
-	}
-	if change.Mail.Disposition != applied {
-		n, err := s.store.CountRecent(ctx, from, change.Mail.Disposition, ss.now.Add(-time.Hour))
-		if err != nil {
-			return archive.Change{}, nil, err
-		}
-		if n >= s.opts.ErrorRepliesPerHour {
-			s.log.Warn("refusal not sent: hourly cap reached", "from", from, "count", n)
-			delete(ss.notes, from)
-		}
+	change.Mail.Disposition = disposition
+	if err := s.capRefusals(ss, disposition); err != nil {
+		return archive.Change{}, nil, err
 	}
 	out, err := ss.compose()
 	if err != nil {
@@ -246,6 +223,40 @@ func (s *Server) decide(ctx context.Context, m *mailer.Message) (archive.Change,
 		return archive.Change{}, nil, ss.readErr
 	}
 	change.Outbox = out
+	finished := ss.collect(&change)
+	return change, finished, nil
+}
+
+// answer runs the mail's commands (or refuses a mail too large to read)
+// and returns the session holding the replies and the mail's disposition.
+// A mail that breaks the referee is answered with an apology from a fresh
+// session and recorded as "error", so that it cannot be retried forever;
+// nothing it asked for is applied. A transient failure (the archive is
+// unavailable, ctx ended) is returned: the mail stays unread.
+func (s *Server) answer(ss *session) (*session, string, error) {
+	m := ss.msg
+	if m.TooLarge {
+		ss.failed = true
+		ss.say(nil, tr(ss.lang, "err.toolarge", m.Size, s.opts.MaxMailBytes))
+	} else if err := ss.run(); err != nil && (errors.Is(err, archive.ErrUnavailable) || ss.ctx.Err() != nil) {
+		return nil, "", err
+	} else if err != nil {
+		s.log.Error("handling mail failed", "message_id", m.MessageID, "from", ss.from, "err", err)
+		apology := s.newSession(ss.ctx, m, ss.from, ss.now)
+		apology.lang = ss.lang
+		apology.failed = true
+		apology.say(nil, tr(apology.lang, "err.internal"))
+		return apology, "error", nil
+	}
+	if ss.did {
+		return ss, applied, nil
+	}
+	return ss, refused, nil
+}
+
+// collect adds to change what the session changed: the games, their new
+// plies, the player rows. It returns the tables of the games that finished.
+func (ss *session) collect(change *archive.Change) []*table {
 	var finished []*table
 	for _, t := range ss.tables {
 		if !t.changed {
@@ -265,29 +276,7 @@ func (s *Server) decide(ctx context.Context, m *mailer.Message) (archive.Change,
 	for _, p := range ss.players {
 		change.Players = append(change.Players, *p)
 	}
-	return change, finished, nil
-}
-
-// loopHeader marks every mail a taflmail referee sends; a mail carrying it
-// is never answered, even when a relay stripped Auto-Submitted, so two
-// referees cannot keep each other busy.
-const loopHeader = "X-Taflmail"
-
-// maxRepliesPerHour caps the mails the referee answers for one address per
-// hour, whatever they ask; a person playing by mail stays far below it.
-const maxRepliesPerHour = 30
-
-// recentReplies counts the mails from addr answered in the last hour.
-func (s *Server) recentReplies(ctx context.Context, addr string, now time.Time) (int, error) {
-	total := 0
-	for _, d := range []string{applied, refused} {
-		n, err := s.store.CountRecent(ctx, addr, d, now.Add(-time.Hour))
-		if err != nil {
-			return 0, err
-		}
-		total += n
-	}
-	return total, nil
+	return finished
 }
 
 // ignoreReason says why a mail gets no answer at all, or "" to answer it:
@@ -322,135 +311,14 @@ func (s *Server) writeRecords(ts []*table) {
 			s.log.Error("writing record failed", "game", t.g.ID, "err", err)
 			return
 		}
+		rec, err := t.record()
+		if err != nil {
+			s.log.Error("writing record failed", "game", t.g.ID, "err", err)
+			continue
+		}
 		path := filepath.Join(s.opts.RecordsDir, t.g.ID+".tafl")
-		if err := os.WriteFile(path, []byte(t.record()), 0o644); err != nil {
+		if err := os.WriteFile(path, []byte(rec), 0o644); err != nil {
 			s.log.Error("writing record failed", "game", t.g.ID, "err", err)
 		}
 	}
-}
-
-// compose turns the notes of a session into outbox mails.
-func (ss *session) compose() ([]archive.OutboxMail, error) {
-	s := ss.srv
-	var out []archive.OutboxMail
-	for i, addr := range ss.order {
-		n, ok := ss.notes[addr]
-		if !ok || addr == s.opts.Address || len(n.sections) == 0 {
-			continue
-		}
-		var gameID, token string
-		if n.game != nil {
-			gameID, token = n.game.g.ID, tokenOf(n.game.g, addr)
-		}
-		o := mailer.Outgoing{
-			MessageID: messageID(ss.msg.MessageID, i, addr, gameID, token, s.opts.Domain),
-			From:      fmt.Sprintf("%s <%s>", s.opts.Name, s.opts.Address),
-			To:        []string{addr},
-			Subject:   ss.subject(n),
-			Body:      ss.body(n),
-			Date:      ss.now,
-			Headers:   map[string]string{},
-		}
-		o.Headers[loopHeader] = "reply"
-		if gameID != "" {
-			o.Headers["X-Taflmail-Game"] = gameID
-		}
-		if addr == ss.from {
-			// a hostile mail's ids may not be writable: thread what can be
-			if validID(ss.msg.MessageID) {
-				o.InReplyTo = ss.msg.MessageID
-			}
-			for _, id := range append(append([]string(nil), ss.msg.References...), ss.msg.MessageID) {
-				if validID(id) {
-					o.References = append(o.References, id)
-				}
-			}
-		} else if n.game != nil {
-			if th := threadOf(n.game.g, addr); th != "" {
-				o.InReplyTo, o.References = th, []string{th}
-			}
-		}
-		if n.game != nil && token != "" {
-			setThread(n.game.g, addr, o.MessageID)
-			n.game.changed = true
-		}
-		raw, err := o.Bytes()
-		if err != nil {
-			// e.g. a From that is no address: such a mail gets no reply
-			// rather than blocking the inbox for ever
-			s.log.Warn("reply not sent: it cannot be written", "to", addr, "err", err)
-			continue
-		}
-		out = append(out, archive.OutboxMail{GameID: gameID, MessageID: o.MessageID, From: s.opts.Address, To: []string{addr}, Raw: raw})
-	}
-	return out, nil
-}
-
-func threadOf(g *archive.Game, addr string) string {
-	if addr == g.Attackers {
-		return g.AttackersThread
-	}
-	return g.DefendersThread
-}
-
-func setThread(g *archive.Game, addr, id string) {
-	if addr == g.Attackers {
-		g.AttackersThread = id
-	} else if addr == g.Defenders {
-		g.DefendersThread = id
-	}
-}
-
-// subject writes a reply's subject: the game tag with the recipient's key,
-// then what happened.
-func (ss *session) subject(n *note) string {
-	if n.game == nil {
-		// Never the player's own subject: a responder that answers
-		// everything would send "Re: help" back, and a subject-only
-		// command would be read again and again.
-		return tr(n.lang, "subject.reply")
-	}
-	g := n.game.g
-	tag := "[taflmail " + g.ID
-	if tok := tokenOf(g, n.to); tok != "" {
-		tag += " " + tok
-	}
-	tag += "] "
-	if n.subject != "" {
-		return tag + n.subject
-	}
-	title := n.game.v.Title
-	switch {
-	case ss.failed && !ss.did && n.to == ss.from:
-		return tag + tr(n.lang, "subject.error", title)
-	case g.Status == archive.Finished:
-		return tag + tr(n.lang, "subject.over", title, tr(n.lang, "result."+g.Result))
-	case g.Status == archive.Active:
-		return tag + tr(n.lang, "subject.move", title, n.game.moveNumber(), sideName(n.lang, n.game.toMove()))
-	}
-	return tag + title
-}
-
-// body writes a reply: the game header, the sections, the board, the move
-// list and the key, then the signature.
-func (ss *session) body(n *note) string {
-	var b strings.Builder
-	b.WriteString(tr(n.lang, "greeting") + "\n\n")
-	t := n.game
-	if t != nil {
-		b.WriteString(tr(n.lang, "game.header", t.g.ID, t.v.Title) + "\n")
-		b.WriteString(tr(n.lang, "game.players", t.g.Attackers, t.g.Defenders) + "\n\n")
-	}
-	for _, s := range n.sections {
-		b.WriteString(strings.TrimRight(s, "\n") + "\n\n")
-	}
-	if t != nil {
-		b.WriteString(t.board() + "\n")
-		b.WriteString(tr(n.lang, "move.list") + "\n" + t.moveList(n.lang) + "\n")
-		if tok := tokenOf(t.g, n.to); tok != "" {
-			b.WriteString(tr(n.lang, "game.key", tok) + "\n\n")
-		}
-	}
-	b.WriteString(tr(n.lang, "signature") + "\n")
-	return b.String()
 }

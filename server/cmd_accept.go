@@ -1,0 +1,59 @@
+package server
+
+import (
+	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/grammar"
+)
+
+func init() {
+	handle("accept", (*session).accept)
+	handle("decline", (*session).decline)
+	helpLine(20, "help.accept")
+}
+
+// invitation returns the invited game the mail answers, checking that the
+// sender is the invited player and carries the key.
+func (ss *session) invitation() (*table, error) {
+	t, err := ss.gameForCommand()
+	if err != nil {
+		return nil, err
+	}
+	if t.g.Status != archive.Invited || ss.from == t.g.Challenger {
+		return nil, ss.refuse("err.notinvited", t.g.ID)
+	}
+	return t, nil
+}
+
+// accept starts an invited game: both players get the board.
+func (ss *session) accept(*grammar.AcceptCommand) error {
+	t, err := ss.invitation()
+	if err != nil {
+		return err
+	}
+	t.g.Status = archive.Active
+	t.changed = true
+	ss.tell(t.g.Challenger, t, func(lang string) string {
+		return tr(lang, "challenge.accepted", ss.from)
+	})
+	ss.say(t, tr(ss.lang, "challenge.accepted", ss.from))
+	ss.showPosition(t)
+	return nil
+}
+
+// decline refuses an invitation.
+func (ss *session) decline(*grammar.DeclineCommand) error {
+	t, err := ss.invitation()
+	if err != nil {
+		return err
+	}
+	t.g.Status = archive.Declined
+	t.changed = true
+	ss.say(t, tr(ss.lang, "challenge.you.declined"))
+	ss.tell(t.g.Challenger, t, func(lang string) string {
+		return tr(lang, "challenge.declined", ss.from)
+	})
+	for _, n := range ss.notes {
+		n.subject = tr(n.lang, "subject.declined", t.v.Title)
+	}
+	return nil
+}

@@ -1,0 +1,60 @@
+package server
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/engine"
+	"github.com/taflmail/taflmail/grammar"
+)
+
+func init() {
+	handle("games", (*session).games)
+	helpLine(60, "help.games")
+}
+
+// games lists the sender's games and whose turn it is.
+func (ss *session) games(*grammar.GamesCommand) error {
+	gs, err := ss.srv.store.GamesOf(ss.ctx, ss.from)
+	if err != nil {
+		return err
+	}
+	if len(gs) == 0 {
+		ss.say(nil, tr(ss.lang, "games.none"))
+		return nil
+	}
+	var b strings.Builder
+	b.WriteString(tr(ss.lang, "games.header") + "\n")
+	for _, g := range gs {
+		fmt.Fprintf(&b, "  %s\n", tr(ss.lang, "games.line", g.ID, g.Variant, opponentOf(g, ss.from), ss.gameState(g)))
+	}
+	ss.say(nil, b.String())
+	return nil
+}
+
+// gameState says where a game of the sender stands: whose move, invited,
+// finished with its result, declined.
+func (ss *session) gameState(g *archive.Game) string {
+	switch g.Status {
+	case archive.Active:
+		mine := sideOf(g, ss.from)
+		turn := "attackers"
+		v, _ := engine.Lookup(g.Variant)
+		if v != nil && (g.PlyCount%2 == 1) == (v.FirstSide == engine.Attackers) {
+			turn = "defenders"
+		}
+		if turn == mine {
+			return tr(ss.lang, "games.turn.you", g.PlyCount/2+1)
+		}
+		return tr(ss.lang, "games.turn.them", g.PlyCount/2+1)
+	case archive.Invited:
+		if g.Challenger != ss.from {
+			return tr(ss.lang, "games.invited.you")
+		}
+		return tr(ss.lang, "games.invited")
+	case archive.Finished:
+		return tr(ss.lang, "games.finished", tr(ss.lang, "result."+g.Result))
+	}
+	return tr(ss.lang, "games.declined")
+}

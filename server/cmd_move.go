@@ -1,0 +1,131 @@
+package server
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/engine"
+	"github.com/taflmail/taflmail/grammar"
+)
+
+func init() {
+	handle("move", (*session).move)
+	helpLine(30, "help.move")
+}
+
+// move plays one ply: only the player to move, with the key, in a running
+// game; the move-number guard and the capture marks, when written, must
+// match (docs/commands.md, Moves).
+func (ss *session) move(c *grammar.MoveCommand) error {
+	t, err := ss.activeGame()
+	if err != nil {
+		return err
+	}
+	mySide := sideOf(t.g, ss.from)
+	if c.Ply.Resign {
+		return ss.resign(nil)
+	}
+	if c.Ply.Timeout {
+		return ss.refuse("err.timeout")
+	}
+	if t.toMove() != mySide {
+		return ss.refuse("err.notyourturn", sideName(ss.lang, t.toMove()))
+	}
+	if err := ss.checkMoveNumber(t, c); err != nil {
+		return err
+	}
+	m := engineMove(c.Ply.Move)
+	king, _ := t.pos.King()
+	next := t.pos.Clone() // played on a copy: a refused move leaves the game as it was
+	r, err := next.Play(m)
+	var ill *engine.IllegalMoveError
+	if errors.As(err, &ill) {
+		return ss.illegal(t, m, ill)
+	}
+	if err != nil {
+		return err
+	}
+	if marks := c.Ply.Move.CaptureSquares(); len(marks) > 0 && !sameSquares(marks, r.Captures) {
+		return ss.refuse("err.captures", squareList(marks), m, capturedText(ss.lang, r.Captures))
+	}
+	t.pos = next
+	t.last = &r
+	t.changed = true
+	t.newPlies = append(t.newPlies, archive.Ply{N: t.g.PlyCount + len(t.newPlies) + 1, Move: plyText(r, king), At: ss.now, MessageID: ss.msg.MessageID})
+	opp := opponentOf(t.g, ss.from)
+	if t.g.DrawOfferBy != "" {
+		t.g.DrawOfferBy = ""
+		ss.tell(opp, t, func(lang string) string { return tr(lang, "draw.lapsed") })
+	}
+	if o := r.Outcome; o.Over() {
+		t.g.Status = archive.Finished
+		t.g.Result = o.Result.String()
+		t.g.Reason = o.Reason.String()
+	}
+	played := func(lang string) string {
+		s := tr(lang, "move.played", ss.from, plyText(r, king))
+		if len(r.Captures) > 0 {
+			s += " " + tr(lang, "move.captures", capturedText(lang, r.Captures))
+		}
+		return s
+	}
+	ss.tell(opp, t, played)
+	ss.say(t, played(ss.lang))
+	ss.showPosition(t)
+	return nil
+}
+
+// checkMoveNumber refuses a move whose written number ("12." or "12...")
+// is not the move and half the game is at, so that a reply to an old mail
+// plays nothing (RULES.md §0: a move number counts pairs of plies).
+func (ss *session) checkMoveNumber(t *table, c *grammar.MoveCommand) error {
+	if c.Number == 0 {
+		return nil
+	}
+	wantDots := "."
+	if t.pos.Ply()%2 == 1 {
+		wantDots = "..."
+	}
+	if c.Number != t.moveNumber() || c.Dots != wantDots {
+		return ss.refuse("err.movenumber", fmt.Sprintf("%d%s", c.Number, c.Dots), fmt.Sprintf("%d%s", t.moveNumber(), wantDots))
+	}
+	return nil
+}
+
+// illegal refuses a move the engine does not allow, saying why; a square
+// off the board also gets the board's extent.
+func (ss *session) illegal(t *table, m engine.Move, ill *engine.IllegalMoveError) error {
+	r := &refusal{text: tr(ss.lang, "err.illegal", m, illegalReason(ss.lang, ill))}
+	if ill.Reason == engine.IllegalOffBoard {
+		r.text += " " + boardHint(ss.lang, t)
+	}
+	return r
+}
+
+// sameSquares compares written capture marks with the engine's captures.
+func sameSquares(marks []grammar.Square, caps []engine.Square) bool {
+	if len(marks) != len(caps) {
+		return false
+	}
+	set := map[engine.Square]bool{}
+	for _, c := range caps {
+		set[c] = true
+	}
+	for _, m := range marks {
+		if !set[engine.SquareAt(m.File, m.Rank-1)] {
+			return false
+		}
+	}
+	return true
+}
+
+// squareList writes capture marks as "e2, f3".
+func squareList(marks []grammar.Square) string {
+	var s []string
+	for _, m := range marks {
+		s = append(s, m.String())
+	}
+	return strings.Join(s, ", ")
+}

@@ -1,0 +1,148 @@
+package server
+
+import (
+	"net/mail"
+	"strings"
+	"time"
+
+	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/engine"
+	"github.com/taflmail/taflmail/grammar"
+)
+
+func init() {
+	handle("new", (*session).newGame)
+	helpLine(10, "help.new")
+}
+
+// newGame handles "new <variant> with <address> [as <side>]": it creates
+// an invited game and sends the invitation (with the variant's rules in
+// brief) to the opponent and a confirmation to the challenger, each with
+// their own key.
+func (ss *session) newGame(c *grammar.NewGameCommand) error {
+	v, err := ss.variantNamed(c.Variant)
+	if err != nil {
+		return err
+	}
+	addr, err := mail.ParseAddress(strings.Trim(c.Opponent, "<>"))
+	if err != nil {
+		return ss.refuse("err.badaddress", c.Opponent)
+	}
+	opp := strings.ToLower(addr.Address)
+	if opp == ss.from {
+		return ss.refuse("err.self")
+	}
+	if opp == ss.srv.opts.Address {
+		return ss.refuse("err.badaddress", c.Opponent)
+	}
+	side := "attackers"
+	if c.Side != "" {
+		var ok bool
+		if side, ok = normalizeSide(c.Side); !ok {
+			return ss.refuse("err.badside", c.Side)
+		}
+	}
+	if n, err := ss.recentChallenges(); err != nil {
+		return err
+	} else if n >= maxChallengesPerHour {
+		return ss.refuse("err.challenges", n)
+	}
+	t, err := ss.createGame(v, opp, side)
+	if err != nil {
+		return err
+	}
+	oppSide := "defenders"
+	if side == "defenders" {
+		oppSide = "attackers"
+	}
+	ss.say(t, tr(ss.lang, "challenge.sent", opp, sideName(ss.lang, side)))
+	ss.noteFor(ss.from, ss.lang, t).subject = tr(ss.lang, "subject.challenge", v.Title, opp)
+	ss.tell(opp, t, func(lang string) string {
+		return tr(lang, "invite.body", ss.from, v.Title, sideName(lang, oppSide)) + "\n" +
+			tr(lang, "invite.rules", variantSummary(lang, v)) + "\n\n" + tr(lang, "invite.how")
+	})
+	ss.notes[opp].subject = tr(ss.langOf(opp), "subject.invite", v.Title, ss.from)
+	return nil
+}
+
+// variantNamed looks a variant up as a player writes its name: any case,
+// with or without "-", "_" and the accent of "Ó". An unknown name is
+// refused, with the nearest known name as a hint.
+func (ss *session) variantNamed(written string) (*engine.Variant, error) {
+	name := strings.ToLower(written)
+	name = strings.NewReplacer("ó", "o", "-", "", "_", "").Replace(name)
+	if v, ok := engine.Lookup(name); ok {
+		return v, nil
+	}
+	r := &refusal{text: tr(ss.lang, "err.unknownvariant", written)}
+	if h := variantHint(ss.lang, name); h != "" {
+		r.text += " " + h
+	}
+	return nil, r
+}
+
+// createGame makes the invited game of the sender against opp, the sender
+// playing side, with a fresh id and a key for each player.
+func (ss *session) createGame(v *engine.Variant, opp, side string) (*table, error) {
+	id, err := newGameID(ss.srv.opts.Rand)
+	if err != nil {
+		return nil, err
+	}
+	g := &archive.Game{ID: id, Variant: v.Name, Challenger: ss.from, Status: archive.Invited, CreatedAt: ss.now}
+	if side == "attackers" {
+		g.Attackers, g.Defenders = ss.from, opp
+	} else {
+		g.Attackers, g.Defenders = opp, ss.from
+	}
+	if g.AttackerToken, err = newToken(ss.srv.opts.Rand); err != nil {
+		return nil, err
+	}
+	if g.DefenderToken, err = newToken(ss.srv.opts.Rand); err != nil {
+		return nil, err
+	}
+	t, err := load(g)
+	if err != nil {
+		return nil, err
+	}
+	t.changed = true
+	ss.tables[id] = t
+	return t, nil
+}
+
+// maxChallengesPerHour caps the challenges one address may send per hour:
+// "new" needs no key, so without a cap a forged sender could make the
+// referee mail invitations to anybody without end (docs/security.md).
+const maxChallengesPerHour = 5
+
+// recentChallenges counts the games the sender challenged in the last hour,
+// this mail's included.
+func (ss *session) recentChallenges() (int, error) {
+	gs, err := ss.srv.store.GamesOf(ss.ctx, ss.from)
+	if err != nil {
+		return 0, err
+	}
+	n := 0
+	for _, g := range gs {
+		if g.Challenger == ss.from && g.CreatedAt.After(ss.now.Add(-time.Hour)) {
+			n++
+		}
+	}
+	for _, t := range ss.tables {
+		if t.changed && t.g.Version == 0 && t.g.Challenger == ss.from {
+			n++
+		}
+	}
+	return n, nil
+}
+
+// normalizeSide reads a side as a player writes it (English or German,
+// singular or plural, any case); ok is false for anything else.
+func normalizeSide(s string) (side string, ok bool) {
+	switch strings.ToLower(s) {
+	case "attackers", "attacker", "angreifer", "black", "schwarz":
+		return "attackers", true
+	case "defenders", "defender", "verteidiger", "white", "weiß", "weiss":
+		return "defenders", true
+	}
+	return "", false
+}

@@ -1,0 +1,140 @@
+package server
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/mailer"
+)
+
+// loopHeader marks every mail a taflmail referee sends; a mail carrying it
+// is never answered, even when a relay stripped Auto-Submitted, so two
+// referees cannot keep each other busy.
+const loopHeader = "X-Taflmail"
+
+// compose turns the notes of a session into outbox mails.
+func (ss *session) compose() ([]archive.OutboxMail, error) {
+	s := ss.srv
+	var out []archive.OutboxMail
+	for i, addr := range ss.order {
+		n, ok := ss.notes[addr]
+		if !ok || addr == s.opts.Address || len(n.sections) == 0 {
+			continue
+		}
+		var gameID, token string
+		if n.game != nil {
+			gameID, token = n.game.g.ID, tokenOf(n.game.g, addr)
+		}
+		o := mailer.Outgoing{
+			MessageID: messageID(ss.msg.MessageID, i, addr, gameID, token, s.opts.Domain),
+			From:      fmt.Sprintf("%s <%s>", s.opts.Name, s.opts.Address),
+			To:        []string{addr},
+			Subject:   ss.subject(n),
+			Body:      ss.body(n),
+			Date:      ss.now,
+			Headers:   map[string]string{},
+		}
+		o.Headers[loopHeader] = "reply"
+		if gameID != "" {
+			o.Headers["X-Taflmail-Game"] = gameID
+		}
+		if addr == ss.from {
+			// a hostile mail's ids may not be writable: thread what can be
+			if validID(ss.msg.MessageID) {
+				o.InReplyTo = ss.msg.MessageID
+			}
+			for _, id := range append(append([]string(nil), ss.msg.References...), ss.msg.MessageID) {
+				if validID(id) {
+					o.References = append(o.References, id)
+				}
+			}
+		} else if n.game != nil {
+			if th := threadOf(n.game.g, addr); th != "" {
+				o.InReplyTo, o.References = th, []string{th}
+			}
+		}
+		if n.game != nil && token != "" {
+			setThread(n.game.g, addr, o.MessageID)
+			n.game.changed = true
+		}
+		raw, err := o.Bytes()
+		if err != nil {
+			// e.g. a From that is no address: such a mail gets no reply
+			// rather than blocking the inbox for ever
+			s.log.Warn("reply not sent: it cannot be written", "to", addr, "err", err)
+			continue
+		}
+		out = append(out, archive.OutboxMail{GameID: gameID, MessageID: o.MessageID, From: s.opts.Address, To: []string{addr}, Raw: raw})
+	}
+	return out, nil
+}
+
+func threadOf(g *archive.Game, addr string) string {
+	if addr == g.Attackers {
+		return g.AttackersThread
+	}
+	return g.DefendersThread
+}
+
+func setThread(g *archive.Game, addr, id string) {
+	if addr == g.Attackers {
+		g.AttackersThread = id
+	} else if addr == g.Defenders {
+		g.DefendersThread = id
+	}
+}
+
+// subject writes a reply's subject: the game tag with the recipient's key,
+// then what happened.
+func (ss *session) subject(n *note) string {
+	if n.game == nil {
+		// Never the player's own subject: a responder that answers
+		// everything would send "Re: help" back, and a subject-only
+		// command would be read again and again.
+		return tr(n.lang, "subject.reply")
+	}
+	g := n.game.g
+	tag := "[taflmail " + g.ID
+	if tok := tokenOf(g, n.to); tok != "" {
+		tag += " " + tok
+	}
+	tag += "] "
+	if n.subject != "" {
+		return tag + n.subject
+	}
+	title := n.game.v.Title
+	switch {
+	case ss.failed && !ss.did && n.to == ss.from:
+		return tag + tr(n.lang, "subject.error", title)
+	case g.Status == archive.Finished:
+		return tag + tr(n.lang, "subject.over", title, tr(n.lang, "result."+g.Result))
+	case g.Status == archive.Active:
+		return tag + tr(n.lang, "subject.move", title, n.game.moveNumber(), sideName(n.lang, n.game.toMove()))
+	}
+	return tag + title
+}
+
+// body writes a reply: the game header, the sections, the board, the move
+// list and the key, then the signature.
+func (ss *session) body(n *note) string {
+	var b strings.Builder
+	b.WriteString(tr(n.lang, "greeting") + "\n\n")
+	t := n.game
+	if t != nil {
+		b.WriteString(tr(n.lang, "game.header", t.g.ID, t.v.Title) + "\n")
+		b.WriteString(tr(n.lang, "game.players", t.g.Attackers, t.g.Defenders) + "\n\n")
+	}
+	for _, s := range n.sections {
+		b.WriteString(strings.TrimRight(s, "\n") + "\n\n")
+	}
+	if t != nil {
+		b.WriteString(t.board(n.lang) + "\n")
+		b.WriteString(tr(n.lang, "move.list") + "\n" + t.moveList(n.lang) + "\n")
+		if tok := tokenOf(t.g, n.to); tok != "" {
+			b.WriteString(tr(n.lang, "game.key", tok) + "\n\n")
+		}
+	}
+	b.WriteString(tr(n.lang, "signature") + "\n")
+	return b.String()
+}

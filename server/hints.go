@@ -1,0 +1,87 @@
+package server
+
+import (
+	"regexp"
+	"strings"
+
+	"github.com/taflmail/taflmail/engine"
+	"github.com/taflmail/taflmail/grammar"
+)
+
+// Hints for common slips. The grammar only parses; noticing what a player
+// probably meant, and saying so, is the referee's: each hint is a sentence
+// added to the refusal, in the player's language.
+
+// dashSlip finds a move written with a typographic dash (en dash, em dash,
+// minus sign, Unicode hyphens: word processors and phones put them in) or
+// with spaces around the hyphen: "h3–h4", "d6 - d9", "d6 -d9".
+var dashSlip = regexp.MustCompile(`([A-Za-z]{1,2}[0-9]{1,2})(\s*[‐‑‒–—―−]\s*|\s+-\s*|-\s+)([A-Za-z][0-9]{1,2})`)
+
+// dashHint returns the hint for a line that does not parse because of its
+// dash, "Write moves as d6-d9.", or "" when mending the dash does not make
+// the line a move.
+func dashHint(lang, line string) string {
+	fixed := dashSlip.ReplaceAllString(line, "$1-$3")
+	if fixed == line {
+		return ""
+	}
+	fixed = strings.TrimSpace(fixed)
+	cmd, err := grammar.ParseCommand("hint", 1, fixed)
+	if _, ok := cmd.(*grammar.MoveCommand); !ok || err != nil {
+		return ""
+	}
+	return tr(lang, "hint.dash", fixed)
+}
+
+// boardHint says which squares the board of t has: "The board runs from a1
+// to k11." (RULES.md §0: files from a, ranks from 1).
+func boardHint(lang string, t *table) string {
+	n := t.v.Size
+	return tr(lang, "hint.board", engine.SquareAt(n-1, n-1))
+}
+
+// variantHint returns "Did you mean copenhagen?" for a variant name with a
+// typo, naming the built-in variant nearest to name (already lower case,
+// without accents, "-" and "_"), or "" when none is near: at most two
+// edits, and fewer edits than the name has letters.
+func variantHint(lang, name string) string {
+	best, bestD := "", 3
+	for _, v := range engine.Variants() {
+		if d := editDistance(name, v.Name); d < bestD && d < len([]rune(name)) {
+			best, bestD = v.Name, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return tr(lang, "hint.variant", best)
+}
+
+// editDistance is the optimal string alignment distance of a and b: the
+// fewest insertions, deletions, substitutions and swaps of two neighbours
+// that turn a into b, counted in runes ("tabult" → "tablut" is one swap).
+func editDistance(a, b string) int {
+	s, t := []rune(a), []rune(b)
+	// d[i][j] is the distance of s[:i] and t[:j].
+	d := make([][]int, len(s)+1)
+	for i := range d {
+		d[i] = make([]int, len(t)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(s); i++ {
+		for j := 1; j <= len(t); j++ {
+			cost := 1
+			if s[i-1] == t[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && s[i-1] == t[j-2] && s[i-2] == t[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(s)][len(t)]
+}

@@ -1,0 +1,128 @@
+package server
+
+import (
+	"errors"
+	"regexp"
+	"strings"
+
+	"github.com/taflmail/taflmail/grammar"
+)
+
+// ownMail matches lines only the referee's own mails have (game header,
+// move list, signature; not the greeting, which players write too), so that a reply quoting an earlier mail in full
+// without quote marks is read only up to there: the quoted board and
+// move list are never taken for commands.
+var ownMail = regexp.MustCompile(`^[>\s]*((Game|Partie) [0-9A-Z]{6}: |Moves so far:|Bisherige Züge:|taflmail, the Tafl|taflmail, der Tafl)`)
+
+// commandLine is one command found in the mail, with its line.
+type commandLine struct {
+	n    int // 1-based line number in the reply text
+	text string
+	cmd  grammar.Command
+	err  error
+}
+
+// commandLines finds the command lines of the mail: the lines of the reply
+// text that IsCommandLine accepts; when it has none, those of the HTML
+// alternative (a plain part that is only a placeholder, issue 8 §5); when
+// that has none either, the subject.
+func (ss *session) commandLines() []commandLine {
+	var out []commandLine
+	for _, text := range []string{ss.msg.Reply, ss.msg.AltReply} {
+		for i, line := range strings.Split(text, "\n") {
+			line = strings.TrimRight(line, " \t\r")
+			if ownMail.MatchString(line) {
+				break // the rest is our own earlier mail, quoted without markers
+			}
+			if !grammar.IsCommandLine(line) {
+				continue
+			}
+			cmd, err := grammar.ParseCommand("mail", i+1, line)
+			out = append(out, commandLine{n: i + 1, text: line, cmd: cmd, err: err})
+		}
+		if len(out) > 0 {
+			break
+		}
+	}
+	if len(out) == 0 {
+		if s := stripSubject(ss.msg.Subject); grammar.IsCommandLine(s) {
+			cmd, err := grammar.ParseCommand("subject", 1, s)
+			out = append(out, commandLine{n: 0, text: s, cmd: cmd, err: err})
+		}
+	}
+	return out
+}
+
+// run executes the commands of the mail, each through its handler
+// (registry.go). A refused command is explained to the sender and the
+// others still run; an error other than a refusal stops the mail and is
+// returned.
+func (ss *session) run() error {
+	lines := ss.commandLines()
+	if len(lines) == 0 {
+		ss.failed = true
+		ss.say(ss.contextTable(), tr(ss.lang, "err.nocommand"))
+		ss.attachBoard()
+		return nil
+	}
+	ss.chooseLanguage(lines)
+	moves := 0
+	for _, l := range lines {
+		if _, ok := l.cmd.(*grammar.MoveCommand); ok {
+			moves++
+		}
+	}
+	if moves > 1 {
+		ss.failed = true
+		ss.say(ss.contextTable(), tr(ss.lang, "err.twomoves", moves)+"\n"+tr(ss.lang, "err.nothing"))
+		ss.attachBoard()
+		return nil
+	}
+	for _, l := range lines {
+		if l.err != nil {
+			ss.failed = true
+			ss.say(ss.contextTable(), ss.syntaxError(l))
+			ss.attachBoard()
+			continue
+		}
+		if err := ss.dispatch(l); err != nil {
+			var r *refusal
+			if !errors.As(err, &r) {
+				return err
+			}
+			ss.failed = true
+			ss.say(ss.contextTable(), quoteLine(ss.lang, l)+r.text+"\n"+tr(ss.lang, "err.nothing"))
+			ss.attachBoard()
+			continue
+		}
+		ss.did = true
+	}
+	return nil
+}
+
+// chooseLanguage answers German commands in German, now and (unless the
+// player chose a language) from now on.
+func (ss *session) chooseLanguage(lines []commandLine) {
+	for _, l := range lines {
+		if l.cmd != nil && l.cmd.German() || l.cmd == nil && firstWordGerman(l.text) {
+			ss.lang = german
+			if p := ss.playerRow(ss.from); p.Language == "" {
+				p.Language = german
+			}
+		}
+	}
+}
+
+// firstWordGerman reports whether a line starts with a German keyword.
+func firstWordGerman(line string) bool {
+	f := strings.Fields(line)
+	return len(f) > 0 && grammar.GermanKeyword(f[0])
+}
+
+// quoteLine quotes the line a refusal is about.
+func quoteLine(lang string, l commandLine) string {
+	if l.n == 0 {
+		return "> " + l.text + "\n"
+	}
+	return tr(lang, "err.quote", l.n) + "\n> " + l.text + "\n"
+}

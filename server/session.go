@@ -1,0 +1,218 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/mailer"
+)
+
+// session handles one incoming mail: it reads the commands, runs them and
+// collects the archive change and the replies.
+type session struct {
+	srv  *Server
+	ctx  context.Context
+	msg  *mailer.Message
+	now  time.Time
+	from string
+	lang string // the sender's reply language
+
+	ref    gameRef
+	tables map[string]*table
+
+	players map[string]*archive.Player // players whose row changes
+	notes   map[string]*note           // replies by recipient
+	order   []string
+	failed  bool  // some command was refused
+	did     bool  // some command succeeded
+	readErr error // the first failed archive read, see noteReadErr
+}
+
+// newSession starts the session of mail m from the (lower-case) address
+// from, at now.
+func (s *Server) newSession(ctx context.Context, m *mailer.Message, from string, now time.Time) *session {
+	return &session{
+		srv: s, ctx: ctx, msg: m, now: now, from: from,
+		tables: map[string]*table{}, players: map[string]*archive.Player{}, notes: map[string]*note{},
+	}
+}
+
+// note is one reply being composed for one recipient.
+type note struct {
+	to       string
+	lang     string
+	game     *table
+	subject  string
+	sections []string
+}
+
+// refusal is a command's failure: the text for the sender. Nothing the
+// command did is kept.
+type refusal struct{ text string }
+
+func (r *refusal) Error() string { return r.text }
+
+// refuse returns a refusal in the sender's language.
+func (ss *session) refuse(key string, args ...any) error {
+	return &refusal{text: tr(ss.lang, key, args...)}
+}
+
+// noteFor returns the reply being composed for addr, creating it.
+func (ss *session) noteFor(addr, lang string, t *table) *note {
+	if n, ok := ss.notes[addr]; ok {
+		if n.game == nil {
+			n.game = t
+		}
+		return n
+	}
+	n := &note{to: addr, lang: lang, game: t}
+	ss.notes[addr] = n
+	ss.order = append(ss.order, addr)
+	return n
+}
+
+// say adds a section to the sender's reply.
+func (ss *session) say(t *table, text string) {
+	n := ss.noteFor(ss.from, ss.lang, t)
+	n.sections = append(n.sections, text)
+}
+
+// tell adds a section to another player's reply, in their language.
+func (ss *session) tell(addr string, t *table, text func(lang string) string) {
+	lang := ss.langOf(addr)
+	n := ss.noteFor(addr, lang, t)
+	n.sections = append(n.sections, text(lang))
+}
+
+// langOf returns the reply language of a player.
+func (ss *session) langOf(addr string) string {
+	if addr == ss.from && ss.lang != "" {
+		return ss.lang
+	}
+	if p, ok := ss.players[addr]; ok && p.Language != "" {
+		return p.Language
+	}
+	p, err := ss.srv.store.Player(ss.ctx, addr)
+	if err == nil && p.Language != "" {
+		return p.Language
+	}
+	ss.noteReadErr(err)
+	return ss.srv.opts.DefaultLanguage
+}
+
+// noteReadErr keeps the first archive read failure other than "not found":
+// a mail decided on missing data must not be committed (decide returns the
+// error, the mail stays unread and is tried again).
+func (ss *session) noteReadErr(err error) {
+	if err != nil && !errors.Is(err, archive.ErrNotFound) && ss.readErr == nil {
+		ss.readErr = err
+	}
+}
+
+// playerRow returns the player row of addr that this mail writes.
+func (ss *session) playerRow(addr string) *archive.Player {
+	if p, ok := ss.players[addr]; ok {
+		return p
+	}
+	p := &archive.Player{Address: addr}
+	if stored, err := ss.srv.store.Player(ss.ctx, addr); err == nil {
+		*p = *stored
+	} else {
+		ss.noteReadErr(err)
+	}
+	ss.players[addr] = p
+	return p
+}
+
+// table loads a game once per session.
+func (ss *session) table(id string) (*table, error) {
+	if t, ok := ss.tables[id]; ok {
+		return t, nil
+	}
+	g, err := ss.srv.store.Game(ss.ctx, id)
+	if errors.Is(err, archive.ErrNotFound) {
+		return nil, ss.refuse("err.unknowngame", id)
+	}
+	if err != nil {
+		return nil, err
+	}
+	t, err := load(g)
+	if err != nil {
+		return nil, err
+	}
+	ss.tables[id] = t
+	return t, nil
+}
+
+// contextTable returns the game the mail is about, if it names one that
+// exists and the sender plays in.
+func (ss *session) contextTable() *table {
+	if ss.ref.id == "" {
+		return nil
+	}
+	t, err := ss.table(ss.ref.id)
+	if err != nil || sideOf(t.g, ss.from) == "" {
+		return nil
+	}
+	return t
+}
+
+// attachBoard makes sure an error reply about a game shows its board.
+func (ss *session) attachBoard() {
+	if t := ss.contextTable(); t != nil {
+		n := ss.noteFor(ss.from, ss.lang, t)
+		n.game = t
+	}
+}
+
+// gameForCommand returns the game a game command acts on: the one the
+// mail's subject or thread names. The sender must play in it and the mail
+// must carry the sender's key for it (docs/security.md).
+func (ss *session) gameForCommand() (*table, error) {
+	if ss.ref.id == "" {
+		return nil, ss.refuse("err.nogame")
+	}
+	t, err := ss.table(ss.ref.id)
+	if err != nil {
+		return nil, err
+	}
+	if sideOf(t.g, ss.from) == "" {
+		return nil, ss.refuse("err.notplayer", t.g.ID)
+	}
+	if !ss.hasKey(t) {
+		return nil, ss.refuse("err.badkey", t.g.ID, t.g.ID)
+	}
+	return t, nil
+}
+
+// hasKey reports whether the mail carries the sender's key for the game.
+func (ss *session) hasKey(t *table) bool {
+	want := tokenOf(t.g, ss.from)
+	if want == "" {
+		return false
+	}
+	for _, k := range ss.ref.tokens {
+		if k == want {
+			return true
+		}
+	}
+	return false
+}
+
+// activeGame returns the game of a game command that needs the game to be
+// running.
+func (ss *session) activeGame() (*table, error) {
+	t, err := ss.gameForCommand()
+	if err != nil {
+		return nil, err
+	}
+	switch t.g.Status {
+	case archive.Active:
+		return t, nil
+	case archive.Finished:
+		return nil, ss.refuse("err.over", t.g.ID, resultText(ss.lang, t))
+	}
+	return nil, ss.refuse("err.notactive", t.g.ID, tr(ss.lang, "status."+string(t.g.Status)))
+}

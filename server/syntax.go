@@ -1,0 +1,122 @@
+package server
+
+import (
+	"errors"
+	"regexp"
+	"strings"
+
+	"github.com/taflmail/taflmail/grammar"
+)
+
+// syntaxError explains a line that does not parse: the line, a caret under
+// the column, what was expected (in the sender's language), and a hint for
+// a common slip.
+func (ss *session) syntaxError(l commandLine) string {
+	var b strings.Builder
+	b.WriteString(quoteLine(ss.lang, l))
+	var ge *grammar.Error
+	col := 1
+	if errors.As(l.err, &ge) {
+		col = ge.Col
+	}
+	b.WriteString("  " + strings.Repeat(" ", max(col-1, 0)) + "^\n")
+	switch {
+	case ge != nil && ge.Expected != "":
+		b.WriteString(tr(ss.lang, "err.expected", expectedText(ss.lang, ge.Expected), syntaxPhrase(ss.lang, ge.Found)))
+	case ge != nil:
+		b.WriteString(syntaxMessage(ss.lang, ge.Message) + ".")
+	default:
+		b.WriteString(l.err.Error())
+	}
+	if hint := ss.syntaxHint(l, ge); hint != "" {
+		b.WriteString("\n" + hint)
+	}
+	b.WriteString("\n" + tr(ss.lang, "err.nothing"))
+	return b.String()
+}
+
+// syntaxHint returns a hint for a line that does not parse, or "": how to
+// write the dash of a move, or, for a square beyond any board, which
+// squares the game's board has.
+func (ss *session) syntaxHint(l commandLine, ge *grammar.Error) string {
+	if h := dashHint(ss.lang, l.text); h != "" {
+		return h
+	}
+	if ge != nil && (ge.Expected == "rank 1 to 19" || ge.Expected == "file a to s") {
+		if t := ss.contextTable(); t != nil {
+			return boardHint(ss.lang, t)
+		}
+	}
+	return ""
+}
+
+// syntaxPhrases maps the grammar's words for what it expected or found
+// (grammar.Error's Expected and Found) to catalogue keys; the English
+// texts are the grammar's own. Quoted text from the line stays as it is.
+var syntaxPhrases = map[string]string{
+	"end of line":  "syntax.eol",
+	"end of input": "syntax.eoi",
+	"a command (see help) or a move such as d1-d3": "syntax.command",
+	"a move such as d1-d3":                         "syntax.move",
+	"a mail address":                               "syntax.address",
+	"a word":                                       "syntax.word",
+	"a number":                                     "syntax.number",
+	"file a to s":                                  "syntax.file",
+	"rank 1 to 19":                                 "syntax.rank",
+	"square":                                       "syntax.square",
+}
+
+// syntaxMessages map the grammar's messages without an expectation
+// (grammar.Error.Message) to catalogue keys, their submatches to the
+// arguments. The first match wins.
+var syntaxMessages = []struct {
+	re  *regexp.Regexp
+	key string
+}{
+	{regexp.MustCompile(`^unexpected character (.+)$`), "syntax.char"},
+	{regexp.MustCompile(`^number (.+) is too large$`), "syntax.toolarge"},
+	{regexp.MustCompile(`^number (.+) has a leading zero$`), "syntax.leadingzero"},
+	{regexp.MustCompile(`^control character (.+) not allowed$`), "syntax.control"},
+	{regexp.MustCompile(`^invalid UTF-8 byte (.+)$`), "syntax.utf8"},
+	{regexp.MustCompile(`^a command must fit on one line$`), "syntax.oneline"},
+	{regexp.MustCompile(`^unexpected white space inside move$`), "syntax.space"},
+	{regexp.MustCompile(`^expected white space before move$`), "syntax.nospace"},
+	{regexp.MustCompile(`^unexpected (.+)$`), "syntax.unexpected"},
+}
+
+// syntaxPhrase translates one phrase of the grammar, or returns it as it is.
+func syntaxPhrase(lang, s string) string {
+	if key, ok := syntaxPhrases[s]; ok {
+		return tr(lang, key)
+	}
+	return s
+}
+
+// expectedText translates what the grammar expected: one phrase, or
+// alternatives joined by " or ".
+func expectedText(lang, s string) string {
+	if _, ok := syntaxPhrases[s]; ok {
+		return syntaxPhrase(lang, s)
+	}
+	alts := strings.Split(s, " or ")
+	for i, a := range alts {
+		alts[i] = syntaxPhrase(lang, a)
+	}
+	return strings.Join(alts, tr(lang, "syntax.or"))
+}
+
+// syntaxMessage translates a message of the grammar, or returns it as it is.
+func syntaxMessage(lang, msg string) string {
+	for _, m := range syntaxMessages {
+		sub := m.re.FindStringSubmatch(msg)
+		if sub == nil {
+			continue
+		}
+		args := make([]any, len(sub)-1)
+		for i, s := range sub[1:] {
+			args[i] = syntaxPhrase(lang, s)
+		}
+		return tr(lang, m.key, args...)
+	}
+	return msg
+}
