@@ -8,4 +8,26 @@
 // interfaces in ports.go (Inbox, Sender, Store), so its tests use
 // in-memory fakes and the real packages meet in cmd/taflmail. The command
 // language is docs/commands.md; who may move is docs/security.md.
+//
+// Files, in the order a mail meets them:
+//
+//   - server.go: Options, New, HandleMail and decide (one mail → one
+//     archive change); caps.go: the hourly reply and refusal caps;
+//     loop.go: Run, Poll and the outbox.
+//   - session.go: the session of one mail (replies being composed, games
+//     loaded, the sender's game and key); run.go: finding the command
+//     lines and running each; registry.go: which handler runs which
+//     grammar command, and the help overview's lines.
+//   - cmd_*.go: one file per mail command (cmd_new.go challenge,
+//     cmd_accept.go accept/decline, cmd_move.go, cmd_board.go,
+//     cmd_history.go, cmd_games.go, cmd_resign.go, cmd_draw.go,
+//     cmd_variants.go, cmd_help.go, cmd_language.go), each registering its
+//     handler in init, each with its test beside it.
+//   - game.go: a game being worked on (table: replay, board, move list,
+//     record); reply.go: texts several commands share (status, result);
+//     syntax.go: explaining a line that does not parse; hints.go: hints
+//     for common slips; compose.go: notes → outgoing mails.
+//   - catalog.go with catalog_en.go and catalog_de.go: every text a player
+//     can receive, one catalogue per language.
+//   - ids.go: game ids, keys, Message-IDs; inspect.go: `taflmail inspect`.
 package server

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"io"
 	"log/slog"
 	"math/rand/v2"
@@ -35,49 +34,38 @@ func (f *fuzzSender) Send(_ context.Context, _ string, to []string, _ []byte) er
 	return nil
 }
 
-// fuzzWorld is one referee with one archive per fuzz process, so that
-// each input costs one HandleMail, not a new database.
+// fuzzWorld is a referee with its own archive and a live Brandubh game
+// (alice has played d1-e1, bob is to move), built anew for every input so
+// that a saved crasher reproduces on its own, whatever ran before it.
 type fuzzWorld struct {
 	h      *harness
 	sender *fuzzSender
 	game   string
-	n      int
 }
 
-// newFuzzWorld opens the archive and the referee; the game is started by
-// the first input.
-func newFuzzWorld(f *testing.F) *fuzzWorld {
-	w := &fuzzWorld{sender: &fuzzSender{}}
-	h := &harness{now: time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC), sender: &fakeSender{}}
+// newFuzzWorld opens an archive, starts the referee and the game, and
+// points the referee at a fuzzSender.
+func newFuzzWorld(t *testing.T) *fuzzWorld {
+	h := &harness{t: t, now: time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC), sender: &fakeSender{}}
 	clock := func() time.Time { return h.now }
 	// In memory: the fuzzer looks for wrong decisions, not lost writes
 	// (TestFaultPoints), and a file costs an fsync per commit.
 	st, err := archive.OpenWith(context.Background(), ":memory:", archive.Options{Now: clock})
 	if err != nil {
-		f.Fatal(err)
+		t.Fatal(err)
 	}
-	f.Cleanup(func() { st.Close() })
+	t.Cleanup(func() { st.Close() })
 	h.store = st
 	h.srv, err = New(Options{Address: "tafl@game.test", Store: st, Sender: h.sender, Now: clock,
 		Rand: rand.NewChaCha8([32]byte{9}), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
-		f.Fatal(err)
+		t.Fatal(err)
 	}
-	w.h = h
+	w := &fuzzWorld{h: h, sender: &fuzzSender{}}
+	w.game = startBrandubh(t, h)
+	h.play(w.game, "d1-e1")
+	h.srv.opts.Sender = w.sender
 	return w
-}
-
-// ready points the harness at t and starts a new game (bob to move) when
-// there is none or the last one is no longer being played.
-func (w *fuzzWorld) ready(t *testing.T) {
-	w.h.t = t
-	if w.game == "" || w.h.state(w.game).Status != archive.Active {
-		w.h.srv.opts.Sender = w.h.sender
-		w.h.sender.sent = nil
-		w.game = startBrandubh(t, w.h)
-		w.h.play(w.game, "d1-e1")
-	}
-	w.h.srv.opts.Sender = w.sender
 }
 
 // fuzzSeeds are inputs besides the mail files of testdata/mail.
@@ -102,9 +90,9 @@ var fuzzSeeds = []string{
 // bounce, an auto-reply or our own mail, and nothing to our own address.
 //
 // Inputs may hold placeholders, replaced from the live game: {{GAME}},
-// {{KEY}} (bob's key: bob is to move when a game starts), {{MSGID}} (the
-// last mail to bob). Every input gets a fresh Message-ID suffix, so that
-// mutations of one seed are not all "already processed".
+// {{KEY}} (bob's key: bob is to move), {{MSGID}} (the last mail to bob).
+// Each input meets a world of its own (newFuzzWorld): a fresh archive,
+// referee and game, so an input found failing fails alone too.
 //
 //	go test ./server -run '^$' -fuzz FuzzMailToCommands -fuzztime 3m
 func FuzzMailToCommands(f *testing.F) {
@@ -122,11 +110,9 @@ func FuzzMailToCommands(f *testing.F) {
 	for _, s := range fuzzSeeds {
 		f.Add([]byte(s))
 	}
-	w := newFuzzWorld(f)
 	f.Fuzz(func(t *testing.T, raw []byte) {
-		w.ready(t)
+		w := newFuzzWorld(t)
 		h, id := w.h, w.game
-		w.n++
 		g, err := h.store.Game(context.Background(), id)
 		if err != nil {
 			t.Fatal(err)
@@ -135,15 +121,15 @@ func FuzzMailToCommands(f *testing.F) {
 		raw = bytes.ReplaceAll(raw, []byte("{{GAME}}"), []byte(id))
 		raw = bytes.ReplaceAll(raw, []byte("{{KEY}}"), []byte(g.DefenderToken))
 		raw = bytes.ReplaceAll(raw, []byte("{{MSGID}}"), []byte(threadBob))
-		raw = bytes.ReplaceAll(raw, []byte("{{UNIQUE}}"), []byte(fmt.Sprint(w.n)))
+		raw = bytes.ReplaceAll(raw, []byte("{{UNIQUE}}"), []byte("u1"))
 		raw = bytes.ReplaceAll(raw, []byte("{{REFS}}"), []byte("<"+threadBob+">"))
 		raw = bytes.ReplaceAll(raw, []byte("{{SUBJECT}}"), []byte("[taflmail "+id+" "+g.DefenderToken+"] Brandubh"))
 		m, err := mailer.Parse(bytes.NewReader(raw), h.srv.opts.MaxMailBytes)
 		if err != nil {
 			return // not a mail: the inbox hands it over with ParseError, see TestFaultPoints/decode
 		}
-		m.MessageID += fmt.Sprintf(".%d", w.n)
-		m.UID, m.UIDValidity = uint32(w.n), 1
+		m.MessageID += ".fuzz" // never one of the game's set-up mails
+		m.UID, m.UIDValidity = 100, 1
 		h.now = h.now.Add(time.Hour) // keep the refusal cap out of the way
 
 		before := h.state(id)

@@ -152,3 +152,52 @@ func mustContain(t *testing.T, what, text string, wants ...string) {
 		}
 	}
 }
+
+const (
+	alice = "alice@player.test"
+	bob   = "bob@player.test"
+)
+
+// startBrandubh has alice challenge bob to Brandubh (alice attacks) and
+// bob accept; it returns the game id.
+func startBrandubh(t *testing.T, h *harness) string {
+	t.Helper()
+	sent := h.deliver(alice, "a game?", "Hi!\nnew brandubh with bob@player.test\nCheers, Alice", nil)
+	if len(sent) != 2 {
+		t.Fatalf("new game sent %d mails, want 2 (confirmation and invitation)", len(sent))
+	}
+	inv := to(t, sent, bob)
+	mustContain(t, "invitation", inv.Text, "alice@player.test challenges you", "Brandubh", "accept")
+	mustContain(t, "invitation subject", inv.Subject, "[taflmail ")
+	id := findGame(inv.Subject, "", nil).id
+	if id == "" {
+		t.Fatalf("invitation subject %q names no game", inv.Subject)
+	}
+	sent = h.reply(bob, "accept")
+	if len(sent) != 2 {
+		t.Fatalf("accept sent %d mails, want 2", len(sent))
+	}
+	mustContain(t, "alice's start mail", to(t, sent, alice).Text, "it is your move", "1. ")
+	mustContain(t, "bob's start mail", to(t, sent, bob).Text, "attackers to move")
+	return id
+}
+
+// startGame has alice challenge bob to variant (alice attacks) and bob
+// accept, both with the command words of lang, so that both get their
+// replies in lang from then on; it returns the game id.
+func startGame(t *testing.T, h *harness, variant, lang string) string {
+	t.Helper()
+	challenge, accept := "new %s with bob@player.test", "accept"
+	if lang == german {
+		challenge, accept = "neu %s mit bob@player.test", "annehmen"
+	}
+	sent := h.deliver(alice, "x", fmt.Sprintf(challenge, variant), nil)
+	id := findGame(to(t, sent, bob).Subject, "", nil).id
+	if id == "" {
+		t.Fatalf("no invitation:\n%s", texts(sent))
+	}
+	if sent = h.reply(bob, accept); len(sent) != 2 {
+		t.Fatalf("accept sent %d mails, want 2:\n%s", len(sent), texts(sent))
+	}
+	return id
+}

@@ -1,0 +1,242 @@
+package server
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/engine"
+	"github.com/taflmail/taflmail/notation"
+)
+
+// fmtVerbs returns the verbs of a fmt format in order ("%-10s vs %d" →
+// "s", "d"); "%%" is no verb.
+func fmtVerbs(format string) []string {
+	var out []string
+	for i := 0; i < len(format); i++ {
+		if format[i] != '%' {
+			continue
+		}
+		i++
+		for i < len(format) && strings.IndexByte("+-# 0123456789.*[]", format[i]) >= 0 {
+			i++
+		}
+		if i < len(format) && format[i] != '%' {
+			out = append(out, string(format[i]))
+		}
+	}
+	return out
+}
+
+func TestFmtVerbs(t *testing.T) {
+	for format, want := range map[string]string{
+		"%s  %-10s vs %-28s %s": "s s s s",
+		"100%% sure, %d×%d":     "d d",
+		"%q is not a side":      "q",
+		"no verbs":              "",
+	} {
+		if got := strings.Join(fmtVerbs(format), " "); got != want {
+			t.Errorf("fmtVerbs(%q) = %q, want %q", format, got, want)
+		}
+	}
+}
+
+// TestCatalogs: the English and the German catalogue have the same keys,
+// and the two texts of a key the same fmt verbs in the same order; no text
+// is empty.
+func TestCatalogs(t *testing.T) {
+	for key, en := range catalogEN {
+		de, ok := catalogDE[key]
+		if !ok {
+			t.Errorf("key %q is in catalog_en.go but not in catalog_de.go", key)
+			continue
+		}
+		if en == "" || de == "" {
+			t.Errorf("key %q has an empty text", key)
+		}
+		if ve, vd := fmtVerbs(en), fmtVerbs(de); !slices.Equal(ve, vd) {
+			t.Errorf("key %q: the English text has the verbs %v, the German %v\n en: %q\n de: %q", key, ve, vd, en, de)
+		}
+	}
+	for key := range catalogDE {
+		if _, ok := catalogEN[key]; !ok {
+			t.Errorf("key %q is in catalog_de.go but not in catalog_en.go", key)
+		}
+	}
+}
+
+// dynamicKeys are the catalogue keys the referee builds from data (a side,
+// a result, a reason, a game status, a variant, a piece): each must exist,
+// and together with the keys the code names literally they are all the
+// keys there are.
+func dynamicKeys() []string {
+	keys := []string{"side.attackers", "side.defenders"}
+	for _, r := range []engine.Result{engine.AttackersWin, engine.DefendersWin, engine.Draw} {
+		keys = append(keys, "result."+r.String())
+	}
+	// the reasons the referee records: the engine's game ends, and
+	// resignation and agreed draws (RULES.md §1.6, §1.7)
+	for _, r := range boardReasons {
+		keys = append(keys, "reason."+r.String(), "board.reason."+r.String())
+	}
+	keys = append(keys, "reason.resignation", "reason.draw agreed")
+	for _, s := range []archive.GameStatus{archive.Invited, archive.Active, archive.Finished, archive.Declined} {
+		keys = append(keys, "status."+string(s))
+	}
+	for _, v := range engine.Variants() {
+		keys = append(keys, "summary."+v.Name)
+	}
+	for _, p := range []engine.Piece{engine.Attacker, engine.Defender, engine.King} {
+		keys = append(keys, "piece."+p.String(), "piece.a."+p.String())
+	}
+	for _, e := range helpEntries {
+		keys = append(keys, e.key+".usage")
+		if _, ok := catalogEN[e.key+".what"]; ok {
+			keys = append(keys, e.key+".what")
+		}
+	}
+	for _, k := range helpTopics {
+		keys = append(keys, k)
+	}
+	for _, k := range syntaxPhrases {
+		keys = append(keys, k)
+	}
+	for _, m := range syntaxMessages {
+		keys = append(keys, m.key)
+	}
+	return keys
+}
+
+// literalKeys returns the keys the package's code (the catalogues aside)
+// passes to tr and refuse as string literals, with their positions, and
+// every string literal of that code.
+func literalKeys(t *testing.T) (keys map[string]string, literals map[string]bool) {
+	t.Helper()
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	keys, literals = map[string]string{}, map[string]bool{}
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") || strings.HasPrefix(name, "catalog_") {
+			continue // the catalogues' own keys are no use of them
+		}
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			switch n := n.(type) {
+			case *ast.BasicLit:
+				if s, err := strconv.Unquote(n.Value); err == nil && n.Kind == token.STRING {
+					literals[s] = true
+				}
+			case *ast.CallExpr:
+				arg := -1
+				switch fun := n.Fun.(type) {
+				case *ast.Ident:
+					if fun.Name == "tr" {
+						arg = 1
+					}
+				case *ast.SelectorExpr:
+					if fun.Sel.Name == "refuse" {
+						arg = 0
+					}
+				}
+				if arg >= 0 && arg < len(n.Args) {
+					if lit, ok := n.Args[arg].(*ast.BasicLit); ok && lit.Kind == token.STRING {
+						s, _ := strconv.Unquote(lit.Value)
+						keys[s] = fset.Position(lit.Pos()).String()
+					}
+				}
+			}
+			return true
+		})
+	}
+	return keys, literals
+}
+
+// TestCatalogKeysUsed: every key the code asks for is in the catalogue,
+// and every key of the catalogue is asked for, literally or as one of the
+// dynamicKeys.
+func TestCatalogKeysUsed(t *testing.T) {
+	keys, literals := literalKeys(t)
+	if len(keys) < 50 {
+		t.Fatalf("found only %d literal keys in the code; is the scan broken?", len(keys))
+	}
+	for k, pos := range keys {
+		if _, ok := catalogEN[k]; !ok {
+			t.Errorf("%s: key %q is not in the catalogue", pos, k)
+		}
+	}
+	used := map[string]bool{}
+	for _, k := range dynamicKeys() {
+		if _, ok := catalogEN[k]; !ok {
+			t.Errorf("key %q, built from data, is not in the catalogue", k)
+		}
+		used[k] = true
+	}
+	for k := range catalogEN {
+		if !used[k] && !literals[k] {
+			t.Errorf("key %q is in the catalogue but nothing uses it", k)
+		}
+	}
+}
+
+// TestCatalogEnglishIsTheSources: where the English catalogue repeats words
+// other packages own, it repeats them exactly, so English replies read as
+// the engine and notation write: the variant summaries are
+// engine.Variant.Summary, and the board words draw the same diagram as
+// notation's defaults.
+func TestCatalogEnglishIsTheSources(t *testing.T) {
+	for _, v := range engine.Variants() {
+		if got := tr(english, "summary."+v.Name); got != v.Summary {
+			t.Errorf("summary.%s = %q, want the engine's %q", v.Name, got, v.Summary)
+		}
+		if got := variantSummary(german, v); got == v.Summary {
+			t.Errorf("variant %s has no German summary", v.Name)
+		}
+	}
+	got, want := diagramWords(english), notation.EnglishDiagramWords()
+	for _, r := range boardReasons {
+		if got.Reasons[r] != r.String() {
+			t.Errorf("board.reason.%s = %q, want %q", r, got.Reasons[r], r.String())
+		}
+	}
+	got.Reasons = nil
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("English board words differ from notation's:\n got %+v\nwant %+v", got, want)
+	}
+}
+
+// TestIllegalReasons: the English reason for every kind of illegal move is
+// the engine's own text, and the German one is a translation with the same
+// squares.
+func TestIllegalReasons(t *testing.T) {
+	m := engine.Move{From: engine.SquareAt(3, 0), To: engine.SquareAt(3, 3)}
+	at := engine.SquareAt(3, 1)
+	for r := engine.IllegalGameOver; r <= engine.IllegalRestrictedPass; r++ {
+		for _, p := range []engine.Piece{engine.Attacker, engine.Defender, engine.King} {
+			e := &engine.IllegalMoveError{Move: m, Reason: r, At: at, Piece: p}
+			want := strings.TrimPrefix(e.Error(), "engine: d1-d4: ")
+			if got := illegalReason(english, e); got != want {
+				t.Errorf("reason %d, %v: English %q, want the engine's %q", r, p, got, want)
+			}
+			de := illegalReason(german, e)
+			if de == want || strings.Contains(de, "%!") {
+				t.Errorf("reason %d, %v: German %q", r, p, de)
+			}
+			if strings.Contains(want, "d2") && !strings.Contains(de, "d2") {
+				t.Errorf("reason %d, %v: German %q lacks the square of %q", r, p, de, want)
+			}
+		}
+	}
+}

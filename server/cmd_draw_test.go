@@ -1,0 +1,51 @@
+package server
+
+import (
+	"testing"
+)
+
+// TestDraw: an offer, a refusal of it, a second offer accepted; what each
+// player is told; the offers a player cannot make or answer.
+func TestDraw(t *testing.T) {
+	h := newHarness(t)
+	id := startBrandubh(t, h)
+	before := h.state(id)
+	refusedOnly(t, h, id, before, h.reply(alice, "accept draw"), alice, tr(english, "err.nodraw", id))
+	sent := h.reply(alice, "offer draw")
+	mustContain(t, "offer", to(t, sent, alice).Text, tr(english, "draw.offer.sent", bob))
+	mustContain(t, "offer", to(t, sent, bob).Text, tr(english, "draw.offered", alice))
+	offered := h.state(id)
+	if offered.DrawOfferBy != "attackers" {
+		t.Fatalf("after the offer: %v", offered)
+	}
+	refusedOnly(t, h, id, offered, h.reply(alice, "offer draw"), alice, tr(english, "err.drawpending", id))
+	refusedOnly(t, h, id, offered, h.reply(alice, "accept draw"), alice, tr(english, "err.nodraw", id))
+	sent = h.reply(bob, "remis ablehnen")
+	mustContain(t, "decline", to(t, sent, alice).Text, tr(english, "draw.declined", bob))
+	mustContain(t, "decline", to(t, sent, bob).Text, tr(german, "draw.declined", bob))
+	if g := h.state(id); g.DrawOfferBy != "" || g.Status != "active" {
+		t.Fatalf("after the decline: %v", g)
+	}
+	// both offer: that is agreement
+	h.reply(bob, "remis anbieten")
+	sent = h.reply(alice, "offer draw")
+	g := h.state(id)
+	if g.Status != "finished" || g.Result != "draw" || g.Reason != "draw agreed" {
+		t.Fatalf("after both offered: %v", g)
+	}
+	mustContain(t, "draw", to(t, sent, alice).Text, "The game is over: a draw, both players agreed to a draw")
+	mustContain(t, "draw", to(t, sent, bob).Text, "Die Partie ist beendet: remis, beide Spieler haben sich auf remis geeinigt")
+	refusedOnly(t, h, id, g, h.reply(bob, "remis anbieten"), bob, tr(german, "err.over", id, "remis, beide Spieler haben sich auf remis geeinigt"))
+}
+
+// TestDrawLapses: a move lapses a standing offer; the other player is told.
+func TestDrawLapses(t *testing.T) {
+	h := newHarness(t)
+	id := startBrandubh(t, h)
+	h.reply(bob, "offer draw")
+	sent := h.reply(alice, "d1-e1")
+	mustContain(t, "lapsed", to(t, sent, bob).Text, tr(english, "draw.lapsed"))
+	if g := h.state(id); g.DrawOfferBy != "" {
+		t.Fatalf("the offer stands after the move: %v", g)
+	}
+}

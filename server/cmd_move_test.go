@@ -1,0 +1,187 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+)
+
+func TestMoveRefusals(t *testing.T) {
+	h := newHarness(t)
+	id := startBrandubh(t, h)
+	tests := []struct {
+		name, from, body string
+		wants            []string
+	}{
+		{"out of turn", bob, "d3-e3", []string{"It is not your move", "> d3-e3", "Nothing was changed"}},
+		{"blocked path", alice, "d1-d4", []string{"d1-d4 is not a legal move: path blocked at d2"}},
+		{"illegal square", alice, "d1-d33", []string{"> d1-d33", "^", "Expected rank 1 to 19"}},
+		{"two moves", alice, "d1-e1\nd2-c2", []string{"holds 2 moves", "None of them was played"}},
+		{"wrong number", alice, "3. d1-e1", []string{"Your move number 3. does not match: the game is at 1. now."}},
+		{"wrong capture mark", alice, "d1-e1xe2", []string{"You marked e2 as captured, but d1-e1 captures nothing"}},
+		{"no command", alice, "Hello there, how are you?", []string{"I found no command"}},
+	}
+	for _, tt := range tests {
+		sent := h.reply(tt.from, tt.body)
+		if len(sent) != 1 || sent[0].to != tt.from {
+			t.Fatalf("%s: %d mails sent, want 1 reply to the sender", tt.name, len(sent))
+		}
+		mustContain(t, tt.name, sent[0].msg.Text, tt.wants...)
+		g, err := h.store.Game(context.Background(), id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(g.Plies) != 0 {
+			t.Fatalf("%s: the game has %d plies, want 0", tt.name, len(g.Plies))
+		}
+	}
+	// the board comes with a refusal about a game
+	mustContain(t, "refusal", h.last(alice).msg.Text, "a  b  c  d  e  f  g", "attackers to move")
+}
+
+// TestMoveHints: the common slips get a hint in the refusal, in the
+// player's language: a typographic dash or spaces around the dash, a
+// square off the board (Copenhagen runs a1 to k11), a rank no board has.
+// Nothing is played.
+func TestMoveHints(t *testing.T) {
+	for _, lang := range []string{english, german} {
+		t.Run(lang, func(t *testing.T) {
+			h := newHarness(t)
+			id := startGame(t, h, "copenhagen", lang)
+			before := h.state(id)
+			cases := []struct{ line, hint string }{
+				{"h3–h4", tr(lang, "hint.dash", "h3-h4")},
+				{"d6 — d9", tr(lang, "hint.dash", "d6-d9")},
+				{"d6 - d9", tr(lang, "hint.dash", "d6-d9")},
+				{"1. a4 -a2", tr(lang, "hint.dash", "1. a4-a2")},
+				{"k12-k1", tr(lang, "hint.board", "k11")},
+				{"d1-d33", tr(lang, "hint.board", "k11")},
+			}
+			for _, c := range cases {
+				sent := h.reply(alice, c.line)
+				r := refusedOnly(t, h, id, before, sent, alice, "> "+c.line, c.hint, tr(lang, "err.nothing"))
+				if c.line == "k12-k1" {
+					mustContain(t, c.line, r.msg.Text, tr(lang, "err.illegal", "k12-k1", tr(lang, "illegal.offboard", "k12")))
+				}
+			}
+		})
+	}
+}
+
+// TestDashHint: which lines get the dash hint, and what it proposes.
+func TestDashHint(t *testing.T) {
+	for line, want := range map[string]string{
+		"h3–h4":                             "h3-h4",
+		"h3‑h4":                             "h3-h4", // non-breaking hyphen
+		"Kf6 − c6":                          "Kf6-c6",
+		"12. d6 - d9":                       "12. d6-d9",
+		"12... d6- d9":                      "12... d6-d9",
+		"d1-d3":                             "", // nothing to mend
+		"d1 – d3 please":                    "", // mended, still no move
+		"new brandubh with bob@player.test": "",
+	} {
+		got := dashHint(english, line)
+		if want == "" && got != "" || want != "" && got != tr(english, "hint.dash", want) {
+			t.Errorf("dashHint(%q) = %q, want the hint for %q", line, got, want)
+		}
+	}
+}
+
+// englishOnlyWords returns the words of the English catalogue (and notation's
+// English legend) that no German text uses; a German reply holding one of
+// them holds English.
+func englishOnlyWords() map[string]bool {
+	words := func(texts map[string]string) map[string]bool {
+		set := map[string]bool{}
+		for _, s := range texts {
+			for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+				return !(r >= 'a' && r <= 'z' || r >= 'à' && r <= 'ÿ')
+			}) {
+				if len(w) > 1 {
+					set[w] = true
+				}
+			}
+		}
+		return set
+	}
+	en, de := words(catalogEN), words(catalogDE)
+	for w := range words(map[string]string{"legend": "attacker defender king throne corner last ply from to captured move game over win escape"}) {
+		en[w] = true
+	}
+	for w := range de {
+		delete(en, w)
+	}
+	return en
+}
+
+// englishIn returns the English words of a German mail, each with its
+// section (the text between blank lines). The game record is a file
+// format, not prose, and is left out; so are names (addresses, the
+// variant's title).
+func englishIn(text string, names ...string) []string {
+	english := englishOnlyWords()
+	for _, n := range names {
+		text = strings.ReplaceAll(text, n, " ")
+	}
+	if i := strings.Index(text, "[Event"); i >= 0 {
+		if j := strings.Index(text[i:], "\n\n     a"); j >= 0 {
+			text = text[:i] + text[i+j:]
+		}
+	}
+	var found []string
+	for _, section := range strings.Split(text, "\n\n") {
+		for _, w := range strings.FieldsFunc(strings.ToLower(section), func(r rune) bool {
+			return !(r >= 'a' && r <= 'z' || r >= 'à' && r <= 'ÿ')
+		}) {
+			if english[w] {
+				found = append(found, fmt.Sprintf("%q in the section\n%s", w, section))
+				break
+			}
+		}
+	}
+	return found
+}
+
+// checkGerman fails when a German mail holds English (englishIn).
+func checkGerman(t *testing.T, what, text string, names ...string) {
+	t.Helper()
+	for _, f := range englishIn(text, names...) {
+		t.Errorf("%s: English word %s", what, f)
+	}
+}
+
+// TestGermanMoveReply: German players' replies to a move, a capture and
+// the end of the game hold no English sentence, board legends included.
+func TestGermanMoveReply(t *testing.T) {
+	h := newHarness(t)
+	id := startGame(t, h, "brandubh", german)
+	names := []string{alice, bob, "Brandubh 7×7 (Federation Brandubh)", "taflmail"}
+	h.play(id, "d1-e1", "d3-f3")
+	sent := h.reply(alice, "2. d2-f2xf3") // a capture
+	if len(sent) != 2 {
+		t.Fatalf("%d mails, want 2:\n%s", len(sent), texts(sent))
+	}
+	for _, m := range sent {
+		checkGerman(t, "capture to "+m.to, m.msg.Text, names...)
+		mustContain(t, "board", m.msg.Text,
+			"  A Angreifer  D Verteidiger  K König  + Thron  # Ecke\n  letzter Halbzug d2-f2: () Start, [] Ziel  x geschlagen\n  Verteidiger am Zug\n")
+	}
+	// bob's king escapes: the game-over line of the board too
+	sent = h.reply(bob, "d4-d1")
+	sent = append(sent, h.reply(alice, "a4-a3")...)
+	sent = append(sent, h.reply(bob, "3... d1-a1")...)
+	if len(sent) != 6 {
+		t.Fatalf("%d mails, want 6:\n%s", len(sent), texts(sent))
+	}
+	for _, m := range sent {
+		checkGerman(t, "mail to "+m.to, m.msg.Text, names...)
+	}
+	mustContain(t, "final board", h.last(alice).msg.Text, "  Partie beendet: Verteidiger gewinnen (König entkommen)")
+	// the same check finds the English of an English reply
+	en := newHarness(t)
+	startBrandubh(t, en)
+	if len(englishIn(en.last(alice).msg.Text, names...)) < 3 {
+		t.Errorf("englishIn finds little English in an English reply: %q", englishIn(en.last(alice).msg.Text, names...))
+	}
+}

@@ -1,0 +1,110 @@
+package server
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestChallengeCap(t *testing.T) {
+	h := newHarness(t)
+	for i := 0; i < maxChallengesPerHour; i++ {
+		sent := h.deliver(alice, "x", fmt.Sprintf("new brandubh with p%d@player.test", i), nil)
+		if len(sent) != 2 {
+			t.Fatalf("challenge %d: %d mails, want 2", i+1, len(sent))
+		}
+		h.now = h.now.Add(-50 * time.Minute) // keep them within the hour
+	}
+	sent := h.deliver(alice, "x", "new brandubh with victim@player.test", nil)
+	if len(sent) != 1 || sent[0].to != alice {
+		t.Fatalf("challenge over the cap: %d mails, want only a refusal to the sender", len(sent))
+	}
+	mustContain(t, "refusal", sent[0].msg.Text, "challenges in the last hour")
+}
+
+// TestNewGame: a challenge in German as the defenders; the invitation
+// carries the rules in brief in the opponent's language, each mail its
+// recipient's key.
+func TestNewGame(t *testing.T) {
+	h := newHarness(t)
+	sent := h.deliver(alice, "x", "neu Brandubh mit <bob@player.test> als verteidiger", nil)
+	if len(sent) != 2 {
+		t.Fatalf("%d mails, want 2", len(sent))
+	}
+	id := findGame(to(t, sent, alice).Subject, "", nil).id
+	g := h.state(id)
+	if g.Status != "invited" || g.AttackerToken == "" || g.DefenderToken == "" || g.AttackerToken == g.DefenderToken {
+		t.Fatalf("new game %v", g)
+	}
+	mustContain(t, "confirmation", to(t, sent, alice).Text, tr(german, "challenge.sent", bob, "Verteidiger"), g.DefenderToken)
+	mustContain(t, "invitation", to(t, sent, bob).Text, tr(english, "invite.body", alice, "Brandubh 7×7 (Federation Brandubh)", "attackers"),
+		tr(english, "invite.rules", "corner escape, armed king strong only on and beside the throne, weak elsewhere"), g.AttackerToken)
+}
+
+// TestNewGameRefusals: what "new" refuses, in both languages, with the
+// hint for a variant name with a typo.
+func TestNewGameRefusals(t *testing.T) {
+	cases := []struct {
+		en, de string
+		want   func(lang string) []string
+		never  string
+	}{
+		{"new copenhagn with bob@player.test", "neu copenhagn mit bob@player.test", func(l string) []string {
+			return []string{tr(l, "err.unknownvariant", "copenhagn"), tr(l, "hint.variant", "copenhagen")}
+		}, ""},
+		{"new tabult with bob@player.test", "neu tabult mit bob@player.test", func(l string) []string {
+			return []string{tr(l, "hint.variant", "tablut")}
+		}, ""},
+		{"new chess with bob@player.test", "neu schach mit bob@player.test", func(l string) []string {
+			return []string{tr(l, "err.unknownvariant", map[string]string{english: "chess", german: "schach"}[l])}
+		}, "?"},
+		{"new brandubh with alice@player.test", "neu brandubh mit alice@player.test", func(l string) []string {
+			return []string{tr(l, "err.self")}
+		}, ""},
+		{"new brandubh with tafl@game.test", "neu brandubh mit tafl@game.test", func(l string) []string {
+			return []string{tr(l, "err.badaddress", "tafl@game.test")}
+		}, ""},
+		{"new brandubh with bob@player.test as kings", "neu brandubh mit bob@player.test als könige", func(l string) []string {
+			return []string{tr(l, "err.badside", map[string]string{english: "kings", german: "könige"}[l])}
+		}, ""},
+	}
+	for _, lang := range []string{english, german} {
+		h := newHarness(t)
+		for _, c := range cases {
+			line := c.en
+			if lang == german {
+				line = c.de
+			}
+			sent := h.deliver(alice, "x", line, nil)
+			if len(sent) != 1 || sent[0].to != alice {
+				t.Fatalf("%s: %d mails, want one refusal to alice:\n%s", line, len(sent), texts(sent))
+			}
+			mustContain(t, line, sent[0].msg.Text, append(c.want(lang), tr(lang, "err.nothing"))...)
+			if c.never != "" && strings.Contains(sent[0].msg.Text, c.never) {
+				t.Errorf("%s: the refusal offers a variant:\n%s", line, sent[0].msg.Text)
+			}
+		}
+	}
+}
+
+// TestVariantHint: the nearest variant name within two edits, none beyond.
+func TestVariantHint(t *testing.T) {
+	for name, want := range map[string]string{
+		"copenhagn": "copenhagen", "kopenhagen": "copenhagen", "tabult": "tablut", "brandub": "brandubh",
+		"fetlarr": "fetlar", "seabatle": "seabattle", "chess": "", "x": "", "": "",
+	} {
+		got := variantHint(english, name)
+		if want == "" && got != "" || want != "" && got != tr(english, "hint.variant", want) {
+			t.Errorf("variantHint(%q) = %q, want the hint for %q", name, got, want)
+		}
+	}
+	for _, c := range []struct {
+		a, b string
+		d    int
+	}{{"", "abc", 3}, {"tabult", "tablut", 1}, {"kitten", "sitting", 3}, {"züge", "zuge", 1}, {"same", "same", 0}} {
+		if got := editDistance(c.a, c.b); got != c.d {
+			t.Errorf("editDistance(%q, %q) = %d, want %d", c.a, c.b, got, c.d)
+		}
+	}
+}

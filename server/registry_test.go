@@ -1,0 +1,96 @@
+package server
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/taflmail/taflmail/grammar"
+)
+
+// grammarCommands returns the names of the command types of the grammar,
+// read from its EBNF ("Command = NewGameCommand | … ."), which lists every
+// alternative of the grammar.Command union.
+func grammarCommands(t *testing.T) []string {
+	t.Helper()
+	m := regexp.MustCompile(`(?m)^Command = (.*) \.$`).FindStringSubmatch(grammar.CommandGrammar())
+	if m == nil {
+		t.Fatalf("no Command production in the grammar:\n%s", grammar.CommandGrammar())
+	}
+	names := strings.Split(m[1], " | ")
+	slices.Sort(names)
+	return names
+}
+
+// TestRegistry: every command of the grammar has exactly one handler, and
+// every handler is for a command of the grammar, with a name for inspect.
+func TestRegistry(t *testing.T) {
+	want := grammarCommands(t)
+	var got []string
+	names := map[string]bool{}
+	for typ, c := range commands {
+		got = append(got, typ.Elem().Name())
+		if c.name == "" || names[c.name] {
+			t.Errorf("%v is registered under the name %q, empty or taken", typ, c.name)
+		}
+		names[c.name] = true
+	}
+	slices.Sort(got)
+	if !slices.Equal(got, want) {
+		t.Errorf("handlers for %v\nthe grammar has     %v", got, want)
+	}
+}
+
+// TestHelpOverview: the overview has one line per registered help entry,
+// in rank order, in both languages, usage and description in two columns.
+func TestHelpOverview(t *testing.T) {
+	es := sortedHelp()
+	if len(es) < 10 {
+		t.Fatalf("%d help lines registered", len(es))
+	}
+	for i := 1; i < len(es); i++ {
+		if es[i].rank == es[i-1].rank {
+			t.Errorf("help lines %s and %s share rank %d", es[i-1].key, es[i].key, es[i].rank)
+		}
+	}
+	for _, lang := range []string{english, german} {
+		text := helpOverview(lang)
+		at := 0
+		for _, e := range es {
+			line := "\n  " + tr(lang, e.key+".usage")
+			i := strings.Index(text[at:], line)
+			if i < 0 {
+				t.Errorf("%s overview: %q missing or out of order:\n%s", lang, line, text)
+				continue
+			}
+			at += i + len(line)
+			if _, ok := catalogs[lang][e.key+".what"]; ok && !strings.HasPrefix(strings.TrimLeft(text[at:], " \n"), tr(lang, e.key+".what")) {
+				t.Errorf("%s overview: %q is not followed by its description", lang, line)
+			}
+		}
+		if !strings.HasPrefix(text, tr(lang, "help.intro")+"\n\n") || !strings.HasSuffix(text, "\n\n"+tr(lang, "help.outro")) {
+			t.Errorf("%s overview lacks its introduction or closing words:\n%s", lang, text)
+		}
+	}
+	// the column: a short usage is padded to it, a long one wraps
+	en := helpOverview(english)
+	mustContain(t, "overview", en, "\n  board               the current board\n",
+		"\n  new <variant> with <address> [as attackers|defenders]\n                      challenge someone")
+}
+
+// TestCommandName: inspect names commands by their registered names.
+func TestCommandName(t *testing.T) {
+	for line, want := range map[string]string{
+		"d1-d3": "move", "offer draw": "offer draw", "remis annehmen": "accept draw", "brett": "board",
+		"new brandubh with bob@player.test": "new", "ablehnen": "decline", "hilfe züge": "help",
+	} {
+		c, err := grammar.ParseCommand("t", 1, line)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := commandName(c); got != want {
+			t.Errorf("commandName(%q) = %q, want %q", line, got, want)
+		}
+	}
+}
