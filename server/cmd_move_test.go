@@ -88,29 +88,32 @@ func TestDashHint(t *testing.T) {
 	}
 }
 
-// englishOnlyWords returns the words of the English catalogue (and notation's
-// English legend) that no German text uses; a German reply holding one of
-// them holds English.
+// englishOnlyWords returns the words of the English catalogue (and of
+// notation's English legend) that no German text uses; a German reply
+// holding one of them holds English. A German text that merely repeats its
+// English one is no translation and vouches for none of its words.
 func englishOnlyWords() map[string]bool {
-	words := func(texts map[string]string) map[string]bool {
-		set := map[string]bool{}
-		for _, s := range texts {
-			for _, w := range strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
-				return !(r >= 'a' && r <= 'z' || r >= 'à' && r <= 'ÿ')
-			}) {
-				if len(w) > 1 {
-					set[w] = true
-				}
-			}
-		}
-		return set
+	words := func(s string) []string {
+		return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool {
+			return !(r >= 'a' && r <= 'z' || r >= 'à' && r <= 'ÿ')
+		})
 	}
-	en, de := words(catalogEN), words(catalogDE)
-	for w := range words(map[string]string{"legend": "attacker defender king throne corner last ply from to captured move game over win escape"}) {
+	en := map[string]bool{}
+	for _, s := range catalogEN {
+		for _, w := range words(s) {
+			en[w] = len(w) > 1
+		}
+	}
+	for _, w := range words("attacker defender king throne corner last ply from to captured move game over win escape") {
 		en[w] = true
 	}
-	for w := range de {
-		delete(en, w)
+	for key, s := range catalogDE {
+		if s == catalogEN[key] {
+			continue
+		}
+		for _, w := range words(s) {
+			delete(en, w)
+		}
 	}
 	return en
 }

@@ -1,0 +1,61 @@
+package server
+
+import (
+	"errors"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/taflmail/taflmail/grammar"
+)
+
+// brokenLines are command lines that do not parse, one for each kind of
+// complaint the grammar makes about a mail command.
+var brokenLines = []string{
+	"1... d3-f3 please", "neu brandubh", "new", "new x with", "new x with y", "offer", "d1", "d1-", "d1-e",
+	"12.", "d1-d33", "z1-a1", "d1–e1", "d1—e1", "12345678901234567890. d1-d3", "d1-d3\x01", "D1-D3!",
+	"d1xd3", "d1-d3/", "d6 - d9", "d1- d3",
+}
+
+// TestSyntaxEnglish: in English the referee says exactly what the grammar
+// says, so English syntax errors read as they always have.
+func TestSyntaxEnglish(t *testing.T) {
+	for _, line := range brokenLines {
+		_, err := grammar.ParseCommand("mail", 1, line)
+		var ge *grammar.Error
+		if !errors.As(err, &ge) {
+			t.Fatalf("%q parses (%v); the table needs a broken line", line, err)
+		}
+		if got := expectedText(english, ge.Expected); got != ge.Expected {
+			t.Errorf("%q: expected %q, the grammar says %q", line, got, ge.Expected)
+		}
+		if got := syntaxPhrase(english, ge.Found); got != ge.Found {
+			t.Errorf("%q: found %q, the grammar says %q", line, got, ge.Found)
+		}
+		if got := syntaxMessage(english, ge.Message); got != ge.Message {
+			t.Errorf("%q: message %q, the grammar says %q", line, got, ge.Message)
+		}
+	}
+}
+
+// quoted matches the text a syntax error quotes from the line or the
+// grammar's keywords ("with"), which are no sentence.
+var quoted = regexp.MustCompile(`"[^"]*"|'[^']*'|U\+[0-9A-F]+`)
+
+// TestSyntaxGerman: a German player's syntax errors are German throughout:
+// every phrase the grammar uses for these lines has a translation.
+func TestSyntaxGerman(t *testing.T) {
+	ss := &session{lang: german}
+	for _, line := range brokenLines {
+		_, err := grammar.ParseCommand("mail", 1, line)
+		text := ss.syntaxError(commandLine{n: 1, text: line, err: err})
+		body := text[strings.Index(text, "^\n")+2:]
+		for _, f := range englishIn(quoted.ReplaceAllString(body, " ")) {
+			t.Errorf("%q: English word %s", line, f)
+		}
+		if !strings.HasSuffix(text, tr(german, "err.nothing")) {
+			t.Errorf("%q: %s", line, text)
+		}
+	}
+	mustContain(t, "expected", expectedText(german, `"with" or "mit" or end of line`), `"with" oder "mit" oder Zeilenende`)
+}
