@@ -59,13 +59,14 @@ type Archive struct {
 
 // Server is the game server's identity and manners.
 type Server struct {
-	Address             string `mapstructure:"address" help:"the game server's own mail address (required)"`
-	Name                string `mapstructure:"name" help:"display name in the From header of replies"`
-	Domain              string `mapstructure:"domain" help:"domain for Message-IDs; empty for the domain of server.address"`
-	ErrorRepliesPerHour int    `mapstructure:"error_replies_per_hour" help:"at most this many error replies to one sender per hour; 0 sends none"`
-	RequireAuthResults  bool   `mapstructure:"require_auth_results" help:"accept only mails whose Authentication-Results header shows the sender authenticated"`
-	AuthservID          string `mapstructure:"authserv_id" help:"authserv-id of your receiving mail server: only its Authentication-Results fields are read; required with require_auth_results"`
-	DefaultLanguage     string `mapstructure:"default_language" help:"reply language for players who chose none: en or de"`
+	Address                string `mapstructure:"address" help:"the game server's own mail address (required)"`
+	Name                   string `mapstructure:"name" help:"display name in the From header of replies"`
+	Domain                 string `mapstructure:"domain" help:"domain for Message-IDs; empty for the domain of server.address"`
+	ErrorRepliesPerHour    int    `mapstructure:"error_replies_per_hour" help:"at most this many error replies to one sender per hour; 0 sends none"`
+	StrangerRepliesPerHour int    `mapstructure:"stranger_replies_per_hour" help:"at most this many replies per hour to mails without a player's key, all senders together; 0 answers none"`
+	RequireAuthResults     bool   `mapstructure:"require_auth_results" help:"accept only mails whose Authentication-Results header shows the sender authenticated"`
+	AuthservID             string `mapstructure:"authserv_id" help:"authserv-id of your receiving mail server: only its Authentication-Results fields are read; required with require_auth_results"`
+	DefaultLanguage        string `mapstructure:"default_language" help:"reply language for players who chose none: en or de"`
 }
 
 // Log is what the daemon writes about itself.
@@ -95,9 +96,10 @@ func Default() Config {
 			RecordsDir: "records",
 		},
 		Server: Server{
-			Name:                "taflmail",
-			ErrorRepliesPerHour: 5,
-			DefaultLanguage:     "en",
+			Name:                   "taflmail",
+			ErrorRepliesPerHour:    5,
+			StrangerRepliesPerHour: 60,
+			DefaultLanguage:        "en",
 		},
 		Log: Log{
 			Level:  "info",

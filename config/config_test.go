@@ -66,6 +66,7 @@ func TestDefault(t *testing.T) {
 		{"archive.records_dir", d.Archive.RecordsDir, "records"},
 		{"server.name", d.Server.Name, "taflmail"},
 		{"server.error_replies_per_hour", d.Server.ErrorRepliesPerHour, 5},
+		{"server.stranger_replies_per_hour", d.Server.StrangerRepliesPerHour, 60},
 		{"server.require_auth_results", d.Server.RequireAuthResults, false},
 		{"server.authserv_id", d.Server.AuthservID, ""},
 		{"server.default_language", d.Server.DefaultLanguage, "en"},
@@ -96,6 +97,8 @@ func TestPrecedence(t *testing.T) {
 			func(c config.Config) string { return fmt.Sprint(c.IMAP.MaxMailBytes) }},
 		{"server.error_replies_per_hour", "server", "error_replies_per_hour", "5", layers{"6", "7", "0"},
 			func(c config.Config) string { return fmt.Sprint(c.Server.ErrorRepliesPerHour) }},
+		{"server.stranger_replies_per_hour", "server", "stranger_replies_per_hour", "60", layers{"10", "20", "0"},
+			func(c config.Config) string { return fmt.Sprint(c.Server.StrangerRepliesPerHour) }},
 		{"server.require_auth_results", "server", "require_auth_results", "false", layers{"true", "false", "true"},
 			func(c config.Config) string { return fmt.Sprint(c.Server.RequireAuthResults) }},
 		{"imap.processed_mailbox", "imap", "processed_mailbox", "Processed", layers{"Done", "Archive", "Handled"},
@@ -271,6 +274,7 @@ log.format: must be text or json, not ""`},
 		{"domain", func(c *config.Config) { c.Server.Domain = "" }, `server.domain: required`},
 		{"language", func(c *config.Config) { c.Server.DefaultLanguage = "sv" }, `server.default_language: must be en or de, not "sv"`},
 		{"negative replies", func(c *config.Config) { c.Server.ErrorRepliesPerHour = -1 }, `server.error_replies_per_hour: must be 0 or more, not -1`},
+		{"negative stranger replies", func(c *config.Config) { c.Server.StrangerRepliesPerHour = -2 }, `server.stranger_replies_per_hour: must be 0 or more, not -2`},
 		{"fast poll", func(c *config.Config) { c.IMAP.PollInterval = time.Millisecond }, `imap.poll_interval: must be at least 1s, not 1ms`},
 		{"helo", func(c *config.Config) { c.SMTP.HeloName = "my host" }, `smtp.helo_name: must be a host name, not "my host"`},
 		{"auth results without authserv id", func(c *config.Config) { c.Server.RequireAuthResults = true },
@@ -420,6 +424,7 @@ server:
   name: "Tafl \"by\" mail\\"
   domain: "example.org"
   error_replies_per_hour: 5
+  stranger_replies_per_hour: 60
   require_auth_results: false
   authserv_id: ""
   default_language: "en"
@@ -470,8 +475,8 @@ func TestRegisterFlags(t *testing.T) {
 
 func TestKeys(t *testing.T) {
 	keys := config.Keys()
-	if len(keys) != 26 {
-		t.Errorf("len(Keys()) = %d, want 26", len(keys))
+	if len(keys) != 27 {
+		t.Errorf("len(Keys()) = %d, want 27", len(keys))
 	}
 	k := keys[7] // imap.poll_interval
 	want := config.Key{Name: "imap.poll_interval", Env: "TAFLMAIL_IMAP_POLL_INTERVAL", Flag: "imap-poll-interval",

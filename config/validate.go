@@ -107,6 +107,9 @@ func (c Config) Validate() error {
 	if c.Server.ErrorRepliesPerHour < 0 {
 		bad("server.error_replies_per_hour", "must be 0 or more, not %d", c.Server.ErrorRepliesPerHour)
 	}
+	if c.Server.StrangerRepliesPerHour < 0 {
+		bad("server.stranger_replies_per_hour", "must be 0 or more, not %d", c.Server.StrangerRepliesPerHour)
+	}
 	if c.Server.RequireAuthResults && strings.TrimSpace(c.Server.AuthservID) == "" {
 		bad("server.authserv_id", "required when server.require_auth_results is true: the authserv-id your receiving mail server "+
 			"writes first in its Authentication-Results fields, e.g. mx.example.org")

@@ -16,6 +16,6 @@ func (ss *session) board(*grammar.BoardCommand) error {
 	}
 	n := ss.noteFor(ss.from, ss.lang, t)
 	n.game = t
-	n.sections = append(n.sections, statusText(ss.lang, t, ss.from))
+	ss.addSection(n, statusText(ss.lang, t, ss.from))
 	return nil
 }

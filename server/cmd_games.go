@@ -14,7 +14,15 @@ func init() {
 	helpLine(60, "help.games")
 }
 
-// games lists the sender's games and whose turn it is.
+// maxFinishedListed is how many finished or declined games "games" lists,
+// most recent first; the rest are counted.
+const maxFinishedListed = 10
+
+// games lists the sender's games and whose turn it is. Each running game
+// or open challenge is followed by its tag with the sender's key, so that
+// a reply to this list that keeps one game's tag line reaches that game
+// (findGameInText, issue 8 §5). The list goes to the sender's address
+// only, where every mail about those games goes anyway.
 func (ss *session) games(*grammar.GamesCommand) error {
 	gs, err := ss.srv.store.GamesOf(ss.ctx, ss.from)
 	if err != nil {
@@ -26,8 +34,25 @@ func (ss *session) games(*grammar.GamesCommand) error {
 	}
 	var b strings.Builder
 	b.WriteString(tr(ss.lang, "games.header") + "\n")
+	finished, tags := 0, 0
 	for _, g := range gs {
+		open := g.Status == archive.Active || g.Status == archive.Invited
+		if !open {
+			if finished++; finished > maxFinishedListed {
+				continue
+			}
+		}
 		fmt.Fprintf(&b, "  %s\n", tr(ss.lang, "games.line", g.ID, g.Variant, opponentOf(g, ss.from), ss.gameState(g)))
+		if tok := tokenOf(g, ss.from); open && tok != "" {
+			fmt.Fprintf(&b, "          [taflmail %s %s]\n", g.ID, tok)
+			tags++
+		}
+	}
+	if more := finished - maxFinishedListed; more > 0 {
+		fmt.Fprintf(&b, "  %s\n", tr(ss.lang, "games.more", more))
+	}
+	if tags > 0 {
+		b.WriteString("\n" + tr(ss.lang, "games.how"))
 	}
 	ss.say(nil, b.String())
 	return nil

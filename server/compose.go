@@ -14,13 +14,29 @@ import (
 const loopHeader = "X-Taflmail"
 
 // compose turns the notes of a session into outbox mails.
+//
+// The sender's reply to a mail that named one of the sender's games keeps
+// that game's tag, board and key, whatever it answers ("help" in a game's
+// thread included), so that replying to it with a move works (issue 8 §5).
+// A game's thread columns are updated only when the mail changed the game
+// or was applied with the sender's key: a refused forged mail leaves the
+// game row as it was (issue 8 §4).
 func (ss *session) compose() ([]archive.OutboxMail, error) {
 	s := ss.srv
+	if ss.cut {
+		if n, ok := ss.notes[ss.from]; ok {
+			n.sections = append(n.sections, tr(ss.lang, "err.cut"))
+		}
+	}
 	var out []archive.OutboxMail
+	size := 0
 	for i, addr := range ss.order {
 		n, ok := ss.notes[addr]
 		if !ok || addr == s.opts.Address || len(n.sections) == 0 {
 			continue
+		}
+		if n.game == nil && addr == ss.from {
+			n.game = ss.contextTable()
 		}
 		var gameID, token string
 		if n.game != nil {
@@ -54,7 +70,7 @@ func (ss *session) compose() ([]archive.OutboxMail, error) {
 				o.InReplyTo, o.References = th, []string{th}
 			}
 		}
-		if n.game != nil && token != "" {
+		if n.game != nil && token != "" && (n.game.changed || ss.did && n.game == ss.auth) {
 			setThread(n.game.g, addr, o.MessageID)
 			n.game.changed = true
 		}
@@ -63,6 +79,11 @@ func (ss *session) compose() ([]archive.OutboxMail, error) {
 			// e.g. a From that is no address: such a mail gets no reply
 			// rather than blocking the inbox for ever
 			s.log.Warn("reply not sent: it cannot be written", "to", addr, "err", err)
+			continue
+		}
+		if size += len(raw); size > maxReplyBytes {
+			// cannot happen while maxReplyText holds; never send it anyway
+			s.log.Error("reply not sent: the replies to one mail would exceed the limit", "to", addr, "bytes", size)
 			continue
 		}
 		out = append(out, archive.OutboxMail{GameID: gameID, MessageID: o.MessageID, From: s.opts.Address, To: []string{addr}, Raw: raw})

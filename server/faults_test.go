@@ -108,8 +108,8 @@ func (f *faultStore) Player(ctx context.Context, addr string) (p *archive.Player
 	return p, err
 }
 
-func (f *faultStore) CountRecent(ctx context.Context, from, disp string, since time.Time) (n int, err error) {
-	err = f.wrap("CountRecent", func() (e error) { n, e = f.Store.CountRecent(ctx, from, disp, since); return })
+func (f *faultStore) CountMails(ctx context.Context, mf archive.MailFilter) (n int, err error) {
+	err = f.wrap("CountMails", func() (e error) { n, e = f.Store.CountMails(ctx, mf); return })
 	return n, err
 }
 
@@ -168,7 +168,7 @@ func TestFaultStore(t *testing.T) {
 		{name: "game-unavailable", op: "Game", faults: []fault{{err: errUnavailable}}},
 		{name: "player-unavailable", op: "Player", faults: []fault{{err: errUnavailable}}},
 		{name: "gamesof-unavailable", op: "GamesOf", faults: []fault{{err: errUnavailable}}, file: "games-command.eml", from: alice},
-		{name: "countrecent-unavailable", op: "CountRecent", faults: []fault{{err: errUnavailable}}, file: "out-of-turn.eml", from: bob},
+		{name: "countmails-unavailable", op: "CountMails", faults: []fault{{err: errUnavailable}}, file: "games-command.eml", from: alice},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -52,6 +52,9 @@ type harness struct {
 	sender *fakeSender
 	now    time.Time
 	seq    int
+	// step is how far the clock moves before each delivered mail; 0 means
+	// an hour.
+	step time.Duration
 }
 
 func newHarness(t *testing.T) *harness {
@@ -81,7 +84,11 @@ func newHarness(t *testing.T) *harness {
 func (h *harness) deliver(from, subject, body string, hdr map[string]string) []sentMail {
 	h.t.Helper()
 	h.seq++
-	h.now = h.now.Add(time.Hour)
+	if h.step == 0 {
+		h.now = h.now.Add(time.Hour)
+	} else {
+		h.now = h.now.Add(h.step)
+	}
 	var raw strings.Builder
 	fmt.Fprintf(&raw, "From: %s\r\nTo: tafl@game.test\r\nSubject: %s\r\nDate: %s\r\n", from, subject, h.now.Format(time.RFC1123Z))
 	if _, ok := hdr["Message-ID"]; !ok {

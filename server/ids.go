@@ -76,6 +76,46 @@ func findGame(subject, inReplyTo string, references []string) gameRef {
 	return ref
 }
 
+// findGameInText reads the game reference of a mail that names none in its
+// subject or thread, from the game tags in its text (issue 8 §5): a
+// player may answer the "games" list, quoting the line of one game, or
+// copy a game's tag into a fresh mail. The tags of the reply text (what
+// the player wrote) count first, then those of the whole text, quoted
+// parts included; a text whose tags name more than one game names none.
+// A tag's key counts like a key in the subject: only the player it was
+// mailed to has it.
+func findGameInText(reply, text string) gameRef {
+	for _, t := range []string{reply, text} {
+		var ref gameRef
+		for _, m := range subjectTag.FindAllStringSubmatch(t, -1) {
+			id := strings.ToUpper(m[1])
+			if ref.id != "" && ref.id != id {
+				return gameRef{} // ambiguous: the player must say which
+			}
+			ref.id = id
+			if m[2] != "" {
+				ref.tokens = append(ref.tokens, strings.ToLower(m[2]))
+			}
+		}
+		if ref.id != "" {
+			return ref
+		}
+	}
+	return gameRef{}
+}
+
+// hideKeys replaces the player keys in the game tags of a subject by "…",
+// for the archive's record of the mail (`taflmail mails` shows it).
+func hideKeys(subject string) string {
+	return subjectTag.ReplaceAllStringFunc(subject, func(tag string) string {
+		m := subjectTag.FindStringSubmatch(tag)
+		if m[2] == "" {
+			return tag
+		}
+		return "[taflmail " + strings.ToUpper(m[1]) + " …]"
+	})
+}
+
 // stripSubject removes reply prefixes and the game tag from a subject,
 // leaving what the player wrote there (a subject-only command).
 func stripSubject(s string) string {

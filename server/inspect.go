@@ -2,7 +2,9 @@ package server
 
 import (
 	"context"
+	"fmt"
 	"strings"
+	"time"
 
 	"github.com/taflmail/taflmail/mailer"
 )
@@ -56,6 +58,9 @@ type InspectedReply struct {
 func (s *Server) Inspect(ctx context.Context, m *mailer.Message) (*Inspection, error) {
 	from := strings.ToLower(m.From)
 	ref := findGame(m.Subject, m.InReplyTo, m.References)
+	if ref.id == "" {
+		ref = findGameInText(m.Reply, m.Text)
+	}
 	in := &Inspection{MessageID: m.MessageID, From: from, Subject: m.Subject, Game: ref.id, Text: m.Reply, Auth: "not checked"}
 	if s.opts.RequireAuthResults {
 		in.Auth = "fail"
@@ -73,7 +78,8 @@ func (s *Server) Inspect(ctx context.Context, m *mailer.Message) (*Inspection, e
 		}
 	}
 	ss := &session{srv: s, ctx: ctx, msg: m, from: from}
-	for _, l := range ss.commandLines() {
+	lines, _ := ss.commandLines()
+	for _, l := range lines {
 		c := InspectedCommand{Line: l.n, Text: l.text}
 		if l.err != nil {
 			c.Error = l.err.Error()
@@ -88,6 +94,12 @@ func (s *Server) Inspect(ctx context.Context, m *mailer.Message) (*Inspection, e
 	}
 	if done {
 		in.Action, in.Why = "ignore", "already processed"
+		if pm, err := s.store.Mail(ctx, m.MessageID); err == nil {
+			in.Why = fmt.Sprintf("already processed at %s: %s", pm.At.UTC().Format(time.RFC3339), pm.Disposition)
+			if pm.Reason != "" {
+				in.Why += " (" + pm.Reason + ")"
+			}
+		}
 		return in, nil
 	}
 	change, _, err := s.decide(ctx, m)
@@ -97,10 +109,13 @@ func (s *Server) Inspect(ctx context.Context, m *mailer.Message) (*Inspection, e
 	switch change.Mail.Disposition {
 	case ignored:
 		in.Action = "ignore"
-		in.Why = s.ignoreReason(m, from)
+		in.Why = change.Mail.Reason
 	case refused:
 		in.Action = "refuse"
 		in.Why = "every command was refused or none was found"
+		if change.Mail.Reason != "" {
+			in.Why += "; " + change.Mail.Reason
+		}
 	default:
 		in.Action = "answer"
 	}

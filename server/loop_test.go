@@ -226,9 +226,10 @@ func TestLoopTwoServers(t *testing.T) {
 
 // TestLoopVacation: taflmail and a vacation responder that answers every
 // mail stop after a bounded number of mails: at once when the responder
-// marks its replies as automatic; after the hourly refusal cap (5) when it
-// does not; and after the hourly answer cap (30) when its text is itself a
-// command the referee carries out.
+// marks its replies as automatic; when it does not, after the hourly
+// refusal cap (5 for a keyless mail, maxKeyedRefusals for one that quotes
+// our subject and so carries the key); and after the hourly answer cap
+// (30) when its text is itself a command the referee carries out.
 func TestLoopVacation(t *testing.T) {
 	const srvAddr = "tafl@game.test"
 	const away = "I am on holiday until 6 December and read no mail."
@@ -242,7 +243,7 @@ func TestLoopVacation(t *testing.T) {
 	}{
 		// alice moves; the server tells bob, whose responder answers.
 		{"move-marked", true, away, aliceMoves, 2},
-		{"move-unmarked", false, away, aliceMoves, 2 + 2*5},
+		{"move-unmarked", false, away, aliceMoves, 2 + 2*maxKeyedRefusals},
 		// bob asked for help by subject before he left. Unmarked, this
 		// looped for ever until 1fdffbe (docs/reliability.md, bug 7).
 		{"help-marked", true, away, askHelp, 3},

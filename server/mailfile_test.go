@@ -222,7 +222,7 @@ func (h *harness) play(id string, moves ...string) {
 // (any when "") in the archive.
 func (h *harness) count(addr, disposition string) int {
 	h.t.Helper()
-	n, err := h.store.CountRecent(context.Background(), addr, disposition, time.Time{})
+	n, err := h.store.CountMails(context.Background(), archive.MailFilter{From: addr, Disposition: disposition})
 	if err != nil {
 		h.t.Fatal(err)
 	}

@@ -33,7 +33,8 @@ type Store interface {
 	Game(ctx context.Context, id string) (*archive.Game, error)
 	GamesOf(ctx context.Context, address string) ([]*archive.Game, error)
 	Player(ctx context.Context, address string) (*archive.Player, error)
-	CountRecent(ctx context.Context, from, disposition string, since time.Time) (int, error)
+	CountMails(ctx context.Context, f archive.MailFilter) (int, error)
+	Mail(ctx context.Context, messageID string) (archive.ProcessedMail, error)
 	PendingOutbox(ctx context.Context, now time.Time, limit int) ([]archive.OutboxMail, error)
 	ClaimOutbox(ctx context.Context, id int64, owner string, at time.Time) (bool, error)
 	MarkSent(ctx context.Context, id int64, at time.Time) error

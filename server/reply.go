@@ -19,7 +19,7 @@ func (ss *session) showPosition(t *table) {
 		lang := ss.langOf(addr)
 		n := ss.noteFor(addr, lang, t)
 		n.game = t
-		n.sections = append(n.sections, statusText(lang, t, addr))
+		ss.addSection(n, statusText(lang, t, addr))
 	}
 }
 

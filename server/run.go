@@ -25,32 +25,39 @@ type commandLine struct {
 // commandLines finds the command lines of the mail: the lines of the reply
 // text that IsCommandLine accepts; when it has none, those of the HTML
 // alternative (a plain part that is only a placeholder, issue 8 §5); when
-// that has none either, the subject.
-func (ss *session) commandLines() []commandLine {
-	var out []commandLine
+// that has none either, the subject. A line repeated word for word is read
+// once, and at most maxCommandLines distinct lines are read: unread counts
+// the distinct command lines left (issue 8 §2: one mail must not make the
+// referee write without bound).
+func (ss *session) commandLines() (lines []commandLine, unread int) {
 	for _, text := range []string{ss.msg.Reply, ss.msg.AltReply} {
+		seen := map[string]bool{}
 		for i, line := range strings.Split(text, "\n") {
 			line = strings.TrimRight(line, " \t\r")
 			if ownMail.MatchString(line) {
 				break // the rest is our own earlier mail, quoted without markers
 			}
-			if !grammar.IsCommandLine(line) {
+			key := strings.ToLower(strings.Join(strings.Fields(line), " "))
+			if seen[key] || !grammar.IsCommandLine(line) {
+				continue
+			}
+			seen[key] = true
+			if len(lines) == maxCommandLines {
+				unread++
 				continue
 			}
 			cmd, err := grammar.ParseCommand("mail", i+1, line)
-			out = append(out, commandLine{n: i + 1, text: line, cmd: cmd, err: err})
+			lines = append(lines, commandLine{n: i + 1, text: line, cmd: cmd, err: err})
 		}
-		if len(out) > 0 {
-			break
-		}
-	}
-	if len(out) == 0 {
-		if s := stripSubject(ss.msg.Subject); grammar.IsCommandLine(s) {
-			cmd, err := grammar.ParseCommand("subject", 1, s)
-			out = append(out, commandLine{n: 0, text: s, cmd: cmd, err: err})
+		if len(lines) > 0 {
+			return lines, unread
 		}
 	}
-	return out
+	if s := stripSubject(ss.msg.Subject); grammar.IsCommandLine(s) {
+		cmd, err := grammar.ParseCommand("subject", 1, s)
+		lines = append(lines, commandLine{n: 0, text: s, cmd: cmd, err: err})
+	}
+	return lines, 0
 }
 
 // run executes the commands of the mail, each through its handler
@@ -58,7 +65,10 @@ func (ss *session) commandLines() []commandLine {
 // others still run; an error other than a refusal stops the mail and is
 // returned.
 func (ss *session) run() error {
-	lines := ss.commandLines()
+	lines := ss.lines
+	if ss.unread > 0 {
+		defer func() { ss.say(ss.contextTable(), tr(ss.lang, "err.unread", maxCommandLines, ss.unread)) }()
+	}
 	if len(lines) == 0 {
 		ss.failed = true
 		ss.say(ss.contextTable(), tr(ss.lang, "err.nocommand"))

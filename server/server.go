@@ -67,6 +67,16 @@ type Options struct {
 	// the From domain (docs/security.md). Only for servers whose receiving
 	// MTA adds that header and strips forged copies of it.
 	RequireAuthResults bool
+	// StrangerRepliesPerHour is how many mails that carry no player's key
+	// (help, games, challenges, refusals of keyless moves), from all
+	// senders together, the referee answers per hour; past it such mails
+	// are recorded as ignored with the reason (`taflmail mails --ignored`)
+	// and nothing they ask for is done. The count is kept in the archive,
+	// so it holds across restarts. A mail with the sender's valid key for
+	// its game is never held by it. 0 means
+	// DefaultStrangerRepliesPerHour; a negative value answers no keyless
+	// mail at all. See docs/security.md.
+	StrangerRepliesPerHour int
 	// AuthservID is the authserv-id of the receiving MTA (RFC 8601 §2.5):
 	// only its Authentication-Results fields are read, see
 	// mailer.Authenticated. Empty means none is trusted.
@@ -120,6 +130,12 @@ func New(o Options) (*Server, error) {
 		o.ErrorRepliesPerHour = 5
 	case o.ErrorRepliesPerHour < 0:
 		o.ErrorRepliesPerHour = 0
+	}
+	switch {
+	case o.StrangerRepliesPerHour == 0:
+		o.StrangerRepliesPerHour = DefaultStrangerRepliesPerHour
+	case o.StrangerRepliesPerHour < 0:
+		o.StrangerRepliesPerHour = 0
 	}
 	if o.DefaultLanguage != german {
 		o.DefaultLanguage = english
@@ -189,31 +205,50 @@ const (
 )
 
 // decide runs the mail's commands without writing anything and returns the
-// change to commit and the tables of games that finished.
+// change to commit and the tables of games that finished. A mail the
+// referee does not answer at all is recorded as ignored with the reason
+// (archive.ProcessedMail.Reason).
 func (s *Server) decide(ctx context.Context, m *mailer.Message) (archive.Change, []*table, error) {
 	from := strings.ToLower(m.From)
 	ss := s.newSession(ctx, m, from, s.opts.Now())
 	ss.ref = findGame(m.Subject, m.InReplyTo, m.References)
-	change := archive.Change{Mail: archive.ProcessedMail{MessageID: m.MessageID, From: from, GameID: ss.ref.id, At: ss.now}}
-	if why := s.ignoreReason(m, from); why != "" {
-		s.log.Info("mail ignored", "message_id", m.MessageID, "from", from, "why", why)
-		change.Mail.Disposition = ignored
+	if ss.ref.id == "" {
+		ss.ref = findGameInText(m.Reply, m.Text)
+	}
+	change := archive.Change{Mail: archive.ProcessedMail{MessageID: m.MessageID, From: from, GameID: ss.ref.id, At: ss.now,
+		Subject: hideKeys(m.Subject)}}
+	ignore := func(why string) (archive.Change, []*table, error) {
+		s.log.Info("mail ignored", "message_id", m.MessageID, "from", from, "game", ss.ref.id, "why", why)
+		change.Mail.Disposition, change.Mail.Reason = ignored, why
 		return change, nil, nil
 	}
+	if why := s.ignoreReason(m, from); why != "" {
+		return ignore(why)
+	}
 	ss.lang = ss.langOf(from)
-	if over, err := s.overReplyCap(ctx, from, ss.now); err != nil {
+	if err := ss.authenticate(); err != nil {
 		return archive.Change{}, nil, err
-	} else if over {
-		change.Mail.Disposition = ignored
-		return change, nil, nil
+	}
+	change.Mail.Authenticated = ss.auth != nil
+	if !m.TooLarge {
+		ss.lines, ss.unread = ss.commandLines()
+	}
+	why, err := ss.mayAnswer()
+	if err != nil {
+		return archive.Change{}, nil, err
+	}
+	if why != "" {
+		return ignore(why)
 	}
 	ss, disposition, err := s.answer(ss)
 	if err != nil {
 		return archive.Change{}, nil, err
 	}
 	change.Mail.Disposition = disposition
-	if err := s.capRefusals(ss, disposition); err != nil {
+	if change.Mail.Reason, err = s.capRefusals(ss, disposition); err != nil {
 		return archive.Change{}, nil, err
+	} else if change.Mail.Reason != "" {
+		s.log.Warn("mail not answered", "message_id", m.MessageID, "from", from, "why", change.Mail.Reason)
 	}
 	out, err := ss.compose()
 	if err != nil {
@@ -225,6 +260,16 @@ func (s *Server) decide(ctx context.Context, m *mailer.Message) (archive.Change,
 	change.Outbox = out
 	finished := ss.collect(&change)
 	return change, finished, nil
+}
+
+// mayAnswer says why the mail gets no answer at all, or "": a keyless
+// mail over the hourly budgets (strangerBudget). A keyed mail is always
+// handled.
+func (ss *session) mayAnswer() (string, error) {
+	if ss.auth == nil {
+		return ss.srv.strangerBudget(ss.ctx, ss.from, ss.now)
+	}
+	return "", nil
 }
 
 // answer runs the mail's commands (or refuses a mail too large to read)
@@ -255,7 +300,9 @@ func (s *Server) answer(ss *session) (*session, string, error) {
 }
 
 // collect adds to change what the session changed: the games, their new
-// plies, the player rows. It returns the tables of the games that finished.
+// plies, the player rows (those only when the mail was applied or carried
+// the sender's key: a refused forged mail changes nothing). It returns the
+// tables of the games that finished.
 func (ss *session) collect(change *archive.Change) []*table {
 	var finished []*table
 	for _, t := range ss.tables {
@@ -273,8 +320,10 @@ func (ss *session) collect(change *archive.Change) []*table {
 			finished = append(finished, t)
 		}
 	}
-	for _, p := range ss.players {
-		change.Players = append(change.Players, *p)
+	if ss.did || ss.auth != nil {
+		for _, p := range ss.players {
+			change.Players = append(change.Players, *p)
+		}
 	}
 	return finished
 }

@@ -21,6 +21,18 @@ type session struct {
 
 	ref    gameRef
 	tables map[string]*table
+	// auth is the game the mail carries the sender's valid key for (the
+	// game it names, which the sender plays in), or nil: then the mail is
+	// a stranger's as far as the caps go (caps.go).
+	auth *table
+	// lines are the mail's command lines (commandLines); unread says how
+	// many more distinct command lines were left unread.
+	lines  []commandLine
+	unread int
+	// text is how many bytes of section text the replies hold so far;
+	// cut reports that a section was dropped for maxReplyText.
+	text int
+	cut  bool
 
 	players map[string]*archive.Player // players whose row changes
 	notes   map[string]*note           // replies by recipient
@@ -75,15 +87,26 @@ func (ss *session) noteFor(addr, lang string, t *table) *note {
 
 // say adds a section to the sender's reply.
 func (ss *session) say(t *table, text string) {
-	n := ss.noteFor(ss.from, ss.lang, t)
-	n.sections = append(n.sections, text)
+	ss.addSection(ss.noteFor(ss.from, ss.lang, t), text)
 }
 
 // tell adds a section to another player's reply, in their language.
 func (ss *session) tell(addr string, t *table, text func(lang string) string) {
 	lang := ss.langOf(addr)
-	n := ss.noteFor(addr, lang, t)
-	n.sections = append(n.sections, text(lang))
+	ss.addSection(ss.noteFor(addr, lang, t), text(lang))
+}
+
+// addSection adds a section to note n unless the replies to this mail
+// already hold maxReplyText bytes of text: then it is dropped and the
+// sender is told that the answer was cut (compose), so that no mail can
+// make the referee write more than maxReplyBytes (issue 8 §2).
+func (ss *session) addSection(n *note, text string) {
+	if ss.text+len(text) > maxReplyText {
+		ss.cut = true
+		return
+	}
+	ss.text += len(text)
+	n.sections = append(n.sections, text)
 }
 
 // langOf returns the reply language of a player.
@@ -185,6 +208,27 @@ func (ss *session) gameForCommand() (*table, error) {
 		return nil, ss.refuse("err.badkey", t.g.ID, t.g.ID)
 	}
 	return t, nil
+}
+
+// authenticate sets ss.auth: the game the mail names, when the sender
+// plays in it and the mail carries the sender's key for it. Only an
+// archive failure is returned.
+func (ss *session) authenticate() error {
+	if ss.ref.id == "" {
+		return nil
+	}
+	t, err := ss.table(ss.ref.id)
+	var r *refusal
+	if errors.As(err, &r) {
+		return nil // no such game
+	}
+	if err != nil {
+		return err
+	}
+	if sideOf(t.g, ss.from) != "" && ss.hasKey(t) {
+		ss.auth = t
+	}
+	return nil
 }
 
 // hasKey reports whether the mail carries the sender's key for the game.

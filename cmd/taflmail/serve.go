@@ -125,10 +125,14 @@ func serverOptions(cfg config.Config, store *archive.Store, inbox server.Inbox, 
 	if perHour == 0 {
 		perHour = -1 // config: 0 sends none; server: negative sends none
 	}
+	strangers := cfg.Server.StrangerRepliesPerHour
+	if strangers == 0 {
+		strangers = -1 // config: 0 answers none; server: negative answers none
+	}
 	return server.Options{
 		Address: cfg.Server.Address, Name: cfg.Server.Name, Domain: cfg.Server.Domain,
 		Mailbox: cfg.IMAP.Mailbox, Store: store, Inbox: inbox, Sender: sender, Logger: logger,
-		MaxMailBytes: cfg.IMAP.MaxMailBytes, ErrorRepliesPerHour: perHour,
+		MaxMailBytes: cfg.IMAP.MaxMailBytes, ErrorRepliesPerHour: perHour, StrangerRepliesPerHour: strangers,
 		DefaultLanguage: cfg.Server.DefaultLanguage, RecordsDir: cfg.Archive.RecordsDir,
 		RequireAuthResults: cfg.Server.RequireAuthResults, AuthservID: cfg.Server.AuthservID,
 	}
