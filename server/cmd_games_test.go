@@ -1,6 +1,7 @@
 package server
 
 import (
+	"strings"
 	"testing"
 )
 
@@ -27,4 +28,51 @@ func TestGames(t *testing.T) {
 	mustContain(t, "German games", text, tr(german, "games.header"),
 		tr(german, "games.invited.you"), tr(german, "games.invited"), tr(german, "games.declined"),
 		tr(german, "games.finished", tr(german, "result.defenders")), "gegen alice@player.test")
+}
+
+// Issue 8 §5: the answer to "games" gives each running game a way back in.
+// A reply to it that keeps one game's tag line plays in that game; one
+// that quotes the tag lines of two games names none and is told how.
+func TestGamesTagLeadsBack(t *testing.T) {
+	h := newHarness(t)
+	first := startBrandubh(t, h)
+	h.deliver(alice, "x", "new tablut with carol@player.test", nil)
+	second := findGame(h.last("carol@player.test").msg.Subject, "", nil).id
+	h.reply("carol@player.test", "accept")
+
+	list := h.deliver(alice, "my games?", "games", nil)
+	text := to(t, list, alice).Text
+	key := h.mailVars(alice, first)["{{KEY}}"]
+	mustContain(t, "games list", text, "[taflmail "+first+" "+key+"]", "[taflmail "+second+" ", tr(english, "games.how"))
+
+	// alice replies quoting the whole list: two games, so no game.
+	sent := h.replyTo(alice, list[0], "d1-e1\n\n> "+strings.ReplaceAll(text, "\n", "\n> "))
+	mustContain(t, "reply quoting two tags", to(t, sent, alice).Text, tr(english, "err.nogame"))
+	if n := len(h.state(first).Plies); n != 0 {
+		t.Fatalf("a reply naming two games played in one: %d plies", n)
+	}
+	// She keeps only the first game's tag line.
+	sent = h.replyTo(alice, list[0], "d1-e1\n\n> [taflmail "+first+" "+key+"]")
+	if len(sent) != 2 || len(h.state(first).Plies) != 1 {
+		t.Fatalf("a reply keeping one game's tag line: %d replies, %d plies; want 2 and 1", len(sent), len(h.state(first).Plies))
+	}
+	if s := to(t, sent, alice).Subject; !strings.Contains(s, "[taflmail "+first+" "+key+"]") {
+		t.Errorf("the answer's subject %q does not carry the game's tag", s)
+	}
+	// The tag without the key names the game but cannot move in it.
+	sent = h.deliver(bob, "a move", "d3-e3\n[taflmail "+first+"]", nil)
+	mustContain(t, "keyless tag", to(t, sent, bob).Text, tr(english, "err.badkey", first, first))
+}
+
+// Issue 8 §5: "help" sent in a game's thread is answered in that thread,
+// with its tag and board, so that replying to it with a move works.
+func TestHelpInGameKeepsTag(t *testing.T) {
+	h := newHarness(t)
+	id := startBrandubh(t, h)
+	sent := h.reply(alice, "help")
+	m := to(t, sent, alice)
+	mustContain(t, "help in a game's thread", m.Subject, "[taflmail "+id+" ")
+	if sent := h.reply(alice, "d1-e1"); len(sent) != 2 || len(h.state(id).Plies) != 1 {
+		t.Fatalf("a move in reply to the help answer: %d replies, %d plies; want 2 and 1", len(sent), len(h.state(id).Plies))
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/taflmail/taflmail/mailer"
 )
@@ -55,5 +56,37 @@ func TestRequireAuthResultsDropsForgery(t *testing.T) {
 	sent = h.deliver(alice, "x", "variants", map[string]string{"Authentication-Results": "mx.evil.test; dkim=pass header.d=player.test"})
 	if len(sent) != 0 {
 		t.Fatalf("a pass by another authserv-id got %d replies, want none", len(sent))
+	}
+}
+
+// Inspect says why a mail would not be answered (the stranger budget is
+// spent), and, for a mail already handled, what was decided and why, from
+// the archive (issue 8 §1: "where is my move?").
+func TestInspectSaysWhy(t *testing.T) {
+	h := newHarness(t)
+	h.srv.opts.StrangerRepliesPerHour = 1
+	h.step = time.Minute
+	h.deliver("first@strangers.test", "hi", "help", nil)
+	raw := "From: second@strangers.test\r\nTo: tafl@game.test\r\nSubject: hi\r\nMessage-ID: <second@strangers.test>\r\n\r\nhelp\r\n"
+	m, err := mailer.Parse(strings.NewReader(raw), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := h.srv.Inspect(context.Background(), m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if in.Action != "ignore" || !strings.Contains(in.Why, "reply budget for mails without a key spent") {
+		t.Errorf("Inspect over the budget = %s (%s), want ignore with the budget as the reason", in.Action, in.Why)
+	}
+	if sent := h.deliverRaw([]byte(raw)); len(sent) != 0 {
+		t.Fatalf("the mail over the budget got %d replies", len(sent))
+	}
+	in, err = h.srv.Inspect(context.Background(), m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if in.Action != "ignore" || !strings.Contains(in.Why, "already processed at ") || !strings.Contains(in.Why, ": ignored (reply budget") {
+		t.Errorf("Inspect after handling = %s (%s), want the recorded decision and its reason", in.Action, in.Why)
 	}
 }
