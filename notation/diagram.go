@@ -3,6 +3,7 @@ package notation
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/taflmail/taflmail/engine"
@@ -17,6 +18,17 @@ type diagramConfig struct {
 	legend   bool
 	toMove   bool
 	words    DiagramWords
+	outcome  engine.Outcome // from WithOutcome; zero: the position's own
+}
+
+// newDiagramConfig applies opts to the defaults: legend and side to move
+// shown, nothing marked, English words.
+func newDiagramConfig(opts []DiagramOption) diagramConfig {
+	c := diagramConfig{captured: map[engine.Square]bool{}, legend: true, toMove: true}
+	for _, o := range opts {
+		o(&c)
+	}
+	return c
 }
 
 // WithLastMove marks the from- and to-square of the last ply.
@@ -38,6 +50,77 @@ func WithoutLegend() DiagramOption { return func(c *diagramConfig) { c.legend = 
 
 // WithoutSideToMove leaves out the line that says whose ply is next.
 func WithoutSideToMove() DiagramOption { return func(c *diagramConfig) { c.toMove = false } }
+
+// WithOutcome says how the game ended when the board cannot show it: a
+// resignation, a time-out or a draw by agreement (RULES.md §1.7), which
+// the engine does not see in the position (Replay.Outcome gives it for a
+// record). The last line then reads "game over: defenders win
+// (resignation)" instead of naming the side to move. The zero Outcome (a
+// game still running) changes nothing; the position's own outcome, where
+// the rules ended the game, is shown without this option.
+func WithOutcome(o engine.Outcome) DiagramOption {
+	return func(c *diagramConfig) { c.outcome = o }
+}
+
+// DiagramSettings is what a list of DiagramOptions asks a diagram to show,
+// for writers outside this package (notation/picture).
+type DiagramSettings struct {
+	// LastMove is the last ply to mark (WithLastMove), or nil.
+	LastMove *engine.Move
+	// Captured are the squares the last ply captured on (WithCaptures), in
+	// Square order, without repeats; they may lie off the board.
+	Captured []engine.Square
+	// Legend: draw the legend lines (false after WithoutLegend).
+	Legend bool
+	// SideToMove: draw the line that says whose ply is next or how the
+	// game ended (false after WithoutSideToMove).
+	SideToMove bool
+	// Outcome is the end WithOutcome gave; the zero Outcome when none.
+	Outcome engine.Outcome
+	// Words are the legend words (WithWords), every field filled.
+	Words DiagramWords
+}
+
+// Settings applies opts to the defaults (legend and side to move shown,
+// nothing marked, English words) and returns the result.
+func Settings(opts ...DiagramOption) DiagramSettings {
+	return newDiagramConfig(opts).settings()
+}
+
+func (c diagramConfig) settings() DiagramSettings {
+	s := DiagramSettings{LastMove: c.last, Legend: c.legend, SideToMove: c.toMove, Outcome: c.outcome, Words: c.words.filled()}
+	for sq := range c.captured {
+		s.Captured = append(s.Captured, sq)
+	}
+	slices.Sort(s.Captured)
+	return s
+}
+
+// End returns how the game on p has ended: the outcome WithOutcome gave
+// when there is one, else p's own (the zero Outcome while it runs).
+func (s DiagramSettings) End(p *engine.Position) engine.Outcome {
+	if s.Outcome.Over() {
+		return s.Outcome
+	}
+	return p.Outcome()
+}
+
+// Status returns the last line of a diagram of p, without indentation, in
+// s.Words: "attackers to move", or "game over: defenders win
+// (resignation)" once the game has ended (End). An end without a reason
+// (a record that gives only its result) leaves out the reason and the
+// " ()" around it.
+func (s DiagramSettings) Status(p *engine.Position) string {
+	w := s.Words
+	o := s.End(p)
+	if !o.Over() {
+		return fmt.Sprintf(w.ToMove, w.side(p.ToMove()))
+	}
+	if o.Reason == engine.NoReason {
+		return strings.TrimSuffix(fmt.Sprintf(w.GameOver, w.result(o.Result), ""), " ()")
+	}
+	return fmt.Sprintf(w.GameOver, w.result(o.Result), w.reason(o.Reason))
+}
 
 // DiagramWords are the words of the legend lines under a text diagram
 // (WriteASCII, WriteUnicode). notation knows no languages: a caller writing
@@ -176,10 +259,7 @@ func WriteUnicode(w io.Writer, p *engine.Position, opts ...DiagramOption) error 
 }
 
 func writeDiagram(w io.Writer, p *engine.Position, gl glyphs, opts []DiagramOption) error {
-	c := diagramConfig{captured: map[engine.Square]bool{}, legend: true, toMove: true}
-	for _, o := range opts {
-		o(&c)
-	}
+	c := newDiagramConfig(opts)
 	v := p.Variant()
 	n := p.Size()
 	throne, hasThrone := v.ThroneSquare()
@@ -253,11 +333,7 @@ func writeDiagram(w io.Writer, p *engine.Position, gl glyphs, opts []DiagramOpti
 		}
 	}
 	if c.toMove {
-		if o := p.Outcome(); o.Over() {
-			sb.WriteString("  " + fmt.Sprintf(words.GameOver, words.result(o.Result), words.reason(o.Reason)) + "\n")
-		} else {
-			sb.WriteString("  " + fmt.Sprintf(words.ToMove, words.side(p.ToMove())) + "\n")
-		}
+		sb.WriteString("  " + c.settings().Status(p) + "\n")
 	}
 	lines := strings.Split(sb.String(), "\n")
 	for i, l := range lines {

@@ -1,6 +1,7 @@
 package notation
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -135,5 +136,90 @@ func TestDiagramWordsGerman(t *testing.T) {
 	got = legend(t, escaped, WithWords(partial))
 	if !strings.HasSuffix(got, "  A attacker  D defender  K king  + throne  # corner\n  Partie beendet: defenders win (escape)\n") {
 		t.Errorf("partial words:\n%s", got)
+	}
+}
+
+// lastLine returns the last line of a diagram.
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSuffix(s, "\n"), "\n")
+	return lines[len(lines)-1]
+}
+
+// TestDiagramStatusLine: the last line names the side to move while the
+// game runs, and how it ended when WithOutcome says so (a resignation or
+// an agreed draw leaves no trace on the board, RULES.md §1.7).
+func TestDiagramStatusLine(t *testing.T) {
+	p, res := brandubhAfter(t, "d1-e1")
+	for _, tc := range []struct {
+		name string
+		opts []DiagramOption
+		want string
+	}{
+		{"running", nil, "  defenders to move"},
+		{"running, zero outcome", []DiagramOption{WithOutcome(engine.Outcome{})}, "  defenders to move"},
+		{"resigned", []DiagramOption{WithOutcome(engine.Outcome{Result: engine.AttackersWin, Reason: engine.ReasonResignation, Ply: 2})},
+			"  game over: attackers win (resignation)"},
+		{"agreed draw", []DiagramOption{WithLastMove(res.Move), WithOutcome(engine.Outcome{Result: engine.Draw, Reason: engine.ReasonDrawAgreed, Ply: 1})},
+			"  game over: draw (draw agreed)"},
+		{"timeout", []DiagramOption{WithOutcome(engine.Outcome{Result: engine.DefendersWin, Reason: engine.ReasonTimeout, Ply: 1})},
+			"  game over: defenders win (timeout)"},
+	} {
+		for name, write := range map[string]func(*strings.Builder) error{
+			"WriteASCII":   func(b *strings.Builder) error { return WriteASCII(b, p, tc.opts...) },
+			"WriteUnicode": func(b *strings.Builder) error { return WriteUnicode(b, p, tc.opts...) },
+		} {
+			var b strings.Builder
+			if err := write(&b); err != nil {
+				t.Fatalf("%s = %v", name, err)
+			}
+			if got := lastLine(b.String()); got != tc.want {
+				t.Errorf("%s, %s: last line = %q, want %q", tc.name, name, got, tc.want)
+			}
+			if strings.Contains(b.String(), "to move") != !strings.HasPrefix(tc.want, "  game over") {
+				t.Errorf("%s, %s: diagram names a side to move after the game ended:\n%s", tc.name, name, b.String())
+			}
+		}
+	}
+}
+
+func TestSettings(t *testing.T) {
+	_, res := brandubhAfter(t, "d1-e1")
+	c1, c2 := engine.SquareAt(5, 2), engine.SquareAt(1, 1)
+	end := engine.Outcome{Result: engine.DefendersWin, Reason: engine.ReasonResignation, Ply: 3}
+	s := Settings(WithLastMove(res.Move), WithCaptures(c1, c2, c1), WithoutLegend(), WithOutcome(end))
+	if s.LastMove == nil || *s.LastMove != res.Move {
+		t.Errorf("Settings LastMove = %v, want %v", s.LastMove, res.Move)
+	}
+	if want := []engine.Square{c2, c1}; !slices.Equal(s.Captured, want) {
+		t.Errorf("Settings Captured = %v, want %v (sorted, no repeats)", s.Captured, want)
+	}
+	if s.Legend || !s.SideToMove || s.Outcome != end {
+		t.Errorf("Settings = %+v, want no legend, side to move, outcome %v", s, end)
+	}
+	if d := Settings(); d.LastMove != nil || d.Captured != nil || !d.Legend || !d.SideToMove || d.Outcome.Over() {
+		t.Errorf("Settings() = %+v, want the defaults", d)
+	}
+	p, _ := brandubhAfter(t, "d1-e1")
+	if got := s.End(p); got != end {
+		t.Errorf("End = %v, want %v", got, end)
+	}
+	if got := Settings().End(p); got.Over() {
+		t.Errorf("End without WithOutcome = %v, want the running position's zero outcome", got)
+	}
+}
+
+// TestDiagramOutcomeWords: the end WithOutcome gives is said in the
+// caller's words; an end without a reason drops the parentheses.
+func TestDiagramOutcomeWords(t *testing.T) {
+	p, _ := brandubhAfter(t, "d1-e1")
+	resigned := WithOutcome(engine.Outcome{Result: engine.AttackersWin, Reason: engine.ReasonResignation, Ply: 2})
+	words := DiagramWords{GameOver: "Partie beendet: %s (%s)", AttackersWin: "Angreifer gewinnen",
+		Reasons: map[engine.Reason]string{engine.ReasonResignation: "Aufgabe"}}
+	if got := lastLine(legend(t, p, resigned, WithWords(words))); got != "  Partie beendet: Angreifer gewinnen (Aufgabe)" {
+		t.Errorf("German resignation line = %q", got)
+	}
+	noReason := WithOutcome(engine.Outcome{Result: engine.DefendersWin, Ply: 1})
+	if got := lastLine(legend(t, p, noReason)); got != "  game over: defenders win" {
+		t.Errorf("end without a reason = %q, want %q", got, "  game over: defenders win")
 	}
 }

@@ -3,14 +3,16 @@
 // §0 and §2 tier 2), replaying game records of every format through the
 // engine with every check RULES.md §4 asks for, writing records back as
 // canonical native records, OpenTafl records and CSV lines, and board
-// diagrams (ASCII for mail, Unicode for terminals, SVG and PNG for people
-// who would rather look than read).
+// diagrams (ASCII for mail, Unicode for terminals; the SVG and PNG
+// pictures are in the subpackage notation/picture, so that the mail
+// referee does not link a drawing library).
 //
 // Files: position.go (OTN position records), rules.go (OTN rules strings
 // and engine.Variant), game.go (Game: a record of any format, ReadGames),
 // csv.go (a fast path for CSV files that returns the grammar's trees),
 // replay.go (Game.Replay and its checks), write.go (the writers), error.go
-// (the package's one error type, *Error), diagram.go and image.go (boards).
+// (the package's one error type, *Error), diagram.go (boards as text, and
+// the options every board writer takes).
 //
 // docs/notation.md documents the formats and the choices made where OTN
 // and the engine disagree; docs/corpus.md what the replay finds in

@@ -10,6 +10,7 @@ import (
 
 	"github.com/taflmail/taflmail/engine"
 	"github.com/taflmail/taflmail/notation"
+	"github.com/taflmail/taflmail/notation/picture"
 )
 
 // diagramOptions are the flags of `taflmail diagram`.
@@ -70,8 +71,8 @@ stdout, or to the file -o names.`,
 var diagramWriters = map[string]func(io.Writer, *engine.Position, ...notation.DiagramOption) error{
 	"ascii":   notation.WriteASCII,
 	"unicode": notation.WriteUnicode,
-	"svg":     notation.WriteSVG,
-	"png":     notation.WritePNG,
+	"svg":     picture.WriteSVG,
+	"png":     picture.WritePNG,
 }
 
 func runDiagram(cmd *cobra.Command, o diagramOptions, args []string) error {

@@ -1,4 +1,14 @@
-package notation
+// Package picture draws Tafl boards as pictures, SVG and PNG, for people
+// who would rather look than read: the same board, marks and caption as
+// notation's ASCII and Unicode diagrams (notation.WriteASCII), with the
+// same options (notation.DiagramOption).
+//
+// It lives apart from notation because its drawing library
+// (github.com/tdewolff/canvas) and the Go fonts are large: the mail
+// referee links notation but no picture code (docs/architecture.md, whose
+// import table the test in importrules_test.go checks). Only cmd/taflmail
+// imports it.
+package picture
 
 import (
 	"bytes"
@@ -8,7 +18,6 @@ import (
 	"image/png"
 	"io"
 	"math"
-	"slices"
 	"strings"
 	"sync"
 
@@ -19,6 +28,7 @@ import (
 	"golang.org/x/image/font/gofont/goregular"
 
 	"github.com/taflmail/taflmail/engine"
+	"github.com/taflmail/taflmail/notation"
 )
 
 // Board pictures (SVG and PNG) are drawn once, with tdewolff/canvas, and
@@ -64,17 +74,18 @@ var (
 // below and ranks on both sides (RULES.md §0), attackers as dark discs,
 // defenders as light discs, the king as a light disc with a gold crown,
 // the throne shaded and marked ⊕, restricted corners shaded and marked ⊠
-// (as WriteUnicode). It takes the options of WriteASCII: WithLastMove
-// shades the from-square pale blue and the to-square darker blue and draws
-// an arrow between them; WithCaptures puts a red cross on each square.
-// Under the board, the legend names the variant and, on a second line, the
-// last ply and its captures (WithoutLegend drops both), and the last line
-// says whose ply is next or how the game ended (WithoutSideToMove drops
-// it). Squares off the board are ignored. Text is drawn as outlines, so no
+// (as notation.WriteUnicode). It takes the options of notation.WriteASCII:
+// WithLastMove shades the from-square pale blue and the to-square darker
+// blue and draws an arrow between them; WithCaptures puts a red cross on
+// each square. Under the board, the legend names the variant and, on a
+// second line, the last ply and its captures (WithoutLegend drops both),
+// and the last line says whose ply is next or how the game ended
+// (WithoutSideToMove drops it; WithOutcome gives an end the board cannot
+// show, such as a resignation). Squares off the board are ignored. Text is drawn as outlines, so no
 // font is needed to view it; one drawing unit is one pixel of WritePNG's
 // picture, and the root element carries a <title> with the same facts.
 // It returns the first write error.
-func WriteSVG(w io.Writer, p *engine.Position, opts ...DiagramOption) error {
+func WriteSVG(w io.Writer, p *engine.Position, opts ...notation.DiagramOption) error {
 	c, title, err := imgDraw(p, opts)
 	if err != nil {
 		return err
@@ -84,7 +95,7 @@ func WriteSVG(w io.Writer, p *engine.Position, opts ...DiagramOption) error {
 	r := svg.New(&buf, width, height, &svg.Options{SizeUnits: "px", ImageEncoding: canvas.Lossless})
 	c.RenderTo(r)
 	if err := r.Close(); err != nil {
-		return fmt.Errorf("notation: drawing SVG: %w", err)
+		return fmt.Errorf("picture: drawing SVG: %w", err)
 	}
 	// One element per line, so that golden files diff well; no '>' occurs
 	// inside an attribute (paths and colours only). The title goes right
@@ -105,9 +116,9 @@ func WriteSVG(w io.Writer, p *engine.Position, opts ...DiagramOption) error {
 // pixel per drawing unit: 48 pixels per square and 28 for the coordinates
 // on each side, so a 7×7 board is 393 pixels wide, 11×11 585 and 19×19
 // 969; the height is the width plus 24 pixels per caption line and 6
-// under them. It takes the options of WriteASCII (see WriteSVG) and
-// returns the first write error.
-func WritePNG(w io.Writer, p *engine.Position, opts ...DiagramOption) error {
+// under them. It takes the options of notation.WriteASCII (see WriteSVG)
+// and returns the first write error.
+func WritePNG(w io.Writer, p *engine.Position, opts ...notation.DiagramOption) error {
 	c, _, err := imgDraw(p, opts)
 	if err != nil {
 		return err
@@ -185,15 +196,6 @@ func imgRect(x, y, w, h float64) *canvas.Path { return canvas.Rectangle(w, h).Tr
 
 func imgCircle(x, y, r float64) *canvas.Path { return canvas.Circle(r).Translate(x, y) }
 
-// newImgConfig applies opts to the defaults WriteASCII uses.
-func newImgConfig(opts []DiagramOption) diagramConfig {
-	c := diagramConfig{captured: map[engine.Square]bool{}, legend: true, toMove: true}
-	for _, o := range opts {
-		o(&c)
-	}
-	return c
-}
-
 // imgLine is one caption line under the board.
 type imgLine struct {
 	text string
@@ -212,17 +214,16 @@ type imgPlan struct {
 // imgPlanFor applies opts to p: the last ply and captured squares that lie
 // on the board, and the caption lines (the variant's title; the last ply
 // and captures; whose ply is next or how the game ended).
-func imgPlanFor(p *engine.Position, opts []DiagramOption) imgPlan {
-	cfg := newImgConfig(opts)
+func imgPlanFor(p *engine.Position, opts []notation.DiagramOption) imgPlan {
+	cfg := notation.Settings(opts...)
 	n := p.Size()
 	var pl imgPlan
-	for s := range cfg.captured {
+	for _, s := range cfg.Captured {
 		if s.OnBoard(n) {
 			pl.captured = append(pl.captured, s)
 		}
 	}
-	slices.Sort(pl.captured)
-	if m := cfg.last; m != nil && m.From.OnBoard(n) && m.To.OnBoard(n) {
+	if m := cfg.LastMove; m != nil && m.From.OnBoard(n) && m.To.OnBoard(n) {
 		pl.last = m
 	}
 
@@ -242,7 +243,7 @@ func imgPlanFor(p *engine.Position, opts []DiagramOption) imgPlan {
 		}
 		ply = append(ply, "captured "+strings.Join(names, " "))
 	}
-	if cfg.legend {
+	if cfg.Legend {
 		if name != "" {
 			pl.lines = append(pl.lines, imgLine{text: name})
 		}
@@ -250,19 +251,13 @@ func imgPlanFor(p *engine.Position, opts []DiagramOption) imgPlan {
 			pl.lines = append(pl.lines, imgLine{text: strings.Join(ply, ", ")})
 		}
 	}
-	var status imgLine
-	if o := p.Outcome(); o.Over() {
-		status.text = "game over: " + resultWords(o.Result)
-		if o.Reason != engine.NoReason {
-			status.text += " (" + o.Reason.String() + ")"
-		}
-		if side, ok := o.Result.Winner(); ok {
-			status.icon = imgSideIcon(side)
-		}
-	} else {
-		status = imgLine{text: p.ToMove().String() + " to move", icon: imgSideIcon(p.ToMove())}
+	status := imgLine{text: cfg.Status(p)}
+	if o := cfg.End(p); !o.Over() {
+		status.icon = imgSideIcon(p.ToMove())
+	} else if side, ok := o.Result.Winner(); ok {
+		status.icon = imgSideIcon(side)
 	}
-	if cfg.toMove {
+	if cfg.SideToMove {
 		pl.lines = append(pl.lines, status)
 	}
 	pl.layout = newImgLayout(n, len(pl.lines))
@@ -272,7 +267,7 @@ func imgPlanFor(p *engine.Position, opts []DiagramOption) imgPlan {
 
 // imgDraw makes the drawing shared by WriteSVG and WritePNG and returns
 // it with a one-line description for the SVG title.
-func imgDraw(p *engine.Position, opts []DiagramOption) (*canvas.Canvas, string, error) {
+func imgDraw(p *engine.Position, opts []notation.DiagramOption) (*canvas.Canvas, string, error) {
 	fonts, err := loadImgFonts()
 	if err != nil {
 		return nil, "", err
@@ -323,7 +318,7 @@ func imgDraw(p *engine.Position, opts []DiagramOption) (*canvas.Canvas, string, 
 	}
 	pt.stroke(gridLines, imgColGrid, 1, false)
 
-	// Marks on restricted squares: ⊕ throne, ⊠ corners, as WriteUnicode.
+	// Marks on restricted squares: ⊕ throne, ⊠ corners, as notation.WriteUnicode.
 	for r := 0; r < n; r++ {
 		for f := 0; f < n; f++ {
 			s := engine.SquareAt(f, r)
@@ -492,11 +487,11 @@ type imgFonts struct {
 var loadImgFonts = sync.OnceValues(func() (imgFonts, error) {
 	regular, err := canvas.LoadFont(goregular.TTF, 0, canvas.FontRegular)
 	if err != nil {
-		return imgFonts{}, fmt.Errorf("notation: loading Go Regular: %w", err)
+		return imgFonts{}, fmt.Errorf("picture: loading Go Regular: %w", err)
 	}
 	medium, err := canvas.LoadFont(gomedium.TTF, 0, canvas.FontMedium)
 	if err != nil {
-		return imgFonts{}, fmt.Errorf("notation: loading Go Medium: %w", err)
+		return imgFonts{}, fmt.Errorf("picture: loading Go Medium: %w", err)
 	}
 	return imgFonts{regular: regular, medium: medium}, nil
 })

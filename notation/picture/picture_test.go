@@ -1,4 +1,4 @@
-package notation
+package picture
 
 import (
 	"bytes"
@@ -19,6 +19,7 @@ import (
 	"testing"
 
 	"github.com/taflmail/taflmail/engine"
+	"github.com/taflmail/taflmail/notation"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/ from the current output")
@@ -29,12 +30,12 @@ type imgCase struct {
 	name    string
 	variant string
 	plies   []string
-	opts    func(last engine.PlyResult) []DiagramOption
+	opts    func(last engine.PlyResult) []notation.DiagramOption
 }
 
 // imgLastPly marks the last ply and its captures.
-func imgLastPly(r engine.PlyResult) []DiagramOption {
-	return []DiagramOption{WithLastMove(r.Move), WithCaptures(r.Captures...)}
+func imgLastPly(r engine.PlyResult) []notation.DiagramOption {
+	return []notation.DiagramOption{notation.WithLastMove(r.Move), notation.WithCaptures(r.Captures...)}
 }
 
 var imgCases = []imgCase{
@@ -43,8 +44,8 @@ var imgCases = []imgCase{
 	{name: "brandubh-capture", variant: "brandubh", plies: []string{"d1-e1", "d3-f3", "d2-f2"}, opts: imgLastPly},
 	// The king leaves the throne; no legend, no side to move.
 	{name: "tablut-bare", variant: "tablut", plies: []string{"e2-b2", "e4-d4", "a4-a2", "e5-e4"},
-		opts: func(r engine.PlyResult) []DiagramOption {
-			return []DiagramOption{WithLastMove(r.Move), WithoutLegend(), WithoutSideToMove()}
+		opts: func(r engine.PlyResult) []notation.DiagramOption {
+			return []notation.DiagramOption{notation.WithLastMove(r.Move), notation.WithoutLegend(), notation.WithoutSideToMove()}
 		}},
 	{name: "alea-start", variant: "alea"},
 }
@@ -68,7 +69,7 @@ func imgSq(t *testing.T, s string) engine.Square {
 }
 
 // build plays the case and returns the position and options.
-func (c imgCase) build(t *testing.T) (*engine.Position, []DiagramOption) {
+func (c imgCase) build(t *testing.T) (*engine.Position, []notation.DiagramOption) {
 	t.Helper()
 	v, ok := engine.Lookup(c.variant)
 	if !ok {
@@ -98,7 +99,7 @@ func TestWriteSVGGolden(t *testing.T) {
 			if err := WriteSVG(&buf, p, opts...); err != nil {
 				t.Fatalf("WriteSVG = %v", err)
 			}
-			path := filepath.Join("testdata", "diagrams", c.name+".svg")
+			path := filepath.Join("testdata", c.name+".svg")
 			if *update {
 				if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 					t.Fatal(err)
@@ -306,7 +307,7 @@ func TestWritePNGThroneAndKing(t *testing.T) {
 func TestImagesDeterministic(t *testing.T) {
 	for _, c := range imgCases {
 		p, opts := c.build(t)
-		for name, write := range map[string]func(io.Writer, *engine.Position, ...DiagramOption) error{
+		for name, write := range map[string]func(io.Writer, *engine.Position, ...notation.DiagramOption) error{
 			"WriteSVG": WriteSVG, "WritePNG": WritePNG,
 		} {
 			var a, b bytes.Buffer
@@ -378,7 +379,7 @@ func TestWriteSamples(t *testing.T) {
 	}
 	for _, c := range imgCases {
 		p, opts := c.build(t)
-		for ext, write := range map[string]func(io.Writer, *engine.Position, ...DiagramOption) error{
+		for ext, write := range map[string]func(io.Writer, *engine.Position, ...notation.DiagramOption) error{
 			".svg": WriteSVG, ".png": WritePNG,
 		} {
 			var buf bytes.Buffer
@@ -403,6 +404,15 @@ func TestImageCaption(t *testing.T) {
 		{imgCases[1], []string{"Brandubh 7×7 (Federation Brandubh)", "last ply d2-f2, captured f3", "defenders to move"},
 			"Brandubh 7×7 (Federation Brandubh): defenders to move, last ply d2-f2, captured f3"},
 		{imgCases[2], nil, "Tablut 9×9 (Linnaeus, as reconstructed by Aage Nielsen): attackers to move, last ply e5-e4"},
+		// The attackers resign after d2-f2: the caption says so, not
+		// "defenders to move".
+		{imgCase{name: "brandubh-resigned", variant: "brandubh", plies: imgCases[1].plies,
+			opts: func(r engine.PlyResult) []notation.DiagramOption {
+				end := engine.Outcome{Result: engine.DefendersWin, Reason: engine.ReasonResignation, Ply: 3}
+				return append(imgLastPly(r), notation.WithOutcome(end))
+			}},
+			[]string{"Brandubh 7×7 (Federation Brandubh)", "last ply d2-f2, captured f3", "game over: defenders win (resignation)"},
+			"Brandubh 7×7 (Federation Brandubh): game over: defenders win (resignation), last ply d2-f2, captured f3"},
 	} {
 		p, opts := tc.c.build(t)
 		pl := imgPlanFor(p, opts)
@@ -424,7 +434,7 @@ func TestImageOffBoard(t *testing.T) {
 		t.Fatal(err)
 	}
 	far := engine.SquareAt(12, 3)
-	if err := WriteSVG(&odd, p, WithCaptures(far), WithLastMove(engine.Move{From: far, To: imgSq(t, "a1")})); err != nil {
+	if err := WriteSVG(&odd, p, notation.WithCaptures(far), notation.WithLastMove(engine.Move{From: far, To: imgSq(t, "a1")})); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(plain.Bytes(), odd.Bytes()) {
