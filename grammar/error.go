@@ -38,24 +38,12 @@ type Error struct {
 
 // Error formats the error as "file:line:col: expected …, found …" or
 // "file:line:col: message", without "file:" when Filename is empty and
-// without "line:col:" when Line is 0.
+// without "line:col:" when Line is 0 (Positioned).
 func (e *Error) Error() string {
-	var b strings.Builder
-	if e.Filename != "" {
-		b.WriteString(e.Filename)
-		b.WriteByte(':')
-	}
-	if e.Line > 0 {
-		fmt.Fprintf(&b, "%d:%d: ", e.Line, e.Col)
-	} else if e.Filename != "" {
-		b.WriteByte(' ')
-	}
 	if e.Expected != "" {
-		fmt.Fprintf(&b, "expected %s, found %s", e.Expected, e.Found)
-	} else {
-		b.WriteString(e.Message)
+		return Positioned(e.Filename, e.Line, e.Col, "expected "+e.Expected+", found "+e.Found)
 	}
-	return b.String()
+	return Positioned(e.Filename, e.Line, e.Col, e.Message)
 }
 
 // newError builds an Error at pos with a plain message.

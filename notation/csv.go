@@ -3,8 +3,6 @@ package notation
 import (
 	"strconv"
 
-	"github.com/alecthomas/participle/v2/lexer"
-
 	"github.com/taflmail/taflmail/grammar"
 )
 
@@ -104,8 +102,8 @@ func (p *csvParser) game(text []byte, line, off int) (*grammar.CSVGame, bool) {
 		return nil, false
 	}
 	g := &grammar.CSVGame{Line: line}
-	pos := func(col int) lexer.Position {
-		return lexer.Position{Filename: p.filename, Offset: off + col, Line: line, Column: col + 1}
+	pos := func(col int) grammar.Position {
+		return grammar.Position{Filename: p.filename, Offset: off + col, Line: line, Column: col + 1}
 	}
 	// Plies: tokens separated by blanks.
 	for i := 0; i < commas[0]; {
@@ -185,7 +183,7 @@ func trimBlanks(b []byte) []byte {
 
 // ply returns the ply written as text at pos: participle parses each
 // distinct text once; the tree is copied with its positions moved.
-func (p *csvParser) ply(text string, at lexer.Position) (*grammar.Ply, bool) {
+func (p *csvParser) ply(text string, at grammar.Position) (*grammar.Ply, bool) {
 	tmpl, ok := p.memo[text]
 	if !ok {
 		parsed, err := grammar.ParsePly("", []byte(text))
@@ -201,7 +199,7 @@ func (p *csvParser) ply(text string, at lexer.Position) (*grammar.Ply, bool) {
 // place copies a ply parsed at the start of its own text to position at
 // of the file. The copies come from slabs, so that a file's plies cost a
 // few allocations in all.
-func (p *csvParser) place(t *grammar.Ply, at lexer.Position) *grammar.Ply {
+func (p *csvParser) place(t *grammar.Ply, at grammar.Position) *grammar.Ply {
 	if len(p.plies) == 0 {
 		p.plies = make([]grammar.Ply, 512)
 	}
@@ -237,7 +235,7 @@ func (p *csvParser) place(t *grammar.Ply, at lexer.Position) *grammar.Ply {
 	return out
 }
 
-func (p *csvParser) square(s *grammar.Square, at lexer.Position) *grammar.Square {
+func (p *csvParser) square(s *grammar.Square, at grammar.Position) *grammar.Square {
 	if s == nil {
 		return nil
 	}
@@ -253,6 +251,6 @@ func (p *csvParser) square(s *grammar.Square, at lexer.Position) *grammar.Square
 
 // shiftPos moves a position within a one-line ply text (line 1, column 1
 // at its start) to a text that starts at at.
-func shiftPos(at, pos lexer.Position) lexer.Position {
-	return lexer.Position{Filename: at.Filename, Offset: at.Offset + pos.Offset, Line: at.Line, Column: at.Column + pos.Column - 1}
+func shiftPos(at, pos grammar.Position) grammar.Position {
+	return grammar.Position{Filename: at.Filename, Offset: at.Offset + pos.Offset, Line: at.Line, Column: at.Column + pos.Column - 1}
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/taflmail/taflmail/engine"
+	"github.com/taflmail/taflmail/grammar"
 )
 
 // Kind says what an Error is about.
@@ -100,20 +101,11 @@ var (
 	ErrResult      = &Error{Kind: KindResult, Message: "result contradicts the engine"}
 )
 
-// Error formats e as described on the type.
+// Error formats e as described on the type, with the position printed
+// as every positioned error of taflmail prints it (grammar.Positioned),
+// and "notation: " in its place when e has neither file nor line.
 func (e *Error) Error() string {
 	var b strings.Builder
-	if e.Filename != "" {
-		b.WriteString(e.Filename)
-		b.WriteByte(':')
-	}
-	if e.Line > 0 {
-		fmt.Fprintf(&b, "%d:%d:", e.Line, e.Col)
-	}
-	if b.Len() == 0 {
-		b.WriteString("notation:")
-	}
-	b.WriteByte(' ')
 	if e.Ply > 0 {
 		fmt.Fprintf(&b, "ply %d (%s) ", e.Ply, e.Side)
 	}
@@ -122,7 +114,10 @@ func (e *Error) Error() string {
 		b.WriteString(": ")
 	}
 	b.WriteString(e.Message)
-	return b.String()
+	if e.Filename == "" && e.Line <= 0 {
+		return "notation: " + b.String()
+	}
+	return grammar.Positioned(e.Filename, e.Line, e.Col, b.String())
 }
 
 // Unwrap returns the cause.

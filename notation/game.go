@@ -6,8 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/alecthomas/participle/v2/lexer"
-
 	"github.com/taflmail/taflmail/engine"
 	"github.com/taflmail/taflmail/grammar"
 )
@@ -520,9 +518,9 @@ func (g *Game) startPosition() (*engine.Position, error) {
 }
 
 // pos returns the lexer position of ply i, or the game's.
-func (g *Game) plyPos(i int) lexer.Position {
+func (g *Game) plyPos(i int) grammar.Position {
 	if i >= 0 && i < len(g.Plies) {
 		return g.Plies[i].Ply.Pos
 	}
-	return lexer.Position{Filename: g.Filename, Line: g.Line, Column: g.Col}
+	return grammar.Position{Filename: g.Filename, Line: g.Line, Column: g.Col}
 }

@@ -5,7 +5,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/alecthomas/participle/v2/lexer"
+	"github.com/taflmail/taflmail/grammar"
 )
 
 // corpusDir is shared/records, the real games, relative to this package.
@@ -23,9 +23,9 @@ func requireCorpus(t testing.TB) {
 	}
 }
 
-var positionType = reflect.TypeOf(lexer.Position{})
+var positionType = reflect.TypeOf(grammar.Position{})
 
-// stripPositions zeroes every lexer.Position reachable from v (a pointer),
+// stripPositions zeroes every grammar.Position reachable from v (a pointer),
 // so that syntax trees can be compared without positions.
 func stripPositions(v any) { stripValue(reflect.ValueOf(v)) }
 

@@ -6,8 +6,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/alecthomas/participle/v2/lexer"
-
 	"github.com/taflmail/taflmail/engine"
 	"github.com/taflmail/taflmail/grammar"
 )
@@ -585,7 +583,7 @@ func (rd rulesReader) shift(p *grammar.RulePair, e *Error) *Error {
 	return e
 }
 
-func setPos(e *Error, pos lexer.Position) {
+func setPos(e *Error, pos grammar.Position) {
 	e.Filename, e.Line, e.Col = pos.Filename, pos.Line, pos.Column
 	if e.Line == 0 {
 		e.Line, e.Col = 1, 1
