@@ -73,6 +73,47 @@ func (r *Replay) Err() *Error {
 	return r.Errors[0]
 }
 
+// Outcome returns how the game ended, as far as the record says and the
+// engine agrees: the engine's End where the rules end the game; else, for
+// a legal record, a final resignation or time-out (the other side wins;
+// RULES.md §1.7), or the result the record gives with the reason its
+// Termination names ("resignation", "timeout", "agreement"; NoReason for
+// none), Ply being the record's last ply. It is the zero Outcome while the
+// game runs. Diagrams of the final position take it (WithOutcome), so that
+// a resigned game is not drawn with a side to move.
+func (r *Replay) Outcome() engine.Outcome {
+	if r.End.Over() {
+		return r.End
+	}
+	g := r.Game
+	n := len(g.Plies)
+	if !r.Legal || r.Final == nil {
+		return engine.Outcome{}
+	}
+	if n > 0 && g.Plies[n-1].Ply.Move == nil {
+		reason := engine.ReasonResignation
+		if g.Plies[n-1].Ply.Timeout {
+			reason = engine.ReasonTimeout
+		}
+		return engine.Outcome{Result: winResult(r.Final.ToMove().Opponent()), Reason: reason, Ply: n}
+	}
+	var res engine.Result
+	switch g.Result {
+	case grammar.AttackersWin:
+		res = engine.AttackersWin
+	case grammar.DefendersWin:
+		res = engine.DefendersWin
+	case grammar.Draw:
+		res = engine.Draw
+	default:
+		return engine.Outcome{}
+	}
+	reason := map[string]engine.Reason{
+		"resignation": engine.ReasonResignation, "timeout": engine.ReasonTimeout, "agreement": engine.ReasonDrawAgreed,
+	}[g.Termination]
+	return engine.Outcome{Result: res, Reason: reason, Ply: n}
+}
+
 // Moves returns the number of moves in the record: its plies without
 // resignations and time-outs.
 func (g *Game) Moves() int {
