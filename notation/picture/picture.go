@@ -6,8 +6,8 @@
 // It lives apart from notation because its drawing library
 // (github.com/tdewolff/canvas) and the Go fonts are large: the mail
 // referee links notation but no picture code (docs/architecture.md, whose
-// import table the test in importrules_test.go checks). Only cmd/taflmail
-// imports it.
+// import table TestImportRules in docs/imports_test.go checks). Only
+// cmd/taflmail imports it.
 package picture
 
 import (
