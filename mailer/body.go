@@ -330,10 +330,8 @@ func unflow(s string, delsp bool) string {
 		for depth < len(line) && line[depth] == '>' {
 			depth++
 		}
-		content := line[depth:]
-		if strings.HasPrefix(content, " ") {
-			content = content[1:] // space-stuffing, or the space after ">"
-		}
+		// Drop space-stuffing, or the space after ">".
+		content := strings.TrimPrefix(line[depth:], " ")
 		if inPara && depth != paraDepth {
 			flush()
 		}

@@ -22,9 +22,6 @@ import (
 // are the engine's where the rules end the game on the last ply, else the
 // record's (a final resignation or time-out decides who won).
 
-// variantTagRE is the form of a native Variant tag (grammar's check).
-var variantTagRE = regexp.MustCompile(`^[a-z][a-z0-9-]*$`)
-
 // canWrite reports why r cannot be written: a game whose rules or start
 // position cannot be used (Game.SetupErr).
 func canWrite(r *Replay) error {
