@@ -88,7 +88,38 @@ func ParseRules(s string) (*engine.Variant, error) {
 // for a rule the engine cannot play, KindSetup when the result fails
 // engine's Variant.Validate (which it wraps).
 func VariantFromRules(r *grammar.Rules) (*engine.Variant, error) {
-	v := &engine.Variant{
+	b := &rulesBuild{rd: rulesReader{r: r}, v: otnDefaults(), reCorner: engine.AllPieces, reThrone: engine.AllPieces}
+	dim, ok := b.rd.pair("dim")
+	if !ok {
+		return nil, b.rd.errAt(nil, KindSyntax, "rules string without dim: (the board size)")
+	}
+	n, err := strconv.Atoi(dim.Value)
+	if err != nil || n < engine.MinSize || n > engine.MaxSize {
+		return nil, b.rd.errAt(dim, KindSyntax, "dim: board size %q is not a number from %d to %d", dim.Value, engine.MinSize, engine.MaxSize)
+	}
+	b.n, b.v.Size = n, n
+	for _, key := range []string{"afor", "dfor"} {
+		if p, ok := b.rd.pair(key); ok && p.Value != "" {
+			return nil, b.rd.errAt(p, KindUnsupported, "%s: fortresses are not supported", key)
+		}
+	}
+	for i := range r.Pairs {
+		p := &r.Pairs[i]
+		parse, ok := rulesKeys[p.Key]
+		if !ok {
+			return nil, b.rd.errAt(p, KindUnsupported, "unknown rules key %s:", p.Key)
+		}
+		if err := parse(b, p); err != nil {
+			return nil, err
+		}
+	}
+	return b.finish()
+}
+
+// otnDefaults returns the variant of a rules string that sets nothing but
+// dim and start: OTN's defaults (OTN spec §3), Tier 2.
+func otnDefaults() *engine.Variant {
+	return &engine.Variant{
 		Tier:        2,
 		Source:      "OTN rules string",
 		FirstSide:   engine.Attackers,
@@ -103,236 +134,14 @@ func VariantFromRules(r *grammar.Rules) (*engine.Variant, error) {
 		Repetition:   engine.RepetitionDraw,
 		NoMove:       engine.NoMoveLoses,
 	}
-	rd := rulesReader{r: r}
-	dim, ok := rd.pair("dim")
-	if !ok {
-		return nil, rd.errAt(nil, KindSyntax, "rules string without dim: (the board size)")
-	}
-	n, err := strconv.Atoi(dim.Value)
-	if err != nil || n < engine.MinSize || n > engine.MaxSize {
-		return nil, rd.errAt(dim, KindSyntax, "dim: board size %q is not a number from %d to %d", dim.Value, engine.MinSize, engine.MaxSize)
-	}
-	v.Size = n
-	for _, key := range []string{"afor", "dfor"} {
-		if p, ok := rd.pair(key); ok && p.Value != "" {
-			return nil, rd.errAt(p, KindUnsupported, "%s: fortresses are not supported", key)
-		}
-	}
-	// Who may re-enter a corner or the throne (OpenTafl's corre, cenre;
-	// default: every piece).
-	stopCorner, stopThrone := engine.AllPieces, engine.AllPieces
-	var board *engine.Board
-	for i := range r.Pairs {
-		p := &r.Pairs[i]
-		val := p.Value
-		yes, no := val == "y", val == "n"
-		yesNo := func() error {
-			if !yes && !no {
-				return rd.errAt(p, KindSyntax, "%s: value %q is not y or n", p.Key, val)
-			}
-			return nil
-		}
-		switch p.Key {
-		case "dim":
-		case "name":
-			v.Name, v.Title = val, strings.ReplaceAll(val, "_", " ")
-		case "esc":
-			switch val {
-			case "c":
-				v.Escape = engine.EscapeCorners
-			case "e":
-				v.Escape = engine.EscapeEdge
-			default:
-				return nil, rd.errAt(p, KindSyntax, "esc: value %q is not c (corners) or e (edge)", val)
-			}
-		case "surf":
-			if err := yesNo(); err != nil {
-				return nil, err
-			}
-			v.Encirclement = yes
-		case "atkf":
-			if err := yesNo(); err != nil {
-				return nil, err
-			}
-			v.FirstSide = engine.Attackers
-			if no {
-				v.FirstSide = engine.Defenders
-			}
-		case "tfr":
-			if _, ok := rd.pair(keyRepetition); ok {
-				continue // taflmail's key says more
-			}
-			switch val {
-			case "d":
-				v.Repetition = engine.RepetitionDraw
-			case "i":
-				v.Repetition = engine.RepetitionIgnored
-			case "w":
-				v.Repetition = engine.RepetitionSideToMoveLoses
-			case "l":
-				return nil, rd.errAt(p, KindUnsupported, "tfr: l (the player who makes the third repetition loses) is not supported")
-			default:
-				return nil, rd.errAt(p, KindSyntax, "tfr: value %q is not d, i, w or l", val)
-			}
-		case keyRepetition:
-			switch val {
-			case "attackers":
-				v.Repetition = engine.RepetitionAttackersWin
-			case "defenders":
-				v.Repetition = engine.RepetitionDefendersWin
-			default:
-				return nil, rd.errAt(p, KindSyntax, "%s: value %q is not attackers or defenders", p.Key, val)
-			}
-		case keyNoMove:
-			switch val {
-			case "draw":
-				v.NoMove = engine.NoMoveDraw
-			case "loses":
-				v.NoMove = engine.NoMoveLoses
-			default:
-				return nil, rd.errAt(p, KindSyntax, "%s: value %q is not draw or loses", p.Key, val)
-			}
-		case keyKingEdge:
-			switch val {
-			case "capture":
-				v.KingEdge = engine.EdgeThreeSides
-			case "safe":
-				v.KingEdge = engine.EdgeNoCapture
-			default:
-				return nil, rd.errAt(p, KindSyntax, "%s: value %q is not capture or safe", p.Key, val)
-			}
-		case "ka":
-			switch val {
-			case "y":
-				v.KingArms = engine.KingArmed
-			case "n":
-				v.KingArms = engine.KingUnarmed
-			case "h":
-				v.KingArms = engine.KingHammerOnly
-			case "a":
-				v.KingArms = engine.KingAnvilOnly
-			default:
-				return nil, rd.errAt(p, KindSyntax, "ka: value %q is not y, n, h or a", val)
-			}
-		case "ks":
-			switch val {
-			case "y", "s":
-				v.KingCapture = engine.CaptureStrong
-			case "c":
-				v.KingCapture = engine.CaptureStrongNearThrone
-			case "n", "w":
-				v.KingCapture = engine.CaptureWeak
-			case "m":
-				return nil, rd.errAt(p, KindUnsupported, "ks: m (a middleweight king) is not supported")
-			default:
-				return nil, rd.errAt(p, KindSyntax, "ks: value %q is not y, s, c, m, n or w", val)
-			}
-		case "kj":
-			if val != "n" {
-				return nil, rd.errAt(p, KindUnsupported, "kj: king jumps are not supported")
-			}
-		case "nj", "cj":
-			// Jumps of knights and commanders; a start position cannot
-			// hold them, so any valid value is harmless.
-			if !strings.Contains("nrjc", val) || len(val) != 1 {
-				return nil, rd.errAt(p, KindSyntax, "%s: value %q is not n, r, j or c", p.Key, val)
-			}
-		case "ber":
-			if val != "n" {
-				return nil, rd.errAt(p, KindUnsupported, "ber: berserk moves are not supported")
-			}
-		case "spd":
-			if val != "-1" && val != "" {
-				return nil, rd.errAt(p, KindUnsupported, "spd: speed limits are not supported")
-			}
-		case "linc":
-			if err := yesNo(); err != nil {
-				return nil, err
-			}
-			if yes {
-				return nil, rd.errAt(p, KindUnsupported, "linc: Linnaean capture (a defender beside the occupied throne captured against it) is not supported")
-			}
-		case "swf":
-			if err := yesNo(); err != nil {
-				return nil, err
-			}
-			if no {
-				return nil, rd.errAt(p, KindUnsupported, "swf: shieldwall captures without a bracketing ply are not supported")
-			}
-		case "sw":
-			switch val {
-			case "n":
-				v.Shieldwall, v.ShieldwallCorners = false, false
-			case "w":
-				v.Shieldwall, v.ShieldwallCorners = true, false
-			case "s":
-				v.Shieldwall, v.ShieldwallCorners = true, true
-			default:
-				return nil, rd.errAt(p, KindSyntax, "sw: value %q is not n, w or s", val)
-			}
-		case "efe":
-			if err := yesNo(); err != nil {
-				return nil, err
-			}
-			v.EdgeFort = yes
-		case "cor", "cen":
-			present, squares, err := rd.squareList(p, n)
-			if err != nil {
-				return nil, err
-			}
-			if p.Key == "cor" {
-				v.Corners.Present, v.Corners.Squares = present, squares
-			} else {
-				v.Throne.Present, v.Throne.Squares = present, squares
-			}
-		case "corp", "cenp", "cors", "cens", "corh", "cenh", "cenhe", "corre", "cenre":
-			set, err := rd.pieces(p)
-			if err != nil {
-				return nil, err
-			}
-			switch p.Key {
-			case "corp":
-				v.Corners.Pass = set
-			case "cenp":
-				v.Throne.Pass = set
-			case "cors":
-				v.Corners.Stop = set
-			case "cens":
-				v.Throne.Stop = set
-			case "corh":
-				v.Corners.HostileEmpty = set
-			case "cenh":
-				v.Throne.HostileOccupied = set
-			case "cenhe":
-				v.Throne.HostileEmpty = set
-			case "corre":
-				stopCorner = set
-			case "cenre":
-				stopThrone = set
-			}
-		case "afor", "dfor", "aforh", "dforh", "aforp", "dforp", "afors", "dfors", "aforre", "dforre":
-			// Rules for fortresses, which afor and dfor say do not exist.
-		case "start", "starti":
-			if board != nil {
-				return nil, rd.errAt(p, KindSyntax, "rules string has both start: and starti:")
-			}
-			parse := ParseBoard
-			if p.Key == "starti" {
-				parse = ParseBoardInverted
-			}
-			b, err := parse(val)
-			if err != nil {
-				return nil, rd.shift(p, err.(*Error))
-			}
-			if b.Size != n {
-				return nil, rd.errAt(p, KindSyntax, "%s: position is %d×%d but dim is %d", p.Key, b.Size, b.Size, n)
-			}
-			board = &b
-		default:
-			return nil, rd.errAt(p, KindUnsupported, "unknown rules key %s:", p.Key)
-		}
-	}
-	if board == nil {
+}
+
+// finish checks what only the whole rules string tells (a start position,
+// re-entry rules the engine can play), clears rules that cannot act, and
+// validates the variant.
+func (b *rulesBuild) finish() (*engine.Variant, error) {
+	v, rd := b.v, b.rd
+	if b.board == nil {
 		return nil, rd.errAt(nil, KindSyntax, "rules string without start: (the start position)")
 	}
 	// A piece that may stop on a restricted square but not re-enter it
@@ -341,7 +150,7 @@ func VariantFromRules(r *grammar.Rules) (*engine.Variant, error) {
 		key        string
 		re, stop   engine.PieceSet
 		restricted bool
-	}{{"corre", stopCorner, v.Corners.Stop, v.Corners.Present}, {"cenre", stopThrone, v.Throne.Stop, v.Throne.Present}} {
+	}{{"corre", b.reCorner, v.Corners.Stop, v.Corners.Present}, {"cenre", b.reThrone, v.Throne.Stop, v.Throne.Present}} {
 		if c.restricted && c.stop&^c.re != 0 {
 			p, _ := rd.pair(c.key)
 			return nil, rd.errAt(p, KindUnsupported, "%s: squares that some pieces may not re-enter are not supported", c.key)
@@ -356,9 +165,10 @@ func VariantFromRules(r *grammar.Rules) (*engine.Variant, error) {
 	if !v.Throne.Present {
 		v.Throne = engine.SquareRule{}
 	}
-	v.Start = startRows(*board)
+	v.Start = startRows(*b.board)
 	if err := v.Validate(); err != nil {
-		return nil, &Error{Kind: KindSetup, Filename: r.Pos.Filename, Line: r.Pos.Line, Col: r.Pos.Column,
+		pos := rd.r.Pos
+		return nil, &Error{Kind: KindSetup, Filename: pos.Filename, Line: pos.Line, Col: pos.Column,
 			Message: strings.TrimPrefix(err.Error(), "engine: "), Err: err}
 	}
 	return v, nil

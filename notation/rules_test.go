@@ -145,6 +145,27 @@ func TestRulesErrors(t *testing.T) {
 		{"dim:7 start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t2/", KindSyntax, "1:45: start: rank 7 has 6 squares, want 7"},
 		{"dim:9" + start, KindSyntax, "1:7: start: position is 7×7 but dim is 9"},
 		{"dim:7 start:/3t3/3t3/3T3/ttT1Ttt/3T3/3t3/3t3/", KindSetup, "1:1: invalid position: 0 kings on the board, want 1"},
+		// A malformed value of each kind of key (one parser per key).
+		{"dim:7 surf:x" + start, KindSyntax, `1:7: surf: value "x" is not y or n`},
+		{"dim:7 atkf:yes" + start, KindSyntax, `1:7: atkf: value "yes" is not y or n`},
+		{"dim:7 efe:" + start, KindSyntax, `1:7: efe: value "" is not y or n`},
+		{"dim:7 linc:x" + start, KindSyntax, `1:7: linc: value "x" is not y or n`},
+		{"dim:7 swf:x" + start, KindSyntax, `1:7: swf: value "x" is not y or n`},
+		{"dim:7 tfr:x" + start, KindSyntax, `1:7: tfr: value "x" is not d, i, w or l`},
+		{"dim:7 tm-rep:x" + start, KindSyntax, `1:7: tm-rep: value "x" is not attackers or defenders`},
+		{"dim:7 tm-nomove:x" + start, KindSyntax, `1:7: tm-nomove: value "x" is not draw or loses`},
+		{"dim:7 tm-kedge:x" + start, KindSyntax, `1:7: tm-kedge: value "x" is not capture or safe`},
+		{"dim:7 ka:x" + start, KindSyntax, `1:7: ka: value "x" is not y, n, h or a`},
+		{"dim:7 ks:x" + start, KindSyntax, `1:7: ks: value "x" is not y, s, c, m, n or w`},
+		{"dim:7 nj:rj" + start, KindSyntax, `1:7: nj: value "rj" is not n, r, j or c`},
+		{"dim:7 cj:x" + start, KindSyntax, `1:7: cj: value "x" is not n, r, j or c`},
+		{"dim:7 sw:x" + start, KindSyntax, `1:7: sw: value "x" is not n, w or s`},
+		{"dim:7 corp:tx" + start, KindSyntax, `1:7: corp: "x" is not a piece letter`},
+		{"dim:7 cor:a1,h9" + start, KindSyntax, `1:7: cor: "h9" is not a square of a 7×7 board`},
+		{"dim:7" + start + " starti:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/", KindSyntax, "1:47: rules string has both start: and starti:"},
+		{"dim:7 dfor:c3" + start, KindUnsupported, "1:7: dfor: fortresses are not supported"},
+		{"dim:7 cors:tTK corre:K" + start, KindUnsupported, "1:16: corre: squares that some pieces may not re-enter are not supported"},
+		{"dim:7 ks:w tm-kedge:capture spd:-1 kj:n" + start + " foo:1", KindUnsupported, "1:81: unknown rules key foo:"},
 	}
 	for _, tt := range tests {
 		_, err := ParseRules(tt.in)
