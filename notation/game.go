@@ -258,9 +258,35 @@ func FromRecord(r *grammar.Record, def *engine.Variant) *Game {
 			g.Tags = append(g.Tags, Tag{t.Name, t.Value})
 		}
 	}
+	g.setVariant(variantTag, rulesTag, r.Rules, def)
+	if posTag != nil && g.SetupErr == nil {
+		g.setPosition(posTag, toMoveTag)
+	}
+	for _, c := range r.Comments {
+		g.Comments = append(g.Comments, c.Text)
+	}
+	for _, t := range r.Turns {
+		for i, a := range []*grammar.AnnotatedPly{t.First, t.Second} {
+			if a == nil {
+				continue
+			}
+			p := Ply{Ply: a.Ply, Number: t.Number, Second: i == 1}
+			for _, c := range a.Comments {
+				p.Comments = append(p.Comments, c.Text)
+			}
+			g.Plies = append(g.Plies, p)
+		}
+	}
+	return g
+}
+
+// setVariant sets a native record's rules from its Variant and Rules tags
+// (either may be nil; rules is the parsed Rules tag), else def, or
+// SetupErr when they cannot be used.
+func (g *Game) setVariant(variantTag, rulesTag *grammar.Tag, rules *grammar.Rules, def *engine.Variant) {
 	switch {
-	case rulesTag != nil && r.Rules != nil:
-		v, err := VariantFromRules(r.Rules)
+	case rulesTag != nil && rules != nil:
+		v, err := VariantFromRules(rules)
 		if err != nil {
 			g.SetupErr = err.(*Error)
 		}
@@ -286,39 +312,27 @@ func FromRecord(r *grammar.Record, def *engine.Variant) *Game {
 	default:
 		g.Variant, g.VariantName = def, def.Name
 	}
-	if posTag != nil && g.SetupErr == nil {
-		b, err := ParseBoard(posTag.Value)
-		if err != nil {
-			e := err.(*Error)
-			col := e.Col
-			setPos(e, posTag.Pos)
-			e.Col += len(`Position "`) + col // the value starts after [Position "
-			e.Message = "Position: " + e.Message
-			g.SetupErr = e
-		} else {
-			s := &Setup{Board: b, ToMove: engine.Attackers}
-			if toMoveTag != nil && toMoveTag.Value == "defenders" {
-				s.ToMove = engine.Defenders
-			}
-			g.Setup = s
-		}
+}
+
+// setPosition sets a native record's set-up position from its Position
+// tag and ToMove tag (nil: the attackers move first), or SetupErr placed
+// in the Position tag's value.
+func (g *Game) setPosition(posTag, toMoveTag *grammar.Tag) {
+	b, err := ParseBoard(posTag.Value)
+	if err != nil {
+		e := err.(*Error)
+		col := e.Col
+		setPos(e, posTag.Pos)
+		e.Col += len(`Position "`) + col // the value starts after [Position "
+		e.Message = "Position: " + e.Message
+		g.SetupErr = e
+		return
 	}
-	for _, c := range r.Comments {
-		g.Comments = append(g.Comments, c.Text)
+	s := &Setup{Board: b, ToMove: engine.Attackers}
+	if toMoveTag != nil && toMoveTag.Value == "defenders" {
+		s.ToMove = engine.Defenders
 	}
-	for _, t := range r.Turns {
-		for i, a := range []*grammar.AnnotatedPly{t.First, t.Second} {
-			if a == nil {
-				continue
-			}
-			p := Ply{Ply: a.Ply, Number: t.Number, Second: i == 1}
-			for _, c := range a.Comments {
-				p.Comments = append(p.Comments, c.Text)
-			}
-			g.Plies = append(g.Plies, p)
-		}
-	}
-	return g
+	g.Setup = s
 }
 
 // otgTags maps OpenTafl tag keys to native tag names; other keys are

@@ -266,28 +266,63 @@ func imgPlanFor(p *engine.Position, opts []notation.DiagramOption) imgPlan {
 }
 
 // imgDraw makes the drawing shared by WriteSVG and WritePNG and returns
-// it with a one-line description for the SVG title.
+// it with a one-line description for the SVG title. It paints in layers,
+// each over the last: board, marks on restricted squares, coordinates,
+// the last ply's arrow, pieces, crosses on captured squares, caption.
 func imgDraw(p *engine.Position, opts []notation.DiagramOption) (*canvas.Canvas, string, error) {
 	fonts, err := loadImgFonts()
 	if err != nil {
 		return nil, "", err
 	}
 	pl := imgPlanFor(p, opts)
-	v := p.Variant()
-	n := p.Size()
-	last, captured, lines, l := pl.last, pl.captured, pl.lines, pl.layout
+	l := pl.layout
 	c := canvas.New(l.width, l.height)
 	pt := imgPainter{c}
+	imgDrawBoard(pt, p, pl)
+	imgDrawMarks(pt, p, l)
+	imgDrawCoordinates(pt, fonts, l)
+	if last := pl.last; last != nil && last.From != last.To {
+		// An arrow from the from-square's centre to the edge of the piece
+		// on the to-square, under the pieces.
+		fx, fy := l.centre(last.From)
+		tx, ty := l.centre(last.To)
+		pt.fill(imgArrow(fx, fy, tx, ty, imgPieceR+1.5), imgColArrow)
+	}
+	for r := 0; r < l.n; r++ {
+		for f := 0; f < l.n; f++ {
+			s := engine.SquareAt(f, r)
+			cx, cy := l.centre(s)
+			imgDrawPiece(pt, p.At(s), cx, cy, imgPieceR)
+		}
+	}
+	for _, s := range pl.captured {
+		cx, cy := l.centre(s)
+		d := 0.22 * imgSquare
+		pt.stroke(imgSegment(cx-d, cy-d, cx+d, cy+d).Append(imgSegment(cx-d, cy+d, cx+d, cy-d)), imgColCapture, 5, true)
+	}
+	imgDrawCaption(pt, fonts, pl)
+	return c, pl.title, nil
+}
 
-	// Background, frame, board, grid.
+// imgRestricted tells the throne and corner squares of p's variant.
+func imgRestricted(p *engine.Position) (isThrone, isCorner func(engine.Square) bool) {
+	v := p.Variant()
+	throne, hasThrone := v.ThroneSquare()
+	isThrone = func(s engine.Square) bool { return hasThrone && s == throne }
+	isCorner = func(s engine.Square) bool { return v.Corners.Present && v.IsCorner(s) }
+	return isThrone, isCorner
+}
+
+// imgDrawBoard paints the background, the frame, the squares (restricted
+// ones and the last ply's shaded) and the grid.
+func imgDrawBoard(pt imgPainter, p *engine.Position, pl imgPlan) {
+	l, last, n := pl.layout, pl.last, pl.layout.n
 	pt.fill(imgRect(0, 0, l.width, l.height), imgColFrame)
 	grid := float64(n)*imgSquare + 1
 	pt.fill(imgRect(l.x0-imgBorder, l.y0-imgBorder, grid+2*imgBorder, grid+2*imgBorder), imgColBorder)
 	pt.fill(imgRect(l.x0, l.y0, grid, grid), imgColBoard)
 
-	throne, hasThrone := v.ThroneSquare()
-	isThrone := func(s engine.Square) bool { return hasThrone && s == throne }
-	isCorner := func(s engine.Square) bool { return v.Corners.Present && v.IsCorner(s) }
+	isThrone, isCorner := imgRestricted(p)
 	inner := imgSquare - 1
 	for r := 0; r < n; r++ {
 		for f := 0; f < n; f++ {
@@ -317,10 +352,14 @@ func imgDraw(p *engine.Position, opts []notation.DiagramOption) (*canvas.Canvas,
 		gridLines.LineTo(l.x0+grid, l.y0+at)
 	}
 	pt.stroke(gridLines, imgColGrid, 1, false)
+}
 
-	// Marks on restricted squares: ⊕ throne, ⊠ corners, as notation.WriteUnicode.
-	for r := 0; r < n; r++ {
-		for f := 0; f < n; f++ {
+// imgDrawMarks draws the marks on restricted squares: ⊕ throne, ⊠ corners,
+// as notation.WriteUnicode.
+func imgDrawMarks(pt imgPainter, p *engine.Position, l imgLayout) {
+	isThrone, isCorner := imgRestricted(p)
+	for r := 0; r < l.n; r++ {
+		for f := 0; f < l.n; f++ {
 			s := engine.SquareAt(f, r)
 			cx, cy := l.centre(s)
 			switch {
@@ -337,14 +376,18 @@ func imgDraw(p *engine.Position, opts []notation.DiagramOption) (*canvas.Canvas,
 			}
 		}
 	}
+}
 
-	// Coordinates: files under and over the board, ranks on both sides.
+// imgDrawCoordinates writes the files under and over the board and the
+// ranks on both sides.
+func imgDrawCoordinates(pt imgPainter, fonts imgFonts, l imgLayout) {
 	labelFace := fonts.medium.Face(imgLabelPx*72/25.4, imgColText)
 	lm := labelFace.Metrics()
+	grid := float64(l.n)*imgSquare + 1
 	bandBelow := l.y0 - imgBorder
 	bandAbove := l.y0 + grid + imgBorder
 	bandH := imgBand - imgBorder
-	for f := 0; f < n; f++ {
+	for f := 0; f < l.n; f++ {
 		cx, _ := l.centre(engine.SquareAt(f, 0))
 		label := string(rune('a' + f))
 		// Letters share a baseline that centres the x-height in the band.
@@ -352,42 +395,22 @@ func imgDraw(p *engine.Position, opts []notation.DiagramOption) (*canvas.Canvas,
 		imgDrawText(pt, labelFace, label, cx, bandBelow-bandH+base, 0, true)
 		imgDrawText(pt, labelFace, label, cx, bandAbove+base, 0, true)
 	}
-	for r := 0; r < n; r++ {
+	for r := 0; r < l.n; r++ {
 		_, cy := l.centre(engine.SquareAt(0, r))
 		label := fmt.Sprint(r + 1)
 		base := cy - lm.CapHeight/2
 		imgDrawText(pt, labelFace, label, (l.x0-imgBorder)/2, base, 0, true)
 		imgDrawText(pt, labelFace, label, l.width-(l.x0-imgBorder)/2, base, 0, true)
 	}
+}
 
-	// The last ply: an arrow from the from-square's centre to the edge of
-	// the piece on the to-square, under the pieces.
-	if last != nil && last.From != last.To {
-		fx, fy := l.centre(last.From)
-		tx, ty := l.centre(last.To)
-		pt.fill(imgArrow(fx, fy, tx, ty, imgPieceR+1.5), imgColArrow)
-	}
-
-	// Pieces.
-	for r := 0; r < n; r++ {
-		for f := 0; f < n; f++ {
-			s := engine.SquareAt(f, r)
-			cx, cy := l.centre(s)
-			imgDrawPiece(pt, p.At(s), cx, cy, imgPieceR)
-		}
-	}
-
-	// Just-captured squares: a red cross.
-	for _, s := range captured {
-		cx, cy := l.centre(s)
-		d := 0.22 * imgSquare
-		pt.stroke(imgSegment(cx-d, cy-d, cx+d, cy+d).Append(imgSegment(cx-d, cy+d, cx+d, cy-d)), imgColCapture, 5, true)
-	}
-
-	// Caption.
+// imgDrawCaption writes the caption lines under the board, each after its
+// icon, if it has one.
+func imgDrawCaption(pt imgPainter, fonts imgFonts, pl imgPlan) {
+	l := pl.layout
 	textFace := fonts.regular.Face(imgTextPx*72/25.4, imgColText)
 	tm := textFace.Metrics()
-	for i, ln := range lines {
+	for i, ln := range pl.lines {
 		top := l.captionH - float64(i)*imgLineH
 		base := top - imgLineH + (imgLineH-tm.CapHeight)/2
 		x := imgBand
@@ -400,8 +423,6 @@ func imgDraw(p *engine.Position, opts []notation.DiagramOption) (*canvas.Canvas,
 		}
 		imgDrawText(pt, textFace, ln.text, x, base, avail, false)
 	}
-
-	return c, pl.title, nil
 }
 
 // imgSideIcon returns the piece that stands for a side in the caption.
