@@ -37,6 +37,7 @@ tournament crosstables and Glicko-2 ratings from records.`,
 	root.SuggestionsMinimumDistance = 2
 	root.SetFlagErrorFunc(flagError)
 	root.CompletionOptions.HiddenDefaultCmd = true
+	root.SetHelpCommand(newHelpCommand())
 	root.AddCommand(
 		newVariantsCommand(),
 		newPerftCommand(),

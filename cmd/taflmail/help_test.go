@@ -1,0 +1,40 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestHelpTopics: help on a command prints that command's help; an
+// unknown topic is a usage error that lists the topics.
+func TestHelpTopics(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string // the start of stdout
+	}{
+		{[]string{"help", "diagram"}, "Draw the board of a game record"},
+		{[]string{"help", "config", "check"}, "check builds the configuration"},
+		{[]string{"help", "help"}, "help prints the help of a command"},
+	} {
+		r := run(t, tc.args...)
+		if r.code != exitOK || r.stderr != "" || !strings.HasPrefix(r.stdout, tc.want) {
+			t.Errorf("taflmail %q = code %d, stderr %q, stdout %.60q; want 0 and %q", tc.args, r.code, r.stderr, r.stdout, tc.want)
+		}
+	}
+	const topics = "config, convert, demo, diagram, export, games, inspect, outbox, perft, serve, show, validate, variants, version"
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"help", "nosuch"}, `taflmail help: unknown help topic "nosuch"; the topics are: ` + topics + "\n"},
+		{[]string{"help", "digram"}, `taflmail help: unknown help topic "digram" (did you mean diagram?); the topics are: ` + topics + "\n"},
+		{[]string{"help", "config", "nosuch"}, `taflmail help: unknown help topic "config nosuch"; the topics of taflmail config are: check` + "\n"},
+		{[]string{"help", "version", "extra"}, `taflmail help: unknown help topic "version extra"; taflmail version has no subcommands` + "\n"},
+	} {
+		r := run(t, tc.args...)
+		want := tc.want + "Run 'taflmail help --help' for usage.\n"
+		if r.code != exitUsage || r.stdout != "" || r.stderr != want {
+			t.Errorf("taflmail %q = code %d, stdout %.60q, stderr\n  %q\nwant code 2 and\n  %q", tc.args, r.code, r.stdout, r.stderr, want)
+		}
+	}
+}
