@@ -17,8 +17,9 @@ import (
 type diagramOptions struct {
 	position string
 	variant  string
-	format   string
-	input    string // --input: record format
+	to       string // --to: ascii, unicode, svg or png
+	format   string // --format: record format, as in validate and convert
+	input    string // --input: the old name of --format, hidden
 	game     int
 	ply      int
 	output   string
@@ -28,14 +29,16 @@ type diagramOptions struct {
 func newDiagramCommand() *cobra.Command {
 	o := diagramOptions{ply: -1}
 	cmd := &cobra.Command{
-		Use:   "diagram FILE|--position OTN [--variant NAME] [--game N] [--ply N] [--format ascii|unicode|svg|png] [-o FILE]",
+		Use:   "diagram FILE|--position OTN [--format auto|native|otg|csv] [--variant NAME] [--game N] [--ply N] [--to ascii|unicode|svg|png] [-o FILE]",
 		Short: "Draw a board from a game record or an OTN position",
 		Long: `Draw the board of a game record after a given ply, or of an OTN position.
 
-From a record (any format validate reads): --game N picks the game (its
-number in the file, for CSV its line number; default the first), --ply N
-the position after N plies (0 is the start; default after the last ply).
-The last ply's squares and the pieces it captured are marked.
+From a record (any format validate reads; --format names it as there):
+--game N picks the game (its number in the file, for CSV its line number;
+default the first), --ply N the position after N plies (0 is the start;
+default after the last ply). The last ply's squares and the pieces it
+captured are marked. After the last ply of a finished game the last line
+says how it ended, a resignation, time-out or agreed draw included.
 
 From a position: --position takes an OTN position record, rank 1 first,
 optionally followed by the side to move ("attackers", the default, or
@@ -44,30 +47,61 @@ optionally followed by the side to move ("attackers", the default, or
 --variant names its rules; without it, the first built-in variant of the
 board's size (7 brandubh, 9 tablut, 11 copenhagen, 13 copenhagen13, 19 alea).
 
-Formats: ascii (7-bit, at most 72 columns: the board of mail replies),
-unicode (the same for terminals), svg and png (pictures). Output goes to
-stdout, or to the file -o names.`,
+--to chooses the drawing: ascii (7-bit, at most 72 columns: the board of
+mail replies), unicode (the same for terminals), svg and png (pictures).
+Output goes to stdout, or to the file -o names.
+
+Older spellings still work, with a notice on stderr: --input for --format,
+and --format ascii|unicode|svg|png for --to.`,
 		Example: `  taflmail diagram ../shared/records/brandubh.csv --game 6 --ply 15
-  taflmail diagram --position "/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/" --format unicode
-  taflmail diagram game.tafl --format png -o board.png`,
+  taflmail diagram --position "/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/" --to unicode
+  taflmail diagram game.tafl --to png -o board.png`,
 		Args:         cobra.ArbitraryArgs,
 		SilenceUsage: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if err := o.resolveOldFlags(cmd); err != nil {
+				return err
+			}
 			return runDiagram(cmd, o, args)
 		},
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.position, "position", "", "draw this OTN position (rank 1 first), optionally followed by the side to move")
 	f.StringVar(&o.variant, "variant", "", "rules of the position, or of a record that names none")
-	f.StringVar(&o.format, "format", "ascii", "ascii, unicode, svg or png")
-	f.StringVar(&o.input, "input", "auto", "record format: auto, native, otg or csv")
+	f.StringVar(&o.to, "to", "ascii", "drawing: ascii, unicode, svg or png")
+	f.StringVar(&o.format, "format", "auto", "record format: auto, native, otg or csv")
+	f.StringVar(&o.input, "input", "", "the old name of --format")
+	_ = f.MarkHidden("input")
 	f.IntVar(&o.game, "game", 0, "the game to draw: its number in the file (CSV: its line number); default the first")
 	f.IntVar(&o.ply, "ply", -1, "draw the position after this many plies (0: the start); default after the last")
 	f.StringVarP(&o.output, "output", "o", "", "write to this file instead of stdout")
 	return cmd
 }
 
-// diagramWriters are the output formats of taflmail diagram.
+// resolveOldFlags maps the flags diagram had before --format meant the
+// record format, as in validate and convert: --input (now --format) and
+// --format with a drawing (now --to). Each prints a one-line notice on
+// stderr; giving the old and the new spelling together is a usage error.
+func (o *diagramOptions) resolveOldFlags(cmd *cobra.Command) error {
+	f := cmd.Flags()
+	if _, isDrawing := diagramWriters[o.format]; isDrawing && f.Changed("format") {
+		if f.Changed("to") {
+			return usageErrorf(cmd, "--format %q is a drawing, which --to already names; --format is the record format (auto, native, otg or csv)", o.format)
+		}
+		fmt.Fprintf(cmd.ErrOrStderr(), "%s: --format %s names a drawing: use --to %s (--format is now the record format, as in validate and convert)\n", cmd.CommandPath(), o.format, o.format)
+		o.to, o.format = o.format, "auto"
+	}
+	if f.Changed("input") {
+		if f.Changed("format") && o.format != "auto" {
+			return usageErrorf(cmd, "--input is the old name of --format: give only --format")
+		}
+		fmt.Fprintf(cmd.ErrOrStderr(), "%s: --input is deprecated: use --format %s (the record format, as in validate and convert)\n", cmd.CommandPath(), o.input)
+		o.format = o.input
+	}
+	return nil
+}
+
+// diagramWriters are the drawings of taflmail diagram (--to).
 var diagramWriters = map[string]func(io.Writer, *engine.Position, ...notation.DiagramOption) error{
 	"ascii":   notation.WriteASCII,
 	"unicode": notation.WriteUnicode,
@@ -76,9 +110,9 @@ var diagramWriters = map[string]func(io.Writer, *engine.Position, ...notation.Di
 }
 
 func runDiagram(cmd *cobra.Command, o diagramOptions, args []string) error {
-	write, ok := diagramWriters[o.format]
+	write, ok := diagramWriters[o.to]
 	if !ok {
-		return usageErrorf(cmd, "--format %q: want ascii, unicode, svg or png", o.format)
+		return usageErrorf(cmd, "--to %q: want ascii, unicode, svg or png", o.to)
 	}
 	var pos *engine.Position
 	var opts []notation.DiagramOption
@@ -152,7 +186,7 @@ func positionFromFlag(cmd *cobra.Command, o diagramOptions) (*engine.Position, e
 // positionFromFile replays the chosen game of a record up to the chosen
 // ply.
 func positionFromFile(cmd *cobra.Command, o diagramOptions, name string) (*engine.Position, []notation.DiagramOption, error) {
-	ropts, err := readOptions(cmd, o.input, o.variant)
+	ropts, err := readOptions(cmd, o.format, o.variant)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -186,6 +220,11 @@ func positionFromFile(cmd *cobra.Command, o diagramOptions, name string) (*engin
 	var opts []notation.DiagramOption
 	if last.Played {
 		opts = append(opts, notation.WithLastMove(last.Move), notation.WithCaptures(last.Captures...))
+	}
+	if n == len(g.Plies) {
+		// A resignation, time-out or agreed draw leaves the board as it
+		// was: say how the game ended rather than whose ply is next.
+		opts = append(opts, notation.WithOutcome(r.Outcome()))
 	}
 	return pos, opts, nil
 }

@@ -16,6 +16,9 @@ func TestShow(t *testing.T) {
 				t.Fatalf("taflmail show %s = code %d, stderr %q", f.games[name], r.code, r.stderr)
 			}
 			checkOperatorGolden(t, "show-"+name+".txt", r.stdout)
+			if finished := name == "escape" || name == "resigned" || name == "drawn"; finished && strings.Contains(r.stdout, "to move") {
+				t.Errorf("taflmail show %s names a side to move in a finished game:\n%s", name, r.stdout)
+			}
 		})
 	}
 	r := f.run(t, "show", f.games["escape"], "--format", "unicode")

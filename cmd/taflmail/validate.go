@@ -91,9 +91,10 @@ then one summary line per file (and a total for several files). With
    "record_result":{"winner":…,"reason":…}|null}
 "game" is the game's number in its file (for CSV its line number), "plies"
 the number of moves in the record, "outcome" the engine's verdict (winner
-null while the game runs; "ply" is where the rules ended it, else the last
-ply played), "record_result" what the record says (null when it gives no
-result). A syntax error in a file is reported on stderr.
+null when the rules did not end the game: it runs on, or ended by
+resignation, time-out or agreement, which "record_result" gives; "ply" is
+where the rules ended it, else the last ply played), "record_result" what
+the record says (null when it gives no result). A syntax error in a file is reported on stderr.
 
 Exit status: 0 when every game is right, 1 when any game has an error (or a
 file does not parse), 2 on usage errors and unreadable files.`,

@@ -172,3 +172,23 @@ func TestValidateLegalAndSyntax(t *testing.T) {
 		t.Errorf("validate --format csv = code %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
 }
+
+// TestValidateFinishedGames: records that end by resignation or agreement
+// are legal, and --json gives their end as the record's result (the
+// engine's outcome stays open: the rules did not end the game).
+func TestValidateFinishedGames(t *testing.T) {
+	for _, tc := range []struct{ file, result string }{
+		{"export-resigned.tafl", `"record_result":{"winner":"defenders","reason":"resignation"}`},
+		{"export-drawn.tafl", `"record_result":{"winner":"draw","reason":"draw agreed"}`},
+	} {
+		path := "testdata/operator/" + tc.file
+		r := run(t, "validate", path)
+		if want := tc.file + ": 1 game, 1 legal, 0 illegal, 0 capture mismatches, 0 result mismatches\n"; r.code != exitOK || r.stdout != want {
+			t.Errorf("taflmail validate %s = code %d, stdout %q; want %q", tc.file, r.code, r.stdout, want)
+		}
+		r = run(t, "validate", "--json", path)
+		if r.code != exitOK || !strings.Contains(r.stdout, tc.result) || !strings.Contains(r.stdout, `"outcome":{"winner":null,"reason":null`) {
+			t.Errorf("taflmail validate --json %s = code %d, %s; want %s", tc.file, r.code, r.stdout, tc.result)
+		}
+	}
+}
