@@ -142,7 +142,7 @@ type OutboxMail struct {
 	To          []string     // envelope recipients (RCPT TO); at least one
 	Raw         []byte       // the complete message, headers and body, CRLF line ends
 	Status      OutboxStatus // "" is taken as Pending on input
-	Attempts    int          // sending attempts so far
+	Attempts    int          // failed sending attempts so far (MarkRetry, MarkFailed); MarkSent leaves it
 	NextAttempt time.Time    // not before; a zero value on input means CreatedAt
 	LastError   string       // the last sending error, kept after success
 	CreatedAt   time.Time    // Commit fills a zero value with the store's clock

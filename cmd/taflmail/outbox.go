@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -26,16 +27,24 @@ func newOutboxCommand() *cobra.Command {
 		Use:   "outbox [--status pending|sent|failed] [--retry ID]",
 		Short: "List the outgoing mails, or queue a failed one again",
 		Long: `outbox lists the mails the referee queued in the archive (archive.path of
-the configuration), oldest first: id, game, recipient, status, sending
-attempts, when the next attempt is due (pending mails), and the last error
-the SMTP server or the network gave.
+the configuration), oldest first: id, game, recipient, status, how often
+sending was tried (the try that succeeded included), when, and the last
+error the SMTP server or the network gave (kept after a later success).
+
+WHEN says, for a pending mail, "next try" and the time of the next attempt,
+"due since" a time already past (a running 'taflmail serve' sends it on its
+next pass through the outbox, within about a minute), or "waits for mail N"
+when an earlier mail of the same game to the same recipients waits for its
+retry (a player's mails go out in order); for a sent mail, when the SMTP
+server took it; a failed mail is "given up".
 
 A mail is pending until the SMTP server takes it (sent). A temporary
 refusal (4xx, network trouble) is retried with a doubling delay; a
 permanent one (5xx), or too many attempts, marks it failed, and 'taflmail
 serve' logs it. --retry ID makes a failed (or pending) mail due now: the
-running daemon sends it on its next pass through the outbox, within about
-a minute. A mail already sent cannot be queued again.
+running daemon tries it on its next pass. The attempts count on from where
+they were, so a mail that had used up its attempts is marked failed again
+if that one try is refused too. A mail already sent cannot be queued again.
 
 Only archive.path is needed: IMAP and SMTP settings may be missing.`,
 		Example: `  taflmail outbox --config taflmail.yaml --status failed
@@ -76,7 +85,7 @@ Only archive.path is needed: IMAP and SMTP settings may be missing.`,
 			if err != nil {
 				return err
 			}
-			return writeOutbox(cmd.OutOrStdout(), mails, st)
+			return writeOutbox(cmd.OutOrStdout(), mails, st, time.Now())
 		},
 	}
 	cmd.Flags().StringVar(&status, "status", "", "list only mails with this status: pending, sent or failed")
@@ -87,8 +96,16 @@ Only archive.path is needed: IMAP and SMTP settings may be missing.`,
 
 // writeOutbox prints outbox mails as an aligned table, or a line saying
 // there are none. The raw mails are not shown: their subject and thread
-// ids carry the players' keys.
-func writeOutbox(w io.Writer, mails []archive.OutboxMail, st archive.OutboxStatus) error {
+// ids carry the players' keys. now decides whether a pending mail is due.
+//
+// ATTEMPTS counts every try to hand the mail to the SMTP server, the one
+// that succeeded included (the archive counts the failed ones). WHEN says
+// what happens next or what happened: "next try" at a future time, "due
+// since" a past one (the running daemon sends it on its next pass), "waits
+// for mail N" when an earlier mail of the same game to the same recipients
+// is waiting for its retry (the daemon keeps a player's mails in order), or
+// when it was sent; a failed mail is "given up" (until --retry).
+func writeOutbox(w io.Writer, mails []archive.OutboxMail, st archive.OutboxStatus, now time.Time) error {
 	if len(mails) == 0 {
 		if st != "" {
 			_, err := fmt.Fprintf(w, "no %s mails\n", st)
@@ -98,22 +115,47 @@ func writeOutbox(w io.Writer, mails []archive.OutboxMail, st archive.OutboxStatu
 		return err
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tGAME\tTO\tSTATUS\tATTEMPTS\tNEXT ATTEMPT\tLAST ERROR")
+	fmt.Fprintln(tw, "ID\tGAME\tTO\tSTATUS\tATTEMPTS\tWHEN\tLAST ERROR")
 	for _, m := range mails {
 		game := m.GameID
 		if game == "" {
 			game = "-"
 		}
-		next := "-"
-		if m.Status == archive.Pending {
-			next = utcStamp(m.NextAttempt)
+		attempts := m.Attempts
+		if m.Status == archive.Sent {
+			attempts++
 		}
 		lastErr := strings.Join(strings.Fields(m.LastError), " ")
 		if lastErr == "" {
 			lastErr = "-"
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%d\t%s\t%s\n",
-			strconv.FormatInt(m.ID, 10), game, strings.Join(m.To, ", "), m.Status, m.Attempts, next, lastErr)
+			strconv.FormatInt(m.ID, 10), game, strings.Join(m.To, ", "), m.Status, attempts, outboxWhen(m, mails, now), lastErr)
 	}
 	return tw.Flush()
+}
+
+// outboxWhen is the WHEN column of mail m (see writeOutbox); all is the
+// list m is shown in, to find an earlier mail it waits for.
+func outboxWhen(m archive.OutboxMail, all []archive.OutboxMail, now time.Time) string {
+	switch m.Status {
+	case archive.Sent:
+		return "sent " + utcStamp(m.SentAt)
+	case archive.Failed:
+		return "given up"
+	}
+	if m.GameID != "" {
+		// The daemon holds a mail back while an earlier pending mail of
+		// the same game to the same recipients waits (archive.PendingOutbox).
+		for _, e := range all {
+			earlier := e.CreatedAt.Before(m.CreatedAt) || e.CreatedAt.Equal(m.CreatedAt) && e.ID < m.ID
+			if e.Status == archive.Pending && e.GameID == m.GameID && slices.Equal(e.To, m.To) && e.NextAttempt.After(now) && earlier {
+				return fmt.Sprintf("waits for mail %d", e.ID)
+			}
+		}
+	}
+	if m.NextAttempt.After(now) {
+		return "next try " + utcStamp(m.NextAttempt)
+	}
+	return "due since " + utcStamp(m.NextAttempt)
 }

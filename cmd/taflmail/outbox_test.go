@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/taflmail/taflmail/archive"
 )
@@ -90,5 +91,46 @@ func TestOutboxRetry(t *testing.T) {
 		if r.code != tc.code || r.stdout != "" || !strings.Contains(r.stderr, tc.want) {
 			t.Errorf("taflmail %q = code %d, stdout %q, stderr %q; want code %d, stderr %q", tc.args, r.code, r.stdout, r.stderr, tc.code, tc.want)
 		}
+	}
+}
+
+// TestWriteOutbox: what each kind of mail shows, against what the archive
+// holds: tries counted with the one that succeeded, the next attempt as
+// due, future or held behind an earlier mail to the same player.
+func TestWriteOutbox(t *testing.T) {
+	now := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
+	at := func(h int) time.Time { return now.Add(time.Duration(h) * time.Hour) }
+	to := []string{"omar@player.test"}
+	mails := []archive.OutboxMail{
+		// sent at the first try, and after two refusals
+		{ID: 1, GameID: "HB7742", To: to, Status: archive.Sent, CreatedAt: at(-9), NextAttempt: at(-9), SentAt: at(-9)},
+		{ID: 2, GameID: "HB7742", To: to, Status: archive.Sent, Attempts: 2, LastError: "451 try\n again later",
+			CreatedAt: at(-8), NextAttempt: at(-6), SentAt: at(-6)},
+		// refused once, retried in two hours
+		{ID: 3, GameID: "K7QX2M", To: to, Status: archive.Pending, Attempts: 1, LastError: "451 busy", CreatedAt: at(-1), NextAttempt: at(2)},
+		// never tried, but queued after mail 3 of the same game to the same player
+		{ID: 4, GameID: "K7QX2M", To: to, Status: archive.Pending, CreatedAt: at(-1), NextAttempt: at(-1)},
+		// never tried, another player's: due
+		{ID: 5, GameID: "K7QX2M", To: []string{"nina@player.test"}, Status: archive.Pending, CreatedAt: at(-1), NextAttempt: at(-1)},
+		{ID: 6, To: to, Status: archive.Failed, Attempts: 20, LastError: "451 busy", CreatedAt: at(-30), NextAttempt: at(-3)},
+	}
+	var b strings.Builder
+	if err := writeOutbox(&b, mails, "", now); err != nil {
+		t.Fatal(err)
+	}
+	want := `ID  GAME    TO                STATUS   ATTEMPTS  WHEN                            LAST ERROR
+1   HB7742  omar@player.test  sent     1         sent 2026-12-01 03:00 UTC       -
+2   HB7742  omar@player.test  sent     3         sent 2026-12-01 06:00 UTC       451 try again later
+3   K7QX2M  omar@player.test  pending  1         next try 2026-12-01 14:00 UTC   451 busy
+4   K7QX2M  omar@player.test  pending  0         waits for mail 3                -
+5   K7QX2M  nina@player.test  pending  0         due since 2026-12-01 11:00 UTC  -
+6   -       omar@player.test  failed   20        given up                        451 busy
+`
+	if b.String() != want {
+		t.Errorf("writeOutbox =\n%s\nwant\n%s", b.String(), want)
+	}
+	b.Reset()
+	if err := writeOutbox(&b, nil, archive.Pending, now); err != nil || b.String() != "no pending mails\n" {
+		t.Errorf("writeOutbox(none pending) = %q, %v", b.String(), err)
 	}
 }
