@@ -21,7 +21,20 @@ func TestHelpTopics(t *testing.T) {
 			t.Errorf("taflmail %q = code %d, stderr %q, stdout %.60q; want 0 and %q", tc.args, r.code, r.stderr, r.stdout, tc.want)
 		}
 	}
-	const topics = "config, convert, demo, diagram, export, games, inspect, outbox, perft, serve, show, validate, variants, version"
+	// Every command but help itself is a topic, in cobra's (alphabetical)
+	// order.
+	var names []string
+	for _, c := range NewRootCommand().Commands() {
+		if c.Name() != "help" && !c.Hidden {
+			names = append(names, c.Name())
+		}
+	}
+	topics := strings.Join(names, ", ")
+	for _, must := range []string{"config, convert, ", "diagram", "validate", "version"} {
+		if !strings.Contains(topics, must) {
+			t.Fatalf("topics %q lack %q", topics, must)
+		}
+	}
 	for _, tc := range []struct {
 		args []string
 		want string

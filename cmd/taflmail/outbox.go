@@ -35,7 +35,8 @@ WHEN says, for a pending mail, "next try" and the time of the next attempt,
 "due since" a time already past (a running 'taflmail serve' sends it on its
 next pass through the outbox, within about a minute), or "waits for mail N"
 when an earlier mail of the same game to the same recipients waits for its
-retry (a player's mails go out in order); for a sent mail, when the SMTP
+retry (a player's mails go out in order), or "being sent since" while a
+running daemon hands it to the SMTP server; for a sent mail, when the SMTP
 server took it; a failed mail is "given up".
 
 A mail is pending until the SMTP server takes it (sent). A temporary
@@ -103,7 +104,8 @@ Only archive.path is needed: IMAP and SMTP settings may be missing.`,
 // what happens next or what happened: "next try" at a future time, "due
 // since" a past one (the running daemon sends it on its next pass), "waits
 // for mail N" when an earlier mail of the same game to the same recipients
-// is waiting for its retry (the daemon keeps a player's mails in order), or
+// is waiting for its retry (the daemon keeps a player's mails in order),
+// "being sent" while a sender holds a claim on it (archive.ClaimOutbox), or
 // when it was sent; a failed mail is "given up" (until --retry).
 func writeOutbox(w io.Writer, mails []archive.OutboxMail, st archive.OutboxStatus, now time.Time) error {
 	if len(mails) == 0 {
@@ -143,6 +145,11 @@ func outboxWhen(m archive.OutboxMail, all []archive.OutboxMail, now time.Time) s
 		return "sent " + utcStamp(m.SentAt)
 	case archive.Failed:
 		return "given up"
+	}
+	if m.ClaimedBy != "" && now.Sub(m.ClaimedAt) < archive.ClaimLease {
+		// A sender is handing it to the SMTP server (an older claim is
+		// one of a sender that died: the mail is due again).
+		return "being sent since " + utcStamp(m.ClaimedAt)
 	}
 	if m.GameID != "" {
 		// The daemon holds a mail back while an earlier pending mail of

@@ -113,18 +113,23 @@ func TestWriteOutbox(t *testing.T) {
 		// never tried, another player's: due
 		{ID: 5, GameID: "K7QX2M", To: []string{"nina@player.test"}, Status: archive.Pending, CreatedAt: at(-1), NextAttempt: at(-1)},
 		{ID: 6, To: to, Status: archive.Failed, Attempts: 20, LastError: "451 busy", CreatedAt: at(-30), NextAttempt: at(-3)},
+		// claimed by a running sender, and by one that died long ago
+		{ID: 7, To: to, Status: archive.Pending, CreatedAt: at(-1), NextAttempt: at(-1), ClaimedBy: "serve-1", ClaimedAt: now},
+		{ID: 8, To: to, Status: archive.Pending, CreatedAt: at(-100), NextAttempt: at(-100), ClaimedBy: "serve-0", ClaimedAt: at(-99)},
 	}
 	var b strings.Builder
 	if err := writeOutbox(&b, mails, "", now); err != nil {
 		t.Fatal(err)
 	}
-	want := `ID  GAME    TO                STATUS   ATTEMPTS  WHEN                            LAST ERROR
-1   HB7742  omar@player.test  sent     1         sent 2026-12-01 03:00 UTC       -
-2   HB7742  omar@player.test  sent     3         sent 2026-12-01 06:00 UTC       451 try again later
-3   K7QX2M  omar@player.test  pending  1         next try 2026-12-01 14:00 UTC   451 busy
-4   K7QX2M  omar@player.test  pending  0         waits for mail 3                -
-5   K7QX2M  nina@player.test  pending  0         due since 2026-12-01 11:00 UTC  -
-6   -       omar@player.test  failed   20        given up                        451 busy
+	want := `ID  GAME    TO                STATUS   ATTEMPTS  WHEN                                   LAST ERROR
+1   HB7742  omar@player.test  sent     1         sent 2026-12-01 03:00 UTC              -
+2   HB7742  omar@player.test  sent     3         sent 2026-12-01 06:00 UTC              451 try again later
+3   K7QX2M  omar@player.test  pending  1         next try 2026-12-01 14:00 UTC          451 busy
+4   K7QX2M  omar@player.test  pending  0         waits for mail 3                       -
+5   K7QX2M  nina@player.test  pending  0         due since 2026-12-01 11:00 UTC         -
+6   -       omar@player.test  failed   20        given up                               451 busy
+7   -       omar@player.test  pending  0         being sent since 2026-12-01 12:00 UTC  -
+8   -       omar@player.test  pending  0         due since 2026-11-27 08:00 UTC         -
 `
 	if b.String() != want {
 		t.Errorf("writeOutbox =\n%s\nwant\n%s", b.String(), want)
