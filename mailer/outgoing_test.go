@@ -2,6 +2,8 @@ package mailer
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -174,5 +176,79 @@ func TestWriteFieldFolds(t *testing.T) {
 	}
 	if got := parseMsgIDs(strings.ReplaceAll(strings.TrimPrefix(b.String(), "References:"), "\r\n", "")); len(got) != 10 {
 		t.Errorf("folded References give %d ids, want 10", len(got))
+	}
+}
+
+// outgoingCases are the mails of TestOutgoingGolden: one per kind of reply
+// the referee sends, each written to testdata/outgoing/<name>.eml.
+func outgoingCases() map[string]*Outgoing {
+	date := time.Date(2026, 11, 30, 9, 0, 0, 0, time.UTC)
+	board := "     a  b  c  d  e  f  g\n  7  #  .  .  A  .  .  #  7\n  4  A  A  D  K  D  A  A  4\n  1  #  .  .  A  .  .  #  1\n     a  b  c  d  e  f  g\n"
+	return map[string]*Outgoing{
+		// an English move reply: ASCII subject and body, threaded
+		"reply-en": {
+			MessageID: "1S1D9J.4.k7qx2m@taflmail.test", From: "taflmail <games@taflmail.test>",
+			To: []string{"alice@player.test"}, Date: date,
+			Subject:    "[taflmail 1S1D9J k7qx2m] Brandubh 7×7: move 3, defenders to move",
+			InReplyTo:  "CAF1x2y3z@mail.player.test",
+			References: []string{"1S1D9J.1.k7qx2m@taflmail.test", "1S1D9J.2.k7qx2m@taflmail.test", "CAF1x2y3z@mail.player.test"},
+			Headers:    map[string]string{"X-Taflmail-Loop": "reply", "X-Taflmail-Game": "1S1D9J"},
+			Body:       "Your move d1-e1 was played.\n\n" + board + "\nReply with your next move.\n",
+		},
+		// a German reply: UTF-8 subject, body and display names
+		"reply-de": {
+			MessageID: "QJ44Z3.7.abc123@taflmail.test", From: "Tafl per Post <games@taflmail.test>",
+			To: []string{"Jürgen Weiß <juergen@player.test>"}, Date: date,
+			Subject:   "[taflmail QJ44Z3 abc123] Brandubh 7×7: Zug 5, die Verteidiger sind am Zug – Remis angeboten",
+			InReplyTo: "game-start@taflmail.test", References: []string{"game-start@taflmail.test"},
+			Headers: map[string]string{"X-Taflmail-Loop": "reply", "X-Taflmail-Game": "QJ44Z3"},
+			Body:    "Dein Zug e2–e3 wurde gespielt. Weiß schlägt… Grüße!\n\n" + board,
+		},
+		// the same with a relay that takes 8BITMIME
+		"reply-de-8bit": {
+			MessageID: "QJ44Z3.8.abc123@taflmail.test", From: "games@taflmail.test",
+			To: []string{"juergen@player.test"}, Date: date, EightBit: true,
+			Subject: "Grüße", Body: "Grüße vom Schiedsrichter\n",
+		},
+		// an ASCII body with a line over 998 bytes, and a long References
+		"long-lines": {
+			MessageID: "long@taflmail.test", From: "games@taflmail.test",
+			To: []string{"a@player.test", "Bob <b@player.test>"}, Date: date,
+			Subject:    strings.Repeat("word ", 30) + strings.Repeat("x", 100),
+			References: slices.Repeat([]string{"0123456789abcdef0123456789abcdef@taflmail.test"}, 6),
+			Headers:    map[string]string{"Auto-Submitted": "auto-generated"},
+			Body:       "start\n" + strings.Repeat("0123456789", 110) + "\nend",
+		},
+	}
+}
+
+// TestOutgoingGolden compares Bytes with testdata/outgoing/<name>.eml
+// byte for byte. Run with -update to rewrite them, then review the diff:
+// each must stay a correct mail (see TestOutgoingRoundTrip).
+func TestOutgoingGolden(t *testing.T) {
+	for name, o := range outgoingCases() {
+		t.Run(name, func(t *testing.T) {
+			got, err := o.Bytes()
+			if err != nil {
+				t.Fatalf("Bytes() = %v", err)
+			}
+			golden := filepath.Join("testdata", "outgoing", name+".eml")
+			if *update {
+				if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(golden, got, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			want, err := os.ReadFile(golden)
+			if err != nil {
+				t.Fatalf("%v (run go test -run TestOutgoingGolden -update to create it)", err)
+			}
+			if !bytes.Equal(got, want) {
+				t.Errorf("Bytes() differs from %s:\n--- got ---\n%s\n--- want ---\n%s", golden, got, want)
+			}
+		})
 	}
 }
