@@ -6,14 +6,15 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"mime"
-	"mime/quotedprintable"
-	"net/mail"
 	"net/textproto"
 	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/emersion/go-message/mail"
 )
 
 // Outgoing is one mail the referee sends: always a single text/plain part in
@@ -26,7 +27,8 @@ type Outgoing struct {
 	From string
 	// To lists the recipients in the same forms as From; at least one.
 	To []string
-	// Subject is the subject in UTF-8; encoded (RFC 2047) when not ASCII.
+	// Subject is the subject in UTF-8; encoded (RFC 2047) when not ASCII,
+	// runs of white space collapsed.
 	Subject string
 	// InReplyTo is the Message-ID answered, without angle brackets; optional.
 	InReplyTo string
@@ -58,11 +60,16 @@ var reservedHeaders = map[string]bool{
 // maxLineBytes is the hard limit of RFC 5322 §2.1.1, without CRLF.
 const maxLineBytes = 998
 
-// Bytes renders o as an RFC 5322 message with CRLF line ends: Date, From,
-// To, Subject, Message-ID, In-Reply-To, References, Auto-Submitted, extra
-// Headers, MIME-Version and a text/plain; charset=utf-8 body in 7bit when it
-// is ASCII with lines of at most 998 bytes, else quoted-printable (or 8bit
-// with EightBit). Header lines are folded at 78 characters.
+// Bytes renders o as an RFC 5322 message with CRLF line ends, composed with
+// go-message's mail package: Date, From, To, Subject, Message-Id,
+// In-Reply-To, References, Auto-Submitted (RFC 3834), the extra Headers in
+// name order, MIME-Version and a text/plain; charset=utf-8 body (RFC 2045)
+// in 7bit when it is ASCII with lines of at most 998 bytes, else
+// quoted-printable (or 8bit with EightBit, RFC 6152). Non-ASCII values are
+// RFC 2047 encoded words; runs of white space in the Subject and the extra
+// Headers become one space; header lines are folded at white space near 76
+// characters (RFC 5322 §2.2.3). A body that does not end with a line break
+// gets one.
 //
 // It returns an error, and writes nothing, when From or a To address does
 // not parse, To is empty, a message id holds white space or angle brackets,
@@ -76,15 +83,14 @@ func (o *Outgoing) Bytes() ([]byte, error) {
 	if len(o.To) == 0 {
 		return nil, errors.New("mailer: outgoing: no To address")
 	}
-	var to []string
+	var to []*mail.Address
 	for _, t := range o.To {
 		a, err := mail.ParseAddress(t)
 		if err != nil {
 			return nil, fmt.Errorf("mailer: outgoing: To %q: %w", t, err)
 		}
-		to = append(to, a.String()+",")
+		to = append(to, a)
 	}
-	to[len(to)-1] = strings.TrimSuffix(to[len(to)-1], ",")
 
 	id := o.MessageID
 	if id == "" {
@@ -96,34 +102,14 @@ func (o *Outgoing) Bytes() ([]byte, error) {
 			return nil, fmt.Errorf("mailer: outgoing: bad message id %q", v)
 		}
 	}
+	var refs []string
+	for _, r := range o.References {
+		if r != "" {
+			refs = append(refs, r)
+		}
+	}
 	if strings.ContainsAny(o.Subject, "\r\n") {
 		return nil, errors.New("mailer: outgoing: Subject contains a line break")
-	}
-
-	date := o.Date
-	if date.IsZero() {
-		date = time.Now()
-	}
-
-	var b bytes.Buffer
-	writeField(&b, "Date", []string{date.Format(time.RFC1123Z)})
-	writeField(&b, "From", []string{from.String()})
-	writeField(&b, "To", splitWords(strings.Join(to, " ")))
-	writeField(&b, "Subject", encodeText(o.Subject))
-	writeField(&b, "Message-ID", []string{"<" + id + ">"})
-	if o.InReplyTo != "" {
-		writeField(&b, "In-Reply-To", []string{"<" + o.InReplyTo + ">"})
-	}
-	if len(o.References) > 0 {
-		var refs []string
-		for _, r := range o.References {
-			if r != "" {
-				refs = append(refs, "<"+r+">")
-			}
-		}
-		if len(refs) > 0 {
-			writeField(&b, "References", refs)
-		}
 	}
 
 	auto := "auto-replied"
@@ -142,13 +128,16 @@ func (o *Outgoing) Bytes() ([]byte, error) {
 		}
 		names = append(names, k)
 	}
-	writeField(&b, "Auto-Submitted", []string{auto})
 	slices.Sort(names)
-	for _, k := range names {
-		writeField(&b, k, encodeText(o.Headers[k]))
-	}
 
+	date := o.Date
+	if date.IsZero() {
+		date = time.Now()
+	}
 	body := strings.ToValidUTF8(normalizeNewlines(o.Body), "\uFFFD")
+	if body != "" && !strings.HasSuffix(body, "\n") {
+		body += "\n"
+	}
 	cte := "7bit"
 	if !isASCII(body) || longestLine(body) > maxLineBytes {
 		cte = "quoted-printable"
@@ -156,23 +145,39 @@ func (o *Outgoing) Bytes() ([]byte, error) {
 			cte = "8bit"
 		}
 	}
-	writeField(&b, "MIME-Version", []string{"1.0"})
-	writeField(&b, "Content-Type", []string{"text/plain;", "charset=utf-8"})
-	writeField(&b, "Content-Transfer-Encoding", []string{cte})
-	b.WriteString("\r\n")
-	if cte == "quoted-printable" {
-		qp := quotedprintable.NewWriter(&b)
-		if _, err := qp.Write([]byte(body)); err != nil {
-			return nil, fmt.Errorf("mailer: outgoing: encoding body: %w", err)
-		}
-		if err := qp.Close(); err != nil {
-			return nil, fmt.Errorf("mailer: outgoing: encoding body: %w", err)
-		}
-	} else {
-		b.WriteString(strings.ReplaceAll(body, "\n", "\r\n"))
+
+	// go-message puts each new field on top of the header, as a relay adds
+	// trace fields, so the fields are set from the last to the first.
+	var h mail.Header
+	h.Set("Content-Transfer-Encoding", cte)
+	h.SetContentType("text/plain", map[string]string{"charset": "utf-8"})
+	h.Set("MIME-Version", "1.0")
+	for _, k := range slices.Backward(names) {
+		h.Set(k, encodeWords(o.Headers[k]))
 	}
-	if !bytes.HasSuffix(b.Bytes(), []byte("\r\n")) {
-		b.WriteString("\r\n")
+	h.Set("Auto-Submitted", auto)
+	h.SetMsgIDList("References", refs)
+	if o.InReplyTo != "" {
+		h.SetMsgIDList("In-Reply-To", []string{o.InReplyTo})
+	}
+	h.SetMessageID(id)
+	h.Set("Subject", encodeWords(o.Subject))
+	h.SetAddressList("To", to)
+	h.SetAddressList("From", []*mail.Address{from})
+	h.SetDate(date)
+
+	// The writer encodes the body as Content-Transfer-Encoding says and
+	// ends its lines with CRLF.
+	var b bytes.Buffer
+	w, err := mail.CreateSingleInlineWriter(&b, h)
+	if err != nil {
+		return nil, fmt.Errorf("mailer: outgoing: writing header: %w", err)
+	}
+	if _, err := io.WriteString(w, body); err != nil {
+		return nil, fmt.Errorf("mailer: outgoing: encoding body: %w", err)
+	}
+	if err := w.Close(); err != nil {
+		return nil, fmt.Errorf("mailer: outgoing: encoding body: %w", err)
 	}
 	return b.Bytes(), nil
 }
@@ -191,42 +196,41 @@ func NewMessageID(addr string) string {
 	return hex.EncodeToString(r[:]) + "@" + domain
 }
 
-// writeField writes one header field, folding between words so that lines
-// stay within 78 characters where the words allow.
-func writeField(b *bytes.Buffer, name string, words []string) {
-	b.WriteString(name)
-	b.WriteString(":")
-	n := len(name) + 1
-	for _, w := range words {
-		if n+1+len(w) > 78 && n > len(name)+1 {
-			b.WriteString("\r\n")
-			n = 0
+// encodeWords returns the unstructured value s (RFC 5322 §3.2.5) with runs
+// of white space collapsed and each word that is not printable ASCII
+// written as RFC 2047 encoded words by mime.QEncoding.
+//
+// It encodes word by word, not the whole value as go-message's SetText does:
+// go-message folds only at white space, and the first encoded word of a
+// whole value does not fit beside the field name, so the whole field would
+// go on one long line (RFC 2047 §2 limits such lines to 76 characters).
+// A space between two encoded words is not part of the text (RFC 2047
+// §6.2), so a word followed by another encoded word carries that space
+// inside its encoding.
+func encodeWords(s string) string {
+	words := strings.Fields(s)
+	for i, w := range words {
+		if printable(w) {
+			continue
 		}
-		b.WriteString(" ")
-		b.WriteString(w)
-		n += 1 + len(w)
+		if i+1 < len(words) && !printable(words[i+1]) {
+			w += " "
+		}
+		words[i] = mime.QEncoding.Encode("utf-8", w)
 	}
-	b.WriteString("\r\n")
+	return strings.Join(words, " ")
 }
 
-// encodeText returns the words of an unstructured value, RFC 2047 encoded
-// when it is not ASCII or has a word too long to fold.
-func encodeText(s string) []string {
-	words := splitWords(s)
-	needs := !isASCII(s)
-	for _, w := range words {
-		if len(w) > 900 {
-			needs = true
+// printable reports whether s is printable ASCII (RFC 5322 VCHAR or
+// space), which a header may carry as it is.
+func printable(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < ' ' || s[i] > '~' {
+			return false
 		}
 	}
-	if !needs {
-		return words
-	}
-	return strings.Fields(mime.QEncoding.Encode("utf-8", strings.Join(words, " ")))
+	return true
 }
-
-// splitWords splits at white space, collapsing runs.
-func splitWords(s string) []string { return strings.Fields(s) }
 
 func isASCII(s string) bool {
 	for i := 0; i < len(s); i++ {

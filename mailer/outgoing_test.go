@@ -2,12 +2,18 @@ package mailer
 
 import (
 	"bytes"
+	"fmt"
+	"io"
+	"mime"
+	"mime/quotedprintable"
+	"net/mail"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 func TestOutgoingRoundTrip(t *testing.T) {
@@ -24,7 +30,7 @@ func TestOutgoingRoundTrip(t *testing.T) {
 				MessageID:  "game-42-ply-8@taflmail.test",
 				From:       "Taflmail Referee <game@taflmail.test>",
 				To:         []string{"Max Müller <max@example.org>", "anna@example.net"},
-				Subject:    "Re: [taflmail #42] Zug – Weiß ist dran " + strings.Repeat("lang ", 20),
+				Subject:    "Re: [taflmail #42] Zug – Weiß ist dran " + strings.Repeat("lang ", 20) + " Grüße  Jürgen",
 				InReplyTo:  "CAF1x2y3z@mail.example.org",
 				References: []string{"game-42-start@taflmail.test", "game-42-ply-7@taflmail.test", "CAF1x2y3z@mail.example.org"},
 				Body:       body,
@@ -57,7 +63,7 @@ func TestOutgoingRoundTrip(t *testing.T) {
 				{"From", m.From, "game@taflmail.test"},
 				{"FromName", m.FromName, "Taflmail Referee"},
 				{"To", strings.Join(m.To, ","), "max@example.org,anna@example.net"},
-				{"Subject", m.Subject, strings.TrimSpace(o.Subject)},
+				{"Subject", m.Subject, strings.Join(strings.Fields(o.Subject), " ")},
 				{"Text", m.Text, strings.TrimRight(normalizeNewlines(body), "\n ")},
 				{"X-Taflmail-Game", strings.Join(m.Header["X-Taflmail-Game"], ","), "42"},
 				{"X-Taflmail-Note", decodeHeaderText(strings.Join(m.Header["X-Taflmail-Note"], ",")), "grüße"},
@@ -74,7 +80,66 @@ func TestOutgoingRoundTrip(t *testing.T) {
 			if !m.IsAutoReply || m.IsBounce || m.Synthetic {
 				t.Errorf("IsAutoReply, IsBounce, Synthetic = %v, %v, %v; want true, false, false", m.IsAutoReply, m.IsBounce, m.Synthetic)
 			}
+			checkNetMail(t, raw, o)
 		})
+	}
+}
+
+// checkNetMail reads raw, the Bytes of o, with the standard library alone
+// (net/mail, mime, mime/quotedprintable) and compares what it finds with o.
+func checkNetMail(t *testing.T, raw []byte, o *Outgoing) {
+	t.Helper()
+	msg, err := mail.ReadMessage(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatalf("net/mail.ReadMessage(Bytes()) = %v", err)
+	}
+	h := msg.Header
+	dec := new(mime.WordDecoder)
+	subject, err := dec.DecodeHeader(h.Get("Subject"))
+	if err != nil {
+		t.Errorf("decoding Subject %q: %v", h.Get("Subject"), err)
+	}
+	if want := strings.Join(strings.Fields(o.Subject), " "); subject != want {
+		t.Errorf("net/mail: Subject = %q, want %q", subject, want)
+	}
+	to, err := h.AddressList("To")
+	if err != nil || len(to) != len(o.To) {
+		t.Errorf("net/mail: To = %v, %v; want %d addresses", to, err, len(o.To))
+	}
+	for i := range min(len(to), len(o.To)) {
+		want, _ := mail.ParseAddress(o.To[i])
+		if *to[i] != *want {
+			t.Errorf("net/mail: To[%d] = %v, want %v", i, to[i], want)
+		}
+	}
+	if got, want := h.Get("Message-ID"), "<"+o.MessageID+">"; got != want {
+		t.Errorf("net/mail: Message-ID = %q, want %q", got, want)
+	}
+	if got := h.Get("MIME-Version"); got != "1.0" {
+		t.Errorf("net/mail: MIME-Version = %q, want 1.0", got)
+	}
+	mt, params, err := mime.ParseMediaType(h.Get("Content-Type"))
+	if err != nil || mt != "text/plain" || params["charset"] != "utf-8" {
+		t.Errorf("net/mail: Content-Type = %q (%v), want text/plain; charset=utf-8", h.Get("Content-Type"), err)
+	}
+	var body io.Reader = msg.Body
+	switch cte := h.Get("Content-Transfer-Encoding"); cte {
+	case "quoted-printable":
+		body = quotedprintable.NewReader(body)
+	case "7bit", "8bit":
+	default:
+		t.Errorf("net/mail: Content-Transfer-Encoding = %q", cte)
+	}
+	text, err := io.ReadAll(body)
+	if err != nil {
+		t.Fatalf("net/mail: reading body: %v", err)
+	}
+	want := normalizeNewlines(o.Body)
+	if want != "" && !strings.HasSuffix(want, "\n") {
+		want += "\n"
+	}
+	if got := strings.ReplaceAll(string(text), "\r\n", "\n"); got != want {
+		t.Errorf("net/mail: body = %q, want %q", got, want)
 	}
 }
 
@@ -128,9 +193,13 @@ func TestOutgoingDefaults(t *testing.T) {
 	if time.Since(m.Date) > time.Minute {
 		t.Errorf("default Date = %v, want about now", m.Date)
 	}
-	for _, want := range []string{"MIME-Version: 1.0\r\n", "Content-Type: text/plain; charset=utf-8\r\n", "Auto-Submitted: auto-replied\r\n"} {
-		if !bytes.Contains(raw, []byte(want)) {
-			t.Errorf("Bytes() lacks %q:\n%s", want, raw)
+	msg, err := mail.ReadMessage(bytes.NewReader(raw))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range [][2]string{{"MIME-Version", "1.0"}, {"Content-Type", "text/plain; charset=utf-8"}, {"Auto-Submitted", "auto-replied"}, {"Content-Transfer-Encoding", "7bit"}} {
+		if got := msg.Header.Get(f[0]); got != f[1] {
+			t.Errorf("%s = %q, want %q in\n%s", f[0], got, f[1], raw)
 		}
 	}
 	o.Headers = map[string]string{"Auto-Submitted": "auto-generated"}
@@ -165,17 +234,40 @@ func TestOutgoingErrors(t *testing.T) {
 	}
 }
 
-func TestWriteFieldFolds(t *testing.T) {
-	var b bytes.Buffer
-	refs := slices.Repeat([]string{"<0123456789abcdef@taflmail.test>"}, 10)
-	writeField(&b, "References", refs)
-	for line := range strings.SplitSeq(strings.TrimSuffix(b.String(), "\r\n"), "\r\n") {
+// TestOutgoingFolds: long header fields are folded at white space into
+// lines of at most 78 characters, and parse back whole.
+func TestOutgoingFolds(t *testing.T) {
+	refs := make([]string, 10)
+	for i := range refs {
+		refs[i] = fmt.Sprintf("0123456789abcdef-%d@taflmail.test", i)
+	}
+	o := &Outgoing{
+		From: "game@taflmail.test", To: []string{"a@example.org"}, References: refs,
+		Subject: strings.Repeat("Zug für Zug ", 12), Body: "hi\n",
+		Headers: map[string]string{"X-Taflmail-Note": strings.Repeat("note ", 40)},
+	}
+	raw, err := o.Bytes()
+	if err != nil {
+		t.Fatalf("Bytes() = %v", err)
+	}
+	header, _, _ := strings.Cut(string(raw), "\r\n\r\n")
+	for line := range strings.SplitSeq(header, "\r\n") {
 		if len(line) > 78 {
-			t.Errorf("folded line has %d characters: %q", len(line), line)
+			t.Errorf("header line has %d characters: %q", len(line), line)
 		}
 	}
-	if got := parseMsgIDs(strings.ReplaceAll(strings.TrimPrefix(b.String(), "References:"), "\r\n", "")); len(got) != 10 {
-		t.Errorf("folded References give %d ids, want 10", len(got))
+	m, err := Parse(bytes.NewReader(raw), 0)
+	if err != nil {
+		t.Fatalf("Parse(Bytes()) = %v", err)
+	}
+	if !slices.Equal(m.References, refs) {
+		t.Errorf("References = %q, want %q", m.References, refs)
+	}
+	if want := strings.TrimSpace(o.Subject); m.Subject != want {
+		t.Errorf("Subject = %q, want %q", m.Subject, want)
+	}
+	if got, want := decodeHeaderText(strings.Join(m.Header["X-Taflmail-Note"], " ")), strings.TrimSpace(o.Headers["X-Taflmail-Note"]); got != want {
+		t.Errorf("X-Taflmail-Note = %q, want %q", got, want)
 	}
 }
 
@@ -232,6 +324,7 @@ func TestOutgoingGolden(t *testing.T) {
 			if err != nil {
 				t.Fatalf("Bytes() = %v", err)
 			}
+			checkNetMail(t, got, o)
 			golden := filepath.Join("testdata", "outgoing", name+".eml")
 			if *update {
 				if err := os.MkdirAll(filepath.Dir(golden), 0o755); err != nil {
@@ -251,4 +344,39 @@ func TestOutgoingGolden(t *testing.T) {
 			}
 		})
 	}
+}
+
+// FuzzOutgoing: whatever the subject, body and extra header value, Bytes
+// either refuses or writes a mail with an ASCII header, lines of at most
+// 998 bytes, that Parse reads back with the same subject and text.
+func FuzzOutgoing(f *testing.F) {
+	f.Add("Zug – Weiß ist dran", "Grüße\n", "grüße")
+	f.Add(strings.Repeat("ä", 300), strings.Repeat("x", 2000), strings.Repeat("word ", 300))
+	f.Add("a\x00b\x7f c", "\r\n.\r\n", "=?utf-8?q?x?=")
+	f.Fuzz(func(t *testing.T, subject, body, note string) {
+		o := &Outgoing{
+			MessageID: "fuzz@taflmail.test", From: "game@taflmail.test", To: []string{"a@example.org"},
+			Subject: subject, Body: body, Headers: map[string]string{"X-Taflmail-Note": note},
+		}
+		raw, err := o.Bytes()
+		if err != nil {
+			return
+		}
+		header, _, ok := strings.Cut(string(raw), "\r\n\r\n")
+		if !ok || !printable(strings.NewReplacer("\r\n ", "", "\r\n", "").Replace(header)) {
+			t.Fatalf("header is not printable ASCII:\n%q", header)
+		}
+		for line := range strings.SplitSeq(string(raw), "\r\n") {
+			if len(line) > maxLineBytes {
+				t.Fatalf("line of %d bytes", len(line))
+			}
+		}
+		m, err := Parse(bytes.NewReader(raw), 0)
+		if err != nil {
+			t.Fatalf("Parse(Bytes()) = %v", err)
+		}
+		if want := strings.Join(strings.Fields(subject), " "); utf8.ValidString(subject) && !strings.Contains(subject, "=?") && len(want) < 900 && m.Subject != want {
+			t.Errorf("Subject = %q, want %q", m.Subject, want)
+		}
+	})
 }
