@@ -53,8 +53,15 @@ const (
 type IMAPConfig struct {
 	// Addr is the server's host:port, e.g. "imap.example.org:993".
 	Addr string
-	// Username and Password are sent with LOGIN.
+	// Username and Password are sent with LOGIN. With OAuth2 Username is
+	// the account the token is for, and Password is not used.
 	Username, Password string
+	// Auth is AuthPassword (LOGIN; empty means the same), AuthXOAUTH2 or
+	// AuthOAuthBearer (AUTHENTICATE with the access token of Token).
+	Auth string
+	// Token returns the access token for AuthXOAUTH2 and AuthOAuthBearer;
+	// it is called before each connection.
+	Token TokenFunc
 	// Security is SecurityNone, SecurityStartTLS or SecurityTLS; empty means
 	// SecurityTLS. With SecurityNone the password is only sent to a loopback
 	// address.
@@ -150,8 +157,9 @@ type connState struct {
 // retry.
 //
 // Errors wrap ErrConnection for network trouble (and when ctx ends) and
-// ErrAuth for a rejected login; other errors are configuration mistakes or
-// server refusals (e.g. Mailbox does not exist).
+// ErrAuth for a rejected login or token; other errors are configuration
+// mistakes, server refusals (e.g. Mailbox does not exist) or the error of
+// IMAPConfig.Token as it is.
 func DialInbox(ctx context.Context, cfg IMAPConfig) (*Inbox, error) {
 	cfg.setDefaults()
 	in := &Inbox{cfg: cfg, newMail: make(chan struct{}, 1)}
@@ -172,6 +180,21 @@ func (in *Inbox) connect(ctx context.Context) error {
 	}
 	if cfg.Security == SecurityNone && !isLoopback(host) {
 		return fmt.Errorf("mailer: dial: refusing to send the IMAP password in clear text to %s", host)
+	}
+	mech, err := oauthMechanism(cfg.Auth)
+	if err != nil {
+		return fmt.Errorf("mailer: login: IMAP: %v", err)
+	}
+	var token string
+	if mech != "" {
+		if cfg.Token == nil {
+			return fmt.Errorf("mailer: login: IMAP authentication %s needs a Token function", cfg.Auth)
+		}
+		// before dialing, so that a slow token command keeps no
+		// connection waiting
+		if token, err = cfg.Token(ctx); err != nil {
+			return fmt.Errorf("mailer: login: %w", err)
+		}
 	}
 	tlsConfig := cfg.TLSConfig.Clone()
 	if tlsConfig == nil {
@@ -242,17 +265,33 @@ func (in *Inbox) connect(ctx context.Context) error {
 	if err := c.WaitGreeting(); err != nil {
 		return fail("greeting", err)
 	}
-	if c.Caps().Has(imap.CapLoginDisabled) {
-		c.Close()
-		return fmt.Errorf("mailer: login: %w: server announces LOGINDISABLED", ErrAuth)
-	}
-	if err := c.Login(cfg.Username, cfg.Password).Wait(); err != nil {
-		var ie *imap.Error
-		if errors.As(err, &ie) {
+	if mech == "" {
+		if c.Caps().Has(imap.CapLoginDisabled) {
 			c.Close()
-			return fmt.Errorf("mailer: login: %w: %s", ErrAuth, describe(ie))
+			return fmt.Errorf("mailer: login: %w: server announces LOGINDISABLED", ErrAuth)
 		}
-		return fail("login", err)
+		if err := c.Login(cfg.Username, cfg.Password).Wait(); err != nil {
+			var ie *imap.Error
+			if errors.As(err, &ie) {
+				c.Close()
+				return fmt.Errorf("mailer: login: %w: %s", ErrAuth, describe(ie))
+			}
+			return fail("login", err)
+		}
+	} else {
+		if !c.Caps().Has(imap.Cap("AUTH=" + mech)) {
+			c.Close()
+			return fmt.Errorf("mailer: login: %w: server does not offer AUTH=%s", ErrAuth, mech)
+		}
+		sc := newOAuthClient(mech, cfg.Username, token, cfg.Addr)
+		if err := c.Authenticate(sc); err != nil {
+			var ie *imap.Error
+			if errors.As(err, &ie) {
+				c.Close()
+				return fmt.Errorf("mailer: login: %w: %s rejected: %s%s", ErrAuth, mech, describe(ie), sc.rejection())
+			}
+			return fail("authenticate", err)
+		}
 	}
 	list, err := c.List("", cfg.ProcessedMailbox, nil).Collect()
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"slices"
 	"strings"
 	"time"
 
@@ -36,8 +37,16 @@ type SMTPConfig struct {
 	// Addr is the relay's host:port, e.g. "smtp.example.org:587".
 	Addr string
 	// Username and Password enable AUTH PLAIN (RFC 4616) when Username is
-	// not empty.
+	// not empty. With OAuth2 Username is the account the token is for, and
+	// Password is not used.
 	Username, Password string
+	// Auth is AuthPassword (AUTH PLAIN; empty means the same), AuthXOAUTH2
+	// or AuthOAuthBearer (AUTH with the access token of Token; Username
+	// must then be set).
+	Auth string
+	// Token returns the access token for AuthXOAUTH2 and AuthOAuthBearer;
+	// it is called before each connection, that is for each Send.
+	Token TokenFunc
 	// Security is SecurityNone, SecurityStartTLS or SecurityTLS; empty means
 	// SecurityStartTLS.
 	Security string
@@ -77,7 +86,10 @@ func NewSender(cfg SMTPConfig) *Sender {
 
 // SendError is the error of [Sender.Send]. Temporary tells the caller
 // whether trying again later may help: 4xx replies and network trouble are
-// temporary, 5xx replies and configuration mistakes are not.
+// temporary, 5xx replies and configuration mistakes are not. With OAuth2 a
+// failure to get a token and a rejected token are temporary too: the token
+// may have expired between the tool that made it and its use, and the next
+// Send asks for a fresh one.
 type SendError struct {
 	// Temporary reports that a retry may succeed.
 	Temporary bool
@@ -107,8 +119,9 @@ func (e *SendError) Error() string {
 func (e *SendError) Unwrap() error { return e.Err }
 
 // Send delivers raw (an RFC 5322 message, e.g. from [Outgoing.Bytes]) to the
-// relay with envelope sender from and recipients to. It dials, says EHLO,
-// does STARTTLS and AUTH PLAIN as configured, sends MAIL, RCPT for each
+// relay with envelope sender from and recipients to. It gets an OAuth2 token
+// if configured, dials, says EHLO, does STARTTLS and AUTH (PLAIN, XOAUTH2
+// or OAUTHBEARER) as configured, sends MAIL, RCPT for each
 // recipient, DATA and QUIT. The first rejected recipient aborts the
 // transaction, so either all recipients were accepted or the mail was not
 // sent.
@@ -122,7 +135,20 @@ func (s *Sender) Send(ctx context.Context, from string, to []string, raw []byte)
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.Timeout)
 	defer cancel()
 
-	c, err := s.dial(ctx)
+	mech, err := oauthMechanism(s.cfg.Auth)
+	if err != nil {
+		return &SendError{Err: fmt.Errorf("%w: SMTP: %v", errConfig, err)}
+	}
+	var token string
+	if mech != "" {
+		if s.cfg.Token == nil || s.cfg.Username == "" {
+			return &SendError{Err: fmt.Errorf("%w: SMTP authentication %s needs a Username and a Token function", errConfig, s.cfg.Auth)}
+		}
+		if token, err = s.cfg.Token(ctx); err != nil {
+			return &SendError{Temporary: true, Err: err}
+		}
+	}
+	c, err := s.dial(ctx, mech, token)
 	if err != nil {
 		return classify(ctx, err)
 	}
@@ -136,7 +162,21 @@ func (s *Sender) Send(ctx context.Context, from string, to []string, raw []byte)
 // errConfig marks mistakes of configuration: never temporary.
 var errConfig = errors.New("configuration")
 
-func (s *Sender) dial(ctx context.Context) (*smtp.Client, error) {
+// tokenRejectedError is a refused OAuth2 token: always temporary.
+type tokenRejectedError struct {
+	detail string // the server's OAuth2 status, e.g. ` (OAuth2 status "401")`
+	err    error
+}
+
+func (e *tokenRejectedError) Error() string {
+	return "OAuth2 token rejected" + e.detail + ": " + e.err.Error()
+}
+
+func (e *tokenRejectedError) Unwrap() error { return e.err }
+
+// dial connects and authenticates: with mech ("XOAUTH2", "OAUTHBEARER")
+// and token, or with the password when mech is "".
+func (s *Sender) dial(ctx context.Context, mech, token string) (*smtp.Client, error) {
 	host, _, err := net.SplitHostPort(s.cfg.Addr)
 	if err != nil {
 		return nil, fmt.Errorf("%w: SMTP address %q: %v", errConfig, s.cfg.Addr, err)
@@ -194,9 +234,21 @@ func (s *Sender) dial(ctx context.Context) (*smtp.Client, error) {
 			c.Close()
 			return nil, fmt.Errorf("%w: server offers no AUTH", errConfig)
 		}
-		if err := c.Auth(sasl.NewPlainClient("", s.cfg.Username, s.cfg.Password)); err != nil {
+		if mech == "" {
+			if err := c.Auth(sasl.NewPlainClient("", s.cfg.Username, s.cfg.Password)); err != nil {
+				c.Close()
+				return nil, err
+			}
+			return c, nil
+		}
+		if _, mechs := c.Extension("AUTH"); !slices.Contains(strings.Fields(strings.ToUpper(mechs)), mech) {
 			c.Close()
-			return nil, err
+			return nil, fmt.Errorf("%w: server offers AUTH %s, not %s", errConfig, mechs, mech)
+		}
+		sc := newOAuthClient(mech, s.cfg.Username, token, s.cfg.Addr)
+		if err := c.Auth(sc); err != nil {
+			c.Close()
+			return nil, &tokenRejectedError{detail: sc.rejection(), err: err}
 		}
 	}
 	return c, nil
@@ -221,7 +273,14 @@ func classify(ctx context.Context, err error) *SendError {
 			e.EnhancedCode = fmt.Sprintf("%d.%d.%d", se.EnhancedCode[0], se.EnhancedCode[1], se.EnhancedCode[2])
 			e.Err = fmt.Errorf("%03d %s %s", se.Code, e.EnhancedCode, se.Message)
 		}
+		if tr := (*tokenRejectedError)(nil); errors.As(err, &tr) {
+			e.Temporary = true
+			e.Err = fmt.Errorf("OAuth2 token rejected%s: %w", tr.detail, e.Err)
+		}
 		return e
+	}
+	if tr := (*tokenRejectedError)(nil); errors.As(err, &tr) {
+		return &SendError{Temporary: true, Err: err}
 	}
 	if errors.Is(err, errConfig) {
 		return &SendError{Err: err}

@@ -3,6 +3,11 @@
 // IMAP4rev1 + IMAP4rev2, plain-text LOGIN allowed) and an SMTP server
 // (go-smtp) that delivers each recipient's copy into that user's INBOX.
 //
+// Both servers take a password (IMAP LOGIN, SASL PLAIN) or an OAuth2
+// access token (SASL XOAUTH2 and OAUTHBEARER, RFC 7628), which is checked
+// against the token set for the user with [Options].Tokens or
+// [Stack.SetToken], as a provider's server checks the tokens it issued.
+//
 // Tests use it to exercise package mailer over real sockets, and
 // `taflmail demo` to play without a mail account. It is not a mail server
 // for real use: no TLS, no queue, everything is lost on Close.
@@ -39,6 +44,10 @@ type Options struct {
 	// Users maps local parts to passwords; they log in to IMAP with the
 	// local part ("alice"), to SMTP AUTH with the local part or the address.
 	Users map[string]string
+	// Tokens maps local parts of Users to the OAuth2 access token each may
+	// log in with (XOAUTH2, OAUTHBEARER; user name as for the password).
+	// A user without one cannot log in with a token.
+	Tokens map[string]string
 	// LegacyIMAP makes the IMAP server announce IMAP4rev1 alone (no MOVE,
 	// UIDPLUS, ESEARCH), to test clients' fallbacks.
 	LegacyIMAP bool
@@ -70,6 +79,7 @@ type Stack struct {
 
 type user struct {
 	password string
+	token    string // OAuth2 access token; "" accepts none
 	mem      *imapmemserver.User
 }
 
@@ -102,6 +112,11 @@ func StartOptions(o Options) (*Stack, error) {
 			return nil, err
 		}
 	}
+	for local, token := range o.Tokens {
+		if err := s.SetToken(local, token); err != nil {
+			return nil, err
+		}
+	}
 
 	caps := imap.CapSet{imap.CapIMAP4rev1: {}, imap.CapIMAP4rev2: {}}
 	if o.LegacyIMAP {
@@ -109,7 +124,8 @@ func StartOptions(o Options) (*Stack, error) {
 	}
 	s.imapSrv = imapserver.New(&imapserver.Options{
 		NewSession: func(*imapserver.Conn) (imapserver.Session, *imapserver.GreetingData, error) {
-			return &idleSession{s.mem.NewSession().(imapserver.SessionIMAP4rev2)}, nil, nil
+			mem := &idleSession{s.mem.NewSession().(imapserver.SessionIMAP4rev2)}
+			return &imapSession{SessionIMAP4rev2: mem, stack: s}, nil, nil
 		},
 		Caps:         caps,
 		InsecureAuth: true,
@@ -182,6 +198,20 @@ func (s *Stack) AddUser(local, password string) error {
 	}
 	s.mem.AddUser(u)
 	s.users[local] = &user{password: password, mem: u}
+	return nil
+}
+
+// SetToken sets the OAuth2 access token the user local may log in with,
+// replacing the one before (which then fails, as an expired token does);
+// "" allows no token. It fails if there is no such user.
+func (s *Stack) SetToken(local, token string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	u := s.users[strings.ToLower(local)]
+	if u == nil {
+		return fmt.Errorf("devstack: no user %q", local)
+	}
+	u.token = token
 	return nil
 }
 
@@ -270,6 +300,12 @@ func (s *Stack) Close() error {
 	s.closed = true
 	s.mu.Unlock()
 	err := errors.Join(s.smtpSrv.Close(), s.imapSrv.Close())
+	// A server closes only the listeners its Serve has registered; a
+	// Close right after Start can come first, and go-smtp's Serve would
+	// then accept for ever. Closing them here ends Serve either way (a
+	// second close only reports an error, which is dropped).
+	_ = s.smtpLn.Close()
+	_ = s.imapLn.Close()
 	s.done.Wait()
 	return err
 }
@@ -319,29 +355,27 @@ type session struct {
 
 var _ smtp.AuthSession = (*session)(nil)
 
-// AuthMechanisms implements smtp.AuthSession: PLAIN only.
-func (se *session) AuthMechanisms() []string { return []string{sasl.Plain} }
+// AuthMechanisms implements smtp.AuthSession.
+func (se *session) AuthMechanisms() []string { return mechanisms }
 
-// Auth implements smtp.AuthSession: PLAIN with the local part or the
-// address as user name.
+// Auth implements smtp.AuthSession: PLAIN, XOAUTH2 and OAUTHBEARER with
+// the local part or the address as user name.
 func (se *session) Auth(mech string) (sasl.Server, error) {
-	if mech != sasl.Plain {
+	if mech == sasl.Plain {
+		return sasl.NewPlainServer(func(identity, username, password string) error {
+			u, _ := se.stack.user(username)
+			if u == nil || u.password != password || (identity != "" && identity != username) {
+				return smtp.ErrAuthFailed
+			}
+			se.auth = true
+			return nil
+		}), nil
+	}
+	srv := se.stack.tokenServer(mech, func(string) error { se.auth = true; return nil }, smtp.ErrAuthFailed)
+	if srv == nil {
 		return nil, smtp.ErrAuthUnknownMechanism
 	}
-	return sasl.NewPlainServer(func(identity, username, password string) error {
-		local := strings.ToLower(username)
-		if i := strings.LastIndexByte(local, '@'); i >= 0 && local[i+1:] == se.stack.domain {
-			local = local[:i]
-		}
-		se.stack.mu.Lock()
-		u := se.stack.users[local]
-		se.stack.mu.Unlock()
-		if u == nil || u.password != password || (identity != "" && identity != username) {
-			return smtp.ErrAuthFailed
-		}
-		se.auth = true
-		return nil
-	}), nil
+	return srv, nil
 }
 
 // Mail implements smtp.Session.

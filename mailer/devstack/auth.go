@@ -1,0 +1,151 @@
+package devstack
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"strings"
+
+	"github.com/emersion/go-imap/v2"
+	"github.com/emersion/go-imap/v2/imapserver"
+	"github.com/emersion/go-sasl"
+)
+
+// xoauth2 is the name of the SASL XOAUTH2 mechanism, which go-sasl lacks.
+const xoauth2 = "XOAUTH2"
+
+// mechanisms are the SASL mechanisms both servers offer.
+var mechanisms = []string{sasl.Plain, xoauth2, sasl.OAuthBearer}
+
+// user returns the user a log-in name (local part, or address in the
+// stack's domain) names, and its local part; nil if there is none. The
+// domain is cut at the last "@", as a local part may hold one.
+func (s *Stack) user(name string) (*user, string) {
+	local := strings.ToLower(name)
+	if i := strings.LastIndexByte(local, '@'); i >= 0 && local[i+1:] == s.domain {
+		local = local[:i]
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.users[local], local
+}
+
+// checkToken returns the local part of the user name logs in as, if token
+// is that user's access token.
+func (s *Stack) checkToken(name, token string) (string, bool) {
+	u, local := s.user(name)
+	if u == nil {
+		return "", false
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return local, u.token != "" && token == u.token
+}
+
+// tokenServer returns the SASL server of mech (XOAUTH2 or OAUTHBEARER;
+// nil for any other) that checks the token and then calls login with the
+// user's local part. A rejected token, and any other failure, ends the
+// exchange with failed, the protocol's "authentication failed" error.
+func (s *Stack) tokenServer(mech string, login func(local string) error, failed error) sasl.Server {
+	check := func(name, token string) bool {
+		local, ok := s.checkToken(name, token)
+		return ok && login(local) == nil
+	}
+	switch mech {
+	case xoauth2:
+		return &failAs{Server: &xoauth2Server{check: check}, err: failed}
+	case sasl.OAuthBearer:
+		return &failAs{err: failed, Server: sasl.NewOAuthBearerServer(func(o sasl.OAuthBearerOptions) *sasl.OAuthBearerError {
+			if !check(o.Username, o.Token) {
+				return &sasl.OAuthBearerError{Status: "invalid_token", Schemes: "bearer"}
+			}
+			return nil
+		})}
+	}
+	return nil
+}
+
+// failAs is a SASL server whose every error is err.
+type failAs struct {
+	sasl.Server
+	err error
+}
+
+// Next implements sasl.Server.
+func (f *failAs) Next(response []byte) ([]byte, bool, error) {
+	challenge, done, err := f.Server.Next(response)
+	if err != nil {
+		return nil, true, f.err
+	}
+	return challenge, done, nil
+}
+
+// xoauth2Server is the server side of SASL XOAUTH2 as Google describes it
+// (developers.google.com/gmail/imap/xoauth2-protocol): the client sends
+// "user=" name ^A "auth=Bearer " token ^A ^A; a bad token is answered with
+// a JSON error as a challenge, and after the client's (empty) response the
+// exchange fails.
+type xoauth2Server struct {
+	check    func(name, token string) bool
+	rejected bool
+}
+
+// Next implements sasl.Server.
+func (x *xoauth2Server) Next(response []byte) ([]byte, bool, error) {
+	if x.rejected {
+		return nil, true, errors.New("devstack: XOAUTH2 token rejected") // replaced by failAs
+	}
+	if response == nil { // no initial response: ask for it
+		return []byte{}, false, nil
+	}
+	var name, token string
+	fields := bytes.Split(response, []byte{0x01})
+	for _, f := range fields {
+		if v, ok := bytes.CutPrefix(f, []byte("user=")); ok {
+			name = string(v)
+		}
+		if v, ok := bytes.CutPrefix(f, []byte("auth=")); ok && len(v) > 7 && strings.EqualFold(string(v[:7]), "bearer ") {
+			token = string(v[7:])
+		}
+	}
+	if len(fields) < 3 || name == "" || token == "" || !x.check(name, token) {
+		x.rejected = true
+		challenge, _ := json.Marshal(sasl.OAuthBearerError{Status: "401", Schemes: "bearer"})
+		return challenge, false, nil
+	}
+	return nil, true, nil
+}
+
+// imapSession is the memserver's session with SASL: PLAIN by password, and
+// XOAUTH2 and OAUTHBEARER by the user's token.
+type imapSession struct {
+	imapserver.SessionIMAP4rev2
+	stack *Stack
+}
+
+var _ imapserver.SessionSASL = (*imapSession)(nil)
+
+// AuthenticateMechanisms implements imapserver.SessionSASL.
+func (is *imapSession) AuthenticateMechanisms() []string { return mechanisms }
+
+// Authenticate implements imapserver.SessionSASL. A token log-in logs the
+// memserver session in with the user's password, which the memserver
+// needs.
+func (is *imapSession) Authenticate(mech string) (sasl.Server, error) {
+	if mech == sasl.Plain {
+		return sasl.NewPlainServer(func(identity, username, password string) error {
+			if identity != "" && identity != username {
+				return imapserver.ErrAuthFailed
+			}
+			return is.Login(username, password)
+		}), nil
+	}
+	login := func(local string) error {
+		u, _ := is.stack.user(local)
+		return is.Login(local, u.password)
+	}
+	if srv := is.stack.tokenServer(mech, login, imapserver.ErrAuthFailed); srv != nil {
+		return srv, nil
+	}
+	return nil, &imap.Error{Type: imap.StatusResponseTypeNo, Text: "SASL mechanism not supported"}
+}
