@@ -9,7 +9,9 @@
 //
 // Passwords are of type [Secret], which prints as "********" through fmt,
 // log/slog and encoding/json; they come from a password_file or from the
-// environment, never from a flag.
+// environment, never from a flag. OAuth2 access tokens are never part of
+// the Config: [IMAP.Token] and [SMTP.Token] run the configured command or
+// read the configured file each time a connection needs one.
 package config
 
 import (
@@ -30,25 +32,31 @@ type Config struct {
 
 // IMAP is where moves arrive.
 type IMAP struct {
-	Addr             string        `mapstructure:"addr" help:"IMAP server as host:port, e.g. imap.example.org:993"`
-	Username         string        `mapstructure:"username" help:"IMAP login name"`
-	Password         Secret        `mapstructure:"password" help:"IMAP password; from password_file or TAFLMAIL_IMAP_PASSWORD, never a flag"`
-	PasswordFile     string        `mapstructure:"password_file" help:"file holding the IMAP password; one trailing newline is dropped"`
-	Security         string        `mapstructure:"security" help:"connection security: none, starttls or tls"`
-	Mailbox          string        `mapstructure:"mailbox" help:"mailbox the moves arrive in"`
-	ProcessedMailbox string        `mapstructure:"processed_mailbox" help:"mailbox handled mails are moved to; empty leaves them where they are, flagged \\Seen"`
-	PollInterval     time.Duration `mapstructure:"poll_interval" help:"time between two looks at the mailbox, e.g. 1m"`
-	MaxMailBytes     int64         `mapstructure:"max_mail_bytes" help:"mails larger than this many bytes are refused unread"`
+	Addr               string        `mapstructure:"addr" help:"IMAP server as host:port, e.g. imap.example.org:993"`
+	Username           string        `mapstructure:"username" help:"IMAP login name"`
+	Auth               string        `mapstructure:"auth" help:"how to log in to IMAP: password, or an OAuth2 access token with xoauth2 or oauthbearer"`
+	Password           Secret        `mapstructure:"password" help:"IMAP password; from password_file or TAFLMAIL_IMAP_PASSWORD, never a flag"`
+	PasswordFile       string        `mapstructure:"password_file" help:"file holding the IMAP password; one trailing newline is dropped"`
+	OAuth2TokenCommand string        `mapstructure:"oauth2_token_command" help:"shell command that prints an OAuth2 access token, run before each IMAP connection"`
+	OAuth2TokenFile    string        `mapstructure:"oauth2_token_file" help:"file holding an OAuth2 access token, read before each IMAP connection"`
+	Security           string        `mapstructure:"security" help:"connection security: none, starttls or tls"`
+	Mailbox            string        `mapstructure:"mailbox" help:"mailbox the moves arrive in"`
+	ProcessedMailbox   string        `mapstructure:"processed_mailbox" help:"mailbox handled mails are moved to; empty leaves them where they are, flagged \\Seen"`
+	PollInterval       time.Duration `mapstructure:"poll_interval" help:"time between two looks at the mailbox, e.g. 1m"`
+	MaxMailBytes       int64         `mapstructure:"max_mail_bytes" help:"mails larger than this many bytes are refused unread"`
 }
 
 // SMTP is how replies leave.
 type SMTP struct {
-	Addr         string `mapstructure:"addr" help:"SMTP submission server as host:port, e.g. smtp.example.org:465"`
-	Username     string `mapstructure:"username" help:"SMTP login name; empty sends without AUTH"`
-	Password     Secret `mapstructure:"password" help:"SMTP password; from password_file or TAFLMAIL_SMTP_PASSWORD, never a flag"`
-	PasswordFile string `mapstructure:"password_file" help:"file holding the SMTP password; one trailing newline is dropped"`
-	Security     string `mapstructure:"security" help:"connection security: none, starttls or tls"`
-	HeloName     string `mapstructure:"helo_name" help:"name given in EHLO; empty for server.domain"`
+	Addr               string `mapstructure:"addr" help:"SMTP submission server as host:port, e.g. smtp.example.org:465"`
+	Username           string `mapstructure:"username" help:"SMTP login name; empty sends without AUTH"`
+	Auth               string `mapstructure:"auth" help:"how to log in to SMTP: password, or an OAuth2 access token with xoauth2 or oauthbearer"`
+	Password           Secret `mapstructure:"password" help:"SMTP password; from password_file or TAFLMAIL_SMTP_PASSWORD, never a flag"`
+	PasswordFile       string `mapstructure:"password_file" help:"file holding the SMTP password; one trailing newline is dropped"`
+	OAuth2TokenCommand string `mapstructure:"oauth2_token_command" help:"shell command that prints an OAuth2 access token, run before each SMTP connection"`
+	OAuth2TokenFile    string `mapstructure:"oauth2_token_file" help:"file holding an OAuth2 access token, read before each SMTP connection"`
+	Security           string `mapstructure:"security" help:"connection security: none, starttls or tls"`
+	HeloName           string `mapstructure:"helo_name" help:"name given in EHLO; empty for server.domain"`
 }
 
 // Archive is where games are kept.
@@ -81,6 +89,7 @@ type Log struct {
 func Default() Config {
 	return Config{
 		IMAP: IMAP{
+			Auth:             AuthPassword,
 			Security:         "tls",
 			Mailbox:          "INBOX",
 			ProcessedMailbox: "Processed",
@@ -89,6 +98,7 @@ func Default() Config {
 
 		},
 		SMTP: SMTP{
+			Auth:     AuthPassword,
 			Security: "tls",
 		},
 		Archive: Archive{

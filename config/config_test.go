@@ -62,6 +62,8 @@ func TestDefault(t *testing.T) {
 		{"imap.poll_interval", d.IMAP.PollInterval, time.Minute},
 		{"imap.max_mail_bytes", d.IMAP.MaxMailBytes, int64(25 << 20)},
 		{"imap.security", d.IMAP.Security, "tls"},
+		{"imap.auth", d.IMAP.Auth, "password"},
+		{"smtp.auth", d.SMTP.Auth, "password"},
 		{"archive.path", d.Archive.Path, "taflmail.db"},
 		{"archive.records_dir", d.Archive.RecordsDir, "records"},
 		{"server.name", d.Server.Name, "taflmail"},
@@ -251,12 +253,13 @@ func TestValidate(t *testing.T) {
 	}{
 		{"empty", func(c *config.Config) { *c = config.Config{} }, `imap.addr: required
 imap.username: required
-imap.password: required: set imap.password_file or TAFLMAIL_IMAP_PASSWORD
+imap.auth: must be password, xoauth2 or oauthbearer, not ""
 imap.security: must be none, starttls or tls, not ""
 imap.mailbox: required
 imap.poll_interval: must be at least 1s, not 0s
 imap.max_mail_bytes: must be from 1024 (1 KiB) to 1073741824 (1 GiB), not 0
 smtp.addr: required
+smtp.auth: must be password, xoauth2 or oauthbearer, not ""
 smtp.security: must be none, starttls or tls, not ""
 archive.path: required
 server.address: required
@@ -281,6 +284,23 @@ log.format: must be text or json, not ""`},
 			`server.authserv_id: required when server.require_auth_results is true: the authserv-id your receiving mail server writes first in its Authentication-Results fields, e.g. mx.example.org`},
 		{"authserv id with a result", func(c *config.Config) { c.Server.AuthservID = "mx.example.org; spf=pass" },
 			`server.authserv_id: must be one word like mx.example.org, not "mx.example.org; spf=pass"`},
+		{"imap password missing", func(c *config.Config) { c.IMAP.Password = "" }, `imap.password: required: set imap.password_file or TAFLMAIL_IMAP_PASSWORD`},
+		{"unknown auth", func(c *config.Config) { c.IMAP.Auth = "oauth2" }, `imap.auth: must be password, xoauth2 or oauthbearer, not "oauth2"`},
+		{"oauth2 without token", func(c *config.Config) { c.IMAP.Auth, c.IMAP.Password = "xoauth2", "" },
+			`imap.oauth2_token_command: required when imap.auth is xoauth2: set it or imap.oauth2_token_file`},
+		{"oauth2 with two tokens", func(c *config.Config) {
+			c.IMAP.Auth, c.IMAP.Password, c.IMAP.OAuth2TokenCommand, c.IMAP.OAuth2TokenFile = "oauthbearer", "", "oauth2l fetch", "/run/token"
+		}, `imap.oauth2_token_file: set, and so is imap.oauth2_token_command: use one`},
+		{"oauth2 with a password", func(c *config.Config) { c.IMAP.Auth, c.IMAP.OAuth2TokenFile = "xoauth2", "/run/token" },
+			`imap.password: not used when imap.auth is xoauth2: remove it (and imap.password_file, TAFLMAIL_IMAP_PASSWORD)`},
+		{"blank token command", func(c *config.Config) { c.IMAP.Auth, c.IMAP.Password, c.IMAP.OAuth2TokenCommand = "xoauth2", "", "  " },
+			`imap.oauth2_token_command: required when imap.auth is xoauth2: set it or imap.oauth2_token_file`},
+		{"token without oauth2", func(c *config.Config) { c.SMTP.OAuth2TokenCommand = "oauth2l fetch" },
+			`smtp.oauth2_token_command: only used when smtp.auth is xoauth2 or oauthbearer`},
+		{"token file without oauth2", func(c *config.Config) { c.IMAP.OAuth2TokenFile = "/run/token" },
+			`imap.oauth2_token_file: only used when imap.auth is xoauth2 or oauthbearer`},
+		{"smtp oauth2 without username", func(c *config.Config) { c.SMTP.Auth, c.SMTP.OAuth2TokenFile = "xoauth2", "/run/token" },
+			`smtp.username: required when smtp.auth is xoauth2`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := valid()
@@ -399,8 +419,11 @@ func TestStringLoadsBack(t *testing.T) {
 	want := `imap:
   addr: "imap.example.org:993"
   username: "games@example.org"
+  auth: "password"
   password: "********"
   password_file: ""
+  oauth2_token_command: ""
+  oauth2_token_file: ""
   security: "tls"
   mailbox: "INBOX"
   processed_mailbox: "Processed"
@@ -410,8 +433,11 @@ func TestStringLoadsBack(t *testing.T) {
 smtp:
   addr: "smtp.example.org:465"
   username: ""
+  auth: "password"
   password: ""
   password_file: ""
+  oauth2_token_command: ""
+  oauth2_token_file: ""
   security: "tls"
   helo_name: "example.org"
 
@@ -475,14 +501,14 @@ func TestRegisterFlags(t *testing.T) {
 
 func TestKeys(t *testing.T) {
 	keys := config.Keys()
-	if len(keys) != 27 {
-		t.Errorf("len(Keys()) = %d, want 27", len(keys))
+	if len(keys) != 33 {
+		t.Errorf("len(Keys()) = %d, want 33", len(keys))
 	}
-	k := keys[7] // imap.poll_interval
+	k := keys[10] // imap.poll_interval
 	want := config.Key{Name: "imap.poll_interval", Env: "TAFLMAIL_IMAP_POLL_INTERVAL", Flag: "imap-poll-interval",
 		Help: k.Help, Default: time.Minute, Type: reflect.TypeFor[time.Duration]()}
 	if !reflect.DeepEqual(k, want) {
-		t.Errorf("Keys()[7] = %+v, want %+v", k, want)
+		t.Errorf("Keys()[10] = %+v, want %+v", k, want)
 	}
 	for _, k := range keys {
 		if k.Help == "" {

@@ -1,6 +1,7 @@
 package config
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/mail"
@@ -46,7 +47,8 @@ func RegisterFlags(fs *pflag.FlagSet) {
 // the flags of flags that were set (flags may be nil). v is the viper
 // instance to use, a new one if nil; the global viper is never touched.
 //
-// Load then reads the password files, fills the values derived from others
+// Load then reads the password files, checks that the OAuth2 token files
+// hold a token (without keeping it), fills the values derived from others
 // (server.domain from server.address, smtp.helo_name from server.domain)
 // and validates. It returns the configuration even when it is not valid,
 // for display, together with every problem found, joined (errors.Join),
@@ -117,6 +119,16 @@ func Load(v *viper.Viper, flags *pflag.FlagSet, file string) (Config, error) {
 	} {
 		if err := readPassword(p.password, p.file); err != nil {
 			problems = append(problems, &KeyError{Key: p.key + ".password_file", Problem: err.Error()})
+		}
+	}
+	// A token file is read at each connection; here only whether it can
+	// be, so that a wrong path shows at once. A token command runs only
+	// when a token is needed (and in 'taflmail config check').
+	for _, t := range []struct{ section, file string }{{"imap", c.IMAP.OAuth2TokenFile}, {"smtp", c.SMTP.OAuth2TokenFile}} {
+		if t.file != "" {
+			if _, err := oauth2Token(context.Background(), t.section, "", t.file); err != nil {
+				problems = append(problems, err)
+			}
 		}
 	}
 	c.derive()

@@ -59,7 +59,8 @@ func (c Config) Validate() error {
 	// imap
 	hostPort("imap.addr", c.IMAP.Addr)
 	required("imap.username", c.IMAP.Username)
-	if c.IMAP.Password == "" {
+	auth("imap", c.IMAP.Auth, c.IMAP.Password, c.IMAP.OAuth2TokenCommand, c.IMAP.OAuth2TokenFile, bad)
+	if c.IMAP.Auth == AuthPassword && c.IMAP.Password == "" {
 		bad("imap.password", "required: set imap.password_file or TAFLMAIL_IMAP_PASSWORD")
 	}
 	security("imap.security", c.IMAP.Security)
@@ -76,10 +77,14 @@ func (c Config) Validate() error {
 
 	// smtp
 	hostPort("smtp.addr", c.SMTP.Addr)
-	if c.SMTP.Username == "" && c.SMTP.Password != "" {
+	auth("smtp", c.SMTP.Auth, c.SMTP.Password, c.SMTP.OAuth2TokenCommand, c.SMTP.OAuth2TokenFile, bad)
+	switch {
+	case c.SMTP.UsesOAuth2() && c.SMTP.Username == "":
+		bad("smtp.username", "required when smtp.auth is %s", c.SMTP.Auth)
+	case c.SMTP.Auth != AuthPassword:
+	case c.SMTP.Username == "" && c.SMTP.Password != "":
 		bad("smtp.username", "required when a password is set")
-	}
-	if c.SMTP.Username != "" && c.SMTP.Password == "" {
+	case c.SMTP.Username != "" && c.SMTP.Password == "":
 		bad("smtp.password", "required when smtp.username is set: set smtp.password_file or TAFLMAIL_SMTP_PASSWORD")
 	}
 	security("smtp.security", c.SMTP.Security)
@@ -123,4 +128,34 @@ func (c Config) Validate() error {
 	oneOf("log.format", c.Log.Format, "text", "json")
 
 	return errors.Join(errs...)
+}
+
+// auth checks the log-in settings of section (imap or smtp): the method,
+// and that an OAuth2 method has exactly one token source and no password,
+// while the password method has no token source.
+func auth(section, method string, password Secret, command, file string, bad func(key, format string, args ...any)) {
+	key := func(name string) string { return section + "." + name }
+	switch method {
+	case AuthPassword:
+		if strings.TrimSpace(command) != "" {
+			bad(key("oauth2_token_command"), "only used when %s is %s or %s", key("auth"), AuthXOAUTH2, AuthOAuthBearer)
+		}
+		if file != "" {
+			bad(key("oauth2_token_file"), "only used when %s is %s or %s", key("auth"), AuthXOAUTH2, AuthOAuthBearer)
+		}
+	case AuthXOAUTH2, AuthOAuthBearer:
+		hasCommand := strings.TrimSpace(command) != ""
+		switch {
+		case !hasCommand && file == "":
+			bad(key("oauth2_token_command"), "required when %s is %s: set it or %s", key("auth"), method, key("oauth2_token_file"))
+		case hasCommand && file != "":
+			bad(key("oauth2_token_file"), "set, and so is %s: use one", key("oauth2_token_command"))
+		}
+		if password != "" {
+			bad(key("password"), "not used when %s is %s: remove it (and %s, TAFLMAIL_%s_PASSWORD)",
+				key("auth"), method, key("password_file"), strings.ToUpper(section))
+		}
+	default:
+		bad(key("auth"), "must be %s, %s or %s, not %q", AuthPassword, AuthXOAUTH2, AuthOAuthBearer, method)
+	}
 }

@@ -19,6 +19,8 @@
 //     BODY[] fetches, INTERNALDATE), RFC 2177 (IDLE), RFC 6851 (MOVE),
 //     RFC 4315 (UIDPLUS).
 //   - RFC 5321 (SMTP), RFC 3207 (STARTTLS), RFC 4954 and RFC 4616 (AUTH PLAIN).
+//   - RFC 7628 (SASL OAUTHBEARER) and Google's SASL XOAUTH2, for OAuth2
+//     access tokens (RFC 6749, RFC 6750) at IMAP and SMTP.
 //
 // The parsing half ([Parse], [StripQuoted], [Outgoing.Bytes]) is pure and
 // works on bytes; the network half ([DialInbox], [NewSender]) is tested

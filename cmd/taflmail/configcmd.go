@@ -44,6 +44,10 @@ func newConfigCheckCommand() *cobra.Command {
 then the YAML file of --config, then TAFLMAIL_* environment variables, then
 flags — and prints it as YAML with the passwords shown as "********".
 
+With imap.auth or smtp.auth set to xoauth2 or oauthbearer it also gets
+a token once, running the oauth2_token_command (or reading the file), and
+reports a failure under that key; the token itself is never printed.
+
 When the configuration is not valid it lists every problem on stderr, one
 line per key, and exits with status 1. When the file cannot be read or holds
 a key taflmail does not know, only the problems are printed.`,
@@ -55,6 +59,7 @@ a key taflmail does not know, only the problems are printed.`,
 			problems := flattenErrors(err)
 			if configDecoded(problems) {
 				fmt.Fprint(cmd.OutOrStdout(), cfg.String())
+				problems = append(problems, checkTokens(cmd.Context(), cfg, problems)...)
 			}
 			if len(problems) == 0 {
 				return nil
@@ -64,6 +69,39 @@ a key taflmail does not know, only the problems are printed.`,
 	}
 	addConfigFlags(cmd, &file)
 	return cmd
+}
+
+// checkTokens gets the OAuth2 token of each section that logs in with one,
+// as serve would before connecting, and returns the failures. A section
+// whose log-in settings already have problems is left out.
+func checkTokens(ctx context.Context, cfg config.Config, problems []error) []error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	bad := map[string]bool{}
+	for _, e := range problems {
+		var ke *config.KeyError
+		if errors.As(e, &ke) {
+			bad[ke.Key] = true
+		}
+	}
+	var out []error
+	for _, s := range []struct {
+		section string
+		oauth2  bool
+		token   func(context.Context) (string, error)
+	}{
+		{"imap", cfg.IMAP.UsesOAuth2(), cfg.IMAP.Token},
+		{"smtp", cfg.SMTP.UsesOAuth2(), cfg.SMTP.Token},
+	} {
+		if !s.oauth2 || bad[s.section+".auth"] || bad[s.section+".oauth2_token_command"] || bad[s.section+".oauth2_token_file"] {
+			continue
+		}
+		if _, err := s.token(ctx); err != nil {
+			out = append(out, err)
+		}
+	}
+	return out
 }
 
 // addConfigFlags gives an operator command serve's configuration flags:

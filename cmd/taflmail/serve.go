@@ -106,18 +106,26 @@ func serve(ctx context.Context, cfg config.Config, logger *slog.Logger) error {
 }
 
 func imapConfig(cfg config.Config) mailer.IMAPConfig {
-	return mailer.IMAPConfig{
+	c := mailer.IMAPConfig{
 		Addr: cfg.IMAP.Addr, Username: cfg.IMAP.Username, Password: cfg.IMAP.Password.Reveal(),
-		Security: cfg.IMAP.Security, Mailbox: cfg.IMAP.Mailbox, ProcessedMailbox: cfg.IMAP.ProcessedMailbox,
-		PollInterval: cfg.IMAP.PollInterval,
+		Auth: cfg.IMAP.Auth, Security: cfg.IMAP.Security, Mailbox: cfg.IMAP.Mailbox,
+		ProcessedMailbox: cfg.IMAP.ProcessedMailbox, PollInterval: cfg.IMAP.PollInterval,
 	}
+	if cfg.IMAP.UsesOAuth2() {
+		c.Token = cfg.IMAP.Token
+	}
+	return c
 }
 
 func smtpConfig(cfg config.Config) mailer.SMTPConfig {
-	return mailer.SMTPConfig{
+	c := mailer.SMTPConfig{
 		Addr: cfg.SMTP.Addr, Username: cfg.SMTP.Username, Password: cfg.SMTP.Password.Reveal(),
-		Security: cfg.SMTP.Security, HeloName: cfg.SMTP.HeloName,
+		Auth: cfg.SMTP.Auth, Security: cfg.SMTP.Security, HeloName: cfg.SMTP.HeloName,
 	}
+	if cfg.SMTP.UsesOAuth2() {
+		c.Token = cfg.SMTP.Token
+	}
+	return c
 }
 
 func serverOptions(cfg config.Config, store *archive.Store, inbox server.Inbox, sender server.Sender, logger *slog.Logger) server.Options {
