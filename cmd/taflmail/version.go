@@ -9,8 +9,8 @@ import (
 )
 
 // version is the release version, set at link time with
-// -ldflags "-X main.version=v0.1.0"; when empty, buildVersion asks the
-// build information.
+// -ldflags "-X main.version=v0.1.0" (docs/install.md stamps it with
+// git describe); when empty, buildVersion asks the build information.
 var version = ""
 
 // buildVersion returns the version to print: the -X main.version value,
