@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"strings"
 
 	"github.com/taflmail/taflmail/engine"
@@ -128,6 +130,10 @@ type Game struct {
 	// used (unknown variant, unsupported rules, a malformed position);
 	// replaying such a game reports it and plays nothing.
 	SetupErr *Error
+
+	// start is the start position shared by the games of one file (see
+	// startCache); nil for games made otherwise.
+	start *startCache
 }
 
 // Tag is a header tag of a game record: its native name and its value.
@@ -203,13 +209,15 @@ func ReadGames(filename string, src []byte, opts ReadOptions) ([]*Game, error) {
 		g.Number = 1
 		return []*Game{g}, nil
 	case FormatCSV:
-		cs, err := ParseCSV(filename, src)
+		cs, err := grammar.ParseCSV(filename, src)
 		if err != nil {
 			return nil, err
 		}
 		games := make([]*Game, len(cs))
+		start := newStartCache(def)
 		for i, c := range cs {
 			games[i] = FromCSV(c, def)
+			games[i].start = start
 		}
 		return games, nil
 	}
@@ -528,7 +536,46 @@ func (g *Game) startPosition() (*engine.Position, error) {
 	if g.Setup != nil {
 		return engine.NewPositionFromBoard(g.Variant, g.Setup.Board, g.Setup.ToMove)
 	}
+	if p := g.start.position(g.Variant); p != nil {
+		return p, nil
+	}
 	return engine.NewPosition(g.Variant)
+}
+
+// startCache is the start position of a variant, built once for the games
+// of a file: a replay clones it, which costs a fraction of
+// engine.NewPosition (that works out the board's geometry, the start board
+// and its outcome again for every game; half of a CSV game's replay time).
+type startCache struct {
+	variant *engine.Variant // the variant the position was built from
+	rules   engine.Variant  // a deep copy of it, to notice a change in place
+	pos     *engine.Position
+}
+
+// newStartCache returns the start position of v, or nil when v is not
+// usable (replay then reports why).
+func newStartCache(v *engine.Variant) *startCache {
+	if v == nil {
+		return nil
+	}
+	pos, err := engine.NewPosition(v)
+	if err != nil {
+		return nil
+	}
+	rules := *v
+	rules.Start = slices.Clone(v.Start)
+	rules.Throne.Squares = slices.Clone(v.Throne.Squares)
+	rules.Corners.Squares = slices.Clone(v.Corners.Squares)
+	return &startCache{variant: v, rules: rules, pos: pos}
+}
+
+// position returns a copy of the start position when v is the variant it
+// was built from, unchanged; else nil. It is safe for concurrent use.
+func (c *startCache) position(v *engine.Variant) *engine.Position {
+	if c == nil || v != c.variant || !reflect.DeepEqual(*v, c.rules) {
+		return nil
+	}
+	return c.pos.Clone()
 }
 
 // pos returns the lexer position of ply i, or the game's.
