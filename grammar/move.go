@@ -293,7 +293,7 @@ func checkPlies(src []byte, plies ...*Ply) error {
 }
 
 var moveOptions = []participle.Option{
-	participle.Lexer(moveLexer),
+	participle.Lexer(moveLexerGen),
 	participle.CaseInsensitive("Letter"),
 	participle.UseLookahead(0),
 }

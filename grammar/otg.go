@@ -45,7 +45,7 @@ func (r *Rules) String() string {
 	return strings.Join(parts, " ")
 }
 
-var rulesParser = participle.MustBuild[Rules](participle.Lexer(rulesLexer), participle.UseLookahead(0))
+var rulesParser = participle.MustBuild[Rules](participle.Lexer(rulesLexerGen), participle.UseLookahead(0))
 
 // ParseRules parses an OTN rules string such as "dim:7 ks:n start:/3t3/.../".
 // A key may occur only once. filename is used in error positions only.
@@ -66,7 +66,7 @@ func ParseRules(filename string, src []byte) (r *Rules, err error) {
 // file whose whole text is file. Its errors are *Error with positions in
 // that file.
 func parseRulesAt(base lexer.Position, s string, file []byte) (*Rules, error) {
-	inner, err := rulesLexer.LexString("", s)
+	inner, err := rulesLexerGen.LexString("", s)
 	if err != nil {
 		return nil, convertError(err, base.Filename, file, "")
 	}
@@ -204,7 +204,7 @@ func turnBefore(src []byte, line int) bool {
 var otgOutcomes = map[string]Outcome{"1": AttackersWin, "-1": DefendersWin, "0": Draw, "?": Unfinished, "": Unfinished}
 
 var otgParser = participle.MustBuild[OTGRecord](
-	participle.Lexer(otgLexer),
+	participle.Lexer(otgLexerGen),
 	participle.CaseInsensitive("Letter"),
 	participle.UseLookahead(0),
 	participle.Map(stripBracket, "TagKey"),

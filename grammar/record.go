@@ -160,7 +160,7 @@ type recordFile struct {
 }
 
 var recordParser = participle.MustBuild[recordFile](
-	participle.Lexer(recordLexer),
+	participle.Lexer(recordLexerGen),
 	participle.CaseInsensitive("Letter"),
 	participle.UseLookahead(0),
 )
