@@ -1,10 +1,14 @@
 package grammar
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
+
+	"github.com/alecthomas/participle/v2/lexer"
 )
 
 func TestParseCSVValid(t *testing.T) {
@@ -65,8 +69,179 @@ func TestParseCSVInvalid(t *testing.T) {
 	}
 }
 
+// csvSamples are inputs that ParseCSV must read exactly as the grammar
+// does, or hand to the grammar: odd spacing, line ends, every ply form, and
+// malformed lines.
+var csvSamples = []string{
+	"",
+	"\n\n",
+	"d1-d3 h6-h9,0,0,Ongoing",
+	"d1-d3 h6-h9,0,0,Ongoing\n",
+	"d1-d3 h6-h9,0,0,Ongoing\r\n  \r\n\tk4-i4 ,1 , 0 ,Black \r\n",
+	",0,0,Draw\n",
+	"  ,0,0,Draw\n",
+	"  d1-d3\th6-h9  ,0,0,White\n",
+	"E7-E6xF6++ Kf6-c6 g7-g10x e7-k7xk6xk6 d4-c4xKc5 e5-e8xe9/f8 Ke1-a1-- a3-e3+ ---,3,0,Black\n",
+	"d1-d3 timeout,0,0,White\n",
+	"d1-d3 h6-h9,00,0,Ongoing\n",
+	"d1-d3 h6-h9,0,0,ongoing\n",
+	"d1-d3 h6-h9,0,0,Ongoing,\n",
+	"d1-d3 h6-h9,0,0\n",
+	"d1-d3 h6-h9,0,0,Ongoing x\n",
+	"d1-d3h6-h9,0,0,Ongoing\n",
+	"d1-d3 z6-h9,0,0,Ongoing\n",
+	"d1-d3 h6-h20,0,0,Ongoing\n",
+	"d1-d3 h6 -h9,0,0,Ongoing\n",
+	"d1-d3 h6-h9,99999999999999999999,0,Ongoing\n",
+	"d1-d3 h6-h9,999999999999999999,0,Ongoing\n",
+	"d1-d3 h6-h9,0,0,Ongoing\rx\n",
+	"d1–d3,0,0,Ongoing\n",
+	"Timeout,0,0,Ongoing\n",
+	"g7-g10x,1,0,Black\n",
+	"g7-g10x timeout,1,0,White\n",
+	"g7-g10x e7-k7 d4-c4xK e7-k7 d4-c4xk a1-a2,1,0,Black\n",
+	"g7-g10X+ e7-e6,1,0,Black\n",
+	"d1-d3,0,0,Black\nd1-d3,0,0,White",
+	"d1-d3 d1-d3 a1-a2 a10-a11 s19-s1 t1-t2 a1-a20 a1-a0,0,0,Black\n",
+	"---,0,0,Black\n---- -- -,0,0,White\n",
+}
+
+// TestParseCSVSame: ParseCSV returns what the grammar alone returns, trees,
+// positions and errors alike, on the samples and on every shared CSV file,
+// which it reads without the grammar.
+func TestParseCSVSame(t *testing.T) {
+	for _, in := range csvSamples {
+		checkCSVSame(t, "s.csv", []byte(in))
+	}
+	requireShared(t)
+	files, _ := filepath.Glob(filepath.Join(sharedRecords, "*.csv"))
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, ok := splitCSV(filepath.Base(f), src); !ok {
+			t.Errorf("%s: ParseCSV gave the file to the grammar", f)
+		}
+		checkCSVSame(t, filepath.Base(f), src)
+	}
+}
+
+func checkCSVSame(t *testing.T, name string, src []byte) {
+	t.Helper()
+	want, werr := parseCSVGrammar(name, src)
+	got, gerr := ParseCSV(name, src)
+	if (werr == nil) != (gerr == nil) || werr != nil && werr.Error() != gerr.Error() {
+		t.Errorf("ParseCSV(%q): error %v, the grammar: %v", src, gerr, werr)
+		return
+	}
+	if !reflect.DeepEqual(got, want) {
+		for i := range want {
+			if i < len(got) && !reflect.DeepEqual(got[i], want[i]) {
+				t.Errorf("ParseCSV(%q): game %d differs from the grammar's:\n got %s\nwant %s", src, i+1, dumpCSV(got[i]), dumpCSV(want[i]))
+				return
+			}
+		}
+		t.Errorf("ParseCSV(%q) = %d games, the grammar %d", src, len(got), len(want))
+	}
+}
+
+func dumpCSV(g *CSVGame) string {
+	s := fmt.Sprintf("%s line %d %d,%d,%s: ", g.Pos, g.Line, g.AttackerCaptures, g.DefenderCaptures, g.Outcome)
+	for _, p := range g.Plies {
+		s += dumpPly(p) + " "
+	}
+	return s
+}
+
+// dumpPly prints a ply with the position of every node.
+func dumpPly(p *Ply) string {
+	if p == nil {
+		return "<nil>"
+	}
+	s := fmt.Sprintf("%s:%q", p.Pos, p.String())
+	walkPly(p, func(pos lexer.Position, sq *Square) {
+		s += " " + pos.String()
+		if sq != nil {
+			s += "=" + sq.String()
+		}
+	})
+	return s
+}
+
+// FuzzParseCSVSame feeds arbitrary bytes to ParseCSV and to the grammar.
+func FuzzParseCSVSame(f *testing.F) {
+	for _, s := range csvSamples {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		checkCSVSame(t, "f.csv", src)
+	})
+}
+
+// TestPlyMemo: the ply memo gives what ParsePly gives, for every ply text
+// of the shared CSV files (each text read twice, the second time from the
+// memo) and for the move seeds.
+func TestPlyMemo(t *testing.T) {
+	m := newPlyMemo()
+	for _, s := range moveSeeds {
+		checkPlyMemo(t, m, []byte(s))
+	}
+	requireShared(t)
+	files, _ := filepath.Glob(filepath.Join(sharedRecords, "*.csv"))
+	texts := map[string]bool{}
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, line := range strings.Split(string(src), "\n") {
+			plies, _, _ := strings.Cut(line, ",")
+			for _, p := range strings.Fields(plies) {
+				texts[p] = true
+			}
+		}
+	}
+	for p := range texts {
+		checkPlyMemo(t, m, []byte(p))
+		checkPlyMemo(t, m, []byte(p))
+	}
+	t.Logf("%d ply texts in %d shapes", len(texts), len(m.shapes))
+	if len(texts) < 1000 || len(m.shapes) > len(texts)/10 {
+		t.Errorf("%d ply texts in %d shapes; want many texts in few shapes", len(texts), len(m.shapes))
+	}
+}
+
+func checkPlyMemo(t *testing.T, m *plyMemo, text []byte) {
+	t.Helper()
+	want, err := ParsePly("", text)
+	got, ok := m.ply(text)
+	if ok != (err == nil) {
+		t.Errorf("plyMemo.ply(%q) = %v, %v; ParsePly: %v", text, dumpPly(got), ok, err)
+		return
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("plyMemo.ply(%q) =\n %s\nParsePly:\n %s", text, dumpPly(got), dumpPly(want))
+	}
+}
+
+// FuzzPlyMemo: the ply memo agrees with ParsePly on two arbitrary texts
+// read in turn, so that the second may take the shape of the first.
+func FuzzPlyMemo(f *testing.F) {
+	for i, s := range moveSeeds {
+		f.Add([]byte(s), []byte(moveSeeds[(i+1)%len(moveSeeds)]))
+		f.Add([]byte(s), []byte(s))
+	}
+	f.Add([]byte("a1-b2xc3/Kd4"), []byte("s19-a10xK10/f5"))
+	f.Fuzz(func(t *testing.T, a, b []byte) {
+		m := newPlyMemo()
+		checkPlyMemo(t, m, a)
+		checkPlyMemo(t, m, b)
+	})
+}
+
 // BenchmarkParseCSV parses the whole Copenhagen corpus (876 games) and
-// reports plies per second.
+// reports plies per second: ParseCSV, and the grammar alone.
 func BenchmarkParseCSV(b *testing.B) {
 	requireShared(b)
 	src, err := os.ReadFile(filepath.Join(sharedRecords, "copenhagen.csv"))
@@ -81,13 +256,19 @@ func BenchmarkParseCSV(b *testing.B) {
 	for _, g := range games {
 		plies += len(g.Plies)
 	}
-	b.SetBytes(int64(len(src)))
-	b.ReportAllocs()
-	b.ResetTimer()
-	for b.Loop() {
-		if _, err := ParseCSV("copenhagen.csv", src); err != nil {
-			b.Fatal(err)
-		}
+	for _, bb := range []struct {
+		name  string
+		parse func(string, []byte) ([]*CSVGame, error)
+	}{{"split", ParseCSV}, {"grammar", parseCSVGrammar}} {
+		b.Run(bb.name, func(b *testing.B) {
+			b.SetBytes(int64(len(src)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := bb.parse("copenhagen.csv", src); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(plies)*float64(b.N)/b.Elapsed().Seconds(), "plies/s")
+		})
 	}
-	b.ReportMetric(float64(plies)*float64(b.N)/b.Elapsed().Seconds(), "plies/s")
 }

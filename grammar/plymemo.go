@@ -1,0 +1,231 @@
+package grammar
+
+import (
+	"github.com/alecthomas/participle/v2/lexer"
+)
+
+// plyMemo parses the ply texts of a long move list, such as a CSV file,
+// where the same texts recur: copenhagen.csv has 44,294 plies but only
+// 4,719 distinct texts, and those texts come in a few dozen token shapes
+// ("square - square", "square - square x square", …). participle stays the
+// grammar, but is asked only once per shape:
+//
+//   - a text seen before gets the tree parsed for it then;
+//   - a new text is lexed (with ParsePly's lexer) and its tokens reduced to
+//     a shape: the token types, and the token values except those of
+//     squares. A text whose shape was parsed before gets the tree of that
+//     shape's first text with the squares and positions of its own tokens;
+//   - only a new shape goes to participle (ParsePly).
+//
+// This gives the tree ParsePly gives, because the parse of a ply depends on
+// its tokens only through their types and values, and on a square token's
+// value only through Square.Parse, which every square token reaches (no
+// other rule takes the Square type) and which does not decide which rule
+// matches: it converts the value with parseSquare, which plyMemo calls
+// too. TestPlyMemo and FuzzPlyMemo check this against ParsePly.
+//
+// The trees are positioned as if the text stood alone (offset 0, line 1,
+// column 1, no file name); plyPlacer copies them to where they stand. A
+// plyMemo is not safe for concurrent use.
+type plyMemo struct {
+	texts  map[string]*Ply      // text → tree; nil when ParsePly fails
+	shapes map[string]*plyShape // token shape → the first tree of that shape
+	lx     genLexer             // the lexer of ParsePly
+	toks   []lexer.Token        // scratch: the tokens of the text being parsed
+	key    []byte               // scratch: its shape
+	square lexer.TokenType      // the lexer's Square token type
+}
+
+// plyShape is the tree of the first text of a token shape, and the start
+// offset of each of its tokens, then the text's length (the end of input).
+type plyShape struct {
+	tree    *Ply
+	offsets []int
+}
+
+func newPlyMemo() *plyMemo {
+	return &plyMemo{
+		texts:  make(map[string]*Ply, 1024),
+		shapes: make(map[string]*plyShape, 64),
+		square: moveLexerGen.Symbols()["Square"],
+	}
+}
+
+// ply returns the tree of text as ParsePly("", text) returns it, or false
+// when ParsePly fails. The tree is shared: the caller must not change it.
+func (m *plyMemo) ply(text []byte) (*Ply, bool) {
+	if t, ok := m.texts[string(text)]; ok {
+		return t, t != nil
+	}
+	t := m.parse(text)
+	m.texts[string(text)] = t
+	return t, t != nil
+}
+
+// parse parses a text not seen before.
+func (m *plyMemo) parse(text []byte) *Ply {
+	s := string(text)
+	if !plainText(s) {
+		// White space or a character outside printable ASCII: positions
+		// would not be one column per byte; leave it to the grammar.
+		p, err := ParsePly("", text)
+		if err != nil {
+			return nil
+		}
+		return p
+	}
+	if !m.lex(s) {
+		return nil // ParsePly reports the same lexer error
+	}
+	m.key = m.key[:0]
+	for _, t := range m.toks {
+		m.key = append(m.key, byte(-t.Type))
+		if t.Type != m.square {
+			m.key = append(m.key, t.Value...)
+			m.key = append(m.key, 0)
+		}
+	}
+	if sh, ok := m.shapes[string(m.key)]; ok {
+		return sh.instantiate(m.toks, len(s))
+	}
+	p, err := ParsePly("", text)
+	if err != nil {
+		return nil
+	}
+	if sh := newPlyShape(p, m.toks, len(s), m.square); sh != nil {
+		m.shapes[string(m.key)] = sh
+	}
+	return p
+}
+
+// plainText reports whether s is one or more printable ASCII characters
+// other than the blank.
+func plainText(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] <= ' ' || s[i] > '~' {
+			return false
+		}
+	}
+	return true
+}
+
+// lex reads the tokens of s into m.toks, the end-of-input token left out.
+// It reports false on a lexer error.
+func (m *plyMemo) lex(s string) bool {
+	m.lx.reset(moveLexerGen, "", s)
+	m.toks = m.toks[:0]
+	for {
+		t, err := m.lx.Next()
+		if err != nil {
+			return false
+		}
+		if t.EOF() {
+			return true
+		}
+		m.toks = append(m.toks, t)
+	}
+}
+
+// newPlyShape returns the shape of tree p, parsed from a text of length
+// end with tokens toks, or nil when a node's position is not the start of
+// a token or the end of input, or a square's is not that of a token of
+// type square (so that the tree could not be moved onto another text's
+// tokens).
+func newPlyShape(p *Ply, toks []lexer.Token, end int, square lexer.TokenType) *plyShape {
+	sh := &plyShape{tree: p, offsets: make([]int, 0, len(toks)+1)}
+	for _, t := range toks {
+		sh.offsets = append(sh.offsets, t.Pos.Offset)
+	}
+	sh.offsets = append(sh.offsets, end)
+	ok := true
+	walkPly(p, func(pos lexer.Position, sq *Square) {
+		k := sh.token(pos)
+		if k < 0 || sq != nil && (k == len(toks) || toks[k].Type != square) {
+			ok = false
+		}
+	})
+	if !ok {
+		return nil
+	}
+	return sh
+}
+
+// token returns the index of the token that starts at pos (len(tokens)
+// for the end of input), or -1.
+func (sh *plyShape) token(pos lexer.Position) int {
+	for k, o := range sh.offsets {
+		if o == pos.Offset {
+			return k
+		}
+	}
+	return -1
+}
+
+// instantiate returns the shape's tree moved onto toks, the tokens of a
+// text of length end with the same shape, or nil when one of its squares is
+// off the notation's board (then ParsePly fails too).
+func (sh *plyShape) instantiate(toks []lexer.Token, end int) *Ply {
+	at := func(pos lexer.Position) lexer.Position {
+		if k := sh.token(pos); k < len(toks) {
+			return toks[k].Pos
+		}
+		return lexer.Position{Offset: end, Line: 1, Column: end + 1}
+	}
+	ok := true
+	square := func(s *Square) *Square {
+		if s == nil {
+			return nil
+		}
+		t := toks[sh.token(s.Pos)]
+		sq, err := parseSquare(t.Pos, t.Value)
+		if err != nil {
+			ok = false
+		}
+		return &sq
+	}
+	t := sh.tree
+	p := &Ply{Pos: at(t.Pos), Resign: t.Resign, Timeout: t.Timeout}
+	if m := t.Move; m != nil {
+		nm := &Move{Pos: at(m.Pos), King: m.King, From: square(m.From), To: square(m.To), Info: m.Info}
+		for _, c := range m.Captures {
+			nc := &Capture{Pos: at(c.Pos)}
+			for _, pc := range c.Pieces {
+				nc.Pieces = append(nc.Pieces, &Captured{Pos: at(pc.Pos), King: pc.King, Square: square(pc.Square)})
+			}
+			nm.Captures = append(nm.Captures, nc)
+		}
+		p.Move = nm
+	}
+	if !ok {
+		return nil
+	}
+	return p
+}
+
+// walkPly calls f with the position of every node of p, and the node
+// itself for squares.
+func walkPly(p *Ply, f func(lexer.Position, *Square)) {
+	f(p.Pos, nil)
+	m := p.Move
+	if m == nil {
+		return
+	}
+	f(m.Pos, nil)
+	for _, s := range []*Square{m.From, m.To} {
+		if s != nil {
+			f(s.Pos, s)
+		}
+	}
+	for _, c := range m.Captures {
+		f(c.Pos, nil)
+		for _, pc := range c.Pieces {
+			f(pc.Pos, nil)
+			if pc.Square != nil {
+				f(pc.Square.Pos, pc.Square)
+			}
+		}
+	}
+}
