@@ -1,6 +1,8 @@
 package grammar
 
 import (
+	"bytes"
+
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
 )
@@ -101,7 +103,7 @@ type csvSplitter struct {
 	filename string
 	memo     *plyMemo
 	place    plyPlacer
-	games    []CSVGame
+	games    slab[CSVGame]
 	plies    []*Ply // the plies of the line being read
 }
 
@@ -113,9 +115,9 @@ func splitCSV(filename string, src []byte) ([]*CSVGame, bool) {
 	games := []*CSVGame{}
 	line, off := 1, 0
 	for off < len(src) {
-		end := off
-		for end < len(src) && src[end] != '\n' {
-			end++
+		end := len(src)
+		if i := bytes.IndexByte(src[off:], '\n'); i >= 0 {
+			end = off + i
 		}
 		text := src[off:end]
 		if n := len(text); n > 0 && text[n-1] == '\r' && end < len(src) {
@@ -166,11 +168,7 @@ func (p *csvSplitter) game(text []byte, line, off int) (*CSVGame, bool) {
 	if n != 3 {
 		return nil, false
 	}
-	if len(p.games) == 0 {
-		p.games = make([]CSVGame, 64)
-	}
-	g := &p.games[0]
-	p.games = p.games[1:]
+	g := p.games.one()
 	g.Line = line
 	pos := func(col int) lexer.Position {
 		return lexer.Position{Filename: p.filename, Offset: off + col, Line: line, Column: col + 1}
@@ -249,16 +247,18 @@ func trimBlanks(b []byte) []byte {
 }
 
 // plyPlacer copies ply trees from a plyMemo, where they stand alone, to
-// where they stand in a file. The copies come from slabs.
+// where they stand in a file. The copies come from slabs, a few
+// allocations for a whole file; a slab is used from the front by index, so
+// that taking a node writes no pointer.
 type plyPlacer struct {
 	filename  string
-	blocks    []plyBlock
-	captures  []Capture
-	capPtrs   []*Capture
-	pieces    []Captured
-	piecePtrs []*Captured
-	squares   []Square
-	lists     []*Ply
+	blocks    slab[plyBlock]
+	captures  slab[Capture]
+	capPtrs   slab[*Capture]
+	pieces    slab[Captured]
+	piecePtrs slab[*Captured]
+	squares   slab[Square]
+	lists     slab[*Ply]
 }
 
 // plyBlock holds the nodes of a ply with a move.
@@ -268,69 +268,111 @@ type plyBlock struct {
 	from, to Square
 }
 
-// take returns n elements from the front of a slab, refilling it when it
-// runs short. The result's capacity is n, so that appending to it never
-// writes into the rest of the slab.
-func take[T any](slab *[]T, n int) []T {
-	if len(*slab) < n {
-		*slab = make([]T, max(n, 256))
+// slab hands out elements of a chunk, allocating the next chunk when it
+// runs short.
+type slab[T any] struct {
+	chunk []T
+	next  int
+}
+
+// take returns n elements. The result's capacity is n, so that appending
+// to it never writes into the rest of the chunk.
+func (s *slab[T]) take(n int) []T {
+	if s.next+n > len(s.chunk) {
+		s.chunk, s.next = make([]T, max(n, 256)), 0
 	}
-	s := (*slab)[:n:n]
-	*slab = (*slab)[n:]
-	return s
+	out := s.chunk[s.next : s.next+n : s.next+n]
+	s.next += n
+	return out
+}
+
+// one returns one element.
+func (s *slab[T]) one() *T {
+	if s.next == len(s.chunk) {
+		s.chunk, s.next = make([]T, 256), 0
+	}
+	s.next++
+	return &s.chunk[s.next-1]
 }
 
 // ply returns a copy of t placed at byte offset off of the file, on line
 // line at column col.
+//
+// It writes the nodes field by field, and leaves zero fields alone: while
+// the garbage collector marks, assigning a whole struct that holds pointers
+// (a lexer.Position holds its file name) goes through a bulk write barrier
+// that cost more than the rest of the copy (docs/performance.md).
 func (p *plyPlacer) ply(t *Ply, off, line, col int) *Ply {
-	at := func(pos lexer.Position) lexer.Position {
-		return lexer.Position{Filename: p.filename, Offset: off + pos.Offset, Line: line, Column: col + pos.Column - 1}
-	}
-	b := &take(&p.blocks, 1)[0]
-	b.ply = Ply{Pos: at(t.Pos), Resign: t.Resign, Timeout: t.Timeout}
+	b := p.blocks.one()
+	fn, col := p.filename, col-1
+	place(&b.ply.Pos, t.Pos, fn, off, line, col)
+	b.ply.Resign, b.ply.Timeout = t.Resign, t.Timeout
 	m := t.Move
 	if m == nil {
 		return &b.ply
 	}
-	b.move = Move{Pos: at(m.Pos), King: m.King, Info: m.Info}
-	if m.From != nil {
-		b.from = Square{Pos: at(m.From.Pos), File: m.From.File, Rank: m.From.Rank}
+	b.ply.Move = &b.move
+	place(&b.move.Pos, m.Pos, fn, off, line, col)
+	b.move.King = m.King
+	if m.Info != "" {
+		b.move.Info = m.Info
+	}
+	if f := m.From; f != nil {
+		place(&b.from.Pos, f.Pos, fn, off, line, col)
+		b.from.File, b.from.Rank = f.File, f.Rank
 		b.move.From = &b.from
 	}
-	if m.To != nil {
-		b.to = Square{Pos: at(m.To.Pos), File: m.To.File, Rank: m.To.Rank}
+	if to := m.To; to != nil {
+		place(&b.to.Pos, to.Pos, fn, off, line, col)
+		b.to.File, b.to.Rank = to.File, to.Rank
 		b.move.To = &b.to
 	}
 	if len(m.Captures) > 0 {
-		b.move.Captures = take(&p.capPtrs, len(m.Captures))
-		caps := take(&p.captures, len(m.Captures))
-		for i, c := range m.Captures {
-			nc := &caps[i]
-			nc.Pos = at(c.Pos)
-			if len(c.Pieces) > 0 {
-				nc.Pieces = take(&p.piecePtrs, len(c.Pieces))
-				pieces := take(&p.pieces, len(c.Pieces))
-				for j, pc := range c.Pieces {
-					np := &pieces[j]
-					np.Pos, np.King = at(pc.Pos), pc.King
-					if pc.Square != nil {
-						sq := &take(&p.squares, 1)[0]
-						*sq = Square{Pos: at(pc.Square.Pos), File: pc.Square.File, Rank: pc.Square.Rank}
-						np.Square = sq
-					}
-					nc.Pieces[j] = np
-				}
-			}
-			b.move.Captures[i] = nc
-		}
+		b.move.Captures = p.placeCaptures(m.Captures, off, line, col)
 	}
-	b.ply.Move = &b.move
 	return &b.ply
+}
+
+// place sets *dst to pos moved to byte offset off of file fn, on line
+// line, col columns to the right.
+func place(dst *lexer.Position, pos lexer.Position, fn string, off, line, col int) {
+	dst.Filename = fn
+	dst.Offset, dst.Line, dst.Column = off+pos.Offset, line, col+pos.Column
+}
+
+// placeCaptures copies the capture marks of a move placed as by ply; col is
+// the placed text's column less one.
+func (p *plyPlacer) placeCaptures(cs []*Capture, off, line, col int) []*Capture {
+	fn := p.filename
+	out := p.capPtrs.take(len(cs))
+	caps := p.captures.take(len(cs))
+	for i, c := range cs {
+		nc := &caps[i]
+		place(&nc.Pos, c.Pos, fn, off, line, col)
+		if len(c.Pieces) > 0 {
+			nc.Pieces = p.piecePtrs.take(len(c.Pieces))
+			pieces := p.pieces.take(len(c.Pieces))
+			for j, pc := range c.Pieces {
+				np := &pieces[j]
+				place(&np.Pos, pc.Pos, fn, off, line, col)
+				np.King = pc.King
+				if sq := pc.Square; sq != nil {
+					ns := p.squares.one()
+					place(&ns.Pos, sq.Pos, fn, off, line, col)
+					ns.File, ns.Rank = sq.File, sq.Rank
+					np.Square = ns
+				}
+				nc.Pieces[j] = np
+			}
+		}
+		out[i] = nc
+	}
+	return out
 }
 
 // list returns a copy of ps.
 func (p *plyPlacer) list(ps []*Ply) []*Ply {
-	out := take(&p.lists, len(ps))
+	out := p.lists.take(len(ps))
 	copy(out, ps)
 	return out
 }

@@ -1,6 +1,8 @@
 package grammar
 
 import (
+	"encoding/binary"
+
 	"github.com/alecthomas/participle/v2/lexer"
 )
 
@@ -28,7 +30,9 @@ import (
 // column 1, no file name); plyPlacer copies them to where they stand. A
 // plyMemo is not safe for concurrent use.
 type plyMemo struct {
-	texts  map[string]*Ply      // text → tree; nil when ParsePly fails
+	short  []shortText          // texts of up to 16 bytes: a hash table
+	nshort int                  // entries in short
+	texts  map[string]*Ply      // longer texts → tree; nil when ParsePly fails
 	shapes map[string]*plyShape // token shape → the first tree of that shape
 	lx     genLexer             // the lexer of ParsePly
 	toks   []lexer.Token        // scratch: the tokens of the text being parsed
@@ -43,9 +47,18 @@ type plyShape struct {
 	offsets []int
 }
 
+// shortText is an entry of plyMemo.short: a text packed into two words
+// and its length (cheaper to hash and compare than a string), and its tree.
+type shortText struct {
+	k0, k1 uint64
+	n      int // the text's length; 0 for a free entry
+	tree   *Ply
+}
+
 func newPlyMemo() *plyMemo {
 	return &plyMemo{
-		texts:  make(map[string]*Ply, 1024),
+		short:  make([]shortText, 64),
+		texts:  make(map[string]*Ply),
 		shapes: make(map[string]*plyShape, 64),
 		square: moveLexerGen.Symbols()["Square"],
 	}
@@ -54,12 +67,47 @@ func newPlyMemo() *plyMemo {
 // ply returns the tree of text as ParsePly("", text) returns it, or false
 // when ParsePly fails. The tree is shared: the caller must not change it.
 func (m *plyMemo) ply(text []byte) (*Ply, bool) {
+	if n := len(text); n > 0 && n <= 16 {
+		var b [16]byte
+		copy(b[:], text)
+		k0, k1 := binary.LittleEndian.Uint64(b[:8]), binary.LittleEndian.Uint64(b[8:])
+		mask := len(m.short) - 1
+		i := int((k0*0x9e3779b97f4a7c15^k1*0xc2b2ae3d27d4eb4f)>>32) & mask
+		for ; m.short[i].n != 0; i = (i + 1) & mask {
+			if e := &m.short[i]; e.k0 == k0 && e.k1 == k1 && e.n == n {
+				return e.tree, e.tree != nil
+			}
+		}
+		t := m.parse(text)
+		m.short[i] = shortText{k0: k0, k1: k1, n: n, tree: t}
+		if m.nshort++; 2*m.nshort > len(m.short) {
+			m.growShort()
+		}
+		return t, t != nil
+	}
 	if t, ok := m.texts[string(text)]; ok {
 		return t, t != nil
 	}
 	t := m.parse(text)
 	m.texts[string(text)] = t
 	return t, t != nil
+}
+
+// growShort doubles the hash table of short texts.
+func (m *plyMemo) growShort() {
+	old := m.short
+	m.short = make([]shortText, 2*len(old))
+	mask := len(m.short) - 1
+	for _, e := range old {
+		if e.n == 0 {
+			continue
+		}
+		i := int((e.k0*0x9e3779b97f4a7c15^e.k1*0xc2b2ae3d27d4eb4f)>>32) & mask
+		for m.short[i].n != 0 {
+			i = (i + 1) & mask
+		}
+		m.short[i] = e
+	}
 }
 
 // parse parses a text not seen before.

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"path/filepath"
-	"reflect"
 	"slices"
 	"strings"
 
@@ -518,7 +517,7 @@ func FromCSV(c *grammar.CSVGame, v *engine.Variant) *Game {
 		g.Line, g.Col = c.Line, 1
 	}
 	for i, p := range c.Plies {
-		g.Plies[i] = Ply{Ply: p}
+		g.Plies[i].Ply = p // a field, not a struct: see grammar's plyPlacer.ply
 	}
 	if n := len(c.Plies); n > 0 {
 		switch last := c.Plies[n-1]; {
@@ -572,10 +571,26 @@ func newStartCache(v *engine.Variant) *startCache {
 // position returns a copy of the start position when v is the variant it
 // was built from, unchanged; else nil. It is safe for concurrent use.
 func (c *startCache) position(v *engine.Variant) *engine.Position {
-	if c == nil || v != c.variant || !reflect.DeepEqual(*v, c.rules) {
+	if c == nil || v != c.variant || !sameVariant(v, &c.rules) {
 		return nil
 	}
 	return c.pos.Clone()
+}
+
+// sameVariant reports whether a and b are equal in every field
+// (TestSameVariant checks that it compares them all).
+func sameVariant(a, b *engine.Variant) bool {
+	return a.Name == b.Name && a.Title == b.Title && a.Summary == b.Summary && a.Source == b.Source &&
+		a.Tier == b.Tier && a.Size == b.Size && slices.Equal(a.Start, b.Start) && a.FirstSide == b.FirstSide &&
+		a.Escape == b.Escape && a.KingArms == b.KingArms && a.KingCapture == b.KingCapture && a.KingEdge == b.KingEdge &&
+		sameSquareRuleExactly(a.Throne, b.Throne) && sameSquareRuleExactly(a.Corners, b.Corners) &&
+		a.Shieldwall == b.Shieldwall && a.ShieldwallCorners == b.ShieldwallCorners && a.EdgeFort == b.EdgeFort &&
+		a.Encirclement == b.Encirclement && a.Repetition == b.Repetition && a.NoMove == b.NoMove
+}
+
+func sameSquareRuleExactly(a, b engine.SquareRule) bool {
+	return a.Present == b.Present && a.Stop == b.Stop && a.Pass == b.Pass && a.HostileEmpty == b.HostileEmpty &&
+		a.HostileOccupied == b.HostileOccupied && slices.Equal(a.Squares, b.Squares)
 }
 
 // pos returns the lexer position of ply i, or the game's.

@@ -203,7 +203,14 @@ func (g *Game) Replay() *Replay {
 			r.stop(i, pos)
 			return r
 		}
-		r.Plies[i] = PlyResult{PlyResult: res, Side: side, Played: true, AfterEnd: afterEnd, King: king}
+		// Field by field: assigning a struct that holds a slice costs a
+		// bulk write barrier while the garbage collector marks.
+		pr := &r.Plies[i]
+		pr.Move, pr.Piece, pr.Outcome = res.Move, res.Piece, res.Outcome
+		if len(res.Captures) > 0 {
+			pr.Captures = res.Captures
+		}
+		pr.Side, pr.Played, pr.AfterEnd, pr.King = side, true, afterEnd, king
 		if msg := caps.compare(m, res, king); msg != "" {
 			r.CapturesMatch = false
 			r.add(r.plyError(i, side, KindCaptures, nil, "%s", msg))
