@@ -147,21 +147,70 @@ func blankLine(b []byte) bool {
 	return true
 }
 
+// csvClass sorts the bytes of a CSV line: ply characters (printable ASCII
+// but blanks and commas), blanks, commas, and bytes the splitting leaves
+// to the grammar (control characters, non-ASCII).
+var csvClass = func() (c [256]uint8) {
+	for b := range c {
+		switch {
+		case b == ' ' || b == '\t':
+			c[b] = csvBlank
+		case b == ',':
+			c[b] = csvComma
+		case b < ' ' || b > '~':
+			c[b] = csvOther
+		}
+	}
+	return c
+}()
+
+const (
+	csvPly   = iota // a character of a ply
+	csvBlank        // blank or tab
+	csvComma
+	csvOther
+)
+
 // game parses one line, which starts at byte offset off of the file.
 func (p *csvSplitter) game(text []byte, line, off int) (*CSVGame, bool) {
-	// The last three commas separate the plies, the two counts and the
-	// outcome; plies hold no commas.
+	// Plies, separated by blanks, up to the first comma (they hold none).
+	p.plies = p.plies[:0]
+	i := 0
+	for i < len(text) {
+		switch csvClass[text[i]] {
+		case csvBlank:
+			i++
+			continue
+		case csvComma:
+		case csvOther:
+			return nil, false
+		default:
+			j := i + 1
+			for j < len(text) && csvClass[text[j]] == csvPly {
+				j++
+			}
+			t, ok := p.memo.ply(text[i:j])
+			if !ok {
+				return nil, false
+			}
+			p.plies = append(p.plies, p.place.ply(t, off+i, line, i+1))
+			i = j
+			continue
+		}
+		break
+	}
+	// Then two counts and the outcome: exactly two more commas.
 	var commas [3]int
 	n := 0
-	for i, c := range text {
-		switch {
-		case c < ' ' && c != '\t' || c > '~':
+	for k := i; k < len(text); k++ {
+		switch csvClass[text[k]] {
+		case csvOther:
 			return nil, false
-		case c == ',':
+		case csvComma:
 			if n == 3 {
 				return nil, false
 			}
-			commas[n] = i
+			commas[n] = k
 			n++
 		}
 	}
@@ -170,32 +219,11 @@ func (p *csvSplitter) game(text []byte, line, off int) (*CSVGame, bool) {
 	}
 	g := p.games.one()
 	g.Line = line
-	pos := func(col int) lexer.Position {
-		return lexer.Position{Filename: p.filename, Offset: off + col, Line: line, Column: col + 1}
-	}
-	// Plies: texts separated by blanks.
-	p.plies = p.plies[:0]
-	for i := 0; i < commas[0]; {
-		if text[i] == ' ' || text[i] == '\t' {
-			i++
-			continue
-		}
-		j := i
-		for j < commas[0] && text[j] != ' ' && text[j] != '\t' {
-			j++
-		}
-		t, ok := p.memo.ply(text[i:j])
-		if !ok {
-			return nil, false
-		}
-		p.plies = append(p.plies, p.place.ply(t, off+i, line, i+1))
-		i = j
-	}
 	if len(p.plies) > 0 {
 		g.Plies = p.place.list(p.plies)
 		g.Pos = g.Plies[0].Pos
 	} else {
-		g.Pos = pos(commas[0])
+		g.Pos = lexer.Position{Filename: p.filename, Offset: off + i, Line: line, Column: i + 1}
 	}
 	var ok bool
 	if g.AttackerCaptures, ok = csvInt(text[commas[0]+1 : commas[1]]); !ok {

@@ -25,6 +25,7 @@ type genDefinition struct {
 type genRule struct {
 	name   string
 	match  func(string) int // the length of the rule's match at the start, or -1
+	first  [4]uint64        // the bytes a match can start with, a bit each
 	typ    lexer.TokenType
 	ignore bool // a rule named in lower case: its tokens are dropped
 	push   int  // the state it enters, or -1
@@ -94,6 +95,9 @@ next:
 				rules = l.def.rules[l.stack[len(l.stack)-1]]
 				continue next
 			}
+			if c := l.data[0]; r.first[c>>6]&(1<<(c&63)) == 0 {
+				continue
+			}
 			if n = r.match(l.data); n >= 0 {
 				rule = r
 				break
@@ -115,7 +119,12 @@ next:
 		span := l.data[:n]
 		l.data = l.data[n:]
 		pos := l.pos
-		l.pos.Advance(span)
+		if plainSpan(span) {
+			l.pos.Offset += n
+			l.pos.Column += n
+		} else {
+			l.pos.Advance(span)
+		}
 		if rule.ignore {
 			rules = l.def.rules[l.stack[len(l.stack)-1]]
 			continue
@@ -123,6 +132,17 @@ next:
 		return lexer.Token{Type: rule.typ, Value: span, Pos: pos}, nil
 	}
 	return lexer.EOFToken(l.pos), nil
+}
+
+// plainSpan reports whether s holds only ASCII characters other than the
+// line feed, so that it advances the column by its length.
+func plainSpan(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 || s[i] == '\n' {
+			return false
+		}
+	}
+	return true
 }
 
 // isWordByte reports whether c is one of regexp's word characters

@@ -27,20 +27,20 @@ var moveLexerGen = &genDefinition{
 	states: []string{"Root", "Move"},
 	rules: [][]genRule{
 		{ // Root
-			{name: "whitespace", match: lexMatch0, typ: -10, ignore: true, push: -1, pop: false}, // [ \t\r\n]+
-			{name: "Square", match: lexMatch3, typ: -11, ignore: false, push: 1, pop: false},     // [a-zA-Z][0-9]+
-			{name: "Word", match: lexMatch8, typ: -12, ignore: false, push: -1, pop: false},      // [a-zA-Z]{2,}\b
-			{name: "Letter", match: lexMatch14, typ: -13, ignore: false, push: 1, pop: false},    // [a-zA-Z]
-			{name: "Resign", match: lexMatch16, typ: -14, ignore: false, push: -1, pop: false},   // ---
+			{name: "whitespace", match: lexMatch0, first: [4]uint64{0x100002600, 0x0, 0x0, 0x0}, typ: -10, ignore: true, push: -1, pop: false},    // [ \t\r\n]+
+			{name: "Square", match: lexMatch3, first: [4]uint64{0x0, 0x7fffffe07fffffe, 0x0, 0x0}, typ: -11, ignore: false, push: 1, pop: false},  // [a-zA-Z][0-9]+
+			{name: "Word", match: lexMatch8, first: [4]uint64{0x0, 0x7fffffe07fffffe, 0x0, 0x0}, typ: -12, ignore: false, push: -1, pop: false},   // [a-zA-Z]{2,}\b
+			{name: "Letter", match: lexMatch14, first: [4]uint64{0x0, 0x7fffffe07fffffe, 0x0, 0x0}, typ: -13, ignore: false, push: 1, pop: false}, // [a-zA-Z]
+			{name: "Resign", match: lexMatch16, first: [4]uint64{0x200000000000, 0x0, 0x0, 0x0}, typ: -14, ignore: false, push: -1, pop: false},   // ---
 		},
 		{ // Move
-			{name: "Square", match: lexMatch3, typ: -11, ignore: false, push: -1, pop: false},  // [a-zA-Z][0-9]+
-			{name: "BareX", match: lexMatch21, typ: -3, ignore: false, push: -1, pop: true},    // [xX][ \t\r\n]+
-			{name: "BareKing", match: lexMatch26, typ: -4, ignore: false, push: -1, pop: true}, // [kK][ \t\r\n]+
-			{name: "Letter", match: lexMatch14, typ: -13, ignore: false, push: -1, pop: false}, // [a-zA-Z]
-			{name: "Dash", match: lexMatch31, typ: -6, ignore: false, push: -1, pop: false},    // -+
-			{name: "Plus", match: lexMatch34, typ: -7, ignore: false, push: -1, pop: false},    // \++
-			{name: "Slash", match: lexMatch37, typ: -8, ignore: false, push: -1, pop: false},   // /
+			{name: "Square", match: lexMatch3, first: [4]uint64{0x0, 0x7fffffe07fffffe, 0x0, 0x0}, typ: -11, ignore: false, push: -1, pop: false},  // [a-zA-Z][0-9]+
+			{name: "BareX", match: lexMatch21, first: [4]uint64{0x0, 0x100000001000000, 0x0, 0x0}, typ: -3, ignore: false, push: -1, pop: true},    // [xX][ \t\r\n]+
+			{name: "BareKing", match: lexMatch26, first: [4]uint64{0x0, 0x80000000800, 0x0, 0x0}, typ: -4, ignore: false, push: -1, pop: true},     // [kK][ \t\r\n]+
+			{name: "Letter", match: lexMatch14, first: [4]uint64{0x0, 0x7fffffe07fffffe, 0x0, 0x0}, typ: -13, ignore: false, push: -1, pop: false}, // [a-zA-Z]
+			{name: "Dash", match: lexMatch31, first: [4]uint64{0x200000000000, 0x0, 0x0, 0x0}, typ: -6, ignore: false, push: -1, pop: false},       // -+
+			{name: "Plus", match: lexMatch34, first: [4]uint64{0x80000000000, 0x0, 0x0, 0x0}, typ: -7, ignore: false, push: -1, pop: false},        // \++
+			{name: "Slash", match: lexMatch37, first: [4]uint64{0x800000000000, 0x0, 0x0, 0x0}, typ: -8, ignore: false, push: -1, pop: false},      // /
 			{ret: true},
 		},
 	},
@@ -75,34 +75,34 @@ var recordLexerGen = &genDefinition{
 	states: []string{"Root", "Move", "Tag"},
 	rules: [][]genRule{
 		{ // Root
-			{name: "whitespace", match: lexMatch0, typ: -21, ignore: true, push: -1, pop: false}, // [ \t\r\n]+
-			{name: "Comment", match: lexMatch39, typ: -11, ignore: false, push: -1, pop: false},  // \{[^}]*\}
-			{name: "Open", match: lexMatch45, typ: -12, ignore: false, push: 2, pop: false},      // \[
-			{name: "BadInt", match: lexMatch47, typ: -13, ignore: false, push: -1, pop: false},   // 0[0-9]+
-			{name: "Int", match: lexMatch52, typ: -14, ignore: false, push: -1, pop: false},      // [0-9]+
-			{name: "Dots", match: lexMatch55, typ: -15, ignore: false, push: -1, pop: false},     // \.+
-			{name: "Star", match: lexMatch58, typ: -16, ignore: false, push: -1, pop: false},     // \*
-			{name: "Square", match: lexMatch3, typ: -17, ignore: false, push: 1, pop: false},     // [a-zA-Z][0-9]+
-			{name: "Word", match: lexMatch8, typ: -18, ignore: false, push: -1, pop: false},      // [a-zA-Z]{2,}\b
-			{name: "Letter", match: lexMatch14, typ: -19, ignore: false, push: 1, pop: false},    // [a-zA-Z]
-			{name: "Resign", match: lexMatch16, typ: -20, ignore: false, push: -1, pop: false},   // ---
+			{name: "whitespace", match: lexMatch0, first: [4]uint64{0x100002600, 0x0, 0x0, 0x0}, typ: -21, ignore: true, push: -1, pop: false},      // [ \t\r\n]+
+			{name: "Comment", match: lexMatch39, first: [4]uint64{0x0, 0x800000000000000, 0x0, 0x0}, typ: -11, ignore: false, push: -1, pop: false}, // \{[^}]*\}
+			{name: "Open", match: lexMatch45, first: [4]uint64{0x0, 0x8000000, 0x0, 0x0}, typ: -12, ignore: false, push: 2, pop: false},             // \[
+			{name: "BadInt", match: lexMatch47, first: [4]uint64{0x1000000000000, 0x0, 0x0, 0x0}, typ: -13, ignore: false, push: -1, pop: false},    // 0[0-9]+
+			{name: "Int", match: lexMatch52, first: [4]uint64{0x3ff000000000000, 0x0, 0x0, 0x0}, typ: -14, ignore: false, push: -1, pop: false},     // [0-9]+
+			{name: "Dots", match: lexMatch55, first: [4]uint64{0x400000000000, 0x0, 0x0, 0x0}, typ: -15, ignore: false, push: -1, pop: false},       // \.+
+			{name: "Star", match: lexMatch58, first: [4]uint64{0x40000000000, 0x0, 0x0, 0x0}, typ: -16, ignore: false, push: -1, pop: false},        // \*
+			{name: "Square", match: lexMatch3, first: [4]uint64{0x0, 0x7fffffe07fffffe, 0x0, 0x0}, typ: -17, ignore: false, push: 1, pop: false},    // [a-zA-Z][0-9]+
+			{name: "Word", match: lexMatch8, first: [4]uint64{0x0, 0x7fffffe07fffffe, 0x0, 0x0}, typ: -18, ignore: false, push: -1, pop: false},     // [a-zA-Z]{2,}\b
+			{name: "Letter", match: lexMatch14, first: [4]uint64{0x0, 0x7fffffe07fffffe, 0x0, 0x0}, typ: -19, ignore: false, push: 1, pop: false},   // [a-zA-Z]
+			{name: "Resign", match: lexMatch16, first: [4]uint64{0x200000000000, 0x0, 0x0, 0x0}, typ: -20, ignore: false, push: -1, pop: false},     // ---
 		},
 		{ // Move
-			{name: "Square", match: lexMatch3, typ: -17, ignore: false, push: -1, pop: false},  // [a-zA-Z][0-9]+
-			{name: "BareX", match: lexMatch21, typ: -3, ignore: false, push: -1, pop: true},    // [xX][ \t\r\n]+
-			{name: "BareKing", match: lexMatch26, typ: -4, ignore: false, push: -1, pop: true}, // [kK][ \t\r\n]+
-			{name: "Letter", match: lexMatch14, typ: -19, ignore: false, push: -1, pop: false}, // [a-zA-Z]
-			{name: "Dash", match: lexMatch31, typ: -6, ignore: false, push: -1, pop: false},    // -+
-			{name: "Plus", match: lexMatch34, typ: -7, ignore: false, push: -1, pop: false},    // \++
-			{name: "Slash", match: lexMatch37, typ: -8, ignore: false, push: -1, pop: false},   // /
+			{name: "Square", match: lexMatch3, first: [4]uint64{0x0, 0x7fffffe07fffffe, 0x0, 0x0}, typ: -17, ignore: false, push: -1, pop: false},  // [a-zA-Z][0-9]+
+			{name: "BareX", match: lexMatch21, first: [4]uint64{0x0, 0x100000001000000, 0x0, 0x0}, typ: -3, ignore: false, push: -1, pop: true},    // [xX][ \t\r\n]+
+			{name: "BareKing", match: lexMatch26, first: [4]uint64{0x0, 0x80000000800, 0x0, 0x0}, typ: -4, ignore: false, push: -1, pop: true},     // [kK][ \t\r\n]+
+			{name: "Letter", match: lexMatch14, first: [4]uint64{0x0, 0x7fffffe07fffffe, 0x0, 0x0}, typ: -19, ignore: false, push: -1, pop: false}, // [a-zA-Z]
+			{name: "Dash", match: lexMatch31, first: [4]uint64{0x200000000000, 0x0, 0x0, 0x0}, typ: -6, ignore: false, push: -1, pop: false},       // -+
+			{name: "Plus", match: lexMatch34, first: [4]uint64{0x80000000000, 0x0, 0x0, 0x0}, typ: -7, ignore: false, push: -1, pop: false},        // \++
+			{name: "Slash", match: lexMatch37, first: [4]uint64{0x800000000000, 0x0, 0x0, 0x0}, typ: -8, ignore: false, push: -1, pop: false},      // /
 			{ret: true},
 		},
 		{ // Tag
-			{name: "whitespace", match: lexMatch0, typ: -21, ignore: true, push: -1, pop: false}, // [ \t\r\n]+
-			{name: "Ident", match: lexMatch60, typ: -22, ignore: false, push: -1, pop: false},    // [A-Za-z][A-Za-z0-9_]*
-			{name: "String", match: lexMatch65, typ: -23, ignore: false, push: -1, pop: false},   // "(?:[^"\\\r\n]|\\["\\])*"
-			{name: "Close", match: lexMatch75, typ: -24, ignore: false, push: -1, pop: true},     // \]
-			{name: "Other", match: lexMatch77, typ: -25, ignore: false, push: -1, pop: false},    // [^ \t\r\n"]
+			{name: "whitespace", match: lexMatch0, first: [4]uint64{0x100002600, 0x0, 0x0, 0x0}, typ: -21, ignore: true, push: -1, pop: false},                                                  // [ \t\r\n]+
+			{name: "Ident", match: lexMatch60, first: [4]uint64{0x0, 0x7fffffe07fffffe, 0x0, 0x0}, typ: -22, ignore: false, push: -1, pop: false},                                               // [A-Za-z][A-Za-z0-9_]*
+			{name: "String", match: lexMatch65, first: [4]uint64{0x400000000, 0x0, 0x0, 0x0}, typ: -23, ignore: false, push: -1, pop: false},                                                    // "(?:[^"\\\r\n]|\\["\\])*"
+			{name: "Close", match: lexMatch75, first: [4]uint64{0x0, 0x20000000, 0x0, 0x0}, typ: -24, ignore: false, push: -1, pop: true},                                                       // \]
+			{name: "Other", match: lexMatch77, first: [4]uint64{0xfffffffaffffd9ff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff}, typ: -25, ignore: false, push: -1, pop: false}, // [^ \t\r\n"]
 		},
 	},
 }
@@ -134,30 +134,30 @@ var otgLexerGen = &genDefinition{
 	states: []string{"Root", "Bracket", "Move"},
 	rules: [][]genRule{
 		{ // Root
-			{name: "whitespace", match: lexMatch0, typ: -13, ignore: true, push: -1, pop: false}, // [ \t\r\n]+
-			{name: "TagKey", match: lexMatch79, typ: -14, ignore: false, push: 1, pop: false},    // \[[A-Za-z][A-Za-z0-9_-]*:
-			{name: "Open", match: lexMatch45, typ: -15, ignore: false, push: 1, pop: false},      // \[
-			{name: "BadInt", match: lexMatch47, typ: -16, ignore: false, push: -1, pop: false},   // 0[0-9]+
-			{name: "Int", match: lexMatch52, typ: -17, ignore: false, push: -1, pop: false},      // [0-9]+
-			{name: "Dots", match: lexMatch55, typ: -18, ignore: false, push: -1, pop: false},     // \.+
-			{name: "Square", match: lexMatch3, typ: -19, ignore: false, push: 2, pop: false},     // [a-zA-Z][0-9]+
-			{name: "Word", match: lexMatch8, typ: -20, ignore: false, push: -1, pop: false},      // [a-zA-Z]{2,}\b
-			{name: "Letter", match: lexMatch14, typ: -21, ignore: false, push: 2, pop: false},    // [a-zA-Z]
-			{name: "Resign", match: lexMatch16, typ: -22, ignore: false, push: -1, pop: false},   // ---
+			{name: "whitespace", match: lexMatch0, first: [4]uint64{0x100002600, 0x0, 0x0, 0x0}, typ: -13, ignore: true, push: -1, pop: false},    // [ \t\r\n]+
+			{name: "TagKey", match: lexMatch79, first: [4]uint64{0x0, 0x8000000, 0x0, 0x0}, typ: -14, ignore: false, push: 1, pop: false},         // \[[A-Za-z][A-Za-z0-9_-]*:
+			{name: "Open", match: lexMatch45, first: [4]uint64{0x0, 0x8000000, 0x0, 0x0}, typ: -15, ignore: false, push: 1, pop: false},           // \[
+			{name: "BadInt", match: lexMatch47, first: [4]uint64{0x1000000000000, 0x0, 0x0, 0x0}, typ: -16, ignore: false, push: -1, pop: false},  // 0[0-9]+
+			{name: "Int", match: lexMatch52, first: [4]uint64{0x3ff000000000000, 0x0, 0x0, 0x0}, typ: -17, ignore: false, push: -1, pop: false},   // [0-9]+
+			{name: "Dots", match: lexMatch55, first: [4]uint64{0x400000000000, 0x0, 0x0, 0x0}, typ: -18, ignore: false, push: -1, pop: false},     // \.+
+			{name: "Square", match: lexMatch3, first: [4]uint64{0x0, 0x7fffffe07fffffe, 0x0, 0x0}, typ: -19, ignore: false, push: 2, pop: false},  // [a-zA-Z][0-9]+
+			{name: "Word", match: lexMatch8, first: [4]uint64{0x0, 0x7fffffe07fffffe, 0x0, 0x0}, typ: -20, ignore: false, push: -1, pop: false},   // [a-zA-Z]{2,}\b
+			{name: "Letter", match: lexMatch14, first: [4]uint64{0x0, 0x7fffffe07fffffe, 0x0, 0x0}, typ: -21, ignore: false, push: 2, pop: false}, // [a-zA-Z]
+			{name: "Resign", match: lexMatch16, first: [4]uint64{0x200000000000, 0x0, 0x0, 0x0}, typ: -22, ignore: false, push: -1, pop: false},   // ---
 		},
 		{ // Bracket
-			{name: "Text", match: lexMatch86, typ: -2, ignore: false, push: -1, pop: false}, // [^|\]\r\n]+
-			{name: "Bar", match: lexMatch89, typ: -3, ignore: false, push: -1, pop: false},  // \|
-			{name: "Close", match: lexMatch75, typ: -4, ignore: false, push: -1, pop: true}, // \]
+			{name: "Text", match: lexMatch86, first: [4]uint64{0xffffffffffffdbff, 0xefffffffdfffffff, 0xffffffffffffffff, 0xffffffffffffffff}, typ: -2, ignore: false, push: -1, pop: false}, // [^|\]\r\n]+
+			{name: "Bar", match: lexMatch89, first: [4]uint64{0x0, 0x1000000000000000, 0x0, 0x0}, typ: -3, ignore: false, push: -1, pop: false},                                               // \|
+			{name: "Close", match: lexMatch75, first: [4]uint64{0x0, 0x20000000, 0x0, 0x0}, typ: -4, ignore: false, push: -1, pop: true},                                                      // \]
 		},
 		{ // Move
-			{name: "Square", match: lexMatch3, typ: -19, ignore: false, push: -1, pop: false},  // [a-zA-Z][0-9]+
-			{name: "BareX", match: lexMatch21, typ: -6, ignore: false, push: -1, pop: true},    // [xX][ \t\r\n]+
-			{name: "BareKing", match: lexMatch26, typ: -7, ignore: false, push: -1, pop: true}, // [kK][ \t\r\n]+
-			{name: "Letter", match: lexMatch14, typ: -21, ignore: false, push: -1, pop: false}, // [a-zA-Z]
-			{name: "Dash", match: lexMatch31, typ: -9, ignore: false, push: -1, pop: false},    // -+
-			{name: "Plus", match: lexMatch34, typ: -10, ignore: false, push: -1, pop: false},   // \++
-			{name: "Slash", match: lexMatch37, typ: -11, ignore: false, push: -1, pop: false},  // /
+			{name: "Square", match: lexMatch3, first: [4]uint64{0x0, 0x7fffffe07fffffe, 0x0, 0x0}, typ: -19, ignore: false, push: -1, pop: false},  // [a-zA-Z][0-9]+
+			{name: "BareX", match: lexMatch21, first: [4]uint64{0x0, 0x100000001000000, 0x0, 0x0}, typ: -6, ignore: false, push: -1, pop: true},    // [xX][ \t\r\n]+
+			{name: "BareKing", match: lexMatch26, first: [4]uint64{0x0, 0x80000000800, 0x0, 0x0}, typ: -7, ignore: false, push: -1, pop: true},     // [kK][ \t\r\n]+
+			{name: "Letter", match: lexMatch14, first: [4]uint64{0x0, 0x7fffffe07fffffe, 0x0, 0x0}, typ: -21, ignore: false, push: -1, pop: false}, // [a-zA-Z]
+			{name: "Dash", match: lexMatch31, first: [4]uint64{0x200000000000, 0x0, 0x0, 0x0}, typ: -9, ignore: false, push: -1, pop: false},       // -+
+			{name: "Plus", match: lexMatch34, first: [4]uint64{0x80000000000, 0x0, 0x0, 0x0}, typ: -10, ignore: false, push: -1, pop: false},       // \++
+			{name: "Slash", match: lexMatch37, first: [4]uint64{0x800000000000, 0x0, 0x0, 0x0}, typ: -11, ignore: false, push: -1, pop: false},     // /
 			{ret: true},
 		},
 	},
@@ -186,24 +186,24 @@ var csvLexerGen = &genDefinition{
 	states: []string{"Root", "Move"},
 	rules: [][]genRule{
 		{ // Root
-			{name: "whitespace", match: lexMatch91, typ: -10, ignore: true, push: -1, pop: false}, // [ \t]+
-			{name: "Newline", match: lexMatch94, typ: -11, ignore: false, push: -1, pop: false},   // \r?\n
-			{name: "Comma", match: lexMatch99, typ: -12, ignore: false, push: -1, pop: false},     // ,
-			{name: "BadInt", match: lexMatch47, typ: -13, ignore: false, push: -1, pop: false},    // 0[0-9]+
-			{name: "Int", match: lexMatch52, typ: -14, ignore: false, push: -1, pop: false},       // [0-9]+
-			{name: "Square", match: lexMatch3, typ: -15, ignore: false, push: 1, pop: false},      // [a-zA-Z][0-9]+
-			{name: "Word", match: lexMatch8, typ: -16, ignore: false, push: -1, pop: false},       // [a-zA-Z]{2,}\b
-			{name: "Letter", match: lexMatch14, typ: -17, ignore: false, push: 1, pop: false},     // [a-zA-Z]
-			{name: "Resign", match: lexMatch16, typ: -18, ignore: false, push: -1, pop: false},    // ---
+			{name: "whitespace", match: lexMatch91, first: [4]uint64{0x100000200, 0x0, 0x0, 0x0}, typ: -10, ignore: true, push: -1, pop: false},   // [ \t]+
+			{name: "Newline", match: lexMatch94, first: [4]uint64{0x2400, 0x0, 0x0, 0x0}, typ: -11, ignore: false, push: -1, pop: false},          // \r?\n
+			{name: "Comma", match: lexMatch99, first: [4]uint64{0x100000000000, 0x0, 0x0, 0x0}, typ: -12, ignore: false, push: -1, pop: false},    // ,
+			{name: "BadInt", match: lexMatch47, first: [4]uint64{0x1000000000000, 0x0, 0x0, 0x0}, typ: -13, ignore: false, push: -1, pop: false},  // 0[0-9]+
+			{name: "Int", match: lexMatch52, first: [4]uint64{0x3ff000000000000, 0x0, 0x0, 0x0}, typ: -14, ignore: false, push: -1, pop: false},   // [0-9]+
+			{name: "Square", match: lexMatch3, first: [4]uint64{0x0, 0x7fffffe07fffffe, 0x0, 0x0}, typ: -15, ignore: false, push: 1, pop: false},  // [a-zA-Z][0-9]+
+			{name: "Word", match: lexMatch8, first: [4]uint64{0x0, 0x7fffffe07fffffe, 0x0, 0x0}, typ: -16, ignore: false, push: -1, pop: false},   // [a-zA-Z]{2,}\b
+			{name: "Letter", match: lexMatch14, first: [4]uint64{0x0, 0x7fffffe07fffffe, 0x0, 0x0}, typ: -17, ignore: false, push: 1, pop: false}, // [a-zA-Z]
+			{name: "Resign", match: lexMatch16, first: [4]uint64{0x200000000000, 0x0, 0x0, 0x0}, typ: -18, ignore: false, push: -1, pop: false},   // ---
 		},
 		{ // Move
-			{name: "Square", match: lexMatch3, typ: -15, ignore: false, push: -1, pop: false},  // [a-zA-Z][0-9]+
-			{name: "BareX", match: lexMatch21, typ: -3, ignore: false, push: -1, pop: true},    // [xX][ \t\r\n]+
-			{name: "BareKing", match: lexMatch26, typ: -4, ignore: false, push: -1, pop: true}, // [kK][ \t\r\n]+
-			{name: "Letter", match: lexMatch14, typ: -17, ignore: false, push: -1, pop: false}, // [a-zA-Z]
-			{name: "Dash", match: lexMatch31, typ: -6, ignore: false, push: -1, pop: false},    // -+
-			{name: "Plus", match: lexMatch34, typ: -7, ignore: false, push: -1, pop: false},    // \++
-			{name: "Slash", match: lexMatch37, typ: -8, ignore: false, push: -1, pop: false},   // /
+			{name: "Square", match: lexMatch3, first: [4]uint64{0x0, 0x7fffffe07fffffe, 0x0, 0x0}, typ: -15, ignore: false, push: -1, pop: false},  // [a-zA-Z][0-9]+
+			{name: "BareX", match: lexMatch21, first: [4]uint64{0x0, 0x100000001000000, 0x0, 0x0}, typ: -3, ignore: false, push: -1, pop: true},    // [xX][ \t\r\n]+
+			{name: "BareKing", match: lexMatch26, first: [4]uint64{0x0, 0x80000000800, 0x0, 0x0}, typ: -4, ignore: false, push: -1, pop: true},     // [kK][ \t\r\n]+
+			{name: "Letter", match: lexMatch14, first: [4]uint64{0x0, 0x7fffffe07fffffe, 0x0, 0x0}, typ: -17, ignore: false, push: -1, pop: false}, // [a-zA-Z]
+			{name: "Dash", match: lexMatch31, first: [4]uint64{0x200000000000, 0x0, 0x0, 0x0}, typ: -6, ignore: false, push: -1, pop: false},       // -+
+			{name: "Plus", match: lexMatch34, first: [4]uint64{0x80000000000, 0x0, 0x0, 0x0}, typ: -7, ignore: false, push: -1, pop: false},        // \++
+			{name: "Slash", match: lexMatch37, first: [4]uint64{0x800000000000, 0x0, 0x0, 0x0}, typ: -8, ignore: false, push: -1, pop: false},      // /
 			{ret: true},
 		},
 	},
@@ -222,12 +222,12 @@ var rulesLexerGen = &genDefinition{
 	states: []string{"Root", "Value"},
 	rules: [][]genRule{
 		{ // Root
-			{name: "whitespace", match: lexMatch0, typ: -2, ignore: true, push: -1, pop: false}, // [ \t\r\n]+
-			{name: "Key", match: lexMatch101, typ: -3, ignore: false, push: -1, pop: false},     // [A-Za-z][A-Za-z0-9_-]*
-			{name: "Colon", match: lexMatch106, typ: -4, ignore: false, push: 1, pop: false},    // :
+			{name: "whitespace", match: lexMatch0, first: [4]uint64{0x100002600, 0x0, 0x0, 0x0}, typ: -2, ignore: true, push: -1, pop: false},    // [ \t\r\n]+
+			{name: "Key", match: lexMatch101, first: [4]uint64{0x0, 0x7fffffe07fffffe, 0x0, 0x0}, typ: -3, ignore: false, push: -1, pop: false},  // [A-Za-z][A-Za-z0-9_-]*
+			{name: "Colon", match: lexMatch106, first: [4]uint64{0x400000000000000, 0x0, 0x0, 0x0}, typ: -4, ignore: false, push: 1, pop: false}, // :
 		},
 		{ // Value
-			{name: "Value", match: lexMatch108, typ: -5, ignore: false, push: -1, pop: true}, // [^ \t\r\n]+
+			{name: "Value", match: lexMatch108, first: [4]uint64{0xfffffffeffffd9ff, 0xffffffffffffffff, 0xffffffffffffffff, 0xffffffffffffffff}, typ: -5, ignore: false, push: -1, pop: true}, // [^ \t\r\n]+
 			{ret: true},
 		},
 	},

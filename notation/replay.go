@@ -259,7 +259,6 @@ func (r *Replay) checkCounts() {
 // side in a game whose first ply was first's; number is the expected
 // number of the current pair (0 before the first ply).
 func (r *Replay) checkNumber(g *Game, i int, side, first engine.Side, number *int) *Error {
-	p := g.Plies[i]
 	var lead engine.Side // the side whose ply opens a numbered pair
 	switch g.Format {
 	case FormatNative:
@@ -269,6 +268,7 @@ func (r *Replay) checkNumber(g *Game, i int, side, first engine.Side, number *in
 	default:
 		return nil
 	}
+	p := &g.Plies[i]
 	switch {
 	case i == 0 && g.Setup != nil:
 		*number = p.Number // a set-up position may continue a game
@@ -400,6 +400,9 @@ type capBuf struct{ marked, engine []engine.Square }
 // sentence saying how they differ. king is the king's square before the
 // ply: where he stands if the ply captures him.
 func (c *capBuf) compare(m *grammar.Move, res engine.PlyResult, king engine.Square) string {
+	if len(m.Captures) == 0 && len(res.Captures) == 0 {
+		return "" // most plies: no mark, no capture
+	}
 	c.marked, c.engine = c.marked[:0], append(c.engine[:0], res.Captures...)
 	bare, kingMark := false, false
 	var kingMarkSq *engine.Square

@@ -142,7 +142,7 @@ func (g *generator) lexer(name, reflective string, rules lexer.Rules) error {
 				g.printf("\t\t\t{ret: true},\n")
 				continue
 			}
-			fn, err := g.matcher(r.Pattern)
+			fn, first, err := g.matcher(r.Pattern)
 			if err != nil {
 				return fmt.Errorf("state %s, rule %s: %w", s, r.Name, err)
 			}
@@ -161,8 +161,8 @@ func (g *generator) lexer(name, reflective string, rules lexer.Rules) error {
 				return fmt.Errorf("state %s, rule %s: action %T not supported", s, r.Name, r.Action)
 			}
 			ignore := r.Name != "" && unicode.IsLower(rune(r.Name[0]))
-			g.printf("\t\t\t{name: %q, match: %s, typ: %d, ignore: %t, push: %d, pop: %t}, // %s\n",
-				r.Name, fn, syms[r.Name], ignore, push, pop, r.Pattern)
+			g.printf("\t\t\t{name: %q, match: %s, first: %s, typ: %d, ignore: %t, push: %d, pop: %t}, // %s\n",
+				r.Name, fn, first, syms[r.Name], ignore, push, pop, r.Pattern)
 		}
 		g.printf("\t\t},\n")
 	}
@@ -171,30 +171,41 @@ func (g *generator) lexer(name, reflective string, rules lexer.Rules) error {
 }
 
 // matcher returns the name of the function matching pattern at the start
-// of a string (the length of the match, or -1), writing it the first time.
-func (g *generator) matcher(pattern string) (string, error) {
-	if fn, ok := g.funcs[pattern]; ok {
-		return fn, nil
-	}
+// of a string (the length of the match, or -1), writing it the first time,
+// and the bytes a match can start with, as a Go [4]uint64 bit set.
+func (g *generator) matcher(pattern string) (fn, first string, err error) {
 	re, err := syntax.Parse(pattern, syntax.Perl)
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	n, err := build(re.Simplify())
 	if err != nil {
-		return "", err
+		return "", "", err
 	}
 	if n.nullable() {
-		return "", fmt.Errorf("pattern %q matches the empty string", pattern)
+		return "", "", fmt.Errorf("pattern %q matches the empty string", pattern)
 	}
 	if err := n.check(charset{}); err != nil {
-		return "", fmt.Errorf("pattern %q: %w", pattern, err)
+		return "", "", fmt.Errorf("pattern %q: %w", pattern, err)
 	}
-	fn := fmt.Sprintf("lexMatch%d", g.nfunc)
+	var bits [4]uint64
+	for _, r := range n.first() {
+		for c := r.lo; c <= r.hi && c < 0x80; c++ {
+			bits[c>>6] |= 1 << (c & 63)
+		}
+		if r.hi >= 0x80 { // a multi-byte character: any lead byte
+			bits[2], bits[3] = ^uint64(0), ^uint64(0)
+		}
+	}
+	first = fmt.Sprintf("[4]uint64{%#x, %#x, %#x, %#x}", bits[0], bits[1], bits[2], bits[3])
+	if fn, ok := g.funcs[pattern]; ok {
+		return fn, first, nil
+	}
+	fn = fmt.Sprintf("lexMatch%d", g.nfunc)
 	g.nfunc++
 	g.funcs[pattern] = fn
 	fmt.Fprintf(&g.bodies, "\n// %s matches %s at the start of s.\nfunc %s(s string) int { return %s(s, 0) }\n", fn, pattern, fn, g.node(n))
-	return fn, nil
+	return fn, first, nil
 }
 
 // node writes the function for n and returns its name: it matches n at
