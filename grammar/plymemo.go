@@ -35,6 +35,7 @@ type plyMemo struct {
 	texts  map[string]*Ply      // longer texts → tree; nil when ParsePly fails
 	shapes map[string]*plyShape // token shape → the first tree of that shape
 	lx     genLexer             // the lexer of ParsePly
+	blocks slab[plyBlock]       // the nodes of the trees made from shapes
 	toks   []lexer.Token        // scratch: the tokens of the text being parsed
 	key    []byte               // scratch: its shape
 	square lexer.TokenType      // the lexer's Square token type
@@ -51,13 +52,13 @@ type plyShape struct {
 // and its length (cheaper to hash and compare than a string), and its tree.
 type shortText struct {
 	k0, k1 uint64
-	n      int // the text's length; 0 for a free entry
 	tree   *Ply
+	n      uint8 // the text's length; 0 for a free entry
 }
 
 func newPlyMemo() *plyMemo {
 	return &plyMemo{
-		short:  make([]shortText, 64),
+		short:  make([]shortText, 1024),
 		texts:  make(map[string]*Ply),
 		shapes: make(map[string]*plyShape, 64),
 		square: moveLexerGen.Symbols()["Square"],
@@ -74,13 +75,13 @@ func (m *plyMemo) ply(text []byte) (*Ply, bool) {
 		mask := len(m.short) - 1
 		i := int((k0*0x9e3779b97f4a7c15^k1*0xc2b2ae3d27d4eb4f)>>32) & mask
 		for ; m.short[i].n != 0; i = (i + 1) & mask {
-			if e := &m.short[i]; e.k0 == k0 && e.k1 == k1 && e.n == n {
+			if e := &m.short[i]; e.k0 == k0 && e.k1 == k1 && int(e.n) == n {
 				return e.tree, e.tree != nil
 			}
 		}
 		t := m.parse(text)
-		m.short[i] = shortText{k0: k0, k1: k1, n: n, tree: t}
-		if m.nshort++; 2*m.nshort > len(m.short) {
+		m.short[i] = shortText{k0: k0, k1: k1, n: uint8(n), tree: t}
+		if m.nshort++; 4*m.nshort > 3*len(m.short) {
 			m.growShort()
 		}
 		return t, t != nil
@@ -134,7 +135,7 @@ func (m *plyMemo) parse(text []byte) *Ply {
 		}
 	}
 	if sh, ok := m.shapes[string(m.key)]; ok {
-		return sh.instantiate(m.toks, len(s))
+		return sh.instantiate(m.toks, len(s), &m.blocks)
 	}
 	p, err := ParsePly("", text)
 	if err != nil {
@@ -214,8 +215,9 @@ func (sh *plyShape) token(pos lexer.Position) int {
 
 // instantiate returns the shape's tree moved onto toks, the tokens of a
 // text of length end with the same shape, or nil when one of its squares is
-// off the notation's board (then ParsePly fails too).
-func (sh *plyShape) instantiate(toks []lexer.Token, end int) *Ply {
+// off the notation's board (then ParsePly fails too). The nodes of the ply
+// and its move come from blocks.
+func (sh *plyShape) instantiate(toks []lexer.Token, end int, blocks *slab[plyBlock]) *Ply {
 	at := func(pos lexer.Position) lexer.Position {
 		if k := sh.token(pos); k < len(toks) {
 			return toks[k].Pos
@@ -223,7 +225,7 @@ func (sh *plyShape) instantiate(toks []lexer.Token, end int) *Ply {
 		return lexer.Position{Offset: end, Line: 1, Column: end + 1}
 	}
 	ok := true
-	square := func(s *Square) *Square {
+	square := func(s *Square, dst *Square) *Square {
 		if s == nil {
 			return nil
 		}
@@ -232,25 +234,31 @@ func (sh *plyShape) instantiate(toks []lexer.Token, end int) *Ply {
 		if err != nil {
 			ok = false
 		}
-		return &sq
+		if dst == nil {
+			dst = new(Square)
+		}
+		*dst = sq
+		return dst
 	}
 	t := sh.tree
-	p := &Ply{Pos: at(t.Pos), Resign: t.Resign, Timeout: t.Timeout}
+	b := blocks.one()
+	b.ply = Ply{Pos: at(t.Pos), Resign: t.Resign, Timeout: t.Timeout}
 	if m := t.Move; m != nil {
-		nm := &Move{Pos: at(m.Pos), King: m.King, From: square(m.From), To: square(m.To), Info: m.Info}
+		b.move = Move{Pos: at(m.Pos), King: m.King, Info: m.Info}
+		b.move.From, b.move.To = square(m.From, &b.from), square(m.To, &b.to)
 		for _, c := range m.Captures {
 			nc := &Capture{Pos: at(c.Pos)}
 			for _, pc := range c.Pieces {
-				nc.Pieces = append(nc.Pieces, &Captured{Pos: at(pc.Pos), King: pc.King, Square: square(pc.Square)})
+				nc.Pieces = append(nc.Pieces, &Captured{Pos: at(pc.Pos), King: pc.King, Square: square(pc.Square, nil)})
 			}
-			nm.Captures = append(nm.Captures, nc)
+			b.move.Captures = append(b.move.Captures, nc)
 		}
-		p.Move = nm
+		b.ply.Move = &b.move
 	}
 	if !ok {
 		return nil
 	}
-	return p
+	return &b.ply
 }
 
 // walkPly calls f with the position of every node of p, and the node
