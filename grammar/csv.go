@@ -59,16 +59,19 @@ var csvParser = participle.MustBuild[csvFile](
 // only. Errors are *Error.
 //
 // The grammar (csvParser) is the definition, but reading a long file
-// through it costs about 17 µs a ply, so ParseCSV first splits each line
-// itself, at its blanks and its last three commas, and reads the ply texts
-// through a plyMemo (participle once per token shape). Whenever a line is
-// not of the plain form this splitting understands (a character outside
-// printable ASCII, a ply the grammar rejects, a malformed count or outcome,
-// anything after the outcome), the whole file goes to the grammar, so every
-// error, and every input the shortcut might read differently, is the
-// grammar's. TestParseCSVSame and FuzzParseCSVSame check that both give
-// the same trees, positions included (docs/performance.md).
+// through it costs microseconds a ply, so ParseCSV first splits each line
+// itself, at its blanks and its first comma and the two after it, and reads
+// the ply texts through a plyMemo (participle once per token shape).
+// Whenever a line is not of the plain form this splitting understands (a
+// character outside printable ASCII, a ply the grammar rejects, a malformed
+// count or outcome, anything after the outcome), the whole file goes to the
+// grammar, so every error, and every input the shortcut might read
+// differently, is the grammar's. TestParseCSVSame and FuzzParseCSVSame
+// check that both give the same trees, positions included
+// (docs/performance.md). The trees of a file share a few large blocks of
+// memory.
 func ParseCSV(filename string, src []byte) (games []*CSVGame, err error) {
+	defer guard(filename, &err)
 	if games, ok := splitCSV(filename, src); ok {
 		return games, nil
 	}
