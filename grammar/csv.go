@@ -115,6 +115,13 @@ type csvSplitter struct {
 func splitCSV(filename string, src []byte) ([]*CSVGame, bool) {
 	p := &csvSplitter{filename: filename, memo: newPlyMemo()}
 	p.place.filename = filename
+	// One block of nodes for the whole file: the garbage collector then
+	// runs fewer cycles (each marking every tree read so far) than when the
+	// trees grow a few kilobytes at a time; about a tenth of the time.
+	if n := countPlies(src); n > 256 {
+		p.place.blocks.chunk = make([]plyBlock, n)
+		p.place.lists.chunk = make([]*Ply, n)
+	}
 	games := []*CSVGame{}
 	line, off := 1, 0
 	for off < len(src) {
@@ -137,6 +144,30 @@ func splitCSV(filename string, src []byte) ([]*CSVGame, bool) {
 		off = end + 1
 	}
 	return games, true
+}
+
+// countPlies counts the texts a split parse of src reads as plies: the runs
+// of ply characters before the first comma of each line.
+func countPlies(src []byte) int {
+	n, inPly, seenComma := 0, false, false
+	for _, c := range src {
+		switch csvClass[c] {
+		case csvPly:
+			if !inPly && !seenComma {
+				n++
+			}
+			inPly = true
+			continue
+		case csvComma:
+			seenComma = true
+		default:
+			if c == '\n' {
+				seenComma = false
+			}
+		}
+		inPly = false
+	}
+	return n
 }
 
 // blankLine reports whether a line holds only blanks and tabs (the

@@ -212,11 +212,22 @@ func ReadGames(filename string, src []byte, opts ReadOptions) ([]*Game, error) {
 		if err != nil {
 			return nil, err
 		}
+		// The games, their plies and the start position come in one
+		// allocation each for the file (docs/performance.md).
 		games := make([]*Game, len(cs))
+		blocks := make([]Game, len(cs))
+		n := 0
+		for _, c := range cs {
+			n += len(c.Plies)
+		}
+		plies := make([]Ply, n)
 		start := newStartCache(def)
 		for i, c := range cs {
-			games[i] = FromCSV(c, def)
-			games[i].start = start
+			g := &blocks[i]
+			fromCSV(g, c, def, plies[:len(c.Plies):len(c.Plies)])
+			plies = plies[len(c.Plies):]
+			g.start = start
+			games[i] = g
 		}
 		return games, nil
 	}
@@ -507,12 +518,18 @@ func builtinFor(v *engine.Variant) *engine.Variant {
 // FromCSV turns a parsed CSV game into a Game under variant v (CSV files
 // do not name their rules). A final "timeout" sets Termination.
 func FromCSV(c *grammar.CSVGame, v *engine.Variant) *Game {
-	g := &Game{
-		Filename: c.Pos.Filename, Format: FormatCSV, Number: c.Line, Line: c.Pos.Line, Col: c.Pos.Column,
-		Variant: v, VariantName: v.Name, Result: c.Result(),
-		CaptureCounts: &[2]int{c.AttackerCaptures, c.DefenderCaptures},
-		Plies:         make([]Ply, len(c.Plies)),
-	}
+	g := &Game{}
+	fromCSV(g, c, v, make([]Ply, len(c.Plies)))
+	return g
+}
+
+// fromCSV fills g, a zero Game, as FromCSV describes; plies is a zero slice
+// for its plies.
+func fromCSV(g *Game, c *grammar.CSVGame, v *engine.Variant, plies []Ply) {
+	g.Filename, g.Format, g.Number, g.Line, g.Col = c.Pos.Filename, FormatCSV, c.Line, c.Pos.Line, c.Pos.Column
+	g.Variant, g.VariantName, g.Result = v, v.Name, c.Result()
+	g.CaptureCounts = &[2]int{c.AttackerCaptures, c.DefenderCaptures}
+	g.Plies = plies
 	if g.Line == 0 {
 		g.Line, g.Col = c.Line, 1
 	}
@@ -527,7 +544,6 @@ func FromCSV(c *grammar.CSVGame, v *engine.Variant) *Game {
 			g.Termination = "resignation"
 		}
 	}
-	return g
 }
 
 // startPosition returns the position the game starts from.
