@@ -41,11 +41,12 @@ type plyMemo struct {
 	square lexer.TokenType      // the lexer's Square token type
 }
 
-// plyShape is the tree of the first text of a token shape, and the start
-// offset of each of its tokens, then the text's length (the end of input).
+// plyShape is the tree of the first text of a token shape, and for each
+// position in it, in the order walkPly visits them, the index of the token
+// that starts there (len(tokens) for the end of input).
 type plyShape struct {
-	tree    *Ply
-	offsets []int
+	tree *Ply
+	at   []int
 }
 
 // shortText is an entry of plyMemo.short: a text packed into two words
@@ -184,17 +185,23 @@ func (m *plyMemo) lex(s string) bool {
 // type square (so that the tree could not be moved onto another text's
 // tokens).
 func newPlyShape(p *Ply, toks []lexer.Token, end int, square lexer.TokenType) *plyShape {
-	sh := &plyShape{tree: p, offsets: make([]int, 0, len(toks)+1)}
-	for _, t := range toks {
-		sh.offsets = append(sh.offsets, t.Pos.Offset)
-	}
-	sh.offsets = append(sh.offsets, end)
+	sh := &plyShape{tree: p}
 	ok := true
 	walkPly(p, func(pos lexer.Position, sq *Square) {
-		k := sh.token(pos)
+		k := -1
+		for i, t := range toks {
+			if t.Pos.Offset == pos.Offset {
+				k = i
+				break
+			}
+		}
+		if k < 0 && pos.Offset == end {
+			k = len(toks)
+		}
 		if k < 0 || sq != nil && (k == len(toks) || toks[k].Type != square) {
 			ok = false
 		}
+		sh.at = append(sh.at, k)
 	})
 	if !ok {
 		return nil
@@ -202,34 +209,29 @@ func newPlyShape(p *Ply, toks []lexer.Token, end int, square lexer.TokenType) *p
 	return sh
 }
 
-// token returns the index of the token that starts at pos (len(tokens)
-// for the end of input), or -1.
-func (sh *plyShape) token(pos lexer.Position) int {
-	for k, o := range sh.offsets {
-		if o == pos.Offset {
-			return k
-		}
-	}
-	return -1
-}
-
 // instantiate returns the shape's tree moved onto toks, the tokens of a
 // text of length end with the same shape, or nil when one of its squares is
 // off the notation's board (then ParsePly fails too). The nodes of the ply
-// and its move come from blocks.
+// and its move come from blocks. It visits the nodes in walkPly's order.
 func (sh *plyShape) instantiate(toks []lexer.Token, end int, blocks *slab[plyBlock]) *Ply {
-	at := func(pos lexer.Position) lexer.Position {
-		if k := sh.token(pos); k < len(toks) {
-			return toks[k].Pos
+	next := 0
+	at := func(dst *lexer.Position) {
+		k := sh.at[next]
+		next++
+		if k < len(toks) {
+			p := &toks[k].Pos
+			dst.Offset, dst.Line, dst.Column = p.Offset, p.Line, p.Column
+		} else {
+			dst.Offset, dst.Line, dst.Column = end, 1, end+1
 		}
-		return lexer.Position{Offset: end, Line: 1, Column: end + 1}
 	}
 	ok := true
 	square := func(s *Square, dst *Square) *Square {
 		if s == nil {
 			return nil
 		}
-		t := toks[sh.token(s.Pos)]
+		t := &toks[sh.at[next]]
+		next++
 		sq, err := parseSquare(t.Pos, t.Value)
 		if err != nil {
 			ok = false
@@ -237,21 +239,38 @@ func (sh *plyShape) instantiate(toks []lexer.Token, end int, blocks *slab[plyBlo
 		if dst == nil {
 			dst = new(Square)
 		}
-		*dst = sq
+		dst.Pos.Offset, dst.Pos.Line, dst.Pos.Column = sq.Pos.Offset, sq.Pos.Line, sq.Pos.Column
+		dst.File, dst.Rank = sq.File, sq.Rank
 		return dst
 	}
+	// Field by field, as plyPlacer.ply does; the file name stays empty.
 	t := sh.tree
 	b := blocks.one()
-	b.ply = Ply{Pos: at(t.Pos), Resign: t.Resign, Timeout: t.Timeout}
+	at(&b.ply.Pos)
+	b.ply.Resign, b.ply.Timeout = t.Resign, t.Timeout
 	if m := t.Move; m != nil {
-		b.move = Move{Pos: at(m.Pos), King: m.King, Info: m.Info}
+		at(&b.move.Pos)
+		b.move.King = m.King
+		if m.Info != "" {
+			b.move.Info = m.Info
+		}
 		b.move.From, b.move.To = square(m.From, &b.from), square(m.To, &b.to)
-		for _, c := range m.Captures {
-			nc := &Capture{Pos: at(c.Pos)}
-			for _, pc := range c.Pieces {
-				nc.Pieces = append(nc.Pieces, &Captured{Pos: at(pc.Pos), King: pc.King, Square: square(pc.Square, nil)})
+		if len(m.Captures) > 0 {
+			b.move.Captures = make([]*Capture, len(m.Captures))
+		}
+		for i, c := range m.Captures {
+			nc := new(Capture)
+			at(&nc.Pos)
+			if len(c.Pieces) > 0 {
+				nc.Pieces = make([]*Captured, len(c.Pieces))
 			}
-			b.move.Captures = append(b.move.Captures, nc)
+			for j, pc := range c.Pieces {
+				np := &Captured{King: pc.King}
+				at(&np.Pos)
+				np.Square = square(pc.Square, nil)
+				nc.Pieces[j] = np
+			}
+			b.move.Captures[i] = nc
 		}
 		b.ply.Move = &b.move
 	}
