@@ -110,3 +110,21 @@ func TestStartCacheFollowsVariant(t *testing.T) {
 		t.Errorf("replay under the changed variant: legal %v, %v", r.Legal, r.Err())
 	}
 }
+
+// TestStartCacheConcurrent: the games of one file may be replayed at the
+// same time (run with -race).
+func TestStartCacheConcurrent(t *testing.T) {
+	games, err := ReadGames("g.csv", []byte("d1-d3,0,0,Ongoing\nh1-h3,0,0,Ongoing\na4-b4,0,0,Ongoing\nk8-j8,0,0,Ongoing\n"), ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan *Replay)
+	for _, g := range games {
+		go func() { done <- g.Replay() }()
+	}
+	for range games {
+		if r := <-done; !r.Legal {
+			t.Errorf("%v", r.Err())
+		}
+	}
+}
