@@ -50,7 +50,9 @@ var mailRoots = []string{
 var importRules = []importRule{
 	{pkg: "engine"},
 	{pkg: "search", own: []string{"engine"}},
-	{pkg: "grammar", roots: []string{"github.com/alecthomas/participle/v2"}},
+	{pkg: "grammar", own: []string{"grammar/internal/lexrules"}, roots: []string{"github.com/alecthomas/participle/v2"}},
+	{pkg: "grammar/internal/lexrules", roots: []string{"github.com/alecthomas/participle/v2"}},
+	{pkg: "grammar/internal/lexgen", own: []string{"grammar/internal/lexrules"}, roots: []string{"github.com/alecthomas/participle/v2"}},
 	{pkg: "notation", own: []string{"engine", "grammar"}},
 	{pkg: "notation/picture", own: []string{"notation", "engine"},
 		roots: []string{"github.com/tdewolff/canvas", "golang.org/x/image"}},
