@@ -30,15 +30,76 @@ func (k *kw) Position() lexer.Position { return k.Pos }
 func (k *kw) setPos(p lexer.Position)  { k.Pos = p }
 
 // NewGameCommand challenges Opponent to a game: "new copenhagen with
-// bob@example.org as defenders", German "neu copenhagen mit … als
-// verteidiger". Side is the challenger's side as written ("" when not
-// given); the server decides what the words mean.
+// bob@example.org as defenders time 30d+1d", German "neu copenhagen mit …
+// als verteidiger zeit 30d+1d". The side and the time control are
+// optional and may come in either order (Options, as written); each at
+// most once. Side is the challenger's side as written ("" when not given;
+// the server decides what the words mean), Time the time control (nil
+// when not given: CORRESPONDENCE.md Decision C1 makes that "none" for a
+// casual game). ParseCommand fills both from Options.
 type NewGameCommand struct {
 	kw
-	Keyword  string `parser:"@('new' | 'neu' | 'challenge')"`
-	Variant  string `parser:"@Word"`
-	Opponent string `parser:"('with' | 'mit' | 'gegen' | 'against' | 'vs') @Email"`
-	Side     string `parser:"( ('as' | 'als') @Word )?"`
+	Keyword  string           `parser:"@('new' | 'neu' | 'challenge')"`
+	Variant  string           `parser:"@Word"`
+	Opponent string           `parser:"('with' | 'mit' | 'gegen' | 'against' | 'vs') @Email"`
+	Options  []*NewGameOption `parser:"@@*"`
+
+	// Side is the side clause's word, "" without one.
+	Side string
+	// Time is the time control clause parsed by ParseTimeControl, nil
+	// without one. Its positions point into the mail line.
+	Time *TimeControl
+}
+
+// NewGameOption is one optional clause of a new command: "as <side>"
+// ("als") or "time <control>" ("zeit"). Exactly one of Side and Time is
+// set.
+type NewGameOption struct {
+	Pos  lexer.Position
+	Side string           `parser:"  ('as' | 'als') @Word"`
+	Time *TimeControlText `parser:"| ('time' | 'zeit') @@"`
+}
+
+// TimeControlText is the time control of a new command as written: the
+// rest of the line after "time"/"zeit" up to the next clause ("as",
+// "als", "time", "zeit"), e.g.
+// "10d+2d max 20d iccf". ParseCommand parses it with ParseTimeControl into
+// NewGameCommand.Time.
+type TimeControlText struct {
+	Pos  lexer.Position
+	Text string
+}
+
+// Parse implements participle.Parseable: it takes every token up to the
+// next clause keyword or the end of the line, keeping the blanks between them, so that
+// the time-control grammar reports its errors at the right column.
+func (t *TimeControlText) Parse(lex *lexer.PeekingLexer) error {
+	first := lex.Peek()
+	if first.EOF() || isClauseKeyword(first.Value) {
+		return participle.NextMatch
+	}
+	var b strings.Builder
+	end := first.Pos.Offset
+	for tok := lex.Peek(); !tok.EOF() && !isClauseKeyword(tok.Value); tok = lex.Peek() {
+		if gap := tok.Pos.Offset - end; gap > 0 {
+			b.WriteString(strings.Repeat(" ", gap)) // white space is ASCII: bytes are columns
+		}
+		b.WriteString(tok.Value)
+		end = tok.Pos.Offset + len(tok.Value)
+		lex.Next()
+	}
+	t.Pos, t.Text = first.Pos, b.String()
+	return nil
+}
+
+// isClauseKeyword reports "as", "als", "time" or "zeit" in any case: the
+// start of a clause, which ends a time control.
+func isClauseKeyword(w string) bool {
+	switch strings.ToLower(w) {
+	case "as", "als", "time", "zeit":
+		return true
+	}
+	return false
 }
 
 // AcceptCommand accepts a challenge: "accept", German "annehmen".
@@ -120,6 +181,34 @@ type LanguageCommand struct {
 	Language string `parser:"@Word"`
 }
 
+// ClockCommand asks for both clocks of the game, the deadline of the side
+// to move and any leave (CORRESPONDENCE.md §4.3): "clock", German "uhr".
+type ClockCommand struct {
+	kw
+	Keyword string `parser:"@('clock' | 'uhr')"`
+}
+
+// LeaveCommand takes leave or asks for the days left (CORRESPONDENCE.md
+// §3): "leave 2026-12-24 to 2027-01-02" (German "urlaub 2026-12-24 bis
+// 2027-01-02") takes whole UTC days from First to Last inclusive; "leave
+// 2026-12-24" one day (Last is nil); "leave" alone asks for the leave days
+// left this year (First is nil). The dates are checked to be days of the
+// calendar; whether the leave may be taken is package clock's question.
+type LeaveCommand struct {
+	kw
+	Keyword string `parser:"@('leave' | 'urlaub')"`
+	First   *Date  `parser:"( @@"`
+	Last    *Date  `parser:"  ( ('to' | 'until' | 'bis') @@ )? )?"`
+}
+
+// CancelLeaveCommand cancels the sender's leave: the days not yet begun
+// are given back (CORRESPONDENCE.md §3.1). "cancel leave", German "urlaub
+// abbrechen".
+type CancelLeaveCommand struct {
+	kw
+	Keyword string `parser:"( @'cancel' ('leave' | 'urlaub') | @'urlaub' 'abbrechen' )"`
+}
+
 // MoveCommand is a move, optionally with a move-number guard that must
 // match the game: "d1-d3", "12. d1-d3" (the attackers' ply of move 12),
 // "12... h6-h9" (the defenders' ply). Number is 0 without a guard.
@@ -179,6 +268,15 @@ func (c *HelpCommand) German() bool { return germanKeywords[strings.ToLower(c.Ke
 // German reports whether the command's keyword was German.
 func (c *LanguageCommand) German() bool { return germanKeywords[strings.ToLower(c.Keyword)] }
 
+// German reports whether the command's keyword was German.
+func (c *ClockCommand) German() bool { return germanKeywords[strings.ToLower(c.Keyword)] }
+
+// German reports whether the command's keyword was German.
+func (c *LeaveCommand) German() bool { return germanKeywords[strings.ToLower(c.Keyword)] }
+
+// German reports whether the command's keyword was German.
+func (c *CancelLeaveCommand) German() bool { return germanKeywords[strings.ToLower(c.Keyword)] }
+
 func (*NewGameCommand) command()     {}
 func (*AcceptCommand) command()      {}
 func (*DeclineCommand) command()     {}
@@ -192,13 +290,16 @@ func (*ResignCommand) command()      {}
 func (*VariantsCommand) command()    {}
 func (*HelpCommand) command()        {}
 func (*LanguageCommand) command()    {}
+func (*ClockCommand) command()       {}
+func (*LeaveCommand) command()       {}
+func (*CancelLeaveCommand) command() {}
 func (*MoveCommand) command()        {}
 
 // germanKeywords are the keywords that mark a command as German.
 var germanKeywords = map[string]bool{
 	"neu": true, "annehmen": true, "ablehnen": true, "remis": true, "brett": true,
 	"verlauf": true, "partien": true, "aufgeben": true, "varianten": true,
-	"hilfe": true, "sprache": true,
+	"hilfe": true, "sprache": true, "uhr": true, "urlaub": true,
 }
 
 // GermanKeyword reports whether word (any case) is a German command
@@ -210,7 +311,7 @@ func GermanKeyword(word string) bool { return germanKeywords[strings.ToLower(wor
 var commandWords = map[string]bool{
 	"new": true, "challenge": true, "accept": true, "decline": true, "offer": true,
 	"board": true, "history": true, "games": true, "resign": true, "variants": true,
-	"help": true, "language": true,
+	"help": true, "language": true, "clock": true, "leave": true, "cancel": true,
 }
 
 func init() {
@@ -224,6 +325,7 @@ func init() {
 // point inside it.
 var commandLexer = lexer.MustSimple([]lexer.SimpleRule{
 	{Name: "Email", Pattern: `<?[A-Za-z0-9._%+\-]+@[A-Za-z0-9.\-]+>?`},
+	{Name: "Date", Pattern: patDate},
 	{Name: "Int", Pattern: `[0-9]+`},
 	{Name: "Dots", Pattern: `\.+`},
 	{Name: "MoveText", Pattern: `[A-Za-z]{1,2}[0-9]+[^\s]*`},
@@ -244,7 +346,8 @@ var commandParser = participle.MustBuild[commandLine](
 		&NewGameCommand{}, &OfferDrawCommand{}, &AcceptDrawCommand{}, &DeclineDrawCommand{},
 		&AcceptCommand{}, &DeclineCommand{}, &BoardCommand{}, &HistoryCommand{},
 		&GamesCommand{}, &ResignCommand{}, &VariantsCommand{}, &HelpCommand{},
-		&LanguageCommand{}, &MoveCommand{},
+		&LanguageCommand{}, &ClockCommand{}, &CancelLeaveCommand{}, &LeaveCommand{},
+		&MoveCommand{},
 	),
 	participle.UseLookahead(3),
 )
@@ -263,8 +366,8 @@ func IsCommandLine(line string) bool {
 		return false
 	}
 	w := f[0]
-	if commandWords[strings.ToLower(w)] {
-		return true
+	if lw := strings.ToLower(w); commandWords[lw] {
+		return proseWordCommand(lw, f)
 	}
 	if w[0] >= '0' && w[0] <= '9' {
 		// a move number: "12." or "12..." or "12 d1-d3"; not "3 . . ."
@@ -276,6 +379,29 @@ func IsCommandLine(line string) bool {
 		return len(f) > 1 && looksLikeMove(f[1])
 	}
 	return looksLikeMove(w)
+}
+
+// proseWordCommand decides a line whose first word is a command keyword
+// that is also an everyday word ("Leave it to me", "Uhr stellen"): such a
+// line is a command only in a command's shape. "clock" and "uhr" stand
+// alone; "leave" and "urlaub" stand alone, before a word that starts with
+// a digit (a date, even a malformed one, which then gets an error reply)
+// or before "abbrechen"; "cancel" comes before "leave" or "urlaub". Other
+// keywords make any line a command.
+func proseWordCommand(first string, f []string) bool {
+	second := ""
+	if len(f) > 1 {
+		second = strings.ToLower(f[1])
+	}
+	switch first {
+	case "clock", "uhr":
+		return len(f) == 1
+	case "leave", "urlaub":
+		return len(f) == 1 || second[0] >= '0' && second[0] <= '9' || first == "urlaub" && second == "abbrechen"
+	case "cancel":
+		return second == "leave" || second == "urlaub"
+	}
+	return true
 }
 
 // ParseCommand parses one line of a mail as a command. filename and line
@@ -316,6 +442,22 @@ func ParseCommand(filename string, line int, src string) (cmd Command, err error
 	}
 	cmd = c.Command
 	shiftCommand(cmd, base)
+	switch c := cmd.(type) {
+	case *NewGameCommand:
+		if err := c.finish(filename, base); err != nil {
+			return nil, err
+		}
+	case *LeaveCommand:
+		for _, d := range []*Date{c.First, c.Last} {
+			if d == nil {
+				continue
+			}
+			d.Pos = shift(base, d.Pos)
+			if err := d.check(); err != nil {
+				return nil, err
+			}
+		}
+	}
 	if m, ok := cmd.(*MoveCommand); ok {
 		ply, err := ParsePly(filename, []byte(m.Text))
 		if err != nil {
@@ -346,12 +488,63 @@ func shiftCommand(cmd Command, base lexer.Position) {
 	}
 }
 
+// finish fills Side and Time from the options of a new command whose
+// positions are relative to line 1, moving them to base's line: each
+// clause at most once, the time control parsed by ParseTimeControl.
+func (c *NewGameCommand) finish(filename string, base lexer.Position) error {
+	seenSide := false
+	for _, o := range c.Options {
+		o.Pos = shift(base, o.Pos)
+		switch {
+		case o.Time != nil:
+			o.Time.Pos = shift(base, o.Time.Pos)
+			if c.Time != nil {
+				return newError(o.Pos, "the time control is given twice")
+			}
+			tc, err := ParseTimeControl(filename, o.Time.Text)
+			if err != nil {
+				e := err.(*Error)
+				e.Line = o.Time.Pos.Line
+				e.Col += o.Time.Pos.Column - 1
+				return e
+			}
+			shiftTimeControl(tc, o.Time.Pos)
+			c.Time = tc
+		default:
+			if seenSide {
+				return newError(o.Pos, "the side is given twice")
+			}
+			seenSide = true
+			c.Side = o.Side
+		}
+	}
+	return nil
+}
+
+// shiftTimeControl moves the positions of a time control parsed on its
+// own to where its text starts (base).
+func shiftTimeControl(tc *TimeControl, base lexer.Position) {
+	tc.Pos = shift(base, tc.Pos)
+	for _, d := range []*Duration{tc.Base, tc.Increment, tc.Cap} {
+		if d == nil {
+			continue
+		}
+		d.Pos = shift(base, d.Pos)
+		for _, p := range d.Parts {
+			p.Pos = shift(base, p.Pos)
+		}
+	}
+}
+
 // tokenWords names the command tokens in error messages.
 var tokenWords = strings.NewReplacer(
 	"<movetext>", "a move such as d1-d3",
 	"<email>", "a mail address",
 	"<word>", "a word",
 	"<int>", "a number",
+	"<date>", "a date as YYYY-MM-DD such as 2026-12-24",
+	"Date", "a date as YYYY-MM-DD such as 2026-12-24",
+	"TimeControlText", "a time control such as 30d+1d",
 )
 
 // looksLikeMove reports whether a word starts like a ply: one or two

@@ -26,9 +26,27 @@ func TestParseCommand(t *testing.T) {
 		german bool
 	}{
 		{"new copenhagen with bob@example.org as defenders",
-			&NewGameCommand{kw: kw{at(1)}, Keyword: "new", Variant: "copenhagen", Opponent: "bob@example.org", Side: "defenders"}, false},
+			&NewGameCommand{kw: kw{at(1)}, Keyword: "new", Variant: "copenhagen", Opponent: "bob@example.org",
+				Options: []*NewGameOption{{Pos: at(37), Side: "defenders"}}, Side: "defenders"}, false},
 		{"NEU brandubh mit <x@y.de> als Angreifer",
-			&NewGameCommand{kw: kw{at(1)}, Keyword: "NEU", Variant: "brandubh", Opponent: "<x@y.de>", Side: "Angreifer"}, true},
+			&NewGameCommand{kw: kw{at(1)}, Keyword: "NEU", Variant: "brandubh", Opponent: "<x@y.de>",
+				Options: []*NewGameOption{{Pos: at(27), Side: "Angreifer"}}, Side: "Angreifer"}, true},
+		// the time control: "time 30d+1d" starts at column 37, its text
+		// at 42 ("new copenhagen with bob@example.org " is 36 characters)
+		{"new copenhagen with bob@example.org time 30d+1d as defenders",
+			&NewGameCommand{kw: kw{at(1)}, Keyword: "new", Variant: "copenhagen", Opponent: "bob@example.org",
+				Options: []*NewGameOption{{Pos: at(37), Time: &TimeControlText{Pos: at(42), Text: "30d+1d"}}, {Pos: at(49), Side: "defenders"}},
+				Side: "defenders", Time: &TimeControl{Pos: at(42), Base: dur(at(42), part(at(42), 30, "d")),
+					Increment: dur(at(46), part(at(46), 1, "d"))}}, false},
+		{"neu tablut mit x@y.de als verteidiger ZEIT 3d/move  ICCF",
+			&NewGameCommand{kw: kw{at(1)}, Keyword: "neu", Variant: "tablut", Opponent: "x@y.de",
+				Options: []*NewGameOption{{Pos: at(23), Side: "verteidiger"}, {Pos: at(39), Time: &TimeControlText{Pos: at(44), Text: "3d/move  ICCF"}}},
+				Side: "verteidiger", Time: &TimeControl{Pos: at(44), Base: dur(at(44), part(at(44), 3, "d")), PerMove: true, ICCF: true}}, true},
+		{"new brandubh with a@b.c time 10d+2d max 20d",
+			&NewGameCommand{kw: kw{at(1)}, Keyword: "new", Variant: "brandubh", Opponent: "a@b.c",
+				Options: []*NewGameOption{{Pos: at(25), Time: &TimeControlText{Pos: at(30), Text: "10d+2d max 20d"}}},
+				Time: &TimeControl{Pos: at(30), Base: dur(at(30), part(at(30), 10, "d")),
+					Increment: dur(at(34), part(at(34), 2, "d")), Cap: dur(at(41), part(at(41), 20, "d"))}}, false},
 		{"new tablut against carol@example.org",
 			&NewGameCommand{kw: kw{at(1)}, Keyword: "new", Variant: "tablut", Opponent: "carol@example.org"}, false},
 		{"accept", &AcceptCommand{kw: kw{at(1)}, Keyword: "accept"}, false},
@@ -55,6 +73,19 @@ func TestParseCommand(t *testing.T) {
 		{"hilfe züge", &HelpCommand{kw: kw{at(1)}, Keyword: "hilfe", Topic: "züge"}, true},
 		{"language de", &LanguageCommand{kw: kw{at(1)}, Keyword: "language", Language: "de"}, false},
 		{"sprache en", &LanguageCommand{kw: kw{at(1)}, Keyword: "sprache", Language: "en"}, true},
+		{"clock", &ClockCommand{kw: kw{at(1)}, Keyword: "clock"}, false},
+		{"Uhr", &ClockCommand{kw: kw{at(1)}, Keyword: "Uhr"}, true},
+		{"leave", &LeaveCommand{kw: kw{at(1)}, Keyword: "leave"}, false},
+		{"leave 2026-12-24 to 2027-01-02", &LeaveCommand{kw: kw{at(1)}, Keyword: "leave",
+			First: &Date{Pos: at(7), Text: "2026-12-24", Year: 2026, Month: 12, Day: 24},
+			Last:  &Date{Pos: at(21), Text: "2027-01-02", Year: 2027, Month: 1, Day: 2}}, false},
+		{"Urlaub 2027-02-28 bis 2027-03-01", &LeaveCommand{kw: kw{at(1)}, Keyword: "Urlaub",
+			First: &Date{Pos: at(8), Text: "2027-02-28", Year: 2027, Month: 2, Day: 28},
+			Last:  &Date{Pos: at(23), Text: "2027-03-01", Year: 2027, Month: 3, Day: 1}}, true},
+		{"leave 2028-02-29", &LeaveCommand{kw: kw{at(1)}, Keyword: "leave",
+			First: &Date{Pos: at(7), Text: "2028-02-29", Year: 2028, Month: 2, Day: 29}}, false},
+		{"cancel leave", &CancelLeaveCommand{kw: kw{at(1)}, Keyword: "cancel"}, false},
+		{"urlaub abbrechen", &CancelLeaveCommand{kw: kw{at(1)}, Keyword: "urlaub"}, true},
 		{"d1-d3", &MoveCommand{Pos: at(1), Text: "d1-d3", Ply: ply("d1-d3")}, false},
 		{"12. d1-d3", &MoveCommand{Pos: at(1), Number: 12, Dots: ".", Text: "d1-d3", Ply: ply("d1-d3")}, false},
 		{"12... h6-h9", &MoveCommand{Pos: at(1), Number: 12, Dots: "...", Text: "h6-h9", Ply: ply("h6-h9")}, false},
@@ -100,6 +131,21 @@ func TestParseCommandErrors(t *testing.T) {
 		{"d1-d3 h6-h9", `mail:7:7: expected end of line, found "h6-h9"`},
 		{"5. z1-d3", `mail:7:4: expected file a to s, found "z"`},
 		{"board\x00", `mail:7:6: control character U+0000 not allowed`},
+		// time controls: errors point into the clause
+		{"new copenhagen with a@b.c time", `mail:7:31: expected a time control such as 30d+1d, found end of input`},
+		{"new copenhagen with a@b.c time 30x", `mail:7:34: expected a unit "d", "h" or "m", found "x"`},
+		{"new copenhagen with a@b.c time 30d as defenders", `mail:7:35: expected "/" or "+", found end of input`},
+		{"new copenhagen with a@b.c time 3d/move max 5d", `mail:7:40: max goes only with an increment (<base>+<inc> max <cap>), not with <t>/move`},
+		{"new copenhagen with a@b.c time 1d+1d time 2d+1d", `mail:7:38: the time control is given twice`},
+		{"new copenhagen with a@b.c as attackers als verteidiger", `mail:7:40: the side is given twice`},
+		// leave: malformed and impossible dates
+		{"leave 2026-12-24 to 2027-13-02", `mail:7:21: 2027-13-02 is not a day of the calendar`},
+		{"urlaub 24.12.2026", `mail:7:8: expected end of line, found "24"`},
+		{"leave 2026-1-2", `mail:7:7: expected a date as YYYY-MM-DD such as 2026-12-24, found "2026-1-2"`},
+		{"leave 2027-02-29", `mail:7:7: 2027-02-29 is not a day of the calendar`},
+		{"leave 2026-12-24 to", `mail:7:20: expected a date as YYYY-MM-DD such as 2026-12-24, found end of input`},
+		{"cancel", `mail:7:1: expected a command (see help) or a move such as d1-d3, found "cancel"`},
+		{"clock please", `mail:7:7: expected end of line, found "please"`},
 	}
 	for _, tt := range tests {
 		_, err := ParseCommand("mail", 7, tt.in)
@@ -139,6 +185,19 @@ func TestIsCommandLine(t *testing.T) {
 		"  A attacker  D defender":  false,
 		"     a  b  c  d  e  f  g":  false,
 		"12 d1-d3":                  true,
+		// everyday words that are commands only in a command's shape
+		"clock":                     true,
+		"Uhr":                       true,
+		"Clock is ticking":          false,
+		"Uhr geht vor":              false,
+		"leave":                     true,
+		"Leave it to me":            false,
+		"leave 2026-12-24":          true,
+		"leave 24.12. to 2.1.":      true, // a date, if malformed: answered with an error
+		"Urlaub ab morgen":          false,
+		"urlaub abbrechen":          true,
+		"cancel leave":              true,
+		"Cancel that":               false,
 	} {
 		if got := IsCommandLine(line); got != want {
 			t.Errorf("IsCommandLine(%q) = %v, want %v", line, got, want)
@@ -148,7 +207,10 @@ func TestIsCommandLine(t *testing.T) {
 
 func FuzzParseCommand(f *testing.F) {
 	for _, s := range []string{"new copenhagen with a@b.c as defenders", "12. d1-d3", "12... Kf6-c6xe5/e7++",
-		"remis annehmen", "hilfe", "d1 d3", "accept draw", "language de", "x", "\xff", "1..", "<@>"} {
+		"remis annehmen", "hilfe", "d1 d3", "accept draw", "language de", "x", "\xff", "1..", "<@>",
+		"new copenhagen with a@b.c time 10d+2d max 20d iccf as defenders", "neu tablut mit x@y.de zeit 3d/move als verteidiger",
+		"clock", "uhr", "leave", "leave 2026-12-24 to 2027-01-02", "urlaub 2026-12-24 bis 2027-13-02", "cancel leave",
+		"urlaub abbrechen", "leave 2026-12-24"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

@@ -2,10 +2,14 @@ package grammar
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
+
+	"github.com/alecthomas/participle/v2/lexer"
 )
 
 // Run a target for a while with, for example:
@@ -135,4 +139,108 @@ func addFiles(f *testing.F, pattern string) {
 		}
 		f.Add(bytes.Join(lines, nil))
 	}
+}
+
+// FuzzParseTimeControl: no panic, errors inside the input, and a parsed
+// control printed and parsed again gives the same tree.
+func FuzzParseTimeControl(f *testing.F) {
+	for _, s := range []string{"none", "30d+1d", "6d12h+10h", "7d+0d", "3d/move", "10d+2d max 20d",
+		"30d+1d iccf", "3D/MOVE ICCF", " 1d 2h 3m + 0m ", "30dmax", "12h2d+1d", "0d/move", "999d/move",
+		"99999999999999999999d+1d", "3d/move max 4d", "30d+1d max 10d", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		tc, err := ParseTimeControl("tc", s)
+		if err != nil {
+			checkErrorInside(t, "tc", []byte(s), err)
+			return
+		}
+		text := tc.String()
+		again, err := ParseTimeControl("tc2", text)
+		if err != nil {
+			t.Fatalf("ParseTimeControl(%q) printed as %q, which does not parse: %v", s, text, err)
+		}
+		stripPos(tc)
+		stripPos(again)
+		for _, d := range []*Duration{tc.Base, tc.Increment, tc.Cap} {
+			if d != nil {
+				for _, p := range d.Parts {
+					p.Unit = strings.ToLower(p.Unit) // printed in lower case
+				}
+			}
+		}
+		if !reflect.DeepEqual(tc, again) {
+			t.Fatalf("ParseTimeControl(%q) printed as %q parses differently", s, text)
+		}
+		if !tc.None && tc.Base.Minutes() <= 0 {
+			t.Fatalf("ParseTimeControl(%q) accepted a base of %d minutes", s, tc.Base.Minutes())
+		}
+	})
+}
+
+// FuzzParseLeaves: no panic, errors inside the input, every date a day of
+// the calendar, and the canonical form parses to the same dates.
+func FuzzParseLeaves(f *testing.F) {
+	for _, s := range []string{"", "2026-12-24/2027-01-02", "2026-12-24/2027-01-02, 2027-07-01/2027-07-14",
+		"2028-02-29", "2027-02-29", "2026-12-24/", "0000-01-01", "9999-12-31/9999-12-31", "24.12.2026"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		l, err := ParseLeaves("tag", s)
+		if err != nil {
+			checkErrorInside(t, "tag", []byte(s), err)
+			return
+		}
+		again, err := ParseLeaves("tag2", l.String())
+		if err != nil {
+			t.Fatalf("ParseLeaves(%q) printed as %q, which does not parse: %v", s, l.String(), err)
+		}
+		if len(again.Intervals) != len(l.Intervals) {
+			t.Fatalf("ParseLeaves(%q): %d intervals, printed and parsed again %d", s, len(l.Intervals), len(again.Intervals))
+		}
+		for i, iv := range l.Intervals {
+			last := iv.First
+			if iv.Last != nil {
+				last = iv.Last
+			}
+			for _, d := range []*Date{iv.First, last} {
+				if d.Year < 1 || d.Month < 1 || d.Month > 12 || d.Day < 1 || d.Day > 31 {
+					t.Fatalf("ParseLeaves(%q) accepted the date %+v", s, d)
+				}
+			}
+			if again.Intervals[i].First.Text != iv.First.Text || again.Intervals[i].Last.Text != last.Text {
+				t.Fatalf("ParseLeaves(%q) printed as %q parses differently", s, l.String())
+			}
+		}
+	})
+}
+
+// FuzzParseComment: no panic; a comment that parses is its items again.
+func FuzzParseComment(f *testing.F) {
+	for _, s := range []string{"[%ts 2026-11-28T21:52:10Z]", "[%ts 2026-11-28T21:52:10Z] [%avail 2026-11-30T09:00:00Z] [%clk 29d23h12m]",
+		"a [quiet] start", "[%ts", "x [%] y", "", "[%%]"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		body, err := ParseComment(&Comment{Pos: lexer.Position{Filename: "c", Line: 1, Column: 1}, Text: s})
+		if err != nil {
+			var gerr *Error
+			if !errors.As(err, &gerr) || strings.Contains(gerr.Message, "internal error") {
+				t.Fatalf("ParseComment(%q) = %v", s, err)
+			}
+			return
+		}
+		n := 0
+		for _, it := range body.Items {
+			switch {
+			case it.Command != nil:
+				n += strings.Count(it.Command.String(), "[%")
+			default:
+				n += strings.Count(it.Text, "[%")
+			}
+		}
+		if n != strings.Count(s, "[%") {
+			t.Fatalf("ParseComment(%q): %d commands in the items, %d in the text", s, n, strings.Count(s, "[%"))
+		}
+	})
 }

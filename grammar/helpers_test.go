@@ -1,6 +1,7 @@
 package grammar
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"reflect"
@@ -114,4 +115,22 @@ func checkErrorInside(t testing.TB, filename string, src []byte, err error) {
 	if gerr.Message == "" {
 		t.Fatalf("error %v has no message", gerr)
 	}
+}
+
+// dur and part build time-control nodes for expected syntax trees.
+func dur(pos lexer.Position, parts ...*DurationPart) *Duration {
+	return &Duration{Pos: pos, Parts: parts}
+}
+
+func part(pos lexer.Position, n int, unit string) *DurationPart {
+	return &DurationPart{Pos: pos, N: n, Unit: unit}
+}
+
+// dumpTree prints a syntax tree with every field, for failure messages.
+func dumpTree(v any) string {
+	b, err := json.MarshalIndent(v, "", " ")
+	if err != nil {
+		return err.Error()
+	}
+	return string(b)
 }

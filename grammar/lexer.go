@@ -54,3 +54,46 @@ func (l *offsetLexer) Next() (lexer.Token, error) {
 	}
 	return t, err
 }
+
+// timeControlLexer lexes a time control (ParseTimeControl,
+// CORRESPONDENCE.md §1): numbers, the unit letters d, h and m, the words
+// none, max, move and iccf, "+" and "/". A word of two or more letters is
+// one token, so "30dmax" is the word "dmax", not "30d" and "max".
+var timeControlLexer = lexer.MustSimple([]lexer.SimpleRule{
+	{Name: "Int", Pattern: `[0-9]+`},
+	{Name: "Word", Pattern: `[a-zA-Z]{2,}`},
+	{Name: "Letter", Pattern: `[a-zA-Z]`},
+	{Name: "Punct", Pattern: `[+/]`},
+	{Name: "whitespace", Pattern: `[ \t]+`},
+})
+
+// patDate is a date as the leave grammar lexes it: three numbers joined by
+// dashes. Whether it is YYYY-MM-DD and a day of the calendar is checked
+// after parsing, so that "2026-1-2" is answered with the expected form.
+const patDate = `[0-9]+-[0-9]+-[0-9]+`
+
+// leaveLexer lexes a list of leave intervals, the value of an
+// AttackersLeave or DefendersLeave tag (ParseLeaves, CORRESPONDENCE.md §5):
+// "2026-12-24/2027-01-02, 2027-07-01/2027-07-14".
+var leaveLexer = lexer.MustSimple([]lexer.SimpleRule{
+	{Name: "Date", Pattern: patDate},
+	{Name: "Slash", Pattern: `/`},
+	{Name: "Comma", Pattern: `,`},
+	{Name: "whitespace", Pattern: `[ \t]+`},
+})
+
+// commentLexer splits the text of a comment into free text and comment
+// commands "[%name value …]" (ParseComment; CORRESPONDENCE.md §5: "[%ts
+// 2026-11-28T21:52:10Z]"). Text is anything but "["; a "[" that does not
+// start a command is text of its own.
+var commentLexer = lexer.MustStateful(lexer.Rules{
+	"Root": {
+		{Name: "CmdOpen", Pattern: `\[%`, Action: lexer.Push("Cmd")},
+		{Name: "Text", Pattern: `[^\[]+|\[`},
+	},
+	"Cmd": {
+		{Name: "whitespace", Pattern: `[ \t\r\n]+`},
+		{Name: "Close", Pattern: `\]`, Action: lexer.Pop()},
+		{Name: "Arg", Pattern: `[^ \t\r\n\]]+`},
+	},
+})
