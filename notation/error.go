@@ -39,11 +39,16 @@ const (
 	// KindResult: the record's result or termination contradicts the
 	// engine's outcome, or a resignation or time-out.
 	KindResult
+	// KindClock: the clock data of a timed record (CORRESPONDENCE.md §5)
+	// is malformed or incomplete: a clock tag or [%ts] that does not
+	// parse, a ply without its arrival time, times out of order.
+	KindClock
 )
 
 var kindNames = [...]string{
 	KindSyntax: "syntax", KindUnsupported: "unsupported", KindSetup: "setup", KindIllegal: "illegal",
 	KindAfterEnd: "after end", KindSequence: "sequence", KindCaptures: "captures", KindResult: "result",
+	KindClock: "clock",
 }
 
 // String returns the kind in lower-case words, e.g. "after end".
@@ -99,6 +104,7 @@ var (
 	ErrSequence    = &Error{Kind: KindSequence, Message: "ply out of sequence"}
 	ErrCaptures    = &Error{Kind: KindCaptures, Message: "capture marks differ from the engine's captures"}
 	ErrResult      = &Error{Kind: KindResult, Message: "result contradicts the engine"}
+	ErrClock       = &Error{Kind: KindClock, Message: "malformed or incomplete clock data"}
 )
 
 // Error formats e as described on the type, with the position printed
@@ -125,7 +131,7 @@ func (e *Error) Unwrap() error { return e.Err }
 
 // Is reports whether target is the sentinel of e's Kind.
 func (e *Error) Is(target error) bool {
-	for _, s := range []*Error{ErrSyntax, ErrUnsupported, ErrSetup, ErrIllegal, ErrAfterEnd, ErrSequence, ErrCaptures, ErrResult} {
+	for _, s := range []*Error{ErrSyntax, ErrUnsupported, ErrSetup, ErrIllegal, ErrAfterEnd, ErrSequence, ErrCaptures, ErrResult, ErrClock} {
 		if target == s {
 			return e.Kind == s.Kind
 		}

@@ -129,6 +129,13 @@ type Game struct {
 	// used (unknown variant, unsupported rules, a malformed position);
 	// replaying such a game reports it and plays nothing.
 	SetupErr *Error
+	// ClockErr is the first problem with the clock data of a native
+	// record (CORRESPONDENCE.md §5): a clock tag or [%ts] that does not
+	// parse, a timed record with times but no Start tag, a ply without
+	// its %ts. Replay reports it (KindClock) and plays on; Game.Clock and
+	// the plies' Time are then not to be trusted. nil for records without
+	// clock data.
+	ClockErr *Error
 
 	// start is the start position shared by the games of one file (see
 	// startCache); nil for games made otherwise.
@@ -154,8 +161,14 @@ type Ply struct {
 	// of its pair (a native "12..." ply, an OpenTafl turn's second move).
 	Number int
 	Second bool
-	// Comments are the comments written after the ply.
+	// Comments are the comments written after the ply, without the clock
+	// commands [%ts], [%avail] and [%clk] (native records), which are in
+	// Time.
 	Comments []string
+	// Time is the ply's clock data in a timed native record (arrival,
+	// commit; CORRESPONDENCE.md §5); zero otherwise. The native writer
+	// writes it as the first comment after the ply.
+	Time PlyTime
 }
 
 // Text returns the ply as written, normalised to lower case ("Kd4-d8").
@@ -289,11 +302,20 @@ func FromRecord(r *grammar.Record, def *engine.Variant) *Game {
 				continue
 			}
 			p := Ply{Ply: a.Ply, Number: t.Number, Second: i == 1}
-			for _, c := range a.Comments {
-				p.Comments = append(p.Comments, c.Text)
+			var bad *Error
+			p.Time, p.Comments, bad = plyClock(a.Comments)
+			if bad != nil && g.ClockErr == nil {
+				bad.Ply, bad.Move, bad.Side = len(g.Plies)+1, p.Text(), engine.Attackers
+				if p.Second {
+					bad.Side = engine.Defenders // native pairs: attackers first
+				}
+				g.ClockErr = bad
 			}
 			g.Plies = append(g.Plies, p)
 		}
+	}
+	if g.ClockErr == nil {
+		g.ClockErr = checkClock(g, r)
 	}
 	return g
 }

@@ -222,6 +222,10 @@ func (g *Game) Replay() *Replay {
 	r.Final = pos
 	r.checkCounts()
 	r.checkResult()
+	if e := g.ClockErr; e != nil {
+		e.Game = g.Number
+		r.add(e)
+	}
 	return r
 }
 
@@ -342,10 +346,10 @@ var engineTerminations = map[string]engine.Reason{
 	"repetition": engine.ReasonRepetition, "no legal move": engine.ReasonNoLegalMove,
 }
 
-// add records a problem; all but capture and result problems make the
-// record illegal.
+// add records a problem; all but capture, result and clock problems make
+// the record illegal.
 func (r *Replay) add(e *Error) {
-	if e.Kind != KindCaptures && e.Kind != KindResult {
+	if e.Kind != KindCaptures && e.Kind != KindResult && e.Kind != KindClock {
 		r.Legal = false
 	}
 	r.Errors = append(r.Errors, e)
@@ -603,4 +607,35 @@ func (r *Replay) PositionAt(n int) (*engine.Position, PlyResult, error) {
 		}
 	}
 	return pos, last, nil
+}
+
+// SetTimeout records that the game was lost on time (CORRESPONDENCE.md
+// §2.6, §5), as package clock finds from the record's times: loser ran out
+// of time after the first n plies of the record (n counts moves, as in
+// the record's order; 0 when the first mover never moved in time). The
+// time-out ends the game unless the rules ended it on or before ply n;
+// then SetTimeout changes nothing and returns false. Otherwise End
+// becomes the time-out (the loser's opponent wins, engine.ReasonTimeout,
+// Ply n), every move after ply n is reported once as played after the
+// end (KindAfterEnd, the record is then not Legal), and when checkResult
+// is true a finished result of the record other than the time-out's is
+// reported (KindResult; pass false when judging a pending ply at a moment
+// the record could not know, validate --at).
+func (r *Replay) SetTimeout(loser engine.Side, n int, checkResult bool) bool {
+	if r.End.Over() && r.End.Ply <= n {
+		return false
+	}
+	r.End = engine.Outcome{Result: winResult(loser.Opponent()), Reason: engine.ReasonTimeout, Ply: n}
+	g := r.Game
+	for i := n; i < len(g.Plies) && i < len(r.Plies); i++ {
+		if g.Plies[i].Ply.Move == nil {
+			continue
+		}
+		r.add(r.plyError(i, r.Plies[i].Side, KindAfterEnd, nil, "the game ended at ply %d (%s)", n, outcomeWords(r.End)))
+		break
+	}
+	if want := outcomeOf(r.End.Result); checkResult && g.Result != grammar.Unfinished && g.Result != want {
+		r.add(r.resultError(len(g.Plies)-1, "the %s lost on time after ply %d, so the %s won, but the record says %s", loser, n, loser.Opponent(), recordWords(g.Result)))
+	}
+	return true
 }

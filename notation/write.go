@@ -37,9 +37,11 @@ func canWrite(r *Replay) error {
 // Record returns the game as a canonical native record (docs/notation.md,
 // "Canonical form"): the tags in the recommended order (Event, Site, Date,
 // Round, Attackers, Defenders, Variant or Rules, Position and ToMove for a
-// set-up position, TimeControl, any others as read, Result, Termination),
-// the source's comments, the plies numbered in pairs with the attackers'
-// ply first. A built-in variant is named by the Variant tag (with Position
+// set-up position, TimeControl, Start, AttackersLeave, DefendersLeave (in
+// canonical form when they parse), any others as read, Result,
+// Termination), the source's comments, the plies numbered in pairs with
+// the attackers' ply first, each ply's clock data (Ply.Time: [%ts],
+// [%avail], [%clk]) as the first comment after it. A built-in variant is named by the Variant tag (with Position
 // and ToMove when only the start differs, as in a defenders-first game);
 // other rules are given in full by a Rules tag. It fails for a game
 // without usable rules (Game.SetupErr).
@@ -57,7 +59,7 @@ func (r *Replay) Record() (*grammar.Record, error) {
 		for _, n := range names {
 			for _, t := range g.Tags {
 				if t.Name == n && !used[n] {
-					tag(n, t.Value)
+					tag(n, canonicalTag(n, t.Value))
 					used[n] = true
 				}
 			}
@@ -75,7 +77,7 @@ func (r *Replay) Record() (*grammar.Record, error) {
 		tag("Position", FormatBoard(setup.Board))
 		tag("ToMove", setup.ToMove.String())
 	}
-	fromGame("TimeControl")
+	fromGame(TagTimeControl, TagStart, TagAttackersLeave, TagDefendersLeave)
 	for _, t := range g.Tags {
 		if !used[t.Name] && !fieldTags[t.Name] && tagNameRE.MatchString(t.Name) {
 			tag(t.Name, oneLine(t.Value))
@@ -100,6 +102,9 @@ func (r *Replay) Record() (*grammar.Record, error) {
 			number++
 		}
 		a := &grammar.AnnotatedPly{Ply: r.canonicalPly(i)}
+		if c := g.Plies[i].Time.comment(); c != "" {
+			a.Comments = append(a.Comments, &grammar.Comment{Text: c})
+		}
 		for _, c := range g.Plies[i].Comments {
 			a.Comments = append(a.Comments, &grammar.Comment{Text: nativeComment(c)})
 		}
