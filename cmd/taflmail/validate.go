@@ -7,9 +7,11 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/taflmail/taflmail/clock"
 	"github.com/taflmail/taflmail/engine"
 	"github.com/taflmail/taflmail/grammar"
 	"github.com/taflmail/taflmail/notation"
@@ -27,6 +29,16 @@ type validateJSON struct {
 	CapturesMatch bool        `json:"captures_match"`
 	Outcome       outcomeJSON `json:"outcome"`
 	RecordResult  *recordJSON `json:"record_result"`
+	// Clock is present only for a timed record with clock data
+	// (CORRESPONDENCE.md §5).
+	Clock *clockJSON `json:"clock,omitempty"`
+}
+
+// clockJSON is both clocks at the last ply that counts, in whole seconds.
+type clockJSON struct {
+	Control        string `json:"control"`
+	AttackersLeftS int64  `json:"attackers_left_s"`
+	DefendersLeftS int64  `json:"defenders_left_s"`
 }
 
 // errorJSON is a game's first problem.
@@ -56,6 +68,7 @@ type validateOptions struct {
 	variant string
 	format  string
 	asJSON  bool
+	at      string // --at: the moment to judge the pending ply of a timed record
 }
 
 // errInvalidGames is returned when some game is not right; main reports
@@ -66,7 +79,7 @@ var errInvalidGames = errors.New("some games have errors")
 func newValidateCommand() *cobra.Command {
 	var o validateOptions
 	cmd := &cobra.Command{
-		Use:   "validate [--variant NAME] [--format auto|native|otg|csv] [--json] FILE...",
+		Use:   "validate [--variant NAME] [--format auto|native|otg|csv] [--json] [--at TIME] FILE...",
 		Short: "Replay game records and check them against the rules",
 		Long: `Replay every game of the given files through the engine and check it: every
 ply legal in turn, nothing played after the rules end the game, move numbers
@@ -82,13 +95,16 @@ anything else as copenhagen.
 
 Output: one line per problem,
   file:line:col: ply 23 (attackers) d4-d8: path blocked at d6
+and one line per game lost on time (timed records, below),
+  file:line:col: game 1: the attackers lost on time after ply 6 (deadline 2026-11-10T00:00:01Z)
 then one summary line per file (and a total for several files). With
 --json, one JSON object per game and line instead:
   {"file":…,"game":N,"variant":…,"plies":N,"legal":bool,
    "error":null|{"ply":N,"line":N,"col":N,"move":"…","message":"…"},
    "captures_match":bool,
    "outcome":{"winner":"attackers"|"defenders"|"draw"|null,"reason":…,"ply":N},
-   "record_result":{"winner":…,"reason":…}|null}
+   "record_result":{"winner":…,"reason":…}|null,
+   "clock":{"control":"30d+1d","attackers_left_s":N,"defenders_left_s":N}}
 "game" is the game's number in its file (for CSV its line number), "plies"
 the number of moves in the record, "outcome" the engine's verdict (winner
 null when the rules did not end the game: it runs on, or ended by
@@ -96,11 +112,23 @@ resignation, time-out or agreement, which "record_result" gives; "ply" is
 where the rules ended it, else the last ply played), "record_result" what
 the record says (null when it gives no result). A syntax error in a file is reported on stderr.
 
+Timed records (CORRESPONDENCE.md §5: a TimeControl tag, a Start tag and a
+[%ts …] arrival time on every ply) are also checked against the clock:
+"clock" gives the control and both remaining times in seconds at the last
+ply that counts (untimed records have no "clock" field). A ply that
+arrived at or after its deadline ends the game on time: "outcome" is
+{"winner":…,"reason":"time","ply":N}, N the last ply before the deadline
+(0 if the first mover never moved in time), and later plies are reported
+as played after the end. --at TIME (RFC 3339, e.g. 2026-12-31T00:00:00Z)
+also judges the pending ply against that moment; the clocks are still
+reported at the last ply.
+
 Exit status: 0 when every game is right, 1 when any game has an error (or a
 file does not parse), 2 on usage errors and unreadable files.`,
 		Example: `  taflmail validate ../shared/records/brandubh.csv
   taflmail validate --json ../shared/records/otg/*.otg
-  taflmail validate --variant brandubh --format csv games.txt`,
+  taflmail validate --variant brandubh --format csv games.txt
+  taflmail validate --json --at 2026-12-31T00:00:00Z timed-game.tafl`,
 		Args:         cobra.ArbitraryArgs,
 		SilenceUsage: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -111,6 +139,7 @@ file does not parse), 2 on usage errors and unreadable files.`,
 	f.StringVar(&o.variant, "variant", "", "rules for games whose record names none (default: from the file name, else copenhagen)")
 	f.StringVar(&o.format, "format", "auto", "record format: auto, native, otg or csv")
 	f.BoolVar(&o.asJSON, "json", false, "print one JSON object per game and line")
+	f.StringVar(&o.at, "at", "", "judge the pending ply of timed records at this moment (RFC 3339, e.g. 2026-12-31T00:00:00Z)")
 	return cmd
 }
 
@@ -135,6 +164,12 @@ func runValidate(cmd *cobra.Command, o validateOptions, args []string) error {
 	if err != nil {
 		return err
 	}
+	var at time.Time
+	if o.at != "" {
+		if at, err = time.Parse(time.RFC3339, o.at); err != nil {
+			return usageErrorf(cmd, "--at %q: want a moment such as 2026-12-31T00:00:00Z", o.at)
+		}
+	}
 	// Read every file first: an unreadable file is a usage error, and
 	// nothing is validated.
 	srcs := make([][]byte, len(args))
@@ -158,6 +193,7 @@ func runValidate(cmd *cobra.Command, o validateOptions, args []string) error {
 		var t fileTally
 		for _, g := range games {
 			r := g.Replay()
+			verdict := judgeClock(r, at)
 			t.games++
 			switch {
 			case !r.Legal:
@@ -177,13 +213,18 @@ func runValidate(cmd *cobra.Command, o validateOptions, args []string) error {
 				bad = true
 			}
 			if o.asJSON {
-				if err := enc.Encode(gameJSON(name, g, r)); err != nil {
+				if err := enc.Encode(gameJSON(name, g, r, verdict)); err != nil {
 					return err
 				}
 				continue
 			}
 			for _, e := range r.Errors {
 				fmt.Fprintln(out, e)
+			}
+			if verdict != nil && verdict.Timeout != nil && r.End.Reason == engine.ReasonTimeout {
+				to := verdict.Timeout
+				fmt.Fprintf(out, "%s:%d:%d: game %d: the %s lost on time after ply %d (deadline %s)\n",
+					name, g.Line, g.Col, g.Number, to.Side, to.Ply, notation.FormatInstant(to.Deadline))
 			}
 		}
 		total.add(t)
@@ -228,8 +269,28 @@ func readOptions(cmd *cobra.Command, format, variant string) (notation.ReadOptio
 	return ro, nil
 }
 
-// gameJSON builds the --json object of one replayed game.
-func gameJSON(file string, g *notation.Game, r *notation.Replay) validateJSON {
+// judgeClock applies the clocks of a timed record to its replay
+// (CORRESPONDENCE.md §5): a time-out becomes the game's end, the record's
+// claim of a time-out the clocks do not show an error. It returns the
+// verdict, nil for records without clock data (their clock errors are
+// already among the replay's errors).
+func judgeClock(r *notation.Replay, at time.Time) *clock.Verdict {
+	v, err := clock.Judge(r, at)
+	if err != nil || v == nil {
+		return nil
+	}
+	if v.Timeout != nil {
+		r.SetTimeout(v.Timeout.Side, v.Timeout.Ply, !v.Pending)
+	}
+	if v.Claim != nil {
+		r.Errors = append(r.Errors, v.Claim)
+	}
+	return v
+}
+
+// gameJSON builds the --json object of one replayed game; v is its clock
+// verdict, nil for an untimed record.
+func gameJSON(file string, g *notation.Game, r *notation.Replay, v *clock.Verdict) validateJSON {
 	j := validateJSON{
 		File: file, Game: g.Number, Variant: g.VariantName, Plies: g.Moves(),
 		Legal: r.Legal, CapturesMatch: r.CapturesMatch,
@@ -238,7 +299,11 @@ func gameJSON(file string, g *notation.Game, r *notation.Replay) validateJSON {
 		j.Error = &errorJSON{Ply: e.Ply, Line: e.Line, Col: e.Col, Move: e.Move, Message: e.Message}
 	}
 	if r.End.Over() {
-		j.Outcome = outcomeJSON{Winner: str(r.End.Result.String()), Reason: str(r.End.Reason.String()), Ply: r.End.Ply}
+		reason := r.End.Reason.String()
+		if r.End.Reason == engine.ReasonTimeout {
+			reason = "time" // CORRESPONDENCE.md §5
+		}
+		j.Outcome = outcomeJSON{Winner: str(r.End.Result.String()), Reason: str(reason), Ply: r.End.Ply}
 	} else {
 		played := 0
 		for _, p := range r.Plies {
@@ -250,6 +315,10 @@ func gameJSON(file string, g *notation.Game, r *notation.Replay) validateJSON {
 	}
 	if g.Result != grammar.Unfinished {
 		j.RecordResult = &recordJSON{Winner: str(recordWinner(g.Result)), Reason: reasonOf(g.Termination)}
+	}
+	if v != nil {
+		j.Clock = &clockJSON{Control: v.Control.String(),
+			AttackersLeftS: int64(v.Left[engine.Attackers] / time.Second), DefendersLeftS: int64(v.Left[engine.Defenders] / time.Second)}
 	}
 	return j
 }
