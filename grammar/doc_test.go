@@ -35,6 +35,9 @@ func grammarDoc() string {
 		{"OTN rules strings (ParseRules, the Rules tag, the OpenTafl rules tag)", rulesParser.String(), rulesLexer},
 		{"OpenTafl records (ParseOTG)", otgParser.String(), otgLexer},
 		{"CSV game lists (ParseCSV)", csvParser.String(), csvLexer},
+		{"Time controls (ParseTimeControl, the TimeControl tag, the time clause of new)", timeControlParser.String(), timeControlLexer},
+		{"Leave intervals (ParseLeaves, the AttackersLeave and DefendersLeave tags)", leaveParser.String(), leaveLexer},
+		{"Comment commands (ParseComment: [%ts …], [%avail …], [%clk …])", commentParser.String(), commentLexer},
 	}
 	printed := map[string]bool{}
 	var b strings.Builder
