@@ -356,10 +356,11 @@ var commandParser = participle.MustBuild[commandLine](
 func CommandGrammar() string { return commandParser.String() }
 
 // IsCommandLine reports whether a line of a mail is meant as a command: its
-// first word is a command keyword (English or German, any case), or it
-// starts with a move number or something shaped like a move ("d1-d3",
-// "Kf6-c6", also a broken "d1-d33" or "d1 d3"). Other lines are prose and
-// ignored.
+// first word is a command keyword (English or German, any case; for the
+// everyday words clock, uhr, leave, urlaub and cancel only in a command's
+// shape, see proseWordCommand), or it starts with a move number or
+// something shaped like a move ("d1-d3", "Kf6-c6", also a broken "d1-d33"
+// or "d1 d3"). Other lines are prose and ignored.
 func IsCommandLine(line string) bool {
 	f := strings.Fields(line)
 	if len(f) == 0 {

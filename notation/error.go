@@ -73,7 +73,7 @@ func (k Kind) String() string {
 // leaving out the parts that are unknown (no file, no position, no ply).
 // Errors that wrap a cause (an *engine.IllegalMoveError, a *grammar.Error,
 // an engine.ErrInvalidVariant) return it from Unwrap. The sentinels
-// ErrSyntax … ErrResult match every Error of their Kind with errors.Is.
+// ErrSyntax … ErrClock match every Error of their Kind with errors.Is.
 type Error struct {
 	Filename string // the file, as the caller named it; may be empty
 	Line     int    // 1-based; 0 when unknown
