@@ -11,7 +11,7 @@ import (
 // commands, "[%name value …]", the way PGN embeds clocks in comments. A
 // timed record writes a ply's arrival time this way (CORRESPONDENCE.md §5):
 //
-//	1. d1-d3 {[%ts 2026-11-28T21:52:10Z] [%clk 29d23h12m] a quiet start}
+//	d1-d3 {[%ts 2026-11-28T21:52:10Z] [%clk 29d23h12m] a quiet start}
 //
 // Several commands may share one comment; text may stand between them.
 type CommentBody struct {
