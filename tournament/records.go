@@ -171,14 +171,16 @@ func GameEnd(g *notation.Game) (time.Time, error) {
 }
 
 // lastPlyStamp returns the arrival time of the record's last ply from its
-// [%ts …] comment command (CORRESPONDENCE.md §5), and whether it has one.
-//
-// HOOK(%ts): records carry no %ts yet; the clock stream (branch clock)
-// adds the reader of ply time stamps to package notation. When it lands,
-// this body becomes one call to that reader, and GameEnd follows Decision
-// R1 in full; until then every game ends at 00:00 UTC of its Date.
+// [%ts …] comment command (CORRESPONDENCE.md §5; read by package notation
+// into notation.Ply.Time), and whether it has one. A final resignation or
+// time-out without a %ts of its own ends the game at the last ply that has
+// one; the %ts of a final time-out is when the time-out was declared.
 func lastPlyStamp(g *notation.Game) (time.Time, bool) {
-	_ = g
+	for i := len(g.Plies) - 1; i >= 0; i-- {
+		if t := g.Plies[i].Time.Arrival; !t.IsZero() {
+			return t.UTC(), true
+		}
+	}
 	return time.Time{}, false
 }
 

@@ -132,4 +132,16 @@ func TestGameEnd(t *testing.T) {
 			t.Errorf("GameEnd(game %d) = %v, want ErrRecord", i+1, err)
 		}
 	}
+	// a timed record ends at its last ply's %ts, not at its Date; a final
+	// resignation without one at the last ply that has one
+	timed := "[Date \"2027.01.10\"]\n[TimeControl \"3d/move\"]\n[Start \"2027-01-10T08:00:00Z\"]\n\n" +
+		"1. d1-e1 {[%ts 2027-01-11T09:30:00Z]} d3-f3 {[%ts 2027-01-12T18:45:10Z]} 2. --- defenders\n"
+	v, _ := engine.Lookup("brandubh")
+	gs, err := notation.ReadGames("timed.tafl", []byte(timed), notation.ReadOptions{Variant: v})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if end, err := GameEnd(gs[0]); err != nil || !end.Equal(time.Date(2027, 1, 12, 18, 45, 10, 0, time.UTC)) {
+		t.Errorf("GameEnd(timed record) = %v, %v; want 2027-01-12T18:45:10Z", end, err)
+	}
 }

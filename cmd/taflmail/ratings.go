@@ -34,9 +34,9 @@ func newRatingsCommand() *cobra.Command {
 (CORRESPONDENCE.md §7) and print each player's rating per variant.
 
 Games are rated one at a time in the order they ended (records that ended
-together in the order of the files and records given): a game ends at 00:00
-UTC of its Date tag (ply time stamps, %ts, will take precedence once
-records carry them). Each game is one rating period for each of its two
+together in the order of the files and records given): a game ends at its
+last ply's arrival time (the %ts of a timed record), else at 00:00 UTC of
+its Date tag. Each game is one rating period for each of its two
 players, both computed from the ratings before it; both sides count the
 same. Before a game a player's RD grows once for each full 30 days since
 their previous game in the variant, never above 350. New players start at
