@@ -5,7 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/alecthomas/participle/v2/lexer"
 
 	"github.com/taflmail/taflmail/engine"
 	"github.com/taflmail/taflmail/grammar"
@@ -202,7 +201,7 @@ func plyClock(cs []*grammar.Comment) (PlyTime, []string, *Error) {
 	var pt PlyTime
 	var out []string
 	var bad *Error
-	fail := func(pos lexer.Position, format string, args ...any) {
+	fail := func(pos grammar.Position, format string, args ...any) {
 		if bad == nil {
 			bad = &Error{Kind: KindClock, Message: fmt.Sprintf(format, args...)}
 			setPos(bad, pos)
@@ -213,7 +212,7 @@ func plyClock(cs []*grammar.Comment) (PlyTime, []string, *Error) {
 		if err != nil {
 			if strings.Contains(c.Text, "[%") {
 				ge := err.(*grammar.Error)
-				fail(lexer.Position{Filename: ge.Filename, Line: ge.Line, Column: ge.Col}, "comment command: %s", ge.Message)
+				fail(grammar.Position{Filename: ge.Filename, Line: ge.Line, Column: ge.Col}, "comment command: %s", ge.Message)
 			}
 			out = append(out, c.Text)
 			continue
