@@ -5,7 +5,6 @@ import (
 	"strings"
 	"time"
 
-
 	"github.com/taflmail/taflmail/engine"
 	"github.com/taflmail/taflmail/grammar"
 )
