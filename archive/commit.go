@@ -9,6 +9,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/taflmail/taflmail/notation"
 )
 
 // Change is everything one incoming mail (or one timer event) changes,
@@ -41,16 +43,35 @@ type Change struct {
 	// Mailbox, if not nil, records the IMAP position after this mail, so
 	// the mail and the position are saved together.
 	Mailbox *MailboxState
+
+	// Leave replaces the whole leave of each player named by the keys (an
+	// address, any case) with the list: whole UTC days, First ≤ Last, no
+	// two sharing a day. An empty list removes the player's leave.
+	Leave map[string][]notation.Leave
+
+	// Fired marks timers done: each must be pending, or Commit fails with
+	// [ErrDuplicate] (already done: its effect was committed before) or
+	// [ErrConflict] (no such timer: the game's timers were replaced since
+	// it was read). So a timer's effect, its replies and its done mark are
+	// written together, once. Each timer's game must be in Games.
+	Fired []TimerRef
+
+	// Timers replaces the timers of the games named by the keys
+	// ([TimerPlan]), after Fired is applied. Each game must be in Games,
+	// so the plan is written against the version it was computed from.
+	Timers map[string]TimerPlan
 }
 
 // Commit writes c in one transaction: the processed mail, the games, the
-// plies, the players, the outbox mails and the mailbox position. Either all
-// of it is written or none.
+// plies, the players, the leave, the fired timers, the timer plans, the
+// outbox mails and the mailbox position. Either all of it is written or
+// none.
 //
 // Errors: [ErrDuplicate] if the mail's Message-ID, or its non-empty content
-// hash, is already recorded; [ErrConflict] if a game's Version is not the
-// stored one, a new game's ID is taken, or plies do not continue the stored
-// ones; [ErrNotFound] if an updated game or a game getting plies does not
+// hash, is already recorded, or a fired timer is already done;
+// [ErrConflict] if a game's Version is not the stored one, a new game's ID
+// is taken, plies do not continue the stored ones, or a fired timer does
+// not exist; [ErrNotFound] if an updated game or a game getting plies does not
 // exist; [ErrInvalid] if c breaks a rule documented on its fields;
 // [ErrUnavailable] if the database is locked, full or read-only.
 //
@@ -114,6 +135,21 @@ ON CONFLICT (address) DO UPDATE SET name = excluded.name, language = excluded.la
 				return fmt.Errorf("player %q: %w", p.Address, err)
 			}
 		}
+		for _, addr := range sortedKeys(c.Leave) {
+			if err := replaceLeave(ctx, tx, addr, c.Leave[addr]); err != nil {
+				return err
+			}
+		}
+		for _, f := range c.Fired {
+			if err := fireTimer(ctx, tx, f, now); err != nil {
+				return err
+			}
+		}
+		for _, id := range sortedKeys(c.Timers) {
+			if err := replaceTimers(ctx, tx, id, c.Timers[id]); err != nil {
+				return err
+			}
+		}
 		for _, m := range c.Outbox {
 			if err := insertOutbox(ctx, tx, m, now); err != nil {
 				return err
@@ -141,11 +177,11 @@ ON CONFLICT (address) DO UPDATE SET name = excluded.name, language = excluded.la
 func insertGame(ctx context.Context, tx *sql.Tx, g *Game, createdAt, now time.Time) error {
 	_, err := tx.ExecContext(ctx, `INSERT INTO games (id, variant, attackers, defenders, challenger, status, result, reason, draw_offer_by,
 	attacker_token, defender_token, attackers_thread, defenders_thread, start_position, time_control, tournament_id,
-	ply_count, version, created_at, updated_at)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 1, ?, ?)`,
+	ply_count, version, created_at, updated_at, started_at, ended_at)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 1, ?, ?, ?, ?)`,
 		g.ID, g.Variant, lower(g.Attackers), lower(g.Defenders), lower(g.Challenger), string(g.Status), g.Result, g.Reason, g.DrawOfferBy,
 		g.AttackerToken, g.DefenderToken, g.AttackersThread, g.DefendersThread, g.StartPosition, g.TimeControl, nullString(g.TournamentID),
-		fmtTime(createdAt), fmtTime(now))
+		fmtTime(createdAt), fmtTime(now), nullTime(g.StartedAt), nullTime(g.EndedAt))
 	if isUniqueViolation(err) {
 		return fmt.Errorf("new game %q: id taken: %w", g.ID, ErrConflict)
 	}
@@ -161,12 +197,12 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 1, ?, ?)`,
 func updateGame(ctx context.Context, tx *sql.Tx, g *Game, now time.Time) (version int64, plyCount int, createdAt time.Time, err error) {
 	err = tx.QueryRowContext(ctx, `UPDATE games SET variant = ?, attackers = ?, defenders = ?, challenger = ?, status = ?, result = ?,
 	reason = ?, draw_offer_by = ?, attacker_token = ?, defender_token = ?, attackers_thread = ?, defenders_thread = ?,
-	start_position = ?, time_control = ?, tournament_id = ?, version = version + 1, updated_at = ?
+	start_position = ?, time_control = ?, tournament_id = ?, started_at = ?, ended_at = ?, version = version + 1, updated_at = ?
 WHERE id = ? AND version = ?
 RETURNING version, ply_count, created_at`,
 		g.Variant, lower(g.Attackers), lower(g.Defenders), lower(g.Challenger), string(g.Status), g.Result,
 		g.Reason, g.DrawOfferBy, g.AttackerToken, g.DefenderToken, g.AttackersThread, g.DefendersThread,
-		g.StartPosition, g.TimeControl, nullString(g.TournamentID), fmtTime(now),
+		g.StartPosition, g.TimeControl, nullString(g.TournamentID), nullTime(g.StartedAt), nullTime(g.EndedAt), fmtTime(now),
 		g.ID, g.Version).Scan(&version, &plyCount, scanTime(&createdAt))
 	if !isNoRows(err) {
 		if err != nil {
@@ -201,13 +237,13 @@ func appendPlies(ctx context.Context, tx *sql.Tx, id string, plies []Ply, bump b
 	if plies[0].N != count+1 {
 		return 0, fmt.Errorf("plies of game %q: first new ply is %d, stored plies end at %d: %w", id, plies[0].N, count, ErrConflict)
 	}
-	stmt, err := tx.PrepareContext(ctx, `INSERT INTO plies (game_id, n, move, at, message_id) VALUES (?, ?, ?, ?, ?)`)
+	stmt, err := tx.PrepareContext(ctx, `INSERT INTO plies (game_id, n, move, at, avail, message_id) VALUES (?, ?, ?, ?, ?, ?)`)
 	if err != nil {
 		return 0, err
 	}
 	defer stmt.Close()
 	for _, p := range plies {
-		if _, err := stmt.ExecContext(ctx, id, p.N, p.Move, fmtTime(orNow(p.At, now)), p.MessageID); err != nil {
+		if _, err := stmt.ExecContext(ctx, id, p.N, p.Move, fmtTime(orNow(p.At, now)), nullTime(p.Avail), p.MessageID); err != nil {
 			if isUniqueViolation(err) {
 				err = ErrConflict
 			}
@@ -314,6 +350,51 @@ func (c *Change) validate() error {
 	}
 	if mb := c.Mailbox; mb != nil && mb.Mailbox == "" {
 		return invalid("mailbox state without mailbox name")
+	}
+	for addr, ls := range c.Leave {
+		if lower(addr) == "" {
+			return invalid("leave of a player without address")
+		}
+		for i, l := range ls {
+			if l.First.IsZero() || l.Last.Before(l.First) {
+				return invalid("leave of %q: interval %s", addr, l)
+			}
+			for _, m := range ls[:i] {
+				if !l.First.After(m.Last) && !m.First.After(l.Last) {
+					return invalid("leave of %q: %s and %s share a day", addr, m, l)
+				}
+			}
+		}
+	}
+	for _, f := range c.Fired {
+		switch {
+		case f.Key == "":
+			return invalid("fired timer of game %q without key", f.GameID)
+		case !seen[f.GameID]:
+			return invalid("fired timer %q of game %q, which the change does not write", f.Key, f.GameID)
+		}
+	}
+	for id, p := range c.Timers {
+		if !seen[id] {
+			return invalid("timers of game %q, which the change does not write", id)
+		}
+		if p.Ply < 0 || p.Ply == 0 && len(p.Timers) > 0 {
+			return invalid("timers of game %q: plan for ply %d with %d timers", id, p.Ply, len(p.Timers))
+		}
+		keys := map[string]bool{}
+		for _, t := range p.Timers {
+			switch {
+			case t.Key == "" || keys[t.Key]:
+				return invalid("timers of game %q: key %q empty or given twice", id, t.Key)
+			case !t.Kind.Valid():
+				return invalid("timer %q of game %q: kind %q", t.Key, id, t.Kind)
+			case t.Ply < p.Ply:
+				return invalid("timer %q of game %q: ply %d before the plan's %d", t.Key, id, t.Ply, p.Ply)
+			case t.Due.IsZero():
+				return invalid("timer %q of game %q: no due time", t.Key, id)
+			}
+			keys[t.Key] = true
+		}
 	}
 	return nil
 }

@@ -12,14 +12,15 @@ import (
 // gameColumns are the games columns in the order scanGame reads them.
 const gameColumns = `id, variant, attackers, defenders, challenger, status, result, reason, draw_offer_by,
 	attacker_token, defender_token, attackers_thread, defenders_thread, start_position, time_control,
-	COALESCE(tournament_id, ''), ply_count, version, created_at, updated_at`
+	COALESCE(tournament_id, ''), ply_count, version, created_at, updated_at, started_at, ended_at`
 
 // scanGame reads one row of gameColumns.
 func scanGame(row interface{ Scan(...any) error }) (*Game, error) {
 	g := &Game{}
 	err := row.Scan(&g.ID, &g.Variant, &g.Attackers, &g.Defenders, &g.Challenger, &g.Status, &g.Result, &g.Reason, &g.DrawOfferBy,
 		&g.AttackerToken, &g.DefenderToken, &g.AttackersThread, &g.DefendersThread, &g.StartPosition, &g.TimeControl,
-		&g.TournamentID, &g.PlyCount, &g.Version, scanTime(&g.CreatedAt), scanTime(&g.UpdatedAt))
+		&g.TournamentID, &g.PlyCount, &g.Version, scanTime(&g.CreatedAt), scanTime(&g.UpdatedAt),
+		scanTime(&g.StartedAt), scanTime(&g.EndedAt))
 	if err != nil {
 		return nil, err
 	}
@@ -42,8 +43,8 @@ func (s *Store) Processed(ctx context.Context, messageID, contentHash string) (b
 	return found, err
 }
 
-// Game returns the game with this id, plies included; [ErrNotFound] if
-// there is none.
+// Game returns the game with this id, plies and both players' leave
+// (Game.Leave) included; [ErrNotFound] if there is none.
 func (s *Store) Game(ctx context.Context, id string) (*Game, error) {
 	const op = "game"
 	var g *Game
@@ -55,6 +56,11 @@ func (s *Store) Game(ctx context.Context, id string) (*Game, error) {
 		}
 		if err != nil {
 			return err
+		}
+		for side, addr := range []string{g.Attackers, g.Defenders} {
+			if g.Leave[side], err = readLeave(ctx, tx, addr); err != nil {
+				return err
+			}
 		}
 		return loadPlies(ctx, tx, []*Game{g})
 	})
@@ -142,7 +148,7 @@ func loadPlies(ctx context.Context, tx *sql.Tx, games []*Game) error {
 	if err != nil {
 		return err
 	}
-	rows, err := tx.QueryContext(ctx, `SELECT game_id, n, move, at, message_id FROM plies
+	rows, err := tx.QueryContext(ctx, `SELECT game_id, n, move, at, avail, message_id FROM plies
 WHERE game_id IN (SELECT value FROM json_each(?))
 ORDER BY game_id, n`, string(list))
 	if err != nil {
@@ -152,7 +158,7 @@ ORDER BY game_id, n`, string(list))
 	var id string
 	for rows.Next() {
 		var p Ply
-		if err := rows.Scan(&id, &p.N, &p.Move, scanTime(&p.At), &p.MessageID); err != nil {
+		if err := rows.Scan(&id, &p.N, &p.Move, scanTime(&p.At), scanTime(&p.Avail), &p.MessageID); err != nil {
 			return err
 		}
 		g := byID[id]

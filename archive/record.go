@@ -27,7 +27,12 @@ var storedResults = map[string]engine.Result{
 // it through the engine. A resignation or time-out of the side to move
 // becomes a final "resigns"/"timeout" ply; one of the other side (a player
 // may resign while the opponent is to move) only the Termination tag
-// (notation.NewGame). It fails when the game cannot be set up at all
+// (notation.NewGame). A timed game that has started carries its clock
+// data (CORRESPONDENCE.md §5): the TimeControl, Start and leave tags (the
+// players' leave that touches the game), every ply's arrival as %ts (and
+// %avail where the commit was later), and a final time-out's declaration
+// as its %ts; any other game is written as before clocks existed. It
+// fails when the game cannot be set up at all
 // (unknown variant, malformed start position or ply text); disagreements
 // with the rules are in the Replay's Errors.
 func (g *Game) Replay() (*notation.Replay, error) {
@@ -66,5 +71,35 @@ func (g *Game) Replay() (*notation.Replay, error) {
 	if err != nil {
 		return nil, err
 	}
+	g.setClock(ng)
 	return ng.Replay(), nil
+}
+
+// setClock writes the clock data of a timed game that has started into
+// its record (CORRESPONDENCE.md §5).
+func (g *Game) setClock(ng *notation.Game) {
+	if g.TimeControl == "" || g.StartedAt.IsZero() {
+		return
+	}
+	tc, err := notation.ParseTimeControl(g.ID, g.TimeControl)
+	if err != nil || !tc.Timed() {
+		return // free text of an older game: the tag stays as it is
+	}
+	c := notation.Clock{Control: tc, Start: g.StartedAt}
+	for side, ls := range g.Leave {
+		for _, l := range ls {
+			if l.End().After(g.StartedAt) && (g.EndedAt.IsZero() || l.Start().Before(g.EndedAt)) {
+				c.Leave[side] = append(c.Leave[side], l)
+			}
+		}
+	}
+	ng.SetClock(c)
+	for i, p := range g.Plies {
+		if i < len(ng.Plies) {
+			ng.Plies[i].Time = notation.PlyTime{Arrival: p.At, Avail: p.Avail}
+		}
+	}
+	if n := len(ng.Plies); n == len(g.Plies)+1 && ng.Plies[n-1].Ply.Timeout && !g.EndedAt.IsZero() {
+		ng.Plies[n-1].Time = notation.PlyTime{Arrival: g.EndedAt}
+	}
 }

@@ -1,6 +1,10 @@
 package archive
 
-import "time"
+import (
+	"time"
+
+	"github.com/taflmail/taflmail/notation"
+)
 
 // GameStatus is where a game is in its life: [Invited] → [Active] →
 // [Finished], or [Invited] → [Declined].
@@ -74,8 +78,27 @@ type Game struct {
 	DefendersThread string
 
 	StartPosition string // OTN position; "" for the variant's start
-	TimeControl   string // e.g. "3d/move"; "" for none. Clocks are computed from Ply.At.
-	TournamentID  string // "" for a casual game
+	// TimeControl is the time control as CORRESPONDENCE.md §1 writes it
+	// (notation.TimeControl.String, e.g. "30d+1d" or "3d/move"); "" for an
+	// untimed game. Clocks are computed from StartedAt, Ply.At, Ply.Avail
+	// and the players' leave (package clock).
+	TimeControl  string
+	TournamentID string // "" for a casual game
+
+	// StartedAt is when the game started (its acceptance was committed):
+	// the first mover's clock starts here (CORRESPONDENCE.md §2.1). Zero
+	// before the game starts, and for games stored before clocks existed.
+	StartedAt time.Time
+	// EndedAt is when the game ended, for a time-out the instant it was
+	// declared (the %ts of the record's final "timeout"); zero while it
+	// runs and for games stored before clocks existed.
+	EndedAt time.Time
+
+	// Leave is each player's leave (indexed by engine.Side: attackers 0,
+	// defenders 1), all of it, filled by [Store.Game] from the players'
+	// leave; Commit ignores it (leave is per player: Change.Leave). Replay
+	// writes the part that touches the game as leave tags.
+	Leave [2][]notation.Leave
 
 	CreatedAt time.Time // Commit fills a zero value with the store's clock
 	UpdatedAt time.Time // Commit fills a zero value with the store's clock
@@ -88,10 +111,18 @@ type Game struct {
 
 // Ply is one move of a game.
 type Ply struct {
-	N         int       // 1-based ply number; the attackers' first move is ply 1 in most variants
-	Move      string    // canonical OTN, e.g. "d1-d3xd4"
-	At        time.Time // when it was played (the carrying mail's arrival); clocks are built on it
-	MessageID string    // the mail that carried it; "" if none (e.g. a timeout)
+	N    int    // 1-based ply number; the attackers' first move is ply 1 in most variants
+	Move string // canonical OTN, e.g. "d1-d3xd4"
+	// At is when the ply arrived: the IMAP INTERNALDATE of the mail that
+	// carried it (CORRESPONDENCE.md §2.2, Decision C2); the mover's clock
+	// stops here. Commit fills a zero value with the store's clock.
+	At time.Time
+	// Avail is when the referee committed the ply, when that was later
+	// than At by more than the referee's slack (the daemon was down); the
+	// opponent's clock starts there (§2.1, the record's [%avail]). Zero
+	// otherwise.
+	Avail     time.Time
+	MessageID string // the mail that carried it; "" if none (e.g. a timeout)
 }
 
 // Player is a person who plays by mail.
@@ -187,4 +218,56 @@ type MailboxState struct {
 	Mailbox     string
 	UIDValidity uint32
 	LastUID     uint32
+}
+
+// TimerKind says what a timer does when it fires. The text is what the
+// timers.kind column holds.
+type TimerKind string
+
+// The timer kinds (package clock's TimerReminder and TimerDeadline).
+const (
+	TimerReminder TimerKind = "reminder" // remind the side to move (CORRESPONDENCE.md §4.1)
+	TimerDeadline TimerKind = "deadline" // end the game on time (§2.6, §4.2)
+)
+
+// Valid reports whether k is one of the two kinds.
+func (k TimerKind) Valid() bool { return k == TimerReminder || k == TimerDeadline }
+
+// Timer is an instant at which a game needs the referee without a mail:
+// a reminder or a deadline (the scheduler's timers, docs/clock.md).
+type Timer struct {
+	// GameID is the game; filled by the queries, ignored in a TimerPlan
+	// (whose map key names the game).
+	GameID string
+	// Key identifies the timer within its game independently of Due, e.g.
+	// "ply 12 reminder 7d" or "ply 12 deadline" (clock.Timer.Key): with
+	// GameID it is the idempotency key of what the timer does. Not empty.
+	Key  string
+	Kind TimerKind
+	// Ply is the 1-based number of the ply the timer waits for.
+	Ply int
+	// Due is when it fires (UTC).
+	Due time.Time
+	// Done is when its effect was committed ([Change.Fired]); zero while
+	// it is pending.
+	Done time.Time
+}
+
+// TimerPlan replaces the timers of one game ([Change.Timers]).
+type TimerPlan struct {
+	// Ply is the ply the game waits for: the done marks of earlier plies
+	// are dropped, those of Ply and later kept. 0 drops every timer of the
+	// game, done or not, and then Timers must be empty: for a game that
+	// is over or not running.
+	Ply int
+	// Timers are the game's pending timers from now on, replacing every
+	// pending one. A timer whose Key is already done stays done: it is not
+	// pending again (a leave that moves a reminder does not repeat it).
+	Timers []Timer
+}
+
+// TimerRef names one timer: its game and its key.
+type TimerRef struct {
+	GameID string
+	Key    string
 }
