@@ -134,7 +134,7 @@ func TestTimersInvalid(t *testing.T) {
 	g := newGame("DDDDDD")
 	commit(t, s, archive.Change{Games: []*archive.Game{g}})
 	for name, c := range map[string]archive.Change{
-		"plan of a game not written": {Timers: map[string]archive.TimerPlan{g.ID: {Ply: 1}}},
+		"plan of a game not written":  {Timers: map[string]archive.TimerPlan{g.ID: {Ply: 1}}},
 		"fired of a game not written": {Fired: []archive.TimerRef{{GameID: g.ID, Key: "k"}}},
 		"plan 0 with timers":          {Games: []*archive.Game{g}, Timers: map[string]archive.TimerPlan{g.ID: {Timers: []archive.Timer{timer("k", archive.TimerReminder, 0)}}}},
 		"unknown kind":                {Games: []*archive.Game{g}, Timers: map[string]archive.TimerPlan{g.ID: {Ply: 1, Timers: []archive.Timer{timer("k", "nag", 0)}}}},
