@@ -93,7 +93,7 @@ func dynamicKeys() []string {
 	for _, r := range boardReasons {
 		keys = append(keys, "reason."+r.String(), "board.reason."+r.String())
 	}
-	keys = append(keys, "reason.resignation", "reason.draw agreed")
+	keys = append(keys, "reason.resignation", "reason.draw agreed", "reason.timeout")
 	for _, s := range []archive.GameStatus{archive.Invited, archive.Active, archive.Finished, archive.Declined} {
 		keys = append(keys, "status."+string(s))
 	}

@@ -31,6 +31,7 @@ func (ss *session) accept(*grammar.AcceptCommand) error {
 		return err
 	}
 	t.g.Status = archive.Active
+	t.g.StartedAt = ss.now // the first mover's clock starts (CORRESPONDENCE.md §2.1)
 	t.changed = true
 	ss.tell(t.g.Challenger, t, func(lang string) string {
 		return tr(lang, "challenge.accepted", ss.from)

@@ -33,6 +33,9 @@ func (ss *session) move(c *grammar.MoveCommand) error {
 	if t.toMove() != mySide {
 		return ss.refuse("err.notyourturn", sideName(ss.lang, t.toMove()))
 	}
+	if lost, err := ss.lostOnTime(t); lost || err != nil {
+		return err // it arrived after the deadline: the game is lost on time (clock.go)
+	}
 	if err := ss.checkMoveNumber(t, c); err != nil {
 		return err
 	}
@@ -53,7 +56,8 @@ func (ss *session) move(c *grammar.MoveCommand) error {
 	t.pos = next
 	t.last = &r
 	t.changed = true
-	t.newPlies = append(t.newPlies, archive.Ply{N: t.g.PlyCount + len(t.newPlies) + 1, Move: plyText(r, king), At: ss.now, MessageID: ss.msg.MessageID})
+	at, avail := ss.plyTimes() // its arrival, never the Date: header (clock.go)
+	t.newPlies = append(t.newPlies, archive.Ply{N: t.g.PlyCount + len(t.newPlies) + 1, Move: plyText(r, king), At: at, Avail: avail, MessageID: ss.msg.MessageID})
 	opp := opponentOf(t.g, ss.from)
 	if t.g.DrawOfferBy != "" {
 		t.g.DrawOfferBy = ""

@@ -15,10 +15,11 @@ func init() {
 	helpLine(10, "help.new")
 }
 
-// newGame handles "new <variant> with <address> [as <side>]": it creates
-// an invited game and sends the invitation (with the variant's rules in
-// brief) to the opponent and a confirmation to the challenger, each with
-// their own key.
+// newGame handles "new <variant> with <address> [as <side>] [time
+// <control>]": it creates an invited game and sends the invitation (with
+// the variant's rules in brief, the time control and the leave allowance)
+// to the opponent and a confirmation to the challenger, each with their
+// own key. Without a time control the game is untimed (Decision C1).
 func (ss *session) newGame(c *grammar.NewGameCommand) error {
 	v, err := ss.variantNamed(c.Variant)
 	if err != nil {
@@ -51,15 +52,19 @@ func (ss *session) newGame(c *grammar.NewGameCommand) error {
 	if err != nil {
 		return err
 	}
+	tc := newGameControl(c)
+	if tc.Timed() {
+		t.g.TimeControl = tc.String()
+	}
 	oppSide := "defenders"
 	if side == "defenders" {
 		oppSide = "attackers"
 	}
-	ss.say(t, tr(ss.lang, "challenge.sent", opp, sideName(ss.lang, side)))
+	ss.say(t, tr(ss.lang, "challenge.sent", opp, sideName(ss.lang, side))+"\n"+ss.srv.clockTerms(ss.lang, tc))
 	ss.noteFor(ss.from, ss.lang, t).subject = tr(ss.lang, "subject.challenge", v.Title, opp)
 	ss.tell(opp, t, func(lang string) string {
 		return tr(lang, "invite.body", ss.from, v.Title, sideName(lang, oppSide)) + "\n" +
-			tr(lang, "invite.rules", variantSummary(lang, v)) + "\n\n" + tr(lang, "invite.how")
+			tr(lang, "invite.rules", variantSummary(lang, v)) + "\n" + ss.srv.clockTerms(lang, tc) + "\n\n" + tr(lang, "invite.how")
 	})
 	ss.notes[opp].subject = tr(ss.langOf(opp), "subject.invite", v.Title, ss.from)
 	return nil

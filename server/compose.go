@@ -150,6 +150,9 @@ func (ss *session) body(n *note) string {
 		b.WriteString(strings.TrimRight(s, "\n") + "\n\n")
 	}
 	if t != nil {
+		if c := ss.clocksText(n.lang, t); c != "" {
+			b.WriteString(c + "\n\n") // both clocks in every mail (clock.go)
+		}
 		b.WriteString(t.board(n.lang) + "\n")
 		b.WriteString(tr(n.lang, "move.list") + "\n" + t.moveList(n.lang) + "\n")
 		if tok := tokenOf(t.g, n.to); tok != "" {

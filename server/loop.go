@@ -12,9 +12,11 @@ import (
 )
 
 // Run is the daemon: it fetches new mail, handles each mail (HandleMail),
-// sends the outbox, marks the mail done, and waits for more (IDLE or
-// polling), until ctx ends. Connection trouble is retried with capped
-// backoff; Run returns nil when ctx ends.
+// sends the outbox, marks the mail done, fires the timers that are due
+// (RunTimers: reminders, time-outs), and waits until the earlier of new
+// mail (IDLE or polling) and the next timer (scheduler.go), until ctx
+// ends. Connection trouble is retried with capped backoff; Run returns nil
+// when ctx ends.
 func (s *Server) Run(ctx context.Context) error {
 	if s.opts.Inbox == nil || s.opts.Sender == nil {
 		return errors.New("server: Run needs Options.Inbox and Options.Sender")
@@ -27,7 +29,11 @@ func (s *Server) Run(ctx context.Context) error {
 			rescan = false
 			backoff = time.Second
 			s.FlushOutbox(ctx)
-			wctx, cancel := context.WithTimeout(ctx, s.opts.WaitCap)
+			_, err = s.RunTimers(ctx)
+			s.FlushOutbox(ctx)
+		}
+		if err == nil {
+			wctx, cancel := context.WithTimeout(ctx, s.untilNextTimer(ctx))
 			err = s.opts.Inbox.Wait(wctx)
 			cancel()
 			if err == nil || errors.Is(err, context.DeadlineExceeded) {
@@ -58,6 +64,7 @@ func (s *Server) Run(ctx context.Context) error {
 // commit, send the outbox, mark the mail done. It stops at the first mail
 // that cannot be committed, leaving it unread for the next poll.
 func (s *Server) Poll(ctx context.Context, rescan bool) error {
+	start := s.opts.Now() // every mail that arrived before is fetched below
 	validity, last, err := s.store.MailboxState(ctx, s.opts.Mailbox)
 	if err != nil && !errors.Is(err, archive.ErrNotFound) {
 		return err
@@ -81,6 +88,7 @@ func (s *Server) Poll(ctx context.Context, rescan bool) error {
 			return err
 		}
 	}
+	s.polled.Store(start.UnixNano()) // the inbox is read up to start (Decision C4)
 	return nil
 }
 

@@ -6,6 +6,7 @@ import (
 
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/mailer"
+	"github.com/taflmail/taflmail/notation"
 )
 
 // Inbox is where mail comes from; *mailer.Inbox implements it.
@@ -41,6 +42,9 @@ type Store interface {
 	MarkRetry(ctx context.Context, id int64, next time.Time, errText string) error
 	MarkFailed(ctx context.Context, id int64, errText string) error
 	MailboxState(ctx context.Context, mailbox string) (uidValidity, lastUID uint32, err error)
+	Leave(ctx context.Context, address string) ([]notation.Leave, error)
+	DueTimers(ctx context.Context, now time.Time, limit int) ([]archive.Timer, error)
+	NextTimer(ctx context.Context) (time.Time, bool, error)
 }
 
 var (

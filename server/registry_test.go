@@ -76,7 +76,7 @@ func TestHelpOverview(t *testing.T) {
 	// the column: a short usage is padded to it, a long one wraps
 	en := helpOverview(english)
 	mustContain(t, "overview", en, "\n  board               the current board\n",
-		"\n  new <variant> with <address> [as attackers|defenders]\n                      challenge someone")
+		"\n  new <variant> with <address> [as attackers|defenders] [time <control>]\n                      challenge someone")
 }
 
 // TestCommandName: inspect names commands by their registered names.

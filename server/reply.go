@@ -60,13 +60,15 @@ func exampleMove(t *table) string {
 func resultText(lang string, t *table) string {
 	res := tr(lang, "result."+t.g.Result)
 	var why string
+	loser := "attackers"
+	if t.g.Result == "attackers" {
+		loser = "defenders"
+	}
 	switch t.g.Reason {
 	case "resignation":
-		loser := "attackers"
-		if t.g.Result == "attackers" {
-			loser = "defenders"
-		}
 		why = tr(lang, "reason.resignation", sideName(lang, loser))
+	case "timeout":
+		why = tr(lang, "reason.timeout", sideName(lang, loser))
 	default:
 		why = tr(lang, "reason."+t.g.Reason)
 	}

@@ -10,9 +10,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/clock"
 	"github.com/taflmail/taflmail/mailer"
 )
 
@@ -82,8 +84,24 @@ type Options struct {
 	// mailer.Authenticated. Empty means none is trusted.
 	AuthservID string
 	// WaitCap bounds one Inbox.Wait, after which Run looks at the mailbox
-	// and the outbox again even without news. Default 1 minute.
+	// and the outbox again even without news. Default 1 minute. Run waits
+	// less when the next timer (a reminder, a deadline) is due sooner.
 	WaitCap time.Duration
+
+	// LeaveDays is each player's leave allowance per calendar year, in
+	// days (CORRESPONDENCE.md §3.1). 0 means clock.DefaultLeaveDays (30);
+	// a negative value allows no leave.
+	LeaveDays int
+	// Reminders are the reminder thresholds of a timed game: the side to
+	// move is reminded when its remaining time first falls below each
+	// (CORRESPONDENCE.md §4.1). nil means clock.DefaultTimedReminders (7
+	// days, 2 days, 12 hours); an empty, non-nil list sends none.
+	Reminders []time.Duration
+	// UntimedReminders are the reminders of an untimed game: after each
+	// of these times without a ply (leave not counted). nil means
+	// clock.DefaultUntimedReminders (7, 14 and 21 days); an empty, non-nil
+	// list sends none.
+	UntimedReminders []time.Duration
 }
 
 // Server is the referee daemon.
@@ -92,6 +110,10 @@ type Server struct {
 	store Store
 	log   *slog.Logger
 	owner string // this process's name in outbox claims (archive.Store.ClaimOutbox)
+	// polled is Options.Now, in Unix nanoseconds, at the start of the last
+	// Poll that handled every mail it fetched: the inbox has been read up
+	// to then (Decision C4, scheduler.go).
+	polled atomic.Int64
 }
 
 // New checks the options and returns a Server. It returns an error naming
@@ -148,6 +170,18 @@ func New(o Options) (*Server, error) {
 	}
 	if o.WaitCap <= 0 {
 		o.WaitCap = time.Minute
+	}
+	switch {
+	case o.LeaveDays == 0:
+		o.LeaveDays = clock.DefaultLeaveDays
+	case o.LeaveDays < 0:
+		o.LeaveDays = 0
+	}
+	if o.Reminders == nil {
+		o.Reminders = clock.DefaultTimedReminders
+	}
+	if o.UntimedReminders == nil {
+		o.UntimedReminders = clock.DefaultUntimedReminders
 	}
 	owner, err := randomString(rand.Reader, 12)
 	if err != nil {
@@ -259,6 +293,7 @@ func (s *Server) decide(ctx context.Context, m *mailer.Message) (archive.Change,
 	}
 	change.Outbox = out
 	finished := ss.collect(&change)
+	ss.collectClock(&change)
 	return change, finished, nil
 }
 

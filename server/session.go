@@ -7,6 +7,7 @@ import (
 
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/mailer"
+	"github.com/taflmail/taflmail/notation"
 )
 
 // session handles one incoming mail: it reads the commands, runs them and
@@ -34,8 +35,9 @@ type session struct {
 	text int
 	cut  bool
 
-	players map[string]*archive.Player // players whose row changes
-	notes   map[string]*note           // replies by recipient
+	players map[string]*archive.Player  // players whose row changes
+	leaves  map[string][]notation.Leave // players whose leave changes: all of it (cmd_leave.go)
+	notes   map[string]*note            // replies by recipient
 	order   []string
 	failed  bool  // some command was refused
 	did     bool  // some command succeeded

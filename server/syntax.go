@@ -42,6 +42,9 @@ func (ss *session) syntaxHint(l commandLine, ge *grammar.Error) string {
 	if h := dashHint(ss.lang, l.text); h != "" {
 		return h
 	}
+	if h := timeControlHint(ss.lang, l, ge); h != "" {
+		return h
+	}
 	if ge != nil && (ge.Expected == "rank 1 to 19" || ge.Expected == "file a to s") {
 		if t := ss.contextTable(); t != nil {
 			return boardHint(ss.lang, t)
@@ -64,6 +67,9 @@ var syntaxPhrases = map[string]string{
 	"file a to s":                                  "syntax.file",
 	"rank 1 to 19":                                 "syntax.rank",
 	"square":                                       "syntax.square",
+	"a time control such as 30d+1d":                "syntax.timecontrol",
+	"a time control such as none, 30d+1d or 3d/move": "syntax.timecontrol2",
+	"a date as YYYY-MM-DD such as 2026-12-24":        "syntax.date",
 }
 
 // syntaxMessages map the grammar's messages without an expectation
@@ -81,6 +87,8 @@ var syntaxMessages = []struct {
 	{regexp.MustCompile(`^a command must fit on one line$`), "syntax.oneline"},
 	{regexp.MustCompile(`^unexpected white space inside move$`), "syntax.space"},
 	{regexp.MustCompile(`^expected white space before move$`), "syntax.nospace"},
+	{regexp.MustCompile(`^(.+) is not a day of the calendar$`), "syntax.nodate"},
+	{regexp.MustCompile(`^the time must be more than 0 \(write none for an untimed game\)$`), "syntax.zerotime"},
 	{regexp.MustCompile(`^unexpected (.+)$`), "syntax.unexpected"},
 }
 

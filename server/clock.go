@@ -1,0 +1,351 @@
+package server
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/clock"
+	"github.com/taflmail/taflmail/engine"
+	"github.com/taflmail/taflmail/grammar"
+	"github.com/taflmail/taflmail/notation"
+)
+
+// The referee's side of correspondence clocks (CORRESPONDENCE.md §2–§5,
+// docs/clock.md): a game's clock.Game built from the archive, the timers
+// stored with every change of a game, the time-out of a late move, and
+// the clocks every mail about a timed game shows. Package clock does the
+// accounting; the scheduler (scheduler.go) fires the timers.
+
+// availSlack is how much later than its arrival a ply may be committed
+// and still count as committed on arrival: the opponent's clock starts at
+// the arrival. A later commit (the daemon was down) is stored as the
+// ply's Avail and starts the opponent's clock there instead
+// (CORRESPONDENCE.md §2.1); a poll interval of delay is not an outage.
+const availSlack = time.Minute
+
+// arrival returns when the session's mail reached the mailbox: its IMAP
+// INTERNALDATE (mailer.Message.Arrived), never its Date: header, which
+// the sender writes (Decision C2). A mail without one (handed in directly)
+// arrived now; an arrival after now (the IMAP server's clock runs ahead)
+// counts as now.
+func (ss *session) arrival() time.Time {
+	a := ss.msg.Arrived
+	if a.IsZero() || a.After(ss.now) {
+		return ss.now
+	}
+	return a
+}
+
+// plyTimes returns the arrival and the commit time (when notably later,
+// see availSlack) of a ply the session's mail carries.
+func (ss *session) plyTimes() (at, avail time.Time) {
+	at = ss.arrival()
+	if ss.now.Sub(at) >= availSlack {
+		avail = ss.now
+	}
+	return at, avail
+}
+
+// control returns a game's time control: none for an untimed game and for
+// a TimeControl the referee did not write (an older game's free text).
+func control(g *archive.Game) notation.TimeControl {
+	if g.TimeControl == "" {
+		return notation.TimeControl{}
+	}
+	tc, err := notation.ParseTimeControl(g.ID, g.TimeControl)
+	if err != nil {
+		return notation.TimeControl{}
+	}
+	return tc
+}
+
+// clockGame returns what the clocks of t depend on: the control, the
+// start (the creation for a game started before clocks existed), the
+// plies stored and new with their arrival and commit times, both players'
+// leave.
+func (t *table) clockGame() *clock.Game {
+	start := t.g.StartedAt
+	if start.IsZero() {
+		start = t.g.CreatedAt
+	}
+	cg := &clock.Game{Control: control(t.g), Start: start, FirstSide: t.v.FirstSide, Leave: t.g.Leave}
+	for _, p := range t.plies() {
+		cg.Plies = append(cg.Plies, clock.Ply{Arrival: p.At, Avail: p.Avail})
+	}
+	return cg
+}
+
+// clockState accounts for every ply of t (clock.Game.State).
+func (t *table) clockState() (*clock.State, error) {
+	st, err := t.clockGame().State()
+	if err != nil {
+		return nil, fmt.Errorf("server: game %s: %w", t.g.ID, err)
+	}
+	return st, nil
+}
+
+// thresholds returns the reminder thresholds of a game with control tc
+// (Options.Reminders, Options.UntimedReminders).
+func (s *Server) thresholds(tc notation.TimeControl) []time.Duration {
+	if tc.Timed() {
+		return s.opts.Reminders
+	}
+	return s.opts.UntimedReminders
+}
+
+// timerPlan returns the timers t needs from now on: the running ply's
+// reminders and, timed, its deadline (clock.State.Timers); none once the
+// game is not running.
+func (s *Server) timerPlan(t *table) (archive.TimerPlan, error) {
+	if t.g.Status != archive.Active {
+		return archive.TimerPlan{}, nil
+	}
+	st, err := t.clockState()
+	if err != nil {
+		return archive.TimerPlan{}, err
+	}
+	plan := archive.TimerPlan{Ply: st.Ply + 1}
+	for _, x := range st.Timers(s.thresholds(st.Control)) {
+		plan.Timers = append(plan.Timers, archive.Timer{Key: x.Key(), Kind: timerKind(x.Kind), Ply: x.Ply, Due: x.At})
+	}
+	return plan, nil
+}
+
+// timerKind is the archive's word for a clock timer kind.
+func timerKind(k clock.TimerKind) archive.TimerKind {
+	if k == clock.TimerDeadline {
+		return archive.TimerDeadline
+	}
+	return archive.TimerReminder
+}
+
+// collectClock adds to change what the session changed of the clocks:
+// the players' new leave, the end time of games that ended, and the
+// timers of every game it writes, recomputed (a ply, an acceptance, a
+// leave, an end all change them; recomputing the others changes nothing,
+// and a timer already done stays done).
+func (ss *session) collectClock(change *archive.Change) {
+	for addr, ls := range ss.leaves {
+		if change.Leave == nil {
+			change.Leave = map[string][]notation.Leave{}
+		}
+		change.Leave[addr] = ls
+	}
+	for _, g := range change.Games {
+		t := ss.tables[g.ID]
+		if t == nil || g.Status == archive.Invited {
+			continue
+		}
+		if g.Status == archive.Finished && g.EndedAt.IsZero() {
+			g.EndedAt = ss.now
+		}
+		plan, err := ss.srv.timerPlan(t)
+		if err != nil {
+			// broken clock data is the referee's fault, not the mail's:
+			// the game keeps no timers rather than the mail failing for ever
+			ss.srv.log.Error("game timers not computed", "game", g.ID, "err", err)
+			plan = archive.TimerPlan{}
+		}
+		if change.Timers == nil {
+			change.Timers = map[string]archive.TimerPlan{}
+		}
+		change.Timers[g.ID] = plan
+	}
+}
+
+// lostOnTime ends the game on time when the move of the sender's mail
+// arrived at or after the sender's deadline (CORRESPONDENCE.md §2.6): the
+// move is not played, the opponent wins, both players get the result and
+// the record. It reports whether it did. How late the mail is processed
+// does not matter, only when it arrived (Decision C4).
+func (ss *session) lostOnTime(t *table) (bool, error) {
+	if !control(t.g).Timed() {
+		return false, nil
+	}
+	st, err := t.clockState()
+	if err != nil {
+		return false, err
+	}
+	arrival := ss.arrival()
+	to := st.TimeoutAt(arrival)
+	if to == nil {
+		return false, nil
+	}
+	ss.finishOnTime(t, to, ss.now)
+	ss.say(t, tr(ss.lang, "timeout.late", stamp(arrival), stamp(to.Deadline)))
+	ss.tell(opponentOf(t.g, ss.from), t, func(lang string) string {
+		return tr(lang, "timeout.told", sideName(lang, to.Side.String()), stamp(to.Deadline))
+	})
+	ss.showPosition(t)
+	return true, nil
+}
+
+// finishOnTime ends t as lost on time by to.Side, declared at at
+// (CORRESPONDENCE.md §4.2: the opponent wins, reason time; the record's
+// Termination is "timeout").
+func (ss *session) finishOnTime(t *table, to *clock.Timeout, at time.Time) {
+	t.g.Status = archive.Finished
+	t.g.Result = to.Side.Opponent().String()
+	t.g.Reason = engine.ReasonTimeout.String()
+	t.g.EndedAt = at
+	t.g.DrawOfferBy = ""
+	t.changed = true
+}
+
+// clocksText is what every mail about a timed game shows
+// (CORRESPONDENCE.md §4.3): both remaining times, who is on leave and, in
+// a running game, the deadline of the side to move. "" for an untimed
+// game or one not started.
+func (ss *session) clocksText(lang string, t *table) string {
+	tc := control(t.g)
+	if !tc.Timed() || t.g.Status != archive.Active && t.g.Status != archive.Finished {
+		return ""
+	}
+	st, err := t.clockState()
+	if err != nil {
+		return ""
+	}
+	at := ss.now
+	if t.g.Status == archive.Finished && !t.g.EndedAt.IsZero() {
+		at = t.g.EndedAt
+	}
+	c := st.Show(at)
+	var sides []string
+	for _, side := range []engine.Side{engine.Attackers, engine.Defenders} {
+		s := tr(lang, "clock.side", sideName(lang, side.String()), clockDuration(c.Remaining[side]))
+		if c.OnLeave[side] {
+			s += " " + tr(lang, "clock.onleave")
+		}
+		sides = append(sides, s)
+	}
+	text := tr(lang, "clock.line", tc.String(), strings.Join(sides, ", "))
+	if t.g.Status == archive.Active && !c.Deadline.IsZero() {
+		text += "\n" + tr(lang, "clock.deadline", sideName(lang, c.ToMove.String()), stamp(c.Deadline))
+	}
+	return text
+}
+
+// clockDuration writes a remaining time as a time control writes
+// durations (notation.FormatDuration: "29d23h12m"), never below zero.
+func clockDuration(d time.Duration) string {
+	return notation.FormatDuration(max(d, 0))
+}
+
+// stamp writes an instant for a mail: "2026-12-30 10:00:00 UTC".
+func stamp(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05 UTC") }
+
+// controlText describes a time control in words, in lang.
+func controlText(lang string, tc notation.TimeControl) string {
+	var s string
+	switch tc.Kind {
+	case notation.Fischer:
+		s = tr(lang, "control.fischer", tc.String(), notation.FormatDuration(tc.Base), notation.FormatDuration(tc.Increment))
+		if tc.Cap > 0 {
+			s += " " + tr(lang, "control.cap", notation.FormatDuration(tc.Cap))
+		}
+	case notation.PerMove:
+		s = tr(lang, "control.permove", tc.String(), notation.FormatDuration(tc.PerMove))
+	default:
+		return tr(lang, "control.none")
+	}
+	if tc.ICCF {
+		s += " " + tr(lang, "control.iccf")
+	}
+	return s
+}
+
+// leaveText writes leave intervals for a mail: "2026-12-24 to 2027-01-02,
+// 2027-07-01", or a word for none.
+func leaveText(lang string, ls []notation.Leave) string {
+	if len(ls) == 0 {
+		return tr(lang, "leave.none")
+	}
+	var parts []string
+	for _, l := range ls {
+		parts = append(parts, intervalText(lang, l))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// intervalText writes one leave interval: "2026-12-24 to 2027-01-02 (10
+// days)", or one day.
+func intervalText(lang string, l notation.Leave) string {
+	first, last := l.First.Format("2006-01-02"), l.Last.Format("2006-01-02")
+	if first == last {
+		return tr(lang, "leave.day", first)
+	}
+	return tr(lang, "leave.interval", first, last, l.Days())
+}
+
+// leaveDays is the yearly leave allowance (Options.LeaveDays).
+func (s *Server) leaveDays() int { return s.opts.LeaveDays }
+
+// newGameControl returns the time control of a new command: none without
+// one (Decision C1: a casual game without "time" is untimed).
+func newGameControl(c *grammar.NewGameCommand) notation.TimeControl {
+	if c.Time == nil {
+		return notation.TimeControl{}
+	}
+	return notation.TimeControlOf(c.Time)
+}
+
+// clockTerms states a new game's time control and, for a timed game, the
+// leave allowance, for the invitation and the challenger's confirmation.
+func (s *Server) clockTerms(lang string, tc notation.TimeControl) string {
+	text := tr(lang, "invite.control", controlText(lang, tc))
+	if tc.Timed() {
+		text += "\n" + tr(lang, "invite.leave", s.leaveDays())
+	}
+	return text
+}
+
+// timeControlHint lists the accepted forms of a time control
+// (grammar.TimeControlFormsText) under a new command whose time control
+// does not parse: an error at or after its "time"/"zeit" (CORRESPONDENCE.md
+// §1: "refused with the accepted forms"). "" for any other line.
+func timeControlHint(lang string, l commandLine, ge *grammar.Error) string {
+	if ge == nil {
+		return ""
+	}
+	runes := []rune(l.text)
+	blank := func(r rune) bool { return r == ' ' || r == '\t' }
+	for i, n := 0, 0; i < len(runes); n++ {
+		for i < len(runes) && blank(runes[i]) {
+			i++
+		}
+		j := i
+		for j < len(runes) && !blank(runes[j]) {
+			j++
+		}
+		w := strings.ToLower(string(runes[i:j]))
+		if n == 0 && w != "new" && w != "neu" && w != "challenge" {
+			return ""
+		}
+		if (w == "time" || w == "zeit") && ge.Col > j {
+			var b strings.Builder
+			b.WriteString(tr(lang, "hint.timecontrol"))
+			for _, line := range strings.Split(strings.TrimRight(grammar.TimeControlFormsText(), "\n"), "\n") {
+				b.WriteString("\n    " + line)
+			}
+			return b.String()
+		}
+		i = j
+	}
+	return ""
+}
+
+// leaveFrom returns the leave intervals that have not ended before the
+// day of now: the leave still to be taken or being taken.
+func leaveFrom(ls []notation.Leave, now time.Time) []notation.Leave {
+	y, m, d := now.UTC().Date()
+	today := time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+	var out []notation.Leave
+	for _, l := range ls {
+		if !l.Last.Before(today) {
+			out = append(out, l)
+		}
+	}
+	return out
+}

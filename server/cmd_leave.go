@@ -1,0 +1,181 @@
+package server
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/clock"
+	"github.com/taflmail/taflmail/grammar"
+	"github.com/taflmail/taflmail/notation"
+)
+
+func init() {
+	handle("leave", (*session).leave)
+	handle("cancel leave", (*session).cancelLeave)
+	helpLine(65, "help.leave")
+}
+
+// leave answers "leave" alone with the days of leave left this year, and
+// takes leave with "leave FIRST [to LAST]" (CORRESPONDENCE.md §3): whole
+// UTC days, starting today or later, within the yearly allowance
+// (Options.LeaveDays), sharing no day with leave already taken. Leave is
+// the player's, in all their games: the clocks of every running game of
+// the player stand still during it (Decision C5), their timers move, and
+// each opponent is told. A refusal says why and how many days are left.
+func (ss *session) leave(c *grammar.LeaveCommand) error {
+	taken, err := ss.leaveOf(ss.from)
+	if err != nil {
+		return err
+	}
+	allowance := ss.srv.leaveDays()
+	year := ss.now.UTC().Year()
+	if c.First == nil {
+		text := tr(ss.lang, "leave.left", clock.LeaveLeft(taken, year, allowance), allowance, year)
+		if ahead := leaveFrom(taken, ss.now); len(ahead) > 0 {
+			text += "\n" + tr(ss.lang, "leave.taken", leaveText(ss.lang, ahead))
+		}
+		ss.say(ss.contextTable(), text)
+		return nil
+	}
+	if ss.auth == nil {
+		return ss.refuse("err.leavekey")
+	}
+	req, err := notation.LeaveOf(c.First, c.Last)
+	if err != nil {
+		return ss.refuse("err.leave.reversed", c.First, c.Last, clock.LeaveLeft(taken, year, allowance), year)
+	}
+	kept, err := clock.TakeLeave(taken, req, ss.now, allowance)
+	var le *clock.LeaveError
+	if errors.As(err, &le) {
+		return ss.leaveRefusal(le)
+	}
+	if err != nil {
+		return err
+	}
+	var left []string
+	for y := req.First.Year(); y <= req.Last.Year(); y++ {
+		left = append(left, tr(ss.lang, "leave.year", clock.LeaveLeft(kept, y, allowance), y))
+	}
+	games, err := ss.setLeave(kept, func(lang string) string {
+		return tr(lang, "leave.told", ss.from, intervalText(lang, req))
+	})
+	if err != nil {
+		return err
+	}
+	ss.say(ss.auth, tr(ss.lang, "leave.taken.now", intervalText(ss.lang, req), strings.Join(left, ", "))+"\n"+games)
+	return nil
+}
+
+// cancelLeave answers "cancel leave" ("urlaub abbrechen"): the days of
+// the sender's leave that have not begun are given back (a leave running
+// today ends tonight), the timers of every running game of the player
+// move back, and each opponent is told.
+func (ss *session) cancelLeave(*grammar.CancelLeaveCommand) error {
+	if ss.auth == nil {
+		return ss.refuse("err.leavekey")
+	}
+	taken, err := ss.leaveOf(ss.from)
+	if err != nil {
+		return err
+	}
+	allowance := ss.srv.leaveDays()
+	kept, back, err := clock.CancelLeave(taken, ss.now, allowance)
+	var le *clock.LeaveError
+	if errors.As(err, &le) {
+		return ss.leaveRefusal(le)
+	}
+	if err != nil {
+		return err
+	}
+	games, err := ss.setLeave(kept, func(lang string) string {
+		return tr(lang, "leave.cancel.told", ss.from)
+	})
+	if err != nil {
+		return err
+	}
+	year := ss.now.UTC().Year()
+	ss.say(ss.auth, tr(ss.lang, "leave.cancelled", back, clock.LeaveLeft(kept, year, allowance), year)+"\n"+games)
+	return nil
+}
+
+// leaveOf returns the leave of the player at addr as this mail has left
+// it so far.
+func (ss *session) leaveOf(addr string) ([]notation.Leave, error) {
+	if ls, ok := ss.leaves[addr]; ok {
+		return ls, nil
+	}
+	ls, err := ss.srv.store.Leave(ss.ctx, addr)
+	if err != nil {
+		return nil, err
+	}
+	return ls, nil
+}
+
+// setLeave makes leave the sender's whole leave: it is written with the
+// mail (collectClock), every running game of the sender gets it (so its
+// timers are recomputed and the replies show it), and every opponent in
+// those games is told, once, with told. It returns the sender's line
+// naming those games.
+func (ss *session) setLeave(leave []notation.Leave, told func(lang string) string) (string, error) {
+	if ss.leaves == nil {
+		ss.leaves = map[string][]notation.Leave{}
+	}
+	ss.leaves[ss.from] = leave
+	gs, err := ss.srv.store.GamesOf(ss.ctx, ss.from)
+	if err != nil {
+		return "", err
+	}
+	var ids []string
+	toldTo := map[string]bool{}
+	for _, g := range gs {
+		if g.Status != archive.Active {
+			continue
+		}
+		t, err := ss.table(g.ID)
+		if err != nil {
+			return "", err
+		}
+		side := 0
+		if t.g.Defenders == ss.from {
+			side = 1
+		}
+		t.g.Leave[side] = leave
+		t.changed = true
+		ids = append(ids, g.ID)
+		if opp := opponentOf(t.g, ss.from); !toldTo[opp] {
+			toldTo[opp] = true
+			ss.tell(opp, t, told)
+		}
+	}
+	if len(ids) == 0 {
+		return tr(ss.lang, "leave.nogames"), nil
+	}
+	return tr(ss.lang, "leave.games", strings.Join(ids, ", ")), nil
+}
+
+// leaveRefusal explains a refused leave request or cancellation
+// (CORRESPONDENCE.md §3.3): why, and the days left.
+func (ss *session) leaveRefusal(le *clock.LeaveError) error {
+	req := intervalText(ss.lang, le.Request)
+	switch le.Reason {
+	case clock.LeaveInPast:
+		return ss.refuse("err.leave.past", req, le.DaysLeft, le.Year)
+	case clock.LeaveReversed:
+		return ss.refuse("err.leave.reversed", le.Request.First.Format("2006-01-02"), le.Request.Last.Format("2006-01-02"), le.DaysLeft, le.Year)
+	case clock.LeaveOverlap:
+		return ss.refuse("err.leave.overlap", req, intervalText(ss.lang, le.Conflict), le.DaysLeft, le.Year)
+	case clock.LeaveOverAllowance:
+		return ss.refuse("err.leave.allowance", req, le.Years[0].Requested, le.DaysLeft, le.Year)
+	case clock.LeaveAcrossYears:
+		var parts []string
+		for _, y := range le.Years {
+			parts = append(parts, tr(ss.lang, "err.leave.yearpart", y.Year, y.Requested, y.Left))
+		}
+		return ss.refuse("err.leave.years", req, strings.Join(parts, "; "))
+	case clock.LeaveNothingToCancel:
+		return ss.refuse("err.leave.nothing", le.DaysLeft, le.Year)
+	}
+	return fmt.Errorf("server: leave refused for an unknown reason: %w", le)
+}

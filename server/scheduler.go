@@ -1,0 +1,250 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/clock"
+	"github.com/taflmail/taflmail/mailer"
+)
+
+// The durable scheduler (docs/clock.md, "The scheduler"). Every change of
+// a game stores the game's timers in the archive with it (collectClock):
+// the running ply's reminders and, for a timed game, its deadline, each
+// under an idempotency key (clock.Timer.Key). Run sleeps until the earlier
+// of new mail and the next due timer (Store.NextTimer), and RunTimers
+// fires what is due: the timer's effect (a reminder, a time-out), its
+// replies and its done mark are one archive.Change, so a process killed at
+// any point sends no reminder twice and loses no time-out. A deadline is
+// acted on only after the inbox has been read up to it (Decision C4).
+
+// timerBatch is how many due timers RunTimers reads at a time.
+const timerBatch = 100
+
+// RunTimers fires every timer due at Options.Now, earliest first, and
+// returns how many it fired. Before a deadline it reads the inbox up to
+// that instant (Poll, unless a poll that began at or after it already
+// did; without an Inbox the caller hands every mail to HandleMail and the
+// inbox counts as read), so a move that arrived in time is played rather
+// than forfeited (Decision C4). A timer whose game changed meanwhile is
+// recomputed, not fired. It stops at the first failure and returns it:
+// the timers not fired stay pending and fire later.
+func (s *Server) RunTimers(ctx context.Context) (int, error) {
+	fired := 0
+	seen := map[archive.TimerRef]bool{}
+	for ctx.Err() == nil {
+		now := s.opts.Now()
+		due, err := s.store.DueTimers(ctx, now, timerBatch)
+		if err != nil || len(due) == 0 {
+			return fired, err
+		}
+		polled := false
+		for _, tm := range due {
+			if tm.Kind == archive.TimerDeadline && !s.inboxReadTo(tm.Due) {
+				if err := s.readInbox(ctx); err != nil {
+					return fired, err
+				}
+				polled = true
+				break // the mail read may have changed the due timers
+			}
+		}
+		if polled {
+			continue
+		}
+		progress := false
+		for _, tm := range due {
+			ref := archive.TimerRef{GameID: tm.GameID, Key: tm.Key}
+			if seen[ref] {
+				continue
+			}
+			seen[ref] = true
+			progress = true
+			did, err := s.fire(ctx, tm, now)
+			if err != nil {
+				return fired, err
+			}
+			if did {
+				fired++
+			}
+		}
+		if !progress {
+			// every due timer was handled in this call and is due again:
+			// never spin on it, the next call tries again
+			s.log.Error("timers stay due after they were handled", "count", len(due), "first_game", due[0].GameID, "first_key", due[0].Key)
+			return fired, nil
+		}
+	}
+	return fired, ctx.Err()
+}
+
+// inboxReadTo reports whether a Poll that began at or after at has read
+// every mail it fetched (Decision C4).
+func (s *Server) inboxReadTo(at time.Time) bool {
+	return s.polled.Load() >= at.UnixNano()
+}
+
+// readInbox reads the inbox to now: Poll and send the replies. Without an
+// Inbox (the caller hands mails to HandleMail itself) it counts as read.
+func (s *Server) readInbox(ctx context.Context) error {
+	if s.opts.Inbox == nil {
+		s.polled.Store(s.opts.Now().UnixNano())
+		return nil
+	}
+	if err := s.Poll(ctx, false); err != nil {
+		return err
+	}
+	s.FlushOutbox(ctx)
+	return nil
+}
+
+// fire acts on one due timer and commits the effect with the timer's done
+// mark and the replies, deciding again when the game changed meanwhile
+// (archive.ErrConflict). It reports whether the timer's effect was
+// committed now: false when it had been before (archive.ErrDuplicate) or
+// the timer was stale and only the game's timers were recomputed.
+func (s *Server) fire(ctx context.Context, tm archive.Timer, now time.Time) (bool, error) {
+	for attempt := 0; ; attempt++ {
+		change, finished, acted, err := s.decideTimer(ctx, tm, now)
+		if err != nil {
+			return false, err
+		}
+		err = s.store.Commit(ctx, change)
+		switch {
+		case err == nil:
+			if acted {
+				s.log.Info("timer fired", "game", tm.GameID, "timer", tm.Key, "due", tm.Due, "replies", len(change.Outbox))
+			} else {
+				s.log.Info("timer recomputed", "game", tm.GameID, "timer", tm.Key, "due", tm.Due)
+			}
+			s.writeRecords(finished)
+			return acted, nil
+		case errors.Is(err, archive.ErrDuplicate):
+			return false, nil
+		case errors.Is(err, archive.ErrConflict) && attempt < 2:
+			continue
+		default:
+			return false, err
+		}
+	}
+}
+
+// decideTimer works out what a due timer does, without writing: the
+// change to commit, the games that finished, and whether the timer acts
+// (false: its game is not running, or the timer is stale, and the change
+// only recomputes the game's timers). The change carries no mail, so a
+// reminder or a time-out never counts against a reply budget (caps.go).
+func (s *Server) decideTimer(ctx context.Context, tm archive.Timer, now time.Time) (archive.Change, []*table, bool, error) {
+	// the timer's "mail": its id seeds the replies' Message-IDs, so a
+	// repeat after a crash writes the same mails
+	m := &mailer.Message{MessageID: "timer\x00" + tm.GameID + "\x00" + tm.Key}
+	ss := s.newSession(ctx, m, "", now)
+	ss.lang = s.opts.DefaultLanguage
+	t, err := ss.table(tm.GameID)
+	var r *refusal
+	if errors.As(err, &r) {
+		err = errors.New("server: timer " + tm.Key + " of game " + tm.GameID + ": no such game")
+	}
+	if err != nil {
+		return archive.Change{}, nil, false, err
+	}
+	t.changed = true // written back: its version guards the timers, its thread the replies
+	acted := false
+	if t.g.Status == archive.Active {
+		st, err := t.clockState()
+		if err != nil {
+			return archive.Change{}, nil, false, err
+		}
+		if x, ok := findTimer(st.Timers(s.thresholds(st.Control)), tm.Key); ok && !x.At.After(now) {
+			switch x.Kind {
+			case clock.TimerReminder:
+				ss.remind(t, st, x)
+				acted = true
+			case clock.TimerDeadline:
+				if to := st.TimeoutAt(now); to != nil {
+					ss.timeout(t, to, now)
+					acted = true
+				}
+			}
+		}
+	}
+	change := archive.Change{}
+	if acted || t.g.Status != archive.Active {
+		change.Fired = []archive.TimerRef{{GameID: tm.GameID, Key: tm.Key}}
+	}
+	out, err := ss.compose()
+	if err != nil {
+		return archive.Change{}, nil, false, err
+	}
+	if ss.readErr != nil {
+		return archive.Change{}, nil, false, ss.readErr
+	}
+	change.Outbox = out
+	finished := ss.collect(&change)
+	ss.collectClock(&change)
+	return change, finished, acted, nil
+}
+
+// findTimer returns the timer with key among ts.
+func findTimer(ts []clock.Timer, key string) (clock.Timer, bool) {
+	for _, x := range ts {
+		if x.Key() == key {
+			return x, true
+		}
+	}
+	return clock.Timer{}, false
+}
+
+// remind writes the reminder x to the side to move (CORRESPONDENCE.md
+// §4.1): how much time is left and the deadline (timed), or how long the
+// move has been awaited (untimed), then whose move it is, with the board,
+// the move list and the player's key like every mail about the game.
+func (ss *session) remind(t *table, st *clock.State, x clock.Timer) {
+	addr := addressOf(t.g, x.Side.String())
+	lang := ss.langOf(addr)
+	n := ss.noteFor(addr, lang, t)
+	n.game = t
+	n.subject = tr(lang, "subject.reminder", t.v.Title, t.moveNumber())
+	var text string
+	if st.Control.Timed() {
+		d, _ := st.Deadline()
+		text = tr(lang, "reminder.timed", clockDuration(x.Threshold), clockDuration(st.Remaining(x.Side, ss.now)), stamp(d))
+	} else {
+		text = tr(lang, "reminder.untimed", clockDuration(x.Threshold))
+	}
+	ss.addSection(n, text)
+	ss.addSection(n, statusText(lang, t, addr))
+}
+
+// timeout ends the game on time, declared at now (CORRESPONDENCE.md
+// §4.2): the opponent wins, reason time, and both players get the result
+// and the complete record.
+func (ss *session) timeout(t *table, to *clock.Timeout, now time.Time) {
+	ss.finishOnTime(t, to, now)
+	for _, addr := range []string{t.g.Attackers, t.g.Defenders} {
+		ss.tell(addr, t, func(lang string) string {
+			return tr(lang, "timeout.told", sideName(lang, to.Side.String()), stamp(to.Deadline))
+		})
+	}
+	ss.showPosition(t)
+}
+
+// untilNextTimer returns how long Run may wait for mail before the next
+// timer is due: at most WaitCap; a second when timers are due already
+// (RunTimers left them, so they are not retried in a busy loop).
+func (s *Server) untilNextTimer(ctx context.Context) time.Duration {
+	next, ok, err := s.store.NextTimer(ctx)
+	if err != nil {
+		s.log.Warn("reading the next timer failed", "err", err)
+		return s.opts.WaitCap
+	}
+	if !ok {
+		return s.opts.WaitCap
+	}
+	d := next.Sub(s.opts.Now())
+	if d <= 0 {
+		d = time.Second
+	}
+	return min(d, s.opts.WaitCap)
+}
