@@ -55,6 +55,9 @@ type harness struct {
 	// step is how far the clock moves before each delivered mail; 0 means
 	// an hour.
 	step time.Duration
+	// arrival, when set, is the INTERNALDATE of the next delivered mail
+	// (then reset); otherwise a mail arrives at the harness's now.
+	arrival time.Time
 }
 
 func newHarness(t *testing.T) *harness {
@@ -90,7 +93,10 @@ func (h *harness) deliver(from, subject, body string, hdr map[string]string) []s
 		h.now = h.now.Add(h.step)
 	}
 	var raw strings.Builder
-	fmt.Fprintf(&raw, "From: %s\r\nTo: tafl@game.test\r\nSubject: %s\r\nDate: %s\r\n", from, subject, h.now.Format(time.RFC1123Z))
+	fmt.Fprintf(&raw, "From: %s\r\nTo: tafl@game.test\r\nSubject: %s\r\n", from, subject)
+	if _, ok := hdr["Date"]; !ok {
+		fmt.Fprintf(&raw, "Date: %s\r\n", h.now.Format(time.RFC1123Z))
+	}
 	if _, ok := hdr["Message-ID"]; !ok {
 		fmt.Fprintf(&raw, "Message-ID: <m%d@player.test>\r\n", h.seq)
 	}
@@ -105,6 +111,10 @@ func (h *harness) deliver(from, subject, body string, hdr map[string]string) []s
 	}
 	m.UID = uint32(h.seq)
 	m.UIDValidity = 1
+	m.Arrived = h.now
+	if !h.arrival.IsZero() {
+		m.Arrived, h.arrival = h.arrival, time.Time{}
+	}
 	before := len(h.sender.sent)
 	if err := h.srv.HandleMail(context.Background(), m); err != nil {
 		h.t.Fatalf("HandleMail: %v", err)

@@ -1,0 +1,157 @@
+package server
+
+import (
+	"context"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/taflmail/taflmail/notation"
+)
+
+// The harness's games start on 2026-11-29 (a Sunday) at 10:00 UTC.
+
+// TestLeaveMovesDeadline (Decision C5): leave of either player stops both
+// clocks of their game, so the deadline of the side to move moves on by
+// the leave, whoever takes it; overlapping leave counts once; the
+// opponent is told; cancelling gives the days back and moves the
+// deadline back.
+func TestLeaveMovesDeadline(t *testing.T) {
+	h := newHarness(t)
+	id, start := startTimed(t, h, "3d+0d")
+	d0 := h.deadlineOf(id)
+	if want := start.Add(3*day + time.Second); !d0.Equal(want) {
+		t.Fatalf("deadline %v, want start + 3d + 1s = %v", d0, want)
+	}
+	// alice, to move, takes 1 December
+	sent := h.reply(alice, "leave 2026-12-01")
+	mustContain(t, "alice's reply", to(t, sent, alice).Text, "Leave taken: 2026-12-01 (1 day). You have 29 days left in 2026.",
+		"Games whose clocks this concerns: "+id)
+	mustContain(t, "bob's notice", to(t, sent, bob).Text, "alice@player.test takes leave: 2026-12-01 (1 day).",
+		"Clocks (3d+0d):", "must move before "+stamp(d0.Add(day)))
+	if d := h.deadlineOf(id); !d.Equal(d0.Add(day)) {
+		t.Errorf("after alice's leave the deadline is %v, want one day later: %v", d, d0.Add(day))
+	}
+	// bob, not to move, takes 1 and 2 December: the union is two days
+	sent = h.reply(bob, "urlaub 2026-12-01 bis 2026-12-02")
+	mustContain(t, "bob's reply", to(t, sent, bob).Text, "Urlaub eingetragen: 2026-12-01 bis 2026-12-02 (2 Tage). Du hast noch 28 Tage im Jahr 2026.")
+	mustContain(t, "alice's notice", to(t, sent, alice).Text, "bob@player.test takes leave: 2026-12-01 to 2026-12-02 (2 days).")
+	if d := h.deadlineOf(id); !d.Equal(d0.Add(2 * day)) {
+		t.Errorf("with both players' leave the deadline is %v, want two days later (the union): %v", d, d0.Add(2*day))
+	}
+	sent = h.reply(alice, "clock")
+	mustContain(t, "clock", sent[0].msg.Text, "Leave of the attackers: 2026-12-01 (1 day).",
+		"Leave of the defenders: 2026-12-01 to 2026-12-02 (2 days).", "must move before "+stamp(d0.Add(2*day)))
+	h.reply(bob, "leave 2026-12-04")
+	// a move during leave is played, and charged nothing for the leave
+	h.now = time.Date(2026, 12, 2, 12, 0, 0, 0, time.UTC).Add(-h.step)
+	h.reply(alice, openings[0])
+	if left := h.stateOf(id).Clock[0]; left != 3*day-(time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC).Sub(start)) {
+		t.Errorf("attackers' clock after a move on leave: %v; only the time before the leave counts", left)
+	}
+	// bob's clock runs on 3 December, stands on the 4th, runs the 5th and 6th
+	if d, want := h.deadlineOf(id), time.Date(2026, 12, 7, 0, 0, 1, 0, time.UTC); !d.Equal(want) {
+		t.Errorf("bob's deadline %v, want %v", d, want)
+	}
+	// bob cancels on 2 December: the 4th is given back, the 2nd has begun
+	sent = h.reply(bob, "cancel leave")
+	mustContain(t, "bob's cancel", to(t, sent, bob).Text, "Urlaub abgebrochen: 1 Tage zurückgegeben. Du hast noch 28 Urlaubstage im Jahr 2026.")
+	mustContain(t, "alice's notice", to(t, sent, alice).Text, "bob@player.test cancelled their leave that had not begun",
+		"defenders 3d left (on leave)")
+	if d, want := h.deadlineOf(id), time.Date(2026, 12, 6, 0, 0, 1, 0, time.UTC); !d.Equal(want) {
+		t.Errorf("after the cancellation bob's deadline is %v, want %v", d, want)
+	}
+}
+
+// TestLeaveRefused: every refusal of CORRESPONDENCE.md §3.3 names the days
+// left and changes nothing; a malformed date is a syntax error; leave
+// without a key is refused.
+func TestLeaveRefused(t *testing.T) {
+	h := newHarness(t)
+	id, _ := startTimed(t, h, "10d+1d")
+	h.reply(alice, "leave 2026-12-24 to 2027-01-02") // 8 days of 2026, 2 of 2027
+	before := h.deadlineOf(id)
+	for _, tc := range []struct{ line, want string }{
+		{"leave 2026-11-28", "The leave 2026-11-28 (1 day) begins before today; leave may begin today at the earliest. You have 22 leave days left in 2026."},
+		{"leave 2026-12-30 to 2026-12-31", "The leave 2026-12-30 to 2026-12-31 (2 days) shares days with your leave 2026-12-24 to 2027-01-02 (10 days). You have 22 leave days left in 2026."},
+		{"leave 2026-11-30 to 2026-12-22", "The leave 2026-11-30 to 2026-12-22 (23 days) needs 23 days, but you have only 22 leave days left in 2026."},
+		{"leave 2027-12-01 to 2028-01-05", "The leave 2027-12-01 to 2028-01-05 (36 days) crosses the new year and needs more days than a year has left: 2027: 31 days asked, 28 left; 2028: 5 days asked, 30 left."},
+		{"leave 2026-12-10 to 2026-12-01", "The leave from 2026-12-10 to 2026-12-01 ends before it begins. You have 22 leave days left in 2026."},
+		{"leave 2026-13-01", "2026-13-01 is not a day of the calendar."},
+		{"leave 24.12.2026", "Expected end of line"},
+	} {
+		sent := h.reply(alice, tc.line)
+		if len(sent) != 1 {
+			t.Errorf("%q: %d mails, want the refusal to alice only:\n%s", tc.line, len(sent), texts(sent))
+			continue
+		}
+		mustContain(t, tc.line, sent[0].msg.Text, tc.want)
+		if leave, _ := h.store.Leave(context.Background(), alice); len(leave) != 1 {
+			t.Errorf("%q changed the leave: %v", tc.line, leave)
+		}
+	}
+	if d := h.deadlineOf(id); !d.Equal(before) {
+		t.Errorf("refusals moved the deadline from %v to %v", before, d)
+	}
+	// a year's allowance over a year boundary is taken apart per year
+	sent := h.reply(alice, "leave")
+	mustContain(t, "leave", sent[0].msg.Text, "You have 22 of your 30 leave days left in 2026.", "Your leave from today on: 2026-12-24 to 2027-01-02 (10 days).")
+	// without the key (a new mail): refused, days left may be asked
+	sent = h.deliver(alice, "holidays", "leave 2026-12-10", nil)
+	mustContain(t, "keyless leave", sent[0].msg.Text, "send it as a reply to a mail about one of your games")
+	sent = h.reply(alice, "urlaub 2026-02-30")
+	mustContain(t, "German date", sent[0].msg.Text, "2026-02-30 ist kein Tag des Kalenders.")
+	sent = h.deliver(carol, "holidays", "urlaub", nil)
+	mustContain(t, "keyless query", sent[0].msg.Text, "Du hast noch 30 von 30 Urlaubstagen im Jahr 2026.")
+	// nothing to cancel
+	h2 := newHarness(t)
+	startTimed(t, h2, "10d+1d")
+	sent = h2.reply(alice, "cancel leave")
+	mustContain(t, "cancel", sent[0].msg.Text, "You have no leave after today to cancel. You have 30 leave days left in 2026.")
+}
+
+const carol = "carol@player.test"
+
+// TestLeaveAllowanceOption: the operator's allowance (Options.LeaveDays)
+// bounds leave; the invitation states it.
+func TestLeaveAllowanceOption(t *testing.T) {
+	h := newHarness(t)
+	h.srv.opts.LeaveDays = 5
+	sent := h.deliver(alice, "x", "new copenhagen with bob@player.test time 10d+1d", nil)
+	mustContain(t, "invitation", to(t, sent, bob).Text, "each player may take 5 days a year")
+	h.reply(bob, "accept")
+	sent = h.reply(alice, "leave 2026-12-01 to 2026-12-06")
+	mustContain(t, "refusal", sent[0].msg.Text, "needs 6 days, but you have only 5 leave days left in 2026.")
+	sent = h.reply(alice, "leave 2026-12-01 to 2026-12-05")
+	mustContain(t, "taken", to(t, sent, alice).Text, "You have 0 days left in 2026.")
+}
+
+// TestLeaveAcrossGames: leave is the player's, in all running games: both
+// games' deadlines move and both opponents are told, each once.
+func TestLeaveAcrossGames(t *testing.T) {
+	h := newHarness(t)
+	id1, _ := startTimed(t, h, "3d+0d")
+	sent := h.deliver(alice, "x", "new copenhagen with carol@player.test time 5d+0d", nil)
+	h.reply(carol, "accept")
+	id2 := findGame(to(t, sent, carol).Subject, "", nil).id
+	d1, d2 := h.deadlineOf(id1), h.deadlineOf(id2)
+	sent = h.reply(alice, "leave 2026-12-01 to 2026-12-02")
+	if len(sent) != 3 {
+		t.Fatalf("%d mails, want alice's reply and one notice each to bob and carol:\n%s", len(sent), texts(sent))
+	}
+	mustContain(t, "alice", to(t, sent, alice).Text, "Games whose clocks this concerns: ")
+	for _, id := range []string{id1, id2} {
+		if !strings.Contains(to(t, sent, alice).Text, id) {
+			t.Errorf("alice's reply does not name game %s", id)
+		}
+	}
+	to(t, sent, bob)
+	to(t, sent, carol)
+	if a, b := h.deadlineOf(id1), h.deadlineOf(id2); !a.Equal(d1.Add(2*day)) || !b.Equal(d2.Add(2*day)) {
+		t.Errorf("deadlines %v, %v; want both two days later than %v, %v", a, b, d1, d2)
+	}
+	if leave, _ := h.store.Leave(context.Background(), alice); len(leave) != 1 || leave[0] != (notation.Leave{
+		First: time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC), Last: time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC)}) {
+		t.Errorf("stored leave %v", leave)
+	}
+}
