@@ -150,15 +150,22 @@ func (s *Server) decideTimer(ctx context.Context, tm archive.Timer, now time.Tim
 		return archive.Change{}, nil, false, err
 	}
 	t.changed = true // written back: its version guards the timers, its thread the replies
-	acted := false
+	acted, passed := false, false
 	if t.g.Status == archive.Active {
 		st, err := t.clockState()
 		if err != nil {
 			return archive.Change{}, nil, false, err
 		}
-		if x, ok := findTimer(st.Timers(s.thresholds(st.Control)), tm.Key); ok && !x.At.After(now) {
+		timers := st.Timers(s.thresholds(st.Control))
+		if x, ok := findTimer(timers, tm.Key); ok && !x.At.After(now) {
 			switch x.Kind {
 			case clock.TimerReminder:
+				if overtaken(timers, x, now) {
+					// the daemon was down past a later reminder or the
+					// deadline: that one speaks, this one is done unsent
+					passed = true
+					break
+				}
 				ss.remind(t, st, x)
 				acted = true
 			case clock.TimerDeadline:
@@ -170,7 +177,7 @@ func (s *Server) decideTimer(ctx context.Context, tm archive.Timer, now time.Tim
 		}
 	}
 	change := archive.Change{}
-	if acted || t.g.Status != archive.Active {
+	if acted || passed || t.g.Status != archive.Active {
 		change.Fired = []archive.TimerRef{{GameID: tm.GameID, Key: tm.Key}}
 	}
 	out, err := ss.compose()
@@ -184,6 +191,19 @@ func (s *Server) decideTimer(ctx context.Context, tm archive.Timer, now time.Tim
 	finished := ss.collect(&change)
 	ss.collectClock(&change)
 	return change, finished, acted, nil
+}
+
+// overtaken reports whether a timer of ts after x is due at now too: then
+// only the last due one is acted on (a daemon that was down does not send
+// the 7-day and the 2-day reminder at once, nor a reminder with the
+// time-out).
+func overtaken(ts []clock.Timer, x clock.Timer, now time.Time) bool {
+	for _, y := range ts {
+		if y.At.After(x.At) && !y.At.After(now) {
+			return true
+		}
+	}
+	return false
 }
 
 // findTimer returns the timer with key among ts.
