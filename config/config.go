@@ -27,6 +27,7 @@ type Config struct {
 	SMTP    SMTP    `mapstructure:"smtp"`
 	Archive Archive `mapstructure:"archive"`
 	Server  Server  `mapstructure:"server"`
+	Clock   Clock   `mapstructure:"clock"`
 	Log     Log     `mapstructure:"log"`
 }
 
@@ -77,6 +78,16 @@ type Server struct {
 	DefaultLanguage        string `mapstructure:"default_language" help:"reply language for players who chose none: en or de"`
 }
 
+// Clock is the operator's part of correspondence clocks (CORRESPONDENCE.md
+// §3.1, §4.1; docs/clock.md): the yearly leave allowance and when players
+// are reminded. Durations are written as in a time control, "<n>d<n>h<n>m"
+// ("7d", "12h", "1d12h"); a list separates them by commas.
+type Clock struct {
+	LeaveDays        int    `mapstructure:"leave_days" help:"leave days each player may take per calendar year, during which the clocks of their games stand still; 0 allows none"`
+	Reminders        string `mapstructure:"reminders" help:"remind the player to move in a timed game when their remaining time falls below each of these, e.g. \"7d, 2d, 12h\"; empty sends none"`
+	UntimedReminders string `mapstructure:"untimed_reminders" help:"remind the player to move in an untimed game after each of these without a move, e.g. \"7d, 14d, 21d\"; empty sends none"`
+}
+
 // Log is what the daemon writes about itself.
 type Log struct {
 	Level  string `mapstructure:"level" help:"least severe level logged: debug, info, warn or error"`
@@ -110,6 +121,11 @@ func Default() Config {
 			ErrorRepliesPerHour:    5,
 			StrangerRepliesPerHour: 60,
 			DefaultLanguage:        "en",
+		},
+		Clock: Clock{
+			LeaveDays:        30,
+			Reminders:        "7d, 2d, 12h",
+			UntimedReminders: "7d, 14d, 21d",
 		},
 		Log: Log{
 			Level:  "info",

@@ -455,6 +455,11 @@ server:
   authserv_id: ""
   default_language: "en"
 
+clock:
+  leave_days: 30
+  reminders: "7d, 2d, 12h"
+  untimed_reminders: "7d, 14d, 21d"
+
 log:
   level: "debug"
   format: "text"
@@ -501,8 +506,8 @@ func TestRegisterFlags(t *testing.T) {
 
 func TestKeys(t *testing.T) {
 	keys := config.Keys()
-	if len(keys) != 33 {
-		t.Errorf("len(Keys()) = %d, want 33", len(keys))
+	if len(keys) != 36 {
+		t.Errorf("len(Keys()) = %d, want 36", len(keys))
 	}
 	k := keys[10] // imap.poll_interval
 	want := config.Key{Name: "imap.poll_interval", Env: "TAFLMAIL_IMAP_POLL_INTERVAL", Flag: "imap-poll-interval",

@@ -123,6 +123,17 @@ func (c Config) Validate() error {
 	}
 	oneOf("server.default_language", c.Server.DefaultLanguage, "en", "de")
 
+	// clock
+	if c.Clock.LeaveDays < 0 || c.Clock.LeaveDays > 366 {
+		bad("clock.leave_days", "must be from 0 to 366, not %d", c.Clock.LeaveDays)
+	}
+	if _, err := ParseDurations(c.Clock.Reminders); err != nil {
+		bad("clock.reminders", "%v", err)
+	}
+	if _, err := ParseDurations(c.Clock.UntimedReminders); err != nil {
+		bad("clock.untimed_reminders", "%v", err)
+	}
+
 	// log
 	oneOf("log.level", c.Log.Level, "debug", "info", "warn", "error")
 	oneOf("log.format", c.Log.Format, "text", "json")

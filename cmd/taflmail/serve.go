@@ -137,11 +137,20 @@ func serverOptions(cfg config.Config, store *archive.Store, inbox server.Inbox, 
 	if strangers == 0 {
 		strangers = -1 // config: 0 answers none; server: negative answers none
 	}
+	leaveDays := cfg.Clock.LeaveDays
+	if leaveDays == 0 {
+		leaveDays = -1 // config: 0 allows none; server: negative allows none
+	}
+	// Validate has checked the lists; an empty one is an empty, non-nil
+	// list: no reminders
+	reminders, _ := config.ParseDurations(cfg.Clock.Reminders)
+	untimed, _ := config.ParseDurations(cfg.Clock.UntimedReminders)
 	return server.Options{
 		Address: cfg.Server.Address, Name: cfg.Server.Name, Domain: cfg.Server.Domain,
 		Mailbox: cfg.IMAP.Mailbox, Store: store, Inbox: inbox, Sender: sender, Logger: logger,
 		MaxMailBytes: cfg.IMAP.MaxMailBytes, ErrorRepliesPerHour: perHour, StrangerRepliesPerHour: strangers,
 		DefaultLanguage: cfg.Server.DefaultLanguage, RecordsDir: cfg.Archive.RecordsDir,
 		RequireAuthResults: cfg.Server.RequireAuthResults, AuthservID: cfg.Server.AuthservID,
+		LeaveDays: leaveDays, Reminders: reminders, UntimedReminders: untimed,
 	}
 }

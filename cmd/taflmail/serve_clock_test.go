@@ -1,0 +1,26 @@
+package main
+
+import (
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/taflmail/taflmail/config"
+)
+
+// TestServerOptionsClock: the clock keys reach the referee: the leave
+// allowance (0: none, which the server writes as negative) and the
+// reminder lists (empty: none, an empty non-nil list).
+func TestServerOptionsClock(t *testing.T) {
+	cfg := config.Default()
+	o := serverOptions(cfg, nil, nil, nil, nil)
+	if o.LeaveDays != 30 || !reflect.DeepEqual(o.Reminders, []time.Duration{7 * 24 * time.Hour, 48 * time.Hour, 12 * time.Hour}) ||
+		!reflect.DeepEqual(o.UntimedReminders, []time.Duration{7 * 24 * time.Hour, 14 * 24 * time.Hour, 21 * 24 * time.Hour}) {
+		t.Errorf("defaults: leave %d, reminders %v, untimed %v", o.LeaveDays, o.Reminders, o.UntimedReminders)
+	}
+	cfg.Clock = config.Clock{LeaveDays: 0, Reminders: "", UntimedReminders: "3d"}
+	o = serverOptions(cfg, nil, nil, nil, nil)
+	if o.LeaveDays >= 0 || o.Reminders == nil || len(o.Reminders) != 0 || !reflect.DeepEqual(o.UntimedReminders, []time.Duration{72 * time.Hour}) {
+		t.Errorf("no leave, no timed reminders: leave %d, reminders %#v, untimed %v", o.LeaveDays, o.Reminders, o.UntimedReminders)
+	}
+}
