@@ -27,6 +27,11 @@ type gameJSONLine struct {
 	DrawOfferBy string `json:"draw_offer_by"`
 	Created     string `json:"created"`
 	Updated     string `json:"updated"`
+	// TimeControl is the control of a timed game (CORRESPONDENCE.md §1),
+	// absent for an untimed one; Deadline, while it runs, when the side
+	// to move loses on time (RFC 3339).
+	TimeControl string `json:"time_control,omitempty"`
+	Deadline    string `json:"deadline,omitempty"`
 }
 
 // newGamesCommand returns `taflmail games`: the archive's games.
@@ -72,10 +77,14 @@ The players' per-game keys are never printed.`,
 			if err != nil {
 				return err
 			}
-			if asJSON {
-				return writeGamesJSON(cmd.OutOrStdout(), games)
+			deadlines, err := store.Deadlines(ctx)
+			if err != nil {
+				return err
 			}
-			return writeGamesTable(cmd.OutOrStdout(), games, st)
+			if asJSON {
+				return writeGamesJSON(cmd.OutOrStdout(), games, deadlines)
+			}
+			return writeGamesTable(cmd.OutOrStdout(), games, st, deadlines)
 		},
 	}
 	cmd.Flags().StringVar(&status, "status", "", "list only games with this status: invited, active, finished or declined")
@@ -86,7 +95,7 @@ The players' per-game keys are never printed.`,
 
 // writeGamesTable prints games as an aligned table, or a line saying there
 // are none.
-func writeGamesTable(w io.Writer, games []*archive.Game, st archive.GameStatus) error {
+func writeGamesTable(w io.Writer, games []*archive.Game, st archive.GameStatus, deadlines map[string]time.Time) error {
 	if len(games) == 0 {
 		if st != "" {
 			_, err := fmt.Fprintf(w, "no %s games\n", st)
@@ -95,11 +104,27 @@ func writeGamesTable(w io.Writer, games []*archive.Game, st archive.GameStatus) 
 		_, err := fmt.Fprintln(w, "no games")
 		return err
 	}
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "ID\tVARIANT\tATTACKERS\tDEFENDERS\tSTATUS\tPLIES\tRESULT\tUPDATED")
+	timed := false
 	for _, g := range games {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s\n",
+		timed = timed || g.TimeControl != ""
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	header := "ID\tVARIANT\tATTACKERS\tDEFENDERS\tSTATUS\tPLIES\tRESULT\tUPDATED"
+	if timed {
+		header += "\tCLOCK\tDEADLINE"
+	}
+	fmt.Fprintln(tw, header)
+	for _, g := range games {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s",
 			g.ID, g.Variant, g.Attackers, g.Defenders, g.Status, g.PlyCount, resultCell(g), utcStamp(g.UpdatedAt))
+		if timed {
+			control := g.TimeControl
+			if control == "" {
+				control = "-"
+			}
+			fmt.Fprintf(tw, "\t%s\t%s", control, utcStamp(deadlines[g.ID]))
+		}
+		fmt.Fprintln(tw)
 	}
 	return tw.Flush()
 }
@@ -119,7 +144,7 @@ func resultCell(g *archive.Game) string {
 }
 
 // writeGamesJSON prints one JSON object per game and line.
-func writeGamesJSON(w io.Writer, games []*archive.Game) error {
+func writeGamesJSON(w io.Writer, games []*archive.Game, deadlines map[string]time.Time) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	for _, g := range games {
@@ -128,6 +153,10 @@ func writeGamesJSON(w io.Writer, games []*archive.Game) error {
 			Challenger: g.Challenger, Status: string(g.Status), Plies: g.PlyCount,
 			Result: g.Result, Reason: g.Reason, DrawOfferBy: g.DrawOfferBy,
 			Created: g.CreatedAt.UTC().Format(time.RFC3339), Updated: g.UpdatedAt.UTC().Format(time.RFC3339),
+			TimeControl: g.TimeControl,
+		}
+		if d, ok := deadlines[g.ID]; ok {
+			line.Deadline = d.UTC().Format(time.RFC3339)
 		}
 		if err := enc.Encode(line); err != nil {
 			return err

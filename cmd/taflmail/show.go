@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/clock"
 	"github.com/taflmail/taflmail/engine"
 	"github.com/taflmail/taflmail/notation"
 )
@@ -89,6 +91,9 @@ func writeShow(w io.Writer, g *archive.Game, r *notation.Replay, draw func(io.Wr
 	fmt.Fprintf(&b, "Attackers: %s\n", showPlayer(g, g.Attackers))
 	fmt.Fprintf(&b, "Defenders: %s\n", showPlayer(g, g.Defenders))
 	fmt.Fprintf(&b, "Status:    %s\n", showStatus(g, r))
+	if c := showClock(g, r); c != "" {
+		b.WriteString(c)
+	}
 	fmt.Fprintf(&b, "Created:   %s\n", utcStamp(g.CreatedAt))
 	fmt.Fprintf(&b, "Updated:   %s\n\n", utcStamp(g.UpdatedAt))
 	if r.Final != nil {
@@ -210,4 +215,34 @@ func warnReplay(cmd *cobra.Command, g *archive.Game, r *notation.Replay) {
 	for _, e := range r.Errors {
 		fmt.Fprintf(cmd.ErrOrStderr(), "warning: game %s: %v\n", g.ID, e)
 	}
+}
+
+// showClock writes the clock lines of a timed game (CORRESPONDENCE.md §5,
+// read back from its record by package clock): the control, both clocks
+// after the last move that counts, the deadline of the side to move while
+// the game runs, and the players' leave. "" for an untimed game or one
+// not started.
+func showClock(g *archive.Game, r *notation.Replay) string {
+	v, err := clock.Judge(r, time.Time{})
+	if err != nil {
+		return fmt.Sprintf("Clock:     %s (unreadable: %v)\n", g.TimeControl, err)
+	}
+	if v == nil {
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "Clock:     %s: attackers %s, defenders %s after ply %d", v.Control, notation.FormatDuration(max(v.Left[engine.Attackers], 0)),
+		notation.FormatDuration(max(v.Left[engine.Defenders], 0)), v.Plies)
+	if d, ok := v.State.Deadline(); ok && g.Status == archive.Active {
+		fmt.Fprintf(&b, "; the %s must move before %s", v.State.ToMove, d.UTC().Format("2006-01-02 15:04:05 UTC"))
+	}
+	b.WriteString("\n")
+	if c, err := r.Game.Clock(); err == nil && c != nil {
+		for side, name := range []string{"attackers", "defenders"} {
+			if len(c.Leave[side]) > 0 {
+				fmt.Fprintf(&b, "Leave:     %s %s\n", name, notation.FormatLeaves(c.Leave[side]))
+			}
+		}
+	}
+	return b.String()
 }
