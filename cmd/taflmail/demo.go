@@ -42,6 +42,7 @@ func newDemoCommand() *cobra.Command {
 	var (
 		keep    bool
 		verbose bool
+		timed   bool
 		timeout time.Duration
 	)
 	cmd := &cobra.Command{
@@ -52,6 +53,12 @@ referee against them, and two scripted players, alice and bob, who play a
 complete Copenhagen game by mail: a challenge, its acceptance and twelve
 plies until the king escapes to a corner. It prints the mails as they flow
 and the final board. Nothing leaves this machine.
+
+With --clock the game is timed (1d+0d): alice makes one move, bob one,
+then alice stops answering and the referee's clock runs 14,400 times
+faster than real time, four hours a second. She is reminded when less
+than 12 hours are left and loses on time when her day is up, six seconds
+later; both players get the result and the record.
 
 With --serve it instead keeps the servers and the referee running and
 prints how to connect any mail client to them, so you can play against a
@@ -65,11 +72,15 @@ second account yourself.`,
 			}
 			ctx, cancel := context.WithTimeout(ctx, timeout)
 			defer cancel()
+			if timed {
+				return demoClock(ctx, cmd.OutOrStdout(), verbose)
+			}
 			return demoPlay(ctx, cmd.OutOrStdout(), verbose)
 		},
 	}
 	cmd.Flags().BoolVar(&keep, "serve", false, "keep the mail servers and the referee running for your own mail client")
 	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "print every mail in full")
+	cmd.Flags().BoolVar(&timed, "clock", false, "play a timed game on a fast clock: a reminder, then a loss on time")
 	cmd.Flags().DurationVar(&timeout, "timeout", 2*time.Minute, "give up when the game has not ended by then")
 	return cmd
 }
@@ -88,9 +99,25 @@ type demoWorld struct {
 
 const demoPassword = "tafl"
 
+// demoClockOptions make the demo world's referee run on another clock:
+// now is its clock (also the archive's), waitCap bounds its waits for
+// mail in real time, and arrivalOnRead times each mail when the referee
+// reads it rather than by the IMAP server's real INTERNALDATE, which a
+// fast clock would leave far behind.
+type demoClockOptions struct {
+	now           func() time.Time
+	waitCap       time.Duration
+	arrivalOnRead bool
+}
+
 // startDemoWorld starts the in-memory mail stack with the given users, an
 // archive in a temporary folder, and the referee as tafl@taflmail.test.
 func startDemoWorld(ctx context.Context, users []string, logger *slog.Logger) (*demoWorld, error) {
+	return startDemoWorldClock(ctx, users, logger, demoClockOptions{})
+}
+
+// startDemoWorldClock is startDemoWorld on the clock of co.
+func startDemoWorldClock(ctx context.Context, users []string, logger *slog.Logger, co demoClockOptions) (*demoWorld, error) {
 	u := map[string]string{"tafl": demoPassword}
 	for _, name := range users {
 		u[name] = demoPassword
@@ -104,7 +131,7 @@ func startDemoWorld(ctx context.Context, users []string, logger *slog.Logger) (*
 		w.close()
 		return nil, err
 	}
-	if w.store, err = archive.Open(ctx, filepath.Join(w.dir, "taflmail.db")); err != nil {
+	if w.store, err = archive.OpenWith(ctx, filepath.Join(w.dir, "taflmail.db"), archive.Options{Now: co.now}); err != nil {
 		w.close()
 		return nil, err
 	}
@@ -113,10 +140,18 @@ func startDemoWorld(ctx context.Context, users []string, logger *slog.Logger) (*
 		return nil, err
 	}
 	sender := mailer.NewSender(mailer.SMTPConfig{Addr: stack.SMTPAddr(), Security: mailer.SecurityNone, HeloName: "taflmail.test"})
+	var inbox server.Inbox = w.inbox
+	if co.arrivalOnRead {
+		inbox = readTimedInbox{w.inbox}
+	}
+	waitCap := time.Second // see demoPlayer.next
+	if co.waitCap > 0 {
+		waitCap = co.waitCap
+	}
 	w.srv, err = server.New(server.Options{
-		Address: stack.Address("tafl"), Store: w.store, Inbox: w.inbox, Sender: sender, Logger: logger,
+		Address: stack.Address("tafl"), Store: w.store, Inbox: inbox, Sender: sender, Logger: logger,
 		RecordsDir: filepath.Join(w.dir, "records"),
-		WaitCap:    time.Second, // see demoPlayer.next
+		WaitCap:    waitCap, Now: co.now,
 	})
 	if err != nil {
 		w.close()
@@ -326,8 +361,10 @@ func recordFrom(text string) string {
 		return "(not found)\n"
 	}
 	rec := text[i:]
-	if j := strings.Index(rec, "\n\n     a"); j >= 0 {
-		rec = rec[:j+1]
+	for _, end := range []string{"\n\nClocks (", "\n\n     a"} {
+		if j := strings.Index(rec, end); j >= 0 {
+			rec = rec[:j+1] // the record ends where the clocks or the board begin
+		}
 	}
 	return rec
 }

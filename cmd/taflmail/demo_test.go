@@ -64,3 +64,35 @@ func square(s string) engine.Square {
 	fmt.Sscanf(s[1:], "%d", &r)
 	return engine.SquareAt(int(s[0]-'a'), r-1)
 }
+
+// TestDemoClock: demo --clock plays a timed game on the fast clock: a
+// reminder to alice, then her loss on time, with both times where the
+// fast clock puts them and the record ending "timeout".
+func TestDemoClock(t *testing.T) {
+	var out bytes.Buffer
+	cmd := NewRootCommand()
+	cmd.SetArgs([]string{"demo", "--clock"})
+	cmd.SetOut(&out)
+	cmd.SetErr(&out)
+	if err := cmd.Execute(); err != nil {
+		t.Fatalf("demo --clock: %v\n%s", err, out.String())
+	}
+	got := out.String()
+	for _, want := range []string{
+		`alice -> taflmail  "new copenhagen with bob@taflmail.test as attackers time 1d+0d"`,
+		"(alice does not answer; the clock now runs four hours a second)",
+		"taflmail -> alice  ", "reminder, move 2", "Reminder: your time for this game has fallen below 12h",
+		"taflmail -> bob    ", "game over, the defenders win", "The attackers ran out of time",
+		`[TimeControl "1d+0d"]`, `[Termination "timeout"]`, "timeout {[%ts ",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("demo --clock output lacks %q:\n%s", want, got)
+		}
+	}
+	if r, o := strings.Index(got, "Reminder: your time"), strings.Index(got, "ran out of time"); r < 0 || o < r {
+		t.Errorf("the reminder does not come before the time-out:\n%s", got)
+	}
+	if i := strings.Index(got, "The record as"); i < 0 || strings.Contains(got[i:], "Clocks (") {
+		t.Errorf("the printed record runs on into the mail:\n%s", got)
+	}
+}
