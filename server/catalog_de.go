@@ -205,6 +205,7 @@ Schlüssel oder von einer anderen Adresse kann nicht für dich ziehen.`,
 	// The variants' rules in brief, by engine name.
 	// Uhren, Urlaub, Erinnerungen, Zeitüberschreitung.
 	"invite.control":    "Bedenkzeit: %s.",
+	"game.started":      "Deine Partie %s gegen %s beginnt jetzt. Du spielst die %s.",
 	"invite.leave":      "Urlaub: jeder Spieler darf %d Tage im Jahr nehmen, in denen keine der beiden Uhren läuft (\"hilfe\" nennt die Urlaubsbefehle).",
 	"control.none":      "keine (die Partie hat keine Uhr: nur Erinnerungen, niemand verliert auf Zeit)",
 	"control.fischer":   "%s: jede Seite hat %s und nach jedem eigenen Zug %s mehr",

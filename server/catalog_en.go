@@ -207,6 +207,7 @@ move for you. Details: docs/security.md.`,
 
 	// Clocks, leave, reminders, time-outs (clock.go, cmd_clock.go, cmd_leave.go, scheduler.go).
 	"invite.control":    "Time control: %s.",
+	"game.started":      "Your game of %s against %s starts now. You play the %s.",
 	"invite.leave":      "Leave: each player may take %d days a year, during which neither clock runs (\"help\" lists the leave commands).",
 	"control.none":      "none (the game is untimed: reminders only, nobody loses on time)",
 	"control.fischer":   "%s: each side has %s, and %s more after each of its moves",

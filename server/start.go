@@ -1,0 +1,132 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/mail"
+	"strings"
+	"time"
+
+	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/engine"
+	"github.com/taflmail/taflmail/mailer"
+	"github.com/taflmail/taflmail/notation"
+)
+
+// GameStart is a game to start without a challenge: a pairing an
+// organiser made (a tournament's round, CORRESPONDENCE.md §6), which both
+// players play without accepting it first.
+type GameStart struct {
+	// Variant is the engine's name of the rules, e.g. "copenhagen".
+	Variant string
+	// Attackers and Defenders are the players' mail addresses.
+	Attackers, Defenders string
+	// TimeControl is the game's control; the zero value is untimed
+	// (a tournament game always has one, Decision C1).
+	TimeControl notation.TimeControl
+	// TournamentID names the event, "" for none.
+	TournamentID string
+}
+
+// StartGames starts running games without a challenge and returns their
+// ids in the order of starts: each gets a fresh id and a key for each
+// player, starts now (Options.Now: both clocks are set, the first mover's
+// runs), gets its timers (reminders, deadline), and each player gets a
+// mail for each game, opening its thread, with the board, the clocks and
+// the key. All of it is one archive transaction: either every game starts
+// or none does; start a large event in batches of a few thousand games.
+// The organiser's ids are not checked against a tournament table (there
+// is none yet). It fails for an unknown variant or address, a player
+// against themselves or the server, or an archive error.
+func (s *Server) StartGames(ctx context.Context, starts []GameStart) ([]string, error) {
+	now := s.opts.Now()
+	for attempt := 0; ; attempt++ {
+		var ids []string
+		var change archive.Change
+		for i, st := range starts {
+			// a session per game: a player of two games (a match) gets a
+			// mail for each, each with its own key
+			ss := s.newSession(ctx, &mailer.Message{}, "", now)
+			ss.lang = s.opts.DefaultLanguage
+			t, err := ss.startGame(st, now)
+			if err != nil {
+				return nil, fmt.Errorf("server: start game %d (%s vs %s): %w", i+1, st.Attackers, st.Defenders, err)
+			}
+			ids = append(ids, t.g.ID)
+			ss.msg.MessageID = "start\x00" + t.g.ID // seeds the mails' Message-IDs
+			out, err := ss.compose()
+			if err != nil {
+				return nil, err
+			}
+			if ss.readErr != nil {
+				return nil, ss.readErr
+			}
+			c := archive.Change{Outbox: out}
+			ss.collect(&c)
+			ss.collectClock(&c)
+			change.Games = append(change.Games, c.Games...)
+			change.Outbox = append(change.Outbox, c.Outbox...)
+			if change.Timers == nil {
+				change.Timers = map[string]archive.TimerPlan{}
+			}
+			for id, p := range c.Timers {
+				change.Timers[id] = p
+			}
+		}
+		err := s.store.Commit(ctx, change)
+		switch {
+		case err == nil:
+			s.log.Info("games started", "games", len(ids), "replies", len(change.Outbox))
+			return ids, nil
+		case errors.Is(err, archive.ErrConflict) && attempt < 2:
+			continue // an id was taken: draw new ones
+		default:
+			return nil, err
+		}
+	}
+}
+
+// startGame adds a running game of st to the session, started at now,
+// with the players' mails.
+func (ss *session) startGame(st GameStart, now time.Time) (*table, error) {
+	v, ok := engine.Lookup(st.Variant)
+	if !ok {
+		return nil, fmt.Errorf("unknown variant %q", st.Variant)
+	}
+	att, def := strings.ToLower(strings.TrimSpace(st.Attackers)), strings.ToLower(strings.TrimSpace(st.Defenders))
+	for _, a := range []string{att, def} {
+		if !validAddress(a) || a == ss.srv.opts.Address {
+			return nil, fmt.Errorf("%q is not a player's address", a)
+		}
+	}
+	if att == def {
+		return nil, errors.New("a player cannot play against themselves")
+	}
+	ss.from = att // createGame's challenger: the organiser is nobody's opponent
+	t, err := ss.createGame(v, def, "attackers")
+	ss.from = ""
+	if err != nil {
+		return nil, err
+	}
+	t.g.Challenger = ""
+	t.g.Status = archive.Active
+	t.g.StartedAt = now
+	t.g.TournamentID = st.TournamentID
+	if st.TimeControl.Timed() {
+		t.g.TimeControl = st.TimeControl.String()
+	}
+	for _, p := range []struct{ addr, side, opp string }{{att, "attackers", def}, {def, "defenders", att}} {
+		ss.tell(p.addr, t, func(lang string) string {
+			return tr(lang, "game.started", v.Title, p.opp, sideName(lang, p.side)) + "\n" + ss.srv.clockTerms(lang, st.TimeControl)
+		})
+	}
+	ss.showPosition(t)
+	return t, nil
+}
+
+// validAddress reports whether addr is a bare mail address.
+func validAddress(addr string) bool {
+	a, err := mail.ParseAddress(addr)
+	return err == nil && a.Address == addr
+}
