@@ -380,6 +380,9 @@ type player struct {
 	queue            []*mailer.Message // fetched, not yet taken by next
 	received         []*mailer.Message // every mail taken by next, in order
 	seq              int
+	// date, when set, is the Date: field of the mails the player sends
+	// (a client with a wrong clock, or a cheat); zero: now.
+	date time.Time
 }
 
 func newPlayer(t *testing.T, sys *mailSystem, name string) *player {
@@ -404,7 +407,7 @@ func (p *player) send(t testing.TB, to, subject, body string, re *mailer.Message
 	o := mailer.Outgoing{
 		MessageID: fmt.Sprintf("%s.%d.%s@player.test", p.name, p.seq, randomName("")),
 		From:      p.addr, To: []string{to}, Subject: subject, Body: body + "\n",
-		Headers: map[string]string{"Auto-Submitted": "no"},
+		Headers: map[string]string{"Auto-Submitted": "no"}, Date: p.date,
 	}
 	if re != nil {
 		o.Subject = "Re: " + re.Subject
