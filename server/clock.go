@@ -1,6 +1,7 @@
 package server
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -155,13 +156,22 @@ func (ss *session) collectClock(change *archive.Change) {
 	}
 }
 
-// lostOnTime ends the game on time when the move of the sender's mail
-// arrived at or after the sender's deadline (CORRESPONDENCE.md §2.6): the
-// move is not played, the opponent wins, both players get the result and
-// the record. It reports whether it did. How late the mail is processed
-// does not matter, only when it arrived (Decision C4).
+// errLostOnTime is returned by activeGame when the game was lost on time
+// before the mail arrived: lostOnTime ended it and told both players, and
+// the command is not run (run counts the mail as applied: it changed the
+// game).
+var errLostOnTime = errors.New("server: the game was lost on time before the mail arrived")
+
+// lostOnTime ends t on time when the side to move's deadline had passed
+// when the session's mail arrived (CORRESPONDENCE.md §2.6): whatever the
+// mail asks (a move, a draw, a resignation, leave) comes too late to
+// change that. The opponent of the side to move wins; the loser is told
+// when their mail arrived, both get the result and the record. It reports
+// whether it did. Only the arrival counts, not when the mail is handled
+// (Decision C4): a mail that arrived in time is in time, however late it
+// is read.
 func (ss *session) lostOnTime(t *table) (bool, error) {
-	if !control(t.g).Timed() {
+	if t.g.Status != archive.Active || !control(t.g).Timed() {
 		return false, nil
 	}
 	st, err := t.clockState()
@@ -174,10 +184,16 @@ func (ss *session) lostOnTime(t *table) (bool, error) {
 		return false, nil
 	}
 	ss.finishOnTime(t, to, ss.now)
-	ss.say(t, tr(ss.lang, "timeout.late", stamp(arrival), stamp(to.Deadline)))
-	ss.tell(opponentOf(t.g, ss.from), t, func(lang string) string {
-		return tr(lang, "timeout.told", sideName(lang, to.Side.String()), stamp(to.Deadline))
-	})
+	loser := addressOf(t.g, to.Side.String())
+	for _, addr := range []string{t.g.Attackers, t.g.Defenders} {
+		if addr == loser && addr == ss.from {
+			ss.say(t, tr(ss.lang, "timeout.late", stamp(arrival), stamp(to.Deadline)))
+			continue
+		}
+		ss.tell(addr, t, func(lang string) string {
+			return tr(lang, "timeout.told", sideName(lang, to.Side.String()), stamp(to.Deadline))
+		})
+	}
 	ss.showPosition(t)
 	return true, nil
 }

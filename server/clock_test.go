@@ -250,7 +250,7 @@ func TestExactlyZero(t *testing.T) {
 		t.Fatalf("after a move one second late: %v; want the defenders winning on time after 2 plies", g)
 	}
 	mustContain(t, "alice's mail", to(t, sent, alice).Text,
-		"at or after your deadline", "it was not played, and the game is lost on time",
+		"at or after your deadline", "it came too late, and the game is lost on time",
 		"The game is over: the defenders win, the attackers ran out of time", `[Termination "timeout"]`)
 	mustContain(t, "bob's mail", to(t, sent, bob).Text, "The attackers ran out of time", `[Result "defenders"]`, `[Termination "timeout"]`, "timeout {[%ts ")
 	if ts := h.timersOf(id); len(ts) != 0 {
@@ -336,5 +336,51 @@ func TestCommitLaterThanArrival(t *testing.T) {
 	g, _ = h.store.Game(context.Background(), id)
 	if !g.Plies[1].Avail.IsZero() {
 		t.Errorf("a ply committed 30 s after it arrived has avail %v", g.Plies[1].Avail)
+	}
+}
+
+// TestNothingAfterTheDeadline: once the side to move's deadline has
+// passed, no mail that arrives later saves the game, whoever sends it and
+// whatever it asks (the scheduler reads such mails before it declares the
+// time-out, Decision C4): accepting a standing draw offer, taking leave
+// from today, resigning, offering a draw as the winner. The game is lost
+// on time instead, once.
+func TestNothingAfterTheDeadline(t *testing.T) {
+	for _, tc := range []struct {
+		name, who, line string
+		setup           func(h *harness)
+	}{
+		{"accept draw", alice, "accept draw", func(h *harness) { h.reply(bob, "offer draw") }},
+		{"leave today", alice, "leave 2026-12-01", nil},
+		{"opponent's leave today", bob, "leave 2026-12-01", nil},
+		{"resign", alice, "resign", nil},
+		{"winner offers a draw", bob, "offer draw", nil},
+		{"late move", alice, openings[0], nil},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newHarness(t)
+			id, _ := startTimed(t, h, "2d+0d")
+			if tc.setup != nil {
+				tc.setup(h)
+			}
+			deadline := h.deadlineOf(id)
+			h.replyAt(deadline.Add(2*time.Hour), tc.who, tc.line)
+			g := h.state(id)
+			if g.Status != archive.Finished || g.Result != "defenders" || g.Reason != "timeout" || g.DrawOfferBy != "" {
+				t.Fatalf("after %q from %s past alice's deadline: %v; want the defenders winning on time", tc.line, tc.who, g)
+			}
+			if sent := h.runTimers(nil); len(sent) != 0 {
+				t.Errorf("the scheduler ended the game again:\n%s", subjects(sent))
+			}
+			results := 0
+			for _, m := range h.sender.sent {
+				if strings.Contains(m.msg.Text, "The game is over: the defenders win, the attackers ran out of time") {
+					results++
+				}
+			}
+			if results != 2 {
+				t.Errorf("%d result mails, want one to each player", results)
+			}
+		})
 	}
 }

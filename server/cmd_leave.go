@@ -137,6 +137,11 @@ func (ss *session) setLeave(leave []notation.Leave, told func(lang string) strin
 		if err != nil {
 			return "", err
 		}
+		if lost, err := ss.lostOnTime(t); err != nil {
+			return "", err
+		} else if lost {
+			continue // lost on time before this mail: no leave brings it back
+		}
 		side := 0
 		if t.g.Defenders == ss.from {
 			side = 1

@@ -33,9 +33,6 @@ func (ss *session) move(c *grammar.MoveCommand) error {
 	if t.toMove() != mySide {
 		return ss.refuse("err.notyourturn", sideName(ss.lang, t.toMove()))
 	}
-	if lost, err := ss.lostOnTime(t); lost || err != nil {
-		return err // it arrived after the deadline: the game is lost on time (clock.go)
-	}
 	if err := ss.checkMoveNumber(t, c); err != nil {
 		return err
 	}

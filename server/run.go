@@ -96,6 +96,10 @@ func (ss *session) run() error {
 			continue
 		}
 		if err := ss.dispatch(l); err != nil {
+			if errors.Is(err, errLostOnTime) {
+				ss.did = true // the game ended on time instead (clock.go)
+				continue
+			}
 			var r *refusal
 			if !errors.As(err, &r) {
 				return err

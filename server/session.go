@@ -1,6 +1,7 @@
 package server
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"time"
@@ -256,6 +257,9 @@ func (ss *session) activeGame() (*table, error) {
 	}
 	switch t.g.Status {
 	case archive.Active:
+		if lost, err := ss.lostOnTime(t); err != nil || lost {
+			return nil, cmp.Or(err, errLostOnTime) // the mail came after the deadline (clock.go)
+		}
 		return t, nil
 	case archive.Finished:
 		return nil, ss.refuse("err.over", t.g.ID, resultText(ss.lang, t))
