@@ -102,8 +102,9 @@ func (s *Server) readInbox(ctx context.Context) error {
 // fire acts on one due timer and commits the effect with the timer's done
 // mark and the replies, deciding again when the game changed meanwhile
 // (archive.ErrConflict). It reports whether the timer's effect was
-// committed now: false when it had been before (archive.ErrDuplicate) or
-// the timer was stale and only the game's timers were recomputed.
+// committed now: false when it had been before (archive.ErrDuplicate), a
+// later timer overtook it (it is marked done unsent), or the timer was
+// stale and only the game's timers were recomputed.
 func (s *Server) fire(ctx context.Context, tm archive.Timer, now time.Time) (bool, error) {
 	for attempt := 0; ; attempt++ {
 		change, finished, acted, err := s.decideTimer(ctx, tm, now)
@@ -113,11 +114,8 @@ func (s *Server) fire(ctx context.Context, tm archive.Timer, now time.Time) (boo
 		err = s.store.Commit(ctx, change)
 		switch {
 		case err == nil:
-			if acted {
-				s.log.Info("timer fired", "game", tm.GameID, "timer", tm.Key, "due", tm.Due, "replies", len(change.Outbox))
-			} else {
-				s.log.Info("timer recomputed", "game", tm.GameID, "timer", tm.Key, "due", tm.Due)
-			}
+			s.log.Info("timer", "game", tm.GameID, "timer", tm.Key, "due", tm.Due, "acted", acted,
+				"done", len(change.Fired) > 0, "replies", len(change.Outbox))
 			s.writeRecords(finished)
 			return acted, nil
 		case errors.Is(err, archive.ErrDuplicate):
@@ -132,8 +130,9 @@ func (s *Server) fire(ctx context.Context, tm archive.Timer, now time.Time) (boo
 
 // decideTimer works out what a due timer does, without writing: the
 // change to commit, the games that finished, and whether the timer acts
-// (false: its game is not running, or the timer is stale, and the change
-// only recomputes the game's timers). The change carries no mail, so a
+// (false: its game is not running or a later timer overtook it, and the
+// timer is only marked done; or it is stale, and the change only
+// recomputes the game's timers). The change carries no mail, so a
 // reminder or a time-out never counts against a reply budget (caps.go).
 func (s *Server) decideTimer(ctx context.Context, tm archive.Timer, now time.Time) (archive.Change, []*table, bool, error) {
 	// the timer's "mail": its id seeds the replies' Message-IDs, so a
