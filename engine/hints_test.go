@@ -1,0 +1,119 @@
+package engine
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// randomGame plays up to plies random legal plies from p with a fixed
+// seed, calling visit before every ply; it stops when the game ends.
+func randomGame(t *testing.T, p *Position, seed uint64, plies int, visit func(*Position)) {
+	t.Helper()
+	rng := rand.New(rand.NewPCG(seed, 0x68696e7473))
+	var moves []Move
+	for i := 0; i < plies && !p.Outcome().Over(); i++ {
+		visit(p)
+		moves = p.LegalMoves(moves[:0])
+		p.Make(moves[rng.IntN(len(moves))])
+	}
+}
+
+func TestAppendCellsIsBoard(t *testing.T) {
+	for _, v := range Variants() {
+		t.Run(v.Name, func(t *testing.T) {
+			p, err := NewPosition(v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			buf := []Piece{Attacker} // a non-empty dst must be kept
+			randomGame(t, p, 1, 60, func(p *Position) {
+				got := p.AppendCells(buf[:1])
+				if got[0] != Attacker {
+					t.Fatalf("AppendCells overwrote dst[0]")
+				}
+				if want := p.Board().Cells; !slices.Equal(got[1:], want) {
+					t.Fatalf("after ply %d AppendCells = %v, Board().Cells = %v", p.Ply(), got[1:], want)
+				}
+				buf = got
+			})
+		})
+	}
+}
+
+// TestCaptureTargetsCountCaptures: for every legal ply along random games
+// of every variant, the number of times CaptureTargets lists the ply's
+// destination (zero for an unarmed king) is the number of taflmen Make
+// captures by custodial capture. Shieldwall is switched off, since it is
+// not counted; the king's capture is left out of the count.
+func TestCaptureTargetsCountCaptures(t *testing.T) {
+	checked, capturing := 0, 0
+	for _, v := range Variants() {
+		v.Shieldwall, v.ShieldwallCorners = false, false
+		for seed := uint64(1); seed <= 4; seed++ {
+			p, err := NewPosition(v)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var targets []Square
+			var moves []Move
+			randomGame(t, p, seed, 150, func(p *Position) {
+				targets = p.CaptureTargets(targets[:0])
+				moves = p.LegalMoves(moves[:0])
+				for _, m := range moves {
+					want := 0
+					if p.At(m.From) != King || v.KingArms == KingArmed || v.KingArms == KingHammerOnly {
+						for _, s := range targets {
+							if s == m.To {
+								want++
+							}
+						}
+					}
+					before := p.Count(Attacker) + p.Count(Defender)
+					u := p.Make(m)
+					got := before - p.Count(Attacker) - p.Count(Defender)
+					p.Unmake(u)
+					if got != want {
+						t.Fatalf("%s seed %d ply %d: %v captures %d taflmen, CaptureTargets %v predicts %d",
+							v.Name, seed, p.Ply(), m, got, want, targets)
+					}
+					checked++
+					if got > 0 {
+						capturing++
+					}
+				}
+			})
+		}
+	}
+	if capturing == 0 {
+		t.Fatalf("no capturing ply among %d checked; the test shows nothing", checked)
+	}
+	t.Logf("%d plies checked, %d of them capture", checked, capturing)
+}
+
+func TestCaptureTargetsDiagram(t *testing.T) {
+	// Attackers to move (7×7: throne d4, corners a1 a7 g1 g7). d2 is listed
+	// twice: arriving there takes c2 against the attacker on b2 and d3
+	// against the empty throne, which is hostile to defenders. b4 takes c4
+	// against the throne too. e6 has no anvil anywhere, and the king on e1
+	// is never a custodial victim.
+	p := diagram(t, "brandubh", Attackers,
+		".......",
+		"....T..",
+		".......",
+		"..T....",
+		"...T...",
+		".tT.t..",
+		"....K..",
+	)
+	got := p.CaptureTargets(nil)
+	var names []string
+	for _, s := range got {
+		names = append(names, s.String())
+	}
+	slices.Sort(names)
+	want := []string{"b4", "d2", "d2"}
+	if !slices.Equal(names, want) {
+		t.Errorf("CaptureTargets = %v, want %v", names, want)
+	}
+}
