@@ -64,3 +64,37 @@ func (p *Position) CaptureTargets(dst []Square) []Square {
 	}
 	return dst
 }
+
+// NullUndo is what UnmakeNull needs to take back one MakeNull.
+type NullUndo struct {
+	prevIrrev int32
+}
+
+// MakeNull passes the turn without moving: a "null move", which the rules
+// do not allow (RULES.md §1.1 has every ply move a piece). A search uses it
+// to ask what the opponent could do if the side to move did nothing
+// (null-move pruning). It gives the turn to the other side, changes the key
+// as a ply does and counts as a ply. It cuts the repetition history (no
+// position before it counts as equal to one after it) and judges nothing:
+// the outcome stays ongoing, even when the side now to move has no legal
+// ply (LegalMoves then returns none). Call it only while the game is
+// running, and take it back with UnmakeNull, last in, first out together
+// with Make and Unmake.
+func (p *Position) MakeNull() NullUndo {
+	u := NullUndo{prevIrrev: int32(p.irrev)}
+	p.toMove ^= 1
+	p.key ^= zobSide
+	p.ply++
+	p.irrev = p.ply
+	p.history = append(p.history, p.key)
+	return u
+}
+
+// UnmakeNull takes back the MakeNull recorded in u.
+func (p *Position) UnmakeNull(u NullUndo) {
+	p.history = p.history[:len(p.history)-1]
+	p.ply--
+	p.toMove ^= 1
+	p.key ^= zobSide
+	p.irrev = int(u.prevIrrev)
+}

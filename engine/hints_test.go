@@ -117,3 +117,66 @@ func TestCaptureTargetsDiagram(t *testing.T) {
 		t.Errorf("CaptureTargets = %v, want %v", names, want)
 	}
 }
+
+// TestMakeNull: a null move gives the turn away and changes the key as a
+// ply does; UnmakeNull restores everything; plies after it see no
+// repetition of positions before it; Make and Unmake nest inside it.
+func TestMakeNull(t *testing.T) {
+	p := startWith(t, "brandubh", Attackers)
+	p.Make(mv(t, "d2-e2"))
+	before := struct {
+		key   uint64
+		side  Side
+		ply   int
+		reps  int
+		board string
+	}{p.Key(), p.ToMove(), p.Ply(), p.Repetitions(), draw(p)}
+
+	u := p.MakeNull()
+	if p.ToMove() != Attackers || p.Ply() != before.ply+1 {
+		t.Fatalf("after MakeNull: to move %v, ply %d; want attackers, %d", p.ToMove(), p.Ply(), before.ply+1)
+	}
+	b := p.Board()
+	fresh, err := NewPositionFromBoard(p.Variant(), b, Attackers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Key() != fresh.Key() {
+		t.Errorf("key after MakeNull = %x, key of the same board with the attackers to move = %x", p.Key(), fresh.Key())
+	}
+	if got, want := len(p.LegalMoves(nil)), len(fresh.LegalMoves(nil)); got != want {
+		t.Errorf("after MakeNull %d legal moves, want the attackers' %d", got, want)
+	}
+	// A second null move brings back the board and side to move of the
+	// position before the first, which does not count as a repetition;
+	// plies made inside the null move unmake as usual.
+	u1 := p.MakeNull()
+	if p.Key() != before.key {
+		t.Errorf("two null moves give key %x, want the key before them %x", p.Key(), before.key)
+	}
+	if got := p.Repetitions(); got != 1 {
+		t.Errorf("a position seen before the null move counts %d times after it, want 1", got)
+	}
+	u2 := p.Make(mv(t, "d3-c3"))
+	p.Unmake(u2)
+	p.UnmakeNull(u1)
+	p.UnmakeNull(u)
+	after := struct {
+		key   uint64
+		side  Side
+		ply   int
+		reps  int
+		board string
+	}{p.Key(), p.ToMove(), p.Ply(), p.Repetitions(), draw(p)}
+	if after != before {
+		t.Errorf("UnmakeNull left %+v, want %+v", after, before)
+	}
+	// The repetition history is back: playing back and forth repeats.
+	p.Make(mv(t, "d3-c3"))
+	p.Make(mv(t, "e2-d2"))
+	p.Make(mv(t, "c3-d3"))
+	p.Make(mv(t, "d2-e2"))
+	if got := p.Repetitions(); got != 2 {
+		t.Errorf("after a cycle the position counts %d times, want 2", got)
+	}
+}
