@@ -188,23 +188,29 @@ func (p *Position) edgeFort() bool {
 	for i := 0; i < nw; i++ {
 		empty[i] |= f[i]
 	}
-	for {
-		next := f.spread(&empty, nw, g.w)
-		if next.equal(&f, nw) {
-			break
-		}
-		f = next
-	}
+	// Grow F one step at a time; F plus its neighbours must hold no
+	// attacker, which usually fails within a few steps.
 	var all bitboard
 	for i := 0; i < nw; i++ {
 		all[i] = ^uint64(0)
 	}
-	border := f.spread(&all, nw, g.w)
-	for i := 0; i < nw; i++ {
-		border[i] &^= f[i]
-	}
-	if border.intersects(&p.bb[Attacker], nw) {
-		return false
+	var border bitboard
+	for {
+		reach := f.spread(&all, nw, g.w) // F and its neighbours
+		if reach.intersects(&p.bb[Attacker], nw) {
+			return false
+		}
+		next := reach
+		for i := 0; i < nw; i++ {
+			next[i] &= empty[i]
+		}
+		if next.equal(&f, nw) {
+			for i := 0; i < nw; i++ {
+				border[i] = reach[i] &^ f[i]
+			}
+			break
+		}
+		f = next
 	}
 	var wall, safe bitboard
 	for i := 0; i < nw; i++ {

@@ -98,3 +98,24 @@ func (p *Position) UnmakeNull(u NullUndo) {
 	p.key ^= zobSide
 	p.irrev = int(u.prevIrrev)
 }
+
+// Captures returns the number of pieces (the king included) captured on
+// the plies made since the position was set up; Unmake takes its ply's
+// captures back. A search compares it before and after Make to learn
+// whether a ply captured, without reading the board.
+func (p *Position) Captures() int { return len(p.caps) }
+
+// CapturedSquares appends to dst the squares of the captures numbered n
+// and later (n as Captures returned before the plies in question), in the
+// order they were made, and returns the extended slice. n outside
+// 0..Captures() appends nothing. With n = Captures() before a Make, it
+// gives that ply's captures, the same squares as Play's PlyResult.
+func (p *Position) CapturedSquares(dst []Square, n int) []Square {
+	if n < 0 || n > len(p.caps) {
+		return dst
+	}
+	for _, c := range p.caps[n:] {
+		dst = append(dst, p.g.square(int(c.at)))
+	}
+	return dst
+}

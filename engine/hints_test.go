@@ -180,3 +180,46 @@ func TestMakeNull(t *testing.T) {
 		t.Errorf("after a cycle the position counts %d times, want 2", got)
 	}
 }
+
+// TestCaptures: Captures grows by the pieces a ply takes (as Play reports
+// them, the king included), CapturedSquares names them in Play's order,
+// and Unmake takes them back.
+func TestCaptures(t *testing.T) {
+	for _, v := range Variants() {
+		p, err := NewPosition(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rng := rand.New(rand.NewPCG(3, 5))
+		total := 0
+		for ply := 0; ply < 200 && !p.Outcome().Over(); ply++ {
+			moves := p.LegalMoves(nil)
+			for i, m := range moves {
+				if (ply+i)%7 != 0 {
+					continue // a sample keeps the test fast
+				}
+				q := p.Clone()
+				r, _ := q.Play(m)
+				u := p.Make(m)
+				if got := p.Captures() - total; got != len(r.Captures) {
+					t.Fatalf("%s: %v captures %d by Captures(), %d by Play", v.Name, m, got, len(r.Captures))
+				}
+				if got := p.CapturedSquares(nil, total); !slices.Equal(got, r.Captures) {
+					t.Fatalf("%s: %v: CapturedSquares = %v, Play captured %v", v.Name, m, got, r.Captures)
+				}
+				p.Unmake(u)
+				if p.Captures() != total {
+					t.Fatalf("%s: Unmake(%v) leaves Captures() = %d, want %d", v.Name, m, p.Captures(), total)
+				}
+			}
+			r, err := p.Play(moves[rng.IntN(len(moves))])
+			if err != nil {
+				t.Fatal(err)
+			}
+			total += len(r.Captures)
+			if p.Captures() != total {
+				t.Fatalf("%s ply %d: Captures() = %d, want %d", v.Name, ply+1, p.Captures(), total)
+			}
+		}
+	}
+}

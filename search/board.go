@@ -34,6 +34,7 @@ const (
 type bitboard [maxWords]uint64
 
 func (b *bitboard) set(i int)      { b[i>>6] |= 1 << (i & 63) }
+func (b *bitboard) clear(i int)    { b[i>>6] &^= 1 << (i & 63) }
 func (b *bitboard) has(i int) bool { return b[i>>6]&(1<<(i&63)) != 0 }
 
 // count returns the number of squares in b.
@@ -284,6 +285,60 @@ func (b *board) load(p *engine.Position) {
 			}
 			b.occ.set(i)
 		}
+	}
+}
+
+// move moves piece pc from one square to another (the caller knows the
+// piece, which keeps the snapshot in step with a ply without reading the
+// position).
+func (b *board) move(from, to int, pc engine.Piece) {
+	b.cells[from], b.cells[to] = engine.Empty, pc
+	b.occ.clear(from)
+	b.occ.set(to)
+	if pc == engine.Attacker {
+		b.att.clear(from)
+		b.att.set(to)
+	} else {
+		b.def.clear(from)
+		b.def.set(to)
+		if pc == engine.King {
+			b.king = to
+		}
+	}
+}
+
+// remove takes the piece off square i (a capture).
+func (b *board) remove(i int) {
+	pc := b.cells[i]
+	b.cells[i] = engine.Empty
+	b.occ.clear(i)
+	switch pc {
+	case engine.Attacker:
+		b.att.clear(i)
+		b.nAtt--
+	case engine.Defender:
+		b.def.clear(i)
+		b.nDef--
+	case engine.King:
+		b.def.clear(i)
+		b.king = -1
+	}
+}
+
+// put puts pc back on the empty square i (a capture taken back).
+func (b *board) put(i int, pc engine.Piece) {
+	b.cells[i] = pc
+	b.occ.set(i)
+	switch pc {
+	case engine.Attacker:
+		b.att.set(i)
+		b.nAtt++
+	case engine.Defender:
+		b.def.set(i)
+		b.nDef++
+	case engine.King:
+		b.def.set(i)
+		b.king = i
 	}
 }
 

@@ -49,7 +49,8 @@ type Weights struct {
 
 	// KingRoom is added per escape square that the king could reach by
 	// any number of plies over the empty squares around him (at most 4
-	// for corners, 12 for edge squares): he is not yet shut in.
+	// corners, or 12 edge squares where the king escapes on the edge): he
+	// is not yet shut in.
 	KingRoom int
 	// Fort is added when the king stands on an edge square and no
 	// attacker touches the empty region around him (only in variants
@@ -173,6 +174,43 @@ func (e *evaluator) evaluate(b *board) Score {
 
 // defenders returns the score of b from the defenders' point of view.
 func (e *evaluator) defenders(b *board) int {
+	score := e.cheap(b)
+	if b.king < 0 {
+		return score
+	}
+	w := &e.w
+	if w.KingRoom != 0 || w.Fort != 0 {
+		score += e.region(b)
+	}
+	if w.Freedom != 0 {
+		score += e.freedom(b)
+	}
+	return score
+}
+
+// floodMax is the most that the flood-fill terms (region and freedom) can
+// add for the defenders; they never subtract.
+func (e *evaluator) floodMax(b *board) int {
+	w := &e.w
+	capRoom := 12
+	if b.g.v.Escape == engine.EscapeCorners {
+		capRoom = 4
+	}
+	return w.KingRoom*capRoom + w.Fort + w.Freedom*freedomCap
+}
+
+// lowerBound returns a score for the side to move that the full evaluation
+// is never below, without the flood fills.
+func (e *evaluator) lowerBound(b *board) Score {
+	s := e.cheap(b)
+	if b.toMove == engine.Attackers {
+		s = -s - e.floodMax(b)
+	}
+	return Score(max(min(s, int(winBound)-1), -int(winBound)+1))
+}
+
+// cheap returns the defenders' score without the flood-fill terms.
+func (e *evaluator) cheap(b *board) int {
 	g, w := b.g, &e.w
 	score := w.Defender*(b.nDef-g.startDef) - w.Attacker*(b.nAtt-g.startAtt)
 	k := b.king
@@ -191,12 +229,6 @@ func (e *evaluator) defenders(b *board) int {
 	score += w.EscapeDistance * (g.maxDist - int(g.dist[k]))
 	score += e.escapes(b)
 	score -= w.KingDanger * e.danger(b)
-	if w.KingRoom != 0 || w.Fort != 0 {
-		score += e.region(b)
-	}
-	if w.Freedom != 0 {
-		score += e.freedom(b)
-	}
 	return score
 }
 
@@ -320,16 +352,43 @@ func (e *evaluator) region(b *board) int {
 	var f bitboard
 	f.set(b.king)
 	empty.set(b.king)
-	f = f.fill(&empty, nw, g.w)
-	score := 0
-	if w.KingRoom != 0 {
-		var esc bitboard
-		for i := 0; i < nw; i++ {
-			esc[i] = f[i] & g.escBB[i]
-		}
-		score += w.KingRoom * min(esc.count(nw), 12)
+	fort := w.Fort != 0 && g.edge[b.king]
+	capRoom := 12
+	if b.g.v.Escape == engine.EscapeCorners {
+		capRoom = 4
 	}
-	if w.Fort != 0 && g.edge[b.king] {
+	room := 0
+	for {
+		next := f.spread(&empty, nw, g.w)
+		same := true
+		for i := 0; i < nw; i++ {
+			if next[i] != f[i] {
+				same = false
+				break
+			}
+		}
+		if same {
+			break
+		}
+		f = next
+		if !fort {
+			// Only the count matters: stop once it is full.
+			var esc bitboard
+			for i := 0; i < nw; i++ {
+				esc[i] = f[i] & g.escBB[i]
+			}
+			if room = esc.count(nw); room >= capRoom {
+				break
+			}
+		}
+	}
+	var esc bitboard
+	for i := 0; i < nw; i++ {
+		esc[i] = f[i] & g.escBB[i]
+	}
+	room = min(esc.count(nw), capRoom)
+	score := w.KingRoom * room
+	if fort {
 		border := f.spread(&g.onBoard, nw, g.w)
 		touch := false
 		for i := 0; i < nw; i++ {
@@ -346,7 +405,8 @@ func (e *evaluator) region(b *board) int {
 }
 
 // freedom scores the edge squares the defenders can still reach over
-// squares free of attackers (RULES.md §1.6.4 counts none as encircled).
+// squares free of attackers (RULES.md §1.6.4 counts none as encircled), at
+// most freedomCap of them; the flood fill stops once it has that many.
 func (e *evaluator) freedom(b *board) int {
 	g := b.g
 	nw := g.nw
@@ -354,9 +414,31 @@ func (e *evaluator) freedom(b *board) int {
 	for i := 0; i < nw; i++ {
 		free[i] = g.onBoard[i] &^ b.att[i]
 	}
-	f := b.def.fill(&free, nw, g.w)
-	for i := 0; i < nw; i++ {
-		f[i] &= g.edgeBB[i]
+	f := b.def
+	n := 0
+	for {
+		var edge bitboard
+		for i := 0; i < nw; i++ {
+			edge[i] = f[i] & g.edgeBB[i]
+		}
+		if n = edge.count(nw); n >= freedomCap {
+			break
+		}
+		next := f.spread(&free, nw, g.w)
+		same := true
+		for i := 0; i < nw; i++ {
+			if next[i] != f[i] {
+				same = false
+				break
+			}
+		}
+		if same {
+			break
+		}
+		f = next
 	}
-	return e.w.Freedom * min(f.count(nw), 20)
+	return e.w.Freedom * min(n, freedomCap)
 }
+
+// freedomCap is the most edge squares the Freedom term counts.
+const freedomCap = 20

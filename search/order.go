@@ -35,6 +35,37 @@ func pick(moves []engine.Move, ord []int32, i int) {
 	ord[i], ord[best] = ord[best], ord[i]
 }
 
+// pickSorted puts the move with the i-th highest key at index i: by
+// selection for the first few (a cutoff usually comes early), then by
+// sorting the rest once.
+func pickSorted(moves []engine.Move, ord []int32, i int) {
+	const selections = 5
+	switch {
+	case i < selections:
+		pick(moves, ord, i)
+	case i == selections:
+		shellSort(moves[i:], ord[i:])
+	}
+}
+
+// shellSort sorts moves by descending key (not stable).
+func shellSort(moves []engine.Move, ord []int32) {
+	n := len(moves)
+	for gap := n / 2; gap > 0; gap /= 2 {
+		if gap == 2 {
+			gap = 1
+		}
+		for i := gap; i < n; i++ {
+			m, k := moves[i], ord[i]
+			j := i
+			for ; j >= gap && ord[j-gap] < k; j -= gap {
+				moves[j], ord[j] = moves[j-gap], ord[j-gap]
+			}
+			moves[j], ord[j] = m, k
+		}
+	}
+}
+
 // sortByOrder sorts moves by descending key, keeping the order of equal
 // keys (insertion sort; the root's moves only).
 func sortByOrder(moves []engine.Move, ord []int32) {

@@ -123,14 +123,17 @@ type Searcher struct {
 	iterPV    []engine.Move
 	haveIter  bool
 
-	moves   [MaxPly][]engine.Move
-	orders  [MaxPly][]int32
-	targets []engine.Square
-	capCnt  [maxCells]uint8
-	capGen  [maxCells]uint32
-	capNow  uint32
-	pv      [MaxPly + 1][MaxPly + 1]engine.Move
-	pvLen   [MaxPly + 1]int
+	moves     [MaxPly][]engine.Move
+	orders    [MaxPly][]int32
+	targets   []engine.Square
+	capSq     []engine.Square
+	evalCache []evalEntry
+	capStack  []capRec
+	capCnt    [maxCells]uint8
+	capGen    [maxCells]uint32
+	capNow    uint32
+	pv        [MaxPly + 1][MaxPly + 1]engine.Move
+	pvLen     [MaxPly + 1]int
 }
 
 // New returns a Searcher with the given options.
@@ -150,6 +153,7 @@ func (s *Searcher) Clear() {
 	}
 	s.used = false
 	clear(s.hist)
+	clear(s.evalCache)
 	s.killers = [MaxPly][2]engine.Move{}
 }
 
@@ -167,6 +171,7 @@ func (s *Searcher) prepare(v *engine.Variant) {
 		w = s.opts.Weights(&vc)
 	}
 	s.ev = newEvaluator(&vc, w)
+	s.evalCache = make([]evalEntry, evalCacheSize)
 	s.b.reset(s.g)
 	nn := vc.Size * vc.Size
 	s.hist = make([]int32, 2*nn*nn)
@@ -294,13 +299,12 @@ func (s *Searcher) aspiration(d int, prev Score, have bool) Score {
 // root searches every root move to depth d; the best moves to the front
 // of rootMoves, so the next iteration tries it first.
 func (s *Searcher) root(d int, alpha, beta Score) Score {
-	p := s.pos
 	s.nodes++
 	s.pvLen[0] = 0
 	best := -Infinity
 	for i := 0; i < len(s.rootMoves); i++ {
 		m := s.rootMoves[i]
-		u := p.Make(m)
+		u := s.make(m)
 		var sc Score
 		if i == 0 {
 			sc = -s.pvs(d-1, 1, -beta, -alpha)
@@ -310,7 +314,7 @@ func (s *Searcher) root(d int, alpha, beta Score) Score {
 				sc = -s.pvs(d-1, 1, -beta, -alpha)
 			}
 		}
-		p.Unmake(u)
+		s.unmake(u)
 		if s.aborted {
 			break
 		}
@@ -332,6 +336,78 @@ func (s *Searcher) root(d int, alpha, beta Score) Score {
 		}
 	}
 	return best
+}
+
+// evalEntry caches one evaluation.
+type evalEntry struct {
+	key   uint64
+	score Score
+}
+
+// evalCacheSize is the number of evaluations cached (a power of two).
+const evalCacheSize = 1 << 15
+
+// evaluate returns the evaluation of the current position for the side to
+// move, from the cache when it is there.
+func (s *Searcher) evaluate() Score {
+	key := s.pos.Key()
+	e := &s.evalCache[key&(evalCacheSize-1)]
+	if e.key == key && key != 0 {
+		return e.score
+	}
+	sc := s.ev.evaluate(&s.b)
+	e.key, e.score = key, sc
+	return sc
+}
+
+// made is what unmake needs: the engine's Undo and the snapshot's change.
+type made struct {
+	u                engine.Undo
+	from, to         int32
+	pc               engine.Piece
+	capStart, capEnd int32 // the ply's captures in Searcher.capStack
+}
+
+// capRec is a captured piece, for putting it back into the snapshot.
+type capRec struct {
+	at int32
+	pc engine.Piece
+}
+
+// make plays m on the position (the engine's trusted path) and on the
+// snapshot.
+func (s *Searcher) make(m engine.Move) made {
+	b, g := &s.b, s.g
+	r := made{from: int32(g.pad(m.From)), to: int32(g.pad(m.To))}
+	r.pc = b.cells[r.from]
+	c0 := s.pos.Captures()
+	r.u = s.pos.Make(m)
+	b.move(int(r.from), int(r.to), r.pc)
+	b.toMove ^= 1
+	r.capStart = int32(len(s.capStack))
+	if s.pos.Captures() != c0 {
+		s.capSq = s.pos.CapturedSquares(s.capSq[:0], c0)
+		for _, sq := range s.capSq {
+			i := g.pad(sq)
+			s.capStack = append(s.capStack, capRec{int32(i), b.cells[i]})
+			b.remove(i)
+		}
+	}
+	r.capEnd = int32(len(s.capStack))
+	return r
+}
+
+// unmake takes back a make.
+func (s *Searcher) unmake(r made) {
+	s.pos.Unmake(r.u)
+	b := &s.b
+	for i := r.capEnd - 1; i >= r.capStart; i-- {
+		c := s.capStack[i]
+		b.put(int(c.at), c.pc)
+	}
+	s.capStack = s.capStack[:r.capStart]
+	b.move(int(r.to), int(r.from), r.pc)
+	b.toMove ^= 1
 }
 
 // checkStop reports whether the search must be abandoned now, and marks
@@ -412,8 +488,7 @@ func (s *Searcher) node(depth, ply int, alpha, beta Score, null bool) Score {
 	}
 	b := &s.b
 	if ply >= MaxPly-2 {
-		b.load(p)
-		return s.ev.evaluate(b)
+		return s.evaluate()
 	}
 	// Neither a win nor a loss can be nearer than the next ply (a ply can
 	// lose at once by repeating a position).
@@ -445,7 +520,6 @@ func (s *Searcher) node(depth, ply int, alpha, beta Score, null bool) Score {
 			}
 		}
 	}
-	b.load(p)
 	if m, ok := s.winNow(b); ok {
 		s.pv[ply][0], s.pvLen[ply] = m, 1
 		return Win - Score(ply+1)
@@ -454,7 +528,7 @@ func (s *Searcher) node(depth, ply int, alpha, beta Score, null bool) Score {
 	if threatened && ply < 2*s.rootDepth {
 		depth++
 	}
-	static := s.ev.evaluate(b)
+	static := s.evaluate()
 	if !pvNode && !threatened && !beta.Decided() {
 		// Reverse futility: far enough above beta that a quiet ply of
 		// the opponent will not bring it back.
@@ -467,7 +541,9 @@ func (s *Searcher) node(depth, ply int, alpha, beta Score, null bool) Score {
 		if depth >= 3 && null && static >= beta && s.hasMaterial(b) {
 			r := 3 + depth/4
 			u := p.MakeNull()
+			b.toMove ^= 1
 			sc := -s.pvsNull(depth-1-r, ply+1, -beta, -beta+1)
+			b.toMove ^= 1
 			p.UnmakeNull(u)
 			if s.aborted {
 				return 0
@@ -492,13 +568,13 @@ func (s *Searcher) node(depth, ply int, alpha, beta Score, null bool) Score {
 	var bestMove engine.Move
 	bound := boundUpper
 	for i := range moves {
-		pick(moves, ord, i)
+		pickSorted(moves, ord, i)
 		m := moves[i]
 		tactical := isTactical(ord[i])
 		if futile && i > 0 && !tactical {
 			continue
 		}
-		u := p.Make(m)
+		u := s.make(m)
 		var sc Score
 		if i == 0 {
 			sc = -s.pvs(depth-1, ply+1, -beta, -alpha)
@@ -519,7 +595,7 @@ func (s *Searcher) node(depth, ply int, alpha, beta Score, null bool) Score {
 				sc = -s.pvs(depth-1, ply+1, -beta, -alpha)
 			}
 		}
-		p.Unmake(u)
+		s.unmake(u)
 		if s.aborted {
 			return 0
 		}
@@ -629,9 +705,8 @@ func (s *Searcher) qsearch(ply int, alpha, beta Score, qd int) Score {
 		s.seldepth = ply
 	}
 	b := &s.b
-	b.load(p)
 	if ply >= MaxPly-2 {
-		return s.ev.evaluate(b)
+		return s.evaluate()
 	}
 	if m, ok := s.winNow(b); ok {
 		s.pv[ply][0], s.pvLen[ply] = m, 1
@@ -646,10 +721,10 @@ func (s *Searcher) qsearch(ply int, alpha, beta Score, qd int) Score {
 		ord := s.order(ply, moves, engine.Move{}, false, b)
 		best := -Infinity
 		for i := range moves {
-			pick(moves, ord, i)
-			u := p.Make(moves[i])
+			pickSorted(moves, ord, i)
+			u := s.make(moves[i])
 			sc := -s.qsearch(ply+1, -beta, -alpha, qd+1)
-			p.Unmake(u)
+			s.unmake(u)
 			if s.aborted {
 				return 0
 			}
@@ -666,7 +741,11 @@ func (s *Searcher) qsearch(ply int, alpha, beta Score, qd int) Score {
 		}
 		return best
 	}
-	stand := s.ev.evaluate(b)
+	// Lazy evaluation: the flood fills cannot take the score below this.
+	if lb := s.ev.lowerBound(b); lb >= beta {
+		return lb
+	}
+	stand := s.evaluate()
 	if stand >= beta || qd >= maxQuietPlies {
 		return stand
 	}
@@ -675,9 +754,9 @@ func (s *Searcher) qsearch(ply int, alpha, beta Score, qd int) Score {
 	moves, ord := s.tacticalMoves(ply, b, qd)
 	for i := range moves {
 		pick(moves, ord, i)
-		u := p.Make(moves[i])
+		u := s.make(moves[i])
 		sc := -s.qsearch(ply+1, -beta, -alpha, qd+1)
-		p.Unmake(u)
+		s.unmake(u)
 		if s.aborted {
 			return 0
 		}
