@@ -56,6 +56,8 @@ tournament crosstables and Glicko-2 ratings from records.`,
 		newConfigCommand(),
 		newStandingsCommand(),
 		newRatingsCommand(),
+		newAnalyseCommand(),
+		newEngineCommand(),
 	)
 	return root
 }

@@ -1,0 +1,208 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/taflmail/taflmail/engine"
+	"github.com/taflmail/taflmail/notation"
+	"github.com/taflmail/taflmail/search"
+)
+
+// analyseJSON is the output of `taflmail analyse --json`; the field order
+// is the output's key order.
+type analyseJSON struct {
+	File     string   `json:"file"`
+	Game     int      `json:"game"`
+	Variant  string   `json:"variant"`
+	Ply      int      `json:"ply"`
+	ToMove   string   `json:"to_move"`
+	Best     string   `json:"best"`
+	PV       []string `json:"pv"`
+	Score    string   `json:"score"`
+	Points   *int     `json:"points"`
+	Decided  *string  `json:"decided"`
+	Plies    int      `json:"plies"`
+	Depth    int      `json:"depth"`
+	SelDepth int      `json:"seldepth"`
+	Nodes    uint64   `json:"nodes"`
+	Seconds  float64  `json:"seconds"`
+}
+
+// analyseOptions are the flags of `taflmail analyse`.
+type analyseOptions struct {
+	variant string
+	format  string
+	game    int
+	ply     int
+	depth   int
+	time    float64
+	level   int
+	asJSON  bool
+}
+
+// newAnalyseCommand returns `taflmail analyse`.
+func newAnalyseCommand() *cobra.Command {
+	var o analyseOptions
+	cmd := &cobra.Command{
+		Use:   "analyse RECORD [--game N] [--ply N] [--depth N | --time S] [--json]",
+		Short: "Search a position of a game record for the best line and its score",
+		Long: `Replay a game record (as validate does: native, OpenTafl .otg or CSV) up to
+ply N and let the engine opponent (docs/engine.md) search the position: the best
+move, the line it expects, and the score for the side to move.
+
+The score is in points, 100 to an attacker, from the side to move's view
+("+0.35"), or a forced result: "win in 3" or "loss in 4" counts plies, the
+final ply included.
+
+--ply is the number of plies played before the position (0: the start;
+default: every ply of the record). --game picks a game of a file with
+several (default 1; for CSV its line number is not its number). --depth
+searches to a fixed depth (deterministic); otherwise --time gives the
+think time in seconds (default 10, level 5's). --level chooses the
+evaluation terms of a level (1–5).
+
+With --json, one object:
+  {"file":…,"game":1,"variant":"copenhagen","ply":30,"to_move":"attackers",
+   "best":"h10-i10","pv":["h10-i10",…],"score":"+0.35","points":35,
+   "decided":null|"win"|"loss","plies":0,"depth":9,"seldepth":21,
+   "nodes":2178261,"seconds":1.61}
+"points" is null and "plies" the distance when the score is decided.`,
+		Example: `  taflmail analyse game.tafl --ply 20 --time 2
+  taflmail analyse ../shared/records/copenhagen.csv --game 4 --ply 30 --depth 8 --json`,
+		Args:         cobra.ArbitraryArgs,
+		SilenceUsage: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runAnalyse(cmd, o, args)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&o.variant, "variant", "", "rules for games whose record names none (as validate)")
+	f.StringVar(&o.format, "format", "auto", "record format: auto, native, otg or csv")
+	f.IntVar(&o.game, "game", 1, "the game of the file to analyse, from 1")
+	f.IntVar(&o.ply, "ply", -1, "plies played before the position (default: all)")
+	f.IntVar(&o.depth, "depth", 0, "search to this depth in plies (deterministic)")
+	f.Float64Var(&o.time, "time", 0, "think time in seconds (default 10)")
+	f.IntVar(&o.level, "level", int(search.MaxLevel), "evaluation terms of this level, 1–5")
+	f.BoolVar(&o.asJSON, "json", false, "print one JSON object")
+	return cmd
+}
+
+func runAnalyse(cmd *cobra.Command, o analyseOptions, args []string) error {
+	if len(args) != 1 {
+		return usageErrorf(cmd, "want one RECORD file, got %d arguments", len(args))
+	}
+	if o.depth != 0 && o.time != 0 {
+		return usageErrorf(cmd, "--depth and --time exclude each other")
+	}
+	if o.depth < 0 || o.depth > search.MaxDepth {
+		return usageErrorf(cmd, "--depth %d: want 1..%d", o.depth, search.MaxDepth)
+	}
+	if o.time < 0 || math.IsNaN(o.time) || o.time > 24*3600 {
+		return usageErrorf(cmd, "--time %v: want a number of seconds up to a day", o.time)
+	}
+	lv := search.Level(o.level)
+	if !lv.Valid() {
+		return usageErrorf(cmd, "--level %d: want %d..%d", o.level, search.MinLevel, search.MaxLevel)
+	}
+	ropts, err := readOptions(cmd, o.format, o.variant)
+	if err != nil {
+		return err
+	}
+	name := args[0]
+	src, err := os.ReadFile(name)
+	if err != nil {
+		return &usageError{path: cmd.CommandPath(), err: err}
+	}
+	games, err := notation.ReadGames(name, src, ropts)
+	if err != nil {
+		return err
+	}
+	if o.game < 1 || o.game > len(games) {
+		return usageErrorf(cmd, "--game %d: %s holds %d games", o.game, name, len(games))
+	}
+	g := games[o.game-1]
+	if g.SetupErr != nil {
+		return g.SetupErr
+	}
+	replay := g.Replay()
+	ply := o.ply
+	if ply < 0 {
+		ply = len(g.Plies)
+	}
+	pos, _, err := replay.PositionAt(ply)
+	if err != nil {
+		return err
+	}
+	if out := pos.Outcome(); out.Over() {
+		return fmt.Errorf("analyse: the game is over after ply %d: %v by %v", ply, out.Result, out.Reason)
+	}
+
+	lim := search.Limits{Depth: o.depth}
+	if o.depth == 0 {
+		think := search.MaxLevel.Spec().Think
+		if o.time > 0 {
+			think = time.Duration(o.time * float64(time.Second))
+		}
+		lim = search.Budget(think)
+	}
+	s := search.New(lv.Options())
+	r, err := s.Search(contextOrBackground(cmd.Context()), pos, lim)
+	if err != nil {
+		return fmt.Errorf("analyse: %w", err)
+	}
+	return printAnalysis(cmd.OutOrStdout(), o.asJSON, name, o.game, g.VariantName, ply, pos.ToMove(), r)
+}
+
+// printAnalysis writes the result as text or JSON.
+func printAnalysis(w io.Writer, asJSON bool, file string, game int, variant string, ply int, toMove engine.Side, r search.Result) error {
+	pv := make([]string, len(r.PV))
+	for i, m := range r.PV {
+		pv[i] = m.String()
+	}
+	if asJSON {
+		j := analyseJSON{
+			File: file, Game: game, Variant: variant, Ply: ply, ToMove: toMove.String(),
+			Best: r.Move.String(), PV: pv, Score: r.Score.String(), Plies: r.Score.Plies(),
+			Depth: r.Depth, SelDepth: r.SelDepth, Nodes: r.Nodes,
+			Seconds: math.Round(r.Elapsed.Seconds()*1000) / 1000,
+		}
+		switch {
+		case r.Score.IsWin():
+			j.Decided = str("win")
+		case r.Score.IsLoss():
+			j.Decided = str("loss")
+		default:
+			p := int(r.Score)
+			j.Points = &p
+		}
+		enc := json.NewEncoder(w)
+		enc.SetEscapeHTML(false)
+		return enc.Encode(j)
+	}
+	_, err := fmt.Fprintf(w, "%s, game %d of %s, after ply %d: %s to move\n"+
+		"best move: %v\n"+
+		"score:     %v (for the %s)\n"+
+		"line:      %s\n"+
+		"depth %d (selective %d), %d nodes in %.2f s (%.0f nodes/s)\n",
+		variant, game, file, ply, toMove, r.Move, r.Score, toMove, strings.Join(pv, " "),
+		r.Depth, r.SelDepth, r.Nodes, r.Elapsed.Seconds(), r.NodesPerSecond())
+	return err
+}
+
+// contextOrBackground returns ctx, or the background context when a
+// command runs without one (cobra sets none unless ExecuteContext is used).
+func contextOrBackground(ctx context.Context) context.Context {
+	if ctx == nil {
+		return context.Background()
+	}
+	return ctx
+}

@@ -1,0 +1,229 @@
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"io"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/taflmail/taflmail/engine"
+	"github.com/taflmail/taflmail/notation"
+)
+
+// otepHost plays OpenTafl's side of an OTEP conversation with `taflmail
+// engine --otep` running in the test: it writes commands to the engine's
+// standard input and reads its lines.
+type otepHost struct {
+	t     *testing.T
+	in    *io.PipeWriter
+	lines chan string
+	done  chan result
+}
+
+func startOTEP(t *testing.T, args ...string) *otepHost {
+	t.Helper()
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	h := &otepHost{t: t, in: inW, lines: make(chan string, 100), done: make(chan result, 1)}
+	go func() {
+		root := NewRootCommand()
+		root.SetArgs(append([]string{"engine", "--otep"}, args...))
+		root.SetIn(inR)
+		root.SetOut(outW)
+		var errb bytes.Buffer
+		root.SetErr(&errb)
+		err := root.Execute()
+		outW.Close()
+		h.done <- result{stderr: errb.String(), code: report(&errb, err)}
+	}()
+	go func() {
+		sc := bufio.NewScanner(outR)
+		for sc.Scan() {
+			h.lines <- sc.Text()
+		}
+		close(h.lines)
+	}()
+	return h
+}
+
+// send writes command lines.
+func (h *otepHost) send(cmds ...string) {
+	h.t.Helper()
+	for _, c := range cmds {
+		if _, err := io.WriteString(h.in, c+"\n"); err != nil {
+			h.t.Fatalf("write %q: %v", c, err)
+		}
+	}
+}
+
+// expect reads the next line and checks that it starts with prefix.
+func (h *otepHost) expect(prefix string) string {
+	h.t.Helper()
+	select {
+	case l, ok := <-h.lines:
+		if !ok {
+			h.t.Fatalf("the engine closed its output, want a line starting %q", prefix)
+		}
+		if !strings.HasPrefix(l, prefix) {
+			h.t.Fatalf("engine wrote %q, want a line starting %q", l, prefix)
+		}
+		return l
+	case <-time.After(30 * time.Second):
+		h.t.Fatalf("no line from the engine, want one starting %q", prefix)
+	}
+	return ""
+}
+
+// finish closes the conversation and checks that the engine wrote nothing
+// more and exited cleanly.
+func (h *otepHost) finish() {
+	h.t.Helper()
+	h.in.Close()
+	for l := range h.lines {
+		h.t.Errorf("unexpected line %q", l)
+	}
+	r := <-h.done
+	if r.code != exitOK {
+		h.t.Errorf("engine exited with %d, stderr %q", r.code, r.stderr)
+	}
+}
+
+// rulesOf returns the OTN rules string of a built-in variant and a fresh
+// start position.
+func rulesOf(t *testing.T, name string) (string, *engine.Position) {
+	t.Helper()
+	v, _ := engine.Lookup(name)
+	s, err := notation.RulesString(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := engine.NewPosition(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s, p
+}
+
+// moveOf parses the engine's 'move e5-e8' line and plays it on p.
+func moveOf(t *testing.T, p *engine.Position, line string) engine.Move {
+	t.Helper()
+	m, err := parseSimpleMove(strings.TrimPrefix(line, "move "))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Check(m); err != nil {
+		t.Fatalf("the engine's %q is illegal: %v", line, err)
+	}
+	return m
+}
+
+// escapePuzzle: Copenhagen, the king on a4 escapes to a1 at once (the
+// tactics suite's first row), rank 1 first.
+const escapePuzzle = "/3ttttt3/5t5/11/K4T4t/4TTT3t/tt1TT1TT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/"
+
+// TestOTEPPlaysTheWinningMove: the engine, told the rules, a position and
+// its side, answers 'play' with the escape.
+func TestOTEPPlaysTheWinningMove(t *testing.T) {
+	rules, _ := rulesOf(t, "copenhagen")
+	h := startOTEP(t, "--depth", "2")
+	h.expect("hello")
+	h.send("hello", "rules "+rules, "position "+escapePuzzle, "side defenders", "clock 300000 300000 0 0 0", "play defenders")
+	h.expect("status depth ")
+	if l := h.expect("move "); l != "move a4-a1" {
+		t.Errorf("engine answered %q, want move a4-a1", l)
+	}
+	h.send("move /3ttttt3/5t5/11/5T4t/4TTT3t/tt1TT1TT1tt/t3TTT3t/t4T4t/11/5t5/K2ttttt3/", "finish 3", "goodbye")
+	h.finish()
+}
+
+// TestOTEPGame: a game from the start of Brandubh, the engine playing the
+// attackers: its moves are legal, it follows opponent-move, and after an
+// 'error' it takes its move back and plays again from the position before.
+func TestOTEPGame(t *testing.T) {
+	rules, p := rulesOf(t, "brandubh")
+	h := startOTEP(t, "--depth", "3")
+	h.expect("hello")
+	h.send("rules "+rules, "side attackers", "start", "clock 60000 60000 0 0 0", "play attackers")
+	h.expect("status ")
+	m := moveOf(t, p, h.expect("move "))
+	p.Play(m)
+	h.send("move " + notation.FormatBoard(p.Board()))
+	for ply := 0; ply < 3; ply++ {
+		reply := p.LegalMoves(nil)[0]
+		if _, err := p.Play(reply); err != nil {
+			t.Fatal(err)
+		}
+		h.send("opponent-move "+reply.String()+" "+notation.FormatBoard(p.Board()), "play attackers")
+		h.expect("status ")
+		m = moveOf(t, p, h.expect("move "))
+		if ply < 2 {
+			p.Play(m)
+			h.send("move " + notation.FormatBoard(p.Board()))
+		}
+	}
+	// OpenTafl refuses the last move: error, the position again, play.
+	h.send("error 2", "opponent-move a1-a1 "+notation.FormatBoard(p.Board()), "play attackers")
+	h.expect("status ")
+	moveOf(t, p, h.expect("move "))
+	h.send("finish 1", "goodbye")
+	h.finish()
+}
+
+// TestOTEPAnalyze: 'analyze' after 'position' and 'side' answers with the
+// line and a forced-win evaluation.
+func TestOTEPAnalyze(t *testing.T) {
+	rules, _ := rulesOf(t, "copenhagen")
+	h := startOTEP(t, "--depth", "2")
+	h.expect("hello")
+	h.send("rules "+rules, "position "+escapePuzzle, "side defenders", "analyze 1 5")
+	h.expect("status ")
+	if l := h.expect("analysis "); l != "analysis 1 a4-a1 999" {
+		t.Errorf("engine answered %q, want analysis 1 a4-a1 999", l)
+	}
+	h.send("goodbye")
+	h.finish()
+}
+
+// TestOTEPUnsupportedRules: rules the engine cannot play are a critical
+// error (OpenTafl then ends the game), and 'play' without rules is refused.
+func TestOTEPUnsupportedRules(t *testing.T) {
+	h := startOTEP(t, "--depth", "1")
+	h.expect("hello")
+	h.send("rules dim:11 kj:r start:/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/")
+	h.expect("error -1 rules not supported: ")
+	h.send("play attackers")
+	h.expect("error 0 no position")
+	h.send("goodbye")
+	h.finish()
+}
+
+func TestEngineUsage(t *testing.T) {
+	for _, args := range [][]string{{"engine"}, {"engine", "--otep", "--level", "0"}, {"engine", "--otep", "x"}} {
+		r := run(t, args...)
+		if r.code != exitUsage {
+			t.Errorf("taflmail %q = code %d, want %d (stderr %q)", args, r.code, exitUsage, r.stderr)
+		}
+	}
+}
+
+func TestParseClockAndMoves(t *testing.T) {
+	c := parseClock("120000 3000* 30 2 0")
+	if !c.known || c.left[engine.Attackers] != 2*time.Minute || c.left[engine.Defenders] != 3*time.Second ||
+		c.overtime[engine.Attackers] || !c.overtime[engine.Defenders] || c.period != 30*time.Second || c.periodsLeft[engine.Attackers] != 2 {
+		t.Errorf("parseClock = %+v", c)
+	}
+	if c := parseClock("x y"); c.known {
+		t.Errorf("parseClock(garbage) = %+v, want unknown", c)
+	}
+	for in, want := range map[string]string{"e5-e8": "e5-e8", "Ke5-e8xe9/f8": "e5-e8", "Kk11-k1--": "k11-k1", "k5-k1": "k5-k1", "Nn5-n1": "n5-n1", "s19-s2": "s19-s2", "a3-e3+": "a3-e3"} {
+		m, err := parseSimpleMove(in)
+		if err != nil || m.String() != want {
+			t.Errorf("parseSimpleMove(%q) = %v, %v; want %s", in, m, err, want)
+		}
+	}
+	if _, err := parseSimpleMove("e5e8"); err == nil {
+		t.Errorf("parseSimpleMove(e5e8) = nil error")
+	}
+}
