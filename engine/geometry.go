@@ -22,12 +22,13 @@ type geometry struct {
 
 	isEdge     [maxCells]bool
 	isEscape   [maxCells]bool
-	nearThrone [maxCells]bool // the throne and its four neighbours
-	inward     [maxCells]int  // for edge squares: the step towards the centre
-	throne     int            // padded index of the throne, -1 without one
-	shieldwall bool           // Variant.Shieldwall
-	kingHammer bool           // the king captures as the moving piece
-	kingAnvil  bool           // the king captures as the stationary piece
+	nearThrone [maxCells]bool   // the throne and its four neighbours
+	inward     [maxCells]int    // for edge squares: the step towards the centre
+	sqOf       [maxCells]Square // padded index → Square, for on-board indices
+	throne     int              // padded index of the throne, -1 without one
+	shieldwall bool             // Variant.Shieldwall
+	kingHammer bool             // the king captures as the moving piece
+	kingAnvil  bool             // the king captures as the stationary piece
 
 	onBoard bitboard
 	frame   bitboard // the guard squares, inside the first nw words
@@ -59,6 +60,7 @@ func newGeometry(v *Variant) *geometry {
 		for f := 0; f < n; f++ {
 			s := SquareAt(f, r)
 			i := g.pad(s)
+			g.sqOf[i] = s
 			g.kind[i] = kindNormal
 			g.onBoard.set(i)
 			g.frame.clear(i)
@@ -99,4 +101,4 @@ func newGeometry(v *Variant) *geometry {
 func (g *geometry) pad(s Square) int { return (s.Rank()+1)*g.w + s.File() + 1 }
 
 // square returns the Square of an on-board padded index.
-func (g *geometry) square(i int) Square { return SquareAt(i%g.w-1, i/g.w-1) }
+func (g *geometry) square(i int) Square { return g.sqOf[i] }

@@ -49,6 +49,9 @@ func (b *bitboard) count(nw int) int {
 // spread returns b with every square's orthogonal neighbours added, masked
 // by mask: one step of a flood fill on a board of padded width w.
 func (b *bitboard) spread(mask *bitboard, nw, w int) bitboard {
+	if nw <= 3 {
+		return b.spread3(mask, uint(w))
+	}
 	var out bitboard
 	for i := 0; i < nw; i++ {
 		x := b[i]
@@ -65,22 +68,44 @@ func (b *bitboard) spread(mask *bitboard, nw, w int) bitboard {
 	return out
 }
 
-// fill floods b over mask until it stops growing and returns the result.
-func (b bitboard) fill(mask *bitboard, nw, w int) bitboard {
-	for {
-		next := b.spread(mask, nw, w)
-		same := true
-		for i := 0; i < nw; i++ {
-			if next[i] != b[i] {
-				same = false
+// spread3 is spread for boards of up to three words (11×11 and smaller:
+// every tier-1 variant), without loops or branches.
+func (b *bitboard) spread3(mask *bitboard, w uint) bitboard {
+	x0, x1, x2 := b[0], b[1], b[2]
+	var out bitboard
+	out[0] = (x0 | x0<<1 | x0<<w | x0>>1 | x0>>w | x1<<63 | x1<<(64-w)) & mask[0]
+	out[1] = (x1 | x1<<1 | x1<<w | x0>>63 | x0>>(64-w) | x1>>1 | x1>>w | x2<<63 | x2<<(64-w)) & mask[1]
+	out[2] = (x2 | x2<<1 | x2<<w | x1>>63 | x1>>(64-w) | x2>>1 | x2>>w) & mask[2]
+	return out
+}
+
+// flood grows b over mask by at most steps steps of spread (fewer when it
+// stops growing) and returns the result. Boards of up to three words run
+// in registers.
+func (b bitboard) flood(mask *bitboard, nw, w, steps int) bitboard {
+	if nw > 3 {
+		for i := 0; i < steps; i++ {
+			next := b.spread(mask, nw, w)
+			if next == b {
 				break
 			}
+			b = next
 		}
-		if same {
-			return b
-		}
-		b = next
+		return b
 	}
+	x0, x1, x2 := b[0], b[1], b[2]
+	m0, m1, m2 := mask[0], mask[1], mask[2]
+	uw := uint(w)
+	for i := 0; i < steps; i++ {
+		y0 := (x0 | x0<<1 | x0<<uw | x0>>1 | x0>>uw | x1<<63 | x1<<(64-uw)) & m0
+		y1 := (x1 | x1<<1 | x1<<uw | x0>>63 | x0>>(64-uw) | x1>>1 | x1>>uw | x2<<63 | x2<<(64-uw)) & m1
+		y2 := (x2 | x2<<1 | x2<<uw | x1>>63 | x1>>(64-uw) | x2>>1 | x2>>uw) & m2
+		if y0 == x0 && y1 == x1 && y2 == x2 {
+			break
+		}
+		x0, x1, x2 = y0, y1, y2
+	}
+	return bitboard{x0, x1, x2}
 }
 
 // geometry is what a variant means for the snapshot: square kinds and the
@@ -98,6 +123,8 @@ type geometry struct {
 	near  [maxCells]bool // the throne and its four neighbours
 	guard [maxCells]int8 // corner-guard value of an attacker here
 	dist  [maxCells]int8 // king steps (Manhattan) to the nearest escape square
+	padOf [1024]int16    // engine.Square → padded index
+	dense [1024]int16    // engine.Square → rank*n + file
 
 	stop, pass, hostEmpty [4]engine.PieceSet // per kind
 
@@ -108,10 +135,7 @@ type geometry struct {
 }
 
 // pad returns the padded index of an on-board square.
-func (g *geometry) pad(s engine.Square) int { return (s.Rank()+1)*g.w + s.File() + 1 }
-
-// sqIndex returns the dense index rank*n + file of padded index i.
-func (g *geometry) sqIndex(i int) int { return (i/g.w-1)*g.n + i%g.w - 1 }
+func (g *geometry) pad(s engine.Square) int { return int(g.padOf[s&1023]) }
 
 func newGeometry(v *engine.Variant) *geometry {
 	n := v.Size
@@ -129,7 +153,9 @@ func newGeometry(v *engine.Variant) *geometry {
 	for r := 0; r < n; r++ {
 		for f := 0; f < n; f++ {
 			s := engine.SquareAt(f, r)
-			i := g.pad(s)
+			i := (r+1)*g.w + f + 1
+			g.padOf[s] = int16(i)
+			g.dense[s] = int16(r*n + f)
 			g.sq[i] = s
 			g.kind[i] = kindNormal
 			g.onBoard.set(i)

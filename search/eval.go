@@ -47,8 +47,8 @@ type Weights struct {
 	// to him.
 	KingDanger int
 
-	// KingRoom is added per escape square that the king could reach by
-	// any number of plies over the empty squares around him (at most 4
+	// KingRoom is added per escape square that the king could reach over
+	// the empty squares around him, within 12 orthogonal steps (at most 4
 	// corners, or 12 edge squares where the king escapes on the edge): he
 	// is not yet shut in.
 	KingRoom int
@@ -57,8 +57,9 @@ type Weights struct {
 	// with an edge fort): the fort is nearly complete.
 	Fort int
 	// Freedom is added per edge square (at most 20) that a defender or the
-	// king could still reach over squares free of attackers (only in
-	// variants where encirclement wins): the attackers' ring is open.
+	// king could still reach, within 12 orthogonal steps, over squares free
+	// of attackers (only in variants where encirclement wins): the
+	// attackers' ring is open.
 	Freedom int
 }
 
@@ -339,9 +340,18 @@ func (e *evaluator) danger(b *board) int {
 	return pts
 }
 
+// Flood-fill horizons: the region and freedom terms look this many steps
+// (orthogonal, over the squares they may cross) from the king and the
+// defenders; the edge fort term, which needs the whole region, looks to
+// the end.
+const (
+	regionSteps  = 12
+	freedomSteps = 12
+)
+
 // region scores the empty region around the king: the escape squares in it
-// and, in variants with an edge fort, a king on the edge whom no attacker
-// touches.
+// (within regionSteps steps) and, in variants with an edge fort, a king on
+// the edge whom no attacker touches.
 func (e *evaluator) region(b *board) int {
 	g, w := b.g, &e.w
 	nw := g.nw
@@ -353,41 +363,20 @@ func (e *evaluator) region(b *board) int {
 	f.set(b.king)
 	empty.set(b.king)
 	fort := w.Fort != 0 && g.edge[b.king]
-	capRoom := 12
-	if b.g.v.Escape == engine.EscapeCorners {
-		capRoom = 4
+	steps := regionSteps
+	if fort {
+		steps = maxCells
 	}
-	room := 0
-	for {
-		next := f.spread(&empty, nw, g.w)
-		same := true
-		for i := 0; i < nw; i++ {
-			if next[i] != f[i] {
-				same = false
-				break
-			}
-		}
-		if same {
-			break
-		}
-		f = next
-		if !fort {
-			// Only the count matters: stop once it is full.
-			var esc bitboard
-			for i := 0; i < nw; i++ {
-				esc[i] = f[i] & g.escBB[i]
-			}
-			if room = esc.count(nw); room >= capRoom {
-				break
-			}
-		}
+	f = f.flood(&empty, nw, g.w, steps)
+	capRoom := 12
+	if g.v.Escape == engine.EscapeCorners {
+		capRoom = 4
 	}
 	var esc bitboard
 	for i := 0; i < nw; i++ {
 		esc[i] = f[i] & g.escBB[i]
 	}
-	room = min(esc.count(nw), capRoom)
-	score := w.KingRoom * room
+	score := w.KingRoom * min(esc.count(nw), capRoom)
 	if fort {
 		border := f.spread(&g.onBoard, nw, g.w)
 		touch := false
@@ -404,9 +393,9 @@ func (e *evaluator) region(b *board) int {
 	return score
 }
 
-// freedom scores the edge squares the defenders can still reach over
-// squares free of attackers (RULES.md §1.6.4 counts none as encircled), at
-// most freedomCap of them; the flood fill stops once it has that many.
+// freedom scores the edge squares the defenders can still reach (within
+// freedomSteps steps) over squares free of attackers (RULES.md §1.6.4
+// counts none as encircled), at most freedomCap of them.
 func (e *evaluator) freedom(b *board) int {
 	g := b.g
 	nw := g.nw
@@ -414,30 +403,11 @@ func (e *evaluator) freedom(b *board) int {
 	for i := 0; i < nw; i++ {
 		free[i] = g.onBoard[i] &^ b.att[i]
 	}
-	f := b.def
-	n := 0
-	for {
-		var edge bitboard
-		for i := 0; i < nw; i++ {
-			edge[i] = f[i] & g.edgeBB[i]
-		}
-		if n = edge.count(nw); n >= freedomCap {
-			break
-		}
-		next := f.spread(&free, nw, g.w)
-		same := true
-		for i := 0; i < nw; i++ {
-			if next[i] != f[i] {
-				same = false
-				break
-			}
-		}
-		if same {
-			break
-		}
-		f = next
+	f := b.def.flood(&free, nw, g.w, freedomSteps)
+	for i := 0; i < nw; i++ {
+		f[i] &= g.edgeBB[i]
 	}
-	return e.w.Freedom * min(n, freedomCap)
+	return e.w.Freedom * min(f.count(nw), freedomCap)
 }
 
 // freedomCap is the most edge squares the Freedom term counts.

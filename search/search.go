@@ -672,11 +672,9 @@ func (s *Searcher) rememberCutoff(ply int, m engine.Move, depth int) {
 
 // histIndex returns the history slot of m for the side to move.
 func (s *Searcher) histIndex(m engine.Move) int {
-	n := s.g.n
-	nn := n * n
-	from := m.From.Rank()*n + m.From.File()
-	to := m.To.Rank()*n + m.To.File()
-	return (int(s.pos.ToMove())*nn+from)*nn + to
+	g := s.g
+	nn := g.n * g.n
+	return (int(s.pos.ToMove())*nn+int(g.dense[m.From&1023]))*nn + int(g.dense[m.To&1023])
 }
 
 // Quiescence limits: plies of forced replies (evasions) and of captures.

@@ -152,7 +152,7 @@ func TestScoreString(t *testing.T) {
 			t.Errorf("Score(%d).String() = %q, want %q", int(c.s), got, c.want)
 		}
 	}
-	if !(Win - 1).IsWin() || (Win - 1).Plies() != 1 || Score(500).Decided() || !(-Win + 2).IsLoss() {
+	if !(Win - 1).IsWin() || (Win-1).Plies() != 1 || Score(500).Decided() || !(-Win + 2).IsLoss() {
 		t.Errorf("Score predicates are wrong")
 	}
 }
