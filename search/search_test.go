@@ -15,13 +15,14 @@ import (
 // sign with a decided game.
 func TestEveryVariant(t *testing.T) {
 	plies := 8 // engine against itself, each ply a small search
-	if testing.Short() {
+	short := testing.Short() || raceEnabled
+	if short {
 		plies = 4
 	}
 	for _, v := range engine.Variants() {
 		t.Run(v.Name, func(t *testing.T) {
-			if v.Tier > 1 && testing.Short() {
-				t.Skip("tier 2 only without -short")
+			if v.Tier > 1 && short {
+				t.Skip("tier 2 only without -short and -race")
 			}
 			p, err := engine.NewPosition(v)
 			if err != nil {
@@ -49,7 +50,11 @@ func TestEveryVariant(t *testing.T) {
 // give the same result for the same position and node or depth limit.
 func TestDeterministic(t *testing.T) {
 	p := benchPosition(t, "middle")
-	for _, lim := range []Limits{{Nodes: 8000}, {Depth: 3}} {
+	lims := []Limits{{Nodes: 8000}, {Depth: 3}}
+	if raceEnabled {
+		lims = []Limits{{Nodes: 2000}, {Depth: 2}}
+	}
+	for _, lim := range lims {
 		s1, s2 := New(Options{}), New(Options{})
 		r1, err1 := s1.Search(context.Background(), p, lim)
 		r2, err2 := s2.Search(context.Background(), p, lim)

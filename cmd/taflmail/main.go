@@ -4,8 +4,10 @@
 // It runs the mail referee (taflmail serve), a zero-setup demo game by
 // mail (taflmail demo), the record tools (validate, diagram, convert,
 // standings, ratings), the operator's commands (games, show, export,
-// outbox, inspect, config check) and perft, the engine's correctness and
-// speed check against ../shared/cases/perft.md. See README.md and docs/architecture.md.
+// outbox, inspect, config check), perft, the engine's correctness and
+// speed check against ../shared/cases/perft.md, and the engine opponent
+// (analyse, and engine --otep for OpenTafl; docs/engine.md). See README.md
+// and docs/architecture.md.
 //
 // Exit status: 0 on success, 1 when a command fails at run time, 2 for a
 // usage error (unknown command or flag, bad flag value, unknown variant, a
