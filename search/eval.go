@@ -56,11 +56,15 @@ type Weights struct {
 	// attacker touches the empty region around him (only in variants
 	// with an edge fort): the fort is nearly complete.
 	Fort int
-	// Freedom is added per edge square (at most 20) that a defender or the
-	// king could still reach, within 12 orthogonal steps, over squares free
-	// of attackers (only in variants where encirclement wins): the
-	// attackers' ring is open.
-	Freedom int
+	// Freedom is added per edge square (at most FreedomCap; 0: no limit)
+	// that a defender or the king could still reach, within 12 orthogonal
+	// steps, over squares free of attackers (only in variants where
+	// encirclement wins): the attackers' ring is open.
+	Freedom, FreedomCap int
+
+	// KingPressure is subtracted for every attacker within two squares of
+	// the king (Chebyshev distance), the attackers closing in.
+	KingPressure int
 }
 
 // Terms names groups of weights, so that levels can switch whole terms
@@ -94,7 +98,7 @@ func (w Weights) Only(t Terms) Weights {
 		w.CornerGuard = 0
 	}
 	if t&TermDanger == 0 {
-		w.KingDanger = 0
+		w.KingDanger, w.KingPressure = 0, 0
 	}
 	if t&TermRegion == 0 {
 		w.KingRoom, w.Fort = 0, 0
@@ -140,7 +144,7 @@ func DefaultWeights(v *engine.Variant) Weights {
 		w.Fort = 250
 	}
 	if v.Encirclement {
-		w.Freedom = 5
+		w.Freedom, w.FreedomCap = 5, 20
 	}
 	return w
 }
@@ -197,7 +201,11 @@ func (e *evaluator) floodMax(b *board) int {
 	if b.g.v.Escape == engine.EscapeCorners {
 		capRoom = 4
 	}
-	return w.KingRoom*capRoom + w.Fort + w.Freedom*freedomCap
+	edges := 4*b.g.n - 4
+	if c := w.FreedomCap; c > 0 {
+		edges = min(edges, c)
+	}
+	return w.KingRoom*capRoom + w.Fort + w.Freedom*edges
 }
 
 // lowerBound returns a score for the side to move that the full evaluation
@@ -230,7 +238,27 @@ func (e *evaluator) cheap(b *board) int {
 	score += w.EscapeDistance * (g.maxDist - int(g.dist[k]))
 	score += e.escapes(b)
 	score -= w.KingDanger * e.danger(b)
+	if w.KingPressure != 0 {
+		score -= w.KingPressure * pressure(b)
+	}
 	return score
+}
+
+// pressure counts the attackers within two squares of the king (Chebyshev
+// distance).
+func pressure(b *board) int {
+	g := b.g
+	n := 0
+	for dr := -2; dr <= 2; dr++ {
+		row := b.king + dr*g.w
+		for df := -2; df <= 2; df++ {
+			i := row + df
+			if i >= 0 && i < maxCells && b.cells[i] == engine.Attacker {
+				n++
+			}
+		}
+	}
+	return n
 }
 
 // escapes scores the king's mobility and his escape routes in one and two
@@ -395,7 +423,7 @@ func (e *evaluator) region(b *board) int {
 
 // freedom scores the edge squares the defenders can still reach (within
 // freedomSteps steps) over squares free of attackers (RULES.md §1.6.4
-// counts none as encircled), at most freedomCap of them.
+// counts none as encircled), at most FreedomCap of them.
 func (e *evaluator) freedom(b *board) int {
 	g := b.g
 	nw := g.nw
@@ -407,8 +435,9 @@ func (e *evaluator) freedom(b *board) int {
 	for i := 0; i < nw; i++ {
 		f[i] &= g.edgeBB[i]
 	}
-	return e.w.Freedom * min(f.count(nw), freedomCap)
+	n := f.count(nw)
+	if c := e.w.FreedomCap; c > 0 {
+		n = min(n, c)
+	}
+	return e.w.Freedom * n
 }
-
-// freedomCap is the most edge squares the Freedom term counts.
-const freedomCap = 20

@@ -34,7 +34,7 @@ type LevelSpec struct {
 var levels = [...]LevelSpec{
 	{Level: 1, Depth: 1, Think: 200 * time.Millisecond, Terms: TermMaterial | TermEscape},
 	{Level: 2, Depth: 2, Think: 500 * time.Millisecond, Terms: TermMaterial | TermEscape | TermMobility | TermDanger},
-	{Level: 3, Depth: 4, Think: 1 * time.Second, Terms: AllTerms},
+	{Level: 3, Depth: 3, Think: 1 * time.Second, Terms: AllTerms},
 	{Level: 4, Depth: 0, Think: 3 * time.Second, Terms: AllTerms},
 	{Level: 5, Depth: 0, Think: 10 * time.Second, Terms: AllTerms},
 }

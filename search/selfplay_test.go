@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"reflect"
 	"strconv"
 	"strings"
 	"sync"
@@ -23,8 +24,9 @@ import (
 //
 //	go test -run TestSelfPlay -selfplay -selfplay.a 5 -selfplay.b 4 -v -timeout 0 ./search/
 //
-// A configuration is a level, optionally without some evaluation terms:
-// "5", "5,-freedom,-region" (see termNames). Budgets are node counts, so a
+// A configuration is a level, optionally without some evaluation terms or
+// with some weights set: "5", "5,-freedom,-region" (see termNames),
+// "5,Freedom=3,KingRoom=40" (fields of Weights). Budgets are node counts, so a
 // match is deterministic and does not depend on the machine's load: each
 // level's think time becomes nodes at -selfplay.nps nodes a second, scaled
 // by -selfplay.scale; the level's depth limit stays.
@@ -55,6 +57,7 @@ type player struct {
 	name  string
 	level Level
 	terms Terms
+	set   map[string]int // Weights fields set by name
 	lim   Limits
 }
 
@@ -64,11 +67,20 @@ func parsePlayer(s string, scale, nps float64) (player, error) {
 	if err != nil || !Level(n).Valid() {
 		return player{}, fmt.Errorf("configuration %q: want a level %d..%d first", s, MinLevel, MaxLevel)
 	}
-	pl := player{name: s, level: Level(n), terms: Level(n).Spec().Terms}
+	pl := player{name: s, level: Level(n), terms: Level(n).Spec().Terms, set: map[string]int{}}
 	for _, t := range parts[1:] {
+		if field, value, ok := strings.Cut(t, "="); ok {
+			f := reflect.ValueOf(Weights{}).FieldByName(field)
+			x, err := strconv.Atoi(value)
+			if !f.IsValid() || f.Kind() != reflect.Int || err != nil {
+				return player{}, fmt.Errorf("configuration %q: %q is not FIELD=INTEGER for a field of Weights", s, t)
+			}
+			pl.set[field] = x
+			continue
+		}
 		term, ok := termNames[strings.TrimPrefix(t, "-")]
 		if !ok || !strings.HasPrefix(t, "-") {
-			return player{}, fmt.Errorf("configuration %q: %q is not -TERM (terms: material escape mobility corners danger region freedom)", s, t)
+			return player{}, fmt.Errorf("configuration %q: %q is not -TERM (terms: material escape mobility corners danger region freedom) or FIELD=N", s, t)
 		}
 		pl.terms &^= term
 	}
@@ -78,10 +90,17 @@ func parsePlayer(s string, scale, nps float64) (player, error) {
 }
 
 func (pl player) searcher() *Searcher {
-	terms := pl.terms
+	terms, set := pl.terms, pl.set
 	return New(Options{
 		TableBytes: *spTableBytes,
-		Weights:    func(v *engine.Variant) Weights { return DefaultWeights(v).Only(terms) },
+		Weights: func(v *engine.Variant) Weights {
+			w := DefaultWeights(v)
+			rv := reflect.ValueOf(&w).Elem()
+			for field, x := range set {
+				rv.FieldByName(field).SetInt(int64(x))
+			}
+			return w.Only(terms)
+		},
 	})
 }
 
@@ -344,7 +363,12 @@ func TestSelfPlayStats(t *testing.T) {
 	if _, err := parsePlayer("5,-freedom", 0.02, 1e6); err != nil {
 		t.Error(err)
 	}
-	for _, bad := range []string{"6", "x", "5,freedom", "5,-nosuch"} {
+	if pl, err := parsePlayer("4,Freedom=3", 0.02, 1e6); err != nil || pl.set["Freedom"] != 3 {
+		t.Errorf("parsePlayer(4,Freedom=3) = %+v, %v", pl, err)
+	} else if v, _ := engine.Lookup("copenhagen"); pl.searcher().opts.Weights(v).Freedom != 3 {
+		t.Errorf("the weight set by 4,Freedom=3 does not reach the searcher")
+	}
+	for _, bad := range []string{"6", "x", "5,freedom", "5,-nosuch", "5,Nosuch=3", "5,Freedom=x"} {
 		if _, err := parsePlayer(bad, 0.02, 1e6); err == nil {
 			t.Errorf("parsePlayer(%q) = nil error", bad)
 		}
