@@ -45,7 +45,7 @@ var mailRoots = []string{
 }
 
 // importRules is the table of architecture.md in Go; TestImportTableInDocs
-// keeps the two the same. Packages that do not exist yet (clock, search)
+// keeps the two the same. Packages that do not exist yet (clock)
 // are checked once they do.
 var importRules = []importRule{
 	{pkg: "engine"},

@@ -33,9 +33,8 @@ const (
 // bitboard is a set of padded indices.
 type bitboard [maxWords]uint64
 
-func (b *bitboard) set(i int)      { b[i>>6] |= 1 << (i & 63) }
-func (b *bitboard) clear(i int)    { b[i>>6] &^= 1 << (i & 63) }
-func (b *bitboard) has(i int) bool { return b[i>>6]&(1<<(i&63)) != 0 }
+func (b *bitboard) set(i int)   { b[i>>6] |= 1 << (i & 63) }
+func (b *bitboard) clear(i int) { b[i>>6] &^= 1 << (i & 63) }
 
 // count returns the number of squares in b.
 func (b *bitboard) count(nw int) int {
