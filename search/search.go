@@ -181,10 +181,11 @@ func (s *Searcher) prepare(v *engine.Variant) {
 }
 
 // Search finds the best move for the side to move in p within lim. p is
-// not changed (the search works on a copy, so the caller may keep using p
-// from its own goroutine only after Search returns). It stops early when
-// ctx is done; it returns ctx.Err() only when that happened before it had
-// a move, and ErrGameOver for a position whose game has ended.
+// not changed: the search works on a copy it makes when it starts (with
+// p's repetition history, so it knows which positions the game has seen).
+// It stops early when ctx is done; it returns ctx.Err() only when that
+// happened before it had a move, and ErrGameOver for a position whose game
+// has ended.
 func (s *Searcher) Search(ctx context.Context, p *engine.Position, lim Limits) (Result, error) {
 	if p.Outcome().Over() {
 		return Result{}, ErrGameOver
