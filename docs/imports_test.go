@@ -45,8 +45,8 @@ var mailRoots = []string{
 }
 
 // importRules is the table of architecture.md in Go; TestImportTableInDocs
-// keeps the two the same. Packages that do not exist yet (clock)
-// are checked once they do.
+// keeps the two the same. A package that does not exist yet is checked
+// once it does.
 var importRules = []importRule{
 	{pkg: "engine"},
 	{pkg: "search", own: []string{"engine"}},
