@@ -33,9 +33,24 @@ type Change struct {
 	// that gets plies but is not in Games still has its Version bumped.
 	NewPlies map[string][]Ply
 
-	// Players are inserted, or replace the stored name and language
-	// (CreatedAt of a stored player is kept).
+	// Players are inserted, or replace the stored name, language and
+	// preferences (CreatedAt of a stored player is kept).
 	Players []Player
+
+	// TakeBacks undo the last stored ply of the games named by the keys
+	// (a takeback agreed by both players, issue 12): the ply leaves the
+	// plies, which stay numbered 1 to PlyCount, and is kept in the
+	// taken_back table, from which Game.TakenBack and the record's
+	// comment come. The value's Ply must be the stored last ply (its N and
+	// Move); the game must exist. They are applied before NewPlies, and a
+	// game not in Games still has its Version bumped.
+	TakeBacks map[string]TakenBack
+
+	// Watch adds spectators, or replaces a stored one of the same game and
+	// address; Unwatch removes them (only GameID and Address are read; an
+	// address that does not watch is no error). The games must exist.
+	Watch   []Spectator
+	Unwatch []Spectator
 
 	// Outbox mails are queued; their ID is assigned by the archive.
 	Outbox []OutboxMail
@@ -117,9 +132,20 @@ func (s *Store) Commit(ctx context.Context, c Change) error {
 			}
 			games[g.ID] = w
 		}
+		for _, id := range sortedKeys(c.TakeBacks) {
+			w, inGames := games[id]
+			count, err := takeBack(ctx, tx, id, c.TakeBacks[id], !inGames, now)
+			if err != nil {
+				return err
+			}
+			if inGames {
+				w.plyCount = count
+			}
+		}
 		for _, id := range sortedKeys(c.NewPlies) {
 			w, inGames := games[id]
-			count, err := appendPlies(ctx, tx, id, c.NewPlies[id], !inGames, now)
+			_, undone := c.TakeBacks[id]
+			count, err := appendPlies(ctx, tx, id, c.NewPlies[id], !inGames && !undone, now)
 			if err != nil {
 				return err
 			}
@@ -128,9 +154,9 @@ func (s *Store) Commit(ctx context.Context, c Change) error {
 			}
 		}
 		for _, p := range c.Players {
-			_, err := tx.ExecContext(ctx, `INSERT INTO players (address, name, language, created_at) VALUES (?, ?, ?, ?)
-ON CONFLICT (address) DO UPDATE SET name = excluded.name, language = excluded.language`,
-				lower(p.Address), p.Name, p.Language, fmtTime(orNow(p.CreatedAt, now)))
+			_, err := tx.ExecContext(ctx, `INSERT INTO players (address, name, language, messages_off, created_at) VALUES (?, ?, ?, ?, ?)
+ON CONFLICT (address) DO UPDATE SET name = excluded.name, language = excluded.language, messages_off = excluded.messages_off`,
+				lower(p.Address), p.Name, p.Language, p.MessagesOff, fmtTime(orNow(p.CreatedAt, now)))
 			if err != nil {
 				return fmt.Errorf("player %q: %w", p.Address, err)
 			}
@@ -149,6 +175,9 @@ ON CONFLICT (address) DO UPDATE SET name = excluded.name, language = excluded.la
 			if err := replaceTimers(ctx, tx, id, c.Timers[id]); err != nil {
 				return err
 			}
+		}
+		if err := writeSpectators(ctx, tx, c.Watch, c.Unwatch, now); err != nil {
+			return err
 		}
 		for _, m := range c.Outbox {
 			if err := insertOutbox(ctx, tx, m, now); err != nil {
@@ -175,13 +204,19 @@ ON CONFLICT (address) DO UPDATE SET name = excluded.name, language = excluded.la
 
 // insertGame inserts a new game at version 1 without plies.
 func insertGame(ctx context.Context, tx *sql.Tx, g *Game, createdAt, now time.Time) error {
-	_, err := tx.ExecContext(ctx, `INSERT INTO games (id, variant, attackers, defenders, challenger, status, result, reason, draw_offer_by,
+	ac, dc, err := g.conditionsColumns()
+	if err != nil {
+		return err
+	}
+	_, err = tx.ExecContext(ctx, `INSERT INTO games (id, variant, attackers, defenders, challenger, status, result, reason, draw_offer_by,
 	attacker_token, defender_token, attackers_thread, defenders_thread, start_position, time_control, tournament_id,
-	ply_count, version, created_at, updated_at, started_at, ended_at)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 1, ?, ?, ?, ?)`,
+	ply_count, version, created_at, updated_at, started_at, ended_at,
+	attackers_private, defenders_private, message_to_attackers, message_to_defenders, attackers_conditions, defenders_conditions, takeback_by)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		g.ID, g.Variant, lower(g.Attackers), lower(g.Defenders), lower(g.Challenger), string(g.Status), g.Result, g.Reason, g.DrawOfferBy,
 		g.AttackerToken, g.DefenderToken, g.AttackersThread, g.DefendersThread, g.StartPosition, g.TimeControl, nullString(g.TournamentID),
-		fmtTime(createdAt), fmtTime(now), nullTime(g.StartedAt), nullTime(g.EndedAt))
+		fmtTime(createdAt), fmtTime(now), nullTime(g.StartedAt), nullTime(g.EndedAt),
+		g.AttackersPrivate, g.DefendersPrivate, g.MessageToAttackers, g.MessageToDefenders, ac, dc, g.TakebackBy)
 	if isUniqueViolation(err) {
 		return fmt.Errorf("new game %q: id taken: %w", g.ID, ErrConflict)
 	}
@@ -195,14 +230,22 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 1, ?, ?, ?, ?)`,
 // g.Version, and returns the new version, the ply count and the creation
 // time.
 func updateGame(ctx context.Context, tx *sql.Tx, g *Game, now time.Time) (version int64, plyCount int, createdAt time.Time, err error) {
+	ac, dc, err := g.conditionsColumns()
+	if err != nil {
+		return 0, 0, time.Time{}, err
+	}
 	err = tx.QueryRowContext(ctx, `UPDATE games SET variant = ?, attackers = ?, defenders = ?, challenger = ?, status = ?, result = ?,
 	reason = ?, draw_offer_by = ?, attacker_token = ?, defender_token = ?, attackers_thread = ?, defenders_thread = ?,
-	start_position = ?, time_control = ?, tournament_id = ?, started_at = ?, ended_at = ?, version = version + 1, updated_at = ?
+	start_position = ?, time_control = ?, tournament_id = ?, started_at = ?, ended_at = ?, version = version + 1, updated_at = ?,
+	attackers_private = ?, defenders_private = ?, message_to_attackers = ?, message_to_defenders = ?,
+	attackers_conditions = ?, defenders_conditions = ?, takeback_by = ?
 WHERE id = ? AND version = ?
 RETURNING version, ply_count, created_at`,
 		g.Variant, lower(g.Attackers), lower(g.Defenders), lower(g.Challenger), string(g.Status), g.Result,
 		g.Reason, g.DrawOfferBy, g.AttackerToken, g.DefenderToken, g.AttackersThread, g.DefendersThread,
 		g.StartPosition, g.TimeControl, nullString(g.TournamentID), nullTime(g.StartedAt), nullTime(g.EndedAt), fmtTime(now),
+		g.AttackersPrivate, g.DefendersPrivate, g.MessageToAttackers, g.MessageToDefenders,
+		ac, dc, g.TakebackBy,
 		g.ID, g.Version).Scan(&version, &plyCount, scanTime(&createdAt))
 	if !isNoRows(err) {
 		if err != nil {
@@ -334,6 +377,19 @@ func (c *Change) validate() error {
 			return invalid("player without address")
 		}
 	}
+	for id, tb := range c.TakeBacks {
+		if id == "" || tb.N < 1 || tb.Move == "" {
+			return invalid("takeback in game %q: ply %d %q", id, tb.N, tb.Move)
+		}
+		if plies, ok := c.NewPlies[id]; ok && plies[0].N != tb.N {
+			return invalid("game %q: ply %d taken back, new plies start at %d", id, tb.N, plies[0].N)
+		}
+	}
+	for _, sp := range append(append([]Spectator(nil), c.Watch...), c.Unwatch...) {
+		if sp.GameID == "" || sp.Address == "" {
+			return invalid("spectator %q of game %q", sp.Address, sp.GameID)
+		}
+	}
 	for _, m := range c.Outbox {
 		switch {
 		case m.From == "":
@@ -414,10 +470,26 @@ func (g *Game) validate() error {
 		return invalid("game %q: result %q", g.ID, g.Result)
 	case !side(g.DrawOfferBy):
 		return invalid("game %q: draw offer by %q", g.ID, g.DrawOfferBy)
+	case !side(g.TakebackBy):
+		return invalid("game %q: takeback by %q", g.ID, g.TakebackBy)
 	case g.Version < 0:
 		return invalid("game %q: version %d", g.ID, g.Version)
 	}
-	return nil
+	if err := g.AttackersConditions.validate(g.ID, "attackers'"); err != nil {
+		return err
+	}
+	return g.DefendersConditions.validate(g.ID, "defenders'")
+}
+
+// conditionsColumns returns the stored form of both players' conditions.
+func (g *Game) conditionsColumns() (attackers, defenders string, err error) {
+	if attackers, err = conditionsText(g.AttackersConditions); err != nil {
+		return "", "", fmt.Errorf("game %q: %w", g.ID, err)
+	}
+	if defenders, err = conditionsText(g.DefendersConditions); err != nil {
+		return "", "", fmt.Errorf("game %q: %w", g.ID, err)
+	}
+	return attackers, defenders, nil
 }
 
 // side reports whether s is "", "attackers" or "defenders".

@@ -102,3 +102,10 @@ func isUniqueViolation(err error) bool {
 	}
 	return false
 }
+
+// isForeignKeyViolation reports whether err is an SQLite foreign key
+// violation: a row naming a game that does not exist.
+func isForeignKeyViolation(err error) bool {
+	var se *sqlite.Error
+	return errors.As(err, &se) && se.Code() == sqlite3.SQLITE_CONSTRAINT_FOREIGNKEY
+}

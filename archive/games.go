@@ -12,17 +12,27 @@ import (
 // gameColumns are the games columns in the order scanGame reads them.
 const gameColumns = `id, variant, attackers, defenders, challenger, status, result, reason, draw_offer_by,
 	attacker_token, defender_token, attackers_thread, defenders_thread, start_position, time_control,
-	COALESCE(tournament_id, ''), ply_count, version, created_at, updated_at, started_at, ended_at`
+	COALESCE(tournament_id, ''), ply_count, version, created_at, updated_at, started_at, ended_at,
+	attackers_private, defenders_private, message_to_attackers, message_to_defenders,
+	attackers_conditions, defenders_conditions, takeback_by`
 
 // scanGame reads one row of gameColumns.
 func scanGame(row interface{ Scan(...any) error }) (*Game, error) {
 	g := &Game{}
+	var ac, dc string
 	err := row.Scan(&g.ID, &g.Variant, &g.Attackers, &g.Defenders, &g.Challenger, &g.Status, &g.Result, &g.Reason, &g.DrawOfferBy,
 		&g.AttackerToken, &g.DefenderToken, &g.AttackersThread, &g.DefendersThread, &g.StartPosition, &g.TimeControl,
 		&g.TournamentID, &g.PlyCount, &g.Version, scanTime(&g.CreatedAt), scanTime(&g.UpdatedAt),
-		scanTime(&g.StartedAt), scanTime(&g.EndedAt))
+		scanTime(&g.StartedAt), scanTime(&g.EndedAt),
+		&g.AttackersPrivate, &g.DefendersPrivate, &g.MessageToAttackers, &g.MessageToDefenders, &ac, &dc, &g.TakebackBy)
 	if err != nil {
 		return nil, err
+	}
+	if g.AttackersConditions, err = parseConditions(ac); err != nil {
+		return nil, fmt.Errorf("game %q: attackers' conditions: %w", g.ID, err)
+	}
+	if g.DefendersConditions, err = parseConditions(dc); err != nil {
+		return nil, fmt.Errorf("game %q: defenders' conditions: %w", g.ID, err)
 	}
 	return g, nil
 }
@@ -132,7 +142,8 @@ func (s *Store) queryGames(ctx context.Context, op string, withPlies bool, query
 	return games, nil
 }
 
-// loadPlies fills the Plies of games with one query.
+// loadPlies fills the Plies of games with one query, and their
+// TakenBack with another.
 func loadPlies(ctx context.Context, tx *sql.Tx, games []*Game) error {
 	if len(games) == 0 {
 		return nil
@@ -164,7 +175,11 @@ ORDER BY game_id, n`, string(list))
 		g := byID[id]
 		g.Plies = append(g.Plies, p)
 	}
-	return rows.Err()
+	if err := rows.Err(); err != nil {
+		return err
+	}
+	rows.Close()
+	return loadTakenBack(ctx, tx, byID, string(list))
 }
 
 // Player returns the player with this address (any case); [ErrNotFound] if
@@ -173,8 +188,8 @@ func (s *Store) Player(ctx context.Context, address string) (*Player, error) {
 	const op = "player"
 	p := &Player{}
 	err := s.read(ctx, op, func(tx *sql.Tx) error {
-		err := tx.QueryRowContext(ctx, `SELECT address, name, language, created_at FROM players WHERE address = ?`,
-			lower(address)).Scan(&p.Address, &p.Name, &p.Language, scanTime(&p.CreatedAt))
+		err := tx.QueryRowContext(ctx, `SELECT address, name, language, messages_off, created_at FROM players WHERE address = ?`,
+			lower(address)).Scan(&p.Address, &p.Name, &p.Language, &p.MessagesOff, scanTime(&p.CreatedAt))
 		if isNoRows(err) {
 			return notFound(op, fmt.Sprintf("player %q", lower(address)))
 		}

@@ -22,17 +22,24 @@ var storedResults = map[string]engine.Result{
 	"attackers": engine.AttackersWin, "defenders": engine.DefendersWin, "draw": engine.Draw,
 }
 
+// takenBackComment is the record's comment for a ply undone by agreement,
+// written after the ply before it: "ply 3 d2-f2 taken back by agreement".
+func takenBackComment(tb TakenBack) string {
+	return fmt.Sprintf("ply %d %s taken back by agreement", tb.N, tb.Move)
+}
+
 // Replay turns a stored game into a notation.Game — the record
 // 'taflmail history' mails, with the tags the referee writes — and replays
 // it through the engine. A resignation or time-out of the side to move
 // becomes a final "resigns"/"timeout" ply; one of the other side (a player
 // may resign while the opponent is to move) only the Termination tag
-// (notation.NewGame). A timed game that has started carries its clock
-// data (CORRESPONDENCE.md §5): the TimeControl, Start and leave tags (the
-// players' leave that touches the game), every ply's arrival as %ts (and
-// %avail where the commit was later), and a final time-out's declaration
-// as its %ts; any other game is written as before clocks existed. It
-// fails when the game cannot be set up at all
+// (notation.NewGame). A ply taken back (Game.TakenBack) is not played; a
+// comment after the ply before it names it. A timed game that has started
+// carries its clock data (CORRESPONDENCE.md §5): the TimeControl, Start
+// and leave tags (the players' leave that touches the game), every ply's
+// arrival as %ts (and %avail where the commit was later), and a final
+// time-out's declaration as its %ts; any other game is written as before
+// clocks existed. It fails when the game cannot be set up at all
 // (unknown variant, malformed start position or ply text); disagreements
 // with the rules are in the Replay's Errors.
 func (g *Game) Replay() (*notation.Replay, error) {
@@ -66,6 +73,9 @@ func (g *Game) Replay() (*notation.Replay, error) {
 	}
 	for i, p := range g.Plies {
 		spec.Plies[i] = p.Move
+	}
+	for _, tb := range g.TakenBack {
+		spec.Comments = append(spec.Comments, notation.PlyComment{After: tb.N - 1, Text: takenBackComment(tb)})
 	}
 	ng, err := notation.NewGame(spec)
 	if err != nil {

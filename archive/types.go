@@ -100,6 +100,26 @@ type Game struct {
 	// writes the part that touches the game as leave tags.
 	Leave [2][]notation.Leave
 
+	// What correspondence players expect (issue 12, archive/players.go).
+	// AttackersPrivate and DefendersPrivate say that the player of that
+	// side refuses spectators; a casual game is private when either is
+	// set. MessageToAttackers and MessageToDefenders hold the opponent's
+	// message (prose of a keyed mail) waiting for the next mail to that
+	// player, "" for none. AttackersConditions and DefendersConditions
+	// are each player's conditional moves. TakebackBy is "", "attackers"
+	// or "defenders": the side whose request to take back its last ply
+	// stands. TakenBack lists the plies undone by agreement, oldest
+	// first; filled with Plies, never read by Commit (a takeback goes in
+	// Change.TakeBacks).
+	AttackersPrivate    bool
+	DefendersPrivate    bool
+	MessageToAttackers  string
+	MessageToDefenders  string
+	AttackersConditions Conditions
+	DefendersConditions Conditions
+	TakebackBy          string
+	TakenBack           []TakenBack
+
 	CreatedAt time.Time // Commit fills a zero value with the store's clock
 	UpdatedAt time.Time // Commit fills a zero value with the store's clock
 
@@ -127,10 +147,14 @@ type Ply struct {
 
 // Player is a person who plays by mail.
 type Player struct {
-	Address   string    // mail address, the key (stored lower case)
-	Name      string    // display name from the mail's From header; may be ""
-	Language  string    // reply language, "en" or "de"; "" for the server's default
-	CreatedAt time.Time // first seen; kept on later upserts
+	Address  string // mail address, the key (stored lower case)
+	Name     string // display name from the mail's From header; may be ""
+	Language string // reply language, "en" or "de"; "" for the server's default
+	// MessagesOff says that the player chose "messages off": the
+	// opponents' messages are not relayed to him (issue 12). A future
+	// "notify" preference sits beside it.
+	MessagesOff bool
+	CreatedAt   time.Time // first seen; kept on later upserts
 }
 
 // ProcessedMail records that an incoming mail was handled and how. Its

@@ -29,6 +29,18 @@ type GameSpec struct {
 	// Reason is how the game ended (RULES.md §1.6, or §1.7 for a
 	// resignation, a time-out or an agreed draw); NoReason while it runs.
 	Reason engine.Reason
+	// Comments are written into the record, each after the first After
+	// plies of Plies (before the first ply when After is 0), in the order
+	// given; an After beyond the plies puts the comment after the last
+	// one. The archive notes a takeback this way (issue 12).
+	Comments []PlyComment
+}
+
+// PlyComment is a comment of a GameSpec: its text, written after the
+// first After plies.
+type PlyComment struct {
+	After int
+	Text  string
 }
 
 // nativeTerminations are the native Termination words (docs/notation.md)
@@ -87,6 +99,14 @@ func NewGame(spec GameSpec) (*Game, error) {
 			return nil, fmt.Errorf("notation: game %s: ply %d %q: %w", spec.Filename, i+1, text, err)
 		}
 		add(p)
+	}
+	for _, c := range spec.Comments {
+		switch n := min(c.After, len(g.Plies)); {
+		case n <= 0:
+			g.Comments = append(g.Comments, c.Text)
+		default:
+			g.Plies[n-1].Comments = append(g.Plies[n-1].Comments, c.Text)
+		}
 	}
 	if spec.Reason == engine.ReasonResignation || spec.Reason == engine.ReasonTimeout {
 		if winner, ok := spec.Result.Winner(); ok && winner.Opponent() == side {
