@@ -209,6 +209,161 @@ type CancelLeaveCommand struct {
 	Keyword string `parser:"( @'cancel' ('leave' | 'urlaub') | @'urlaub' 'abbrechen' )"`
 }
 
+// WatchCommand follows a game as a spectator (issue 12): "watch K7QX2M",
+// German "zuschauen K7QX2M"; with "results" ("ergebnis") only its result.
+// Target may also name a tournament; which it is, is the referee's
+// question.
+type WatchCommand struct {
+	kw
+	Keyword string       `parser:"@('watch' | 'zuschauen')"`
+	Target  *WatchTarget `parser:"@@"`
+	// Results is the word asking for the result only, "" without it.
+	Results string `parser:"@('results' | 'result' | 'ergebnis' | 'ergebnisse')?"`
+}
+
+// UnwatchCommand stops following a game: "unwatch K7QX2M", German
+// "zuschauen beenden K7QX2M". Target is nil when the line names no game
+// (a reply to a spectator's mail, whose subject names it).
+type UnwatchCommand struct {
+	kw
+	Keyword string       `parser:"( @'unwatch' | @'zuschauen' 'beenden' )"`
+	Target  *WatchTarget `parser:"@@?"`
+}
+
+// WatchTarget is what a watch command names: a game's id such as K7QX2M
+// (any case), or a tournament's, written as one word of ASCII letters and
+// digits. The command lexer has no token for it (an id may start like a
+// move, "K7QX2M", or a number, "1S1D9J"), so Parse joins the tokens that
+// touch each other.
+type WatchTarget struct {
+	Pos lexer.Position
+	ID  string
+}
+
+// Parse implements participle.Parseable: it takes the tokens made of
+// letters and digits that follow each other without white space, and
+// matches nothing when the next token is none of them (or is the word
+// "beenden" of the German unwatch).
+func (w *WatchTarget) Parse(lex *lexer.PeekingLexer) error {
+	first := lex.Peek()
+	if first.EOF() || !alphanumeric(first.Value) || strings.EqualFold(first.Value, "beenden") {
+		return participle.NextMatch
+	}
+	var b strings.Builder
+	end := first.Pos.Offset
+	for tok := lex.Peek(); !tok.EOF() && tok.Pos.Offset == end && alphanumeric(tok.Value); tok = lex.Peek() {
+		b.WriteString(tok.Value)
+		end += len(tok.Value)
+		lex.Next()
+	}
+	w.Pos, w.ID = first.Pos, b.String()
+	return nil
+}
+
+// alphanumeric reports whether s is a non-empty run of ASCII letters and
+// digits.
+func alphanumeric(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; !(c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z') {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// PrivateCommand refuses spectators for the sender's casual game:
+// "private", German "privat".
+type PrivateCommand struct {
+	kw
+	Keyword string `parser:"@('private' | 'privat')"`
+}
+
+// PublicCommand allows spectators again: "public", German "öffentlich"
+// (or "oeffentlich").
+type PublicCommand struct {
+	kw
+	Keyword string `parser:"@('public' | 'öffentlich' | 'oeffentlich')"`
+}
+
+// MessagesCommand stops or starts the relaying of the opponents' messages
+// to the sender: "messages off", "messages on", German "nachrichten aus",
+// "nachrichten an" (or "ein"). Setting is the word as written.
+type MessagesCommand struct {
+	kw
+	Keyword string `parser:"@('messages' | 'nachrichten')"`
+	Setting string `parser:"@('on' | 'off' | 'an' | 'aus' | 'ein')"`
+}
+
+// On reports whether the command turns messages on.
+func (c *MessagesCommand) On() bool {
+	switch strings.ToLower(c.Setting) {
+	case "on", "an", "ein":
+		return true
+	}
+	return false
+}
+
+// ConditionalCommand sets conditional moves: "if h6-h9 then h3-h4",
+// German "wenn h6-h9 dann h3-h4"; a chain "if A then B if C then D" (after
+// the opponent's A the sender's B, after the opponent's C then the
+// sender's D). Pairs are in the order written; each move's Move is its
+// syntax tree (no resignation or time-out).
+type ConditionalCommand struct {
+	kw
+	Keyword string           `parser:"@('if' | 'wenn')"`
+	Pairs   []*ConditionPair `parser:"@@ ( ('if' | 'wenn') @@ )*"`
+}
+
+// ConditionPair is one "A then B" of a conditional command: the
+// opponent's move If, the sender's answer Then.
+type ConditionPair struct {
+	If   *ConditionMove `parser:"@@"`
+	Then *ConditionMove `parser:"('then' | 'dann') @@"`
+}
+
+// ConditionMove is one move of a conditional command: its text as
+// written, where it starts, and its syntax tree.
+type ConditionMove struct {
+	Pos  lexer.Position
+	Text string `parser:"@MoveText"`
+	Move *Move
+}
+
+// ConditionsCommand lists the sender's conditional moves: "conditions",
+// German "bedingungen".
+type ConditionsCommand struct {
+	kw
+	Keyword string `parser:"@('conditions' | 'bedingungen')"`
+}
+
+// CancelConditionsCommand drops the sender's conditional moves: "cancel
+// conditions", German "bedingungen löschen" (or "loeschen").
+type CancelConditionsCommand struct {
+	kw
+	Keyword string `parser:"( @'cancel' 'conditions' | @'bedingungen' ('löschen' | 'loeschen') )"`
+}
+
+// TakebackCommand asks the opponent to undo the sender's last ply:
+// "takeback", German "zurücknehmen" (or "zuruecknehmen").
+type TakebackCommand struct {
+	kw
+	Keyword string `parser:"@('takeback' | 'zurücknehmen' | 'zuruecknehmen')"`
+}
+
+// AcceptTakebackCommand agrees to the opponent's takeback: "accept
+// takeback", German "rücknahme annehmen" (or "ruecknahme").
+type AcceptTakebackCommand struct {
+	kw
+	Keyword string `parser:"( @'accept' 'takeback' | @('rücknahme' | 'ruecknahme') 'annehmen' )"`
+}
+
+// DeclineTakebackCommand refuses the opponent's takeback: "decline
+// takeback", German "rücknahme ablehnen" (or "ruecknahme").
+type DeclineTakebackCommand struct {
+	kw
+	Keyword string `parser:"( @'decline' 'takeback' | @('rücknahme' | 'ruecknahme') 'ablehnen' )"`
+}
+
 // MoveCommand is a move, optionally with a move-number guard that must
 // match the game: "d1-d3", "12. d1-d3" (the attackers' ply of move 12),
 // "12... h6-h9" (the defenders' ply). Number is 0 without a guard.
@@ -277,6 +432,43 @@ func (c *LeaveCommand) German() bool { return germanKeywords[strings.ToLower(c.K
 // German reports whether the command's keyword was German.
 func (c *CancelLeaveCommand) German() bool { return germanKeywords[strings.ToLower(c.Keyword)] }
 
+// German reports whether the command's keyword was German.
+func (c *WatchCommand) German() bool { return germanKeywords[strings.ToLower(c.Keyword)] }
+
+// German reports whether the command's keyword was German.
+func (c *UnwatchCommand) German() bool { return germanKeywords[strings.ToLower(c.Keyword)] }
+
+// German reports whether the command's keyword was German.
+func (c *PrivateCommand) German() bool { return germanKeywords[strings.ToLower(c.Keyword)] }
+
+// German reports whether the command's keyword was German.
+func (c *PublicCommand) German() bool { return germanKeywords[strings.ToLower(c.Keyword)] }
+
+// German reports whether the command's keyword was German.
+func (c *MessagesCommand) German() bool { return germanKeywords[strings.ToLower(c.Keyword)] }
+
+// German reports whether the command's keyword was German.
+func (c *ConditionalCommand) German() bool { return germanKeywords[strings.ToLower(c.Keyword)] }
+
+// German reports whether the command's keyword was German.
+func (c *ConditionsCommand) German() bool { return germanKeywords[strings.ToLower(c.Keyword)] }
+
+// German reports whether the command's keyword was German.
+func (c *CancelConditionsCommand) German() bool {
+	return germanKeywords[strings.ToLower(c.Keyword)]
+}
+
+// German reports whether the command's keyword was German.
+func (c *TakebackCommand) German() bool { return germanKeywords[strings.ToLower(c.Keyword)] }
+
+// German reports whether the command's keyword was German.
+func (c *AcceptTakebackCommand) German() bool { return germanKeywords[strings.ToLower(c.Keyword)] }
+
+// German reports whether the command's keyword was German.
+func (c *DeclineTakebackCommand) German() bool {
+	return germanKeywords[strings.ToLower(c.Keyword)]
+}
+
 func (*NewGameCommand) command()     {}
 func (*AcceptCommand) command()      {}
 func (*DeclineCommand) command()     {}
@@ -295,11 +487,27 @@ func (*LeaveCommand) command()       {}
 func (*CancelLeaveCommand) command() {}
 func (*MoveCommand) command()        {}
 
+func (*WatchCommand) command()            {}
+func (*UnwatchCommand) command()          {}
+func (*PrivateCommand) command()          {}
+func (*PublicCommand) command()           {}
+func (*MessagesCommand) command()         {}
+func (*ConditionalCommand) command()      {}
+func (*ConditionsCommand) command()       {}
+func (*CancelConditionsCommand) command() {}
+func (*TakebackCommand) command()         {}
+func (*AcceptTakebackCommand) command()   {}
+func (*DeclineTakebackCommand) command()  {}
+
 // germanKeywords are the keywords that mark a command as German.
 var germanKeywords = map[string]bool{
 	"neu": true, "annehmen": true, "ablehnen": true, "remis": true, "brett": true,
 	"verlauf": true, "partien": true, "aufgeben": true, "varianten": true,
 	"hilfe": true, "sprache": true, "uhr": true, "urlaub": true,
+	// issue 12
+	"zuschauen": true, "privat": true, "öffentlich": true, "oeffentlich": true,
+	"nachrichten": true, "wenn": true, "bedingungen": true, "zurücknehmen": true,
+	"zuruecknehmen": true, "rücknahme": true, "ruecknahme": true,
 }
 
 // GermanKeyword reports whether word (any case) is a German command
@@ -312,6 +520,10 @@ var commandWords = map[string]bool{
 	"new": true, "challenge": true, "accept": true, "decline": true, "offer": true,
 	"board": true, "history": true, "games": true, "resign": true, "variants": true,
 	"help": true, "language": true, "clock": true, "leave": true, "cancel": true,
+	// issue 12; everyday words, commands only in a command's shape
+	// (playersWordCommand)
+	"watch": true, "unwatch": true, "private": true, "public": true, "messages": true,
+	"if": true, "conditions": true, "takeback": true,
 }
 
 func init() {
@@ -344,10 +556,12 @@ var commandParser = participle.MustBuild[commandLine](
 	participle.CaseInsensitive("Word"),
 	participle.Union[Command](
 		&NewGameCommand{}, &OfferDrawCommand{}, &AcceptDrawCommand{}, &DeclineDrawCommand{},
-		&AcceptCommand{}, &DeclineCommand{}, &BoardCommand{}, &HistoryCommand{},
+		&AcceptTakebackCommand{}, &DeclineTakebackCommand{}, &AcceptCommand{}, &DeclineCommand{}, &BoardCommand{}, &HistoryCommand{},
 		&GamesCommand{}, &ResignCommand{}, &VariantsCommand{}, &HelpCommand{},
 		&LanguageCommand{}, &ClockCommand{}, &CancelLeaveCommand{}, &LeaveCommand{},
-		&MoveCommand{},
+		&UnwatchCommand{}, &WatchCommand{}, &PrivateCommand{}, &PublicCommand{}, &MessagesCommand{},
+		&ConditionalCommand{}, &CancelConditionsCommand{}, &ConditionsCommand{},
+		&TakebackCommand{}, &MoveCommand{},
 	),
 	participle.UseLookahead(3),
 )
@@ -387,8 +601,9 @@ func IsCommandLine(line string) bool {
 // line is a command only in a command's shape. "clock" and "uhr" stand
 // alone; "leave" and "urlaub" stand alone, before a word that starts with
 // a digit (a date, even a malformed one, which then gets an error reply)
-// or before "abbrechen"; "cancel" comes before "leave" or "urlaub". Other
-// keywords make any line a command.
+// or before "abbrechen"; "cancel" comes before "leave", "urlaub" or
+// "conditions". The everyday words of issue 12 are playersWordCommand's;
+// other keywords make any line a command.
 func proseWordCommand(first string, f []string) bool {
 	second := ""
 	if len(f) > 1 {
@@ -400,9 +615,56 @@ func proseWordCommand(first string, f []string) bool {
 	case "leave", "urlaub":
 		return len(f) == 1 || second[0] >= '0' && second[0] <= '9' || first == "urlaub" && second == "abbrechen"
 	case "cancel":
-		return second == "leave" || second == "urlaub"
+		return second == "leave" || second == "urlaub" || second == "conditions"
+	}
+	return playersWordCommand(first, f)
+}
+
+// playersWordCommand decides a line whose first word is a command keyword
+// of issue 12 that is also an everyday word ("If you like…", "Watch
+// out", "Private matter"): such a line is a command only in a command's
+// shape. "if"/"wenn" come before a move-shaped word; "watch" and
+// "zuschauen" before a game id (letters and digits, six of them or with a
+// digit), "zuschauen" also before "beenden"; "unwatch" stands alone or
+// before a game id; "private",
+// "privat", "public", "öffentlich", "conditions", "takeback" and
+// "zurücknehmen" stand alone; "messages"/"nachrichten" come before on,
+// off, an, aus or ein; "bedingungen" stands alone or before "löschen";
+// "rücknahme" before "annehmen" or "ablehnen" ("cancel" before
+// "conditions" is proseWordCommand's). Every other keyword makes any line
+// a command.
+func playersWordCommand(first string, f []string) bool {
+	second := ""
+	if len(f) > 1 {
+		second = strings.ToLower(f[1])
+	}
+	switch first {
+	case "if", "wenn":
+		return len(f) > 1 && looksLikeMove(f[1])
+	case "watch":
+		return idShaped(second)
+	case "unwatch":
+		return len(f) == 1 || idShaped(second)
+	case "zuschauen":
+		return idShaped(second) || second == "beenden"
+	case "private", "privat", "public", "öffentlich", "oeffentlich", "conditions",
+		"takeback", "zurücknehmen", "zuruecknehmen":
+		return len(f) == 1
+	case "messages", "nachrichten":
+		return len(f) == 2 && (second == "on" || second == "off" || second == "an" || second == "aus" || second == "ein")
+	case "bedingungen":
+		return len(f) == 1 || second == "löschen" || second == "loeschen"
+	case "rücknahme", "ruecknahme":
+		return second == "annehmen" || second == "ablehnen"
 	}
 	return true
+}
+
+// idShaped reports whether a word looks like a game id: letters and
+// digits only, and six of them or at least one digit ("K7QX2M",
+// "autumn2026"), so that "watch this" stays prose.
+func idShaped(w string) bool {
+	return alphanumeric(w) && (len(w) == 6 || strings.ContainsAny(w, "0123456789"))
 }
 
 // ParseCommand parses one line of a mail as a command. filename and line
@@ -444,6 +706,16 @@ func ParseCommand(filename string, line int, src string) (cmd Command, err error
 	cmd = c.Command
 	shiftCommand(cmd, base)
 	switch c := cmd.(type) {
+	case *WatchCommand:
+		c.Target.Pos = shift(base, c.Target.Pos)
+	case *UnwatchCommand:
+		if c.Target != nil {
+			c.Target.Pos = shift(base, c.Target.Pos)
+		}
+	case *ConditionalCommand:
+		if err := c.parseMoves(filename, base); err != nil {
+			return nil, err
+		}
 	case *NewGameCommand:
 		if err := c.finish(filename, base); err != nil {
 			return nil, err
@@ -537,6 +809,26 @@ func shiftTimeControl(tc *TimeControl, base lexer.Position) {
 	}
 }
 
+// parseMoves parses each move of a conditional command with the move
+// grammar, moving the positions (relative to line 1) to base's line; an
+// error points into the move.
+func (c *ConditionalCommand) parseMoves(filename string, base lexer.Position) error {
+	for _, p := range c.Pairs {
+		for _, m := range []*ConditionMove{p.If, p.Then} {
+			m.Pos = shift(base, m.Pos)
+			mv, err := ParseMove(filename, []byte(m.Text))
+			if err != nil {
+				e := err.(*Error)
+				e.Line = m.Pos.Line
+				e.Col += m.Pos.Column - 1
+				return e
+			}
+			m.Move = mv
+		}
+	}
+	return nil
+}
+
 // tokenWords names the command tokens in error messages.
 var tokenWords = strings.NewReplacer(
 	"<movetext>", "a move such as d1-d3",
@@ -546,6 +838,8 @@ var tokenWords = strings.NewReplacer(
 	"<date>", "a date as YYYY-MM-DD such as 2026-12-24",
 	"Date", "a date as YYYY-MM-DD such as 2026-12-24",
 	"TimeControlText", "a time control such as 30d+1d",
+	"WatchTarget", "a game id such as K7QX2M",
+	"ConditionMove", "a move such as d1-d3",
 )
 
 // looksLikeMove reports whether a word starts like a ply: one or two

@@ -93,12 +93,52 @@ func TestParseCommand(t *testing.T) {
 		{"12... h6-h9", &MoveCommand{Pos: at(1), Number: 12, Dots: "...", Text: "h6-h9", Ply: ply("h6-h9")}, false},
 		{"Kf6-c6xe5", &MoveCommand{Pos: at(1), Text: "Kf6-c6xe5", Ply: ply("Kf6-c6xe5")}, false},
 		{"E7-E6xF6++", &MoveCommand{Pos: at(1), Text: "E7-E6xF6++", Ply: ply("E7-E6xF6++")}, false},
+		// issue 12
+		{"watch K7QX2M", &WatchCommand{kw: kw{at(1)}, Keyword: "watch", Target: &WatchTarget{Pos: at(7), ID: "K7QX2M"}}, false},
+		{"zuschauen 1s1d9j Ergebnis", &WatchCommand{kw: kw{at(1)}, Keyword: "zuschauen", Target: &WatchTarget{Pos: at(11), ID: "1s1d9j"}, Results: "Ergebnis"}, true},
+		{"watch 12345A results", &WatchCommand{kw: kw{at(1)}, Keyword: "watch", Target: &WatchTarget{Pos: at(7), ID: "12345A"}, Results: "results"}, false},
+		{"unwatch K7QX2M", &UnwatchCommand{kw: kw{at(1)}, Keyword: "unwatch", Target: &WatchTarget{Pos: at(9), ID: "K7QX2M"}}, false},
+		{"unwatch", &UnwatchCommand{kw: kw{at(1)}, Keyword: "unwatch"}, false},
+		{"Zuschauen beenden K7QX2M", &UnwatchCommand{kw: kw{at(1)}, Keyword: "Zuschauen", Target: &WatchTarget{Pos: at(19), ID: "K7QX2M"}}, true},
+		{"private", &PrivateCommand{kw: kw{at(1)}, Keyword: "private"}, false},
+		{"privat", &PrivateCommand{kw: kw{at(1)}, Keyword: "privat"}, true},
+		{"public", &PublicCommand{kw: kw{at(1)}, Keyword: "public"}, false},
+		{"Öffentlich", &PublicCommand{kw: kw{at(1)}, Keyword: "Öffentlich"}, true},
+		{"messages off", &MessagesCommand{kw: kw{at(1)}, Keyword: "messages", Setting: "off"}, false},
+		{"Nachrichten aus", &MessagesCommand{kw: kw{at(1)}, Keyword: "Nachrichten", Setting: "aus"}, true},
+		{"if h6-h9 then h3-h4", &ConditionalCommand{kw: kw{at(1)}, Keyword: "if", Pairs: []*ConditionPair{
+			{If: &ConditionMove{Pos: at(4), Text: "h6-h9"}, Then: &ConditionMove{Pos: at(15), Text: "h3-h4"}}}}, false},
+		{"WENN h6-h9 DANN h3-h4 wenn c5-c6 dann d4-d5xd6", &ConditionalCommand{kw: kw{at(1)}, Keyword: "WENN", Pairs: []*ConditionPair{
+			{If: &ConditionMove{Pos: at(6), Text: "h6-h9"}, Then: &ConditionMove{Pos: at(17), Text: "h3-h4"}},
+			{If: &ConditionMove{Pos: at(28), Text: "c5-c6"}, Then: &ConditionMove{Pos: at(39), Text: "d4-d5xd6"}}}}, true},
+		{"conditions", &ConditionsCommand{kw: kw{at(1)}, Keyword: "conditions"}, false},
+		{"bedingungen", &ConditionsCommand{kw: kw{at(1)}, Keyword: "bedingungen"}, true},
+		{"cancel conditions", &CancelConditionsCommand{kw: kw{at(1)}, Keyword: "cancel"}, false},
+		{"Bedingungen löschen", &CancelConditionsCommand{kw: kw{at(1)}, Keyword: "Bedingungen"}, true},
+		{"takeback", &TakebackCommand{kw: kw{at(1)}, Keyword: "takeback"}, false},
+		{"zurücknehmen", &TakebackCommand{kw: kw{at(1)}, Keyword: "zurücknehmen"}, true},
+		{"accept takeback", &AcceptTakebackCommand{kw: kw{at(1)}, Keyword: "accept"}, false},
+		{"Rücknahme annehmen", &AcceptTakebackCommand{kw: kw{at(1)}, Keyword: "Rücknahme"}, true},
+		{"decline takeback", &DeclineTakebackCommand{kw: kw{at(1)}, Keyword: "decline"}, false},
+		{"ruecknahme ablehnen", &DeclineTakebackCommand{kw: kw{at(1)}, Keyword: "ruecknahme"}, true},
 	}
 	for _, tt := range tests {
 		got, err := ParseCommand("mail", 4, tt.in)
 		if err != nil {
 			t.Errorf("ParseCommand(%q) error: %v", tt.in, err)
 			continue
+		}
+		if c, ok := got.(*ConditionalCommand); ok {
+			// the moves' syntax trees have their own positions: compare
+			// them by their text
+			for _, p := range c.Pairs {
+				for _, m := range []*ConditionMove{p.If, p.Then} {
+					if m.Move == nil || !strings.EqualFold(m.Move.String(), m.Text) {
+						t.Errorf("ParseCommand(%q): move %q parsed as %v", tt.in, m.Text, m.Move)
+					}
+					m.Move = nil
+				}
+			}
 		}
 		if m, ok := got.(*MoveCommand); ok {
 			// compare the ply by its text; its positions are its own
@@ -148,6 +188,17 @@ func TestParseCommandErrors(t *testing.T) {
 		{"leave 2026-12-24 to", `mail:7:20: expected a date as YYYY-MM-DD such as 2026-12-24, found end of input`},
 		{"cancel", `mail:7:1: expected a command (see help) or a move such as d1-d3, found "cancel"`},
 		{"clock please", `mail:7:7: expected end of line, found "please"`},
+		// issue 12
+		{"watch K7QX2M.", `mail:7:7: expected a game id such as K7QX2M, found "K7QX2M."`},
+		{"zuschauen beenden x-1", `mail:7:19: expected end of line, found "x-1"`},
+		{"if h6-h9 then", `mail:7:14: expected a move such as d1-d3, found end of input`},
+		{"if h6-h9 h3-h4", `mail:7:10: expected "then" or "dann", found "h3-h4"`},
+		{"if d1-d33 then a1-a2", `mail:7:8: expected rank 1 to 19, found "33"`},
+		{"wenn h6-h9 dann h3–h4", `mail:7:19: unexpected character '–'`},
+		{"if h6-h9 then h3-h4 if c5-c6", `mail:7:29: expected "then" or "dann", found end of input`},
+		{"messages maybe", `mail:7:10: expected "on" or "off" or "an" or "aus" or "ein", found "maybe"`},
+		{"private please", `mail:7:9: expected end of line, found "please"`},
+		{"accept takeback now", `mail:7:17: expected end of line, found "now"`},
 	}
 	for _, tt := range tests {
 		_, err := ParseCommand("mail", 7, tt.in)
@@ -200,6 +251,33 @@ func TestIsCommandLine(t *testing.T) {
 		"urlaub abbrechen":     true,
 		"cancel leave":         true,
 		"Cancel that":          false,
+		// issue 12: everyday words are commands only in a command's shape
+		"If you like, a rematch":    false,
+		"if d4 is free, play there": true, // shaped like a condition: answered, not ignored
+		"Watch out for the king!":   false,
+		"watch this":                false,
+		"watch K7QX2M":              true,
+		"watch autumn2026":          true,
+		"unwatch":                   true,
+		"unwatch it please":         false,
+		"zuschauen beenden":         true,
+		"Private matter, sorry.":    false,
+		"private":                   true,
+		"Public holiday tomorrow":   false,
+		"Messages are welcome":      false,
+		"messages off":              true,
+		"Nachrichten aus":           true,
+		"Conditions are bad here":   false,
+		"conditions":                true,
+		"bedingungen löschen":       true,
+		"Cancel my subscription":    false,
+		"cancel conditions":         true,
+		"Takeback? No way.":         false,
+		"takeback":                  true,
+		"Rücknahme annehmen":        true,
+		"Rücknahme ist unfair":      false,
+		"wenn h6-h9 dann h3-h4":     true,
+		"Wenn du willst":            false,
 	} {
 		if got := IsCommandLine(line); got != want {
 			t.Errorf("IsCommandLine(%q) = %v, want %v", line, got, want)
@@ -212,7 +290,8 @@ func FuzzParseCommand(f *testing.F) {
 		"remis annehmen", "hilfe", "d1 d3", "accept draw", "language de", "x", "\xff", "1..", "<@>",
 		"new copenhagen with a@b.c time 10d+2d max 20d iccf as defenders", "neu tablut mit x@y.de zeit 3d/move als verteidiger",
 		"clock", "uhr", "leave", "leave 2026-12-24 to 2027-01-02", "urlaub 2026-12-24 bis 2027-13-02", "cancel leave",
-		"urlaub abbrechen", "leave 2026-12-24"} {
+		"urlaub abbrechen", "leave 2026-12-24",
+		"watch K7QX2M results", "zuschauen beenden 1S1D9J", "if h6-h9 then h3-h4 if c5-c6 then d4-d5", "nachrichten aus"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
@@ -237,4 +316,99 @@ func FuzzParseCommand(f *testing.F) {
 			t.Fatalf("ParseCommand(%q) position %v, want line 2", s, p)
 		}
 	})
+}
+
+// playersSeeds are lines of the commands of issue 12, right and wrong.
+var playersSeeds = []string{
+	"watch K7QX2M", "watch 1s1d9j results", "zuschauen K7QX2M ergebnis", "unwatch", "unwatch K7QX2M",
+	"zuschauen beenden K7QX2M", "zuschauen beenden", "watch K7QX2M.", "watch 12 34",
+	"private", "privat", "public", "öffentlich", "messages off", "nachrichten an", "messages maybe",
+	"if h6-h9 then h3-h4", "wenn h6-h9 dann h3-h4xh5 wenn c5-c6 dann Kd4-d5", "if h6-h9 then", "if d1-d33 then a1",
+	"conditions", "cancel conditions", "bedingungen löschen", "takeback", "zurücknehmen",
+	"accept takeback", "rücknahme ablehnen", "If you like", "Watch out!",
+}
+
+// FuzzPlayersCommand fuzzes the commands of issue 12 (watch, unwatch,
+// private, public, messages, conditional moves, takebacks): ParseCommand
+// returns a *Error inside the line or a command whose nested positions
+// are on the line and inside it; a watch target is letters and digits; a
+// conditional command has its moves parsed, each one's text a move that
+// reads back the same; IsCommandLine never panics and accepts every line
+// that starts with a keyword of a command it parsed, except the everyday
+// words outside their shape.
+func FuzzPlayersCommand(f *testing.F) {
+	for _, s := range playersSeeds {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		isCmd := IsCommandLine(s)
+		cmd, err := ParseCommand("mail", 5, s)
+		if err != nil {
+			e, ok := err.(*Error)
+			if !ok {
+				t.Fatalf("error %T %v, want *Error", err, err)
+			}
+			if strings.Contains(e.Message, "internal error") {
+				t.Fatalf("ParseCommand(%q) panicked: %v", s, e)
+			}
+			if e.Line != 5 || e.Col < 1 || e.Col > utf8.RuneCountInString(s)+1 && utf8.ValidString(s) {
+				t.Fatalf("ParseCommand(%q) error position %d:%d outside the line: %v", s, e.Line, e.Col, e)
+			}
+			return
+		}
+		inside := func(what string, p lexer.Position) {
+			if p.Line != 5 || p.Column < 1 || p.Offset < 0 || p.Offset >= len(s) {
+				t.Fatalf("ParseCommand(%q): %s at %v, outside the line", s, what, p)
+			}
+		}
+		inside("the command", cmd.Position())
+		switch c := cmd.(type) {
+		case *WatchCommand:
+			inside("the target", c.Target.Pos)
+			if !alphanumeric(c.Target.ID) || !strings.HasPrefix(s[c.Target.Pos.Offset:], c.Target.ID) {
+				t.Fatalf("ParseCommand(%q): watch target %q at %v", s, c.Target.ID, c.Target.Pos)
+			}
+		case *UnwatchCommand:
+			if c.Target != nil && (!alphanumeric(c.Target.ID) || !strings.HasPrefix(s[c.Target.Pos.Offset:], c.Target.ID)) {
+				t.Fatalf("ParseCommand(%q): unwatch target %q at %v", s, c.Target.ID, c.Target.Pos)
+			}
+		case *ConditionalCommand:
+			if len(c.Pairs) == 0 {
+				t.Fatalf("ParseCommand(%q): a condition without pairs", s)
+			}
+			for _, p := range c.Pairs {
+				for _, m := range []*ConditionMove{p.If, p.Then} {
+					inside("a move", m.Pos)
+					if m.Move == nil || !strings.HasPrefix(s[m.Pos.Offset:], m.Text) {
+						t.Fatalf("ParseCommand(%q): move %q at %v, tree %v", s, m.Text, m.Pos, m.Move)
+					}
+					again, err := ParseMove("again", []byte(m.Move.String()))
+					if err != nil || again.String() != m.Move.String() {
+						t.Fatalf("ParseCommand(%q): move %q prints as %q, which reads back as %v, %v", s, m.Text, m.Move.String(), again, err)
+					}
+				}
+			}
+		case *MessagesCommand:
+			if c.On() == strings.EqualFold(c.Setting, "off") {
+				t.Fatalf("ParseCommand(%q): setting %q reads as on=%v", s, c.Setting, c.On())
+			}
+		}
+		if _, move := cmd.(*MoveCommand); !move && !isCmd && !everyday(s) {
+			t.Fatalf("ParseCommand(%q) = %T, but IsCommandLine says prose", s, cmd)
+		}
+	})
+}
+
+// everyday reports whether a line starts with one of the everyday words
+// that make a command only in a command's shape (playersWordCommand).
+func everyday(line string) bool {
+	f := strings.Fields(line)
+	if len(f) == 0 {
+		return false
+	}
+	switch strings.ToLower(f[0]) {
+	case "watch", "zuschauen", "unwatch", "if", "wenn":
+		return true
+	}
+	return false
 }
