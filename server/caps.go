@@ -110,10 +110,11 @@ func (ss *session) loopBreaker(disposition string) (string, error) {
 }
 
 // changedGame reports whether the mail changed a game: a ply, a
-// resignation, a draw offer or answer, a challenge or its answer.
+// resignation, a draw offer or answer, a challenge or its answer (a
+// message stored for the opponent alone does not count).
 func (ss *session) changedGame() bool {
 	for _, t := range ss.tables {
-		if t.changed {
+		if t.changed && !ss.changedOnlyByMessage(t) {
 			return true
 		}
 	}

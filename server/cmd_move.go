@@ -74,6 +74,9 @@ func (ss *session) move(c *grammar.MoveCommand) error {
 	}
 	ss.tell(opp, t, played)
 	ss.say(t, played(ss.lang))
+	if err := ss.afterMove(t); err != nil { // takeback requests, conditional moves (correspondence.go)
+		return err
+	}
 	ss.showPosition(t)
 	return nil
 }

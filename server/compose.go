@@ -88,7 +88,11 @@ func (ss *session) compose() ([]archive.OutboxMail, error) {
 		}
 		out = append(out, archive.OutboxMail{GameID: gameID, MessageID: o.MessageID, From: s.opts.Address, To: []string{addr}, Raw: raw})
 	}
-	return out, nil
+	spectators, err := ss.spectatorMails() // spectators.go: never a player's key
+	if err != nil {
+		return nil, err
+	}
+	return append(out, spectators...), nil
 }
 
 func threadOf(g *archive.Game, addr string) string {

@@ -13,7 +13,8 @@ import (
 
 // showPosition tells both players the position after a change: the board,
 // whose move it is, the move list, and at the end the result and the
-// record. The board itself is added when the note is written.
+// record. The board itself is added when the note is written. The game's
+// spectators get the new position too (spectate).
 func (ss *session) showPosition(t *table) {
 	for _, addr := range []string{t.g.Attackers, t.g.Defenders} {
 		lang := ss.langOf(addr)
@@ -21,6 +22,7 @@ func (ss *session) showPosition(t *table) {
 		n.game = t
 		ss.addSection(n, statusText(lang, t, addr))
 	}
+	ss.spectate(t)
 }
 
 // statusText says whose move it is, or how the game ended, to the player

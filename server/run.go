@@ -70,6 +70,9 @@ func (ss *session) run() error {
 		defer func() { ss.say(ss.contextTable(), tr(ss.lang, "err.unread", maxCommandLines, ss.unread)) }()
 	}
 	if len(lines) == 0 {
+		if ss.relayOnly() { // a keyed mail of prose: kept for the opponent (messages.go)
+			return nil
+		}
 		ss.failed = true
 		ss.say(ss.contextTable(), tr(ss.lang, "err.nocommand"))
 		ss.attachBoard()
@@ -111,6 +114,7 @@ func (ss *session) run() error {
 		}
 		ss.did = true
 	}
+	ss.relayProse() // the player's prose goes to the opponent (messages.go)
 	return nil
 }
 

@@ -360,6 +360,7 @@ func (ss *session) collect(change *archive.Change) []*table {
 			change.Players = append(change.Players, *p)
 		}
 	}
+	ss.collectCorrespondence(change) // spectators and takebacks (correspondence.go)
 	return finished
 }
 

@@ -43,6 +43,10 @@ type session struct {
 	failed  bool  // some command was refused
 	did     bool  // some command succeeded
 	readErr error // the first failed archive read, see noteReadErr
+
+	// corr is what the mail does to spectators, messages, conditional
+	// moves and takebacks beyond the game rows (correspondence.go).
+	corr correspondence
 }
 
 // newSession starts the session of mail m from the (lower-case) address

@@ -1,0 +1,170 @@
+package server
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/grammar"
+)
+
+func init() {
+	handle("watch", (*session).watch)
+	handle("unwatch", (*session).unwatch)
+	helpLine(63, "help.watch")
+}
+
+// watch makes the sender a spectator of a running game (issue 12,
+// spectators.go): from now on a mail with the board after every move, or
+// with "results" only the result. It needs no key: spectators are
+// strangers to the game and to the caps (caps.go). A game that does not
+// exist, has not started, is over, is private or is the sender's own is
+// refused; so is a game with maxSpectators spectators, and a sender who
+// watches maxWatched games. An id that is no game may name a tournament
+// (watchTournament).
+func (ss *session) watch(c *grammar.WatchCommand) error {
+	id := strings.ToUpper(c.Target.ID)
+	resultsOnly := c.Results != ""
+	if !gameIDShaped(id) {
+		return ss.watchTournament(c.Target.ID, resultsOnly)
+	}
+	t, err := ss.table(id)
+	var r *refusal
+	if errors.As(err, &r) {
+		return ss.watchTournament(c.Target.ID, resultsOnly)
+	}
+	if err != nil {
+		return err
+	}
+	if sideOf(t.g, ss.from) != "" {
+		return ss.refuse("err.watch.player", id)
+	}
+	switch t.g.Status {
+	case archive.Invited:
+		return ss.refuse("err.watch.notstarted", id)
+	case archive.Finished:
+		return ss.refuse("err.over", id, resultText(ss.lang, t))
+	case archive.Declined:
+		return ss.refuse("err.notactive", id, tr(ss.lang, "status."+string(t.g.Status)))
+	}
+	if privateGame(t.g) {
+		return ss.refuse("err.watch.private", id)
+	}
+	was, n, err := ss.spectatorOf(id)
+	if err != nil {
+		return err
+	}
+	if was == nil {
+		if n >= maxSpectators {
+			return ss.refuse("err.watch.full", id, maxSpectators)
+		}
+		watching, err := ss.srv.store.Watching(ss.ctx, ss.from)
+		if err != nil {
+			return err
+		}
+		if len(watching)+ss.watchedHere() >= maxWatched {
+			return ss.refuse("err.watch.toomany", maxWatched)
+		}
+	}
+	sp := archive.Spectator{GameID: id, Address: ss.from, ResultsOnly: resultsOnly}
+	if validID(ss.msg.MessageID) {
+		sp.Thread = ss.msg.MessageID
+	}
+	ss.corr.watch = append(ss.corr.watch, sp)
+	key := "watch.started"
+	if resultsOnly {
+		key = "watch.results"
+	}
+	text := tr(ss.lang, key, id, t.g.Attackers, t.g.Defenders) + "\n" + tr(ss.lang, "watch.how", id)
+	if was != nil && was.ResultsOnly == resultsOnly {
+		text = tr(ss.lang, "watch.already", id)
+	}
+	n2 := ss.noteFor(ss.from, ss.lang, nil)
+	if n2.game == nil || n2.game == t {
+		// the reply is about the watched game: its tag (without a key),
+		// board and move list
+		n2.game = t
+		n2.subject = tr(ss.lang, "subject.watch", t.v.Title)
+		ss.addSection(n2, text)
+		return nil
+	}
+	// the reply is about another game of the sender's: this one's board
+	// goes into the text
+	ss.addSection(n2, text+"\n\n"+t.board(ss.lang)+"\n"+tr(ss.lang, "move.list")+"\n"+t.moveList(ss.lang))
+	return nil
+}
+
+// spectatorOf returns the sender's spectator row of game id, stored or
+// added by this mail (nil if none), and how many spectators the game has.
+func (ss *session) spectatorOf(id string) (*archive.Spectator, int, error) {
+	specs, err := ss.srv.store.Spectators(ss.ctx, id)
+	if err != nil {
+		return nil, 0, err
+	}
+	var mine *archive.Spectator
+	for i := range specs {
+		if specs[i].Address == ss.from && !ss.unwatching(id, ss.from) {
+			mine = &specs[i]
+		}
+	}
+	for i := range ss.corr.watch {
+		if w := &ss.corr.watch[i]; w.GameID == id {
+			mine = w
+		}
+	}
+	n := len(specs)
+	if mine == nil {
+		for _, w := range ss.corr.watch {
+			if w.GameID == id {
+				n++
+			}
+		}
+	}
+	return mine, n, nil
+}
+
+// watchedHere counts the games the sender starts watching in this mail.
+func (ss *session) watchedHere() int {
+	seen := map[string]bool{}
+	for _, w := range ss.corr.watch {
+		seen[w.GameID] = true
+	}
+	return len(seen)
+}
+
+// unwatch ends the sender's watching of a game: the one the line names,
+// or the one the mail's subject names (a reply to a spectator's mail).
+// It needs no key; the worst a forger can do with it is stop someone's
+// spectator mails, which "watch" starts again (docs/security.md).
+func (ss *session) unwatch(c *grammar.UnwatchCommand) error {
+	id := ss.ref.id
+	if c.Target != nil {
+		id = strings.ToUpper(c.Target.ID)
+	}
+	if id == "" {
+		return ss.refuse("err.unwatch.which")
+	}
+	specs, err := ss.srv.store.Spectators(ss.ctx, id)
+	if err != nil {
+		return err
+	}
+	found := false
+	for _, sp := range specs {
+		found = found || sp.Address == ss.from
+	}
+	kept := ss.corr.watch[:0]
+	for _, w := range ss.corr.watch {
+		if w.GameID == id {
+			found = true
+			continue
+		}
+		kept = append(kept, w)
+	}
+	ss.corr.watch = kept
+	if !found || ss.unwatching(id, ss.from) {
+		return ss.refuse("err.unwatch.not", id)
+	}
+	ss.corr.unwatch = append(ss.corr.unwatch, archive.Spectator{GameID: id, Address: ss.from})
+	ss.say(nil, tr(ss.lang, "watch.stopped", id))
+	return nil
+}

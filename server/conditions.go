@@ -1,0 +1,262 @@
+package server
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/engine"
+	"github.com/taflmail/taflmail/grammar"
+)
+
+// Conditional moves (issue 12): "if h6-h9 then h3-h4", chains "if A then
+// B if C then D", several alternatives with different first moves, in one
+// mail or over several. A player sets them while the opponent is to move;
+// each line is checked against the position and the positions it leads
+// to when it arrives, and kept with the game (archive.Conditions, private
+// to its owner). When the opponent plays a line's first move, the
+// referee plays the answer at once (fireConditions) and the lines that go
+// on stay set for the opponent's next ply; any other move of the
+// opponent cancels them all.
+//
+// The edges: a line whose first move ends the game is refused (there is
+// nothing to answer), and so is one that goes on after a move that ends
+// it; an answer that repeats a position is played with what the rules
+// make of the repetition, as the player's own move would be (the
+// confirmation says so); an answer the engine refuses when the time comes
+// (it cannot happen for a line checked on arrival, since the position is
+// the one checked, but it is checked again) cancels the set and tells the
+// owner why; a draw offer the opponent sends with the move lapses with the
+// answer as with any move, one sent after it stands; a takeback drops
+// both players' conditions (their positions are gone).
+
+// maxConditionLines is how many lines one player may keep in one game;
+// maxConditionPairs how many "if … then …" one line may chain.
+const (
+	maxConditionLines = 50
+	maxConditionPairs = 10
+)
+
+// condsOf returns the conditional moves of the player of side in g.
+func condsOf(g *archive.Game, side string) *archive.Conditions {
+	if side == "attackers" {
+		return &g.AttackersConditions
+	}
+	return &g.DefendersConditions
+}
+
+// conditionRefusal refuses a conditional line at the move starting at
+// column col of the line: a caret under it, then the text of key.
+func (ss *session) conditionRefusal(col int, key string, args ...any) error {
+	return &refusal{text: "  " + strings.Repeat(" ", max(col-1, 0)) + "^\n" + tr(ss.lang, "err.cond.at", col, tr(ss.lang, key, args...))}
+}
+
+// conditionLine checks a conditional command against t's position, the
+// opponent to move: every move must be legal in the position the line
+// leads to, with right capture marks if it has any, and no move may
+// follow one that ends the game. It returns the line as canonical ply
+// texts (the first the opponent's).
+func (ss *session) conditionLine(t *table, c *grammar.ConditionalCommand) ([]string, error) {
+	if len(c.Pairs) > maxConditionPairs {
+		return nil, ss.conditionRefusal(c.Pairs[maxConditionPairs].If.Pos.Column, "err.cond.long", maxConditionPairs)
+	}
+	pos := t.pos.Clone()
+	var line []string
+	for _, p := range c.Pairs {
+		for j, cm := range []*grammar.ConditionMove{p.If, p.Then} {
+			theirs := j == 0
+			if pos.Outcome().Over() {
+				key := "err.cond.over.theirs"
+				if theirs {
+					key = "err.cond.over.mine"
+				}
+				return nil, ss.conditionRefusal(cm.Pos.Column, key, line[len(line)-1])
+			}
+			m := engineMove(cm.Move)
+			king, _ := pos.King()
+			r, err := pos.Play(m)
+			var ill *engine.IllegalMoveError
+			if errors.As(err, &ill) {
+				key := "err.cond.illegal.mine"
+				if theirs {
+					key = "err.cond.illegal.theirs"
+				}
+				ref := ss.conditionRefusal(cm.Pos.Column, key, m, illegalReason(ss.lang, ill)).(*refusal)
+				switch {
+				case ill.Reason == engine.IllegalOffBoard:
+					ref.text += " " + boardHint(ss.lang, t)
+				case theirs && ill.Reason == engine.IllegalNotYourPiece && len(line) == 0:
+					ref.text += " " + tr(ss.lang, "hint.cond.order")
+				}
+				return nil, ref
+			}
+			if err != nil {
+				return nil, err
+			}
+			if marks := cm.Move.CaptureSquares(); len(marks) > 0 && !sameSquares(marks, r.Captures) {
+				return nil, ss.conditionRefusal(cm.Pos.Column, "err.captures", squareList(marks), m, capturedText(ss.lang, r.Captures))
+			}
+			line = append(line, plyText(r, king))
+		}
+	}
+	return line, nil
+}
+
+// conflict returns the index of the first ply where line answers the same
+// moves of the opponent differently from have, or -1.
+func conflict(have, line []string) int {
+	for i := 0; i < len(have) && i < len(line); i++ {
+		if !sameMoveText(have[i], line[i]) {
+			if i%2 == 1 {
+				return i
+			}
+			return -1
+		}
+	}
+	return -1
+}
+
+// sameMoveText reports whether two ply texts are the same move (the same
+// squares), whatever their marks.
+func sameMoveText(a, b string) bool {
+	ma, erra := grammar.ParseMove("", []byte(a))
+	mb, errb := grammar.ParseMove("", []byte(b))
+	if erra != nil || errb != nil {
+		return a == b
+	}
+	return engineMove(ma) == engineMove(mb)
+}
+
+// conditionText writes a line in lang: "if h6-h9 then h3-h4 if …".
+func conditionText(lang string, line []string) string {
+	var parts []string
+	for i := 0; i+1 < len(line); i += 2 {
+		parts = append(parts, tr(lang, "cond.pair", line[i], line[i+1]))
+	}
+	return strings.Join(parts, " ")
+}
+
+// conditionList lists a player's lines, one a line, indented.
+func conditionList(lang string, c archive.Conditions) string {
+	var b strings.Builder
+	for _, l := range c.Lines {
+		b.WriteString("  " + conditionText(lang, l) + "\n")
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// fireConditions runs after the player at ss.from played a ply in t (the
+// last of t.newPlies): the opponent's conditional moves whose line starts
+// with that ply are answered at once, the lines going on stay set; any
+// other ply cancels them, and a ply that ends the game drops them. The
+// owner is told what happened; the mover sees the answer like any move.
+func (ss *session) fireConditions(t *table) error {
+	owner := otherSide(sideOf(t.g, ss.from))
+	conds := condsOf(t.g, owner)
+	if conds.Empty() || len(t.newPlies) == 0 {
+		return nil
+	}
+	set := *conds
+	*conds = archive.Conditions{}
+	t.changed = true
+	ownerAddr := addressOf(t.g, owner)
+	played := t.newPlies[len(t.newPlies)-1]
+	if set.AtPly != played.N-1 { // cannot happen while every ply passes here
+		ss.tell(ownerAddr, t, func(lang string) string { return tr(lang, "cond.stale") })
+		return nil
+	}
+	if t.g.Status == archive.Finished {
+		return nil
+	}
+	answer, rest := "", [][]string(nil)
+	for _, l := range set.Lines {
+		if sameMoveText(l[0], played.Move) {
+			answer = l[1]
+			if len(l) > 2 {
+				rest = append(rest, l[2:])
+			}
+		}
+	}
+	if answer == "" {
+		ss.tell(ownerAddr, t, func(lang string) string {
+			return tr(lang, "cond.cancelled", ss.from, played.Move, len(set.Lines))
+		})
+		return nil
+	}
+	mv, err := grammar.ParseMove("conditions", []byte(answer))
+	if err != nil {
+		ss.tell(ownerAddr, t, func(lang string) string { return tr(lang, "cond.failed", answer, err.Error()) })
+		return nil
+	}
+	m := engineMove(mv)
+	king, _ := t.pos.King()
+	next := t.pos.Clone()
+	r, err := next.Play(m)
+	var ill *engine.IllegalMoveError
+	if errors.As(err, &ill) {
+		ss.tell(ownerAddr, t, func(lang string) string { return tr(lang, "cond.failed", answer, illegalReason(lang, ill)) })
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	t.pos, t.last = next, &r
+	t.newPlies = append(t.newPlies, archive.Ply{N: played.N + 1, Move: plyText(r, king), At: ss.now})
+	ss.chargeConditional(t, owner)
+	if t.g.DrawOfferBy != "" { // as any move: cannot stand here, the opponent's ply lapsed it
+		t.g.DrawOfferBy = ""
+		ss.tell(ss.from, t, func(lang string) string { return tr(lang, "draw.lapsed") })
+	}
+	if o := r.Outcome; o.Over() {
+		t.g.Status = archive.Finished
+		t.g.Result = o.Result.String()
+		t.g.Reason = o.Reason.String()
+	} else if len(rest) > 0 {
+		*conds = archive.Conditions{AtPly: played.N + 1, Lines: rest}
+	}
+	ply := plyText(r, king)
+	ss.tell(ss.from, t, func(lang string) string {
+		s := tr(lang, "move.played", ownerAddr, ply)
+		if len(r.Captures) > 0 {
+			s += " " + tr(lang, "move.captures", capturedText(lang, r.Captures))
+		}
+		return s
+	})
+	left := *conds
+	ss.tell(ownerAddr, t, func(lang string) string {
+		s := tr(lang, "cond.played", ply, ss.from, played.Move)
+		if len(r.Captures) > 0 {
+			s += " " + tr(lang, "move.captures", capturedText(lang, r.Captures))
+		}
+		if !left.Empty() {
+			s += "\n" + tr(lang, "cond.left", len(left.Lines)) + "\n" + conditionList(lang, left)
+		}
+		return s
+	})
+	return nil
+}
+
+// chargeConditional charges the clock of side, whose conditional move
+// was just played, as for an instant reply (CORRESPONDENCE.md: the reply
+// took no thinking time). The ply's At is the opponent's ply's, so a
+// clock computed from Ply.At charges nothing.
+//
+// HOOK(clock): the clock stream adds here whatever else an instant reply
+// costs or earns (an increment, a scheduler entry for the new side to
+// move).
+func (ss *session) chargeConditional(t *table, side string) { _, _ = t, side }
+
+// dropConditions clears both players' conditional moves in t (their
+// positions are gone after a takeback) and tells the owners.
+func (ss *session) dropConditions(t *table) {
+	for _, side := range []string{"attackers", "defenders"} {
+		c := condsOf(t.g, side)
+		if c.Empty() {
+			continue
+		}
+		n := len(c.Lines)
+		*c = archive.Conditions{}
+		t.changed = true
+		ss.tell(addressOf(t.g, side), t, func(lang string) string { return tr(lang, "cond.dropped", n) })
+	}
+}

@@ -1,0 +1,98 @@
+package server
+
+import (
+	"github.com/taflmail/taflmail/archive"
+)
+
+// What correspondence players expect (issue 12): spectators
+// (spectators.go, cmd_watch.go, cmd_private.go), messages to the opponent
+// (messages.go, cmd_messages.go), conditional moves (conditions.go,
+// cmd_conditions.go) and takebacks (cmd_takeback.go). The shared files
+// reach them through these hooks only:
+//
+//   - showPosition (reply.go) calls ss.spectate: the game's spectators
+//     get the position too;
+//   - move (cmd_move.go) calls ss.afterMove before it shows the position:
+//     a takeback request lapses, the opponent's conditional moves fire or
+//     are cancelled;
+//   - run (run.go) calls ss.relayOnly for a keyed mail without command
+//     lines and ss.relayProse after the commands: the player's prose goes
+//     to the opponent;
+//   - compose (compose.go) appends ss.spectatorMails;
+//   - collect (server.go) calls ss.collectCorrespondence: spectators and
+//     takebacks go into the archive change;
+//   - changedGame (caps.go) leaves out games whose only change is a stored
+//     message (ss.corr.quiet), so the loop breaker still holds.
+
+// correspondence is what one mail does to the features of issue 12 beyond
+// the game row (which table.g carries): the games whose spectators get a
+// mail, spectators added and removed, plies taken back.
+type correspondence struct {
+	// public are the games whose position the players were shown
+	// (showPosition), in that order: their spectators get a mail.
+	public []*table
+	// news are extra lines for a game's spectators (a takeback), by game.
+	news map[string][]func(lang string) string
+	// farewells are spectators told that they no longer watch a game
+	// because it became private.
+	farewells []farewell
+	// watch and unwatch are the spectators added and removed
+	// (archive.Change.Watch, Unwatch).
+	watch, unwatch []archive.Spectator
+	// takeBacks are the plies taken back, by game (archive.Change.TakeBacks).
+	takeBacks map[string]archive.TakenBack
+	// quiet are the games whose only change is a message stored for the
+	// opponent: they do not count as changed for the loop breaker.
+	quiet map[string]bool
+}
+
+// farewell is a spectator removed from a game that became private.
+type farewell struct {
+	t  *table
+	sp archive.Spectator
+}
+
+// spectate notes that the players of t were shown a new position, so
+// that its spectators get one too (spectatorMails).
+func (ss *session) spectate(t *table) {
+	for _, p := range ss.corr.public {
+		if p == t {
+			return
+		}
+	}
+	ss.corr.public = append(ss.corr.public, t)
+}
+
+// tellSpectators adds a line of news for the spectators of t.
+func (ss *session) tellSpectators(t *table, text func(lang string) string) {
+	if ss.corr.news == nil {
+		ss.corr.news = map[string][]func(string) string{}
+	}
+	ss.corr.news[t.g.ID] = append(ss.corr.news[t.g.ID], text)
+}
+
+// afterMove runs after a ply of the player at ss.from in t was applied
+// and both players were told, before the position is shown: the mover's
+// opponent's takeback request lapses, and the opponent's conditional
+// moves are played or cancelled (conditions.go).
+func (ss *session) afterMove(t *table) error {
+	ss.lapseTakeback(t)
+	return ss.fireConditions(t)
+}
+
+// collectCorrespondence adds to change the spectators and takebacks of
+// this mail.
+func (ss *session) collectCorrespondence(change *archive.Change) {
+	change.Watch = append(change.Watch, ss.corr.watch...)
+	change.Unwatch = append(change.Unwatch, ss.corr.unwatch...)
+	for id, tb := range ss.corr.takeBacks {
+		if change.TakeBacks == nil {
+			change.TakeBacks = map[string]archive.TakenBack{}
+		}
+		change.TakeBacks[id] = tb
+	}
+}
+
+// changedOnlyByMessage reports whether t's only change in this mail is a
+// message stored for the opponent (relayProse).
+func (ss *session) changedOnlyByMessage(t *table) bool { return ss.corr.quiet[t.g.ID] }

@@ -1,0 +1,224 @@
+package server
+
+import (
+	"regexp"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/grammar"
+)
+
+// Messages to the opponent (issue 12): the prose of a player's keyed mail
+// about a game — what is left of the text after quotes, signatures,
+// command lines and game tags are cut — goes to the opponent under the
+// heading "<player> writes:", in the next mail the opponent gets about
+// the game: this mail's, when it moves the game, else a later one (until
+// then it waits on the game row, archive.Game.MessageToAttackers and
+// MessageToDefenders). Never from a mail without the sender's key (a
+// forger cannot put words in a player's mouth), never to spectators, never
+// to a player who wrote "messages off".
+
+// maxMessageRunes caps what waits for one player in one game, in
+// characters: a longer message is cut and says so.
+const maxMessageRunes = 2000
+
+// cutMark ends a message that was cut.
+const cutMark = "\n[…]"
+
+// messageTo returns the message waiting for the player of side in g.
+func messageTo(g *archive.Game, side string) *string {
+	if side == "attackers" {
+		return &g.MessageToAttackers
+	}
+	return &g.MessageToDefenders
+}
+
+// prose returns the sender's own words in the mail, for the opponent: the
+// text the commands were read from (Reply, or AltReply when only it holds
+// commands; both without quoted history and signature, mailer.StripQuoted)
+// up to the referee's own mail quoted without marks, without command
+// lines, quoted lines and game tags, with the keys of game t replaced by
+// "…"; runs of blank lines become one, blank lines at the ends go.
+func (ss *session) prose(t *table) string {
+	text := ss.msg.Reply
+	if !holdsCommand(text) && holdsCommand(ss.msg.AltReply) || strings.TrimSpace(text) == "" {
+		text = ss.msg.AltReply
+	}
+	var lines []string
+	for _, line := range strings.Split(text, "\n") {
+		line = strings.TrimRight(line, " \t\r")
+		if ownMail.MatchString(line) {
+			break
+		}
+		if grammar.IsCommandLine(line) || strings.HasPrefix(strings.TrimSpace(line), ">") || subjectTag.MatchString(line) {
+			continue
+		}
+		if line == "" && (len(lines) == 0 || lines[len(lines)-1] == "") {
+			continue
+		}
+		lines = append(lines, line)
+	}
+	out := strings.TrimSpace(strings.Join(lines, "\n"))
+	for _, key := range []string{t.g.AttackerToken, t.g.DefenderToken} {
+		if key != "" {
+			out = regexp.MustCompile("(?i)"+regexp.QuoteMeta(key)).ReplaceAllString(out, "…")
+		}
+	}
+	return out
+}
+
+// holdsCommand reports whether text has a command line.
+func holdsCommand(text string) bool {
+	for _, line := range strings.Split(text, "\n") {
+		if grammar.IsCommandLine(line) {
+			return true
+		}
+	}
+	return false
+}
+
+// relayOnly handles a mail without command lines that carries the
+// sender's key for its game: it is answered "no command" as any such
+// mail (a player who wrote "I play d3-f3" must learn that nothing was
+// played), and its prose waits for the opponent (keepMessage). The mail
+// counts as refused, so the loop breaker's refusal cap (caps.go) stops an
+// auto-responder that quotes our subject. It reports false, leaving the
+// mail to the plain "no command" answer, when there is no such key or no
+// prose.
+func (ss *session) relayOnly() bool {
+	t := ss.auth
+	if t == nil {
+		return false
+	}
+	text := ss.prose(t)
+	if text == "" {
+		return false
+	}
+	ss.failed = true
+	ss.say(t, tr(ss.lang, "err.nocommand")+"\n"+ss.keepMessage(t, text))
+	return true
+}
+
+// relayProse runs after the mail's commands: the prose of a keyed mail
+// that did something waits for the opponent (keepMessage), and every
+// reply of this mail about a game that is written gets the message
+// waiting for its recipient (deliverMessages). A keyed mail all of whose
+// commands were refused passes nothing on, and says so.
+func (ss *session) relayProse() {
+	if t := ss.auth; t != nil {
+		if text := ss.prose(t); text != "" {
+			if ss.did {
+				ss.say(t, ss.keepMessage(t, text))
+			} else {
+				ss.say(t, tr(ss.lang, "message.notdone"))
+			}
+		}
+	}
+	ss.deliverMessages()
+}
+
+// keepMessage keeps text, the sender's prose, for the opponent in t — on
+// the game row, after what already waits there unless text is that
+// already (an auto-responder saying the same again), cut to
+// maxMessageRunes — and delivers what waits (deliverMessages). It returns
+// what the sender is told: passed on, waiting for the next mail, cut, or
+// why not (the game was over before this mail; the opponent wrote
+// "messages off").
+func (ss *session) keepMessage(t *table, text string) string {
+	opp := opponentOf(t.g, ss.from)
+	switch {
+	case t.g.Status != archive.Invited && t.g.Status != archive.Active && !t.changed:
+		return tr(ss.lang, "message.over", t.g.ID)
+	case ss.messagesOff(opp):
+		return tr(ss.lang, "message.refused", opp)
+	}
+	msg := messageTo(t.g, sideOf(t.g, opp))
+	cut := false
+	if !strings.HasSuffix(*msg, text) {
+		combined := text
+		if *msg != "" {
+			combined = *msg + "\n\n" + text
+		}
+		if cut = utf8.RuneCountInString(combined) > maxMessageRunes; cut {
+			combined = string([]rune(combined)[:maxMessageRunes-utf8.RuneCountInString(cutMark)]) + cutMark
+		}
+		if !t.changed {
+			if ss.corr.quiet == nil {
+				ss.corr.quiet = map[string]bool{}
+			}
+			ss.corr.quiet[t.g.ID] = true
+		}
+		*msg, t.changed = combined, true
+	}
+	if n := ss.noteFor(ss.from, ss.lang, t); n.game == nil {
+		n.game = t
+	}
+	ss.deliverMessages()
+	told := tr(ss.lang, "message.later", opp)
+	if *msg == "" {
+		told = tr(ss.lang, "message.sent", opp)
+	}
+	if cut {
+		told += " " + tr(ss.lang, "message.cut", maxMessageRunes)
+	}
+	return told
+}
+
+// deliverMessages adds to each reply about a game that this mail writes
+// (the game changed, or the sender's keyed mail did something) the
+// message waiting for its recipient, under the heading "<opponent>
+// writes:", and clears it; a message for a player who wrote "messages
+// off" is dropped. A message that does not fit into the replies
+// (maxReplyText) keeps waiting.
+func (ss *session) deliverMessages() {
+	for _, addr := range ss.order {
+		n := ss.notes[addr]
+		if n == nil || n.game == nil {
+			continue
+		}
+		t := n.game
+		side := sideOf(t.g, addr)
+		if side == "" || !(t.changed || ss.did && t == ss.auth) {
+			continue
+		}
+		msg := messageTo(t.g, side)
+		if *msg == "" {
+			continue
+		}
+		if ss.messagesOff(addr) {
+			*msg, t.changed = "", true
+			continue
+		}
+		before := len(n.sections)
+		ss.addSection(n, tr(n.lang, "message.heading", opponentOf(t.g, addr))+"\n\n"+indent(*msg))
+		if len(n.sections) > before {
+			*msg, t.changed = "", true
+			delete(ss.corr.quiet, t.g.ID) // delivering is a change the loop breaker must not hide
+		}
+	}
+}
+
+// indent puts two spaces before every line of text that is not blank.
+func indent(text string) string {
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		if l != "" {
+			lines[i] = "  " + l
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// messagesOff reports whether addr wrote "messages off".
+func (ss *session) messagesOff(addr string) bool {
+	if p, ok := ss.players[addr]; ok {
+		return p.MessagesOff
+	}
+	p, err := ss.srv.store.Player(ss.ctx, addr)
+	if err != nil {
+		ss.noteReadErr(err)
+		return false
+	}
+	return p.MessagesOff
+}

@@ -1,0 +1,234 @@
+package server
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"net/url"
+	"strings"
+
+	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/engine"
+	"github.com/taflmail/taflmail/mailer"
+)
+
+// Spectators (issue 12, docs/security.md "Spectators"): an address that
+// watches a game gets, after every change of its position, a mail with the
+// board and the move list — and never a player's key. Its mails have a
+// thread of their own: their Message-IDs are "tm.<game>.watch.<nonce>@…"
+// (no key where threadID looks for one), their subject tag names the game
+// without a key, and they answer the spectator's own "watch" mail, never a
+// player's. So a reply to a spectator's mail, by the spectator or by a
+// player it was forwarded to, carries no key and can move nothing.
+
+// maxSpectators is how many addresses may watch one game; maxWatched how
+// many running games one address may watch. Spectators' mails are not
+// bounded by maxReplyBytes, which bounds the replies a sender can cause:
+// they are caused by the players' own moves, one mail per spectator.
+const (
+	maxSpectators = 20
+	maxWatched    = 10
+)
+
+// maxSpectatorMailBytes bounds one spectator's mail: a board, the move
+// list and the record at the end fit many times over.
+const maxSpectatorMailBytes = 64 << 10
+
+// tournamentGame reports whether g belongs to a tournament: such a game is
+// always public and never allows takebacks.
+//
+// HOOK(tournament): the tournament stream may mark more (rated games
+// outside an event); this is the one place that decides.
+func tournamentGame(g *archive.Game) bool { return g.TournamentID != "" }
+
+// privateGame reports whether g refuses spectators: a casual game one of whose
+// players wrote "private". A tournament game is always public.
+func privateGame(g *archive.Game) bool {
+	return (g.AttackersPrivate || g.DefendersPrivate) && !tournamentGame(g)
+}
+
+// gameIDShaped reports whether id (upper case) can be a game id: six
+// characters of idAlphabet.
+func gameIDShaped(id string) bool {
+	if len(id) != 6 {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		if !strings.ContainsRune(idAlphabet, rune(id[i])) {
+			return false
+		}
+	}
+	return true
+}
+
+// watchTournament answers "watch <id>" for an id that names no game.
+//
+// HOOK(tournament): once tournaments are stored, look id up here and, for
+// an event, add the sender as a spectator of each of its games (and of
+// games paired later); until then every such id is refused.
+func (ss *session) watchTournament(id string, resultsOnly bool) error {
+	_ = resultsOnly
+	return ss.refuse("err.watch.unknown", id)
+}
+
+// spectatorClock is the clock part of a spectator's mail: the same lines
+// the players' mails show, or "" for an untimed game.
+//
+// HOOK(clock): the clock stream puts the clocks into the players' mails
+// (compose.go, body); call the same function here.
+func spectatorClock(t *table, lang string) string {
+	_, _ = t, lang
+	return ""
+}
+
+// spectatorMails composes the mails to the spectators of the games whose
+// position this mail changed (ss.corr.public), and the farewells to
+// spectators of games that became private. A private game's spectators
+// get nothing; one who asked for results only gets a mail when the game
+// ends. Spectators removed by this mail get nothing more.
+func (ss *session) spectatorMails() ([]archive.OutboxMail, error) {
+	var out []archive.OutboxMail
+	for _, f := range ss.corr.farewells {
+		lang := ss.langOf(f.sp.Address)
+		text := tr(lang, "watch.private", f.t.g.ID)
+		if m, ok := ss.spectatorMail(f.t, f.sp, lang, tr(lang, "subject.watch.end", f.t.v.Title), text, false); ok {
+			out = append(out, m)
+		}
+	}
+	for _, t := range ss.corr.public {
+		if privateGame(t.g) {
+			continue
+		}
+		specs, err := ss.srv.store.Spectators(ss.ctx, t.g.ID)
+		if err != nil {
+			return nil, err
+		}
+		over := t.g.Status == archive.Finished
+		for _, sp := range specs {
+			if sp.ResultsOnly && !over || ss.unwatching(t.g.ID, sp.Address) {
+				continue
+			}
+			lang := ss.langOf(sp.Address)
+			if m, ok := ss.spectatorMail(t, sp, lang, ss.spectatorSubject(t, lang), ss.spectatorNews(t, lang), true); ok {
+				out = append(out, m)
+			}
+		}
+	}
+	return out, nil
+}
+
+// unwatching reports whether this mail removes addr from game id's
+// spectators.
+func (ss *session) unwatching(id, addr string) bool {
+	for _, u := range ss.corr.unwatch {
+		if u.GameID == id && u.Address == addr {
+			return true
+		}
+	}
+	return false
+}
+
+// spectatorMail writes one mail to the spectator sp of t: text, and with
+// board the board, the move list and the clocks. It reports false, and
+// logs why, when the mail cannot be written or is too large.
+func (ss *session) spectatorMail(t *table, sp archive.Spectator, lang, subject, text string, board bool) (archive.OutboxMail, bool) {
+	s := ss.srv
+	addr := sp.Address
+	if addr == s.opts.Address || sideOf(t.g, addr) != "" {
+		return archive.OutboxMail{}, false // never the server, never a player as a spectator
+	}
+	o := mailer.Outgoing{
+		MessageID: spectatorMessageID(ss.msg.MessageID, addr, t.g.ID, s.opts.Domain),
+		From:      fmt.Sprintf("%s <%s>", s.opts.Name, s.opts.Address),
+		To:        []string{addr},
+		Subject:   "[taflmail " + t.g.ID + "] " + subject,
+		Body:      ss.spectatorBody(t, lang, text, board),
+		Date:      ss.now,
+		Headers: map[string]string{
+			loopHeader:         "spectator",
+			"X-Taflmail-Game":  t.g.ID,
+			"List-Unsubscribe": "<mailto:" + s.opts.Address + "?subject=" + url.PathEscape("unwatch "+t.g.ID) + ">",
+		},
+	}
+	if validID(sp.Thread) {
+		o.InReplyTo, o.References = sp.Thread, []string{sp.Thread}
+	}
+	raw, err := o.Bytes()
+	if err != nil {
+		s.log.Warn("spectator mail not sent: it cannot be written", "to", addr, "game", t.g.ID, "err", err)
+		return archive.OutboxMail{}, false
+	}
+	if len(raw) > maxSpectatorMailBytes {
+		s.log.Error("spectator mail not sent: too large", "to", addr, "game", t.g.ID, "bytes", len(raw))
+		return archive.OutboxMail{}, false
+	}
+	return archive.OutboxMail{GameID: t.g.ID, MessageID: o.MessageID, From: s.opts.Address, To: []string{addr}, Raw: raw}, true
+}
+
+// spectatorMessageID returns the Message-ID of the mail to spectator addr
+// about game, caused by the incoming mail inID: "tm.<game>.watch.<nonce>@
+// domain". It holds no key (threadID does not match it), and the same mail
+// handled again gives the same id.
+func spectatorMessageID(inID, addr, game, domain string) string {
+	h := sha256.Sum256([]byte(inID + "\x00" + addr + "\x00" + game + "\x00watch"))
+	return "tm." + game + ".watch." + hex.EncodeToString(h[:8]) + "@" + domain
+}
+
+// spectatorSubject is a spectator's subject after the tag: the move and
+// who is to move, or the result.
+func (ss *session) spectatorSubject(t *table, lang string) string {
+	if t.g.Status == archive.Finished {
+		return tr(lang, "subject.over", t.v.Title, tr(lang, "result."+t.g.Result))
+	}
+	return tr(lang, "subject.move", t.v.Title, t.moveNumber(), sideName(lang, t.toMove()))
+}
+
+// spectatorNews says what happened in this mail, for a spectator: who
+// played which ply, a takeback, and whose move it is or how the game
+// ended (with the record).
+func (ss *session) spectatorNews(t *table, lang string) string {
+	var lines []string
+	for _, p := range t.newPlies {
+		lines = append(lines, tr(lang, "move.played", addressOf(t.g, plySide(t.v, p.N)), p.Move))
+	}
+	for _, f := range ss.corr.news[t.g.ID] {
+		lines = append(lines, f(lang))
+	}
+	if t.g.Status == archive.Finished {
+		lines = append(lines, "", tr(lang, "over.result", resultText(lang, t), t.g.ID), "", tr(lang, "over.record"), "", t.recordText(lang))
+	} else {
+		lines = append(lines, "", tr(lang, "watch.tomove", t.moveNumber(), sideName(lang, t.toMove())))
+	}
+	return strings.TrimLeft(strings.Join(lines, "\n"), "\n")
+}
+
+// plySide returns the side that plays ply n (1-based) of a game of v
+// from its start position.
+func plySide(v *engine.Variant, n int) string {
+	s := v.FirstSide
+	if n%2 == 0 {
+		s = s.Opponent()
+	}
+	return s.String()
+}
+
+// spectatorBody writes a spectator's mail: the game header, text, with
+// board the board, the move list and the clocks, then how to stop
+// watching. It never holds a player's key.
+func (ss *session) spectatorBody(t *table, lang, text string, board bool) string {
+	var b strings.Builder
+	b.WriteString(tr(lang, "greeting") + "\n\n")
+	b.WriteString(tr(lang, "game.header", t.g.ID, t.v.Title) + "\n")
+	b.WriteString(tr(lang, "game.players", t.g.Attackers, t.g.Defenders) + "\n\n")
+	b.WriteString(strings.TrimRight(text, "\n") + "\n\n")
+	if board {
+		b.WriteString(t.board(lang) + "\n")
+		b.WriteString(tr(lang, "move.list") + "\n" + t.moveList(lang) + "\n")
+		if c := spectatorClock(t, lang); c != "" {
+			b.WriteString(c + "\n\n")
+		}
+		b.WriteString(tr(lang, "watch.how", t.g.ID) + "\n\n")
+	}
+	b.WriteString(tr(lang, "signature") + "\n")
+	return b.String()
+}
