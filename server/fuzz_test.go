@@ -18,25 +18,36 @@ import (
 	"github.com/taflmail/taflmail/mailer"
 )
 
-// fuzzSender counts what the server sends and keeps nothing.
+// fuzzSender counts what the server sends and keeps nothing but the
+// count of mails to a spectator that hold a player's key.
 type fuzzSender struct {
 	n      int
 	toSelf int
+	keys   []string // the players' keys
+	leaks  int      // mails to the spectator holding one
 }
 
-func (f *fuzzSender) Send(_ context.Context, _ string, to []string, _ []byte) error {
+func (f *fuzzSender) Send(_ context.Context, _ string, to []string, raw []byte) error {
 	f.n++
 	for _, a := range to {
 		if strings.EqualFold(a, "tafl@game.test") {
 			f.toSelf++
+		}
+		if strings.EqualFold(a, watcher) {
+			for _, k := range f.keys {
+				if bytes.Contains(bytes.ToLower(raw), []byte(k)) {
+					f.leaks++
+				}
+			}
 		}
 	}
 	return nil
 }
 
 // fuzzWorld is a referee with its own archive and a live Brandubh game
-// (alice has played d1-e1, bob is to move), built anew for every input so
-// that a saved crasher reproduces on its own, whatever ran before it.
+// (alice has played d1-e1 and set "if d3-f3 then d2-f2xf3", bob is to
+// move, watcher watches), built anew for every input so that a saved
+// crasher reproduces on its own, whatever ran before it.
 type fuzzWorld struct {
 	h      *harness
 	sender *fuzzSender
@@ -64,6 +75,9 @@ func newFuzzWorld(t *testing.T) *fuzzWorld {
 	w := &fuzzWorld{h: h, sender: &fuzzSender{}}
 	w.game = startBrandubh(t, h)
 	h.play(w.game, "d1-e1")
+	h.reply(alice, "if d3-f3 then d2-f2xf3")
+	h.deliver(watcher, "x", "watch "+w.game, nil)
+	w.sender.keys = h.keysOf(w.game)
 	h.srv.opts.Sender = w.sender
 	return w
 }
@@ -80,14 +94,21 @@ var fuzzSeeds = []string{
 	"From: bob@player.test\r\nSubject: [taflmail {{GAME}} {{KEY}}]\r\nContent-Type: text/html\r\n\r\n<p>d3-e3</p><blockquote>d4-d1</blockquote>\r\n",
 	"From: bob@player.test\r\nSubject: [taflmail {{GAME}} {{KEY}}]\r\nContent-Transfer-Encoding: base64\r\n\r\nZDMtZTM=\r\n",
 	"From: =?utf-8?q?B=C3=B6b?= <BOB@Player.Test>\r\nSubject: =?utf-8?q?[taflmail_{{GAME}}_{{KEY}}]_brett?=\r\n\r\n",
+	// issue 12
+	"From: bob@player.test\r\nSubject: Re: [taflmail {{GAME}} {{KEY}}]\r\nIn-Reply-To: <{{MSGID}}>\r\n\r\nHi Alice, {{KEY}}!\r\nd3-f3\r\nif d2-f2xf3 then e4-e3\r\nprivate\r\ntakeback\r\nmessages off\r\n",
+	"From: bob@player.test\r\nSubject: [taflmail {{GAME}} {{KEY}}]\r\n\r\nd3-e3\r\nwenn a4-a5 dann e3-e2 wenn a5-a6 dann e2-d2\r\nbedingungen\r\nzurücknehmen\r\n",
+	"From: carol@watch.test\r\nSubject: Re: [taflmail {{GAME}}] Brandubh\r\n\r\nd3-f3\r\nunwatch\r\nwatch {{GAME}} results\r\n",
+	"From: alice@player.test\r\nSubject: Re: [taflmail {{GAME}}]\r\n\r\nYou cheat!\r\ncancel conditions\r\naccept takeback\r\npublic\r\n",
 }
 
 // FuzzMailToCommands feeds raw RFC 5322 bytes through mailer.Parse into
 // Server.HandleMail, on a referee with a live game, and checks what must
 // hold for any mail: no panic; no error but archive unavailability; the
-// game's plies only ever grow, by at most one per mail, and always replay
-// as legal moves; a finished game never changes; nothing is sent for a
-// bounce, an auto-reply or our own mail, and nothing to our own address.
+// game's plies only ever grow, by at most one per mail (two when bob's
+// ply meets alice's conditional answer, which must then be that answer),
+// and always replay as legal moves; a finished game never changes;
+// nothing is sent for a bounce, an auto-reply or our own mail, and
+// nothing to our own address; no mail to the spectator holds a key.
 //
 // Inputs may hold placeholders, replaced from the live game: {{GAME}},
 // {{KEY}} (bob's key: bob is to move), {{MSGID}} (the last mail to bob).
@@ -143,8 +164,11 @@ func FuzzMailToCommands(f *testing.F) {
 		if len(after.Plies) < len(before.Plies) || !slices.Equal(after.Plies[:len(before.Plies)], before.Plies) {
 			t.Fatalf("plies went from %v to %v", before.Plies, after.Plies)
 		}
-		if n := len(after.Plies) - len(before.Plies); n > 1 {
+		if n := len(after.Plies) - len(before.Plies); n > 2 || n == 2 && after.Plies[len(after.Plies)-1] != "d2-f2xf3" {
 			t.Fatalf("one mail added %d plies: %v", n, after.Plies[len(before.Plies):])
+		}
+		if w.sender.leaks > 0 {
+			t.Fatalf("%d mails to the spectator held a player's key", w.sender.leaks)
 		}
 		if before.Status == archive.Finished && !equalState(before, after) {
 			t.Fatalf("a finished game changed: %v → %v", before, after)

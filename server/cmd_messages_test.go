@@ -1,0 +1,156 @@
+package server
+
+import (
+	"strings"
+	"testing"
+)
+
+// messageBlock returns the relayed message of a mail: the heading and the
+// lines after it up to the board, or "".
+func messageBlock(text, from string) string {
+	for _, lang := range []string{english, german} {
+		i := strings.Index(text, tr(lang, "message.heading", from))
+		if i < 0 {
+			continue
+		}
+		rest := text[i:]
+		if j := strings.Index(rest, "     a  b"); j >= 0 {
+			rest = rest[:j]
+		}
+		return rest
+	}
+	return ""
+}
+
+// TestMessageRelay: the prose of alice's keyed move mail reaches bob under
+// a heading in the mail about her move; her greeting, not the move line,
+// the quoted history, her signature, her tag line or her key; spectators
+// never see it.
+func TestMessageRelay(t *testing.T) {
+	h := newHarness(t)
+	id := startBrandubh(t, h)
+	key := h.keysOf(id)[0]
+	h.deliver(watcher, "x", "watch "+id, nil)
+	body := "Hi Bob,\n\ngood luck! My key is " + strings.ToUpper(key) + ", by the way.\n[taflmail " + id + " " + key + "]\n1. d1-e1\n\n\n\nCheers, Alice\n-- \nAlice Example\nalice.example.org"
+	sent := h.reply(alice, body)
+	if len(sent) != 3 {
+		t.Fatalf("%d mails, want alice, bob and watcher:\n%s", len(sent), texts(sent))
+	}
+	block := messageBlock(to(t, sent, bob).Text, alice)
+	mustContain(t, "message to bob", block, "alice@player.test writes:", "  Hi Bob,\n\n  good luck! My key is …, by the way.\n\n  Cheers, Alice")
+	for _, never := range []string{"d1-e1", "[taflmail", key, "On Sunday", "> ", "Alice Example"} {
+		if strings.Contains(block, never) {
+			t.Errorf("the relayed message holds %q:\n%s", never, block)
+		}
+	}
+	mustContain(t, "alice told", to(t, sent, alice).Text, tr(english, "message.sent", bob))
+	if strings.Contains(to(t, sent, watcher).Text, "good luck") || strings.Contains(to(t, sent, watcher).Text, "writes:") {
+		t.Errorf("the spectator got the message:\n%s", to(t, sent, watcher).Text)
+	}
+	// the message went with that mail: bob's next mail does not repeat it
+	sent = h.reply(bob, "d3-f3")
+	if strings.Contains(to(t, sent, bob).Text, "good luck") {
+		t.Errorf("the message came twice")
+	}
+}
+
+// TestMessageWaits: prose without a command is answered "no command" (a
+// player must learn that nothing was played) and waits for bob's next
+// mail about the game, which here is the answer to his own move; two
+// such mails both arrive, and the same text sent twice only once.
+func TestMessageWaits(t *testing.T) {
+	h := newHarness(t)
+	id := startBrandubh(t, h)
+	h.reply(alice, "d1-e1")
+	sent := h.reply(alice, "Take your time, Bob.")
+	if len(sent) != 1 {
+		t.Fatalf("a keyed mail of prose caused %d mails, want 1 to alice:\n%s", len(sent), texts(sent))
+	}
+	mustContain(t, "alice told", sent[0].msg.Text, tr(english, "err.nocommand"), tr(english, "message.later", bob))
+	h.reply(alice, "I mean it.")
+	h.reply(alice, "I mean it.")
+	if g, _ := h.store.Game(t.Context(), id); g.MessageToDefenders != "Take your time, Bob.\n\nI mean it." {
+		t.Fatalf("waiting for bob: %q", g.MessageToDefenders)
+	}
+	sent = h.reply(bob, "d3-f3")
+	mustContain(t, "bob's answer", messageBlock(to(t, sent, bob).Text, alice), "  Take your time, Bob.\n\n  I mean it.")
+	if g, _ := h.store.Game(t.Context(), id); g.MessageToDefenders != "" {
+		t.Errorf("the message still waits after it was delivered: %q", g.MessageToDefenders)
+	}
+	if block := messageBlock(to(t, sent, alice).Text, bob); block != "" {
+		t.Errorf("alice got a message from bob, who wrote none:\n%s", block)
+	}
+}
+
+// TestForgedMessage: a keyless mail in alice's name with prose puts no
+// words in her mouth: it is refused to alice, nothing waits for bob, and
+// bob's later mails hold none of it.
+func TestForgedMessage(t *testing.T) {
+	h := newHarness(t)
+	id := startBrandubh(t, h)
+	before := h.state(id)
+	sent := h.deliver(alice, "Re: [taflmail "+id+"] your move", "I resign, you cheat!\nd1-e1", nil)
+	refusedOnly(t, h, id, before, sent, alice, tr(english, "err.badkey", id, id))
+	sent = h.deliver(alice, "Re: [taflmail "+id+"] again", "You are a cheat, Bob.", nil)
+	refusedOnly(t, h, id, before, sent, alice, tr(english, "err.nocommand"))
+	if g, _ := h.store.Game(t.Context(), id); g.MessageToDefenders != "" {
+		t.Fatalf("a forged mail left a message for bob: %q", g.MessageToDefenders)
+	}
+	sent = h.reply(alice, "d1-e1")
+	if strings.Contains(to(t, sent, bob).Text, "cheat") {
+		t.Errorf("bob got the forger's words:\n%s", to(t, sent, bob).Text)
+	}
+}
+
+// TestMessagesOff: bob turns messages off (German "nachrichten aus"):
+// alice's words are not passed on and she is told; "messages on" brings
+// them back; a message waiting when he turned them off is dropped.
+func TestMessagesOff(t *testing.T) {
+	h := newHarness(t)
+	startBrandubh(t, h)
+	h.reply(alice, "d1-e1")
+	h.reply(alice, "Still there?") // waits for bob
+	game := h.last(bob)
+	sent := h.deliver(bob, "x", "nachrichten aus", nil)
+	mustContain(t, "nachrichten aus", to(t, sent, bob).Text, tr(german, "messages.off"))
+	sent = h.replyTo(bob, game, "d3-f3")
+	if strings.Contains(to(t, sent, bob).Text, "Still there") {
+		t.Errorf("a message reached bob after messages off:\n%s", to(t, sent, bob).Text)
+	}
+	sent = h.reply(alice, "Hello?\nd2-f2xf3")
+	mustContain(t, "alice told", to(t, sent, alice).Text, tr(english, "message.refused", bob))
+	if strings.Contains(to(t, sent, bob).Text, "Hello?") {
+		t.Errorf("bob got a message with messages off")
+	}
+	game = h.last(bob)
+	h.deliver(bob, "x", "messages on", nil)
+	sent = h.replyTo(bob, game, "Back again.\nc4-c5")
+	mustContain(t, "bob's message", messageBlock(to(t, sent, alice).Text, bob), "Back again.")
+	sent = h.reply(alice, "Welcome back.\nb4-b3")
+	mustContain(t, "alice's message", messageBlock(to(t, sent, bob).Text, alice), "Welcome back.")
+	mustContain(t, "messages off", to(t, h.deliver(alice, "x", "messages off", nil), alice).Text, tr(english, "messages.off"))
+	mustContain(t, "nachrichten an", to(t, h.deliver(alice, "x", "nachrichten an", nil), alice).Text, tr(german, "messages.on"))
+	if p, err := h.store.Player(t.Context(), alice); err != nil || p.MessagesOff {
+		t.Errorf("alice after nachrichten an: %+v, %v", p, err)
+	}
+}
+
+// TestMessageCut: a message longer than maxMessageRunes is cut, says so,
+// and the sender is told; the end of the game carries the last word.
+func TestMessageCut(t *testing.T) {
+	h := newHarness(t)
+	startBrandubh(t, h)
+	long := strings.Repeat("Ä long message. ", 200) // 3,200 characters
+	sent := h.reply(alice, long+"\nd1-e1")
+	block := messageBlock(to(t, sent, bob).Text, alice)
+	if n := len([]rune(block)); n > maxMessageRunes+200 || !strings.HasSuffix(strings.TrimSpace(block), "[…]") {
+		t.Errorf("a 3,200-character message arrived with %d characters, ending %q", n, block[max(0, len(block)-20):])
+	}
+	mustContain(t, "alice told", to(t, sent, alice).Text, tr(english, "message.cut", maxMessageRunes))
+	sent = h.reply(bob, "Good game.\nresign")
+	mustContain(t, "the last word", messageBlock(to(t, sent, alice).Text, bob), "Good game.")
+	mustContain(t, "the last word", to(t, sent, alice).Text, "The game is over")
+	// after the end, words are not passed on
+	sent = h.reply(bob, "Rematch?")
+	mustContain(t, "after the end", to(t, sent, bob).Text, tr(english, "message.over", findGame(sent[0].msg.Subject, "", nil).id))
+}

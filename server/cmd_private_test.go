@@ -1,0 +1,71 @@
+package server
+
+import (
+	"testing"
+
+	"github.com/taflmail/taflmail/archive"
+)
+
+// TestPrivate: a player makes a casual game private: its spectator is
+// removed and told, the opponent is told, nobody may watch it; it stays
+// private while either player wants it; "public" opens it again.
+func TestPrivate(t *testing.T) {
+	h := newHarness(t)
+	id := startBrandubh(t, h)
+	h.deliver(watcher, "x", "watch "+id, nil)
+	sent := h.reply(bob, "private")
+	mustContain(t, "private", to(t, sent, bob).Text, tr(english, "private.set", id, 1))
+	mustContain(t, "opponent told", to(t, sent, alice).Text, tr(english, "private.told", bob, id))
+	bye := to(t, sent, watcher)
+	mustContain(t, "farewell", bye.Text, tr(english, "watch.private", id))
+	mustContain(t, "farewell subject", bye.Subject, "[taflmail "+id+"] ", tr(english, "subject.watch.end", "Brandubh 7×7 (Federation Brandubh)"))
+	noKeys(t, "the farewell", sent[len(sent)-1], h.keysOf(id))
+	if sp := h.spectatorsOf(id); len(sp) != 0 {
+		t.Fatalf("spectators of a private game: %+v", sp)
+	}
+	refusal := h.deliver(viewer, "x", "watch "+id, nil)
+	mustContain(t, "watch a private game", to(t, refusal, viewer).Text, tr(english, "err.watch.private", id))
+	if sent := h.reply(alice, "d1-e1"); len(sent) != 2 {
+		t.Errorf("a move in a private game caused %d mails, want 2 (no spectators):\n%s", len(sent), texts(sent))
+	}
+
+	// both want it private; one "public" is not enough
+	h.reply(alice, "privat")
+	mustContain(t, "privat", h.last(alice).msg.Text, tr(german, "private.set", id, 0))
+	h.reply(bob, "public")
+	mustContain(t, "public, opponent private", h.last(bob).msg.Text, tr(english, "public.opponent", id))
+	if g := h.state(id); g.Status != archive.Active {
+		t.Fatal(g)
+	}
+	refusal = h.deliver(viewer, "x", "watch "+id, nil)
+	mustContain(t, "still private", to(t, refusal, viewer).Text, tr(english, "err.watch.private", id))
+	sent = h.reply(alice, "öffentlich")
+	mustContain(t, "öffentlich", to(t, sent, alice).Text, tr(german, "public.set", id))
+	mustContain(t, "opponent told", to(t, sent, bob).Text, tr(english, "public.told", alice, id))
+	sent = h.deliver(viewer, "x", "watch "+id, nil)
+	mustContain(t, "public again", to(t, sent, viewer).Text, tr(english, "watch.started", id, alice, bob))
+
+	// keyless "private" is refused like any game command without the key
+	before := h.state(id)
+	refusedOnly(t, h, id, before, h.deliver(alice, "[taflmail "+id+"] x", "private", nil), alice, tr(german, "err.badkey", id, id)) // alice wrote German
+	if g, _ := h.store.Game(t.Context(), id); g.AttackersPrivate || g.DefendersPrivate {
+		t.Errorf("a keyless private changed the game: %+v", g)
+	}
+}
+
+// TestPrivateTournamentGame: a tournament game is always public: "private"
+// is refused with the reason, and privacy flags set on it (by whatever
+// means) do not keep spectators out.
+func TestPrivateTournamentGame(t *testing.T) {
+	h := newHarness(t)
+	id := startBrandubh(t, h)
+	h.setGame(id, func(g *archive.Game) { g.TournamentID = "autumn-2026" })
+	before := h.state(id)
+	refusedOnly(t, h, id, before, h.reply(alice, "private"), alice, tr(english, "err.private.tournament", id))
+	h.setGame(id, func(g *archive.Game) { g.DefendersPrivate = true })
+	sent := h.deliver(watcher, "x", "watch "+id, nil)
+	mustContain(t, "watch a tournament game", to(t, sent, watcher).Text, tr(english, "watch.started", id, alice, bob))
+	if sent := h.reply(alice, "d1-e1"); len(sent) != 3 {
+		t.Errorf("a move in a tournament game with a spectator caused %d mails, want 3", len(sent))
+	}
+}

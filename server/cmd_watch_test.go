@@ -1,0 +1,267 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/taflmail/taflmail/archive"
+)
+
+const (
+	watcher = "carol@watch.test"
+	viewer  = "dave@watch.test"
+)
+
+// setGame changes the stored game id with mod, as an operator or another
+// stream (tournaments, clocks) would set its columns.
+func (h *harness) setGame(id string, mod func(g *archive.Game)) {
+	h.t.Helper()
+	g, err := h.store.Game(context.Background(), id)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	mod(g)
+	if err := h.store.Commit(context.Background(), archive.Change{Games: []*archive.Game{g}}); err != nil {
+		h.t.Fatal(err)
+	}
+}
+
+// keysOf returns both players' keys of game id.
+func (h *harness) keysOf(id string) []string {
+	h.t.Helper()
+	g, err := h.store.Game(context.Background(), id)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return []string{g.AttackerToken, g.DefenderToken}
+}
+
+// noKeys fails when a mail to a spectator holds a player's key anywhere:
+// its header fields, its Message-ID and thread, its text.
+func noKeys(t *testing.T, what string, m sentMail, keys []string) {
+	t.Helper()
+	raw := strings.ToLower(string(m.raw))
+	for _, k := range keys {
+		if strings.Contains(raw, k) {
+			t.Errorf("%s to %s holds a player's key %s:\n%s", what, m.to, k, m.raw)
+		}
+	}
+	if ref := findGame(m.msg.Subject, m.msg.MessageID, m.msg.References); len(ref.tokens) > 0 {
+		t.Errorf("%s to %s: its subject or thread carries keys %v", what, m.to, ref.tokens)
+	}
+}
+
+// spectatorsOf returns the stored spectators of game id.
+func (h *harness) spectatorsOf(id string) []archive.Spectator {
+	h.t.Helper()
+	sp, err := h.store.Spectators(context.Background(), id)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return sp
+}
+
+// TestWatch: watcher watches a game and gets, after every move, a mail with
+// the board and the move list, in a thread of her own, without a key;
+// viewer watches for the result only and gets one mail, at the end, with the
+// record; a reply "unwatch" to a spectator's mail ends the mails.
+func TestWatch(t *testing.T) {
+	h := newHarness(t)
+	id := startBrandubh(t, h)
+	keys := h.keysOf(id)
+	sent := h.deliver(watcher, "tafl?", "watch "+strings.ToLower(id), map[string]string{"Message-ID": "<watch-1@watch.test>"})
+	if len(sent) != 1 || sent[0].to != watcher {
+		t.Fatalf("watch: %d mails, want one to watcher:\n%s", len(sent), texts(sent))
+	}
+	conf := sent[0]
+	mustContain(t, "confirmation", conf.msg.Text, tr(english, "watch.started", id, alice, bob), tr(english, "watch.how", id),
+		"a  b  c  d  e  f  g", tr(english, "move.list"))
+	mustContain(t, "confirmation subject", conf.msg.Subject, "[taflmail "+id+"] ", tr(english, "subject.watch", "Brandubh 7×7 (Federation Brandubh)"))
+	noKeys(t, "the confirmation", conf, keys)
+	h.deliver(viewer, "x", "watch "+id+" results", nil)
+	mustContain(t, "results only", h.last(viewer).msg.Text, tr(english, "watch.results", id, alice, bob))
+
+	sent = h.reply(alice, "d1-e1")
+	if len(sent) != 3 {
+		t.Fatalf("a move with two spectators (one for results) caused %d mails, want 3 (alice, bob, watcher):\n%s", len(sent), texts(sent))
+	}
+	spec := sent[2]
+	if spec.to != watcher {
+		t.Fatalf("the third mail went to %s, want the watcher", spec.to)
+	}
+	noKeys(t, "the spectator's mail", spec, keys)
+	mustContain(t, "spectator's mail", spec.msg.Text, "alice@player.test played d1-e1.", tr(english, "watch.tomove", 1, "defenders"),
+		"(.)[A]", "1. d1-e1", tr(english, "watch.how", id))
+	if !strings.HasPrefix(spec.msg.MessageID, "tm."+id+".watch.") || spec.msg.InReplyTo != "watch-1@watch.test" {
+		t.Errorf("spectator's Message-ID %q, In-Reply-To %q; want tm.%s.watch.… answering watcher's watch mail", spec.msg.MessageID, spec.msg.InReplyTo, id)
+	}
+	if got := spec.msg.Header["List-Unsubscribe"]; len(got) != 1 || !strings.Contains(got[0], "subject=unwatch%20"+id) {
+		t.Errorf("List-Unsubscribe = %q", got)
+	}
+	if strings.Contains(spec.msg.Text, tr(english, "move.yours", 1, "defenders")) {
+		t.Errorf("the spectator is told it is his move:\n%s", spec.msg.Text)
+	}
+
+	sent = h.reply(bob, "d3-f3")
+	mustContain(t, "second spectator mail", to(t, sent, watcher).Text, "bob@player.test played d3-f3.", "1. d1-e1", " d3-f3\n")
+
+	// watcher stops by replying to a spectator's mail; she is told, and
+	// gets nothing more
+	sent = h.reply(watcher, "unwatch")
+	mustContain(t, "unwatch", to(t, sent, watcher).Text, tr(english, "watch.stopped", id))
+	if sp := h.spectatorsOf(id); len(sp) != 1 || sp[0].Address != viewer {
+		t.Fatalf("spectators after watcher's unwatch: %+v, want viewer only", sp)
+	}
+	sent = h.reply(alice, "resign")
+	if len(sent) != 3 || sent[2].to != viewer {
+		t.Fatalf("the resignation caused %d mails, want alice, bob and viewer:\n%s", len(sent), texts(sent))
+	}
+	noKeys(t, "the result mail", sent[2], keys)
+	mustContain(t, "result mail", sent[2].msg.Text, tr(english, "over.result", "the defenders win, the attackers resigned", id),
+		"[Result \"defenders\"]", "1. d1-e1 d3-f3")
+	mustContain(t, "result subject", sent[2].msg.Subject, "[taflmail "+id+"] ", "game over")
+}
+
+// TestWatchGerman: "zuschauen" and "zuschauen beenden" in German, the
+// spectator's mails German throughout.
+func TestWatchGerman(t *testing.T) {
+	h := newHarness(t)
+	id := startGame(t, h, "brandubh", german)
+	sent := h.deliver(watcher, "x", "zuschauen "+id, nil)
+	checkGerman(t, "Bestätigung", to(t, sent, watcher).Text, watcher, alice, bob, "Brandubh 7×7 (Federation Brandubh)")
+	mustContain(t, "Bestätigung", to(t, sent, watcher).Text, tr(german, "watch.started", id, alice, bob))
+	sent = h.reply(alice, "d1-e1")
+	spec := to(t, sent, watcher)
+	checkGerman(t, "Zuschauermail", spec.Text, watcher, alice, bob, "Brandubh 7×7 (Federation Brandubh)")
+	mustContain(t, "Zuschauermail", spec.Text, tr(german, "move.played", alice, "d1-e1"), tr(german, "watch.tomove", 1, "Verteidiger"))
+	sent = h.deliver(watcher, "x", "zuschauen beenden "+id, nil)
+	mustContain(t, "beenden", to(t, sent, watcher).Text, tr(german, "watch.stopped", id))
+	if sp := h.spectatorsOf(id); len(sp) != 0 {
+		t.Errorf("spectators after zuschauen beenden: %+v", sp)
+	}
+}
+
+// TestWatchRefusals: a game that does not exist, a tournament's name, the
+// sender's own game, a game not started or over, the limits.
+func TestWatchRefusals(t *testing.T) {
+	h := newHarness(t)
+	id := startBrandubh(t, h)
+	h.deliver(alice, "x", "new tablut with carol@player.test", nil)
+	invited := findGame(h.last("carol@player.test").msg.Subject, "", nil).id
+	for _, c := range []struct{ from, line, lang, key, arg string }{
+		{watcher, "watch ABCDEF", english, "err.watch.unknown", "ABCDEF"},
+		{watcher, "watch autumn2026", english, "err.watch.unknown", "autumn2026"},
+		{alice, "watch " + id, english, "err.watch.player", id},
+		{watcher, "watch " + invited, english, "err.watch.notstarted", invited},
+		{watcher, "unwatch " + id, english, "err.unwatch.not", id},
+		{watcher, "unwatch", english, "err.unwatch.which", ""},
+		{viewer, "zuschauen beenden", german, "err.unwatch.which", ""},
+	} {
+		want := tr(c.lang, c.key)
+		if c.arg != "" {
+			want = tr(c.lang, c.key, c.arg)
+		}
+		sent := h.deliver(c.from, "x", c.line, nil)
+		mustContain(t, c.line, to(t, sent, c.from).Text, "> "+c.line, want, tr(c.lang, "err.nothing"))
+		if len(sent) != 1 {
+			t.Errorf("%s: %d mails, want the refusal only", c.line, len(sent))
+		}
+	}
+	if sp := h.spectatorsOf(id); len(sp) != 0 {
+		t.Fatalf("refused watches left spectators: %+v", sp)
+	}
+
+	// the limits: maxSpectators per game, maxWatched per address
+	h.step = time.Minute
+	for i := 0; i < maxSpectators; i++ {
+		h.deliver(fmt.Sprintf("s%02d@watch.test", i), "x", "watch "+id, nil)
+	}
+	sent := h.deliver(watcher, "x", "watch "+id, nil)
+	mustContain(t, "full game", to(t, sent, watcher).Text, tr(english, "err.watch.full", id, maxSpectators))
+	var games []string
+	for i := 0; i < maxWatched; i++ {
+		h.deliver(fmt.Sprintf("p%02d@player.test", i), "x", fmt.Sprintf("new brandubh with q%02d@player.test", i), nil)
+		g := findGame(h.last(fmt.Sprintf("q%02d@player.test", i)).msg.Subject, "", nil).id
+		h.reply(fmt.Sprintf("q%02d@player.test", i), "accept")
+		games = append(games, g)
+	}
+	for _, g := range games {
+		h.deliver(viewer, "x", "watch "+g, nil)
+	}
+	h.deliver(alice, "x", "new brandubh with erin@player.test", nil)
+	extra := findGame(h.last("erin@player.test").msg.Subject, "", nil).id
+	h.reply("erin@player.test", "accept")
+	sent = h.deliver(viewer, "x", "watch "+extra, nil)
+	mustContain(t, "too many", to(t, sent, viewer).Text, tr(english, "err.watch.toomany", maxWatched))
+	if w, _ := h.store.Watching(context.Background(), viewer); len(w) != maxWatched {
+		t.Errorf("viewer watches %d games, want %d", len(w), maxWatched)
+	}
+
+	// over: refused with the result
+	h.deliver(alice, "[taflmail "+id+" "+h.keysOf(id)[0]+"]", "resign", nil)
+	sent = h.deliver("late@watch.test", "x", "watch "+id, nil)
+	mustContain(t, "finished game", to(t, sent, "late@watch.test").Text, "Game "+id+" is over")
+}
+
+// TestStolenSpectatorMail: a spectator's mail moves nothing, whoever
+// replies to it: the spectator himself, a forger writing in a player's
+// name with the spectator mail's thread, a player it was forwarded to.
+// Each is refused, the game does not change, and the spectator's mail
+// never carried a key that could help.
+func TestStolenSpectatorMail(t *testing.T) {
+	h := newHarness(t)
+	id := startBrandubh(t, h)
+	h.deliver(watcher, "x", "watch "+id, nil)
+	h.reply(alice, "d1-e1")
+	stolen := h.last(watcher)
+	noKeys(t, "the spectator's mail", stolen, h.keysOf(id))
+	before := h.state(id)
+
+	// watcher replies with bob's move
+	sent := h.replyTo(watcher, stolen, "d3-f3")
+	refusedOnly(t, h, id, before, sent, watcher, tr(english, "err.notplayer", id))
+
+	// a forger writes in bob's name, answering watcher's mail: its thread and
+	// subject, but no key
+	sent = h.replyTo(bob, stolen, "d3-f3")
+	refusedOnly(t, h, id, before, sent, bob, tr(english, "err.badkey", id, id))
+
+	// watcher forwards her mail to bob, who replies to the forward
+	fwd := h.deliver(bob, "Fwd: "+stolen.msg.Subject, "d3-f3\n\n---------- Forwarded message ---------\n"+stolen.msg.Text,
+		map[string]string{"References": "<" + stolen.msg.MessageID + ">", "In-Reply-To": "<fwd-1@watch.test>"})
+	refusedOnly(t, h, id, before, fwd, bob, tr(english, "err.badkey", id, id))
+
+	// a forger who adds a made-up key to the spectator's subject tag
+	sent = h.deliver(bob, "Re: [taflmail "+id+" abcdefghjk]", "d3-f3",
+		map[string]string{"In-Reply-To": "<" + stolen.msg.MessageID + ">"})
+	refusedOnly(t, h, id, before, sent, bob, tr(english, "err.badkey", id, id))
+
+	// bob's real reply to his own mail still plays
+	if sent = h.reply(bob, "d3-f3"); len(h.state(id).Plies) != 2 {
+		t.Fatalf("bob's own keyed move was not played:\n%s", texts(sent))
+	}
+}
+
+// TestSpectatorsAreStrangers: "watch" carries no key, so watch mails count
+// against the budget for keyless mails; past it they are ignored and add
+// no spectator, while the players' keyed moves go on.
+func TestSpectatorsAreStrangers(t *testing.T) {
+	h := newHarness(t)
+	id := startBrandubh(t, h)
+	h.srv.opts.StrangerRepliesPerHour = 3
+	h.step = time.Minute
+	answered := 0
+	for i := 0; i < 6; i++ {
+		answered += len(h.deliver(fmt.Sprintf("w%d@watch.test", i), "x", "watch "+id, nil))
+	}
+	// the start of the game counted too: alice's challenge was keyless
+	if answered > 3 || len(h.spectatorsOf(id)) != answered {
+		t.Errorf("6 watch mails over a budget of 3: %d answered, %d spectators", answered, len(h.spectatorsOf(id)))
+	}
+	if sent := h.reply(alice, "d1-e1"); len(sent) != 2+answered {
+		t.Errorf("alice's keyed move caused %d mails, want 2 and one per spectator (%d)", len(sent), answered)
+	}
+}
