@@ -1,10 +1,14 @@
 package main
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/taflmail/taflmail/archive"
 )
 
 // exportCases are the fixture games export is tried on: an escape, a
@@ -63,6 +67,61 @@ func TestExportErrors(t *testing.T) {
 		r := f.run(t, tc.args...)
 		if r.code != tc.code || r.stdout != "" || !strings.HasPrefix(r.stderr, tc.want) {
 			t.Errorf("taflmail %q = code %d, stdout %q, stderr %q; want code %d, stderr %q", tc.args, r.code, r.stdout, r.stderr, tc.code, tc.want)
+		}
+	}
+}
+
+// TestExportTakeback: a game with a ply taken back by agreement (issue 12)
+// exports as the game stands, the undone ply named in a comment, and the
+// record validates and replays to the same position in every format.
+func TestExportTakeback(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "taflmail.db")
+	store, err := archive.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
+	g := &archive.Game{ID: "TB4CK1", Variant: "brandubh", Attackers: "alice@player.test", Defenders: "bob@player.test",
+		Challenger: "alice@player.test", Status: archive.Active, CreatedAt: at}
+	plies := []archive.Ply{{N: 1, Move: "d1-e1", At: at}, {N: 2, Move: "d3-f3", At: at}, {N: 3, Move: "d2-c2", At: at}}
+	steps := []archive.Change{
+		{Games: []*archive.Game{g}, NewPlies: map[string][]archive.Ply{g.ID: plies}},
+		{TakeBacks: map[string]archive.TakenBack{g.ID: {Ply: plies[2]}}},
+		{NewPlies: map[string][]archive.Ply{g.ID: {{N: 3, Move: "d2-f2xf3", At: at}}}},
+	}
+	for _, c := range steps {
+		if err := store.Commit(ctx, c); err != nil {
+			t.Fatal(err)
+		}
+	}
+	store.Close()
+	f := fixture{path: path}
+	r := f.run(t, "export", g.ID)
+	if r.code != exitOK || r.stderr != "" {
+		t.Fatalf("taflmail export = code %d, stderr %q", r.code, r.stderr)
+	}
+	if got := strings.Join(strings.Fields(r.stdout), " "); !strings.Contains(got, "1. d1-e1 d3-f3 {ply 3 d2-c2 taken back by agreement} 2. d2-f2xf3 *") {
+		t.Errorf("the record does not show the game as it stands with the takeback as a comment:\n%s", r.stdout)
+	}
+	out := filepath.Join(t.TempDir(), "tb.tafl")
+	if err := os.WriteFile(out, []byte(r.stdout), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if v := run(t, "validate", out); v.code != exitOK {
+		t.Errorf("taflmail validate = code %d:\n%s%s", v.code, v.stdout, v.stderr)
+	}
+	for _, to := range []string{"otg", "csv"} {
+		r := f.run(t, "export", g.ID, "--to", to)
+		if r.code != exitOK || !strings.Contains(r.stdout, "d2-f2xf3") {
+			t.Fatalf("taflmail export --to %s = code %d, stderr %q:\n%s", to, r.code, r.stderr, r.stdout)
+		}
+		out := filepath.Join(t.TempDir(), "tb."+to)
+		if err := os.WriteFile(out, []byte(r.stdout), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if v := run(t, "validate", out, "--variant", "brandubh"); v.code != exitOK {
+			t.Errorf("taflmail validate of the %s export = code %d:\n%s%s\nof\n%s", to, v.code, v.stdout, v.stderr, r.stdout)
 		}
 	}
 }
