@@ -80,9 +80,10 @@ func (ss *session) watch(c *grammar.WatchCommand) error {
 		text = tr(ss.lang, "watch.already", id)
 	}
 	n2 := ss.noteFor(ss.from, ss.lang, nil)
-	if n2.game == nil || n2.game == t {
+	if ss.contextTable() == nil && (n2.game == nil || n2.game == t) {
 		// the reply is about the watched game: its tag (without a key),
-		// board and move list
+		// board and move list; a reply to a mail about one of the
+		// sender's own games stays about that game (compose)
 		n2.game = t
 		n2.subject = tr(ss.lang, "subject.watch", t.v.Title)
 		ss.addSection(n2, text)

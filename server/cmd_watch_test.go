@@ -265,3 +265,21 @@ func TestSpectatorsAreStrangers(t *testing.T) {
 		t.Errorf("alice's keyed move caused %d mails, want 2 and one per spectator (%d)", len(sent), answered)
 	}
 }
+
+// TestWatchInGameThread: a player who writes "watch" above his move in the
+// thread of his own game gets the answer about his game, its tag with his
+// key first; the watched game's board comes in the text.
+func TestWatchInGameThread(t *testing.T) {
+	h := newHarness(t)
+	id := startBrandubh(t, h)
+	h.deliver("erin@player.test", "x", "new brandubh with frank@player.test", nil)
+	other := findGame(h.last("frank@player.test").msg.Subject, "", nil).id
+	h.reply("frank@player.test", "accept")
+	sent := h.reply(alice, "watch "+other+"\nd1-e1")
+	m := to(t, sent, alice)
+	mustContain(t, "alice's answer", m.Subject, "[taflmail "+id+" "+h.keysOf(id)[0]+"]")
+	mustContain(t, "alice's answer", m.Text, tr(english, "watch.started", other, "erin@player.test", "frank@player.test"), "alice@player.test played d1-e1.")
+	if strings.Count(m.Text, "a  b  c  d  e  f  g") != 4 {
+		t.Errorf("want two boards (her game's and the watched one's):\n%s", m.Text)
+	}
+}
