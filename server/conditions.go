@@ -201,7 +201,8 @@ func (ss *session) fireConditions(t *table) error {
 		return err
 	}
 	t.pos, t.last = next, &r
-	t.newPlies = append(t.newPlies, archive.Ply{N: played.N + 1, Move: plyText(r, king), At: ss.now})
+	// the opponent's ply's time: an instant reply (chargeConditional)
+	t.newPlies = append(t.newPlies, archive.Ply{N: played.N + 1, Move: plyText(r, king), At: played.At})
 	ss.chargeConditional(t, owner)
 	if t.g.DrawOfferBy != "" { // as any move: cannot stand here, the opponent's ply lapsed it
 		t.g.DrawOfferBy = ""
@@ -237,9 +238,9 @@ func (ss *session) fireConditions(t *table) error {
 }
 
 // chargeConditional charges the clock of side, whose conditional move
-// was just played, as for an instant reply (CORRESPONDENCE.md: the reply
-// took no thinking time). The ply's At is the opponent's ply's, so a
-// clock computed from Ply.At charges nothing.
+// was just played, as for an instant reply: the reply took no thinking
+// time. The ply carries the opponent's ply's time (At), so a clock
+// computed from the plies' times charges nothing.
 //
 // HOOK(clock): the clock stream adds here whatever else an instant reply
 // costs or earns (an increment, a scheduler entry for the new side to

@@ -76,7 +76,7 @@ func (ss *session) watchTournament(id string, resultsOnly bool) error {
 //
 // HOOK(clock): the clock stream puts the clocks into the players' mails
 // (compose.go, body); call the same function here.
-func spectatorClock(t *table, lang string) string {
+func (ss *session) spectatorClock(t *table, lang string) string {
 	_, _ = t, lang
 	return ""
 }
@@ -224,7 +224,7 @@ func (ss *session) spectatorBody(t *table, lang, text string, board bool) string
 	if board {
 		b.WriteString(t.board(lang) + "\n")
 		b.WriteString(tr(lang, "move.list") + "\n" + t.moveList(lang) + "\n")
-		if c := spectatorClock(t, lang); c != "" {
+		if c := ss.spectatorClock(t, lang); c != "" {
 			b.WriteString(c + "\n\n")
 		}
 		b.WriteString(tr(lang, "watch.how", t.g.ID) + "\n\n")
