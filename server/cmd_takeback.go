@@ -2,7 +2,6 @@ package server
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/grammar"
@@ -23,14 +22,9 @@ func init() {
 // move again, a standing draw offer lapses, and both players'
 // conditional moves are dropped.
 
-// timedGame reports whether g has a time control.
-//
-// HOOK(clock): the clock stream's own test for "untimed" belongs here if
-// it stores "none" or another word for no control.
-func timedGame(g *archive.Game) bool {
-	tc := strings.TrimSpace(g.TimeControl)
-	return tc != "" && !strings.EqualFold(tc, "none")
-}
+// timedGame reports whether g has a time control (clock.go's control:
+// "none" and an older game's free text are none).
+func timedGame(g *archive.Game) bool { return control(g).Timed() }
 
 // takebackBarred refuses a takeback in a game that allows none: a
 // tournament game (rated, tournamentGame) or a timed one.

@@ -201,9 +201,10 @@ func (ss *session) fireConditions(t *table) error {
 		return err
 	}
 	t.pos, t.last = next, &r
-	// the opponent's ply's time: an instant reply (chargeConditional)
-	t.newPlies = append(t.newPlies, archive.Ply{N: played.N + 1, Move: plyText(r, king), At: played.At})
-	ss.chargeConditional(t, owner)
+	// the opponent's ply's arrival and commit time: an instant reply, which
+	// the owner's clock is charged nothing for (clock.go); the timers of
+	// the new position come with every game the mail writes (collectClock)
+	t.newPlies = append(t.newPlies, archive.Ply{N: played.N + 1, Move: plyText(r, king), At: played.At, Avail: played.Avail})
 	if t.g.DrawOfferBy != "" { // as any move: cannot stand here, the opponent's ply lapsed it
 		t.g.DrawOfferBy = ""
 		ss.tell(ss.from, t, func(lang string) string { return tr(lang, "draw.lapsed") })
@@ -236,16 +237,6 @@ func (ss *session) fireConditions(t *table) error {
 	})
 	return nil
 }
-
-// chargeConditional charges the clock of side, whose conditional move
-// was just played, as for an instant reply: the reply took no thinking
-// time. The ply carries the opponent's ply's time (At), so a clock
-// computed from the plies' times charges nothing.
-//
-// HOOK(clock): the clock stream adds here whatever else an instant reply
-// costs or earns (an increment, a scheduler entry for the new side to
-// move).
-func (ss *session) chargeConditional(t *table, side string) { _, _ = t, side }
 
 // dropConditions clears both players' conditional moves in t (their
 // positions are gone after a takeback) and tells the owners.

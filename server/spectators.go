@@ -72,14 +72,9 @@ func (ss *session) watchTournament(id string, resultsOnly bool) error {
 }
 
 // spectatorClock is the clock part of a spectator's mail: the same lines
-// the players' mails show, or "" for an untimed game.
-//
-// HOOK(clock): the clock stream puts the clocks into the players' mails
-// (compose.go, body); call the same function here.
-func (ss *session) spectatorClock(t *table, lang string) string {
-	_, _ = t, lang
-	return ""
-}
+// the players' mails show (clocksText, clock.go), or "" for an untimed
+// game.
+func (ss *session) spectatorClock(t *table, lang string) string { return ss.clocksText(lang, t) }
 
 // spectatorMails composes the mails to the spectators of the games whose
 // position this mail changed (ss.corr.public), and the farewells to
