@@ -21,6 +21,14 @@ import (
 // deeper (hours) is refused.
 const maxPerftNodes = 5e9
 
+// maxPerftDepth is the deepest depth in plies perft accepts, even with
+// --force. Brandubh, the smallest built-in variant, would count about 7e29
+// positions at depth 20 (about 1e15 years at typicalNodesPerSecond), past
+// what a uint64 node count can hold, so nothing deeper is a depth anyone
+// can mean; refusing it before the estimate keeps a mistyped depth from
+// allocating or looping in proportion to it.
+const maxPerftDepth = 20
+
 // typicalNodesPerSecond is the single-core perft speed the refusal message
 // converts an estimate into time with: the order of magnitude measured for
 // Copenhagen in docs/performance.md.
@@ -67,7 +75,8 @@ With --json, one JSON object per depth and line:
 Before counting, perft estimates the work from the branching factors of the
 two sides (perft 1, and perft 2 / perft 1). It refuses when the estimate for
 all depths asked for exceeds %s positions (Copenhagen depth 5 and deeper:
-minutes to hours); --force runs it anyway.`, sci(maxPerftNodes)),
+minutes to hours); --force runs it anyway. The depth is at most %d plies,
+with or without --force.`, sci(maxPerftNodes), maxPerftDepth),
 		Example: `  taflmail perft --variant copenhagen --depth 3
   taflmail perft --variant brandubh --depth 5 --parallel --json`,
 		Args:         noArgs,
@@ -78,7 +87,7 @@ minutes to hours); --force runs it anyway.`, sci(maxPerftNodes)),
 	}
 	f := cmd.Flags()
 	f.StringVar(&o.variant, "variant", "copenhagen", "built-in variant to count (see taflmail variants)")
-	f.IntVar(&o.depth, "depth", 3, "deepest depth in plies, at least 1")
+	f.IntVar(&o.depth, "depth", 3, fmt.Sprintf("deepest depth in plies, 1 to %d", maxPerftDepth))
 	f.BoolVar(&o.asJSON, "json", false, "print one JSON object per depth and line")
 	f.BoolVar(&o.parallel, "parallel", false, fmt.Sprintf("spread the count over GOMAXPROCS goroutines (here %d)", runtime.GOMAXPROCS(0)))
 	f.BoolVar(&o.force, "force", false, "run even when the estimate is over the limit")
@@ -97,6 +106,10 @@ func runPerft(cmd *cobra.Command, o perftOptions) error {
 	}
 	if o.depth < 1 {
 		return usageErrorf(cmd, "--depth %d: the depth must be at least 1", o.depth)
+	}
+	if o.depth > maxPerftDepth {
+		return usageErrorf(cmd, "--depth %d: the depth must be at most %d plies, even with --force "+
+			"(brandubh at depth %d is already about 7e29 positions)", o.depth, maxPerftDepth, maxPerftDepth)
 	}
 	p, err := engine.NewPosition(v)
 	if err != nil {
@@ -205,8 +218,12 @@ func estimatePerft(p *engine.Position, depth int) perftCost {
 }
 
 // sci formats x with two significant digits in e-notation without a plus
-// sign or padding: 5.4e9, 5e9.
+// sign or padding: 5.4e9, 5e9; +Inf (an estimate past float64) is
+// "infinitely many".
 func sci(x float64) string {
+	if math.IsInf(x, 1) {
+		return "infinitely many"
+	}
 	s := strconv.FormatFloat(x, 'e', 1, 64) // 5.4e+09, 5.0e+09
 	mant, exp, _ := strings.Cut(s, "e")
 	mant = strings.TrimSuffix(mant, ".0")
@@ -222,12 +239,20 @@ func sci(x float64) string {
 }
 
 // roughDuration says how long secs seconds are, to one unit: "about 5
-// minutes", "about 3 days".
+// minutes", "about 3 days", "about 40 years"; from a million years on the
+// number is in e-notation ("about 2.1e12 years"), and +Inf is "for ever".
 func roughDuration(secs float64) string {
+	if math.IsInf(secs, 1) {
+		return "for ever"
+	}
+	const year = 365.25 * 86400
+	if years := secs / year; years >= 1e6 {
+		return "about " + sci(years) + " years"
+	}
 	units := []struct {
 		name string
 		secs float64
-	}{{"days", 86400}, {"hours", 3600}, {"minutes", 60}}
+	}{{"years", year}, {"days", 86400}, {"hours", 3600}, {"minutes", 60}}
 	for _, u := range units {
 		if secs >= 2*u.secs {
 			return fmt.Sprintf("about %.0f %s", secs/u.secs, u.name)

@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 	"testing"
@@ -126,6 +127,14 @@ func TestPerftUsageErrors(t *testing.T) {
 		{[]string{"--depth", "5"}, []string{"--depth 5 of copenhagen would count about 5.4e9 positions, over the limit of 5e9", "pass --force"}},
 		{[]string{"--depth", "6", "--json"}, []string{"over the limit of 5e9"}},
 		{[]string{"--variant", "brandubh", "--depth", "7"}, []string{"brandubh would count about 3.6e10 positions"}},
+		// Depths past maxPerftDepth are refused before any estimate, even
+		// with --force (trial report §1: 1000 panicked, 99999999999 spun).
+		{[]string{"--variant", "brandubh", "--depth", "1000"}, []string{"--depth 1000: the depth must be at most 20 plies"}},
+		{[]string{"--variant", "brandubh", "--depth", "100000", "--force"}, []string{"--depth 100000: the depth must be at most 20"}},
+		{[]string{"--depth", "99999999999"}, []string{"--depth 99999999999: the depth must be at most 20"}},
+		{[]string{"--depth", "21", "--force"}, []string{"--depth 21: the depth must be at most 20"}},
+		// The deepest allowed depth gets an estimate in plain figures.
+		{[]string{"--variant", "brandubh", "--depth", "20"}, []string{"brandubh would count about 6.9e29 positions", "(about 1.1e15 years at 2e7 positions a second)"}},
 		{[]string{"--bogus"}, []string{"unknown flag: --bogus"}},
 		{[]string{"3"}, []string{`taflmail perft: unexpected argument "3"`}},
 	}
@@ -210,6 +219,7 @@ func TestEstimatePerft(t *testing.T) {
 func TestSci(t *testing.T) {
 	for x, want := range map[float64]string{
 		5e9: "5e9", 5.39e9: "5.4e9", 3.6e10: "3.6e10", 1e5: "1e5", 7: "7", 0.0042: "4.2e-3",
+		math.Inf(1): "infinitely many", 1.7e308: "1.7e308",
 	} {
 		if got := sci(x); got != want {
 			t.Errorf("sci(%v) = %q, want %q", x, got, want)
@@ -221,6 +231,10 @@ func TestRoughDuration(t *testing.T) {
 	for secs, want := range map[float64]string{
 		30: "about 30 seconds", 270: "about 4 minutes", 4440: "about 74 minutes",
 		16000: "about 4 hours", 365000: "about 4 days",
+		// Long spans in years, and past a million years in e-notation
+		// (trial report §1: 180 digits of days).
+		3 * 365.25 * 86400: "about 3 years", 4e12 * 365.25 * 86400: "about 4e12 years",
+		math.Inf(1): "for ever",
 	} {
 		if got := roughDuration(secs); got != want {
 			t.Errorf("roughDuration(%v) = %q, want %q", secs, got, want)
