@@ -57,6 +57,12 @@ func devSystem(t testing.TB) *mailSystem {
 		t.Fatalf("devstack.Start: %v", err)
 	}
 	t.Cleanup(func() { s.Close() })
+	return devSystemOf(s)
+}
+
+// devSystemOf is the mail system of a running devstack, for a test that
+// also needs the stack's own hooks.
+func devSystemOf(s *devstack.Stack) *mailSystem {
 	const password = "secret"
 	return &mailSystem{
 		name: "devstack", imapAddr: s.IMAPAddr(), smtpAddr: s.SMTPAddr(), domain: s.Domain(), password: password,

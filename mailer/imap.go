@@ -1,12 +1,14 @@
 package mailer
 
 import (
-	"cmp"
 	"context"
+	"crypto/sha256"
 	"crypto/tls"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"math"
 	"math/rand/v2"
 	"net"
@@ -31,6 +33,9 @@ var (
 	ErrAuth = errors.New("IMAP login rejected")
 	// ErrClosed is returned by every method after [Inbox.Close].
 	ErrClosed = errors.New("mailer: inbox closed")
+	// ErrUnfetchable is wrapped by the ParseError of a [Message] that
+	// [Inbox.Fetch] gave up fetching after MaxFetchAttempts failures.
+	ErrUnfetchable = errors.New("message could not be fetched")
 	// ErrUIDValidity is wrapped by [Inbox.Done] when the mailbox's
 	// UIDVALIDITY changed after the last Fetch: the UID no longer names the
 	// message that was fetched. Fetch again.
@@ -47,6 +52,13 @@ const (
 	DefaultMaxIdle           = 10 * time.Minute
 	DefaultDialTimeout       = 30 * time.Second
 )
+
+// MaxFetchAttempts is how many times [Inbox.Fetch] tries to fetch one
+// message, across calls and reconnections, before it returns the message
+// as unreadable (ParseError wrapping ErrUnfetchable) instead of failing
+// again: one message the server cannot serve must not block the mailbox
+// (trial report §2).
+const MaxFetchAttempts = 3
 
 // IMAPConfig says where the referee's mail arrives. The zero value of every
 // field but Addr, Username and Password is usable.
@@ -93,6 +105,9 @@ type IMAPConfig struct {
 	ReconnectMinDelay, ReconnectMaxDelay time.Duration
 	// DialTimeout bounds the TCP and TLS handshake; 0 means 30 seconds.
 	DialTimeout time.Duration
+	// Logger receives a warning for each failed attempt to fetch a
+	// message (see Inbox.Fetch); nil discards them.
+	Logger *slog.Logger
 }
 
 func (cfg *IMAPConfig) setDefaults() {
@@ -123,6 +138,9 @@ func (cfg *IMAPConfig) setDefaults() {
 	if cfg.DialTimeout <= 0 {
 		cfg.DialTimeout = DefaultDialTimeout
 	}
+	if cfg.Logger == nil {
+		cfg.Logger = slog.New(slog.DiscardHandler)
+	}
 }
 
 // Inbox is a logged-in IMAP session on IMAPConfig.Mailbox.
@@ -139,6 +157,7 @@ type Inbox struct {
 	fetchValidity uint32 // UIDVALIDITY seen by the last Fetch
 	canIdle       bool
 	beforeIdle    func() // test hook: runs between Wait's NOOP and IDLE
+	trouble       fetchTrouble
 
 	cmu    sync.Mutex // guards the connection fields for Close
 	c      *imapclient.Client
@@ -393,6 +412,18 @@ func (in *Inbox) do(ctx context.Context, op string, f func(c *imapclient.Client)
 // INTERNALDATE. A message Parse rejects is returned with ParseError set
 // rather than failing the batch. Errors wrap ErrConnection when the
 // session broke.
+//
+// One message the server cannot serve does not block the others (trial
+// report §2): when the FETCH of every new message's metadata fails, Fetch
+// returns the error and, from then on, fetches message by message. Each
+// failed attempt at a message is logged (IMAPConfig.Logger) and counted by
+// UIDVALIDITY and UID, across calls and Reconnect; the call fails while
+// fewer than MaxFetchAttempts have failed (the caller retries as for any
+// error), and after that the message is returned without being fetched
+// again: with only Mailbox, UIDValidity, UID and a synthetic MessageID set
+// and ParseError wrapping ErrUnfetchable, so the caller can record it as
+// unreadable and move it out with Done. A failure while ctx ends is not
+// counted.
 func (in *Inbox) Fetch(ctx context.Context, uidValidity, afterUID uint32, maxBytes int64) (msgs []*Message, validity uint32, err error) {
 	if maxBytes <= 0 {
 		maxBytes = DefaultMaxBytes
@@ -414,40 +445,187 @@ func (in *Inbox) Fetch(ctx context.Context, uidValidity, afterUID uint32, maxByt
 		if validity != uidValidity {
 			afterUID = 0
 		}
+		tr := &in.trouble
+		tr.reset(validity)
 		if data.NumMessages == 0 || afterUID == math.MaxUint32 {
 			return nil
 		}
-		set := imap.UIDSet{{Start: imap.UID(afterUID + 1), Stop: 0}}
-		metas, err := c.Fetch(set, &imap.FetchOptions{
-			UID: true, RFC822Size: true, InternalDate: true,
-			BodyStructure: &imap.FetchItemBodyStructure{Extended: true},
-		}).Collect()
-		if err != nil {
-			return err
-		}
-		slices.SortFunc(metas, func(a, b *imapclient.FetchMessageBuffer) int {
-			return cmp.Compare(a.UID, b.UID)
-		})
-		for _, meta := range metas {
-			if uint32(meta.UID) <= afterUID {
-				continue // "n:*" includes the highest UID even when below n
-			}
-			m, err := in.fetchOne(c, meta, maxBytes)
-			if err != nil {
-				return err
-			}
-			if m != nil {
-				m.UIDValidity = validity
-				msgs = append(msgs, m)
-			}
-		}
-		return nil
+		msgs, err = in.fetchAfter(ctx, c, tr, validity, afterUID, maxBytes)
+		return err
 	})
 	if err != nil {
 		return nil, 0, err
 	}
 	in.fetchValidity = validity
 	return msgs, validity, nil
+}
+
+// metaOptions are the items Fetch reads of each message before its text.
+var metaOptions = &imap.FetchOptions{
+	UID: true, RFC822Size: true, InternalDate: true,
+	BodyStructure: &imap.FetchItemBodyStructure{Extended: true},
+}
+
+// fetchAfter fetches the messages with a UID above afterUID on the
+// selected mailbox of UIDVALIDITY validity, in one FETCH of their metadata
+// or, after trouble, one by one; in.mu is held.
+func (in *Inbox) fetchAfter(ctx context.Context, c *imapclient.Client, tr *fetchTrouble, validity, afterUID uint32, maxBytes int64) ([]*Message, error) {
+	set := imap.UIDSet{{Start: imap.UID(afterUID + 1), Stop: 0}}
+	var metas map[uint32]*imapclient.FetchMessageBuffer // nil: one by one
+	var uids []uint32
+	if !tr.batchFailed && !tr.pendingAbove(afterUID) {
+		list, err := c.Fetch(set, metaOptions).Collect()
+		if err != nil {
+			if ctx.Err() != nil || in.closed.Load() {
+				return nil, err
+			}
+			tr.batchFailed = true
+			in.cfg.Logger.Warn("mailer: fetching the new messages failed; fetching them one by one",
+				"mailbox", in.cfg.Mailbox, "uidvalidity", validity, "after_uid", afterUID, "err", err)
+			if !isStatus(err) {
+				return nil, err // the session broke: one by one after Reconnect
+			}
+		} else {
+			metas = make(map[uint32]*imapclient.FetchMessageBuffer, len(list))
+			for _, m := range list {
+				metas[uint32(m.UID)] = m
+				uids = append(uids, uint32(m.UID))
+			}
+		}
+	}
+	if metas == nil {
+		list, err := c.Fetch(set, &imap.FetchOptions{UID: true}).Collect()
+		if err != nil {
+			return nil, err
+		}
+		for _, m := range list {
+			uids = append(uids, uint32(m.UID))
+		}
+	}
+	// "n:*" includes the highest UID even when below n.
+	uids = slices.DeleteFunc(uids, func(uid uint32) bool { return uid <= afterUID })
+	slices.Sort(uids)
+	uids = slices.Compact(uids)
+	tr.forgetGone(afterUID, uids)
+
+	var msgs []*Message
+	for _, uid := range uids {
+		if tr.attempts[uid] >= MaxFetchAttempts {
+			msgs = append(msgs, tr.unfetchable(in.cfg.Mailbox, uid))
+			continue
+		}
+		m, err := in.fetchUID(c, uid, metas, maxBytes)
+		if err != nil {
+			if ctx.Err() != nil || in.closed.Load() {
+				return nil, err
+			}
+			n := tr.fail(uid, err)
+			in.cfg.Logger.Warn("mailer: fetching a message failed",
+				"mailbox", in.cfg.Mailbox, "uidvalidity", validity, "uid", uid,
+				"attempt", n, "max_attempts", MaxFetchAttempts, "err", err)
+			if n < MaxFetchAttempts || !isStatus(err) {
+				return nil, fmt.Errorf("UID %d (attempt %d of %d): %w", uid, n, MaxFetchAttempts, err)
+			}
+			msgs = append(msgs, tr.unfetchable(in.cfg.Mailbox, uid))
+			continue
+		}
+		delete(tr.attempts, uid)
+		if m != nil {
+			m.UIDValidity = validity
+			msgs = append(msgs, m)
+		}
+	}
+	tr.batchFailed = false
+	return msgs, nil
+}
+
+// fetchUID fetches the message uid, with its metadata from metas or, when
+// metas is nil, fetched first; nil, nil when it vanished.
+func (in *Inbox) fetchUID(c *imapclient.Client, uid uint32, metas map[uint32]*imapclient.FetchMessageBuffer, maxBytes int64) (*Message, error) {
+	var meta *imapclient.FetchMessageBuffer
+	if metas != nil {
+		meta = metas[uid]
+	} else {
+		list, err := c.Fetch(imap.UIDSetNum(imap.UID(uid)), metaOptions).Collect()
+		if err != nil {
+			return nil, err
+		}
+		for _, m := range list {
+			if uint32(m.UID) == uid {
+				meta = m
+			}
+		}
+	}
+	if meta == nil {
+		return nil, nil
+	}
+	return in.fetchOne(c, meta, maxBytes)
+}
+
+// isStatus reports whether err is the server's NO or BAD, after which the
+// session is still usable.
+func isStatus(err error) bool {
+	var ie *imap.Error
+	return errors.As(err, &ie)
+}
+
+// fetchTrouble is what Fetch remembers of messages it failed to fetch, for
+// one UIDVALIDITY of the mailbox.
+type fetchTrouble struct {
+	validity    uint32
+	batchFailed bool              // the FETCH of all new messages' metadata failed: go one by one
+	attempts    map[uint32]int    // UID → failed attempts
+	last        map[uint32]string // UID → the last failure
+}
+
+// reset forgets everything when the mailbox's UIDVALIDITY is not the one
+// remembered: the UIDs named other messages.
+func (tr *fetchTrouble) reset(validity uint32) {
+	if tr.validity == validity && tr.attempts != nil {
+		return
+	}
+	*tr = fetchTrouble{validity: validity, attempts: map[uint32]int{}, last: map[uint32]string{}}
+}
+
+// pendingAbove reports whether a message above afterUID failed before.
+func (tr *fetchTrouble) pendingAbove(afterUID uint32) bool {
+	for uid := range tr.attempts {
+		if uid > afterUID {
+			return true
+		}
+	}
+	return false
+}
+
+// forgetGone forgets the messages above afterUID that are no longer in the
+// mailbox (uids lists those that are).
+func (tr *fetchTrouble) forgetGone(afterUID uint32, uids []uint32) {
+	for uid := range tr.attempts {
+		if _, found := slices.BinarySearch(uids, uid); uid > afterUID && !found {
+			delete(tr.attempts, uid)
+			delete(tr.last, uid)
+		}
+	}
+}
+
+// fail counts a failed attempt at uid and returns the count.
+func (tr *fetchTrouble) fail(uid uint32, err error) int {
+	tr.attempts[uid]++
+	tr.last[uid] = err.Error()
+	return tr.attempts[uid]
+}
+
+// unfetchable is the Message standing for uid, given up: ParseError wraps
+// ErrUnfetchable and the last failure, and the synthetic MessageID is the
+// hash of the mailbox, UIDVALIDITY and UID, the same at every Fetch.
+func (tr *fetchTrouble) unfetchable(mailbox string, uid uint32) *Message {
+	sum := sha256.Sum256(fmt.Appendf(nil, "unfetchable %s %d %d", mailbox, tr.validity, uid))
+	return &Message{
+		Mailbox: mailbox, UIDValidity: tr.validity, UID: uid,
+		MessageID: "sha256:" + hex.EncodeToString(sum[:]), Synthetic: true,
+		ParseError: fmt.Errorf("mailer: fetch: %w: UID %d of %s failed %d times (last: %s)",
+			ErrUnfetchable, uid, mailbox, tr.attempts[uid], tr.last[uid]),
+	}
 }
 
 // Done marks the message with this UID \Seen and moves it to

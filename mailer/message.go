@@ -121,9 +121,12 @@ type Message struct {
 	// (textproto.CanonicalMIMEHeaderKey), values raw and unfolded, in order.
 	Header map[string][]string
 
-	// ParseError is set only by [Inbox.Fetch], for a message Parse rejected:
-	// then only Mailbox, UIDValidity, UID, Size and a synthetic MessageID are
-	// filled, so the caller can still log it and call [Inbox.Done].
+	// ParseError is set only by [Inbox.Fetch], for a message Parse rejected
+	// (wrapping ErrMalformed: then only Mailbox, UIDValidity, UID, Size,
+	// Arrived and a synthetic MessageID are filled) or one the server failed
+	// to serve MaxFetchAttempts times (wrapping ErrUnfetchable: Mailbox,
+	// UIDValidity, UID and a synthetic MessageID), so the caller can still
+	// log it and call [Inbox.Done].
 	ParseError error
 }
 

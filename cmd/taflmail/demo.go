@@ -135,7 +135,7 @@ func startDemoWorldClock(ctx context.Context, users []string, logger *slog.Logge
 		w.close()
 		return nil, err
 	}
-	if w.inbox, err = mailer.DialInbox(ctx, mailer.IMAPConfig{Addr: stack.IMAPAddr(), Username: "tafl", Password: demoPassword, Security: mailer.SecurityNone}); err != nil {
+	if w.inbox, err = mailer.DialInbox(ctx, mailer.IMAPConfig{Addr: stack.IMAPAddr(), Username: "tafl", Password: demoPassword, Security: mailer.SecurityNone, Logger: logger}); err != nil {
 		w.close()
 		return nil, err
 	}

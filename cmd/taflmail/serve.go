@@ -92,7 +92,9 @@ func serve(ctx context.Context, cfg config.Config, logger *slog.Logger) error {
 	} else if n > 0 {
 		logger.Warn("outbox claims of a stopped process released; those mails are sent again", "count", n)
 	}
-	inbox, err := mailer.DialInbox(ctx, imapConfig(cfg))
+	ic := imapConfig(cfg)
+	ic.Logger = logger
+	inbox, err := mailer.DialInbox(ctx, ic)
 	if err != nil {
 		return err
 	}

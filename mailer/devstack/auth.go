@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"io"
 	"strings"
 
 	"github.com/emersion/go-imap/v2"
@@ -116,14 +117,88 @@ func (x *xoauth2Server) Next(response []byte) ([]byte, bool, error) {
 	return nil, true, nil
 }
 
-// imapSession is the memserver's session with SASL: PLAIN by password, and
-// XOAUTH2 and OAUTHBEARER by the user's token.
+// imapSession is the memserver's session with SASL (PLAIN by password,
+// XOAUTH2 and OAUTHBEARER by the user's token), APPEND through servable,
+// and the failures of Stack.FailFetch.
 type imapSession struct {
 	imapserver.SessionIMAP4rev2
-	stack *Stack
+	stack   *Stack
+	conn    *imapserver.Conn
+	local   string // the user logged in, "" before
+	mailbox string // the mailbox selected, "" when none
 }
 
 var _ imapserver.SessionSASL = (*imapSession)(nil)
+
+// Login implements imapserver.Session and remembers the user.
+func (is *imapSession) Login(username, password string) error {
+	if err := is.SessionIMAP4rev2.Login(username, password); err != nil {
+		return err
+	}
+	is.local = strings.ToLower(username)
+	return nil
+}
+
+// Select implements imapserver.Session and remembers the mailbox.
+func (is *imapSession) Select(name string, options *imap.SelectOptions) (*imap.SelectData, error) {
+	data, err := is.SessionIMAP4rev2.Select(name, options)
+	is.mailbox = ""
+	if err == nil {
+		is.mailbox = name
+	}
+	return data, err
+}
+
+// Unselect implements imapserver.Session.
+func (is *imapSession) Unselect() error {
+	is.mailbox = ""
+	return is.SessionIMAP4rev2.Unselect()
+}
+
+// Append implements imapserver.Session: a message the server could not
+// describe is stored mended or refused with NO (see servable).
+func (is *imapSession) Append(mailbox string, r imap.LiteralReader, options *imap.AppendOptions) (*imap.AppendData, error) {
+	raw, err := io.ReadAll(r)
+	if err != nil {
+		return nil, err
+	}
+	if raw, err = servable(raw); err != nil {
+		return nil, &imap.Error{Type: imap.StatusResponseTypeNo, Code: imap.ResponseCodeParse, Text: strings.TrimPrefix(err.Error(), "devstack: ")}
+	}
+	return is.SessionIMAP4rev2.Append(mailbox, bytes.NewReader(raw), options)
+}
+
+// Fetch implements imapserver.Session, failing as Stack.FailFetch says.
+func (is *imapSession) Fetch(w *imapserver.FetchWriter, numSet imap.NumSet, options *imap.FetchOptions) error {
+	if uid, drop := is.stack.failFetch(is.local); uid != 0 && is.mailbox == "INBOX" &&
+		(options.BodyStructure != nil || len(options.BodySection) > 0 || len(options.BinarySection) > 0) && holdsUID(numSet, uid) {
+		if drop {
+			is.conn.NetConn().Close()
+			return errors.New("devstack: connection dropped (FailFetch)")
+		}
+		return &imap.Error{Type: imap.StatusResponseTypeNo, Text: "devstack: injected FETCH failure (FailFetch)"}
+	}
+	return is.SessionIMAP4rev2.Fetch(w, numSet, options)
+}
+
+// holdsUID reports whether numSet is a UID set holding uid, "*" standing
+// for any UID from the range's other end on.
+func holdsUID(numSet imap.NumSet, uid uint32) bool {
+	set, ok := numSet.(imap.UIDSet)
+	if !ok {
+		return false
+	}
+	for _, r := range set {
+		lo, hi := uint32(r.Start), uint32(r.Stop)
+		if lo == 0 || (hi != 0 && hi < lo) {
+			lo, hi = hi, lo
+		}
+		if uid >= lo && (hi == 0 || uid <= hi) {
+			return true
+		}
+	}
+	return false
+}
 
 // AuthenticateMechanisms implements imapserver.SessionSASL.
 func (is *imapSession) AuthenticateMechanisms() []string { return mechanisms }

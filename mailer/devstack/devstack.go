@@ -81,6 +81,8 @@ type user struct {
 	password string
 	token    string // OAuth2 access token; "" accepts none
 	mem      *imapmemserver.User
+	failUID  uint32 // FailFetch: the INBOX UID whose FETCH fails, 0 for none
+	failDrop bool   // FailFetch: drop the connection rather than answer NO
 }
 
 // Start starts a stack for domain (empty means "taflmail.test") with the
@@ -123,9 +125,9 @@ func StartOptions(o Options) (*Stack, error) {
 		caps = imap.CapSet{imap.CapIMAP4rev1: {}}
 	}
 	s.imapSrv = imapserver.New(&imapserver.Options{
-		NewSession: func(*imapserver.Conn) (imapserver.Session, *imapserver.GreetingData, error) {
+		NewSession: func(conn *imapserver.Conn) (imapserver.Session, *imapserver.GreetingData, error) {
 			mem := &idleSession{s.mem.NewSession().(imapserver.SessionIMAP4rev2)}
-			return &imapSession{SessionIMAP4rev2: mem, stack: s}, nil, nil
+			return &imapSession{SessionIMAP4rev2: mem, stack: s, conn: conn}, nil, nil
 		},
 		Caps:         caps,
 		InsecureAuth: true,
@@ -223,8 +225,38 @@ func (s *Stack) FailNextSMTP(code int) {
 	s.mu.Unlock()
 }
 
+// FailFetch makes the IMAP server fail every UID FETCH in the INBOX of
+// the user local that reads the message with this UID (asks for its
+// BODYSTRUCTURE or a body section, in a UID set containing it): with a NO
+// reply, or, when drop is set, by closing the connection, as imapmemserver
+// did for a message whose MIME structure it could not describe (trial
+// report §2). For tests of a client's recovery; uid 0 ends it. The set is
+// matched by number: a UID that was moved out still fails "UID FETCH 1:*".
+func (s *Stack) FailFetch(local string, uid uint32, drop bool) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	u := s.users[strings.ToLower(local)]
+	if u == nil {
+		return fmt.Errorf("devstack: no user %q", local)
+	}
+	u.failUID, u.failDrop = uid, drop
+	return nil
+}
+
+// failFetch returns the UID FailFetch set for the user local and whether
+// to drop the connection; 0 when none.
+func (s *Stack) failFetch(local string) (uint32, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if u := s.users[local]; u != nil {
+		return u.failUID, u.failDrop
+	}
+	return 0, false
+}
+
 // Deliver appends raw to the INBOX of local as the SMTP server would,
-// without SMTP.
+// without SMTP. A message the IMAP server could not describe is stored
+// mended or refused with ErrUndescribable, as at SMTP (see servable).
 func (s *Stack) Deliver(local string, raw []byte) error {
 	s.mu.Lock()
 	u := s.users[strings.ToLower(local)]
@@ -232,7 +264,11 @@ func (s *Stack) Deliver(local string, raw []byte) error {
 	if u == nil {
 		return fmt.Errorf("devstack: no user %q", local)
 	}
-	_, err := u.mem.Append("INBOX", bytes.NewReader(raw), &imap.AppendOptions{Time: time.Now()})
+	raw, err := servable(raw)
+	if err != nil {
+		return err
+	}
+	_, err = u.mem.Append("INBOX", bytes.NewReader(raw), &imap.AppendOptions{Time: time.Now()})
 	return err
 }
 
@@ -404,7 +440,9 @@ func (se *session) Rcpt(to string, _ *smtp.RcptOptions) error {
 }
 
 // Data implements smtp.Session: it prepends Return-Path and Received and
-// appends one copy per recipient to the recipient's INBOX.
+// appends one copy per recipient to the recipient's INBOX. A message the
+// IMAP server could not describe is stored mended, or refused with 554
+// 5.6.0 (see servable).
 func (se *session) Data(r io.Reader) error {
 	body, err := io.ReadAll(r)
 	if err != nil {
@@ -421,7 +459,10 @@ func (se *session) Data(r io.Reader) error {
 	var hdr bytes.Buffer
 	fmt.Fprintf(&hdr, "Return-Path: <%s>\r\n", se.from)
 	fmt.Fprintf(&hdr, "Received: by mail.%s (taflmail devstack); %s\r\n", se.stack.domain, now.Format(time.RFC1123Z))
-	msg := append(hdr.Bytes(), body...)
+	msg, err := servable(append(hdr.Bytes(), body...))
+	if err != nil {
+		return &smtp.SMTPError{Code: 554, EnhancedCode: smtp.EnhancedCode{5, 6, 0}, Message: "Message refused: " + strings.TrimPrefix(err.Error(), "devstack: ")}
+	}
 	for _, u := range se.rcpts {
 		if _, err := u.mem.Append("INBOX", bytes.NewReader(msg), &imap.AppendOptions{Time: now}); err != nil {
 			return &smtp.SMTPError{Code: 451, EnhancedCode: smtp.EnhancedCode{4, 3, 0}, Message: "Delivery failed: " + err.Error()}
