@@ -326,16 +326,43 @@ func (r *Replay) checkResult() {
 		if recorded != want && !unknown {
 			r.add(r.resultError(last, "the engine ends the game at ply %d (%s) but the record says %s", r.End.Ply, outcomeWords(r.End), recordWords(recorded)))
 		}
+		if term := r.statedTermination(); term != "" && term != terminationOf(r.End.Reason) {
+			r.add(r.resultError(last, "the engine ends the game at ply %d (%s) but the record's Termination says %s", r.End.Ply, outcomeWords(r.End), term))
+		}
 	case token != nil:
 		want := outcomeOf(winResult(side.Opponent()))
 		if recorded != want {
 			r.add(r.resultError(last, "the %s %s, so the %s won, but the record says %s", side, tokenVerb(token), side.Opponent(), recordWords(recorded)))
+		}
+		if term := r.statedTermination(); term != "" && term != tokenTermination(token) {
+			r.add(r.resultError(last, "the %s %s, but the record's Termination says %s", side, tokenVerb(token), term))
 		}
 	default:
 		if claim := engineTerminations[g.Termination]; claim != engine.NoReason {
 			r.add(r.resultError(last, "the record says the game ended by %s; the engine does not end it", g.Termination))
 		}
 	}
+}
+
+// statedTermination is the Termination a native record states, to be
+// checked against how the record and the engine end the game; "" for
+// none and for other formats, whose free-text terminations (OpenTafl's
+// "Black resigns") are read loosely and replaced by the engine's when
+// converted (docs/notation.md).
+func (r *Replay) statedTermination() string {
+	if r.Game.Format != FormatNative {
+		return ""
+	}
+	return r.Game.Termination
+}
+
+// tokenTermination is the native Termination of a final resignation or
+// time-out ply.
+func tokenTermination(token *grammar.Ply) string {
+	if token.Timeout {
+		return "timeout"
+	}
+	return "resignation"
 }
 
 // engineTerminations maps the native Termination values that name a rule

@@ -3,6 +3,7 @@ package notation
 import (
 	"bytes"
 	"errors"
+	"os"
 	"strings"
 	"testing"
 
@@ -103,6 +104,20 @@ func TestReplayErrors(t *testing.T) {
 			[]string{"t:1:7: ply 2 (defenders) timeout: the defenders lose on time, so the attackers won, but the record says the defenders won"}},
 		{"termination the engine does not see", FormatNative, "[Termination \"king captured\"]\n1. d2-e2 c4-c5 attackers", true,
 			[]string{"t:2:10: ply 2 (defenders) c4-c5: the record says the game ended by king captured; the engine does not end it"}},
+		// A Termination that contradicts the record's end is a result
+		// mismatch (trial report §3).
+		{"resignation, termination a rule", FormatNative, "[Termination \"king captured\"]\n1. d2-e2 --- attackers", true,
+			[]string{"t:2:10: ply 2 (defenders) ---: the defenders resign, but the record's Termination says king captured"}},
+		{"resignation, termination agreement", FormatNative, "[Termination \"agreement\"]\n1. d2-e2 --- attackers", true,
+			[]string{"t:2:10: ply 2 (defenders) ---: the defenders resign, but the record's Termination says agreement"}},
+		{"time-out, termination resignation", FormatNative, "[Termination \"resignation\"]\n1. d2-e2 timeout attackers", true,
+			[]string{"t:2:10: ply 2 (defenders) timeout: the defenders lose on time, but the record's Termination says resignation"}},
+		{"resignation, termination resignation", FormatNative, "[Termination \"resignation\"]\n1. d2-e2 --- attackers", true, nil},
+		{"escape, termination resignation", FormatNative, "[Position \"/3t3/3t3/3T3/tt3tt/7/3t3/4K2/\"]\n[ToMove \"defenders\"]\n[Termination \"resignation\"]\n1... Ke7-g7 defenders", true,
+			[]string{"t:4:6: ply 1 (defenders) Ke7-g7: the engine ends the game at ply 1 (defenders win: escape) but the record's Termination says resignation"}},
+		{"escape, termination king captured", FormatNative, "[Position \"/3t3/3t3/3T3/tt3tt/7/3t3/4K2/\"]\n[ToMove \"defenders\"]\n[Termination \"king captured\"]\n1... Ke7-g7 defenders", true,
+			[]string{"t:4:6: ply 1 (defenders) Ke7-g7: the engine ends the game at ply 1 (defenders win: escape) but the record's Termination says king captured"}},
+		{"escape, termination king escaped", FormatNative, "[Position \"/3t3/3t3/3T3/tt3tt/7/3t3/4K2/\"]\n[ToMove \"defenders\"]\n[Termination \"king escaped\"]\n1... Ke7-g7 defenders", true, nil},
 		{"play after the king escaped", FormatNative, "[Position \"/3t3/3t3/3T3/tt3tt/7/3t3/4K2/\"]\n[ToMove \"defenders\"]\n1... Ke7-g7 2. d6-e6 *", false,
 			[]string{"t:3:16: ply 2 (attackers) d6-e6: the game ended at ply 1 (defenders win: escape)"}},
 		{"decided before the first ply", FormatNative, "[Position \"/3t3/3t3/3T3/tt3tt/7/3t3/6K/\"]\n[ToMove \"attackers\"]\n1. d6-e6 *", false,
@@ -325,4 +340,30 @@ func FuzzReplay(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestTerminationRewritten: the OpenTafl game whose record says "Black
+// resigns" on a last move that lets the king escape is written with the
+// engine's termination, and the replay says so; a native record with a
+// contradicting Termination has a result error instead.
+func TestTerminationRewritten(t *testing.T) {
+	requireCorpus(t)
+	path := corpusDir + "/otg/fetlar-defenders-first-2015.otg"
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	games, err := ReadGames(path, src, ReadOptions{})
+	if err != nil || len(games) != 1 {
+		t.Fatalf("ReadGames(%s) = %d games, %v", path, len(games), err)
+	}
+	r := games[0].Replay()
+	want := `termination "Black resigns" is written as "king escaped": the engine ends the game at ply 39 (defenders win: escape)`
+	if got := r.TerminationRewritten(); got != want || len(r.Errors) != 0 {
+		t.Errorf("TerminationRewritten() = %q (errors %v), want %q", got, r.Errors, want)
+	}
+	native := replayText(t, FormatNative, "[Termination \"king captured\"]\n1. d2-e2 --- attackers")
+	if got := native.TerminationRewritten(); got != "" || !errors.Is(native.Err(), ErrResult) {
+		t.Errorf("native: TerminationRewritten() = %q, error %v; want \"\" and a result error", got, native.Err())
+	}
 }

@@ -173,6 +173,40 @@ func (r *Replay) result() (grammar.Outcome, string) {
 	return g.Result, g.Termination
 }
 
+// TerminationRewritten says how the writers (Record, WriteNative,
+// WriteOTG) change the termination the record states: "" when they keep
+// it, else a sentence such as `termination "Black resigns" is written as
+// "king escaped": the engine ends the game at ply 39 (defenders win:
+// escape)`. It concerns records whose free-text termination is read
+// loosely (OpenTafl's); a native record whose Termination contradicts its
+// end has a result error in Errors instead, and this is "" for it. convert
+// prints it as a warning, so that no termination is replaced silently.
+func (r *Replay) TerminationRewritten() string {
+	g := r.Game
+	if g.Format == FormatNative || g.TerminationText == "" || hasKind(r.Errors, KindResult) {
+		return ""
+	}
+	_, term := r.result()
+	if term == g.Termination {
+		return ""
+	}
+	why := "the record ends that way"
+	if r.End.Over() {
+		why = fmt.Sprintf("the engine ends the game at ply %d (%s)", r.End.Ply, outcomeWords(r.End))
+	}
+	return fmt.Sprintf("termination %q is written as %q: %s", g.TerminationText, term, why)
+}
+
+// hasKind reports whether errs holds an error of kind k.
+func hasKind(errs []*Error, k Kind) bool {
+	for _, e := range errs {
+		if e.Kind == k {
+			return true
+		}
+	}
+	return false
+}
+
 // terminationOf returns the native Termination value of an engine reason.
 func terminationOf(reason engine.Reason) string {
 	switch reason {

@@ -39,7 +39,10 @@ back must know the variant (--variant).
 
 A game with problems (see taflmail validate) is converted anyway: plies the
 engine could not play are copied as written, and the problems are listed on
-stderr.`,
+stderr as warnings; the exit status is still 0. A result or termination
+that is written otherwise than the record has it (a native Termination that
+contradicts a final "---", or OpenTafl's "Black resigns" on a game the king
+won by escaping) is also named in a warning.`,
 		Example: `  taflmail convert ../shared/records/otg/copenhagen-grandmasters-2015.otg --to native
   taflmail convert ../shared/records/brandubh.csv --to otg --game 6 -o game6.otg
   taflmail convert games.tafl --to csv -o games.csv`,
@@ -94,6 +97,9 @@ func runConvert(cmd *cobra.Command, o convertOptions, args []string) error {
 		rs[i] = g.Replay()
 		for _, e := range rs[i].Errors {
 			fmt.Fprintf(cmd.ErrOrStderr(), "warning: %v\n", e)
+		}
+		if note := rs[i].TerminationRewritten(); note != "" {
+			fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s:%d:%d: %s\n", g.Filename, g.Line, g.Col, note)
 		}
 	}
 	var buf bytes.Buffer

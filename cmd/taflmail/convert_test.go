@@ -79,3 +79,40 @@ func TestConvertWarningsAndErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestConvertTermination: a Termination that contradicts the record's end
+// is a result mismatch in validate and a warning in convert, which writes
+// the end as it was (trial report §3); an OpenTafl termination that the
+// engine overrules is named in a warning too.
+func TestConvertTermination(t *testing.T) {
+	dir := t.TempDir()
+	for _, tt := range []struct{ term, last, want, written string }{
+		{"king captured", "---", "the defenders resign, but the record's Termination says king captured", "resignation"},
+		{"timeout", "---", "the defenders resign, but the record's Termination says timeout", "resignation"},
+		{"resignation", "timeout", "the defenders lose on time, but the record's Termination says resignation", "timeout"},
+	} {
+		path := filepath.Join(dir, "wrongterm.tafl")
+		rec := "[Variant \"brandubh\"]\n[Result \"attackers\"]\n[Termination \"" + tt.term + "\"]\n\n1. d1-e1 d3-f3 2. d2-f2xf3 " + tt.last + " attackers\n"
+		if err := os.WriteFile(path, []byte(rec), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		v := run(t, "validate", path)
+		if v.code != exitFailure || !strings.Contains(v.stdout+v.stderr, tt.want) || !strings.Contains(v.stdout, "1 result mismatches") {
+			t.Errorf("validate with Termination %q = code %d, stdout %q, stderr %q; want 1 and %q", tt.term, v.code, v.stdout, v.stderr, tt.want)
+		}
+		c := run(t, "convert", path, "--to", "native")
+		if c.code != exitOK || !strings.Contains(c.stderr, "warning: ") || !strings.Contains(c.stderr, tt.want) ||
+			!strings.Contains(c.stdout, "[Termination \""+tt.written+"\"]") {
+			t.Errorf("convert with Termination %q = code %d, stdout %q, stderr %q", tt.term, c.code, c.stdout, c.stderr)
+		}
+	}
+
+	requireShared(t)
+	otg := filepath.Join(sharedRecords, "otg", "fetlar-defenders-first-2015.otg")
+	c := run(t, "convert", otg, "--to", "native")
+	want := `termination "Black resigns" is written as "king escaped": the engine ends the game at ply 39 (defenders win: escape)`
+	if c.code != exitOK || !strings.Contains(c.stderr, "warning: "+otg) || !strings.Contains(c.stderr, want) ||
+		!strings.Contains(c.stdout, "[Termination \"king escaped\"]") {
+		t.Errorf("convert %s = code %d, stderr %q; want a warning %q", otg, c.code, c.stderr, want)
+	}
+}
