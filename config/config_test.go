@@ -338,7 +338,7 @@ func TestLoadErrors(t *testing.T) {
 		{"fraction", strings.Replace(minimal, "server:\n", "server:\n  error_replies_per_hour: 1.5\n", 1), `server.error_replies_per_hour: not a whole number: 1.5`},
 		{"bad bool", strings.Replace(minimal, "server:\n", "server:\n  require_auth_results: yes\n", 1), `server.require_auth_results: not true or false: "yes"`},
 		{"two unknown keys", minimal + "  adress: x\nlogs:\n  level: debug\n", "logs.level: unknown key in "},
-		{"not YAML", "imap: [", "reading "},
+		{"not YAML", "imap: [", "not valid YAML"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Setenv("TAFLMAIL_IMAP_PASSWORD", "pw")
@@ -356,6 +356,114 @@ func TestLoadErrors(t *testing.T) {
 	if _, err := load(t, filepath.Join(t.TempDir(), "missing.yaml")); err == nil {
 		t.Error("Load(missing file) = nil error")
 	}
+}
+
+// TestLoadEveryProblem: unknown keys and values that cannot be decoded do
+// not hide the other problems (trial report §5): Load reports every one,
+// one per key, and a key whose value could not be decoded is not reported
+// a second time by Validate.
+func TestLoadEveryProblem(t *testing.T) {
+	t.Setenv("TAFLMAIL_IMAP_PASSWORD", "pw")
+	file := writeFile(t, "keys.yaml", `
+imap:
+  adr: imap.example.org:993
+  username: games@example.org
+  poll_interval: 90
+  max_mail_bytes: 10
+smtp:
+  addr: smtp.example.org
+  security: x
+server:
+  address: not an address
+  error_replies_per_hour: -3
+  default_language: fr
+log:
+  level: loud
+colour: blue
+`)
+	c, err := load(t, file)
+	if err == nil {
+		t.Fatal("Load = nil error")
+	}
+	want := []string{
+		"colour: unknown key in " + file,
+		"imap.adr: unknown key in " + file,
+		`imap.poll_interval: duration 90 has no unit: write e.g. "90s" or "90m"`,
+		"imap.addr: required",
+		"imap.max_mail_bytes: ",
+		"smtp.addr: must be host:port",
+		"smtp.security: must be none, starttls or tls",
+		"server.address: ",
+		"server.domain: required", // derived from server.address
+		"server.error_replies_per_hour: ",
+		"server.default_language: ",
+		"log.level: ",
+	}
+	var lines []string
+	for _, e := range flatten(err) {
+		lines = append(lines, e.Error())
+	}
+	for _, w := range want {
+		n := 0
+		for _, l := range lines {
+			if strings.HasPrefix(l, w) {
+				n++
+			}
+		}
+		if n != 1 {
+			t.Errorf("problems starting %q: %d, want 1; all problems:\n%s", w, n, strings.Join(lines, "\n"))
+		}
+	}
+	if len(lines) != len(want) {
+		t.Errorf("Load reported %d problems, want %d:\n%s", len(lines), len(want), strings.Join(lines, "\n"))
+	}
+	if c.IMAP.Username != "games@example.org" || c.IMAP.MaxMailBytes != 10 {
+		t.Errorf("Load returned %+v, want the values it could read", c.IMAP)
+	}
+}
+
+// TestLoadFileErrors: a file that is not YAML, or not a mapping of
+// sections, is named with the line and said in plain words, not as the
+// YAML library's error (trial report §11); it is a *FileError.
+func TestLoadFileErrors(t *testing.T) {
+	for _, tc := range []struct{ name, text, want string }{
+		{"list", "- imap\n- smtp\n", "line 1: the file must hold sections such as imap: and server:, not a list"},
+		{"text", "just some words\n", "line 1: the file must hold sections such as imap: and server:, not a line of text"},
+		{"unclosed quote", "imap:\n  addr: \"x\n", "line 2: not valid YAML (found unexpected end of stream): look for an unclosed quote or bracket, or a tab in the indentation"},
+		{"bracket", "imap: [", "line 1: not valid YAML (did not find expected node content): look for an unclosed quote or bracket, or a tab in the indentation"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			file := writeFile(t, "taflmail.yaml", tc.text)
+			_, err := load(t, file)
+			var fe *config.FileError
+			if err == nil || err.Error() != file+": "+tc.want || !errors.As(err, &fe) || fe.File != file {
+				t.Errorf("Load = %v, want %q (a *FileError)", err, file+": "+tc.want)
+			}
+			for _, internal := range []string{"unmarshal", "!!", "interface", "While parsing"} {
+				if err != nil && strings.Contains(err.Error(), internal) {
+					t.Errorf("Load = %v: shows the YAML library's words %q", err, internal)
+				}
+			}
+		})
+	}
+	// A section written as one value: said so, rather than "unknown key".
+	t.Setenv("TAFLMAIL_IMAP_PASSWORD", "pw")
+	_, err := load(t, writeFile(t, "taflmail.yaml", minimal+"log: loud\n"))
+	if err == nil || !strings.Contains(err.Error(), "log: is a section: write its keys (log.level, …) indented below it, not one value") {
+		t.Errorf("Load(log: loud) = %v, want the section named", err)
+	}
+}
+
+// flatten lists the problems of an errors.Join tree.
+func flatten(err error) []error {
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		var out []error
+		for _, e := range j.Unwrap() {
+			out = append(out, flatten(e)...)
+		}
+		return out
+	}
+	return []error{err}
 }
 
 // TestMasking: no way of printing a Config shows a password.

@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/mail"
 	"os"
 	"reflect"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -79,34 +81,39 @@ func Load(v *viper.Viper, flags *pflag.FlagSet, file string) (Config, error) {
 		v.SetConfigFile(file)
 		v.SetConfigType("yaml")
 		if err := v.ReadInConfig(); err != nil {
-			return Config{}, fmt.Errorf("config: reading %s: %w", file, err)
+			return Default(), fileError(file, err)
 		}
-		var unknown []error
+	}
+
+	// Every problem is collected, none stops the others (trial report §5):
+	// unknown keys, then values that cannot be decoded, then the checks.
+	var problems []error
+	if file != "" {
 		all := v.AllKeys()
 		slices.Sort(all)
 		for _, k := range all {
-			if !known[k] {
-				unknown = append(unknown, &KeyError{Key: k, Problem: "unknown key in " + file})
+			switch {
+			case known[k]:
+			case isSection(keys, k):
+				problems = append(problems, &KeyError{Key: k, Problem: fmt.Sprintf("is a section: write its keys (%s, …) indented below it, not one value", firstKey(keys, k))})
+			default:
+				problems = append(problems, &KeyError{Key: k, Problem: "unknown key in " + file})
 			}
-		}
-		if len(unknown) > 0 {
-			return Config{}, errors.Join(unknown...)
 		}
 	}
 
 	// Decode key by key rather than with v.Unmarshal, so that a value of
 	// the wrong type is reported with its key and the value's source does
-	// not matter.
-	var c Config
-	var problems []error
+	// not matter. A key that cannot be decoded keeps its default and is
+	// left out of the checks below, which would only complain again.
+	c := Default()
+	undecoded := map[string]bool{}
 	root := reflect.ValueOf(&c).Elem()
 	for _, k := range keys {
 		if err := decode(fieldByKey(root, k.Name), v.Get(k.Name)); err != nil {
 			problems = append(problems, &KeyError{Key: k.Name, Problem: err.Error()})
+			undecoded[k.Name] = true
 		}
-	}
-	if len(problems) > 0 {
-		return c, errors.Join(problems...)
 	}
 
 	for _, p := range []struct {
@@ -132,10 +139,96 @@ func Load(v *viper.Viper, flags *pflag.FlagSet, file string) (Config, error) {
 		}
 	}
 	c.derive()
-	if err := c.Validate(); err != nil {
-		problems = append(problems, err)
+	for _, e := range unjoin(c.Validate()) {
+		var ke *KeyError
+		if errors.As(e, &ke) && undecoded[ke.Key] {
+			continue
+		}
+		problems = append(problems, e)
 	}
 	return c, errors.Join(problems...)
+}
+
+// unjoin lists the errors of an errors.Join, or err alone; nil for nil.
+func unjoin(err error) []error {
+	if err == nil {
+		return nil
+	}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		return j.Unwrap()
+	}
+	return []error{err}
+}
+
+// FileError is a configuration file that cannot be read, or that is not a
+// YAML mapping of sections. Load returns it alone, with [Default].
+type FileError struct {
+	File    string // the path as given
+	Line    int    // the line of the problem; 0 when none applies
+	Problem string // in plain words
+	Err     error  // the cause, from the file system or the YAML reader
+}
+
+// Error returns "file: problem" or "file: line n: problem".
+func (e *FileError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s: line %d: %s", e.File, e.Line, e.Problem)
+	}
+	return e.File + ": " + e.Problem
+}
+
+// Unwrap returns the cause.
+func (e *FileError) Unwrap() error { return e.Err }
+
+// The YAML reader's words for a file that is not a mapping, and for a
+// syntax error.
+var (
+	yamlTypeRE   = regexp.MustCompile(`line (\d+): cannot unmarshal !!(\w+)`)
+	yamlSyntaxRE = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+)
+
+// fileError says in plain words why viper could not read file (trial
+// report §11: "cannot unmarshal !!seq into map[string]interface {}").
+func fileError(file string, err error) error {
+	var pe viper.ConfigParseError
+	if !errors.As(err, &pe) {
+		var pathErr *fs.PathError
+		if errors.As(err, &pathErr) {
+			return &FileError{File: file, Problem: "cannot be read: " + pathErr.Err.Error(), Err: err}
+		}
+		return &FileError{File: file, Problem: "cannot be read: " + err.Error(), Err: err}
+	}
+	msg := err.Error()
+	if cause := errors.Unwrap(pe); cause != nil {
+		msg = cause.Error()
+	}
+	if m := yamlTypeRE.FindStringSubmatch(msg); m != nil {
+		line, _ := strconv.Atoi(m[1])
+		what := map[string]string{"seq": "a list", "str": "a line of text", "int": "a number", "float": "a number", "bool": "true or false", "null": "nothing"}[m[2]]
+		if what == "" {
+			what = "a single value"
+		}
+		return &FileError{File: file, Line: line, Problem: "the file must hold sections such as imap: and server:, not " + what, Err: err}
+	}
+	if m := yamlSyntaxRE.FindStringSubmatch(msg); m != nil {
+		line, _ := strconv.Atoi(m[1])
+		return &FileError{File: file, Line: line, Problem: "not valid YAML (" + m[2] + "): look for an unclosed quote or bracket, or a tab in the indentation", Err: err}
+	}
+	return &FileError{File: file, Problem: "not valid YAML: " + strings.TrimPrefix(msg, "yaml: "), Err: err}
+}
+
+// isSection reports whether name is a section of keys ("log" of
+// "log.level").
+func isSection(keys []Key, name string) bool { return firstKey(keys, name) != "" }
+
+// firstKey returns the first key of section name, or "".
+func firstKey(keys []Key, name string) string {
+	for _, k := range keys {
+		if strings.HasPrefix(k.Name, name+".") {
+			return k.Name
+		}
+	}
+	return ""
 }
 
 // readPassword fills *password from file, if file is set, dropping one

@@ -49,8 +49,10 @@ a token once, running the oauth2_token_command (or reading the file), and
 reports a failure under that key; the token itself is never printed.
 
 When the configuration is not valid it lists every problem on stderr, one
-line per key, and exits with status 1. When the file cannot be read or holds
-a key taflmail does not know, only the problems are printed.`,
+line per key (unknown keys, values of the wrong kind and values out of
+range, all at once), and exits with status 1; the configuration is printed
+as far as it could be read. When the file cannot be read or is not YAML,
+only that problem is printed.`,
 		Example: `  taflmail config check --config /etc/taflmail/taflmail.yaml
   TAFLMAIL_IMAP_PASSWORD=secret taflmail config check --config taflmail.yaml`,
 		Args: noArgs,
@@ -148,13 +150,13 @@ func knownKey(name string) bool {
 }
 
 // configDecoded reports whether the configuration config.Load returned
-// with these problems is the real one, worth printing: every problem is
-// about the value of a known key. A file that cannot be read, or that holds
-// unknown keys, makes Load return an empty configuration.
+// with these problems is the real one, worth printing: it is unless the
+// file could not be read (a *config.FileError), when Load returns the
+// defaults.
 func configDecoded(problems []error) bool {
 	for _, e := range problems {
-		var ke *config.KeyError
-		if !errors.As(e, &ke) || !knownKey(ke.Key) {
+		var fe *config.FileError
+		if errors.As(e, &fe) {
 			return false
 		}
 	}

@@ -68,16 +68,27 @@ log.level: must be debug, info, warn or error, not "loud"
 		t.Errorf("stdout is not the masked configuration:\n%s", r.stdout)
 	}
 
+	// An unknown key hides no other problem (trial report §5), and the
+	// configuration is still printed; a file that is not YAML is one
+	// problem, said in plain words, and nothing is printed.
 	for _, tc := range []struct {
 		name, file, want string
+		printed         bool
 	}{
-		{"unknown key", checkConfig + "  adress: x\n", "taflmail: configuration: 1 problem:\nserver.adress: unknown key in "},
-		{"not YAML", "imap: [", "taflmail: configuration: 1 problem:\nconfig: reading "},
+		{"unknown key", checkConfig + "  adress: x\n", "taflmail: configuration: 2 problems:\nserver.adress: unknown key in ", true},
+		{"not YAML", "imap: [", "taflmail: configuration: 1 problem:\n", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := run(t, "config", "check", "--config", writeConfig(t, tc.file))
-			if r.code != exitFailure || r.stdout != "" || !strings.HasPrefix(r.stderr, tc.want) {
-				t.Errorf("config check = code %d, stdout %q, stderr %q; want code 1, no stdout, stderr %q…", r.code, r.stdout, r.stderr, tc.want)
+			path := writeConfig(t, tc.file)
+			r := run(t, "config", "check", "--config", path)
+			if r.code != exitFailure || (r.stdout != "") != tc.printed || !strings.HasPrefix(r.stderr, tc.want) {
+				t.Errorf("config check = code %d, stdout %q, stderr %q; want code 1, printed %v, stderr %q…", r.code, r.stdout, r.stderr, tc.printed, tc.want)
+			}
+			if tc.name == "not YAML" && r.stderr != tc.want+path+": line 1: not valid YAML (did not find expected node content): look for an unclosed quote or bracket, or a tab in the indentation\n" {
+				t.Errorf("config check of a broken file: stderr %q", r.stderr)
+			}
+			if tc.name == "unknown key" && !strings.Contains(r.stderr, "\nimap.password: required") {
+				t.Errorf("config check with an unknown key hides the other problem: %q", r.stderr)
 			}
 		})
 	}

@@ -315,7 +315,7 @@ func TestOperatorNeedsOnlyTheArchive(t *testing.T) {
 	}{
 		{[]string{"games", "--archive-path", filepath.Join(dir, "none.db")}, exitFailure, "taflmail: no archive at " + filepath.Join(dir, "none.db") + " (archive.path;"},
 		{[]string{"games", "--config", write("typo.yaml", "archiv:\n  path: x\n")}, exitFailure, "archiv.path: unknown key in "},
-		{[]string{"games", "--config", filepath.Join(dir, "missing.yaml")}, exitFailure, "config: reading "},
+		{[]string{"games", "--config", filepath.Join(dir, "missing.yaml")}, exitFailure, filepath.Join(dir, "missing.yaml") + ": cannot be read: no such file or directory"},
 		{[]string{"games", "--archive-path", ""}, exitFailure, "archive.path: required"},
 		{[]string{"games", "--status", "lost", "--archive-path", f.path}, exitUsage, `taflmail games: --status "lost": want invited, active, finished or declined`},
 		{[]string{"games", "extra", "--archive-path", f.path}, exitUsage, `unexpected argument "extra"`},
