@@ -236,7 +236,10 @@ func (in *Inbox) connect(ctx context.Context) error {
 		return fmt.Errorf("mailer: dial: unknown IMAP security %q", cfg.Security)
 	}
 	if err != nil {
-		return fmt.Errorf("mailer: dial: %w: %v", ErrConnection, err)
+		if ctx.Err() != nil {
+			return fmt.Errorf("mailer: dial: %w: %w", ErrConnection, ctx.Err())
+		}
+		return fmt.Errorf("mailer: dial: %w", dialFailure("IMAP", "imap", cfg.Addr, cfg.Security, err))
 	}
 	stop := context.AfterFunc(dctx, func() { conn.Close() })
 	defer stop()
@@ -282,6 +285,10 @@ func (in *Inbox) connect(ctx context.Context) error {
 		return in.sessionError(op, err)
 	}
 	if err := c.WaitGreeting(); err != nil {
+		if ctx.Err() == nil && errors.Is(dctx.Err(), context.DeadlineExceeded) {
+			c.Close()
+			return fmt.Errorf("mailer: greeting: %w", greetingTimeout("IMAP", "imap", cfg.Addr, cfg.Security, cfg.DialTimeout, err))
+		}
 		return fail("greeting", err)
 	}
 	if mech == "" {

@@ -10,6 +10,7 @@ import (
 	"net"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/emersion/go-sasl"
@@ -204,30 +205,44 @@ func (s *Sender) dial(ctx context.Context, mech, token string) (*smtp.Client, er
 		return nil, fmt.Errorf("%w: unknown SMTP security %q", errConfig, s.cfg.Security)
 	}
 	if err != nil {
-		return nil, err
+		if ctx.Err() != nil {
+			return nil, err
+		}
+		return nil, dialFailure("SMTP", "smtp", s.cfg.Addr, s.cfg.Security, err)
 	}
 	// Closing the connection is the only way to interrupt go-smtp.
 	context.AfterFunc(ctx, func() { conn.Close() })
+	// A server that sends nothing at all (a TLS port reached without TLS)
+	// is told from a slow one by whether any byte came.
+	rc := &readCounter{Conn: conn}
+	start := time.Now()
+	silent := func(err error) error {
+		if ctx.Err() != nil && rc.n.Load() == 0 {
+			waited := time.Since(start).Round(time.Millisecond)
+			return greetingTimeout("SMTP", "smtp", s.cfg.Addr, s.cfg.Security, waited, errors.Join(ctx.Err(), err))
+		}
+		return err
+	}
 
 	var c *smtp.Client
 	if s.cfg.Security == SecurityStartTLS {
-		c, err = smtp.NewClientStartTLS(conn, tlsConfig)
+		c, err = smtp.NewClientStartTLS(rc, tlsConfig)
 		if err != nil {
 			if strings.Contains(err.Error(), "doesn't support STARTTLS") {
 				err = fmt.Errorf("%w: %v", errConfig, err)
 			}
 			conn.Close()
-			return nil, err
+			return nil, silent(err)
 		}
 	} else {
-		c = smtp.NewClient(conn)
+		c = smtp.NewClient(rc)
 	}
 	c.CommandTimeout = s.cfg.Timeout
 	c.SubmissionTimeout = s.cfg.Timeout
 	c.DebugWriter = s.cfg.Debug
 	if err := c.Hello(s.cfg.HeloName); err != nil {
 		c.Close()
-		return nil, err
+		return nil, silent(err)
 	}
 	if s.cfg.Username != "" {
 		if ok, _ := c.Extension("AUTH"); !ok {
@@ -285,10 +300,25 @@ func classify(ctx context.Context, err error) *SendError {
 	if errors.Is(err, errConfig) {
 		return &SendError{Err: err}
 	}
+	if ce := (*connectError)(nil); errors.As(err, &ce) {
+		return &SendError{Temporary: true, Err: ce}
+	}
 	if ctx.Err() != nil {
 		return &SendError{Temporary: true, Err: fmt.Errorf("%w (%v)", ctx.Err(), err)}
 	}
 	return &SendError{Temporary: true, Err: err}
+}
+
+// readCounter is a connection that counts the bytes read from it.
+type readCounter struct {
+	net.Conn
+	n atomic.Int64
+}
+
+func (r *readCounter) Read(p []byte) (int, error) {
+	n, err := r.Conn.Read(p)
+	r.n.Add(int64(n))
+	return n, err
 }
 
 // isLoopback reports whether host names this machine.
