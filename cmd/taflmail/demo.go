@@ -70,18 +70,27 @@ second account yourself.`,
 			if keep {
 				return demoServe(ctx, cmd.OutOrStdout())
 			}
+			if timeout <= 0 {
+				return usageErrorf(cmd, "--timeout %v: the time must be more than 0, e.g. --timeout 2m", timeout)
+			}
 			ctx, cancel := context.WithTimeout(ctx, timeout)
 			defer cancel()
+			var err error
 			if timed {
-				return demoClock(ctx, cmd.OutOrStdout(), verbose)
+				err = demoClock(ctx, cmd.OutOrStdout(), verbose)
+			} else {
+				err = demoPlay(ctx, cmd.OutOrStdout(), verbose)
 			}
-			return demoPlay(ctx, cmd.OutOrStdout(), verbose)
+			if err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+				return fmt.Errorf("the demo game had not ended after %v (--timeout); give it more time, e.g. --timeout 2m", timeout)
+			}
+			return err
 		},
 	}
 	cmd.Flags().BoolVar(&keep, "serve", false, "keep the mail servers and the referee running for your own mail client")
 	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "print every mail in full")
 	cmd.Flags().BoolVar(&timed, "clock", false, "play a timed game on a fast clock: a reminder, then a loss on time")
-	cmd.Flags().DurationVar(&timeout, "timeout", 2*time.Minute, "give up when the game has not ended by then")
+	cmd.Flags().DurationVar(&timeout, "timeout", 2*time.Minute, "give up, saying so, when the game has not ended by then (more than 0)")
 	return cmd
 }
 

@@ -96,3 +96,23 @@ func TestDemoClock(t *testing.T) {
 		t.Errorf("the printed record runs on into the mail:\n%s", got)
 	}
 }
+
+// TestDemoTimeout: a timeout of zero or less is a usage error, and a game
+// that has not ended in time says so in words, not "context deadline
+// exceeded" (trial report §9.3).
+func TestDemoTimeout(t *testing.T) {
+	for _, d := range []string{"0", "-5s"} {
+		r := run(t, "demo", "--timeout", d)
+		shown := map[string]string{"0": "0s", "-5s": "-5s"}[d]
+		if r.code != exitUsage || !strings.Contains(r.stderr, "taflmail demo: --timeout "+shown+": the time must be more than 0") {
+			t.Errorf("demo --timeout %s = code %d, stderr %q; want a usage error", d, r.code, r.stderr)
+		}
+	}
+	for _, d := range []string{"1ms", "300ms"} {
+		r := run(t, "demo", "--timeout", d)
+		want := "taflmail: the demo game had not ended after " + d + " (--timeout); give it more time, e.g. --timeout 2m\n"
+		if r.code != exitFailure || r.stderr != want {
+			t.Errorf("demo --timeout %s = code %d, stderr %q; want %q", d, r.code, r.stderr, want)
+		}
+	}
+}
