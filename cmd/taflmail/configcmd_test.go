@@ -73,7 +73,7 @@ log.level: must be debug, info, warn or error, not "loud"
 	// problem, said in plain words, and nothing is printed.
 	for _, tc := range []struct {
 		name, file, want string
-		printed         bool
+		printed          bool
 	}{
 		{"unknown key", checkConfig + "  adress: x\n", "taflmail: configuration: 2 problems:\nserver.adress: unknown key in ", true},
 		{"not YAML", "imap: [", "taflmail: configuration: 1 problem:\n", false},
