@@ -53,6 +53,12 @@ var (
 	// caller keeps the mail unread and tries again later.
 	ErrUnavailable = errors.New("database unavailable")
 
+	// ErrNotArchive: [OpenWith] with [Options.Existing] found no archive at
+	// the path: no file, an empty file, a file that is not an SQLite
+	// database, or an SQLite database without the archive's tables. The
+	// text says which; nothing was created or written.
+	ErrNotArchive = errors.New("not a taflmail archive")
+
 	// ErrLocked: [OpenWith] with [Options.Exclusive] found the archive's
 	// lock file held by another process (a second `taflmail serve` on the
 	// same archive). Nothing was opened. The error's text names the lock

@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"net/url"
 	"os"
@@ -38,6 +39,14 @@ type Options struct {
 	// with the process, however it ends. Read-only tools (the operator's
 	// commands) open without it. Ignored for ":memory:".
 	Exclusive bool
+
+	// Existing opens only an archive that is already there, for the
+	// operator's commands (trial report §9.4): a missing file, an empty
+	// one, one that is not an SQLite database and an SQLite database
+	// without the archive's tables are refused with [ErrNotArchive], and
+	// nothing is created, written or re-permissioned. An archive of an
+	// older schema is still brought up to date (docs/archive.md).
+	Existing bool
 
 	// pragmas are extra "name(value)" DSN pragmas, and migrations replaces
 	// the embedded migrations; both for tests only.
@@ -76,6 +85,11 @@ func OpenWith(ctx context.Context, path string, opts Options) (*Store, error) {
 		return nil, &Error{Op: op, Err: fmt.Errorf("%w: path %q contains '?' or '#'", ErrInvalid, path)}
 	}
 	memory := path == ":memory:"
+	if opts.Existing && !memory {
+		if err := checkArchive(ctx, path); err != nil {
+			return nil, &Error{Op: op, Err: err}
+		}
+	}
 	var lock *fileLock
 	if !memory {
 		if err := os.MkdirAll(filepath.Dir(path), 0o750); err != nil {
@@ -132,6 +146,54 @@ func OpenWith(ctx context.Context, path string, opts Options) (*Store, error) {
 		return nil, fail(op, err)
 	}
 	return s, nil
+}
+
+// sqliteMagic starts every SQLite database file (sqlite.org/fileformat.html §1.3.1).
+const sqliteMagic = "SQLite format 3\x00"
+
+// checkArchive makes sure path holds a taflmail archive before anything
+// opens it for writing (Options.Existing): the file exists and is not
+// empty, starts like an SQLite database, and, read through a read-only
+// connection, has the archive's schema_migrations table. Errors wrap
+// ErrNotArchive and say what the file is instead.
+func checkArchive(ctx context.Context, path string) error {
+	fi, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("%w: %s does not exist", ErrNotArchive, path)
+	case err != nil:
+		return err
+	case fi.IsDir():
+		return fmt.Errorf("%w: %s is a directory", ErrNotArchive, path)
+	case fi.Size() == 0:
+		// A database in WAL mode always has its header in the main file;
+		// an empty file is nobody's database.
+		return fmt.Errorf("%w: %s is empty (0 bytes)", ErrNotArchive, path)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return err
+	}
+	head := make([]byte, len(sqliteMagic))
+	_, err = io.ReadFull(f, head)
+	f.Close()
+	if err != nil || string(head) != sqliteMagic {
+		return fmt.Errorf("%w: %s is not an SQLite database", ErrNotArchive, path)
+	}
+	db, err := sql.Open("sqlite", "file:"+strings.ReplaceAll(path, "%", "%25")+"?mode=ro")
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	var n int
+	err = db.QueryRowContext(ctx, `SELECT count(*) FROM sqlite_schema WHERE type = 'table' AND name = 'schema_migrations'`).Scan(&n)
+	switch {
+	case err != nil:
+		return fmt.Errorf("%w: %s cannot be read as an SQLite database: %w", ErrNotArchive, path, err)
+	case n == 0:
+		return fmt.Errorf("%w: %s is an SQLite database without taflmail's tables", ErrNotArchive, path)
+	}
+	return nil
 }
 
 // private makes the database file readable by its owner only, since it

@@ -200,12 +200,21 @@ func openArchive(ctx context.Context, cmd *cobra.Command, file string) (*archive
 	path := cfg.Archive.Path
 	if _, err := os.Stat(path); err != nil {
 		if errors.Is(err, os.ErrNotExist) {
-			return nil, fmt.Errorf("no archive at %s (archive.path; --archive-path, TAFLMAIL_ARCHIVE_PATH or --config FILE set it)", path)
+			return nil, fmt.Errorf("no archive at %s (%s)", path, archivePathHint)
 		}
 		return nil, err
 	}
-	return archive.Open(ctx, path)
+	// Existing: a file that is not an archive (empty, random bytes,
+	// another program's database) is refused, never turned into one.
+	store, err := archive.OpenWith(ctx, path, archive.Options{Existing: true})
+	if errors.Is(err, archive.ErrNotArchive) {
+		return nil, fmt.Errorf("%w (check %s)", err, archivePathHint)
+	}
+	return store, err
 }
+
+// archivePathHint says where the archive's path comes from.
+const archivePathHint = "archive.path; --archive-path, TAFLMAIL_ARCHIVE_PATH or --config FILE set it"
 
 // gameIDArg normalises a game id as people type it: "k7qx2m" is K7QX2M.
 func gameIDArg(s string) string { return strings.ToUpper(strings.TrimSpace(s)) }

@@ -55,7 +55,17 @@ never written; nothing is sent.`,
 			if err != nil {
 				return fmt.Errorf("%s: %w", args[0], err)
 			}
-			store, err := archive.Open(cmd.Context(), cfg.Archive.Path)
+			// The archive is read, never created or written: without
+			// one, inspect looks at the mail as if no game existed.
+			path := cfg.Archive.Path
+			if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+				fmt.Fprintf(cmd.ErrOrStderr(), "taflmail inspect: no archive at %s: inspecting as if no game existed (%s)\n", path, archivePathHint)
+				path = ":memory:"
+			}
+			store, err := archive.OpenWith(cmd.Context(), path, archive.Options{Existing: true})
+			if errors.Is(err, archive.ErrNotArchive) {
+				return fmt.Errorf("%w (check %s)", err, archivePathHint)
+			}
 			if err != nil {
 				return err
 			}
