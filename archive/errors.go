@@ -55,8 +55,9 @@ var (
 
 	// ErrNotArchive: [OpenWith] with [Options.Existing] found no archive at
 	// the path: no file, an empty file, a file that is not an SQLite
-	// database, or an SQLite database without the archive's tables. The
-	// text says which; nothing was created or written.
+	// database, or an SQLite database without the archive's tables; without
+	// Existing, a file that is not an SQLite database. The text says which;
+	// with Existing nothing was created or written.
 	ErrNotArchive = errors.New("not a taflmail archive")
 
 	// ErrLocked: [OpenWith] with [Options.Exclusive] found the archive's

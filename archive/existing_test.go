@@ -88,3 +88,20 @@ func TestOpenExisting(t *testing.T) {
 	}
 	s.Close()
 }
+
+// TestOpenJunk: the daemon's Open (which creates a missing archive) also
+// says in words that a file of random bytes is not a database, instead of
+// SQLite's "file is not a database (26)" (trial report §11).
+func TestOpenJunk(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "junk.db")
+	if err := os.WriteFile(path, []byte("\x8f\x02random bytes, certainly not SQLite, long enough to fill a header \x00\x01\x02"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s, err := archive.OpenWith(context.Background(), path, archive.Options{Exclusive: true})
+	if err == nil {
+		s.Close()
+	}
+	if !errors.Is(err, archive.ErrNotArchive) || !strings.Contains(err.Error(), path+" is not an SQLite database") || strings.Contains(err.Error(), "(26)") {
+		t.Errorf("Open(junk) = %v, want ErrNotArchive in words", err)
+	}
+}

@@ -13,7 +13,8 @@ import (
 	"strings"
 	"time"
 
-	_ "modernc.org/sqlite" // registers the "sqlite" driver
+	"modernc.org/sqlite" // also registers the "sqlite" driver
+	sqlite3 "modernc.org/sqlite/lib"
 )
 
 // Options are the optional settings of [OpenWith]. The zero value works.
@@ -143,6 +144,10 @@ func OpenWith(ctx context.Context, path string, opts Options) (*Store, error) {
 	if err != nil {
 		db.Close()
 		lock.release()
+		var se *sqlite.Error
+		if errors.As(err, &se) && se.Code() == sqlite3.SQLITE_NOTADB {
+			return nil, &Error{Op: op, Err: fmt.Errorf("%w: %s is not an SQLite database", ErrNotArchive, path)}
+		}
 		return nil, fail(op, err)
 	}
 	return s, nil
