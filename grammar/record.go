@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"time"
 	"unicode/utf8"
 
 	"github.com/alecthomas/participle/v2"
@@ -255,6 +256,52 @@ var (
 	tagNameRE  = regexp.MustCompile(`^[A-Za-z][A-Za-z0-9_]*$`)
 )
 
+// calendarProblem says why a Date of the form YYYY.MM.DD (dateRE; "?" for
+// an unknown digit) names no day of the Gregorian calendar, or "" when
+// some day fits it: "no month 13", "April 2026 has 30 days".
+func calendarProblem(date string) string {
+	y, m, d := date[0:4], date[5:7], date[8:10]
+	if !fits(m, 1, 12) {
+		return "no month " + m
+	}
+	if !fits(d, 1, 31) {
+		return "no day " + d
+	}
+	if strings.Contains(m+d, "?") {
+		return ""
+	}
+	month, _ := strconv.Atoi(m)
+	day, _ := strconv.Atoi(d)
+	if strings.Contains(y, "?") {
+		if days := monthDays(month, 2000); day > days { // 2000 is a leap year: the most days
+			return fmt.Sprintf("%s has %d days", time.Month(month), days)
+		}
+		return ""
+	}
+	year, _ := strconv.Atoi(y)
+	if days := monthDays(month, year); day > days {
+		return fmt.Sprintf("%s %d has %d days", time.Month(month), year, days)
+	}
+	return ""
+}
+
+// fits reports whether some number from lo to hi, written with two
+// digits, matches field, whose "?" stand for any digit.
+func fits(field string, lo, hi int) bool {
+	for n := lo; n <= hi; n++ {
+		s := fmt.Sprintf("%02d", n)
+		if (field[0] == '?' || field[0] == s[0]) && (field[1] == '?' || field[1] == s[1]) {
+			return true
+		}
+	}
+	return false
+}
+
+// monthDays is the number of days of month (1 to 12) in year.
+func monthDays(month, year int) int {
+	return time.Date(year, time.Month(month)+1, 0, 0, 0, 0, 0, time.UTC).Day()
+}
+
 // terminations lists the values of the Termination tag, in the order of
 // RULES.md §1.6 and §1.7: how a game ended. Leave the tag out while the game
 // goes on. docs/notation.md lists them for users.
@@ -295,6 +342,9 @@ func checkRecord(r *Record, src []byte) error {
 		case "Date":
 			if !dateRE.MatchString(t.Value) {
 				return expectedError(t.Pos, "Date as YYYY.MM.DD (? for unknown digits)", found)
+			}
+			if why := calendarProblem(t.Value); why != "" {
+				return newError(t.Pos, "Date %q is not a calendar date: %s", t.Value, why)
 			}
 		case "Variant":
 			if !variantRE.MatchString(t.Value) {

@@ -99,7 +99,7 @@ type Game struct {
 	// VariantName names the rules for people: the Variant tag (OpenTafl:
 	// the variant tag), the rules string's name or the built-in variant
 	// with the same rules, the built-in variant the file or caller chose,
-	// or "custom" for unnamed rules.
+	// or UnnamedRules ("custom") for rules that have no name.
 	VariantName string
 	// Variant is the rules the game is replayed under; nil when SetupErr
 	// says why there are none.
@@ -140,7 +140,37 @@ type Game struct {
 	// start is the start position shared by the games of one file (see
 	// startCache); nil for games made otherwise.
 	start *startCache
+	// tagPos is where each tag was written (native and OpenTafl records),
+	// by its native name.
+	tagPos map[string]grammar.Position
 }
+
+// TagPos returns the line and column where the record wrote the tag name
+// (its native name: "Date", "Position"; for OpenTafl the key's native
+// name), and whether it did; CSV lines have no tags. Errors about a tag's
+// value are placed there.
+func (g *Game) TagPos(name string) (line, col int, ok bool) {
+	p, ok := g.tagPos[name]
+	if !ok || p.Line == 0 {
+		return 0, 0, false
+	}
+	return p.Line, p.Column, true
+}
+
+// setTagPos remembers where the tag name was written.
+func (g *Game) setTagPos(name string, pos grammar.Position) {
+	if g.tagPos == nil {
+		g.tagPos = map[string]grammar.Position{}
+	}
+	if _, seen := g.tagPos[name]; !seen {
+		g.tagPos[name] = pos
+	}
+}
+
+// UnnamedRules is the VariantName of a game whose rules string has no
+// name and matches no built-in variant. Tools that group games by variant
+// (ratings) must not pool such games: two of them may have different rules.
+const UnnamedRules = "custom"
 
 // Tag is a header tag of a game record: its native name and its value.
 type Tag struct{ Name, Value string }
@@ -273,6 +303,7 @@ func FromRecord(r *grammar.Record, def *engine.Variant) *Game {
 	}
 	var variantTag, rulesTag, posTag, toMoveTag *grammar.Tag
 	for _, t := range r.Tags {
+		g.setTagPos(t.Name, t.Pos)
 		switch t.Name {
 		case "Variant":
 			variantTag = t
@@ -331,7 +362,7 @@ func (g *Game) setVariant(variantTag, rulesTag *grammar.Tag, rules *grammar.Rule
 			g.SetupErr = err.(*Error)
 		}
 		g.Variant = v
-		g.VariantName = "custom"
+		g.VariantName = UnnamedRules
 		if v != nil && v.Name != "" {
 			g.VariantName = v.Name
 		}
@@ -346,7 +377,11 @@ func (g *Game) setVariant(variantTag, rulesTag *grammar.Tag, rules *grammar.Rule
 		if v, ok := engine.Lookup(variantTag.Value); ok {
 			g.Variant = v
 		} else {
-			g.SetupErr = &Error{Kind: KindSetup, Message: fmt.Sprintf("unknown variant %q (see taflmail variants)", variantTag.Value)}
+			msg := fmt.Sprintf("unknown variant %q", variantTag.Value)
+			if near := NearestVariant(variantTag.Value); near != "" {
+				msg += "; did you mean " + near + "?"
+			}
+			g.SetupErr = &Error{Kind: KindSetup, Message: msg + " (see taflmail variants)"}
 			setPos(g.SetupErr, variantTag.Pos)
 		}
 	default:
@@ -452,6 +487,7 @@ func FromOTG(r *grammar.OTGRecord) *Game {
 	g := &Game{Filename: r.Pos.Filename, Format: FormatOTG, Line: r.Pos.Line, Col: r.Pos.Column, Result: r.Outcome()}
 	var posTag *grammar.OTGTag
 	for _, t := range r.Tags {
+		g.setTagPos(camelTag(t.Key), t.Pos)
 		switch t.Key {
 		case "rules", "result":
 		case "termination":
@@ -524,7 +560,7 @@ func otgVariantName(v *engine.Variant) string {
 	if v.Name != "" {
 		return v.Name
 	}
-	return "custom"
+	return UnnamedRules
 }
 
 // builtinFor returns the built-in variant with v's rules, or nil.

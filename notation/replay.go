@@ -145,6 +145,9 @@ func (g *Game) Replay() *Replay {
 	if err != nil {
 		e := &Error{Kind: KindSetup, Message: strings.TrimPrefix(err.Error(), "engine: "), Err: err}
 		setPos(e, g.plyPos(-1))
+		if line, col, ok := g.TagPos("Position"); ok && g.Setup != nil {
+			e.Line, e.Col = line, col // the set-up position is what the engine refused
+		}
 		r.fail(e)
 		return r
 	}

@@ -126,6 +126,14 @@ func TestReplayErrors(t *testing.T) {
 			[]string{"t:1:1: the capture counts say 1 by the attackers and 0 by the defenders, the marks 0 and 0"}},
 		{"unknown variant", FormatNative, "[Variant \"chess\"]\n1. e2-e4 *", false,
 			[]string{`t:1:1: unknown variant "chess" (see taflmail variants)`}},
+		// A typo gets the nearest name, as a challenge by mail does
+		// (trial report §10).
+		{"variant typo", FormatNative, "[Event \"e\"]\n[Variant \"brandub\"]\n1. d2-e2 *", false,
+			[]string{`t:2:1: unknown variant "brandub"; did you mean brandubh? (see taflmail variants)`}},
+		// A Position the engine refuses is reported at its tag, not at
+		// the record's first line (trial report §10).
+		{"two kings", FormatNative, "[Event \"e\"]\n[Position \"/3t3/3t3/3T3/tt3tt/7/3t3/4KK1/\"]\n[ToMove \"defenders\"]\n1... Ke7-e6 *", false,
+			[]string{`t:2:1: invalid position: 2 kings on the board, want 1`}},
 	}
 	for _, tt := range tests {
 		text := tt.text
@@ -340,6 +348,19 @@ func FuzzReplay(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestNearestVariant: a name with a typo gives the built-in variant at
+// most two edits away, and nothing when none is near.
+func TestNearestVariant(t *testing.T) {
+	for name, want := range map[string]string{
+		"brandub": "brandubh", "copenhagn": "copenhagen", "tabult": "tablut", "Fetlar": "fetlar",
+		"chess": "", "": "", "x": "", "brandubh": "brandubh",
+	} {
+		if got := NearestVariant(name); got != want {
+			t.Errorf("NearestVariant(%q) = %q, want %q", name, got, want)
+		}
+	}
 }
 
 // TestTerminationRewritten: the OpenTafl game whose record says "Black

@@ -27,7 +27,12 @@ func tag(g *notation.Game, name string) string {
 
 // recordError says which record is unusable and why.
 func recordError(g *notation.Game, format string, args ...any) error {
-	return fmt.Errorf("%w: %s:%d:%d: game %d: %s", ErrRecord, g.Filename, g.Line, g.Col, g.Number, fmt.Sprintf(format, args...))
+	return recordErrorAt(g, g.Line, g.Col, format, args...)
+}
+
+// recordErrorAt is recordError placed at line and column, e.g. a tag's.
+func recordErrorAt(g *notation.Game, line, col int, format string, args ...any) error {
+	return fmt.Errorf("%w: %s:%d:%d: game %d: %s", ErrRecord, g.Filename, line, col, g.Number, fmt.Sprintf(format, args...))
 }
 
 // resultOf turns a record's result into an engine.Result; "*" (the game
@@ -165,7 +170,11 @@ func GameEnd(g *notation.Game) (time.Time, error) {
 	}
 	t, err := time.ParseInLocation("2006.01.02", d, time.UTC)
 	if err != nil {
-		return time.Time{}, recordError(g, "Date %q is not a full date (YYYY.MM.DD): cannot tell when the game ended", d)
+		line, col, ok := g.TagPos("Date")
+		if !ok {
+			line, col = g.Line, g.Col
+		}
+		return time.Time{}, recordErrorAt(g, line, col, "Date %q is not a full date (YYYY.MM.DD, no \"?\"): cannot tell when the game ended", d)
 	}
 	return t, nil
 }
@@ -189,8 +198,9 @@ func lastPlyStamp(g *notation.Game) (time.Time, bool) {
 // that ended at the same moment): the variant is the record's variant
 // name (notation.Game.VariantName), the end time GameEnd's. Games that go
 // on ("*") are left out without complaint; finished games that cannot be
-// rated (no player tags, no usable Date) are left out and reported in the
-// returned errors (each wrapping ErrRecord).
+// rated (no player tags, no usable Date, rules without a name:
+// notation.UnnamedRules) are left out and reported in the returned errors
+// (each wrapping ErrRecord).
 func RatedGamesFromRecords(games []*notation.Game) ([]RatedGame, []error) {
 	var errs []error
 	out := make([]RatedGame, 0, len(games))
@@ -207,6 +217,17 @@ func RatedGamesFromRecords(games []*notation.Game) ([]RatedGame, []error) {
 		end, err := GameEnd(g)
 		if err != nil {
 			errs = append(errs, err)
+			continue
+		}
+		if g.VariantName == notation.UnnamedRules {
+			// Every unnamed rules string would share one pool (trial
+			// report §10): such a game is not rated.
+			line, col, ok := g.TagPos("Rules")
+			if !ok {
+				line, col = g.Line, g.Col
+			}
+			errs = append(errs, recordErrorAt(g, line, col, "the rules have no name, and ratings are kept per variant: "+
+				"give the record a Variant tag (OpenTafl: a variant tag, or name: in the rules string) to rate it"))
 			continue
 		}
 		out = append(out, RatedGame{Variant: g.VariantName, Attackers: att, Defenders: def, Result: res, End: end})

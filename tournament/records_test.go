@@ -145,3 +145,32 @@ func TestGameEnd(t *testing.T) {
 		t.Errorf("GameEnd(timed record) = %v, %v; want 2027-01-12T18:45:10Z", end, err)
 	}
 }
+
+// TestRatedGamesUnnamedRules: a game under rules that have no name is
+// not rated (ratings are kept per variant, and every unnamed rules string
+// would share one "custom" pool; trial report §10); the error says how to
+// name them and points at the Rules tag. Named rules are rated under
+// their name.
+func TestRatedGamesUnnamedRules(t *testing.T) {
+	v, _ := engine.Lookup("brandubh")
+	alt := *v
+	alt.Name, alt.FirstSide = "", engine.Defenders
+	rules, err := notation.RulesString(&alt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := "[Event \"e\"]\n[Date \"2027.01.10\"]\n[Attackers \"a\"]\n[Defenders \"b\"]\n[Rules \"" + rules + "\"]\n\ndefenders\n\n" +
+		"[Event \"e\"]\n[Date \"2027.01.11\"]\n[Attackers \"a\"]\n[Defenders \"b\"]\n[Variant \"brandubh-df\"]\n[Rules \"" + rules + "\"]\n\nattackers\n"
+	games, err := notation.ReadGames("r.tafl", []byte(text), notation.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rated, errs := RatedGamesFromRecords(games)
+	if len(errs) != 1 || !errors.Is(errs[0], ErrRecord) ||
+		!strings.Contains(errs[0].Error(), "r.tafl:5:1: game 1: the rules have no name") || !strings.Contains(errs[0].Error(), "Variant tag") {
+		t.Errorf("errors = %v, want one for the unnamed rules, at the Rules tag", errs)
+	}
+	if len(rated) != 1 || rated[0].Variant != "brandubh-df" {
+		t.Errorf("rated = %+v, want the named game only", rated)
+	}
+}

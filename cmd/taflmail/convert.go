@@ -76,7 +76,7 @@ func runConvert(cmd *cobra.Command, o convertOptions, args []string) error {
 	name := args[0]
 	src, err := os.ReadFile(name)
 	if err != nil {
-		return &usageError{path: cmd.CommandPath(), err: err}
+		return readError(cmd, err)
 	}
 	games, err := notation.ReadGames(name, src, ropts)
 	if err != nil {

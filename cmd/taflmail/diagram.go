@@ -192,7 +192,7 @@ func positionFromFile(cmd *cobra.Command, o diagramOptions, name string) (*engin
 	}
 	src, err := os.ReadFile(name)
 	if err != nil {
-		return nil, nil, &usageError{path: cmd.CommandPath(), err: err}
+		return nil, nil, readError(cmd, err)
 	}
 	games, err := notation.ReadGames(name, src, ropts)
 	if err != nil {

@@ -46,7 +46,9 @@ func report(w io.Writer, err error) int {
 	var ue *usageError
 	if errors.As(err, &ue) {
 		fmt.Fprintf(w, "%s: %v\n", ue.path, ue.err)
-		fmt.Fprintf(w, "Run '%s --help' for usage.\n", ue.path)
+		if !ue.noHint {
+			fmt.Fprintf(w, "Run '%s --help' for usage.\n", ue.path)
+		}
 		return exitUsage
 	}
 	fmt.Fprintf(w, "taflmail: %v\n", err)
@@ -59,6 +61,9 @@ func report(w io.Writer, err error) int {
 type usageError struct {
 	path string
 	err  error
+	// noHint leaves out "Run … --help": the command line was right, but
+	// a file it names cannot be read.
+	noHint bool
 }
 
 func (e *usageError) Error() string { return e.path + ": " + e.err.Error() }

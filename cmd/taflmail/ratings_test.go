@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -47,10 +48,23 @@ func TestRatingsErrors(t *testing.T) {
 		t.Errorf("taflmail ratings = code %d, stderr %q; want usage error", r.code, r.stderr)
 	}
 	r = run(t, "ratings", "testdata/bad-records.tafl")
-	if r.code != exitFailure || !strings.Contains(r.stderr, "game 2: no Defenders tag") || !strings.Contains(r.stderr, `game 3: Date "2027.??.??" is not a full date`) {
+	if r.code != exitFailure || !strings.Contains(r.stderr, "game 2: no Defenders tag") || !strings.Contains(r.stderr, `testdata/bad-records.tafl:15:1: game 3: Date "2027.??.??" is not a full date`) {
 		t.Errorf("bad records: code %d, stderr %q; want 1 and both problems", r.code, r.stderr)
 	}
 	if !strings.Contains(r.stdout, "alice@example.org") || strings.Contains(r.stdout, "carol") {
 		t.Errorf("bad records: stdout %q, want only the one ratable game's players", r.stdout)
+	}
+}
+
+// TestRatingsUnnamedRules: the OpenTafl Copenhagen game of the corpus
+// plays under rules without a name (close to, not equal to, copenhagen);
+// ratings leaves it out and says why, rather than rating it in a "custom"
+// pool every unnamed rule set would share (trial report §10).
+func TestRatingsUnnamedRules(t *testing.T) {
+	requireShared(t)
+	otg := filepath.Join(sharedRecords, "otg", "copenhagen-grandmasters-2015.otg")
+	r := run(t, "ratings", otg)
+	if r.code != exitFailure || !strings.Contains(r.stderr, "the rules have no name") || strings.Contains(r.stdout, "custom") {
+		t.Errorf("ratings %s = code %d, stdout %q, stderr %q; want 1, the game left out", otg, r.code, r.stdout, r.stderr)
 	}
 }

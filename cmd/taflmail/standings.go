@@ -76,7 +76,7 @@ func readRecordFiles(cmd *cobra.Command, args []string) (games []*notation.Game,
 	srcs := make([][]byte, len(args))
 	for i, name := range args {
 		if srcs[i], err = os.ReadFile(name); err != nil {
-			return nil, false, &usageError{path: cmd.CommandPath(), err: err}
+			return nil, false, readError(cmd, err)
 		}
 	}
 	for i, name := range args {

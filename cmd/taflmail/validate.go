@@ -5,9 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
-	"path/filepath"
 	"time"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -170,12 +171,12 @@ func runValidate(cmd *cobra.Command, o validateOptions, args []string) error {
 			return usageErrorf(cmd, "--at %q: want a moment such as 2026-12-31T00:00:00Z", o.at)
 		}
 	}
-	// Read every file first: an unreadable file is a usage error, and
-	// nothing is validated.
+	// Read every file first: an unreadable file is an error of the
+	// command line (exit status 2), and nothing is validated.
 	srcs := make([][]byte, len(args))
 	for i, name := range args {
 		if srcs[i], err = os.ReadFile(name); err != nil {
-			return &usageError{path: cmd.CommandPath(), err: err}
+			return readError(cmd, err)
 		}
 	}
 	out := cmd.OutOrStdout()
@@ -183,11 +184,24 @@ func runValidate(cmd *cobra.Command, o validateOptions, args []string) error {
 	enc.SetEscapeHTML(false)
 	var total fileTally
 	bad := false
+	var unparsed, empty []string // files without a game to validate
 	for i, name := range args {
 		games, err := notation.ReadGames(name, srcs[i], ropts)
 		if err != nil {
 			fmt.Fprintln(cmd.ErrOrStderr(), err)
-			bad = true
+			unparsed = append(unparsed, name)
+			if !o.asJSON {
+				fmt.Fprintf(out, "%s: not read: a syntax error (above)\n", name)
+			}
+			continue
+		}
+		if len(games) == 0 {
+			// A file that lost its contents must not pass for a good one
+			// (trial report §10).
+			empty = append(empty, name)
+			if !o.asJSON {
+				fmt.Fprintf(out, "%s: no game in the file\n", name)
+			}
 			continue
 		}
 		var t fileTally
@@ -229,26 +243,50 @@ func runValidate(cmd *cobra.Command, o validateOptions, args []string) error {
 		}
 		total.add(t)
 		if !o.asJSON {
-			printTally(out, filepath.Base(name), t)
+			printTally(out, name, t, 0)
 		}
 	}
 	if !o.asJSON && len(args) > 1 {
-		printTally(out, "total", total)
+		printTally(out, "total", total, len(unparsed)+len(empty))
 	}
-	if bad {
+	switch {
+	case bad:
 		return errInvalidGames
+	case len(unparsed) > 0:
+		return errors.New("some files do not parse")
+	case len(empty) > 0:
+		return fmt.Errorf("%s: no game in the file", strings.Join(empty, ", "))
 	}
 	return nil
 }
 
-// printTally writes a summary line.
-func printTally(w io.Writer, name string, t fileTally) {
+// readError is the error of a file that cannot be read, in words: exit
+// status 2, but no hint to read --help, since the command line was right.
+func readError(cmd *cobra.Command, err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		err = fmt.Errorf("cannot read %s: %w", pe.Path, pe.Err)
+	}
+	return &usageError{path: cmd.CommandPath(), err: err, noHint: true}
+}
+
+// printTally writes a summary line; gameless counts the files without a
+// game (not parsed, or empty), for the total.
+func printTally(w io.Writer, name string, t fileTally, gameless int) {
 	games := "games"
 	if t.games == 1 {
 		games = "game"
 	}
-	fmt.Fprintf(w, "%s: %d %s, %d legal, %d illegal, %d capture mismatches, %d result mismatches\n",
+	fmt.Fprintf(w, "%s: %d %s, %d legal, %d illegal, %d capture mismatches, %d result mismatches",
 		name, t.games, games, t.legal, t.illegal, t.captures, t.results)
+	switch gameless {
+	case 0:
+	case 1:
+		fmt.Fprint(w, "; 1 file without games")
+	default:
+		fmt.Fprintf(w, "; %d files without games", gameless)
+	}
+	fmt.Fprintln(w)
 }
 
 // readOptions turns --format and --variant into notation.ReadOptions.
@@ -262,7 +300,11 @@ func readOptions(cmd *cobra.Command, format, variant string) (notation.ReadOptio
 	if variant != "" {
 		v, ok := engine.Lookup(variant)
 		if !ok {
-			return ro, usageErrorf(cmd, "unknown variant %q (see taflmail variants)", variant)
+			hint := ""
+			if near := notation.NearestVariant(variant); near != "" {
+				hint = "; did you mean " + near + "?"
+			}
+			return ro, usageErrorf(cmd, "unknown variant %q%s (see taflmail variants)", variant, hint)
 		}
 		ro.Variant = v
 	}

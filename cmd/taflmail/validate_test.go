@@ -145,13 +145,57 @@ func TestValidateUsage(t *testing.T) {
 		{[]string{"validate"}, "no FILE given"},
 		{[]string{"validate", "--variant", "nosuch", "testdata/games.tafl"}, `unknown variant "nosuch"`},
 		{[]string{"validate", "--format", "pgn", "testdata/games.tafl"}, `--format "pgn"`},
-		{[]string{"validate", "testdata/nosuch.tafl"}, "no such file"},
+		{[]string{"validate", "--variant", "brandub", "testdata/games.tafl"}, `unknown variant "brandub"; did you mean brandubh? (see taflmail variants)`},
 	}
 	for _, tt := range tests {
 		r := run(t, tt.args...)
 		if r.code != exitUsage || !strings.Contains(r.stderr, tt.want) || r.stdout != "" {
 			t.Errorf("taflmail %q = code %d, stdout %q, stderr %q; want 2 and %q", tt.args, r.code, r.stdout, r.stderr, tt.want)
 		}
+	}
+	// A file that cannot be read is no mistake on the command line: exit
+	// status 2 as documented, but no "Run … --help" (trial report §11).
+	for path, want := range map[string]string{
+		"testdata/nosuch.tafl": "taflmail validate: cannot read testdata/nosuch.tafl: no such file or directory\n",
+		"testdata":             "taflmail validate: cannot read testdata: is a directory\n",
+	} {
+		r := run(t, "validate", path)
+		if r.code != exitUsage || r.stderr != want || r.stdout != "" {
+			t.Errorf("taflmail validate %s = code %d, stdout %q, stderr %q; want 2 and %q", path, r.code, r.stdout, r.stderr, want)
+		}
+	}
+}
+
+// TestValidateSummaries: every file gets a summary line under the path as
+// given, one that does not parse too, and a file without any game is a
+// problem (trial report §10, §11).
+func TestValidateSummaries(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) string {
+		path := filepath.Join(dir, name)
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return path
+	}
+	good := write("good.tafl", "[Variant \"brandubh\"]\n\n1. d2-e2 c4-c5 2. --- defenders\n")
+	bad := write("bad.tafl", "1. d2- e2 *\n")
+	empty := write("empty.tafl", "")
+	r := run(t, "validate", good, bad, empty)
+	wantOut := good + ": 1 game, 1 legal, 0 illegal, 0 capture mismatches, 0 result mismatches\n" +
+		bad + ": not read: a syntax error (above)\n" +
+		empty + ": no game in the file\n" +
+		"total: 1 game, 1 legal, 0 illegal, 0 capture mismatches, 0 result mismatches; 2 files without games\n"
+	if r.code != exitFailure || r.stdout != wantOut || !strings.Contains(r.stderr, bad+":1:7: unexpected white space inside move") {
+		t.Errorf("validate = code %d, stdout\n%s\nstderr %q; want 1 and\n%s", r.code, r.stdout, r.stderr, wantOut)
+	}
+	r = run(t, "validate", empty)
+	if r.code != exitFailure || r.stdout != empty+": no game in the file\n" {
+		t.Errorf("validate of an empty file = code %d, stdout %q; want 1 and the file named", r.code, r.stdout)
+	}
+	r = run(t, "validate", "--json", empty)
+	if r.code != exitFailure || r.stdout != "" || r.stderr != "taflmail: "+empty+": no game in the file\n" {
+		t.Errorf("validate --json of an empty file = code %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
 }
 
@@ -187,12 +231,29 @@ func TestValidateFinishedGames(t *testing.T) {
 	} {
 		path := "testdata/operator/" + tc.file
 		r := run(t, "validate", path)
-		if want := tc.file + ": 1 game, 1 legal, 0 illegal, 0 capture mismatches, 0 result mismatches\n"; r.code != exitOK || r.stdout != want {
+		if want := path + ": 1 game, 1 legal, 0 illegal, 0 capture mismatches, 0 result mismatches\n"; r.code != exitOK || r.stdout != want {
 			t.Errorf("taflmail validate %s = code %d, stdout %q; want %q", tc.file, r.code, r.stdout, want)
 		}
 		r = run(t, "validate", "--json", path)
 		if r.code != exitOK || !strings.Contains(r.stdout, tc.result) || !strings.Contains(r.stdout, `"outcome":{"winner":null,"reason":null`) {
 			t.Errorf("taflmail validate --json %s = code %d, %s; want %s", tc.file, r.code, r.stdout, tc.result)
+		}
+	}
+}
+
+// TestRecordCommandsUnreadable: every record tool says "cannot read" for a
+// missing file, with exit status 2 and no hint to read --help.
+func TestRecordCommandsUnreadable(t *testing.T) {
+	for _, args := range [][]string{
+		{"convert", "testdata/nosuch.tafl", "--to", "native"},
+		{"diagram", "testdata/nosuch.tafl"},
+		{"standings", "testdata/nosuch.tafl"},
+		{"ratings", "testdata/nosuch.tafl"},
+	} {
+		r := run(t, args...)
+		want := "taflmail " + args[0] + ": cannot read testdata/nosuch.tafl: no such file or directory\n"
+		if r.code != exitUsage || r.stderr != want {
+			t.Errorf("taflmail %q = code %d, stderr %q; want 2 and %q", args, r.code, r.stderr, want)
 		}
 	}
 }
