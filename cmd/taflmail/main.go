@@ -22,6 +22,7 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // Exit statuses of the taflmail process.
@@ -78,6 +79,20 @@ func usageErrorf(cmd *cobra.Command, format string, args ...any) error {
 // into usage errors; it is installed on the root command and inherited by
 // every subcommand.
 func flagError(cmd *cobra.Command, err error) error {
+	var ive *pflag.InvalidValueError
+	if errors.As(err, &ive) {
+		// Said in words, not as Go's strconv or time error (trial report §11).
+		f := ive.GetFlag()
+		what := map[string]string{
+			"int": "not a whole number", "int64": "not a whole number", "int32": "not a whole number",
+			"uint": "not a whole number from 0 up", "uint64": "not a whole number from 0 up",
+			"duration": "not a length of time like 90s, 30m or 24h",
+			"bool":     "not true or false",
+		}[f.Value.Type()]
+		if what != "" {
+			err = fmt.Errorf("--%s %q: %s", f.Name, ive.GetValue(), what)
+		}
+	}
 	return &usageError{path: cmd.CommandPath(), err: err}
 }
 

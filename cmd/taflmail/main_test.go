@@ -71,9 +71,20 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"variants", "extra"}, []string{`taflmail variants: unexpected argument "extra"`}},
 		{[]string{"variants", "--depth", "3"}, []string{"unknown flag: --depth"}},
 		{[]string{"version", "now"}, []string{`unexpected argument "now"`}},
+		// A flag value of the wrong kind, said in words, not as Go's
+		// strconv or time error (trial report §11).
+		{[]string{"outbox", "--retry", "abc"}, []string{`taflmail outbox: --retry "abc": not a whole number`}},
+		{[]string{"mails", "--since", "1x"}, []string{`taflmail mails: --since "1x": not a length of time like 90s, 30m or 24h`}},
+		{[]string{"perft", "--depth", "3.5"}, []string{`taflmail perft: --depth "3.5": not a whole number`}},
+		{[]string{"perft", "--json=maybe"}, []string{`taflmail perft: --json "maybe": not true or false`}},
 	}
 	for _, tt := range tests {
 		r := run(t, tt.args...)
+		for _, internal := range []string{"strconv", "ParseInt", "ParseBool", `time: `} {
+			if strings.Contains(r.stderr, internal) {
+				t.Errorf("taflmail %q stderr = %q: shows Go's %q", tt.args, r.stderr, internal)
+			}
+		}
 		if r.code != exitUsage {
 			t.Errorf("taflmail %q = code %d, want %d", tt.args, r.code, exitUsage)
 		}

@@ -83,7 +83,7 @@ func TestOutboxRetry(t *testing.T) {
 		{[]string{"outbox", "--retry", ids["sent"]}, exitFailure, "taflmail: outbox mail 1 was sent already; it is not sent twice\n"},
 		{[]string{"outbox", "--retry", "9999"}, exitFailure, "taflmail: no outbox mail 9999 (taflmail outbox lists them)\n"},
 		{[]string{"outbox", "--retry", "0"}, exitUsage, "taflmail outbox: --retry 0: want the id of an outbox mail"},
-		{[]string{"outbox", "--retry", "seven"}, exitUsage, "invalid argument \"seven\" for \"--retry\""},
+		{[]string{"outbox", "--retry", "seven"}, exitUsage, `--retry "seven": not a whole number`},
 		{[]string{"outbox", "--retry", "3", "--status", "failed"}, exitUsage, "taflmail outbox: --retry and --status do not go together\n"},
 		{[]string{"outbox", "--status", "lost"}, exitUsage, "taflmail outbox: --status \"lost\": want pending, sent or failed\n"},
 	} {

@@ -123,7 +123,7 @@ func TestPerftUsageErrors(t *testing.T) {
 		{[]string{"--variant", ""}, []string{`unknown variant ""`}},
 		{[]string{"--depth", "0"}, []string{"--depth 0: the depth must be at least 1"}},
 		{[]string{"--depth", "-3"}, []string{"--depth -3: the depth must be at least 1"}},
-		{[]string{"--depth", "x"}, []string{`invalid argument "x" for "--depth"`}},
+		{[]string{"--depth", "x"}, []string{`--depth "x": not a whole number`}},
 		{[]string{"--depth", "5"}, []string{"--depth 5 of copenhagen would count about 5.4e9 positions, over the limit of 5e9", "pass --force"}},
 		{[]string{"--depth", "6", "--json"}, []string{"over the limit of 5e9"}},
 		{[]string{"--variant", "brandubh", "--depth", "7"}, []string{"brandubh would count about 3.6e10 positions"}},
