@@ -11,8 +11,10 @@ import (
 	"math"
 	"mime"
 	"net/mail"
+	"strconv"
 	"strings"
 	"time"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/emersion/go-message/textproto"
@@ -155,6 +157,32 @@ func Parse(r io.Reader, maxBytes int64) (*Message, error) {
 	return parseBytes(raw, int64(len(raw)) > maxBytes)
 }
 
+// escapeControls returns s with every byte that is not valid UTF-8 and every
+// control character written as a Go escape (\x8f, \x1b, \u2028), cut to
+// about max bytes: an error quoting a stranger's header line must not send
+// raw bytes to a terminal or a log (trial report §11).
+func escapeControls(s string, max int) string {
+	var b strings.Builder
+	for len(s) > 0 {
+		if b.Len() >= max {
+			b.WriteString("…")
+			break
+		}
+		r, size := utf8.DecodeRuneInString(s)
+		switch {
+		case r == utf8.RuneError && size == 1:
+			fmt.Fprintf(&b, "\\x%02x", s[0])
+		case unicode.IsControl(r) || r == '\u2028' || r == '\u2029':
+			q := strconv.QuoteRune(r) // '\x1b'
+			b.WriteString(q[1 : len(q)-1])
+		default:
+			b.WriteString(s[:size])
+		}
+		s = s[size:]
+	}
+	return b.String()
+}
+
 // ErrMalformed is wrapped by every error of [Parse] about the input itself
 // (as opposed to an error of its reader).
 var ErrMalformed = errors.New("malformed message")
@@ -203,7 +231,7 @@ func parseHeader(data, sum []byte, headerOnly bool) (*Message, textproto.Header,
 		if errors.Is(err, io.EOF) {
 			return nil, h, nil, malformed("no header fields")
 		}
-		return nil, h, nil, malformed("in header: %v", err)
+		return nil, h, nil, malformed("in header: %s", escapeControls(err.Error(), 200))
 	}
 	if h.Len() == 0 {
 		return nil, h, nil, malformed("no header fields")

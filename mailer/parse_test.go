@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode"
+	"unicode/utf8"
 )
 
 var update = flag.Bool("update", false, "rewrite testdata/mail/*.golden from the current output")
@@ -391,5 +393,25 @@ func TestParseHTMLAlternative(t *testing.T) {
 				t.Errorf("Text, AltText, AltReply =\n%q\n%q\n%q\nwant\n%q\n%q\n%q", m.Text, m.AltText, m.AltReply, tt.wantText, tt.wantAlt, tt.wantAltReply)
 			}
 		})
+	}
+}
+
+// TestParseErrorPrintable: an error quoting a broken header line shows
+// its bytes escaped, never raw (trial report §11: inspect printed binary
+// to the terminal), and stays short.
+func TestParseErrorPrintable(t *testing.T) {
+	junk := append([]byte("\x8f\xd2\x01\x1b[5m\xff\xfe:\x07 "), bytes.Repeat([]byte("\xc3\x28"), 400)...)
+	_, err := Parse(bytes.NewReader(append(junk, "\r\n\r\nbody"...)), 0)
+	if !errors.Is(err, ErrMalformed) {
+		t.Fatalf("Parse(junk) = %v, want ErrMalformed", err)
+	}
+	msg := err.Error()
+	if !utf8.ValidString(msg) || len(msg) > 400 || !strings.Contains(msg, `\x8f\xd2\x01\x1b[5m\xff\xfe`) {
+		t.Errorf("Parse(junk) error = %q: want it escaped and short", msg)
+	}
+	for _, r := range msg {
+		if unicode.IsControl(r) {
+			t.Errorf("Parse(junk) error holds the control character %U: %q", r, msg)
+		}
 	}
 }

@@ -6,7 +6,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/spf13/cobra"
 
@@ -102,12 +105,17 @@ never written; nothing is sent.`,
 	return cmd
 }
 
+// printInspection writes in for people. Every text that comes from the
+// mail is shown with its control characters escaped (a subject holding
+// "\x1b[2J" must not clear the terminal), and each reply is shown in full,
+// so that the reason for a refusal is there, not only in --json (trial
+// report §11).
 func printInspection(w io.Writer, in *server.Inspection) {
 	game := in.Game
 	if game == "" {
 		game = "(none)"
 	}
-	fmt.Fprintf(w, "Message-ID  %s\nFrom        %s\nSubject     %s\nGame        %s\n", in.MessageID, in.From, in.Subject, game)
+	fmt.Fprintf(w, "Message-ID  %s\nFrom        %s\nSubject     %s\nGame        %s\n", safe(in.MessageID), safe(in.From), safe(in.Subject), safe(game))
 	if in.Game != "" && !in.GameExists {
 		fmt.Fprintf(w, "            (no such game in the archive)\n")
 	}
@@ -116,7 +124,7 @@ func printInspection(w io.Writer, in *server.Inspection) {
 	}
 	fmt.Fprintf(w, "Auth        %s\n\nText after cutting quotes and signatures:\n", in.Auth)
 	for _, l := range strings.Split(in.Text, "\n") {
-		fmt.Fprintf(w, "  | %s\n", l)
+		fmt.Fprintf(w, "  | %s\n", safe(l))
 	}
 	fmt.Fprintf(w, "\nCommands:\n")
 	if len(in.Commands) == 0 {
@@ -124,19 +132,42 @@ func printInspection(w io.Writer, in *server.Inspection) {
 	}
 	for _, c := range in.Commands {
 		if c.Error != "" {
-			fmt.Fprintf(w, "  line %d  %-24q error: %s\n", c.Line, c.Text, c.Error)
+			fmt.Fprintf(w, "  line %d  %-24q error: %s\n", c.Line, c.Text, safe(c.Error))
 		} else {
 			fmt.Fprintf(w, "  line %d  %-24q %s\n", c.Line, c.Text, c.Command)
 		}
 	}
 	fmt.Fprintf(w, "\nAction      %s", in.Action)
 	if in.Why != "" {
-		fmt.Fprintf(w, " (%s)", in.Why)
+		fmt.Fprintf(w, " (%s)", safe(in.Why))
 	}
 	fmt.Fprintln(w)
 	for _, r := range in.Replies {
-		fmt.Fprintf(w, "Reply to    %s: %s\n", r.To, r.Subject)
+		fmt.Fprintf(w, "\nReply to    %s: %s\n", safe(r.To), safe(r.Subject))
+		for _, l := range strings.Split(strings.TrimRight(r.Body, "\n"), "\n") {
+			fmt.Fprintf(w, "  > %s\n", safe(l))
+		}
 	}
+}
+
+// safe returns one line of text with invalid UTF-8 and control characters
+// (tabs aside) written as Go escapes, for the terminal.
+func safe(s string) string {
+	var b strings.Builder
+	for len(s) > 0 {
+		r, size := utf8.DecodeRuneInString(s)
+		switch {
+		case r == utf8.RuneError && size == 1:
+			fmt.Fprintf(&b, "\\x%02x", s[0])
+		case r != '\t' && (unicode.IsControl(r) || r == '\u2028' || r == '\u2029'):
+			q := strconv.QuoteRune(r)
+			b.WriteString(q[1 : len(q)-1])
+		default:
+			b.WriteString(s[:size])
+		}
+		s = s[size:]
+	}
+	return b.String()
 }
 
 func orNone(s string) string {
