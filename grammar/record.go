@@ -459,17 +459,26 @@ func (c *Comment) String() string { return "{" + c.Text + "}" }
 // String returns the turn as in the move text, e.g. "12. d1-d3 h6-h9".
 func (t *Turn) String() string { return strings.Join(t.appendItems(nil), " ") }
 
+// appendItems appends the turn's items for wrap: the move number and the
+// ply after it are one item, so that a line never ends with a number
+// away from its ply ("6." / "k7-j7").
 func (t *Turn) appendItems(items []string) []string {
-	num := strconv.Itoa(t.Number)
+	num := strconv.Itoa(t.Number) + "."
+	plies := []*AnnotatedPly{t.First, t.Second}
 	if t.First == nil {
-		items = append(items, num+"...")
-	} else {
-		items = append(items, num+".")
-		items = t.First.appendItems(items)
+		num += ".."
+		plies = plies[1:]
 	}
-	if t.Second != nil {
-		items = t.Second.appendItems(items)
+	n := len(items)
+	for _, a := range plies {
+		if a != nil {
+			items = a.appendItems(items)
+		}
 	}
+	if len(items) == n { // no ply: only the number (not writable)
+		return append(items, num)
+	}
+	items[n] = num + " " + items[n]
 	return items
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"reflect"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -281,6 +282,34 @@ func TestWriteRecord(t *testing.T) {
 	stripPos(&again)
 	if !reflect.DeepEqual(recs, again) {
 		t.Errorf("reparse differs:\n%s\n%s", dump(recs), dump(again))
+	}
+}
+
+// TestWriteRecordKeepsNumberWithPly: wrapping never leaves a move number
+// at the end of a line, away from its ply (trial report §11: "… Kc6-c1
+// 6." / "k7-j7 Kc1-a1 defenders"), whatever the columns.
+func TestWriteRecordKeepsNumberWithPly(t *testing.T) {
+	numberAtEnd := regexp.MustCompile(`(^|\s)[0-9]+\.(\.\.)?$`)
+	for shift := 0; shift < 40; shift++ {
+		var src strings.Builder
+		src.WriteString("{" + strings.Repeat("c", shift+1) + "} ")
+		for i := 1; i <= 12; i++ {
+			src.WriteString(itoa(i) + ". h3-h4 Kc6-c1 ")
+		}
+		src.WriteString("13... c1-a1 {end} 14. k7-j7 defenders")
+		recs, err := ParseRecords("r", []byte(src.String()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := recs[0].String()
+		for _, line := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
+			if numberAtEnd.MatchString(line) {
+				t.Errorf("shift %d: line ends with a move number: %q", shift, line)
+			}
+			if len(line) > 80 {
+				t.Errorf("shift %d: line longer than 80 columns: %q", shift, line)
+			}
+		}
 	}
 }
 
