@@ -261,7 +261,11 @@ func imgPlanFor(p *engine.Position, opts []notation.DiagramOption) imgPlan {
 		pl.lines = append(pl.lines, status)
 	}
 	pl.layout = newImgLayout(n, len(pl.lines))
-	pl.title = strings.Join(append([]string{name + ": " + status.text}, ply...), ", ")
+	head := status.text
+	if name != "" {
+		head = name + ": " + head
+	}
+	pl.title = strings.Join(append([]string{head}, ply...), ", ")
 	return pl
 }
 

@@ -426,6 +426,28 @@ func TestImageCaption(t *testing.T) {
 	}
 }
 
+// TestImageCaptionUnnamed: rules without a name or title (an OpenTafl
+// record's unnamed rules) give a title that starts with the status, not
+// with ": " (trial report §11).
+func TestImageCaptionUnnamed(t *testing.T) {
+	v, _ := engine.Lookup("brandubh")
+	alt := *v
+	alt.Name, alt.Title = "", ""
+	p, err := engine.NewPosition(&alt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl := imgPlanFor(p, nil)
+	if pl.title != "attackers to move" {
+		t.Errorf("title = %q, want %q", pl.title, "attackers to move")
+	}
+	for _, l := range pl.lines {
+		if l.text == "" {
+			t.Errorf("caption has an empty line: %+v", pl.lines)
+		}
+	}
+}
+
 // TestImageOffBoard checks that squares outside the board are left out.
 func TestImageOffBoard(t *testing.T) {
 	p, _ := imgCases[1].build(t)
