@@ -28,6 +28,10 @@ func newHelpCommand() *cobra.Command {
 				}
 				target = next
 			}
+			// The --help flag a command gets when it runs itself: without
+			// it the usage lines differ from 'COMMAND --help' (no
+			// "[flags]" on a command that has no other flag).
+			target.InitDefaultHelpFlag()
 			return target.Help()
 		},
 	}

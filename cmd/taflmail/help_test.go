@@ -51,3 +51,25 @@ func TestHelpTopics(t *testing.T) {
 		}
 	}
 }
+
+// TestHelpSameEverywhere: 'taflmail help X' prints what 'taflmail X --help'
+// prints, and 'taflmail help' what bare 'taflmail' prints; the usage lines
+// are the same (trial report §11: 'taflmail help' showed a bare
+// "taflmail" line where 'taflmail' showed "taflmail [flags]").
+func TestHelpSameEverywhere(t *testing.T) {
+	for _, tc := range []struct{ help, other []string }{
+		{[]string{"help"}, []string{}},
+		{[]string{"help"}, []string{"--help"}},
+		{[]string{"help", "diagram"}, []string{"diagram", "--help"}},
+		{[]string{"help", "config", "check"}, []string{"config", "check", "--help"}},
+	} {
+		a, b := run(t, tc.help...), run(t, tc.other...)
+		if a.stdout != b.stdout || a.code != exitOK || b.code != exitOK {
+			t.Errorf("taflmail %q and taflmail %q differ:\n%s\n----\n%s", tc.help, tc.other, a.stdout, b.stdout)
+		}
+	}
+	r := run(t, "help")
+	if strings.Contains(r.stdout, "Usage:\n  taflmail\n") {
+		t.Errorf("taflmail help has a bare usage line:\n%s", r.stdout)
+	}
+}
