@@ -42,7 +42,7 @@ type IMAP struct {
 	OAuth2TokenFile    string        `mapstructure:"oauth2_token_file" help:"file holding an OAuth2 access token, read before each IMAP connection"`
 	Security           string        `mapstructure:"security" help:"connection security: none, starttls or tls"`
 	Mailbox            string        `mapstructure:"mailbox" help:"mailbox the moves arrive in"`
-	ProcessedMailbox   string        `mapstructure:"processed_mailbox" help:"mailbox handled mails are moved to; empty leaves them where they are, flagged \\Seen"`
+	ProcessedMailbox   string        `mapstructure:"processed_mailbox" help:"mailbox handled mails are moved to, flagged \\Seen; created if missing; empty means Processed"`
 	PollInterval       time.Duration `mapstructure:"poll_interval" help:"time between two looks at the mailbox, e.g. 1m"`
 	MaxMailBytes       int64         `mapstructure:"max_mail_bytes" help:"mails larger than this many bytes are refused unread"`
 }

@@ -40,10 +40,13 @@ var demoGame = []string{
 // in-memory mail system, or (--serve) that mail system for people to play.
 func newDemoCommand() *cobra.Command {
 	var (
-		keep    bool
-		verbose bool
-		timed   bool
-		timeout time.Duration
+		keep      bool
+		verbose   bool
+		timed     bool
+		timeout   time.Duration
+		noReferee bool
+		imapPort  int
+		smtpPort  int
 	)
 	cmd := &cobra.Command{
 		Use:   "demo",
@@ -62,13 +65,30 @@ later; both players get the result and the record.
 
 With --serve it instead keeps the servers and the referee running and
 prints how to connect any mail client to them, so you can play against a
-second account yourself.`,
+second account yourself. --imap-port and --smtp-port fix the ports (0, the
+default, lets the system choose), and --no-referee starts the mail servers
+alone, so that 'taflmail serve' can be the referee on the account tafl
+(docs/configuration.md, "Example: loopback testing").`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
+			for _, p := range []struct {
+				flag string
+				port int
+			}{{"imap-port", imapPort}, {"smtp-port", smtpPort}} {
+				if p.port < 0 || p.port > 65535 {
+					return usageErrorf(cmd, "--%s %d: want a port from 1 to 65535, or 0 for any", p.flag, p.port)
+				}
+				if cmd.Flags().Changed(p.flag) && !keep {
+					return usageErrorf(cmd, "--%s goes with --serve", p.flag)
+				}
+			}
+			if noReferee && !keep {
+				return usageErrorf(cmd, "--no-referee goes with --serve")
+			}
 			if keep {
-				return demoServe(ctx, cmd.OutOrStdout())
+				return demoServe(ctx, cmd.OutOrStdout(), demoSetup{imapPort: imapPort, smtpPort: smtpPort, noReferee: noReferee})
 			}
 			if timeout <= 0 {
 				return usageErrorf(cmd, "--timeout %v: the time must be more than 0, e.g. --timeout 2m", timeout)
@@ -91,7 +111,16 @@ second account yourself.`,
 	cmd.Flags().BoolVarP(&verbose, "verbose", "v", false, "print every mail in full")
 	cmd.Flags().BoolVar(&timed, "clock", false, "play a timed game on a fast clock: a reminder, then a loss on time")
 	cmd.Flags().DurationVar(&timeout, "timeout", 2*time.Minute, "give up, saying so, when the game has not ended by then (more than 0)")
+	cmd.Flags().BoolVar(&noReferee, "no-referee", false, "with --serve: run the mail servers only, for your own 'taflmail serve'")
+	cmd.Flags().IntVar(&imapPort, "imap-port", 0, "with --serve: the IMAP server's port on 127.0.0.1 (0: any free one)")
+	cmd.Flags().IntVar(&smtpPort, "smtp-port", 0, "with --serve: the SMTP server's port on 127.0.0.1 (0: any free one)")
 	return cmd
+}
+
+// demoSetup is how demo --serve starts its world.
+type demoSetup struct {
+	imapPort, smtpPort int  // 0: any free port
+	noReferee          bool // the mail servers only
 }
 
 // demoWorld is the running demo: the mail stack, the archive and the
@@ -120,22 +149,29 @@ type demoClockOptions struct {
 }
 
 // startDemoWorld starts the in-memory mail stack with the given users, an
-// archive in a temporary folder, and the referee as tafl@taflmail.test.
-func startDemoWorld(ctx context.Context, users []string, logger *slog.Logger) (*demoWorld, error) {
-	return startDemoWorldClock(ctx, users, logger, demoClockOptions{})
+// archive in a temporary folder, and the referee as tafl@taflmail.test
+// (unless setup.noReferee).
+func startDemoWorld(ctx context.Context, users []string, logger *slog.Logger, setup demoSetup) (*demoWorld, error) {
+	return startDemoWorldClock(ctx, users, logger, setup, demoClockOptions{})
 }
 
 // startDemoWorldClock is startDemoWorld on the clock of co.
-func startDemoWorldClock(ctx context.Context, users []string, logger *slog.Logger, co demoClockOptions) (*demoWorld, error) {
+func startDemoWorldClock(ctx context.Context, users []string, logger *slog.Logger, setup demoSetup, co demoClockOptions) (*demoWorld, error) {
 	u := map[string]string{"tafl": demoPassword}
 	for _, name := range users {
 		u[name] = demoPassword
 	}
-	stack, err := devstack.Start("taflmail.test", u)
+	listen := func(port int) string { return fmt.Sprintf("127.0.0.1:%d", port) }
+	stack, err := devstack.StartOptions(devstack.Options{
+		Domain: "taflmail.test", Users: u, IMAPAddr: listen(setup.imapPort), SMTPAddr: listen(setup.smtpPort),
+	})
 	if err != nil {
 		return nil, err
 	}
 	w := &demoWorld{stack: stack, done: make(chan error, 1)}
+	if setup.noReferee {
+		return w, nil
+	}
 	if w.dir, err = os.MkdirTemp("", "taflmail-demo-"); err != nil {
 		w.close()
 		return nil, err
@@ -267,7 +303,7 @@ func indent(s string) string { return "      | " + strings.ReplaceAll(s, "\n", "
 // demoPlay plays demoGame between alice and bob through the referee.
 func demoPlay(ctx context.Context, out io.Writer, verbose bool) error {
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
-	w, err := startDemoWorld(ctx, []string{"alice", "bob"}, logger)
+	w, err := startDemoWorld(ctx, []string{"alice", "bob"}, logger, demoSetup{})
 	if err != nil {
 		return err
 	}
@@ -378,21 +414,25 @@ func recordFrom(text string) string {
 	return rec
 }
 
-// demoServe keeps the demo mail system and the referee running for real
-// mail clients.
-func demoServe(ctx context.Context, out io.Writer) error {
+// demoServe keeps the demo mail system, and unless setup.noReferee the
+// referee, running for real mail clients.
+func demoServe(ctx context.Context, out io.Writer, setup demoSetup) error {
 	logger := slog.New(slog.NewTextHandler(out, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	users := []string{"alice", "bob", "carol", "dave"}
-	w, err := startDemoWorld(ctx, users, logger)
+	w, err := startDemoWorld(ctx, users, logger, setup)
 	if err != nil {
 		return err
 	}
 	defer w.close()
+	referee := w.stack.Address("tafl")
+	if setup.noReferee {
+		referee = fmt.Sprintf("none running: start 'taflmail serve' on the account tafl (password %q) as %s", demoPassword, w.stack.Address("tafl"))
+	}
 	fmt.Fprintf(out, `taflmail demo mail system is running on this machine only.
 
   IMAP server  %s   (no TLS, plain password)
   SMTP server  %s   (no TLS, no authentication needed)
-  accounts     alice, bob, carol, dave @taflmail.test, password %q
+  accounts     alice, bob, carol, dave, tafl @taflmail.test, password %q
   referee      %s
 
 Set up two of the accounts in any mail client (user name "alice", server
@@ -402,7 +442,7 @@ mail the referee:
   new copenhagen with bob@taflmail.test
 
 Everything is kept in memory and lost when you stop this with Ctrl-C.
-`, w.stack.IMAPAddr(), w.stack.SMTPAddr(), demoPassword, w.stack.Address("tafl"))
+`, w.stack.IMAPAddr(), w.stack.SMTPAddr(), demoPassword, referee)
 	<-ctx.Done()
 	return nil
 }

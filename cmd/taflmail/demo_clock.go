@@ -71,7 +71,7 @@ func (in readTimedInbox) Fetch(ctx context.Context, validity, after uint32, maxB
 func demoClock(ctx context.Context, out io.Writer, verbose bool) error {
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	clk := newFastClock()
-	w, err := startDemoWorldClock(ctx, []string{"alice", "bob"}, logger,
+	w, err := startDemoWorldClock(ctx, []string{"alice", "bob"}, logger, demoSetup{},
 		demoClockOptions{now: clk.Now, waitCap: 50 * time.Millisecond, arrivalOnRead: true})
 	if err != nil {
 		return err

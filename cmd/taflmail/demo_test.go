@@ -116,3 +116,21 @@ func TestDemoTimeout(t *testing.T) {
 		}
 	}
 }
+
+// TestDemoServeFlags: the flags of demo --serve are refused without it,
+// and a port out of range is a usage error.
+func TestDemoServeFlags(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"demo", "--no-referee"}, "--no-referee goes with --serve"},
+		{[]string{"demo", "--imap-port", "1143"}, "--imap-port goes with --serve"},
+		{[]string{"demo", "--serve", "--smtp-port", "70000"}, "--smtp-port 70000: want a port from 1 to 65535, or 0 for any"},
+	} {
+		r := run(t, tc.args...)
+		if r.code != exitUsage || !strings.Contains(r.stderr, tc.want) {
+			t.Errorf("taflmail %q = code %d, stderr %q; want 2 and %q", tc.args, r.code, r.stderr, tc.want)
+		}
+	}
+}

@@ -93,6 +93,17 @@ server:
 		}
 	}
 	ask(1)
+	// processed_mailbox "" is the default mailbox, Processed
+	// (docs/configuration.md).
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		done, err := stack.MailboxMessages("games", "Processed")
+		if err == nil && len(done) == 1 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("Processed holds %d mails (%v) after 10 s, want the handled one", len(done), err)
+		}
+	}
 	// the provider's token expires and the operator's tool writes a new one
 	if err := stack.SetToken("games", "ya29.token-2"); err != nil {
 		t.Fatal(err)

@@ -51,6 +51,11 @@ type Options struct {
 	// LegacyIMAP makes the IMAP server announce IMAP4rev1 alone (no MOVE,
 	// UIDPLUS, ESEARCH), to test clients' fallbacks.
 	LegacyIMAP bool
+	// IMAPAddr and SMTPAddr are the addresses the servers listen on;
+	// empty means "127.0.0.1:0", a port the system chooses. Give fixed
+	// ports (e.g. "127.0.0.1:1143") to point a mail client or `taflmail
+	// serve` at a stack that restarts; a port in use fails StartOptions.
+	IMAPAddr, SMTPAddr string
 	// MaxMessageBytes is the SMTP size limit; 0 means 32 MiB.
 	MaxMessageBytes int64
 	// Debug, when set, receives both servers' raw protocol traffic.
@@ -135,7 +140,7 @@ func StartOptions(o Options) (*Stack, error) {
 		DebugWriter:  o.Debug,
 	})
 	var err error
-	if s.imapLn, err = net.Listen("tcp", "127.0.0.1:0"); err != nil {
+	if s.imapLn, err = net.Listen("tcp", cmp.Or(o.IMAPAddr, "127.0.0.1:0")); err != nil {
 		return nil, fmt.Errorf("devstack: imap listen: %w", err)
 	}
 
@@ -151,7 +156,7 @@ func StartOptions(o Options) (*Stack, error) {
 	s.smtpSrv.ErrorLog = logger
 	s.smtpSrv.Debug = o.Debug
 	s.smtpSrv.EnableSMTPUTF8 = true
-	if s.smtpLn, err = net.Listen("tcp", "127.0.0.1:0"); err != nil {
+	if s.smtpLn, err = net.Listen("tcp", cmp.Or(o.SMTPAddr, "127.0.0.1:0")); err != nil {
 		s.imapLn.Close()
 		return nil, fmt.Errorf("devstack: smtp listen: %w", err)
 	}
