@@ -1,6 +1,8 @@
 package main
 
 import (
+	"os"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -71,5 +73,37 @@ func TestHelpSameEverywhere(t *testing.T) {
 	r := run(t, "help")
 	if strings.Contains(r.stdout, "Usage:\n  taflmail\n") {
 		t.Errorf("taflmail help has a bare usage line:\n%s", r.stdout)
+	}
+}
+
+// TestReadmeListsCommands: README.md's "Commands of the binary" names
+// every command and nothing else (trial report §12: it lacked mails).
+func TestReadmeListsCommands(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(readme)
+	i := strings.Index(text, "Commands of the binary:")
+	if i < 0 {
+		t.Fatal("README.md lacks \"Commands of the binary:\"")
+	}
+	para, _, _ := strings.Cut(text[i:], "\n\n")
+	listed := map[string]bool{}
+	for _, m := range regexp.MustCompile("`([a-z]+)( [a-z]+)?`").FindAllStringSubmatch(para, -1) {
+		listed[m[1]] = true
+	}
+	delete(listed, "taflmail") // "taflmail help COMMAND"
+	for _, c := range NewRootCommand().Commands() {
+		if !c.IsAvailableCommand() || c.Name() == "help" {
+			continue
+		}
+		if !listed[c.Name()] {
+			t.Errorf("README.md's command list lacks %s", c.Name())
+		}
+		delete(listed, c.Name())
+	}
+	for name := range listed {
+		t.Errorf("README.md lists %s, which is no command", name)
 	}
 }
