@@ -90,7 +90,7 @@ func TestReadmeListsCommands(t *testing.T) {
 	}
 	para, _, _ := strings.Cut(text[i:], "\n\n")
 	listed := map[string]bool{}
-	for _, m := range regexp.MustCompile("`([a-z]+)( [a-z]+)?`").FindAllStringSubmatch(para, -1) {
+	for _, m := range regexp.MustCompile("`([a-z]+)( [-a-z]+)?`").FindAllStringSubmatch(para, -1) {
 		listed[m[1]] = true
 	}
 	delete(listed, "taflmail") // "taflmail help COMMAND"

@@ -7,8 +7,8 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"time"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
