@@ -345,6 +345,11 @@ func TestReminders(t *testing.T) {
 		// it; below 2d after 3d + 1s, below 12h after 4d12h + 1s
 		{"already below a threshold", "5d+1d", "", "", nil, []rem{
 			{2 * day, "2026-11-04T00:00:01Z"}, {12 * time.Hour, "2026-11-05T12:00:01Z"}}},
+		// 2 days: the clock starts at the 2d threshold, not below it;
+		// "below 2d" one second into the game would be noise: only 12h,
+		// after 1d12h + 1s
+		{"at a threshold from the start", "2d+0d", "", "", nil, []rem{
+			{12 * time.Hour, "2026-11-02T12:00:01Z"}}},
 		// configured thresholds; duplicates and non-positive ones ignored
 		{"configured thresholds", "3d/move", "", "", []time.Duration{day, day, 0, -time.Hour}, []rem{
 			{day, "2026-11-03T00:00:01Z"}}},

@@ -42,7 +42,9 @@ type Reminder struct {
 // Timed: a threshold T falls due when the remaining time first falls
 // below T during this ply (under ICCF accounting that is at a day's end);
 // a threshold the clock was already below when it started is not
-// repeated, nor one that would fall due at or after the deadline.
+// repeated, nor one the clock started at (a 2d game has no 2-day reminder
+// in its first second), nor one that would fall due at or after the
+// deadline.
 // Untimed: T falls due when the clock has run T since it started. Leave
 // of either player is not counted in either case. None after a
 // time-out.
@@ -74,8 +76,10 @@ func (s *State) Reminders(thresholds []time.Duration) []Reminder {
 			// remaining − charge < T ⟺ charge > remaining − T: the same
 			// limit as the deadline's, for remaining − T
 			x := seconds(s.Clock[s.ToMove]) - t
-			if x < 0 {
-				continue // below T from the start of the ply
+			if x <= 0 {
+				// at or below T from the start of the ply: a 2d+0d
+				// game's first turn is not "below 2 days" one second in
+				continue
 			}
 			at = reach(s.union, s.since, s.limit(x))
 			if at >= deadline {

@@ -299,7 +299,7 @@ func TestUntilNextTimer(t *testing.T) {
 func TestRunWakesForTimer(t *testing.T) {
 	h := newHarness(t)
 	h.now = time.Now().UTC().Truncate(time.Second)
-	h.srv.opts.Reminders = []time.Duration{day} // due at once: 1d of 1d
+	h.srv.opts.Reminders = []time.Duration{day - time.Second} // due 2 s into 1d+0d
 	startTimed(t, h, "1d+0d")
 	in := newFakeInbox()
 	srv := h.restart(h.store, in)
