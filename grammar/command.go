@@ -508,6 +508,7 @@ var germanKeywords = map[string]bool{
 	"zuschauen": true, "privat": true, "öffentlich": true, "oeffentlich": true,
 	"nachrichten": true, "wenn": true, "bedingungen": true, "zurücknehmen": true,
 	"zuruecknehmen": true, "rücknahme": true, "ruecknahme": true,
+	"benachrichtigung": true,
 }
 
 // GermanKeyword reports whether word (any case) is a German command
@@ -523,7 +524,7 @@ var commandWords = map[string]bool{
 	// issue 12; everyday words, commands only in a command's shape
 	// (playersWordCommand)
 	"watch": true, "unwatch": true, "private": true, "public": true, "messages": true,
-	"if": true, "conditions": true, "takeback": true,
+	"if": true, "conditions": true, "takeback": true, "notify": true,
 }
 
 func init() {
@@ -561,7 +562,7 @@ var commandParser = participle.MustBuild[commandLine](
 		&LanguageCommand{}, &ClockCommand{}, &CancelLeaveCommand{}, &LeaveCommand{},
 		&UnwatchCommand{}, &WatchCommand{}, &PrivateCommand{}, &PublicCommand{}, &MessagesCommand{},
 		&ConditionalCommand{}, &CancelConditionsCommand{}, &ConditionsCommand{},
-		&TakebackCommand{}, &MoveCommand{},
+		&TakebackCommand{}, &NotifyCommand{}, &MoveCommand{},
 	),
 	participle.UseLookahead(3),
 )
@@ -656,6 +657,8 @@ func playersWordCommand(first string, f []string) bool {
 		return len(f) == 1 || second == "löschen" || second == "loeschen"
 	case "rücknahme", "ruecknahme":
 		return second == "annehmen" || second == "ablehnen"
+	case "notify", "benachrichtigung":
+		return notifyShape(second) // notify.go
 	}
 	return true
 }
@@ -714,6 +717,10 @@ func ParseCommand(filename string, line int, src string) (cmd Command, err error
 		}
 	case *ConditionalCommand:
 		if err := c.parseMoves(filename, base); err != nil {
+			return nil, err
+		}
+	case *NotifyCommand:
+		if err := c.finish(base); err != nil {
 			return nil, err
 		}
 	case *NewGameCommand:
@@ -840,6 +847,7 @@ var tokenWords = strings.NewReplacer(
 	"TimeControlText", "a time control such as 30d+1d",
 	"WatchTarget", "a game id such as K7QX2M",
 	"ConditionMove", "a move such as d1-d3",
+	"TimeOfDay", "a time as HH:MM such as 07:00",
 )
 
 // looksLikeMove reports whether a word starts like a ply: one or two

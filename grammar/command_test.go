@@ -121,6 +121,19 @@ func TestParseCommand(t *testing.T) {
 		{"Rücknahme annehmen", &AcceptTakebackCommand{kw: kw{at(1)}, Keyword: "Rücknahme"}, true},
 		{"decline takeback", &DeclineTakebackCommand{kw: kw{at(1)}, Keyword: "decline"}, false},
 		{"ruecknahme ablehnen", &DeclineTakebackCommand{kw: kw{at(1)}, Keyword: "ruecknahme"}, true},
+		{"notify", &NotifyCommand{kw: kw{at(1)}, Keyword: "notify"}, false},
+		{"notify each", &NotifyCommand{kw: kw{at(1)}, Keyword: "notify", Each: "each"}, false},
+		{"Benachrichtigung einzeln", &NotifyCommand{kw: kw{at(1)}, Keyword: "Benachrichtigung", Each: "einzeln"}, true},
+		{"notify digest", &NotifyCommand{kw: kw{at(1)}, Keyword: "notify", Digest: "digest"}, false},
+		{"notify digest 07:00", &NotifyCommand{kw: kw{at(1)}, Keyword: "notify", Digest: "digest",
+			At: &TimeOfDay{Pos: at(15), Text: "07:00", Hour: 7}}, false},
+		{"notify daily at 7:30 UTC", &NotifyCommand{kw: kw{at(1)}, Keyword: "notify", Digest: "daily",
+			At: &TimeOfDay{Pos: at(17), Text: "7:30", Hour: 7, Minute: 30}}, false},
+		{"benachrichtigung TAEGLICH um 23:59 Uhr", &NotifyCommand{kw: kw{at(1)}, Keyword: "benachrichtigung", Digest: "TAEGLICH",
+			At: &TimeOfDay{Pos: at(30), Text: "23:59", Hour: 23, Minute: 59}}, true},
+		{"Benachrichtigung Täglich", &NotifyCommand{kw: kw{at(1)}, Keyword: "Benachrichtigung", Digest: "Täglich"}, true},
+		{"benachrichtigung taeglich 0:00", &NotifyCommand{kw: kw{at(1)}, Keyword: "benachrichtigung", Digest: "taeglich",
+			At: &TimeOfDay{Pos: at(27), Text: "0:00"}}, true},
 	}
 	for _, tt := range tests {
 		got, err := ParseCommand("mail", 4, tt.in)
@@ -199,6 +212,16 @@ func TestParseCommandErrors(t *testing.T) {
 		{"messages maybe", `mail:7:10: expected "on" or "off" or "an" or "aus" or "ein", found "maybe"`},
 		{"private please", `mail:7:9: expected end of line, found "please"`},
 		{"accept takeback now", `mail:7:17: expected end of line, found "now"`},
+		// notify: malformed times
+		{"notify digest 25:00", `mail:7:15: 25:00 is not a time of day`},
+		{"notify digest 07:60", `mail:7:15: 07:60 is not a time of day`},
+		{"notify digest 7pm", `mail:7:15: expected a time as HH:MM such as 07:00, found "7pm"`},
+		{"benachrichtigung täglich 7.30", `mail:7:26: expected a time as HH:MM such as 07:00, found "7.30"`},
+		{"notify digest 0700", `mail:7:15: expected a time as HH:MM such as 07:00, found "0700"`},
+		{"notify digest at", `mail:7:17: expected a time as HH:MM such as 07:00, found end of input`},
+		{"notify digest 07:00 please", `mail:7:21: expected end of line, found "please"`},
+		{"notify each 07:00", `mail:7:13: a time of day goes only with "digest" or "täglich"`},
+		{"notify 19:00", `mail:7:8: a time of day goes only with "digest" or "täglich"`},
 	}
 	for _, tt := range tests {
 		_, err := ParseCommand("mail", 7, tt.in)
@@ -278,6 +301,12 @@ func TestIsCommandLine(t *testing.T) {
 		"Rücknahme ist unfair":      false,
 		"wenn h6-h9 dann h3-h4":     true,
 		"Wenn du willst":            false,
+		"notify":                    true,
+		"Notify digest 07:00":       true,
+		"notify 7:00":               true, // a time without its mode: answered
+		"Benachrichtigung täglich":  true,
+		"Notify me when it starts":  false,
+		"Benachrichtigung erhalten": false,
 	} {
 		if got := IsCommandLine(line); got != want {
 			t.Errorf("IsCommandLine(%q) = %v, want %v", line, got, want)
@@ -326,10 +355,12 @@ var playersSeeds = []string{
 	"if h6-h9 then h3-h4", "wenn h6-h9 dann h3-h4xh5 wenn c5-c6 dann Kd4-d5", "if h6-h9 then", "if d1-d33 then a1",
 	"conditions", "cancel conditions", "bedingungen löschen", "takeback", "zurücknehmen",
 	"accept takeback", "rücknahme ablehnen", "If you like", "Watch out!",
+	"notify", "notify each", "notify digest 07:00", "benachrichtigung täglich um 7:30 uhr", "notify digest 25:61",
+	"notify daily at", "notify each 07:00",
 }
 
 // FuzzPlayersCommand fuzzes the commands of issue 12 (watch, unwatch,
-// private, public, messages, conditional moves, takebacks): ParseCommand
+// private, public, messages, conditional moves, takebacks, notify): ParseCommand
 // returns a *Error inside the line or a command whose nested positions
 // are on the line and inside it; a watch target is letters and digits; a
 // conditional command has its moves parsed, each one's text a move that
@@ -388,6 +419,16 @@ func FuzzPlayersCommand(f *testing.F) {
 					}
 				}
 			}
+		case *NotifyCommand:
+			if c.Each != "" && c.Digest != "" || c.At != nil && (c.Digest == "" || c.At.Hour > 23 || c.At.Minute > 59) {
+				t.Fatalf("ParseCommand(%q) = %+v, time %+v", s, c, c.At)
+			}
+			if c.At != nil {
+				inside("the time", c.At.Pos)
+				if !strings.HasPrefix(s[c.At.Pos.Offset:], c.At.Text) {
+					t.Fatalf("ParseCommand(%q): time %q at %v", s, c.At.Text, c.At.Pos)
+				}
+			}
 		case *MessagesCommand:
 			if c.On() == strings.EqualFold(c.Setting, "off") {
 				t.Fatalf("ParseCommand(%q): setting %q reads as on=%v", s, c.Setting, c.On())
@@ -407,7 +448,7 @@ func everyday(line string) bool {
 		return false
 	}
 	switch strings.ToLower(f[0]) {
-	case "watch", "zuschauen", "unwatch", "if", "wenn":
+	case "watch", "zuschauen", "unwatch", "if", "wenn", "notify", "benachrichtigung":
 		return true
 	}
 	return false

@@ -1,0 +1,128 @@
+package grammar
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"github.com/alecthomas/participle/v2"
+	"github.com/alecthomas/participle/v2/lexer"
+)
+
+// NotifyCommand chooses how the referee tells the sender that it is their
+// move (issue 12, "one mail a day"): "notify each" (German
+// "benachrichtigung einzeln"), a mail for every move, or "notify digest
+// 07:00" ("benachrichtigung täglich 07:00"), one mail a day listing the
+// games where it is the sender's move. "daily" works for "digest",
+// "taeglich" for "täglich"; the time may follow "at" ("um") and be
+// followed by "utc" ("uhr"). "notify" alone asks for the setting. Each
+// is the word "each" as written, Digest the word "digest", both "" for
+// "notify" alone; At is the time, nil when not given (the referee's
+// default). The time is checked to be a time of day and to follow
+// "digest" (ParseCommand); its zone is the referee's question.
+type NotifyCommand struct {
+	kw
+	Keyword string     `parser:"@('notify' | 'benachrichtigung')"`
+	Each    string     `parser:"( @('each' | 'einzeln')"`
+	Digest  string     `parser:"| @('digest' | 'daily' | 'täglich' | 'taeglich') )?"`
+	At      *TimeOfDay `parser:"( ('at' | 'um')? @@ ('utc' | 'uhr')? )?"`
+}
+
+// German reports whether the command's keyword was German.
+func (c *NotifyCommand) German() bool { return germanKeywords[strings.ToLower(c.Keyword)] }
+
+func (*NotifyCommand) command() {}
+
+// TimeOfDay is a time of day written HH:MM or H:MM, from 00:00 to 23:59
+// ("07:00", "7:30"), as in "notify digest 07:00". Hour (0–23) and Minute
+// (0–59) are filled after parsing, once Text is known to be such a time.
+type TimeOfDay struct {
+	Pos          lexer.Position
+	Text         string
+	Hour, Minute int
+}
+
+// String returns the time as HH:MM.
+func (d *TimeOfDay) String() string { return fmt.Sprintf("%02d:%02d", d.Hour, d.Minute) }
+
+// Parse implements participle.Parseable: it takes the tokens that follow
+// each other without white space ("07:00" lexes as a number, ":" and a
+// number; "7pm" as a number and a word), so that a malformed time is
+// reported whole by check. It matches nothing at the end of the line or
+// before "utc" or "uhr".
+func (d *TimeOfDay) Parse(lex *lexer.PeekingLexer) error {
+	first := lex.Peek()
+	if first.EOF() || isZoneWord(first.Value) {
+		return participle.NextMatch
+	}
+	var b strings.Builder
+	end := first.Pos.Offset
+	for tok := lex.Peek(); !tok.EOF() && tok.Pos.Offset == end; tok = lex.Peek() {
+		b.WriteString(tok.Value)
+		end += len(tok.Value)
+		lex.Next()
+	}
+	d.Pos, d.Text = first.Pos, b.String()
+	return nil
+}
+
+// isZoneWord reports "utc" or "uhr" in any case, which may follow a time.
+func isZoneWord(w string) bool {
+	switch strings.ToLower(w) {
+	case "utc", "uhr":
+		return true
+	}
+	return false
+}
+
+// timeOfDayRE is the form of a time of day: one or two digits, a colon,
+// two digits.
+var timeOfDayRE = regexp.MustCompile(`^([0-9]{1,2}):([0-9]{2})$`)
+
+// check fills Hour and Minute from Text, or reports a *Error at the time:
+// not H:MM or HH:MM ("7pm", "0700", "7.30"), or no time of a day
+// ("25:00", "07:60").
+func (d *TimeOfDay) check() error {
+	m := timeOfDayRE.FindStringSubmatch(d.Text)
+	if m == nil {
+		return expectedError(d.Pos, "a time as HH:MM such as 07:00", quoteFound(d.Text))
+	}
+	h, _ := strconv.Atoi(m[1])
+	mi, _ := strconv.Atoi(m[2])
+	if h > 23 || mi > 59 {
+		return newError(d.Pos, "%s is not a time of day", d.Text)
+	}
+	d.Hour, d.Minute = h, mi
+	return nil
+}
+
+// finish moves the time's position (relative to line 1) to base's line
+// and checks it: a time of day, and only after "digest".
+func (c *NotifyCommand) finish(base lexer.Position) error {
+	if c.At == nil {
+		return nil
+	}
+	c.At.Pos = shift(base, c.At.Pos)
+	if err := c.At.check(); err != nil {
+		return err
+	}
+	if c.Digest == "" {
+		return newError(c.At.Pos, `a time of day goes only with "digest" or "täglich"`)
+	}
+	return nil
+}
+
+// notifyShape decides a line that starts with "notify" or
+// "benachrichtigung", everyday words ("Notify me when…"): a command when
+// the word stands alone, before a mode ("each", "digest", "daily",
+// "einzeln", "täglich", "taeglich") or before a word that starts with a
+// digit (a time without its mode, which is then answered); second is the
+// second word in lower case, "" for none.
+func notifyShape(second string) bool {
+	switch second {
+	case "", "each", "digest", "daily", "einzeln", "täglich", "taeglich":
+		return true
+	}
+	return second[0] >= '0' && second[0] <= '9'
+}
