@@ -71,6 +71,14 @@ type Change struct {
 	// written together, once. Each timer's game must be in Games.
 	Fired []TimerRef
 
+	// Digests move players' digest timers on (archive/digest.go): each
+	// player's stored DigestDue must be the Due given, or Commit fails
+	// with [ErrDuplicate] (it is later: that digest was committed before)
+	// or [ErrConflict] (the player changed or left the digest meanwhile).
+	// They are applied after Players. So a digest mail and its timer's
+	// move are written together, once.
+	Digests []DigestSent
+
 	// Timers replaces the timers of the games named by the keys
 	// ([TimerPlan]), after Fired is applied. Each game must be in Games,
 	// so the plan is written against the version it was computed from.
@@ -78,7 +86,7 @@ type Change struct {
 }
 
 // Commit writes c in one transaction: the processed mail, the games, the
-// plies, the players, the leave, the fired timers, the timer plans, the
+// plies, the players, the digests sent, the leave, the fired timers, the timer plans, the
 // outbox mails and the mailbox position. Either all of it is written or
 // none.
 //
@@ -154,11 +162,20 @@ func (s *Store) Commit(ctx context.Context, c Change) error {
 			}
 		}
 		for _, p := range c.Players {
-			_, err := tx.ExecContext(ctx, `INSERT INTO players (address, name, language, messages_off, created_at) VALUES (?, ?, ?, ?, ?)
-ON CONFLICT (address) DO UPDATE SET name = excluded.name, language = excluded.language, messages_off = excluded.messages_off`,
-				lower(p.Address), p.Name, p.Language, p.MessagesOff, fmtTime(orNow(p.CreatedAt, now)))
+			at, due := p.digestColumns()
+			_, err := tx.ExecContext(ctx, `INSERT INTO players (address, name, language, messages_off, digest_at, digest_due, created_at)
+VALUES (?, ?, ?, ?, ?, ?, ?)
+ON CONFLICT (address) DO UPDATE SET name = excluded.name, language = excluded.language, messages_off = excluded.messages_off,
+	digest_due = CASE WHEN excluded.digest_at IS players.digest_at THEN players.digest_due ELSE excluded.digest_due END,
+	digest_at = excluded.digest_at`,
+				lower(p.Address), p.Name, p.Language, p.MessagesOff, at, due, fmtTime(orNow(p.CreatedAt, now)))
 			if err != nil {
 				return fmt.Errorf("player %q: %w", p.Address, err)
+			}
+		}
+		for _, d := range c.Digests {
+			if err := fireDigest(ctx, tx, d); err != nil {
+				return err
 			}
 		}
 		for _, addr := range sortedKeys(c.Leave) {
@@ -375,6 +392,14 @@ func (c *Change) validate() error {
 	for _, p := range c.Players {
 		if p.Address == "" {
 			return invalid("player without address")
+		}
+		if err := p.validateDigest(); err != nil {
+			return err
+		}
+	}
+	for _, d := range c.Digests {
+		if lower(d.Address) == "" || d.Due.IsZero() || !d.Next.After(d.Due) {
+			return invalid("digest of %q: due %v, next %v", d.Address, d.Due, d.Next)
 		}
 	}
 	for id, tb := range c.TakeBacks {

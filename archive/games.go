@@ -188,11 +188,14 @@ func (s *Store) Player(ctx context.Context, address string) (*Player, error) {
 	const op = "player"
 	p := &Player{}
 	err := s.read(ctx, op, func(tx *sql.Tx) error {
-		err := tx.QueryRowContext(ctx, `SELECT address, name, language, messages_off, created_at FROM players WHERE address = ?`,
-			lower(address)).Scan(&p.Address, &p.Name, &p.Language, &p.MessagesOff, scanTime(&p.CreatedAt))
+		var at sql.NullInt64
+		err := tx.QueryRowContext(ctx, `SELECT address, name, language, messages_off, digest_at, digest_due, created_at
+FROM players WHERE address = ?`,
+			lower(address)).Scan(&p.Address, &p.Name, &p.Language, &p.MessagesOff, &at, scanTime(&p.DigestDue), scanTime(&p.CreatedAt))
 		if isNoRows(err) {
 			return notFound(op, fmt.Sprintf("player %q", lower(address)))
 		}
+		p.Digest, p.DigestAt = at.Valid, int(at.Int64)
 		return err
 	})
 	if err != nil {

@@ -103,17 +103,25 @@ func (s *Store) DueTimers(ctx context.Context, now time.Time, limit int) ([]Time
 WHERE done IS NULL AND due <= ? ORDER BY due, game_id, key LIMIT ?`, fmtTime(now), limit)
 }
 
-// NextTimer returns when the earliest pending timer is due, and false when
-// no timer is pending. It costs one step into the pending timers' index.
+// NextTimer returns when the earliest pending timer is due — a game's
+// timer or a player's daily digest (digest.go) — and false when none is
+// pending. It costs one step into each of the two pending indexes.
 func (s *Store) NextTimer(ctx context.Context) (time.Time, bool, error) {
 	var due time.Time
 	var found bool
 	err := s.read(ctx, "next timer", func(tx *sql.Tx) error {
 		err := tx.QueryRowContext(ctx, `SELECT due FROM timers INDEXED BY timers_due WHERE done IS NULL ORDER BY due LIMIT 1`).Scan(scanTime(&due))
-		if isNoRows(err) {
-			return nil
+		switch {
+		case isNoRows(err):
+		case err != nil:
+			return err
+		default:
+			found = true
 		}
-		found = err == nil
+		d, ok, err := nextDigest(ctx, tx)
+		if ok && (!found || d.Before(due)) {
+			due, found = d, true
+		}
 		return err
 	})
 	return due, found, err

@@ -151,10 +151,20 @@ type Player struct {
 	Name     string // display name from the mail's From header; may be ""
 	Language string // reply language, "en" or "de"; "" for the server's default
 	// MessagesOff says that the player chose "messages off": the
-	// opponents' messages are not relayed to him (issue 12). A future
-	// "notify" preference sits beside it.
+	// opponents' messages are not relayed to him (issue 12).
 	MessagesOff bool
-	CreatedAt   time.Time // first seen; kept on later upserts
+	// Digest says that the player chose "notify digest" (issue 12,
+	// archive/digest.go): one mail a day at DigestAt instead of a mail
+	// for every ply of an opponent. DigestAt is that time of day in
+	// minutes after 00:00 UTC (0–1439); DigestDue is when the next digest
+	// is due (UTC), which must be set with Digest. Without Digest both
+	// are zero and stored as NULL ("notify each"). Commit keeps the stored
+	// DigestDue when Digest and DigestAt are what is stored, so writing a
+	// player read before a digest was sent does not move its timer back.
+	Digest    bool
+	DigestAt  int
+	DigestDue time.Time
+	CreatedAt time.Time // first seen; kept on later upserts
 }
 
 // ProcessedMail records that an incoming mail was handled and how. Its
