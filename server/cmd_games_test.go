@@ -45,9 +45,10 @@ func TestGamesTagLeadsBack(t *testing.T) {
 	key := h.mailVars(alice, first)["{{KEY}}"]
 	mustContain(t, "games list", text, "[taflmail "+first+" "+key+"]", "[taflmail "+second+" ", tr(english, "games.how"))
 
-	// alice replies quoting the whole list: two games, so no game.
+	// alice replies quoting the whole list: two games, so no game, and
+	// the answer names both.
 	sent := h.replyTo(alice, list[0], "d1-e1\n\n> "+strings.ReplaceAll(text, "\n", "\n> "))
-	mustContain(t, "reply quoting two tags", to(t, sent, alice).Text, tr(english, "err.nogame"))
+	mustContain(t, "reply quoting two tags", to(t, sent, alice).Text, "Your mail names several games", first, second)
 	if n := len(h.state(first).Plies); n != 0 {
 		t.Fatalf("a reply naming two games played in one: %d plies", n)
 	}

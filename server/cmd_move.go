@@ -72,7 +72,7 @@ func (ss *session) move(c *grammar.MoveCommand) error {
 		}
 		return s
 	}
-	ss.tell(opp, t, played)
+	ss.tellRoutine(opp, t, played) // held for a player who chose the daily digest (digest.go)
 	ss.say(t, played(ss.lang))
 	if err := ss.afterMove(t); err != nil { // takeback requests, conditional moves (correspondence.go)
 		return err

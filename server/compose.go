@@ -32,8 +32,8 @@ func (ss *session) compose() ([]archive.OutboxMail, error) {
 	size := 0
 	for i, addr := range ss.order {
 		n, ok := ss.notes[addr]
-		if !ok || addr == s.opts.Address || len(n.sections) == 0 {
-			continue
+		if !ok || addr == s.opts.Address || len(n.sections) == 0 || ss.held(n) {
+			continue // held: the player's daily digest brings it (digest.go)
 		}
 		if n.game == nil && addr == ss.from {
 			n.game = ss.contextTable()

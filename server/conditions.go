@@ -178,7 +178,7 @@ func (ss *session) fireConditions(t *table) error {
 		}
 	}
 	if answer == "" {
-		ss.tell(ownerAddr, t, func(lang string) string {
+		ss.tellRoutine(ownerAddr, t, func(lang string) string {
 			return tr(lang, "cond.cancelled", ss.from, played.Move, len(set.Lines))
 		})
 		return nil
@@ -225,7 +225,7 @@ func (ss *session) fireConditions(t *table) error {
 		return s
 	})
 	left := *conds
-	ss.tell(ownerAddr, t, func(lang string) string {
+	ss.tellRoutine(ownerAddr, t, func(lang string) string {
 		s := tr(lang, "cond.played", ply, ss.from, played.Move)
 		if len(r.Captures) > 0 {
 			s += " " + tr(lang, "move.captures", capturedText(lang, r.Captures))

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"io"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -47,6 +48,10 @@ var threadID = regexp.MustCompile(`^tm\.([0-9A-Z]{6})\.([0-9a-z]{10})\.[0-9a-f]+
 type gameRef struct {
 	id     string
 	tokens []string
+	// several are the games a text names when it names more than one
+	// (findGameInText), so the refusal can say which: one mail plays in
+	// one game (a reply to the daily digest that keeps several tag lines).
+	several []string
 }
 
 // findGame reads the game reference of a mail from its subject tag, its
@@ -81,16 +86,22 @@ func findGame(subject, inReplyTo string, references []string) gameRef {
 // player may answer the "games" list, quoting the line of one game, or
 // copy a game's tag into a fresh mail. The tags of the reply text (what
 // the player wrote) count first, then those of the whole text, quoted
-// parts included; a text whose tags name more than one game names none.
-// A tag's key counts like a key in the subject: only the player it was
-// mailed to has it.
+// parts included; a text whose tags name more than one game names none
+// (its several lists them). The reply text counts only up to a line of
+// our own mail quoted without marks (ownMail: a top-posted answer to the
+// daily digest names the game the player kept above it). A tag's key
+// counts like a key in the subject: only the player it was mailed to has
+// it.
 func findGameInText(reply, text string) gameRef {
+	if loc := ownMailLine(reply); loc >= 0 {
+		reply = reply[:loc]
+	}
 	for _, t := range []string{reply, text} {
 		var ref gameRef
 		for _, m := range subjectTag.FindAllStringSubmatch(t, -1) {
 			id := strings.ToUpper(m[1])
 			if ref.id != "" && ref.id != id {
-				return gameRef{} // ambiguous: the player must say which
+				return gameRef{several: gamesTagged(t)} // ambiguous: the player must say which
 			}
 			ref.id = id
 			if m[2] != "" {
@@ -102,6 +113,31 @@ func findGameInText(reply, text string) gameRef {
 		}
 	}
 	return gameRef{}
+}
+
+// gamesTagged returns the ids of the games text has tags of, each once,
+// in order.
+func gamesTagged(text string) []string {
+	var ids []string
+	for _, m := range subjectTag.FindAllStringSubmatch(text, -1) {
+		if id := strings.ToUpper(m[1]); !slices.Contains(ids, id) {
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}
+
+// ownMailLine returns the byte offset of text's first line that only our
+// own mails have (ownMail), or -1.
+func ownMailLine(text string) int {
+	off := 0
+	for _, line := range strings.SplitAfter(text, "\n") {
+		if ownMail.MatchString(strings.TrimRight(line, "\r\n")) {
+			return off
+		}
+		off += len(line)
+	}
+	return -1
 }
 
 // hideKeys replaces the player keys in the game tags of a subject by "…",

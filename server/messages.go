@@ -174,8 +174,8 @@ func (ss *session) keepMessage(t *table, text string) string {
 func (ss *session) deliverMessages() {
 	for _, addr := range ss.order {
 		n := ss.notes[addr]
-		if n == nil || n.game == nil {
-			continue
+		if n == nil || n.game == nil || ss.held(n) {
+			continue // held for the daily digest, which delivers it (digest.go)
 		}
 		t := n.game
 		side := sideOf(t.g, addr)

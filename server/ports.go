@@ -45,6 +45,8 @@ type Store interface {
 	Leave(ctx context.Context, address string) ([]notation.Leave, error)
 	DueTimers(ctx context.Context, now time.Time, limit int) ([]archive.Timer, error)
 	NextTimer(ctx context.Context) (time.Time, bool, error)
+	// DueDigests serves the daily digest (issue 12, digest.go).
+	DueDigests(ctx context.Context, now time.Time, limit int) ([]archive.DigestDue, error)
 	// Spectators and Watching serve "watch" (issue 12, spectators.go).
 	Spectators(ctx context.Context, gameID string) ([]archive.Spectator, error)
 	Watching(ctx context.Context, address string) ([]archive.Spectator, error)

@@ -14,12 +14,18 @@ import (
 // showPosition tells both players the position after a change: the board,
 // whose move it is, the move list, and at the end the result and the
 // record. The board itself is added when the note is written. The game's
-// spectators get the new position too (spectate).
+// spectators get the new position too (spectate). The position of a
+// running game is, for the player other than the sender, only the news of
+// a ply (tellRoutine, digest.go).
 func (ss *session) showPosition(t *table) {
 	for _, addr := range []string{t.g.Attackers, t.g.Defenders} {
 		lang := ss.langOf(addr)
 		n := ss.noteFor(addr, lang, t)
 		n.game = t
+		if t.g.Status == archive.Active && addr != ss.from {
+			ss.tellRoutine(addr, t, func(lang string) string { return statusText(lang, t, addr) })
+			continue
+		}
 		ss.addSection(n, statusText(lang, t, addr))
 	}
 	ss.spectate(t)

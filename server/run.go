@@ -87,7 +87,11 @@ func (ss *session) run() error {
 	}
 	if moves > 1 {
 		ss.failed = true
-		ss.say(ss.contextTable(), tr(ss.lang, "err.twomoves", moves)+"\n"+tr(ss.lang, "err.nothing"))
+		text := tr(ss.lang, "err.twomoves", moves)
+		if len(ss.ref.several) > 1 { // moves for several games, e.g. in a reply to the daily digest
+			text = tr(ss.lang, "err.manygames", strings.Join(ss.ref.several, ", "))
+		}
+		ss.say(ss.contextTable(), text+"\n"+tr(ss.lang, "err.nothing"))
 		ss.attachBoard()
 		return nil
 	}

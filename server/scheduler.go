@@ -23,15 +23,27 @@ import (
 // timerBatch is how many due timers RunTimers reads at a time.
 const timerBatch = 100
 
-// RunTimers fires every timer due at Options.Now, earliest first, and
-// returns how many it fired. Before a deadline it reads the inbox up to
-// that instant (Poll, unless a poll that began at or after it already
-// did; without an Inbox the caller hands every mail to HandleMail and the
-// inbox counts as read), so a move that arrived in time is played rather
-// than forfeited (Decision C4). A timer whose game changed meanwhile is
-// recomputed, not fired. It stops at the first failure and returns it:
-// the timers not fired stay pending and fire later.
+// RunTimers fires every timer due at Options.Now, earliest first — the
+// games' timers, then the players' daily digests (digest.go) — and
+// returns how many it fired. Before a deadline or a digest it reads the
+// inbox up to that instant (Poll, unless a poll that began at or after it
+// already did; without an Inbox the caller hands every mail to HandleMail
+// and the inbox counts as read), so a move that arrived in time is played
+// rather than forfeited or listed (Decision C4). A timer whose game
+// changed meanwhile is recomputed, not fired. It stops at the first
+// failure and returns it: the timers not fired stay pending and fire
+// later.
 func (s *Server) RunTimers(ctx context.Context) (int, error) {
+	fired, err := s.runGameTimers(ctx)
+	if err != nil {
+		return fired, err
+	}
+	sent, err := s.runDigests(ctx)
+	return fired + sent, err
+}
+
+// runGameTimers fires the games' due timers (RunTimers).
+func (s *Server) runGameTimers(ctx context.Context) (int, error) {
 	fired := 0
 	seen := map[archive.TimerRef]bool{}
 	for ctx.Err() == nil {

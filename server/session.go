@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"strings"
 	"time"
 
 	"github.com/taflmail/taflmail/archive"
@@ -65,6 +66,10 @@ type note struct {
 	game     *table
 	subject  string
 	sections []string
+	// routine counts the sections that only bring the news of an
+	// opponent's ply (tellRoutine): a note of nothing else is held back
+	// for a player who chose the daily digest (digest.go).
+	routine int
 }
 
 // refusal is a command's failure: the text for the sender. Nothing the
@@ -201,6 +206,9 @@ func (ss *session) attachBoard() {
 // mail's subject or thread names. The sender must play in it and the mail
 // must carry the sender's key for it (docs/security.md).
 func (ss *session) gameForCommand() (*table, error) {
+	if ss.ref.id == "" && len(ss.ref.several) > 1 {
+		return nil, ss.refuse("err.manygames", strings.Join(ss.ref.several, ", "))
+	}
 	if ss.ref.id == "" {
 		return nil, ss.refuse("err.nogame")
 	}

@@ -1,0 +1,336 @@
+package server
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/mailer"
+)
+
+// The daily digest (issue 12, "one mail a day"; docs/commands.md
+// "Notifications", docs/clock.md "The daily digest"). A player who wrote
+// "notify digest 07:30" (cmd_notify.go) gets no mail for an opponent's
+// ply: the notes that only bring that news (the ply, the position, a
+// conditional answer played for him, his conditional moves cancelled by
+// it) are held back (held), and once a day, at 07:30 UTC, one mail lists
+// every running game where it is his move, each with its tag line and
+// key, the opponent's last ply, the clocks, the board and a message the
+// opponent left. Everything else reaches him at once as before: results,
+// draw offers and their answers, takeback requests, reminders before a
+// deadline, invitations, leave, and every answer to his own mails.
+//
+// The digest's timer is the player's row (archive.Player.DigestDue): the
+// scheduler finds it with Store.DueDigests and commits the digest mail
+// with the move of the timer to the next day (archive.Change.Digests) in
+// one transaction, so a restart neither loses nor repeats a digest. A
+// daemon that was down past the time sends the missed digest once when it
+// is back, then keeps the time of day.
+
+// maxDigestEntries bounds, in bytes, the text of the digest's full
+// entries (board, clocks, last ply, tag line); the games that do not fit
+// get one line each with their tag, up to maxReplyText in all, then a
+// count. With the headers the digest stays under maxReplyBytes (caps.go)
+// however many games a player has.
+const maxDigestEntries = maxReplyText - 8<<10
+
+// tellRoutine adds to addr's reply, like tell, a section that is only the
+// news of an opponent's ply: a player who chose the digest does not get a
+// reply made only of such sections (held).
+func (ss *session) tellRoutine(addr string, t *table, text func(lang string) string) {
+	lang := ss.langOf(addr)
+	n := ss.noteFor(addr, lang, t)
+	before := len(n.sections)
+	ss.addSection(n, text(lang))
+	if len(n.sections) > before {
+		n.routine++
+	}
+}
+
+// held reports whether note n is held back for the daily digest: it goes
+// to a player other than the sender who chose the digest, about a game
+// still running, and holds nothing but the news of a ply (tellRoutine).
+// A message waiting for its recipient is not delivered with a held note
+// (deliverMessages): it waits for the digest.
+func (ss *session) held(n *note) bool {
+	if n.to == ss.from || n.routine == 0 || n.routine != len(n.sections) ||
+		n.game == nil || n.game.g.Status != archive.Active {
+		return false
+	}
+	return ss.digestOn(n.to)
+}
+
+// digestOn reports whether addr chose "notify digest".
+func (ss *session) digestOn(addr string) bool {
+	if p, ok := ss.players[addr]; ok {
+		return p.Digest
+	}
+	p, err := ss.srv.store.Player(ss.ctx, addr)
+	if err != nil {
+		ss.noteReadErr(err)
+		return false
+	}
+	return p.Digest
+}
+
+// runDigests sends every digest due at Options.Now, earliest first, and
+// returns how many it committed. Before a digest it reads the inbox up to
+// the digest's time (as before a deadline, Decision C4): a move the player
+// sent before then is played, not listed. It stops at the first failure
+// and returns it: the digests not sent stay due.
+func (s *Server) runDigests(ctx context.Context) (int, error) {
+	sent := 0
+	seen := map[string]bool{}
+	for ctx.Err() == nil {
+		now := s.opts.Now()
+		due, err := s.store.DueDigests(ctx, now, timerBatch)
+		if err != nil || len(due) == 0 {
+			return sent, err
+		}
+		if !s.inboxReadTo(due[len(due)-1].Due) {
+			if err := s.readInbox(ctx); err != nil {
+				return sent, err
+			}
+			continue
+		}
+		progress := false
+		for _, d := range due {
+			key := d.Address + "\x00" + d.Due.String()
+			if seen[key] {
+				continue
+			}
+			seen[key], progress = true, true
+			did, err := s.sendDigest(ctx, d, now)
+			if err != nil {
+				return sent, err
+			}
+			if did {
+				sent++
+			}
+		}
+		if !progress {
+			s.log.Error("digests stay due after they were sent", "count", len(due), "first", due[0].Address)
+			return sent, nil
+		}
+	}
+	return sent, ctx.Err()
+}
+
+// sendDigest composes the digest d and commits it with the move of its
+// timer, deciding again when a game or the player changed meanwhile. It
+// reports whether the timer moved now: false when the digest was
+// committed before (archive.ErrDuplicate) or the player changed the
+// setting since it was read.
+func (s *Server) sendDigest(ctx context.Context, d archive.DigestDue, now time.Time) (bool, error) {
+	for attempt := 0; ; attempt++ {
+		change, games, err := s.decideDigest(ctx, d, now)
+		if err != nil || len(change.Digests) == 0 {
+			return false, err
+		}
+		err = s.store.Commit(ctx, change)
+		switch {
+		case err == nil:
+			s.log.Info("digest", "to", d.Address, "due", d.Due, "games", games, "next", change.Digests[0].Next)
+			return true, nil
+		case errors.Is(err, archive.ErrDuplicate):
+			return false, nil
+		case errors.Is(err, archive.ErrConflict) && attempt < 2:
+			continue
+		default:
+			return false, err
+		}
+	}
+}
+
+// decideDigest works out the digest d without writing: the change (the
+// timer's move to the next day, the digest mail unless no game waits for
+// the player, the games whose waiting message it delivers) and how many
+// games it lists. A change without Digests means the player's setting
+// changed since d was read: nothing to send.
+func (s *Server) decideDigest(ctx context.Context, d archive.DigestDue, now time.Time) (archive.Change, int, error) {
+	p, err := s.store.Player(ctx, d.Address)
+	if errors.Is(err, archive.ErrNotFound) {
+		return archive.Change{}, 0, nil
+	}
+	if err != nil {
+		return archive.Change{}, 0, err
+	}
+	if !p.Digest || !p.DigestDue.Equal(d.Due) {
+		return archive.Change{}, 0, nil
+	}
+	change := archive.Change{Digests: []archive.DigestSent{{Address: p.Address, Due: d.Due, Next: nextDigest(p.DigestAt, now)}}}
+	// the digest's "mail": its id seeds the Message-ID, so a repeat after
+	// a crash writes the same mail
+	m := &mailer.Message{MessageID: "digest\x00" + p.Address + "\x00" + d.Due.UTC().Format(time.RFC3339)}
+	ss := s.newSession(ctx, m, "", now)
+	ss.lang = cmp.Or(p.Language, s.opts.DefaultLanguage)
+	gs, err := s.store.GamesOf(ctx, p.Address)
+	if err != nil {
+		return archive.Change{}, 0, err
+	}
+	var waiting []*table
+	for _, g := range gs {
+		if g.Status != archive.Active {
+			continue
+		}
+		t, err := ss.table(g.ID)
+		if err != nil {
+			return archive.Change{}, 0, err
+		}
+		if t.toMove() == sideOf(t.g, p.Address) {
+			waiting = append(waiting, t)
+		}
+	}
+	if len(waiting) > 0 {
+		o, err := ss.digestMail(p, waiting)
+		if err != nil {
+			return archive.Change{}, 0, err
+		}
+		if o != nil {
+			change.Outbox = []archive.OutboxMail{*o}
+		}
+	}
+	if ss.readErr != nil {
+		return archive.Change{}, 0, ss.readErr
+	}
+	ss.collect(&change) // the games whose message the digest delivered
+	ss.collectClock(&change)
+	return change, len(waiting), nil
+}
+
+// digestOrder sorts the games of a digest by urgency: timed games by the
+// player's deadline, earliest first, then untimed ones by how long the
+// player's move has been awaited, longest first, then by id.
+func (ss *session) digestOrder(ts []*table) {
+	type key struct {
+		deadline time.Time // zero for untimed
+		since    time.Time
+	}
+	keys := map[*table]key{}
+	for _, t := range ts {
+		var k key
+		if st, err := t.clockState(); err == nil && st.Control.Timed() {
+			k.deadline, _ = st.Deadline()
+		}
+		k.since = t.g.StartedAt
+		if ps := t.g.Plies; len(ps) > 0 {
+			k.since = ps[len(ps)-1].At
+		}
+		keys[t] = k
+	}
+	slices.SortStableFunc(ts, func(a, b *table) int {
+		ka, kb := keys[a], keys[b]
+		switch {
+		case ka.deadline.IsZero() != kb.deadline.IsZero():
+			if ka.deadline.IsZero() {
+				return 1
+			}
+			return -1
+		case !ka.deadline.Equal(kb.deadline):
+			return ka.deadline.Compare(kb.deadline)
+		case !ka.since.Equal(kb.since):
+			return ka.since.Compare(kb.since)
+		}
+		return strings.Compare(a.g.ID, b.g.ID)
+	})
+}
+
+// digestMail writes the digest of player p listing ts, the games where it
+// is p's move: an introduction, then per game its entry (digestEntry) and
+// the message its opponent left, which is delivered (cleared from the
+// game) — as many entries as fit into maxDigestEntries bytes, most urgent
+// first; the other games one line each with their tag, then a count when
+// even those do not fit into maxReplyText. nil when the mail cannot be
+// written (logged).
+func (ss *session) digestMail(p *archive.Player, ts []*table) (*archive.OutboxMail, error) {
+	s, lang, addr := ss.srv, ss.lang, p.Address
+	ss.digestOrder(ts)
+	var b strings.Builder
+	b.WriteString(tr(lang, "greeting") + "\n\n")
+	b.WriteString(tr(lang, "digest.intro", clockOfDay(p.DigestAt)) + "\n\n")
+	full := 0
+	for _, t := range ts {
+		entry := ss.digestEntry(addr, lang, t)
+		side := sideOf(t.g, addr)
+		msg := messageTo(t.g, side)
+		text := ""
+		if *msg != "" && !ss.messagesOff(addr) {
+			text = tr(lang, "message.heading", opponentOf(t.g, addr)) + "\n\n" + indent(*msg) + "\n\n"
+		}
+		if b.Len()+len(entry)+len(text) > maxDigestEntries {
+			break
+		}
+		b.WriteString(entry)
+		b.WriteString(text)
+		if *msg != "" {
+			*msg, t.changed = "", true
+		}
+		full++
+	}
+	if rest := ts[full:]; len(rest) > 0 {
+		b.WriteString(tr(lang, "digest.more", len(rest)) + "\n")
+		for i, t := range rest {
+			line := fmt.Sprintf("  [taflmail %s %s]  %s\n", t.g.ID, tokenOf(t.g, addr),
+				tr(lang, "digest.line", t.v.Title, opponentOf(t.g, addr), t.moveNumber()))
+			if b.Len()+len(line) > maxReplyText {
+				b.WriteString("  " + tr(lang, "digest.rest", len(rest)-i) + "\n")
+				break
+			}
+			b.WriteString(line)
+		}
+		b.WriteString("\n")
+	}
+	b.WriteString(tr(lang, "signature") + "\n")
+	subject := tr(lang, "digest.subject", len(ts))
+	if len(ts) == 1 {
+		subject = tr(lang, "digest.subject.one")
+	}
+	o := mailer.Outgoing{
+		MessageID: messageID(ss.msg.MessageID, 0, addr, "", "", s.opts.Domain),
+		From:      fmt.Sprintf("%s <%s>", s.opts.Name, s.opts.Address),
+		To:        []string{addr},
+		Subject:   subject,
+		Body:      b.String(),
+		Date:      ss.now,
+		Headers:   map[string]string{loopHeader: "digest"},
+	}
+	raw, err := o.Bytes()
+	if err != nil {
+		s.log.Warn("digest not sent: it cannot be written", "to", addr, "err", err)
+		return nil, nil
+	}
+	if len(raw) > maxReplyBytes {
+		// cannot happen while maxReplyText holds; never send it anyway
+		s.log.Error("digest not sent: it would exceed the limit", "to", addr, "bytes", len(raw))
+		return nil, nil
+	}
+	return &archive.OutboxMail{MessageID: o.MessageID, From: s.opts.Address, To: []string{addr}, Raw: raw}, nil
+}
+
+// digestEntry is one game of addr's digest: the game's header and
+// players, the opponent's last ply, the clocks (or since when the move is
+// awaited), the board, whose move, and how to answer: the game's tag line
+// with addr's key and an example move.
+func (ss *session) digestEntry(addr, lang string, t *table) string {
+	var b strings.Builder
+	b.WriteString(tr(lang, "game.header", t.g.ID, t.v.Title) + "\n")
+	b.WriteString(tr(lang, "game.players", t.g.Attackers, t.g.Defenders) + "\n\n")
+	if ps := t.g.Plies; len(ps) > 0 {
+		b.WriteString(tr(lang, "move.played", opponentOf(t.g, addr), ps[len(ps)-1].Move) + "\n")
+	} else {
+		b.WriteString(tr(lang, "digest.first") + "\n")
+	}
+	if c := ss.clocksText(lang, t); c != "" {
+		b.WriteString(c + "\n")
+	}
+	b.WriteString("\n" + t.board(lang) + "\n")
+	b.WriteString(tr(lang, "move.yours", t.moveNumber(), sideName(lang, t.toMove())) + "\n")
+	b.WriteString(tr(lang, "digest.answer") + "\n")
+	fmt.Fprintf(&b, "    [taflmail %s %s]\n    %s\n\n", t.g.ID, tokenOf(t.g, addr), exampleMove(t))
+	return b.String()
+}
