@@ -381,16 +381,25 @@ func diagnoseString(pos lexer.Position, rest string) *Error {
 // checkText rejects input that is not UTF-8 text: invalid UTF-8 and control
 // characters other than tab, line feed and carriage return.
 func checkText(filename string, src []byte) *Error {
-	pos := lexer.Position{Filename: filename, Line: 1, Column: 1}
+	// A byte at a time for ASCII; the position is worked out only for an
+	// error.
+	at := func(i int) lexer.Position {
+		pos := lexer.Position{Filename: filename, Line: 1, Column: 1}
+		pos.Advance(string(src[:i]))
+		return pos
+	}
 	for i := 0; i < len(src); {
-		r, n := utf8.DecodeRune(src[i:])
-		switch {
-		case r == utf8.RuneError && n == 1:
-			return newError(pos, "invalid UTF-8 byte 0x%02x", src[i])
-		case isControl(r) && r != '\t' && r != '\n' && r != '\r':
-			return newError(pos, "control character %U not allowed", r)
+		if c := src[i]; c < utf8.RuneSelf {
+			if isControl(rune(c)) && c != '\t' && c != '\n' && c != '\r' {
+				return newError(at(i), "control character %U not allowed", rune(c))
+			}
+			i++
+			continue
 		}
-		pos.Advance(string(src[i : i+n]))
+		r, n := utf8.DecodeRune(src[i:])
+		if r == utf8.RuneError && n == 1 {
+			return newError(at(i), "invalid UTF-8 byte 0x%02x", src[i])
+		}
 		i += n
 	}
 	return nil

@@ -222,7 +222,27 @@ func (r *Record) finish() {
 // in docs/notation.md (Date, Variant, Rules, Position with ToMove, Result,
 // Termination) and that the Result tag, if present, agrees with the result
 // token. Errors are *Error.
+//
+// The grammar (recordParser) is the definition, but it costs tens of
+// microseconds a ply, so ParseRecords first reads the file with a
+// splitter that understands the plain form WriteRecord writes (see
+// recordSplitter) and reads the ply texts through a plyMemo (participle
+// once per token shape), as ParseCSV does. A file it does not understand
+// entirely, and every file with an error, goes to the grammar, so the
+// errors (file:line:col) are the grammar's. TestParseRecordsSame and
+// FuzzParseRecordsSame check that both give the same trees, positions
+// included (docs/performance.md).
 func ParseRecords(filename string, src []byte) (recs []*Record, err error) {
+	defer guard(filename, &err)
+	if recs, ok := splitRecords(filename, src); ok {
+		return recs, nil
+	}
+	return parseRecordsGrammar(filename, src)
+}
+
+// parseRecordsGrammar parses a file of native records with the grammar
+// alone.
+func parseRecordsGrammar(filename string, src []byte) (recs []*Record, err error) {
 	defer guard(filename, &err)
 	if e := checkText(filename, src); e != nil {
 		return nil, e

@@ -236,10 +236,21 @@ func ReadGames(filename string, src []byte, opts ReadOptions) ([]*Game, error) {
 		if err != nil {
 			return nil, err
 		}
+		// The games and their plies come in one allocation each for the
+		// file, as for CSV below.
 		games := make([]*Game, len(recs))
+		blocks := make([]Game, len(recs))
+		n := 0
+		for _, r := range recs {
+			n += recordPlies(r)
+		}
+		plies := make([]Ply, 0, n)
 		for i, r := range recs {
-			games[i] = FromRecord(r, def)
-			games[i].Number = i + 1
+			k := recordPlies(r)
+			fromRecord(&blocks[i], r, def, plies[:0:k])
+			plies = plies[k:k:cap(plies)]
+			blocks[i].Number = i + 1
+			games[i] = &blocks[i]
 		}
 		return games, nil
 	case FormatOTG:
@@ -297,7 +308,30 @@ var fieldTags = map[string]bool{"Variant": true, "Rules": true, "Position": true
 // (then Variant, if present, only names them); Position and ToMove give a
 // set-up position.
 func FromRecord(r *grammar.Record, def *engine.Variant) *Game {
-	g := &Game{Filename: r.Pos.Filename, Format: FormatNative, Line: r.Pos.Line, Col: r.Pos.Column}
+	g := &Game{}
+	fromRecord(g, r, def, make([]Ply, 0, recordPlies(r)))
+	return g
+}
+
+// recordPlies returns the number of plies of a native record.
+func recordPlies(r *grammar.Record) int {
+	n := 0
+	for _, t := range r.Turns {
+		if t.First != nil {
+			n++
+		}
+		if t.Second != nil {
+			n++
+		}
+	}
+	return n
+}
+
+// fromRecord fills g, a zero Game, as FromRecord describes; plies is an
+// empty slice with room for the record's plies.
+func fromRecord(g *Game, r *grammar.Record, def *engine.Variant, plies []Ply) {
+	g.Filename, g.Format, g.Line, g.Col = r.Pos.Filename, FormatNative, r.Pos.Line, r.Pos.Column
+	g.Plies = plies
 	if r.Result != nil {
 		g.Result = r.Result.Outcome
 	}
@@ -327,28 +361,37 @@ func FromRecord(r *grammar.Record, def *engine.Variant) *Game {
 	for _, c := range r.Comments {
 		g.Comments = append(g.Comments, c.Text)
 	}
+	if cap(plies) == 0 {
+		g.Plies = nil // as a record without plies always had it
+	}
 	for _, t := range r.Turns {
 		for i, a := range []*grammar.AnnotatedPly{t.First, t.Second} {
 			if a == nil {
 				continue
 			}
-			p := Ply{Ply: a.Ply, Number: t.Number, Second: i == 1}
+			// Field by field into room made beforehand: appending a
+			// struct that holds pointers costs a bulk write barrier
+			// while the garbage collector marks (docs/performance.md).
+			g.Plies = append(g.Plies, Ply{})
+			p := &g.Plies[len(g.Plies)-1]
+			p.Ply, p.Number, p.Second = a.Ply, t.Number, i == 1
+			if len(a.Comments) == 0 {
+				continue
+			}
 			var bad *Error
 			p.Time, p.Comments, bad = plyClock(a.Comments)
 			if bad != nil && g.ClockErr == nil {
-				bad.Ply, bad.Move, bad.Side = len(g.Plies)+1, p.Text(), engine.Attackers
+				bad.Ply, bad.Move, bad.Side = len(g.Plies), p.Text(), engine.Attackers
 				if p.Second {
 					bad.Side = engine.Defenders // native pairs: attackers first
 				}
 				g.ClockErr = bad
 			}
-			g.Plies = append(g.Plies, p)
 		}
 	}
 	if g.ClockErr == nil {
 		g.ClockErr = checkClock(g, r)
 	}
-	return g
 }
 
 // setVariant sets a native record's rules from its Variant and Rules tags
