@@ -390,7 +390,7 @@ func checkText(filename string, src []byte) *Error {
 	}
 	for i := 0; i < len(src); {
 		if c := src[i]; c < utf8.RuneSelf {
-			if isControl(rune(c)) && c != '\t' && c != '\n' && c != '\r' {
+			if badASCII[c] {
 				return newError(at(i), "control character %U not allowed", rune(c))
 			}
 			i++
@@ -404,6 +404,15 @@ func checkText(filename string, src []byte) *Error {
 	}
 	return nil
 }
+
+// badASCII marks the ASCII characters checkText rejects: the control
+// characters but tab, line feed and carriage return.
+var badASCII = func() (bad [utf8.RuneSelf]bool) {
+	for c := range bad {
+		bad[c] = isControl(rune(c)) && c != '\t' && c != '\n' && c != '\r'
+	}
+	return bad
+}()
 
 // isControl reports an ASCII control character (C0 or DEL).
 func isControl(r rune) bool { return r < 0x20 || r == 0x7f }

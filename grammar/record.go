@@ -357,34 +357,33 @@ func checkRecord(r *Record, src []byte) error {
 			return newError(t.Pos, "duplicate tag %s", t.Name)
 		}
 		seen[t.Name] = true
-		found := quoteFound(t.Value)
 		switch t.Name {
 		case "Date":
 			if !dateRE.MatchString(t.Value) {
-				return expectedError(t.Pos, "Date as YYYY.MM.DD (? for unknown digits)", found)
+				return expectedError(t.Pos, "Date as YYYY.MM.DD (? for unknown digits)", quoteFound(t.Value))
 			}
 			if why := calendarProblem(t.Value); why != "" {
 				return newError(t.Pos, "Date %q is not a calendar date: %s", t.Value, why)
 			}
 		case "Variant":
 			if !variantRE.MatchString(t.Value) {
-				return expectedError(t.Pos, "Variant as a lower-case name such as \"copenhagen\"", found)
+				return expectedError(t.Pos, "Variant as a lower-case name such as \"copenhagen\"", quoteFound(t.Value))
 			}
 		case "Result":
 			if _, ok := parseOutcome(t.Value); !ok {
-				return expectedError(t.Pos, "Result "+quoteList(outcomeNames[:]), found)
+				return expectedError(t.Pos, "Result "+quoteList(outcomeNames[:]), quoteFound(t.Value))
 			}
 		case "ToMove":
 			if !oneOf(t.Value, sideValues) {
-				return expectedError(t.Pos, "ToMove "+quoteList(sideValues), found)
+				return expectedError(t.Pos, "ToMove "+quoteList(sideValues), quoteFound(t.Value))
 			}
 		case "Termination":
 			if !oneOf(t.Value, terminations) {
-				return expectedError(t.Pos, "Termination "+quoteList(terminations), found)
+				return expectedError(t.Pos, "Termination "+quoteList(terminations), quoteFound(t.Value))
 			}
 		case "Position":
 			if !positionRE.MatchString(t.Value) {
-				return expectedError(t.Pos, "Position as an OTN position such as \"/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/\"", found)
+				return expectedError(t.Pos, "Position as an OTN position such as \"/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/\"", quoteFound(t.Value))
 			}
 		case "Rules":
 			rules, err := parseTagRules(t, src)
