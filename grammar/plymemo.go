@@ -57,13 +57,53 @@ type shortText struct {
 	n      uint8 // the text's length; 0 for a free entry
 }
 
-func newPlyMemo() *plyMemo {
+func newPlyMemo() *plyMemo { return newPlyMemoFor(512) }
+
+// newPlyMemoFor returns a plyMemo sized for about n distinct texts.
+func newPlyMemoFor(n int) *plyMemo {
+	size := 16
+	for size < 2*n {
+		size *= 2
+	}
 	return &plyMemo{
-		short:  make([]shortText, 1024),
+		short:  make([]shortText, size),
 		texts:  make(map[string]*Ply),
-		shapes: make(map[string]*plyShape, 64),
+		shapes: make(map[string]*plyShape, min(n, 64)),
 		square: moveLexerGen.Symbols()["Square"],
 	}
+}
+
+// ParsePlies parses each of texts as ParsePly(filename, text) does and
+// returns the trees in order, each positioned in its own text. The plies
+// of a game come in a few token shapes, so participle is asked once per
+// shape (see plyMemo) rather than once per ply. When a text does not
+// parse, it returns the index of the first such text and ParsePly's
+// *Error for it.
+func ParsePlies(filename string, texts []string) (plies []*Ply, bad int, err error) {
+	defer guard(filename, &err)
+	m := newPlyMemoFor(len(texts))
+	var place plyPlacer
+	place.filename = filename
+	place.blocks.chunk = make([]plyBlock, len(texts))
+	plies = make([]*Ply, len(texts))
+	for i, text := range texts {
+		var t *Ply
+		if plainText(text) {
+			t, _ = m.ply([]byte(text))
+		}
+		if t == nil {
+			// Not plain (white space around it: the memo's trees are on
+			// line 1), or not a ply: ParsePly's tree or error.
+			p, err := ParsePly(filename, []byte(text))
+			if err != nil {
+				return nil, i, err
+			}
+			plies[i] = p
+			continue
+		}
+		plies[i] = place.ply(t, 0, 1, 1)
+	}
+	return plies, 0, nil
 }
 
 // ply returns the tree of text as ParsePly("", text) returns it, or false

@@ -93,11 +93,11 @@ func NewGame(spec GameSpec) (*Game, error) {
 		g.Plies = append(g.Plies, Ply{Ply: p, Number: number, Second: side == engine.Defenders})
 		side = side.Opponent()
 	}
-	for i, text := range spec.Plies {
-		p, err := grammar.ParsePly(spec.Filename, []byte(text))
-		if err != nil {
-			return nil, fmt.Errorf("notation: game %s: ply %d %q: %w", spec.Filename, i+1, text, err)
-		}
+	plies, bad, err := grammar.ParsePlies(spec.Filename, spec.Plies)
+	if err != nil {
+		return nil, fmt.Errorf("notation: game %s: ply %d %q: %w", spec.Filename, bad+1, spec.Plies[bad], err)
+	}
+	for _, p := range plies {
 		add(p)
 	}
 	for _, c := range spec.Comments {
