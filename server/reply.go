@@ -2,7 +2,7 @@ package server
 
 import (
 	"fmt"
-	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/taflmail/taflmail/archive"
@@ -56,12 +56,39 @@ func exampleMove(t *table) string {
 	if len(ms) == 0 {
 		return "d1-d3"
 	}
-	sort.Slice(ms, func(i, j int) bool { return ms[i].String() < ms[j].String() })
 	dots := "."
 	if t.pos.Ply()%2 == 1 {
 		dots = "..."
 	}
-	return fmt.Sprintf("%d%s %s", t.moveNumber(), dots, ms[0])
+	return fmt.Sprintf("%d%s %s", t.moveNumber(), dots, ms[firstByText(ms)])
+}
+
+// firstByText returns the index of the move of ms (not empty) whose text
+// comes first ("a10-…" before "a2-…"). Each text is written once into a
+// buffer: sorting by Move.String cost about a thousand allocations a mail
+// (docs/performance.md).
+func firstByText(ms []engine.Move) int {
+	var best, key [16]byte
+	bestLen, k := 0, 0
+	for i, m := range ms {
+		n := len(appendMoveText(key[:0], m))
+		if i == 0 || string(key[:n]) < string(best[:bestLen]) {
+			best, bestLen, k = key, n, i
+		}
+	}
+	return k
+}
+
+// appendMoveText appends m as Move.String writes it ("a10-a4").
+func appendMoveText(b []byte, m engine.Move) []byte {
+	for i, s := range [2]engine.Square{m.From, m.To} {
+		if i > 0 {
+			b = append(b, '-')
+		}
+		b = append(b, byte('a'+s.File()))
+		b = strconv.AppendInt(b, int64(s.Rank()+1), 10)
+	}
+	return b
 }
 
 // resultText says who won and why: "the defenders win, the king escaped".
