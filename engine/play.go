@@ -148,17 +148,32 @@ type PlyResult struct {
 // Play checks m and plays it. It returns an *IllegalMoveError (and leaves
 // p unchanged) when m is illegal.
 func (p *Position) Play(m Move) (PlyResult, error) {
+	r, _, err := p.PlayAppend(m, nil)
+	return r, err
+}
+
+// PlayAppend is Play with the captured squares appended to buf, so that a
+// caller playing many plies (a replay) can keep them all in one buffer
+// instead of one allocation per capturing ply. It returns the buffer as
+// extended; the result's Captures is the part appended, with its capacity
+// cut to its length, so appending to it never writes into buf. An illegal
+// move leaves p and buf unchanged.
+func (p *Position) PlayAppend(m Move, buf []Square) (PlyResult, []Square, error) {
 	if err := p.Check(m); err != nil {
-		return PlyResult{}, err
+		return PlyResult{}, buf, err
 	}
 	pc := p.At(m.From)
 	start := len(p.caps)
 	p.Make(m)
 	r := PlyResult{Move: m, Piece: pc, Outcome: p.outcome}
-	for _, c := range p.caps[start:] {
-		r.Captures = append(r.Captures, p.g.square(int(c.at)))
+	if n := len(p.caps) - start; n > 0 {
+		from := len(buf)
+		for _, c := range p.caps[start:] {
+			buf = append(buf, p.g.square(int(c.at)))
+		}
+		r.Captures = buf[from : from+n : from+n]
 	}
-	return r, nil
+	return r, buf, nil
 }
 
 // withArticle returns "an attacker", "a defender", "the king".

@@ -156,6 +156,7 @@ func (g *Game) Replay() *Replay {
 	number := 0 // the expected move number of the pair being read
 	afterEnd := false
 	var caps capBuf
+	var squares []engine.Square // the captured squares of all plies, one buffer
 	for i := range g.Plies {
 		p := &g.Plies[i]
 		side := pos.ToMove()
@@ -195,7 +196,8 @@ func (g *Game) Replay() *Replay {
 			}
 		}
 		king, _ := pos.King()
-		res, err := pos.Play(mv)
+		var res engine.PlyResult
+		res, squares, err = pos.PlayAppend(mv, squares)
 		if err != nil {
 			msg := err.Error()
 			var ie *engine.IllegalMoveError
