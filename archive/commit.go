@@ -228,12 +228,12 @@ func insertGame(ctx context.Context, tx *sql.Tx, g *Game, createdAt, now time.Ti
 	_, err = tx.ExecContext(ctx, `INSERT INTO games (id, variant, attackers, defenders, challenger, status, result, reason, draw_offer_by,
 	attacker_token, defender_token, attackers_thread, defenders_thread, start_position, time_control, tournament_id,
 	ply_count, version, created_at, updated_at, started_at, ended_at,
-	attackers_private, defenders_private, message_to_attackers, message_to_defenders, attackers_conditions, defenders_conditions, takeback_by)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	attackers_private, defenders_private, message_to_attackers, message_to_defenders, attackers_conditions, defenders_conditions, takeback_by, engine_level)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		g.ID, g.Variant, lower(g.Attackers), lower(g.Defenders), lower(g.Challenger), string(g.Status), g.Result, g.Reason, g.DrawOfferBy,
 		g.AttackerToken, g.DefenderToken, g.AttackersThread, g.DefendersThread, g.StartPosition, g.TimeControl, nullString(g.TournamentID),
 		fmtTime(createdAt), fmtTime(now), nullTime(g.StartedAt), nullTime(g.EndedAt),
-		g.AttackersPrivate, g.DefendersPrivate, g.MessageToAttackers, g.MessageToDefenders, ac, dc, g.TakebackBy)
+		g.AttackersPrivate, g.DefendersPrivate, g.MessageToAttackers, g.MessageToDefenders, ac, dc, g.TakebackBy, g.EngineLevel)
 	if isUniqueViolation(err) {
 		return fmt.Errorf("new game %q: id taken: %w", g.ID, ErrConflict)
 	}
@@ -255,14 +255,14 @@ func updateGame(ctx context.Context, tx *sql.Tx, g *Game, now time.Time) (versio
 	reason = ?, draw_offer_by = ?, attacker_token = ?, defender_token = ?, attackers_thread = ?, defenders_thread = ?,
 	start_position = ?, time_control = ?, tournament_id = ?, started_at = ?, ended_at = ?, version = version + 1, updated_at = ?,
 	attackers_private = ?, defenders_private = ?, message_to_attackers = ?, message_to_defenders = ?,
-	attackers_conditions = ?, defenders_conditions = ?, takeback_by = ?
+	attackers_conditions = ?, defenders_conditions = ?, takeback_by = ?, engine_level = ?
 WHERE id = ? AND version = ?
 RETURNING version, ply_count, created_at`,
 		g.Variant, lower(g.Attackers), lower(g.Defenders), lower(g.Challenger), string(g.Status), g.Result,
 		g.Reason, g.DrawOfferBy, g.AttackerToken, g.DefenderToken, g.AttackersThread, g.DefendersThread,
 		g.StartPosition, g.TimeControl, nullString(g.TournamentID), nullTime(g.StartedAt), nullTime(g.EndedAt), fmtTime(now),
 		g.AttackersPrivate, g.DefendersPrivate, g.MessageToAttackers, g.MessageToDefenders,
-		ac, dc, g.TakebackBy,
+		ac, dc, g.TakebackBy, g.EngineLevel,
 		g.ID, g.Version).Scan(&version, &plyCount, scanTime(&createdAt))
 	if !isNoRows(err) {
 		if err != nil {
@@ -499,6 +499,8 @@ func (g *Game) validate() error {
 		return invalid("game %q: takeback by %q", g.ID, g.TakebackBy)
 	case g.Version < 0:
 		return invalid("game %q: version %d", g.ID, g.Version)
+	case g.EngineLevel < 0:
+		return invalid("game %q: engine level %d", g.ID, g.EngineLevel)
 	}
 	if err := g.AttackersConditions.validate(g.ID, "attackers'"); err != nil {
 		return err

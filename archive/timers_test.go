@@ -292,3 +292,37 @@ func rawDB(t *testing.T, path string) *sql.DB {
 	t.Cleanup(func() { db.Close() })
 	return db
 }
+
+// TestEngineGameAndTimer: a game's engine level and a timer of kind
+// engine are stored and read back; a negative level is refused.
+func TestEngineGameAndTimer(t *testing.T) {
+	ctx := context.Background()
+	s, _, _ := openStore(t)
+	g := newGame("EEEEEE")
+	g.Defenders, g.DefenderToken, g.EngineLevel = "engine@taflmail.invalid", "", 4
+	commit(t, s, archive.Change{Games: []*archive.Game{g}, Timers: map[string]archive.TimerPlan{
+		g.ID: {Ply: 1, Timers: []archive.Timer{timer("ply 1 engine", archive.TimerEngine, 0)}},
+	}})
+	got, err := s.Game(ctx, g.ID)
+	if err != nil || got.EngineLevel != 4 {
+		t.Fatalf("Game = %+v, %v; want engine level 4", got, err)
+	}
+	gs, err := s.GamesOf(ctx, "alice@example.org")
+	if err != nil || len(gs) != 1 || gs[0].EngineLevel != 4 {
+		t.Errorf("GamesOf = %+v, %v; want the game with engine level 4", gs, err)
+	}
+	due, err := s.DueTimers(ctx, t0, 0)
+	if err != nil || len(due) != 1 || due[0].Kind != archive.TimerEngine || due[0].Key != "ply 1 engine" {
+		t.Errorf("DueTimers = %+v, %v; want the engine timer", due, err)
+	}
+	got.EngineLevel = 5
+	commit(t, s, archive.Change{Games: []*archive.Game{got}})
+	if again, err := s.Game(ctx, g.ID); err != nil || again.EngineLevel != 5 {
+		t.Errorf("after an update: %+v, %v; want engine level 5", again, err)
+	}
+	bad := newGame("FFFFFF")
+	bad.EngineLevel = -1
+	if err := s.Commit(ctx, archive.Change{Games: []*archive.Game{bad}}); !errors.Is(err, archive.ErrInvalid) {
+		t.Errorf("engine level -1: %v, want ErrInvalid", err)
+	}
+}

@@ -84,6 +84,11 @@ type Game struct {
 	// and the players' leave (package clock).
 	TimeControl  string
 	TournamentID string // "" for a casual game
+	// EngineLevel is the level (1 to 5, search.Level) of the engine
+	// opponent that plays one side of the game under the referee's
+	// reserved engine address (docs/engine.md, "Playing the engine by
+	// mail"); 0 in a game between two people.
+	EngineLevel int
 
 	// StartedAt is when the game started (its acceptance was committed):
 	// the first mover's clock starts here (CORRESPONDENCE.md §2.1). Zero
@@ -258,17 +263,20 @@ type MailboxState struct {
 // timers.kind column holds.
 type TimerKind string
 
-// The timer kinds (package clock's TimerReminder and TimerDeadline).
+// The timer kinds (package clock's TimerReminder and TimerDeadline, and
+// the engine opponent's turn).
 const (
 	TimerReminder TimerKind = "reminder" // remind the side to move (CORRESPONDENCE.md §4.1)
 	TimerDeadline TimerKind = "deadline" // end the game on time (§2.6, §4.2)
+	TimerEngine   TimerKind = "engine"   // the engine opponent replies: its ply, or its answer to a draw offer
 )
 
-// Valid reports whether k is one of the two kinds.
-func (k TimerKind) Valid() bool { return k == TimerReminder || k == TimerDeadline }
+// Valid reports whether k is one of the three kinds.
+func (k TimerKind) Valid() bool { return k == TimerReminder || k == TimerDeadline || k == TimerEngine }
 
 // Timer is an instant at which a game needs the referee without a mail:
-// a reminder or a deadline (the scheduler's timers, docs/clock.md).
+// a reminder, a deadline (the scheduler's timers, docs/clock.md) or the
+// engine opponent's reply (docs/engine.md).
 type Timer struct {
 	// GameID is the game; filled by the queries, ignored in a TimerPlan
 	// (whose map key names the game).

@@ -1,0 +1,82 @@
+package archive
+
+import (
+	"context"
+	"io/fs"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+// TestMigrateEngineKeepsTimers upgrades an archive of the schema before
+// the engine's migration (*_engine.sql: every migration before it) to the
+// current schema: the timers table is built again for its new kind, with
+// every timer, pending and done, as it was, and the pending timers' index
+// back in place; games get engine level 0.
+func TestMigrateEngineKeepsTimers(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "before.db")
+	all, err := fs.Glob(migrationFiles, "migrations/*.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(all)
+	engineAt := slices.IndexFunc(all, func(n string) bool { return strings.HasSuffix(n, "_engine.sql") })
+	if engineAt < 3 {
+		t.Fatalf("migrations %v: want the engine's after 003_clock", all)
+	}
+	v3 := fstest.MapFS{}
+	for _, name := range all[:engineAt] {
+		data, err := fs.ReadFile(migrationFiles, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		v3[name] = &fstest.MapFile{Data: data}
+	}
+	s, err := OpenWith(ctx, path, Options{migrations: v3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{
+		`INSERT INTO games (id, variant, attackers, defenders, challenger, status, version, created_at, updated_at)
+VALUES ('AAAAAA', 'brandubh', 'a@x', 'b@x', 'a@x', 'active', 1, '2026-11-29T12:00:00.000000000Z', '2026-11-29T12:00:00.000000000Z')`,
+		`INSERT INTO timers (game_id, key, kind, ply, due, done) VALUES
+('AAAAAA', 'ply 3 reminder 7d', 'reminder', 3, '2026-12-01T00:00:00.000000000Z', '2026-12-01T00:00:05.000000000Z'),
+('AAAAAA', 'ply 3 deadline', 'deadline', 3, '2026-12-04T00:00:00.000000000Z', NULL)`,
+	} {
+		if _, err := s.db.Exec(q); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := s.db.Exec(`INSERT INTO timers (game_id, key, kind, ply, due) VALUES ('AAAAAA', 'x', 'engine', 3, '2026-12-01T00:00:00.000000000Z')`); err == nil {
+		t.Fatal("the schema before the engine's took a timer of kind engine")
+	}
+	s.Close()
+
+	s, err = Open(ctx, path)
+	if err != nil {
+		t.Fatalf("upgrade to the current schema: %v", err)
+	}
+	defer s.Close()
+	ts, err := s.GameTimers(ctx, "AAAAAA")
+	if err != nil || len(ts) != 2 {
+		t.Fatalf("timers after the upgrade = %+v, %v; want both", ts, err)
+	}
+	if ts[0].Key != "ply 3 reminder 7d" || ts[0].Done.IsZero() || ts[1].Key != "ply 3 deadline" || !ts[1].Done.IsZero() || ts[1].Kind != TimerDeadline {
+		t.Errorf("timers after the upgrade = %+v", ts)
+	}
+	due, err := s.DueTimers(ctx, ts[1].Due, 0)
+	if err != nil || len(due) != 1 || due[0].Key != "ply 3 deadline" {
+		t.Errorf("DueTimers after the upgrade (through the index timers_due) = %+v, %v", due, err)
+	}
+	g, err := s.Game(ctx, "AAAAAA")
+	if err != nil || g.EngineLevel != 0 {
+		t.Errorf("game after the upgrade: engine level %v, %v; want 0", g, err)
+	}
+	if _, err := s.db.Exec(`INSERT INTO timers (game_id, key, kind, ply, due) VALUES ('AAAAAA', 'ply 3 engine', 'engine', 3, '2026-12-01T00:00:00.000000000Z')`); err != nil {
+		t.Errorf("a timer of kind engine after the upgrade: %v", err)
+	}
+}
