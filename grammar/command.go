@@ -1,6 +1,7 @@
 package grammar
 
 import (
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -31,17 +32,23 @@ func (k *kw) setPos(p lexer.Position)  { k.Pos = p }
 
 // NewGameCommand challenges Opponent to a game: "new copenhagen with
 // bob@example.org as defenders time 30d+1d", German "neu copenhagen mit …
-// als verteidiger zeit 30d+1d". The side and the time control are
-// optional and may come in either order (Options, as written); each at
-// most once. Side is the challenger's side as written ("" when not given;
-// the server decides what the words mean), Time the time control (nil
-// when not given: CORRESPONDENCE.md Decision C1 makes that "none" for a
-// casual game). ParseCommand fills both from Options.
+// als verteidiger zeit 30d+1d", or starts a game against the engine:
+// "new brandubh with engine level 2 as defenders" ("neu brandubh mit
+// engine stufe 2 als verteidiger"; docs/engine.md). The side, the time
+// control and the level are optional and may come in any order (Options,
+// as written); each at most once. Side is the challenger's side as
+// written ("" when not given; the server decides what the words mean),
+// Time the time control (nil when not given: CORRESPONDENCE.md Decision
+// C1 makes that "none" for a casual game). ParseCommand fills Side, Time,
+// Level and Engine from Options and Opponent.
 type NewGameCommand struct {
 	kw
-	Keyword  string           `parser:"@('new' | 'neu' | 'challenge')"`
-	Variant  string           `parser:"@Word"`
-	Opponent string           `parser:"('with' | 'mit' | 'gegen' | 'against' | 'vs') @Email"`
+	Keyword string `parser:"@('new' | 'neu' | 'challenge')"`
+	Variant string `parser:"@Word"`
+	// Opponent is the opponent's address as written, or the word
+	// "engine" or "computer" (any case) for the referee's engine
+	// opponent (then Engine is set).
+	Opponent string           `parser:"('with' | 'mit' | 'gegen' | 'against' | 'vs') (@Email | @('engine' | 'computer'))"`
 	Options  []*NewGameOption `parser:"@@*"`
 
 	// Side is the side clause's word, "" without one.
@@ -49,15 +56,23 @@ type NewGameCommand struct {
 	// Time is the time control clause parsed by ParseTimeControl, nil
 	// without one. Its positions point into the mail line.
 	Time *TimeControl
+	// Engine reports that the opponent is the engine ("with engine").
+	Engine bool
+	// Level is the number of the level clause ("level 3", German "stufe
+	// 3"), 0 without one. The grammar takes any number that fits an int;
+	// which levels exist (1 to 5) and that a level needs the engine is
+	// the referee's to say.
+	Level int
 }
 
 // NewGameOption is one optional clause of a new command: "as <side>"
-// ("als") or "time <control>" ("zeit"). Exactly one of Side and Time is
-// set.
+// ("als"), "time <control>" ("zeit") or "level <n>" ("stufe": the
+// engine's strength). Exactly one of Side, Time and Level is set.
 type NewGameOption struct {
-	Pos  lexer.Position
-	Side string           `parser:"  ('as' | 'als') @Word"`
-	Time *TimeControlText `parser:"| ('time' | 'zeit') @@"`
+	Pos   lexer.Position
+	Side  string           `parser:"  ('as' | 'als') @Word"`
+	Time  *TimeControlText `parser:"| ('time' | 'zeit') @@"`
+	Level string           `parser:"| ('level' | 'stufe') @Int"`
 }
 
 // TimeControlText is the time control of a new command as written: the
@@ -92,11 +107,11 @@ func (t *TimeControlText) Parse(lex *lexer.PeekingLexer) error {
 	return nil
 }
 
-// isClauseKeyword reports "as", "als", "time" or "zeit" in any case: the
-// start of a clause, which ends a time control.
+// isClauseKeyword reports "as", "als", "time", "zeit", "level" or
+// "stufe" in any case: the start of a clause, which ends a time control.
 func isClauseKeyword(w string) bool {
 	switch strings.ToLower(w) {
-	case "as", "als", "time", "zeit":
+	case "as", "als", "time", "zeit", "level", "stufe":
 		return true
 	}
 	return false
@@ -768,14 +783,25 @@ func shiftCommand(cmd Command, base lexer.Position) {
 	}
 }
 
-// finish fills Side and Time from the options of a new command whose
+// finish fills Side, Time, Level and Engine from a new command whose
 // positions are relative to line 1, moving them to base's line: each
 // clause at most once, the time control parsed by ParseTimeControl.
 func (c *NewGameCommand) finish(filename string, base lexer.Position) error {
-	seenSide := false
+	c.Engine = !strings.Contains(c.Opponent, "@")
+	seenSide, seenLevel := false, false
 	for _, o := range c.Options {
 		o.Pos = shift(base, o.Pos)
 		switch {
+		case o.Level != "":
+			if seenLevel {
+				return newError(o.Pos, "the level is given twice")
+			}
+			seenLevel = true
+			n, err := strconv.Atoi(o.Level)
+			if err != nil {
+				return newError(o.Pos, "number %s is too large", quoteFound(o.Level))
+			}
+			c.Level = n
 		case o.Time != nil:
 			o.Time.Pos = shift(base, o.Time.Pos)
 			if c.Time != nil {

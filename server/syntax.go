@@ -64,6 +64,7 @@ var syntaxPhrases = map[string]string{
 	"a mail address":                               "syntax.address",
 	"a word":                                       "syntax.word",
 	"a number":                                     "syntax.number",
+	"number":                                       "syntax.number",
 	"file a to s":                                  "syntax.file",
 	"rank 1 to 19":                                 "syntax.rank",
 	"square":                                       "syntax.square",
