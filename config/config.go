@@ -28,6 +28,7 @@ type Config struct {
 	Archive Archive `mapstructure:"archive"`
 	Server  Server  `mapstructure:"server"`
 	Clock   Clock   `mapstructure:"clock"`
+	Engine  Engine  `mapstructure:"engine"`
 	Log     Log     `mapstructure:"log"`
 }
 
@@ -88,6 +89,17 @@ type Clock struct {
 	UntimedReminders string `mapstructure:"untimed_reminders" help:"remind the player to move in an untimed game after each of these without a move, e.g. \"7d, 14d, 21d\"; empty sends none"`
 }
 
+// Engine is the engine opponent players challenge by mail (issue 13,
+// docs/engine.md): how long it thinks, how many searches run at once and
+// how much memory each takes, and how many games one player may run
+// against it.
+type Engine struct {
+	Think          time.Duration `mapstructure:"think" help:"the engine's think time per move at level 5, e.g. 10s; the levels below think the same fraction of it as by default (level 4 0.3, level 3 0.1, level 2 0.05, level 1 0.02)"`
+	Searches       int           `mapstructure:"searches" help:"engine searches that run at once, each keeping one core busy; further engine moves wait for one to end"`
+	TableMiB       int           `mapstructure:"table_mib" help:"transposition table of each engine search in MiB: the engine needs about searches × table_mib MiB"`
+	GamesPerPlayer int           `mapstructure:"games_per_player" help:"running games one player may have against the engine; 0 switches games against the engine off"`
+}
+
 // Log is what the daemon writes about itself.
 type Log struct {
 	Level  string `mapstructure:"level" help:"least severe level logged: debug, info, warn or error"`
@@ -126,6 +138,12 @@ func Default() Config {
 			LeaveDays:        30,
 			Reminders:        "7d, 2d, 12h",
 			UntimedReminders: "7d, 14d, 21d",
+		},
+		Engine: Engine{
+			Think:          10 * time.Second,
+			Searches:       1,
+			TableMiB:       16,
+			GamesPerPlayer: 3,
 		},
 		Log: Log{
 			Level:  "info",

@@ -264,6 +264,9 @@ smtp.security: must be none, starttls or tls, not ""
 archive.path: required
 server.address: required
 server.default_language: must be en or de, not ""
+engine.think: must be from 10ms to 10m, not 0s
+engine.searches: must be from 1 to 64, not 0
+engine.table_mib: must be from 1 to 4096, not 0
 log.level: must be debug, info, warn or error, not ""
 log.format: must be text or json, not ""`},
 		{"security", func(c *config.Config) { c.SMTP.Security = "x" }, `smtp.security: must be none, starttls or tls, not "x"`},
@@ -568,6 +571,12 @@ clock:
   reminders: "7d, 2d, 12h"
   untimed_reminders: "7d, 14d, 21d"
 
+engine:
+  think: "10s"
+  searches: 1
+  table_mib: 16
+  games_per_player: 3
+
 log:
   level: "debug"
   format: "text"
@@ -614,8 +623,8 @@ func TestRegisterFlags(t *testing.T) {
 
 func TestKeys(t *testing.T) {
 	keys := config.Keys()
-	if len(keys) != 36 {
-		t.Errorf("len(Keys()) = %d, want 36", len(keys))
+	if len(keys) != 40 {
+		t.Errorf("len(Keys()) = %d, want 40", len(keys))
 	}
 	k := keys[10] // imap.poll_interval
 	want := config.Key{Name: "imap.poll_interval", Env: "TAFLMAIL_IMAP_POLL_INTERVAL", Flag: "imap-poll-interval",

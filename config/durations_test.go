@@ -58,3 +58,27 @@ func TestValidateClock(t *testing.T) {
 		}
 	}
 }
+
+// TestValidateEngine: the engine keys are checked, each problem naming
+// its key; the defaults pass.
+func TestValidateEngine(t *testing.T) {
+	c := config.Default()
+	c.IMAP.Addr, c.IMAP.Username, c.IMAP.Password = "imap.example.org:993", "u", "p"
+	c.SMTP.Addr = "smtp.example.org:465"
+	c.Server.Address, c.Server.Domain = "games@example.org", "example.org"
+	if err := c.Validate(); err != nil {
+		t.Fatalf("valid configuration: %v", err)
+	}
+	c.Engine.Think, c.Engine.Searches, c.Engine.TableMiB, c.Engine.GamesPerPlayer = time.Hour, 0, 8192, -1
+	err := c.Validate()
+	for _, key := range []string{"engine.think", "engine.searches", "engine.table_mib", "engine.games_per_player"} {
+		found := false
+		for _, e := range err.(interface{ Unwrap() []error }).Unwrap() {
+			var ke *config.KeyError
+			found = found || errors.As(e, &ke) && ke.Key == key
+		}
+		if !found {
+			t.Errorf("Validate = %v; no problem with %s", err, key)
+		}
+	}
+}

@@ -134,6 +134,20 @@ func (c Config) Validate() error {
 		bad("clock.untimed_reminders", "%v", err)
 	}
 
+	// engine
+	if c.Engine.Think < 10*time.Millisecond || c.Engine.Think > 10*time.Minute {
+		bad("engine.think", "must be from 10ms to 10m, not %v", c.Engine.Think)
+	}
+	if c.Engine.Searches < 1 || c.Engine.Searches > 64 {
+		bad("engine.searches", "must be from 1 to 64, not %d", c.Engine.Searches)
+	}
+	if c.Engine.TableMiB < 1 || c.Engine.TableMiB > 4096 {
+		bad("engine.table_mib", "must be from 1 to 4096, not %d", c.Engine.TableMiB)
+	}
+	if c.Engine.GamesPerPlayer < 0 || c.Engine.GamesPerPlayer > 100 {
+		bad("engine.games_per_player", "must be from 0 to 100, not %d", c.Engine.GamesPerPlayer)
+	}
+
 	// log
 	oneOf("log.level", c.Log.Level, "debug", "info", "warn", "error")
 	oneOf("log.format", c.Log.Format, "text", "json")

@@ -302,6 +302,20 @@ ich dir zur Partie schicke, enthält ihn (im Betreff und im Verlauf), daher
 beweist eine einfache Antwort, dass du es bist. Eine Mail ohne deinen
 Schlüssel oder von einer anderen Adresse kann nicht für dich ziehen.`,
 
+	// The engine opponent (engine.go).
+	"engine.name":          "die Engine (Stufe %d)",
+	"engine.started":       "Deine Partie %s gegen die Engine (Stufe %d) beginnt jetzt. Du spielst die %s. Die Engine beantwortet jeden deiner Züge binnen Sekunden.",
+	"engine.played":        "Die Engine hat %s gezogen.",
+	"engine.resigns":       "Die Engine gibt auf: sie sieht keinen Weg mehr, die Partie zu retten.",
+	"engine.draw.accepted": "Die Engine nimmt dein Remisangebot an.",
+	"engine.draw.declined": "Die Engine lehnt dein Remisangebot ab.",
+	"err.engine.off":       "Partien gegen die Engine sind auf diesem Server abgeschaltet.",
+	"err.engine.level":     "Eine Stufe %d gibt es nicht: die Engine spielt auf den Stufen %d (die schwächste) bis %d (die stärkste).",
+	"err.engine.nolevel":   "Eine Stufe gibt es nur in einer Partie gegen die Engine, z. B. \"neu brandubh mit engine stufe 2\"; eine Partie gegen einen Menschen hat keine.",
+	"err.engine.games":     "Du spielst schon %d Partien gegen die Engine (%s); mehr als %d zugleich gehen nicht. Beende oder gib zuerst eine davon auf.",
+	"help.engine.usage":    "neu <variante> mit engine [stufe 1-5] [als angreifer|verteidiger] [zeit <bedenkzeit>]",
+	"help.engine.what":     "sofort gegen die Engine spielen; Stufe 1 (schwächste) bis 5, sonst 3",
+
 	// The variants' rules in brief, by engine name.
 	// Uhren, Urlaub, Erinnerungen, Zeitüberschreitung.
 	"invite.control":    "Bedenkzeit: %s.",

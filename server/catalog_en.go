@@ -360,6 +360,20 @@ move for you. Details: docs/security.md.`,
 	"help.leave.usage": "leave 2026-12-24 [to 2027-01-02] / leave / cancel leave",
 	"help.leave.what":  "take whole days of leave (your clocks stop), ask how many are left, or give back those not begun",
 
+	// The engine opponent (engine.go).
+	"engine.name":          "the engine (level %d)",
+	"engine.started":       "Your game of %s against the engine (level %d) starts now. You play the %s. The engine answers each of your moves within seconds.",
+	"engine.played":        "The engine played %s.",
+	"engine.resigns":       "The engine resigns: it sees no way to save the game.",
+	"engine.draw.accepted": "The engine accepts your draw offer.",
+	"engine.draw.declined": "The engine declines your draw offer.",
+	"err.engine.off":       "Games against the engine are switched off on this server.",
+	"err.engine.level":     "There is no level %d: the engine plays at levels %d (weakest) to %d (strongest).",
+	"err.engine.nolevel":   "A level is for a game against the engine, e.g. \"new brandubh with engine level 2\"; a game with a person has none.",
+	"err.engine.games":     "You are playing %d games against the engine already (%s); %d at a time is the most. Finish or resign one of them first.",
+	"help.engine.usage":    "new <variant> with engine [level 1-5] [as attackers|defenders] [time <control>]",
+	"help.engine.what":     "play the engine at once; level 1 (weakest) to 5, default 3",
+
 	// The variants' rules in brief, by engine name.
 	"summary.copenhagen":   "tournament standard: corner escape, strong armed king safe on the edge, shieldwall, edge fort, encirclement",
 	"summary.fetlar":       "corner escape, strong armed king safe on the edge; no shieldwall, fort or encirclement; repetition and no move draw",

@@ -97,8 +97,10 @@ func (s *Server) thresholds(tc notation.TimeControl) []time.Duration {
 }
 
 // timerPlan returns the timers t needs from now on: the running ply's
-// reminders and, timed, its deadline (clock.State.Timers); none once the
-// game is not running.
+// reminders and, timed, its deadline (clock.State.Timers); in a game
+// against the engine, the engine's reply instead when it is to move, and
+// beside them when it owes an answer to a draw offer (engineTimer); none
+// once the game is not running.
 func (s *Server) timerPlan(t *table) (archive.TimerPlan, error) {
 	if t.g.Status != archive.Active {
 		return archive.TimerPlan{}, nil
@@ -108,6 +110,12 @@ func (s *Server) timerPlan(t *table) (archive.TimerPlan, error) {
 		return archive.TimerPlan{}, err
 	}
 	plan := archive.TimerPlan{Ply: st.Ply + 1}
+	if x, move, ok := engineTimer(t, st); ok {
+		plan.Timers = append(plan.Timers, x)
+		if move {
+			return plan, nil // the engine's turn: its reply is all the game waits for (engine.go)
+		}
+	}
 	for _, x := range st.Timers(s.thresholds(st.Control)) {
 		plan.Timers = append(plan.Timers, archive.Timer{Key: x.Key(), Kind: timerKind(x.Kind), Ply: x.Ply, Due: x.At})
 	}
@@ -171,7 +179,8 @@ var errLostOnTime = errors.New("server: the game was lost on time before the mai
 // (Decision C4): a mail that arrived in time is in time, however late it
 // is read.
 func (ss *session) lostOnTime(t *table) (bool, error) {
-	if t.g.Status != archive.Active || !control(t.g).Timed() {
+	if t.g.Status != archive.Active || !control(t.g).Timed() || engineToMove(t) {
+		// the engine's clock is judged when its ply arrives (engineReply)
 		return false, nil
 	}
 	st, err := t.clockState()

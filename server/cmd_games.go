@@ -42,7 +42,7 @@ func (ss *session) games(*grammar.GamesCommand) error {
 				continue
 			}
 		}
-		fmt.Fprintf(&b, "  %s\n", tr(ss.lang, "games.line", g.ID, g.Variant, opponentOf(g, ss.from), ss.gameState(g)))
+		fmt.Fprintf(&b, "  %s\n", tr(ss.lang, "games.line", g.ID, g.Variant, playerLabel(ss.lang, g, opponentOf(g, ss.from)), ss.gameState(g)))
 		if tok := tokenOf(g, ss.from); open && tok != "" {
 			fmt.Fprintf(&b, "          [taflmail %s %s]\n", g.ID, tok)
 			tags++

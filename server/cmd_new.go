@@ -25,6 +25,9 @@ func (ss *session) newGame(c *grammar.NewGameCommand) error {
 	if err != nil {
 		return err
 	}
+	if c.Engine || hasLevel(c) {
+		return ss.newEngineGame(c, v) // engine.go
+	}
 	addr, err := mail.ParseAddress(strings.Trim(c.Opponent, "<>"))
 	if err != nil {
 		return ss.refuse("err.badaddress", c.Opponent)
@@ -33,7 +36,7 @@ func (ss *session) newGame(c *grammar.NewGameCommand) error {
 	if opp == ss.from {
 		return ss.refuse("err.self")
 	}
-	if opp == ss.srv.opts.Address {
+	if opp == ss.srv.opts.Address || isEngine(opp) {
 		return ss.refuse("err.badaddress", c.Opponent)
 	}
 	side := "attackers"

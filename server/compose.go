@@ -32,7 +32,7 @@ func (ss *session) compose() ([]archive.OutboxMail, error) {
 	size := 0
 	for i, addr := range ss.order {
 		n, ok := ss.notes[addr]
-		if !ok || addr == s.opts.Address || len(n.sections) == 0 || ss.held(n) {
+		if !ok || addr == s.opts.Address || isEngine(addr) || len(n.sections) == 0 || ss.held(n) {
 			continue // held: the player's daily digest brings it (digest.go)
 		}
 		if n.game == nil && addr == ss.from {
@@ -148,7 +148,7 @@ func (ss *session) body(n *note) string {
 	t := n.game
 	if t != nil {
 		b.WriteString(tr(n.lang, "game.header", t.g.ID, t.v.Title) + "\n")
-		b.WriteString(tr(n.lang, "game.players", t.g.Attackers, t.g.Defenders) + "\n\n")
+		b.WriteString(tr(n.lang, "game.players", playerLabel(n.lang, t.g, t.g.Attackers), playerLabel(n.lang, t.g, t.g.Defenders)) + "\n\n")
 	}
 	for _, s := range n.sections {
 		b.WriteString(strings.TrimRight(s, "\n") + "\n\n")

@@ -16,11 +16,13 @@ import (
 // (RunTimers: reminders, time-outs), and waits until the earlier of new
 // mail (IDLE or polling) and the next timer (scheduler.go), until ctx
 // ends. Connection trouble is retried with capped backoff; Run returns nil
-// when ctx ends.
+// when ctx ends, once the engine's searches have stopped. An engine
+// search runs beside the loop and wakes it when it ends (engine.go).
 func (s *Server) Run(ctx context.Context) error {
 	if s.opts.Inbox == nil || s.opts.Sender == nil {
 		return errors.New("server: Run needs Options.Inbox and Options.Sender")
 	}
+	defer s.engine.wait()
 	rescan := true // the first poll reads the whole inbox: mails handled but not yet moved are finished off
 	backoff := time.Second
 	for ctx.Err() == nil {
@@ -33,10 +35,11 @@ func (s *Server) Run(ctx context.Context) error {
 			s.FlushOutbox(ctx)
 		}
 		if err == nil {
-			wctx, cancel := context.WithTimeout(ctx, s.untilNextTimer(ctx))
+			wctx, cancel := s.waitContext(ctx)
 			err = s.opts.Inbox.Wait(wctx)
+			woke := errors.Is(context.Cause(wctx), errEngineDone)
 			cancel()
-			if err == nil || errors.Is(err, context.DeadlineExceeded) {
+			if err == nil || errors.Is(err, context.DeadlineExceeded) || woke {
 				continue
 			}
 		}

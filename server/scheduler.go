@@ -25,14 +25,16 @@ const timerBatch = 100
 
 // RunTimers fires every timer due at Options.Now, earliest first — the
 // games' timers, then the players' daily digests (digest.go) — and
-// returns how many it fired. Before a deadline or a digest it reads the
-// inbox up to that instant (Poll, unless a poll that began at or after it
-// already did; without an Inbox the caller hands every mail to HandleMail
-// and the inbox counts as read), so a move that arrived in time is played
-// rather than forfeited or listed (Decision C4). A timer whose game
-// changed meanwhile is recomputed, not fired. It stops at the first
-// failure and returns it: the timers not fired stay pending and fire
-// later.
+// returns how many it fired. An engine timer is not fired here: it starts
+// the engine's turn on a goroutine of its own (under ctx), which commits
+// the engine's reply when its search ends (engine.go). Before a deadline
+// or a digest it reads the inbox up to that instant (Poll, unless a poll
+// that began at or after it already did; without an Inbox the caller
+// hands every mail to HandleMail and the inbox counts as read), so a move
+// that arrived in time is played rather than forfeited or listed
+// (Decision C4). A timer whose game changed meanwhile is recomputed, not
+// fired. It stops at the first failure and returns it: the timers not
+// fired stay pending and fire later.
 func (s *Server) RunTimers(ctx context.Context) (int, error) {
 	fired, err := s.runGameTimers(ctx)
 	if err != nil {
@@ -42,13 +44,14 @@ func (s *Server) RunTimers(ctx context.Context) (int, error) {
 	return fired + sent, err
 }
 
-// runGameTimers fires the games' due timers (RunTimers).
+// runGameTimers fires the games' due timers (RunTimers) and starts the
+// engine's turns.
 func (s *Server) runGameTimers(ctx context.Context) (int, error) {
-	fired := 0
+	fired, limit := 0, timerBatch
 	seen := map[archive.TimerRef]bool{}
 	for ctx.Err() == nil {
 		now := s.opts.Now()
-		due, err := s.store.DueTimers(ctx, now, timerBatch)
+		due, err := s.store.DueTimers(ctx, now, limit)
 		if err != nil || len(due) == 0 {
 			return fired, err
 		}
@@ -72,6 +75,10 @@ func (s *Server) runGameTimers(ctx context.Context) (int, error) {
 				continue
 			}
 			seen[ref] = true
+			if tm.Kind == archive.TimerEngine {
+				s.startEngine(ctx, tm) // searches on its own goroutine, commits when done (engine.go)
+				continue
+			}
 			progress = true
 			did, err := s.fire(ctx, tm, now)
 			if err != nil {
@@ -81,14 +88,33 @@ func (s *Server) runGameTimers(ctx context.Context) (int, error) {
 				fired++
 			}
 		}
-		if !progress {
+		if !progress && len(due) == limit {
+			// a whole batch handled in this call (engine turns under
+			// way stay due until they commit): read past it
+			limit += timerBatch
+			continue
+		}
+		if !progress && !onlyEngine(due) {
 			// every due timer was handled in this call and is due again:
 			// never spin on it, the next call tries again
 			s.log.Error("timers stay due after they were handled", "count", len(due), "first_game", due[0].GameID, "first_key", due[0].Key)
 			return fired, nil
 		}
+		if !progress {
+			return fired, nil
+		}
 	}
 	return fired, ctx.Err()
+}
+
+// onlyEngine reports whether every timer of ts is an engine turn.
+func onlyEngine(ts []archive.Timer) bool {
+	for _, tm := range ts {
+		if tm.Kind != archive.TimerEngine {
+			return false
+		}
+	}
+	return true
 }
 
 // inboxReadTo reports whether a Poll that began at or after at has read
@@ -262,8 +288,9 @@ func (ss *session) timeout(t *table, to *clock.Timeout, now time.Time) {
 }
 
 // untilNextTimer returns how long Run may wait for mail before the next
-// timer is due: at most WaitCap; a second when timers are due already
-// (RunTimers left them, so they are not retried in a busy loop).
+// timer is due: at most WaitCap; when timers are due already, a second
+// (RunTimers left them, so they are not retried in a busy loop), or
+// overdueWait's WaitCap while they are only engine turns under way.
 func (s *Server) untilNextTimer(ctx context.Context) time.Duration {
 	next, ok, err := s.store.NextTimer(ctx)
 	if err != nil {
@@ -275,7 +302,7 @@ func (s *Server) untilNextTimer(ctx context.Context) time.Duration {
 	}
 	d := next.Sub(s.opts.Now())
 	if d <= 0 {
-		d = time.Second
+		d = s.overdueWait(ctx)
 	}
 	return min(d, s.opts.WaitCap)
 }

@@ -15,7 +15,9 @@ import (
 
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/clock"
+	"github.com/taflmail/taflmail/engine"
 	"github.com/taflmail/taflmail/mailer"
+	"github.com/taflmail/taflmail/search"
 )
 
 // Options configure a Server. Address, Store, Inbox and Sender are
@@ -102,6 +104,28 @@ type Options struct {
 	// clock.DefaultUntimedReminders (7, 14 and 21 days); an empty, non-nil
 	// list sends none.
 	UntimedReminders []time.Duration
+
+	// EngineThink is the engine opponent's think time per ply at its
+	// strongest level, search.MaxLevel; the weaker levels think the same
+	// fraction of it as in search's level table (docs/engine.md). 0 means
+	// that level's default, 10 s.
+	EngineThink time.Duration
+	// EngineSearches caps the engine searches that run at once; further
+	// engine turns wait for one to end. A search keeps one core busy. 0
+	// means 1.
+	EngineSearches int
+	// EngineTableBytes is the transposition table of each engine search,
+	// in bytes (search.Options.TableBytes): the engine's memory is about
+	// EngineSearches × EngineTableBytes. 0 means search.DefaultTableBytes
+	// (16 MiB).
+	EngineTableBytes int
+	// EngineGames caps the running games one player may have against the
+	// engine. 0 means DefaultEngineGames; a negative value switches games
+	// against the engine off.
+	EngineGames int
+
+	// engineSearch, when set, replaces the engine's search (tests).
+	engineSearch func(ctx context.Context, pos *engine.Position, l search.Level, lim search.Limits) (search.Result, error)
 }
 
 // Server is the referee daemon.
@@ -114,6 +138,8 @@ type Server struct {
 	// Poll that handled every mail it fetched: the inbox has been read up
 	// to then (Decision C4, scheduler.go).
 	polled atomic.Int64
+	// engine runs the engine opponent's searches (engine.go).
+	engine *engineRunner
 }
 
 // New checks the options and returns a Server. It returns an error naming
@@ -183,12 +209,27 @@ func New(o Options) (*Server, error) {
 	if o.UntimedReminders == nil {
 		o.UntimedReminders = clock.DefaultUntimedReminders
 	}
+	if o.EngineThink <= 0 {
+		o.EngineThink = search.MaxLevel.Spec().Think
+	}
+	if o.EngineSearches <= 0 {
+		o.EngineSearches = 1
+	}
+	if o.EngineTableBytes <= 0 {
+		o.EngineTableBytes = search.DefaultTableBytes
+	}
+	switch {
+	case o.EngineGames == 0:
+		o.EngineGames = DefaultEngineGames
+	case o.EngineGames < 0:
+		o.EngineGames = 0
+	}
 	owner, err := randomString(rand.Reader, 12)
 	if err != nil {
 		return nil, fmt.Errorf("server: %w", err)
 	}
 	owner = fmt.Sprintf("pid%d-%s", os.Getpid(), owner)
-	return &Server{opts: o, store: o.Store, log: o.Logger, owner: owner}, nil
+	return &Server{opts: o, store: o.Store, log: o.Logger, owner: owner, engine: newEngineRunner(o.EngineSearches)}, nil
 }
 
 // HandleMail decides one incoming mail and commits the decision: the
@@ -372,6 +413,8 @@ func (s *Server) ignoreReason(m *mailer.Message, from string) string {
 		return "unreadable: " + m.ParseError.Error()
 	case from == "" || from == s.opts.Address:
 		return "sent by the server itself or by nobody"
+	case isEngine(from):
+		return "sent as the engine, which sends no mail (" + EngineAddress + ")"
 	case m.IsBounce:
 		return "bounce"
 	case m.IsAutoReply:

@@ -96,7 +96,7 @@ func (ss *session) startGame(st GameStart, now time.Time) (*table, error) {
 	}
 	att, def := strings.ToLower(strings.TrimSpace(st.Attackers)), strings.ToLower(strings.TrimSpace(st.Defenders))
 	for _, a := range []string{att, def} {
-		if !validAddress(a) || a == ss.srv.opts.Address {
+		if !validAddress(a) || a == ss.srv.opts.Address || isEngine(a) {
 			return nil, fmt.Errorf("%q is not a player's address", a)
 		}
 	}

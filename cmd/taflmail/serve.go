@@ -147,6 +147,10 @@ func serverOptions(cfg config.Config, store *archive.Store, inbox server.Inbox, 
 	// list: no reminders
 	reminders, _ := config.ParseDurations(cfg.Clock.Reminders)
 	untimed, _ := config.ParseDurations(cfg.Clock.UntimedReminders)
+	engineGames := cfg.Engine.GamesPerPlayer
+	if engineGames == 0 {
+		engineGames = -1 // config: 0 switches engine games off; server: negative does
+	}
 	return server.Options{
 		Address: cfg.Server.Address, Name: cfg.Server.Name, Domain: cfg.Server.Domain,
 		Mailbox: cfg.IMAP.Mailbox, Store: store, Inbox: inbox, Sender: sender, Logger: logger,
@@ -154,5 +158,7 @@ func serverOptions(cfg config.Config, store *archive.Store, inbox server.Inbox, 
 		DefaultLanguage: cfg.Server.DefaultLanguage, RecordsDir: cfg.Archive.RecordsDir,
 		RequireAuthResults: cfg.Server.RequireAuthResults, AuthservID: cfg.Server.AuthservID,
 		LeaveDays: leaveDays, Reminders: reminders, UntimedReminders: untimed,
+		EngineThink: cfg.Engine.Think, EngineSearches: cfg.Engine.Searches,
+		EngineTableBytes: cfg.Engine.TableMiB << 20, EngineGames: engineGames,
 	}
 }

@@ -24,3 +24,19 @@ func TestServerOptionsClock(t *testing.T) {
 		t.Errorf("no leave, no timed reminders: leave %d, reminders %#v, untimed %v", o.LeaveDays, o.Reminders, o.UntimedReminders)
 	}
 }
+
+// TestServerOptionsEngine: the engine keys reach the referee: the think
+// time, the searches at once, the table in bytes, and the games per
+// player (0: none, which the server writes as negative).
+func TestServerOptionsEngine(t *testing.T) {
+	cfg := config.Default()
+	o := serverOptions(cfg, nil, nil, nil, nil)
+	if o.EngineThink != 10*time.Second || o.EngineSearches != 1 || o.EngineTableBytes != 16<<20 || o.EngineGames != 3 {
+		t.Errorf("defaults: think %v, searches %d, table %d, games %d", o.EngineThink, o.EngineSearches, o.EngineTableBytes, o.EngineGames)
+	}
+	cfg.Engine = config.Engine{Think: 2 * time.Second, Searches: 2, TableMiB: 4, GamesPerPlayer: 0}
+	o = serverOptions(cfg, nil, nil, nil, nil)
+	if o.EngineThink != 2*time.Second || o.EngineSearches != 2 || o.EngineTableBytes != 4<<20 || o.EngineGames >= 0 {
+		t.Errorf("changed: think %v, searches %d, table %d, games %d", o.EngineThink, o.EngineSearches, o.EngineTableBytes, o.EngineGames)
+	}
+}

@@ -1,0 +1,670 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/clock"
+	"github.com/taflmail/taflmail/engine"
+	"github.com/taflmail/taflmail/grammar"
+	"github.com/taflmail/taflmail/mailer"
+	"github.com/taflmail/taflmail/search"
+)
+
+// The engine opponent by mail (issue 13, docs/engine.md "Playing the
+// engine by mail"). "new brandubh with engine level 2" starts a running
+// game at once between the sender and the engine, which plays under
+// EngineAddress. Whenever the engine owes a reply — its ply, or its
+// answer to a draw offer made on the player's turn — the game's timer
+// plan holds an engine timer due at once (archive.TimerEngine). RunTimers
+// hands such a timer to the engine runner, which searches on a goroutine
+// of its own (at most Options.EngineSearches at once, each with its own
+// search.Searcher and a table of Options.EngineTableBytes) and then
+// commits the engine's reply with the timer's done mark in one
+// transaction, as every timer does. The mail loop never waits for a
+// search: Run only wakes when one ends, to send the reply.
+
+// EngineAddress is the address the engine opponent plays under. Its
+// domain, .invalid, is reserved never to exist (RFC 2606 §2): no mail can
+// be delivered to it, and no mail can honestly come from it. The referee
+// ignores every mail From it (ignoreReason), never composes a reply to it
+// (compose) and gives its side of a game no key, so nobody can act as the
+// engine; nobody can challenge it under this address either.
+const EngineAddress = "engine@taflmail.invalid"
+
+// DefaultEngineGames is the default of Options.EngineGames: how many
+// running games one player may have against the engine.
+const DefaultEngineGames = 3
+
+// defaultEngineLevel is the engine's level when a challenge names none:
+// the middle of search.MinLevel..search.MaxLevel.
+const defaultEngineLevel search.Level = 3
+
+// minEngineThink is the least think time the engine's clock leaves it in
+// a timed game (a twentieth of its remaining time, but never less).
+const minEngineThink = 100 * time.Millisecond
+
+func init() {
+	helpLine(11, "help.engine")
+}
+
+// isEngine reports whether addr is the engine's address.
+func isEngine(addr string) bool { return addr == EngineAddress }
+
+// engineSide returns the side the engine plays in g, or "" when g is a
+// game between two people.
+func engineSide(g *archive.Game) string {
+	if g.EngineLevel <= 0 {
+		return ""
+	}
+	return sideOf(g, EngineAddress)
+}
+
+// playerLabel names a player of t in a mail: the address, or for the
+// engine its name and level.
+func playerLabel(lang string, g *archive.Game, addr string) string {
+	if isEngine(addr) {
+		return tr(lang, "engine.name", g.EngineLevel)
+	}
+	return addr
+}
+
+// newEngineGame handles "new <variant> with engine [level N] [as <side>]
+// [time <control>]": a running game of the sender against the engine at
+// once, without an invitation. The engine plays at level N
+// (search.MinLevel to MaxLevel, default defaultEngineLevel). It is refused
+// when games against the engine are switched off (Options.EngineGames),
+// the level does not exist, the sender already plays Options.EngineGames
+// running games against the engine, or sent maxChallengesPerHour
+// challenges in the last hour. A level with a person's address is
+// refused too.
+func (ss *session) newEngineGame(c *grammar.NewGameCommand, v *engine.Variant) error {
+	level, given := defaultEngineLevel, hasLevel(c)
+	if given {
+		level = search.Level(c.Level)
+	}
+	if !c.Engine {
+		return ss.refuse("err.engine.nolevel")
+	}
+	limit := ss.srv.opts.EngineGames
+	if limit <= 0 {
+		return ss.refuse("err.engine.off")
+	}
+	if given && !level.Valid() {
+		return ss.refuse("err.engine.level", c.Level, int(search.MinLevel), int(search.MaxLevel))
+	}
+	side := "attackers"
+	if c.Side != "" {
+		var ok bool
+		if side, ok = normalizeSide(c.Side); !ok {
+			return ss.refuse("err.badside", c.Side)
+		}
+	}
+	if n, err := ss.recentChallenges(); err != nil {
+		return err
+	} else if n >= maxChallengesPerHour {
+		return ss.refuse("err.challenges", n)
+	}
+	running, err := ss.engineGamesOf(ss.from)
+	if err != nil {
+		return err
+	}
+	if len(running) >= limit {
+		return ss.refuse("err.engine.games", len(running), strings.Join(running, ", "), limit)
+	}
+	t, err := ss.createGame(v, EngineAddress, side)
+	if err != nil {
+		return err
+	}
+	t.g.EngineLevel = int(level)
+	t.g.Status = archive.Active
+	t.g.StartedAt = ss.now // the first mover's clock starts (CORRESPONDENCE.md §2.1)
+	if side == "attackers" {
+		t.g.DefenderToken = "" // the engine's side has no key: nobody can act for it
+	} else {
+		t.g.AttackerToken = ""
+	}
+	tc := newGameControl(c)
+	if tc.Timed() {
+		t.g.TimeControl = tc.String()
+	}
+	ss.say(t, tr(ss.lang, "engine.started", v.Title, int(level), sideName(ss.lang, side))+"\n"+ss.srv.clockTerms(ss.lang, tc))
+	ss.showPosition(t)
+	return nil
+}
+
+// hasLevel reports whether a new command has a level clause ("level 0"
+// included, which the grammar reads as Level 0 like no clause).
+func hasLevel(c *grammar.NewGameCommand) bool {
+	for _, o := range c.Options {
+		if o.Level != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// engineGamesOf returns the ids of the running games addr plays against
+// the engine, those this mail starts included.
+func (ss *session) engineGamesOf(addr string) ([]string, error) {
+	gs, err := ss.srv.store.GamesOf(ss.ctx, addr)
+	if err != nil {
+		return nil, err
+	}
+	var ids []string
+	for _, g := range gs {
+		if g.Status == archive.Active && engineSide(g) != "" {
+			ids = append(ids, g.ID)
+		}
+	}
+	for _, t := range ss.tables {
+		if t.changed && t.g.Version == 0 && t.g.Status == archive.Active && engineSide(t.g) != "" && sideOf(t.g, addr) != "" {
+			ids = append(ids, t.g.ID)
+		}
+	}
+	return ids, nil
+}
+
+// engineTask is what the engine owes a running game: its ply (the engine
+// is to move; if the player's draw offer stands it answers it too), or
+// the answer to a draw offer the player made on their own turn.
+type engineTask struct {
+	key  string      // the timer's key (archive.Timer.Key)
+	draw bool        // only answer the player's draw offer
+	side engine.Side // the engine's side
+	ply  int         // the 1-based ply the game waits for
+	due  time.Time   // when the engine's turn began: due at once
+}
+
+// engineTaskOf returns what the engine owes t, whose clocks are st, and
+// false when it owes nothing (a game between people, one not running,
+// or the player to move without a draw offer). stored says whether t is
+// as stored (true) or about to be committed (false, from collectClock):
+// the key of a draw answer names the game's version after the commit
+// that made the offer, so that every offer gets its own answer, also a
+// second one in the same turn after a refusal, while the plan
+// recomputed for any later change of the game replaces the pending
+// answer rather than adding one.
+func engineTaskOf(t *table, st *clock.State, stored bool) (engineTask, bool) {
+	side := engineSide(t.g)
+	if side == "" || t.g.Status != archive.Active {
+		return engineTask{}, false
+	}
+	es := engine.Attackers
+	if side == "defenders" {
+		es = engine.Defenders
+	}
+	task := engineTask{side: es, ply: st.Ply + 1, due: st.Since}
+	switch {
+	case t.toMove() == side:
+		task.key = fmt.Sprintf("ply %d engine", task.ply)
+	case t.g.DrawOfferBy != "" && t.g.DrawOfferBy != side:
+		version := t.g.Version
+		if !stored {
+			version++ // archive.Store.Commit bumps it by one
+		}
+		task.draw = true
+		task.key = fmt.Sprintf("ply %d engine draw %d", task.ply, version)
+	default:
+		return engineTask{}, false
+	}
+	if task.due.IsZero() {
+		task.due = t.g.StartedAt
+	}
+	return task, true
+}
+
+// engineTimer returns the engine timer of t's plan (for collectClock):
+// due when the engine's turn began, that is at once. move reports that
+// it is the engine's ply: then it is the game's only timer, since the
+// engine is reminded of nothing and its clock is charged when it plays
+// (engineTimes), not by a deadline timer.
+func engineTimer(t *table, st *clock.State) (x archive.Timer, move, ok bool) {
+	task, ok := engineTaskOf(t, st, false)
+	if !ok {
+		return archive.Timer{}, false, false
+	}
+	return archive.Timer{Key: task.key, Kind: archive.TimerEngine, Ply: task.ply, Due: task.due}, !task.draw, true
+}
+
+// engineToMove reports whether the engine is to move in t.
+func engineToMove(t *table) bool {
+	side := engineSide(t.g)
+	return side != "" && t.toMove() == side
+}
+
+// engineThought is a finished search of the engine: the position it
+// searched (its Zobrist key and ply count, so that a commit after a
+// conflict can tell whether the result still applies) and the result.
+type engineThought struct {
+	posKey  uint64
+	plies   int
+	result  search.Result
+	elapsed time.Duration
+}
+
+// engineRunner runs the engine's searches beside the mail loop.
+type engineRunner struct {
+	slots chan struct{} // a token per running search (Options.EngineSearches)
+	wake  chan struct{} // an engine turn ended: Run sends its reply now
+
+	mu sync.Mutex
+	// busy holds the engine timers whose turn is under way (waiting for a
+	// slot, searching or committing) and those parked after a failure a
+	// retry would not mend (logged; tried again after a restart), so that
+	// RunTimers starts each turn once.
+	busy   map[archive.TimerRef]bool
+	parked map[archive.TimerRef]bool
+	wg     sync.WaitGroup
+}
+
+// newEngineRunner returns a runner for at most searches searches at once.
+func newEngineRunner(searches int) *engineRunner {
+	return &engineRunner{
+		slots: make(chan struct{}, searches), wake: make(chan struct{}, 1),
+		busy: map[archive.TimerRef]bool{}, parked: map[archive.TimerRef]bool{},
+	}
+}
+
+// claim marks ref busy and reports whether it was free.
+func (r *engineRunner) claim(ref archive.TimerRef) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.busy[ref] || r.parked[ref] {
+		return false
+	}
+	r.busy[ref] = true
+	r.wg.Add(1)
+	return true
+}
+
+// done ends ref's turn, parking it when park is set, and wakes Run.
+func (r *engineRunner) done(ref archive.TimerRef, park bool) {
+	r.mu.Lock()
+	delete(r.busy, ref)
+	if park {
+		r.parked[ref] = true
+	}
+	r.mu.Unlock()
+	select {
+	case r.wake <- struct{}{}:
+	default:
+	}
+	r.wg.Done()
+}
+
+// taken reports whether ref's turn is under way or parked.
+func (r *engineRunner) taken(ref archive.TimerRef) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.busy[ref] || r.parked[ref]
+}
+
+// count returns how many engine timers are under way or parked.
+func (r *engineRunner) count() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.busy) + len(r.parked)
+}
+
+// wait returns when no engine turn is under way.
+func (r *engineRunner) wait() { r.wg.Wait() }
+
+// errEngineDone is the cause that ends Run's wait for mail when an
+// engine turn has ended.
+var errEngineDone = errors.New("server: an engine turn ended")
+
+// waitContext returns the context Run waits for mail under: it ends at
+// the next timer (untilNextTimer), or with the cause errEngineDone as
+// soon as an engine turn ends, so that the engine's reply goes out at
+// once.
+func (s *Server) waitContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	tctx, cancelTimeout := context.WithTimeout(ctx, s.untilNextTimer(ctx))
+	wctx, cancel := context.WithCancelCause(tctx)
+	stop := make(chan struct{})
+	go func() {
+		select {
+		case <-s.engine.wake:
+			cancel(errEngineDone)
+		case <-stop:
+		case <-wctx.Done():
+		}
+	}()
+	return wctx, func() { close(stop); cancel(nil); cancelTimeout() }
+}
+
+// overdueWait is how long Run waits when timers are overdue: a second
+// (RunTimers left them), or WaitCap when every overdue timer is an engine
+// turn under way, whose end wakes Run anyway (waitContext). A timer that
+// falls due meanwhile is then fired when the next engine turn ends, at
+// the latest after WaitCap.
+func (s *Server) overdueWait(ctx context.Context) time.Duration {
+	n := s.engine.count()
+	if n == 0 {
+		return time.Second
+	}
+	due, err := s.store.DueTimers(ctx, s.opts.Now(), n+1)
+	if err != nil || len(due) > n {
+		return time.Second
+	}
+	for _, tm := range due {
+		if tm.Kind != archive.TimerEngine || !s.engine.taken(archive.TimerRef{GameID: tm.GameID, Key: tm.Key}) {
+			return time.Second
+		}
+	}
+	return s.opts.WaitCap
+}
+
+// startEngine starts the engine's turn of timer tm on a goroutine of its
+// own, unless it is under way or parked already. The turn searches under
+// ctx: when ctx ends (the daemon stops), the search stops and nothing is
+// committed, so the timer stays pending and the engine searches again
+// after the restart.
+func (s *Server) startEngine(ctx context.Context, tm archive.Timer) {
+	ref := archive.TimerRef{GameID: tm.GameID, Key: tm.Key}
+	if !s.engine.claim(ref) {
+		return
+	}
+	go func() {
+		park := false
+		defer func() { s.engine.done(ref, park) }()
+		park = s.engineTurn(ctx, tm)
+	}()
+}
+
+// engineTurn waits for a search slot, searches the position of timer tm
+// and commits the engine's reply. It reports whether the timer should be
+// parked: the search failed in a way a retry would not mend. Other
+// failures (the archive unavailable) are logged and leave the timer
+// pending: the next RunTimers tries again.
+func (s *Server) engineTurn(ctx context.Context, tm archive.Timer) (park bool) {
+	select {
+	case s.engine.slots <- struct{}{}:
+	case <-ctx.Done():
+		return false
+	}
+	th, err := s.engineThink(ctx, tm)
+	<-s.engine.slots
+	if ctx.Err() != nil {
+		return false // stopping: the timer stays pending
+	}
+	var perm *engineFailure
+	if errors.As(err, &perm) {
+		s.log.Error("engine turn failed: parked until a restart", "game", tm.GameID, "timer", tm.Key, "err", err)
+		return true
+	}
+	if err != nil {
+		s.log.Warn("engine turn failed: it is tried again", "game", tm.GameID, "timer", tm.Key, "err", err)
+		return false
+	}
+	if err := s.engineCommit(ctx, tm, th); err != nil {
+		var perm *engineFailure
+		if errors.As(err, &perm) {
+			s.log.Error("engine turn failed: parked until a restart", "game", tm.GameID, "timer", tm.Key, "err", err)
+			return true
+		}
+		s.log.Warn("engine reply not committed: it is tried again", "game", tm.GameID, "timer", tm.Key, "err", err)
+	}
+	return false
+}
+
+// engineFailure is a failure of the engine's turn that trying again would
+// not mend (a bug): its timer is parked until the daemon restarts.
+type engineFailure struct{ err error }
+
+func (e *engineFailure) Error() string { return "server: engine: " + e.err.Error() }
+func (e *engineFailure) Unwrap() error { return e.err }
+
+// engineThink searches the position of the game of timer tm for the
+// engine. It returns nil when the timer is stale (the game no longer
+// waits for it); then nothing is searched.
+func (s *Server) engineThink(ctx context.Context, tm archive.Timer) (*engineThought, error) {
+	g, err := s.store.Game(ctx, tm.GameID)
+	if errors.Is(err, archive.ErrNotFound) {
+		return nil, &engineFailure{fmt.Errorf("timer %s of game %s: no such game", tm.Key, tm.GameID)}
+	}
+	if err != nil {
+		return nil, err
+	}
+	t, err := load(g)
+	if err != nil {
+		return nil, &engineFailure{err}
+	}
+	st, err := t.clockState()
+	if err != nil {
+		return nil, &engineFailure{err}
+	}
+	task, ok := engineTaskOf(t, st, true)
+	if !ok || task.key != tm.Key {
+		return nil, nil
+	}
+	level := search.Level(t.g.EngineLevel)
+	if !level.Valid() {
+		return nil, &engineFailure{fmt.Errorf("game %s: engine level %d", t.g.ID, t.g.EngineLevel)}
+	}
+	lim := level.Limits(s.engineThinkTime(level, t, st, task))
+	start := time.Now()
+	r, err := s.engineSearch(ctx, t.pos, level, lim)
+	elapsed := time.Since(start)
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+		return nil, &engineFailure{err}
+	}
+	s.log.Info("engine searched", "game", t.g.ID, "timer", tm.Key, "level", int(level), "move", r.Move.String(),
+		"score", r.Score.String(), "depth", r.Depth, "nodes", r.Nodes, "elapsed", elapsed)
+	return &engineThought{posKey: t.pos.Key(), plies: len(t.g.Plies), result: r, elapsed: elapsed}, nil
+}
+
+// engineThinkTime is the engine's think time for one ply at level:
+// Options.EngineThink at search.MaxLevel, the same fraction of it as in
+// search's level table below (docs/engine.md), and in a timed game at
+// most a twentieth of the engine's remaining time (never below
+// minEngineThink), so that the engine does not lose on time.
+func (s *Server) engineThinkTime(level search.Level, t *table, st *clock.State, task engineTask) time.Duration {
+	ratio := float64(level.Spec().Think) / float64(search.MaxLevel.Spec().Think)
+	think := time.Duration(math.Round(ratio * float64(s.opts.EngineThink)))
+	if !task.draw && control(t.g).Timed() {
+		think = min(think, max(st.Remaining(task.side, task.due)/20, minEngineThink))
+	}
+	return max(think, time.Millisecond)
+}
+
+// engineSearch runs one search: a new search.Searcher of the level's
+// evaluation with a table of Options.EngineTableBytes, or the tests'
+// replacement (Options.engineSearch).
+func (s *Server) engineSearch(ctx context.Context, pos *engine.Position, level search.Level, lim search.Limits) (search.Result, error) {
+	if s.opts.engineSearch != nil {
+		return s.opts.engineSearch(ctx, pos, level, lim)
+	}
+	o := level.Options()
+	o.TableBytes = s.opts.EngineTableBytes
+	return search.New(o).Search(ctx, pos, lim)
+}
+
+// engineCommit commits the engine's reply th to timer tm with the
+// timer's done mark, deciding again on the new state when the game
+// changed meanwhile (archive.ErrConflict): the search is used as long as
+// the position is the one searched. A reply committed before
+// (archive.ErrDuplicate: another process, or a turn that overlapped this
+// one) is not committed again.
+func (s *Server) engineCommit(ctx context.Context, tm archive.Timer, th *engineThought) error {
+	for attempt := 0; ; attempt++ {
+		change, finished, acted, err := s.decideEngine(ctx, tm, th)
+		if err != nil || change.Games == nil {
+			return err
+		}
+		err = s.store.Commit(ctx, change)
+		switch {
+		case err == nil:
+			s.log.Info("engine replied", "game", tm.GameID, "timer", tm.Key, "acted", acted, "replies", len(change.Outbox))
+			s.writeRecords(finished)
+			return nil
+		case errors.Is(err, archive.ErrDuplicate):
+			return nil
+		case errors.Is(err, archive.ErrConflict) && attempt < 2:
+			continue
+		default:
+			return err
+		}
+	}
+}
+
+// decideEngine works out the engine's reply to timer tm from its search
+// th, without writing: the change to commit (none when the game is not
+// running), the games that finished, and whether the engine acted. When
+// the game no longer waits for tm, or th searched another position (or
+// is nil), the change only recomputes the game's timers: a new engine
+// timer then searches again.
+func (s *Server) decideEngine(ctx context.Context, tm archive.Timer, th *engineThought) (archive.Change, []*table, bool, error) {
+	// the timer's "mail": its id seeds the replies' Message-IDs, so a
+	// repeat after a crash writes the same mails
+	m := &mailer.Message{MessageID: "timer\x00" + tm.GameID + "\x00" + tm.Key}
+	ss := s.newSession(ctx, m, "", s.opts.Now())
+	ss.lang = s.opts.DefaultLanguage
+	t, err := ss.table(tm.GameID)
+	var r *refusal
+	if errors.As(err, &r) {
+		err = &engineFailure{fmt.Errorf("timer %s of game %s: no such game", tm.Key, tm.GameID)}
+	}
+	if err != nil {
+		return archive.Change{}, nil, false, err
+	}
+	if t.g.Status != archive.Active {
+		return archive.Change{}, nil, false, nil // its end dropped the game's timers
+	}
+	st, err := t.clockState()
+	if err != nil {
+		return archive.Change{}, nil, false, &engineFailure{err}
+	}
+	t.changed = true // written back: its version guards the reply, its thread the mails
+	change := archive.Change{}
+	task, ok := engineTaskOf(t, st, true)
+	acted := ok && task.key == tm.Key && th != nil && th.posKey == t.pos.Key() && th.plies == len(t.g.Plies)
+	if acted {
+		if err := ss.engineReply(t, st, task, th); err != nil {
+			return archive.Change{}, nil, false, &engineFailure{err}
+		}
+		change.Fired = []archive.TimerRef{{GameID: tm.GameID, Key: tm.Key}}
+	}
+	out, err := ss.compose()
+	if err != nil {
+		return archive.Change{}, nil, false, err
+	}
+	if ss.readErr != nil {
+		return archive.Change{}, nil, false, ss.readErr
+	}
+	change.Outbox = out
+	finished := ss.collect(&change)
+	ss.collectClock(&change)
+	return change, finished, acted, nil
+}
+
+// engineReply carries out the engine's reply to task in t after its
+// search th: on its own turn it accepts a standing draw offer
+// (search.AcceptDraw) or resigns a hopeless position (search.Resign) or
+// plays its move, declining a standing offer; on the player's turn it
+// accepts or declines the player's draw offer, judged from its own side
+// (the search's score negated). The player gets the reply with the
+// board, the clocks and, at the end, the record. It never offers a draw
+// itself.
+func (ss *session) engineReply(t *table, st *clock.State, task engineTask, th *engineThought) error {
+	human := opponentOf(t.g, EngineAddress)
+	r := th.result
+	offered := t.g.DrawOfferBy != "" && t.g.DrawOfferBy != task.side.String()
+	if task.draw {
+		r.Score = -r.Score // the search was from the player's side
+	}
+	switch {
+	case offered && search.AcceptDraw(r):
+		t.g.Status = archive.Finished
+		t.g.Result = "draw"
+		t.g.Reason = "draw agreed"
+		t.g.DrawOfferBy = ""
+		ss.tell(human, t, func(lang string) string { return tr(lang, "engine.draw.accepted") })
+	case task.draw:
+		t.g.DrawOfferBy = ""
+		ss.tell(human, t, func(lang string) string { return tr(lang, "engine.draw.declined") })
+	case search.Resign(r):
+		t.g.Status = archive.Finished
+		t.g.Result = task.side.Opponent().String()
+		t.g.Reason = "resignation"
+		t.g.DrawOfferBy = ""
+		ss.tell(human, t, func(lang string) string { return tr(lang, "engine.resigns") })
+	default:
+		if offered {
+			t.g.DrawOfferBy = ""
+			ss.tell(human, t, func(lang string) string { return tr(lang, "engine.draw.declined") })
+		}
+		at, avail := engineTimes(task.due, ss.now, th.elapsed)
+		if to := st.TimeoutAt(at); to != nil {
+			// its clock ran out while it thought (a control too short
+			// for its think time): lost on time like any player
+			ss.finishOnTime(t, to, ss.now)
+			ss.tell(human, t, func(lang string) string {
+				return tr(lang, "timeout.told", sideName(lang, to.Side.String()), stamp(to.Deadline))
+			})
+			break
+		}
+		if err := ss.enginePly(t, r.Move, at, avail); err != nil {
+			return err
+		}
+	}
+	ss.showPosition(t)
+	return nil
+}
+
+// enginePly plays the engine's move m in t through the engine's checked
+// path, as a player's move is played (cmd_move.go), arriving at at.
+func (ss *session) enginePly(t *table, m engine.Move, at, avail time.Time) error {
+	king, _ := t.pos.King()
+	next := t.pos.Clone()
+	r, err := next.Play(m)
+	if err != nil {
+		return fmt.Errorf("game %s: the engine's move %s: %w", t.g.ID, m, err)
+	}
+	t.pos = next
+	t.last = &r
+	t.newPlies = append(t.newPlies, archive.Ply{N: t.g.PlyCount + len(t.newPlies) + 1, Move: plyText(r, king), At: at, Avail: avail})
+	if o := r.Outcome; o.Over() {
+		t.g.Status = archive.Finished
+		t.g.Result = o.Result.String()
+		t.g.Reason = o.Reason.String()
+	}
+	human := opponentOf(t.g, EngineAddress)
+	ss.tell(human, t, func(lang string) string {
+		s := tr(lang, "engine.played", plyText(r, king))
+		if len(r.Captures) > 0 {
+			s += " " + tr(lang, "move.captures", capturedText(lang, r.Captures))
+		}
+		return s
+	})
+	return nil
+}
+
+// engineTimes returns when the engine's ply arrives and, when that is
+// notably earlier than its commit, the commit time (archive.Ply.At and
+// Avail). The engine's clock is charged as any player's: from the start
+// of its turn (due) to the arrival of its ply. Its ply arrives when its
+// search ended — the turn's start plus the search's time in whole
+// seconds, rounded up — at the latest at the commit (now): so waiting
+// for a search slot, or a daemon that was down while the engine thought,
+// costs the engine nothing, just as a player's mail counts from its
+// arrival; the player's clock then starts at the commit.
+func engineTimes(due, now time.Time, elapsed time.Duration) (at, avail time.Time) {
+	at = due.Add((elapsed + time.Second - 1).Truncate(time.Second))
+	if at.After(now) {
+		at = now
+	}
+	if now.Sub(at) >= availSlack {
+		avail = now
+	}
+	return at, avail
+}
