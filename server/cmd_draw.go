@@ -29,7 +29,7 @@ func (ss *session) offerDraw(*grammar.OfferDrawCommand) error {
 	t.g.DrawOfferBy = mine
 	t.changed = true
 	opp := opponentOf(t.g, ss.from)
-	ss.say(t, tr(ss.lang, "draw.offer.sent", opp))
+	ss.say(t, tr(ss.lang, "draw.offer.sent", playerLabel(ss.lang, t.g, opp)))
 	ss.tell(opp, t, func(lang string) string { return tr(lang, "draw.offered", ss.from) })
 	return nil
 }

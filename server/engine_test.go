@@ -664,3 +664,69 @@ func TestEngineThinkTime(t *testing.T) {
 		t.Errorf("level 5 with 3m on its clock thinks %v, want 9s", got)
 	}
 }
+
+// TestEngineCommitFaults: the engine's reply meets the archive failing
+// while it reads the game (for the search, or again for the commit), at
+// its commit (before the commit took effect, after it did with the
+// process killed, or a conflict). A failure before the commit leaves no
+// ply, no mail and the timer pending; the next RunTimers tries the turn
+// again. In the end, also after a restart, there is exactly one engine
+// ply, one mail with it and no engine timer due.
+func TestEngineCommitFaults(t *testing.T) {
+	for _, tc := range []struct {
+		name, op  string
+		faults    []fault
+		committed bool // the first attempt took effect
+	}{
+		{"game-for-search", "Game", []fault{{err: errUnavailable}}, false},
+		{"game-for-commit", "Game", []fault{{}, {err: errUnavailable}}, false},
+		{"commit", "Commit", []fault{{err: errUnavailable}}, false},
+		{"killed-at-commit", "Commit", []fault{{err: errKilled}}, false},
+		{"killed-after-commit", "Commit", []fault{{err: errKilled, after: true}}, true},
+		{"conflict", "Commit", []fault{{err: errConflict}}, true}, // decided again at once
+		{"conflict-thrice", "Commit", []fault{{err: errConflict}, {err: errConflict}, {err: errConflict}}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			h := newEngineHarness(t)
+			id, _ := startEngineGame(t, h, "new brandubh with engine as defenders")
+			fs := h.withFaults()
+			fs.inject(tc.op, tc.faults...)
+			srv := h.restart(fs, nil)
+			ctx := context.Background()
+			if _, err := srv.RunTimers(ctx); err != nil {
+				t.Fatalf("RunTimers: %v", err)
+			}
+			srv.engine.wait()
+			srv.FlushOutbox(ctx)
+			fs.mu.Lock()
+			left := len(fs.faults[tc.op])
+			fs.mu.Unlock()
+			if left != 0 {
+				t.Fatalf("%d of the injected %s faults never fired", left, tc.op)
+			}
+			plies, want := len(h.state(id).Plies), 0
+			if tc.committed {
+				want = 1
+			}
+			if plies != want || h.engineDue() == tc.committed {
+				t.Fatalf("after the failed attempt: %d plies (want %d), engine timer due %v", plies, want, h.engineDue())
+			}
+			if n := sentContaining(h.outbox(), "The engine played"); n != want {
+				t.Fatalf("after the failed attempt: %d mails with the engine's ply, want %d", n, want)
+			}
+
+			h.engineTurns(srv) // the same process tries again
+			h.engineTurns(h.restart(h.store, nil))
+			if st := h.state(id); len(st.Plies) != 1 {
+				t.Fatalf("plies %v, want the engine's one", st.Plies)
+			}
+			if n := sentContaining(h.outbox(), "The engine played"); n != 1 {
+				t.Errorf("%d mails with the engine's ply queued, want 1", n)
+			}
+			if h.engineDue() {
+				t.Error("the engine's timer is still due")
+			}
+			h.noMailToEngine()
+		})
+	}
+}
