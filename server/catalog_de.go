@@ -203,6 +203,7 @@ var catalogDE = map[string]string{
 	"message.cut":     "Deine Nachricht wurde gekürzt: höchstens %d Zeichen werden weitergegeben.",
 	"message.refused": "%s nimmt keine Nachrichten an (\"nachrichten aus\"), daher wurde deine nicht weitergegeben.",
 	"message.over":    "Partie %s ist beendet, daher wurde deine Nachricht nicht weitergegeben.",
+	"message.engine":  "Die Engine liest keine Nachrichten, daher wurde deine nicht weitergegeben.",
 	"message.notdone": "Nichts in deiner Mail wurde ausgeführt, daher wurde auch deine Nachricht nicht weitergegeben; schicke sie mit deinem nächsten Befehl noch einmal.",
 
 	"notify.each":        "Ab jetzt bekommst du für jeden Zug deiner Gegner eine Mail. (\"benachrichtigung täglich 07:00\" bringt dir stattdessen eine Mail am Tag.)",
@@ -253,6 +254,7 @@ var catalogDE = map[string]string{
 	"err.takeback.none":       "In Partie %s gibt es keine Bitte deines Gegners um Zugrücknahme.",
 	"err.takeback.tournament": "Partie %s gehört zum Turnier %s; Turnierpartien werden gewertet und erlauben keine Zugrücknahme.",
 	"err.takeback.timed":      "Partie %s hat die Bedenkzeit %s; Zugrücknahmen gibt es nur in freien Partien ohne Uhr.",
+	"err.takeback.engine":     "Partie %s wird gegen die Engine gespielt, die keine Züge zurücknimmt: jeder Halbzug gilt.",
 
 	// Help (cmd_help.go builds the overview from the registered lines).
 	"help.intro":            "Befehle (einer pro Zeile; Groß/Klein egal; englische Wörter gehen auch):",

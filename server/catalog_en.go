@@ -205,6 +205,7 @@ var catalogEN = map[string]string{
 	"message.cut":     "Your message was cut: at most %d characters are passed on.",
 	"message.refused": "%s does not take messages (\"messages off\"), so yours was not passed on.",
 	"message.over":    "Game %s is over, so your message was not passed on.",
+	"message.engine":  "The engine reads no messages, so yours was not passed on.",
 	"message.notdone": "Nothing in your mail was carried out, so your message was not passed on either; send it again with your next command.",
 
 	"notify.each":        "From now on you get a mail for every move of your opponents. (\"notify digest 07:00\" gets you one mail a day instead.)",
@@ -255,6 +256,7 @@ var catalogEN = map[string]string{
 	"err.takeback.none":       "There is no takeback request from your opponent in game %s.",
 	"err.takeback.tournament": "Game %s belongs to tournament %s; tournament games are rated and allow no takebacks.",
 	"err.takeback.timed":      "Game %s has the time control %s; takebacks are only for casual games without a clock.",
+	"err.takeback.engine":     "Game %s is against the engine, which takes back no moves: every ply stands.",
 
 	// Help (cmd_help.go builds the overview from the registered lines).
 	"help.intro":            "Commands (one per line; case does not matter; German words work too):",

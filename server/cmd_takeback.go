@@ -14,7 +14,8 @@ func init() {
 	helpLine(75, "help.takeback")
 }
 
-// Takebacks (issue 12): in a casual, unrated, untimed game the player who
+// Takebacks (issue 12): in a casual, unrated, untimed game between two
+// people (the engine opponent takes back nothing) the player who
 // played the last ply may ask to undo it ("takeback"); the opponent
 // accepts or declines, or moves, which declines. An accepted takeback
 // removes the ply from the game (archive.Change.TakeBacks: the archive
@@ -27,9 +28,12 @@ func init() {
 func timedGame(g *archive.Game) bool { return control(g).Timed() }
 
 // takebackBarred refuses a takeback in a game that allows none: a
-// tournament game (rated, tournamentGame) or a timed one.
+// tournament game (rated, tournamentGame), a timed one, or one against
+// the engine opponent, which never takes back (engine.go).
 func (ss *session) takebackBarred(g *archive.Game) error {
 	switch {
+	case engineSide(g) != "":
+		return ss.refuse("err.takeback.engine", g.ID)
 	case tournamentGame(g):
 		return ss.refuse("err.takeback.tournament", g.ID, g.TournamentID)
 	case timedGame(g):

@@ -145,9 +145,10 @@ func conditionList(lang string, c archive.Conditions) string {
 	return strings.TrimRight(b.String(), "\n")
 }
 
-// fireConditions runs after the player at ss.from played a ply in t (the
-// last of t.newPlies): the opponent's conditional moves whose line starts
-// with that ply are answered at once, the lines going on stay set; any
+// fireConditions runs after the player at ss.from (or the engine
+// opponent, enginePly) played a ply in t (the last of t.newPlies): the
+// opponent's conditional moves whose line starts with that ply are
+// answered at once, the lines going on stay set; any
 // other ply cancels them, and a ply that ends the game drops them. The
 // owner is told what happened; the mover sees the answer like any move.
 func (ss *session) fireConditions(t *table) error {
@@ -179,7 +180,7 @@ func (ss *session) fireConditions(t *table) error {
 	}
 	if answer == "" {
 		ss.tellRoutine(ownerAddr, t, func(lang string) string {
-			return tr(lang, "cond.cancelled", ss.from, played.Move, len(set.Lines))
+			return tr(lang, "cond.cancelled", playerLabel(lang, t.g, ss.from), played.Move, len(set.Lines))
 		})
 		return nil
 	}
@@ -226,7 +227,7 @@ func (ss *session) fireConditions(t *table) error {
 	})
 	left := *conds
 	ss.tellRoutine(ownerAddr, t, func(lang string) string {
-		s := tr(lang, "cond.played", ply, ss.from, played.Move)
+		s := tr(lang, "cond.played", ply, playerLabel(lang, t.g, ss.from), played.Move)
 		if len(r.Captures) > 0 {
 			s += " " + tr(lang, "move.captures", capturedText(lang, r.Captures))
 		}

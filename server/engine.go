@@ -622,7 +622,9 @@ func (ss *session) engineReply(t *table, st *clock.State, task engineTask, th *e
 }
 
 // enginePly plays the engine's move m in t through the engine's checked
-// path, as a player's move is played (cmd_move.go), arriving at at.
+// path, as a player's move is played (cmd_move.go), arriving at at, and
+// then, as after a player's move (afterMove), plays the player's
+// conditional answer to it or cancels the player's conditional moves.
 func (ss *session) enginePly(t *table, m engine.Move, at, avail time.Time) error {
 	king, _ := t.pos.King()
 	next := t.pos.Clone()
@@ -646,7 +648,12 @@ func (ss *session) enginePly(t *table, m engine.Move, at, avail time.Time) error
 		}
 		return s
 	})
-	return nil
+	// the player's conditional moves answer the engine's ply as any
+	// opponent's (conditions.go): ss.from names the mover there
+	from := ss.from
+	ss.from = EngineAddress
+	defer func() { ss.from = from }()
+	return ss.afterMove(t)
 }
 
 // engineTimes returns when the engine's ply arrives and, when that is

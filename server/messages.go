@@ -123,11 +123,13 @@ func (ss *session) relayProse() {
 // already (an auto-responder saying the same again), cut to
 // maxMessageRunes — and delivers what waits (deliverMessages). It returns
 // what the sender is told: passed on, waiting for the next mail, cut, or
-// why not (the game was over before this mail; the opponent wrote
-// "messages off").
+// why not (the opponent is the engine; the game was over before this
+// mail; the opponent wrote "messages off").
 func (ss *session) keepMessage(t *table, text string) string {
 	opp := opponentOf(t.g, ss.from)
 	switch {
+	case isEngine(opp):
+		return tr(ss.lang, "message.engine") // it reads no mail (engine.go)
 	case t.g.Status != archive.Invited && t.g.Status != archive.Active && !t.changed:
 		return tr(ss.lang, "message.over", t.g.ID)
 	case ss.messagesOff(opp):
