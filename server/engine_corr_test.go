@@ -1,11 +1,13 @@
 package server
 
 import (
+	"context"
 	"sort"
 	"strings"
 	"testing"
 
 	"github.com/taflmail/taflmail/engine"
+	"github.com/taflmail/taflmail/search"
 )
 
 // Games against the engine with the features of issue 12: spectators,
@@ -99,32 +101,52 @@ func TestEngineNoTakebacks(t *testing.T) {
 }
 
 // TestEngineConditionalMoves: a conditional line set while the engine
-// thinks answers the engine's ply at once when it starts with that ply,
-// and the engine then replies to the answer; a line that starts with
-// another ply is cancelled, and alice is told. Either way the engine's
-// plies are the depth-2 search's.
+// thinks, or in the mail with the player's move after it, answers the
+// engine's ply at once when it starts with that ply, and the engine then
+// replies to the answer; a line that starts with another ply is
+// cancelled, and alice is told. Either way the engine's plies are the
+// depth-2 search's.
 func TestEngineConditionalMoves(t *testing.T) {
-	for _, match := range []bool{true, false} {
-		name := map[bool]string{true: "answered", false: "cancelled"}[match]
-		t.Run(name, func(t *testing.T) {
+	for _, tc := range []struct {
+		name            string
+		match, sameMail bool
+	}{
+		{"answered", true, false},
+		{"answered-same-mail", true, true},
+		{"cancelled", false, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			match := tc.match
 			h := newEngineHarness(t)
 			id, _ := startEngineGame(t, h, "new brandubh with engine level 2")
-			h.reply(alice, h.firstMove(id))
-			tb := h.tableOf(id)
-			engineMove := h.wantMove(id, 2)
+			pos := h.tableOf(id).pos.Clone()
+			mine := sortedMoves(pos)[0]
+			if _, err := pos.Play(mine); err != nil {
+				t.Fatal(err)
+			}
+			r, err := depthSearch(2)(context.Background(), pos, 2, search.Limits{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			engineMove := r.Move
 			first := engineMove
 			if !match {
-				first = otherMove(t, tb.pos, engineMove)
+				first = otherMove(t, pos, engineMove)
 			}
-			after := tb.pos.Clone()
+			after := pos.Clone()
 			if _, err := after.Play(first); err != nil {
 				t.Fatal(err)
 			}
 			answer := sortedMoves(after)[0]
 			line := "if " + first.String() + " then " + answer.String()
+			if tc.sameMail {
+				line = mine.String() + "\n" + line
+			} else {
+				h.reply(alice, mine.String())
+			}
 			sent := h.reply(alice, line)
-			if len(sent) != 1 {
-				t.Fatalf("%q: %d mails:\n%s", line, len(sent), texts(sent))
+			if len(sent) != 1 || len(h.state(id).Plies) != 1 {
+				t.Fatalf("%q: %d mails, plies %v:\n%s", line, len(sent), h.state(id).Plies, texts(sent))
 			}
 			mustContain(t, "the conditional line", sent[0].msg.Text, "conditional")
 
