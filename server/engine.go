@@ -341,7 +341,7 @@ func (s *Server) waitContext(ctx context.Context) (context.Context, context.Canc
 
 // overdueWait is how long Run waits when timers are overdue: a second
 // (RunTimers left them), or WaitCap when every overdue timer is an engine
-// turn under way, whose end wakes Run anyway (waitContext). A timer that
+// turn under way and no daily digest is overdue, whose end wakes Run anyway (waitContext). A timer that
 // falls due meanwhile is then fired when the next engine turn ends, at
 // the latest after WaitCap.
 func (s *Server) overdueWait(ctx context.Context) time.Duration {
@@ -357,6 +357,9 @@ func (s *Server) overdueWait(ctx context.Context) time.Duration {
 		if tm.Kind != archive.TimerEngine || !s.engine.taken(archive.TimerRef{GameID: tm.GameID, Key: tm.Key}) {
 			return time.Second
 		}
+	}
+	if ds, err := s.store.DueDigests(ctx, s.opts.Now(), 1); err != nil || len(ds) > 0 {
+		return time.Second // a digest RunTimers left (digest.go)
 	}
 	return s.opts.WaitCap
 }

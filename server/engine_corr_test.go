@@ -201,3 +201,22 @@ func otherMove(t *testing.T, pos *engine.Position, m engine.Move) engine.Move {
 	t.Fatal("no other legal move")
 	return m
 }
+
+// TestEngineDigest: a player who chose the daily digest still gets the
+// engine's reply at once, by itself (decision: a game against the engine
+// is a session the player started and waits for; the digest holds the
+// news of a person's ply), and it is not held for the digest.
+func TestEngineDigest(t *testing.T) {
+	h := newEngineHarness(t)
+	h.deliver(alice, "settings", "notify digest 07:30", nil)
+	if p, err := h.store.Player(context.Background(), alice); err != nil || !p.Digest {
+		t.Fatalf("alice's digest is not set: %+v, %v", p, err)
+	}
+	id, _ := startEngineGame(t, h, "new brandubh with engine level 2")
+	h.reply(alice, h.firstMove(id))
+	sent := h.engineTurns(nil)
+	if len(sent) != 1 || sent[0].to != alice {
+		t.Fatalf("the engine's reply: %d mails, want one to alice at once:\n%s", len(sent), texts(sent))
+	}
+	mustContain(t, "the engine's reply", sent[0].msg.Text, "The engine played "+h.state(id).Plies[1]+".")
+}
