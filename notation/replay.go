@@ -190,10 +190,8 @@ func (g *Game) Replay() *Replay {
 		}
 		m := p.Ply.Move
 		mv := engine.Move{From: engine.SquareAt(m.From.File, m.From.Rank-1), To: engine.SquareAt(m.To.File, m.To.Rank-1)}
-		if m.King {
-			if pc := pos.At(mv.From); pc != engine.King && pc != engine.Empty {
-				r.add(r.plyError(i, side, KindIllegal, nil, "the piece on %v is %s, not the king", mv.From, withArticle(pc)))
-			}
+		if pc, wrong := WrongKingMark(pos, m); wrong {
+			r.add(r.plyError(i, side, KindIllegal, nil, "the piece on %v is %s, not the king", mv.From, withArticle(pc)))
 		}
 		king, _ := pos.King()
 		var res engine.PlyResult
@@ -532,6 +530,21 @@ func squareWords(s []engine.Square) string {
 		parts[i] = x.String()
 	}
 	return strings.Join(parts[:len(s)-1], ", ") + " and " + parts[len(s)-1]
+}
+
+// WrongKingMark reports a move written with the king's "K" (Kd1-e1) whose
+// from-square holds another piece in pos: it returns that piece (an
+// attacker or a defender) and true. A move without the mark, one whose
+// from-square holds the king, and one whose from-square is empty or off the
+// board (the engine refuses those itself) give false. Replay reports such a
+// ply as KindIllegal; the referee refuses such a move by mail the same way
+// (docs/notation.md, "the K prefix"; docs/commands.md, Moves).
+func WrongKingMark(pos *engine.Position, m *grammar.Move) (engine.Piece, bool) {
+	if m == nil || !m.King || m.From == nil {
+		return engine.Empty, false
+	}
+	pc := pos.At(engine.SquareAt(m.From.File, m.From.Rank-1)) // Empty off the board
+	return pc, pc != engine.King && pc != engine.Empty
 }
 
 // withArticle returns "an attacker", "a defender", "the king".

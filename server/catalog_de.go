@@ -140,6 +140,7 @@ var catalogDE = map[string]string{
 	"illegal.occupied":     "%s ist besetzt",
 	"illegal.stop":         "%s darf nicht auf %s stehen bleiben",
 	"illegal.pass":         "%s darf nicht über %s ziehen",
+	"illegal.notking":      "die Figur auf %s ist %s, nicht der König",
 
 	"syntax.or":          " oder ",
 	"syntax.eol":         "Zeilenende",

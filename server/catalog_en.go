@@ -142,6 +142,7 @@ var catalogEN = map[string]string{
 	"illegal.occupied":     "%s is occupied",
 	"illegal.stop":         "%s may not stop on %s",
 	"illegal.pass":         "%s may not pass through %s",
+	"illegal.notking":      "the piece on %s is %s, not the king",
 
 	"syntax.or":          " or ",
 	"syntax.eol":         "end of line",

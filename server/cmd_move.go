@@ -8,6 +8,7 @@ import (
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/engine"
 	"github.com/taflmail/taflmail/grammar"
+	"github.com/taflmail/taflmail/notation"
 )
 
 func init() {
@@ -37,6 +38,9 @@ func (ss *session) move(c *grammar.MoveCommand) error {
 		return err
 	}
 	m := engineMove(c.Ply.Move)
+	if why := ss.wrongKingMark(t.pos, c.Ply.Move); why != "" {
+		return ss.refuse("err.illegal", "K"+m.String(), why)
+	}
 	king, _ := t.pos.King()
 	next := t.pos.Clone() // played on a copy: a refused move leaves the game as it was
 	r, err := next.Play(m)
@@ -106,6 +110,20 @@ func (ss *session) illegal(t *table, m engine.Move, ill *engine.IllegalMoveError
 		r.text += " " + boardHint(ss.lang, t)
 	}
 	return r
+}
+
+// wrongKingMark says in the sender's language why a move written with the
+// king's "K" is refused when its piece in pos is not the king (Kd1-e1 with
+// an attacker on d1: "the piece on d1 is an attacker, not the king"), as
+// replaying a record does (notation.WrongKingMark); "" for a move whose
+// mark, if any, is right. The mark is a claim like a capture mark, and a
+// wrong claim plays nothing (docs/commands.md, Moves).
+func (ss *session) wrongKingMark(pos *engine.Position, mv *grammar.Move) string {
+	pc, wrong := notation.WrongKingMark(pos, mv)
+	if !wrong {
+		return ""
+	}
+	return tr(ss.lang, "illegal.notking", engineMove(mv).From, tr(ss.lang, "piece.a."+pc.String()))
 }
 
 // sameSquares compares written capture marks with the engine's captures.

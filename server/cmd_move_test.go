@@ -188,3 +188,29 @@ func TestGermanMoveReply(t *testing.T) {
 		t.Errorf("englishIn finds little English in an English reply: %q", englishIn(en.last(alice).msg.Text, names...))
 	}
 }
+
+// TestKingMarkOnAnotherPiece: a "K" on the move of a piece that is not the
+// king is refused, as validate refuses it in a record (trial report §4):
+// the line quoted, the square and the piece named, the board shown, nothing
+// played; in a conditional line the same. The move without the mark is
+// played.
+func TestKingMarkOnAnotherPiece(t *testing.T) {
+	for _, lang := range []string{english, german} {
+		t.Run(lang, func(t *testing.T) {
+			h := newHarness(t)
+			id := startGame(t, h, "brandubh", lang)
+			before := h.state(id)
+			why := tr(lang, "illegal.notking", "d1", tr(lang, "piece.a.attacker"))
+			sent := h.reply(alice, "1. Kd1-e1")
+			r := refusedOnly(t, h, id, before, sent, alice, "> 1. Kd1-e1", tr(lang, "err.illegal", "Kd1-e1", why),
+				tr(lang, "err.nothing"), "a  b  c  d  e  f  g")
+			if lang == english {
+				mustContain(t, "refusal", r.msg.Text, "Kd1-e1 is not a legal move: the piece on d1 is an attacker, not the king.")
+			}
+			sent = h.reply(bob, "if Kd1-e1 then d3-f3")
+			refusedOnly(t, h, id, before, sent, bob, tr(lang, "err.cond.illegal.theirs", "Kd1-e1", why))
+			sent = h.reply(alice, "1. d1-e1")
+			mustContain(t, "the move without K", to(t, sent, bob).Text, tr(lang, "move.played", alice, "d1-e1"))
+		})
+	}
+}

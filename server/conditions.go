@@ -73,6 +73,13 @@ func (ss *session) conditionLine(t *table, c *grammar.ConditionalCommand) ([]str
 				return nil, ss.conditionRefusal(cm.Pos.Column, key, line[len(line)-1])
 			}
 			m := engineMove(cm.Move)
+			if why := ss.wrongKingMark(pos, cm.Move); why != "" {
+				key := "err.cond.illegal.mine"
+				if theirs {
+					key = "err.cond.illegal.theirs"
+				}
+				return nil, ss.conditionRefusal(cm.Pos.Column, key, "K"+m.String(), why)
+			}
 			king, _ := pos.King()
 			r, err := pos.Play(m)
 			var ill *engine.IllegalMoveError
