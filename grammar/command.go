@@ -588,9 +588,10 @@ func CommandGrammar() string { return commandParser.String() }
 // IsCommandLine reports whether a line of a mail is meant as a command: its
 // first word is a command keyword (English or German, any case; for the
 // everyday words clock, uhr, leave, urlaub and cancel only in a command's
-// shape, see proseWordCommand), or it starts with a move number or
-// something shaped like a move ("d1-d3", "Kf6-c6", also a broken "d1-d33"
-// or "d1 d3"). Other lines are prose and ignored.
+// shape, see proseWordCommand), or it starts with a move number (also
+// "1 . d1-e1", dots apart) or something shaped like a move ("d1-d3",
+// "Kf6-c6", also a broken "d1-d33" or "d1 d3"). Other lines are prose and
+// ignored.
 func IsCommandLine(line string) bool {
 	f := strings.Fields(line)
 	if len(f) == 0 {
@@ -606,6 +607,9 @@ func IsCommandLine(line string) bool {
 		rest := strings.TrimLeft(w, "0123456789")
 		if rest != "" {
 			return strings.HasPrefix(rest, ".") && (len(f) == 1 || !strings.HasPrefix(f[1], "."))
+		}
+		if len(f) > 2 && strings.Trim(f[1], ".") == "" {
+			return looksLikeMove(f[2]) // "1 . d1-e1", "1 ... h6-h9"
 		}
 		return len(f) > 1 && looksLikeMove(f[1])
 	}
@@ -708,7 +712,13 @@ func ParseCommand(filename string, line int, src string) (cmd Command, err error
 			// "d1 d3", "d1": report what the move lacks, not the second word
 			if _, perr := ParsePly(filename, []byte(f[0])); perr != nil {
 				e = perr.(*Error)
-				e.Col += strings.Index(src, f[0])
+				at := strings.Index(src, f[0])
+				if e.Found == "end of input" && len(f) > 1 {
+					// "d6 - d9", "d1 e1": the move's word ends, the line does not
+					e.Found = "white space"
+					e.Message = "expected " + e.Expected + ", found " + e.Found
+				}
+				e.Col += at
 			}
 		}
 		e.Line += line - 1

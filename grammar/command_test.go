@@ -189,8 +189,11 @@ func TestParseCommand(t *testing.T) {
 func TestParseCommandErrors(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"d1-d33", `mail:7:5: expected rank 1 to 19, found "33"`},
-		{"d1 d3", `mail:7:3: expected "-", found end of input`},
-		{"  d1 d3", `mail:7:5: expected "-", found end of input`},
+		{"d1 d3", `mail:7:3: expected "-", found white space`},
+		{"  d1 d3", `mail:7:5: expected "-", found white space`},
+		{"d6 - d9", `mail:7:3: expected "-", found white space`},
+		{"d1 -e1", `mail:7:3: expected "-", found white space`},
+		{"d1", `mail:7:3: expected "-", found end of input`},
 		{"accept please", `mail:7:8: expected end of line, found "please"`},
 		{"foo", `mail:7:1: expected a command (see help) or a move such as d1-d3, found "foo"`},
 		{"12. ", `mail:7:5: expected a move such as d1-d3, found end of input`},
@@ -268,6 +271,9 @@ func TestIsCommandLine(t *testing.T) {
 		"d4":                        true,
 		"12.":                       true,
 		"12... h6-h9":               true,
+		"1 . d1-e1":                 true,
+		"1 ... h6-h9":               true,
+		"7 . . . t":                 false,
 		"Board":                     true,
 		"Offer draw please":         true,
 		"2026 was a good year":      false,

@@ -54,6 +54,16 @@ func variantSummary(lang string, v *engine.Variant) string {
 	return tr(lang, "summary."+v.Name)
 }
 
+// variantTitle is a variant's title in lang, e.g. "Brandubh 7×7
+// (Federation Brandubh)". The English text is the engine's Variant.Title
+// (TestCatalogs checks it).
+func variantTitle(lang string, v *engine.Variant) string {
+	if _, ok := catalogs[lang]["title."+v.Name]; !ok {
+		return v.Title
+	}
+	return tr(lang, "title."+v.Name)
+}
+
 // boardReasons are the engine's ways a game ends that a diagram's
 // game-over line names (RULES.md §1.6), each with a "board.reason." key.
 var boardReasons = []engine.Reason{

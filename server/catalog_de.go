@@ -21,7 +21,7 @@ var catalogDE = map[string]string{
 	"side.defenders":   "Verteidiger",
 	"result.attackers": "die Angreifer gewinnen",
 	"result.defenders": "die Verteidiger gewinnen",
-	"result.draw":      "remis",
+	"result.draw":      "Remis",
 
 	"reason.escape":        "der König ist entkommen",
 	"reason.king captured": "der König wurde gefangen",
@@ -30,7 +30,7 @@ var catalogDE = map[string]string{
 	"reason.repetition":    "eine Stellung ist zum dritten Mal entstanden",
 	"reason.no legal move": "die Seite am Zug hatte keinen legalen Zug",
 	"reason.resignation":   "die %s haben aufgegeben",
-	"reason.draw agreed":   "beide Spieler haben sich auf remis geeinigt",
+	"reason.draw agreed":   "beide Spieler haben sich auf ein Remis geeinigt",
 
 	"move.played":            "%s hat %s gezogen.",
 	"move.captures":          "Geschlagen: %s.",
@@ -41,7 +41,7 @@ var catalogDE = map[string]string{
 	"move.none":              "(noch keine Züge)",
 	"over.result":            "Die Partie ist beendet: %s (%s).",
 	"over.record":            "Die vollständige Partienotation:",
-	"draw.offered":           "%s bietet remis an. Antworte \"remis annehmen\" oder \"remis ablehnen\", oder ziehe einfach (das lehnt ab).",
+	"draw.offered":           "%s bietet Remis an. Antworte \"remis annehmen\" oder \"remis ablehnen\", oder ziehe einfach (das lehnt ab).",
 	"draw.offer.sent":        "Dein Remisangebot wurde an %s gesendet.",
 	"draw.declined":          "%s hat das Remisangebot abgelehnt.",
 	"draw.lapsed":            "Das Remisangebot ist mit dem Zug erloschen.",
@@ -85,6 +85,8 @@ var catalogDE = map[string]string{
 	"err.timeout":        "\"timeout\" kann man nicht spielen.",
 	"err.unknownvariant": "Die Variante %q kenne ich nicht. \"varianten\" listet sie auf.",
 	"err.badaddress":     "%q ist keine Adresse, die ich einladen kann.",
+	"err.inviteme":       "%s ist meine eigene Adresse: ich leite Partien, spiele aber nicht mit. Fordere einen anderen Spieler heraus.",
+	"err.movedots":       "%s ist keine Zugnummer: schreibe %d. für den Halbzug der Angreifer oder %d... für den der Verteidiger.",
 	"err.self":           "Du kannst dich nicht selbst herausfordern.",
 	"err.badside":        "%q ist keine Seite: schreibe Angreifer oder Verteidiger.",
 	"err.notinvited":     "In Partie %s gibt es keine offene Herausforderung für dich.",
@@ -114,7 +116,7 @@ var catalogDE = map[string]string{
 	"board.over":                 "Partie beendet: %s (%s)",
 	"board.result.attackers":     "Angreifer gewinnen",
 	"board.result.defenders":     "Verteidiger gewinnen",
-	"board.result.draw":          "remis",
+	"board.result.draw":          "Remis",
 	"board.reason.escape":        "König entkommen",
 	"board.reason.king captured": "König gefangen",
 	"board.reason.edge fort":     "Randfestung",
@@ -152,6 +154,7 @@ var catalogDE = map[string]string{
 	"syntax.number":      "eine Zahl",
 	"syntax.file":        "Linie a bis s",
 	"syntax.rank":        "Reihe 1 bis 19",
+	"syntax.whitespace":  "Leerraum",
 	"syntax.square":      "ein Feld",
 	"syntax.char":        "unerwartetes Zeichen %s",
 	"syntax.toolarge":    "die Zahl %s ist zu groß",
@@ -166,6 +169,7 @@ var catalogDE = map[string]string{
 	"hint.dash":    "Schreibe Züge so: %s.",
 	"hint.board":   "Das Brett reicht von a1 bis %s.",
 	"hint.variant": "Meintest du %s?",
+	"hint.topic":   "Zu \"%s\" habe ich keine Hilfe; die Themen sind züge, schlüssel und die Namen der Varianten (\"varianten\" listet sie).",
 
 	// Issue 12: spectators, messages to the opponent, conditional moves,
 	// takebacks.
@@ -260,7 +264,7 @@ var catalogDE = map[string]string{
 	// Help (cmd_help.go builds the overview from the registered lines).
 	"help.intro":            "Befehle (einer pro Zeile; Groß/Klein egal; englische Wörter gehen auch):",
 	"help.new.usage":        "neu <variante> mit <adresse> [als angreifer|verteidiger] [zeit <bedenkzeit>]",
-	"help.new.what":         "jemanden herausfordern, z. B. \"neu copenhagen mit bob@example.org\"",
+	"help.new.what":         "jemanden herausfordern, z. B. \"neu copenhagen mit bob@example.org als verteidiger\"; \"als\" nennt deine eigene Seite (ohne spielst du die Angreifer)",
 	"help.accept.usage":     "annehmen / ablehnen",
 	"help.accept.what":      "eine Herausforderung beantworten (Antwort auf die Einladung)",
 	"help.move.usage":       "d1-d3",
@@ -293,7 +297,7 @@ var catalogDE = map[string]string{
 	"help.help.usage":       "hilfe [thema]",
 	"help.help.what":        "Themen: züge, schlüssel, <variantenname>",
 	"help.outro":            "Befehle zu einer Partie müssen als Antwort auf eine Mail zur Partie kommen:\nihr Betreff enthält [taflmail <partie>], der Verlauf deinen Schlüssel.",
-	"help.variant":          "%s (%s), %d×%d\n%s.\nErster Halbzug: %s. Quelle: %s.\n",
+	"help.variant":          "%s (%s)\n%s.\nErster Halbzug: %s.\n",
 	"help.moves": `Züge werden in OpenTafl-Notation geschrieben: das Startfeld, ein
 Bindestrich, das Zielfeld: "d1-d3". Linien sind Buchstaben ab a (links),
 Reihen Zahlen ab 1 (unten), wie auf dem Brett in jeder Mail. Du kannst die
@@ -303,7 +307,9 @@ ist der Angreiferzug von Zug 12, "12... h6-h9" der Verteidigerzug.`,
 	"help.keys": `Jede Partie gibt jedem Spieler einen geheimen Schlüssel. Jede Mail, die
 ich dir zur Partie schicke, enthält ihn (im Betreff und im Verlauf), daher
 beweist eine einfache Antwort, dass du es bist. Eine Mail ohne deinen
-Schlüssel oder von einer anderen Adresse kann nicht für dich ziehen.`,
+Schlüssel oder von einer anderen Adresse kann nicht für dich ziehen. Halte
+den Schlüssel geheim und leite diese Mails nicht weiter: eine Mail in deinem
+Namen mit deinem Schlüssel gilt als deine.`,
 
 	// The engine opponent (engine.go).
 	"engine.name":          "die Engine (Stufe %d)",
@@ -390,4 +396,15 @@ Schlüssel oder von einer anderen Adresse kann nicht für dich ziehen.`,
 	"summary.seabattle":    "offene See: keine Sonderfelder, unbewaffneter König (Frachtschiff) von vier Seiten gefangen, Flucht an den Rand",
 	"summary.seabattle13":  "Sea-Battle-Regeln auf 13×13 (Serifenkreuz, 32 + 16 + König)",
 	"summary.tawlbwrdd":    "Glockenaufstellung, keine Sonderfelder, bewaffneter König von zwei Seiten gefangen, Flucht an den Rand, Stellungswiederholung ist remis",
+
+	// Die Titel der Varianten, deren Titel englische Wörter enthalten, nach
+	// dem Namen in der Engine (variantTitle).
+	"title.historical": "Historical Hnefatafl 11×11 (Flucht an den Rand)",
+	"title.tablut":     "Tablut 9×9 (Linné, wie Aage Nielsen es rekonstruiert hat)",
+	"title.alea":       "Alea Evangelii 19×19 (Tablut-Regeln, einfache Figuren)",
+	"title.ardri":      "Ard Ri 7×7 (historische Regeln, kein Thron)",
+	"title.foteviken":  "Foteviken Tablut 9×9 (Näherung)",
+	"title.legacy":     "Legacy Hnefatafl 11×11 (unbewaffneter König, Flucht in eine Ecke)",
+	"title.linnaeus":   "Linnaeus Tablut 9×9 (starker König, Flucht an den Rand)",
+	"title.tawlbwrdd":  "Tawlbwrdd 11×11 (OpenTafl-Regeln)",
 }

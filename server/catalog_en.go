@@ -87,6 +87,8 @@ var catalogEN = map[string]string{
 	"err.timeout":        "\"timeout\" is not something you can play.",
 	"err.unknownvariant": "I do not know the variant %q. \"variants\" lists them.",
 	"err.badaddress":     "%q is not a mail address I can invite.",
+	"err.inviteme":       "%s is my own address: I referee games, I do not play in them. Challenge another player.",
+	"err.movedots":       "%s is not a move number: write %d. for the attackers' ply or %d... for the defenders'.",
 	"err.self":           "You cannot challenge yourself.",
 	"err.badside":        "%q is not a side: write attackers or defenders.",
 	"err.notinvited":     "Game %s has no open challenge for you.",
@@ -154,6 +156,7 @@ var catalogEN = map[string]string{
 	"syntax.number":      "a number",
 	"syntax.file":        "file a to s",
 	"syntax.rank":        "rank 1 to 19",
+	"syntax.whitespace":  "white space",
 	"syntax.square":      "square",
 	"syntax.char":        "unexpected character %s",
 	"syntax.toolarge":    "number %s is too large",
@@ -168,6 +171,7 @@ var catalogEN = map[string]string{
 	"hint.dash":    "Write moves as %s.",
 	"hint.board":   "The board runs from a1 to %s.",
 	"hint.variant": "Did you mean %s?",
+	"hint.topic":   "I have no help on \"%s\"; the topics are moves, keys and the variants' names (\"variants\" lists them).",
 
 	// Issue 12: spectators, messages to the opponent, conditional moves,
 	// takebacks.
@@ -262,7 +266,7 @@ var catalogEN = map[string]string{
 	// Help (cmd_help.go builds the overview from the registered lines).
 	"help.intro":            "Commands (one per line; case does not matter; German words work too):",
 	"help.new.usage":        "new <variant> with <address> [as attackers|defenders] [time <control>]",
-	"help.new.what":         "challenge someone, e.g. \"new copenhagen with bob@example.org\"",
+	"help.new.what":         "challenge someone, e.g. \"new copenhagen with bob@example.org as defenders\"; \"as\" names your own side (without it you play the attackers)",
 	"help.accept.usage":     "accept / decline",
 	"help.accept.what":      "answer a challenge (reply to the invitation)",
 	"help.move.usage":       "d1-d3",
@@ -295,7 +299,7 @@ var catalogEN = map[string]string{
 	"help.help.usage":       "help [topic]",
 	"help.help.what":        "topics: moves, keys, <variant name>",
 	"help.outro":            "Game commands must be sent as a reply to a mail about the game: its subject\ncarries [taflmail <game>] and the thread carries your key for it.",
-	"help.variant":          "%s (%s), %d×%d\n%s.\nFirst ply: %s. Source: %s.\n",
+	"help.variant":          "%s (%s)\n%s.\nFirst ply: %s.\n",
 	"help.moves": `Moves are written in OpenTafl notation: the square a piece starts on, a
 dash, the square it moves to: "d1-d3". Files are letters from a (left),
 ranks numbers from 1 (bottom), as on the board in every mail. You may add
@@ -306,7 +310,8 @@ replying to an old mail: "12. d1-d3" is the attackers' ply of move 12,
 	"help.keys": `Every game gives each player a secret key. Every mail I send you about
 the game carries it (in the subject and in the thread), so a plain reply
 proves it is you. A mail without your key, or from another address, cannot
-move for you. Details: docs/security.md.`,
+move for you. Keep the key private and do not forward these mails: a mail
+in your name that carries your key is taken as yours.`,
 
 	// Clocks, leave, reminders, time-outs (clock.go, cmd_clock.go, cmd_leave.go, scheduler.go).
 	"invite.control":    "Time control: %s.",
@@ -393,4 +398,15 @@ move for you. Details: docs/security.md.`,
 	"summary.seabattle":    "open sea: no restricted squares, unarmed king (cargo ship) captured on four sides, edge escape",
 	"summary.seabattle13":  "Sea Battle rules on 13×13 (serif cross, 32 + 16 + king)",
 	"summary.tawlbwrdd":    "bell layout, no restricted squares, armed king captured on two sides, edge escape, repetition draws",
+
+	// The titles of the variants whose titles hold English words, by engine
+	// name: the engine's Variant.Title (variantTitle).
+	"title.historical": "Historical Hnefatafl 11×11 (edge escape)",
+	"title.tablut":     "Tablut 9×9 (Linnaeus, as reconstructed by Aage Nielsen)",
+	"title.alea":       "Alea Evangelii 19×19 (Tablut rules, plain pieces)",
+	"title.ardri":      "Ard Ri 7×7 (Historical rules, no throne)",
+	"title.foteviken":  "Foteviken Tablut 9×9 (approximation)",
+	"title.legacy":     "Legacy Hnefatafl 11×11 (unarmed king, corner escape)",
+	"title.linnaeus":   "Linnaeus Tablut 9×9 (strong king, edge escape)",
+	"title.tawlbwrdd":  "Tawlbwrdd 11×11 (OpenTafl rules)",
 }

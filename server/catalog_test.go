@@ -99,6 +99,9 @@ func dynamicKeys() []string {
 	}
 	for _, v := range engine.Variants() {
 		keys = append(keys, "summary."+v.Name)
+		if _, ok := catalogEN["title."+v.Name]; ok {
+			keys = append(keys, "title."+v.Name)
+		}
 	}
 	for _, p := range []engine.Piece{engine.Attacker, engine.Defender, engine.King} {
 		keys = append(keys, "piece."+p.String(), "piece.a."+p.String())
@@ -210,6 +213,14 @@ func TestCatalogEnglishIsTheSources(t *testing.T) {
 		}
 		if got := variantSummary(german, v); got == v.Summary {
 			t.Errorf("variant %s has no German summary", v.Name)
+		}
+		if got := variantTitle(english, v); got != v.Title {
+			t.Errorf("title.%s = %q, want the engine's %q", v.Name, got, v.Title)
+		}
+		// a title with words in brackets holds English words, but for
+		// Brandubh's, which are a name
+		if got := variantTitle(german, v); strings.Contains(v.Title, "(") && v.Name != "brandubh" && got == v.Title {
+			t.Errorf("variant %s has no German title", v.Name)
 		}
 	}
 	got, want := diagramWords(english), notation.EnglishDiagramWords()

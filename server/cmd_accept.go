@@ -54,7 +54,7 @@ func (ss *session) decline(*grammar.DeclineCommand) error {
 		return tr(lang, "challenge.declined", ss.from)
 	})
 	for _, n := range ss.notes {
-		n.subject = tr(n.lang, "subject.declined", t.v.Title)
+		n.subject = tr(n.lang, "subject.declined", variantTitle(n.lang, t.v))
 	}
 	return nil
 }

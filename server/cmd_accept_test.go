@@ -30,7 +30,7 @@ func TestAcceptDecline(t *testing.T) {
 	}
 	mustContain(t, "carol", to(t, sent, "carol@player.test").Text, tr(german, "challenge.you.declined"))
 	mustContain(t, "alice", to(t, sent, alice).Text, tr(german, "challenge.declined", "carol@player.test"))
-	mustContain(t, "subject", to(t, sent, alice).Subject, tr(german, "subject.declined", "Tablut 9×9 (Linnaeus, as reconstructed by Aage Nielsen)"))
+	mustContain(t, "subject", to(t, sent, alice).Subject, tr(german, "subject.declined", "Tablut 9×9 (Linné, wie Aage Nielsen es rekonstruiert hat)"))
 	declined := h.state(id)
 	sent = h.reply("carol@player.test", "brett")
 	mustContain(t, "board of a declined game", to(t, sent, "carol@player.test").Text, "Angreifer: alice@player.test")

@@ -34,8 +34,8 @@ func TestDraw(t *testing.T) {
 		t.Fatalf("after both offered: %v", g)
 	}
 	mustContain(t, "draw", to(t, sent, alice).Text, "The game is over: a draw, both players agreed to a draw")
-	mustContain(t, "draw", to(t, sent, bob).Text, "Die Partie ist beendet: remis, beide Spieler haben sich auf remis geeinigt")
-	refusedOnly(t, h, id, g, h.reply(bob, "remis anbieten"), bob, tr(german, "err.over", id, "remis, beide Spieler haben sich auf remis geeinigt"))
+	mustContain(t, "draw", to(t, sent, bob).Text, "Die Partie ist beendet: Remis, beide Spieler haben sich auf ein Remis geeinigt")
+	refusedOnly(t, h, id, g, h.reply(bob, "remis anbieten"), bob, tr(german, "err.over", id, "Remis, beide Spieler haben sich auf ein Remis geeinigt"))
 }
 
 // TestDrawLapses: a move lapses a standing offer; the other player is told.

@@ -14,15 +14,21 @@ func init() {
 }
 
 // helpTopics are the catalogue keys of the help topics by the words a
-// player may write for them. Any other topic that is not a variant's name
-// ("commands", "befehle", a typo) gets the overview.
+// player may write for them. The overviewTopics, and no topic, get the
+// overview; any other topic that is not a variant's name (a typo) gets a
+// line saying so, with the nearest variant name, and the overview.
 var helpTopics = map[string]string{
 	"moves": "help.moves", "züge": "help.moves", "zuege": "help.moves", "move": "help.moves", "notation": "help.moves",
-	"keys": "help.keys", "schlüssel": "help.keys", "key": "help.keys", "token": "help.keys", "tokens": "help.keys",
+	"keys": "help.keys", "schlüssel": "help.keys", "schluessel": "help.keys", "key": "help.keys", "token": "help.keys", "tokens": "help.keys",
 }
 
+// overviewTopics are the topics that ask for the overview itself.
+var overviewTopics = map[string]bool{"": true, "commands": true, "command": true, "befehle": true, "befehl": true, "help": true, "hilfe": true}
+
 // help answers "help [topic]": the overview, a topic, or a variant's rules;
-// an unknown topic gets the overview.
+// an unknown topic is named as such (trial report §8.2), with the nearest
+// variant name as a hint, before the overview. One mail gets the overview
+// once, however many lines ask for it.
 func (ss *session) help(c *grammar.HelpCommand) error {
 	topic := strings.ToLower(c.Topic)
 	if key, ok := helpTopics[topic]; ok {
@@ -33,7 +39,19 @@ func (ss *session) help(c *grammar.HelpCommand) error {
 		ss.say(nil, variantHelp(ss.lang, v))
 		return nil
 	}
-	ss.say(nil, helpOverview(ss.lang))
+	var text []string
+	if !overviewTopics[topic] {
+		s := tr(ss.lang, "hint.topic", c.Topic)
+		if h := variantHint(ss.lang, topic); h != "" {
+			s += " " + h
+		}
+		text = append(text, s)
+	}
+	if !ss.overview {
+		ss.overview = true
+		text = append(text, helpOverview(ss.lang))
+	}
+	ss.say(nil, strings.Join(text, "\n\n"))
 	return nil
 }
 
@@ -65,6 +83,6 @@ func helpOverview(lang string) string {
 
 // variantHelp describes a variant's rules from its data.
 func variantHelp(lang string, v *engine.Variant) string {
-	return tr(lang, "help.variant", v.Title, v.Name, v.Size, v.Size, variantSummary(lang, v),
-		sideName(lang, v.FirstSide.String()), v.Source)
+	return tr(lang, "help.variant", variantTitle(lang, v), v.Name, variantSummary(lang, v),
+		sideName(lang, v.FirstSide.String()))
 }

@@ -92,6 +92,9 @@ func (ss *session) checkMoveNumber(t *table, c *grammar.MoveCommand) error {
 	if c.Number == 0 {
 		return nil
 	}
+	if c.Dots != "." && c.Dots != "..." { // "1..": neither side's form
+		return ss.refuse("err.movedots", fmt.Sprintf("%d%s", c.Number, c.Dots), c.Number, c.Number)
+	}
 	wantDots := "."
 	if t.pos.Ply()%2 == 1 {
 		wantDots = "..."

@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/taflmail/taflmail/engine"
+	"github.com/taflmail/taflmail/notation"
 )
 
 func TestMoveRefusals(t *testing.T) {
@@ -211,6 +214,63 @@ func TestKingMarkOnAnotherPiece(t *testing.T) {
 			refusedOnly(t, h, id, before, sent, bob, tr(lang, "err.cond.illegal.theirs", "Kd1-e1", why))
 			sent = h.reply(alice, "1. d1-e1")
 			mustContain(t, "the move without K", to(t, sent, bob).Text, tr(lang, "move.played", alice, "d1-e1"))
+		})
+	}
+}
+
+// TestExampleMoveIsQuiet: the move a reply gives as an example is a man's
+// move that captures nothing and does not end the game, never the first
+// legal move when that one captures or wins (trial report §8.8: Bob was
+// shown his winning escape as the example).
+func TestExampleMoveIsQuiet(t *testing.T) {
+	v := mustVariant(t, "brandubh")
+	for _, c := range []struct {
+		name, board string
+		toMove      engine.Side
+		want        string
+	}{
+		// a2-a3 would capture b3
+		{"capture first", "/7/t6/1Tt4/3K3/7/7/7/", engine.Attackers, "1. a2-a4"},
+		// a2-a1 would be the king's escape
+		{"escape first", "/7/K6/7/7/2T4/7/5t1/", engine.Defenders, "1. c5-a5"},
+	} {
+		b, err := notation.ParseBoard(c.board)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := engine.NewPositionFromBoard(v, b, c.toMove)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := exampleMove(&table{v: v, pos: p}); got != c.want {
+			t.Errorf("%s: exampleMove = %q, want %q", c.name, got, c.want)
+		}
+	}
+}
+
+// TestTrialMoveMessages: the refusals of trial report §8 say what is
+// wrong: "d6 - d9" found white space (not the end of the input), "1.."
+// is no move number (not a mismatch), "1 . d1-e1" is a move, and a game
+// tag with a key of the wrong form names the game (the mail lacks the
+// key; it does name a game).
+func TestTrialMoveMessages(t *testing.T) {
+	for _, lang := range []string{english, german} {
+		t.Run(lang, func(t *testing.T) {
+			h := newHarness(t)
+			id := startGame(t, h, "brandubh", lang)
+			before := h.state(id)
+			for _, line := range []string{"d6 - d9", "d1 -e1", "d1 e1"} {
+				r := refusedOnly(t, h, id, before, h.reply(alice, line), alice,
+					tr(lang, "err.expected", "\"-\"", tr(lang, "syntax.whitespace")))
+				if strings.Contains(r.msg.Text, tr(lang, "syntax.eoi")) {
+					t.Errorf("%s: the refusal speaks of the end of the input:\n%s", line, r.msg.Text)
+				}
+			}
+			refusedOnly(t, h, id, before, h.reply(alice, "1.. d1-e1"), alice, tr(lang, "err.movedots", "1..", 1, 1))
+			sent := h.deliver(alice, "[taflmail "+id+" xx] board", "", nil)
+			refusedOnly(t, h, id, before, sent, alice, tr(lang, "err.badkey", id, id))
+			sent = h.reply(alice, "1 . d1-e1")
+			mustContain(t, "1 . d1-e1", to(t, sent, bob).Text, tr(lang, "move.played", alice, "d1-e1"))
 		})
 	}
 }

@@ -36,7 +36,10 @@ func (ss *session) newGame(c *grammar.NewGameCommand) error {
 	if opp == ss.from {
 		return ss.refuse("err.self")
 	}
-	if opp == ss.srv.opts.Address || isEngine(opp) {
+	if opp == ss.srv.opts.Address {
+		return ss.refuse("err.inviteme", opp)
+	}
+	if isEngine(opp) {
 		return ss.refuse("err.badaddress", c.Opponent)
 	}
 	side := "attackers"
@@ -64,12 +67,12 @@ func (ss *session) newGame(c *grammar.NewGameCommand) error {
 		oppSide = "attackers"
 	}
 	ss.say(t, tr(ss.lang, "challenge.sent", opp, sideName(ss.lang, side))+"\n"+ss.srv.clockTerms(ss.lang, tc))
-	ss.noteFor(ss.from, ss.lang, t).subject = tr(ss.lang, "subject.challenge", v.Title, opp)
+	ss.noteFor(ss.from, ss.lang, t).subject = tr(ss.lang, "subject.challenge", variantTitle(ss.lang, v), opp)
 	ss.tell(opp, t, func(lang string) string {
-		return tr(lang, "invite.body", ss.from, v.Title, sideName(lang, oppSide)) + "\n" +
+		return tr(lang, "invite.body", ss.from, variantTitle(lang, v), sideName(lang, oppSide)) + "\n" +
 			tr(lang, "invite.rules", variantSummary(lang, v)) + "\n" + ss.srv.clockTerms(lang, tc) + "\n\n" + tr(lang, "invite.how")
 	})
-	ss.notes[opp].subject = tr(ss.langOf(opp), "subject.invite", v.Title, ss.from)
+	ss.notes[opp].subject = tr(ss.langOf(opp), "subject.invite", variantTitle(ss.langOf(opp), v), ss.from)
 	return nil
 }
 

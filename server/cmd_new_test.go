@@ -63,7 +63,7 @@ func TestNewGameRefusals(t *testing.T) {
 			return []string{tr(l, "err.self")}
 		}, ""},
 		{"new brandubh with tafl@game.test", "neu brandubh mit tafl@game.test", func(l string) []string {
-			return []string{tr(l, "err.badaddress", "tafl@game.test")}
+			return []string{tr(l, "err.inviteme", "tafl@game.test")}
 		}, ""},
 		{"new brandubh with bob@player.test as kings", "neu brandubh mit bob@player.test als könige", func(l string) []string {
 			return []string{tr(l, "err.badside", map[string]string{english: "kings", german: "könige"}[l])}

@@ -19,7 +19,7 @@ func (ss *session) variants(*grammar.VariantsCommand) error {
 	var b strings.Builder
 	b.WriteString(tr(ss.lang, "variants.header") + "\n")
 	for _, v := range engine.Variants() {
-		fmt.Fprintf(&b, "  %-13s %2dx%-2d %s\n", v.Name, v.Size, v.Size, variantSummary(ss.lang, v))
+		fmt.Fprintf(&b, "  %-13s %2d×%-2d %s\n", v.Name, v.Size, v.Size, variantSummary(ss.lang, v))
 	}
 	ss.say(nil, b.String())
 	return nil

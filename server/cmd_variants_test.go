@@ -1,6 +1,7 @@
 package server
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/taflmail/taflmail/engine"
@@ -18,7 +19,31 @@ func TestVariants(t *testing.T) {
 		for _, v := range engine.Variants() {
 			mustContain(t, word, text, v.Name, variantSummary(lang, v))
 		}
+		// the board sizes as the summaries and the CLI write them (trial
+		// report §8)
+		mustContain(t, word, text, "11×11", " 7×7 ")
+		if strings.Contains(text, "11x11") {
+			t.Errorf("%s: the list writes 11x11:\n%s", word, text)
+		}
 	}
+}
+
+// TestVariantTitlesInGerman: a German player's mails name the variant with
+// its German title, not the English words of the engine's (trial report
+// §8): the invitation, the confirmation, the game header.
+func TestVariantTitlesInGerman(t *testing.T) {
+	h := newHarness(t)
+	sent := h.deliver(alice, "x", "neu historical mit bob@player.test", nil)
+	for _, m := range sent {
+		if m.to == alice {
+			mustContain(t, "confirmation", m.msg.Subject+"\n"+m.msg.Text, "Historical Hnefatafl 11×11 (Flucht an den Rand)")
+			if strings.Contains(m.msg.Text, "edge escape") {
+				t.Errorf("a German mail holds the English title:\n%s", m.msg.Text)
+			}
+		}
+	}
+	// bob writes English: his invitation keeps the engine's title
+	mustContain(t, "invitation", to(t, sent, bob).Subject, "Historical Hnefatafl 11×11 (edge escape)")
 }
 
 // mustVariant returns a built-in variant.

@@ -85,7 +85,7 @@ func (ss *session) watch(c *grammar.WatchCommand) error {
 		// board and move list; a reply to a mail about one of the
 		// sender's own games stays about that game (compose)
 		n2.game = t
-		n2.subject = tr(ss.lang, "subject.watch", t.v.Title)
+		n2.subject = tr(ss.lang, "subject.watch", variantTitle(ss.lang, t.v))
 		ss.addSection(n2, text)
 		return nil
 	}

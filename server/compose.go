@@ -128,7 +128,7 @@ func (ss *session) subject(n *note) string {
 	if n.subject != "" {
 		return tag + n.subject
 	}
-	title := n.game.v.Title
+	title := variantTitle(n.lang, n.game.v)
 	switch {
 	case ss.failed && !ss.did && n.to == ss.from:
 		return tag + tr(n.lang, "subject.error", title)
@@ -147,7 +147,7 @@ func (ss *session) body(n *note) string {
 	b.WriteString(tr(n.lang, "greeting") + "\n\n")
 	t := n.game
 	if t != nil {
-		b.WriteString(tr(n.lang, "game.header", t.g.ID, t.v.Title) + "\n")
+		b.WriteString(tr(n.lang, "game.header", t.g.ID, variantTitle(n.lang, t.v)) + "\n")
 		b.WriteString(tr(n.lang, "game.players", playerLabel(n.lang, t.g, t.g.Attackers), playerLabel(n.lang, t.g, t.g.Defenders)) + "\n\n")
 	}
 	for _, s := range n.sections {

@@ -36,8 +36,10 @@ func newToken(r io.Reader) (string, error) {
 }
 
 // subjectTag finds "[taflmail K7QX2M]" or "[taflmail K7QX2M 3f9k2m7q4d]"
-// in a subject, any case.
-var subjectTag = regexp.MustCompile(`(?i)\[taflmail\s+([0-9a-z]{6})(?:\s+([0-9a-z]{10}))?\]`)
+// in a subject, any case. A key of the wrong form ("[taflmail K7QX2M xx]")
+// still names the game: the mail is then told that it does not carry the
+// player's key, not that it names no game (trial report §8.4).
+var subjectTag = regexp.MustCompile(`(?i)\[taflmail\s+([0-9a-z]{6})(?:\s+([^\s\[\]]{1,40}))?\s*\]`)
 
 // threadID finds our message ids: "tm.K7QX2M.3f9k2m7q4d.<nonce>@domain".
 var threadID = regexp.MustCompile(`^tm\.([0-9A-Z]{6})\.([0-9a-z]{10})\.[0-9a-f]+@`)

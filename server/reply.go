@@ -50,29 +50,59 @@ func statusText(lang string, t *table, addr string) string {
 }
 
 // exampleMove returns a legal move with its number, for the "how to move"
-// line.
+// line. It is a quiet one: a man's move (not the king's) that captures
+// nothing and does not end the game, the first such by its text, so that
+// the example never gives a winning move or a capture away (trial report
+// §8.8). When there is none, the first legal move; without any, "d1-d3".
 func exampleMove(t *table) string {
 	ms := t.pos.LegalMoves(nil)
 	if len(ms) == 0 {
 		return "d1-d3"
 	}
+	k := firstQuietByText(t.pos, ms)
+	if k < 0 {
+		k = firstByText(ms)
+	}
 	dots := "."
 	if t.pos.Ply()%2 == 1 {
 		dots = "..."
 	}
-	return fmt.Sprintf("%d%s %s", t.moveNumber(), dots, ms[firstByText(ms)])
+	return fmt.Sprintf("%d%s %s", t.moveNumber(), dots, ms[k])
 }
 
 // firstByText returns the index of the move of ms (not empty) whose text
 // comes first ("a10-…" before "a2-…"). Each text is written once into a
 // buffer: sorting by Move.String cost about a thousand allocations a mail
 // (docs/performance.md).
-func firstByText(ms []engine.Move) int {
+func firstByText(ms []engine.Move) int { return firstWhere(ms, nil) }
+
+// firstQuietByText is firstByText among the quiet moves of ms in pos (see
+// exampleMove), -1 when none is. Each move is tried with Make and
+// Unmake, which leave pos as it was and allocate nothing.
+func firstQuietByText(pos *engine.Position, ms []engine.Move) int {
+	return firstWhere(ms, func(m engine.Move) bool {
+		if pos.At(m.From) == engine.King {
+			return false
+		}
+		caps := pos.Captures()
+		u := pos.Make(m)
+		quiet := pos.Captures() == caps && !pos.Outcome().Over()
+		pos.Unmake(u)
+		return quiet
+	})
+}
+
+// firstWhere returns the index of the move of ms whose text comes first
+// among those ok accepts (all when ok is nil), -1 when it accepts none.
+func firstWhere(ms []engine.Move, ok func(engine.Move) bool) int {
 	var best, key [16]byte
-	bestLen, k := 0, 0
+	bestLen, k := 0, -1
 	for i, m := range ms {
+		if ok != nil && !ok(m) {
+			continue
+		}
 		n := len(appendMoveText(key[:0], m))
-		if i == 0 || string(key[:n]) < string(best[:bestLen]) {
+		if k < 0 || string(key[:n]) < string(best[:bestLen]) {
 			best, bestLen, k = key, n, i
 		}
 	}

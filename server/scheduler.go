@@ -262,7 +262,7 @@ func (ss *session) remind(t *table, st *clock.State, x clock.Timer) {
 	lang := ss.langOf(addr)
 	n := ss.noteFor(addr, lang, t)
 	n.game = t
-	n.subject = tr(lang, "subject.reminder", t.v.Title, t.moveNumber())
+	n.subject = tr(lang, "subject.reminder", variantTitle(lang, t.v), t.moveNumber())
 	var text string
 	if st.Control.Timed() {
 		d, _ := st.Deadline()

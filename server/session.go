@@ -36,6 +36,8 @@ type session struct {
 	// cut reports that a section was dropped for maxReplyText.
 	text int
 	cut  bool
+	// overview reports that a reply holds the help overview already.
+	overview bool
 
 	players map[string]*archive.Player  // players whose row changes
 	leaves  map[string][]notation.Leave // players whose leave changes: all of it (cmd_leave.go)

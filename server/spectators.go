@@ -86,7 +86,7 @@ func (ss *session) spectatorMails() ([]archive.OutboxMail, error) {
 	for _, f := range ss.corr.farewells {
 		lang := ss.langOf(f.sp.Address)
 		text := tr(lang, "watch.private", f.t.g.ID)
-		if m, ok := ss.spectatorMail(f.t, f.sp, lang, tr(lang, "subject.watch.end", f.t.v.Title), text, false); ok {
+		if m, ok := ss.spectatorMail(f.t, f.sp, lang, tr(lang, "subject.watch.end", variantTitle(lang, f.t.v)), text, false); ok {
 			out = append(out, m)
 		}
 	}
@@ -173,9 +173,9 @@ func spectatorMessageID(inID, addr, game, domain string) string {
 // who is to move, or the result.
 func (ss *session) spectatorSubject(t *table, lang string) string {
 	if t.g.Status == archive.Finished {
-		return tr(lang, "subject.over", t.v.Title, tr(lang, "result."+t.g.Result))
+		return tr(lang, "subject.over", variantTitle(lang, t.v), tr(lang, "result."+t.g.Result))
 	}
-	return tr(lang, "subject.move", t.v.Title, t.moveNumber(), sideName(lang, t.toMove()))
+	return tr(lang, "subject.move", variantTitle(lang, t.v), t.moveNumber(), sideName(lang, t.toMove()))
 }
 
 // spectatorNews says what happened in this mail, for a spectator: who
@@ -213,7 +213,7 @@ func plySide(v *engine.Variant, n int) string {
 func (ss *session) spectatorBody(t *table, lang, text string, board bool) string {
 	var b strings.Builder
 	b.WriteString(tr(lang, "greeting") + "\n\n")
-	b.WriteString(tr(lang, "game.header", t.g.ID, t.v.Title) + "\n")
+	b.WriteString(tr(lang, "game.header", t.g.ID, variantTitle(lang, t.v)) + "\n")
 	b.WriteString(tr(lang, "game.players", t.g.Attackers, t.g.Defenders) + "\n\n")
 	b.WriteString(strings.TrimRight(text, "\n") + "\n\n")
 	if board {

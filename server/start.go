@@ -118,7 +118,7 @@ func (ss *session) startGame(st GameStart, now time.Time) (*table, error) {
 	}
 	for _, p := range []struct{ addr, side, opp string }{{att, "attackers", def}, {def, "defenders", att}} {
 		ss.tell(p.addr, t, func(lang string) string {
-			return tr(lang, "game.started", v.Title, p.opp, sideName(lang, p.side)) + "\n" + ss.srv.clockTerms(lang, st.TimeControl)
+			return tr(lang, "game.started", variantTitle(lang, v), p.opp, sideName(lang, p.side)) + "\n" + ss.srv.clockTerms(lang, st.TimeControl)
 		})
 	}
 	ss.showPosition(t)

@@ -68,6 +68,7 @@ var syntaxPhrases = map[string]string{
 	"file a to s":                                  "syntax.file",
 	"rank 1 to 19":                                 "syntax.rank",
 	"square":                                       "syntax.square",
+	"white space":                                  "syntax.whitespace",
 	"a time control such as 30d+1d":                "syntax.timecontrol",
 	"a time control such as none, 30d+1d or 3d/move": "syntax.timecontrol2",
 	"a date as YYYY-MM-DD such as 2026-12-24":        "syntax.date",
