@@ -26,6 +26,19 @@ type bodyWalker struct {
 	bounce              bool
 	parts               int
 	plainSeen, htmlSeen bool // a (possibly blank) part of that type was seen
+	// truncated says that the part being walked was read only up to
+	// MaxTextPartBytes (fetchTextParts): its last, partial line is
+	// dropped, and plainCut or htmlCut records that the kept part was cut.
+	truncated         bool
+	plainCut, htmlCut bool
+}
+
+// textCut reports whether the part text() chose was cut (Message.TextCut).
+func (w *bodyWalker) textCut() bool {
+	if w.hasPlain {
+		return w.plainCut
+	}
+	return w.hasHTML && w.htmlCut
 }
 
 // text returns the chosen body: text/plain when it has any content, else
@@ -91,16 +104,19 @@ func (w *bodyWalker) walk(h textproto.Header, r io.Reader, depth int) {
 		return
 	}
 	s := decodeText(h, r, params)
+	if w.truncated {
+		s = s[:strings.LastIndexByte(s, '\n')+1] // the cut line is not the player's
+	}
 	blank := strings.TrimSpace(s) == ""
 	if mt == "text/plain" {
 		if !blank || !w.plainSeen {
-			w.plain, w.hasPlain = s, !blank
+			w.plain, w.hasPlain, w.plainCut = s, !blank, w.truncated
 		}
 		w.plainSeen = true
 		return
 	}
 	if !blank || !w.htmlSeen {
-		w.html, w.hasHTML = s, !blank
+		w.html, w.hasHTML, w.htmlCut = s, !blank, w.truncated
 	}
 	w.htmlSeen = true
 }

@@ -140,6 +140,7 @@ func sameSection(asked, got *imap.FetchItemBodySection) bool {
 type textPart struct {
 	path   []int
 	header textproto.Header // Content-Type, Content-Transfer-Encoding, Content-Disposition
+	size   uint32           // its size in octets, transfer-encoded, as BODYSTRUCTURE says
 }
 
 // planTextParts walks a BODYSTRUCTURE (RFC 9051 §7.5.2) the way the body
@@ -169,7 +170,7 @@ func planTextParts(bs imap.BodyStructure) (parts []textPart, bounce bool) {
 			case "text/plain", "text/html":
 				h := partHeader(p)
 				if !isAttachment(h) && len(parts) < maxTextParts {
-					parts = append(parts, textPart{path: slices.Clone(path), header: h})
+					parts = append(parts, textPart{path: slices.Clone(path), header: h, size: p.Size})
 				}
 			}
 		}
@@ -226,6 +227,8 @@ func fetchTextParts(c *imapclient.Client, meta *imapclient.FetchMessageBuffer) (
 	bw := &bodyWalker{bounce: bounce}
 	for i, p := range parts {
 		if body := got[i+1]; body != nil {
+			// a part read up to the limit and larger than it was cut there
+			bw.truncated = int64(p.size) > MaxTextPartBytes && len(body) >= MaxTextPartBytes
 			bw.walk(p.header, bytes.NewReader(body), 1)
 		}
 	}

@@ -86,8 +86,8 @@ func testBigMailTextOnly(t *testing.T, e *mailEnv) {
 		t.Fatalf("Fetch = %d messages, want 1", len(msgs))
 	}
 	m := msgs[0]
-	if m.TooLarge || m.ParseError != nil || m.Reply != "d1-e1\n\nhere is the board on my table" || m.Size < int64(len(raw)) {
-		t.Errorf("TooLarge %v, ParseError %v, Size %d (sent %d), Reply %q", m.TooLarge, m.ParseError, m.Size, len(raw), m.Reply)
+	if m.TooLarge || m.TextCut || m.ParseError != nil || m.Reply != "d1-e1\n\nhere is the board on my table" || m.Size < int64(len(raw)) {
+		t.Errorf("TooLarge %v, TextCut %v, ParseError %v, Size %d (sent %d), Reply %q", m.TooLarge, m.TextCut, m.ParseError, m.Size, len(raw), m.Reply)
 	}
 	if !strings.Contains(m.AltText, "here is the board") || m.Subject != "Re: your move" || m.MessageID != fmt.Sprintf("photo.%d@%s", 5<<20, e.domain) {
 		t.Errorf("AltText %q, Subject %q, MessageID %q", m.AltText, m.Subject, m.MessageID)
@@ -101,6 +101,46 @@ func testBigMailTextOnly(t *testing.T, e *mailEnv) {
 	// A mail over the limit is still refused unread: header only.
 	if msgs, _, err := in.Fetch(context.Background(), 0, 0, 1<<20); err != nil || len(msgs) != 1 || !msgs[0].TooLarge || msgs[0].Subject != "Re: your move" {
 		t.Errorf("Fetch with a 1 MiB limit = %v, %v; want the header only, TooLarge", msgs, err)
+	}
+}
+
+// testLongTextCut: a text part longer than MaxTextPartBytes is read up to
+// there and TextCut says so, so that the referee can tell the player that
+// the lines after it were not read (trial report §7: a 1.2 MB reply with
+// "brett" as its last line got "no command found"). Text ends at a whole
+// line: the line the limit cut is dropped. The same mail encoded in base64
+// is cut the same way.
+func testLongTextCut(t *testing.T, e *mailEnv) {
+	for _, enc := range []string{"8bit", "base64"} {
+		user := e.newUser(t)
+		line := "Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod.\n"
+		text := "d1-e1\n" + strings.Repeat(line, 4000) + "brett\n" // about 300 KB
+		body := strings.ReplaceAll(text, "\n", "\r\n")
+		if enc == "base64" {
+			var b strings.Builder
+			s := base64.StdEncoding.EncodeToString([]byte(body))
+			for len(s) > 76 {
+				b.WriteString(s[:76] + "\r\n")
+				s = s[76:]
+			}
+			body = b.String() + s + "\r\n"
+		}
+		raw := fmt.Sprintf("From: Player <player@%s>\r\nTo: %s\r\nSubject: long\r\nMessage-ID: <long.%s@%s>\r\n"+
+			"MIME-Version: 1.0\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Transfer-Encoding: %s\r\n\r\n%s",
+			e.domain, e.addr(user), enc, e.domain, enc, body)
+		e.sendRaw(t, user, []byte(raw))
+		in := e.dial(t, e.imapConfig(user))
+		msgs, _ := e.fetchUntil(t, in, 0, 0, 1)
+		m := msgs[0]
+		if !m.TextCut || m.TooLarge || m.ParseError != nil {
+			t.Fatalf("%s: TextCut %v, TooLarge %v, ParseError %v; want the text cut", enc, m.TextCut, m.TooLarge, m.ParseError)
+		}
+		if !strings.HasPrefix(m.Text, "d1-e1\n") || strings.Contains(m.Text, "brett") || len(m.Text) > mailer.MaxTextPartBytes {
+			t.Errorf("%s: Text has %d bytes, starts %q, holds brett: %v", enc, len(m.Text), m.Text[:10], strings.Contains(m.Text, "brett"))
+		}
+		if last := m.Text[strings.LastIndex(m.Text, "\n")+1:]; last+"\n" != line {
+			t.Errorf("%s: the last line of Text is %q, a part of a line", enc, last)
+		}
 	}
 }
 

@@ -222,6 +222,7 @@ func runInboxSuite(t *testing.T, newEnv func(t *testing.T) *mailEnv) {
 	t.Run("TooLarge", func(t *testing.T) { testTooLarge(t, newEnv(t)) })
 	t.Run("CloseDuringWait", func(t *testing.T) { testCloseDuringWait(t, newEnv(t)) })
 	t.Run("BigMailTextOnly", func(t *testing.T) { testBigMailTextOnly(t, newEnv(t)) })
+	t.Run("LongTextCut", func(t *testing.T) { testLongTextCut(t, newEnv(t)) })
 	t.Run("Arrived", func(t *testing.T) { testArrived(t, newEnv(t)) })
 	t.Run("WaitRace", func(t *testing.T) { testWaitRace(t, newEnv(t)) })
 	t.Run("BoundarylessMultipart", func(t *testing.T) { testBoundarylessMultipart(t, newEnv(t)) })

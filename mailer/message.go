@@ -118,6 +118,12 @@ type Message struct {
 	// TooLarge reports that the message is larger than the limit: the header
 	// fields are parsed, Text and Reply are empty.
 	TooLarge bool
+	// TextCut reports that the part Text was taken from is longer than
+	// [MaxTextPartBytes] and was read only up to there (a message larger
+	// than MaxTextPartBytes is fetched part by part, see [Inbox.Fetch]):
+	// Text ends at the last whole line read, and the lines after it were
+	// not read. Parse never sets it.
+	TextCut bool
 
 	// Header holds every header field by canonical name
 	// (textproto.CanonicalMIMEHeaderKey), values raw and unfolded, in order.
@@ -247,6 +253,7 @@ func (m *Message) setBody(bw *bodyWalker) {
 		m.IsBounce = true
 	}
 	m.Text = strings.TrimRight(bw.text(), " \t\n")
+	m.TextCut = bw.textCut()
 	m.AltText = strings.TrimRight(bw.altText(), " \t\n")
 	m.AltReply = StripQuoted(m.AltText)
 }

@@ -97,6 +97,7 @@ var catalogEN = map[string]string{
 	"err.badlanguage":    "I can answer in en (English) or de (German), not %q.",
 	"err.challenges":     "You have sent %d challenges in the last hour; please wait before sending more.",
 	"err.unread":         "I read only the first %d command lines of your mail and left %d more unread. Please send them in another mail.",
+	"err.textcut":        "Your mail is long: I read its text only up to %d KiB, so the lines after that were not read, nor any command among them. Please send your commands in a short mail.",
 	"err.cut":            "Your mail asked for more than fits into one reply; I answered the first part. Please ask for the rest in another mail.",
 	"err.toolarge":       "Your mail is %d bytes, more than the %d I read. Please send a short plain-text mail.",
 	"err.internal":       "Something went wrong on my side while handling your mail; it was not applied. Please try again later.",

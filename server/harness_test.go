@@ -58,6 +58,9 @@ type harness struct {
 	// arrival, when set, is the INTERNALDATE of the next delivered mail
 	// (then reset); otherwise a mail arrives at the harness's now.
 	arrival time.Time
+	// mutate, when set, changes the next delivered mail as the mailer
+	// would have read it (then reset), e.g. Message.TextCut.
+	mutate func(*mailer.Message)
 }
 
 func newHarness(t *testing.T) *harness {
@@ -114,6 +117,10 @@ func (h *harness) deliver(from, subject, body string, hdr map[string]string) []s
 	m.Arrived = h.now
 	if !h.arrival.IsZero() {
 		m.Arrived, h.arrival = h.arrival, time.Time{}
+	}
+	if h.mutate != nil {
+		h.mutate(m)
+		h.mutate = nil
 	}
 	before := len(h.sender.sent)
 	if err := h.srv.HandleMail(context.Background(), m); err != nil {

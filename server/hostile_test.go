@@ -4,6 +4,8 @@ import (
 	"context"
 	"strings"
 	"testing"
+
+	"github.com/taflmail/taflmail/mailer"
 )
 
 // hostileMailFiles are the mail files of the tests in this file.
@@ -272,6 +274,41 @@ func TestHostilePoisonHeaders(t *testing.T) {
 			}
 			if in.left() != 0 {
 				t.Fatalf("%d mails left in the inbox", in.left())
+			}
+		})
+	}
+}
+
+// TestTextCutSaid: a mail whose text the mailer read only in part
+// (Message.TextCut, a text part over mailer.MaxTextPartBytes) is answered
+// as always, and the reply says that the lines after the cut were not read
+// (trial report §7): with the move read and played, and with no command
+// found, threaded to the game either way.
+func TestTextCutSaid(t *testing.T) {
+	for _, lang := range []string{english, german} {
+		t.Run(lang, func(t *testing.T) {
+			h := newHarness(t)
+			id := startGame(t, h, "brandubh", lang)
+			said := tr(lang, "err.textcut", 256)
+			h.mutate = func(m *mailer.Message) { m.TextCut = true }
+			sent := h.reply(alice, "1. d1-e1\n\nlong prose, cut")
+			r := to(t, sent, alice)
+			mustContain(t, "reply to the cut mail", r.Text, tr(lang, "move.played", alice, "d1-e1"), said)
+			mustContain(t, "its subject", r.Subject, "[taflmail "+id+" ")
+			if strings.Contains(to(t, sent, bob).Text, said) {
+				t.Errorf("the opponent is told about the cut:\n%s", to(t, sent, bob).Text)
+			}
+			before := h.state(id)
+			h.mutate = func(m *mailer.Message) { m.TextCut = true }
+			sent = h.reply(bob, "long prose, cut before the command")
+			r = to(t, sent, bob)
+			mustContain(t, "reply to the cut mail", r.Text, said)
+			mustContain(t, "its subject", r.Subject, "[taflmail "+id+" ")
+			h.unchanged("the cut mail", id, before)
+			// an uncut mail says nothing of the kind
+			sent = h.reply(bob, "1... d3-f3")
+			if strings.Contains(to(t, sent, bob).Text, said) {
+				t.Errorf("a whole mail is said to be cut:\n%s", to(t, sent, bob).Text)
 			}
 		})
 	}

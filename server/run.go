@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/taflmail/taflmail/grammar"
+	"github.com/taflmail/taflmail/mailer"
 )
 
 // ownMail matches lines only the referee's own mails have (game header,
@@ -66,6 +67,11 @@ func (ss *session) commandLines() (lines []commandLine, unread int) {
 // returned.
 func (ss *session) run() error {
 	lines := ss.lines
+	if ss.msg.TextCut { // said last, with the answer to what was read
+		defer func() {
+			ss.say(ss.contextTable(), tr(ss.lang, "err.textcut", mailer.MaxTextPartBytes>>10))
+		}()
+	}
 	if ss.unread > 0 {
 		defer func() { ss.say(ss.contextTable(), tr(ss.lang, "err.unread", maxCommandLines, ss.unread)) }()
 	}
