@@ -66,7 +66,7 @@ type Game struct {
 	PlyCount int
 
 	Result      string // "", "attackers", "defenders" or "draw"
-	Reason      string // how it ended, e.g. "king captured", "resignation"; "" while playing
+	Reason      string // how it ended, e.g. "king captured", "resignation"; "" while playing; for a Declined game "" (declined), "withdrawn", "expired" or "undeliverable" (server/invitations.go)
 	DrawOfferBy string // "", "attackers" or "defenders": the side whose draw offer stands
 
 	AttackerToken string // per-game secret of the attackers' player

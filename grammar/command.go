@@ -129,6 +129,14 @@ type DeclineCommand struct {
 	Keyword string `parser:"@('decline' | 'ablehnen')"`
 }
 
+// CancelChallengeCommand withdraws the sender's open challenge before it is
+// answered: "cancel challenge", German "herausforderung zurückziehen" (or
+// "zurueckziehen"). It is not "withdraw", which leaves a tournament.
+type CancelChallengeCommand struct {
+	kw
+	Keyword string `parser:"( @'cancel' 'challenge' | @'herausforderung' ('zurückziehen' | 'zurueckziehen') )"`
+}
+
 // OfferDrawCommand offers a draw: "offer draw", German "remis anbieten".
 type OfferDrawCommand struct {
 	kw
@@ -409,6 +417,11 @@ func (c *AcceptCommand) German() bool { return germanKeywords[strings.ToLower(c.
 func (c *DeclineCommand) German() bool { return germanKeywords[strings.ToLower(c.Keyword)] }
 
 // German reports whether the command's keyword was German.
+func (c *CancelChallengeCommand) German() bool {
+	return germanKeywords[strings.ToLower(c.Keyword)]
+}
+
+// German reports whether the command's keyword was German.
 func (c *OfferDrawCommand) German() bool { return germanKeywords[strings.ToLower(c.Keyword)] }
 
 // German reports whether the command's keyword was German.
@@ -484,23 +497,24 @@ func (c *DeclineTakebackCommand) German() bool {
 	return germanKeywords[strings.ToLower(c.Keyword)]
 }
 
-func (*NewGameCommand) command()     {}
-func (*AcceptCommand) command()      {}
-func (*DeclineCommand) command()     {}
-func (*OfferDrawCommand) command()   {}
-func (*AcceptDrawCommand) command()  {}
-func (*DeclineDrawCommand) command() {}
-func (*BoardCommand) command()       {}
-func (*HistoryCommand) command()     {}
-func (*GamesCommand) command()       {}
-func (*ResignCommand) command()      {}
-func (*VariantsCommand) command()    {}
-func (*HelpCommand) command()        {}
-func (*LanguageCommand) command()    {}
-func (*ClockCommand) command()       {}
-func (*LeaveCommand) command()       {}
-func (*CancelLeaveCommand) command() {}
-func (*MoveCommand) command()        {}
+func (*NewGameCommand) command()         {}
+func (*AcceptCommand) command()          {}
+func (*DeclineCommand) command()         {}
+func (*CancelChallengeCommand) command() {}
+func (*OfferDrawCommand) command()       {}
+func (*AcceptDrawCommand) command()      {}
+func (*DeclineDrawCommand) command()     {}
+func (*BoardCommand) command()           {}
+func (*HistoryCommand) command()         {}
+func (*GamesCommand) command()           {}
+func (*ResignCommand) command()          {}
+func (*VariantsCommand) command()        {}
+func (*HelpCommand) command()            {}
+func (*LanguageCommand) command()        {}
+func (*ClockCommand) command()           {}
+func (*LeaveCommand) command()           {}
+func (*CancelLeaveCommand) command()     {}
+func (*MoveCommand) command()            {}
 
 func (*WatchCommand) command()            {}
 func (*UnwatchCommand) command()          {}
@@ -524,6 +538,8 @@ var germanKeywords = map[string]bool{
 	"nachrichten": true, "wenn": true, "bedingungen": true, "zurücknehmen": true,
 	"zuruecknehmen": true, "rücknahme": true, "ruecknahme": true,
 	"benachrichtigung": true,
+	// trial report §6
+	"herausforderung": true,
 }
 
 // GermanKeyword reports whether word (any case) is a German command
@@ -572,7 +588,7 @@ var commandParser = participle.MustBuild[commandLine](
 	participle.CaseInsensitive("Word"),
 	participle.Union[Command](
 		&NewGameCommand{}, &OfferDrawCommand{}, &AcceptDrawCommand{}, &DeclineDrawCommand{},
-		&AcceptTakebackCommand{}, &DeclineTakebackCommand{}, &AcceptCommand{}, &DeclineCommand{}, &BoardCommand{}, &HistoryCommand{},
+		&AcceptTakebackCommand{}, &DeclineTakebackCommand{}, &AcceptCommand{}, &DeclineCommand{}, &CancelChallengeCommand{}, &BoardCommand{}, &HistoryCommand{},
 		&GamesCommand{}, &ResignCommand{}, &VariantsCommand{}, &HelpCommand{},
 		&LanguageCommand{}, &ClockCommand{}, &CancelLeaveCommand{}, &LeaveCommand{},
 		&UnwatchCommand{}, &WatchCommand{}, &PrivateCommand{}, &PublicCommand{}, &MessagesCommand{},
@@ -621,8 +637,8 @@ func IsCommandLine(line string) bool {
 // line is a command only in a command's shape. "clock" and "uhr" stand
 // alone; "leave" and "urlaub" stand alone, before a word that starts with
 // a digit (a date, even a malformed one, which then gets an error reply)
-// or before "abbrechen"; "cancel" comes before "leave", "urlaub" or
-// "conditions". The everyday words of issue 12 are playersWordCommand's;
+// or before "abbrechen"; "cancel" comes before "leave", "urlaub",
+// "conditions" or "challenge"; "herausforderung" before "zurückziehen". The everyday words of issue 12 are playersWordCommand's;
 // other keywords make any line a command.
 func proseWordCommand(first string, f []string) bool {
 	second := ""
@@ -635,7 +651,9 @@ func proseWordCommand(first string, f []string) bool {
 	case "leave", "urlaub":
 		return len(f) == 1 || second[0] >= '0' && second[0] <= '9' || first == "urlaub" && second == "abbrechen"
 	case "cancel":
-		return second == "leave" || second == "urlaub" || second == "conditions"
+		return second == "leave" || second == "urlaub" || second == "conditions" || second == "challenge"
+	case "herausforderung":
+		return second == "zurückziehen" || second == "zurueckziehen"
 	}
 	return playersWordCommand(first, f)
 }

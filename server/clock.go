@@ -144,7 +144,14 @@ func (ss *session) collectClock(change *archive.Change) {
 	}
 	for _, g := range change.Games {
 		t := ss.tables[g.ID]
-		if t == nil || g.Status == archive.Invited {
+		if t == nil {
+			continue
+		}
+		if g.Status == archive.Invited { // its expiry (invitations.go)
+			if change.Timers == nil {
+				change.Timers = map[string]archive.TimerPlan{}
+			}
+			change.Timers[g.ID] = ss.srv.invitationPlan(g)
 			continue
 		}
 		if g.Status == archive.Finished && g.EndedAt.IsZero() {

@@ -18,7 +18,10 @@ func (ss *session) invitation() (*table, error) {
 	if err != nil {
 		return nil, err
 	}
-	if t.g.Status != archive.Invited || ss.from == t.g.Challenger {
+	if t.g.Status == archive.Invited && ss.from == t.g.Challenger {
+		return nil, ss.refuse("err.ownchallenge", t.g.ID) // the challenger may withdraw it (invitations.go)
+	}
+	if t.g.Status != archive.Invited {
 		return nil, ss.refuse("err.notinvited", t.g.ID)
 	}
 	return t, nil

@@ -1,7 +1,13 @@
 package server
 
 import (
+	"context"
+	"errors"
 	"testing"
+	"time"
+
+	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/mailer"
 )
 
 // TestAcceptDecline: only the invited player answers a challenge; accept
@@ -11,7 +17,7 @@ func TestAcceptDecline(t *testing.T) {
 	sent := h.deliver(alice, "x", "new brandubh with bob@player.test", nil)
 	id := findGame(to(t, sent, bob).Subject, "", nil).id
 	before := h.state(id)
-	refusedOnly(t, h, id, before, h.reply(alice, "accept"), alice, tr(english, "err.notinvited", id))
+	refusedOnly(t, h, id, before, h.reply(alice, "accept"), alice, tr(english, "err.ownchallenge", id))
 	sent = h.reply(bob, "accept")
 	if g := h.state(id); g.Status != "active" || len(sent) != 2 {
 		t.Fatalf("after accept: %v, %d mails", g, len(sent))
@@ -35,4 +41,132 @@ func TestAcceptDecline(t *testing.T) {
 	sent = h.reply("carol@player.test", "brett")
 	mustContain(t, "board of a declined game", to(t, sent, "carol@player.test").Text, "Angreifer: alice@player.test")
 	refusedOnly(t, h, id, declined, h.reply(alice, "d1-d2"), alice, tr(german, "err.notactive", id, tr(german, "status.declined")))
+}
+
+// gameRow returns game id as stored.
+func (h *harness) gameRow(id string) *archive.Game {
+	h.t.Helper()
+	g, err := h.store.Game(context.Background(), id)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return g
+}
+
+// TestCancelChallenge: the challenger withdraws an open challenge with
+// "cancel challenge" ("herausforderung zurückziehen"), and both players
+// are told (trial report §6); nobody else can, and not twice; the
+// challenger's own "decline" is told how to withdraw, not that there is
+// no challenge; games lists it as withdrawn.
+func TestCancelChallenge(t *testing.T) {
+	for _, lang := range []string{english, german} {
+		t.Run(lang, func(t *testing.T) {
+			h := newHarness(t)
+			word, decline, games := "cancel challenge", "decline", "games"
+			if lang == german {
+				word, decline, games = "herausforderung zurückziehen", "ablehnen", "partien"
+			}
+			sent := h.deliver(alice, "x", map[string]string{english: "new brandubh with bob@player.test", german: "neu brandubh mit bob@player.test"}[lang], nil)
+			id := findGame(to(t, sent, bob).Subject, "", nil).id
+			before := h.state(id)
+			refusedOnly(t, h, id, before, h.reply(alice, decline), alice, tr(lang, "err.ownchallenge", id))
+			refusedOnly(t, h, id, before, h.reply(bob, "cancel challenge"), bob, tr(english, "err.nochallenge", id))
+			sent = h.reply(alice, word)
+			if g := h.gameRow(id); g.Status != archive.Declined || g.Reason != reasonWithdrawn {
+				t.Fatalf("after %q: status %s, reason %q", word, g.Status, g.Reason)
+			}
+			mustContain(t, "challenger", to(t, sent, alice).Text, tr(lang, "challenge.withdrawn.you", bob))
+			mustContain(t, "challenger's subject", to(t, sent, alice).Subject, tr(lang, "subject.withdrawn", variantTitle(lang, mustVariant(t, "brandubh"))))
+			mustContain(t, "invited player", to(t, sent, bob).Text, tr(english, "challenge.withdrawn", alice))
+			withdrawn := h.state(id)
+			refusedOnly(t, h, id, withdrawn, h.reply(bob, "accept"), bob, tr(english, "err.notinvited", id))
+			refusedOnly(t, h, id, withdrawn, h.reply(alice, word), alice, tr(lang, "err.nochallenge", id))
+			mustContain(t, "games", to(t, h.deliver(alice, "x", games, nil), alice).Text, tr(lang, "games.withdrawn"))
+		})
+	}
+}
+
+// TestInvitationUndeliverable: when the SMTP server refuses the invitation
+// for good, the challenge ends and the challenger is told (trial report
+// §6: the game stayed invited for ever, and alice heard nothing); a mail
+// to a player of a running game that fails changes nothing.
+func TestInvitationUndeliverable(t *testing.T) {
+	h := newHarness(t)
+	h.sender.fail = func(to string) error {
+		if to == "frank@nowhere.test" {
+			return &mailer.SendError{Code: 550, EnhancedCode: "5.7.1", Err: errors.New("relaying denied")}
+		}
+		return nil
+	}
+	sent := h.deliver(alice, "x", "new brandubh with frank@nowhere.test", nil)
+	h.srv.FlushOutbox(context.Background())
+	id := findGame(to(t, sent, alice).Subject, "", nil).id
+	if g := h.gameRow(id); g.Status != archive.Declined || g.Reason != reasonUndeliverable {
+		t.Fatalf("after the refused invitation: status %s, reason %q", g.Status, g.Reason)
+	}
+	m := h.last(alice).msg
+	mustContain(t, "notice", m.Text, tr(english, "challenge.undeliverable", "frank@nowhere.test"))
+	mustContain(t, "notice subject", m.Subject, "[taflmail "+id+" ", tr(english, "subject.undeliverable", variantTitle(english, mustVariant(t, "brandubh"))))
+	mustContain(t, "games", to(t, h.deliver(alice, "x", "games", nil), alice).Text, tr(english, "games.undeliverable"))
+
+	// a running game: bob's mail fails, the game goes on
+	h2 := newHarness(t)
+	id2 := startBrandubh(t, h2)
+	h2.sender.fail = func(to string) error {
+		if to == bob {
+			return &mailer.SendError{Code: 550, Err: errors.New("mailbox full")}
+		}
+		return nil
+	}
+	h2.reply(alice, "d1-e1")
+	h2.srv.FlushOutbox(context.Background())
+	if g := h2.gameRow(id2); g.Status != archive.Active || len(g.Plies) != 1 {
+		t.Errorf("after a failed move notice: status %s, %d plies", g.Status, len(g.Plies))
+	}
+}
+
+// TestInvitationExpires: a challenge nobody answers ends after
+// Options.InvitationExpiry (14 days by default) through the scheduler,
+// and the challenger is told (trial report §6); a late accept is refused.
+// An accepted challenge keeps no expiry timer.
+func TestInvitationExpires(t *testing.T) {
+	h := newHarness(t)
+	sent := h.deliver(alice, "x", "sprache de\nnew brandubh with bob@player.test", nil)
+	id := findGame(to(t, sent, bob).Subject, "", nil).id
+	ts := h.timersOf(id)
+	if len(ts) != 1 || ts[0].Key != invitationKey || !ts[0].Due.Equal(h.gameRow(id).CreatedAt.Add(DefaultInvitationExpiry)) {
+		t.Fatalf("the invited game's timers = %+v, want its expiry 14 days on", ts)
+	}
+	h.now = h.now.Add(13 * 24 * time.Hour)
+	if sent := h.runTimers(nil); len(sent) != 0 {
+		t.Fatalf("after 13 days %d mails were sent", len(sent))
+	}
+	h.now = h.now.Add(24 * time.Hour)
+	sent = h.runTimers(nil)
+	if len(sent) != 1 || sent[0].to != alice {
+		t.Fatalf("at the expiry %d mails, want one to alice:\n%s", len(sent), texts(sent))
+	}
+	mustContain(t, "expiry", sent[0].msg.Text, tr(german, "challenge.expired", bob, 14))
+	mustContain(t, "expiry subject", sent[0].msg.Subject, "[taflmail "+id+" ", tr(german, "subject.expired", variantTitle(german, mustVariant(t, "brandubh"))))
+	if g := h.gameRow(id); g.Status != archive.Declined || g.Reason != reasonExpired {
+		t.Fatalf("after the expiry: status %s, reason %q", g.Status, g.Reason)
+	}
+	expired := h.state(id)
+	refusedOnly(t, h, id, expired, h.reply(bob, "accept"), bob, tr(english, "err.notinvited", id))
+	if sent := h.runTimers(nil); len(sent) != 0 {
+		t.Errorf("the expiry fired again: %d mails", len(sent))
+	}
+
+	h2 := newHarness(t)
+	id2 := startBrandubh(t, h2)
+	for _, tm := range h2.timersOf(id2) {
+		if tm.Key == invitationKey && tm.Done.IsZero() {
+			t.Errorf("the accepted game keeps its expiry timer: %+v", tm)
+		}
+	}
+	h2.now = h2.now.Add(15 * 24 * time.Hour)
+	h2.runTimers(nil)
+	if g := h2.gameRow(id2); g.Status != archive.Active {
+		t.Errorf("the accepted game is %s after 15 days", g.Status)
+	}
 }

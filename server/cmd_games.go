@@ -81,5 +81,13 @@ func (ss *session) gameState(g *archive.Game) string {
 	case archive.Finished:
 		return tr(ss.lang, "games.finished", tr(ss.lang, "result."+g.Result))
 	}
+	switch g.Reason { // invitations.go
+	case reasonWithdrawn:
+		return tr(ss.lang, "games.withdrawn")
+	case reasonExpired:
+		return tr(ss.lang, "games.expired")
+	case reasonUndeliverable:
+		return tr(ss.lang, "games.undeliverable")
+	}
 	return tr(ss.lang, "games.declined")
 }

@@ -165,6 +165,8 @@ func (s *Server) FlushOutbox(ctx context.Context) {
 			s.log.Error("sending failed for good", "id", m.ID, "to", m.To, "err", err)
 			if err := s.store.MarkFailed(ctx, m.ID, err.Error()); err != nil {
 				s.log.Error("recording a failed mail failed", "id", m.ID, "err", err)
+			} else {
+				s.invitationFailed(ctx, m) // the challenger learns of it (invitations.go)
 			}
 		}
 		if !progress || markFailed {

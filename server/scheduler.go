@@ -213,6 +213,9 @@ func (s *Server) decideTimer(ctx context.Context, tm archive.Timer, now time.Tim
 			}
 		}
 	}
+	if ss.expireInvitation(t, tm, now) { // an invitation nobody answered (invitations.go)
+		acted = true
+	}
 	change := archive.Change{}
 	if acted || passed || t.g.Status != archive.Active {
 		change.Fired = []archive.TimerRef{{GameID: tm.GameID, Key: tm.Key}}

@@ -104,6 +104,11 @@ type Options struct {
 	// clock.DefaultUntimedReminders (7, 14 and 21 days); an empty, non-nil
 	// list sends none.
 	UntimedReminders []time.Duration
+	// InvitationExpiry is how long a challenge waits for an answer; then
+	// it ends and the challenger is told (invitations.go). 0 means
+	// DefaultInvitationExpiry (14 days); a negative value lets
+	// invitations wait for ever.
+	InvitationExpiry time.Duration
 
 	// EngineThink is the engine opponent's think time per ply at its
 	// strongest level, search.MaxLevel; the weaker levels think the same
@@ -205,6 +210,9 @@ func New(o Options) (*Server, error) {
 	}
 	if o.Reminders == nil {
 		o.Reminders = clock.DefaultTimedReminders
+	}
+	if o.InvitationExpiry == 0 {
+		o.InvitationExpiry = DefaultInvitationExpiry
 	}
 	if o.UntimedReminders == nil {
 		o.UntimedReminders = clock.DefaultUntimedReminders

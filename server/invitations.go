@@ -1,0 +1,171 @@
+package server
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/grammar"
+	"github.com/taflmail/taflmail/mailer"
+)
+
+// The end of a challenge that is never accepted (trial report §6). A
+// challenge ends declined (archive.Declined) in one of four ways, each
+// told to the challenger, with the game's Reason saying which:
+//
+//   - the invited player declines it (cmd_accept.go; Reason "");
+//   - the challenger withdraws it with "cancel challenge" (Reason
+//     "withdrawn");
+//   - the invitation cannot be delivered: the SMTP server refused it for
+//     good (FlushOutbox; Reason "undeliverable");
+//   - nobody answers it within Options.InvitationExpiry (Reason
+//     "expired"): a scheduler timer of kind deadline, so that an answer
+//     that arrived in time is read first (Decision C4, scheduler.go).
+//
+// A bounce that comes back later as a mail (a DSN) is not matched to the
+// invitation; the invitation then expires.
+
+// DefaultInvitationExpiry is how long a challenge waits for an answer when
+// Options.InvitationExpiry is 0: 14 days.
+const DefaultInvitationExpiry = 14 * 24 * time.Hour
+
+// invitationKey is the key of an invited game's expiry timer; the key of
+// a running game's timers always names a ply ("ply 12 deadline").
+const invitationKey = "invitation expiry"
+
+// Reasons of a declined game other than the invited player's decline.
+const (
+	reasonWithdrawn     = "withdrawn"
+	reasonExpired       = "expired"
+	reasonUndeliverable = "undeliverable"
+)
+
+func init() {
+	handle("cancel challenge", (*session).cancelChallenge)
+	helpLine(25, "help.cancel")
+}
+
+// cancelChallenge withdraws the sender's open challenge: only its
+// challenger, with the key, while nobody has answered it. The invited
+// player is told.
+func (ss *session) cancelChallenge(*grammar.CancelChallengeCommand) error {
+	t, err := ss.gameForCommand()
+	if err != nil {
+		return err
+	}
+	if t.g.Status != archive.Invited || ss.from != t.g.Challenger {
+		return ss.refuse("err.nochallenge", t.g.ID)
+	}
+	opp := opponentOf(t.g, ss.from)
+	ss.endInvitation(t, reasonWithdrawn)
+	ss.say(t, tr(ss.lang, "challenge.withdrawn.you", opp))
+	ss.tell(opp, t, func(lang string) string { return tr(lang, "challenge.withdrawn", ss.from) })
+	for _, n := range ss.notes {
+		n.subject = tr(n.lang, "subject.withdrawn", variantTitle(n.lang, t.v))
+	}
+	return nil
+}
+
+// endInvitation declines the invited game t for reason.
+func (ss *session) endInvitation(t *table, reason string) {
+	t.g.Status = archive.Declined
+	t.g.Reason = reason
+	t.changed = true
+}
+
+// invitationExpiry is how long a challenge waits for an answer, 0 for
+// ever (Options.InvitationExpiry).
+func (s *Server) invitationExpiry() time.Duration { return s.opts.InvitationExpiry }
+
+// invitationPlan is the timer plan of an invited game: its expiry, or no
+// timer when invitations do not expire.
+func (s *Server) invitationPlan(g *archive.Game) archive.TimerPlan {
+	if s.invitationExpiry() <= 0 {
+		return archive.TimerPlan{}
+	}
+	return archive.TimerPlan{Ply: 1, Timers: []archive.Timer{{
+		Key: invitationKey, Kind: archive.TimerDeadline, Ply: 1, Due: g.CreatedAt.Add(s.invitationExpiry()),
+	}}}
+}
+
+// expireInvitation ends the invited game t whose expiry timer is due and
+// tells the challenger. It reports whether it did.
+func (ss *session) expireInvitation(t *table, tm archive.Timer, now time.Time) bool {
+	if t.g.Status != archive.Invited || tm.Key != invitationKey || tm.Due.After(now) {
+		return false
+	}
+	ss.endInvitation(t, reasonExpired)
+	opp := opponentOf(t.g, t.g.Challenger)
+	days := int(ss.srv.invitationExpiry().Round(24*time.Hour) / (24 * time.Hour))
+	lang := ss.langOf(t.g.Challenger)
+	ss.tell(t.g.Challenger, t, func(lang string) string { return tr(lang, "challenge.expired", opp, days) })
+	ss.notes[t.g.Challenger].subject = tr(lang, "subject.expired", variantTitle(lang, t.v))
+	return true
+}
+
+// invitationFailed is called when the outbox gave mail m up for good: when
+// it is the invitation of a game still invited, the game ends
+// (undeliverable) and the challenger is told, in a change of the
+// referee's own committed like a timer's. Failures are logged: the
+// invitation then expires as any unanswered one.
+func (s *Server) invitationFailed(ctx context.Context, m archive.OutboxMail) {
+	if m.GameID == "" || len(m.To) != 1 {
+		return
+	}
+	for attempt := 0; ; attempt++ {
+		change, ok, err := s.decideUndeliverable(ctx, m)
+		if err == nil && ok {
+			err = s.store.Commit(ctx, change)
+		}
+		switch {
+		case err == nil:
+			if ok {
+				s.log.Info("invitation undeliverable: challenge ended", "game", m.GameID, "to", m.To[0])
+			}
+			return
+		case errors.Is(err, archive.ErrConflict) && attempt < 2:
+			continue
+		default:
+			s.log.Error("ending an undeliverable invitation failed", "game", m.GameID, "err", err)
+			return
+		}
+	}
+}
+
+// decideUndeliverable works out the change for a failed outbox mail m:
+// ok is false when m is no invitation of a game still invited.
+func (s *Server) decideUndeliverable(ctx context.Context, m archive.OutboxMail) (archive.Change, bool, error) {
+	// the "mail" seeds the replies' Message-IDs: a repeat writes the same
+	msg := &mailer.Message{MessageID: fmt.Sprintf("undeliverable\x00%s\x00%d", m.GameID, m.ID)}
+	ss := s.newSession(ctx, msg, "", s.opts.Now())
+	ss.lang = s.opts.DefaultLanguage
+	t, err := ss.table(m.GameID)
+	var r *refusal
+	if errors.As(err, &r) {
+		return archive.Change{}, false, nil // no such game
+	}
+	if err != nil {
+		return archive.Change{}, false, err
+	}
+	invitee := opponentOf(t.g, t.g.Challenger)
+	if t.g.Status != archive.Invited || m.To[0] != invitee {
+		return archive.Change{}, false, nil
+	}
+	ss.endInvitation(t, reasonUndeliverable)
+	lang := ss.langOf(t.g.Challenger)
+	ss.tell(t.g.Challenger, t, func(lang string) string { return tr(lang, "challenge.undeliverable", invitee) })
+	ss.notes[t.g.Challenger].subject = tr(lang, "subject.undeliverable", variantTitle(lang, t.v))
+	out, err := ss.compose()
+	if err != nil {
+		return archive.Change{}, false, err
+	}
+	if ss.readErr != nil {
+		return archive.Change{}, false, ss.readErr
+	}
+	change := archive.Change{Outbox: out}
+	ss.collect(&change)
+	ss.collectClock(&change)
+	return change, true, nil
+}
