@@ -303,3 +303,82 @@ func TestFaultRunReconnects(t *testing.T) {
 	}
 	mustContain(t, "log", log.String(), `msg="mail loop"`, "connection reset by peer", "retry_in=1s")
 }
+
+// downInbox is a fakeInbox whose server is away: Wait fails with a lost
+// connection once, and Reconnect fails (as mailer.Inbox's does when its
+// ctx ends while it retries) until the server is back.
+type downInbox struct {
+	*fakeInbox
+	waitFailed bool
+	back       bool
+	reconnects int
+}
+
+func (d *downInbox) Wait(ctx context.Context) error {
+	d.mu.Lock()
+	failed := d.waitFailed
+	d.waitFailed = true
+	d.mu.Unlock()
+	if !failed {
+		return fmt.Errorf("mailer: idle: %w: use of closed network connection", mailer.ErrConnection)
+	}
+	return d.fakeInbox.Wait(ctx)
+}
+
+func (d *downInbox) Reconnect(ctx context.Context) error {
+	d.mu.Lock()
+	d.reconnects++
+	back := d.back
+	d.mu.Unlock()
+	if back {
+		return nil
+	}
+	<-ctx.Done()
+	return fmt.Errorf("mailer: reconnect: %w: %w (last attempt: connection refused)", mailer.ErrConnection, ctx.Err())
+}
+
+// TestRunLogsWhileDown: while the IMAP server is away, Run says so in the
+// log again and again, not only at shutdown, and says when it is back
+// (trial report §9.1); stopping the daemon while it is down logs no
+// failure.
+func TestRunLogsWhileDown(t *testing.T) {
+	h := newHarness(t)
+	log := h.captureLog()
+	h.srv.opts.WaitCap = 50 * time.Millisecond
+	in := &downInbox{fakeInbox: newFakeInbox()}
+	srv := h.restart(h.store, in)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.Run(ctx) }()
+	still := func() int { return strings.Count(log.String(), `msg="IMAP still unreachable, retrying"`) }
+	deadline := time.Now().Add(15 * time.Second)
+	for still() < 3 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if n := still(); n < 3 {
+		t.Fatalf("%d warnings while the server was down, want at least 3:\n%s", n, log.String())
+	}
+	in.mu.Lock()
+	in.back = true
+	in.mu.Unlock()
+	for !strings.Contains(log.String(), `msg="IMAP reconnected"`) && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	mustContain(t, "log", log.String(), `msg="mail loop"`, "use of closed network connection",
+		"down_for=", "connection refused", `msg="IMAP reconnected"`)
+
+	// down again, then stopped: no "reconnect failed … context canceled"
+	in.mu.Lock()
+	in.back, in.waitFailed = false, false
+	in.mu.Unlock()
+	for still() < 4 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	if strings.Contains(log.String(), "reconnect failed") {
+		t.Errorf("stopping while down logged a failure:\n%s", log.String())
+	}
+}

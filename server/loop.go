@@ -53,13 +53,52 @@ func (s *Server) Run(ctx context.Context) error {
 		s.log.Warn("mail loop", "err", err, "retry_in", backoff)
 		sleep(ctx, backoff+time.Duration(rand.Int64N(int64(backoff/4)+1)))
 		backoff = min(backoff*2, time.Minute)
-		if r, ok := s.opts.Inbox.(interface{ Reconnect(context.Context) error }); ok && errors.Is(err, mailer.ErrConnection) {
-			if rerr := r.Reconnect(ctx); rerr != nil {
-				s.log.Warn("reconnect failed", "err", rerr)
-			}
+		if r, ok := s.opts.Inbox.(reconnecter); ok && errors.Is(err, mailer.ErrConnection) {
+			s.reconnect(ctx, r)
 		}
 	}
 	return nil
+}
+
+// reconnecter is an Inbox that can dial its server again, as
+// *mailer.Inbox does.
+type reconnecter interface {
+	Reconnect(ctx context.Context) error
+}
+
+// maxReconnectQuiet is the longest Run stays silent while the mailbox is
+// unreachable: an operator watching the log sees that it is still down.
+const maxReconnectQuiet = 30 * time.Second
+
+// reconnect dials the mailbox again until it succeeds or ctx ends. While
+// the server stays unreachable it logs a warning at least every
+// maxReconnectQuiet (or WaitCap, when shorter) with how long it has been
+// down and the last error, and once connected again how long it was
+// down (trial report §9.1: Reconnect retried silently for as long as the
+// server was away, and said so only at shutdown). A refusal Reconnect
+// does not retry (a rejected login) is logged and returned to Run, which
+// tries again after its backoff. The end of ctx is not logged: that is
+// the daemon stopping.
+func (s *Server) reconnect(ctx context.Context, r reconnecter) {
+	down := s.opts.Now()
+	quiet := min(maxReconnectQuiet, s.opts.WaitCap)
+	for {
+		rctx, cancel := context.WithTimeout(ctx, quiet)
+		err := r.Reconnect(rctx)
+		cancel()
+		switch {
+		case err == nil:
+			s.log.Info("IMAP reconnected", "down_for", s.opts.Now().Sub(down).Round(time.Second))
+			return
+		case ctx.Err() != nil:
+			return
+		case errors.Is(err, context.DeadlineExceeded):
+			s.log.Warn("IMAP still unreachable, retrying", "down_for", s.opts.Now().Sub(down).Round(time.Second), "err", err)
+		default:
+			s.log.Warn("reconnect failed", "err", err)
+			return
+		}
+	}
 }
 
 // Poll fetches the mails after the remembered UID (all of them when rescan
