@@ -135,7 +135,8 @@ func (s *Store) GameTimers(ctx context.Context, gameID string) ([]Timer, error) 
 
 // Deadlines returns the due time of every pending deadline timer, by
 // game id: when the side to move of each running timed game loses on time
-// unless it moves (for `taflmail games`).
+// unless it moves, and when an invited game's invitation expires (for
+// `taflmail games`).
 func (s *Store) Deadlines(ctx context.Context) (map[string]time.Time, error) {
 	ts, err := s.queryTimers(ctx, "deadlines", `SELECT `+timerColumns+` FROM timers WHERE done IS NULL AND kind = 'deadline'`)
 	if err != nil {

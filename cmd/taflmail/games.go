@@ -29,7 +29,8 @@ type gameJSONLine struct {
 	Updated     string `json:"updated"`
 	// TimeControl is the control of a timed game (CORRESPONDENCE.md §1),
 	// absent for an untimed one; Deadline, while it runs, when the side
-	// to move loses on time (RFC 3339).
+	// to move loses on time, and for an invited game when the invitation
+	// expires (RFC 3339).
 	TimeControl string `json:"time_control,omitempty"`
 	Deadline    string `json:"deadline,omitempty"`
 }

@@ -101,7 +101,8 @@ type fixture struct {
 //	          resigns while the defenders are to move
 //	drawn     brandubh, gina vs hank: a draw offered and accepted after one ply
 //	offered   brandubh, erin vs frank: one ply, frank's draw offer stands
-//	invited   brandubh, ivan challenges judy, whose mail server refuses the invitation (failed mail)
+//	invited   brandubh, ivan challenges judy, whose mail server refuses the invitation (failed
+//	          mail), so the challenge ends declined as undeliverable and ivan is told
 //	declined  brandubh, kate challenges leo, who declines
 //	waiting   tablut, nina challenges omar, whose mail server defers (pending mail)
 const fixtureDomain = "@player.test"

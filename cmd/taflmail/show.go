@@ -134,6 +134,14 @@ func showStatus(g *archive.Game, r *notation.Replay) string {
 	case archive.Invited:
 		return "invited, waiting for " + invitee + " to accept or decline"
 	case archive.Declined:
+		switch g.Reason { // server/invitations.go
+		case "withdrawn":
+			return "challenge withdrawn by " + g.Challenger
+		case "expired":
+			return "challenge expired: " + invitee + " did not answer"
+		case "undeliverable":
+			return "invitation to " + invitee + " undeliverable"
+		}
 		return "declined by " + invitee
 	case archive.Finished:
 		return "finished: " + storedResultWords(g)
