@@ -421,6 +421,8 @@ func (c *CancelChallengeCommand) German() bool {
 	return germanKeywords[strings.ToLower(c.Keyword)]
 }
 
+func (*CancelChallengeCommand) command() {}
+
 // German reports whether the command's keyword was German.
 func (c *OfferDrawCommand) German() bool { return germanKeywords[strings.ToLower(c.Keyword)] }
 
@@ -497,24 +499,23 @@ func (c *DeclineTakebackCommand) German() bool {
 	return germanKeywords[strings.ToLower(c.Keyword)]
 }
 
-func (*NewGameCommand) command()         {}
-func (*AcceptCommand) command()          {}
-func (*DeclineCommand) command()         {}
-func (*CancelChallengeCommand) command() {}
-func (*OfferDrawCommand) command()       {}
-func (*AcceptDrawCommand) command()      {}
-func (*DeclineDrawCommand) command()     {}
-func (*BoardCommand) command()           {}
-func (*HistoryCommand) command()         {}
-func (*GamesCommand) command()           {}
-func (*ResignCommand) command()          {}
-func (*VariantsCommand) command()        {}
-func (*HelpCommand) command()            {}
-func (*LanguageCommand) command()        {}
-func (*ClockCommand) command()           {}
-func (*LeaveCommand) command()           {}
-func (*CancelLeaveCommand) command()     {}
-func (*MoveCommand) command()            {}
+func (*NewGameCommand) command()     {}
+func (*AcceptCommand) command()      {}
+func (*DeclineCommand) command()     {}
+func (*OfferDrawCommand) command()   {}
+func (*AcceptDrawCommand) command()  {}
+func (*DeclineDrawCommand) command() {}
+func (*BoardCommand) command()       {}
+func (*HistoryCommand) command()     {}
+func (*GamesCommand) command()       {}
+func (*ResignCommand) command()      {}
+func (*VariantsCommand) command()    {}
+func (*HelpCommand) command()        {}
+func (*LanguageCommand) command()    {}
+func (*ClockCommand) command()       {}
+func (*LeaveCommand) command()       {}
+func (*CancelLeaveCommand) command() {}
+func (*MoveCommand) command()        {}
 
 func (*WatchCommand) command()            {}
 func (*UnwatchCommand) command()          {}
@@ -638,8 +639,9 @@ func IsCommandLine(line string) bool {
 // alone; "leave" and "urlaub" stand alone, before a word that starts with
 // a digit (a date, even a malformed one, which then gets an error reply)
 // or before "abbrechen"; "cancel" comes before "leave", "urlaub",
-// "conditions" or "challenge"; "herausforderung" before "zurückziehen". The everyday words of issue 12 are playersWordCommand's;
-// other keywords make any line a command.
+// "conditions" or "challenge"; "herausforderung" before "zurückziehen".
+// The everyday words of issue 12 are playersWordCommand's; other keywords
+// make any line a command.
 func proseWordCommand(first string, f []string) bool {
 	second := ""
 	if len(f) > 1 {
