@@ -276,7 +276,7 @@ func (ss *session) digestMail(p *archive.Player, ts []*table) (*archive.OutboxMa
 		b.WriteString(tr(lang, "digest.more", len(rest)) + "\n")
 		for i, t := range rest {
 			line := fmt.Sprintf("  [taflmail %s %s]  %s\n", t.g.ID, tokenOf(t.g, addr),
-				tr(lang, "digest.line", t.v.Title, opponentOf(t.g, addr), t.moveNumber()))
+				tr(lang, "digest.line", variantTitle(lang, t.v), opponentOf(t.g, addr), t.moveNumber()))
 			if b.Len()+len(line) > maxReplyText {
 				b.WriteString("  " + tr(lang, "digest.rest", len(rest)-i) + "\n")
 				break
@@ -318,7 +318,7 @@ func (ss *session) digestMail(p *archive.Player, ts []*table) (*archive.OutboxMa
 // with addr's key and an example move.
 func (ss *session) digestEntry(addr, lang string, t *table) string {
 	var b strings.Builder
-	b.WriteString(tr(lang, "game.header", t.g.ID, t.v.Title) + "\n")
+	b.WriteString(tr(lang, "game.header", t.g.ID, variantTitle(lang, t.v)) + "\n")
 	b.WriteString(tr(lang, "game.players", t.g.Attackers, t.g.Defenders) + "\n\n")
 	if ps := t.g.Plies; len(ps) > 0 {
 		b.WriteString(tr(lang, "move.played", opponentOf(t.g, addr), ps[len(ps)-1].Move) + "\n")

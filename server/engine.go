@@ -134,7 +134,7 @@ func (ss *session) newEngineGame(c *grammar.NewGameCommand, v *engine.Variant) e
 	if tc.Timed() {
 		t.g.TimeControl = tc.String()
 	}
-	ss.say(t, tr(ss.lang, "engine.started", v.Title, int(level), sideName(ss.lang, side))+"\n"+ss.srv.clockTerms(ss.lang, tc))
+	ss.say(t, tr(ss.lang, "engine.started", variantTitle(ss.lang, v), int(level), sideName(ss.lang, side))+"\n"+ss.srv.clockTerms(ss.lang, tc))
 	ss.showPosition(t)
 	return nil
 }
