@@ -220,7 +220,8 @@ type ReadOptions struct {
 // line, column, what was expected); a record whose rules or start position
 // cannot be used is returned with SetupErr set, so that the other games of
 // the file can still be replayed. An OpenTafl file holds one game (its main
-// line; variations are left out).
+// line; variations are left out). A file without any record (empty, or
+// only white space) returns no games and no error, in every format.
 func ReadGames(filename string, src []byte, opts ReadOptions) ([]*Game, error) {
 	f := opts.Format
 	if f == FormatAuto {
@@ -257,6 +258,11 @@ func ReadGames(filename string, src []byte, opts ReadOptions) ([]*Game, error) {
 		r, err := grammar.ParseOTG(filename, src)
 		if err != nil {
 			return nil, err
+		}
+		if len(r.Tags) == 0 && len(r.Turns) == 0 {
+			// An empty file (or blank lines) is no game, as in the
+			// other formats, not a game without its rules tag.
+			return nil, nil
 		}
 		g := FromOTG(r)
 		g.Number = 1

@@ -292,6 +292,25 @@ func TestFormats(t *testing.T) {
 	}
 }
 
+// TestReadGamesEmpty: a file without any record holds no games, in every
+// format; an OpenTafl file is not read as one game that lacks its rules
+// tag (trial 2 report §14).
+func TestReadGamesEmpty(t *testing.T) {
+	for _, f := range []Format{FormatNative, FormatOTG, FormatCSV} {
+		for _, src := range []string{"", "\n\n", "  \r\n\t\n"} {
+			games, err := ReadGames("empty."+f.String(), []byte(src), ReadOptions{Format: f})
+			if err != nil || len(games) != 0 {
+				t.Errorf("ReadGames(%v, %q) = %d games, %v; want none and no error", f, src, len(games), err)
+			}
+		}
+	}
+	// A file with only tags is still a game, to be told of its problems.
+	games, err := ReadGames("tags.otg", []byte("[date:2015.01.07]\n"), ReadOptions{Format: FormatOTG})
+	if err != nil || len(games) != 1 {
+		t.Errorf("ReadGames(tags only) = %d games, %v; want 1", len(games), err)
+	}
+}
+
 // TestOTGTags: OpenTafl keys and native tag names, both ways.
 func TestOTGTags(t *testing.T) {
 	for key, name := range map[string]string{"event": "Event", "time-control": "TimeControl", "puzzle-mode": "PuzzleMode", "compiler": "Compiler"} {

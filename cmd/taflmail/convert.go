@@ -82,6 +82,10 @@ func runConvert(cmd *cobra.Command, o convertOptions, args []string) error {
 	if err != nil {
 		return err
 	}
+	if len(games) == 0 {
+		// Nothing to write: an empty output would pass for a conversion.
+		return noGameError(name)
+	}
 	if o.game != 0 {
 		g, err := pickGame(cmd, games, o.game, name)
 		if err != nil {

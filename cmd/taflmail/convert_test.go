@@ -116,3 +116,41 @@ func TestConvertTermination(t *testing.T) {
 		t.Errorf("convert %s = code %d, stderr %q; want a warning %q", otg, c.code, c.stderr, want)
 	}
 }
+
+// TestNoGameInTheFile: a file without any record (empty, or blank lines,
+// in any format) gets the words validate uses, "FILE: no game in the
+// file", and exit status 1 from every command that reads records: convert
+// writes nothing rather than an empty conversion (trial 2 report §14).
+func TestNoGameInTheFile(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{"empty.otg", "empty.tafl", "empty.csv", "blank.otg"} {
+		path := filepath.Join(dir, name)
+		text := ""
+		if strings.HasPrefix(name, "blank") {
+			text = "\n  \n"
+		}
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		out := filepath.Join(dir, name+".out")
+		for _, args := range [][]string{
+			{"convert", path, "--to", "otg"},
+			{"convert", path, "--to", "native", "-o", out},
+			{"convert", path, "--to", "csv", "--game", "1"},
+			{"analyse", path, "--depth", "1"},
+			{"diagram", path},
+		} {
+			r := run(t, args...)
+			if want := "taflmail: " + path + ": no game in the file\n"; r.code != exitFailure || r.stdout != "" || r.stderr != want {
+				t.Errorf("taflmail %q = code %d, stdout %q, stderr %q; want 1 and %q", args, r.code, r.stdout, r.stderr, want)
+			}
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("convert -o %s wrote a file for %s", out, name)
+		}
+		r := run(t, "validate", path)
+		if want := path + ": no game in the file\n"; r.code != exitFailure || r.stdout != want {
+			t.Errorf("taflmail validate %s = code %d, stdout %q; want 1 and %q", name, r.code, r.stdout, want)
+		}
+	}
+}

@@ -232,7 +232,7 @@ func positionFromFile(cmd *cobra.Command, o diagramOptions, name string) (*engin
 // pickGame returns game number n of a file (0: the first).
 func pickGame(cmd *cobra.Command, games []*notation.Game, n int, name string) (*notation.Game, error) {
 	if len(games) == 0 {
-		return nil, fmt.Errorf("%s holds no games", name)
+		return nil, noGameError(name)
 	}
 	if n == 0 {
 		return games[0], nil

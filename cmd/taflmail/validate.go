@@ -200,7 +200,7 @@ func runValidate(cmd *cobra.Command, o validateOptions, args []string) error {
 			// (trial report §10).
 			empty = append(empty, name)
 			if !o.asJSON {
-				fmt.Fprintf(out, "%s: no game in the file\n", name)
+				fmt.Fprintln(out, noGameError(name))
 			}
 			continue
 		}
@@ -255,9 +255,16 @@ func runValidate(cmd *cobra.Command, o validateOptions, args []string) error {
 	case len(unparsed) > 0:
 		return errors.New("some files do not parse")
 	case len(empty) > 0:
-		return fmt.Errorf("%s: no game in the file", strings.Join(empty, ", "))
+		return noGameError(strings.Join(empty, ", "))
 	}
 	return nil
+}
+
+// noGameError is the error of a file that holds no game record (empty,
+// or only blank lines): "FILE: no game in the file", the same words in
+// every command that reads records (trial report §10, trial 2 report §14).
+func noGameError(name string) error {
+	return fmt.Errorf("%s: no game in the file", name)
 }
 
 // readError is the error of a file that cannot be read, in words: exit
