@@ -37,6 +37,9 @@ type analyseJSON struct {
 	Seconds  float64  `json:"seconds"`
 }
 
+// maxAnalyseSeconds is the longest think time --time accepts: a day.
+const maxAnalyseSeconds = 24 * 3600
+
 // analyseOptions are the flags of `taflmail analyse`.
 type analyseOptions struct {
 	variant string
@@ -63,12 +66,14 @@ The score is in points, 100 to an attacker, from the side to move's view
 ("+0.35"), or a forced result: "win in 3" or "loss in 4" counts plies, the
 final ply included.
 
---ply is the number of plies played before the position (0: the start;
-default: every ply of the record). --game picks a game of a file with
-several (default 1; for CSV its line number is not its number). --depth
-searches to a fixed depth (deterministic); otherwise --time gives the
-think time in seconds (default 10, level 5's). --level chooses the
-evaluation terms of a level (1–5).
+--ply is the number of plies played before the position, from 0 (the
+start) to the game's length (default: every ply of the record). --game
+picks a game of a file with several (default 1; for CSV its line number
+is not its number). --depth searches to a fixed depth of 1 to 64 plies
+(deterministic); otherwise --time gives the think time in seconds, more
+than 0 and at most 86400 (default 10, level 5's). --level chooses the
+evaluation terms of a level (1–5). A value out of its range is a usage
+error (exit status 2), never read as the default.
 
 With --json, one object:
   {"file":…,"game":1,"variant":"copenhagen","ply":30,"to_move":"attackers",
@@ -88,9 +93,9 @@ With --json, one object:
 	f.StringVar(&o.variant, "variant", "", "rules for games whose record names none (as validate)")
 	f.StringVar(&o.format, "format", "auto", "record format: auto, native, otg or csv")
 	f.IntVar(&o.game, "game", 1, "the game of the file to analyse, from 1")
-	f.IntVar(&o.ply, "ply", -1, "plies played before the position (default: all)")
-	f.IntVar(&o.depth, "depth", 0, "search to this depth in plies (deterministic)")
-	f.Float64Var(&o.time, "time", 0, "think time in seconds (default 10)")
+	f.IntVar(&o.ply, "ply", 0, "plies played before the position, 0 to the game's length (default: all)")
+	f.IntVar(&o.depth, "depth", 0, fmt.Sprintf("search to this depth in plies, 1–%d (deterministic)", search.MaxDepth))
+	f.Float64Var(&o.time, "time", 0, "think time in seconds, above 0 and up to 86400 (default 10)")
 	f.IntVar(&o.level, "level", int(search.MaxLevel), "evaluation terms of this level, 1–5")
 	f.BoolVar(&o.asJSON, "json", false, "print one JSON object")
 	return cmd
@@ -100,14 +105,18 @@ func runAnalyse(cmd *cobra.Command, o analyseOptions, args []string) error {
 	if len(args) != 1 {
 		return usageErrorf(cmd, "want one RECORD file, got %d arguments", len(args))
 	}
-	if o.depth != 0 && o.time != 0 {
+	// A flag given is checked against its range even when its value is the
+	// zero that stands for "not given" (trial 2 report §9).
+	flags := cmd.Flags()
+	plySet, depthSet, timeSet := flags.Changed("ply"), flags.Changed("depth"), flags.Changed("time")
+	if depthSet && timeSet {
 		return usageErrorf(cmd, "--depth and --time exclude each other")
 	}
-	if o.depth < 0 || o.depth > search.MaxDepth {
-		return usageErrorf(cmd, "--depth %d: want 1..%d", o.depth, search.MaxDepth)
+	if depthSet && (o.depth < 1 || o.depth > search.MaxDepth) {
+		return usageErrorf(cmd, "--depth %d: want 1..%d plies", o.depth, search.MaxDepth)
 	}
-	if o.time < 0 || math.IsNaN(o.time) || o.time > 24*3600 {
-		return usageErrorf(cmd, "--time %v: want a number of seconds up to a day", o.time)
+	if timeSet && !(o.time > 0 && o.time <= maxAnalyseSeconds) {
+		return usageErrorf(cmd, "--time %v: want a number of seconds above 0 and up to %d (a day)", o.time, maxAnalyseSeconds)
 	}
 	lv := search.Level(o.level)
 	if !lv.Valid() {
@@ -126,18 +135,25 @@ func runAnalyse(cmd *cobra.Command, o analyseOptions, args []string) error {
 	if err != nil {
 		return err
 	}
+	if len(games) == 0 {
+		return noGameError(name)
+	}
 	if o.game < 1 || o.game > len(games) {
-		return usageErrorf(cmd, "--game %d: %s holds %d games", o.game, name, len(games))
+		return usageErrorf(cmd, "--game %d: want 1..%d (the games of %s)", o.game, len(games), name)
 	}
 	g := games[o.game-1]
 	if g.SetupErr != nil {
 		return g.SetupErr
 	}
-	replay := g.Replay()
-	ply := o.ply
-	if ply < 0 {
-		ply = len(g.Plies)
+	ply := len(g.Plies)
+	if plySet {
+		if o.ply < 0 || o.ply > len(g.Plies) {
+			return usageErrorf(cmd, "--ply %d: want 0..%d (the plies game %d of %s has)",
+				o.ply, len(g.Plies), o.game, name)
+		}
+		ply = o.ply
 	}
+	replay := g.Replay()
 	pos, _, err := replay.PositionAt(ply)
 	if err != nil {
 		return err
@@ -147,9 +163,9 @@ func runAnalyse(cmd *cobra.Command, o analyseOptions, args []string) error {
 	}
 
 	lim := search.Limits{Depth: o.depth}
-	if o.depth == 0 {
+	if !depthSet {
 		think := search.MaxLevel.Spec().Think
-		if o.time > 0 {
+		if timeSet {
 			think = time.Duration(o.time * float64(time.Second))
 		}
 		lim = search.Budget(think)

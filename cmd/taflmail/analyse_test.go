@@ -70,10 +70,23 @@ func TestAnalyseErrors(t *testing.T) {
 	}{
 		{[]string{"analyse"}, exitUsage, "want one RECORD file"},
 		{[]string{"analyse", analyseFile, "--depth", "2", "--time", "1"}, exitUsage, "exclude each other"},
-		{[]string{"analyse", analyseFile, "--game", "3"}, exitUsage, "holds 2 games"},
+		{[]string{"analyse", analyseFile, "--game", "3"}, exitUsage, "--game 3: want 1..2 (the games of testdata/analyse.tafl)"},
 		{[]string{"analyse", analyseFile, "--level", "6", "--depth", "1"}, exitUsage, "--level 6"},
 		{[]string{"analyse", "testdata/no-such-file.tafl"}, exitUsage, "no such file"},
-		{[]string{"analyse", analyseFile, "--game", "2", "--ply", "99", "--depth", "1"}, exitFailure, "ply 99 is not in the game"},
+		// A value out of its range is refused in words, never read as the
+		// default (trial 2 report §9).
+		{[]string{"analyse", analyseFile, "--game", "2", "--ply", "99", "--depth", "1"}, exitUsage, "--ply 99: want 0..7 (the plies game 2 of testdata/analyse.tafl has)"},
+		{[]string{"analyse", analyseFile, "--game", "2", "--ply", "-5", "--depth", "1"}, exitUsage, "--ply -5: want 0..7"},
+		{[]string{"analyse", analyseFile, "--game", "2", "--ply", "-1", "--depth", "1"}, exitUsage, "--ply -1: want 0..7"},
+		{[]string{"analyse", analyseFile, "--ply", "1", "--depth", "1"}, exitUsage, "--ply 1: want 0..0"},
+		{[]string{"analyse", analyseFile, "--depth", "0"}, exitUsage, "--depth 0: want 1..64 plies"},
+		{[]string{"analyse", analyseFile, "--depth", "-3"}, exitUsage, "--depth -3: want 1..64 plies"},
+		{[]string{"analyse", analyseFile, "--depth", "65"}, exitUsage, "--depth 65: want 1..64 plies"},
+		{[]string{"analyse", analyseFile, "--time", "0"}, exitUsage, "--time 0: want a number of seconds above 0 and up to 86400 (a day)"},
+		{[]string{"analyse", analyseFile, "--time", "-1"}, exitUsage, "--time -1: want a number of seconds above 0"},
+		{[]string{"analyse", analyseFile, "--time", "NaN"}, exitUsage, "--time NaN: want a number of seconds above 0"},
+		{[]string{"analyse", analyseFile, "--time", "86401"}, exitUsage, "--time 86401: want"},
+		{[]string{"analyse", analyseFile, "--depth", "0", "--time", "0"}, exitUsage, "exclude each other"},
 		{[]string{"analyse", analyseFile, "--game", "2", "--depth", "1"}, exitFailure, "the game is over after ply 7: attackers by king captured"},
 	}
 	for _, tt := range tests {
