@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 	"sync"
@@ -45,6 +46,12 @@ acknowledgement), 'error' (the last move was refused: it is taken back),
 plies for a forced result), 'finish' and 'goodbye'. Before each 'move' it
 sends a 'status' line with the depth and score. Position records are read
 rank 1 first (OTN spec §1, as taflmail's notation reads them).
+
+Every line it cannot act on is answered with the protocol's 'error': 'error 0
+…' (non-critical: an unknown command, a malformed 'clock' or 'analyze', a
+board it cannot read) or 'error -1 …' (critical, the game ends: rules it
+cannot play, or a 'play' it cannot answer with a move, such as 'play
+attackers' after 'side defenders' or a 'play' with no position).
 
 Think time: the level's (5: 10 s; see taflmail analyse --help), or --time,
 and never more than a twentieth of the clock OpenTafl reports (half of an
@@ -100,6 +107,7 @@ type otepSession struct {
 	variant   *engine.Variant
 	pos       *engine.Position
 	side      engine.Side // the side the engine plays ('side')
+	sideGiven bool        // 'side' named it since the last 'rules' or 'finish'
 	setSide   bool        // a 'position' came: the next 'side' says who moves
 	lastUndo  *engine.Undo
 	clock     otepClock
@@ -146,22 +154,46 @@ func (s *otepSession) run(ctx context.Context, in io.Reader) error {
 	return nil
 }
 
-// handle carries out one command; it returns false after 'goodbye'.
+// otepCommands are the commands OpenTafl sends to an engine
+// (opentafl-engine-protocol.txt §4–§19), and 'simple-moves', which an
+// engine sends (§5) and is ignored when it comes back.
+var otepCommands = map[string]bool{
+	"hello": true, "simple-moves": true, "rules": true, "start": true, "position": true,
+	"side": true, "clock": true, "analyze": true, "play": true, "move": true, "error": true,
+	"opponent-move": true, "finish": true, "goodbye": true,
+}
+
+// handle carries out one command; it returns false after 'goodbye'. A
+// line it cannot act on is answered with 'error 0 …', the protocol's
+// non-critical error (§16: shown to the user, the game goes on); one that
+// leaves the engine unable to answer 'play' with a move gets 'error -1 …',
+// the critical error that ends the game.
 func (s *otepSession) handle(ctx context.Context, line string) bool {
 	word, rest, _ := strings.Cut(line, " ")
 	rest = strings.TrimSpace(rest)
+	if word != "" && !otepCommands[word] {
+		s.send("error 0 unknown command %q: not an OpenTafl Engine Protocol command", word)
+		return true
+	}
 	switch word {
 	case "goodbye":
 		return false
 	case "finish":
 		s.stop(false)
 		s.mu.Lock()
-		s.pos, s.lastUndo = nil, nil
+		s.pos, s.lastUndo, s.sideGiven = nil, nil, false
 		s.mu.Unlock()
 		return true
 	case "clock":
+		c, err := parseClock(rest)
+		if err != nil {
+			// The last good clock stays: a stale clock caps the think
+			// time by less than it should, never more.
+			s.send("error 0 %v", err)
+			return true
+		}
 		s.mu.Lock()
-		s.clock = parseClock(rest)
+		s.clock = c
 		s.mu.Unlock()
 		return true
 	case "", "hello", "start", "simple-moves":
@@ -184,7 +216,7 @@ func (s *otepSession) handle(ctx context.Context, line string) bool {
 			s.variant, s.pos = nil, nil
 			return true
 		}
-		s.variant, s.pos, s.lastUndo = v, p, nil
+		s.variant, s.pos, s.lastUndo, s.sideGiven = v, p, nil, false
 		s.searcher = search.New(s.level.Options())
 	case "position":
 		if s.variant == nil {
@@ -196,7 +228,8 @@ func (s *otepSession) handle(ctx context.Context, line string) bool {
 			toMove = s.pos.ToMove()
 		}
 		if err := s.setBoard(rest, toMove); err != nil {
-			s.send("error 0 bad position: %v", err)
+			s.pos, s.lastUndo = nil, nil
+			s.send("error 0 bad position: %v; %s", err, otepNoPosition)
 			return true
 		}
 		s.setSide = true
@@ -206,7 +239,7 @@ func (s *otepSession) handle(ctx context.Context, line string) bool {
 			s.send("error 0 bad side %q", rest)
 			return true
 		}
-		s.side = side
+		s.side, s.sideGiven = side, true
 		if s.setSide && s.pos != nil && s.pos.ToMove() != side {
 			// After 'position' (analysis), 'side' names the side to move.
 			if err := s.setBoard(notation.FormatBoard(s.pos.Board()), side); err != nil {
@@ -232,21 +265,28 @@ func (s *otepSession) handle(ctx context.Context, line string) bool {
 		}
 		s.lastUndo = nil
 	case "play":
+		// No move follows a refused 'play': the refusal is critical.
 		side, ok := parseSide(rest)
 		if !ok {
-			s.send("error 0 bad side %q", rest)
+			s.send("error -1 bad side %q: want play attackers or play defenders", rest)
+			return true
+		}
+		if s.sideGiven && side != s.side {
+			// 'side' says which side the engine plays (§9); OpenTafl
+			// itself refuses a move of the wrong side (§16, code 1).
+			s.send("error -1 wrong side: told to play the %v after 'side %v'", side, s.side)
 			return true
 		}
 		s.side = side
 		s.startSearch(ctx, side, 0, false)
 	case "analyze":
-		f := strings.Fields(rest)
-		secs := 0.0
-		if len(f) >= 2 {
-			secs, _ = strconv.ParseFloat(f[1], 64)
+		secs, err := parseAnalyze(rest)
+		if err != nil {
+			s.send("error 0 %v", err)
+			return true
 		}
 		if s.pos == nil {
-			s.send("error 0 analyze before rules")
+			s.send("error 0 no position: send rules, position or opponent-move with a readable board first")
 			return true
 		}
 		s.startSearch(ctx, s.pos.ToMove(), time.Duration(secs*float64(time.Second)), true)
@@ -280,9 +320,17 @@ func normalBoard(rec string) string {
 	return notation.FormatBoard(b)
 }
 
+// otepNoPosition ends the error of a command that left the engine
+// without a position.
+const otepNoPosition = "the engine has no position until the next rules, position or opponent-move with a readable board"
+
 // opponentMove plays the opponent's moves ('a1-a3|…') and checks the
 // board against the record that follows; when a move cannot be played or
-// the boards differ, the record wins. Called with mu held.
+// the boards differ, the record wins (§17: it is "always the state of the
+// board at the end of the move list"). When neither the moves nor the
+// record can be used, the engine has no position until it is given one:
+// it does not play on from a board that is not the game's. Called with mu
+// held.
 func (s *otepSession) opponentMove(rest string) {
 	if s.variant == nil {
 		s.send("error 0 opponent-move before rules")
@@ -294,35 +342,46 @@ func (s *otepSession) opponentMove(rest string) {
 	if s.pos != nil && rec != "" && notation.FormatBoard(s.pos.Board()) == normalBoard(rec) {
 		return // already there (the move was ours and was refused, or a repeat)
 	}
-	ok := s.pos != nil
+	// The moves are played on a copy, so that a move that fails half-way
+	// leaves nothing behind.
+	var played *engine.Position // after the moves; nil when they cannot be played
 	var mover engine.Side
-	if ok {
-		mover = s.pos.ToMove()
+	if s.pos != nil {
+		played = s.pos.Clone()
+		mover = played.ToMove()
 		for _, t := range strings.Split(movesText, "|") {
 			m, err := parseSimpleMove(t)
 			if err == nil {
-				_, err = s.pos.Play(m)
+				_, err = played.Play(m)
 			}
 			if err != nil {
-				ok = false
+				played = nil
 				break
 			}
 		}
 	}
-	if ok && (rec == "" || notation.FormatBoard(s.pos.Board()) == normalBoard(rec)) {
+	if played != nil && (rec == "" || notation.FormatBoard(played.Board()) == normalBoard(rec)) {
+		s.pos = played
 		return
 	}
 	if rec == "" {
-		s.send("error 0 cannot play opponent-move %s", movesText)
+		s.pos = nil
+		s.send("error 0 cannot play opponent-move %s and no board follows: %s", movesText, otepNoPosition)
 		return
 	}
 	// Out of step: take the board as given, with the engine to move.
 	toMove := s.side
-	if s.pos != nil && !ok {
+	if s.pos != nil && played == nil {
 		toMove = mover.Opponent()
 	}
 	if err := s.setBoard(rec, toMove); err != nil {
-		s.send("error 0 bad position: %v", err)
+		if played != nil {
+			s.pos = played
+			s.send("error 0 bad position in opponent-move: %v; playing on from the board after %s", err, movesText)
+			return
+		}
+		s.pos = nil
+		s.send("error 0 cannot play opponent-move %s, and bad position: %v; %s", movesText, err, otepNoPosition)
 	}
 }
 
@@ -330,18 +389,24 @@ func (s *otepSession) opponentMove(rest string) {
 // 'play' (the move is played and sent) or for 'analyze' (think is the time
 // asked for). Called with mu held.
 func (s *otepSession) startSearch(ctx context.Context, side engine.Side, think time.Duration, analyse bool) {
+	// A 'play' that gets no move cannot go on: its errors are critical
+	// (-1); a failed 'analyze' is not (0).
+	code := -1
+	if analyse {
+		code = 0
+	}
 	if s.pos == nil {
-		s.send("error 0 no position: send rules first")
+		s.send("error %d no position: send rules, position or opponent-move with a readable board first", code)
 		return
 	}
 	if s.pos.ToMove() != side {
 		if err := s.setBoard(notation.FormatBoard(s.pos.Board()), side); err != nil {
-			s.send("error 0 %v", err)
+			s.send("error %d %v", code, err)
 			return
 		}
 	}
 	if s.pos.Outcome().Over() {
-		s.send("error 0 the game is over: %v by %v", s.pos.Outcome().Result, s.pos.Outcome().Reason)
+		s.send("error %d the game is over: %v by %v", code, s.pos.Outcome().Result, s.pos.Outcome().Reason)
 		return
 	}
 	lim := s.limits(side, think, analyse)
@@ -362,7 +427,7 @@ func (s *otepSession) startSearch(ctx context.Context, side engine.Side, think t
 			return // stopped by finish or goodbye
 		}
 		if err != nil {
-			s.send("error 0 %v", err)
+			s.send("error %d %v", code, err)
 			return
 		}
 		s.send("status depth %d score %s nodes %d", r.Depth, r.Score, r.Nodes)
@@ -501,37 +566,59 @@ func parseSquare(s string) (engine.Square, error) {
 	return engine.SquareAt(int(s[0]-'a'), r-1), nil
 }
 
-// parseClock reads 'clock ATT DEF OVERTIME ATT-OVERTIMES DEF-OVERTIMES':
-// milliseconds left per side, a '*' when they are of an overtime period,
-// the period in seconds and the periods left. Unreadable fields leave the
-// clock unknown.
-func parseClock(rest string) otepClock {
+// parseClock reads 'clock ATT DEF [OVERTIME ATT-OVERTIMES DEF-OVERTIMES]'
+// (§10): milliseconds left per side, each with a '*' when they are of an
+// overtime period, then the overtime period in seconds and the periods
+// left per side. A side's -1 (the older protocol text's "no main time")
+// leaves its time unknown. Errors name the field and the form wanted.
+func parseClock(rest string) (otepClock, error) {
+	const form = "want clock ATT-MS[*] DEF-MS[*] [OVERTIME-S ATT-PERIODS DEF-PERIODS]"
 	f := strings.Fields(rest)
-	var c otepClock
-	if len(f) < 2 {
-		return c
+	if len(f) != 2 && len(f) != 5 {
+		return otepClock{}, fmt.Errorf("bad clock %q: %d fields, %s", rest, len(f), form)
 	}
+	var c otepClock
 	for i, side := range []engine.Side{engine.Attackers, engine.Defenders} {
-		v := f[i]
-		if strings.HasSuffix(v, "*") {
-			c.overtime[side] = true
-			v = strings.TrimSuffix(v, "*")
-		}
+		v, over := strings.CutSuffix(f[i], "*")
 		ms, err := strconv.ParseInt(v, 10, 64)
-		if err != nil {
-			return otepClock{}
+		if err != nil || ms < -1 || ms > math.MaxInt64/int64(time.Millisecond) {
+			return otepClock{}, fmt.Errorf("bad clock %q: the %v' time %q is no number of milliseconds; %s", rest, side, f[i], form)
 		}
+		c.overtime[side] = over
 		if ms > 0 {
 			c.left[side] = time.Duration(ms) * time.Millisecond
 		}
 	}
-	if len(f) >= 5 {
-		if secs, err := strconv.Atoi(f[2]); err == nil {
-			c.period = time.Duration(secs) * time.Second
+	if len(f) == 5 {
+		n := make([]int, 3)
+		for i, v := range f[2:] {
+			k, err := strconv.Atoi(v)
+			if err != nil || k < 0 || k > math.MaxInt32 {
+				return otepClock{}, fmt.Errorf("bad clock %q: %q is no count of seconds or periods; %s", rest, v, form)
+			}
+			n[i] = k
 		}
-		c.periodsLeft[engine.Attackers], _ = strconv.Atoi(f[3])
-		c.periodsLeft[engine.Defenders], _ = strconv.Atoi(f[4])
+		c.period = time.Duration(n[0]) * time.Second
+		c.periodsLeft[engine.Attackers], c.periodsLeft[engine.Defenders] = n[1], n[2]
 	}
 	c.known = true
-	return c
+	return c, nil
+}
+
+// parseAnalyze reads 'analyze NUMBER SECONDS' (§11) and returns the
+// seconds; 0 asks for the engine's own think time.
+func parseAnalyze(rest string) (float64, error) {
+	const form = "want analyze NUMBER SECONDS"
+	f := strings.Fields(rest)
+	if len(f) != 2 {
+		return 0, fmt.Errorf("bad analyze %q: %s", rest, form)
+	}
+	if n, err := strconv.Atoi(f[0]); err != nil || n < 1 {
+		return 0, fmt.Errorf("bad analyze %q: the number of moves %q is not 1 or more; %s", rest, f[0], form)
+	}
+	secs, err := strconv.ParseFloat(f[1], 64)
+	if err != nil || !(secs >= 0 && secs <= 24*3600) {
+		return 0, fmt.Errorf("bad analyze %q: %q is no number of seconds up to a day; %s", rest, f[1], form)
+	}
+	return secs, nil
 }

@@ -187,14 +187,79 @@ func TestOTEPAnalyze(t *testing.T) {
 }
 
 // TestOTEPUnsupportedRules: rules the engine cannot play are a critical
-// error (OpenTafl then ends the game), and 'play' without rules is refused.
+// error (OpenTafl then ends the game), and 'play' without rules is refused
+// as critical too, since no move follows it.
 func TestOTEPUnsupportedRules(t *testing.T) {
 	h := startOTEP(t, "--depth", "1")
 	h.expect("hello")
 	h.send("rules dim:11 kj:r start:/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/")
 	h.expect("error -1 rules not supported: ")
 	h.send("play attackers")
-	h.expect("error 0 no position")
+	h.expect("error -1 no position")
+	h.send("goodbye")
+	h.finish()
+}
+
+// TestOTEPProtocolErrors: every line the engine cannot act on gets an
+// 'error' line (opentafl-engine-protocol.txt §16): 0, non-critical, when
+// the game can go on, -1, critical, when 'play' gets no move; nothing is
+// passed over in silence (trial 2 report §13).
+func TestOTEPProtocolErrors(t *testing.T) {
+	rules, p := rulesOf(t, "brandubh")
+	start := notation.FormatBoard(p.Board())
+	h := startOTEP(t, "--depth", "1")
+	h.expect("hello")
+	h.send("rules "+rules, "side defenders")
+
+	h.send("garbage line here")
+	h.expect(`error 0 unknown command "garbage": not an OpenTafl Engine Protocol command`)
+	h.send("clock -5 abc 0 0 0")
+	h.expect(`error 0 bad clock "-5 abc 0 0 0": the attackers' time "-5" is no number of milliseconds`)
+	h.send("clock 1000 2000 30")
+	h.expect(`error 0 bad clock "1000 2000 30": 3 fields`)
+	h.send("analyze 1 soon")
+	h.expect(`error 0 bad analyze "1 soon"`)
+
+	// 'side defenders', then 'play attackers': refused, no move.
+	h.send("play attackers")
+	h.expect("error -1 wrong side: told to play the attackers after 'side defenders'")
+	h.send("play purple")
+	h.expect(`error -1 bad side "purple"`)
+
+	// The side it was given still plays: after the attackers' d2-e2.
+	m := engine.Move{From: engine.SquareAt(3, 1), To: engine.SquareAt(4, 1)}
+	if _, err := p.Play(m); err != nil {
+		t.Fatal(err)
+	}
+	h.send("opponent-move d2-e2 "+notation.FormatBoard(p.Board()), "play defenders")
+	h.expect("status ")
+	moveOf(t, p, h.expect("move "))
+
+	// Neither the moves nor the board can be used: no position, and the
+	// next 'play' is refused rather than played from a stale board.
+	h.send("opponent-move z9-z10 /x/")
+	l := h.expect("error 0 cannot play opponent-move z9-z10, and bad position: ")
+	if !strings.HasSuffix(l, "; the engine has no position until the next rules, position or opponent-move with a readable board") {
+		t.Errorf("engine wrote %q, want it to say the position is lost", l)
+	}
+	h.send("play defenders")
+	h.expect("error -1 no position: send rules, position or opponent-move with a readable board first")
+	// A readable board brings it back.
+	h.send("opponent-move d2-e2 "+start, "play defenders")
+	h.expect("status ")
+	h.expect("move ")
+
+	// 'finish' forgets the side: a new game may give the other one.
+	h.send("finish 1", "rules "+rules, "side attackers", "play attackers")
+	h.expect("status ")
+	h.expect("move ")
+
+	// Analysis of a board that cannot be read is refused, not given for
+	// the board before it.
+	h.send("position /x/")
+	h.expect("error 0 bad position: ")
+	h.send("analyze 1 1")
+	h.expect("error 0 no position: ")
 	h.send("goodbye")
 	h.finish()
 }
@@ -209,13 +274,29 @@ func TestEngineUsage(t *testing.T) {
 }
 
 func TestParseClockAndMoves(t *testing.T) {
-	c := parseClock("120000 3000* 30 2 0")
-	if !c.known || c.left[engine.Attackers] != 2*time.Minute || c.left[engine.Defenders] != 3*time.Second ||
+	c, err := parseClock("120000 3000* 30 2 0")
+	if err != nil || !c.known || c.left[engine.Attackers] != 2*time.Minute || c.left[engine.Defenders] != 3*time.Second ||
 		c.overtime[engine.Attackers] || !c.overtime[engine.Defenders] || c.period != 30*time.Second || c.periodsLeft[engine.Attackers] != 2 {
-		t.Errorf("parseClock = %+v", c)
+		t.Errorf("parseClock = %+v, %v", c, err)
 	}
-	if c := parseClock("x y"); c.known {
-		t.Errorf("parseClock(garbage) = %+v, want unknown", c)
+	// Without overtime, and -1 for a side without main time.
+	if c, err := parseClock("-1 90000"); err != nil || !c.known || c.left[engine.Attackers] != 0 || c.left[engine.Defenders] != 90*time.Second {
+		t.Errorf("parseClock(-1 90000) = %+v, %v", c, err)
+	}
+	for in, want := range map[string]string{
+		"x y":                `the attackers' time "x"`,
+		"-5 abc 0 0 0":       `the attackers' time "-5"`,
+		"1000 abc 0 0 0":     `the defenders' time "abc"`,
+		"1000 1000 30":       "3 fields",
+		"":                   "0 fields",
+		"1000 1000 30 -1 0":  `"-1" is no count`,
+		"1000 1000 30 1 0 9": "6 fields",
+		"1000** 1000":        `"1000**"`,
+	} {
+		c, err := parseClock(in)
+		if err == nil || c.known || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "want clock ATT-MS[*] DEF-MS[*]") {
+			t.Errorf("parseClock(%q) = %+v, %v; want an error with %q", in, c, err, want)
+		}
 	}
 	for in, want := range map[string]string{"e5-e8": "e5-e8", "Ke5-e8xe9/f8": "e5-e8", "Kk11-k1--": "k11-k1", "k5-k1": "k5-k1", "Nn5-n1": "n5-n1", "s19-s2": "s19-s2", "a3-e3+": "a3-e3"} {
 		m, err := parseSimpleMove(in)
