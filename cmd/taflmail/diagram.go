@@ -73,7 +73,10 @@ and --format ascii|unicode|svg|png for --to.`,
 	f.StringVar(&o.input, "input", "", "the old name of --format")
 	_ = f.MarkHidden("input")
 	f.IntVar(&o.game, "game", 0, "the game to draw: its number in the file (CSV: its line number); default the first")
-	f.IntVar(&o.ply, "ply", -1, "draw the position after this many plies (0: the start); default after the last")
+	f.IntVar(&o.ply, "ply", -1, "draw the position after this many plies, 0 (the start) to the game's length (default: after the last)")
+	// -1 stands for "not given", which the usage line says in words: pflag
+	// prints no default for an int flag whose DefValue is its zero
+	f.Lookup("ply").DefValue = "0"
 	f.StringVarP(&o.output, "output", "o", "", "write to this file instead of stdout")
 	return cmd
 }
@@ -120,7 +123,7 @@ func runDiagram(cmd *cobra.Command, o diagramOptions, args []string) error {
 	case o.position != "" && len(args) > 0:
 		return usageErrorf(cmd, "give a FILE or --position, not both")
 	case o.position != "":
-		if o.game != 0 || o.ply >= 0 {
+		if o.game != 0 || cmd.Flags().Changed("ply") {
 			return usageErrorf(cmd, "--game and --ply apply to a FILE, not to --position")
 		}
 		var err error
@@ -204,14 +207,16 @@ func positionFromFile(cmd *cobra.Command, o diagramOptions, name string) (*engin
 	}
 	r := g.Replay()
 	n := o.ply
+	// -1 is the flag's "not given"; given, it must be a ply of the game
+	// (trial 2 report §9)
+	if cmd.Flags().Changed("ply") && (n < 0 || n > len(g.Plies)) {
+		return nil, nil, usageErrorf(cmd, "--ply %d: want 0..%d (the plies game %d has)", n, len(g.Plies), g.Number)
+	}
 	if n < 0 {
 		n = len(g.Plies)
 		for n > 0 && !r.Plies[n-1].Played && g.Plies[n-1].Ply.Move != nil {
 			n-- // stop before an illegal ply
 		}
-	}
-	if n > len(g.Plies) {
-		return nil, nil, usageErrorf(cmd, "--ply %d: game %d has %d plies", n, g.Number, len(g.Plies))
 	}
 	pos, last, err := r.PositionAt(n)
 	if err != nil {
