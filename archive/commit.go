@@ -83,11 +83,18 @@ type Change struct {
 	// ([TimerPlan]), after Fired is applied. Each game must be in Games,
 	// so the plan is written against the version it was computed from.
 	Timers map[string]TimerPlan
+
+	// Tournament, if not nil, writes tournaments, entries, the pairings
+	// of tournament games and ratings ([TournamentChange]), after the
+	// games and plies: a game's result and the ratings and tournament
+	// state it changes commit together.
+	Tournament *TournamentChange
 }
 
 // Commit writes c in one transaction: the processed mail, the games, the
-// plies, the players, the digests sent, the leave, the fired timers, the timer plans, the
-// outbox mails and the mailbox position. Either all of it is written or
+// plies, the tournaments and ratings, the players, the digests sent, the
+// leave, the fired timers, the timer plans, the outbox mails and the
+// mailbox position. Either all of it is written or
 // none.
 //
 // Errors: [ErrDuplicate] if the mail's Message-ID, or its non-empty content
@@ -113,6 +120,7 @@ func (s *Store) Commit(ctx context.Context, c Change) error {
 		createdAt time.Time
 	}
 	games := make(map[string]*written, len(c.Games))
+	var tversions map[string]int64
 	err := s.write(ctx, op, func(tx *sql.Tx) error {
 		if m := c.Mail; m.MessageID != "" {
 			_, err := tx.ExecContext(ctx, `INSERT INTO processed_mails (message_id, content_hash, sender, game_id, disposition, at,
@@ -160,6 +168,10 @@ func (s *Store) Commit(ctx context.Context, c Change) error {
 			if inGames {
 				w.plyCount = count
 			}
+		}
+		var err error
+		if tversions, err = c.Tournament.write(ctx, tx, now); err != nil {
+			return err
 		}
 		for _, p := range c.Players {
 			at, due := p.digestColumns()
@@ -216,6 +228,11 @@ ON CONFLICT (address) DO UPDATE SET name = excluded.name, language = excluded.la
 		g.Version, g.PlyCount, g.CreatedAt, g.UpdatedAt = w.version, w.plyCount, w.createdAt, now
 		g.Attackers, g.Defenders, g.Challenger = lower(g.Attackers), lower(g.Defenders), lower(g.Challenger)
 	}
+	if c.Tournament != nil {
+		for _, t := range c.Tournament.Tournaments {
+			t.Version = tversions[t.ID]
+		}
+	}
 	return nil
 }
 
@@ -228,12 +245,13 @@ func insertGame(ctx context.Context, tx *sql.Tx, g *Game, createdAt, now time.Ti
 	_, err = tx.ExecContext(ctx, `INSERT INTO games (id, variant, attackers, defenders, challenger, status, result, reason, draw_offer_by,
 	attacker_token, defender_token, attackers_thread, defenders_thread, start_position, time_control, tournament_id,
 	ply_count, version, created_at, updated_at, started_at, ended_at,
-	attackers_private, defenders_private, message_to_attackers, message_to_defenders, attackers_conditions, defenders_conditions, takeback_by, engine_level)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	attackers_private, defenders_private, message_to_attackers, message_to_defenders, attackers_conditions, defenders_conditions, takeback_by, engine_level,
+	rated)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		g.ID, g.Variant, lower(g.Attackers), lower(g.Defenders), lower(g.Challenger), string(g.Status), g.Result, g.Reason, g.DrawOfferBy,
 		g.AttackerToken, g.DefenderToken, g.AttackersThread, g.DefendersThread, g.StartPosition, g.TimeControl, nullString(g.TournamentID),
 		fmtTime(createdAt), fmtTime(now), nullTime(g.StartedAt), nullTime(g.EndedAt),
-		g.AttackersPrivate, g.DefendersPrivate, g.MessageToAttackers, g.MessageToDefenders, ac, dc, g.TakebackBy, g.EngineLevel)
+		g.AttackersPrivate, g.DefendersPrivate, g.MessageToAttackers, g.MessageToDefenders, ac, dc, g.TakebackBy, g.EngineLevel, g.Rated)
 	if isUniqueViolation(err) {
 		return fmt.Errorf("new game %q: id taken: %w", g.ID, ErrConflict)
 	}
@@ -253,14 +271,14 @@ func updateGame(ctx context.Context, tx *sql.Tx, g *Game, now time.Time) (versio
 	}
 	err = tx.QueryRowContext(ctx, `UPDATE games SET variant = ?, attackers = ?, defenders = ?, challenger = ?, status = ?, result = ?,
 	reason = ?, draw_offer_by = ?, attacker_token = ?, defender_token = ?, attackers_thread = ?, defenders_thread = ?,
-	start_position = ?, time_control = ?, tournament_id = ?, started_at = ?, ended_at = ?, version = version + 1, updated_at = ?,
+	start_position = ?, time_control = ?, tournament_id = ?, started_at = ?, ended_at = ?, rated = ?, version = version + 1, updated_at = ?,
 	attackers_private = ?, defenders_private = ?, message_to_attackers = ?, message_to_defenders = ?,
 	attackers_conditions = ?, defenders_conditions = ?, takeback_by = ?, engine_level = ?
 WHERE id = ? AND version = ?
 RETURNING version, ply_count, created_at`,
 		g.Variant, lower(g.Attackers), lower(g.Defenders), lower(g.Challenger), string(g.Status), g.Result,
 		g.Reason, g.DrawOfferBy, g.AttackerToken, g.DefenderToken, g.AttackersThread, g.DefendersThread,
-		g.StartPosition, g.TimeControl, nullString(g.TournamentID), nullTime(g.StartedAt), nullTime(g.EndedAt), fmtTime(now),
+		g.StartPosition, g.TimeControl, nullString(g.TournamentID), nullTime(g.StartedAt), nullTime(g.EndedAt), g.Rated, fmtTime(now),
 		g.AttackersPrivate, g.DefendersPrivate, g.MessageToAttackers, g.MessageToDefenders,
 		ac, dc, g.TakebackBy, g.EngineLevel,
 		g.ID, g.Version).Scan(&version, &plyCount, scanTime(&createdAt))
@@ -428,6 +446,9 @@ func (c *Change) validate() error {
 		case m.Attempts < 0:
 			return invalid("outbox mail %q: %d attempts", m.MessageID, m.Attempts)
 		}
+	}
+	if err := c.Tournament.validate(); err != nil {
+		return err
 	}
 	if mb := c.Mailbox; mb != nil && mb.Mailbox == "" {
 		return invalid("mailbox state without mailbox name")

@@ -14,7 +14,7 @@ const gameColumns = `id, variant, attackers, defenders, challenger, status, resu
 	attacker_token, defender_token, attackers_thread, defenders_thread, start_position, time_control,
 	COALESCE(tournament_id, ''), ply_count, version, created_at, updated_at, started_at, ended_at,
 	attackers_private, defenders_private, message_to_attackers, message_to_defenders,
-	attackers_conditions, defenders_conditions, takeback_by, engine_level`
+	attackers_conditions, defenders_conditions, takeback_by, engine_level, rated`
 
 // scanGame reads one row of gameColumns.
 func scanGame(row interface{ Scan(...any) error }) (*Game, error) {
@@ -24,7 +24,7 @@ func scanGame(row interface{ Scan(...any) error }) (*Game, error) {
 		&g.AttackerToken, &g.DefenderToken, &g.AttackersThread, &g.DefendersThread, &g.StartPosition, &g.TimeControl,
 		&g.TournamentID, &g.PlyCount, &g.Version, scanTime(&g.CreatedAt), scanTime(&g.UpdatedAt),
 		scanTime(&g.StartedAt), scanTime(&g.EndedAt),
-		&g.AttackersPrivate, &g.DefendersPrivate, &g.MessageToAttackers, &g.MessageToDefenders, &ac, &dc, &g.TakebackBy, &g.EngineLevel)
+		&g.AttackersPrivate, &g.DefendersPrivate, &g.MessageToAttackers, &g.MessageToDefenders, &ac, &dc, &g.TakebackBy, &g.EngineLevel, &g.Rated)
 	if err != nil {
 		return nil, err
 	}
@@ -71,6 +71,9 @@ func (s *Store) Game(ctx context.Context, id string) (*Game, error) {
 			if g.Leave[side], err = readLeave(ctx, tx, addr); err != nil {
 				return err
 			}
+		}
+		if err := loadEvents(ctx, tx, []*Game{g}); err != nil {
+			return err
 		}
 		return loadPlies(ctx, tx, []*Game{g})
 	})

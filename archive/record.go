@@ -15,6 +15,10 @@ var storedReasons = map[string]engine.Reason{
 	"repetition": engine.ReasonRepetition, "no legal move": engine.ReasonNoLegalMove,
 	"resignation": engine.ReasonResignation, "timeout": engine.ReasonTimeout,
 	"draw agreed": engine.ReasonDrawAgreed,
+	// a tournament game lost because its player withdrew (Decision T3)
+	// is a resignation as far as the record goes; an annulled one has no
+	// result and goes on ("*") in the record
+	"withdrawal": engine.ReasonResignation,
 }
 
 // storedResults maps archive.Game.Result to the engine's result.
@@ -29,7 +33,8 @@ func takenBackComment(tb TakenBack) string {
 }
 
 // Replay turns a stored game into a notation.Game — the record
-// 'taflmail history' mails, with the tags the referee writes — and replays
+// 'taflmail history' mails, with the tags the referee writes (a
+// tournament game's Event and Round from its Event) — and replays
 // it through the engine. A resignation or time-out of the side to move
 // becomes a final "resigns"/"timeout" ply; one of the other side (a player
 // may resign while the opponent is to move) only the Termination tag
@@ -47,13 +52,17 @@ func (g *Game) Replay() (*notation.Replay, error) {
 	if !ok {
 		return nil, fmt.Errorf("game %s: unknown variant %q", g.ID, g.Variant)
 	}
+	event, round := "taflmail correspondence game "+g.ID, "-"
+	if g.Event != nil {
+		event, round = g.Event.Name, g.Event.RoundTag()
+	}
 	spec := notation.GameSpec{
 		Filename: g.ID, Variant: v,
 		Tags: []notation.Tag{
-			{Name: "Event", Value: "taflmail correspondence game " + g.ID},
+			{Name: "Event", Value: event},
 			{Name: "Site", Value: "taflmail"},
 			{Name: "Date", Value: g.CreatedAt.UTC().Format("2006.01.02")},
-			{Name: "Round", Value: "-"},
+			{Name: "Round", Value: round},
 			{Name: "Attackers", Value: g.Attackers},
 			{Name: "Defenders", Value: g.Defenders},
 		},

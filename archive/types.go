@@ -89,6 +89,15 @@ type Game struct {
 	// reserved engine address (docs/engine.md, "Playing the engine by
 	// mail"); 0 in a game between two people.
 	EngineLevel int
+	// Rated reports that the game counts for the ratings
+	// (CORRESPONDENCE.md §7.3): a game of a rated tournament, or a casual
+	// game both players agreed to rate.
+	Rated bool
+	// Event is the tournament's part of a tournament game's record (its
+	// Event and Round tags, the event's leave allowance), filled by
+	// [Store.Game] and [Store.TournamentGames]; nil for a casual game and
+	// in lists. Commit ignores it.
+	Event *GameEvent
 
 	// StartedAt is when the game started (its acceptance was committed):
 	// the first mover's clock starts here (CORRESPONDENCE.md §2.1). Zero
