@@ -203,3 +203,17 @@ func (r *Ratings) All() []PlayerRating {
 	})
 	return out
 }
+
+// Restore sets a player's rating in a variant as a store keeps it after
+// their last rated game (Rating, Games and Last of p; History is kept
+// as given), so that the next game can be rated without rating every
+// earlier one again. Games after it must not end before p.Last
+// (ErrOutOfOrder); a game of the player that did must be rated by
+// RateAll over all of them.
+func (r *Ratings) Restore(p PlayerRating) {
+	q := p
+	r.players[ratingKey{p.Player, p.Variant}] = &q
+	if p.Last.After(r.last) {
+		r.last = p.Last
+	}
+}

@@ -160,3 +160,41 @@ func TestRateErrors(t *testing.T) {
 		t.Errorf("refused games left ratings: %+v", r.All())
 	}
 }
+
+// TestRestore: rating a game from restored ratings gives what rating
+// every game from the start gives.
+func TestRestore(t *testing.T) {
+		games := []RatedGame{
+		{Variant: "copenhagen", Attackers: "a", Defenders: "b", Result: engine.AttackersWin, End: day(0)},
+		{Variant: "copenhagen", Attackers: "c", Defenders: "a", Result: engine.Draw, End: day(10)},
+		{Variant: "copenhagen", Attackers: "b", Defenders: "c", Result: engine.DefendersWin, End: day(60)},
+	}
+	all, err := RateAll(games)
+	if err != nil {
+		t.Fatal(err)
+	}
+	first, err := RateAll(games[:2])
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := NewRatings()
+	for _, p := range []string{"b", "c"} {
+		pr, _ := first.Get(p, "copenhagen")
+		r.Restore(pr)
+	}
+	if err := r.Rate(games[2]); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"b", "c"} {
+		got, _ := r.Get(p, "copenhagen")
+		want, _ := all.Get(p, "copenhagen")
+		if got.Rating != want.Rating || got.Games != want.Games || !got.Last.Equal(want.Last) {
+			t.Errorf("%s: restored then rated = %+v, rated from the start = %+v", p, got.Rating, want.Rating)
+		}
+	}
+	// a game that ended before b's restored last game is out of order
+	late := RatedGame{Variant: "copenhagen", Attackers: "b", Defenders: "c", Result: engine.Draw, End: day(30)}
+	if err := r.Rate(late); !errors.Is(err, ErrOutOfOrder) {
+		t.Errorf("Rate(late) = %v, want ErrOutOfOrder", err)
+	}
+}
