@@ -63,16 +63,21 @@ type NewGameCommand struct {
 	// which levels exist (1 to 5) and that a level needs the engine is
 	// the referee's to say.
 	Level int
+	// Rated: the challenger asks for a rated game ("rated", "gewertet").
+	Rated bool
 }
 
 // NewGameOption is one optional clause of a new command: "as <side>"
-// ("als"), "time <control>" ("zeit") or "level <n>" ("stufe": the
-// engine's strength). Exactly one of Side, Time and Level is set.
+// ("als"), "time <control>" ("zeit"), "level <n>" ("stufe": the engine's
+// strength) or "rated" ("gewertet": the game counts for the ratings once
+// the opponent accepts, CORRESPONDENCE.md §7.3). Exactly one of Side,
+// Time, Level and Rated is set.
 type NewGameOption struct {
 	Pos   lexer.Position
 	Side  string           `parser:"  ('as' | 'als') @Word"`
 	Time  *TimeControlText `parser:"| ('time' | 'zeit') @@"`
 	Level string           `parser:"| ('level' | 'stufe') @Int"`
+	Rated string           `parser:"| @('rated' | 'gewertet')"`
 }
 
 // TimeControlText is the time control of a new command as written: the
@@ -107,11 +112,12 @@ func (t *TimeControlText) Parse(lex *lexer.PeekingLexer) error {
 	return nil
 }
 
-// isClauseKeyword reports "as", "als", "time", "zeit", "level" or
-// "stufe" in any case: the start of a clause, which ends a time control.
+// isClauseKeyword reports "as", "als", "time", "zeit", "level", "stufe",
+// "rated" or "gewertet" in any case: the start of a clause, which ends a
+// time control.
 func isClauseKeyword(w string) bool {
 	switch strings.ToLower(w) {
-	case "as", "als", "time", "zeit", "level", "stufe":
+	case "as", "als", "time", "zeit", "level", "stufe", "rated", "gewertet":
 		return true
 	}
 	return false
@@ -541,6 +547,8 @@ var germanKeywords = map[string]bool{
 	"benachrichtigung": true,
 	// trial report §6
 	"herausforderung": true,
+	// issue 11
+	"turniere": true, "anmelden": true, "abmelden": true, "tabelle": true, "wertung": true,
 }
 
 // GermanKeyword reports whether word (any case) is a German command
@@ -557,6 +565,8 @@ var commandWords = map[string]bool{
 	// (playersWordCommand)
 	"watch": true, "unwatch": true, "private": true, "public": true, "messages": true,
 	"if": true, "conditions": true, "takeback": true, "notify": true,
+	// issue 11; commands only in a command's shape (tournamentProse)
+	"tournaments": true, "join": true, "withdraw": true, "standings": true, "rating": true,
 }
 
 func init() {
@@ -594,7 +604,9 @@ var commandParser = participle.MustBuild[commandLine](
 		&LanguageCommand{}, &ClockCommand{}, &CancelLeaveCommand{}, &LeaveCommand{},
 		&UnwatchCommand{}, &WatchCommand{}, &PrivateCommand{}, &PublicCommand{}, &MessagesCommand{},
 		&ConditionalCommand{}, &CancelConditionsCommand{}, &ConditionsCommand{},
-		&TakebackCommand{}, &NotifyCommand{}, &MoveCommand{},
+		&TakebackCommand{}, &NotifyCommand{},
+		&TournamentsCommand{}, &JoinCommand{}, &WithdrawCommand{}, &StandingsCommand{}, &RatingCommand{},
+		&MoveCommand{},
 	),
 	participle.UseLookahead(3),
 )
@@ -604,11 +616,11 @@ func CommandGrammar() string { return commandParser.String() }
 
 // IsCommandLine reports whether a line of a mail is meant as a command: its
 // first word is a command keyword (English or German, any case; for the
-// everyday words clock, uhr, leave, urlaub and cancel only in a command's
-// shape, see proseWordCommand), or it starts with a move number (also
-// "1 . d1-e1", dots apart) or something shaped like a move ("d1-d3",
-// "Kf6-c6", also a broken "d1-d33" or "d1 d3"). Other lines are prose and
-// ignored.
+// everyday words clock, uhr, leave, urlaub, cancel and the tournament
+// keywords only in a command's shape, see proseWordCommand and
+// tournamentProse), or it starts with a move number (also "1 . d1-e1",
+// dots apart) or something shaped like a move ("d1-d3", "Kf6-c6", also a
+// broken "d1-d33" or "d1 d3"). Other lines are prose and ignored.
 func IsCommandLine(line string) bool {
 	f := strings.Fields(line)
 	if len(f) == 0 {
@@ -640,9 +652,12 @@ func IsCommandLine(line string) bool {
 // a digit (a date, even a malformed one, which then gets an error reply)
 // or before "abbrechen"; "cancel" comes before "leave", "urlaub",
 // "conditions" or "challenge"; "herausforderung" before "zurückziehen".
-// The everyday words of issue 12 are playersWordCommand's; other keywords
-// make any line a command.
+// The tournament words are tournamentProse's, the everyday words of issue
+// 12 playersWordCommand's; other keywords make any line a command.
 func proseWordCommand(first string, f []string) bool {
+	if command, ok := tournamentProse(first, f); ok {
+		return command
+	}
 	second := ""
 	if len(f) > 1 {
 		second = strings.ToLower(f[1])
@@ -753,6 +768,9 @@ func ParseCommand(filename string, line int, src string) (cmd Command, err error
 	}
 	cmd = c.Command
 	shiftCommand(cmd, base)
+	if p, ok := cmd.(partShifter); ok {
+		p.shiftParts(base)
+	}
 	switch c := cmd.(type) {
 	case *WatchCommand:
 		c.Target.Pos = shift(base, c.Target.Pos)
@@ -832,6 +850,11 @@ func (c *NewGameCommand) finish(filename string, base lexer.Position) error {
 				return newError(o.Pos, "number %s is too large", quoteFound(o.Level))
 			}
 			c.Level = n
+		case o.Rated != "":
+			if c.Rated {
+				return newError(o.Pos, "rated is given twice")
+			}
+			c.Rated = true
 		case o.Time != nil:
 			o.Time.Pos = shift(base, o.Time.Pos)
 			if c.Time != nil {
@@ -904,6 +927,8 @@ var tokenWords = strings.NewReplacer(
 	"WatchTarget", "a game id such as K7QX2M",
 	"ConditionMove", "a move such as d1-d3",
 	"TimeOfDay", "a time as HH:MM such as 07:00",
+	"TournamentID", "a tournament's id such as winter-2027",
+	"EntryKey", "the key of your entry",
 )
 
 // looksLikeMove reports whether a word starts like a ply: one or two

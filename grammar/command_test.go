@@ -353,7 +353,9 @@ func FuzzParseCommand(f *testing.F) {
 		"new copenhagen with a@b.c time 10d+2d max 20d iccf as defenders", "neu tablut mit x@y.de zeit 3d/move als verteidiger",
 		"clock", "uhr", "leave", "leave 2026-12-24 to 2027-01-02", "urlaub 2026-12-24 bis 2027-13-02", "cancel leave",
 		"urlaub abbrechen", "leave 2026-12-24",
-		"watch K7QX2M results", "zuschauen beenden 1S1D9J", "if h6-h9 then h3-h4 if c5-c6 then d4-d5", "nachrichten aus"} {
+		"watch K7QX2M results", "zuschauen beenden 1S1D9J", "if h6-h9 then h3-h4 if c5-c6 then d4-d5", "nachrichten aus",
+		"tournaments", "join winter-2027", "withdraw cup confirm 3f9k2m7q4d",
+		"abmelden 2027-cup bestätigen k", "standings cup", "wertung brandubh", "new brandubh with a@b.c time 3d/move rated"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
