@@ -162,8 +162,12 @@ func adjacentTokens(lex *lexer.PeekingLexer) (lexer.Position, string, bool) {
 // move from line 1 to the mail's line (ParseCommand).
 type partShifter interface{ shiftParts(base lexer.Position) }
 
-func (c *JoinCommand) shiftParts(base lexer.Position)      { c.Tournament.Pos = shift(base, c.Tournament.Pos) }
-func (c *StandingsCommand) shiftParts(base lexer.Position) { c.Tournament.Pos = shift(base, c.Tournament.Pos) }
+func (c *JoinCommand) shiftParts(base lexer.Position) {
+	c.Tournament.Pos = shift(base, c.Tournament.Pos)
+}
+func (c *StandingsCommand) shiftParts(base lexer.Position) {
+	c.Tournament.Pos = shift(base, c.Tournament.Pos)
+}
 func (c *WithdrawCommand) shiftParts(base lexer.Position) {
 	c.Tournament.Pos = shift(base, c.Tournament.Pos)
 	if c.Key != nil {
