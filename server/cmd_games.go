@@ -33,6 +33,9 @@ func (ss *session) games(*grammar.GamesCommand) error {
 		return nil
 	}
 	var b strings.Builder
+	if r := ss.ratingsLine(); r != "" {
+		b.WriteString(r + "\n\n")
+	}
 	b.WriteString(tr(ss.lang, "games.header") + "\n")
 	finished, tags := 0, 0
 	for _, g := range gs {
@@ -42,7 +45,13 @@ func (ss *session) games(*grammar.GamesCommand) error {
 				continue
 			}
 		}
-		fmt.Fprintf(&b, "  %s\n", tr(ss.lang, "games.line", g.ID, g.Variant, playerLabel(ss.lang, g, opponentOf(g, ss.from)), ss.gameState(g)))
+		opp, label := opponentOf(g, ss.from), ""
+		if isEngine(opp) {
+			label = playerLabel(ss.lang, g, opp)
+		} else {
+			label = ss.withRating(opp, g.Variant)
+		}
+		fmt.Fprintf(&b, "  %s\n", tr(ss.lang, "games.line", g.ID, g.Variant, label, ss.gameState(g)))
 		if tok := tokenOf(g, ss.from); open && tok != "" {
 			fmt.Fprintf(&b, "          [taflmail %s %s]\n", g.ID, tok)
 			tags++
@@ -79,7 +88,7 @@ func (ss *session) gameState(g *archive.Game) string {
 		}
 		return tr(ss.lang, "games.invited")
 	case archive.Finished:
-		return tr(ss.lang, "games.finished", tr(ss.lang, "result."+g.Result))
+		return tr(ss.lang, "games.finished", resultWords(ss.lang, g))
 	}
 	switch g.Reason { // invitations.go
 	case reasonWithdrawn:

@@ -147,6 +147,7 @@ func (ss *session) setLeave(leave []notation.Leave, told func(lang string) strin
 			side = 1
 		}
 		t.g.Leave[side] = leave
+		limitEventLeave(t.g)
 		t.changed = true
 		ids = append(ids, g.ID)
 		if opp := opponentOf(t.g, ss.from); !toldTo[opp] {

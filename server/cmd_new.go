@@ -62,15 +62,17 @@ func (ss *session) newGame(c *grammar.NewGameCommand) error {
 	if tc.Timed() {
 		t.g.TimeControl = tc.String()
 	}
+	t.g.Rated = c.Rated // the opponent agrees by accepting (CORRESPONDENCE.md §7.3)
+	terms := func(lang, opp string) string { return ss.srv.clockTerms(lang, tc) + ss.ratedTerms(lang, t.g, opp) }
 	oppSide := "defenders"
 	if side == "defenders" {
 		oppSide = "attackers"
 	}
-	ss.say(t, tr(ss.lang, "challenge.sent", opp, sideName(ss.lang, side))+"\n"+ss.srv.clockTerms(ss.lang, tc))
+	ss.say(t, tr(ss.lang, "challenge.sent", opp, sideName(ss.lang, side))+"\n"+terms(ss.lang, opp))
 	ss.noteFor(ss.from, ss.lang, t).subject = tr(ss.lang, "subject.challenge", variantTitle(ss.lang, v), opp)
 	ss.tell(opp, t, func(lang string) string {
 		return tr(lang, "invite.body", ss.from, variantTitle(lang, v), sideName(lang, oppSide)) + "\n" +
-			tr(lang, "invite.rules", variantSummary(lang, v)) + "\n" + ss.srv.clockTerms(lang, tc) + "\n\n" + tr(lang, "invite.how")
+			tr(lang, "invite.rules", variantSummary(lang, v)) + "\n" + terms(lang, ss.from) + "\n\n" + tr(lang, "invite.how")
 	})
 	ss.notes[opp].subject = tr(ss.langOf(opp), "subject.invite", variantTitle(ss.langOf(opp), v), ss.from)
 	return nil

@@ -23,6 +23,7 @@ const loopHeader = "X-Taflmail"
 // game row as it was (issue 8 §4).
 func (ss *session) compose() ([]archive.OutboxMail, error) {
 	s := ss.srv
+	ss.gamesEnded() // results, standings and ratings of the games that ended (tournament.go)
 	if ss.cut {
 		if n, ok := ss.notes[ss.from]; ok {
 			n.sections = append(n.sections, tr(ss.lang, "err.cut"))
@@ -133,7 +134,7 @@ func (ss *session) subject(n *note) string {
 	case ss.failed && !ss.did && n.to == ss.from:
 		return tag + tr(n.lang, "subject.error", title)
 	case g.Status == archive.Finished:
-		return tag + tr(n.lang, "subject.over", title, tr(n.lang, "result."+g.Result))
+		return tag + tr(n.lang, "subject.over", title, resultWords(n.lang, g))
 	case g.Status == archive.Active:
 		return tag + tr(n.lang, "subject.move", title, n.game.moveNumber(), sideName(n.lang, n.game.toMove()))
 	}

@@ -19,6 +19,9 @@ type table struct {
 	last     *engine.PlyResult // the last ply played, for the diagram
 	newPlies []archive.Ply
 	changed  bool
+	// wasOver: the game was over when it was loaded, so this session
+	// did not end it (tournament.go: results, standings, ratings).
+	wasOver bool
 }
 
 // load replays a stored game into a table. A stored game that does not
@@ -36,7 +39,8 @@ func load(g *archive.Game) (*table, error) {
 	if err != nil {
 		return nil, fmt.Errorf("server: game %s: %w", g.ID, err)
 	}
-	t := &table{g: g, v: v, pos: r.Final}
+	limitEventLeave(g)
+	t := &table{g: g, v: v, pos: r.Final, wasOver: g.Status == archive.Finished}
 	for i, pr := range r.Plies {
 		if r.Game.Plies[i].Ply.Move == nil {
 			continue // a resignation or time-out token

@@ -50,6 +50,7 @@ type Store interface {
 	// Spectators and Watching serve "watch" (issue 12, spectators.go).
 	Spectators(ctx context.Context, gameID string) ([]archive.Spectator, error)
 	Watching(ctx context.Context, address string) ([]archive.Spectator, error)
+	TournamentStore // tournaments and ratings (tournament.go)
 }
 
 var (

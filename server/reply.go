@@ -123,7 +123,7 @@ func appendMoveText(b []byte, m engine.Move) []byte {
 
 // resultText says who won and why: "the defenders win, the king escaped".
 func resultText(lang string, t *table) string {
-	res := tr(lang, "result."+t.g.Result)
+	res := resultWords(lang, t.g)
 	var why string
 	loser := "attackers"
 	if t.g.Result == "attackers" {
@@ -134,6 +134,10 @@ func resultText(lang string, t *table) string {
 		why = tr(lang, "reason.resignation", sideName(lang, loser))
 	case "timeout":
 		why = tr(lang, "reason.timeout", sideName(lang, loser))
+	case "withdrawal":
+		why = tr(lang, "reason.withdrawal", sideName(lang, loser))
+	case "annulled":
+		why = tr(lang, "reason.annulled")
 	default:
 		why = tr(lang, "reason."+t.g.Reason)
 	}

@@ -23,25 +23,31 @@ import (
 // timerBatch is how many due timers RunTimers reads at a time.
 const timerBatch = 100
 
-// RunTimers fires every timer due at Options.Now, earliest first — the
-// games' timers, then the players' daily digests (digest.go) — and
-// returns how many it fired. An engine timer is not fired here: it starts
-// the engine's turn on a goroutine of its own (under ctx), which commits
-// the engine's reply when its search ends (engine.go). Before a deadline
-// or a digest it reads the inbox up to that instant (Poll, unless a poll
-// that began at or after it already did; without an Inbox the caller
-// hands every mail to HandleMail and the inbox counts as read), so a move
-// that arrived in time is played rather than forfeited or listed
+// RunTimers starts the tournaments whose start date has come
+// (StartTournament), then fires every timer due at Options.Now, earliest
+// first — the games' timers, then the players' daily digests (digest.go)
+// — and returns how many timers and tournaments it fired. An engine timer
+// is not fired here: it starts the engine's turn on a goroutine of its own
+// (under ctx), which commits the engine's reply when its search ends
+// (engine.go). Before a deadline or a digest it reads the inbox up to that
+// instant (Poll, unless a poll that began at or after it already did;
+// without an Inbox the caller hands every mail to HandleMail and the inbox
+// counts as read), so a move that arrived in time is played rather than
+// forfeited or listed
 // (Decision C4). A timer whose game changed meanwhile is recomputed, not
 // fired. It stops at the first failure and returns it: the timers not
 // fired stay pending and fire later.
 func (s *Server) RunTimers(ctx context.Context) (int, error) {
+	started, err := s.startDueTournaments(ctx) // tournaments whose start date has come (tournament_start.go)
+	if err != nil {
+		return started, err
+	}
 	fired, err := s.runGameTimers(ctx)
 	if err != nil {
-		return fired, err
+		return started + fired, err
 	}
 	sent, err := s.runDigests(ctx)
-	return fired + sent, err
+	return started + fired + sent, err
 }
 
 // runGameTimers fires the games' due timers (RunTimers) and starts the
@@ -299,6 +305,9 @@ func (s *Server) untilNextTimer(ctx context.Context) time.Duration {
 	if err != nil {
 		s.log.Warn("reading the next timer failed", "err", err)
 		return s.opts.WaitCap
+	}
+	if start, found, err := s.store.NextTournamentStart(ctx); err == nil && found && (!ok || start.Before(next)) {
+		next, ok = start, true // a tournament's start date is a timer too
 	}
 	if !ok {
 		return s.opts.WaitCap

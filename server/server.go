@@ -410,6 +410,7 @@ func (ss *session) collect(change *archive.Change) []*table {
 		}
 	}
 	ss.collectCorrespondence(change) // spectators and takebacks (correspondence.go)
+	ss.collectTournament(change)     // tournaments and ratings (tournament.go)
 	return finished
 }
 

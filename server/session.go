@@ -50,6 +50,8 @@ type session struct {
 	// corr is what the mail does to spectators, messages, conditional
 	// moves and takebacks beyond the game rows (correspondence.go).
 	corr correspondence
+	// tourney is what it does to tournaments and ratings (tournament.go).
+	tourney tourneyState
 }
 
 // newSession starts the session of mail m from the (lower-case) address

@@ -27,6 +27,28 @@ type GameStart struct {
 	TimeControl notation.TimeControl
 	// TournamentID names the event, "" for none.
 	TournamentID string
+	// Rated: the game counts for the ratings (CORRESPONDENCE.md §7.3).
+	Rated bool
+}
+
+// StartOptions change how StartGamesWith starts games; the zero value is
+// what StartGames does.
+type StartOptions struct {
+	// OneMail sends each player one mail listing all their games of the
+	// call (opponent, side, who moves first, the game's id and its tag
+	// line with the player's key, which reaches the game) instead of a
+	// mail per game with its board: a tournament's start.
+	OneMail bool
+	// Subject and Intro, with OneMail, give that mail's subject and its
+	// first paragraph for a player in a language ("en", "de"); nil gives
+	// a plain subject and none.
+	Subject func(lang string) string
+	Intro   func(lang, player string) string
+
+	// extend, when set, adds to the change before it is committed: the
+	// session of the list mails and the started games, in the order of
+	// starts (a tournament's pairings and state).
+	extend func(ss *session, ts []*table, c *archive.Change) error
 }
 
 // StartGames starts running games without a challenge and returns their
@@ -34,30 +56,41 @@ type GameStart struct {
 // player, starts now (Options.Now: both clocks are set, the first mover's
 // runs), gets its timers (reminders, deadline), and each player gets a
 // mail for each game, opening its thread, with the board, the clocks and
-// the key. All of it is one archive transaction: either every game starts
-// or none does; start a large event in batches of a few thousand games.
-// The organiser's ids are not checked against a tournament table (there
-// is none yet). It fails for an unknown variant or address, a player
+// the key (StartGamesWith with StartOptions.OneMail sends one list
+// instead). All of it is one archive transaction: either every game
+// starts or none does (9,900 games take about a second,
+// docs/performance.md). TournamentID is not checked against the
+// tournaments table: StartTournament starts a stored tournament. It fails for an unknown variant or address, a player
 // against themselves or the server, or an archive error.
 func (s *Server) StartGames(ctx context.Context, starts []GameStart) ([]string, error) {
+	return s.StartGamesWith(ctx, starts, StartOptions{})
+}
+
+// StartGamesWith is StartGames with options: with o.OneMail each player
+// gets one mail listing all their games instead of a mail per game.
+func (s *Server) StartGamesWith(ctx context.Context, starts []GameStart, o StartOptions) ([]string, error) {
 	now := s.opts.Now()
 	for attempt := 0; ; attempt++ {
 		var ids []string
+		var tables []*table
 		var change archive.Change
 		for i, st := range starts {
 			// a session per game: a player of two games (a match) gets a
 			// mail for each, each with its own key
 			ss := s.newSession(ctx, &mailer.Message{}, "", now)
 			ss.lang = s.opts.DefaultLanguage
-			t, err := ss.startGame(st, now)
+			t, err := ss.startGame(st, now, !o.OneMail)
 			if err != nil {
 				return nil, fmt.Errorf("server: start game %d (%s vs %s): %w", i+1, st.Attackers, st.Defenders, err)
 			}
 			ids = append(ids, t.g.ID)
+			tables = append(tables, t)
 			ss.msg.MessageID = "start\x00" + t.g.ID // seeds the mails' Message-IDs
-			out, err := ss.compose()
-			if err != nil {
-				return nil, err
+			var out []archive.OutboxMail
+			if !o.OneMail {
+				if out, err = ss.compose(); err != nil {
+					return nil, err
+				}
 			}
 			if ss.readErr != nil {
 				return nil, ss.readErr
@@ -74,6 +107,22 @@ func (s *Server) StartGames(ctx context.Context, starts []GameStart) ([]string, 
 				change.Timers[id] = p
 			}
 		}
+		if o.OneMail || o.extend != nil {
+			ss := s.newSession(ctx, &mailer.Message{MessageID: "start\x00list\x00" + strings.Join(ids, ",")}, "", now)
+			ss.lang = s.opts.DefaultLanguage
+			if o.OneMail {
+				ss.startLists(tables, o)
+			}
+			if o.extend != nil {
+				if err := o.extend(ss, tables, &change); err != nil {
+					return nil, err
+				}
+			}
+			if ss.readErr != nil {
+				return nil, ss.readErr
+			}
+			change.Outbox = append(change.Outbox, ss.tourney.own...)
+		}
 		err := s.store.Commit(ctx, change)
 		switch {
 		case err == nil:
@@ -88,8 +137,8 @@ func (s *Server) StartGames(ctx context.Context, starts []GameStart) ([]string, 
 }
 
 // startGame adds a running game of st to the session, started at now,
-// with the players' mails.
-func (ss *session) startGame(st GameStart, now time.Time) (*table, error) {
+// with the players' mails when mails is set.
+func (ss *session) startGame(st GameStart, now time.Time, mails bool) (*table, error) {
 	v, ok := engine.Lookup(st.Variant)
 	if !ok {
 		return nil, fmt.Errorf("unknown variant %q", st.Variant)
@@ -113,8 +162,12 @@ func (ss *session) startGame(st GameStart, now time.Time) (*table, error) {
 	t.g.Status = archive.Active
 	t.g.StartedAt = now
 	t.g.TournamentID = st.TournamentID
+	t.g.Rated = st.Rated
 	if st.TimeControl.Timed() {
 		t.g.TimeControl = st.TimeControl.String()
+	}
+	if !mails {
+		return t, nil
 	}
 	for _, p := range []struct{ addr, side, opp string }{{att, "attackers", def}, {def, "defenders", att}} {
 		ss.tell(p.addr, t, func(lang string) string {

@@ -1,0 +1,83 @@
+package server
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/taflmail/taflmail/grammar"
+)
+
+func init() {
+	handle("rating", (*session).ratingCommand)
+	helpLine(88, "help.rating")
+}
+
+// maxHistoryListed is how many rated games "rating VARIANT" lists, newest
+// first.
+const maxHistoryListed = 20
+
+// ratingCommand answers "rating" ("wertung") with the sender's Glicko-2
+// rating in every variant they have rated games in, and "rating VARIANT"
+// with that rating and its history, newest first (CORRESPONDENCE.md §7):
+// each game's date, id, opponent, side, score and the rating before and
+// after. The RD shown has grown for the time since the last rated game
+// (Decision R1).
+func (ss *session) ratingCommand(c *grammar.RatingCommand) error {
+	if c.Variant == "" {
+		rs, err := ss.srv.store.RatingsOf(ss.ctx, ss.from)
+		if err != nil {
+			return err
+		}
+		if len(rs) == 0 {
+			ss.say(nil, tr(ss.lang, "rating.none"))
+			return nil
+		}
+		var b strings.Builder
+		b.WriteString(tr(ss.lang, "rating.header") + "\n")
+		for _, r := range rs {
+			g := grown(r, ss.now)
+			fmt.Fprintf(&b, "  %-12s %s\n", r.Variant, tr(ss.lang, "rating.line", g.R, g.RD, g.Volatility, r.Games, dayText(r.LastEnd)))
+		}
+		ss.say(nil, b.String())
+		return nil
+	}
+	v, err := ss.variantNamed(c.Variant)
+	if err != nil {
+		return err
+	}
+	hist, err := ss.srv.store.RatingHistory(ss.ctx, ss.from, v.Name)
+	if err != nil {
+		return err
+	}
+	if len(hist) == 0 {
+		ss.say(nil, tr(ss.lang, "rating.none.variant", v.Title))
+		return nil
+	}
+	r, games, _ := ss.currentRating(ss.from, v.Name)
+	var b strings.Builder
+	b.WriteString(tr(ss.lang, "rating.variant", v.Title, r.R, r.RD, r.Volatility, games) + "\n\n")
+	b.WriteString(tr(ss.lang, "rating.history") + "\n")
+	slices.Reverse(hist)
+	for i, h := range hist {
+		if i == maxHistoryListed {
+			fmt.Fprintf(&b, "  %s\n", tr(ss.lang, "rating.more", len(hist)-i))
+			break
+		}
+		fmt.Fprintf(&b, "  %s  %s  %s  %-9s %-5s %7.1f → %.1f\n", dayText(h.End), h.GameID, tr(ss.lang, "start.vs", h.Opponent),
+			sideName(ss.lang, h.Side), scoreWord(ss.lang, h.Score), h.Before.R, h.After.R)
+	}
+	ss.say(nil, b.String())
+	return nil
+}
+
+// scoreWord writes a game score from the player's side: won, drawn, lost.
+func scoreWord(lang string, score float64) string {
+	switch score {
+	case 1:
+		return tr(lang, "rating.won")
+	case 0.5:
+		return tr(lang, "rating.drawn")
+	}
+	return tr(lang, "rating.lost")
+}

@@ -1,0 +1,74 @@
+package server
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/grammar"
+)
+
+func init() {
+	handle("tournaments", (*session).tournaments)
+	helpLine(84, "help.tournaments")
+}
+
+// tournaments answers "tournaments" ("turniere"): the events that take
+// entries by mail (until their closing day) and those running, each with
+// the command that goes with it. Anyone may ask.
+func (ss *session) tournaments(*grammar.TournamentsCommand) error {
+	created, err := ss.srv.store.Tournaments(ss.ctx, archive.TournamentFilter{Status: archive.TournamentCreated})
+	if err != nil {
+		return err
+	}
+	running, err := ss.srv.store.Tournaments(ss.ctx, archive.TournamentFilter{Status: archive.TournamentRunning})
+	if err != nil {
+		return err
+	}
+	var open []string
+	for _, t := range created {
+		if !entryOpen(t, ss.now) {
+			continue
+		}
+		es, err := ss.srv.store.Entries(ss.ctx, t.ID)
+		if err != nil {
+			return err
+		}
+		n := 0
+		for _, e := range es {
+			if !e.Withdrawn() {
+				n++
+			}
+		}
+		open = append(open, fmt.Sprintf("  %s  %s\n    %s", t.ID, t.Name,
+			tr(ss.lang, "tournaments.open", t.Variant, t.TimeControl, dayText(t.StartDate), dayText(t.EntryCloses), n, t.ID)))
+	}
+	var run []string
+	for _, t := range running {
+		run = append(run, fmt.Sprintf("  %s  %s\n    %s", t.ID, t.Name, tr(ss.lang, "tournaments.running", t.Variant, t.TimeControl, t.ID)))
+	}
+	if len(open) == 0 && len(run) == 0 {
+		ss.say(nil, tr(ss.lang, "tournaments.none"))
+		return nil
+	}
+	var b strings.Builder
+	if len(open) > 0 {
+		b.WriteString(tr(ss.lang, "tournaments.open.header") + "\n" + strings.Join(open, "\n") + "\n")
+	}
+	if len(run) > 0 {
+		if b.Len() > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString(tr(ss.lang, "tournaments.running.header") + "\n" + strings.Join(run, "\n") + "\n")
+	}
+	ss.say(nil, b.String())
+	return nil
+}
+
+// entryOpen reports whether t takes entries by mail at now: created, with
+// open entry, and its closing day not yet over (it closes at 24:00 UTC of
+// that day).
+func entryOpen(t *archive.Tournament, now time.Time) bool {
+	return t.Status == archive.TournamentCreated && t.OpenEntry && now.Before(t.EntryCloses.AddDate(0, 0, 1))
+}

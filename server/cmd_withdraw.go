@@ -1,0 +1,76 @@
+package server
+
+import (
+	"strings"
+
+	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/grammar"
+	"github.com/taflmail/taflmail/tournament"
+)
+
+func init() {
+	handle("withdraw", (*session).withdrawCommand)
+	helpLine(86, "help.withdraw")
+}
+
+// withdrawCommand answers "withdraw ID" ("abmelden"): a withdrawal is
+// irreversible (Decision T3), so without a key the reply only says what
+// it would do (before the start: the entry is dropped; in a running event:
+// every game annulled, or the running games lost, depending on how many
+// the player finished) and asks the player to confirm with "withdraw ID
+// confirm KEY", the entry's key. That reply goes to the sender's address,
+// so only the player can confirm. With the right key the player
+// withdraws (session.withdraw).
+func (ss *session) withdrawCommand(c *grammar.WithdrawCommand) error {
+	id := strings.ToLower(c.Tournament.Text)
+	ev, err := ss.event(id)
+	if err != nil {
+		return err
+	}
+	e, ok := ev.entry(ss.from)
+	if !ok || e.Withdrawn() {
+		return ss.refuse("err.withdraw.notin", ev.t.Name)
+	}
+	if ev.t.Status != archive.TournamentCreated && ev.t.Status != archive.TournamentRunning {
+		return ss.refuse("err.withdraw.over", ev.t.Name)
+	}
+	if c.Key == nil {
+		ss.say(nil, ss.withdrawWhat(ev, e)+"\n\n"+tr(ss.lang, "withdraw.confirm", ev.t.ID, e.Key))
+		return nil
+	}
+	if !strings.EqualFold(c.Key.Text, e.Key) {
+		return ss.refuse("err.withdraw.key", ev.t.ID)
+	}
+	w, err := ss.withdraw(ev, ss.from)
+	if err != nil {
+		return err
+	}
+	switch {
+	case ev.t.Status == archive.TournamentCreated:
+		ss.say(nil, tr(ss.lang, "withdraw.done.entry", ev.t.Name))
+	case w.Annulled:
+		ss.say(nil, tr(ss.lang, "withdraw.done.annulled", ev.t.Name, w.Finished, w.Games))
+	default:
+		ss.say(nil, tr(ss.lang, "withdraw.done.lost", ev.t.Name, w.Finished, w.Games))
+	}
+	return nil
+}
+
+// withdrawWhat says what withdrawing from ev would do to the player of e
+// now (Decision T3).
+func (ss *session) withdrawWhat(ev *event, e *archive.Entry) string {
+	if ev.t.Status == archive.TournamentCreated {
+		return tr(ss.lang, "withdraw.what.entry", ev.t.Name)
+	}
+	var games []tournament.Game
+	for _, sec := range ss.sections(ev) {
+		if e.Section == max(sec.Number, 1) {
+			games = sec.Games
+		}
+	}
+	w, err := tournament.Withdraw(games, e.Player)
+	if err != nil || w.Annulled {
+		return tr(ss.lang, "withdraw.what.annulled", ev.t.Name, w.Finished, w.Games)
+	}
+	return tr(ss.lang, "withdraw.what.lost", ev.t.Name, w.Finished, w.Games)
+}

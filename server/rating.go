@@ -1,0 +1,322 @@
+package server
+
+import (
+	"cmp"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/engine"
+	"github.com/taflmail/taflmail/tournament"
+	"github.com/taflmail/taflmail/tournament/glicko2"
+)
+
+// Ratings through the referee (CORRESPONDENCE.md §7, Decision R1). A
+// rated game is rated in the transaction that ends it. Its end is the end
+// of its record (tournament.GameEnd: the last ply's arrival, a time-out's
+// declaration), so the ratings the referee keeps are the ratings
+// `taflmail ratings` computes from the games' records. Most games end
+// after every rated game of their two players and are rated from the two
+// stored ratings (tournament.Ratings.Restore). A game that ended before a
+// game already rated of one of its players (a resignation is dated by the
+// last ply, which may lie days back) makes the referee rate the whole
+// variant again from its rated games (archive.RatedGames, in the order
+// they were rated for games that ended at the same instant) and replace
+// the variant's ratings and history: the result is what rating every game
+// in the order it ended gives (tournament.RateAll).
+
+// ratingWork is one variant's ratings as a session changes them.
+type ratingWork struct {
+	variant string
+	// state is the rating of every player loaded or rated so far;
+	// loaded says whose stored rating was read (absent: a new player).
+	state  map[string]tournament.PlayerRating
+	loaded map[string]bool
+	// games are the games rated in this session, in order, with their
+	// ids; history the new history rows (incremental) and touched the
+	// players whose rating changed.
+	games   []archive.RatedGame
+	history []archive.RatingRecord
+	touched map[string]bool
+	// full: a game ended before one already rated; the variant is rated
+	// again from all its games and its rows replaced.
+	full        bool
+	allRatings  []archive.Rating
+	allHistory  []archive.RatingRecord
+	fullChanged bool
+}
+
+// rating returns the session's work on the ratings of variant.
+func (ss *session) rating(variant string) *ratingWork {
+	if ss.tourney.ratings == nil {
+		ss.tourney.ratings = map[string]*ratingWork{}
+	}
+	w, ok := ss.tourney.ratings[variant]
+	if !ok {
+		w = &ratingWork{variant: variant, state: map[string]tournament.PlayerRating{}, loaded: map[string]bool{},
+			touched: map[string]bool{}}
+		ss.tourney.ratings[variant] = w
+	}
+	return w
+}
+
+// playerRating returns a player's rating in w's variant as the session
+// knows it: after this session's games, else as stored.
+func (ss *session) playerRating(w *ratingWork, player string) (tournament.PlayerRating, error) {
+	if p, ok := w.state[player]; ok || w.loaded[player] {
+		return p, nil
+	}
+	w.loaded[player] = true
+	r, err := ss.srv.store.Rating(ss.ctx, player, w.variant)
+	if errors.Is(err, archive.ErrNotFound) {
+		return tournament.PlayerRating{Player: player, Variant: w.variant, Rating: glicko2.New()}, nil
+	}
+	if err != nil {
+		return tournament.PlayerRating{}, err
+	}
+	p := tournament.PlayerRating{Player: player, Variant: w.variant, Games: r.Games, Last: r.LastEnd,
+		Rating: glicko2.Rating{R: r.Value.R, RD: r.Value.RD, Volatility: r.Value.Volatility}}
+	w.state[player] = p
+	return p, nil
+}
+
+// ratedGameOf returns the rated game of a finished game: its players,
+// result and end (the end of its record, Decision R1).
+func (ss *session) ratedGameOf(t *table) archive.RatedGame {
+	end := ss.recordEnd(t)
+	return archive.RatedGame{GameID: t.g.ID, Variant: t.g.Variant, Attackers: t.g.Attackers, Defenders: t.g.Defenders,
+		Result: t.g.Result, End: end}
+}
+
+// recordEnd is when t ended as its record says (tournament.GameEnd); when
+// the record cannot tell (it cannot be built), when the referee ended it.
+func (ss *session) recordEnd(t *table) time.Time {
+	g := *t.g
+	g.Plies = t.plies()
+	r, err := g.Replay()
+	if err == nil {
+		if end, err := tournament.GameEnd(r.Game); err == nil {
+			return end
+		}
+	}
+	ss.srv.log.Error("game end read from the referee, not the record", "game", t.g.ID, "err", err)
+	if !t.g.EndedAt.IsZero() {
+		return t.g.EndedAt
+	}
+	return ss.now
+}
+
+// rateEnded rates the rated games among the tables that ended, in the
+// order they ended, and tells each player their new rating.
+func (ss *session) rateEnded(ended []*table) {
+	var games []archive.RatedGame
+	tables := map[string]*table{}
+	for _, t := range ended {
+		if t.g.Rated && gameResult(t.g) != engine.Ongoing {
+			games = append(games, ss.ratedGameOf(t))
+			tables[t.g.ID] = t
+		}
+	}
+	slices.SortStableFunc(games, func(a, b archive.RatedGame) int {
+		return cmp.Or(a.End.Compare(b.End), cmp.Compare(a.GameID, b.GameID))
+	})
+	for _, g := range games {
+		if err := ss.rate(g); err != nil {
+			ss.noteReadErr(err)
+			return
+		}
+	}
+	for _, w := range ss.tourney.ratings {
+		if w.full && !w.fullChanged {
+			if err := ss.rateAgain(w); err != nil {
+				ss.noteReadErr(err)
+				return
+			}
+		}
+	}
+	for _, g := range games {
+		t := tables[g.GameID]
+		w := ss.rating(g.Variant)
+		for _, addr := range []string{g.Attackers, g.Defenders} {
+			p := w.state[addr]
+			ss.tell(addr, t, func(lang string) string {
+				return tr(lang, "rating.after", t.v.Title, p.Rating.R, p.Rating.RD, p.Games)
+			})
+		}
+	}
+}
+
+// rate rates one game: from its players' ratings when it ended after
+// their last rated games, otherwise by rating the variant again.
+func (ss *session) rate(g archive.RatedGame) error {
+	w := ss.rating(g.Variant)
+	w.games = append(w.games, g)
+	if w.full {
+		return nil
+	}
+	pa, err := ss.playerRating(w, g.Attackers)
+	if err != nil {
+		return err
+	}
+	pd, err := ss.playerRating(w, g.Defenders)
+	if err != nil {
+		return err
+	}
+	r := tournament.NewRatings()
+	for _, p := range []tournament.PlayerRating{pa, pd} {
+		if p.Games > 0 {
+			r.Restore(p)
+		}
+	}
+	err = r.Rate(tournament.RatedGame{Variant: g.Variant, Attackers: g.Attackers, Defenders: g.Defenders,
+		Result: gameResult(&archive.Game{Status: archive.Finished, Result: g.Result}), End: g.End})
+	if errors.Is(err, tournament.ErrOutOfOrder) {
+		w.full = true
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	for _, addr := range []string{g.Attackers, g.Defenders} {
+		p, _ := r.Get(addr, g.Variant)
+		c := p.History[len(p.History)-1]
+		p.History = nil
+		w.state[addr] = p
+		w.touched[addr] = true
+		w.history = append(w.history, historyRow(addr, g.Variant, p.Games, g.GameID, c))
+	}
+	return nil
+}
+
+// historyRow is the archive's history row of a rating change.
+func historyRow(player, variant string, n int, gameID string, c tournament.RatingChange) archive.RatingRecord {
+	return archive.RatingRecord{Player: player, Variant: variant, N: n, GameID: gameID, End: c.End, Opponent: c.Opponent,
+		Side: c.Side.String(), Score: c.Score, IdlePeriods: c.IdlePeriods, Before: ratingValue(c.Before), After: ratingValue(c.After)}
+}
+
+func ratingValue(r glicko2.Rating) archive.RatingValue {
+	return archive.RatingValue{R: r.R, RD: r.RD, Volatility: r.Volatility}
+}
+
+// rateAgain rates every game of w's variant again, the stored ones and
+// this session's, in the order they ended (games that ended at the same
+// instant in the order they were rated: the stored ones by Seq, then this
+// session's), as tournament.RateAll does, keeping each history row's game.
+func (ss *session) rateAgain(w *ratingWork) error {
+	stored, err := ss.srv.store.RatedGames(ss.ctx, w.variant)
+	if err != nil {
+		return err
+	}
+	all := append(slices.Clone(stored), w.games...)
+	order := make([]int, len(all))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(i, j int) int { return all[i].End.Compare(all[j].End) })
+	r := tournament.NewRatings()
+	w.allHistory = nil
+	for _, i := range order {
+		g := all[i]
+		err := r.Rate(tournament.RatedGame{Variant: g.Variant, Attackers: g.Attackers, Defenders: g.Defenders,
+			Result: gameResult(&archive.Game{Status: archive.Finished, Result: g.Result}), End: g.End})
+		if err != nil {
+			return err
+		}
+		for _, addr := range []string{g.Attackers, g.Defenders} {
+			p, _ := r.Get(addr, g.Variant)
+			w.allHistory = append(w.allHistory, historyRow(addr, g.Variant, p.Games, g.GameID, p.History[len(p.History)-1]))
+		}
+	}
+	w.allRatings = nil
+	clear(w.state)
+	for _, p := range r.All() {
+		w.allRatings = append(w.allRatings, archive.Rating{Player: p.Player, Variant: p.Variant, Value: ratingValue(p.Rating),
+			Games: p.Games, LastEnd: p.Last})
+		p.History = nil
+		w.state[p.Player] = p
+	}
+	w.fullChanged = true
+	ss.srv.log.Info("ratings rated again: a game ended before one already rated", "variant", w.variant,
+		"games", len(all), "players", len(w.allRatings))
+	return nil
+}
+
+// update is the archive's rating update of w.
+func (w *ratingWork) update() archive.RatingUpdate {
+	u := archive.RatingUpdate{Variant: w.variant, Games: w.games}
+	if w.full {
+		u.Replace, u.Ratings, u.History = true, w.allRatings, w.allHistory
+		return u
+	}
+	for _, addr := range sortedKeys(w.touched) {
+		p := w.state[addr]
+		u.Ratings = append(u.Ratings, archive.Rating{Player: addr, Variant: w.variant, Value: ratingValue(p.Rating),
+			Games: p.Games, LastEnd: p.Last})
+	}
+	u.History = w.history
+	return u
+}
+
+// currentRating returns a player's rating in a variant as of now, the RD
+// grown for the idle time (Decision R1, tournament.Ratings.Current), and
+// whether the player has rated games in it.
+func (ss *session) currentRating(player, variant string) (glicko2.Rating, int, bool) {
+	r, err := ss.srv.store.Rating(ss.ctx, player, variant)
+	if err != nil {
+		ss.noteReadErr(err)
+		return glicko2.New(), 0, false
+	}
+	return grown(r, ss.now), r.Games, true
+}
+
+// grown is a stored rating as of now: the RD grown by one step for each
+// full rating period since the player's last rated game, never above 350.
+func grown(r archive.Rating, now time.Time) glicko2.Rating {
+	rs := tournament.NewRatings()
+	rs.Restore(tournament.PlayerRating{Player: r.Player, Variant: r.Variant, Games: r.Games, Last: r.LastEnd,
+		Rating: glicko2.Rating{R: r.Value.R, RD: r.Value.RD, Volatility: r.Value.Volatility}})
+	return rs.Current(r.Player, r.Variant, now)
+}
+
+// ratedTerms is what an invitation and its confirmation say about a
+// casual game's rating: whether it is rated and, either way, both
+// players' ratings in its variant (opp is the other player of the
+// recipient); "" when neither has one and the game is not rated.
+func (ss *session) ratedTerms(lang string, g *archive.Game, opp string) string {
+	me := g.Attackers
+	if me == opp {
+		me = g.Defenders
+	}
+	rm, nm, okm := ss.currentRating(me, g.Variant)
+	ro, no, oko := ss.currentRating(opp, g.Variant)
+	if !g.Rated && !okm && !oko {
+		return ""
+	}
+	text := "\n" + tr(lang, "invite.ratings", ratingWords(lang, rm, nm), opp, ratingWords(lang, ro, no))
+	if g.Rated {
+		text += "\n" + tr(lang, "invite.rated")
+	}
+	return text
+}
+
+// ratingsLine is the sender's ratings in one line for the games list,
+// "" when they have none.
+func (ss *session) ratingsLine() string {
+	rs, err := ss.srv.store.RatingsOf(ss.ctx, ss.from)
+	if err != nil {
+		ss.noteReadErr(err)
+		return ""
+	}
+	if len(rs) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, r := range rs {
+		g := grown(r, ss.now)
+		parts = append(parts, fmt.Sprintf("%s %.0f (RD %.0f)", r.Variant, g.R, g.RD))
+	}
+	return tr(ss.lang, "games.ratings", strings.Join(parts, ", "))
+}

@@ -1,0 +1,415 @@
+package server
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/clock"
+	"github.com/taflmail/taflmail/engine"
+	"github.com/taflmail/taflmail/notation"
+	"github.com/taflmail/taflmail/tournament"
+)
+
+// The referee's side of correspondence tournaments and ratings
+// (CORRESPONDENCE.md §6–§7, docs/tournaments.md). Package tournament
+// computes pairings, standings and ratings; the archive stores them; this
+// file ties them to the games the referee runs:
+//
+//   - a game that ends in a session (a move, a resignation, a draw, a
+//     time-out, a withdrawal) is rated when it is rated, and a tournament
+//     game's end writes its event (its version guards the last game), adds
+//     the players' standing to their mails and, for the event's last game,
+//     finishes the event and mails everyone the final crosstable and the
+//     records (gamesEnded, collectTournament);
+//   - tournament_start.go starts an event (by the director, or by the
+//     scheduler on its start date), tournament_withdraw.go applies
+//     Decision T3, tournament_text.go writes what players read;
+//   - cmd_tournaments.go, cmd_join.go, cmd_withdraw.go, cmd_standings.go
+//     and cmd_rating.go are the players' commands.
+
+// TournamentStore is the archive's tournaments and ratings as the referee
+// uses them; *archive.Store implements it (part of Store).
+type TournamentStore interface {
+	Tournament(ctx context.Context, id string) (*archive.Tournament, error)
+	Tournaments(ctx context.Context, f archive.TournamentFilter) ([]*archive.Tournament, error)
+	DueTournaments(ctx context.Context, now time.Time) ([]*archive.Tournament, error)
+	NextTournamentStart(ctx context.Context) (time.Time, bool, error)
+	Entries(ctx context.Context, tournamentID string) ([]archive.Entry, error)
+	EntriesOf(ctx context.Context, player string) ([]archive.Entry, error)
+	TournamentGames(ctx context.Context, tournamentID string, withPlies bool) ([]*archive.Game, error)
+	Rating(ctx context.Context, player, variant string) (archive.Rating, error)
+	RatingsOf(ctx context.Context, player string) ([]archive.Rating, error)
+	Ratings(ctx context.Context, variant string) ([]archive.Rating, error)
+	RatingHistory(ctx context.Context, player, variant string) ([]archive.RatingRecord, error)
+	RatedGames(ctx context.Context, variant string) ([]archive.RatedGame, error)
+}
+
+var _ TournamentStore = (*archive.Store)(nil)
+
+// tourneyState is what one session changes of tournaments and ratings.
+type tourneyState struct {
+	events  map[string]*event // by tournament id, loaded once
+	entries []archive.Entry   // entries to write
+	ratings map[string]*ratingWork
+	ended   bool // gamesEnded ran
+	// own are mails the referee sends of its own accord in this change
+	// (a final crosstable, a start list): not replies, so not bound by
+	// the caps of one mail's replies (caps.go).
+	own []archive.OutboxMail
+}
+
+// event is a tournament as one session sees it: the stored row, its
+// entries and its games (the session's tables override the stored copies).
+type event struct {
+	t       *archive.Tournament
+	entries []archive.Entry
+	games   []*archive.Game // stored, without plies, in schedule order
+	write   bool            // the tournament row is written (its version bumped)
+}
+
+// Errors of the tournament operations of the director (StartTournament,
+// WithdrawPlayer), wrapped with the detail.
+var (
+	// ErrNoTournament: no tournament has the id.
+	ErrNoTournament = errors.New("server: no such tournament")
+	// ErrTournamentState: the tournament is not in the state the
+	// operation needs (starting one that started, withdrawing from one
+	// that is over).
+	ErrTournamentState = errors.New("server: the tournament cannot do that now")
+	// ErrTooFewPlayers: fewer than three players (or a group of fewer
+	// than two) at the start.
+	ErrTooFewPlayers = errors.New("server: too few players")
+	// ErrNotEntered: the player is not (or no longer) in the tournament.
+	ErrNotEntered = errors.New("server: not a player of the tournament")
+)
+
+// MinPlayers is the fewest players a tournament starts with.
+const MinPlayers = 3
+
+// event returns the tournament id as this session sees it, loading it
+// once; nil and a refusal (err.tournament.unknown) when there is none.
+func (ss *session) event(id string) (*event, error) {
+	if ss.tourney.events == nil {
+		ss.tourney.events = map[string]*event{}
+	}
+	if ev, ok := ss.tourney.events[id]; ok {
+		return ev, nil
+	}
+	t, err := ss.srv.store.Tournament(ss.ctx, id)
+	if errors.Is(err, archive.ErrNotFound) {
+		return nil, ss.refuse("err.tournament.unknown", id)
+	}
+	if err != nil {
+		return nil, err
+	}
+	es, err := ss.srv.store.Entries(ss.ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	gs, err := ss.srv.store.TournamentGames(ss.ctx, id, false)
+	if err != nil {
+		return nil, err
+	}
+	ev := &event{t: t, entries: es, games: gs}
+	ss.tourney.events[id] = ev
+	return ev, nil
+}
+
+// live returns the session's copy of a game of ev: the table's game when
+// the session loaded it, the stored one otherwise.
+func (ss *session) live(g *archive.Game) *archive.Game {
+	if t, ok := ss.tables[g.ID]; ok {
+		return t.g
+	}
+	return g
+}
+
+// entry returns the entry of player in ev and whether there is one.
+func (ev *event) entry(player string) (*archive.Entry, bool) {
+	for i := range ev.entries {
+		if ev.entries[i].Player == player {
+			return &ev.entries[i], true
+		}
+	}
+	return nil, false
+}
+
+// setEntry records a changed entry of ev to be written with the session.
+func (ss *session) setEntry(ev *event, e archive.Entry) {
+	if p, ok := ev.entry(e.Player); ok {
+		*p = e
+	} else {
+		ev.entries = append(ev.entries, e)
+	}
+	for i, w := range ss.tourney.entries {
+		if w.TournamentID == e.TournamentID && w.Player == e.Player {
+			ss.tourney.entries[i] = e
+			return
+		}
+	}
+	ss.tourney.entries = append(ss.tourney.entries, e)
+}
+
+// gameResult is a stored game's result as package tournament counts it:
+// Ongoing while it runs and for an annulled game.
+func gameResult(g *archive.Game) engine.Result {
+	if g.Status != archive.Finished {
+		return engine.Ongoing
+	}
+	switch g.Result {
+	case "attackers":
+		return engine.AttackersWin
+	case "defenders":
+		return engine.DefendersWin
+	case "draw":
+		return engine.Draw
+	}
+	return engine.Ongoing
+}
+
+// sections returns ev's round robins (one per group) as package
+// tournament computes standings from, the session's results included.
+// Before the start they have players and no games.
+func (ss *session) sections(ev *event) []tournament.Section {
+	return eventSections(ev.t, ev.entries, ev.games, ss.live)
+}
+
+// eventSections builds the sections of tournament t from its entries and
+// games; live maps a stored game to its current copy.
+func eventSections(t *archive.Tournament, entries []archive.Entry, games []*archive.Game, live func(*archive.Game) *archive.Game) []tournament.Section {
+	n := max(t.Groups, 1)
+	secs := make([]tournament.Section, n)
+	for i := range secs {
+		secs[i].Event = t.Name
+		if n > 1 {
+			secs[i].Number = i + 1
+		}
+	}
+	es := slices.Clone(entries)
+	slices.SortStableFunc(es, func(a, b archive.Entry) int { return cmp.Compare(a.Number, b.Number) })
+	for _, e := range es {
+		k := max(e.Section, 1) - 1
+		if k >= n {
+			continue
+		}
+		if e.Section == 0 && t.Status != archive.TournamentCreated {
+			continue // entered, then withdrew before the start: never paired
+		}
+		if t.Status == archive.TournamentCreated && e.Withdrawn() {
+			continue
+		}
+		secs[k].Players = append(secs[k].Players, e.Player)
+		if e.Withdrawn() {
+			secs[k].Withdrawn = append(secs[k].Withdrawn, e.Player)
+		}
+	}
+	for _, g := range games {
+		if g.Event == nil {
+			continue
+		}
+		g = live(g)
+		p := g.Event.Pairing
+		k := p.Section - 1
+		if k < 0 || k >= n {
+			continue
+		}
+		secs[k].Games = append(secs[k].Games, tournament.Game{Section: p.Section, Round: p.Round, Board: p.Board,
+			MatchGame: p.MatchGame, Attackers: g.Attackers, Defenders: g.Defenders, Result: gameResult(g)})
+	}
+	return secs
+}
+
+// EventStandings computes the standings of a tournament from what the
+// archive holds: one per group (one for a single round robin), Decision
+// T2 and T3 applied. For `taflmail tournament standings` and the mails.
+func EventStandings(t *archive.Tournament, entries []archive.Entry, games []*archive.Game) ([]*tournament.Standings, error) {
+	var out []*tournament.Standings
+	for _, sec := range eventSections(t, entries, games, func(g *archive.Game) *archive.Game { return g }) {
+		st, err := sec.Standings()
+		if err != nil {
+			return nil, fmt.Errorf("server: standings of %s: %w", t.ID, err)
+		}
+		out = append(out, st)
+	}
+	return out, nil
+}
+
+// standings returns ev's standings as this session leaves them.
+func (ss *session) standings(ev *event) ([]*tournament.Standings, error) {
+	var out []*tournament.Standings
+	for _, sec := range ss.sections(ev) {
+		st, err := sec.Standings()
+		if err != nil {
+			return nil, fmt.Errorf("server: standings of %s: %w", ev.t.ID, err)
+		}
+		out = append(out, st)
+	}
+	return out, nil
+}
+
+// complete reports whether every game of a running ev is over (finished,
+// annulled included) as this session leaves them.
+func (ss *session) complete(ev *event) bool {
+	if ev.t.Status != archive.TournamentRunning || len(ev.games) == 0 {
+		return false
+	}
+	for _, g := range ev.games {
+		if ss.live(g).Status != archive.Finished {
+			return false
+		}
+	}
+	return true
+}
+
+// endedTables returns the tables of the games this session ended, by id.
+func (ss *session) endedTables() []*table {
+	var ts []*table
+	for _, t := range ss.tables {
+		if t.changed && !t.wasOver && t.g.Status == archive.Finished {
+			ts = append(ts, t)
+		}
+	}
+	slices.SortFunc(ts, func(a, b *table) int { return cmp.Compare(a.g.ID, b.g.ID) })
+	return ts
+}
+
+// gamesEnded is run once per session before its replies are written: the
+// rated games that ended are rated (their players' mails show the new
+// ratings), the tournaments of the tournament games that ended are
+// written (version bump), their players' mails show their standing, and
+// an event whose last game ended is finished, with the final mails to
+// everyone. Archive read failures are kept in ss.readErr.
+func (ss *session) gamesEnded() {
+	if ss.tourney.ended {
+		return
+	}
+	ss.tourney.ended = true
+	ended := ss.endedTables()
+	if len(ended) == 0 {
+		return
+	}
+	ss.rateEnded(ended)
+	var ids []string
+	for _, t := range ended {
+		if id := t.g.TournamentID; id != "" && !slices.Contains(ids, id) {
+			ids = append(ids, id)
+		}
+	}
+	for _, id := range ids {
+		ev, err := ss.event(id)
+		if err != nil {
+			var r *refusal
+			if !errors.As(err, &r) {
+				ss.noteReadErr(err)
+			}
+			continue
+		}
+		ev.write = true
+		sts, err := ss.standings(ev)
+		if err != nil {
+			ss.srv.log.Error("tournament standings not computed", "tournament", id, "err", err)
+			continue
+		}
+		told := map[string]bool{}
+		for _, t := range ended {
+			if t.g.TournamentID != id {
+				continue
+			}
+			for _, addr := range []string{t.g.Attackers, t.g.Defenders} {
+				if told[addr] {
+					continue
+				}
+				told[addr] = true
+				if line := standingLine(ss.langOf(addr), ev.t, sts, addr); line != "" {
+					ss.tell(addr, t, func(string) string { return line })
+				}
+			}
+		}
+		if ss.complete(ev) {
+			ss.finishEvent(ev, sts)
+		}
+	}
+}
+
+// collectTournament adds to change what the session changed of
+// tournaments and ratings, and the referee's own mails.
+func (ss *session) collectTournament(change *archive.Change) {
+	ts := &ss.tourney
+	tc := &archive.TournamentChange{Entries: ts.entries}
+	for _, id := range sortedKeys(ts.events) {
+		if ev := ts.events[id]; ev.write {
+			tc.Tournaments = append(tc.Tournaments, ev.t)
+		}
+	}
+	for _, v := range sortedKeys(ts.ratings) {
+		tc.Ratings = append(tc.Ratings, ts.ratings[v].update())
+	}
+	if len(tc.Tournaments) > 0 || len(tc.Entries) > 0 || len(tc.Ratings) > 0 {
+		change.Tournament = tc
+	}
+	change.Outbox = append(change.Outbox, ts.own...)
+}
+
+// sortedKeys returns the keys of m in order.
+func sortedKeys[V any](m map[string]V) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	slices.Sort(ks)
+	return ks
+}
+
+// resultWords is how a finished game ended, in words: "the attackers
+// win", or "no result" for a game annulled by a withdrawal (T3).
+func resultWords(lang string, g *archive.Game) string {
+	if g.Result == "" {
+		return tr(lang, "result.none")
+	}
+	return tr(lang, "result."+g.Result)
+}
+
+// limitEventLeave cuts the players' leave of a tournament game to what
+// the event allows per calendar year (CORRESPONDENCE.md §3.1: a
+// tournament may allow fewer days, or none; clock.LimitLeave), so that
+// its clocks, its timers and its record count only that.
+func limitEventLeave(g *archive.Game) {
+	if g.Event == nil {
+		return
+	}
+	for side := range g.Leave {
+		g.Leave[side] = clock.LimitLeave(g.Leave[side], g.Event.LeaveDays)
+	}
+}
+
+// TournamentExport writes the games of a tournament (archive.Store's
+// TournamentGames with plies, in schedule order) as one native record
+// file: the records one after the other, each with the event's name as
+// its Event tag, its Round, its result ("*" for a game that goes on or
+// was annulled) and its clock data, which `taflmail validate`, `standings`
+// and `ratings` read. The players' leave is cut to the event's allowance
+// as the referee counts it.
+func TournamentExport(games []*archive.Game) ([]byte, error) {
+	var b strings.Builder
+	for i, g := range games {
+		c := *g
+		limitEventLeave(&c)
+		r, err := c.Replay()
+		if err != nil {
+			return nil, fmt.Errorf("server: game %s: %w", g.ID, err)
+		}
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		if err := notation.WriteNative(&b, r); err != nil {
+			return nil, fmt.Errorf("server: game %s: %w", g.ID, err)
+		}
+	}
+	return []byte(b.String()), nil
+}

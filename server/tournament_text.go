@@ -1,0 +1,211 @@
+package server
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/engine"
+	"github.com/taflmail/taflmail/mailer"
+	"github.com/taflmail/taflmail/tournament"
+	"github.com/taflmail/taflmail/tournament/glicko2"
+)
+
+// What players read about tournaments: a player's standing after a game,
+// the standings with ratings, the final mail, and the mails the referee
+// sends of its own accord (ownMail).
+
+// maxFinalRecords is the most bytes of records the final mail of an event
+// carries inline (every game of the event, as `taflmail tournament
+// export` writes them: 90 games of a 10-player event are about 150 KB);
+// beyond it the mail says how to get them.
+const maxFinalRecords = 256 << 10
+
+// fraction writes a multiple of ¼ as the crosstable does: 12½, ¾, 0.
+func fraction(x float64) string {
+	whole := math.Floor(x)
+	q := int(math.Round((x - whole) * 4))
+	frac := [...]string{"", "¼", "½", "¾"}[q%4]
+	if q == 4 {
+		whole++
+	}
+	if whole == 0 && frac != "" {
+		return frac
+	}
+	return fmt.Sprintf("%.0f%s", whole, frac)
+}
+
+// standingLine is a player's place in their group after a game, in
+// lang: points, games, place, and how to get the table; "" when the
+// player has no row (their games were annulled).
+func standingLine(lang string, t *archive.Tournament, sts []*tournament.Standings, addr string) string {
+	for _, st := range sts {
+		for _, r := range st.Rows {
+			if r.Player != addr {
+				continue
+			}
+			return tr(lang, "tournament.standing", t.Name, fraction(r.Points), r.Played, r.Games, r.PlaceText(), len(st.Rows),
+				fraction(r.SonnebornBerger), t.ID)
+		}
+	}
+	return ""
+}
+
+// standingsText is the standings of an event for a mail: each group's
+// table (tournament.Standings.Text), and for a rated event the players'
+// ratings now.
+func (ss *session) standingsText(lang string, t *archive.Tournament, sts []*tournament.Standings) string {
+	var b strings.Builder
+	for i, st := range sts {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString(st.Text())
+	}
+	if !t.Rated {
+		return b.String()
+	}
+	b.WriteString("\n" + tr(lang, "tournament.ratings", t.Variant) + "\n")
+	for _, st := range sts {
+		for _, r := range st.Rows {
+			rt, games, _ := ss.ratingNow(r.Player, t.Variant)
+			fmt.Fprintf(&b, "  %-36s %s\n", r.Player, ratingWords(lang, rt, games))
+		}
+	}
+	return b.String()
+}
+
+// ratingWords writes a rating for a list: "1662.3 (RD 290.3)", or that
+// the player has none yet.
+func ratingWords(lang string, r glicko2.Rating, games int) string {
+	if games == 0 {
+		return tr(lang, "rating.new")
+	}
+	return fmt.Sprintf("%.1f (RD %.1f)", r.R, r.RD)
+}
+
+// ratingNow returns a player's rating in variant as of now: as this
+// session left it, else as stored with the RD grown for the idle time.
+func (ss *session) ratingNow(player, variant string) (glicko2.Rating, int, bool) {
+	if w, ok := ss.tourney.ratings[variant]; ok {
+		if p, ok := w.state[player]; ok {
+			rs := tournament.NewRatings()
+			rs.Restore(p)
+			return rs.Current(player, variant, ss.now), p.Games, true
+		}
+	}
+	return ss.currentRating(player, variant)
+}
+
+// withRating writes a player for a list with their rating in variant
+// when they have one: "bob@example.org (1612)".
+func (ss *session) withRating(player, variant string) string {
+	r, _, ok := ss.currentRating(player, variant)
+	if !ok {
+		return player
+	}
+	return fmt.Sprintf("%s (%.0f)", player, r.R)
+}
+
+// finishEvent ends ev, whose last game ended in this session: its status
+// and end are written, and every player who entered gets the final
+// standings and the records of all its games (inline up to
+// maxFinalRecords), in a mail of the referee's own.
+func (ss *session) finishEvent(ev *event, sts []*tournament.Standings) {
+	ev.t.Status = archive.TournamentFinished
+	ev.t.FinishedAt = ss.now
+	ev.write = true
+	games, err := ss.srv.store.TournamentGames(ss.ctx, ev.t.ID, true)
+	if err != nil {
+		ss.noteReadErr(err)
+		return
+	}
+	for i, g := range games {
+		if t, ok := ss.tables[g.ID]; ok {
+			c := *t.g
+			c.Plies = t.plies()
+			games[i] = &c
+		}
+	}
+	records, err := TournamentExport(games)
+	if err != nil {
+		ss.srv.log.Error("tournament records not written", "tournament", ev.t.ID, "err", err)
+	}
+	for _, e := range ev.entries {
+		if e.Section == 0 {
+			continue // withdrew before the start
+		}
+		lang := ss.langOf(e.Player)
+		var b strings.Builder
+		b.WriteString(tr(lang, "greeting") + "\n\n")
+		b.WriteString(tr(lang, "tournament.final", ev.t.Name, len(games)) + "\n\n")
+		b.WriteString(ss.standingsText(lang, ev.t, sts) + "\n")
+		switch {
+		case err != nil:
+			b.WriteString(tr(lang, "tournament.records.unavailable", ev.t.ID) + "\n\n")
+		case len(records) > maxFinalRecords:
+			b.WriteString(tr(lang, "tournament.records.large", len(records)/1024, ev.t.ID) + "\n\n")
+		default:
+			b.WriteString(tr(lang, "tournament.records", len(games)) + "\n\n" + string(records) + "\n")
+		}
+		b.WriteString(tr(lang, "signature") + "\n")
+		ss.ownMail("final\x00"+ev.t.ID, e.Player, tr(lang, "subject.final", ev.t.Name), b.String())
+	}
+	ss.srv.log.Info("tournament finished", "tournament", ev.t.ID, "games", len(games), "players", len(ev.entries))
+}
+
+// ownMail queues a mail the referee sends of its own accord (a start
+// list, a final crosstable, a cancellation): not a reply to anybody's
+// mail, so neither the caps on one mail's replies nor the reply budgets
+// apply (docs/security.md). seed and to make its Message-ID, the same
+// each time the same change is decided.
+func (ss *session) ownMail(seed, to, subject, body string) {
+	s := ss.srv
+	o := mailer.Outgoing{
+		MessageID: messageID(seed, 0, to, "", "", s.opts.Domain),
+		From:      fmt.Sprintf("%s <%s>", s.opts.Name, s.opts.Address),
+		To:        []string{to},
+		Subject:   subject,
+		Body:      body,
+		Date:      ss.now,
+		Headers:   map[string]string{loopHeader: "notice", "Auto-Submitted": "auto-generated"},
+	}
+	raw, err := o.Bytes()
+	if err != nil {
+		s.log.Warn("mail not sent: it cannot be written", "to", to, "err", err)
+		return
+	}
+	ss.tourney.own = append(ss.tourney.own, archive.OutboxMail{MessageID: o.MessageID, From: s.opts.Address, To: []string{to}, Raw: raw})
+}
+
+// eventTerms is an event's settings in words, in lang: variant, time
+// control, format, rating, leave allowance.
+func (s *Server) eventTerms(lang string, t *archive.Tournament) string {
+	title := t.Variant
+	if v, ok := engine.Lookup(t.Variant); ok {
+		title = v.Title
+	}
+	var b strings.Builder
+	b.WriteString(tr(lang, "tournament.variant", title) + "\n")
+	b.WriteString(tr(lang, "invite.control", controlText(lang, control(&archive.Game{ID: t.ID, TimeControl: t.TimeControl}))) + "\n")
+	format := tr(lang, "tournament.format.pairs")
+	if t.GamesPerPairing == 1 {
+		format = tr(lang, "tournament.format.single")
+	}
+	if t.Groups > 1 {
+		format += " " + tr(lang, "tournament.format.groups", t.Groups)
+	}
+	b.WriteString(format + "\n")
+	if t.Rated {
+		b.WriteString(tr(lang, "tournament.rated") + "\n")
+	} else {
+		b.WriteString(tr(lang, "tournament.unrated") + "\n")
+	}
+	b.WriteString(tr(lang, "tournament.leave", min(t.LeaveDays, s.leaveDays())))
+	return b.String()
+}
+
+// dayText writes a day for a mail: "2027-01-15".
+func dayText(t time.Time) string { return t.UTC().Format("2006-01-02") }
