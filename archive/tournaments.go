@@ -396,7 +396,7 @@ func (s *Store) queryTournaments(ctx context.Context, op, query string, args ...
 }
 
 // entryColumns are the entries columns in the order scanEntry reads them.
-const entryColumns = `tournament_id, player, seq, key, section, number, rating, joined_at, withdrawn_at, annulled`
+const entryColumns = `e.tournament_id, e.player, e.seq, e.key, e.section, e.number, e.rating, e.joined_at, e.withdrawn_at, e.annulled`
 
 func scanEntry(row interface{ Scan(...any) error }) (Entry, error) {
 	var e Entry
@@ -408,13 +408,13 @@ func scanEntry(row interface{ Scan(...any) error }) (Entry, error) {
 // Entries returns the players of a tournament in the order they entered
 // (withdrawn ones included); none is not an error.
 func (s *Store) Entries(ctx context.Context, tournamentID string) ([]Entry, error) {
-	return s.queryEntries(ctx, "entries", `SELECT `+entryColumns+` FROM entries WHERE tournament_id = ? ORDER BY seq, player`, tournamentID)
+	return s.queryEntries(ctx, "entries", `SELECT `+entryColumns+` FROM entries e WHERE tournament_id = ? ORDER BY seq, player`, tournamentID)
 }
 
 // EntriesOf returns a player's entries (any case) in every tournament,
 // by tournament id.
 func (s *Store) EntriesOf(ctx context.Context, player string) ([]Entry, error) {
-	return s.queryEntries(ctx, "entries of", `SELECT `+entryColumns+` FROM entries WHERE player = ? ORDER BY tournament_id`, lower(player))
+	return s.queryEntries(ctx, "entries of", `SELECT `+entryColumns+` FROM entries e WHERE player = ? ORDER BY tournament_id`, lower(player))
 }
 
 func (s *Store) queryEntries(ctx context.Context, op, query string, args ...any) ([]Entry, error) {
@@ -594,3 +594,15 @@ func (d dbDay) Scan(src any) error {
 }
 
 func scanDay(t *time.Time) sql.Scanner { return dbDay{t} }
+
+// UnsettledWithdrawals returns the entries of players who withdrew from a
+// running tournament and still have a running game in it: the referee
+// ends those games (Decision T3) in a change of its own.
+func (s *Store) UnsettledWithdrawals(ctx context.Context) ([]Entry, error) {
+	return s.queryEntries(ctx, "unsettled withdrawals", `SELECT `+entryColumns+` FROM entries e
+WHERE e.withdrawn_at IS NOT NULL
+	AND EXISTS (SELECT 1 FROM tournaments t WHERE t.id = e.tournament_id AND t.status = 'running')
+	AND (EXISTS (SELECT 1 FROM games g WHERE g.attackers = e.player AND g.tournament_id = e.tournament_id AND g.status = 'active')
+		OR EXISTS (SELECT 1 FROM games g WHERE g.defenders = e.player AND g.tournament_id = e.tournament_id AND g.status = 'active'))
+ORDER BY e.tournament_id, e.withdrawn_at, e.player`)
+}

@@ -95,6 +95,7 @@ var catalogTournamentDE = map[string]string{
 	"invite.ratings": "Wertungszahlen in dieser Variante: du %s, %s %s.",
 	"invite.rated":   "Diese Partie wird gewertet (Glicko-2): wer die Herausforderung annimmt, stimmt dem zu.",
 	"games.ratings":  "Deine Wertungszahlen: %s.",
+	"game.event":     ", %s, Runde %s",
 }
 
 func init() {

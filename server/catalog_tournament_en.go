@@ -97,6 +97,7 @@ var catalogTournamentEN = map[string]string{
 	"invite.ratings": "Ratings in this variant: you %s, %s %s.",
 	"invite.rated":   "This game is rated (Glicko-2): accepting the challenge agrees to that.",
 	"games.ratings":  "Your ratings: %s.",
+	"game.event":     ", %s, round %s",
 }
 
 func init() {

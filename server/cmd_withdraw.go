@@ -20,7 +20,8 @@ func init() {
 // the player finished) and asks the player to confirm with "withdraw ID
 // confirm KEY", the entry's key. That reply goes to the sender's address,
 // so only the player can confirm. With the right key the player
-// withdraws (session.withdraw).
+// withdraws (session.withdraw); the referee ends their running games
+// right after this mail's change (settleWithdrawals).
 func (ss *session) withdrawCommand(c *grammar.WithdrawCommand) error {
 	id := strings.ToLower(c.Tournament.Text)
 	ev, err := ss.event(id)
@@ -62,13 +63,7 @@ func (ss *session) withdrawWhat(ev *event, e *archive.Entry) string {
 	if ev.t.Status == archive.TournamentCreated {
 		return tr(ss.lang, "withdraw.what.entry", ev.t.Name)
 	}
-	var games []tournament.Game
-	for _, sec := range ss.sections(ev) {
-		if e.Section == max(sec.Number, 1) {
-			games = sec.Games
-		}
-	}
-	w, err := tournament.Withdraw(games, e.Player)
+	w, err := tournament.Withdraw(ss.sectionGames(ev, e.Section), e.Player)
 	if err != nil || w.Annulled {
 		return tr(ss.lang, "withdraw.what.annulled", ev.t.Name, w.Finished, w.Games)
 	}

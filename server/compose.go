@@ -82,7 +82,7 @@ func (ss *session) compose() ([]archive.OutboxMail, error) {
 			s.log.Warn("reply not sent: it cannot be written", "to", addr, "err", err)
 			continue
 		}
-		if size += len(raw); size > maxReplyBytes {
+		if size += len(raw); !ss.own && size > maxReplyBytes {
 			// cannot happen while maxReplyText holds; never send it anyway
 			s.log.Error("reply not sent: the replies to one mail would exceed the limit", "to", addr, "bytes", size)
 			continue
@@ -148,7 +148,7 @@ func (ss *session) body(n *note) string {
 	b.WriteString(tr(n.lang, "greeting") + "\n\n")
 	t := n.game
 	if t != nil {
-		b.WriteString(tr(n.lang, "game.header", t.g.ID, variantTitle(n.lang, t.v)) + "\n")
+		b.WriteString(tr(n.lang, "game.header", t.g.ID, variantTitle(n.lang, t.v)) + eventHeader(n.lang, t.g) + "\n")
 		b.WriteString(tr(n.lang, "game.players", playerLabel(n.lang, t.g, t.g.Attackers), playerLabel(n.lang, t.g, t.g.Defenders)) + "\n\n")
 	}
 	for _, s := range n.sections {

@@ -24,7 +24,8 @@ import (
 const timerBatch = 100
 
 // RunTimers starts the tournaments whose start date has come
-// (StartTournament), then fires every timer due at Options.Now, earliest
+// (StartTournament) and ends the running games of players who withdrew
+// (settleWithdrawals), then fires every timer due at Options.Now, earliest
 // first — the games' timers, then the players' daily digests (digest.go)
 // — and returns how many timers and tournaments it fired. An engine timer
 // is not fired here: it starts the engine's turn on a goroutine of its own
@@ -40,6 +41,9 @@ const timerBatch = 100
 func (s *Server) RunTimers(ctx context.Context) (int, error) {
 	started, err := s.startDueTournaments(ctx) // tournaments whose start date has come (tournament_start.go)
 	if err != nil {
+		return started, err
+	}
+	if err := s.settleWithdrawals(ctx); err != nil { // games of players who withdrew (tournament_withdraw.go)
 		return started, err
 	}
 	fired, err := s.runGameTimers(ctx)

@@ -269,6 +269,7 @@ func (s *Server) HandleMail(ctx context.Context, m *mailer.Message) error {
 			s.log.Info("mail processed", "message_id", m.MessageID, "from", m.From,
 				"game", change.Mail.GameID, "disposition", change.Mail.Disposition, "replies", len(change.Outbox))
 			s.writeRecords(finished)
+			s.settleAfter(ctx, change) // a player who withdrew by this mail: their games end now (tournament_withdraw.go)
 			return nil
 		case errors.Is(err, archive.ErrDuplicate):
 			return nil

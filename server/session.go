@@ -52,6 +52,10 @@ type session struct {
 	corr correspondence
 	// tourney is what it does to tournaments and ratings (tournament.go).
 	tourney tourneyState
+	// own: the session is a change no mail caused (the director's
+	// command, a withdrawal's games ended by the referee; Server.change),
+	// so the caps on the replies to one mail do not apply.
+	own bool
 }
 
 // newSession starts the session of mail m from the (lower-case) address
@@ -117,7 +121,7 @@ func (ss *session) tell(addr string, t *table, text func(lang string) string) {
 // sender is told that the answer was cut (compose), so that no mail can
 // make the referee write more than maxReplyBytes (issue 8 §2).
 func (ss *session) addSection(n *note, text string) {
-	if ss.text+len(text) > maxReplyText {
+	if !ss.own && ss.text+len(text) > maxReplyText {
 		ss.cut = true
 		return
 	}

@@ -48,6 +48,7 @@ type TournamentStore interface {
 	Ratings(ctx context.Context, variant string) ([]archive.Rating, error)
 	RatingHistory(ctx context.Context, player, variant string) ([]archive.RatingRecord, error)
 	RatedGames(ctx context.Context, variant string) ([]archive.RatedGame, error)
+	UnsettledWithdrawals(ctx context.Context) ([]archive.Entry, error)
 }
 
 var _ TournamentStore = (*archive.Store)(nil)

@@ -265,7 +265,7 @@ func (s *Server) cancelTournament(ctx context.Context, id string) error {
 func (s *Server) change(ctx context.Context, seed string, fn func(ss *session) error) error {
 	for attempt := 0; ; attempt++ {
 		ss := s.newSession(ctx, &mailer.Message{MessageID: seed}, "", s.opts.Now())
-		ss.lang = s.opts.DefaultLanguage
+		ss.lang, ss.own = s.opts.DefaultLanguage, true
 		if err := fn(ss); err != nil {
 			return err
 		}

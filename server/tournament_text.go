@@ -209,3 +209,12 @@ func (s *Server) eventTerms(lang string, t *archive.Tournament) string {
 
 // dayText writes a day for a mail: "2027-01-15".
 func dayText(t time.Time) string { return t.UTC().Format("2006-01-02") }
+
+// eventHeader is what the header of a mail about a tournament game adds:
+// ", Cup 2027, round 3.2.1"; "" for a casual game.
+func eventHeader(lang string, g *archive.Game) string {
+	if g.Event == nil {
+		return ""
+	}
+	return tr(lang, "game.event", g.Event.Name, g.Event.RoundTag())
+}

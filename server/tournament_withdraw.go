@@ -9,15 +9,29 @@ import (
 	"github.com/taflmail/taflmail/tournament"
 )
 
-// WithdrawPlayer removes a player from a tournament, as its director
-// (`taflmail tournament withdraw`) or, through withdrawFrom, the player's
-// confirmed mail does (Decision T3): before the start the entry is only
-// marked withdrawn; in a running event a player who finished fewer than
+// Withdrawals (Decision T3). A withdrawal is decided when it happens: the
+// entry is marked withdrawn, and annulled when the player finished fewer
+// than half of their games (tournament.Withdraw). The player's running
+// games are then ended by the referee, each in a change of its own
+// (settleWithdrawals): without a result when annulled, as losses
+// otherwise, both players told in the game's thread with the board and
+// the record, the standings and ratings following as after any game. The
+// director's withdrawal settles the games at once; a player's, confirmed
+// by mail, right after the mail's change commits (HandleMail), or, should
+// the process stop in between, at the scheduler's next pass. The games'
+// mails are the referee's own, not replies to the player's mail, so the
+// caps on one mail's replies do not cut them (a player of a 100-player
+// event has 198 games).
+
+// WithdrawPlayer removes a player from a tournament as its director does
+// (`taflmail tournament withdraw`): before the start the entry is only
+// marked withdrawn; in a running event, a player who finished fewer than
 // half of their games has all of them annulled and their running games
 // end without a result, otherwise their running games are lost. Both
 // players of every game ended are told, the standings and ratings follow
-// as after any game, and the event finishes when that was its last game.
-// All of it is one archive change without a mail.
+// as after any game, and the event finishes when that was its last game:
+// the entry in one archive change, then each game ended in one of its
+// own (settleWithdrawals).
 //
 // Errors: ErrNoTournament, ErrNotEntered (not a player, or withdrawn
 // already), ErrTournamentState (the event is over or cancelled), archive
@@ -36,11 +50,15 @@ func (s *Server) WithdrawPlayer(ctx context.Context, id, player string) (tournam
 		w, err = ss.withdraw(ev, player)
 		return err
 	})
-	return w, err
+	if err != nil {
+		return w, err
+	}
+	return w, s.settleWithdrawals(ctx)
 }
 
-// withdraw applies Decision T3 to player leaving ev now (see
-// WithdrawPlayer) within the session, and returns what it did.
+// withdraw marks player's entry in ev withdrawn now, annulled or not by
+// Decision T3, and returns the decision; the player's running games are
+// ended by settleWithdrawals.
 func (ss *session) withdraw(ev *event, player string) (tournament.Withdrawal, error) {
 	e, ok := ev.entry(player)
 	if !ok || e.Withdrawn() {
@@ -51,58 +69,115 @@ func (ss *session) withdraw(ev *event, player string) (tournament.Withdrawal, er
 	switch ev.t.Status {
 	case archive.TournamentCreated:
 		ss.setEntry(ev, entry)
+		ev.write = true
 		return tournament.Withdrawal{Player: player}, nil
 	case archive.TournamentRunning:
 	default:
 		return tournament.Withdrawal{}, fmt.Errorf("%w: %s is %s", ErrTournamentState, ev.t.ID, ev.t.Status)
 	}
-	var tgames []tournament.Game
-	var agames []*archive.Game
-	for _, g := range ev.games {
-		if g.Event == nil || g.Event.Pairing.Section != entry.Section {
-			continue
-		}
-		l := ss.live(g)
-		tgames = append(tgames, tournament.Game{Attackers: l.Attackers, Defenders: l.Defenders, Result: gameResult(l)})
-		agames = append(agames, g)
-	}
-	w, err := tournament.Withdraw(tgames, player)
+	w, err := tournament.Withdraw(ss.sectionGames(ev, entry.Section), player)
 	if err != nil {
 		return tournament.Withdrawal{}, fmt.Errorf("server: withdrawing %s from %s: %w", player, ev.t.ID, err)
 	}
 	entry.Annulled = w.Annulled
 	ss.setEntry(ev, entry)
 	ev.write = true
-	for _, i := range w.Unfinished {
-		if ss.live(agames[i]).Status != archive.Active {
-			continue // annulled with an earlier withdrawal
-		}
-		t, err := ss.table(agames[i].ID)
-		if err != nil {
-			return tournament.Withdrawal{}, err
-		}
-		if lost, err := ss.lostOnTime(t); err != nil {
-			return tournament.Withdrawal{}, err
-		} else if lost {
-			continue // lost on time before the withdrawal
-		}
-		t.g.Status, t.g.EndedAt, t.g.DrawOfferBy = archive.Finished, ss.now, ""
-		if w.Annulled {
-			t.g.Result, t.g.Reason = "", "annulled"
-		} else {
-			t.g.Result, t.g.Reason = opponentSide(sideOf(t.g, player)), "withdrawal"
-		}
-		t.changed = true
-		key := "withdraw.told.lost"
-		if w.Annulled {
-			key = "withdraw.told.annulled"
-		}
-		for _, addr := range []string{t.g.Attackers, t.g.Defenders} {
-			ss.tell(addr, t, func(lang string) string { return tr(lang, key, player, ev.t.Name) })
-		}
-		ss.showPosition(t)
-	}
 	return w, nil
+}
+
+// sectionGames returns the games of one group of ev as package tournament
+// counts them, with this session's results.
+func (ss *session) sectionGames(ev *event, section int) []tournament.Game {
+	var out []tournament.Game
+	for _, g := range ev.games {
+		if g.Event == nil || g.Event.Pairing.Section != section {
+			continue
+		}
+		l := ss.live(g)
+		out = append(out, tournament.Game{Attackers: l.Attackers, Defenders: l.Defenders, Result: gameResult(l)})
+	}
+	return out
+}
+
+// endWithdrawnGame ends t, a running game in ev of the player of e, who
+// withdrew: without a result when e is annulled, else lost by the player
+// (reason "withdrawal", a resignation in the record). A game that its
+// deadline had already decided is lost on time instead. Both players are
+// told, with the board and the record.
+func (ss *session) endWithdrawnGame(ev *event, e archive.Entry, t *table) error {
+	if lost, err := ss.lostOnTime(t); err != nil || lost {
+		return err
+	}
+	t.g.Status, t.g.EndedAt, t.g.DrawOfferBy = archive.Finished, ss.now, ""
+	key := "withdraw.told.lost"
+	if e.Annulled {
+		t.g.Result, t.g.Reason, key = "", "annulled", "withdraw.told.annulled"
+	} else {
+		t.g.Result, t.g.Reason = opponentSide(sideOf(t.g, e.Player)), "withdrawal"
+	}
+	t.changed = true
+	for _, addr := range []string{t.g.Attackers, t.g.Defenders} {
+		ss.tell(addr, t, func(lang string) string { return tr(lang, key, e.Player, ev.t.Name) })
+	}
+	ss.showPosition(t)
+	return nil
+}
+
+// settleWithdrawals ends the running games of every player who withdrew
+// from a running tournament (archive.Store.UnsettledWithdrawals), each
+// game in a change of the referee's own, so that each game's players get
+// a mail about that game in its thread, as for any other end.
+func (s *Server) settleWithdrawals(ctx context.Context) error {
+	es, err := s.store.UnsettledWithdrawals(ctx)
+	if err != nil {
+		return err
+	}
+	for _, e := range es {
+		gs, err := s.store.GamesOf(ctx, e.Player)
+		if err != nil {
+			return err
+		}
+		n := 0
+		for _, g := range gs {
+			if g.TournamentID != e.TournamentID || g.Status != archive.Active {
+				continue
+			}
+			err := s.change(ctx, "withdrawn\x00"+g.ID, func(ss *session) error {
+				ev, err := ss.event(e.TournamentID)
+				if err != nil {
+					return err
+				}
+				cur, ok := ev.entry(e.Player)
+				t, err := ss.table(g.ID)
+				if err != nil || !ok || !cur.Withdrawn() || t.g.Status != archive.Active {
+					return err
+				}
+				return ss.endWithdrawnGame(ev, *cur, t)
+			})
+			if err != nil {
+				return fmt.Errorf("server: ending game %s of %s, who withdrew from %s: %w", g.ID, e.Player, e.TournamentID, err)
+			}
+			n++
+		}
+		s.log.Info("games of a withdrawn player ended", "tournament", e.TournamentID, "player", e.Player, "games", n, "annulled", e.Annulled)
+	}
+	return nil
+}
+
+// settleAfter settles the withdrawals a mail's change just committed;
+// a failure is logged (the scheduler settles them on its next pass).
+func (s *Server) settleAfter(ctx context.Context, c archive.Change) {
+	if c.Tournament == nil {
+		return
+	}
+	for _, e := range c.Tournament.Entries {
+		if e.Withdrawn() {
+			if err := s.settleWithdrawals(ctx); err != nil {
+				s.log.Error("withdrawal not settled; the scheduler tries again", "err", err)
+			}
+			return
+		}
+	}
 }
 
 // opponentSide is the other side's name.
