@@ -164,7 +164,7 @@ func TestRateErrors(t *testing.T) {
 // TestRestore: rating a game from restored ratings gives what rating
 // every game from the start gives.
 func TestRestore(t *testing.T) {
-		games := []RatedGame{
+	games := []RatedGame{
 		{Variant: "copenhagen", Attackers: "a", Defenders: "b", Result: engine.AttackersWin, End: day(0)},
 		{Variant: "copenhagen", Attackers: "c", Defenders: "a", Result: engine.Draw, End: day(10)},
 		{Variant: "copenhagen", Attackers: "b", Defenders: "c", Result: engine.DefendersWin, End: day(60)},
