@@ -163,6 +163,12 @@ func TestTournamentStart(t *testing.T) {
 	mustContain(t, "the game's record", b.String(), `[Event "Cup spring"]`, `[Round "`, `[TimeControl "30d+1d"]`)
 }
 
+// ctx is the tests' context.
+func (h *harness) ctx() context.Context { return context.Background() }
+
+// contains reports whether text contains sub.
+func contains(text, sub string) bool { return strings.Contains(text, sub) }
+
 func mustGame(t *testing.T, h *harness, id string) *archive.Game {
 	t.Helper()
 	g, err := h.store.Game(context.Background(), id)
@@ -403,4 +409,47 @@ func standingsKey(st *tournament.Standings) string {
 		b.WriteString(r.PlaceText() + " " + r.Player + " " + fraction(r.Points) + " " + fraction(r.SonnebornBerger) + " " + string(rune('0'+r.Wins)) + "\n")
 	}
 	return b.String()
+}
+
+// TestTournamentMailsSpendNoBudget: the mails the referee sends of its
+// own accord for a tournament (the start lists, the standings after each
+// game, the final crosstable) are no replies to anybody's mail: they
+// record no processed mail, so they spend nothing of the hourly budget
+// for mails without a key (issue 8), and a stranger is answered after
+// them as before. The players' keyed mails are handled whatever the
+// budget.
+func TestTournamentMailsSpendNoBudget(t *testing.T) {
+	h := newHarness(t)
+	h.srv.opts.StrangerRepliesPerHour = 1
+	var players []string
+	for _, c := range "abcdef" {
+		players = append(players, string(c)+"@player.test")
+	}
+	h.createEvent("cup", players, nil)
+	if _, err := h.srv.StartTournament(h.ctx(), "cup"); err != nil {
+		t.Fatal(err)
+	}
+	h.srv.FlushOutbox(h.ctx())
+	// the first games end by keyed mails (standings to both players)
+	for _, g := range h.eventGames("cup")[:5] {
+		if sent := h.inGame(g.ID, g.Attackers, "resign"); len(sent) != 2 {
+			t.Fatalf("a keyed resignation was answered with %d mails, want 2", len(sent))
+		}
+	}
+	n, err := h.store.CountMails(h.ctx(), archive.MailFilter{Auth: archive.OnlyUnauthenticated, AnsweredOnly: true})
+	if err != nil || n != 0 {
+		t.Fatalf("answered mails without a key = %d, %v; want 0", n, err)
+	}
+	if sent := h.deliver("stranger@player.test", "x", "standings cup", nil); len(sent) != 1 {
+		t.Errorf("the stranger got %d mails, want the standings", len(sent))
+	}
+	// the budget of 1 is now spent: the next stranger is not answered,
+	// but the players' keyed mails still are
+	if sent := h.deliver("other@player.test", "x", "tournaments", nil); len(sent) != 0 {
+		t.Errorf("a second stranger got %d mails past the budget of 1", len(sent))
+	}
+	g := h.eventGames("cup")[6]
+	if sent := h.inGame(g.ID, g.Attackers, "resign"); len(sent) != 2 {
+		t.Errorf("a keyed resignation past the stranger budget got %d mails, want 2", len(sent))
+	}
 }
