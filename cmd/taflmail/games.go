@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -33,6 +34,13 @@ type gameJSONLine struct {
 	// expires (RFC 3339).
 	TimeControl string `json:"time_control,omitempty"`
 	Deadline    string `json:"deadline,omitempty"`
+	// Rated is set for a game that counts for the ratings, with each
+	// player's rating in the variant now (absent for a player without
+	// one); Tournament names its event.
+	Rated           bool     `json:"rated,omitempty"`
+	AttackersRating *float64 `json:"attackers_rating,omitempty"`
+	DefendersRating *float64 `json:"defenders_rating,omitempty"`
+	Tournament      string   `json:"tournament,omitempty"`
 }
 
 // newGamesCommand returns `taflmail games`: the archive's games.
@@ -82,10 +90,14 @@ The players' per-game keys are never printed.`,
 			if err != nil {
 				return err
 			}
-			if asJSON {
-				return writeGamesJSON(cmd.OutOrStdout(), games, deadlines)
+			ratings, err := gameRatings(ctx, store, games)
+			if err != nil {
+				return err
 			}
-			return writeGamesTable(cmd.OutOrStdout(), games, st, deadlines)
+			if asJSON {
+				return writeGamesJSON(cmd.OutOrStdout(), games, deadlines, ratings)
+			}
+			return writeGamesTable(cmd.OutOrStdout(), games, st, deadlines, ratings)
 		},
 	}
 	cmd.Flags().StringVar(&status, "status", "", "list only games with this status: invited, active, finished or declined")
@@ -96,7 +108,7 @@ The players' per-game keys are never printed.`,
 
 // writeGamesTable prints games as an aligned table, or a line saying there
 // are none.
-func writeGamesTable(w io.Writer, games []*archive.Game, st archive.GameStatus, deadlines map[string]time.Time) error {
+func writeGamesTable(w io.Writer, games []*archive.Game, st archive.GameStatus, deadlines map[string]time.Time, ratings playerRatings) error {
 	if len(games) == 0 {
 		if st != "" {
 			_, err := fmt.Fprintf(w, "no %s games\n", st)
@@ -117,7 +129,7 @@ func writeGamesTable(w io.Writer, games []*archive.Game, st archive.GameStatus, 
 	fmt.Fprintln(tw, header)
 	for _, g := range games {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%d\t%s\t%s",
-			g.ID, g.Variant, g.Attackers, g.Defenders, g.Status, g.PlyCount, resultCell(g), utcStamp(g.UpdatedAt))
+			g.ID, g.Variant, ratings.cell(g, g.Attackers), ratings.cell(g, g.Defenders), g.Status, g.PlyCount, resultCell(g), utcStamp(g.UpdatedAt))
 		if timed {
 			control := g.TimeControl
 			if control == "" {
@@ -145,7 +157,7 @@ func resultCell(g *archive.Game) string {
 }
 
 // writeGamesJSON prints one JSON object per game and line.
-func writeGamesJSON(w io.Writer, games []*archive.Game, deadlines map[string]time.Time) error {
+func writeGamesJSON(w io.Writer, games []*archive.Game, deadlines map[string]time.Time, ratings playerRatings) error {
 	enc := json.NewEncoder(w)
 	enc.SetEscapeHTML(false)
 	for _, g := range games {
@@ -154,7 +166,10 @@ func writeGamesJSON(w io.Writer, games []*archive.Game, deadlines map[string]tim
 			Challenger: g.Challenger, Status: string(g.Status), Plies: g.PlyCount,
 			Result: g.Result, Reason: g.Reason, DrawOfferBy: g.DrawOfferBy,
 			Created: g.CreatedAt.UTC().Format(time.RFC3339), Updated: g.UpdatedAt.UTC().Format(time.RFC3339),
-			TimeControl: g.TimeControl,
+			TimeControl: g.TimeControl, Rated: g.Rated, Tournament: g.TournamentID,
+		}
+		if g.Rated {
+			line.AttackersRating, line.DefendersRating = ratings.of(g, g.Attackers), ratings.of(g, g.Defenders)
 		}
 		if d, ok := deadlines[g.ID]; ok {
 			line.Deadline = d.UTC().Format(time.RFC3339)
@@ -173,4 +188,48 @@ func utcStamp(t time.Time) string {
 		return "-"
 	}
 	return t.UTC().Format("2006-01-02 15:04 UTC")
+}
+
+// playerRatings are the players' ratings now, by variant and player.
+type playerRatings map[string]map[string]float64
+
+// gameRatings reads the ratings of the variants of the rated games among
+// games (the RD is not shown, so its idle growth does not matter).
+func gameRatings(ctx context.Context, store *archive.Store, games []*archive.Game) (playerRatings, error) {
+	out := playerRatings{}
+	for _, g := range games {
+		if !g.Rated || out[g.Variant] != nil {
+			continue
+		}
+		rs, err := store.Ratings(ctx, g.Variant)
+		if err != nil {
+			return nil, err
+		}
+		out[g.Variant] = map[string]float64{}
+		for _, r := range rs {
+			out[g.Variant][r.Player] = r.Value.R
+		}
+	}
+	return out, nil
+}
+
+// of returns the rating of player in g's variant, nil when none.
+func (p playerRatings) of(g *archive.Game, player string) *float64 {
+	if r, ok := p[g.Variant][player]; ok {
+		r = round(r, 1)
+		return &r
+	}
+	return nil
+}
+
+// cell writes a player for the table: with the rating, "(1523)", in a
+// rated game; "(new)" for a player without one yet.
+func (p playerRatings) cell(g *archive.Game, player string) string {
+	if !g.Rated {
+		return player
+	}
+	if r := p.of(g, player); r != nil {
+		return fmt.Sprintf("%s (%.0f)", player, *r)
+	}
+	return player + " (new)"
 }

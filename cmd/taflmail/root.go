@@ -21,9 +21,10 @@ Brandubh, …) by email.
 'taflmail serve' is the mail referee; 'taflmail demo' plays a whole game by
 mail on a built-in mail server; validate, diagram and convert work on game
 records (native, OpenTafl .otg, CSV); standings and ratings compute
-tournament crosstables and Glicko-2 ratings from records; analyse asks the
-engine opponent for the best line of a position, and 'engine --otep' lets
-OpenTafl play it.`,
+tournament crosstables and Glicko-2 ratings from records; 'taflmail
+tournament' runs correspondence tournaments through the referee; analyse
+asks the engine opponent for the best line of a position, and 'engine
+--otep' lets OpenTafl play it.`,
 		SilenceErrors: true,
 		SilenceUsage:  true,
 		// Taking any arguments keeps cobra from rejecting an unknown
@@ -60,6 +61,7 @@ OpenTafl play it.`,
 		newRatingsCommand(),
 		newAnalyseCommand(),
 		newEngineCommand(),
+		newTournamentCommand(),
 	)
 	return root
 }

@@ -78,6 +78,12 @@ func loadStoredGame(cmd *cobra.Command, file, id string) (*archive.Game, error) 
 	if errors.Is(err, archive.ErrNotFound) {
 		return nil, fmt.Errorf("no game %s in the archive (taflmail games lists them)", gameIDArg(id))
 	}
+	if err == nil && g.Event != nil {
+		// a tournament's clocks count only the leave its event allows
+		for side := range g.Leave {
+			g.Leave[side] = clock.LimitLeave(g.Leave[side], g.Event.LeaveDays)
+		}
+	}
 	return g, err
 }
 

@@ -1,0 +1,279 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"net/mail"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/engine"
+	"github.com/taflmail/taflmail/notation"
+	"github.com/taflmail/taflmail/server"
+)
+
+// A tournament file (docs/tournaments.md, "Creating a tournament"):
+//
+//	id: winter-2027
+//	name: Winter Cup 2027
+//	variant: copenhagen
+//	time_control: 30d+1d
+//	format: round robin        # or: groups (with groups: N)
+//	games_per_pairing: 2       # 2 (a match, Decision T1) or 1
+//	start: 2027-01-15
+//	rated: true
+//	leave_days: 20
+//	players: [alice@example.org, bob@example.org, carol@example.org]
+//	# or, instead of players, open entry by mail until a day:
+//	entry_closes: 2027-01-10
+//
+// readTournamentFile checks every key against these rules and reports each
+// problem at its line, so a director fixes the file in one go. The
+// yaml.Node tree gives the lines (go.yaml.in/yaml/v3, the YAML library
+// the configuration's viper already links).
+
+// fileProblem is one problem of a tournament file, at a line (0 when it
+// concerns the whole file).
+type fileProblem struct {
+	file string
+	line int
+	msg  string
+}
+
+func (p *fileProblem) Error() string {
+	if p.line == 0 {
+		return p.file + ": " + p.msg
+	}
+	return fmt.Sprintf("%s:%d: %s", p.file, p.line, p.msg)
+}
+
+// tournamentKeys are the keys of a tournament file, in the order the docs
+// list them.
+var tournamentKeys = []string{"id", "name", "variant", "time_control", "format", "groups", "games_per_pairing", "start",
+	"rated", "leave_days", "players", "entry_closes"}
+
+// tournamentID is the form of a tournament's id: what a player types after
+// "join", so short, lower case, no blanks.
+var tournamentID = regexp.MustCompile(`^[a-z][a-z0-9-]{1,31}$`)
+
+// tournamentFile is what a valid file says.
+type tournamentFile struct {
+	t       archive.Tournament
+	players []string
+}
+
+// readTournamentFile parses and checks a tournament file as of now (a
+// start or closing day in the past is refused; today is allowed).
+// leaveDays is the server's yearly leave allowance, the default. All
+// problems are returned, joined, each a *fileProblem.
+func readTournamentFile(name string, data []byte, now time.Time, leaveDays int) (*tournamentFile, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, yamlProblem(name, err)
+	}
+	if len(doc.Content) == 0 || doc.Content[0].Kind != yaml.MappingNode {
+		line := 0
+		if len(doc.Content) > 0 {
+			line = doc.Content[0].Line
+		}
+		return nil, &fileProblem{name, line, "want a mapping of keys (id, name, variant, …), see docs/tournaments.md"}
+	}
+	var problems []error
+	bad := func(n *yaml.Node, format string, args ...any) {
+		problems = append(problems, &fileProblem{name, n.Line, fmt.Sprintf(format, args...)})
+	}
+	root := doc.Content[0]
+	keys := map[string]*yaml.Node{}
+	keyLine := map[string]int{}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k, v := root.Content[i], root.Content[i+1]
+		switch {
+		case !slices.Contains(tournamentKeys, k.Value):
+			bad(k, "unknown key %q (the keys are %s)", k.Value, strings.Join(tournamentKeys, ", "))
+		case keys[k.Value] != nil:
+			bad(k, "%s is given twice (first on line %d)", k.Value, keyLine[k.Value])
+		default:
+			keys[k.Value], keyLine[k.Value] = v, k.Line
+		}
+	}
+	f := &tournamentFile{t: archive.Tournament{Groups: 1, GamesPerPairing: 2, LeaveDays: leaveDays, Status: archive.TournamentCreated, CreatedAt: now}}
+	t := &f.t
+	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
+	scalar := func(key string, required bool) (*yaml.Node, bool) {
+		n := keys[key]
+		if n == nil {
+			if required {
+				problems = append(problems, &fileProblem{name, 0, key + " is missing"})
+			}
+			return nil, false
+		}
+		if n.Kind != yaml.ScalarNode {
+			bad(n, "%s: want a single value", key)
+			return nil, false
+		}
+		return n, true
+	}
+	day := func(key string, n *yaml.Node) (time.Time, bool) {
+		d, err := time.Parse("2006-01-02", n.Value)
+		if err != nil {
+			bad(n, "%s: %q is not a day written YYYY-MM-DD", key, n.Value)
+			return time.Time{}, false
+		}
+		if d.Before(today) {
+			bad(n, "%s: %s is in the past (today is %s)", key, n.Value, today.Format("2006-01-02"))
+			return d, false
+		}
+		return d, true
+	}
+	integer := func(key string, n *yaml.Node, lo, hi int) (int, bool) {
+		v, err := strconv.Atoi(n.Value)
+		if err != nil || v < lo || v > hi {
+			bad(n, "%s: want a whole number from %d to %d, not %q", key, lo, hi, n.Value)
+			return 0, false
+		}
+		return v, true
+	}
+
+	if n, ok := scalar("id", true); ok {
+		if t.ID = n.Value; !tournamentID.MatchString(t.ID) {
+			bad(n, "id: %q is not an id: 2 to 32 lower-case letters, digits and -, starting with a letter (players type it: join %s)", n.Value, "winter-2027")
+		}
+	}
+	if n, ok := scalar("name", true); ok {
+		if t.Name = strings.TrimSpace(n.Value); t.Name == "" {
+			bad(n, "name is empty")
+		}
+	}
+	if n, ok := scalar("variant", true); ok {
+		if v, found := engine.Lookup(strings.ToLower(n.Value)); found {
+			t.Variant = v.Name
+		} else {
+			bad(n, "variant: unknown variant %q ('taflmail variants' lists them)", n.Value)
+		}
+	}
+	if n, ok := scalar("time_control", false); !ok {
+		if keys["time_control"] == nil {
+			problems = append(problems, &fileProblem{name, 0, "time_control is missing: a tournament game always has one (Decision C1), e.g. 30d+1d"})
+		}
+	} else if tc, err := notation.ParseTimeControl(name, n.Value); err != nil {
+		bad(n, "time_control %q: %s", n.Value, timeControlProblem(name, err))
+	} else if !tc.Timed() {
+		bad(n, "time_control: a tournament game always has a time control, not %q (Decision C1)", n.Value)
+	} else {
+		t.TimeControl = tc.String()
+	}
+	groups := false
+	if n, ok := scalar("format", false); ok {
+		switch strings.ToLower(strings.TrimSpace(n.Value)) {
+		case "round robin", "round-robin":
+		case "groups":
+			groups = true
+		default:
+			bad(n, "format: want \"round robin\" or \"groups\", not %q", n.Value)
+		}
+	}
+	if n, ok := scalar("groups", false); ok {
+		if v, ok := integer("groups", n, 2, 100); ok {
+			t.Groups = v
+		}
+		if !groups {
+			bad(n, "groups: only with format: groups")
+		}
+	} else if groups && keys["groups"] == nil {
+		bad(keys["format"], "format: groups needs groups: N (the number of groups, 2 or more)")
+	}
+	if n, ok := scalar("games_per_pairing", false); ok {
+		if v, ok := integer("games_per_pairing", n, 1, 2); ok {
+			t.GamesPerPairing = v
+		}
+	}
+	if n, ok := scalar("start", true); ok {
+		t.StartDate, _ = day("start", n)
+	}
+	if n, ok := scalar("rated", false); ok {
+		switch strings.ToLower(n.Value) {
+		case "true", "yes":
+			t.Rated = true
+		case "false", "no":
+		default:
+			bad(n, "rated: want true or false, not %q", n.Value)
+		}
+	}
+	if n, ok := scalar("leave_days", false); ok {
+		if v, ok := integer("leave_days", n, 0, 366); ok {
+			t.LeaveDays = v
+		}
+	}
+	if n, ok := scalar("entry_closes", false); ok {
+		if d, ok := day("entry_closes", n); ok {
+			t.OpenEntry, t.EntryCloses = true, d
+			if !t.StartDate.IsZero() && d.After(t.StartDate) {
+				bad(n, "entry_closes: %s is after the start (%s)", n.Value, t.StartDate.Format("2006-01-02"))
+			}
+		}
+	}
+	if n := keys["players"]; n != nil {
+		if keys["entry_closes"] != nil {
+			bad(n, "players: give either players or entry_closes (open entry by mail), not both")
+		}
+		if n.Kind != yaml.SequenceNode {
+			bad(n, "players: want a list of mail addresses")
+		} else {
+			seen := map[string]int{}
+			for _, p := range n.Content {
+				a, err := mail.ParseAddress(p.Value)
+				if p.Kind != yaml.ScalarNode || err != nil || a.Address != strings.TrimSpace(p.Value) {
+					bad(p, "players: %q is not a mail address", p.Value)
+					continue
+				}
+				addr := strings.ToLower(a.Address)
+				if line, dup := seen[addr]; dup {
+					bad(p, "players: %s is named twice (first on line %d)", addr, line)
+					continue
+				}
+				seen[addr] = p.Line
+				f.players = append(f.players, addr)
+			}
+			if len(n.Content) < server.MinPlayers {
+				bad(n, "players: %d players; a round robin needs at least %d", len(n.Content), server.MinPlayers)
+			} else if groups && t.Groups > 1 && len(f.players) < 2*t.Groups {
+				bad(n, "players: %d players cannot fill %d groups of at least 2", len(f.players), t.Groups)
+			}
+		}
+	} else if keys["entry_closes"] == nil {
+		problems = append(problems, &fileProblem{name, 0, "give players (a list of addresses) or entry_closes (open entry by mail until that day)"})
+	}
+	if len(problems) > 0 {
+		slices.SortStableFunc(problems, func(a, b error) int { return a.(*fileProblem).line - b.(*fileProblem).line })
+		return nil, errors.Join(problems...)
+	}
+	return f, nil
+}
+
+// yamlLine finds the line in a YAML library error.
+var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
+
+// yamlProblem turns a YAML syntax error into a problem at its line.
+func yamlProblem(name string, err error) error {
+	if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
+		line, _ := strconv.Atoi(m[1])
+		return &fileProblem{name, line, "not YAML: " + m[2]}
+	}
+	return &fileProblem{name, 0, "not YAML: " + strings.TrimPrefix(err.Error(), "yaml: ")}
+}
+
+// timeControlProblem is the grammar's refusal of a time control without
+// its position (the line is the key's): what was expected and the forms.
+func timeControlProblem(name string, err error) string {
+	msg := strings.TrimPrefix(err.Error(), name+":")
+	if i := strings.Index(msg, ": "); i >= 0 {
+		msg = msg[i+2:] // "1:3: expected …" → "expected …"
+	}
+	return msg + " (the forms: 30d+1d, 10d+2d max 20d, 3d/move, … iccf; docs/clock.md)"
+}

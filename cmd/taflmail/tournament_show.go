@@ -1,0 +1,130 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"github.com/taflmail/taflmail/archive"
+)
+
+// newTournamentShowCommand returns `taflmail tournament show ID`.
+func newTournamentShowCommand() *cobra.Command {
+	var file string
+	cmd := &cobra.Command{
+		Use:   "show ID",
+		Short: "Show one tournament: its settings, players and games",
+		Long: `show prints a tournament's settings, its players (group, Berger number,
+seeding rating, withdrawals: "annulled" when their games were annulled,
+Decision T3) and its games in schedule order with their players, status
+and result. The players' keys are never printed.`,
+		Example:      `  taflmail tournament show winter-2027`,
+		Args:         cobra.ArbitraryArgs,
+		SilenceUsage: true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) != 1 {
+				return usageErrorf(cmd, "want one tournament ID, got %d arguments", len(args))
+			}
+			ctx := cmd.Context()
+			store, err := openArchive(ctx, cmd, file)
+			if err != nil {
+				return err
+			}
+			defer store.Close()
+			t, es, gs, err := loadTournament(ctx, store, strings.ToLower(args[0]), false)
+			if err != nil {
+				return err
+			}
+			return writeTournament(cmd.OutOrStdout(), t, es, gs)
+		},
+	}
+	addConfigFlags(cmd, &file)
+	return cmd
+}
+
+// writeTournament prints what show shows.
+func writeTournament(w io.Writer, t *archive.Tournament, es []archive.Entry, gs []*archive.Game) error {
+	format := "round robin"
+	if t.Groups > 1 {
+		format = fmt.Sprintf("round robin in %d groups seeded by rating", t.Groups)
+	}
+	pairing := "matches of two games (one with each side)"
+	if t.GamesPerPairing == 1 {
+		pairing = "one game per pairing (sides by the Berger table)"
+	}
+	entry := "players named by the director"
+	if t.OpenEntry {
+		entry = "open entry by mail until " + t.EntryCloses.Format("2006-01-02")
+	}
+	fmt.Fprintf(w, "Tournament %s: %s\n", t.ID, t.Name)
+	fmt.Fprintf(w, "Status:        %s\n", t.Status)
+	fmt.Fprintf(w, "Variant:       %s\n", t.Variant)
+	fmt.Fprintf(w, "Time control:  %s\n", t.TimeControl)
+	fmt.Fprintf(w, "Format:        %s, %s\n", format, pairing)
+	fmt.Fprintf(w, "Start:         %s\n", t.StartDate.Format("2006-01-02"))
+	fmt.Fprintf(w, "Entry:         %s\n", entry)
+	fmt.Fprintf(w, "Rated:         %v\n", t.Rated)
+	fmt.Fprintf(w, "Leave days:    %d a year\n", t.LeaveDays)
+	if !t.StartedAt.IsZero() {
+		fmt.Fprintf(w, "Started:       %s\n", utcStamp(t.StartedAt))
+	}
+	if !t.FinishedAt.IsZero() {
+		fmt.Fprintf(w, "Finished:      %s\n", utcStamp(t.FinishedAt))
+	}
+	fmt.Fprintf(w, "\nPlayers (%d):\n", len(es))
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "  PLAYER\tGROUP\tNUMBER\tSEEDED\tWITHDRAWN")
+	for _, e := range es {
+		withdrawn := "-"
+		if e.Withdrawn() {
+			withdrawn = utcStamp(e.WithdrawnAt)
+			if e.Annulled {
+				withdrawn += " (annulled)"
+			}
+		}
+		seeded := "-"
+		if e.Section > 0 {
+			seeded = fmt.Sprintf("%.0f", e.Rating)
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", e.Player, dash(e.Section), dash(e.Number), seeded, withdrawn)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if len(gs) == 0 {
+		return nil
+	}
+	finished := 0
+	for _, g := range gs {
+		if g.Status == archive.Finished {
+			finished++
+		}
+	}
+	fmt.Fprintf(w, "\nGames (%d of %d finished):\n", finished, len(gs))
+	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "  ROUND\tID\tATTACKERS\tDEFENDERS\tSTATUS\tPLIES\tRESULT")
+	for _, g := range gs {
+		round := "-"
+		if g.Event != nil {
+			if g.Event.Pairing.Section > 1 || t.Groups > 1 {
+				round = fmt.Sprintf("%d:", g.Event.Pairing.Section)
+			} else {
+				round = ""
+			}
+			round += g.Event.RoundTag()
+		}
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%d\t%s\n", round, g.ID, g.Attackers, g.Defenders, g.Status, g.PlyCount, resultCell(g))
+	}
+	return tw.Flush()
+}
+
+// dash writes a number, or "-" for 0.
+func dash(n int) string {
+	if n == 0 {
+		return "-"
+	}
+	return fmt.Sprint(n)
+}
