@@ -122,6 +122,8 @@ func (s *Store) Commit(ctx context.Context, c Change) error {
 	games := make(map[string]*written, len(c.Games))
 	var tversions map[string]int64
 	err := s.write(ctx, op, func(tx *sql.Tx) error {
+		st := newStmts(tx)
+		defer st.Close()
 		if m := c.Mail; m.MessageID != "" {
 			_, err := tx.ExecContext(ctx, `INSERT INTO processed_mails (message_id, content_hash, sender, game_id, disposition, at,
 	authenticated, replies, reason, subject) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -139,7 +141,7 @@ func (s *Store) Commit(ctx context.Context, c Change) error {
 			var err error
 			if g.Version == 0 {
 				w.version, w.createdAt = 1, orNow(g.CreatedAt, now)
-				err = insertGame(ctx, tx, g, w.createdAt, now)
+				err = insertGame(ctx, st, g, w.createdAt, now)
 			} else {
 				w.version, w.plyCount, w.createdAt, err = updateGame(ctx, tx, g, now)
 			}
@@ -201,7 +203,7 @@ ON CONFLICT (address) DO UPDATE SET name = excluded.name, language = excluded.la
 			}
 		}
 		for _, id := range sortedKeys(c.Timers) {
-			if err := replaceTimers(ctx, tx, id, c.Timers[id]); err != nil {
+			if err := replaceTimers(ctx, st, id, c.Timers[id]); err != nil {
 				return err
 			}
 		}
@@ -237,12 +239,12 @@ ON CONFLICT (address) DO UPDATE SET name = excluded.name, language = excluded.la
 }
 
 // insertGame inserts a new game at version 1 without plies.
-func insertGame(ctx context.Context, tx *sql.Tx, g *Game, createdAt, now time.Time) error {
+func insertGame(ctx context.Context, st *stmts, g *Game, createdAt, now time.Time) error {
 	ac, dc, err := g.conditionsColumns()
 	if err != nil {
 		return err
 	}
-	_, err = tx.ExecContext(ctx, `INSERT INTO games (id, variant, attackers, defenders, challenger, status, result, reason, draw_offer_by,
+	_, err = st.exec(ctx, `INSERT INTO games (id, variant, attackers, defenders, challenger, status, result, reason, draw_offer_by,
 	attacker_token, defender_token, attackers_thread, defenders_thread, start_position, time_control, tournament_id,
 	ply_count, version, created_at, updated_at, started_at, ended_at,
 	attackers_private, defenders_private, message_to_attackers, message_to_defenders, attackers_conditions, defenders_conditions, takeback_by, engine_level,

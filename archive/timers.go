@@ -54,12 +54,12 @@ func fireTimer(ctx context.Context, tx *sql.Tx, f TimerRef, now time.Time) error
 // replaceTimers writes game id's timer plan: the pending timers and the
 // done marks of earlier plies go, the plan's timers come in unless they
 // are done already.
-func replaceTimers(ctx context.Context, tx *sql.Tx, id string, p TimerPlan) error {
+func replaceTimers(ctx context.Context, st *stmts, id string, p TimerPlan) error {
 	var err error
 	if p.Ply == 0 {
-		_, err = tx.ExecContext(ctx, `DELETE FROM timers WHERE game_id = ?`, id)
+		_, err = st.exec(ctx, `DELETE FROM timers WHERE game_id = ?`, id)
 	} else {
-		_, err = tx.ExecContext(ctx, `DELETE FROM timers WHERE game_id = ? AND (done IS NULL OR ply < ?)`, id, p.Ply)
+		_, err = st.exec(ctx, `DELETE FROM timers WHERE game_id = ? AND (done IS NULL OR ply < ?)`, id, p.Ply)
 	}
 	if err != nil {
 		return fmt.Errorf("timers of game %q: %w", id, err)
@@ -67,14 +67,9 @@ func replaceTimers(ctx context.Context, tx *sql.Tx, id string, p TimerPlan) erro
 	if len(p.Timers) == 0 {
 		return nil
 	}
-	stmt, err := tx.PrepareContext(ctx, `INSERT INTO timers (game_id, key, kind, ply, due) VALUES (?, ?, ?, ?, ?)
-ON CONFLICT (game_id, key) DO NOTHING`)
-	if err != nil {
-		return err
-	}
-	defer stmt.Close()
 	for _, t := range p.Timers {
-		if _, err := stmt.ExecContext(ctx, id, t.Key, string(t.Kind), t.Ply, fmtTime(t.Due)); err != nil {
+		if _, err := st.exec(ctx, `INSERT INTO timers (game_id, key, kind, ply, due) VALUES (?, ?, ?, ?, ?)
+ON CONFLICT (game_id, key) DO NOTHING`, id, t.Key, string(t.Kind), t.Ply, fmtTime(t.Due)); err != nil {
 			return fmt.Errorf("timer %q of game %q: %w", t.Key, id, err)
 		}
 	}

@@ -1,0 +1,37 @@
+package archive
+
+import (
+	"context"
+	"database/sql"
+)
+
+// stmts prepares each statement of one transaction once: a Commit that
+// writes thousands of games (a tournament's start: 9,900 games and 39,600
+// timers) would otherwise have SQLite compile the same INSERT for every
+// row. The statements close with Close, before the transaction ends.
+type stmts struct {
+	tx *sql.Tx
+	m  map[string]*sql.Stmt
+}
+
+func newStmts(tx *sql.Tx) *stmts { return &stmts{tx: tx, m: map[string]*sql.Stmt{}} }
+
+// exec runs query, prepared on its first use, with args.
+func (s *stmts) exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	st, ok := s.m[query]
+	if !ok {
+		var err error
+		if st, err = s.tx.PrepareContext(ctx, query); err != nil {
+			return nil, err
+		}
+		s.m[query] = st
+	}
+	return st.ExecContext(ctx, args...)
+}
+
+// Close closes the prepared statements.
+func (s *stmts) Close() {
+	for _, st := range s.m {
+		st.Close()
+	}
+}
