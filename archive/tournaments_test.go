@@ -153,6 +153,33 @@ func TestTournamentGames(t *testing.T) {
 	if c := game(t, s, "CASUAL"); c.Event != nil || c.Rated {
 		t.Errorf("casual game: Event %+v, Rated %v", c.Event, c.Rated)
 	}
+
+	// TournamentResults: the same games in the same order, with what the
+	// standings read equal to TournamentGames'; each game its own Event.
+	g2.Status, g2.Result, g2.Reason = archive.Finished, "draw", "agreement"
+	commit(t, s, archive.Change{Games: []*archive.Game{g2}})
+	full, err := s.TournamentGames(ctx, "winter", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs, err := s.TournamentResults(ctx, "winter")
+	if err != nil || len(rs) != len(full) {
+		t.Fatalf("TournamentResults = %v, %v; want %d games", rs, err, len(full))
+	}
+	for i, r := range rs {
+		f := full[i]
+		if r.ID != f.ID || r.Attackers != f.Attackers || r.Defenders != f.Defenders || r.Status != f.Status ||
+			r.Result != f.Result || r.TournamentID != "winter" || r.Event == nil || *r.Event != *f.Event {
+			t.Errorf("TournamentResults[%d] = %+v %+v\nTournamentGames        %+v %+v", i, r, r.Event, f, f.Event)
+		}
+	}
+	if rs[1].Result != "draw" || rs[0].Event == rs[1].Event {
+		t.Errorf("TournamentResults: result %q, events shared %v", rs[1].Result, rs[0].Event == rs[1].Event)
+	}
+	if none, err := s.TournamentResults(ctx, "nope"); err != nil || len(none) != 0 {
+		t.Errorf("TournamentResults(nope) = %v, %v; want none", none, err)
+	}
+
 	err = s.Commit(ctx, archive.Change{Tournament: &archive.TournamentChange{
 		Pairings: []archive.Pairing{{GameID: "GAME01", TournamentID: "winter", Section: 1, Round: 2, Board: 1, MatchGame: 1}}}})
 	if !errors.Is(err, archive.ErrConflict) {
