@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/taflmail/taflmail/archive"
@@ -55,12 +56,21 @@ func control(g *archive.Game) notation.TimeControl {
 	if g.TimeControl == "" {
 		return notation.TimeControl{}
 	}
+	if tc, ok := controls.Load(g.TimeControl); ok {
+		return tc.(notation.TimeControl)
+	}
 	tc, err := notation.ParseTimeControl(g.ID, g.TimeControl)
 	if err != nil {
 		return notation.TimeControl{}
 	}
+	controls.Store(g.TimeControl, tc)
 	return tc
 }
+
+// controls caches the time controls parsed by control, by their text: a
+// tournament's start computes the timers of thousands of games with the
+// same control.
+var controls sync.Map
 
 // clockGame returns what the clocks of t depend on: the control, the
 // start (the creation for a game started before clocks existed), the

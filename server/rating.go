@@ -264,9 +264,20 @@ func (w *ratingWork) update() archive.RatingUpdate {
 // grown for the idle time (Decision R1, tournament.Ratings.Current), and
 // whether the player has rated games in it.
 func (ss *session) currentRating(player, variant string) (glicko2.Rating, int, bool) {
+	k := [2]string{player, variant}
+	if r, ok := ss.tourney.stored[k]; ok {
+		return grown(r, ss.now), r.Games, r.Games > 0
+	}
 	r, err := ss.srv.store.Rating(ss.ctx, player, variant)
 	if err != nil {
 		ss.noteReadErr(err)
+		r = archive.Rating{}
+	}
+	if ss.tourney.stored == nil {
+		ss.tourney.stored = map[[2]string]archive.Rating{}
+	}
+	ss.tourney.stored[k] = r
+	if r.Games == 0 {
 		return glicko2.New(), 0, false
 	}
 	return grown(r, ss.now), r.Games, true
@@ -320,3 +331,8 @@ func (ss *session) ratingsLine() string {
 	}
 	return tr(ss.lang, "games.ratings", strings.Join(parts, ", "))
 }
+
+// RatingAt is a stored rating as of at, the RD grown for the idle time
+// since the player's last rated game (Decision R1), for the director's
+// commands.
+func RatingAt(r archive.Rating, at time.Time) glicko2.Rating { return grown(r, at) }

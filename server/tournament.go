@@ -43,6 +43,7 @@ type TournamentStore interface {
 	Entries(ctx context.Context, tournamentID string) ([]archive.Entry, error)
 	EntriesOf(ctx context.Context, player string) ([]archive.Entry, error)
 	TournamentGames(ctx context.Context, tournamentID string, withPlies bool) ([]*archive.Game, error)
+	TournamentResults(ctx context.Context, tournamentID string) ([]*archive.Game, error)
 	Rating(ctx context.Context, player, variant string) (archive.Rating, error)
 	RatingsOf(ctx context.Context, player string) ([]archive.Rating, error)
 	Ratings(ctx context.Context, variant string) ([]archive.Rating, error)
@@ -58,7 +59,10 @@ type tourneyState struct {
 	events  map[string]*event // by tournament id, loaded once
 	entries []archive.Entry   // entries to write
 	ratings map[string]*ratingWork
-	ended   bool // gamesEnded ran
+	// stored caches the stored ratings read (currentRating), by player
+	// and variant; Games 0 for a player without one.
+	stored map[[2]string]archive.Rating
+	ended  bool // gamesEnded ran
 	// own are mails the referee sends of its own accord in this change
 	// (a final crosstable, a start list): not replies, so not bound by
 	// the caps of one mail's replies (caps.go).
@@ -70,7 +74,7 @@ type tourneyState struct {
 type event struct {
 	t       *archive.Tournament
 	entries []archive.Entry
-	games   []*archive.Game // stored, without plies, in schedule order
+	games   []*archive.Game // stored results (archive.Store.TournamentResults), in schedule order
 	write   bool            // the tournament row is written (its version bumped)
 }
 
@@ -113,7 +117,7 @@ func (ss *session) event(id string) (*event, error) {
 	if err != nil {
 		return nil, err
 	}
-	gs, err := ss.srv.store.TournamentGames(ss.ctx, id, false)
+	gs, err := ss.srv.store.TournamentResults(ss.ctx, id)
 	if err != nil {
 		return nil, err
 	}
