@@ -1,0 +1,113 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/taflmail/taflmail/archive"
+)
+
+// benchEvent stores a created tournament of n players (rated, brandubh,
+// 30d+1d, matches of two games) in a fresh archive and returns a referee
+// over it.
+func benchEvent(b *testing.B, n int, now time.Time) (*Server, *archive.Store) {
+	b.Helper()
+	ctx := context.Background()
+	clock := func() time.Time { return now }
+	store, err := archive.OpenWith(ctx, filepath.Join(b.TempDir(), "bench.db"), archive.Options{Now: clock})
+	if err != nil {
+		b.Fatal(err)
+	}
+	srv, err := New(Options{Address: "tafl@game.test", Store: store, Now: clock, Rand: rand.NewChaCha8([32]byte{5}),
+		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		b.Fatal(err)
+	}
+	t := &archive.Tournament{ID: "big", Name: "Big", Variant: "brandubh", TimeControl: "30d+1d", Groups: 1, GamesPerPairing: 2,
+		StartDate: now.Truncate(24 * time.Hour), Rated: true, LeaveDays: 30, Status: archive.TournamentCreated}
+	tc := &archive.TournamentChange{Tournaments: []*archive.Tournament{t}}
+	for i := range n {
+		tc.Entries = append(tc.Entries, archive.Entry{TournamentID: "big", Player: fmt.Sprintf("p%03d@player.test", i),
+			Key: fmt.Sprintf("k%09d", i), Seq: i + 1})
+	}
+	if err := store.Commit(ctx, archive.Change{Tournament: tc}); err != nil {
+		b.Fatal(err)
+	}
+	return srv, store
+}
+
+// BenchmarkStartTournament100: starting a 100-player event with matches
+// of two games: 9,900 games paired, created with their keys and timers
+// (a deadline and three reminders each), 100 start lists, the pairings and
+// the event's state, in one fsync'd transaction (issue 11: < 5 s).
+// Setting the archive up is not timed.
+func BenchmarkStartTournament100(b *testing.B) {
+	ctx := context.Background()
+	now := time.Date(2027, 3, 1, 0, 0, 0, 0, time.UTC)
+	for b.Loop() {
+		b.StopTimer()
+		srv, store := benchEvent(b, 100, now)
+		b.StartTimer()
+		ids, err := srv.StartTournament(ctx, "big")
+		b.StopTimer()
+		if err != nil || len(ids) != 9900 {
+			b.Fatalf("StartTournament = %d games, %v", len(ids), err)
+		}
+		store.Close()
+		b.StartTimer()
+	}
+}
+
+// BenchmarkTournamentStandings100: the standings of that event from the
+// archive, as `taflmail tournament standings` and the mail command
+// compute them, and as the referee does after each of its games ends:
+// the tournament, its 100 entries and 9,900 games read, the table
+// computed (issue 11: < 100 ms). Half the games are finished.
+// TournamentResults reads what standings need; TournamentGames, which
+// reads whole games, is the export's.
+func BenchmarkTournamentStandings100(b *testing.B) {
+	ctx := context.Background()
+	now := time.Date(2027, 3, 1, 0, 0, 0, 0, time.UTC)
+	srv, store := benchEvent(b, 100, now)
+	defer store.Close()
+	ids, err := srv.StartTournament(ctx, "big")
+	if err != nil {
+		b.Fatal(err)
+	}
+	gs, err := store.TournamentGames(ctx, "big", false)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var c archive.Change
+	for i, g := range gs[:len(ids)/2] {
+		g.Status, g.Result, g.Reason = archive.Finished, []string{"attackers", "defenders", "draw"}[i%3], "resignation"
+		c.Games = append(c.Games, g)
+	}
+	if err := store.Commit(ctx, c); err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		t, err := store.Tournament(ctx, "big")
+		if err != nil {
+			b.Fatal(err)
+		}
+		es, err := store.Entries(ctx, "big")
+		if err != nil {
+			b.Fatal(err)
+		}
+		gs, err := store.TournamentResults(ctx, "big")
+		if err != nil {
+			b.Fatal(err)
+		}
+		sts, err := EventStandings(t, es, gs)
+		if err != nil || len(sts) != 1 || sts[0].Finished != 4950 {
+			b.Fatalf("EventStandings = %v, %v", sts, err)
+		}
+	}
+}
