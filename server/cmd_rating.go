@@ -51,12 +51,12 @@ func (ss *session) ratingCommand(c *grammar.RatingCommand) error {
 		return err
 	}
 	if len(hist) == 0 {
-		ss.say(nil, tr(ss.lang, "rating.none.variant", v.Title))
+		ss.say(nil, tr(ss.lang, "rating.none.variant", variantTitle(ss.lang, v)))
 		return nil
 	}
 	r, games, _ := ss.currentRating(ss.from, v.Name)
 	var b strings.Builder
-	b.WriteString(tr(ss.lang, "rating.variant", v.Title, r.R, r.RD, r.Volatility, games) + "\n\n")
+	b.WriteString(tr(ss.lang, "rating.variant", variantTitle(ss.lang, v), r.R, r.RD, r.Volatility, games) + "\n\n")
 	b.WriteString(tr(ss.lang, "rating.history") + "\n")
 	slices.Reverse(hist)
 	for i, h := range hist {

@@ -143,7 +143,7 @@ func (ss *session) rateEnded(ended []*table) {
 		for _, addr := range []string{g.Attackers, g.Defenders} {
 			p := w.state[addr]
 			ss.tell(addr, t, func(lang string) string {
-				return tr(lang, "rating.after", t.v.Title, p.Rating.R, p.Rating.RD, p.Games)
+				return tr(lang, "rating.after", variantTitle(lang, t.v), p.Rating.R, p.Rating.RD, p.Games)
 			})
 		}
 	}

@@ -185,7 +185,7 @@ func (ss *session) ownMail(seed, to, subject, body string) {
 func (s *Server) eventTerms(lang string, t *archive.Tournament) string {
 	title := t.Variant
 	if v, ok := engine.Lookup(t.Variant); ok {
-		title = v.Title
+		title = variantTitle(lang, v)
 	}
 	var b strings.Builder
 	b.WriteString(tr(lang, "tournament.variant", title) + "\n")
