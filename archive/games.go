@@ -17,7 +17,7 @@ const gameColumns = `id, variant, attackers, defenders, challenger, status, resu
 	attackers_conditions, defenders_conditions, takeback_by, engine_level, rated`
 
 // scanGame reads one row of gameColumns.
-func scanGame(row interface{ Scan(...any) error }) (*Game, error) {
+func scanGame(row scanner) (*Game, error) {
 	g := &Game{}
 	var ac, dc string
 	err := row.Scan(&g.ID, &g.Variant, &g.Attackers, &g.Defenders, &g.Challenger, &g.Status, &g.Result, &g.Reason, &g.DrawOfferBy,

@@ -13,7 +13,7 @@ const outboxColumns = `id, game_id, message_id, sender, recipients, raw, status,
 	claimed_by, claimed_at`
 
 // scanOutbox reads one row of outboxColumns.
-func scanOutbox(rows *sql.Rows) (OutboxMail, error) {
+func scanOutbox(rows scanner) (OutboxMail, error) {
 	var m OutboxMail
 	var to string
 	err := rows.Scan(&m.ID, &m.GameID, &m.MessageID, &m.From, &to, &m.Raw, &m.Status, &m.Attempts,
@@ -30,26 +30,7 @@ func scanOutbox(rows *sql.Rows) (OutboxMail, error) {
 
 // queryOutbox runs an outbox query.
 func (s *Store) queryOutbox(ctx context.Context, op, query string, args ...any) ([]OutboxMail, error) {
-	var out []OutboxMail
-	err := s.read(ctx, op, func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, query, args...)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			m, err := scanOutbox(rows)
-			if err != nil {
-				return err
-			}
-			out = append(out, m)
-		}
-		return rows.Err()
-	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
+	return queryAll(ctx, s, op, scanOutbox, query, args...)
 }
 
 // PendingOutbox returns up to limit Pending mails due at now (NextAttempt

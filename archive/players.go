@@ -116,26 +116,15 @@ WHERE s.address = ? AND g.status IN ('invited', 'active') ORDER BY s.created_at,
 
 // querySpectators runs a spectators query.
 func (s *Store) querySpectators(ctx context.Context, op, query string, args ...any) ([]Spectator, error) {
-	var out []Spectator
-	err := s.read(ctx, op, func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, query, args...)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var sp Spectator
-			if err := rows.Scan(&sp.GameID, &sp.Address, &sp.ResultsOnly, &sp.Thread, scanTime(&sp.CreatedAt)); err != nil {
-				return err
-			}
-			out = append(out, sp)
-		}
-		return rows.Err()
-	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
+	return queryAll(ctx, s, op, scanSpectator, query, args...)
+}
+
+// scanSpectator reads a spectators row: game_id, address, results_only,
+// thread, created_at.
+func scanSpectator(row scanner) (Spectator, error) {
+	var sp Spectator
+	err := row.Scan(&sp.GameID, &sp.Address, &sp.ResultsOnly, &sp.Thread, scanTime(&sp.CreatedAt))
+	return sp, err
 }
 
 // writeSpectators applies Change.Watch and Change.Unwatch.

@@ -163,7 +163,7 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 // them.
 const ratingColumns = `player, variant, rating, rd, volatility, games, last_end`
 
-func scanRating(row interface{ Scan(...any) error }) (Rating, error) {
+func scanRating(row scanner) (Rating, error) {
 	var r Rating
 	err := row.Scan(&r.Player, &r.Variant, &r.Value.R, &r.Value.RD, &r.Value.Volatility, &r.Games, scanTime(&r.LastEnd))
 	return r, err
@@ -199,26 +199,7 @@ func (s *Store) Ratings(ctx context.Context, variant string) ([]Rating, error) {
 }
 
 func (s *Store) queryRatings(ctx context.Context, op, query string, args ...any) ([]Rating, error) {
-	var out []Rating
-	err := s.read(ctx, op, func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, query, args...)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			r, err := scanRating(rows)
-			if err != nil {
-				return err
-			}
-			out = append(out, r)
-		}
-		return rows.Err()
-	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
+	return queryAll(ctx, s, op, scanRating, query, args...)
 }
 
 // RatingHistory returns a player's rated games (any case) in a variant,

@@ -80,7 +80,7 @@ ON CONFLICT (game_id, key) DO NOTHING`, id, t.Key, string(t.Kind), t.Ply, fmtTim
 const timerColumns = `game_id, key, kind, ply, due, done`
 
 // scanTimer reads one row of timerColumns.
-func scanTimer(row interface{ Scan(...any) error }) (Timer, error) {
+func scanTimer(row scanner) (Timer, error) {
 	var t Timer
 	err := row.Scan(&t.GameID, &t.Key, &t.Kind, &t.Ply, scanTime(&t.Due), scanTime(&t.Done))
 	return t, err
@@ -146,26 +146,7 @@ func (s *Store) Deadlines(ctx context.Context) (map[string]time.Time, error) {
 
 // queryTimers runs a timers query.
 func (s *Store) queryTimers(ctx context.Context, op, query string, args ...any) ([]Timer, error) {
-	var out []Timer
-	err := s.read(ctx, op, func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, query, args...)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			t, err := scanTimer(rows)
-			if err != nil {
-				return err
-			}
-			out = append(out, t)
-		}
-		return rows.Err()
-	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
+	return queryAll(ctx, s, op, scanTimer, query, args...)
 }
 
 // Leave returns the leave of the player at address (any case), earliest

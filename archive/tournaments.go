@@ -302,7 +302,7 @@ const tournamentColumns = `id, name, variant, time_control, groups, games_per_pa
 	open_entry, entry_closes, status, version, created_at, started_at, finished_at`
 
 // scanTournament reads one row of tournamentColumns.
-func scanTournament(row interface{ Scan(...any) error }) (*Tournament, error) {
+func scanTournament(row scanner) (*Tournament, error) {
 	t := &Tournament{}
 	err := row.Scan(&t.ID, &t.Name, &t.Variant, &t.TimeControl, &t.Groups, &t.GamesPerPairing, scanDay(&t.StartDate), &t.Rated,
 		&t.LeaveDays, &t.OpenEntry, scanDay(&t.EntryCloses), &t.Status, &t.Version, scanTime(&t.CreatedAt),
@@ -373,32 +373,13 @@ ORDER BY start_date LIMIT 1`).Scan(scanDay(&day))
 
 // queryTournaments runs a tournaments query.
 func (s *Store) queryTournaments(ctx context.Context, op, query string, args ...any) ([]*Tournament, error) {
-	var out []*Tournament
-	err := s.read(ctx, op, func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, query, args...)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			t, err := scanTournament(rows)
-			if err != nil {
-				return err
-			}
-			out = append(out, t)
-		}
-		return rows.Err()
-	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
+	return queryAll(ctx, s, op, scanTournament, query, args...)
 }
 
 // entryColumns are the entries columns in the order scanEntry reads them.
 const entryColumns = `e.tournament_id, e.player, e.seq, e.key, e.section, e.number, e.rating, e.joined_at, e.withdrawn_at, e.annulled`
 
-func scanEntry(row interface{ Scan(...any) error }) (Entry, error) {
+func scanEntry(row scanner) (Entry, error) {
 	var e Entry
 	err := row.Scan(&e.TournamentID, &e.Player, &e.Seq, &e.Key, &e.Section, &e.Number, &e.Rating, scanTime(&e.JoinedAt),
 		scanTime(&e.WithdrawnAt), &e.Annulled)
@@ -417,27 +398,9 @@ func (s *Store) EntriesOf(ctx context.Context, player string) ([]Entry, error) {
 	return s.queryEntries(ctx, "entries of", `SELECT `+entryColumns+` FROM entries e WHERE player = ? ORDER BY tournament_id`, lower(player))
 }
 
+// queryEntries runs an entries query.
 func (s *Store) queryEntries(ctx context.Context, op, query string, args ...any) ([]Entry, error) {
-	var out []Entry
-	err := s.read(ctx, op, func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, query, args...)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			e, err := scanEntry(rows)
-			if err != nil {
-				return err
-			}
-			out = append(out, e)
-		}
-		return rows.Err()
-	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
+	return queryAll(ctx, s, op, scanEntry, query, args...)
 }
 
 // TournamentGames returns every game of a tournament with its Event
