@@ -787,7 +787,7 @@ func ParseCommand(filename string, line int, src string) (cmd Command, err error
 			return nil, err
 		}
 	case *NewGameCommand:
-		if err := c.finish(filename, base); err != nil {
+		if err := c.finish(filename, base, src); err != nil {
 			return nil, err
 		}
 	case *LeaveCommand:
@@ -833,9 +833,16 @@ func shiftCommand(cmd Command, base lexer.Position) {
 
 // finish fills Side, Time, Level and Engine from a new command whose
 // positions are relative to line 1, moving them to base's line: each
-// clause at most once, the time control parsed by ParseTimeControl.
-func (c *NewGameCommand) finish(filename string, base lexer.Position) error {
+// clause at most once, the time control parsed by ParseTimeControl, the
+// address no longer than RFC 5321 allows (checkAddressLength). src is the
+// line.
+func (c *NewGameCommand) finish(filename string, base lexer.Position, src string) error {
 	c.Engine = !strings.Contains(c.Opponent, "@")
+	if !c.Engine {
+		if err := checkAddressLength(c.Opponent, findText(src, c.Opponent, base)); err != nil {
+			return err
+		}
+	}
 	seenSide, seenLevel := false, false
 	for _, o := range c.Options {
 		o.Pos = shift(base, o.Pos)
@@ -876,6 +883,30 @@ func (c *NewGameCommand) finish(filename string, base lexer.Position) error {
 			seenSide = true
 			c.Side = o.Side
 		}
+	}
+	return nil
+}
+
+// Address lengths of RFC 5321 §4.5.3.1: a local part (before the "@")
+// of at most 64 octets, a path of at most 256 octets with its angle
+// brackets, which leaves 254 for the address.
+const (
+	MaxLocalPartLength = 64
+	MaxAddressLength   = 254
+)
+
+// checkAddressLength reports an address (as written, maybe in angle
+// brackets) longer than RFC 5321 allows, as a *Error at pos quoting the
+// address cut short (quoteFound): a mail cannot be sent to it, and a reply
+// must not quote 100,000 characters of it (trial 2 report §1).
+func checkAddressLength(written string, pos lexer.Position) *Error {
+	addr := strings.Trim(written, "<>")
+	local, _, _ := strings.Cut(addr, "@")
+	switch {
+	case len(local) > MaxLocalPartLength:
+		return newError(pos, "the mail address %s has %d characters before the @, more than %d", quoteFound(addr), len(local), MaxLocalPartLength)
+	case len(addr) > MaxAddressLength:
+		return newError(pos, "the mail address %s has %d characters, more than %d", quoteFound(addr), len(addr), MaxAddressLength)
 	}
 	return nil
 }

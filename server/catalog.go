@@ -42,6 +42,16 @@ func tr(lang, key string, args ...any) string {
 	return fmt.Sprintf(s, args...)
 }
 
+// trn is tr for a text about n things: the key's singular form, key +
+// ".one", when n is 1 and the catalogue has one, else key ("1 spectator
+// was removed", "2 spectators were removed"; trial 2 report §12).
+func trn(lang, key string, n int, args ...any) string {
+	if _, ok := catalogEN[key+".one"]; ok && n == 1 {
+		key += ".one"
+	}
+	return tr(lang, key, args...)
+}
+
 // sideName names a side in lang: "attackers" / "Angreifer".
 func sideName(lang, side string) string { return tr(lang, "side."+side) }
 

@@ -369,6 +369,9 @@ func timeControlHint(lang string, l commandLine, ge *grammar.Error) string {
 			var b strings.Builder
 			b.WriteString(tr(lang, "hint.timecontrol"))
 			for _, line := range strings.Split(strings.TrimRight(grammar.TimeControlFormsText(), "\n"), "\n") {
+				if lang == german { // the one English word of the table, as commands.md writes it
+					line = strings.Replace(line, "<control> iccf   ", "<bedenkzeit> iccf", 1)
+				}
 				b.WriteString("\n    " + line)
 			}
 			return b.String()

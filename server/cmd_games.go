@@ -18,6 +18,11 @@ func init() {
 // most recent first; the rest are counted.
 const maxFinishedListed = 10
 
+// maxGamesText bounds the list of games, in bytes: the games past it are
+// counted, so that the list always fits into the reply (maxReplyText;
+// trial 2 report §1).
+const maxGamesText = maxReplyText / 2
+
 // games lists the sender's games and whose turn it is. Each running game
 // or open challenge is followed by its tag with the sender's key, so that
 // a reply to this list that keeps one game's tag line reaches that game
@@ -37,7 +42,7 @@ func (ss *session) games(*grammar.GamesCommand) error {
 		b.WriteString(r + "\n\n")
 	}
 	b.WriteString(tr(ss.lang, "games.header") + "\n")
-	finished, tags := 0, 0
+	finished, tags, cut := 0, 0, 0
 	for _, g := range gs {
 		open := g.Status == archive.Active || g.Status == archive.Invited
 		if !open {
@@ -45,20 +50,27 @@ func (ss *session) games(*grammar.GamesCommand) error {
 				continue
 			}
 		}
+		if b.Len() > maxGamesText {
+			cut++
+			continue
+		}
 		opp, label := opponentOf(g, ss.from), ""
 		if isEngine(opp) {
 			label = playerLabel(ss.lang, g, opp)
 		} else {
 			label = ss.withRating(opp, g.Variant)
 		}
-		fmt.Fprintf(&b, "  %s\n", tr(ss.lang, "games.line", g.ID, g.Variant, label, ss.gameState(g)))
+		fmt.Fprintf(&b, "  %s\n", tr(ss.lang, "games.line", g.ID, g.Variant, clip(label), ss.gameState(g)))
 		if tok := tokenOf(g, ss.from); open && tok != "" {
 			fmt.Fprintf(&b, "          [taflmail %s %s]\n", g.ID, tok)
 			tags++
 		}
 	}
+	if cut > 0 {
+		fmt.Fprintf(&b, "  %s\n", trn(ss.lang, "games.cut", cut, cut))
+	}
 	if more := finished - maxFinishedListed; more > 0 {
-		fmt.Fprintf(&b, "  %s\n", tr(ss.lang, "games.more", more))
+		fmt.Fprintf(&b, "  %s\n", trn(ss.lang, "games.more", more, more))
 	}
 	if tags > 0 {
 		b.WriteString("\n" + tr(ss.lang, "games.how"))

@@ -25,7 +25,11 @@ func (ss *session) compose() ([]archive.OutboxMail, error) {
 	s := ss.srv
 	ss.gamesEnded() // results, standings and ratings of the games that ended (tournament.go)
 	if ss.cut {
-		if n, ok := ss.notes[ss.from]; ok {
+		// the sender is not told of a first part that is not there
+		// (trial 2 report §2); addSection made sure the note exists
+		if n, ok := ss.notes[ss.from]; ok && len(n.sections) == 0 {
+			n.sections = append(n.sections, tr(ss.lang, "err.cutall"))
+		} else if ok {
 			n.sections = append(n.sections, tr(ss.lang, "err.cut"))
 		}
 	}

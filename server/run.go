@@ -4,6 +4,7 @@ import (
 	"errors"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/taflmail/taflmail/grammar"
 	"github.com/taflmail/taflmail/mailer"
@@ -147,10 +148,35 @@ func firstWordGerman(line string) bool {
 	return len(f) > 0 && grammar.GermanKeyword(f[0])
 }
 
-// quoteLine quotes the line a refusal is about.
+// quoteLine quotes the line a refusal is about, cut to maxQuoteRunes
+// characters (quoteText).
 func quoteLine(lang string, l commandLine) string {
 	if l.n == 0 {
-		return "> " + l.text + "\n"
+		return "> " + quoteText(lang, l.text) + "\n"
 	}
-	return tr(lang, "err.quote", l.n) + "\n> " + l.text + "\n"
+	return tr(lang, "err.quote", l.n) + "\n> " + quoteText(lang, l.text) + "\n"
+}
+
+// maxQuoteRunes is how many characters of a line, or of a word taken
+// from one (an address, a game id, a variant name), a reply quotes; a
+// longer one is cut with "…" (trial 2 report §1, §2: a 100,000-character
+// line must not make a reply that the size caps drop).
+const maxQuoteRunes = 200
+
+// clip returns s cut to maxQuoteRunes characters, with "…" where it was
+// cut.
+func clip(s string) string {
+	if utf8.RuneCountInString(s) <= maxQuoteRunes {
+		return s
+	}
+	return string([]rune(s)[:maxQuoteRunes]) + "…"
+}
+
+// quoteText returns a line for a quote in lang: as it is, or cut by clip
+// and followed by its length, "watch A1A1… (100006 characters)".
+func quoteText(lang, s string) string {
+	if c := clip(s); c != s {
+		return c + " " + tr(lang, "quote.length", utf8.RuneCountInString(s))
+	}
+	return s
 }

@@ -86,8 +86,15 @@ type refusal struct{ text string }
 
 func (r *refusal) Error() string { return r.text }
 
-// refuse returns a refusal in the sender's language.
+// refuse returns a refusal in the sender's language. A string argument,
+// which may be a word of the mail (an address, a game id), is cut to
+// maxQuoteRunes characters (clip).
 func (ss *session) refuse(key string, args ...any) error {
+	for i, a := range args {
+		if s, ok := a.(string); ok {
+			args[i] = clip(s)
+		}
+	}
 	return &refusal{text: tr(ss.lang, key, args...)}
 }
 
@@ -123,6 +130,7 @@ func (ss *session) tell(addr string, t *table, text func(lang string) string) {
 func (ss *session) addSection(n *note, text string) {
 	if !ss.own && ss.text+len(text) > maxReplyText {
 		ss.cut = true
+		ss.noteFor(ss.from, ss.lang, nil) // compose tells the sender (err.cut)
 		return
 	}
 	ss.text += len(text)

@@ -19,7 +19,8 @@ func (ss *session) syntaxError(l commandLine) string {
 	if errors.As(l.err, &ge) {
 		col = ge.Col
 	}
-	b.WriteString("  " + strings.Repeat(" ", max(col-1, 0)) + "^\n")
+	// a caret beyond a cut quote goes under its "…"
+	b.WriteString("  " + strings.Repeat(" ", min(max(col-1, 0), maxQuoteRunes)) + "^\n")
 	switch {
 	case ge != nil && ge.Expected != "":
 		b.WriteString(tr(ss.lang, "err.expected", expectedText(ss.lang, ge.Expected), syntaxPhrase(ss.lang, ge.Found)))
@@ -72,6 +73,11 @@ var syntaxPhrases = map[string]string{
 	"a time control such as 30d+1d":                "syntax.timecontrol",
 	"a time control such as none, 30d+1d or 3d/move": "syntax.timecontrol2",
 	"a date as YYYY-MM-DD such as 2026-12-24":        "syntax.date",
+	// trial 2 report §8
+	"a time as HH:MM such as 07:00":   "syntax.timeofday",
+	"a game id such as K7QX2M":        "syntax.gameid",
+	"a duration such as 30d or 2d12h": "syntax.duration",
+	`a unit "d", "h" or "m"`:          "syntax.unit",
 }
 
 // syntaxMessages map the grammar's messages without an expectation
@@ -91,6 +97,19 @@ var syntaxMessages = []struct {
 	{regexp.MustCompile(`^expected white space before move$`), "syntax.nospace"},
 	{regexp.MustCompile(`^(.+) is not a day of the calendar$`), "syntax.nodate"},
 	{regexp.MustCompile(`^the time must be more than 0 \(write none for an untimed game\)$`), "syntax.zerotime"},
+	// trial 2 report §8 (TestSyntaxTextsTranslated finds those missing)
+	{regexp.MustCompile(`^(.+) is not a time of day$`), "syntax.notime"},
+	{regexp.MustCompile(`^a time of day goes only with "digest" or "täglich"$`), "syntax.timedigest"},
+	{regexp.MustCompile(`^the level is given twice$`), "syntax.twice.level"},
+	{regexp.MustCompile(`^the side is given twice$`), "syntax.twice.side"},
+	{regexp.MustCompile(`^the time control is given twice$`), "syntax.twice.time"},
+	{regexp.MustCompile(`^the cap (.+) is less than the base time (.+)$`), "syntax.cap"},
+	{regexp.MustCompile(`^units must come in the order d, h, m, each at most once \(as in 2d12h\)$`), "syntax.units"},
+	{regexp.MustCompile(`^a duration of a time control may be at most ([0-9]+)d$`), "syntax.maxdays"},
+	{regexp.MustCompile(`^a time control must fit on one line$`), "syntax.tconeline"},
+	{regexp.MustCompile(`^max goes only with an increment \(<base>\+<inc> max <cap>\), not with <t>/move$`), "syntax.maxmove"},
+	{regexp.MustCompile(`^the mail address (.+) has ([0-9]+) characters before the @, more than ([0-9]+)$`), "syntax.address.local"},
+	{regexp.MustCompile(`^the mail address (.+) has ([0-9]+) characters, more than ([0-9]+)$`), "syntax.address.long"},
 	{regexp.MustCompile(`^unexpected (.+)$`), "syntax.unexpected"},
 }
 

@@ -15,6 +15,13 @@ var brokenLines = []string{
 	"1... d3-f3 please", "neu brandubh", "new", "new x with", "new x with y", "offer", "d1", "d1-", "d1-e",
 	"12.", "d1-d33", "z1-a1", "d1–e1", "d1—e1", "12345678901234567890. d1-d3", "d1-d3\x01", "D1-D3!",
 	"d1xd3", "d1-d3/", "d6 - d9", "d1- d3",
+	// trial 2 report §8: these reached German players in English
+	"notify digest 25:00", "notify digest 7:3", "notify 07:00", "watch", "watch !",
+	"new brandubh with bob@x.test level 1 level 2", "new brandubh with bob@x.test as a as b",
+	"new brandubh with bob@x.test time 10d+1d max 5d", "new brandubh with bob@x.test time 1d3d+1d",
+	"new brandubh with bob@x.test time 3d/move max 5d",
+	"new brandubh with " + strings.Repeat("x", 65) + "@x.test",
+	"new brandubh with x@" + strings.Repeat("x", 250) + ".test",
 }
 
 // TestSyntaxEnglish: in English the referee says exactly what the grammar

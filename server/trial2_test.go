@@ -1,0 +1,113 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/taflmail/taflmail/archive"
+)
+
+// Tests of the fixes after the second trial (trial 2 report, numbered as
+// there), each through the referee.
+
+// TestTrial2HugeAddressRefused (§1): a challenge to an address longer than
+// RFC 5321 allows is refused while the line is read, with a reply that
+// quotes neither the line nor the address whole; no game is made.
+func TestTrial2HugeAddressRefused(t *testing.T) {
+	for _, c := range []struct {
+		lang, line string
+		wants      []string
+	}{
+		{english, "new brandubh with " + strings.Repeat("x", 100000) + "@player.test",
+			[]string{"has 100000 characters before the @, more than 64", "(100030 characters)", "Nothing was changed"}},
+		{german, "neu brandubh mit " + strings.Repeat("x", 100000) + "@player.test",
+			[]string{"hat 100000 Zeichen vor dem @, mehr als 64", "(100029 Zeichen)", "nichts geändert"}},
+		{english, "new brandubh with x@" + strings.Repeat("y", 250) + ".test",
+			[]string{"has 257 characters, more than 254"}},
+		{german, "neu brandubh mit x@" + strings.Repeat("y", 250) + ".test",
+			[]string{"hat 257 Zeichen, mehr als 254"}},
+	} {
+		h := newHarness(t)
+		sent := h.deliver(carol, "huge", c.line, nil)
+		if len(sent) != 1 {
+			t.Fatalf("%s: %d mails sent, want the refusal alone", c.lang, len(sent))
+		}
+		text := to(t, sent, carol).Text
+		mustContain(t, "refusal", text, c.wants...)
+		if len(sent[0].raw) > 8<<10 {
+			t.Errorf("%s: the refusal has %d bytes; it quotes too much", c.lang, len(sent[0].raw))
+		}
+		gs, err := h.store.GamesOf(context.Background(), carol)
+		if err != nil || len(gs) != 0 {
+			t.Errorf("%s: carol has games %v (%v), want none", c.lang, gs, err)
+		}
+	}
+}
+
+// TestTrial2HugeWatchLine (§2): a 100,000-character "watch" line is
+// refused with the line cut short and its length, not with "I answered
+// the first part" and nothing else.
+func TestTrial2HugeWatchLine(t *testing.T) {
+	for _, c := range []struct{ lang, word, want, length string }{
+		{english, "watch", "There is no game A1A1", "(100006 characters)"},
+		{german, "zuschauen", "Es gibt keine Partie A1A1", "(100010 Zeichen)"},
+	} {
+		h := newHarness(t)
+		sent := h.deliver(carol, "hw", c.word+" "+strings.Repeat("A1", 50000), nil)
+		text := to(t, sent, carol).Text
+		mustContain(t, "refusal", text, c.want, "…", c.length)
+		for _, key := range []string{"err.cut", "err.cutall"} {
+			if strings.Contains(text, tr(c.lang, key)) {
+				t.Errorf("%s: the reply says %q:\n%s", c.lang, tr(c.lang, key), text)
+			}
+		}
+		if len(sent[0].raw) > 8<<10 {
+			t.Errorf("%s: the refusal has %d bytes", c.lang, len(sent[0].raw))
+		}
+	}
+}
+
+// TestTrial2GamesListCut (§1): a "games" list that would not fit into one
+// reply is cut and says how many games it leaves out, instead of being
+// dropped for "I answered the first part" (here a challenge made before
+// addresses were checked, with a 100,000-character opponent, and 300
+// games with long addresses).
+func TestTrial2GamesListCut(t *testing.T) {
+	for _, lang := range []string{english, german} {
+		h := newHarness(t)
+		sent := h.deliver(carol, "x", "new brandubh with bob@player.test", nil)
+		id := findGame(to(t, sent, bob).Subject, "", nil).id
+		h.setGame(id, func(g *archive.Game) { g.Defenders = strings.Repeat("x", 100000) + "@player.test" })
+		cmd := "games"
+		if lang == german {
+			cmd = "partien"
+		}
+		text := to(t, h.deliver(carol, "x", cmd, nil), carol).Text
+		mustContain(t, "games", text, id, strings.Repeat("x", 100)+"…")
+		if strings.Contains(text, tr(lang, "err.cut")) || strings.Contains(text, tr(lang, "err.cutall")) {
+			t.Errorf("%s: the list was dropped:\n%s", lang, text)
+		}
+
+		var c archive.Change
+		for i := range 300 {
+			c.Games = append(c.Games, &archive.Game{ID: fmt.Sprintf("G%05d", i), Variant: "brandubh", Challenger: carol,
+				Attackers: carol, Defenders: fmt.Sprintf("%s%d@player.test", strings.Repeat("y", 60), i),
+				AttackerToken: fmt.Sprintf("k%09d", i), DefenderToken: fmt.Sprintf("d%09d", i),
+				Status: archive.Active, CreatedAt: h.now})
+		}
+		if err := h.store.Commit(context.Background(), c); err != nil {
+			t.Fatal(err)
+		}
+		sent = h.deliver(carol, "x", cmd, nil)
+		text = to(t, sent, carol).Text
+		mustContain(t, "games", text, tr(lang, "games.header"))
+		if !strings.Contains(text, strings.SplitN(tr(lang, "games.cut", 1), "1", 2)[0]) {
+			t.Errorf("%s: the list does not say it was cut:\n%s", lang, text)
+		}
+		if strings.Contains(text, tr(lang, "err.cut")) || strings.Contains(text, tr(lang, "err.cutall")) {
+			t.Errorf("%s: the list was dropped:\n%s", lang, text)
+		}
+	}
+}
