@@ -760,7 +760,9 @@ func ParseCommand(filename string, line int, src string) (cmd Command, err error
 		if e.Expected == "" && strings.HasPrefix(e.Message, "unexpected") {
 			e.Found = strings.TrimPrefix(e.Message, "unexpected ")
 		}
-		if e.Col == 1 && e.Expected != "" {
+		if e.Col == 1 && secondWordError(e, src) {
+			// "remis anbiten": the second word is wrong, not the first
+		} else if e.Col == 1 && e.Expected != "" {
 			e.Expected = "a command (see help) or a move such as d1-d3"
 		}
 		e.Expected = tokenWords.Replace(e.Expected)

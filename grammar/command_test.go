@@ -224,7 +224,7 @@ func TestParseCommandErrors(t *testing.T) {
 		{"leave 2026-1-2", `mail:7:7: expected a date as YYYY-MM-DD such as 2026-12-24, found "2026-1-2"`},
 		{"leave 2027-02-29", `mail:7:7: 2027-02-29 is not a day of the calendar`},
 		{"leave 2026-12-24 to", `mail:7:20: expected a date as YYYY-MM-DD such as 2026-12-24, found end of input`},
-		{"cancel", `mail:7:1: expected a command (see help) or a move such as d1-d3, found "cancel"`},
+		{"cancel", `mail:7:7: expected "challenge" or "leave" or "urlaub" or "conditions", found end of input`}, // trial 2 report §5
 		{"clock please", `mail:7:7: expected end of line, found "please"`},
 		// issue 12
 		{"watch K7QX2M.", `mail:7:7: expected a game id such as K7QX2M, found "K7QX2M."`},

@@ -447,4 +447,5 @@ Namen mit deinem Schlüssel gilt als deine.`,
 	"syntax.duration":      "eine Dauer wie 30d oder 2d12h",
 	"syntax.unit":          "eine Einheit \"d\", \"h\" oder \"m\"",
 	"syntax.maxmove":       "max gibt es nur mit einem Zuschlag (<base>+<inc> max <cap>), nicht mit <t>/move",
+	"err.didyoumean":       "Diese Zeile ist kein Befehl, und als Nachricht wurde sie auch nicht weitergegeben. Meintest du \"%s\"? (\"hilfe\" zeigt die Befehle.)",
 }

@@ -449,4 +449,5 @@ in your name that carries your key is taken as yours.`,
 	"syntax.duration":      "a duration such as 30d or 2d12h",
 	"syntax.unit":          "a unit \"d\", \"h\" or \"m\"",
 	"syntax.maxmove":       "max goes only with an increment (<base>+<inc> max <cap>), not with <t>/move",
+	"err.didyoumean":       "This line is no command, and it was not passed on as a message either. Did you mean \"%s\"? (\"help\" lists the commands.)",
 }

@@ -38,7 +38,7 @@ func messageTo(g *archive.Game, side string) *string {
 // text the commands were read from (Reply, or AltReply when only it holds
 // commands; both without quoted history and signature, mailer.StripQuoted)
 // up to the referee's own mail quoted without marks, without command
-// lines, quoted lines and game tags, with the keys of game t replaced by
+// lines (misspelt ones included, nearLine), quoted lines and game tags, with the keys of game t replaced by
 // "…"; runs of blank lines become one, blank lines at the ends go.
 func (ss *session) prose(t *table) string {
 	text := ss.msg.Reply
@@ -51,7 +51,7 @@ func (ss *session) prose(t *table) string {
 		if ownMail.MatchString(line) {
 			break
 		}
-		if grammar.IsCommandLine(line) || strings.HasPrefix(strings.TrimSpace(line), ">") || subjectTag.MatchString(line) {
+		if grammar.IsCommandLine(line) || nearLine(line) != "" || strings.HasPrefix(strings.TrimSpace(line), ">") || subjectTag.MatchString(line) {
 			continue
 		}
 		if line == "" && (len(lines) == 0 || lines[len(lines)-1] == "") {
@@ -68,10 +68,11 @@ func (ss *session) prose(t *table) string {
 	return out
 }
 
-// holdsCommand reports whether text has a command line.
+// holdsCommand reports whether text has a command line, or a misspelt
+// one (nearLine).
 func holdsCommand(text string) bool {
 	for _, line := range strings.Split(text, "\n") {
-		if grammar.IsCommandLine(line) {
+		if grammar.IsCommandLine(line) || nearLine(line) != "" {
 			return true
 		}
 	}

@@ -25,7 +25,8 @@ type commandLine struct {
 }
 
 // commandLines finds the command lines of the mail: the lines of the reply
-// text that IsCommandLine accepts; when it has none, those of the HTML
+// text that IsCommandLine accepts, and those that are a command with a
+// typo (nearLine); when it has none, those of the HTML
 // alternative (a plain part that is only a placeholder, issue 8 §5); when
 // that has none either, the subject. A line repeated word for word is read
 // once, and at most maxCommandLines distinct lines are read: unread counts
@@ -40,12 +41,17 @@ func (ss *session) commandLines() (lines []commandLine, unread int) {
 				break // the rest is our own earlier mail, quoted without markers
 			}
 			key := strings.ToLower(strings.Join(strings.Fields(line), " "))
-			if seen[key] || !grammar.IsCommandLine(line) {
+			near := nearLine(line)
+			if seen[key] || !grammar.IsCommandLine(line) && near == "" {
 				continue
 			}
 			seen[key] = true
 			if len(lines) == maxCommandLines {
 				unread++
+				continue
+			}
+			if near != "" { // a misspelt command: answered, never relayed (nearmiss.go)
+				lines = append(lines, commandLine{n: i + 1, text: line, err: &nearMiss{phrase: near}})
 				continue
 			}
 			cmd, err := grammar.ParseCommand("mail", i+1, line)

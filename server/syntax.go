@@ -14,6 +14,11 @@ import (
 func (ss *session) syntaxError(l commandLine) string {
 	var b strings.Builder
 	b.WriteString(quoteLine(ss.lang, l))
+	var near *nearMiss
+	if errors.As(l.err, &near) { // a misspelt command (nearmiss.go)
+		b.WriteString(tr(ss.lang, "err.didyoumean", near.phrase) + "\n" + tr(ss.lang, "err.nothing"))
+		return b.String()
+	}
 	var ge *grammar.Error
 	col := 1
 	if errors.As(l.err, &ge) {
@@ -37,7 +42,7 @@ func (ss *session) syntaxError(l commandLine) string {
 }
 
 // syntaxHint returns a hint for a line that does not parse, or "": how to
-// write the dash of a move, or, for a square beyond any board, which
+// write the dash of a move, the command a misspelt one was near to, or, for a square beyond any board, which
 // squares the game's board has.
 func (ss *session) syntaxHint(l commandLine, ge *grammar.Error) string {
 	if h := dashHint(ss.lang, l.text); h != "" {
@@ -45,6 +50,9 @@ func (ss *session) syntaxHint(l commandLine, ge *grammar.Error) string {
 	}
 	if h := timeControlHint(ss.lang, l, ge); h != "" {
 		return h
+	}
+	if p := nearCommand(l.text); p != "" && ge != nil && ge.Col > 1 { // "remis anbiten"
+		return tr(ss.lang, "hint.variant", `"`+p+`"`)
 	}
 	if ge != nil && (ge.Expected == "rank 1 to 19" || ge.Expected == "file a to s") {
 		if t := ss.contextTable(); t != nil {

@@ -111,3 +111,83 @@ func TestTrial2GamesListCut(t *testing.T) {
 		}
 	}
 }
+
+// gameOf returns the stored game id.
+func (h *harness) gameOf(id string) *archive.Game {
+	h.t.Helper()
+	g, err := h.store.Game(context.Background(), id)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return g
+}
+
+// TestTrial2MisspeltCommands (§4): a line that is a command with a typo
+// is answered "Did you mean …?" and never passed on to the opponent;
+// prose that merely starts with a word near a command still is.
+func TestTrial2MisspeltCommands(t *testing.T) {
+	h := newHarness(t)
+	id := startBrandubh(t, h)
+	for _, c := range []struct{ line, lang, want string }{
+		{"aufgebn", german, `Meintest du "aufgeben"?`},
+		{"zurücknehmn", german, `Meintest du "zurücknehmen"?`},
+		{"bedingungn löschen", german, `Meintest du "bedingungen löschen"?`},
+		{"rücknahme annehmn", german, `Meintest du "rücknahme annehmen"?`},
+		{"nachrichten aus bitte", german, `Meintest du "nachrichten aus"?`},
+		{"resing", english, `Did you mean "resign"?`},
+		{"notfy", english, `Did you mean "notify"?`},
+		{"Takebak!", english, `Did you mean "takeback"?`},
+		{"messages off please", english, `Did you mean "messages off"?`},
+	} {
+		h.setPlayerLanguage(bob, c.lang)
+		text := to(t, h.reply(bob, c.line), bob).Text
+		mustContain(t, c.line, text, "> "+c.line, c.want, tr(c.lang, "err.nothing"))
+		g := h.gameOf(id)
+		if g.Status != archive.Active || g.MessageToAttackers != "" {
+			t.Errorf("%q: the game is %s, alice's waiting message %q; want it active and nothing passed on", c.line, g.Status, g.MessageToAttackers)
+		}
+	}
+	// prose near a command word is passed on
+	h.setPlayerLanguage(bob, german)
+	prose := "Aufgabe gelöst!\nPartie gefällt mir\nNotify me when you are back\nMessages are welcome"
+	text := to(t, h.reply(bob, prose), bob).Text
+	if strings.Contains(text, "Meintest du") {
+		t.Errorf("prose got a did-you-mean:\n%s", text)
+	}
+	if g := h.gameOf(id); g.MessageToAttackers != prose {
+		t.Errorf("alice's waiting message is %q, want the prose %q", g.MessageToAttackers, prose)
+	}
+}
+
+// setPlayerLanguage sets the stored reply language of addr.
+func (h *harness) setPlayerLanguage(addr, lang string) {
+	h.t.Helper()
+	p, err := h.store.Player(context.Background(), addr)
+	if err != nil {
+		p = &archive.Player{Address: addr}
+	}
+	p.Language = lang
+	if err := h.store.Commit(context.Background(), archive.Change{Players: []archive.Player{*p}}); err != nil {
+		h.t.Fatal(err)
+	}
+}
+
+// TestTrial2SecondWordCaret (§5): "remis anbiten" is refused with the
+// caret under "anbiten", the words that may stand there, and the command
+// meant; "offer drw" likewise (a word of four letters gets no "Did you
+// mean", nearmiss.go).
+func TestTrial2SecondWordCaret(t *testing.T) {
+	for _, c := range []struct {
+		lang, line string
+		wants      []string
+	}{
+		{german, "remis anbiten", []string{"> remis anbiten\n        ^\n",
+			`Erwartet: "anbieten" oder "annehmen" oder "ablehnen", gefunden: "anbiten".`, `Meintest du "remis anbieten"?`}},
+		{english, "offer drw", []string{"> offer drw\n        ^\n", `Expected "draw", found "drw".`}},
+	} {
+		h := newHarness(t)
+		startBrandubh(t, h)
+		h.setPlayerLanguage(bob, c.lang)
+		mustContain(t, c.line, to(t, h.reply(bob, c.line), bob).Text, c.wants...)
+	}
+}
