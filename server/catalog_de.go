@@ -213,7 +213,7 @@ var catalogDE = map[string]string{
 	"message.notdone": "Nichts in deiner Mail wurde ausgeführt, daher wurde auch deine Nachricht nicht weitergegeben; schicke sie mit deinem nächsten Befehl noch einmal.",
 
 	"notify.each":        "Ab jetzt bekommst du für jeden Zug deiner Gegner eine Mail. (\"benachrichtigung täglich 07:00\" bringt dir stattdessen eine Mail am Tag.)",
-	"notify.digest":      "Ab jetzt bekommst du eine Mail am Tag, um %s UTC, mit den Partien, in denen du am Zug bist, statt einer Mail für jeden Zug deiner Gegner; die erste kommt am %s. Ergebnisse, Remisangebote, Rücknahmewünsche, Erinnerungen vor einer Frist, Einladungen und die Antworten auf deine eigenen Mails kommen weiter sofort. Die Zeit ist UTC: taflmail kennt deine Zeitzone nicht. \"benachrichtigung einzeln\" bringt wieder eine Mail pro Zug.",
+	"notify.digest":      "Ab jetzt bekommst du eine Mail am Tag, um %s UTC, mit den Partien, in denen du am Zug bist, statt einer Mail für jeden Zug deiner Gegner; die erste kommt am %s. Ergebnisse, Remisangebote, Rücknahmewünsche, Erinnerungen vor einer Frist, Einladungen, die Züge der Engine und die Antworten auf deine eigenen Mails kommen weiter sofort. Die Zeit ist UTC: taflmail kennt deine Zeitzone nicht. \"benachrichtigung einzeln\" bringt wieder eine Mail pro Zug.",
 	"notify.show.each":   "Du bekommst für jeden Zug deiner Gegner eine Mail. \"benachrichtigung täglich 07:00\" bringt dir stattdessen eine Mail am Tag um 07:00 UTC mit den Partien, in denen du am Zug bist.",
 	"notify.show.digest": "Du bekommst eine Mail am Tag, um %s UTC, mit den Partien, in denen du am Zug bist; die nächste kommt am %s. \"benachrichtigung einzeln\" bringt wieder eine Mail pro Zug.",
 	"digest.subject":     "taflmail: du bist am Zug in %d Partien",

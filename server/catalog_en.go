@@ -215,7 +215,7 @@ var catalogEN = map[string]string{
 	"message.notdone": "Nothing in your mail was carried out, so your message was not passed on either; send it again with your next command.",
 
 	"notify.each":        "From now on you get a mail for every move of your opponents. (\"notify digest 07:00\" gets you one mail a day instead.)",
-	"notify.digest":      "From now on you get one mail a day, at %s UTC, listing the games where it is your move, instead of a mail for every move of your opponents; the first comes at %s. Results, draw offers, takeback requests, reminders before a deadline, invitations and the answers to your own mails still come at once. The time is UTC: taflmail knows no time zone of yours. \"notify each\" brings back a mail per move.",
+	"notify.digest":      "From now on you get one mail a day, at %s UTC, listing the games where it is your move, instead of a mail for every move of your opponents; the first comes at %s. Results, draw offers, takeback requests, reminders before a deadline, invitations, the engine's moves and the answers to your own mails still come at once. The time is UTC: taflmail knows no time zone of yours. \"notify each\" brings back a mail per move.",
 	"notify.show.each":   "You get a mail for every move of your opponents. \"notify digest 07:00\" gets you one mail a day at 07:00 UTC instead, listing the games where it is your move.",
 	"notify.show.digest": "You get one mail a day, at %s UTC, listing the games where it is your move; the next comes at %s. \"notify each\" brings back a mail per move.",
 	"digest.subject":     "taflmail: your move in %d games",

@@ -41,7 +41,7 @@ func (ss *session) help(c *grammar.HelpCommand) error {
 	}
 	var text []string
 	if !overviewTopics[topic] {
-		s := tr(ss.lang, "hint.topic", c.Topic)
+		s := tr(ss.lang, "hint.topic", clip(c.Topic))
 		if h := variantHint(ss.lang, topic); h != "" {
 			s += " " + h
 		}

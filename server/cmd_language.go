@@ -21,7 +21,7 @@ func (ss *session) language(c *grammar.LanguageCommand) error {
 	case "de", "deutsch", "german":
 		l = german
 	default:
-		return ss.refuse("err.badlanguage", l)
+		return ss.refuse("err.badlanguage", clip(l))
 	}
 	ss.lang = l
 	p := ss.playerRow(ss.from)

@@ -93,14 +93,14 @@ func (ss *session) checkMoveNumber(t *table, c *grammar.MoveCommand) error {
 		return nil
 	}
 	if c.Dots != "." && c.Dots != "..." { // "1..": neither side's form
-		return ss.refuse("err.movedots", fmt.Sprintf("%d%s", c.Number, c.Dots), c.Number, c.Number)
+		return ss.refuse("err.movedots", clip(fmt.Sprintf("%d%s", c.Number, c.Dots)), c.Number, c.Number)
 	}
 	wantDots := "."
 	if t.pos.Ply()%2 == 1 {
 		wantDots = "..."
 	}
 	if c.Number != t.moveNumber() || c.Dots != wantDots {
-		return ss.refuse("err.movenumber", fmt.Sprintf("%d%s", c.Number, c.Dots), fmt.Sprintf("%d%s", t.moveNumber(), wantDots))
+		return ss.refuse("err.movenumber", clip(fmt.Sprintf("%d%s", c.Number, c.Dots)), fmt.Sprintf("%d%s", t.moveNumber(), wantDots))
 	}
 	return nil
 }

@@ -30,7 +30,7 @@ func (ss *session) newGame(c *grammar.NewGameCommand) error {
 	}
 	addr, err := mail.ParseAddress(strings.Trim(c.Opponent, "<>"))
 	if err != nil {
-		return ss.refuse("err.badaddress", c.Opponent)
+		return ss.refuse("err.badaddress", clip(c.Opponent))
 	}
 	opp := strings.ToLower(addr.Address)
 	if opp == ss.from {
@@ -40,13 +40,13 @@ func (ss *session) newGame(c *grammar.NewGameCommand) error {
 		return ss.refuse("err.inviteme", opp)
 	}
 	if isEngine(opp) {
-		return ss.refuse("err.badaddress", c.Opponent)
+		return ss.refuse("err.badaddress", clip(c.Opponent))
 	}
 	side := "attackers"
 	if c.Side != "" {
 		var ok bool
 		if side, ok = normalizeSide(c.Side); !ok {
-			return ss.refuse("err.badside", c.Side)
+			return ss.refuse("err.badside", clip(c.Side))
 		}
 	}
 	if n, err := ss.recentChallenges(); err != nil {
@@ -87,7 +87,7 @@ func (ss *session) variantNamed(written string) (*engine.Variant, error) {
 	if v, ok := engine.Lookup(name); ok {
 		return v, nil
 	}
-	r := &refusal{text: tr(ss.lang, "err.unknownvariant", written)}
+	r := &refusal{text: tr(ss.lang, "err.unknownvariant", clip(written))}
 	if h := variantHint(ss.lang, name); h != "" {
 		r.text += " " + h
 	}

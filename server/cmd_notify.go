@@ -23,7 +23,8 @@ const defaultDigestAt = 7 * 60
 // opponent (the default); "notify digest [HH:MM]", one mail a day at
 // HH:MM UTC (defaultDigestAt without a time) listing the games where it is
 // his move. The time is UTC: the archive knows no player's time zone.
-// "notify" alone tells the setting. Like "messages" it needs no key and
+// "notify" alone tells the setting, with the changes of the lines above
+// it in the same mail. Like "messages" it needs no key and
 // holds for all the sender's games.
 func (ss *session) notify(c *grammar.NotifyCommand) error {
 	switch {
@@ -43,9 +44,14 @@ func (ss *session) notify(c *grammar.NotifyCommand) error {
 		p.Digest, p.DigestAt = true, at
 		ss.say(nil, tr(ss.lang, "notify.digest", clockOfDay(at), stamp(p.DigestDue)))
 	default:
-		p, err := ss.srv.store.Player(ss.ctx, ss.from)
-		if err != nil && !errors.Is(err, archive.ErrNotFound) {
-			return err
+		// the setting as this mail leaves it so far: a "notify digest"
+		// above this line counts (trial 2 report §6)
+		p, ok := ss.players[ss.from]
+		var err error
+		if !ok {
+			if p, err = ss.srv.store.Player(ss.ctx, ss.from); err != nil && !errors.Is(err, archive.ErrNotFound) {
+				return err
+			}
 		}
 		if err == nil && p.Digest {
 			ss.say(nil, tr(ss.lang, "notify.show.digest", clockOfDay(p.DigestAt), stamp(p.DigestDue)))

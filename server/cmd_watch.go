@@ -163,7 +163,7 @@ func (ss *session) unwatch(c *grammar.UnwatchCommand) error {
 	}
 	ss.corr.watch = kept
 	if !found || ss.unwatching(id, ss.from) {
-		return ss.refuse("err.unwatch.not", id)
+		return ss.refuse("err.unwatch.not", clip(id))
 	}
 	ss.corr.unwatch = append(ss.corr.unwatch, archive.Spectator{GameID: id, Address: ss.from})
 	ss.say(nil, tr(ss.lang, "watch.stopped", id))

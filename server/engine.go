@@ -103,7 +103,7 @@ func (ss *session) newEngineGame(c *grammar.NewGameCommand, v *engine.Variant) e
 	if c.Side != "" {
 		var ok bool
 		if side, ok = normalizeSide(c.Side); !ok {
-			return ss.refuse("err.badside", c.Side)
+			return ss.refuse("err.badside", clip(c.Side))
 		}
 	}
 	if n, err := ss.recentChallenges(); err != nil {

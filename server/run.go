@@ -170,7 +170,8 @@ func quoteLine(lang string, l commandLine) string {
 const maxQuoteRunes = 200
 
 // clip returns s cut to maxQuoteRunes characters, with "…" where it was
-// cut.
+// cut. Every word of a mail a reply quotes goes through it (refuse's
+// arguments included).
 func clip(s string) string {
 	if utf8.RuneCountInString(s) <= maxQuoteRunes {
 		return s

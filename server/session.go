@@ -86,15 +86,9 @@ type refusal struct{ text string }
 
 func (r *refusal) Error() string { return r.text }
 
-// refuse returns a refusal in the sender's language. A string argument,
-// which may be a word of the mail (an address, a game id), is cut to
-// maxQuoteRunes characters (clip).
+// refuse returns a refusal in the sender's language. A word of the mail
+// among args (an address, a game id) must be cut with clip.
 func (ss *session) refuse(key string, args ...any) error {
-	for i, a := range args {
-		if s, ok := a.(string); ok {
-			args[i] = clip(s)
-		}
-	}
 	return &refusal{text: tr(ss.lang, key, args...)}
 }
 
@@ -184,7 +178,7 @@ func (ss *session) table(id string) (*table, error) {
 	}
 	g, err := ss.srv.store.Game(ss.ctx, id)
 	if errors.Is(err, archive.ErrNotFound) {
-		return nil, ss.refuse("err.unknowngame", id)
+		return nil, ss.refuse("err.unknowngame", clip(id))
 	}
 	if err != nil {
 		return nil, err

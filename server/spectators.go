@@ -68,7 +68,7 @@ func gameIDShaped(id string) bool {
 // games paired later); until then every such id is refused.
 func (ss *session) watchTournament(id string, resultsOnly bool) error {
 	_ = resultsOnly
-	return ss.refuse("err.watch.unknown", id)
+	return ss.refuse("err.watch.unknown", clip(id))
 }
 
 // spectatorClock is the clock part of a spectator's mail: the same lines

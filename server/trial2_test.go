@@ -191,3 +191,23 @@ func TestTrial2SecondWordCaret(t *testing.T) {
 		mustContain(t, c.line, to(t, h.reply(bob, c.line), bob).Text, c.wants...)
 	}
 }
+
+// TestTrial2NotifyAfterDigest (§6): "notify" after "notify digest 06:00"
+// in the same mail tells the digest just set.
+func TestTrial2NotifyAfterDigest(t *testing.T) {
+	for _, c := range []struct{ lang, body string }{
+		{english, "notify digest 06:00\nnotify"},
+		{german, "benachrichtigung täglich 06:00\nbenachrichtigung"},
+	} {
+		h := newHarness(t)
+		text := to(t, h.deliver(carol, "n", c.body, nil), carol).Text
+		show := tr(c.lang, "notify.show.digest", "06:00", "")
+		show = show[:strings.Index(show, "06:00")+5]
+		if !strings.Contains(text, show) {
+			t.Errorf("%s: the reply does not tell the digest just set (%q):\n%s", c.lang, show, text)
+		}
+		if old := tr(c.lang, "notify.show.each")[:30]; strings.Contains(text, old) {
+			t.Errorf("%s: the reply tells the old setting (%q):\n%s", c.lang, old, text)
+		}
+	}
+}
