@@ -168,10 +168,18 @@ func TestOneMailCannotAmplify(t *testing.T) {
 	if n := totalBytes(sent); n == 0 || n > 64<<10 {
 		t.Errorf("a mail of many distinct commands caused %d bytes of replies, want 1..64 KiB", n)
 	}
-	if len(sent) > 6 {
-		t.Errorf("one mail caused %d replies (invitations to strangers included), want a handful", len(sent))
+	// every game the mail starts has its start mails, the challenger's and
+	// the invitation (trial 2 report §10): the reply and two per challenge
+	if len(sent) > 1+2*maxChallengesPerHour {
+		t.Errorf("one mail caused %d replies (invitations to strangers included), want at most %d", len(sent), 1+2*maxChallengesPerHour)
 	}
-	mustContain(t, "reply to a long mail", to(t, sent, "other@evil.test").Text, "only the first")
+	var own strings.Builder
+	for _, m := range sent {
+		if m.to == "other@evil.test" {
+			own.WriteString(m.msg.Text)
+		}
+	}
+	mustContain(t, "replies to a long mail", own.String(), "only the first")
 }
 
 // Issue 8 §2: 300 mails from 300 different strangers got 300 replies in

@@ -103,7 +103,7 @@ func (ss *session) loopBreaker(disposition string) (string, error) {
 		return "", err
 	}
 	if n >= limit {
-		delete(ss.notes, ss.from)
+		ss.dropNotes(ss.from)
 		return fmt.Sprintf("loop breaker: %d keyed mails about game %s that changed nothing were answered in the last hour", n, ss.auth.g.ID), nil
 	}
 	return "", nil
@@ -139,7 +139,7 @@ func (s *Server) capRefusals(ss *session, disposition string) (string, error) {
 		return "", err
 	}
 	if n >= s.opts.ErrorRepliesPerHour {
-		delete(ss.notes, ss.from)
+		ss.dropNotes(ss.from)
 		return fmt.Sprintf("refusal not sent: %d refusals of mails without a key sent to this address in the last hour (server.error_replies_per_hour)", n), nil
 	}
 	return "", nil

@@ -57,7 +57,9 @@ func (ss *session) decline(*grammar.DeclineCommand) error {
 		return tr(lang, "challenge.declined", ss.from)
 	})
 	for _, n := range ss.notes {
-		n.subject = tr(n.lang, "subject.declined", variantTitle(n.lang, t.v))
+		if n.game == t { // not the notes of a game this mail starts
+			n.subject = tr(n.lang, "subject.declined", variantTitle(n.lang, t.v))
+		}
 	}
 	return nil
 }

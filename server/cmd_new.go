@@ -68,13 +68,15 @@ func (ss *session) newGame(c *grammar.NewGameCommand) error {
 	if side == "defenders" {
 		oppSide = "attackers"
 	}
-	ss.say(t, tr(ss.lang, "challenge.sent", opp, sideName(ss.lang, side))+"\n"+terms(ss.lang, opp))
-	ss.noteFor(ss.from, ss.lang, t).subject = tr(ss.lang, "subject.challenge", variantTitle(ss.lang, v), opp)
-	ss.tell(opp, t, func(lang string) string {
-		return tr(lang, "invite.body", ss.from, variantTitle(lang, v), sideName(lang, oppSide)) + "\n" +
-			tr(lang, "invite.rules", variantSummary(lang, v)) + "\n" + terms(lang, ss.from) + "\n\n" + tr(lang, "invite.how")
-	})
-	ss.notes[opp].subject = tr(ss.langOf(opp), "subject.invite", variantTitle(ss.langOf(opp), v), ss.from)
+	// each game a mail starts gets mails of its own (startNote)
+	n := ss.startNote(ss.from, ss.lang, t)
+	ss.addSection(n, tr(ss.lang, "challenge.sent", opp, sideName(ss.lang, side))+"\n"+terms(ss.lang, opp))
+	n.subject = tr(ss.lang, "subject.challenge", variantTitle(ss.lang, v), opp)
+	lang := ss.langOf(opp)
+	n = ss.startNote(opp, lang, t)
+	ss.addSection(n, tr(lang, "invite.body", ss.from, variantTitle(lang, v), sideName(lang, oppSide))+"\n"+
+		tr(lang, "invite.rules", variantSummary(lang, v))+"\n"+terms(lang, ss.from)+"\n\n"+tr(lang, "invite.how"))
+	n.subject = tr(lang, "subject.invite", variantTitle(lang, v), ss.from)
 	return nil
 }
 

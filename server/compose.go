@@ -35,9 +35,13 @@ func (ss *session) compose() ([]archive.OutboxMail, error) {
 	}
 	var out []archive.OutboxMail
 	size := 0
-	for i, addr := range ss.order {
-		n, ok := ss.notes[addr]
-		if !ok || addr == s.opts.Address || isEngine(addr) || len(n.sections) == 0 || ss.held(n) {
+	for i, key := range ss.order {
+		n, ok := ss.notes[key]
+		if !ok {
+			continue
+		}
+		addr := n.to
+		if addr == s.opts.Address || isEngine(addr) || len(n.sections) == 0 || ss.held(n) {
 			continue // held: the player's daily digest brings it (digest.go)
 		}
 		if n.game == nil && addr == ss.from {

@@ -134,7 +134,9 @@ func (ss *session) newEngineGame(c *grammar.NewGameCommand, v *engine.Variant) e
 	if tc.Timed() {
 		t.g.TimeControl = tc.String()
 	}
-	ss.say(t, tr(ss.lang, "engine.started", variantTitle(ss.lang, v), int(level), sideName(ss.lang, side))+"\n"+ss.srv.clockTerms(ss.lang, tc))
+	// its own mail, with its board and key, whatever else the mail
+	// starts (startNote); showPosition finds that note
+	ss.addSection(ss.startNote(ss.from, ss.lang, t), tr(ss.lang, "engine.started", variantTitle(ss.lang, v), int(level), sideName(ss.lang, side))+"\n"+ss.srv.clockTerms(ss.lang, tc))
 	ss.showPosition(t)
 	return nil
 }

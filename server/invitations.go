@@ -63,7 +63,9 @@ func (ss *session) cancelChallenge(*grammar.CancelChallengeCommand) error {
 	ss.say(t, tr(ss.lang, "challenge.withdrawn.you", opp))
 	ss.tell(opp, t, func(lang string) string { return tr(lang, "challenge.withdrawn", ss.from) })
 	for _, n := range ss.notes {
-		n.subject = tr(n.lang, "subject.withdrawn", variantTitle(n.lang, t.v))
+		if n.game == t { // not the notes of a game this mail starts
+			n.subject = tr(n.lang, "subject.withdrawn", variantTitle(n.lang, t.v))
+		}
 	}
 	return nil
 }

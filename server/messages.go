@@ -175,11 +175,12 @@ func (ss *session) keepMessage(t *table, text string) string {
 // off" is dropped. A message that does not fit into the replies
 // (maxReplyText) keeps waiting.
 func (ss *session) deliverMessages() {
-	for _, addr := range ss.order {
-		n := ss.notes[addr]
+	for _, key := range ss.order {
+		n := ss.notes[key]
 		if n == nil || n.game == nil || ss.held(n) {
 			continue // held for the daily digest, which delivers it (digest.go)
 		}
+		addr := n.to
 		t := n.game
 		side := sideOf(t.g, addr)
 		if side == "" || !(t.changed || ss.did && t == ss.auth) {

@@ -41,7 +41,10 @@ type session struct {
 
 	players map[string]*archive.Player  // players whose row changes
 	leaves  map[string][]notation.Leave // players whose leave changes: all of it (cmd_leave.go)
-	notes   map[string]*note            // replies by recipient
+	// notes are the replies: by recipient, and for a game a mail starts
+	// beside another game of the same recipient, by recipient and game
+	// (noteKey, startNote); order holds their keys in the order made.
+	notes   map[string]*note
 	order   []string
 	failed  bool  // some command was refused
 	did     bool  // some command succeeded
@@ -92,8 +95,46 @@ func (ss *session) refuse(key string, args ...any) error {
 	return &refusal{text: tr(ss.lang, key, args...)}
 }
 
-// noteFor returns the reply being composed for addr, creating it.
+// noteKey is the key in session.notes of the reply to addr about the
+// game id that is not addr's main reply (startNote).
+func noteKey(addr, id string) string { return addr + "\x00" + id }
+
+// startNote returns the reply to addr that starts game t (a challenge, an
+// invitation, a game against the engine): addr's main reply, unless that
+// is about another game already; then a reply of its own, so that every
+// game a mail starts has its own mail with its tag, board and key (trial
+// 2 report §10). noteFor finds it again by t.
+func (ss *session) startNote(addr, lang string, t *table) *note {
+	if n, ok := ss.notes[addr]; ok && n.game != nil && n.game != t {
+		key := noteKey(addr, t.g.ID)
+		if n, ok := ss.notes[key]; ok {
+			return n
+		}
+		n := &note{to: addr, lang: lang, game: t}
+		ss.notes[key] = n
+		ss.order = append(ss.order, key)
+		return n
+	}
+	return ss.noteFor(addr, lang, t)
+}
+
+// dropNotes drops every reply to addr.
+func (ss *session) dropNotes(addr string) {
+	for key, n := range ss.notes {
+		if n.to == addr {
+			delete(ss.notes, key)
+		}
+	}
+}
+
+// noteFor returns the reply being composed for addr, creating it: the one
+// about game t when startNote made one, else addr's main reply.
 func (ss *session) noteFor(addr, lang string, t *table) *note {
+	if t != nil {
+		if n, ok := ss.notes[noteKey(addr, t.g.ID)]; ok {
+			return n
+		}
+	}
 	if n, ok := ss.notes[addr]; ok {
 		if n.game == nil {
 			n.game = t

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/engine"
 )
 
 // Tests of the fixes after the second trial (trial 2 report, numbered as
@@ -208,6 +209,52 @@ func TestTrial2NotifyAfterDigest(t *testing.T) {
 		}
 		if old := tr(c.lang, "notify.show.each")[:30]; strings.Contains(text, old) {
 			t.Errorf("%s: the reply tells the old setting (%q):\n%s", c.lang, old, text)
+		}
+	}
+}
+
+// TestTrial2SeveralNewGames (§10): every game one mail starts, against
+// the engine or a person, gets start mails of its own, each with its own
+// tag, key and board, in its own thread; nothing of one game is in
+// another's mail.
+func TestTrial2SeveralNewGames(t *testing.T) {
+	for _, lang := range []string{english, german} {
+		h := newEngineHarness(t)
+		body := "new brandubh with engine level 1\nnew tablut with engine level 2 as defenders\n" +
+			"new brandubh with bob@player.test\nnew copenhagen with bob@player.test time 30d+1d"
+		if lang == german {
+			body = "neu brandubh mit engine stufe 1\nneu tablut mit engine stufe 2 als verteidiger\n" +
+				"neu brandubh mit bob@player.test\nneu copenhagen mit bob@player.test zeit 30d+1d"
+		}
+		sent := h.deliver(carol, "games", body, nil)
+		games := map[string]map[string]bool{} // recipient → games named
+		for _, m := range sent {
+			ref := findGame(m.msg.Subject, "", nil)
+			if ref.id == "" || len(ref.tokens) != 1 {
+				t.Errorf("%s: a mail to %s names no game with a key: %q", lang, m.to, m.msg.Subject)
+				continue
+			}
+			g := h.gameOf(ref.id)
+			if tokenOf(g, m.to) != ref.tokens[0] || !strings.Contains(m.msg.Text, ref.tokens[0]) {
+				t.Errorf("%s: the mail to %s about %s does not carry the recipient's key", lang, m.to, ref.id)
+			}
+			v, _ := engine.Lookup(g.Variant)
+			mustContain(t, "start mail of "+ref.id, m.msg.Text, variantTitle(lang, v), fmt.Sprintf("%d  ", v.Size))
+			for _, other := range []string{"Tablut", "Copenhagen"} {
+				if !strings.Contains(variantTitle(lang, v), other) && strings.Contains(m.msg.Text, other) {
+					t.Errorf("%s: the mail about %s (%s) speaks of %s:\n%s", lang, ref.id, g.Variant, other, m.msg.Text)
+				}
+			}
+			if games[m.to] == nil {
+				games[m.to] = map[string]bool{}
+			}
+			if games[m.to][ref.id] {
+				t.Errorf("%s: two mails to %s about %s", lang, m.to, ref.id)
+			}
+			games[m.to][ref.id] = true
+		}
+		if len(games[carol]) != 4 || len(games[bob]) != 2 {
+			t.Errorf("%s: carol got mails about %d games, bob about %d; want 4 and 2", lang, len(games[carol]), len(games[bob]))
 		}
 	}
 }
