@@ -53,7 +53,7 @@ func (ss *session) conditional(c *grammar.ConditionalCommand) error {
 	conds.AtPly = t.pos.Ply()
 	conds.Lines = append(conds.Lines, line)
 	t.changed = true
-	ss.say(t, tr(ss.lang, "cond.set", conditionText(ss.lang, line), len(conds.Lines)))
+	ss.say(t, trn(ss.lang, "cond.set", len(conds.Lines), conditionText(ss.lang, line), len(conds.Lines)))
 	return nil
 }
 
@@ -87,6 +87,6 @@ func (ss *session) cancelConditions(*grammar.CancelConditionsCommand) error {
 	n := len(c.Lines)
 	*c = archive.Conditions{}
 	t.changed = true
-	ss.say(t, tr(ss.lang, "cond.cancelled.you", n))
+	ss.say(t, trn(ss.lang, "cond.cancelled.you", n, n))
 	return nil
 }

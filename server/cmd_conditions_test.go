@@ -51,7 +51,7 @@ func TestConditionalMove(t *testing.T) {
 	id := startBrandubh(t, h)
 	h.deliver(watcher, "x", "watch "+id, nil)
 	sent := h.reply(alice, "1. d1-e1\nif d3-f3 then d2-f2xf3")
-	mustContain(t, "alice's answer", to(t, sent, alice).Text, tr(english, "cond.set", "if d3-f3 then d2-f2xf3", 1))
+	mustContain(t, "alice's answer", to(t, sent, alice).Text, trn(english, "cond.set", 1, "if d3-f3 then d2-f2xf3", 1))
 	for _, m := range sent {
 		if m.to != alice && strings.Contains(m.msg.Text, "d2-f2") {
 			t.Errorf("the mail to %s shows alice's conditional move:\n%s", m.to, m.msg.Text)
@@ -99,13 +99,13 @@ func TestConditionalChain(t *testing.T) {
 
 	sent = h.reply(bob, "d3-f3")
 	mustContain(t, "alice's mail", to(t, sent, alice).Text, tr(german, "cond.played", "d2-f2xf3", bob, "d3-f3"),
-		tr(german, "cond.left", 1)+"\n  wenn c4-c3 dann g4-g3")
+		trn(german, "cond.left", 1, 1)+"\n  wenn c4-c3 dann g4-g3")
 	if c := h.conds(id, "attackers"); len(c.Lines) != 1 || c.AtPly != 3 || strings.Join(c.Lines[0], " ") != "c4-c3 g4-g3" {
 		t.Fatalf("after the first answer: %+v, want the chain's rest at ply 3", c)
 	}
 	// bob answers otherwise: the chain is broken
 	sent = h.reply(bob, "e4-e3")
-	mustContain(t, "broken chain", to(t, sent, alice).Text, tr(german, "cond.cancelled", bob, "e4-e3", 1))
+	mustContain(t, "broken chain", to(t, sent, alice).Text, trn(german, "cond.cancelled", 1, 1, "e4-e3"))
 	if strings.Contains(to(t, sent, bob).Text, "g4-g3") || len(h.state(id).Plies) != 4 {
 		t.Fatalf("after the broken chain: %v", h.state(id).Plies)
 	}
@@ -174,7 +174,7 @@ func TestConditionalRepetition(t *testing.T) {
 	h.play(id, repetition[:6]...)
 	sent := h.reply(alice, "g4-g3\nif c3-c4 then g3-g4 if c4-c3 then g4-g3\nif c3-c4 then g3-g4")
 	mustContain(t, "a line on after the end", to(t, sent, alice).Text,
-		tr(english, "err.cond.at", 24, tr(english, "err.cond.over.mine", "g3-g4")), tr(english, "cond.set", "if c3-c4 then g3-g4", 1))
+		tr(english, "err.cond.at", 24, tr(english, "err.cond.over.mine", "g3-g4")), trn(english, "cond.set", 1, "if c3-c4 then g3-g4", 1))
 	sent = h.reply(bob, "c3-c4")
 	g := h.state(id)
 	if g.Status != archive.Finished || g.Result != "attackers" || g.Reason != "repetition" || len(g.Plies) != 9 {
@@ -191,7 +191,7 @@ func TestConditionalRepetition(t *testing.T) {
 	h2.play(id2, cycle...)
 	sent = h2.reply(alice, "g3-g4\nif c3-c4 then a4-a3\nif e4-e3 then a4-a3")
 	mustContain(t, "first move ends the game", to(t, sent, alice).Text,
-		tr(english, "err.cond.at", 15, tr(english, "err.cond.over.theirs", "c3-c4")), tr(english, "cond.set", "if e4-e3 then a4-a3", 1))
+		tr(english, "err.cond.at", 15, tr(english, "err.cond.over.theirs", "c3-c4")), trn(english, "cond.set", 1, "if e4-e3 then a4-a3", 1))
 	sent = h2.reply(bob, "c3-c4")
 	if g := h2.state(id2); g.Status != archive.Finished || g.Reason != "repetition" || len(g.Plies) != 8 {
 		t.Fatalf("after bob's repeating move: %v", g)
@@ -199,7 +199,7 @@ func TestConditionalRepetition(t *testing.T) {
 	if c := h2.conds(id2, "attackers"); !c.Empty() {
 		t.Errorf("conditions after the game ended: %+v", c)
 	}
-	if strings.Contains(to(t, sent, alice).Text, tr(english, "cond.cancelled", bob, "c3-c4", 1)) {
+	if strings.Contains(to(t, sent, alice).Text, trn(english, "cond.cancelled", 1, 1, "c3-c4")) {
 		t.Errorf("alice is told her lines were cancelled by the move that ended the game")
 	}
 }

@@ -74,7 +74,7 @@ func (ss *session) makePrivate(*grammar.PrivateCommand) error {
 		ss.corr.farewells = append(ss.corr.farewells, farewell{t: t, sp: sp})
 		removed++
 	}
-	ss.say(t, tr(ss.lang, "private.set", t.g.ID, removed))
+	ss.say(t, trn(ss.lang, "private.set", removed, t.g.ID, removed))
 	ss.tell(opponentOf(t.g, ss.from), t, func(lang string) string { return tr(lang, "private.told", ss.from, t.g.ID) })
 	return nil
 }

@@ -14,7 +14,7 @@ func TestPrivate(t *testing.T) {
 	id := startBrandubh(t, h)
 	h.deliver(watcher, "x", "watch "+id, nil)
 	sent := h.reply(bob, "private")
-	mustContain(t, "private", to(t, sent, bob).Text, tr(english, "private.set", id, 1))
+	mustContain(t, "private", to(t, sent, bob).Text, trn(english, "private.set", 1, id, 1))
 	mustContain(t, "opponent told", to(t, sent, alice).Text, tr(english, "private.told", bob, id))
 	bye := to(t, sent, watcher)
 	mustContain(t, "farewell", bye.Text, tr(english, "watch.private", id))

@@ -34,7 +34,7 @@ func TestTakeback(t *testing.T) {
 		t.Fatalf("the takeback caused %d mails, want alice, bob, watcher:\n%s", len(sent), texts(sent))
 	}
 	done := tr(english, "takeback.done", alice, "d2-c2", bob)
-	mustContain(t, "alice's mail", to(t, sent, alice).Text, done, tr(english, "cond.dropped", 1), tr(english, "move.yours", 2, "attackers"))
+	mustContain(t, "alice's mail", to(t, sent, alice).Text, done, trn(english, "cond.dropped", 1, 1), tr(english, "move.yours", 2, "attackers"))
 	mustContain(t, "bob's mail", to(t, sent, bob).Text, done, tr(english, "move.theirs", 2, "attackers"))
 	mustContain(t, "watcher's mail", to(t, sent, watcher).Text, done, tr(english, "watch.tomove", 2, "attackers"))
 	g, err := h.store.Game(t.Context(), id)

@@ -86,6 +86,9 @@ func (ss *session) watch(c *grammar.WatchCommand) error {
 		// sender's own games stays about that game (compose)
 		n2.game = t
 		n2.subject = tr(ss.lang, "subject.watch", variantTitle(ss.lang, t.v))
+		// a spectator's mail, which docs/commands.md promises can be left
+		// from the mail program (trial 2 report §12)
+		n2.headers = map[string]string{"List-Unsubscribe": ss.srv.unsubscribe(id)}
 		ss.addSection(n2, text)
 		return nil
 	}

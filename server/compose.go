@@ -61,6 +61,9 @@ func (ss *session) compose() ([]archive.OutboxMail, error) {
 			Headers:   map[string]string{},
 		}
 		o.Headers[loopHeader] = "reply"
+		for k, v := range n.headers {
+			o.Headers[k] = v
+		}
 		if gameID != "" {
 			o.Headers["X-Taflmail-Game"] = gameID
 		}

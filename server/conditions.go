@@ -187,7 +187,8 @@ func (ss *session) fireConditions(t *table) error {
 	}
 	if answer == "" {
 		ss.tellRoutine(ownerAddr, t, func(lang string) string {
-			return tr(lang, "cond.cancelled", playerLabel(lang, t.g, ss.from), played.Move, len(set.Lines))
+			// the news of the ply itself says who played it (tellRoutine)
+			return trn(lang, "cond.cancelled", len(set.Lines), len(set.Lines), played.Move)
 		})
 		return nil
 	}
@@ -239,7 +240,7 @@ func (ss *session) fireConditions(t *table) error {
 			s += " " + tr(lang, "move.captures", capturedText(lang, r.Captures))
 		}
 		if !left.Empty() {
-			s += "\n" + tr(lang, "cond.left", len(left.Lines)) + "\n" + conditionList(lang, left)
+			s += "\n" + trn(lang, "cond.left", len(left.Lines), len(left.Lines)) + "\n" + conditionList(lang, left)
 		}
 		return s
 	})
@@ -257,6 +258,6 @@ func (ss *session) dropConditions(t *table) {
 		n := len(c.Lines)
 		*c = archive.Conditions{}
 		t.changed = true
-		ss.tell(addressOf(t.g, side), t, func(lang string) string { return tr(lang, "cond.dropped", n) })
+		ss.tell(addressOf(t.g, side), t, func(lang string) string { return trn(lang, "cond.dropped", n, n) })
 	}
 }

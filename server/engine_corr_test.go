@@ -160,7 +160,7 @@ func TestEngineConditionalMoves(t *testing.T) {
 				if len(st.Plies) != 2 {
 					t.Fatalf("plies %v: a cancelled line was played", st.Plies)
 				}
-				mustContain(t, "the engine's reply", text, "none of your 1 conditional lines expected")
+				mustContain(t, "the engine's reply", text, "Your 1 conditional line did not expect")
 				return
 			}
 			if len(st.Plies) != 4 || !strings.Contains(st.Plies[2], answer.String()) {

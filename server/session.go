@@ -77,6 +77,9 @@ type note struct {
 	game     *table
 	subject  string
 	sections []string
+	// headers are extra header fields of the mail, e.g. List-Unsubscribe
+	// on the confirmation of "watch" (cmd_watch.go).
+	headers map[string]string
 	// routine counts the sections that only bring the news of an
 	// opponent's ply (tellRoutine): a note of nothing else is held back
 	// for a player who chose the daily digest (digest.go).

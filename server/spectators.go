@@ -124,7 +124,8 @@ func (ss *session) unwatching(id, addr string) bool {
 }
 
 // spectatorMail writes one mail to the spectator sp of t: text, and with
-// board the board, the move list and the clocks. It reports false, and
+// board the board, the move list, the clocks and the List-Unsubscribe
+// field (without board it is the farewell of a game that became private). It reports false, and
 // logs why, when the mail cannot be written or is too large.
 func (ss *session) spectatorMail(t *table, sp archive.Spectator, lang, subject, text string, board bool) (archive.OutboxMail, bool) {
 	s := ss.srv
@@ -140,10 +141,12 @@ func (ss *session) spectatorMail(t *table, sp archive.Spectator, lang, subject, 
 		Body:      ss.spectatorBody(t, lang, text, board),
 		Date:      ss.now,
 		Headers: map[string]string{
-			loopHeader:         "spectator",
-			"X-Taflmail-Game":  t.g.ID,
-			"List-Unsubscribe": "<mailto:" + s.opts.Address + "?subject=" + url.PathEscape("unwatch "+t.g.ID) + ">",
+			loopHeader:        "spectator",
+			"X-Taflmail-Game": t.g.ID,
 		},
+	}
+	if board { // not the farewell of a game that became private: nothing is left to leave
+		o.Headers["List-Unsubscribe"] = s.unsubscribe(t.g.ID)
 	}
 	if validID(sp.Thread) {
 		o.InReplyTo, o.References = sp.Thread, []string{sp.Thread}
@@ -158,6 +161,12 @@ func (ss *session) spectatorMail(t *table, sp archive.Spectator, lang, subject, 
 		return archive.OutboxMail{}, false
 	}
 	return archive.OutboxMail{GameID: t.g.ID, MessageID: o.MessageID, From: s.opts.Address, To: []string{addr}, Raw: raw}, true
+}
+
+// unsubscribe is the List-Unsubscribe field (RFC 2369) of a spectator's
+// mail about game id: a mail to the referee whose subject is "unwatch id".
+func (s *Server) unsubscribe(id string) string {
+	return "<mailto:" + s.opts.Address + "?subject=" + url.PathEscape("unwatch "+id) + ">"
 }
 
 // spectatorMessageID returns the Message-ID of the mail to spectator addr

@@ -258,3 +258,56 @@ func TestTrial2SeveralNewGames(t *testing.T) {
 		}
 	}
 }
+
+// TestTrial2Plurals (§12): one conditional line and one removed spectator
+// are counted in the singular, in both languages; the mail after a broken
+// chain says once who played the move.
+func TestTrial2Plurals(t *testing.T) {
+	for _, c := range []struct {
+		lang, cond, private string
+		wants               []string
+	}{
+		{english, "if d3-f3 then d2-f2xf3 if c4-c3 then g4-g3", "private",
+			[]string{"You have 1 conditional line in this game; only you can see it.", "1 spectator was removed.",
+				"1 conditional line stays set:", "Your 1 conditional line did not expect e4-e3; it is cancelled."}},
+		{german, "wenn d3-f3 dann d2-f2xf3 wenn c4-c3 dann g4-g3", "privat",
+			[]string{"Du hast 1 bedingte Zeile in dieser Partie; nur du siehst sie.", "1 Zuschauer wurde entfernt.",
+				"1 bedingte Zeile bleibt gesetzt:", "Deine 1 bedingte Zeile hat e4-e3 nicht erwartet; sie ist gelöscht."}},
+	} {
+		h := newHarness(t)
+		id := startBrandubh(t, h)
+		h.setPlayerLanguage(alice, c.lang)
+		h.setPlayerLanguage(bob, c.lang)
+		h.reply(alice, "d1-e1")
+		var all strings.Builder
+		all.WriteString(to(t, h.reply(alice, c.cond), alice).Text)
+		h.deliver(watcher, "x", "watch "+id, nil)
+		all.WriteString(to(t, h.reply(alice, c.private), alice).Text)
+		all.WriteString(to(t, h.reply(bob, "d3-f3"), alice).Text)
+		broken := to(t, h.reply(bob, "e4-e3"), alice).Text
+		all.WriteString(broken)
+		mustContain(t, c.lang+" replies", all.String(), c.wants...)
+		if n := strings.Count(broken, "played e4-e3") + strings.Count(broken, "hat e4-e3 gezogen"); n != 1 {
+			t.Errorf("%s: the mail after the broken chain says %d times who played e4-e3:\n%s", c.lang, n, broken)
+		}
+	}
+}
+
+// TestTrial2WatchConfirmationUnsubscribe (§12): the confirmation of
+// "watch" is a spectator's mail and carries List-Unsubscribe, as every
+// spectator mail does, but for the farewell of a game made private: the
+// spectator is gone already.
+func TestTrial2WatchConfirmationUnsubscribe(t *testing.T) {
+	for _, cmd := range []string{"watch", "zuschauen"} {
+		h := newHarness(t)
+		id := startBrandubh(t, h)
+		m := to(t, h.deliver(watcher, "x", cmd+" "+id, nil), watcher)
+		if got := m.Header["List-Unsubscribe"]; len(got) != 1 || !strings.Contains(got[0], "subject=unwatch%20"+id) {
+			t.Errorf("%s: the confirmation's List-Unsubscribe = %q", cmd, got)
+		}
+		bye := to(t, h.reply(alice, "private"), watcher)
+		if got := bye.Header["List-Unsubscribe"]; len(got) != 0 {
+			t.Errorf("%s: the farewell of a game made private has List-Unsubscribe %q", cmd, got)
+		}
+	}
+}
