@@ -77,6 +77,7 @@ type Server struct {
 	RequireAuthResults     bool   `mapstructure:"require_auth_results" help:"accept only mails whose Authentication-Results header shows the sender authenticated"`
 	AuthservID             string `mapstructure:"authserv_id" help:"authserv-id of your receiving mail server: only its Authentication-Results fields are read; required with require_auth_results"`
 	DefaultLanguage        string `mapstructure:"default_language" help:"reply language for players who chose none: en or de"`
+	InvitationExpiry       string `mapstructure:"invitation_expiry" help:"how long a challenge waits for an answer, in whole days such as \"14d\", before it expires and the challenger is told; never lets challenges wait for ever"`
 }
 
 // Clock is the operator's part of correspondence clocks (CORRESPONDENCE.md
@@ -133,6 +134,7 @@ func Default() Config {
 			ErrorRepliesPerHour:    5,
 			StrangerRepliesPerHour: 60,
 			DefaultLanguage:        "en",
+			InvitationExpiry:       "14d",
 		},
 		Clock: Clock{
 			LeaveDays:        30,

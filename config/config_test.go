@@ -264,6 +264,7 @@ smtp.security: must be none, starttls or tls, not ""
 archive.path: required
 server.address: required
 server.default_language: must be en or de, not ""
+server.invitation_expiry: "" is not one duration like 14d, nor "never"
 engine.think: must be from 10ms to 10m, not 0s
 engine.searches: must be from 1 to 64, not 0
 engine.table_mib: must be from 1 to 4096, not 0
@@ -565,6 +566,7 @@ server:
   require_auth_results: false
   authserv_id: ""
   default_language: "en"
+  invitation_expiry: "14d"
 
 clock:
   leave_days: 30
@@ -623,8 +625,8 @@ func TestRegisterFlags(t *testing.T) {
 
 func TestKeys(t *testing.T) {
 	keys := config.Keys()
-	if len(keys) != 40 {
-		t.Errorf("len(Keys()) = %d, want 40", len(keys))
+	if len(keys) != 41 {
+		t.Errorf("len(Keys()) = %d, want 41", len(keys))
 	}
 	k := keys[10] // imap.poll_interval
 	want := config.Key{Name: "imap.poll_interval", Env: "TAFLMAIL_IMAP_POLL_INTERVAL", Flag: "imap-poll-interval",

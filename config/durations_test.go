@@ -82,3 +82,28 @@ func TestValidateEngine(t *testing.T) {
 		}
 	}
 }
+
+// TestParseExpiry: server.invitation_expiry is whole days from 1 to 999,
+// or "never" (negative); anything else is refused by Validate under its
+// key.
+func TestParseExpiry(t *testing.T) {
+	for s, want := range map[string]time.Duration{"14d": 14 * 24 * time.Hour, " 1D ": 24 * time.Hour, "999d": 999 * 24 * time.Hour, "never": -1, "NEVER": -1} {
+		if got, err := config.ParseExpiry(s); err != nil || got != want {
+			t.Errorf("ParseExpiry(%q) = %v, %v; want %v", s, got, err, want)
+		}
+	}
+	for _, s := range []string{"", "0d", "36h", "1d12h", "14 days", "1000d", "7d, 2d", "-1d", "forever"} {
+		if got, err := config.ParseExpiry(s); err == nil {
+			t.Errorf("ParseExpiry(%q) = %v, want an error", s, got)
+		}
+		c := config.Default()
+		c.IMAP.Addr, c.IMAP.Username, c.IMAP.Password = "imap.example.org:993", "u", "p"
+		c.SMTP.Addr = "smtp.example.org:465"
+		c.Server.Address, c.Server.Domain = "games@example.org", "example.org"
+		c.Server.InvitationExpiry = s
+		var ke *config.KeyError
+		if err := c.Validate(); !errors.As(err, &ke) || ke.Key != "server.invitation_expiry" {
+			t.Errorf("Validate with invitation_expiry %q = %v, want a problem with server.invitation_expiry", s, err)
+		}
+	}
+}

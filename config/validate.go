@@ -122,6 +122,9 @@ func (c Config) Validate() error {
 		bad("server.authserv_id", "must be one word like mx.example.org, not %q", c.Server.AuthservID)
 	}
 	oneOf("server.default_language", c.Server.DefaultLanguage, "en", "de")
+	if _, err := ParseExpiry(c.Server.InvitationExpiry); err != nil {
+		bad("server.invitation_expiry", "%v", err)
+	}
 
 	// clock
 	if c.Clock.LeaveDays < 0 || c.Clock.LeaveDays > 366 {

@@ -454,4 +454,5 @@ Namen mit deinem Schlüssel gilt als deine.`,
 	"cond.cancelled.one":     "Deine %d bedingte Zeile hat %s nicht erwartet; sie ist gelöscht.",
 	"cond.dropped.one":       "Die Zugrücknahme hat deine %d bedingte Zeile gelöscht.",
 	"private.set.one":        "Partie %s ist jetzt privat: niemand darf zuschauen. %d Zuschauer wurde entfernt.",
+	"challenge.expired.one":  "Deine Herausforderung an %s ist abgelaufen: binnen %d Tag kam keine Antwort. Um es noch einmal zu versuchen, schicke eine neue Herausforderung.",
 }

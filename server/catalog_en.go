@@ -456,4 +456,5 @@ in your name that carries your key is taken as yours.`,
 	"cond.cancelled.one":     "Your %d conditional line did not expect %s; it is cancelled.",
 	"cond.dropped.one":       "The takeback cancelled your %d conditional line.",
 	"private.set.one":        "Game %s is private now: nobody may watch it. %d spectator was removed.",
+	"challenge.expired.one":  "Your challenge to %s has expired: no answer came within %d day. To try again, send a new challenge.",
 }

@@ -102,7 +102,7 @@ func (ss *session) expireInvitation(t *table, tm archive.Timer, now time.Time) b
 	opp := opponentOf(t.g, t.g.Challenger)
 	days := int(ss.srv.invitationExpiry().Round(24*time.Hour) / (24 * time.Hour))
 	lang := ss.langOf(t.g.Challenger)
-	ss.tell(t.g.Challenger, t, func(lang string) string { return tr(lang, "challenge.expired", opp, days) })
+	ss.tell(t.g.Challenger, t, func(lang string) string { return trn(lang, "challenge.expired", days, opp, days) })
 	ss.notes[t.g.Challenger].subject = tr(lang, "subject.expired", variantTitle(lang, t.v))
 	return true
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/config"
 	"github.com/taflmail/taflmail/mailer"
 	"github.com/taflmail/taflmail/mailer/devstack"
 	"github.com/taflmail/taflmail/notation"
@@ -193,10 +194,17 @@ func startDemoWorldClock(ctx context.Context, users []string, logger *slog.Logge
 	if co.waitCap > 0 {
 		waitCap = co.waitCap
 	}
+	// the demo's referee keeps challenges as long as a served one by
+	// default (server.invitation_expiry), also with --serve
+	expiry, err := config.ParseExpiry(config.Default().Server.InvitationExpiry)
+	if err != nil {
+		w.close()
+		return nil, err
+	}
 	w.srv, err = server.New(server.Options{
 		Address: stack.Address("tafl"), Store: w.store, Inbox: inbox, Sender: sender, Logger: logger,
 		RecordsDir: filepath.Join(w.dir, "records"),
-		WaitCap:    waitCap, Now: co.now,
+		WaitCap:    waitCap, Now: co.now, InvitationExpiry: expiry,
 	})
 	if err != nil {
 		w.close()

@@ -147,6 +147,7 @@ func serverOptions(cfg config.Config, store *archive.Store, inbox server.Inbox, 
 	// list: no reminders
 	reminders, _ := config.ParseDurations(cfg.Clock.Reminders)
 	untimed, _ := config.ParseDurations(cfg.Clock.UntimedReminders)
+	expiry, _ := config.ParseExpiry(cfg.Server.InvitationExpiry) // validated; "never" is negative
 	engineGames := cfg.Engine.GamesPerPlayer
 	if engineGames == 0 {
 		engineGames = -1 // config: 0 switches engine games off; server: negative does
@@ -160,5 +161,6 @@ func serverOptions(cfg config.Config, store *archive.Store, inbox server.Inbox, 
 		LeaveDays: leaveDays, Reminders: reminders, UntimedReminders: untimed,
 		EngineThink: cfg.Engine.Think, EngineSearches: cfg.Engine.Searches,
 		EngineTableBytes: cfg.Engine.TableMiB << 20, EngineGames: engineGames,
+		InvitationExpiry: expiry,
 	}
 }

@@ -40,3 +40,21 @@ func TestServerOptionsEngine(t *testing.T) {
 		t.Errorf("changed: think %v, searches %d, table %d, games %d", o.EngineThink, o.EngineSearches, o.EngineTableBytes, o.EngineGames)
 	}
 }
+
+// TestServerOptionsInvitationExpiry: server.invitation_expiry reaches the
+// referee: 14 days by default, the days written, "never" as a negative
+// duration (the server's "wait for ever").
+func TestServerOptionsInvitationExpiry(t *testing.T) {
+	cfg := config.Default()
+	if o := serverOptions(cfg, nil, nil, nil, nil); o.InvitationExpiry != 14*24*time.Hour {
+		t.Errorf("default: %v, want 14 days", o.InvitationExpiry)
+	}
+	cfg.Server.InvitationExpiry = "3d"
+	if o := serverOptions(cfg, nil, nil, nil, nil); o.InvitationExpiry != 3*24*time.Hour {
+		t.Errorf("3d: %v", o.InvitationExpiry)
+	}
+	cfg.Server.InvitationExpiry = "Never"
+	if o := serverOptions(cfg, nil, nil, nil, nil); o.InvitationExpiry >= 0 {
+		t.Errorf("never: %v, want a negative duration", o.InvitationExpiry)
+	}
+}
