@@ -194,7 +194,7 @@ func (ss *session) fireConditions(t *table) error {
 	}
 	mv, err := grammar.ParseMove("conditions", []byte(answer))
 	if err != nil {
-		ss.tell(ownerAddr, t, func(lang string) string { return tr(lang, "cond.failed", answer, err.Error()) })
+		ss.tell(ownerAddr, t, func(lang string) string { return tr(lang, "cond.failed", answer, grammarText(lang, err)) })
 		return nil
 	}
 	m := engineMove(mv)

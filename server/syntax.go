@@ -26,19 +26,26 @@ func (ss *session) syntaxError(l commandLine) string {
 	}
 	// a caret beyond a cut quote goes under its "…"
 	b.WriteString("  " + strings.Repeat(" ", min(max(col-1, 0), maxQuoteRunes)) + "^\n")
-	switch {
-	case ge != nil && ge.Expected != "":
-		b.WriteString(tr(ss.lang, "err.expected", expectedText(ss.lang, ge.Expected), syntaxPhrase(ss.lang, ge.Found)))
-	case ge != nil:
-		b.WriteString(syntaxMessage(ss.lang, ge.Message) + ".")
-	default:
-		b.WriteString(l.err.Error())
-	}
+	b.WriteString(grammarText(ss.lang, l.err))
 	if hint := ss.syntaxHint(l, ge); hint != "" {
 		b.WriteString("\n" + hint)
 	}
 	b.WriteString("\n" + tr(ss.lang, "err.nothing"))
 	return b.String()
+}
+
+// grammarText says in lang what a grammar error says, as a sentence:
+// "Expected …, found …." or the message; an error that is no
+// *grammar.Error as it is.
+func grammarText(lang string, err error) string {
+	var ge *grammar.Error
+	switch {
+	case !errors.As(err, &ge):
+		return err.Error()
+	case ge.Expected != "":
+		return tr(lang, "err.expected", expectedText(lang, ge.Expected), syntaxPhrase(lang, ge.Found))
+	}
+	return syntaxMessage(lang, ge.Message) + "."
 }
 
 // syntaxHint returns a hint for a line that does not parse, or "": how to
