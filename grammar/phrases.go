@@ -27,6 +27,9 @@ var commandPhrases = [][]string{
 	{"notify"}, {"notify", "each"}, {"notify", "digest"}, {"notify", "daily"},
 	{"benachrichtigung"}, {"benachrichtigung", "einzeln"}, {"benachrichtigung", "täglich"},
 	{"benachrichtigung", "taeglich"},
+	// tournaments (command_tournament.go)
+	{"tournaments"}, {"turniere"}, {"join"}, {"anmelden"}, {"withdraw"}, {"abmelden"},
+	{"standings"}, {"tabelle"}, {"rating"}, {"wertung"},
 }
 
 // CommandPhrases returns the keyword phrases that begin the mail commands
