@@ -455,4 +455,7 @@ Namen mit deinem Schlüssel gilt als deine.`,
 	"cond.dropped.one":       "Die Zugrücknahme hat deine %d bedingte Zeile gelöscht.",
 	"private.set.one":        "Partie %s ist jetzt privat: niemand darf zuschauen. %d Zuschauer wurde entfernt.",
 	"challenge.expired.one":  "Deine Herausforderung an %s ist abgelaufen: binnen %d Tag kam keine Antwort. Um es noch einmal zu versuchen, schicke eine neue Herausforderung.",
+	"syntax.tournamentid":    "die Kennung eines Turniers wie winter-2027",
+	"syntax.entrykey":        "der Schlüssel deiner Anmeldung",
+	"syntax.twice.rated":     "gewertet ist zweimal angegeben",
 }

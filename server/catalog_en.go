@@ -457,4 +457,7 @@ in your name that carries your key is taken as yours.`,
 	"cond.dropped.one":       "The takeback cancelled your %d conditional line.",
 	"private.set.one":        "Game %s is private now: nobody may watch it. %d spectator was removed.",
 	"challenge.expired.one":  "Your challenge to %s has expired: no answer came within %d day. To try again, send a new challenge.",
+	"syntax.tournamentid":    "a tournament's id such as winter-2027",
+	"syntax.entrykey":        "the key of your entry",
+	"syntax.twice.rated":     "rated is given twice",
 }

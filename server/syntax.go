@@ -89,10 +89,12 @@ var syntaxPhrases = map[string]string{
 	"a time control such as none, 30d+1d or 3d/move": "syntax.timecontrol2",
 	"a date as YYYY-MM-DD such as 2026-12-24":        "syntax.date",
 	// trial 2 report §8
-	"a time as HH:MM such as 07:00":   "syntax.timeofday",
-	"a game id such as K7QX2M":        "syntax.gameid",
-	"a duration such as 30d or 2d12h": "syntax.duration",
-	`a unit "d", "h" or "m"`:          "syntax.unit",
+	"a time as HH:MM such as 07:00":         "syntax.timeofday",
+	"a game id such as K7QX2M":              "syntax.gameid",
+	"a duration such as 30d or 2d12h":       "syntax.duration",
+	`a unit "d", "h" or "m"`:                "syntax.unit",
+	"a tournament's id such as winter-2027": "syntax.tournamentid",
+	"the key of your entry":                 "syntax.entrykey",
 }
 
 // syntaxMessages map the grammar's messages without an expectation
@@ -118,6 +120,7 @@ var syntaxMessages = []struct {
 	{regexp.MustCompile(`^the level is given twice$`), "syntax.twice.level"},
 	{regexp.MustCompile(`^the side is given twice$`), "syntax.twice.side"},
 	{regexp.MustCompile(`^the time control is given twice$`), "syntax.twice.time"},
+	{regexp.MustCompile(`^rated is given twice$`), "syntax.twice.rated"},
 	{regexp.MustCompile(`^the cap (.+) is less than the base time (.+)$`), "syntax.cap"},
 	{regexp.MustCompile(`^units must come in the order d, h, m, each at most once \(as in 2d12h\)$`), "syntax.units"},
 	{regexp.MustCompile(`^a duration of a time control may be at most ([0-9]+)d$`), "syntax.maxdays"},
