@@ -58,6 +58,10 @@ func nearCommand(line string) string {
 		}
 		d := 0
 		for i, w := range p {
+			if n, m := utf8.RuneCountInString(words[i]), utf8.RuneCountInString(w); n > m+1 || m > n+1 {
+				d = -1 // more than one edit apart; spares editDistance a 100,000-letter word
+				break
+			}
 			e := editDistance(words[i], w)
 			if e > 1 || e == 1 && utf8.RuneCountInString(w) < minTypoRunes {
 				d = -1
