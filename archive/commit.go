@@ -47,8 +47,9 @@ type Change struct {
 	TakeBacks map[string]TakenBack
 
 	// Watch adds spectators, or replaces a stored one of the same game and
-	// address; Unwatch removes them (only GameID and Address are read; an
-	// address that does not watch is no error). The games must exist.
+	// address; Unwatch removes them (only GameID or TournamentID, and
+	// Address are read; an address that does not watch is no error). The
+	// games, or tournaments, must exist.
 	Watch   []Spectator
 	Unwatch []Spectator
 
@@ -431,8 +432,8 @@ func (c *Change) validate() error {
 		}
 	}
 	for _, sp := range append(append([]Spectator(nil), c.Watch...), c.Unwatch...) {
-		if sp.GameID == "" || sp.Address == "" {
-			return invalid("spectator %q of game %q", sp.Address, sp.GameID)
+		if (sp.GameID == "") == (sp.TournamentID == "") || sp.Address == "" {
+			return invalid("spectator %q of game %q or tournament %q", sp.Address, sp.GameID, sp.TournamentID)
 		}
 	}
 	for _, m := range c.Outbox {

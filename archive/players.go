@@ -85,7 +85,10 @@ type TakenBack struct {
 // Spectator is an address that follows a game it does not play in
 // (issue 12, "watch"). Spectators never get a player's key.
 type Spectator struct {
-	GameID  string // the game watched
+	GameID string // the game watched; "" for a tournament's spectator
+	// TournamentID, instead of GameID, makes the address a spectator of
+	// every game of that tournament, present and future ("watch ID").
+	TournamentID string
 	Address string // the spectator (stored lower case)
 	// ResultsOnly says the spectator wants only the result ("watch GAME
 	// results"), not every move.
@@ -102,16 +105,32 @@ type Spectator struct {
 // Spectators returns the spectators of a game, in the order they came.
 // No spectators is not an error, nor is an unknown game.
 func (s *Store) Spectators(ctx context.Context, gameID string) ([]Spectator, error) {
-	return s.querySpectators(ctx, "spectators", `SELECT game_id, address, results_only, thread, created_at
+	return s.querySpectators(ctx, "spectators", `SELECT game_id, '', address, results_only, thread, created_at
 FROM spectators WHERE game_id = ? ORDER BY created_at, address`, gameID)
 }
 
 // Watching returns the running (invited or active) games address watches,
 // as spectator rows, oldest first.
 func (s *Store) Watching(ctx context.Context, address string) ([]Spectator, error) {
-	return s.querySpectators(ctx, "watching", `SELECT s.game_id, s.address, s.results_only, s.thread, s.created_at
+	return s.querySpectators(ctx, "watching", `SELECT s.game_id, '', s.address, s.results_only, s.thread, s.created_at
 FROM spectators AS s JOIN games AS g ON g.id = s.game_id
 WHERE s.address = ? AND g.status IN ('invited', 'active') ORDER BY s.created_at, s.game_id`, lower(address))
+}
+
+// TournamentSpectators returns the spectators of every game of a
+// tournament ("watch ID"), in the order they came. None is not an
+// error, nor is an unknown tournament.
+func (s *Store) TournamentSpectators(ctx context.Context, tournamentID string) ([]Spectator, error) {
+	return s.querySpectators(ctx, "tournament spectators", `SELECT '', tournament_id, address, results_only, thread, created_at
+FROM tournament_spectators WHERE tournament_id = ? ORDER BY created_at, address`, tournamentID)
+}
+
+// WatchingTournaments returns the tournaments address follows that have
+// not finished (created or running), as spectator rows, oldest first.
+func (s *Store) WatchingTournaments(ctx context.Context, address string) ([]Spectator, error) {
+	return s.querySpectators(ctx, "watching tournaments", `SELECT '', s.tournament_id, s.address, s.results_only, s.thread, s.created_at
+FROM tournament_spectators AS s JOIN tournaments AS t ON t.id = s.tournament_id
+WHERE s.address = ? AND t.status IN ('created', 'running') ORDER BY s.created_at, s.tournament_id`, lower(address))
 }
 
 // querySpectators runs a spectators query.
@@ -119,23 +138,44 @@ func (s *Store) querySpectators(ctx context.Context, op, query string, args ...a
 	return queryAll(ctx, s, op, scanSpectator, query, args...)
 }
 
-// scanSpectator reads a spectators row: game_id, address, results_only,
-// thread, created_at.
+// scanSpectator reads a spectators row: game_id, tournament_id ('' in
+// the spectators table), address, results_only, thread, created_at.
 func scanSpectator(row scanner) (Spectator, error) {
 	var sp Spectator
-	err := row.Scan(&sp.GameID, &sp.Address, &sp.ResultsOnly, &sp.Thread, scanTime(&sp.CreatedAt))
+	err := row.Scan(&sp.GameID, &sp.TournamentID, &sp.Address, &sp.ResultsOnly, &sp.Thread, scanTime(&sp.CreatedAt))
 	return sp, err
 }
 
-// writeSpectators applies Change.Watch and Change.Unwatch.
+// writeSpectators applies Change.Watch and Change.Unwatch; a Spectator
+// with a TournamentID is a tournament's.
 func writeSpectators(ctx context.Context, tx *sql.Tx, watch, unwatch []Spectator, now time.Time) error {
 	for _, sp := range unwatch {
+		if sp.TournamentID != "" {
+			if _, err := tx.ExecContext(ctx, `DELETE FROM tournament_spectators WHERE tournament_id = ? AND address = ?`,
+				sp.TournamentID, lower(sp.Address)); err != nil {
+				return fmt.Errorf("spectator %q of tournament %q: %w", sp.Address, sp.TournamentID, err)
+			}
+			continue
+		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM spectators WHERE game_id = ? AND address = ?`,
 			sp.GameID, lower(sp.Address)); err != nil {
 			return fmt.Errorf("spectator %q of game %q: %w", sp.Address, sp.GameID, err)
 		}
 	}
 	for _, sp := range watch {
+		if sp.TournamentID != "" {
+			_, err := tx.ExecContext(ctx, `INSERT INTO tournament_spectators (tournament_id, address, results_only, thread, created_at)
+VALUES (?, ?, ?, ?, ?)
+ON CONFLICT (tournament_id, address) DO UPDATE SET results_only = excluded.results_only, thread = excluded.thread`,
+				sp.TournamentID, lower(sp.Address), sp.ResultsOnly, sp.Thread, fmtTime(orNow(sp.CreatedAt, now)))
+			if isForeignKeyViolation(err) {
+				return fmt.Errorf("spectator %q of tournament %q: %w", sp.Address, sp.TournamentID, ErrNotFound)
+			}
+			if err != nil {
+				return fmt.Errorf("spectator %q of tournament %q: %w", sp.Address, sp.TournamentID, err)
+			}
+			continue
+		}
 		_, err := tx.ExecContext(ctx, `INSERT INTO spectators (game_id, address, results_only, thread, created_at) VALUES (?, ?, ?, ?, ?)
 ON CONFLICT (game_id, address) DO UPDATE SET results_only = excluded.results_only, thread = excluded.thread`,
 			sp.GameID, lower(sp.Address), sp.ResultsOnly, sp.Thread, fmtTime(orNow(sp.CreatedAt, now)))

@@ -147,6 +147,27 @@ type TournamentChange struct {
 	Pairings []Pairing
 	// Ratings are the rating updates, one per variant ([RatingUpdate]).
 	Ratings []RatingUpdate
+	// Pending are "join" requests to keep until confirmed: inserted,
+	// or, when the player has one for the tournament already, ignored
+	// (the stored key stays valid). Writing an entry deletes the
+	// player's pending request for that tournament.
+	Pending []PendingEntry
+}
+
+// PendingEntry is a request to enter a tournament that waits for the
+// address to confirm it (docs/security.md, "Tournament entries"): a
+// "join" mail's From can be forged, so only a mail from Player that
+// carries Key, which was mailed to Player alone, makes it an [Entry].
+type PendingEntry struct {
+	TournamentID string
+	// Player is the address that is asked (stored lower case).
+	Player string
+	// Key is the secret the confirmation must carry: ten characters, as
+	// an entry's key.
+	Key string
+	// AskedAt is when the request first came; Commit fills a zero value
+	// with the store's clock.
+	AskedAt time.Time
 }
 
 // TournamentFilter selects tournaments for [Store.Tournaments].
@@ -179,6 +200,20 @@ ON CONFLICT (tournament_id, player) DO UPDATE SET seq = excluded.seq, key = excl
 			nullTime(e.WithdrawnAt), e.Annulled)
 		if err != nil {
 			return nil, fmt.Errorf("entry %q of tournament %q: %w", e.Player, e.TournamentID, err)
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM pending_entries WHERE tournament_id = ? AND player = ?`,
+			e.TournamentID, lower(e.Player)); err != nil {
+			return nil, fmt.Errorf("pending entry %q of tournament %q: %w", e.Player, e.TournamentID, err)
+		}
+	}
+	for _, p := range c.Pending {
+		_, err := tx.ExecContext(ctx, `INSERT INTO pending_entries (tournament_id, player, key, asked_at) VALUES (?, ?, ?, ?)
+ON CONFLICT (tournament_id, player) DO NOTHING`, p.TournamentID, lower(p.Player), p.Key, fmtTime(orNow(p.AskedAt, now)))
+		if isForeignKeyViolation(err) {
+			return nil, fmt.Errorf("pending entry %q of tournament %q: %w", p.Player, p.TournamentID, ErrNotFound)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("pending entry %q of tournament %q: %w", p.Player, p.TournamentID, err)
 		}
 	}
 	if len(c.Pairings) > 0 {
@@ -273,6 +308,11 @@ func (c *TournamentChange) validate() error {
 	for _, e := range c.Entries {
 		if e.TournamentID == "" || lower(e.Player) == "" || e.Key == "" || e.Seq < 1 || e.Section < 0 || e.Number < 0 {
 			return invalid("entry %q of tournament %q: missing player, key or order", e.Player, e.TournamentID)
+		}
+	}
+	for _, p := range c.Pending {
+		if p.TournamentID == "" || lower(p.Player) == "" || p.Key == "" {
+			return invalid("pending entry %q of tournament %q: missing player or key", p.Player, p.TournamentID)
 		}
 	}
 	for _, p := range c.Pairings {
@@ -396,6 +436,22 @@ func (s *Store) Entries(ctx context.Context, tournamentID string) ([]Entry, erro
 // by tournament id.
 func (s *Store) EntriesOf(ctx context.Context, player string) ([]Entry, error) {
 	return s.queryEntries(ctx, "entries of", `SELECT `+entryColumns+` FROM entries e WHERE player = ? ORDER BY tournament_id`, lower(player))
+}
+
+// PendingEntry returns player's (any case) unconfirmed request to enter
+// the tournament; [ErrNotFound] if there is none.
+func (s *Store) PendingEntry(ctx context.Context, tournamentID, player string) (PendingEntry, error) {
+	const op = "pending entry"
+	p := PendingEntry{TournamentID: tournamentID}
+	err := s.read(ctx, op, func(tx *sql.Tx) error {
+		err := tx.QueryRowContext(ctx, `SELECT player, key, asked_at FROM pending_entries WHERE tournament_id = ? AND player = ?`,
+			tournamentID, lower(player)).Scan(&p.Player, &p.Key, scanTime(&p.AskedAt))
+		if isNoRows(err) {
+			return notFound(op, fmt.Sprintf("%q in tournament %q", player, tournamentID))
+		}
+		return err
+	})
+	return p, err
 }
 
 // queryEntries runs an entries query.

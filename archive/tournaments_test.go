@@ -279,3 +279,69 @@ func TestRatingsRoundTrip(t *testing.T) {
 		t.Errorf("Replace dropped rated games: %+v", games)
 	}
 }
+
+// TestPendingEntries: a join request is kept with its first key (a second
+// request does not replace it), and writing the entry removes it.
+func TestPendingEntries(t *testing.T) {
+	ctx := context.Background()
+	s, _, _ := openStore(t)
+	commit(t, s, archive.Change{Tournament: &archive.TournamentChange{Tournaments: []*archive.Tournament{newTournament("winter")}}})
+	ask := func(key string) {
+		commit(t, s, archive.Change{Tournament: &archive.TournamentChange{
+			Pending: []archive.PendingEntry{{TournamentID: "winter", Player: "Alice@Example.org", Key: key}}}})
+	}
+	ask("first00000")
+	ask("second0000")
+	p, err := s.PendingEntry(ctx, "winter", "ALICE@example.org")
+	if err != nil || p.Key != "first00000" || p.Player != "alice@example.org" || p.AskedAt != t0 {
+		t.Fatalf("PendingEntry = %+v, %v; want the first key, asked at %v", p, err, t0)
+	}
+	if _, err := s.PendingEntry(ctx, "winter", "bob@example.net"); !errors.Is(err, archive.ErrNotFound) {
+		t.Errorf("PendingEntry(bob) = %v, want ErrNotFound", err)
+	}
+	err = s.Commit(ctx, archive.Change{Tournament: &archive.TournamentChange{
+		Pending: []archive.PendingEntry{{TournamentID: "nope", Player: "bob@example.net", Key: "k"}}}})
+	if !errors.Is(err, archive.ErrNotFound) {
+		t.Errorf("a pending entry of an unknown tournament: %v, want ErrNotFound", err)
+	}
+	commit(t, s, archive.Change{Tournament: &archive.TournamentChange{
+		Entries: []archive.Entry{{TournamentID: "winter", Player: "alice@example.org", Key: "k1", Seq: 1}}}})
+	if _, err := s.PendingEntry(ctx, "winter", "alice@example.org"); !errors.Is(err, archive.ErrNotFound) {
+		t.Errorf("PendingEntry after the entry = %v, want ErrNotFound", err)
+	}
+}
+
+// TestTournamentSpectators: "watch ID" rows are kept apart from a game's
+// spectators, replaced by a second watch and removed by unwatch; an
+// address watches only events that have not finished.
+func TestTournamentSpectators(t *testing.T) {
+	ctx := context.Background()
+	s, _, _ := openStore(t)
+	done := newTournament("done")
+	done.Status = archive.TournamentFinished
+	commit(t, s, archive.Change{Tournament: &archive.TournamentChange{Tournaments: []*archive.Tournament{newTournament("winter"), done}}})
+	watch := func(id string, results bool) archive.Spectator {
+		return archive.Spectator{TournamentID: id, Address: "Eve@Example.org", ResultsOnly: results, Thread: "<w@x>"}
+	}
+	commit(t, s, archive.Change{Watch: []archive.Spectator{watch("winter", false), watch("done", false)}})
+	commit(t, s, archive.Change{Watch: []archive.Spectator{watch("winter", true)}})
+	sp, err := s.TournamentSpectators(ctx, "winter")
+	if err != nil || len(sp) != 1 || sp[0].Address != "eve@example.org" || !sp[0].ResultsOnly || sp[0].GameID != "" || sp[0].TournamentID != "winter" {
+		t.Fatalf("TournamentSpectators = %+v, %v", sp, err)
+	}
+	if w, err := s.WatchingTournaments(ctx, "EVE@example.org"); err != nil || len(w) != 1 || w[0].TournamentID != "winter" {
+		t.Errorf("WatchingTournaments = %+v, %v; want winter only", w, err)
+	}
+	if err := s.Commit(ctx, archive.Change{Watch: []archive.Spectator{watch("nope", false)}}); !errors.Is(err, archive.ErrNotFound) {
+		t.Errorf("watching an unknown tournament: %v, want ErrNotFound", err)
+	}
+	both := watch("winter", false)
+	both.GameID = "ABCDEF"
+	if err := s.Commit(ctx, archive.Change{Watch: []archive.Spectator{both}}); !errors.Is(err, archive.ErrInvalid) {
+		t.Errorf("a spectator of a game and a tournament at once: %v, want ErrInvalid", err)
+	}
+	commit(t, s, archive.Change{Unwatch: []archive.Spectator{{TournamentID: "winter", Address: "eve@example.org"}}})
+	if sp, _ := s.TournamentSpectators(ctx, "winter"); len(sp) != 0 {
+		t.Errorf("after unwatch: %+v", sp)
+	}
+}
