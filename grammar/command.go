@@ -260,8 +260,9 @@ type UnwatchCommand struct {
 }
 
 // WatchTarget is what a watch command names: a game's id such as K7QX2M
-// (any case), or a tournament's, written as one word of ASCII letters and
-// digits. The command lexer has no token for it (an id may start like a
+// (any case), or a tournament's such as winter-2027, written as one word
+// of ASCII letters and digits, with "-" and "_" after its first
+// character. The command lexer has no token for it (an id may start like a
 // move, "K7QX2M", or a number, "1S1D9J"), so Parse joins the tokens that
 // touch each other.
 type WatchTarget struct {
@@ -270,23 +271,30 @@ type WatchTarget struct {
 }
 
 // Parse implements participle.Parseable: it takes the tokens made of
-// letters and digits that follow each other without white space, and
-// matches nothing when the next token is none of them (or is the word
-// "beenden" of the German unwatch).
+// letters and digits (after the first also "-" and "_") that follow each
+// other without white space, and matches nothing when the first token
+// does not start with a letter or digit (or is the word "beenden" of the
+// German unwatch).
 func (w *WatchTarget) Parse(lex *lexer.PeekingLexer) error {
 	first := lex.Peek()
-	if first.EOF() || !alphanumeric(first.Value) || strings.EqualFold(first.Value, "beenden") {
+	if first.EOF() || !alphanumeric(first.Value[:1]) || !idPunct(first.Value) || strings.EqualFold(first.Value, "beenden") {
 		return participle.NextMatch
 	}
 	var b strings.Builder
 	end := first.Pos.Offset
-	for tok := lex.Peek(); !tok.EOF() && tok.Pos.Offset == end && alphanumeric(tok.Value); tok = lex.Peek() {
+	for tok := lex.Peek(); !tok.EOF() && tok.Pos.Offset == end && idPunct(tok.Value); tok = lex.Peek() {
 		b.WriteString(tok.Value)
 		end += len(tok.Value)
 		lex.Next()
 	}
 	w.Pos, w.ID = first.Pos, b.String()
 	return nil
+}
+
+// idPunct reports whether s is a run of letters, digits, "-" and "_",
+// as a tournament id holds after its first character.
+func idPunct(s string) bool {
+	return s != "" && strings.Trim(s, "-_0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ") == ""
 }
 
 // alphanumeric reports whether s is a non-empty run of ASCII letters and
@@ -717,11 +725,12 @@ func playersWordCommand(first string, f []string) bool {
 	return true
 }
 
-// idShaped reports whether a word looks like a game id: letters and
-// digits only, and six of them or at least one digit ("K7QX2M",
-// "autumn2026"), so that "watch this" stays prose.
+// idShaped reports whether a word looks like a game's or a tournament's
+// id: letters and digits (after the first also "-" and "_"), and six of
+// them or at least one digit, "-" or "_" ("K7QX2M", "autumn2026",
+// "spring-cup"), so that "watch this" stays prose.
 func idShaped(w string) bool {
-	return alphanumeric(w) && (len(w) == 6 || strings.ContainsAny(w, "0123456789"))
+	return w != "" && alphanumeric(w[:1]) && idPunct(w) && (len(w) == 6 || strings.ContainsAny(w, "0123456789-_"))
 }
 
 // ParseCommand parses one line of a mail as a command. filename and line

@@ -228,7 +228,7 @@ func TestParseCommandErrors(t *testing.T) {
 		{"clock please", `mail:7:7: expected end of line, found "please"`},
 		// issue 12
 		{"watch K7QX2M.", `mail:7:7: expected a game id such as K7QX2M, found "K7QX2M."`},
-		{"zuschauen beenden x-1", `mail:7:19: expected end of line, found "x-1"`},
+		{"zuschauen beenden x+1", `mail:7:20: expected end of line, found "+"`},
 		{"if h6-h9 then", `mail:7:14: expected a move such as d1-d3, found end of input`},
 		{"if h6-h9 h3-h4", `mail:7:10: expected "then" or "dann", found "h3-h4"`},
 		{"if d1-d33 then a1-a2", `mail:7:8: expected rank 1 to 19, found "33"`},

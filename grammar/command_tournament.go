@@ -20,12 +20,18 @@ type TournamentsCommand struct {
 	Keyword string `parser:"@('tournaments' | 'turniere')"`
 }
 
-// JoinCommand enters the sender into a tournament open for entry:
-// "join winter-2027", German "anmelden winter-2027".
+// JoinCommand asks to enter the sender into a tournament open for entry:
+// "join winter-2027", German "anmelden winter-2027". A mail's sender can
+// be forged, so the referee asks the address to confirm, which the reply
+// does with the key it was sent: "join winter-2027 confirm 3f9k2m7q4d",
+// German "anmelden winter-2027 bestätigen 3f9k2m7q4d". Key is nil
+// without the confirmation; Confirm holds its keyword.
 type JoinCommand struct {
 	kw
 	Keyword    string        `parser:"@('join' | 'anmelden')"`
 	Tournament *TournamentID `parser:"@@"`
+	Confirm    string        `parser:"( @('confirm' | 'bestätigen' | 'bestaetigen')"`
+	Key        *EntryKey     `parser:"  @@ )?"`
 }
 
 // WithdrawCommand withdraws the sender from a tournament (Decision T3):
@@ -83,16 +89,16 @@ func (*RatingCommand) command()      {}
 // tournamentProse decides a line that starts with a tournament keyword:
 // these are everyday words ("Rating systems are…", "Join us"), so such a
 // line is a command only in a command's shape: "tournaments"/"turniere"
-// alone, "join", "standings" (and German) with one word after,
-// "withdraw"/"abmelden" with one or three, "rating"/"wertung" alone or
-// with one. ok is false for a word that is not one of them.
+// alone, "standings" (and German) with one word after, "join",
+// "withdraw" (and German) with one or three (the third "confirm"), and
+// "rating"/"wertung" alone or with one. ok is false for a word that is not one of them.
 func tournamentProse(first string, f []string) (command, ok bool) {
 	switch first {
 	case "tournaments", "turniere":
 		return len(f) == 1, true
-	case "join", "anmelden", "standings", "tabelle":
+	case "standings", "tabelle":
 		return len(f) == 2, true
-	case "withdraw", "abmelden":
+	case "join", "anmelden", "withdraw", "abmelden":
 		if len(f) == 4 {
 			switch strings.ToLower(f[2]) {
 			case "confirm", "bestätigen", "bestaetigen":
@@ -124,8 +130,8 @@ func (t *TournamentID) Parse(lex *lexer.PeekingLexer) error {
 	return nil
 }
 
-// EntryKey is the key of a tournament entry as written in a withdrawal's
-// confirmation: one word without blanks ("3f9k2m7q4d").
+// EntryKey is the key of a tournament entry as written in the
+// confirmation of a withdrawal or of a join: one word without blanks ("3f9k2m7q4d").
 type EntryKey struct {
 	Pos  lexer.Position
 	Text string
@@ -164,6 +170,9 @@ type partShifter interface{ shiftParts(base lexer.Position) }
 
 func (c *JoinCommand) shiftParts(base lexer.Position) {
 	c.Tournament.Pos = shift(base, c.Tournament.Pos)
+	if c.Key != nil {
+		c.Key.Pos = shift(base, c.Key.Pos)
+	}
 }
 func (c *StandingsCommand) shiftParts(base lexer.Position) {
 	c.Tournament.Pos = shift(base, c.Tournament.Pos)
