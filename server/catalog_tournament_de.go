@@ -6,7 +6,7 @@ var catalogTournamentDE = map[string]string{
 	"help.tournaments.usage": "turniere",
 	"help.tournaments.what":  "die Turniere, zu denen du dich anmelden kannst, und die laufenden",
 	"help.join.usage":        "anmelden ID",
-	"help.join.what":         "dich zum Turnier ID anmelden",
+	"help.join.what":         "dich zum Turnier ID anmelden (mit Bestätigung von deiner Adresse)",
 	"help.withdraw.usage":    "abmelden ID",
 	"help.withdraw.what":     "aus dem Turnier ID ausscheiden (mit Bestätigung: es lässt sich nicht rückgängig machen)",
 	"help.standings.usage":   "tabelle ID",
@@ -62,6 +62,9 @@ var catalogTournamentDE = map[string]string{
 	"err.join.invitation": "%s ist ein Einladungsturnier: der Turnierleiter bestimmt die Spieler.",
 	"err.join.closed":     "Anmeldeschluss für %s war am %s.",
 	"err.join.twice":      "Du bist bei %s schon angemeldet. Zum Abmelden: abmelden %s",
+	"join.ask":            "Du möchtest dich bei %s anmelden (es beginnt am %s; Anmeldeschluss ist am %s). Angemeldet bist du erst, wenn du es von dieser Adresse aus bestätigst: bis dahin bindet dich nichts.",
+	"join.confirm":        "Zum Anmelden antworte vor dem Anmeldeschluss mit dieser Zeile:\n    anmelden %s bestätigen %s\nWenn du dich nicht anmelden wolltest, übergehe diese Mail: dann geschieht nichts.",
+	"err.join.key":        "Das ist nicht der Schlüssel deiner Anmeldung zu %s. Die Mail, die um Bestätigung bat, nennt ihn; \"anmelden %s\" schickt ihn noch einmal.",
 	"join.done":           "Du bist bei %s angemeldet. Es beginnt am %s; Anmeldeschluss ist am %s. Bisher %d Spieler.",
 	"join.withdraw":       "Am ersten Turniertag bekommst du eine Mail mit allen deinen Partien. Um dich vorher abzumelden: abmelden %s",
 

@@ -8,7 +8,7 @@ var catalogTournamentEN = map[string]string{
 	"help.tournaments.usage": "tournaments",
 	"help.tournaments.what":  "the tournaments you may join, and those running",
 	"help.join.usage":        "join ID",
-	"help.join.what":         "enter the tournament ID",
+	"help.join.what":         "enter the tournament ID (asks for a confirmation from your address)",
 	"help.withdraw.usage":    "withdraw ID",
 	"help.withdraw.what":     "leave the tournament ID (asks for a confirmation: it cannot be undone)",
 	"help.standings.usage":   "standings ID",
@@ -64,6 +64,9 @@ var catalogTournamentEN = map[string]string{
 	"err.join.invitation": "%s is by invitation: its director names the players.",
 	"err.join.closed":     "Entries to %s closed on %s.",
 	"err.join.twice":      "You are already entered in %s. To leave it: withdraw %s",
+	"join.ask":            "You asked to enter %s (it starts on %s; entries close on %s). You are entered only once you confirm from this address: until then nothing binds you.",
+	"join.confirm":        "To enter, reply with this line before entries close:\n    join %s confirm %s\nIf you did not ask to enter, ignore this mail: nothing happens.",
+	"err.join.key":        "That is not the key of your request to enter %s. The mail that asked you to confirm gives it; \"join %s\" sends it again.",
 	"join.done":           "You are entered in %s. It starts on %s; entries close on %s. %d players so far.",
 	"join.withdraw":       "On the start day you get one mail listing all your games. To leave before then: withdraw %s",
 

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"errors"
 	"strings"
 
 	"github.com/taflmail/taflmail/archive"
@@ -12,13 +13,19 @@ func init() {
 	helpLine(85, "help.join")
 }
 
-// join answers "join ID" ("anmelden"): the sender enters a tournament
-// that takes entries by mail, until the end of its closing day. The
-// entry gets a key of its own, which only a withdrawal needs (it goes to
-// the sender's address in the confirmation request, so a forged sender
-// cannot withdraw anybody). Joining writes the tournament's row, so a
-// join and the event's start never both commit on what the other
-// changed. A player who withdrew before the start may join again.
+// join answers "join ID" ("anmelden"), in two steps, because a mail's
+// From can be forged and an entry commits the address to games it loses
+// on time when it does not play (docs/security.md, "Tournament
+// entries"). "join ID" enters nobody: it keeps a request
+// (archive.PendingEntry) with a key of its own and mails the address the
+// line that confirms it, "join ID confirm KEY"; a repeated request mails
+// the same key, so a forger who repeats it cannot void the one the player
+// holds. Only that line, from that address, with that key, enters the
+// player, while the event still takes entries (until the end of its
+// closing day). The entry gets a key of its own, which a withdrawal
+// needs. Entering writes the tournament's row, so an entry and the
+// event's start never both commit on what the other changed. A player
+// who withdrew before the start may join again.
 func (ss *session) join(c *grammar.JoinCommand) error {
 	ev, err := ss.event(strings.ToLower(c.Tournament.Text))
 	if err != nil {
@@ -36,6 +43,25 @@ func (ss *session) join(c *grammar.JoinCommand) error {
 	if e, ok := ev.entry(ss.from); ok && !e.Withdrawn() {
 		return ss.refuse("err.join.twice", t.Name, t.ID)
 	}
+	p, found, err := ss.pendingEntry(t.ID)
+	if err != nil {
+		return err
+	}
+	if c.Key == nil {
+		if !found {
+			if p.Key, err = newToken(ss.srv.opts.Rand); err != nil {
+				return err
+			}
+			p = archive.PendingEntry{TournamentID: t.ID, Player: ss.from, Key: p.Key, AskedAt: ss.now}
+			ss.tourney.pending = append(ss.tourney.pending, p)
+		}
+		ss.say(nil, tr(ss.lang, "join.ask", t.Name, dayText(t.StartDate), dayText(t.EntryCloses))+"\n\n"+
+			ss.srv.eventTerms(ss.lang, t)+"\n\n"+tr(ss.lang, "join.confirm", t.ID, p.Key))
+		return nil
+	}
+	if !found || !strings.EqualFold(c.Key.Text, p.Key) {
+		return ss.refuse("err.join.key", t.Name, t.ID)
+	}
 	key, err := newToken(ss.srv.opts.Rand)
 	if err != nil {
 		return err
@@ -52,4 +78,19 @@ func (ss *session) join(c *grammar.JoinCommand) error {
 	ss.say(nil, tr(ss.lang, "join.done", t.Name, dayText(t.StartDate), dayText(t.EntryCloses), n)+"\n\n"+
 		ss.srv.eventTerms(ss.lang, t)+"\n\n"+tr(ss.lang, "join.withdraw", t.ID))
 	return nil
+}
+
+// pendingEntry returns the sender's request to enter tournament id, kept
+// or made by this mail, and whether there is one.
+func (ss *session) pendingEntry(id string) (archive.PendingEntry, bool, error) {
+	for _, p := range ss.tourney.pending {
+		if p.TournamentID == id && p.Player == ss.from {
+			return p, true, nil
+		}
+	}
+	p, err := ss.srv.store.PendingEntry(ss.ctx, id, ss.from)
+	if errors.Is(err, archive.ErrNotFound) {
+		return archive.PendingEntry{}, false, nil
+	}
+	return p, err == nil, err
 }

@@ -2,12 +2,13 @@ package server
 
 import (
 	"testing"
+	"time"
 
 	"github.com/taflmail/taflmail/archive"
 )
 
-// TestJoin: a player joins an event open for entry and is told when it
-// starts and how to leave; joining twice, after the closing day, an event
+// TestJoin: a player joins an event open for entry, confirming from the
+// address, and is told when it starts and how to leave; joining twice, after the closing day, an event
 // by invitation, one that has started, or an unknown id is refused, in
 // the sender's language. A player who left before the start may join
 // again.
@@ -16,12 +17,12 @@ func TestJoin(t *testing.T) {
 	open := func(t *archive.Tournament) {
 		t.OpenEntry, t.EntryCloses, t.StartDate = true, t.StartDate.AddDate(0, 0, 5), t.StartDate.AddDate(0, 0, 7)
 	}
-	h.createEvent("open", nil, open)
+	ev := h.createEvent("open", nil, open)
 	h.createEvent("invited", []string{alice, bob, "carol@player.test"}, nil)
 
-	text := to(t, h.deliver(alice, "x", "join open", nil), alice).Text
+	text := to(t, h.joinByMail("open", alice, "join"), alice).Text
 	mustContain(t, "joined", text, "You are entered in Cup open", "1 players so far", "withdraw open", "Time control: 30d+1d")
-	text = to(t, h.deliver(bob, "x", "anmelden OPEN", nil), bob).Text
+	text = to(t, h.joinByMail("OPEN", bob, "anmelden"), bob).Text
 	mustContain(t, "German join", text, "Du bist bei Cup open angemeldet", "Bisher 2 Spieler")
 	es, _ := h.store.Entries(h.ctx(), "open")
 	if len(es) != 2 || es[0].Player != alice || es[1].Seq != 2 || len(es[0].Key) != 10 || es[0].Key == es[1].Key {
@@ -39,14 +40,19 @@ func TestJoin(t *testing.T) {
 
 	// alice leaves before the start and joins again
 	h.withdrawByMail("open", alice)
-	mustContain(t, "rejoin", to(t, h.deliver(alice, "x", "join open", nil), alice).Text, "You are entered in Cup open")
+	mustContain(t, "rejoin", to(t, h.joinByMail("open", alice, "join"), alice).Text, "You are entered in Cup open")
 
 	// the closing day ends at 24:00 UTC
-	h.now = h.now.AddDate(0, 0, 5)
-	mustContain(t, "on the closing day", to(t, h.deliver("erin@player.test", "x", "join open", nil), "erin@player.test").Text, "You are entered")
-	h.now = h.now.AddDate(0, 0, 1)
+	h.now = ev.EntryCloses.Add(12 * time.Hour)
+	mustContain(t, "on the closing day", to(t, h.joinByMail("open", "erin@player.test", "join"), "erin@player.test").Text, "You are entered")
+	// a request made on the closing day cannot be confirmed after it
+	h.deliver("frank@player.test", "x", "join open", nil)
+	late := joinConfirmLine.FindString(h.last("frank@player.test").msg.Text)
+	h.now = ev.EntryCloses.AddDate(0, 0, 1)
 	mustContain(t, "after the closing day", to(t, h.deliver("frank@player.test", "x", "join open", nil), "frank@player.test").Text,
-		tr(english, "err.join.closed", "Cup open", dayText(h.now.AddDate(0, 0, -1))))
+		tr(english, "err.join.closed", "Cup open", dayText(ev.EntryCloses)))
+	mustContain(t, "confirmed after the closing day", to(t, h.deliver("frank@player.test", "x", late, nil), "frank@player.test").Text,
+		tr(english, "err.join.closed", "Cup open", dayText(ev.EntryCloses)))
 
 	// started: no more entries
 	if _, err := h.srv.StartTournament(h.ctx(), "open"); err != nil {
@@ -55,4 +61,86 @@ func TestJoin(t *testing.T) {
 	h.srv.FlushOutbox(h.ctx())
 	mustContain(t, "after the start", to(t, h.deliver("gina@player.test", "x", "join open", nil), "gina@player.test").Text,
 		tr(english, "err.join.started", "Cup open"))
+}
+
+// TestJoinForgedFrom: "join" under a forged From enters nobody. The
+// victim gets the request to confirm, and unless a mail from the victim's
+// address brings back its key, they are not a player: the event starts
+// without them and they have no game to lose on time. A forger who
+// repeats the request, or guesses a key, gets nowhere; the real player's
+// confirmation still works after a forger's repeat, in English and
+// German. Before the fix a single forged "join" made the victim a player.
+func TestJoinForgedFrom(t *testing.T) {
+	h := newHarness(t)
+	ev := h.createEvent("open", nil, func(t *archive.Tournament) {
+		t.OpenEntry, t.EntryCloses, t.StartDate = true, t.StartDate.AddDate(0, 0, 20), t.StartDate.AddDate(0, 0, 21)
+	})
+	ask := func(lang string) string { return tr(lang, "join.ask", "Cup open", dayText(ev.StartDate), dayText(ev.EntryCloses)) }
+	victim, opfer := "victim@player.test", "opfer@player.test"
+	entered := func(addr string) bool {
+		es, err := h.store.Entries(h.ctx(), "open")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range es {
+			if e.Player == addr && !e.Withdrawn() {
+				return true
+			}
+		}
+		return false
+	}
+
+	// the forged request: the reply goes to the victim and asks to confirm
+	sent := h.deliver(victim, "x", "join open", nil)
+	text := to(t, sent, victim).Text
+	mustContain(t, "the request", text, ask(english))
+	first := joinConfirmLine.FindStringSubmatch(text)
+	if first == nil || contains(text, "You are entered in") || entered(victim) {
+		t.Fatalf("a join without confirmation entered %s:\n%s", victim, text)
+	}
+	// repeated, and with made-up keys
+	h.deliver(victim, "x", "join open", nil)
+	if again := joinConfirmLine.FindStringSubmatch(h.last(victim).msg.Text); again == nil || again[4] != first[4] {
+		t.Errorf("a repeated request changed the key: %v, first %v", again, first[4])
+	}
+	for _, c := range []struct{ line, lang string }{
+		{"join open confirm 0000000000", english}, {"join open confirm " + first[4] + "x", english}, {"anmelden open bestätigen abc", german},
+	} {
+		sent := h.deliver(victim, "x", c.line, nil)
+		mustContain(t, c.line, to(t, sent, victim).Text, tr(c.lang, "err.join.key", "Cup open", "open"))
+	}
+	// the key from another address is worth nothing
+	mustContain(t, "key from a stranger", to(t, h.deliver("forger@evil.test", "x", first[0], nil), "forger@evil.test").Text,
+		tr(english, "err.join.key", "Cup open", "open"))
+	if entered(victim) || entered("forger@evil.test") {
+		t.Fatal("a forged or guessed confirmation entered someone")
+	}
+
+	// German: the request and the confirmation
+	text = to(t, h.deliver(opfer, "x", "anmelden open", nil), opfer).Text
+	mustContain(t, "German request", text, ask(german))
+	m := joinConfirmLine.FindStringSubmatch(text)
+	if m == nil || m[1] != "anmelden" || entered(opfer) {
+		t.Fatalf("German request:\n%s", text)
+	}
+	mustContain(t, "German confirmation", to(t, h.deliver(opfer, "x", m[0], nil), opfer).Text, "Du bist bei Cup open angemeldet")
+
+	// the event starts without the victim, who has no game
+	h.joinByMail("open", alice, "join")
+	h.joinByMail("open", bob, "join")
+	h.now = ev.StartDate
+	if _, err := h.srv.StartTournament(h.ctx(), "open"); err != nil {
+		t.Fatal(err)
+	}
+	h.srv.FlushOutbox(h.ctx())
+	for _, g := range h.eventGames("open") {
+		if g.Attackers == victim || g.Defenders == victim {
+			t.Fatalf("the victim of a forged join plays game %s", g.ID)
+		}
+	}
+	if n := len(h.eventGames("open")); n != 6 {
+		t.Errorf("%d games, want 6 (3 players, matches of two)", n)
+	}
+	// the victim's own confirmation comes too late: the event started
+	mustContain(t, "too late", to(t, h.deliver(victim, "x", first[0], nil), victim).Text, tr(english, "err.join.started", "Cup open"))
 }

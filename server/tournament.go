@@ -50,14 +50,21 @@ type TournamentStore interface {
 	RatingHistory(ctx context.Context, player, variant string) ([]archive.RatingRecord, error)
 	RatedGames(ctx context.Context, variant string) ([]archive.RatedGame, error)
 	UnsettledWithdrawals(ctx context.Context) ([]archive.Entry, error)
+	// PendingEntry serves the confirmation of "join" (cmd_join.go).
+	PendingEntry(ctx context.Context, tournamentID, player string) (archive.PendingEntry, error)
+	// TournamentSpectators and WatchingTournaments serve "watch ID" for a
+	// tournament (spectators.go).
+	TournamentSpectators(ctx context.Context, tournamentID string) ([]archive.Spectator, error)
+	WatchingTournaments(ctx context.Context, address string) ([]archive.Spectator, error)
 }
 
 var _ TournamentStore = (*archive.Store)(nil)
 
 // tourneyState is what one session changes of tournaments and ratings.
 type tourneyState struct {
-	events  map[string]*event // by tournament id, loaded once
-	entries []archive.Entry   // entries to write
+	events  map[string]*event      // by tournament id, loaded once
+	entries []archive.Entry        // entries to write
+	pending []archive.PendingEntry // join requests to keep until confirmed
 	ratings map[string]*ratingWork
 	// stored caches the stored ratings read (currentRating), by player
 	// and variant; Games 0 for a player without one.
@@ -346,7 +353,7 @@ func (ss *session) gamesEnded() {
 // tournaments and ratings, and the referee's own mails.
 func (ss *session) collectTournament(change *archive.Change) {
 	ts := &ss.tourney
-	tc := &archive.TournamentChange{Entries: ts.entries}
+	tc := &archive.TournamentChange{Entries: ts.entries, Pending: ts.pending}
 	for _, id := range sortedKeys(ts.events) {
 		if ev := ts.events[id]; ev.write {
 			tc.Tournaments = append(tc.Tournaments, ev.t)
@@ -355,7 +362,7 @@ func (ss *session) collectTournament(change *archive.Change) {
 	for _, v := range sortedKeys(ts.ratings) {
 		tc.Ratings = append(tc.Ratings, ts.ratings[v].update())
 	}
-	if len(tc.Tournaments) > 0 || len(tc.Entries) > 0 || len(tc.Ratings) > 0 {
+	if len(tc.Tournaments) > 0 || len(tc.Entries) > 0 || len(tc.Ratings) > 0 || len(tc.Pending) > 0 {
 		change.Tournament = tc
 	}
 	change.Outbox = append(change.Outbox, ts.own...)

@@ -73,6 +73,22 @@ func gameMail(t *testing.T, ms []sentMail, addr, id string) *mailer.Message {
 
 var confirmLine = regexp.MustCompile(`(?m)^\s*(withdraw|abmelden) (\S+) (confirm|bestätigen) (\S+)\s*$`)
 
+// joinConfirmLine finds the line that confirms a join request.
+var joinConfirmLine = regexp.MustCompile(`(?m)^\s*(join|anmelden) (\S+) (confirm|bestätigen) (\S+)\s*$`)
+
+// joinByMail has player enter tournament id by mail: the request, then
+// the confirmation line the reply gives; it returns the confirmation's
+// mails.
+func (h *harness) joinByMail(id, player, keyword string) []sentMail {
+	h.t.Helper()
+	sent := h.deliver(player, "entering", keyword+" "+id, nil)
+	m := joinConfirmLine.FindStringSubmatch(to(h.t, sent, player).Text)
+	if m == nil {
+		h.t.Fatalf("the join request's reply gives no confirmation line:\n%s", to(h.t, sent, player).Text)
+	}
+	return h.deliver(player, "entering", m[0], nil)
+}
+
 // withdrawByMail has player withdraw from tournament id by mail: the
 // request, then the confirmation line the reply gives.
 func (h *harness) withdrawByMail(id, player string) []sentMail {
