@@ -89,7 +89,7 @@ type Spectator struct {
 	// TournamentID, instead of GameID, makes the address a spectator of
 	// every game of that tournament, present and future ("watch ID").
 	TournamentID string
-	Address string // the spectator (stored lower case)
+	Address      string // the spectator (stored lower case)
 	// ResultsOnly says the spectator wants only the result ("watch GAME
 	// results"), not every move.
 	ResultsOnly bool

@@ -75,7 +75,9 @@ func TestJoinForgedFrom(t *testing.T) {
 	ev := h.createEvent("open", nil, func(t *archive.Tournament) {
 		t.OpenEntry, t.EntryCloses, t.StartDate = true, t.StartDate.AddDate(0, 0, 20), t.StartDate.AddDate(0, 0, 21)
 	})
-	ask := func(lang string) string { return tr(lang, "join.ask", "Cup open", dayText(ev.StartDate), dayText(ev.EntryCloses)) }
+	ask := func(lang string) string {
+		return tr(lang, "join.ask", "Cup open", dayText(ev.StartDate), dayText(ev.EntryCloses))
+	}
 	victim, opfer := "victim@player.test", "opfer@player.test"
 	entered := func(addr string) bool {
 		es, err := h.store.Entries(h.ctx(), "open")
