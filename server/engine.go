@@ -99,6 +99,12 @@ func (ss *session) newEngineGame(c *grammar.NewGameCommand, v *engine.Variant) e
 	if given && !level.Valid() {
 		return ss.refuse("err.engine.level", c.Level, int(search.MinLevel), int(search.MaxLevel))
 	}
+	if c.Rated {
+		// Ratings are between people (CORRESPONDENCE.md §7): the engine
+		// has no rating of its own, and its strength is set by its level,
+		// so such a game would say nothing of a player's.
+		return ss.refuse("err.engine.rated")
+	}
 	side := "attackers"
 	if c.Side != "" {
 		var ok bool

@@ -541,9 +541,11 @@ func sortedIDs(h *harness, ids []string) []string {
 	return out
 }
 
-// TestEngineLevelRefused: levels outside 1 to 5, and a level with a
-// person's address, are refused with the range, in English and German;
-// nothing is started.
+// TestEngineLevelRefused: levels outside 1 to 5, a level with a
+// person's address, and a rated game against the engine (ratings are
+// between people; before the fix "rated" was accepted and silently not
+// rated) are refused with the reason, in English and German; nothing is
+// started.
 func TestEngineLevelRefused(t *testing.T) {
 	h := newEngineHarness(t)
 	for _, tt := range []struct{ cmd, want string }{
@@ -553,6 +555,8 @@ func TestEngineLevelRefused(t *testing.T) {
 		{"neu brandubh mit engine stufe 7", "Eine Stufe 7 gibt es nicht: die Engine spielt auf den Stufen 1 (die schwächste) bis 5 (die stärkste)."},
 		{"new brandubh with bob@player.test level 3", "A level is for a game against the engine"},
 		{"new brandubh with engine as kings", `"kings" is not a side`},
+		{"new brandubh with engine level 2 rated", tr(english, "err.engine.rated")},
+		{"neu brandubh mit engine gewertet", tr(german, "err.engine.rated")},
 	} {
 		sent := h.deliver(alice, "x", tt.cmd, nil)
 		mustContain(t, tt.cmd, to(t, sent, alice).Text, tt.want)
