@@ -258,7 +258,7 @@ var catalogDE = map[string]string{
 	"err.takeback.notyours":   "Du kannst nur deinen eigenen letzten Zug zurücknehmen, bevor dein Gegner darauf antwortet.",
 	"err.takeback.pending":    "Deine Bitte um Zugrücknahme in Partie %s steht schon.",
 	"err.takeback.none":       "In Partie %s gibt es keine Bitte deines Gegners um Zugrücknahme.",
-	"err.takeback.tournament": "Partie %s gehört zum Turnier %s; Turnierpartien werden gewertet und erlauben keine Zugrücknahme.",
+	"err.takeback.tournament": "Partie %s gehört zum Turnier %s: in Turnieren gibt es nie eine Zugrücknahme; jeder Zug gilt.",
 	"err.takeback.timed":      "Partie %s hat die Bedenkzeit %s; Zugrücknahmen gibt es nur in freien Partien ohne Uhr.",
 	"err.takeback.engine":     "Partie %s wird gegen die Engine gespielt, die keine Züge zurücknimmt: jeder Halbzug gilt.",
 

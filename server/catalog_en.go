@@ -260,7 +260,7 @@ var catalogEN = map[string]string{
 	"err.takeback.notyours":   "You can take back only your own last ply, before your opponent answers it.",
 	"err.takeback.pending":    "Your takeback request in game %s already stands.",
 	"err.takeback.none":       "There is no takeback request from your opponent in game %s.",
-	"err.takeback.tournament": "Game %s belongs to tournament %s; tournament games are rated and allow no takebacks.",
+	"err.takeback.tournament": "Game %s belongs to tournament %s: takebacks are never allowed in tournaments; every ply stands.",
 	"err.takeback.timed":      "Game %s has the time control %s; takebacks are only for casual games without a clock.",
 	"err.takeback.engine":     "Game %s is against the engine, which takes back no moves: every ply stands.",
 

@@ -70,11 +70,15 @@ func (ss *session) takeback(*grammar.TakebackCommand) error {
 }
 
 // takebackAsked returns the game whose takeback request the sender
-// answers: running, the request the opponent's.
+// answers: running, not a tournament's (whose refusal is "never in
+// tournaments", not "no request"), the request the opponent's.
 func (ss *session) takebackAsked() (*table, error) {
 	t, err := ss.activeGame()
 	if err != nil {
 		return nil, err
+	}
+	if tournamentGame(t.g) {
+		return nil, ss.refuse("err.takeback.tournament", t.g.ID, t.g.TournamentID)
 	}
 	if t.g.TakebackBy == "" || t.g.TakebackBy == sideOf(t.g, ss.from) {
 		return nil, ss.refuse("err.takeback.none", t.g.ID)

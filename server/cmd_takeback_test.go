@@ -128,3 +128,47 @@ func TestTakebackBarred(t *testing.T) {
 		})
 	}
 }
+
+// TestTournamentGameRefusals: in a game of a started event, through the
+// referee, "takeback" and "accept takeback" are refused with the reason
+// that takebacks are never allowed in tournaments (not "no request" nor
+// "timed"), and "private" with the reason that tournament games are
+// public; English and German, nothing changes. Before the fix "accept
+// takeback" said there was no request, and the takeback refusal called
+// every tournament rated.
+func TestTournamentGameRefusals(t *testing.T) {
+	h := newHarness(t)
+	h.createEvent("cup", []string{alice, bob, "carol@player.test"}, func(t *archive.Tournament) { t.Rated = false })
+	if _, err := h.srv.StartTournament(h.ctx(), "cup"); err != nil {
+		t.Fatal(err)
+	}
+	h.srv.FlushOutbox(h.ctx())
+	var g *archive.Game
+	for _, e := range h.eventGames("cup") {
+		if e.Attackers == alice && e.Defenders == bob {
+			g = e
+		}
+	}
+	if g == nil {
+		t.Fatal("no game of alice against bob")
+	}
+	h.inGame(g.ID, alice, h.firstMove(g.ID))
+	for _, c := range []struct{ who, line, lang, key string }{
+		{alice, "takeback", english, "err.takeback.tournament"},
+		{bob, "accept takeback", english, "err.takeback.tournament"},
+		{bob, "private", english, "err.private.tournament"},
+		{alice, "zurücknehmen", german, "err.takeback.tournament"},
+		{bob, "rücknahme ablehnen", german, "err.takeback.tournament"},
+		{alice, "privat", german, "err.private.tournament"},
+	} {
+		before := h.state(g.ID)
+		want := tr(c.lang, c.key, g.ID)
+		if c.key == "err.takeback.tournament" {
+			want = tr(c.lang, c.key, g.ID, "cup")
+		}
+		refusedOnly(t, h, g.ID, before, h.inGame(g.ID, c.who, c.line), c.who, want)
+	}
+	if !contains(tr(english, "err.takeback.tournament", "X", "y"), "never allowed in tournaments") || contains(tr(english, "err.takeback.tournament", "X", "y"), "rated") {
+		t.Errorf("the reason must be \"never in tournaments\", whether rated or not: %q", tr(english, "err.takeback.tournament", "X", "y"))
+	}
+}
