@@ -138,7 +138,7 @@ func (s *Store) querySpectators(ctx context.Context, op, query string, args ...a
 	return queryAll(ctx, s, op, scanSpectator, query, args...)
 }
 
-// scanSpectator reads a spectators row: game_id, tournament_id ('' in
+// scanSpectator reads a spectators row: game_id, tournament_id (” in
 // the spectators table), address, results_only, thread, created_at.
 func scanSpectator(row scanner) (Spectator, error) {
 	var sp Spectator
