@@ -131,13 +131,16 @@ func (ss *session) spectatorOf(id string) (*archive.Spectator, int, error) {
 func (ss *session) watchedHere() int {
 	seen := map[string]bool{}
 	for _, w := range ss.corr.watch {
-		seen[w.GameID] = true
+		if w.GameID != "" {
+			seen[w.GameID] = true
+		}
 	}
 	return len(seen)
 }
 
 // unwatch ends the sender's watching of a game: the one the line names,
-// or the one the mail's subject names (a reply to a spectator's mail).
+// or the one the mail's subject names (a reply to a spectator's mail);
+// or of a tournament (unwatchEvent).
 // It needs no key; the worst a forger can do with it is stop someone's
 // spectator mails, which "watch" starts again (docs/security.md).
 func (ss *session) unwatch(c *grammar.UnwatchCommand) error {
@@ -147,6 +150,13 @@ func (ss *session) unwatch(c *grammar.UnwatchCommand) error {
 	}
 	if id == "" {
 		return ss.refuse("err.unwatch.which")
+	}
+	if ev, ok, err := ss.unwatchEvent(c, id); err != nil || ok {
+		if ok {
+			ss.corr.unwatch = append(ss.corr.unwatch, archive.Spectator{TournamentID: ev, Address: ss.from})
+			ss.say(nil, tr(ss.lang, "watch.event.stopped", ev))
+		}
+		return err
 	}
 	specs, err := ss.srv.store.Spectators(ss.ctx, id)
 	if err != nil {
@@ -171,4 +181,47 @@ func (ss *session) unwatch(c *grammar.UnwatchCommand) error {
 	ss.corr.unwatch = append(ss.corr.unwatch, archive.Spectator{GameID: id, Address: ss.from})
 	ss.say(nil, tr(ss.lang, "watch.stopped", id))
 	return nil
+}
+
+// unwatchEvent finds the tournament an "unwatch" stops the sender
+// following: the one the line names, or, for a reply to a spectator's
+// mail about a tournament game that the sender does not watch on its
+// own, that game's tournament. ok is false when the sender follows no
+// such tournament (the line is then about a game).
+func (ss *session) unwatchEvent(c *grammar.UnwatchCommand, id string) (string, bool, error) {
+	event := strings.ToLower(id)
+	if c.Target == nil || gameIDShaped(id) {
+		g, err := ss.srv.store.Game(ss.ctx, id)
+		if errors.Is(err, archive.ErrNotFound) {
+			if c.Target == nil {
+				return "", false, nil
+			}
+		} else if err != nil {
+			return "", false, err
+		} else {
+			specs, err := ss.srv.store.Spectators(ss.ctx, id)
+			if err != nil {
+				return "", false, err
+			}
+			for _, sp := range specs {
+				if sp.Address == ss.from {
+					return "", false, nil // watched on its own: unwatch the game
+				}
+			}
+			event = g.TournamentID
+		}
+	}
+	if event == "" || ss.unwatchingEvent(event, ss.from) {
+		return "", false, nil
+	}
+	specs, err := ss.srv.store.TournamentSpectators(ss.ctx, event)
+	if err != nil {
+		return "", false, err
+	}
+	for _, sp := range specs {
+		if sp.Address == ss.from {
+			return event, true, nil
+		}
+	}
+	return "", false, nil
 }

@@ -283,3 +283,67 @@ func TestWatchInGameThread(t *testing.T) {
 		t.Errorf("want two boards (her game's and the watched one's):\n%s", m.Text)
 	}
 }
+
+// TestWatchTournament: "watch ID" before the start follows every game of
+// the event, those its start creates included: a move in any of them
+// brings the spectator a mail without either key, whose way to stop names
+// the tournament; "zuschauen ID ergebnis" brings only results; "unwatch
+// ID", or a bare "unwatch" in reply to such a mail, stops it. An unknown
+// id and a finished event are refused. Before the fix every tournament id
+// was refused ("not possible yet").
+func TestWatchTournament(t *testing.T) {
+	h := newHarness(t)
+	h.createEvent("cup-27", []string{alice, bob, "erin@player.test"}, nil)
+	mustContain(t, "watch", to(t, h.deliver(watcher, "x", "watch cup-27", nil), watcher).Text, tr(english, "watch.event", "Cup cup-27", "cup-27"))
+	mustContain(t, "German results", to(t, h.deliver(viewer, "x", "zuschauen cup-27 ergebnis", nil), viewer).Text,
+		tr(german, "watch.event.results", "Cup cup-27", "cup-27"))
+	if _, err := h.srv.StartTournament(h.ctx(), "cup-27"); err != nil {
+		t.Fatal(err)
+	}
+	h.srv.FlushOutbox(h.ctx())
+	games := h.eventGames("cup-27")
+	g := games[len(games)-1]
+	first := g.Attackers
+	sent := h.inGame(g.ID, first, h.firstMove(g.ID))
+	m := sentTo(sent, watcher)
+	if m == nil || sentTo(sent, viewer) != nil {
+		t.Fatalf("a move in game %s: mail to the spectator %v, to the results-only one %v; want only the first", g.ID, m != nil, sentTo(sent, viewer) != nil)
+	}
+	noKeys(t, "tournament spectator", *m, h.keysOf(g.ID))
+	mustContain(t, "spectator mail", m.msg.Text, tr(english, "watch.how", "cup-27"))
+	if u := string(m.raw); !contains(u, "unwatch%20cup-27") {
+		t.Errorf("List-Unsubscribe does not name the tournament:\n%s", u)
+	}
+	// the result reaches both
+	sent = h.inGame(g.ID, first, "resign")
+	for _, addr := range []string{watcher, viewer} {
+		if sentTo(sent, addr) == nil {
+			t.Errorf("the resignation in %s sent nothing to %s", g.ID, addr)
+		}
+	}
+	// a bare unwatch in reply to the spectator mail stops the tournament
+	sent = h.replyTo(watcher, *m, "unwatch")
+	mustContain(t, "unwatch reply", to(t, sent, watcher).Text, tr(english, "watch.event.stopped", "cup-27"))
+	mustContain(t, "German unwatch", to(t, h.deliver(viewer, "x", "zuschauen beenden cup-27", nil), viewer).Text,
+		tr(german, "watch.event.stopped", "cup-27"))
+	if sp, _ := h.store.TournamentSpectators(h.ctx(), "cup-27"); len(sp) != 0 {
+		t.Errorf("spectators after unwatch: %+v", sp)
+	}
+	other := games[0]
+	if sent := h.inGame(other.ID, other.Attackers, h.firstMove(other.ID)); sentTo(sent, watcher) != nil || sentTo(sent, viewer) != nil {
+		t.Error("a move after unwatch still reached a spectator")
+	}
+	mustContain(t, "unknown", to(t, h.deliver(watcher, "x", "watch nope-27", nil), watcher).Text, tr(english, "err.watch.unknown", "nope-27"))
+	h.createEvent("old-26", []string{alice, bob, "erin@player.test"}, func(t *archive.Tournament) { t.Status = archive.TournamentFinished })
+	mustContain(t, "over", to(t, h.deliver(watcher, "x", "watch old-26", nil), watcher).Text, tr(english, "err.watch.eventover", "Cup old-26"))
+}
+
+// sentTo returns the mail to addr among sent, or nil.
+func sentTo(sent []sentMail, addr string) *sentMail {
+	for i := range sent {
+		if sent[i].to == addr {
+			return &sent[i]
+		}
+	}
+	return nil
+}

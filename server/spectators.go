@@ -3,6 +3,7 @@ package server
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"net/url"
 	"strings"
@@ -35,10 +36,8 @@ const (
 const maxSpectatorMailBytes = 64 << 10
 
 // tournamentGame reports whether g belongs to a tournament: such a game is
-// always public and never allows takebacks.
-//
-// HOOK(tournament): the tournament stream may mark more (rated games
-// outside an event); this is the one place that decides.
+// always public, never allows takebacks, and its tournament's spectators
+// follow it.
 func tournamentGame(g *archive.Game) bool { return g.TournamentID != "" }
 
 // privateGame reports whether g refuses spectators: a casual game one of whose
@@ -61,14 +60,125 @@ func gameIDShaped(id string) bool {
 	return true
 }
 
-// watchTournament answers "watch <id>" for an id that names no game.
-//
-// HOOK(tournament): once tournaments are stored, look id up here and, for
-// an event, add the sender as a spectator of each of its games (and of
-// games paired later); until then every such id is refused.
+// maxEventSpectators is how many addresses may follow one tournament;
+// maxWatchedEvents how many unfinished tournaments one address may
+// follow. A tournament's spectator gets a mail per move of every game of
+// the event (or per result), so both are small.
+const (
+	maxEventSpectators = 20
+	maxWatchedEvents   = 3
+)
+
+// watchTournament answers "watch <id>" for an id that names no game: a
+// tournament's id makes the sender a spectator of every game of the
+// event, those its start creates included (archive.Spectator with a
+// TournamentID), or with resultsOnly of their results; its players may
+// follow it too (they get no spectator's copy of their own games). An
+// event that is over, full (maxEventSpectators), or one more than the
+// sender may follow (maxWatchedEvents) is refused; an id that is neither
+// a game nor a tournament too.
 func (ss *session) watchTournament(id string, resultsOnly bool) error {
-	_ = resultsOnly
-	return ss.refuse("err.watch.unknown", clip(id))
+	ev, err := ss.event(strings.ToLower(id))
+	var r *refusal
+	if errors.As(err, &r) {
+		return ss.refuse("err.watch.unknown", clip(id))
+	}
+	if err != nil {
+		return err
+	}
+	t := ev.t
+	if t.Status != archive.TournamentCreated && t.Status != archive.TournamentRunning {
+		return ss.refuse("err.watch.eventover", t.Name)
+	}
+	was, err := ss.eventSpectatorOf(t.ID)
+	if err != nil {
+		return err
+	}
+	if was == nil {
+		specs, err := ss.srv.store.TournamentSpectators(ss.ctx, t.ID)
+		if err != nil {
+			return err
+		}
+		if len(specs) >= maxEventSpectators {
+			return ss.refuse("err.watch.eventfull", t.Name, maxEventSpectators)
+		}
+		watching, err := ss.srv.store.WatchingTournaments(ss.ctx, ss.from)
+		if err != nil {
+			return err
+		}
+		if len(watching) >= maxWatchedEvents {
+			return ss.refuse("err.watch.events", maxWatchedEvents)
+		}
+	}
+	sp := archive.Spectator{TournamentID: t.ID, Address: ss.from, ResultsOnly: resultsOnly}
+	if validID(ss.msg.MessageID) {
+		sp.Thread = ss.msg.MessageID
+	}
+	ss.corr.watch = append(ss.corr.watch, sp)
+	key := "watch.event"
+	if resultsOnly {
+		key = "watch.event.results"
+	}
+	text := tr(ss.lang, key, t.Name, t.ID) + "\n" + tr(ss.lang, "watch.how", t.ID)
+	if was != nil && was.ResultsOnly == resultsOnly {
+		text = tr(ss.lang, "watch.event.already", t.Name)
+	}
+	ss.say(nil, text)
+	return nil
+}
+
+// eventSpectatorOf returns the sender's spectator row of tournament id,
+// stored or added by this mail, or nil.
+func (ss *session) eventSpectatorOf(id string) (*archive.Spectator, error) {
+	for i := range ss.corr.watch {
+		if w := &ss.corr.watch[i]; w.TournamentID == id && w.Address == ss.from {
+			return w, nil
+		}
+	}
+	specs, err := ss.srv.store.TournamentSpectators(ss.ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	for i := range specs {
+		if specs[i].Address == ss.from && !ss.unwatchingEvent(id, ss.from) {
+			return &specs[i], nil
+		}
+	}
+	return nil, nil
+}
+
+// unwatchingEvent reports whether this mail stops addr following
+// tournament id.
+func (ss *session) unwatchingEvent(id, addr string) bool {
+	for _, u := range ss.corr.unwatch {
+		if u.TournamentID == id && u.Address == addr {
+			return true
+		}
+	}
+	return false
+}
+
+// gameSpectators returns who gets a spectator's mail about t: its own
+// spectators, then those of its tournament who do not watch it anyway.
+func (ss *session) gameSpectators(t *table) ([]archive.Spectator, error) {
+	specs, err := ss.srv.store.Spectators(ss.ctx, t.g.ID)
+	if err != nil || t.g.TournamentID == "" {
+		return specs, err
+	}
+	evs, err := ss.srv.store.TournamentSpectators(ss.ctx, t.g.TournamentID)
+	if err != nil {
+		return nil, err
+	}
+	seen := map[string]bool{}
+	for _, sp := range specs {
+		seen[sp.Address] = true
+	}
+	for _, sp := range evs {
+		if !seen[sp.Address] && !ss.unwatchingEvent(sp.TournamentID, sp.Address) {
+			specs = append(specs, sp)
+		}
+	}
+	return specs, nil
 }
 
 // spectatorClock is the clock part of a spectator's mail: the same lines
@@ -94,7 +204,7 @@ func (ss *session) spectatorMails() ([]archive.OutboxMail, error) {
 		if privateGame(t.g) {
 			continue
 		}
-		specs, err := ss.srv.store.Spectators(ss.ctx, t.g.ID)
+		specs, err := ss.gameSpectators(t)
 		if err != nil {
 			return nil, err
 		}
@@ -130,6 +240,10 @@ func (ss *session) unwatching(id, addr string) bool {
 func (ss *session) spectatorMail(t *table, sp archive.Spectator, lang, subject, text string, board bool) (archive.OutboxMail, bool) {
 	s := ss.srv
 	addr := sp.Address
+	stop := t.g.ID // what "unwatch" names: the game, or the tournament followed
+	if sp.TournamentID != "" {
+		stop = sp.TournamentID
+	}
 	if addr == s.opts.Address || sideOf(t.g, addr) != "" {
 		return archive.OutboxMail{}, false // never the server, never a player as a spectator
 	}
@@ -138,7 +252,7 @@ func (ss *session) spectatorMail(t *table, sp archive.Spectator, lang, subject, 
 		From:      fmt.Sprintf("%s <%s>", s.opts.Name, s.opts.Address),
 		To:        []string{addr},
 		Subject:   "[taflmail " + t.g.ID + "] " + subject,
-		Body:      ss.spectatorBody(t, lang, text, board),
+		Body:      ss.spectatorBody(t, lang, text, stop, board),
 		Date:      ss.now,
 		Headers: map[string]string{
 			loopHeader:        "spectator",
@@ -146,7 +260,7 @@ func (ss *session) spectatorMail(t *table, sp archive.Spectator, lang, subject, 
 		},
 	}
 	if board { // not the farewell of a game that became private: nothing is left to leave
-		o.Headers["List-Unsubscribe"] = s.unsubscribe(t.g.ID)
+		o.Headers["List-Unsubscribe"] = s.unsubscribe(stop)
 	}
 	if validID(sp.Thread) {
 		o.InReplyTo, o.References = sp.Thread, []string{sp.Thread}
@@ -164,7 +278,8 @@ func (ss *session) spectatorMail(t *table, sp archive.Spectator, lang, subject, 
 }
 
 // unsubscribe is the List-Unsubscribe field (RFC 2369) of a spectator's
-// mail about game id: a mail to the referee whose subject is "unwatch id".
+// mail about what id names (a game, or the tournament the spectator
+// follows): a mail to the referee whose subject is "unwatch id".
 func (s *Server) unsubscribe(id string) string {
 	return "<mailto:" + s.opts.Address + "?subject=" + url.PathEscape("unwatch "+id) + ">"
 }
@@ -218,8 +333,9 @@ func plySide(v *engine.Variant, n int) string {
 
 // spectatorBody writes a spectator's mail: the game header, text, with
 // board the board, the move list and the clocks, then how to stop
-// watching. It never holds a player's key.
-func (ss *session) spectatorBody(t *table, lang, text string, board bool) string {
+// watching (stop: the game's id, or the tournament's the spectator
+// follows). It never holds a player's key.
+func (ss *session) spectatorBody(t *table, lang, text, stop string, board bool) string {
 	var b strings.Builder
 	b.WriteString(tr(lang, "greeting") + "\n\n")
 	b.WriteString(tr(lang, "game.header", t.g.ID, variantTitle(lang, t.v)) + "\n")
@@ -231,7 +347,7 @@ func (ss *session) spectatorBody(t *table, lang, text string, board bool) string
 		if c := ss.spectatorClock(t, lang); c != "" {
 			b.WriteString(c + "\n\n")
 		}
-		b.WriteString(tr(lang, "watch.how", t.g.ID) + "\n\n")
+		b.WriteString(tr(lang, "watch.how", stop) + "\n\n")
 	}
 	b.WriteString(tr(lang, "signature") + "\n")
 	return b.String()
