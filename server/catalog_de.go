@@ -183,7 +183,7 @@ var catalogDE = map[string]string{
 	"watch.tomove":         "Zug %d: %s am Zug.",
 	"watch.stopped":        "Du schaust der Partie %s nicht mehr zu.",
 	"watch.private":        "Die Spieler der Partie %s erlauben keine Zuschauer mehr, daher schaust du ihr nicht mehr zu.",
-	"err.watch.unknown":    "Es gibt keine Partie und kein Turnier %s.",
+	"err.watch.unknown":    "Es gibt keine Partie %s und auch kein Turnier mit dieser Kennung.",
 	"watch.event":          "Du verfolgst %s (%s): nach jedem Zug jeder seiner Partien, auch derer, die sein Beginn anlegt, bekommst du eine Mail mit dem Brett und den Zügen.",
 	"watch.event.results":  "Du verfolgst die Ergebnisse von %s (%s): du bekommst eine Mail, wenn eine seiner Partien endet.",
 	"watch.event.already":  "Du verfolgst %s schon.",

@@ -185,7 +185,7 @@ var catalogEN = map[string]string{
 	"watch.tomove":         "Move %d: the %s to move.",
 	"watch.stopped":        "You no longer watch game %s.",
 	"watch.private":        "The players of game %s no longer allow spectators, so you no longer watch it.",
-	"err.watch.unknown":    "There is no game or tournament %s.",
+	"err.watch.unknown":    "There is no game %s, nor a tournament with that id.",
 	"watch.event":          "You are following %s (%s): after every move of each of its games, those its start creates included, you get a mail with the board and the move list.",
 	"watch.event.results":  "You are following the results of %s (%s): you get one mail when each of its games ends.",
 	"watch.event.already":  "You are following %s already.",
