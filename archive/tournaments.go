@@ -150,7 +150,9 @@ type TournamentChange struct {
 	// Pending are "join" requests to keep until confirmed: inserted,
 	// or, when the player has one for the tournament already, ignored
 	// (the stored key stays valid). Writing an entry deletes the
-	// player's pending request for that tournament.
+	// player's pending request for that tournament; writing the
+	// tournament with any status but TournamentCreated (its start, its
+	// end, its cancellation) deletes every request it still had.
 	Pending []PendingEntry
 }
 
@@ -189,6 +191,12 @@ func (c *TournamentChange) write(ctx context.Context, tx *sql.Tx, now time.Time)
 			return nil, err
 		}
 		versions[t.ID] = v
+		if t.Status != TournamentCreated {
+			// an event that takes no more entries keeps no join requests
+			if _, err := tx.ExecContext(ctx, `DELETE FROM pending_entries WHERE tournament_id = ?`, t.ID); err != nil {
+				return nil, fmt.Errorf("pending entries of tournament %q: %w", t.ID, err)
+			}
+		}
 	}
 	for _, e := range c.Entries {
 		_, err := tx.ExecContext(ctx, `INSERT INTO entries (tournament_id, player, seq, key, section, number, rating, joined_at,

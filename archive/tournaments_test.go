@@ -309,6 +309,21 @@ func TestPendingEntries(t *testing.T) {
 	if _, err := s.PendingEntry(ctx, "winter", "alice@example.org"); !errors.Is(err, archive.ErrNotFound) {
 		t.Errorf("PendingEntry after the entry = %v, want ErrNotFound", err)
 	}
+	// The start drops the requests nobody confirmed.
+	carol := archive.PendingEntry{TournamentID: "winter", Player: "carol@example.org", Key: "carol00000"}
+	commit(t, s, archive.Change{Tournament: &archive.TournamentChange{Pending: []archive.PendingEntry{carol}}})
+	if _, err := s.PendingEntry(ctx, "winter", carol.Player); err != nil {
+		t.Fatalf("PendingEntry(carol) = %v", err)
+	}
+	w, err := s.Tournament(ctx, "winter")
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Status, w.StartedAt = archive.TournamentRunning, t0.Add(time.Hour)
+	commit(t, s, archive.Change{Tournament: &archive.TournamentChange{Tournaments: []*archive.Tournament{w}}})
+	if _, err := s.PendingEntry(ctx, "winter", carol.Player); !errors.Is(err, archive.ErrNotFound) {
+		t.Errorf("PendingEntry(carol) after the start = %v, want ErrNotFound", err)
+	}
 }
 
 // TestTournamentSpectators: "watch ID" rows are kept apart from a game's
