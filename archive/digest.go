@@ -90,27 +90,12 @@ func (s *Store) DueDigests(ctx context.Context, now time.Time, limit int) ([]Dig
 	if limit <= 0 {
 		limit = -1
 	}
-	var out []DigestDue
-	err := s.read(ctx, "due digests", func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, `SELECT address, digest_due FROM players INDEXED BY players_digest_due
+	return queryAll(ctx, s, "due digests", func(row scanner) (DigestDue, error) {
+		var d DigestDue
+		err := row.Scan(&d.Address, scanTime(&d.Due))
+		return d, err
+	}, `SELECT address, digest_due FROM players INDEXED BY players_digest_due
 WHERE digest_due IS NOT NULL AND digest_due <= ? ORDER BY digest_due, address LIMIT ?`, fmtTime(now), limit)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var d DigestDue
-			if err := rows.Scan(&d.Address, scanTime(&d.Due)); err != nil {
-				return err
-			}
-			out = append(out, d)
-		}
-		return rows.Err()
-	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
 }
 
 // nextDigest returns when the earliest pending digest is due, inside tx.

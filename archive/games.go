@@ -118,22 +118,10 @@ LIMIT ?1 OFFSET ?2`, args...)
 func (s *Store) queryGames(ctx context.Context, op string, withPlies bool, query string, args ...any) ([]*Game, error) {
 	var games []*Game
 	err := s.read(ctx, op, func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, query, args...)
-		if err != nil {
+		var err error
+		if games, err = scanAll(ctx, tx, scanGame, query, args...); err != nil {
 			return err
 		}
-		defer rows.Close()
-		for rows.Next() {
-			g, err := scanGame(rows)
-			if err != nil {
-				return err
-			}
-			games = append(games, g)
-		}
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		rows.Close()
 		if withPlies {
 			return loadPlies(ctx, tx, games)
 		}

@@ -59,28 +59,13 @@ func (s *Store) Mails(ctx context.Context, f MailFilter) ([]ProcessedMail, error
 	if limit <= 0 {
 		limit = -1
 	}
-	var out []ProcessedMail
-	err := s.read(ctx, op, func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, `SELECT `+mailColumns+` FROM processed_mails`+where+`
+	return queryAll(ctx, s, op, func(row scanner) (ProcessedMail, error) {
+		var m ProcessedMail
+		err := row.Scan(&m.MessageID, &m.ContentHash, &m.From, &m.GameID, &m.Disposition, scanTime(&m.At),
+			&m.Authenticated, &m.Replies, &m.Reason, &m.Subject)
+		return m, err
+	}, `SELECT `+mailColumns+` FROM processed_mails`+where+`
 ORDER BY at DESC, message_id LIMIT ?`, append(args, limit)...)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var m ProcessedMail
-			if err := rows.Scan(&m.MessageID, &m.ContentHash, &m.From, &m.GameID, &m.Disposition, scanTime(&m.At),
-				&m.Authenticated, &m.Replies, &m.Reason, &m.Subject); err != nil {
-				return err
-			}
-			out = append(out, m)
-		}
-		return rows.Err()
-	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
 }
 
 // Mail returns the processed mail with this Message-ID; [ErrNotFound] if

@@ -205,54 +205,24 @@ func (s *Store) queryRatings(ctx context.Context, op, query string, args ...any)
 // RatingHistory returns a player's rated games (any case) in a variant,
 // oldest first; none is not an error.
 func (s *Store) RatingHistory(ctx context.Context, player, variant string) ([]RatingRecord, error) {
-	var out []RatingRecord
-	err := s.read(ctx, "rating history", func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, `SELECT player, variant, n, game_id, ended_at, opponent, side, score, idle_periods,
+	return queryAll(ctx, s, "rating history", func(row scanner) (RatingRecord, error) {
+		var h RatingRecord
+		b, a := &h.Before, &h.After
+		err := row.Scan(&h.Player, &h.Variant, &h.N, &h.GameID, scanTime(&h.End), &h.Opponent, &h.Side, &h.Score,
+			&h.IdlePeriods, &b.R, &b.RD, &b.Volatility, &a.R, &a.RD, &a.Volatility)
+		return h, err
+	}, `SELECT player, variant, n, game_id, ended_at, opponent, side, score, idle_periods,
 	rating_before, rd_before, volatility_before, rating, rd, volatility
 FROM rating_history WHERE player = ? AND variant = ? ORDER BY n`, lower(player), variant)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var h RatingRecord
-			b, a := &h.Before, &h.After
-			if err := rows.Scan(&h.Player, &h.Variant, &h.N, &h.GameID, scanTime(&h.End), &h.Opponent, &h.Side, &h.Score,
-				&h.IdlePeriods, &b.R, &b.RD, &b.Volatility, &a.R, &a.RD, &a.Volatility); err != nil {
-				return err
-			}
-			out = append(out, h)
-		}
-		return rows.Err()
-	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
 }
 
 // RatedGames returns the rated games of a variant in the order they were
 // rated (Seq), for rating the variant again; none is not an error.
 func (s *Store) RatedGames(ctx context.Context, variant string) ([]RatedGame, error) {
-	var out []RatedGame
-	err := s.read(ctx, "rated games", func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, `SELECT seq, game_id, variant, attackers, defenders, result, ended_at
+	return queryAll(ctx, s, "rated games", func(row scanner) (RatedGame, error) {
+		var g RatedGame
+		err := row.Scan(&g.Seq, &g.GameID, &g.Variant, &g.Attackers, &g.Defenders, &g.Result, scanTime(&g.End))
+		return g, err
+	}, `SELECT seq, game_id, variant, attackers, defenders, result, ended_at
 FROM rated_games WHERE variant = ? ORDER BY seq`, variant)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var g RatedGame
-			if err := rows.Scan(&g.Seq, &g.GameID, &g.Variant, &g.Attackers, &g.Defenders, &g.Result, scanTime(&g.End)); err != nil {
-				return err
-			}
-			out = append(out, g)
-		}
-		return rows.Err()
-	})
-	if err != nil {
-		return nil, err
-	}
-	return out, nil
 }

@@ -474,23 +474,12 @@ func (s *Store) queryEntries(ctx context.Context, op, query string, args ...any)
 func (s *Store) TournamentGames(ctx context.Context, tournamentID string, withPlies bool) ([]*Game, error) {
 	var games []*Game
 	err := s.read(ctx, "tournament games", func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, `SELECT `+gameColumns+` FROM games
+		var err error
+		games, err = scanAll(ctx, tx, scanGame, `SELECT `+gameColumns+` FROM games
 WHERE id IN (SELECT game_id FROM pairings WHERE tournament_id = ?)`, tournamentID)
 		if err != nil {
 			return err
 		}
-		defer rows.Close()
-		for rows.Next() {
-			g, err := scanGame(rows)
-			if err != nil {
-				return err
-			}
-			games = append(games, g)
-		}
-		if err := rows.Err(); err != nil {
-			return err
-		}
-		rows.Close()
 		if err := loadEvents(ctx, tx, games); err != nil {
 			return err
 		}
