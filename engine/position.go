@@ -100,10 +100,20 @@ func newPosition(v *Variant, b Board, toMove Side) *Position {
 
 // Clone returns an independent copy of p.
 func (p *Position) Clone() *Position {
-	q := *p
-	q.history = append(make([]uint64, 0, cap(p.history)), p.history...)
-	q.caps = append(make([]capture, 0, cap(p.caps)), p.caps...)
-	return &q
+	q := &Position{history: make([]uint64, 0, cap(p.history)), caps: make([]capture, 0, cap(p.caps))}
+	p.CopyInto(q)
+	return q
+}
+
+// CopyInto makes *q an independent copy of p, as Clone does, reusing the
+// memory of q's history of keys and captures: a program that replays many
+// games one after another copies the start position into the same q for
+// each. q must not be p.
+func (p *Position) CopyInto(q *Position) {
+	history, caps := q.history[:0], q.caps[:0]
+	*q = *p
+	q.history = append(history, p.history...)
+	q.caps = append(caps, p.caps...)
 }
 
 // Variant returns the rules the position is played under. The caller must
