@@ -100,21 +100,29 @@ func parseCSVGrammar(filename string, src []byte) (games []*CSVGame, err error) 
 	return f.Games, nil
 }
 
-// csvSplitter holds the state of one split parse: the ply memo, and slabs
-// from which the trees are allocated, a few allocations for a whole file.
+// csvSplitter holds the state of one split parse: the file, where the
+// next line starts, the ply memo, and slabs from which the trees are
+// allocated, a few allocations for a whole file.
 type csvSplitter struct {
-	filename string
-	memo     *plyMemo
-	place    plyPlacer
-	games    slab[CSVGame]
-	plies    []*Ply // the plies of the line being read
+	filename  string
+	src       []byte
+	off, line int // the next line's byte offset and 1-based number
+	memo      *plyMemo
+	place     plyPlacer
+	games     slab[CSVGame]
+	plies     []*Ply // the plies of the line being read
+}
+
+func newCSVSplitter(filename string, src []byte) *csvSplitter {
+	p := &csvSplitter{filename: filename, src: src, line: 1, memo: newPlyMemo()}
+	p.place.filename = filename
+	return p
 }
 
 // splitCSV parses src by splitting lines, or reports false when a line is
 // not of the plain form (see ParseCSV).
 func splitCSV(filename string, src []byte) ([]*CSVGame, bool) {
-	p := &csvSplitter{filename: filename, memo: newPlyMemo()}
-	p.place.filename = filename
+	p := newCSVSplitter(filename, src)
 	// One block of nodes for the whole file: the garbage collector then
 	// runs fewer cycles (each marking every tree read so far) than when the
 	// trees grow a few kilobytes at a time; about a tenth of the time.
@@ -123,9 +131,25 @@ func splitCSV(filename string, src []byte) ([]*CSVGame, bool) {
 		p.place.lists.chunk = make([]*Ply, n)
 	}
 	games := []*CSVGame{}
-	line, off := 1, 0
-	for off < len(src) {
-		end := len(src)
+	for {
+		g, ok := p.next()
+		switch {
+		case !ok:
+			return nil, false
+		case g == nil:
+			return games, true
+		}
+		games = append(games, g)
+	}
+}
+
+// next parses the next line that is not blank. It returns nil, true at the
+// end of the file, and false when the line is not of the plain form (the
+// position is then that line's start: p.line, p.off).
+func (p *csvSplitter) next() (*CSVGame, bool) {
+	src := p.src
+	for p.off < len(src) {
+		off, end := p.off, len(src)
 		if i := bytes.IndexByte(src[off:], '\n'); i >= 0 {
 			end = off + i
 		}
@@ -133,17 +157,120 @@ func splitCSV(filename string, src []byte) ([]*CSVGame, bool) {
 		if n := len(text); n > 0 && text[n-1] == '\r' && end < len(src) {
 			text = text[:n-1] // CRLF; a lone CR is not a line end
 		}
-		if !blankLine(text) {
-			g, ok := p.game(text, line, off)
-			if !ok {
-				return nil, false
-			}
-			games = append(games, g)
+		if blankLine(text) {
+			p.line++
+			p.off = end + 1
+			continue
 		}
-		line++
-		off = end + 1
+		g, ok := p.game(text, p.line, off)
+		if !ok {
+			return nil, false
+		}
+		p.line++
+		p.off = end + 1
+		return g, true
 	}
-	return games, true
+	return nil, true
+}
+
+// CSVScanner reads the games of a CSV file one at a time, for a program
+// that looks at each game once (taflmail validate): the memory of a game's
+// tree is used again for the next game, so a long file is read in a few
+// kilobytes instead of some 600 bytes a ply (docs/performance.md).
+//
+// It gives the games ParseCSV gives, in the same order, with the same
+// positions, and the same error: a line that the splitting does not
+// understand (see ParseCSV) sends the whole file to the grammar, and the
+// scan goes on with the grammar's trees from that line on, or ends with
+// the grammar's error (Err): the games returned before it are then those
+// of the lines before that first line the grammar read.
+// A CSVScanner is not safe for concurrent use.
+type CSVScanner struct {
+	split *csvSplitter
+	game  *CSVGame
+	err   error
+	// After a line the splitting did not understand: the grammar's games
+	// from that line on, and how many have been returned.
+	rest     []*CSVGame
+	returned int
+	grammar  bool
+}
+
+// NewCSVScanner returns a scanner of src; filename is used in positions.
+func NewCSVScanner(filename string, src []byte) *CSVScanner {
+	return &CSVScanner{split: newCSVSplitter(filename, src)}
+}
+
+// Scan reads the next game, which Game then returns. It returns false at
+// the end of the file or on a syntax error (Err says which). It reuses the
+// nodes of the game returned before: that tree must no longer be used.
+func (s *CSVScanner) Scan() bool {
+	s.game = nil
+	if s.err != nil {
+		return false
+	}
+	if !s.grammar {
+		if g, ok := s.splitNext(); ok {
+			if g == nil {
+				return false
+			}
+			s.game = g
+			s.returned++
+			return true
+		}
+		if s.err != nil {
+			return false
+		}
+		// Not plain: the grammar reads the whole file. The games before
+		// this line are the ones already returned (TestParseCSVSame).
+		s.grammar = true
+		games, err := parseCSVGrammar(s.split.filename, s.split.src)
+		if err != nil {
+			s.err = err
+			return false
+		}
+		s.rest = games[min(s.returned, len(games)):]
+	}
+	if len(s.rest) == 0 {
+		return false
+	}
+	s.game, s.rest = s.rest[0], s.rest[1:]
+	s.returned++
+	return true
+}
+
+// splitNext reads the next line with the splitter, reusing its slabs; a
+// panic becomes Err, as in ParseCSV.
+func (s *CSVScanner) splitNext() (g *CSVGame, ok bool) {
+	defer func() {
+		if s.err != nil {
+			g, ok = nil, false
+		}
+	}()
+	defer guard(s.split.filename, &s.err)
+	s.split.reset()
+	return s.split.next()
+}
+
+// Game returns the game the last Scan read, or nil. Its tree is valid until
+// the next call of Scan.
+func (s *CSVScanner) Game() *CSVGame { return s.game }
+
+// Err returns the syntax error that ended the scan (an *Error), or nil at
+// the end of the file.
+func (s *CSVScanner) Err() error { return s.err }
+
+// reset hands out the slabs' memory again from the front: the trees made
+// before must no longer be used.
+func (p *csvSplitter) reset() {
+	p.games.reset()
+	p.place.blocks.reset()
+	p.place.captures.reset()
+	p.place.capPtrs.reset()
+	p.place.pieces.reset()
+	p.place.piecePtrs.reset()
+	p.place.squares.reset()
+	p.place.lists.reset()
 }
 
 // countPlies counts the texts a split parse of src reads as plies: the runs
@@ -333,15 +460,16 @@ type plyBlock struct {
 // slab hands out elements of a chunk, allocating the next chunk when it
 // runs short.
 type slab[T any] struct {
-	chunk []T
-	next  int
+	chunk   []T
+	next    int
+	spilled bool // a chunk ran short since the last reset (not the first)
 }
 
 // take returns n elements. The result's capacity is n, so that appending
 // to it never writes into the rest of the chunk.
 func (s *slab[T]) take(n int) []T {
 	if s.next+n > len(s.chunk) {
-		s.chunk, s.next = make([]T, max(n, 256)), 0
+		s.spill(n)
 	}
 	out := s.chunk[s.next : s.next+n : s.next+n]
 	s.next += n
@@ -351,10 +479,29 @@ func (s *slab[T]) take(n int) []T {
 // one returns one element.
 func (s *slab[T]) one() *T {
 	if s.next == len(s.chunk) {
-		s.chunk, s.next = make([]T, 256), 0
+		s.spill(1)
 	}
 	s.next++
 	return &s.chunk[s.next-1]
+}
+
+// spill starts a new chunk with room for at least n elements.
+func (s *slab[T]) spill(n int) {
+	s.spilled = s.spilled || len(s.chunk) > 0
+	s.chunk, s.next = make([]T, max(n, 256)), 0
+}
+
+// reset hands out the chunk again from the front, zeroed (plyPlacer.ply
+// leaves zero fields alone). What was taken before must no longer be
+// used. A chunk that ran short is replaced by one twice its size, so
+// that a slab reset for every game soon allocates nothing.
+func (s *slab[T]) reset() {
+	if s.spilled {
+		s.chunk, s.next, s.spilled = make([]T, 2*len(s.chunk)), 0, false
+		return
+	}
+	clear(s.chunk[:s.next])
+	s.next = 0
 }
 
 // ply returns a copy of t placed at byte offset off of the file, on line

@@ -144,6 +144,61 @@ func checkCSVSame(t *testing.T, name string, src []byte) {
 		}
 		t.Errorf("ParseCSV(%q) = %d games, the grammar %d", src, len(got), len(want))
 	}
+	checkCSVScanner(t, name, src, want, werr)
+}
+
+// checkCSVScanner checks that a CSVScanner gives the games want in order,
+// each compared before the next Scan reuses its nodes, and then the
+// error werr.
+func checkCSVScanner(t *testing.T, name string, src []byte, want []*CSVGame, werr error) {
+	t.Helper()
+	s := NewCSVScanner(name, src)
+	n := 0
+	for s.Scan() {
+		if n >= len(want) {
+			if werr == nil {
+				t.Errorf("CSVScanner(%q): game %d, the grammar has %d", src, n+1, len(want))
+			}
+			return
+		}
+		if got := s.Game(); !reflect.DeepEqual(got, want[n]) {
+			t.Errorf("CSVScanner(%q): game %d differs from the grammar's:\n got %s\nwant %s", src, n+1, dumpCSV(got), dumpCSV(want[n]))
+			return
+		}
+		n++
+	}
+	gerr := s.Err()
+	if (werr == nil) != (gerr == nil) || werr != nil && werr.Error() != gerr.Error() {
+		t.Errorf("CSVScanner(%q): error %v, the grammar: %v", src, gerr, werr)
+		return
+	}
+	if werr == nil && n != len(want) {
+		t.Errorf("CSVScanner(%q) = %d games, the grammar %d", src, n, len(want))
+	}
+	if s.Scan() || s.Game() != nil {
+		t.Errorf("CSVScanner(%q): Scan after the end gave a game", src)
+	}
+}
+
+// TestCSVScannerReuses: the scanner puts a game's plies where the game
+// before had its own, and a ply of the game before is no longer what it
+// was (its node now holds the new game's ply).
+func TestCSVScannerReuses(t *testing.T) {
+	s := NewCSVScanner("r.csv", []byte("d1-d3xd4 e5-e2,1,0,Black\na1-a2 b1-b2,0,0,White\n"))
+	if !s.Scan() {
+		t.Fatal(s.Err())
+	}
+	first := s.Game().Plies[0]
+	if got := first.String(); got != "d1-d3xd4" {
+		t.Fatalf("first ply %q", got)
+	}
+	if !s.Scan() {
+		t.Fatal(s.Err())
+	}
+	second := s.Game().Plies[0]
+	if second != first || second.String() != "a1-a2" || second.Move.Captures != nil || second.Pos.Line != 2 {
+		t.Errorf("second game's first ply %p %s, first game's %p: want the same node, now a1-a2 on line 2 without captures", second, dumpPly(second), first)
+	}
 }
 
 func dumpCSV(g *CSVGame) string {
