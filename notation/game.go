@@ -140,6 +140,9 @@ type Game struct {
 	// start is the start position shared by the games of one file (see
 	// startCache); nil for games made otherwise.
 	start *startCache
+	// scratch is memory for the game's first Replay (ScanGames); nil for
+	// games that may be kept.
+	scratch *replayScratch
 	// tagPos is where each tag was written (native and OpenTafl records),
 	// by its native name.
 	tagPos map[string]grammar.Position
@@ -653,15 +656,38 @@ func fromCSV(g *Game, c *grammar.CSVGame, v *engine.Variant, plies []Ply) {
 	}
 }
 
-// startPosition returns the position the game starts from.
-func (g *Game) startPosition() (*engine.Position, error) {
+// startPosition returns the position the game starts from; in sc's
+// memory when sc is not nil and the start is the file's shared one.
+func (g *Game) startPosition(sc *replayScratch) (*engine.Position, error) {
 	if g.Setup != nil {
 		return engine.NewPositionFromBoard(g.Variant, g.Setup.Board, g.Setup.ToMove)
+	}
+	if sc != nil && g.start.copyInto(g.Variant, &sc.pos) {
+		return &sc.pos, nil
 	}
 	if p := g.start.position(g.Variant); p != nil {
 		return p, nil
 	}
 	return engine.NewPosition(g.Variant)
+}
+
+// replayScratch is memory that Game.Replay uses instead of allocating:
+// the results of the plies and the start position. ScanGames lends it to
+// each game it hands out (Game.scratch), for the first Replay of the game.
+type replayScratch struct {
+	plies []PlyResult
+	pos   engine.Position
+}
+
+// results returns n zero results from sc's memory, or new ones when sc is
+// nil.
+func (sc *replayScratch) results(n int) []PlyResult {
+	if sc == nil {
+		return make([]PlyResult, n)
+	}
+	sc.plies = slices.Grow(sc.plies[:0], n)[:n]
+	clear(sc.plies)
+	return sc.plies
 }
 
 // startCache is the start position of a variant, built once for the games
@@ -698,6 +724,16 @@ func (c *startCache) position(v *engine.Variant) *engine.Position {
 		return nil
 	}
 	return c.pos.Clone()
+}
+
+// copyInto is position writing into q: it reports false, leaving q alone,
+// where position returns nil.
+func (c *startCache) copyInto(v *engine.Variant, q *engine.Position) bool {
+	if c == nil || v != c.variant || !sameVariant(v, &c.rules) {
+		return false
+	}
+	c.pos.CopyInto(q)
+	return true
 }
 
 // sameVariant reports whether a and b are equal in every field

@@ -136,12 +136,14 @@ func (g *Game) Moves() int {
 // termination (a native record may not claim an end the engine does not
 // see). It never fails; problems are in the result's Errors.
 func (g *Game) Replay() *Replay {
-	r := &Replay{Game: g, Plies: make([]PlyResult, len(g.Plies)), Legal: true, CapturesMatch: true}
+	sc := g.scratch
+	g.scratch = nil // a second Replay of the game has memory of its own
+	r := &Replay{Game: g, Plies: sc.results(len(g.Plies)), Legal: true, CapturesMatch: true}
 	if g.SetupErr != nil {
 		r.fail(g.SetupErr)
 		return r
 	}
-	pos, err := g.startPosition()
+	pos, err := g.startPosition(sc)
 	if err != nil {
 		e := &Error{Kind: KindSetup, Message: strings.TrimPrefix(err.Error(), "engine: "), Err: err}
 		setPos(e, g.plyPos(-1))
@@ -628,7 +630,7 @@ func (r *Replay) PositionAt(n int) (*engine.Position, PlyResult, error) {
 	if g.Variant == nil {
 		return nil, PlyResult{}, canWrite(r)
 	}
-	pos, err := g.startPosition()
+	pos, err := g.startPosition(nil)
 	if err != nil {
 		return nil, PlyResult{}, err
 	}

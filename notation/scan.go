@@ -1,0 +1,64 @@
+package notation
+
+import (
+	"slices"
+
+	"github.com/taflmail/taflmail/grammar"
+)
+
+// ScanGames calls fn with each game of a file, in file order: the games
+// ReadGames returns, for a program that looks at each game once (taflmail
+// validate). It returns ReadGames's syntax error, or the first error fn
+// returns, which ends the scan.
+//
+// A CSV file is read a line at a time (grammar.CSVScanner), and the
+// memory of a game (the *Game, its Plies and their grammar trees, and its
+// first Replay) is used again for the next one: a file of any length is
+// read in a few kilobytes rather than some 600 bytes a ply
+// (docs/performance.md). So fn must not keep g, anything g points to, or
+// a Replay of g after it returns. On a syntax error in a CSV file, fn may
+// have been called for games before the error's line: those of the plain
+// lines before the first line only the grammar reads.
+//
+// Other formats are read whole by ReadGames first; their games may be
+// kept.
+func ScanGames(filename string, src []byte, opts ReadOptions, fn func(g *Game) error) error {
+	f := opts.Format
+	if f == FormatAuto {
+		f = DetectFormat(filename, src)
+	}
+	if f != FormatCSV {
+		games, err := ReadGames(filename, src, ReadOptions{Format: f, Variant: opts.Variant})
+		if err != nil {
+			return err
+		}
+		for _, g := range games {
+			if err := fn(g); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	def := opts.Variant
+	if def == nil {
+		def = guessVariant(filename)
+	}
+	start := newStartCache(def)
+	s := grammar.NewCSVScanner(filename, src)
+	var (
+		g     Game
+		plies []Ply
+		sc    replayScratch
+	)
+	for s.Scan() {
+		c := s.Game()
+		plies = slices.Grow(plies[:0], len(c.Plies))[:len(c.Plies)]
+		clear(plies)
+		g = Game{start: start, scratch: &sc}
+		fromCSV(&g, c, def, plies)
+		if err := fn(&g); err != nil {
+			return err
+		}
+	}
+	return s.Err()
+}

@@ -1,0 +1,246 @@
+package notation
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/taflmail/taflmail/engine"
+	"github.com/taflmail/taflmail/grammar"
+)
+
+// scanSamples are CSV files for TestScanGamesSame: plain lines, a line
+// only the grammar reads (a tab inside the outcome's blanks is plain, a
+// non-ASCII blank is not), syntax errors after good games, an illegal
+// ply, a resignation before the end.
+var scanSamples = []string{
+	"",
+	"\n\n",
+	"h1-h3 f8-i8,0,0,Ongoing\n",
+	"d1-d3 e5-e2 f2-i2 d6-d9 a5-c5 e7-b7 a8-b8xb7,1,0,Ongoing\n\nh1-h3,0,0,Black\r\n",
+	"h1-h3,0,0,Ongoing\nh1-h3 f8-i8,0,0,\tOngoing \n",
+	"h1-h3,0,0,Ongoing\nh1-h3\u00a0f8-i8,0,0,Ongoing\nd1-d3,0,0,White\n",
+	"h1-h3,0,0,Ongoing\nh1-h3 f8-i8,0,x,Ongoing\nd1-d3,0,0,White\n",
+	"h1-h3,0,0,Ongoing\nh1-h3 f8-i8,0,0,Ongoing,\n",
+	"h1-h3 h1-h2,0,0,Black\nd1-d3 ---  e5-e2,0,0,White\n",
+	"a1-a2,0,0,Black\nh1-h3 f8-i8 h3-h1xz9,1,0,Black\n",
+}
+
+// TestScanGamesSame: ScanGames calls fn with the games ReadGames returns,
+// field by field, replayed alike, then returns the same error; on the
+// samples and on every shared CSV file.
+func TestScanGamesSame(t *testing.T) {
+	for i, s := range scanSamples {
+		checkScanSame(t, fmt.Sprintf("sample%d.csv", i), []byte(s))
+	}
+	requireCorpus(t)
+	files, _ := filepath.Glob(filepath.Join(corpusDir, "*.csv"))
+	if len(files) == 0 {
+		t.Fatalf("no CSV files in %s", corpusDir)
+	}
+	for _, f := range files {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkScanSame(t, filepath.Base(f), src)
+	}
+}
+
+func checkScanSame(t *testing.T, name string, src []byte) {
+	t.Helper()
+	opts := ReadOptions{Format: FormatCSV}
+	want, werr := ReadGames(name, src, opts)
+	// First the lines of the games fn gets, and the error.
+	var lines []int
+	err := ScanGames(name, src, opts, func(g *Game) error {
+		lines = append(lines, g.Line)
+		return nil
+	})
+	scanErr := err
+	if werr != nil {
+		if err == nil || err.Error() != werr.Error() {
+			t.Errorf("%s: ScanGames error %v, ReadGames %v", name, err, werr)
+			return
+		}
+		// fn got games of lines before the error's, and exactly those
+		// the grammar reads from the file up to the last of them.
+		prefix := src[:0]
+		if n := len(lines); n > 0 {
+			if ge, ok := werr.(*grammar.Error); ok && lines[n-1] >= ge.Line {
+				t.Errorf("%s: ScanGames gave the game of line %d, the error is on line %d", name, lines[n-1], ge.Line)
+			}
+			prefix = src[:lineEnd(src, lines[n-1])]
+		}
+		if want, werr = ReadGames(name, prefix, opts); werr != nil {
+			t.Fatalf("%s: ScanGames gave games up to line %d, which do not parse alone: %v", name, len(lines), werr)
+		}
+	} else if err != nil {
+		t.Errorf("%s: ScanGames error %v, ReadGames none", name, err)
+		return
+	}
+	if len(lines) != len(want) {
+		t.Errorf("%s: ScanGames gave %d games, ReadGames %d", name, len(lines), len(want))
+		return
+	}
+	// Then the games themselves, each compared before the next reuses it.
+	n := 0
+	err = ScanGames(name, src, opts, func(g *Game) error {
+		if n == len(want) {
+			return errEnough
+		}
+		w := want[n]
+		n++
+		if !reflect.DeepEqual(gameFields(g), gameFields(w)) {
+			return fmt.Errorf("game %d differs:\n got %+v\nwant %+v", n, gameFields(g), gameFields(w))
+		}
+		for i := range w.Plies {
+			if a, b := g.Plies[i].Ply, w.Plies[i].Ply; !reflect.DeepEqual(a, b) {
+				return fmt.Errorf("game %d ply %d: %s at %v, ReadGames %s at %v", n, i+1, a, a.Pos, b, b.Pos)
+			}
+		}
+		if got, want := replaySummary(g.Replay()), replaySummary(w.Replay()); got != want {
+			return fmt.Errorf("game %d replays differently:\n got %s\nwant %s", n, got, want)
+		}
+		return nil
+	})
+	if err != nil && err != errEnough && (scanErr == nil || err.Error() != scanErr.Error()) {
+		t.Errorf("%s: %v", name, err)
+	}
+}
+
+var errEnough = errors.New("enough games")
+
+// lineEnd returns the offset just after line n (1-based) of src.
+func lineEnd(src []byte, n int) int {
+	for i, c := range src {
+		if c == '\n' {
+			if n--; n == 0 {
+				return i + 1
+			}
+		}
+	}
+	return len(src)
+}
+
+// gameFields is a game without its plies and caches.
+func gameFields(g *Game) Game {
+	c := *g
+	c.Plies, c.start, c.scratch = nil, nil, nil
+	return c
+}
+
+// replaySummary is what validate prints of a replay.
+func replaySummary(r *Replay) string {
+	s := fmt.Sprintf("legal %v captures %v end %+v", r.Legal, r.CapturesMatch, r.End)
+	for _, e := range r.Errors {
+		s += "; " + e.Error()
+	}
+	return s
+}
+
+// TestScanGamesStops: an error of fn ends the scan and is returned as is.
+func TestScanGamesStops(t *testing.T) {
+	stop := errors.New("enough")
+	calls := 0
+	err := ScanGames("s.csv", []byte("h1-h3,0,0,Ongoing\nd1-d3,0,0,Ongoing\nd1-d3,0,0,Ongoing\n"), ReadOptions{}, func(*Game) error {
+		calls++
+		if calls == 2 {
+			return stop
+		}
+		return nil
+	})
+	if err != stop || calls != 2 {
+		t.Errorf("ScanGames = %v after %d calls, want %v after 2", err, calls, stop)
+	}
+}
+
+// TestScanGamesOtherFormats: a native record goes through ReadGames and
+// fn gets its games, variant and all.
+func TestScanGamesOtherFormats(t *testing.T) {
+	src := []byte("[Variant \"brandubh\"]\n\n1. d1-d2 c4-c5 *\n")
+	var got []string
+	err := ScanGames("b.taf", src, ReadOptions{}, func(g *Game) error {
+		got = append(got, fmt.Sprintf("%s %d plies %v", g.VariantName, len(g.Plies), g.Format))
+		return nil
+	})
+	want, _ := ReadGames("b.taf", src, ReadOptions{})
+	if err != nil || len(got) != 1 || len(want) != 1 || got[0] != fmt.Sprintf("%s %d plies %v", want[0].VariantName, len(want[0].Plies), want[0].Format) {
+		t.Errorf("ScanGames = %v, %q; ReadGames %d games", err, got, len(want))
+	}
+}
+
+// FuzzScanGamesSame: ScanGames and ReadGames agree on arbitrary CSV text.
+func FuzzScanGamesSame(f *testing.F) {
+	for _, s := range scanSamples {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		checkScanSame(t, "f.csv", src)
+	})
+}
+
+// BenchmarkCorpusCSVScan is BenchmarkCorpusCSV's parse+replay the way
+// taflmail validate reads a CSV file: ScanGames, replaying each game in
+// fn. The target is 2 million plies/s on one core (issue 9,
+// docs/performance.md).
+func BenchmarkCorpusCSVScan(b *testing.B) {
+	requireCorpus(b)
+	src, err := os.ReadFile(filepath.Join(corpusDir, "copenhagen.csv"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	v, _ := engine.Lookup("copenhagen")
+	opts := ReadOptions{Format: FormatCSV, Variant: v}
+	plies, games := 0, 0
+	b.ReportAllocs()
+	for b.Loop() {
+		plies, games = 0, 0
+		err := ScanGames("copenhagen.csv", src, opts, func(g *Game) error {
+			r := g.Replay()
+			if len(r.Plies) != len(g.Plies) {
+				return fmt.Errorf("game %d: %d plies replayed of %d", g.Number, len(r.Plies), len(g.Plies))
+			}
+			plies += len(g.Plies)
+			games++
+			return nil
+		})
+		if err != nil {
+			b.Fatal(err)
+		}
+	}
+	if games != 876 {
+		b.Fatalf("%d games, want 876", games)
+	}
+	b.ReportMetric(float64(plies)*float64(b.N)/b.Elapsed().Seconds(), "plies/s")
+}
+
+// TestScanGamesReplayMemory: the first Replay of each game uses the scan's
+// memory (the same final position for every game), a second Replay of the
+// same game memory of its own, so that the first stays as it was.
+func TestScanGamesReplayMemory(t *testing.T) {
+	src := []byte("h1-h3 f8-i8,0,0,Ongoing\nd1-d3 e5-e2 f2-i2,0,0,Ongoing\n")
+	var finals []*engine.Position
+	err := ScanGames("m.csv", src, ReadOptions{}, func(g *Game) error {
+		r1 := g.Replay()
+		before := replaySummary(r1)
+		r2 := g.Replay()
+		if r1.Final == r2.Final || &r1.Plies[0] == &r2.Plies[0] {
+			return fmt.Errorf("game %d: two replays share memory", g.Number)
+		}
+		if after := replaySummary(r1); after != before || r1.Final.Ply() != len(g.Plies) {
+			return fmt.Errorf("game %d: the first replay changed: %s, then %s (final at ply %d)", g.Number, before, after, r1.Final.Ply())
+		}
+		finals = append(finals, r1.Final)
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(finals) != 2 || finals[0] != finals[1] {
+		t.Errorf("final positions %p: want two, the same memory", finals)
+	}
+}
