@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -180,13 +181,16 @@ func runValidate(cmd *cobra.Command, o validateOptions, args []string) error {
 		}
 	}
 	out := cmd.OutOrStdout()
-	enc := json.NewEncoder(out)
-	enc.SetEscapeHTML(false)
 	var total fileTally
 	bad := false
 	var unparsed, empty []string // files without a game to validate
 	for i, name := range args {
-		games, err := notation.ReadGames(name, srcs[i], ropts)
+		// The games are read one at a time (ScanGames: a long CSV file in
+		// a few kilobytes); what they print waits in buf until the whole
+		// file has been read, so that a file with a syntax error prints
+		// only the error, as before.
+		var buf bytes.Buffer
+		t, fileBad, err := validateFile(&buf, name, srcs[i], ropts, at, o.asJSON)
 		if err != nil {
 			fmt.Fprintln(cmd.ErrOrStderr(), err)
 			unparsed = append(unparsed, name)
@@ -195,7 +199,7 @@ func runValidate(cmd *cobra.Command, o validateOptions, args []string) error {
 			}
 			continue
 		}
-		if len(games) == 0 {
+		if t.games == 0 {
 			// A file that lost its contents must not pass for a good one
 			// (trial report §10).
 			empty = append(empty, name)
@@ -204,43 +208,10 @@ func runValidate(cmd *cobra.Command, o validateOptions, args []string) error {
 			}
 			continue
 		}
-		var t fileTally
-		for _, g := range games {
-			r := g.Replay()
-			verdict := judgeClock(r, at)
-			t.games++
-			switch {
-			case !r.Legal:
-				t.illegal++
-			default:
-				t.legal++
-			}
-			for _, e := range r.Errors {
-				switch e.Kind {
-				case notation.KindCaptures:
-					t.captures++
-				case notation.KindResult:
-					t.results++
-				}
-			}
-			if len(r.Errors) > 0 {
-				bad = true
-			}
-			if o.asJSON {
-				if err := enc.Encode(gameJSON(name, g, r, verdict)); err != nil {
-					return err
-				}
-				continue
-			}
-			for _, e := range r.Errors {
-				fmt.Fprintln(out, e)
-			}
-			if verdict != nil && verdict.Timeout != nil && r.End.Reason == engine.ReasonTimeout {
-				to := verdict.Timeout
-				fmt.Fprintf(out, "%s:%d:%d: game %d: the %s lost on time after ply %d (deadline %s)\n",
-					name, g.Line, g.Col, g.Number, to.Side, to.Ply, notation.FormatInstant(to.Deadline))
-			}
+		if _, err := out.Write(buf.Bytes()); err != nil {
+			return err
 		}
+		bad = bad || fileBad
 		total.add(t)
 		if !o.asJSON {
 			printTally(out, name, t, 0)
@@ -258,6 +229,50 @@ func runValidate(cmd *cobra.Command, o validateOptions, args []string) error {
 		return noGameError(strings.Join(empty, ", "))
 	}
 	return nil
+}
+
+// validateFile replays every game of one file, writing to w what
+// validate prints of each (its errors and time-outs, or its --json line),
+// and returns the file's tally and whether any game has errors. The error
+// is the file's syntax error.
+func validateFile(w io.Writer, name string, src []byte, ropts notation.ReadOptions, at time.Time, asJSON bool) (t fileTally, bad bool, err error) {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	err = notation.ScanGames(name, src, ropts, func(g *notation.Game) error {
+		r := g.Replay()
+		verdict := judgeClock(r, at)
+		t.games++
+		switch {
+		case !r.Legal:
+			t.illegal++
+		default:
+			t.legal++
+		}
+		for _, e := range r.Errors {
+			switch e.Kind {
+			case notation.KindCaptures:
+				t.captures++
+			case notation.KindResult:
+				t.results++
+			}
+		}
+		if len(r.Errors) > 0 {
+			bad = true
+		}
+		if asJSON {
+			return enc.Encode(gameJSON(name, g, r, verdict))
+		}
+		for _, e := range r.Errors {
+			fmt.Fprintln(w, e)
+		}
+		if verdict != nil && verdict.Timeout != nil && r.End.Reason == engine.ReasonTimeout {
+			to := verdict.Timeout
+			fmt.Fprintf(w, "%s:%d:%d: game %d: the %s lost on time after ply %d (deadline %s)\n",
+				name, g.Line, g.Col, g.Number, to.Side, to.Ply, notation.FormatInstant(to.Deadline))
+		}
+		return nil
+	})
+	return t, bad, err
 }
 
 // noGameError is the error of a file that holds no game record (empty,
