@@ -175,8 +175,9 @@ func (p *csvSplitter) next() (*CSVGame, bool) {
 
 // CSVScanner reads the games of a CSV file one at a time, for a program
 // that looks at each game once (taflmail validate): the memory of a game's
-// tree is used again for the next game, so a long file is read in a few
-// kilobytes instead of some 600 bytes a ply (docs/performance.md).
+// tree is used again for the next game, so what a long file costs grows
+// with its distinct ply texts (the memo of ParseCSV), not with its plies
+// (docs/performance.md).
 //
 // It gives the games ParseCSV gives, in the same order, with the same
 // positions, and the same error: a line that the splitting does not
@@ -378,13 +379,14 @@ func (p *csvSplitter) game(text []byte, line, off int) (*CSVGame, bool) {
 	if n != 3 {
 		return nil, false
 	}
-	g := p.games.one()
+	g := p.games.one() // every field is set below (slab.reset)
 	g.Line = line
 	if len(p.plies) > 0 {
 		g.Plies = p.place.list(p.plies)
-		g.Pos = g.Plies[0].Pos
+		place(&g.Pos, g.Plies[0].Pos, p.filename, 0, line, 0)
 	} else {
-		g.Pos = lexer.Position{Filename: p.filename, Offset: off + i, Line: line, Column: i + 1}
+		g.Plies = nil
+		place(&g.Pos, lexer.Position{Offset: off + i, Column: i + 1}, p.filename, 0, line, 0)
 	}
 	var ok bool
 	if g.AttackerCaptures, ok = csvInt(text[commas[0]+1 : commas[1]]); !ok {
@@ -491,26 +493,28 @@ func (s *slab[T]) spill(n int) {
 	s.chunk, s.next = make([]T, max(n, 256)), 0
 }
 
-// reset hands out the chunk again from the front, zeroed (plyPlacer.ply
-// leaves zero fields alone). What was taken before must no longer be
-// used. A chunk that ran short is replaced by one twice its size, so
-// that a slab reset for every game soon allocates nothing.
+// reset hands out the chunk again from the front, as it is: the trees
+// made from it before must no longer be used, and whoever takes an element
+// must set every field of it (plyPlacer.ply, csvSplitter.game). A chunk
+// that ran short is replaced by one twice its size, so that a slab reset
+// for every game soon allocates nothing.
 func (s *slab[T]) reset() {
 	if s.spilled {
-		s.chunk, s.next, s.spilled = make([]T, 2*len(s.chunk)), 0, false
-		return
+		s.chunk, s.spilled = make([]T, 2*len(s.chunk)), false
 	}
-	clear(s.chunk[:s.next])
 	s.next = 0
 }
 
 // ply returns a copy of t placed at byte offset off of the file, on line
 // line at column col.
 //
-// It writes the nodes field by field, and leaves zero fields alone: while
-// the garbage collector marks, assigning a whole struct that holds pointers
-// (a lexer.Position holds its file name) goes through a bulk write barrier
-// that cost more than the rest of the copy (docs/performance.md).
+// It writes only the fields that differ from what the nodes hold: they are
+// either new (zero), or those of a ply of the game before (CSVScanner),
+// mostly with the same file name and the same pointers between them.
+// While the garbage collector marks, every pointer written goes through a
+// write barrier, and assigning a whole struct that holds one (a
+// lexer.Position holds its file name) through a bulk barrier, which cost
+// more than the rest of the copy (docs/performance.md).
 func (p *plyPlacer) ply(t *Ply, off, line, col int) *Ply {
 	b := p.blocks.one()
 	fn, col := p.filename, col-1
@@ -518,34 +522,49 @@ func (p *plyPlacer) ply(t *Ply, off, line, col int) *Ply {
 	b.ply.Resign, b.ply.Timeout = t.Resign, t.Timeout
 	m := t.Move
 	if m == nil {
+		setPtr(&b.ply.Move, nil)
 		return &b.ply
 	}
-	b.ply.Move = &b.move
+	setPtr(&b.ply.Move, &b.move)
 	place(&b.move.Pos, m.Pos, fn, off, line, col)
 	b.move.King = m.King
-	if m.Info != "" {
+	if b.move.Info != m.Info {
 		b.move.Info = m.Info
 	}
-	if f := m.From; f != nil {
-		place(&b.from.Pos, f.Pos, fn, off, line, col)
-		b.from.File, b.from.Rank = f.File, f.Rank
-		b.move.From = &b.from
-	}
-	if to := m.To; to != nil {
-		place(&b.to.Pos, to.Pos, fn, off, line, col)
-		b.to.File, b.to.Rank = to.File, to.Rank
-		b.move.To = &b.to
-	}
+	setPtr(&b.move.From, placeSquare(&b.from, m.From, fn, off, line, col))
+	setPtr(&b.move.To, placeSquare(&b.to, m.To, fn, off, line, col))
 	if len(m.Captures) > 0 {
 		b.move.Captures = p.placeCaptures(m.Captures, off, line, col)
+	} else if b.move.Captures != nil {
+		b.move.Captures = nil
 	}
 	return &b.ply
 }
 
+// setPtr sets *dst to v unless it holds v already (no write barrier).
+func setPtr[T any](dst **T, v *T) {
+	if *dst != v {
+		*dst = v
+	}
+}
+
+// placeSquare copies sq, placed as by ply, to dst and returns dst; nil
+// when sq is nil.
+func placeSquare(dst, sq *Square, fn string, off, line, col int) *Square {
+	if sq == nil {
+		return nil
+	}
+	place(&dst.Pos, sq.Pos, fn, off, line, col)
+	dst.File, dst.Rank = sq.File, sq.Rank
+	return dst
+}
+
 // place sets *dst to pos moved to byte offset off of file fn, on line
-// line, col columns to the right.
+// line, col columns to the right; the file name only when it differs.
 func place(dst *lexer.Position, pos lexer.Position, fn string, off, line, col int) {
-	dst.Filename = fn
+	if dst.Filename != fn {
+		dst.Filename = fn
+	}
 	dst.Offset, dst.Line, dst.Column = off+pos.Offset, line, col+pos.Column
 }
 
@@ -565,16 +584,17 @@ func (p *plyPlacer) placeCaptures(cs []*Capture, off, line, col int) []*Capture 
 				np := &pieces[j]
 				place(&np.Pos, pc.Pos, fn, off, line, col)
 				np.King = pc.King
-				if sq := pc.Square; sq != nil {
-					ns := p.squares.one()
-					place(&ns.Pos, sq.Pos, fn, off, line, col)
-					ns.File, ns.Rank = sq.File, sq.Rank
-					np.Square = ns
+				var ns *Square
+				if pc.Square != nil {
+					ns = placeSquare(p.squares.one(), pc.Square, fn, off, line, col)
 				}
-				nc.Pieces[j] = np
+				setPtr(&np.Square, ns)
+				setPtr(&nc.Pieces[j], np)
 			}
+		} else if nc.Pieces != nil {
+			nc.Pieces = nil
 		}
-		out[i] = nc
+		setPtr(&out[i], nc)
 	}
 	return out
 }
@@ -582,6 +602,8 @@ func (p *plyPlacer) placeCaptures(cs []*Capture, off, line, col int) []*Capture 
 // list returns a copy of ps.
 func (p *plyPlacer) list(ps []*Ply) []*Ply {
 	out := p.lists.take(len(ps))
-	copy(out, ps)
+	for i, q := range ps {
+		setPtr(&out[i], q)
+	}
 	return out
 }

@@ -98,6 +98,7 @@ var csvSamples = []string{
 	"d1–d3,0,0,Ongoing\n",
 	"Timeout,0,0,Ongoing\n",
 	"g7-g10x,1,0,Black\n",
+	"d1-d3xd4/e5 e7-k7xk6,2,0,Ongoing\ng7-g10x e7-k7x,1,0,Black\nd1-d3xKd4,0,0,Black\nd1-d3 a1-a2,0,0,Black\n", // nodes used again (CSVScanner)
 	"g7-g10x timeout,1,0,White\n",
 	"g7-g10x e7-k7 d4-c4xK e7-k7 d4-c4xk a1-a2,1,0,Black\n",
 	"g7-g10X+ e7-e6,1,0,Black\n",

@@ -644,7 +644,11 @@ func fromCSV(g *Game, c *grammar.CSVGame, v *engine.Variant, plies []Ply) {
 		g.Line, g.Col = c.Line, 1
 	}
 	for i, p := range c.Plies {
-		g.Plies[i].Ply = p // a field, not a struct: see grammar's plyPlacer.ply
+		// A field, and only when it differs (ScanGames uses the plies
+		// again): see grammar's plyPlacer.ply.
+		if g.Plies[i].Ply != p {
+			g.Plies[i].Ply = p
+		}
 	}
 	if n := len(c.Plies); n > 0 {
 		switch last := c.Plies[n-1]; {
