@@ -40,6 +40,7 @@ var catalogTournamentDE = map[string]string{
 	"subject.final":                  "%s: Abschlusstabelle",
 	"subject.start":                  "%s beginnt: deine Partien",
 	"subject.cancelled":              "%s fällt aus",
+	"subject.start.watch":            "%s beginnt: seine Partien",
 
 	"start.intro":      "Das Turnier %s (%s) beginnt jetzt: %d Spieler, %d Partien, alle gleichzeitig begonnen.",
 	"start.group":      "Du spielst in Gruppe %d von %d (%d Spieler).",
@@ -48,6 +49,10 @@ var catalogTournamentDE = map[string]string{
 	"start.first.you":  "du ziehst zuerst",
 	"start.first.them": "dein Gegner zieht zuerst",
 	"start.how":        "Um eine Partie zu spielen, schicke deinen Zug in einer Mail, deren Betreff die Kennzeile dieser Partie [taflmail …] ist (kopiere sie), oder antworte auf diese Mail und behalte nur die Kennzeile dieser Partie. Danach trägt jede Mail zu einer Partie ihre Kennzeile; es genügt, darauf zu antworten. Die Uhren aller deiner Partien laufen ab jetzt.",
+
+	"start.watch.list":  "Seine %d Partien, alle ab jetzt im Gang (Partie, Runde, Angreifer gegen Verteidiger); nach jedem Zug jeder von ihnen bekommst du eine Mail:",
+	"start.watch.group": "Gruppe %d:",
+	"start.watch.more":  "… und %d weitere Partien; schicke \"tabelle %s\" für die Kreuztabelle.",
 
 	"withdraw.told.lost":     "%s ist aus %s ausgeschieden: diese Partie ist für ihn verloren.",
 	"withdraw.told.annulled": "%s ist aus %s ausgeschieden, bevor er die Hälfte seiner Partien beendet hatte: diese Partie wird annulliert, wie alle seine Partien.",

@@ -42,6 +42,7 @@ var catalogTournamentEN = map[string]string{
 	"subject.final":                  "%s: final standings",
 	"subject.start":                  "%s starts: your games",
 	"subject.cancelled":              "%s is cancelled",
+	"subject.start.watch":            "%s starts: its games",
 
 	"start.intro":      "The tournament %s (%s) starts now: %d players, %d games, all started at once.",
 	"start.group":      "You play in group %d of %d (%d players).",
@@ -50,6 +51,10 @@ var catalogTournamentEN = map[string]string{
 	"start.first.you":  "you move first",
 	"start.first.them": "your opponent moves first",
 	"start.how":        "To play a game, send your move in a mail whose subject is that game's tag line [taflmail …] (copy it), or reply to this mail keeping only that game's tag line. From then on every mail about a game carries its tag; replying to it is enough. The clocks of all your games run from now.",
+
+	"start.watch.list":  "Its %d games, all running from now (game, round, attackers vs defenders); you get a mail after every move of each:",
+	"start.watch.group": "Group %d:",
+	"start.watch.more":  "… and %d more games; send \"standings %s\" for the crosstable.",
 
 	"withdraw.told.lost":     "%s withdrew from %s: this game is lost for them.",
 	"withdraw.told.annulled": "%s withdrew from %s before finishing half of their games: this game is annulled, as are all their games.",

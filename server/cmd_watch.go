@@ -140,18 +140,22 @@ func (ss *session) watchedHere() int {
 
 // unwatch ends the sender's watching of a game: the one the line names,
 // or the one the mail's subject names (a reply to a spectator's mail);
-// or of a tournament (unwatchEvent).
+// or of a tournament (unwatchEvent), also the one whose start mail a
+// bare "unwatch" answers (eventOfThread).
 // It needs no key; the worst a forger can do with it is stop someone's
 // spectator mails, which "watch" starts again (docs/security.md).
 func (ss *session) unwatch(c *grammar.UnwatchCommand) error {
-	id := ss.ref.id
-	if c.Target != nil {
+	id, named := ss.ref.id, c.Target != nil
+	if named {
 		id = strings.ToUpper(c.Target.ID)
+	} else if id == "" {
+		id = strings.ToUpper(eventOfThread(ss.msg))
+		named = id != ""
 	}
 	if id == "" {
 		return ss.refuse("err.unwatch.which")
 	}
-	if ev, ok, err := ss.unwatchEvent(c, id); err != nil || ok {
+	if ev, ok, err := ss.unwatchEvent(named, id); err != nil || ok {
 		if ok {
 			ss.corr.unwatch = append(ss.corr.unwatch, archive.Spectator{TournamentID: ev, Address: ss.from})
 			ss.say(nil, tr(ss.lang, "watch.event.stopped", ev))
@@ -184,16 +188,17 @@ func (ss *session) unwatch(c *grammar.UnwatchCommand) error {
 }
 
 // unwatchEvent finds the tournament an "unwatch" stops the sender
-// following: the one the line names, or, for a reply to a spectator's
+// following: the one id names (named: the line, or the thread of a
+// tournament's start mail, names it), or, for a reply to a spectator's
 // mail about a tournament game that the sender does not watch on its
 // own, that game's tournament. ok is false when the sender follows no
 // such tournament (the line is then about a game).
-func (ss *session) unwatchEvent(c *grammar.UnwatchCommand, id string) (string, bool, error) {
+func (ss *session) unwatchEvent(named bool, id string) (string, bool, error) {
 	event := strings.ToLower(id)
-	if c.Target == nil || gameIDShaped(id) {
+	if !named || gameIDShaped(id) {
 		g, err := ss.srv.store.Game(ss.ctx, id)
 		if errors.Is(err, archive.ErrNotFound) {
-			if c.Target == nil {
+			if !named {
 				return "", false, nil
 			}
 		} else if err != nil {

@@ -135,6 +135,11 @@ func (f *faultStore) MailboxState(ctx context.Context, mb string) (v, last uint3
 	return v, last, err
 }
 
+func (f *faultStore) TournamentSpectators(ctx context.Context, id string) (sp []archive.Spectator, err error) {
+	err = f.wrap("TournamentSpectators", func() (e error) { sp, e = f.Store.TournamentSpectators(ctx, id); return })
+	return sp, err
+}
+
 // withFaults puts a faultStore between the harness's server and archive.
 func (h *harness) withFaults() *faultStore {
 	fs := newFaultStore(h.store)

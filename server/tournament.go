@@ -29,7 +29,9 @@ import (
 //     records (gamesEnded, collectTournament);
 //   - tournament_start.go starts an event (by the director, or by the
 //     scheduler on its start date), tournament_withdraw.go applies
-//     Decision T3, tournament_text.go writes what players read;
+//     Decision T3, tournament_text.go writes what players read,
+//     tournament_watch.go what the event's spectators hear of its start,
+//     end and cancellation;
 //   - cmd_tournaments.go, cmd_join.go, cmd_withdraw.go, cmd_standings.go
 //     and cmd_rating.go are the players' commands.
 

@@ -22,8 +22,9 @@ import (
 // new player). Every game starts at once with the event's time control
 // (StartGamesWith), each player gets one mail listing all their games,
 // and the event's state, the entries' groups, Berger numbers and seeding
-// ratings and the games' pairings are written in the same transaction. It
-// returns the games' ids in schedule order.
+// ratings, the games' pairings, and one mail to each of the event's
+// spectators listing its games (startWatchMails), are written in the same
+// transaction. It returns the games' ids in schedule order.
 //
 // Errors: ErrNoTournament, ErrTournamentState (not in status created),
 // ErrTooFewPlayers (fewer than MinPlayers still entered, or a group of
@@ -128,7 +129,7 @@ func (s *Server) StartTournament(ctx context.Context, id string) ([]string, erro
 					Round: g.Round, Board: g.Board, MatchGame: g.MatchGame})
 			}
 			c.Tournament = tcg
-			return nil
+			return ss.startWatchMails(t, in, ts, games)
 		},
 	}
 	ids, err := s.StartGamesWith(ctx, starts, o)
@@ -228,7 +229,7 @@ func (s *Server) startDueTournaments(ctx context.Context) (int, error) {
 }
 
 // cancelTournament cancels a tournament that cannot start and tells its
-// players.
+// players and its spectators.
 func (s *Server) cancelTournament(ctx context.Context, id string) error {
 	return s.change(ctx, "cancel\x00"+id, func(ss *session) error {
 		ev, err := ss.event(id)
@@ -253,6 +254,10 @@ func (s *Server) cancelTournament(ctx context.Context, id string) error {
 			body := tr(lang, "greeting") + "\n\n" + tr(lang, "tournament.cancelled", ev.t.Name, n, MinPlayers) + "\n\n" + tr(lang, "signature") + "\n"
 			ss.ownMail("cancel\x00"+id, e.Player, tr(lang, "subject.cancelled", ev.t.Name), body)
 		}
+		ss.cancelWatchMails(ev.t, func(addr string) bool {
+			e, ok := ev.entry(addr)
+			return ok && !e.Withdrawn()
+		}, n)
 		return nil
 	})
 }

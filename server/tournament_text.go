@@ -112,7 +112,10 @@ func (ss *session) withRating(player, variant string) string {
 // finishEvent ends ev, whose last game ended in this session: its status
 // and end are written, and every player who entered gets the final
 // standings and the records of all its games (inline up to
-// maxFinalRecords), in a mail of the referee's own.
+// maxFinalRecords), in a mail of the referee's own; so does every
+// spectator of the event (eventWatchers, those who asked for results
+// only included), in their thread and without a way to stop following,
+// as nothing is left to follow.
 func (ss *session) finishEvent(ev *event, sts []*tournament.Standings) {
 	ev.t.Status = archive.TournamentFinished
 	ev.t.FinishedAt = ss.now
@@ -133,11 +136,7 @@ func (ss *session) finishEvent(ev *event, sts []*tournament.Standings) {
 	if err != nil {
 		ss.srv.log.Error("tournament records not written", "tournament", ev.t.ID, "err", err)
 	}
-	for _, e := range ev.entries {
-		if e.Section == 0 {
-			continue // withdrew before the start
-		}
-		lang := ss.langOf(e.Player)
+	body := func(lang string) string {
 		var b strings.Builder
 		b.WriteString(tr(lang, "greeting") + "\n\n")
 		b.WriteString(tr(lang, "tournament.final", ev.t.Name, len(games)) + "\n\n")
@@ -151,9 +150,26 @@ func (ss *session) finishEvent(ev *event, sts []*tournament.Standings) {
 			b.WriteString(tr(lang, "tournament.records", len(games)) + "\n\n" + string(records) + "\n")
 		}
 		b.WriteString(tr(lang, "signature") + "\n")
-		ss.ownMail("final\x00"+ev.t.ID, e.Player, tr(lang, "subject.final", ev.t.Name), b.String())
+		return b.String()
 	}
-	ss.srv.log.Info("tournament finished", "tournament", ev.t.ID, "games", len(games), "players", len(ev.entries))
+	played := func(addr string) bool {
+		e, ok := ev.entry(addr)
+		return ok && e.Section != 0
+	}
+	for _, e := range ev.entries {
+		if e.Section == 0 {
+			continue // withdrew before the start
+		}
+		lang := ss.langOf(e.Player)
+		ss.ownMail("final\x00"+ev.t.ID, e.Player, tr(lang, "subject.final", ev.t.Name), body(lang))
+	}
+	specs, serr := ss.eventWatchers(ev.t.ID, played, true)
+	ss.noteReadErr(serr)
+	for _, sp := range specs {
+		lang := ss.langOf(sp.Address)
+		ss.eventSpectatorMail(ev.t.ID, sp, tr(lang, "subject.final", ev.t.Name), body(lang), false, maxEventSpectatorMailBytes)
+	}
+	ss.srv.log.Info("tournament finished", "tournament", ev.t.ID, "games", len(games), "players", len(ev.entries), "spectators", len(specs))
 }
 
 // ownMail queues a mail the referee sends of its own accord (a start

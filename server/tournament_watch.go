@@ -1,0 +1,170 @@
+package server
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/mailer"
+	"github.com/taflmail/taflmail/tournament"
+)
+
+// What a tournament's spectators ("watch ID", spectators.go) hear of the
+// event itself, beyond the mails about its games: one mail when it
+// starts, listing its games (not to those who asked for results only),
+// the final standings when its last game ends, and the notice when it is
+// cancelled. Each is written in the same change as the event's own mails
+// (the start: StartTournament's transaction).
+
+// maxStartGames is how many games a spectator's start mail lists; the
+// rest are counted, with the way to the crosstable ("standings ID").
+const maxStartGames = 50
+
+// maxEventSpectatorMailBytes bounds a spectator's final mail of an event,
+// which carries what the players' does: the standings and the records,
+// inline up to maxFinalRecords. It is a backstop, never reached by an
+// event of 100 players.
+const maxEventSpectatorMailBytes = 1 << 20
+
+// eventThreadID finds the Message-ID of a mail to a tournament's
+// spectator about the event itself (eventMessageID):
+// "tm.event.<tournament>.<nonce>@domain". Tournament ids are lower-case
+// letters, digits and "-" (cmd/taflmail: tournament files). It is no
+// game's thread (threadID wants a six-character id and a key).
+var eventThreadID = regexp.MustCompile(`^tm\.event\.([a-z][a-z0-9-]{1,31})\.[0-9a-f]+@`)
+
+// eventMessageID returns the Message-ID of the mail about tournament
+// event to its spectator addr, caused by seed (the change's own seed):
+// "tm.event.<tournament>.<nonce>@domain". It holds no key; the same
+// change decided again gives the same id.
+func eventMessageID(seed, addr, event, domain string) string {
+	h := sha256.Sum256([]byte(seed + "\x00" + addr + "\x00" + event + "\x00event"))
+	return "tm.event." + event + "." + hex.EncodeToString(h[:8]) + "@" + domain
+}
+
+// eventOfThread returns the tournament whose spectator's mail m answers
+// (its In-Reply-To, then its References), or "": a bare "unwatch" in
+// reply to a start mail, which names no game, stops following the event.
+func eventOfThread(m *mailer.Message) string {
+	for _, id := range append([]string{m.InReplyTo}, m.References...) {
+		if sub := eventThreadID.FindStringSubmatch(id); sub != nil {
+			return sub[1]
+		}
+	}
+	return ""
+}
+
+// eventWatchers returns the spectators of tournament id who get a mail
+// about the event itself: not those this mail stops, not a player of the
+// event (player reports it; they get the players' mails), not the
+// referee's own address, and with resultsToo also those who asked for
+// results only.
+func (ss *session) eventWatchers(id string, player func(string) bool, resultsToo bool) ([]archive.Spectator, error) {
+	specs, err := ss.srv.store.TournamentSpectators(ss.ctx, id)
+	if err != nil {
+		return nil, fmt.Errorf("server: spectators of tournament %s: %w", id, err)
+	}
+	var out []archive.Spectator
+	for _, sp := range specs {
+		if sp.ResultsOnly && !resultsToo || ss.unwatchingEvent(id, sp.Address) || player(sp.Address) || sp.Address == ss.srv.opts.Address {
+			continue
+		}
+		out = append(out, sp)
+	}
+	return out, nil
+}
+
+// eventSpectatorMail queues a mail about tournament event to its
+// spectator sp, a mail of the referee's own (ownMail's caps and budgets
+// do not apply): in the spectator's thread (the "watch" mail), with
+// leave the List-Unsubscribe field that stops following the event (none
+// when the event is over: nothing is left to leave). A mail that cannot
+// be written or is larger than maxBytes is logged and not sent.
+func (ss *session) eventSpectatorMail(event string, sp archive.Spectator, subject, body string, leave bool, maxBytes int) {
+	s := ss.srv
+	o := mailer.Outgoing{
+		MessageID: eventMessageID(ss.msg.MessageID, sp.Address, event, s.opts.Domain),
+		From:      fmt.Sprintf("%s <%s>", s.opts.Name, s.opts.Address),
+		To:        []string{sp.Address},
+		Subject:   subject,
+		Body:      body,
+		Date:      ss.now,
+		Headers:   map[string]string{loopHeader: "spectator", "Auto-Submitted": "auto-generated"},
+	}
+	if leave {
+		o.Headers["List-Unsubscribe"] = s.unsubscribe(event)
+	}
+	if validID(sp.Thread) {
+		o.InReplyTo, o.References = sp.Thread, []string{sp.Thread}
+	}
+	raw, err := o.Bytes()
+	if err != nil {
+		s.log.Warn("tournament spectator mail not sent: it cannot be written", "to", sp.Address, "tournament", event, "err", err)
+		return
+	}
+	if len(raw) > maxBytes {
+		s.log.Error("tournament spectator mail not sent: too large", "to", sp.Address, "tournament", event, "bytes", len(raw))
+		return
+	}
+	ss.tourney.own = append(ss.tourney.own, archive.OutboxMail{MessageID: o.MessageID, From: s.opts.Address, To: []string{sp.Address}, Raw: raw})
+}
+
+// startWatchMails writes, at the start of tournament t with players
+// entered (in), one mail to each of its spectators who follow every
+// move: the event's name and id, its terms, its games (ts, started for
+// games in the same order) with id, round tag and who plays whom — the
+// first maxStartGames, then how many more — and how to stop following.
+// Spectators who asked for results only get none (docs/tournaments.md).
+// Archive read failures are returned; StartTournament then starts
+// nothing.
+func (ss *session) startWatchMails(t *archive.Tournament, in []archive.Entry, ts []*table, games []tournament.Game) error {
+	playing := map[string]bool{}
+	for _, e := range in {
+		playing[e.Player] = true
+	}
+	specs, err := ss.eventWatchers(t.ID, func(a string) bool { return playing[a] }, false)
+	if err != nil {
+		return err
+	}
+	for _, sp := range specs {
+		lang := ss.langOf(sp.Address)
+		var b strings.Builder
+		b.WriteString(tr(lang, "greeting") + "\n\n")
+		b.WriteString(tr(lang, "start.intro", t.Name, t.ID, len(in), len(games)) + "\n" + ss.srv.eventTerms(lang, t) + "\n\n")
+		b.WriteString(tr(lang, "start.watch.list", len(games)) + "\n")
+		section := 0
+		for i, g := range games[:min(len(games), maxStartGames)] {
+			if t.Groups > 1 && g.Section != section {
+				section = g.Section
+				b.WriteString(tr(lang, "start.watch.group", section) + "\n")
+			}
+			ev := archive.GameEvent{Pairing: archive.Pairing{Round: g.Round, Board: g.Board, MatchGame: g.MatchGame}, GamesPerPairing: t.GamesPerPairing}
+			fmt.Fprintf(&b, "  %s  %-7s  %s %s\n", ts[i].g.ID, ev.RoundTag(), g.Attackers, tr(lang, "start.vs", g.Defenders))
+		}
+		if n := len(games) - maxStartGames; n > 0 {
+			b.WriteString(tr(lang, "start.watch.more", n, t.ID) + "\n")
+		}
+		b.WriteString("\n" + tr(lang, "watch.how", t.ID) + "\n\n")
+		b.WriteString(tr(lang, "signature") + "\n")
+		ss.eventSpectatorMail(t.ID, sp, tr(lang, "subject.start.watch", t.Name), b.String(), true, maxSpectatorMailBytes)
+	}
+	return nil
+}
+
+// cancelWatchMails tells the spectators of tournament t, which is
+// cancelled before its start for lack of players (entered: how many were
+// still in), that it will not take place; those who asked for results
+// only too, as the event's last news. Archive read failures are kept in
+// ss.readErr.
+func (ss *session) cancelWatchMails(t *archive.Tournament, entered func(string) bool, n int) {
+	specs, err := ss.eventWatchers(t.ID, entered, true)
+	ss.noteReadErr(err)
+	for _, sp := range specs {
+		lang := ss.langOf(sp.Address)
+		body := tr(lang, "greeting") + "\n\n" + tr(lang, "tournament.cancelled", t.Name, n, MinPlayers) + "\n\n" + tr(lang, "signature") + "\n"
+		ss.eventSpectatorMail(t.ID, sp, tr(lang, "subject.cancelled", t.Name), body, false, maxSpectatorMailBytes)
+	}
+}
