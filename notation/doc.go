@@ -9,8 +9,8 @@
 //
 // Files: position.go (OTN position records), rules.go (OTN rules strings
 // and engine.Variant), game.go (Game: a record of any format, ReadGames),
-// csv.go (a fast path for CSV files that returns the grammar's trees),
-// replay.go (Game.Replay and its checks), write.go (the writers), error.go
+// scan.go (ScanGames: the games of a file one at a time, a CSV file in
+// the memory of one game), replay.go (Game.Replay and its checks), write.go (the writers), error.go
 // (the package's one error type, *Error), diagram.go (boards as text, and
 // the options every board writer takes).
 //
