@@ -183,41 +183,6 @@ func FuzzScanGamesSame(f *testing.F) {
 	})
 }
 
-// BenchmarkCorpusCSVScan is BenchmarkCorpusCSV's parse+replay the way
-// taflmail validate reads a CSV file: ScanGames, replaying each game in
-// fn. The target is 2 million plies/s on one core (issue 9,
-// docs/performance.md).
-func BenchmarkCorpusCSVScan(b *testing.B) {
-	requireCorpus(b)
-	src, err := os.ReadFile(filepath.Join(corpusDir, "copenhagen.csv"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	v, _ := engine.Lookup("copenhagen")
-	opts := ReadOptions{Format: FormatCSV, Variant: v}
-	plies, games := 0, 0
-	b.ReportAllocs()
-	for b.Loop() {
-		plies, games = 0, 0
-		err := ScanGames("copenhagen.csv", src, opts, func(g *Game) error {
-			r := g.Replay()
-			if len(r.Plies) != len(g.Plies) {
-				return fmt.Errorf("game %d: %d plies replayed of %d", g.Number, len(r.Plies), len(g.Plies))
-			}
-			plies += len(g.Plies)
-			games++
-			return nil
-		})
-		if err != nil {
-			b.Fatal(err)
-		}
-	}
-	if games != 876 {
-		b.Fatalf("%d games, want 876", games)
-	}
-	b.ReportMetric(float64(plies)*float64(b.N)/b.Elapsed().Seconds(), "plies/s")
-}
-
 // TestScanGamesReplayMemory: the first Replay of each game uses the scan's
 // memory (the same final position for every game), a second Replay of the
 // same game memory of its own, so that the first stays as it was.
