@@ -16,17 +16,22 @@ import (
 // 07:00" ("benachrichtigung täglich 07:00"), one mail a day listing the
 // games where it is the sender's move. "daily" works for "digest",
 // "taeglich" for "täglich"; the time may follow "at" ("um") and be
-// followed by "utc" ("uhr"). "notify" alone asks for the setting. Each
-// is the word "each" as written, Digest the word "digest", both "" for
-// "notify" alone; At is the time, nil when not given (the referee's
-// default). The time is checked to be a time of day and to follow
-// "digest" (ParseCommand); its zone is the referee's question.
+// followed by "uhr" (o'clock) and by the name of a time zone ("notify
+// digest 07:30 Europe/Berlin", "benachrichtigung täglich um 7:30 uhr
+// Europe/Berlin", "notify daily at 7:30 utc"). "notify" alone asks for
+// the setting. Each is the word "each" as written, Digest the word
+// "digest", both "" for "notify" alone; At is the time, nil when not
+// given (the referee's default); Zone is the zone's name, nil when not
+// given (UTC). The time is checked to be a time of day and to follow
+// "digest" (ParseCommand); whether the zone exists is the referee's
+// question.
 type NotifyCommand struct {
 	kw
 	Keyword string     `parser:"@('notify' | 'benachrichtigung')"`
 	Each    string     `parser:"( @('each' | 'einzeln')"`
 	Digest  string     `parser:"| @('digest' | 'daily' | 'täglich' | 'taeglich') )?"`
-	At      *TimeOfDay `parser:"( ('at' | 'um')? @@ ('utc' | 'uhr')? )?"`
+	At      *TimeOfDay `parser:"( ('at' | 'um')? @@ 'uhr'?"`
+	Zone    *TimeZone  `parser:"@@? )?"`
 }
 
 // German reports whether the command's keyword was German.
@@ -56,14 +61,44 @@ func (d *TimeOfDay) Parse(lex *lexer.PeekingLexer) error {
 	if first.EOF() || isZoneWord(first.Value) {
 		return participle.NextMatch
 	}
+	d.Pos, d.Text = first.Pos, takeAdjacent(lex)
+	return nil
+}
+
+// takeAdjacent consumes the next token and every token that follows it
+// without white space, and returns their text joined.
+func takeAdjacent(lex *lexer.PeekingLexer) string {
 	var b strings.Builder
-	end := first.Pos.Offset
+	end := lex.Peek().Pos.Offset
 	for tok := lex.Peek(); !tok.EOF() && tok.Pos.Offset == end; tok = lex.Peek() {
 		b.WriteString(tok.Value)
 		end += len(tok.Value)
 		lex.Next()
 	}
-	d.Pos, d.Text = first.Pos, b.String()
+	return b.String()
+}
+
+// TimeZone is the name of a time zone written after a time of day, as in
+// "notify digest 07:30 Europe/Berlin": Text is the name as written, every
+// character up to the next white space ("Europe/Berlin",
+// "America/New_York", "Etc/GMT-5", "UTC", also "Mars/Olympus"); Pos is
+// where it starts. The grammar does not know the zones: the referee looks
+// the name up in the IANA time zone database (server/cmd_notify.go).
+type TimeZone struct {
+	Pos  lexer.Position
+	Text string
+}
+
+// Parse implements participle.Parseable: it takes the tokens that follow
+// each other without white space, as TimeOfDay.Parse does, so that a
+// name is one piece of text however it lexes ("Europe", "/", "Berlin").
+// It matches nothing at the end of the line.
+func (z *TimeZone) Parse(lex *lexer.PeekingLexer) error {
+	first := lex.Peek()
+	if first.EOF() {
+		return participle.NextMatch
+	}
+	z.Pos, z.Text = first.Pos, takeAdjacent(lex)
 	return nil
 }
 
@@ -97,13 +132,17 @@ func (d *TimeOfDay) check() error {
 	return nil
 }
 
-// finish moves the time's position (relative to line 1) to base's line
-// and checks it: a time of day, and only after "digest".
+// finish moves the positions of the time and the zone (relative to line
+// 1) to base's line and checks the time: a time of day, and only after
+// "digest".
 func (c *NotifyCommand) finish(base lexer.Position) error {
 	if c.At == nil {
 		return nil
 	}
 	c.At.Pos = shift(base, c.At.Pos)
+	if c.Zone != nil {
+		c.Zone.Pos = shift(base, c.Zone.Pos)
+	}
 	if err := c.At.check(); err != nil {
 		return err
 	}
