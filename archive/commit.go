@@ -178,12 +178,13 @@ func (s *Store) Commit(ctx context.Context, c Change) error {
 		}
 		for _, p := range c.Players {
 			at, due := p.digestColumns()
-			_, err := tx.ExecContext(ctx, `INSERT INTO players (address, name, language, messages_off, digest_at, digest_due, created_at)
-VALUES (?, ?, ?, ?, ?, ?, ?)
+			_, err := tx.ExecContext(ctx, `INSERT INTO players (address, name, language, messages_off, digest_at, digest_zone, digest_due, created_at)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (address) DO UPDATE SET name = excluded.name, language = excluded.language, messages_off = excluded.messages_off,
-	digest_due = CASE WHEN excluded.digest_at IS players.digest_at THEN players.digest_due ELSE excluded.digest_due END,
-	digest_at = excluded.digest_at`,
-				lower(p.Address), p.Name, p.Language, p.MessagesOff, at, due, fmtTime(orNow(p.CreatedAt, now)))
+	digest_due = CASE WHEN excluded.digest_at IS players.digest_at AND excluded.digest_zone = players.digest_zone
+		THEN players.digest_due ELSE excluded.digest_due END,
+	digest_at = excluded.digest_at, digest_zone = excluded.digest_zone`,
+				lower(p.Address), p.Name, p.Language, p.MessagesOff, at, p.DigestZone, due, fmtTime(orNow(p.CreatedAt, now)))
 			if err != nil {
 				return fmt.Errorf("player %q: %w", p.Address, err)
 			}

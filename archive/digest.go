@@ -19,6 +19,10 @@ import (
 // minutesPerDay bounds Player.DigestAt: 0 (00:00) to 1439 (23:59).
 const minutesPerDay = 24 * 60
 
+// maxZoneName bounds Player.DigestZone in bytes; the longest IANA name
+// ("America/Argentina/ComodRivadavia") has 32.
+const maxZoneName = 64
+
 // DigestDue is one player's pending digest ([Store.DueDigests]).
 type DigestDue struct {
 	Address string    // the player (lower case)
@@ -45,8 +49,10 @@ func (p *Player) digestColumns() (at, due any) {
 // validateDigest checks the rule documented on Player.Digest.
 func (p *Player) validateDigest() error {
 	switch {
-	case !p.Digest && (p.DigestAt != 0 || !p.DigestDue.IsZero()):
+	case !p.Digest && (p.DigestAt != 0 || p.DigestZone != "" || !p.DigestDue.IsZero()):
 		return invalid("player %q: digest time without digest", p.Address)
+	case len(p.DigestZone) > maxZoneName:
+		return invalid("player %q: digest time zone of %d bytes", p.Address, len(p.DigestZone))
 	case p.Digest && (p.DigestAt < 0 || p.DigestAt >= minutesPerDay):
 		return invalid("player %q: digest at minute %d of the day", p.Address, p.DigestAt)
 	case p.Digest && p.DigestDue.IsZero():

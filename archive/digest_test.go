@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -112,6 +113,9 @@ func TestDigestInvalid(t *testing.T) {
 		"negative minute": {Players: []archive.Player{{Address: "a@x", Digest: true, DigestAt: -1, DigestDue: t0}}},
 		"no due time":     {Players: []archive.Player{{Address: "a@x", Digest: true, DigestAt: 60}}},
 		"time, no digest": {Players: []archive.Player{{Address: "a@x", DigestAt: 60}}},
+		"zone, no digest": {Players: []archive.Player{{Address: "a@x", DigestZone: "Europe/Berlin"}}},
+		"zone of 65 bytes": {Players: []archive.Player{{Address: "a@x", Digest: true, DigestAt: 60, DigestDue: t0,
+			DigestZone: strings.Repeat("Z", 65)}}},
 		"next before due": {Digests: []archive.DigestSent{{Address: "a@x", Due: t0, Next: t0}}},
 		"no address":      {Digests: []archive.DigestSent{{Due: t0, Next: t0.Add(time.Hour)}}},
 	} {
@@ -138,5 +142,39 @@ func TestDigestSurvivesReopen(t *testing.T) {
 	defer s2.Close()
 	if due, err := s2.DueDigests(ctx, t0, 0); err != nil || len(due) != 1 || due[0].Address != "a@x" {
 		t.Errorf("DueDigests after reopening = %+v, %v", due, err)
+	}
+}
+
+// TestDigestZone: the digest's time zone is stored with its time of day
+// and read back; an upsert that names the same time in another zone takes
+// the new due time (the same time of day is another instant there), one
+// with the same time and zone keeps the stored due time; "notify each"
+// clears the zone.
+func TestDigestZone(t *testing.T) {
+	ctx := context.Background()
+	s, _, _ := openStore(t)
+	due := time.Date(2026, 11, 30, 6, 30, 0, 0, time.UTC) // 07:30 in Berlin (CET)
+	bob := archive.Player{Address: "bob@example.net", Digest: true, DigestAt: 450, DigestZone: "Europe/Berlin", DigestDue: due}
+	commit(t, s, archive.Change{Players: []archive.Player{bob}})
+	if got, err := s.Player(ctx, bob.Address); err != nil || got.DigestZone != "Europe/Berlin" || got.DigestAt != 450 || !got.DigestDue.Equal(due) {
+		t.Fatalf("Player = %+v, %v; want 07:30 Europe/Berlin due %v", got, err, due)
+	}
+	// the digest is sent; a stale row with the same setting keeps the new due time
+	sent := archive.DigestSent{Address: bob.Address, Due: due, Next: due.Add(24 * time.Hour)}
+	commit(t, s, archive.Change{Digests: []archive.DigestSent{sent}})
+	commit(t, s, archive.Change{Players: []archive.Player{bob}})
+	if got, _ := s.Player(ctx, bob.Address); !got.DigestDue.Equal(sent.Next) {
+		t.Errorf("after a stale upsert DigestDue = %v, want %v", got.DigestDue, sent.Next)
+	}
+	// the same time of day in another zone is another setting
+	nz := bob
+	nz.DigestZone, nz.DigestDue = "Pacific/Auckland", time.Date(2026, 11, 30, 18, 30, 0, 0, time.UTC)
+	commit(t, s, archive.Change{Players: []archive.Player{nz}})
+	if got, _ := s.Player(ctx, bob.Address); got.DigestZone != "Pacific/Auckland" || !got.DigestDue.Equal(nz.DigestDue) {
+		t.Errorf("after another zone Player = %+v, want Pacific/Auckland due %v", got, nz.DigestDue)
+	}
+	commit(t, s, archive.Change{Players: []archive.Player{{Address: bob.Address}}})
+	if got, _ := s.Player(ctx, bob.Address); got.Digest || got.DigestZone != "" {
+		t.Errorf("after notify each Player = %+v", got)
 	}
 }

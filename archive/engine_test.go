@@ -80,3 +80,57 @@ VALUES ('AAAAAA', 'brandubh', 'a@x', 'b@x', 'a@x', 'active', 1, '2026-11-29T12:0
 		t.Errorf("a timer of kind engine after the upgrade: %v", err)
 	}
 }
+
+// TestMigrateDigestZone upgrades an archive of the schema before
+// 009_digest_zone, with a player on the daily digest and one without, to
+// the current schema: both read back with the zone "" (UTC), the digest's
+// time and due time as they were; the schema refuses a zone without a
+// digest.
+func TestMigrateDigestZone(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "before.db")
+	all, err := fs.Glob(migrationFiles, "migrations/*.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(all)
+	zoneAt := slices.IndexFunc(all, func(n string) bool { return strings.HasSuffix(n, "_digest_zone.sql") })
+	if zoneAt < 5 {
+		t.Fatalf("migrations %v: want the digest zone's after 005_digest", all)
+	}
+	before := fstest.MapFS{}
+	for _, name := range all[:zoneAt] {
+		data, err := fs.ReadFile(migrationFiles, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		before[name] = &fstest.MapFile{Data: data}
+	}
+	s, err := OpenWith(ctx, path, Options{migrations: before})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.db.Exec(`INSERT INTO players (address, digest_at, digest_due, created_at) VALUES
+('bob@x', 450, '2026-11-30T07:30:00.000000000Z', '2026-11-29T12:00:00.000000000Z'),
+('carol@x', NULL, NULL, '2026-11-29T12:00:00.000000000Z')`); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+
+	s, err = Open(ctx, path)
+	if err != nil {
+		t.Fatalf("upgrade to the current schema: %v", err)
+	}
+	defer s.Close()
+	bob, err := s.Player(ctx, "bob@x")
+	if err != nil || !bob.Digest || bob.DigestAt != 450 || bob.DigestZone != "" || bob.DigestDue.Format("15:04") != "07:30" {
+		t.Errorf("bob after the upgrade = %+v, %v; want digest at 450 UTC", bob, err)
+	}
+	carol, err := s.Player(ctx, "carol@x")
+	if err != nil || carol.Digest || carol.DigestZone != "" {
+		t.Errorf("carol after the upgrade = %+v, %v; want no digest", carol, err)
+	}
+	if _, err := s.db.Exec(`UPDATE players SET digest_zone = 'Europe/Berlin' WHERE address = 'carol@x'`); err == nil {
+		t.Error("the schema took a digest zone without a digest")
+	}
+}

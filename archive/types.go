@@ -170,15 +170,21 @@ type Player struct {
 	// Digest says that the player chose "notify digest" (issue 12,
 	// archive/digest.go): one mail a day at DigestAt instead of a mail
 	// for every ply of an opponent. DigestAt is that time of day in
-	// minutes after 00:00 UTC (0–1439); DigestDue is when the next digest
-	// is due (UTC), which must be set with Digest. Without Digest both
-	// are zero and stored as NULL ("notify each"). Commit keeps the stored
-	// DigestDue when Digest and DigestAt are what is stored, so writing a
-	// player read before a digest was sent does not move its timer back.
-	Digest    bool
-	DigestAt  int
-	DigestDue time.Time
-	CreatedAt time.Time // first seen; kept on later upserts
+	// minutes after midnight (0–1439) in the time zone DigestZone, the
+	// IANA name of the zone ("Europe/Berlin"; "" for UTC,
+	// migrations/009_digest_zone.sql); the archive stores the name and
+	// leaves its meaning to the referee. DigestDue is when the next
+	// digest is due (an instant, stored in UTC), which must be set with
+	// Digest. Without Digest all three are zero (DigestAt and DigestDue
+	// stored as NULL: "notify each"). Commit keeps the stored DigestDue
+	// when Digest, DigestAt and DigestZone are what is stored, so writing
+	// a player read before a digest was sent does not move its timer
+	// back.
+	Digest     bool
+	DigestAt   int
+	DigestZone string
+	DigestDue  time.Time
+	CreatedAt  time.Time // first seen; kept on later upserts
 }
 
 // ProcessedMail records that an incoming mail was handled and how. Its
