@@ -18,19 +18,23 @@ import (
 // "notify digest 07:30" (cmd_notify.go) gets no mail for an opponent's
 // ply: the notes that only bring that news (the ply, the position, a
 // conditional answer played for him, his conditional moves cancelled by
-// it) are held back (held), and once a day, at 07:30 UTC, one mail lists
-// every running game where it is his move, each with its tag line and
-// key, the opponent's last ply, the clocks, the board and a message the
-// opponent left. Everything else reaches him at once as before: results,
-// draw offers and their answers, takeback requests, reminders before a
-// deadline, invitations, leave, and every answer to his own mails.
+// it) are held back (held), and once a day, at 07:30 UTC (or in the
+// time zone he named, "notify digest 07:30 Europe/Berlin";
+// digest_zone.go), one mail lists every running game where it is his
+// move, each with its tag line and key, the opponent's last ply, the
+// clocks, the board and a message the opponent left. Everything else
+// reaches him at once as before: results, draw offers and their answers,
+// takeback requests, reminders before a deadline, invitations, leave,
+// and every answer to his own mails.
 //
 // The digest's timer is the player's row (archive.Player.DigestDue): the
 // scheduler finds it with Store.DueDigests and commits the digest mail
 // with the move of the timer to the next day (archive.Change.Digests) in
 // one transaction, so a restart neither loses nor repeats a digest. A
 // daemon that was down past the time sends the missed digest once when it
-// is back, then keeps the time of day.
+// is back, then keeps the time of day. In a zone with summer time the
+// timer moves by 23 or 25 hours on the days the clocks change, so the
+// digest keeps its local time (nextDigest).
 
 // maxDigestEntries bounds, in bytes, the text of the digest's full
 // entries (board, clocks, last ply, tag line); the games that do not fit
@@ -163,7 +167,8 @@ func (s *Server) decideDigest(ctx context.Context, d archive.DigestDue, now time
 	if !p.Digest || !p.DigestDue.Equal(d.Due) {
 		return archive.Change{}, 0, nil
 	}
-	change := archive.Change{Digests: []archive.DigestSent{{Address: p.Address, Due: d.Due, Next: nextDigest(p.DigestAt, now)}}}
+	next := nextDigest(p.DigestAt, s.storedZone(p.Address, p.DigestZone), now)
+	change := archive.Change{Digests: []archive.DigestSent{{Address: p.Address, Due: d.Due, Next: next}}}
 	// the digest's "mail": its id seeds the Message-ID, so a repeat after
 	// a crash writes the same mail
 	m := &mailer.Message{MessageID: "digest\x00" + p.Address + "\x00" + d.Due.UTC().Format(time.RFC3339)}
@@ -252,7 +257,7 @@ func (ss *session) digestMail(p *archive.Player, ts []*table) (*archive.OutboxMa
 	ss.digestOrder(ts)
 	var b strings.Builder
 	b.WriteString(tr(lang, "greeting") + "\n\n")
-	b.WriteString(tr(lang, "digest.intro", clockOfDay(p.DigestAt)) + "\n\n")
+	b.WriteString(tr(lang, "digest.intro", digestTime(lang, p.DigestAt, p.DigestZone)) + "\n\n")
 	full := 0
 	for _, t := range ts {
 		entry := ss.digestEntry(addr, lang, t)

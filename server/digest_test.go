@@ -47,12 +47,12 @@ func TestDigestInsteadOfEachPly(t *testing.T) {
 	id := startBrandubh(t, h)
 	sent := h.deliver(bob, "settings", "notify digest 07:30", nil)
 	mustContain(t, "the answer to notify digest", to(t, sent, bob).Text,
-		tr(english, "notify.digest", "07:30", "2026-11-30 07:30:00 UTC"))
+		tr(english, "notify.digest", "07:30 UTC", "2026-11-30 07:30:00 UTC", tr(english, "notify.zone.utc")))
 	if p := h.player(bob); !p.Digest || p.DigestAt != 450 || !p.DigestDue.Equal(time.Date(2026, 11, 30, 7, 30, 0, 0, time.UTC)) {
 		t.Fatalf("bob's row = %+v", p)
 	}
 	mustContain(t, "notify alone", to(t, h.deliver(bob, "x", "notify", nil), bob).Text,
-		tr(english, "notify.show.digest", "07:30", "2026-11-30 07:30:00 UTC"))
+		tr(english, "notify.show.digest", "07:30 UTC", "2026-11-30 07:30:00 UTC"))
 
 	sent = h.reply(alice, "d1-e1\n\nGood luck, Bob!")
 	if got := mailsTo(sent, bob); len(got) != 0 {
@@ -79,7 +79,7 @@ func TestDigestInsteadOfEachPly(t *testing.T) {
 	if digest.Subject != tr(english, "digest.subject.one") {
 		t.Errorf("digest subject %q", digest.Subject)
 	}
-	mustContain(t, "digest", digest.Text, tr(english, "digest.intro", "07:30"), "Game "+id+": Brandubh",
+	mustContain(t, "digest", digest.Text, tr(english, "digest.intro", "07:30 UTC"), "Game "+id+": Brandubh",
 		"alice@player.test played d1-e1.", "[taflmail "+id+" "+key+"]", "Move 1: it is your move (defenders).",
 		"alice@player.test writes:", "Good luck, Bob!")
 	if g, _ := h.store.Game(context.Background(), id); g.MessageToDefenders != "" {
@@ -297,7 +297,7 @@ func TestDigestGerman(t *testing.T) {
 	h := newHarness(t)
 	id := startGame(t, h, "brandubh", german)
 	mustContain(t, "benachrichtigung täglich", to(t, h.deliver(bob, "x", "Benachrichtigung täglich um 7:30 Uhr", nil), bob).Text,
-		tr(german, "notify.digest", "07:30", "2026-11-30 07:30:00 UTC"))
+		tr(german, "notify.digest", "07:30 Uhr UTC", "2026-11-30 07:30:00 UTC", tr(german, "notify.zone.utc")))
 	h.play(id, "d1-e1")
 	h.now = time.Date(2026, 11, 30, 7, 30, 0, 0, time.UTC)
 	got := h.runTimers(nil)
@@ -307,7 +307,7 @@ func TestDigestGerman(t *testing.T) {
 	if got[0].msg.Subject != tr(german, "digest.subject.one") {
 		t.Errorf("subject %q", got[0].msg.Subject)
 	}
-	mustContain(t, "German digest", got[0].msg.Text, tr(german, "digest.intro", "07:30"), "Partie "+id+": ",
+	mustContain(t, "German digest", got[0].msg.Text, tr(german, "digest.intro", "07:30 Uhr UTC"), "Partie "+id+": ",
 		"alice@player.test hat d1-e1 gezogen.", "Zug 1: du bist am Zug (Verteidiger).")
 	mustContain(t, "benachrichtigung einzeln", to(t, h.deliver(bob, "x", "benachrichtigung einzeln", nil), bob).Text, tr(german, "notify.each"))
 	mustContain(t, "a bad time", to(t, h.deliver(bob, "x", "benachrichtigung täglich 25:00", nil), bob).Text, "25:00")

@@ -1,0 +1,192 @@
+package server
+
+import (
+	"strings"
+	"time"
+)
+
+// The daily digest in the player's own time zone ("notify digest 07:30
+// Europe/Berlin", issue 12; docs/commands.md "One mail a day"). The
+// player names the zone by its IANA name; the archive keeps the name
+// (archive.Player.DigestZone, "" for UTC) and the digest's timer as an
+// instant, which nextDigest works out from the time of day in that zone
+// each time the timer moves. The zones come from the system's zoneinfo
+// or, without one, from the copy that cmd/taflmail embeds (time/tzdata).
+
+// maxZoneName bounds a zone's name in bytes before it is looked up; the
+// longest IANA name ("America/Argentina/ComodRivadavia") has 32. The
+// archive takes up to 64 (archive.Player.DigestZone).
+const maxZoneName = 64
+
+// zoneAreas are the first parts of the IANA names of places, tried before
+// a name without one ("Berlin" → "Europe/Berlin") for "did you mean".
+var zoneAreas = []string{"Europe", "America", "Asia", "Africa", "Australia", "Pacific", "Atlantic", "Indian", "Antarctica"}
+
+// findZone looks up the time zone a player wrote after "notify digest
+// HH:MM": "utc" in any case is UTC, stored as ""; any other IANA name
+// ("Europe/Berlin", "Etc/GMT-5") as written, or with the first letter of
+// each word in capitals when only that differs ("europe/berlin",
+// "america/new_york"). It returns the zone, the name to store and whether
+// the name is a zone. Names that cannot be IANA names (other characters
+// than letters, digits and "/_+-", longer than maxZoneName) are not looked
+// up, and "Local" (the server's own zone) is no zone of a player.
+func findZone(text string) (*time.Location, string, bool) {
+	if strings.EqualFold(text, "utc") {
+		return time.UTC, "", true
+	}
+	if !zoneShaped(text) || strings.EqualFold(text, "local") {
+		return nil, "", false
+	}
+	for _, name := range []string{text, titleZone(text)} {
+		if loc, err := time.LoadLocation(name); err == nil {
+			return loc, name, true
+		}
+	}
+	return nil, "", false
+}
+
+// suggestZone returns the IANA name a player may have meant by a name
+// that is no zone: a place without its area ("Berlin" → "Europe/Berlin",
+// "auckland" → "Pacific/Auckland"); "" when there is none. It tries the
+// areas of zoneAreas only: a misspelt name finds nothing.
+func suggestZone(text string) string {
+	if !zoneShaped(text) || strings.Contains(text, "/") {
+		return ""
+	}
+	for _, area := range zoneAreas {
+		name := area + "/" + titleZone(text)
+		if _, err := time.LoadLocation(name); err == nil {
+			return name
+		}
+	}
+	return ""
+}
+
+// zoneShaped reports whether text can be an IANA zone name: 1 to
+// maxZoneName bytes of ASCII letters, digits, "/", "_", "+" and "-",
+// starting with a letter.
+func zoneShaped(text string) bool {
+	if text == "" || len(text) > maxZoneName || !isASCIILetter(text[0]) {
+		return false
+	}
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		if !isASCIILetter(c) && (c < '0' || c > '9') && !strings.ContainsRune("/_+-", rune(c)) {
+			return false
+		}
+	}
+	return true
+}
+
+func isASCIILetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+// titleZone writes a zone name the way most IANA names are written: the
+// first letter of each word (after the start, "/", "_" or "-") in
+// capitals, the others small ("america/new_york" → "America/New_York").
+func titleZone(text string) string {
+	b := []byte(text)
+	start := true
+	for i, c := range b {
+		switch {
+		case start && c >= 'a' && c <= 'z':
+			b[i] = c - 'a' + 'A'
+		case !start && c >= 'A' && c <= 'Z':
+			b[i] = c - 'A' + 'a'
+		}
+		start = c == '/' || c == '_' || c == '-'
+	}
+	return string(b)
+}
+
+// storedZone returns the zone of a stored digest setting
+// (archive.Player.DigestZone): UTC for "", and UTC too, logged, for a
+// name this program cannot load (a zone that a later copy of the zone
+// database renamed away), so that the digest still comes once a day.
+func (s *Server) storedZone(addr, name string) *time.Location {
+	if name == "" {
+		return time.UTC
+	}
+	loc, err := time.LoadLocation(name)
+	if err != nil {
+		s.log.Warn("digest time zone unknown; UTC instead", "player", addr, "zone", name, "err", err)
+		return time.UTC
+	}
+	return loc
+}
+
+// nextDigest returns when a digest at minute at of the day (0–1439) in
+// loc is next due after the instant now: the instant of that time on
+// now's day in loc (digestOn), or on the first later day whose instant is
+// after now. There is one instant a day, so a digest that went out at a
+// time the clocks show twice (the hour of autumn that repeats) is next
+// due the day after, not an hour later. The loop ends: each day's instant
+// is later than the day before's, by about a day.
+func nextDigest(at int, loc *time.Location, now time.Time) time.Time {
+	y, m, d := now.In(loc).Date()
+	for i := 0; ; i++ {
+		if t := digestOn(y, m, d+i, at, loc); t.After(now) {
+			return t
+		}
+	}
+}
+
+// digestOn returns the instant of the digest at minute at of the day
+// y-m-d (d may run past the month's end) in loc: when the clocks there
+// show that time; when they skip it (the hour forward in spring, 02:30 on
+// a day they go from 02:00 to 03:00) the instant they jump over it, the
+// first that is later there; when they show it twice (the hour back in
+// autumn) the first of the two.
+func digestOn(y int, m time.Month, d, at int, loc *time.Location) time.Time {
+	want := time.Date(y, m, d, at/60, at%60, 0, 0, time.UTC) // the clock face wanted
+	t := time.Date(y, m, d, at/60, at%60, 0, 0, loc)
+	switch w := clockFace(t); {
+	case w.After(want):
+		// skipped, and time.Date went past the jump: it is where t's
+		// period of the zone starts
+		if start, _ := t.ZoneBounds(); !start.IsZero() {
+			return start
+		}
+	case w.Before(want):
+		// skipped, and time.Date stayed before the jump
+		if _, end := t.ZoneBounds(); !end.IsZero() {
+			return end
+		}
+	default:
+		// shown at t; also an offset earlier, before t's period began?
+		if start, _ := t.ZoneBounds(); !start.IsZero() {
+			_, before := start.Add(-time.Second).Zone()
+			_, after := t.Zone()
+			if earlier := t.Add(-time.Duration(before-after) * time.Second); before > after && clockFace(earlier).Equal(want) {
+				return earlier
+			}
+		}
+	}
+	return t
+}
+
+// clockFace returns what the clocks of t's zone show at t, as the same
+// date and time in UTC, so that clock faces compare as instants.
+func clockFace(t time.Time) time.Time {
+	y, m, d := t.Date()
+	return time.Date(y, m, d, t.Hour(), t.Minute(), t.Second(), t.Nanosecond(), time.UTC)
+}
+
+// digestTime writes a digest's time of day with its zone, in lang:
+// "07:30 UTC", "07:30 Europe/Berlin time" ("07:30 Uhr (Zeitzone
+// Europe/Berlin)").
+func digestTime(lang string, at int, zone string) string {
+	if zone == "" {
+		return tr(lang, "digest.at.utc", clockOfDay(at))
+	}
+	return tr(lang, "digest.at.zone", clockOfDay(at), zone)
+}
+
+// digestStamp writes the instant t as date and time in the digest's zone
+// with its name ("2026-11-30 07:30:00 Europe/Berlin"), in UTC as stamp
+// does when zone is "".
+func digestStamp(t time.Time, loc *time.Location, zone string) string {
+	if zone == "" {
+		return stamp(t)
+	}
+	return t.In(loc).Format("2006-01-02 15:04:05") + " " + zone
+}
