@@ -296,6 +296,25 @@ func TestImportRules(t *testing.T) {
 	}
 }
 
+// TestTZDataOnlyInBinary: cmd/taflmail builds the IANA time zone database
+// in (time/tzdata), so that the daily digest in a player's own zone works
+// on a machine without /usr/share/zoneinfo; no other package of the
+// module does, since whether a program carries the 450 kB is the
+// program's choice, not a library's.
+func TestTZDataOnlyInBinary(t *testing.T) {
+	g, pkgs := listPackages(t)
+	for _, path := range pkgs {
+		name, _ := local(path)
+		has := slices.Contains(g[path].Imports, "time/tzdata")
+		switch {
+		case name == "cmd/taflmail" && !has:
+			t.Errorf("cmd/taflmail does not import time/tzdata: the binary needs /usr/share/zoneinfo for digest time zones")
+		case name != "cmd/taflmail" && has:
+			t.Errorf("%s imports time/tzdata%s; only cmd/taflmail may", name, importedIn(g[path], "time/tzdata"))
+		}
+	}
+}
+
 // TestCheckImports feeds checkImports a made-up graph with one of each
 // kind of problem, so that TestImportRules cannot pass by checking
 // nothing.

@@ -20,6 +20,10 @@ import (
 	"io"
 	"os"
 	"strings"
+	// The IANA time zone database, built in, for the daily digest in a
+	// player's own zone (server/digest_zone.go) on a machine without
+	// /usr/share/zoneinfo; a zone found there is taken from there first.
+	_ "time/tzdata"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
