@@ -402,6 +402,7 @@ func FuzzParseCommand(f *testing.F) {
 
 // playersSeeds are lines of the commands of issue 12, right and wrong.
 var playersSeeds = []string{
+	"wAtCh 0_", "unwatch cup-27",
 	"watch K7QX2M", "watch 1s1d9j results", "zuschauen K7QX2M ergebnis", "unwatch", "unwatch K7QX2M",
 	"zuschauen beenden K7QX2M", "zuschauen beenden", "watch K7QX2M.", "watch 12 34",
 	"private", "privat", "public", "öffentlich", "messages off", "nachrichten an", "messages maybe",
@@ -421,6 +422,10 @@ var playersSeeds = []string{
 // reads back the same; IsCommandLine never panics and accepts every line
 // that starts with a keyword of a command it parsed, except the everyday
 // words outside their shape.
+// targetShaped reports whether a watch target is a game id or a
+// tournament id: a letter or digit, then letters, digits, "-" and "_".
+func targetShaped(id string) bool { return id != "" && alphanumeric(id[:1]) && idPunct(id) }
+
 func FuzzPlayersCommand(f *testing.F) {
 	for _, s := range playersSeeds {
 		f.Add(s)
@@ -450,11 +455,11 @@ func FuzzPlayersCommand(f *testing.F) {
 		switch c := cmd.(type) {
 		case *WatchCommand:
 			inside("the target", c.Target.Pos)
-			if !alphanumeric(c.Target.ID) || !strings.HasPrefix(s[c.Target.Pos.Offset:], c.Target.ID) {
+			if !targetShaped(c.Target.ID) || !strings.HasPrefix(s[c.Target.Pos.Offset:], c.Target.ID) {
 				t.Fatalf("ParseCommand(%q): watch target %q at %v", s, c.Target.ID, c.Target.Pos)
 			}
 		case *UnwatchCommand:
-			if c.Target != nil && (!alphanumeric(c.Target.ID) || !strings.HasPrefix(s[c.Target.Pos.Offset:], c.Target.ID)) {
+			if c.Target != nil && (!targetShaped(c.Target.ID) || !strings.HasPrefix(s[c.Target.Pos.Offset:], c.Target.ID)) {
 				t.Fatalf("ParseCommand(%q): unwatch target %q at %v", s, c.Target.ID, c.Target.Pos)
 			}
 		case *ConditionalCommand:
