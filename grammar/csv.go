@@ -2,6 +2,7 @@ package grammar
 
 import (
 	"bytes"
+	"fmt"
 
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
@@ -58,24 +59,26 @@ var csvParser = participle.MustBuild[csvFile](
 // skipped; line ends may be LF or CRLF. filename is used in error positions
 // only. Errors are *Error.
 //
-// The grammar (csvParser) is the definition, but reading a long file
-// through it costs microseconds a ply, so ParseCSV first splits each line
-// itself, at its blanks and its first comma and the two after it, and reads
-// the ply texts through a plyMemo (participle once per token shape).
-// Whenever a line is not of the plain form this splitting understands (a
-// character outside printable ASCII, a ply the grammar rejects, a malformed
-// count or outcome, anything after the outcome), the whole file goes to the
-// grammar, so every error, and every input the shortcut might read
-// differently, is the grammar's. TestParseCSVSame and FuzzParseCSVSame
-// check that both give the same trees, positions included
-// (docs/performance.md). The trees of a file share a few large blocks of
-// memory.
+// The grammar (csvParser) is the definition: a file is valid when the
+// grammar reads it, and its trees are the grammar's. An invalid file's
+// error is the grammar's for the first line it cannot read (what the
+// grammar says of the file up to and including that line), so the first
+// mistake in reading order is the one reported.
+//
+// Reading a long file through the grammar costs microseconds a ply and
+// hundreds of bytes of memory a byte, so ParseCSV splits each line itself,
+// at its blanks and its first comma and the two after it, and reads the
+// ply texts through a plyMemo (participle once per token shape). A line
+// that is not of the plain form this splitting understands (a character
+// outside printable ASCII, a ply the grammar rejects, a malformed count or
+// outcome, anything after the outcome) goes to the grammar alone, with its
+// line end, its positions then moved to where it stands. TestParseCSVSame
+// and FuzzParseCSVSame check this against the grammar reading the whole
+// file, positions and errors included (docs/performance.md). The trees of
+// a file share a few large blocks of memory.
 func ParseCSV(filename string, src []byte) (games []*CSVGame, err error) {
 	defer guard(filename, &err)
-	if games, ok := splitCSV(filename, src); ok {
-		return games, nil
-	}
-	return parseCSVGrammar(filename, src)
+	return splitCSV(filename, src)
 }
 
 // parseCSVGrammar parses a CSV file with the grammar alone.
@@ -111,6 +114,8 @@ type csvSplitter struct {
 	place     plyPlacer
 	games     slab[CSVGame]
 	plies     []*Ply // the plies of the line being read
+	// grammarLines counts the lines read with the grammar (tests).
+	grammarLines int
 }
 
 func newCSVSplitter(filename string, src []byte) *csvSplitter {
@@ -119,9 +124,8 @@ func newCSVSplitter(filename string, src []byte) *csvSplitter {
 	return p
 }
 
-// splitCSV parses src by splitting lines, or reports false when a line is
-// not of the plain form (see ParseCSV).
-func splitCSV(filename string, src []byte) ([]*CSVGame, bool) {
+// splitCSV parses src as ParseCSV does.
+func splitCSV(filename string, src []byte) ([]*CSVGame, error) {
 	p := newCSVSplitter(filename, src)
 	// One block of nodes for the whole file: the garbage collector then
 	// runs fewer cycles (each marking every tree read so far) than when the
@@ -132,21 +136,21 @@ func splitCSV(filename string, src []byte) ([]*CSVGame, bool) {
 	}
 	games := []*CSVGame{}
 	for {
-		g, ok := p.next()
+		g, err := p.next()
 		switch {
-		case !ok:
-			return nil, false
+		case err != nil:
+			return nil, err
 		case g == nil:
-			return games, true
+			return games, nil
 		}
 		games = append(games, g)
 	}
 }
 
-// next parses the next line that is not blank. It returns nil, true at the
-// end of the file, and false when the line is not of the plain form (the
-// position is then that line's start: p.line, p.off).
-func (p *csvSplitter) next() (*CSVGame, bool) {
+// next parses the next line that is not blank, by splitting it or, when
+// it is not of the plain form, with the grammar (grammarLine). It returns
+// nil, nil at the end of the file.
+func (p *csvSplitter) next() (*CSVGame, error) {
 	src := p.src
 	for p.off < len(src) {
 		off, end := p.off, len(src)
@@ -157,44 +161,80 @@ func (p *csvSplitter) next() (*CSVGame, bool) {
 		if n := len(text); n > 0 && text[n-1] == '\r' && end < len(src) {
 			text = text[:n-1] // CRLF; a lone CR is not a line end
 		}
-		if blankLine(text) {
-			p.line++
-			p.off = end + 1
-			continue
-		}
-		g, ok := p.game(text, p.line, off)
-		if !ok {
-			return nil, false
-		}
+		line := p.line
 		p.line++
 		p.off = end + 1
-		return g, true
+		if blankLine(text) {
+			continue
+		}
+		if g, ok := p.game(text, line, off); ok {
+			return g, nil
+		}
+		p.grammarLines++
+		return p.grammarLine(src[off:min(end+1, len(src))], line, off)
 	}
-	return nil, true
+	return nil, nil
+}
+
+// grammarLine parses raw, line number line of the file at byte offset off
+// with its line end, with the grammar alone, and moves the tree's
+// positions, or the error's, to where the line stands.
+func (p *csvSplitter) grammarLine(raw []byte, line, off int) (*CSVGame, error) {
+	games, err := parseCSVGrammar(p.filename, raw)
+	if err != nil {
+		e := err.(*Error) // parseCSVGrammar's errors are *Error
+		e.Line += line - 1
+		return nil, e
+	}
+	if len(games) != 1 {
+		// A line that is not blank holds one game or fails.
+		return nil, &Error{Filename: p.filename, Line: line, Col: 1, Message: fmt.Sprintf("internal error: %d games on one line", len(games))}
+	}
+	g := games[0]
+	g.Line = line
+	moveTo(&g.Pos, line, off)
+	for _, pl := range g.Plies {
+		moveTo(&pl.Pos, line, off)
+		if m := pl.Move; m != nil {
+			moveTo(&m.Pos, line, off)
+			for _, sq := range []*Square{m.From, m.To} {
+				if sq != nil {
+					moveTo(&sq.Pos, line, off)
+				}
+			}
+			for _, c := range m.Captures {
+				moveTo(&c.Pos, line, off)
+				for _, pc := range c.Pieces {
+					moveTo(&pc.Pos, line, off)
+					if pc.Square != nil {
+						moveTo(&pc.Square.Pos, line, off)
+					}
+				}
+			}
+		}
+	}
+	return g, nil
+}
+
+// moveTo moves a position on line 1 of a line parsed alone to that line,
+// number line at byte offset off of the file.
+func moveTo(pos *lexer.Position, line, off int) {
+	pos.Line += line - 1
+	pos.Offset += off
 }
 
 // CSVScanner reads the games of a CSV file one at a time, for a program
 // that looks at each game once (taflmail validate): the memory of a game's
 // tree is used again for the next game, so what a long file costs grows
 // with its distinct ply texts (the memo of ParseCSV), not with its plies
-// (docs/performance.md).
-//
-// It gives the games ParseCSV gives, in the same order, with the same
-// positions, and the same error: a line that the splitting does not
-// understand (see ParseCSV) sends the whole file to the grammar, and the
-// scan goes on with the grammar's trees from that line on, or ends with
-// the grammar's error (Err): the games returned before it are then those
-// of the lines before that first line the grammar read.
-// A CSVScanner is not safe for concurrent use.
+// (docs/performance.md). It gives the games ParseCSV gives, in the same
+// order, with the same positions, and ends with ParseCSV's error, after
+// the games of the lines before it. A CSVScanner is not safe for
+// concurrent use.
 type CSVScanner struct {
 	split *csvSplitter
 	game  *CSVGame
 	err   error
-	// After a line the splitting did not understand: the grammar's games
-	// from that line on, and how many have been returned.
-	rest     []*CSVGame
-	returned int
-	grammar  bool
 }
 
 // NewCSVScanner returns a scanner of src; filename is used in positions.
@@ -210,45 +250,14 @@ func (s *CSVScanner) Scan() bool {
 	if s.err != nil {
 		return false
 	}
-	if !s.grammar {
-		if g, ok := s.splitNext(); ok {
-			if g == nil {
-				return false
-			}
-			s.game = g
-			s.returned++
-			return true
-		}
-		if s.err != nil {
-			return false
-		}
-		// Not plain: the grammar reads the whole file. The games before
-		// this line are the ones already returned (TestParseCSVSame).
-		s.grammar = true
-		games, err := parseCSVGrammar(s.split.filename, s.split.src)
-		if err != nil {
-			s.err = err
-			return false
-		}
-		s.rest = games[min(s.returned, len(games)):]
-	}
-	if len(s.rest) == 0 {
-		return false
-	}
-	s.game, s.rest = s.rest[0], s.rest[1:]
-	s.returned++
-	return true
+	s.game, s.err = s.scan()
+	return s.game != nil
 }
 
-// splitNext reads the next line with the splitter, reusing its slabs; a
-// panic becomes Err, as in ParseCSV.
-func (s *CSVScanner) splitNext() (g *CSVGame, ok bool) {
-	defer func() {
-		if s.err != nil {
-			g, ok = nil, false
-		}
-	}()
-	defer guard(s.split.filename, &s.err)
+// scan reads the next line with the splitter, reusing its slabs; a panic
+// becomes the error, as in ParseCSV.
+func (s *CSVScanner) scan() (g *CSVGame, err error) {
+	defer guard(s.split.filename, &err)
 	s.split.reset()
 	return s.split.next()
 }

@@ -18,9 +18,8 @@ import (
 // ReadGames, and a longer file needs more only for ply texts not seen
 // before and for a game longer than all before it
 // (docs/performance.md). So fn must not keep g, anything g points to, or
-// a Replay of g after it returns. On a syntax error in a CSV file, fn may
-// have been called for games before the error's line: those of the plain
-// lines before the first line only the grammar reads.
+// a Replay of g after it returns. On a syntax error in a CSV file, fn has
+// been called for the games of the lines before the error's.
 //
 // Other formats are read whole by ReadGames first; their games may be
 // kept.

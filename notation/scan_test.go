@@ -66,17 +66,18 @@ func checkScanSame(t *testing.T, name string, src []byte) {
 			t.Errorf("%s: ScanGames error %v, ReadGames %v", name, err, werr)
 			return
 		}
-		// fn got games of lines before the error's, and exactly those
-		// the grammar reads from the file up to the last of them.
-		prefix := src[:0]
-		if n := len(lines); n > 0 {
-			if ge, ok := werr.(*grammar.Error); ok && lines[n-1] >= ge.Line {
-				t.Errorf("%s: ScanGames gave the game of line %d, the error is on line %d", name, lines[n-1], ge.Line)
-			}
-			prefix = src[:lineEnd(src, lines[n-1])]
+		// fn got the games of the lines before the error's: those
+		// ReadGames reads from the file up to that line.
+		ge, ok := werr.(*grammar.Error)
+		if !ok {
+			t.Fatalf("%s: ReadGames error %T %v, want *grammar.Error", name, werr, werr)
+		}
+		prefix := src[:lineEnd(src, ge.Line-1)]
+		if ge.Line <= 1 {
+			prefix = src[:0]
 		}
 		if want, werr = ReadGames(name, prefix, opts); werr != nil {
-			t.Fatalf("%s: ScanGames gave games up to line %d, which do not parse alone: %v", name, len(lines), werr)
+			t.Fatalf("%s: the lines before the error's line %d do not parse alone: %v", name, ge.Line, werr)
 		}
 	} else if err != nil {
 		t.Errorf("%s: ScanGames error %v, ReadGames none", name, err)
