@@ -10,7 +10,9 @@
 // Standards followed:
 //
 //   - RFC 5322 (message format), RFC 2045–2047 (MIME, encoded words),
-//     RFC 2231 via [mime.ParseMediaType], RFC 3676 (format=flowed),
+//     RFC 2231 via [mime.ParseMediaType] and [mime.FormatMediaType] (file
+//     names of [Attachment]), RFC 2183 (Content-Disposition), RFC 3676
+//     (format=flowed),
 //     RFC 3834 (Auto-Submitted), RFC 3464/6522 (delivery status reports).
 //   - RFC 5322 §3.4 and RFC 5321 §4.1.2 (address fields, quoted local
 //     parts), RFC 8601 (Authentication-Results), RFC 7489 §3.1 (relaxed

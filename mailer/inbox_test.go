@@ -226,6 +226,7 @@ func runInboxSuite(t *testing.T, newEnv func(t *testing.T) *mailEnv) {
 	t.Run("Arrived", func(t *testing.T) { testArrived(t, newEnv(t)) })
 	t.Run("WaitRace", func(t *testing.T) { testWaitRace(t, newEnv(t)) })
 	t.Run("BoundarylessMultipart", func(t *testing.T) { testBoundarylessMultipart(t, newEnv(t)) })
+	t.Run("Attachment", func(t *testing.T) { testAttachment(t, newEnv(t)) })
 }
 
 // testCloseDuringWait closes the Inbox from another goroutine while Wait

@@ -17,8 +17,8 @@ import (
 	"github.com/emersion/go-message/mail"
 )
 
-// Outgoing is one mail the referee sends: always a single text/plain part in
-// UTF-8.
+// Outgoing is one mail the referee sends: a text/plain part in UTF-8, and
+// with Attachments a multipart/mixed mail of that text and the files.
 type Outgoing struct {
 	// MessageID is the Message-ID without angle brackets. Empty means
 	// Bytes generates "<32 hex digits>@<domain of From>".
@@ -47,6 +47,9 @@ type Outgoing struct {
 	// EightBit sends a non-ASCII body as 8bit instead of quoted-printable.
 	// Set it only when the relay announces 8BITMIME.
 	EightBit bool
+	// Attachments are files sent after the text, in this order; none
+	// sends the text alone, as a single-part mail.
+	Attachments []Attachment
 }
 
 // reservedHeaders are written by Bytes and may not come from Headers.
@@ -71,10 +74,18 @@ const maxLineBytes = 998
 // characters (RFC 5322 §2.2.3). A body that does not end with a line break
 // gets one.
 //
+// With Attachments the mail is multipart/mixed (RFC 2046 §5.1.3): the
+// same header, but for Content-Type and Content-Transfer-Encoding; then the
+// text part, with the Content-Type and Content-Transfer-Encoding above and
+// Content-Disposition inline; then each attachment (see [Attachment]). The
+// boundary is taken from a SHA-256 of the mail's content, so the same
+// Outgoing gives the same bytes.
+//
 // It returns an error, and writes nothing, when From or a To address does
 // not parse, To is empty, a message id holds white space or angle brackets,
-// a header name is invalid or reserved, or a header value holds a line
-// break (header injection).
+// a header name is invalid or reserved, a header value holds a line
+// break (header injection), or an attachment's name or type is not
+// allowed ([Attachment]).
 func (o *Outgoing) Bytes() ([]byte, error) {
 	from, err := mail.ParseAddress(o.From)
 	if err != nil {
@@ -110,6 +121,11 @@ func (o *Outgoing) Bytes() ([]byte, error) {
 	}
 	if strings.ContainsAny(o.Subject, "\r\n") {
 		return nil, errors.New("mailer: outgoing: Subject contains a line break")
+	}
+	for i := range o.Attachments {
+		if err := o.Attachments[i].check(); err != nil {
+			return nil, fmt.Errorf("mailer: outgoing: attachment %d: %w", i+1, err)
+		}
 	}
 
 	auto := "auto-replied"
@@ -149,8 +165,12 @@ func (o *Outgoing) Bytes() ([]byte, error) {
 	// go-message puts each new field on top of the header, as a relay adds
 	// trace fields, so the fields are set from the last to the first.
 	var h mail.Header
-	h.Set("Content-Transfer-Encoding", cte)
-	h.SetContentType("text/plain", map[string]string{"charset": "utf-8"})
+	if len(o.Attachments) == 0 {
+		h.Set("Content-Transfer-Encoding", cte)
+		h.SetContentType("text/plain", map[string]string{"charset": "utf-8"})
+	} else {
+		h.SetContentType("multipart/mixed", map[string]string{"boundary": o.boundary(id, body)})
+	}
 	h.Set("MIME-Version", "1.0")
 	for _, k := range slices.Backward(names) {
 		h.Set(k, encodeWords(o.Headers[k]))
@@ -165,6 +185,10 @@ func (o *Outgoing) Bytes() ([]byte, error) {
 	h.SetAddressList("To", to)
 	h.SetAddressList("From", []*mail.Address{from})
 	h.SetDate(date)
+
+	if len(o.Attachments) > 0 {
+		return o.multipart(h, body, cte)
+	}
 
 	// The writer encodes the body as Content-Transfer-Encoding says and
 	// ends its lines with CRLF.
