@@ -78,6 +78,7 @@ type Server struct {
 	AuthservID             string `mapstructure:"authserv_id" help:"authserv-id of your receiving mail server: only its Authentication-Results fields are read; required with require_auth_results"`
 	DefaultLanguage        string `mapstructure:"default_language" help:"reply language for players who chose none: en or de"`
 	InvitationExpiry       string `mapstructure:"invitation_expiry" help:"how long a challenge waits for an answer, in whole days such as \"14d\", before it expires and the challenger is told; never lets challenges wait for ever"`
+	MaxAttachmentBytes     int64  `mapstructure:"max_attachment_bytes" help:"largest file, in bytes before base64, the referee attaches to a mail (a finished tournament's records); larger records are not mailed, the mail says the director has them; 0 attaches none"`
 }
 
 // Clock is the operator's part of correspondence clocks (CORRESPONDENCE.md
@@ -135,6 +136,9 @@ func Default() Config {
 			StrangerRepliesPerHour: 60,
 			DefaultLanguage:        "en",
 			InvitationExpiry:       "14d",
+			// 5 MiB is about 6.9 MB in base64: under Postfix's default
+			// message_size_limit (10,240,000 bytes) with room for the text
+			MaxAttachmentBytes: 5 << 20,
 		},
 		Clock: Clock{
 			LeaveDays:        30,

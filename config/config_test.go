@@ -72,6 +72,7 @@ func TestDefault(t *testing.T) {
 		{"server.require_auth_results", d.Server.RequireAuthResults, false},
 		{"server.authserv_id", d.Server.AuthservID, ""},
 		{"server.default_language", d.Server.DefaultLanguage, "en"},
+		{"server.max_attachment_bytes", d.Server.MaxAttachmentBytes, int64(5 << 20)},
 		{"log.level", d.Log.Level, "info"},
 		{"log.format", d.Log.Format, "text"},
 	} {
@@ -107,6 +108,8 @@ func TestPrecedence(t *testing.T) {
 			func(c config.Config) string { return c.IMAP.ProcessedMailbox }},
 		{"server.authserv_id", "server", "authserv_id", "", layers{"mx1.example.org", "mx2.example.org", "mx3.example.org"},
 			func(c config.Config) string { return c.Server.AuthservID }},
+		{"server.max_attachment_bytes", "server", "max_attachment_bytes", "5242880", layers{"1048576", "0", "67108864"},
+			func(c config.Config) string { return fmt.Sprint(c.Server.MaxAttachmentBytes) }},
 	} {
 		env := "TAFLMAIL_" + strings.ToUpper(strings.ReplaceAll(tc.key, ".", "_"))
 		flag := "--" + strings.NewReplacer(".", "-", "_", "-").Replace(tc.key)
@@ -282,6 +285,8 @@ log.format: must be text or json, not ""`},
 		{"language", func(c *config.Config) { c.Server.DefaultLanguage = "sv" }, `server.default_language: must be en or de, not "sv"`},
 		{"negative replies", func(c *config.Config) { c.Server.ErrorRepliesPerHour = -1 }, `server.error_replies_per_hour: must be 0 or more, not -1`},
 		{"negative stranger replies", func(c *config.Config) { c.Server.StrangerRepliesPerHour = -2 }, `server.stranger_replies_per_hour: must be 0 or more, not -2`},
+		{"negative attachment", func(c *config.Config) { c.Server.MaxAttachmentBytes = -1 }, `server.max_attachment_bytes: must be from 0 to 67108864 (64 MiB), not -1`},
+		{"huge attachment", func(c *config.Config) { c.Server.MaxAttachmentBytes = 64<<20 + 1 }, `server.max_attachment_bytes: must be from 0 to 67108864 (64 MiB), not 67108865`},
 		{"fast poll", func(c *config.Config) { c.IMAP.PollInterval = time.Millisecond }, `imap.poll_interval: must be at least 1s, not 1ms`},
 		{"helo", func(c *config.Config) { c.SMTP.HeloName = "my host" }, `smtp.helo_name: must be a host name, not "my host"`},
 		{"auth results without authserv id", func(c *config.Config) { c.Server.RequireAuthResults = true },
@@ -567,6 +572,7 @@ server:
   authserv_id: ""
   default_language: "en"
   invitation_expiry: "14d"
+  max_attachment_bytes: 5242880
 
 clock:
   leave_days: 30
@@ -625,8 +631,8 @@ func TestRegisterFlags(t *testing.T) {
 
 func TestKeys(t *testing.T) {
 	keys := config.Keys()
-	if len(keys) != 41 {
-		t.Errorf("len(Keys()) = %d, want 41", len(keys))
+	if len(keys) != 42 {
+		t.Errorf("len(Keys()) = %d, want 42", len(keys))
 	}
 	k := keys[10] // imap.poll_interval
 	want := config.Key{Name: "imap.poll_interval", Env: "TAFLMAIL_IMAP_POLL_INTERVAL", Flag: "imap-poll-interval",

@@ -11,6 +11,11 @@ import (
 	"time"
 )
 
+// MaxAttachmentLimit is the largest server.max_attachment_bytes allowed:
+// 64 MiB, about 88 MB in base64, more than mail providers accept in one
+// mail (commonly 25 MB or less).
+const MaxAttachmentLimit = 64 << 20
+
 // KeyError is one problem with one setting.
 type KeyError struct {
 	Key     string // e.g. "imap.addr"
@@ -124,6 +129,9 @@ func (c Config) Validate() error {
 	oneOf("server.default_language", c.Server.DefaultLanguage, "en", "de")
 	if _, err := ParseExpiry(c.Server.InvitationExpiry); err != nil {
 		bad("server.invitation_expiry", "%v", err)
+	}
+	if c.Server.MaxAttachmentBytes < 0 || c.Server.MaxAttachmentBytes > MaxAttachmentLimit {
+		bad("server.max_attachment_bytes", "must be from 0 to %d (64 MiB), not %d", int64(MaxAttachmentLimit), c.Server.MaxAttachmentBytes)
 	}
 
 	// clock

@@ -59,6 +59,12 @@ type Options struct {
 	// RecordsDir receives a native record file <game>.tafl for every
 	// finished game; "" writes none.
 	RecordsDir string
+	// MaxAttachmentBytes is the largest file, in bytes before base64, the
+	// referee attaches to a mail: the records of a finished tournament,
+	// <tournament>.tafl, in the final mail (finishEvent). Larger records
+	// are not attached; the mail says the director has them. 0 means
+	// DefaultMaxAttachmentBytes; a negative value attaches nothing.
+	MaxAttachmentBytes int64
 	// RetryAfter is the first delay before resending a mail the SMTP server
 	// refused temporarily; it doubles per attempt up to 6 hours. Default 1
 	// minute.
@@ -177,6 +183,12 @@ func New(o Options) (*Server, error) {
 	}
 	if o.MaxMailBytes <= 0 {
 		o.MaxMailBytes = mailer.DefaultMaxBytes
+	}
+	switch {
+	case o.MaxAttachmentBytes == 0:
+		o.MaxAttachmentBytes = DefaultMaxAttachmentBytes
+	case o.MaxAttachmentBytes < 0:
+		o.MaxAttachmentBytes = 0
 	}
 	switch {
 	case o.ErrorRepliesPerHour == 0:

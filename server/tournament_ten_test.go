@@ -268,30 +268,29 @@ func TestTournamentTenPlayers(t *testing.T) {
 		t.Errorf("annulled %v, %d games, %d finished; want [J], 72, 72", st.Annulled, st.Games, st.Finished)
 	}
 
-	// everyone got the final crosstable and the records
-	finals := 0
-	for _, m := range h.sender.sent[before:] {
-		if strings.Contains(m.msg.Subject, "final standings") {
-			finals++
-			mustContain(t, "the final mail", m.msg.Text, "Club championship", "1 a@player.test", "72 of 72 games finished",
-				"Withdrawn", `[Event "Club championship"]`)
-			if n := strings.Count(m.msg.Text, "[Event "); n != 90 {
-				t.Errorf("the final mail to %s has %d records, want 90", m.to, n)
-			}
-			if len(m.raw) > 256<<10 {
-				t.Errorf("the final mail to %s has %d bytes", m.to, len(m.raw))
-			}
-		}
-	}
-	if finals != 10 {
-		t.Errorf("%d final mails, want 10", finals)
-	}
-
 	// the records say the same: standings with the withdrawals named,
 	// and ratings
 	data, err := TournamentExport(full)
 	if err != nil {
 		t.Fatal(err)
+	}
+
+	// everyone got the final crosstable, and the records attached
+	finals := 0
+	for _, m := range h.sender.sent[before:] {
+		if strings.Contains(m.msg.Subject, "final standings") {
+			finals++
+			mustContain(t, "the final mail", m.msg.Text, "Club championship", "1 a@player.test", "72 of 72 games finished",
+				"Withdrawn", "The records of all 90 games are attached: club.tafl")
+			if files := attachedFiles(t, m.raw); len(files) != 1 {
+				t.Errorf("the final mail to %s has %d attachments, want 1", m.to, len(files))
+			} else {
+				checkRecordsFile(t, "the final mail to "+m.to, files[0], "club", data, 90)
+			}
+		}
+	}
+	if finals != 10 {
+		t.Errorf("%d final mails, want 10", finals)
 	}
 	recs, err := notation.ReadGames("club.tafl", data, notation.ReadOptions{})
 	if err != nil || len(recs) != 90 {

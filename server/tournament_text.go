@@ -17,11 +17,16 @@ import (
 // the standings with ratings, the final mail, and the mails the referee
 // sends of its own accord (ownMail).
 
-// maxFinalRecords is the most bytes of records the final mail of an event
-// carries inline (every game of the event, as `taflmail tournament
-// export` writes them: 90 games of a 10-player event are about 150 KB);
-// beyond it the mail says how to get them.
-const maxFinalRecords = 256 << 10
+// DefaultMaxAttachmentBytes is Options.MaxAttachmentBytes when it is 0:
+// 5 MiB, the records of about 3,000 games (a 10-player event's 90 are
+// about 150 KB), a mail of about 7 MB in base64, under Postfix's default
+// message_size_limit of 10,240,000 bytes.
+const DefaultMaxAttachmentBytes = 5 << 20
+
+// recordsType is the media type of the records file of an event: the
+// native record format is UTF-8 text (docs/notation.md), and the file
+// name's ".tafl" says which text.
+const recordsType = "text/plain; charset=utf-8"
 
 // fraction writes a multiple of ¼ as the crosstable does: 12½, ¾, 0.
 func fraction(x float64) string {
@@ -111,11 +116,14 @@ func (ss *session) withRating(player, variant string) string {
 
 // finishEvent ends ev, whose last game ended in this session: its status
 // and end are written, and every player who entered gets the final
-// standings and the records of all its games (inline up to
-// maxFinalRecords), in a mail of the referee's own; so does every
-// spectator of the event (eventWatchers, those who asked for results
-// only included), in their thread and without a way to stop following,
-// as nothing is left to follow.
+// standings, in a mail of the referee's own with the records of all its
+// games attached as one native record file, <tournament>.tafl (as
+// `taflmail tournament export` writes it), when they are no larger than
+// Options.MaxAttachmentBytes; else the mail says the director has them,
+// and the log says why. So does every spectator of the event
+// (eventWatchers, those who asked for results only included), in their
+// thread and without a way to stop following, as nothing is left to
+// follow.
 func (ss *session) finishEvent(ev *event, sts []*tournament.Standings) {
 	ev.t.Status = archive.TournamentFinished
 	ev.t.FinishedAt = ss.now
@@ -133,8 +141,16 @@ func (ss *session) finishEvent(ev *event, sts []*tournament.Standings) {
 		}
 	}
 	records, err := TournamentExport(games)
-	if err != nil {
+	limit := ss.srv.opts.MaxAttachmentBytes
+	var atts []mailer.Attachment
+	switch {
+	case err != nil:
 		ss.srv.log.Error("tournament records not written", "tournament", ev.t.ID, "err", err)
+	case int64(len(records)) > limit:
+		ss.srv.log.Warn("tournament records not attached: larger than server.max_attachment_bytes; the final mail says the director has them",
+			"tournament", ev.t.ID, "bytes", len(records), "limit", limit)
+	default:
+		atts = []mailer.Attachment{{Filename: ev.t.ID + ".tafl", ContentType: recordsType, Data: records}}
 	}
 	body := func(lang string) string {
 		var b strings.Builder
@@ -144,10 +160,10 @@ func (ss *session) finishEvent(ev *event, sts []*tournament.Standings) {
 		switch {
 		case err != nil:
 			b.WriteString(tr(lang, "tournament.records.unavailable", ev.t.ID) + "\n\n")
-		case len(records) > maxFinalRecords:
-			b.WriteString(tr(lang, "tournament.records.large", len(records)/1024, ev.t.ID) + "\n\n")
+		case atts == nil:
+			b.WriteString(tr(lang, "tournament.records.large", (len(records)+1023)/1024, ev.t.ID) + "\n\n")
 		default:
-			b.WriteString(tr(lang, "tournament.records", len(games)) + "\n\n" + string(records) + "\n")
+			b.WriteString(tr(lang, "tournament.records.attached", len(games), atts[0].Filename) + "\n\n")
 		}
 		b.WriteString(tr(lang, "signature") + "\n")
 		return b.String()
@@ -161,23 +177,24 @@ func (ss *session) finishEvent(ev *event, sts []*tournament.Standings) {
 			continue // withdrew before the start
 		}
 		lang := ss.langOf(e.Player)
-		ss.ownMail("final\x00"+ev.t.ID, e.Player, tr(lang, "subject.final", ev.t.Name), body(lang))
+		ss.ownMail("final\x00"+ev.t.ID, e.Player, tr(lang, "subject.final", ev.t.Name), body(lang), atts...)
 	}
 	specs, serr := ss.eventWatchers(ev.t.ID, played, true)
 	ss.noteReadErr(serr)
 	for _, sp := range specs {
 		lang := ss.langOf(sp.Address)
-		ss.eventSpectatorMail(ev.t.ID, sp, tr(lang, "subject.final", ev.t.Name), body(lang), false, maxEventSpectatorMailBytes)
+		ss.eventSpectatorMail(ev.t.ID, sp, tr(lang, "subject.final", ev.t.Name), body(lang), false, maxEventSpectatorMailBytes, atts...)
 	}
 	ss.srv.log.Info("tournament finished", "tournament", ev.t.ID, "games", len(games), "players", len(ev.entries), "spectators", len(specs))
 }
 
 // ownMail queues a mail the referee sends of its own accord (a start
-// list, a final crosstable, a cancellation): not a reply to anybody's
-// mail, so neither the caps on one mail's replies nor the reply budgets
-// apply (docs/security.md). seed and to make its Message-ID, the same
-// each time the same change is decided.
-func (ss *session) ownMail(seed, to, subject, body string) {
+// list, a final crosstable with its records attached, a cancellation):
+// not a reply to anybody's mail, so neither the caps on one mail's
+// replies nor the reply budgets apply (docs/security.md); the caller
+// bounds the attachments (Options.MaxAttachmentBytes). seed and to make
+// its Message-ID, the same each time the same change is decided.
+func (ss *session) ownMail(seed, to, subject, body string, atts ...mailer.Attachment) {
 	s := ss.srv
 	o := mailer.Outgoing{
 		MessageID: messageID(seed, 0, to, "", "", s.opts.Domain),
@@ -187,6 +204,8 @@ func (ss *session) ownMail(seed, to, subject, body string) {
 		Body:      body,
 		Date:      ss.now,
 		Headers:   map[string]string{loopHeader: "notice", "Auto-Submitted": "auto-generated"},
+
+		Attachments: atts,
 	}
 	raw, err := o.Bytes()
 	if err != nil {

@@ -23,11 +23,12 @@ import (
 // rest are counted, with the way to the crosstable ("standings ID").
 const maxStartGames = 50
 
-// maxEventSpectatorMailBytes bounds a spectator's final mail of an event,
-// which carries what the players' does: the standings and the records,
-// inline up to maxFinalRecords. It is a backstop, never reached by an
-// event of 100 players.
-const maxEventSpectatorMailBytes = 1 << 20
+// maxEventSpectatorMailBytes bounds a spectator's final mail of an event
+// but for its attachment, the records (bounded by
+// Options.MaxAttachmentBytes): the standings of every group, and the
+// ratings of a rated event. It is a backstop, never reached by an event
+// of 100 players; a variable so that a test can reach it.
+var maxEventSpectatorMailBytes = 1 << 20
 
 // eventThreadID finds the Message-ID of a mail to a tournament's
 // spectator about the event itself (eventMessageID):
@@ -81,9 +82,11 @@ func (ss *session) eventWatchers(id string, player func(string) bool, resultsToo
 // spectator sp, a mail of the referee's own (ownMail's caps and budgets
 // do not apply): in the spectator's thread (the "watch" mail), with
 // leave the List-Unsubscribe field that stops following the event (none
-// when the event is over: nothing is left to leave). A mail that cannot
-// be written or is larger than maxBytes is logged and not sent.
-func (ss *session) eventSpectatorMail(event string, sp archive.Spectator, subject, body string, leave bool, maxBytes int) {
+// when the event is over: nothing is left to leave), and the files atts
+// attached. A mail that cannot be written, or is larger than maxBytes
+// plus twice the bytes of its attachments (base64 writes 4 bytes for 3,
+// and a line end for every 76), is logged and not sent.
+func (ss *session) eventSpectatorMail(event string, sp archive.Spectator, subject, body string, leave bool, maxBytes int, atts ...mailer.Attachment) {
 	s := ss.srv
 	o := mailer.Outgoing{
 		MessageID: eventMessageID(ss.msg.MessageID, sp.Address, event, s.opts.Domain),
@@ -93,6 +96,11 @@ func (ss *session) eventSpectatorMail(event string, sp archive.Spectator, subjec
 		Body:      body,
 		Date:      ss.now,
 		Headers:   map[string]string{loopHeader: "spectator", "Auto-Submitted": "auto-generated"},
+
+		Attachments: atts,
+	}
+	for _, a := range atts {
+		maxBytes += 2 * len(a.Data)
 	}
 	if leave {
 		o.Headers["List-Unsubscribe"] = s.unsubscribe(event)

@@ -236,7 +236,7 @@ func TestTournamentEndTellsSpectators(t *testing.T) {
 	}
 	if len(finals(watcher)) == 1 {
 		m := finals(watcher)[0]
-		mustContain(t, "the spectator's final mail", m.msg.Text, tr(english, "tournament.final", "Cup cup-28", 3), "alice@player.test", tr(english, "tournament.records", 3))
+		mustContain(t, "the spectator's final mail", m.msg.Text, tr(english, "tournament.final", "Cup cup-28", 3), "alice@player.test", tr(english, "tournament.records.attached", 3, "cup-28.tafl"))
 		if u := m.msg.Header["List-Unsubscribe"]; len(u) != 0 {
 			t.Errorf("the final mail of an event that is over has List-Unsubscribe %q", u)
 		}

@@ -152,6 +152,10 @@ func serverOptions(cfg config.Config, store *archive.Store, inbox server.Inbox, 
 	if engineGames == 0 {
 		engineGames = -1 // config: 0 switches engine games off; server: negative does
 	}
+	attachment := cfg.Server.MaxAttachmentBytes
+	if attachment == 0 {
+		attachment = -1 // config: 0 attaches nothing; server: negative does
+	}
 	return server.Options{
 		Address: cfg.Server.Address, Name: cfg.Server.Name, Domain: cfg.Server.Domain,
 		Mailbox: cfg.IMAP.Mailbox, Store: store, Inbox: inbox, Sender: sender, Logger: logger,
@@ -161,6 +165,6 @@ func serverOptions(cfg config.Config, store *archive.Store, inbox server.Inbox, 
 		LeaveDays: leaveDays, Reminders: reminders, UntimedReminders: untimed,
 		EngineThink: cfg.Engine.Think, EngineSearches: cfg.Engine.Searches,
 		EngineTableBytes: cfg.Engine.TableMiB << 20, EngineGames: engineGames,
-		InvitationExpiry: expiry,
+		InvitationExpiry: expiry, MaxAttachmentBytes: attachment,
 	}
 }

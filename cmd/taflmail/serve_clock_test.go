@@ -58,3 +58,21 @@ func TestServerOptionsInvitationExpiry(t *testing.T) {
 		t.Errorf("never: %v, want a negative duration", o.InvitationExpiry)
 	}
 }
+
+// TestServerOptionsMaxAttachment: server.max_attachment_bytes reaches the
+// referee as it is, and 0 ("attach nothing") as a negative value, which
+// is the server's "none" (its 0 is the default).
+func TestServerOptionsMaxAttachment(t *testing.T) {
+	cfg := config.Default()
+	if o := serverOptions(cfg, nil, nil, nil, nil); o.MaxAttachmentBytes != 5<<20 {
+		t.Errorf("default: %d, want 5 MiB", o.MaxAttachmentBytes)
+	}
+	cfg.Server.MaxAttachmentBytes = 1 << 20
+	if o := serverOptions(cfg, nil, nil, nil, nil); o.MaxAttachmentBytes != 1<<20 {
+		t.Errorf("1 MiB: %d", o.MaxAttachmentBytes)
+	}
+	cfg.Server.MaxAttachmentBytes = 0
+	if o := serverOptions(cfg, nil, nil, nil, nil); o.MaxAttachmentBytes >= 0 {
+		t.Errorf("0: %d, want a negative value", o.MaxAttachmentBytes)
+	}
+}
