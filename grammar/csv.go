@@ -514,6 +514,13 @@ func (s *slab[T]) reset() {
 	s.next = 0
 }
 
+// clearReset is reset for slabs whose takers leave zero fields alone: the
+// elements handed out before are zeroed first.
+func (s *slab[T]) clearReset() {
+	clear(s.chunk[:s.next])
+	s.reset()
+}
+
 // ply returns a copy of t placed at byte offset off of the file, on line
 // line at column col.
 //

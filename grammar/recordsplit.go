@@ -47,6 +47,13 @@ type recordSplitter struct {
 	turnList []*Turn
 }
 
+// newRecordSplitter returns a splitter at the start of src.
+func newRecordSplitter(filename string, src []byte) *recordSplitter {
+	p := &recordSplitter{filename: filename, src: src, text: string(src), memo: newPlyMemo(), line: 1, col: 1}
+	p.place.filename = filename
+	return p
+}
+
 // splitRecords parses src as ParseRecords does, or reports false when the
 // file is not of the plain form (see recordSplitter), or when the
 // grammar would reject it.
@@ -54,8 +61,7 @@ func splitRecords(filename string, src []byte) ([]*Record, bool) {
 	if checkText(filename, src) != nil {
 		return nil, false
 	}
-	p := &recordSplitter{filename: filename, src: src, text: string(src), memo: newPlyMemo(), line: 1, col: 1}
-	p.place.filename = filename
+	p := newRecordSplitter(filename, src)
 	// One block of nodes for all plies and turns of the file, as in
 	// splitCSV: fewer collector cycles than growing a slab at a time.
 	if plies, turns := countRecordWords(src); plies > 256 {
@@ -65,21 +71,148 @@ func splitRecords(filename string, src []byte) ([]*Record, bool) {
 	}
 	recs := []*Record{}
 	for {
-		p.skipBlanks()
-		if p.off == len(src) {
-			break
-		}
-		r, ok := p.record()
-		if !ok {
+		r, ok := p.next()
+		switch {
+		case !ok:
 			return nil, false
-		}
-		if checkRecord(r, src) != nil {
-			return nil, false // the grammar gives the error
+		case r == nil:
+			return recs, true
 		}
 		recs = append(recs, r)
 	}
-	return recs, true
 }
+
+// next reads the next record; nil, true at the end of the file, and false
+// when the file is not of the plain form there or the grammar would
+// reject the record.
+func (p *recordSplitter) next() (*Record, bool) {
+	p.skipBlanks()
+	if p.off == len(p.src) {
+		return nil, true
+	}
+	r, ok := p.record()
+	if !ok || checkRecord(r, p.src) != nil {
+		return nil, false // the grammar gives the error
+	}
+	return r, true
+}
+
+// reset hands out the slabs' memory again from the front: the records
+// made before must no longer be used. The ply nodes are written whole by
+// plyPlacer.ply; the record's own nodes are cleared, as the splitter
+// leaves fields it does not read zero.
+func (p *recordSplitter) reset() {
+	p.records.clearReset()
+	p.tags.clearReset()
+	p.tagPtrs.clearReset()
+	p.comments.clearReset()
+	p.comPtrs.clearReset()
+	p.turns.clearReset()
+	p.turnPtrs.clearReset()
+	p.annots.clearReset()
+	p.results.clearReset()
+	p.place.blocks.reset()
+	p.place.captures.reset()
+	p.place.capPtrs.reset()
+	p.place.pieces.reset()
+	p.place.piecePtrs.reset()
+	p.place.squares.reset()
+	p.place.lists.reset()
+}
+
+// RecordScanner reads the records of a native file one at a time, for a
+// program that looks at each once (taflmail validate), as CSVScanner
+// reads a CSV file: the memory of a record's tree is used again for the
+// next. It gives the records ParseRecords gives, in the same order, with
+// the same positions, and ends with the same error. A file the splitter
+// does not understand from some record on (see recordSplitter) goes to
+// the grammar from there, as in ParseRecords, whole, and the scan goes on
+// with the grammar's records, or ends with its error after the records
+// returned before. A RecordScanner is not safe for concurrent use.
+type RecordScanner struct {
+	split *recordSplitter
+	rec   *Record
+	err   error
+	// grammar is set once the splitter has given up (or, for a file
+	// that is not clean text, from the start); rest then holds the
+	// grammar's records not yet returned, once loaded. returned counts
+	// the records returned.
+	grammar, loaded bool
+	rest            []*Record
+	returned        int
+}
+
+// NewRecordScanner returns a scanner of src; filename is used in
+// positions.
+func NewRecordScanner(filename string, src []byte) *RecordScanner {
+	// A file that is not clean text goes to the grammar, which reports
+	// it, as in splitRecords.
+	return &RecordScanner{split: newRecordSplitter(filename, src), grammar: checkText(filename, src) != nil}
+}
+
+// Scan reads the next record, which Record then returns. It returns false
+// at the end of the file or on a syntax error (Err says which). It reuses
+// the nodes of the record returned before: that tree must no longer be
+// used.
+func (s *RecordScanner) Scan() bool {
+	s.rec = nil
+	if s.err != nil {
+		return false
+	}
+	if !s.grammar {
+		r, ok := s.splitNext()
+		if s.err != nil {
+			return false
+		}
+		if ok {
+			if r == nil {
+				return false
+			}
+			s.rec = r
+			s.returned++
+			return true
+		}
+		s.grammar = true
+	}
+	if !s.loaded {
+		// The grammar reads the whole file; the records before this one
+		// are those already returned (TestParseRecordsSame).
+		s.loaded = true
+		recs, err := parseRecordsGrammar(s.split.filename, s.split.src)
+		if err != nil {
+			s.err = err
+			return false
+		}
+		s.rest = recs[min(s.returned, len(recs)):]
+	}
+	if len(s.rest) == 0 {
+		return false
+	}
+	s.rec, s.rest = s.rest[0], s.rest[1:]
+	s.returned++
+	return true
+}
+
+// splitNext reads the next record with the splitter, reusing its slabs; a
+// panic becomes Err, as in ParseRecords.
+func (s *RecordScanner) splitNext() (r *Record, ok bool) {
+	defer func() {
+		if s.err != nil {
+			r, ok = nil, false
+		}
+	}()
+	defer guard(s.split.filename, &s.err)
+	s.split.reset()
+	return s.split.next()
+}
+
+// Record returns the record the last Scan read, or nil. Its tree is valid
+// until the next call of Scan.
+func (s *RecordScanner) Record() *Record { return s.rec }
+
+// Err returns the syntax error that ended the scan (an *Error), or nil at
+// the end of the file.
+func (s *RecordScanner) Err() error { return s.err }
 
 // pos returns the position of the next byte.
 func (p *recordSplitter) pos() lexer.Position {

@@ -94,6 +94,7 @@ func checkRecordsSame(t *testing.T, name string, src []byte) {
 		t.Errorf("ParseRecords(%q): error %v, the grammar: %v", clip(src), gerr, werr)
 		return
 	}
+	checkRecordScanner(t, name, src, want, werr)
 	if reflect.DeepEqual(got, want) {
 		return
 	}
@@ -104,6 +105,66 @@ func checkRecordsSame(t *testing.T, name string, src []byte) {
 		}
 	}
 	t.Errorf("ParseRecords(%q) = %d records, the grammar %d", clip(src), len(got), len(want))
+}
+
+// checkRecordScanner checks that a RecordScanner gives the records want
+// in order, each compared before the next Scan reuses its nodes, and then
+// the error werr after records of the grammar's (a prefix of the file's).
+func checkRecordScanner(t *testing.T, name string, src []byte, want []*Record, werr error) {
+	t.Helper()
+	s := NewRecordScanner(name, src)
+	n := 0
+	for s.Scan() {
+		if werr == nil && n >= len(want) {
+			t.Errorf("RecordScanner(%q): record %d, the grammar has %d", clip(src), n+1, len(want))
+			return
+		}
+		if werr == nil && !reflect.DeepEqual(s.Record(), want[n]) {
+			t.Errorf("RecordScanner(%q): record %d differs from the grammar's:\n got %s\nwant %s", clip(src), n+1, dumpTree(s.Record()), dumpTree(want[n]))
+			return
+		}
+		n++
+	}
+	gerr := s.Err()
+	if (werr == nil) != (gerr == nil) || werr != nil && werr.Error() != gerr.Error() {
+		t.Errorf("RecordScanner(%q): error %v, the grammar: %v", clip(src), gerr, werr)
+		return
+	}
+	if werr == nil && n != len(want) {
+		t.Errorf("RecordScanner(%q) = %d records, the grammar %d", clip(src), n, len(want))
+	}
+	if s.Scan() || s.Record() != nil {
+		t.Errorf("RecordScanner(%q): Scan after the end gave a record", clip(src))
+	}
+}
+
+// TestRecordScannerReuses: the scanner puts a record's nodes where the
+// record before had its own, and nothing of the record before shows in
+// the next (its tags, comments and second ply).
+func TestRecordScannerReuses(t *testing.T) {
+	src := "[Variant \"brandubh\"]\n[Event \"x\"]\n{hello}\n1. d1-d2xd3 {c} c4-c5 2... a1-a2 defenders\n\n1. a1-a2 *\n"
+	s := NewRecordScanner("r.tafl", []byte(src))
+	if !s.Scan() {
+		t.Fatal(s.Err())
+	}
+	first := s.Record()
+	if len(first.Tags) != 2 || len(first.Turns) != 2 {
+		t.Fatalf("first record %s", dumpTree(first))
+	}
+	if !s.Scan() {
+		t.Fatal(s.Err())
+	}
+	second := s.Record()
+	want, err := parseRecordsGrammar("r.tafl", []byte(src))
+	if err != nil || len(want) != 2 {
+		t.Fatalf("the grammar: %d records, %v", len(want), err)
+	}
+	if second != first || !reflect.DeepEqual(second, want[1]) {
+		t.Errorf("second record %p %s\nfirst at %p, the grammar's %s: want the first's node, as the grammar reads it", second, dumpTree(second), first, dumpTree(want[1]))
+	}
+	if s.Scan() || s.Err() != nil {
+		t.Errorf("a third record or an error: %v", s.Err())
+	}
 }
 
 // clip shortens a source for a failure message.
