@@ -3,6 +3,7 @@ package notation
 import (
 	"slices"
 
+	"github.com/taflmail/taflmail/engine"
 	"github.com/taflmail/taflmail/grammar"
 )
 
@@ -21,14 +22,21 @@ import (
 // a Replay of g after it returns. On a syntax error in a CSV file, fn has
 // been called for the games of the lines before the error's.
 //
-// Other formats are read whole by ReadGames first; their games may be
-// kept.
+// A native file is read a record at a time the same way
+// (grammar.RecordScanner); a file the record splitter does not understand
+// from some record on is read whole from there, as ReadGames does. OpenTafl
+// files, one game each, are read by ReadGames.
 func ScanGames(filename string, src []byte, opts ReadOptions, fn func(g *Game) error) error {
 	f := opts.Format
 	if f == FormatAuto {
 		f = DetectFormat(filename, src)
 	}
-	if f != FormatCSV {
+	switch f {
+	case FormatCSV:
+		return scanCSV(filename, src, opts.Variant, fn)
+	case FormatNative:
+		return scanRecords(filename, src, opts.Variant, fn)
+	default:
 		games, err := ReadGames(filename, src, ReadOptions{Format: f, Variant: opts.Variant})
 		if err != nil {
 			return err
@@ -40,7 +48,10 @@ func ScanGames(filename string, src []byte, opts ReadOptions, fn func(g *Game) e
 		}
 		return nil
 	}
-	def := opts.Variant
+}
+
+// scanCSV is ScanGames for a CSV file; def is ReadOptions.Variant.
+func scanCSV(filename string, src []byte, def *engine.Variant, fn func(g *Game) error) error {
 	if def == nil {
 		def = guessVariant(filename)
 	}
@@ -74,4 +85,30 @@ func resetPlies(plies []Ply) {
 			*q = Ply{Ply: q.Ply}
 		}
 	}
+}
+
+// scanRecords is ScanGames for a file of native records; def is
+// ReadOptions.Variant.
+func scanRecords(filename string, src []byte, def *engine.Variant, fn func(g *Game) error) error {
+	if def == nil {
+		def = guessVariant(filename)
+	}
+	s := grammar.NewRecordScanner(filename, src)
+	var (
+		g     Game
+		plies []Ply
+		sc    replayScratch
+	)
+	for n := 1; s.Scan(); n++ {
+		r := s.Record()
+		k := recordPlies(r)
+		plies = slices.Grow(plies[:0], k)
+		g = Game{scratch: &sc}
+		fromRecord(&g, r, def, plies[:0:k])
+		g.Number = n
+		if err := fn(&g); err != nil {
+			return err
+		}
+	}
+	return s.Err()
 }

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/taflmail/taflmail/engine"
@@ -125,6 +126,84 @@ func lineEnd(src []byte, n int) int {
 		}
 	}
 	return len(src)
+}
+
+// TestScanGamesNative: ScanGames reads native records as ReadGames does:
+// the shared CSV files written as native records (as the canonical
+// writer writes them), samples the record splitter gives to the grammar
+// from some record on, and a syntax error after good records.
+func TestScanGamesNative(t *testing.T) {
+	samples := []string{
+		"",
+		"[Variant \"brandubh\"]\n\n1. d1-d2 c4-c5 *\n\n[Variant \"brandubh\"]\n{a comment}\n1. d1-d2 {x} c4-c5 2. a4-a5 *\n",
+		"[Variant \"brandubh\"]\n\n1. d1-d2 c4-c5 *\n\n[Variant  \"brandubh\"]\n\n01. d1-d2 *\n",
+		"[Variant \"brandubh\"]\n\n1. d1-d2 c4-c5 *\n\n[Variant \"brandubh\"]\n\n1. d1~d2 *\n",
+		"[Variant \"copenhagen\"]\n\n1. h1-h3 f8-i8 2. h3-h1 *\n",
+	}
+	for i, s := range samples {
+		checkScanNative(t, fmt.Sprintf("sample%d.tafl", i), []byte(s))
+	}
+	requireCorpus(t)
+	for _, name := range []string{"copenhagen.csv", "brandubh.csv"} {
+		src, err := os.ReadFile(filepath.Join(corpusDir, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		games, err := ReadGames(name, src, ReadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var rs []*Replay
+		for _, g := range games {
+			rs = append(rs, g.Replay())
+		}
+		var b strings.Builder
+		if err := WriteNative(&b, rs...); err != nil {
+			t.Fatal(err)
+		}
+		checkScanNative(t, strings.TrimSuffix(name, ".csv")+".tafl", []byte(b.String()))
+	}
+}
+
+// checkScanNative checks ScanGames against ReadGames on native records:
+// the same games, compared before the next reuses the memory, replayed
+// alike, and the same error, after some of the games before it.
+func checkScanNative(t *testing.T, name string, src []byte) {
+	t.Helper()
+	opts := ReadOptions{Format: FormatNative}
+	want, werr := ReadGames(name, src, opts)
+	n := 0
+	err := ScanGames(name, src, opts, func(g *Game) error {
+		if werr != nil {
+			n++
+			return nil // no games to compare with: the error decides
+		}
+		if n >= len(want) {
+			return fmt.Errorf("game %d, ReadGames has %d", n+1, len(want))
+		}
+		w := want[n]
+		n++
+		if !reflect.DeepEqual(gameFields(g), gameFields(w)) {
+			return fmt.Errorf("game %d differs:\n got %+v\nwant %+v", n, gameFields(g), gameFields(w))
+		}
+		if !reflect.DeepEqual(g.Plies, w.Plies) {
+			return fmt.Errorf("game %d: plies differ", n)
+		}
+		if got, want := replaySummary(g.Replay()), replaySummary(w.Replay()); got != want {
+			return fmt.Errorf("game %d replays differently:\n got %s\nwant %s", n, got, want)
+		}
+		return nil
+	})
+	switch {
+	case werr != nil:
+		if err == nil || err.Error() != werr.Error() {
+			t.Errorf("%s: ScanGames error %v, ReadGames %v", name, err, werr)
+		}
+	case err != nil:
+		t.Errorf("%s: %v", name, err)
+	case n != len(want):
+		t.Errorf("%s: ScanGames gave %d games, ReadGames %d", name, n, len(want))
+	}
 }
 
 // gameFields is a game without its plies and caches.
