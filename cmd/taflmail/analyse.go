@@ -6,14 +6,12 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/taflmail/taflmail/engine"
-	"github.com/taflmail/taflmail/notation"
 	"github.com/taflmail/taflmail/search"
 )
 
@@ -67,13 +65,17 @@ The score is in points, 100 to an attacker, from the side to move's view
 final ply included.
 
 --ply is the number of plies played before the position, from 0 (the
-start) to the game's length (default: every ply of the record). --game
-picks a game of a file with several (default 1; for CSV its line number
-is not its number). --depth searches to a fixed depth of 1 to 64 plies
-(deterministic); otherwise --time gives the think time in seconds, more
-than 0 and at most 86400 (default 10, level 5's). --level chooses the
-evaluation terms of a level (1–5). A value out of its range is a usage
-error (exit status 2), never read as the default.
+start) to the game's length (default: every ply of the record); a game
+whose replay stops at an illegal ply can be analysed only up to that ply,
+and beyond it analyse fails saying where and why, as validate does.
+--game picks a game of a file with several by its number, as validate
+--json, diagram and convert number them: its place among the records of
+the file, for CSV its line number (default: the first game). --depth
+searches to a fixed depth of 1 to 64 plies (deterministic); otherwise
+--time gives the think time in seconds, more than 0 and at most 86400
+(default 10, level 5's). --level chooses the evaluation terms of a level
+(1–5). A value out of its range is a usage error (exit status 2), never
+read as the default.
 
 With --json, one object:
   {"file":…,"game":1,"variant":"copenhagen","ply":30,"to_move":"attackers",
@@ -92,7 +94,7 @@ With --json, one object:
 	f := cmd.Flags()
 	f.StringVar(&o.variant, "variant", "", "rules for games whose record names none (as validate)")
 	f.StringVar(&o.format, "format", "auto", "record format: auto, native, otg or csv")
-	f.IntVar(&o.game, "game", 1, "the game of the file to analyse, from 1")
+	f.IntVar(&o.game, "game", 0, "the game to analyse: its number in the file (CSV: its line number); default the first")
 	f.IntVar(&o.ply, "ply", 0, "plies played before the position, 0 to the game's length (default: all)")
 	f.IntVar(&o.depth, "depth", 0, fmt.Sprintf("search to this depth in plies, 1–%d (deterministic)", search.MaxDepth))
 	f.Float64Var(&o.time, "time", 0, "think time in seconds, above 0 and up to 86400 (default 10)")
@@ -127,21 +129,16 @@ func runAnalyse(cmd *cobra.Command, o analyseOptions, args []string) error {
 		return err
 	}
 	name := args[0]
-	src, err := os.ReadFile(name)
-	if err != nil {
-		return &usageError{path: cmd.CommandPath(), err: err}
-	}
-	games, err := notation.ReadGames(name, src, ropts)
+	games, err := readRecordFile(cmd, name, ropts)
 	if err != nil {
 		return err
 	}
-	if len(games) == 0 {
-		return noGameError(name)
+	// By its number, as diagram and convert choose a game; a --game given
+	// is never read as the default, 0 included.
+	g, err := pickGame(cmd, games, o.game, flags.Changed("game"), name)
+	if err != nil {
+		return err
 	}
-	if o.game < 1 || o.game > len(games) {
-		return usageErrorf(cmd, "--game %d: want 1..%d (the games of %s)", o.game, len(games), name)
-	}
-	g := games[o.game-1]
 	if g.SetupErr != nil {
 		return g.SetupErr
 	}
@@ -149,11 +146,18 @@ func runAnalyse(cmd *cobra.Command, o analyseOptions, args []string) error {
 	if plySet {
 		if o.ply < 0 || o.ply > len(g.Plies) {
 			return usageErrorf(cmd, "--ply %d: want 0..%d (the plies game %d of %s has)",
-				o.ply, len(g.Plies), o.game, name)
+				o.ply, len(g.Plies), g.Number, name)
 		}
 		ply = o.ply
 	}
 	replay := g.Replay()
+	if played, why := replayStop(replay); ply > played {
+		prefix := ""
+		if plySet {
+			prefix = fmt.Sprintf("--ply %d: ", ply)
+		}
+		return replayStopError(prefix, g, name, played, why)
+	}
 	pos, _, err := replay.PositionAt(ply)
 	if err != nil {
 		return err
@@ -175,7 +179,7 @@ func runAnalyse(cmd *cobra.Command, o analyseOptions, args []string) error {
 	if err != nil {
 		return fmt.Errorf("analyse: %w", err)
 	}
-	return printAnalysis(cmd.OutOrStdout(), o.asJSON, name, o.game, g.VariantName, ply, pos.ToMove(), r)
+	return printAnalysis(cmd.OutOrStdout(), o.asJSON, name, g.Number, g.VariantName, ply, pos.ToMove(), r)
 }
 
 // printAnalysis writes the result as text or JSON.

@@ -70,9 +70,9 @@ func TestAnalyseErrors(t *testing.T) {
 	}{
 		{[]string{"analyse"}, exitUsage, "want one RECORD file"},
 		{[]string{"analyse", analyseFile, "--depth", "2", "--time", "1"}, exitUsage, "exclude each other"},
-		{[]string{"analyse", analyseFile, "--game", "3"}, exitUsage, "--game 3: want 1..2 (the games of testdata/analyse.tafl)"},
+		{[]string{"analyse", analyseFile, "--game", "3"}, exitUsage, "--game 3: testdata/analyse.tafl has no game 3"},
 		{[]string{"analyse", analyseFile, "--level", "6", "--depth", "1"}, exitUsage, "--level 6"},
-		{[]string{"analyse", "testdata/no-such-file.tafl"}, exitUsage, "no such file"},
+		{[]string{"analyse", "testdata/no-such-file.tafl"}, exitUsage, "taflmail analyse: cannot read testdata/no-such-file.tafl: no such file or directory\n"},
 		// A value out of its range is refused in words, never read as the
 		// default (trial 2 report §9).
 		{[]string{"analyse", analyseFile, "--game", "2", "--ply", "99", "--depth", "1"}, exitUsage, "--ply 99: want 0..7 (the plies game 2 of testdata/analyse.tafl has)"},

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"fmt"
-	"os"
 
 	"github.com/spf13/cobra"
 
@@ -74,11 +73,7 @@ func runConvert(cmd *cobra.Command, o convertOptions, args []string) error {
 		return err
 	}
 	name := args[0]
-	src, err := os.ReadFile(name)
-	if err != nil {
-		return readError(cmd, err)
-	}
-	games, err := notation.ReadGames(name, src, ropts)
+	games, err := readRecordFile(cmd, name, ropts)
 	if err != nil {
 		return err
 	}
@@ -87,7 +82,7 @@ func runConvert(cmd *cobra.Command, o convertOptions, args []string) error {
 		return noGameError(name)
 	}
 	if o.game != 0 {
-		g, err := pickGame(cmd, games, o.game, name)
+		g, err := pickGame(cmd, games, o.game, true, name)
 		if err != nil {
 			return err
 		}

@@ -40,6 +40,14 @@ default after the last ply). The last ply's squares and the pieces it
 captured are marked. After the last ply of a finished game the last line
 says how it ended, a resignation, time-out or agreed draw included.
 
+A game whose replay stops at an illegal ply (see taflmail validate) is
+drawn, without --ply, after the last ply the replay played, and a warning
+on stderr says where and why it stopped, e.g.
+  warning: mut.csv:843:39: ply 7 (attackers) e11-e10: e10 is occupied; the
+  board is drawn after ply 6, where the replay stopped
+(exit status 0, as convert's warnings); --ply beyond that ply fails with
+the same reason (exit status 1).
+
 From a position: --position takes an OTN position record, rank 1 first,
 optionally followed by the side to move ("attackers", the default, or
 "defenders"), e.g.
@@ -193,15 +201,11 @@ func positionFromFile(cmd *cobra.Command, o diagramOptions, name string) (*engin
 	if err != nil {
 		return nil, nil, err
 	}
-	src, err := os.ReadFile(name)
-	if err != nil {
-		return nil, nil, readError(cmd, err)
-	}
-	games, err := notation.ReadGames(name, src, ropts)
+	games, err := readRecordFile(cmd, name, ropts)
 	if err != nil {
 		return nil, nil, err
 	}
-	g, err := pickGame(cmd, games, o.game, name)
+	g, err := pickGame(cmd, games, o.game, o.game != 0, name)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -209,14 +213,24 @@ func positionFromFile(cmd *cobra.Command, o diagramOptions, name string) (*engin
 	n := o.ply
 	// -1 is the flag's "not given"; given, it must be a ply of the game
 	// (trial 2 report §9)
-	if cmd.Flags().Changed("ply") && (n < 0 || n > len(g.Plies)) {
+	plySet := cmd.Flags().Changed("ply")
+	if plySet && (n < 0 || n > len(g.Plies)) {
 		return nil, nil, usageErrorf(cmd, "--ply %d: want 0..%d (the plies game %d has)", n, len(g.Plies), g.Number)
 	}
-	if n < 0 {
+	if e := r.Err(); r.Final == nil && e != nil {
+		return nil, nil, e // the game could not be set up
+	}
+	played, why := replayStop(r)
+	switch {
+	case !plySet && played < len(g.Plies):
+		// The board where the replay stopped, and why on stderr: the
+		// drawing on stdout stays a drawing (record readers trial, item 3).
+		n = played
+		fmt.Fprintf(cmd.ErrOrStderr(), "warning: %v; the board is drawn after ply %d, where the replay stopped\n", why, n)
+	case !plySet:
 		n = len(g.Plies)
-		for n > 0 && !r.Plies[n-1].Played && g.Plies[n-1].Ply.Move != nil {
-			n-- // stop before an illegal ply
-		}
+	case n > played:
+		return nil, nil, replayStopError(fmt.Sprintf("--ply %d: ", n), g, name, played, why)
 	}
 	pos, last, err := r.PositionAt(n)
 	if err != nil {
@@ -232,20 +246,4 @@ func positionFromFile(cmd *cobra.Command, o diagramOptions, name string) (*engin
 		opts = append(opts, notation.WithOutcome(r.Outcome()))
 	}
 	return pos, opts, nil
-}
-
-// pickGame returns game number n of a file (0: the first).
-func pickGame(cmd *cobra.Command, games []*notation.Game, n int, name string) (*notation.Game, error) {
-	if len(games) == 0 {
-		return nil, noGameError(name)
-	}
-	if n == 0 {
-		return games[0], nil
-	}
-	for _, g := range games {
-		if g.Number == n {
-			return g, nil
-		}
-	}
-	return nil, usageErrorf(cmd, "--game %d: %s has no game %d", n, name, n)
 }

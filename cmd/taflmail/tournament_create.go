@@ -34,7 +34,7 @@ stored. The event starts on its start date (00:00 UTC, by the running
 			}
 			data, err := os.ReadFile(args[0])
 			if err != nil {
-				return &usageError{path: cmd.CommandPath(), err: err}
+				return readError(cmd, err)
 			}
 			now, err := commandNow(cmd)
 			if err != nil {

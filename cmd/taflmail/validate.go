@@ -90,10 +90,12 @@ record's result against the engine's (RULES.md §4).
 
 Formats: taflmail's native records, OpenTafl records (.otg, replayed under
 their own rules tag, main line only) and CSV game lists; --format auto
-decides by extension and content. --variant names the rules of games whose
-record names none (CSV files, native records without Variant or Rules tag);
-without it a file named after a variant (brandubh.csv) is read as that one,
-anything else as copenhagen.
+decides by extension and content, and when a file it chose for does not
+parse, a line after the syntax error names the format it was read as and
+the --format that reads it otherwise. --variant names the rules of games
+whose record names none (CSV files, native records without Variant or
+Rules tag); without it a file named after a variant (brandubh.csv) is read
+as that one, anything else as copenhagen.
 
 Output: one line per problem,
   file:line:col: ply 23 (attackers) d4-d8: path blocked at d6
@@ -112,7 +114,9 @@ the number of moves in the record, "outcome" the engine's verdict (winner
 null when the rules did not end the game: it runs on, or ended by
 resignation, time-out or agreement, which "record_result" gives; "ply" is
 where the rules ended it, else the last ply played), "record_result" what
-the record says (null when it gives no result). A syntax error in a file is reported on stderr.
+the record says (null when it gives no result). With --json, stdout holds
+only these lines: a file's syntax error and "FILE: no game in the file" for
+a file without any game go to stderr.
 
 Timed records (CORRESPONDENCE.md §5: a TimeControl tag, a Start tag and a
 [%ts …] arrival time on every ply) are also checked against the clock:
@@ -125,8 +129,9 @@ as played after the end. --at TIME (RFC 3339, e.g. 2026-12-31T00:00:00Z)
 also judges the pending ply against that moment; the clocks are still
 reported at the last ply.
 
-Exit status: 0 when every game is right, 1 when any game has an error (or a
-file does not parse), 2 on usage errors and unreadable files.`,
+Exit status: 0 when every game is right, 1 when any game has an error, a
+file does not parse or a file holds no game, 2 on usage errors and
+unreadable files.`,
 		Example: `  taflmail validate ../shared/records/brandubh.csv
   taflmail validate --json ../shared/records/otg/*.otg
   taflmail validate --variant brandubh --format csv games.txt
@@ -192,7 +197,7 @@ func runValidate(cmd *cobra.Command, o validateOptions, args []string) error {
 		var buf bytes.Buffer
 		t, fileBad, err := validateFile(&buf, name, srcs[i], ropts, at, o.asJSON)
 		if err != nil {
-			fmt.Fprintln(cmd.ErrOrStderr(), err)
+			fmt.Fprintln(cmd.ErrOrStderr(), withFormatNote(err, name, srcs[i], ropts.Format))
 			unparsed = append(unparsed, name)
 			if !o.asJSON {
 				fmt.Fprintf(out, "%s: not read: a syntax error (above)\n", name)
@@ -201,9 +206,12 @@ func runValidate(cmd *cobra.Command, o validateOptions, args []string) error {
 		}
 		if t.games == 0 {
 			// A file that lost its contents must not pass for a good one
-			// (trial report §10).
+			// (trial report §10). With --json it is named on stderr, as
+			// a syntax error is: stdout holds only JSON lines.
 			empty = append(empty, name)
-			if !o.asJSON {
+			if o.asJSON {
+				fmt.Fprintln(cmd.ErrOrStderr(), noGameError(name))
+			} else {
 				fmt.Fprintln(out, noGameError(name))
 			}
 			continue
@@ -225,6 +233,8 @@ func runValidate(cmd *cobra.Command, o validateOptions, args []string) error {
 		return errInvalidGames
 	case len(unparsed) > 0:
 		return errors.New("some files do not parse")
+	case len(empty) > 0 && o.asJSON:
+		return errors.New("some files hold no game") // each named above
 	case len(empty) > 0:
 		return noGameError(strings.Join(empty, ", "))
 	}

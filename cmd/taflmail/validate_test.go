@@ -193,8 +193,9 @@ func TestValidateSummaries(t *testing.T) {
 	if r.code != exitFailure || r.stdout != empty+": no game in the file\n" {
 		t.Errorf("validate of an empty file = code %d, stdout %q; want 1 and the file named", r.code, r.stdout)
 	}
+	// With --json, stdout stays JSON: the file is named on stderr.
 	r = run(t, "validate", "--json", empty)
-	if r.code != exitFailure || r.stdout != "" || r.stderr != "taflmail: "+empty+": no game in the file\n" {
+	if r.code != exitFailure || r.stdout != "" || r.stderr != empty+": no game in the file\ntaflmail: some files hold no game\n" {
 		t.Errorf("validate --json of an empty file = code %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
 	}
 }
@@ -249,6 +250,7 @@ func TestRecordCommandsUnreadable(t *testing.T) {
 		{"diagram", "testdata/nosuch.tafl"},
 		{"standings", "testdata/nosuch.tafl"},
 		{"ratings", "testdata/nosuch.tafl"},
+		{"analyse", "testdata/nosuch.tafl"},
 	} {
 		r := run(t, args...)
 		want := "taflmail " + args[0] + ": cannot read testdata/nosuch.tafl: no such file or directory\n"
