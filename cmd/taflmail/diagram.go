@@ -224,7 +224,7 @@ func positionFromFile(cmd *cobra.Command, o diagramOptions, name string) (*engin
 	switch {
 	case !plySet && played < len(g.Plies):
 		// The board where the replay stopped, and why on stderr: the
-		// drawing on stdout stays a drawing (record readers trial, item 3).
+		// drawing on stdout stays a drawing (found by a new-user trial of the record readers, 2026-12-01).
 		n = played
 		fmt.Fprintf(cmd.ErrOrStderr(), "warning: %v; the board is drawn after ply %d, where the replay stopped\n", why, n)
 	case !plySet:

@@ -36,7 +36,7 @@ func writeFile(t *testing.T, dir, name, text string) string {
 // TestValidateJSONNamesGamelessFiles: with --json, stdout holds only the
 // games' JSON lines, and a file without games is still named on stderr:
 // an empty file as "FILE: no game in the file", a file that does not
-// parse by its syntax error (record readers trial, item 1).
+// parse by its syntax error (found by a new-user trial of the record readers, 2026-12-01).
 func TestValidateJSONNamesGamelessFiles(t *testing.T) {
 	dir := t.TempDir()
 	empty := writeFile(t, dir, "empty.csv", "")
@@ -85,7 +85,7 @@ func TestValidateHelpExitStatus(t *testing.T) {
 
 // TestAnalyseGameNumbers: analyse --game takes a game's number as
 // validate --json, diagram and convert give it (for CSV its line number),
-// and reports that number (record readers trial, item 2).
+// and reports that number (found by a new-user trial of the record readers, 2026-12-01).
 func TestAnalyseGameNumbers(t *testing.T) {
 	v := run(t, "validate", "--json", "--variant", "brandubh", blanksFile)
 	if v.code != exitOK {
@@ -141,7 +141,7 @@ func TestAnalyseGameNumbers(t *testing.T) {
 // TestReplayStopped: a game whose replay stops at an illegal ply. diagram
 // without --ply draws the board after the last legal ply and says why on
 // stderr; diagram --ply and analyse beyond that ply fail saying where and
-// why, as validate does (record readers trial, item 3).
+// why, as validate does (found by a new-user trial of the record readers, 2026-12-01).
 func TestReplayStopped(t *testing.T) {
 	const why = "testdata/mut.csv:3:13: ply 3 (attackers) e2-e5: path blocked at e4"
 	before := run(t, "diagram", mutFile, "--variant", "brandubh", "--game", "3", "--ply", "2")
@@ -190,7 +190,7 @@ func TestReplayStopped(t *testing.T) {
 
 // TestRecordCommandsDirectory: every command that reads a file the user
 // names says "cannot read" for a directory, with exit status 2 and no
-// hint to read --help (record readers trial, item 5).
+// hint to read --help (found by a new-user trial of the record readers, 2026-12-01).
 func TestRecordCommandsDirectory(t *testing.T) {
 	for _, tc := range []struct {
 		command string // as it names itself
@@ -214,7 +214,7 @@ func TestRecordCommandsDirectory(t *testing.T) {
 
 // TestFormatNote: when --format auto chose the format and the file does
 // not parse, one line says which format it was read as and how to choose
-// another; a format given says nothing more (record readers trial, item 6).
+// another; a format given says nothing more (found by a new-user trial of the record readers, 2026-12-01).
 func TestFormatNote(t *testing.T) {
 	csv, err := os.ReadFile(blanksFile)
 	if err != nil {
