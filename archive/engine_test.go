@@ -19,27 +19,7 @@ import (
 func TestMigrateEngineKeepsTimers(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "before.db")
-	all, err := fs.Glob(migrationFiles, "migrations/*.sql")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sort.Strings(all)
-	engineAt := slices.IndexFunc(all, func(n string) bool { return strings.HasSuffix(n, "_engine.sql") })
-	if engineAt < 3 {
-		t.Fatalf("migrations %v: want the engine's after 003_clock", all)
-	}
-	v3 := fstest.MapFS{}
-	for _, name := range all[:engineAt] {
-		data, err := fs.ReadFile(migrationFiles, name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		v3[name] = &fstest.MapFile{Data: data}
-	}
-	s, err := OpenWith(ctx, path, Options{migrations: v3})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := openBefore(t, path, "_engine.sql", 3)
 	for _, q := range []string{
 		`INSERT INTO games (id, variant, attackers, defenders, challenger, status, version, created_at, updated_at)
 VALUES ('AAAAAA', 'brandubh', 'a@x', 'b@x', 'a@x', 'active', 1, '2026-11-29T12:00:00.000000000Z', '2026-11-29T12:00:00.000000000Z')`,
@@ -56,7 +36,7 @@ VALUES ('AAAAAA', 'brandubh', 'a@x', 'b@x', 'a@x', 'active', 1, '2026-11-29T12:0
 	}
 	s.Close()
 
-	s, err = Open(ctx, path)
+	s, err := Open(ctx, path)
 	if err != nil {
 		t.Fatalf("upgrade to the current schema: %v", err)
 	}
@@ -89,27 +69,7 @@ VALUES ('AAAAAA', 'brandubh', 'a@x', 'b@x', 'a@x', 'active', 1, '2026-11-29T12:0
 func TestMigrateDigestZone(t *testing.T) {
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "before.db")
-	all, err := fs.Glob(migrationFiles, "migrations/*.sql")
-	if err != nil {
-		t.Fatal(err)
-	}
-	sort.Strings(all)
-	zoneAt := slices.IndexFunc(all, func(n string) bool { return strings.HasSuffix(n, "_digest_zone.sql") })
-	if zoneAt < 5 {
-		t.Fatalf("migrations %v: want the digest zone's after 005_digest", all)
-	}
-	before := fstest.MapFS{}
-	for _, name := range all[:zoneAt] {
-		data, err := fs.ReadFile(migrationFiles, name)
-		if err != nil {
-			t.Fatal(err)
-		}
-		before[name] = &fstest.MapFile{Data: data}
-	}
-	s, err := OpenWith(ctx, path, Options{migrations: before})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s := openBefore(t, path, "_digest_zone.sql", 5)
 	if _, err := s.db.Exec(`INSERT INTO players (address, digest_at, digest_due, created_at) VALUES
 ('bob@x', 450, '2026-11-30T07:30:00.000000000Z', '2026-11-29T12:00:00.000000000Z'),
 ('carol@x', NULL, NULL, '2026-11-29T12:00:00.000000000Z')`); err != nil {
@@ -117,7 +77,7 @@ func TestMigrateDigestZone(t *testing.T) {
 	}
 	s.Close()
 
-	s, err = Open(ctx, path)
+	s, err := Open(ctx, path)
 	if err != nil {
 		t.Fatalf("upgrade to the current schema: %v", err)
 	}
@@ -133,4 +93,33 @@ func TestMigrateDigestZone(t *testing.T) {
 	if _, err := s.db.Exec(`UPDATE players SET digest_zone = 'Europe/Berlin' WHERE address = 'carol@x'`); err == nil {
 		t.Error("the schema took a digest zone without a digest")
 	}
+}
+
+// openBefore opens a new archive at path with the migrations before the
+// one whose name ends in suffix, which must come after the first
+// atLeast of them.
+func openBefore(t *testing.T, path, suffix string, atLeast int) *Store {
+	t.Helper()
+	all, err := fs.Glob(migrationFiles, "migrations/*.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sort.Strings(all)
+	at := slices.IndexFunc(all, func(n string) bool { return strings.HasSuffix(n, suffix) })
+	if at < atLeast {
+		t.Fatalf("migrations %v: want *%s after the first %d", all, suffix, atLeast)
+	}
+	before := fstest.MapFS{}
+	for _, name := range all[:at] {
+		data, err := fs.ReadFile(migrationFiles, name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		before[name] = &fstest.MapFile{Data: data}
+	}
+	s, err := OpenWith(context.Background(), path, Options{migrations: before})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return s
 }

@@ -274,13 +274,19 @@ func (s *CSVScanner) Err() error { return s.err }
 // before must no longer be used.
 func (p *csvSplitter) reset() {
 	p.games.reset()
-	p.place.blocks.reset()
-	p.place.captures.reset()
-	p.place.capPtrs.reset()
-	p.place.pieces.reset()
-	p.place.piecePtrs.reset()
-	p.place.squares.reset()
-	p.place.lists.reset()
+	p.place.reset()
+}
+
+// reset hands out the placer's memory again from the front (slab.reset:
+// ply writes every field of the nodes it takes).
+func (p *plyPlacer) reset() {
+	p.blocks.reset()
+	p.captures.reset()
+	p.capPtrs.reset()
+	p.pieces.reset()
+	p.piecePtrs.reset()
+	p.squares.reset()
+	p.lists.reset()
 }
 
 // countPlies counts the texts a split parse of src reads as plies: the runs

@@ -111,13 +111,7 @@ func (p *recordSplitter) reset() {
 	p.turnPtrs.clearReset()
 	p.annots.clearReset()
 	p.results.clearReset()
-	p.place.blocks.reset()
-	p.place.captures.reset()
-	p.place.capPtrs.reset()
-	p.place.pieces.reset()
-	p.place.piecePtrs.reset()
-	p.place.squares.reset()
-	p.place.lists.reset()
+	p.place.reset()
 }
 
 // RecordScanner reads the records of a native file one at a time, for a
