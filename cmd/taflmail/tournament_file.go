@@ -14,6 +14,7 @@ import (
 
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/engine"
+	"github.com/taflmail/taflmail/grammar"
 	"github.com/taflmail/taflmail/notation"
 	"github.com/taflmail/taflmail/server"
 )
@@ -141,8 +142,13 @@ func readTournamentFile(name string, data []byte, now time.Time, leaveDays int) 
 	}
 
 	if n, ok := scalar("id", true); ok {
-		if t.ID = n.Value; !tournamentID.MatchString(t.ID) {
+		switch t.ID = n.Value; {
+		case !tournamentID.MatchString(t.ID):
 			bad(n, "id: %q is not an id: 2 to 32 lower-case letters, digits and -, starting with a letter (players type it: join %s)", n.Value, "winter-2027")
+		case !grammar.IsCommandLine("watch " + t.ID):
+			// A word of letters alone, not six long, is prose after
+			// "watch" ("watch this"): spectators could not name the event.
+			bad(n, "id: %q would read as a word in a mail (\"watch %s\" is taken for a sentence): put a digit or - in it, as in %s-2027", n.Value, n.Value, n.Value)
 		}
 	}
 	if n, ok := scalar("name", true); ok {
