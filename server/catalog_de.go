@@ -223,6 +223,7 @@ var catalogDE = map[string]string{
 	"notify.digest":       "Ab jetzt bekommst du eine Mail am Tag, um %s, mit den Partien, in denen du am Zug bist, statt einer Mail für jeden Zug deiner Gegner; die erste kommt am %s. Ergebnisse, Remisangebote, Rücknahmewünsche, Erinnerungen vor einer Frist, Einladungen, die Züge der Engine und die Antworten auf deine eigenen Mails kommen weiter sofort. %s \"benachrichtigung einzeln\" bringt wieder eine Mail pro Zug.",
 	"notify.zone.utc":     "Die Zeit ist UTC; für deine eigene Zeit nenne deine Zeitzone nach der Uhrzeit, etwa \"benachrichtigung täglich 07:30 Europe/Berlin\".",
 	"notify.zone.local":   "Die Zeit ist die Ortszeit von %s und folgt ihrem Wechsel zwischen Sommer- und Winterzeit.",
+	"notify.zone.fixed":   "%q ist eine Abkürzung oder ein fester Abstand zu UTC und folgt nicht der Sommerzeit deines Orts. Nenne deinen Ort als Gebiet/Stadt aus der IANA-Zeitzonendatenbank, etwa \"benachrichtigung täglich %s Europe/Berlin\" oder America/New_York; ohne Zeitzone gilt UTC.",
 	"notify.zone.unknown": "Ich kenne keine Zeitzone %q. Nenne deine Zeitzone nach der Uhrzeit mit ihrem Namen in der IANA-Zeitzonendatenbank (Gebiet/Stadt), etwa \"benachrichtigung täglich %s Europe/Berlin\"; ohne Zeitzone gilt UTC.",
 	"notify.zone.suggest": "Ich kenne keine Zeitzone %q. Meintest du \"benachrichtigung täglich %s %s\"?",
 	"digest.at.utc":       "%s Uhr UTC",

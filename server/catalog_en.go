@@ -225,6 +225,7 @@ var catalogEN = map[string]string{
 	"notify.digest":       "From now on you get one mail a day, at %s, listing the games where it is your move, instead of a mail for every move of your opponents; the first comes at %s. Results, draw offers, takeback requests, reminders before a deadline, invitations, the engine's moves and the answers to your own mails still come at once. %s \"notify each\" brings back a mail per move.",
 	"notify.zone.utc":     "The time is UTC; to have it in your own time, name your time zone after it, such as \"notify digest 07:30 Europe/Berlin\".",
 	"notify.zone.local":   "The time is the local time of %s and follows its changes between summer and winter time.",
+	"notify.zone.fixed":   "%q is an abbreviation or a fixed offset from UTC, which does not follow summer time where you live. Name your place as Area/City from the IANA time zone database, such as \"notify digest %s America/New_York\" or Europe/London; without a zone the time is UTC.",
 	"notify.zone.unknown": "I know no time zone %q. Name your time zone after the time by its name in the IANA time zone database (Area/City), such as \"notify digest %s Europe/Berlin\"; without a zone the time is UTC.",
 	"notify.zone.suggest": "I know no time zone %q. Did you mean \"notify digest %s %s\"?",
 	"digest.at.utc":       "%s UTC",

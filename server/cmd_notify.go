@@ -45,6 +45,9 @@ func (ss *session) notify(c *grammar.NotifyCommand) error {
 			if loc, zone, ok = findZone(c.Zone.Text); !ok {
 				return ss.refuseZone(c.Zone.Text, at)
 			}
+			if fixedZone(zone) {
+				return ss.refuse("notify.zone.fixed", clip(c.Zone.Text), clockOfDay(at))
+			}
 		}
 		p := ss.playerRow(ss.from)
 		if !p.Digest || p.DigestAt != at || p.DigestZone != zone {

@@ -31,6 +31,7 @@ var zoneAreas = []string{"Europe", "America", "Asia", "Africa", "Australia", "Pa
 // than letters, digits and "/_+-", longer than maxZoneName) are not looked
 // up, and "Local" (the server's own zone) is no zone of a player.
 func findZone(text string) (*time.Location, string, bool) {
+	text = strings.TrimRight(text, ".,;!") // the end of a sentence, not of the name
 	if strings.EqualFold(text, "utc") {
 		return time.UTC, "", true
 	}
@@ -43,6 +44,16 @@ func findZone(text string) (*time.Location, string, bool) {
 		}
 	}
 	return nil, "", false
+}
+
+// fixedZone reports whether a zone findZone found is no place's: an
+// abbreviation or a legacy name without an area ("EST", "GMT", "CET"),
+// or a fixed offset ("Etc/GMT-1", which is UTC+1). Most of them never
+// change between summer and winter time where the player lives (a New
+// Yorker writing EST would be an hour off all summer), so the referee
+// asks for the place as Area/City instead (docs/commands.md).
+func fixedZone(name string) bool {
+	return name != "" && (!strings.Contains(name, "/") || strings.HasPrefix(strings.ToLower(name), "etc/"))
 }
 
 // suggestZone returns the IANA name a player may have meant by a name

@@ -193,7 +193,9 @@ func TestFindZone(t *testing.T) {
 		{"America/New_York", "America/New_York", true},
 		{"america/new_york", "America/New_York", true},
 		{"EUROPE/BERLIN", "Europe/Berlin", true},
-		{"Etc/GMT-5", "Etc/GMT-5", true},
+		{"Etc/GMT-5", "Etc/GMT-5", true}, // found, then refused by fixedZone
+		{"Europe/Berlin.", "Europe/Berlin", true},
+		{"europe/london,", "Europe/London", true},
 		{"UTC", "", true},
 		{"utc", "", true},
 		{"Mars/Olympus", "", false},
@@ -217,6 +219,12 @@ func TestFindZone(t *testing.T) {
 	} {
 		if got := suggestZone(text); got != want {
 			t.Errorf("suggestZone(%q) = %q, want %q", text, got, want)
+		}
+	}
+	for name, want := range map[string]bool{"EST": true, "GMT": true, "CET": true, "Etc/GMT-1": true, "etc/utc": true,
+		"Europe/Berlin": false, "America/Argentina/Buenos_Aires": false, "": false} {
+		if got := fixedZone(name); got != want {
+			t.Errorf("fixedZone(%q) = %v, want %v", name, got, want)
 		}
 	}
 }
@@ -302,6 +310,10 @@ func TestDigestUnknownZone(t *testing.T) {
 		{"notify daily at 6:45 Berlin", tr(english, "notify.zone.suggest", "Berlin", "06:45", "Europe/Berlin")},
 		{"benachrichtigung täglich 07:00 Mars/Olympus", tr(german, "notify.zone.unknown", "Mars/Olympus", "07:00")},
 		{"notify digest 07:00 Local", tr(english, "notify.zone.unknown", "Local", "07:00")},
+		{"notify digest 07:30 EST", tr(english, "notify.zone.fixed", "EST", "07:30")},
+		{"notify digest 07:30 GMT", tr(english, "notify.zone.fixed", "GMT", "07:30")},
+		{"notify digest 07:30 Etc/GMT-1", tr(english, "notify.zone.fixed", "Etc/GMT-1", "07:30")},
+		{"benachrichtigung täglich 07:30 CET", tr(german, "notify.zone.fixed", "CET", "07:30")},
 	} {
 		got := to(t, h.deliver(alice, "x", tt.line, nil), alice).Text
 		mustContain(t, tt.line, got, tt.want)
