@@ -46,6 +46,13 @@ func privateGame(g *archive.Game) bool {
 	return (g.AttackersPrivate || g.DefendersPrivate) && !tournamentGame(g)
 }
 
+// LooksLikeGameID reports whether id, in any case, has the shape of a
+// game's id (six characters of the id alphabet, "K7QX2M"). Mail commands
+// that take a game or a tournament ("watch ID") read such an id as a
+// game's first, so a tournament must not have one (taflmail tournament
+// create refuses it).
+func LooksLikeGameID(id string) bool { return gameIDShaped(strings.ToUpper(id)) }
+
 // gameIDShaped reports whether id (upper case) can be a game id: six
 // characters of idAlphabet.
 func gameIDShaped(id string) bool {

@@ -61,7 +61,7 @@ var tournamentKeys = []string{"id", "name", "variant", "time_control", "format",
 
 // tournamentID is the form of a tournament's id: what a player types after
 // "join", so short, lower case, no blanks.
-var tournamentID = regexp.MustCompile(`^[a-z][a-z0-9-]{1,31}$`)
+var tournamentID = regexp.MustCompile(`^[a-z][a-z0-9-]{0,30}[a-z0-9]$`)
 
 // tournamentFile is what a valid file says.
 type tournamentFile struct {
@@ -144,7 +144,10 @@ func readTournamentFile(name string, data []byte, now time.Time, leaveDays int) 
 	if n, ok := scalar("id", true); ok {
 		switch t.ID = n.Value; {
 		case !tournamentID.MatchString(t.ID):
-			bad(n, "id: %q is not an id: 2 to 32 lower-case letters, digits and -, starting with a letter (players type it: join %s)", n.Value, "winter-2027")
+			bad(n, "id: %q is not an id: 2 to 32 lower-case letters, digits and -, starting with a letter and not ending in - (players type it: join %s)", n.Value, "winter-2027")
+		case server.LooksLikeGameID(t.ID):
+			// "watch abc123" would look for a game ABC123 first.
+			bad(n, "id: %q has the shape of a game's id (six letters and digits): put a - in it, as in %s-%s", n.Value, n.Value[:3], n.Value[3:])
 		case !grammar.IsCommandLine("watch " + t.ID):
 			// A word of letters alone, not six long, is prose after
 			// "watch" ("watch this"): spectators could not name the event.

@@ -42,7 +42,7 @@ func newArchiveFile(t *testing.T) string {
 // refused with each problem at its line, and nothing is stored.
 func TestTournamentCreateErrors(t *testing.T) {
 	db := newArchiveFile(t)
-	for _, name := range []string{"bad.yaml", "bad2.yaml", "bad3.yaml", "bad4.yaml", "bad5.yaml"} {
+	for _, name := range []string{"bad.yaml", "bad2.yaml", "bad3.yaml", "bad4.yaml", "bad5.yaml", "bad6.yaml", "bad7.yaml"} {
 		t.Run(name, func(t *testing.T) {
 			r := run(t, "tournament", "create", filepath.Join(tdir, name), "--archive-path", db, "--now", tournamentNow)
 			if r.code != exitFailure || r.stdout != "" {
