@@ -29,7 +29,7 @@ var catalogTournamentDE = map[string]string{
 	"tournament.unrated":             "Die Partien werden nicht gewertet.",
 	"tournament.leave":               "Urlaub: bis zu %d Tage im Jahr zählen in diesen Partien.",
 	"tournament.final":               "Das Turnier %s ist beendet: alle %d Partien sind zu Ende. Die Abschlusstabelle:",
-	"tournament.records.attached":    "Die Aufzeichnungen aller %d Partien hängen an: %s, im Aufzeichnungsformat von taflmail. \"taflmail standings\" und \"taflmail ratings\" lesen die Datei; \"taflmail convert\" schreibt sie für OpenTafl um (--to otg).",
+	"tournament.records.attached":    "Die Aufzeichnungen aller %d Partien hängen an: %s, im Aufzeichnungsformat von taflmail. \"taflmail standings\" und \"taflmail ratings\" lesen die Datei; \"taflmail convert --to otg --game N\" schreibt Partie N für OpenTafl um, das eine Partie je Datei liest.",
 	"tournament.records.large":       "Die Aufzeichnungen aller Partien (%d KB) sind größer, als dieser Schiedsrichter an eine Mail hängt; der Turnierleiter hat sie (taflmail tournament export %s).",
 	"tournament.records.unavailable": "Die Aufzeichnungen konnten nicht geschrieben werden; der Turnierleiter kann sie exportieren (taflmail tournament export %s).",
 	"tournament.cancelled":           "Das Turnier %s kann nicht beginnen: %d Spieler haben sich angemeldet, es braucht %d. Es fällt aus.",

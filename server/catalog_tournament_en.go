@@ -31,7 +31,7 @@ var catalogTournamentEN = map[string]string{
 	"tournament.unrated":             "The games are not rated.",
 	"tournament.leave":               "Leave: up to %d days a year count in these games.",
 	"tournament.final":               "The tournament %s is over: all %d games have ended. The final standings:",
-	"tournament.records.attached":    "The records of all %d games are attached: %s, in taflmail's record format. \"taflmail standings\" and \"taflmail ratings\" read it; \"taflmail convert\" writes it for OpenTafl (--to otg).",
+	"tournament.records.attached":    "The records of all %d games are attached: %s, in taflmail's record format. \"taflmail standings\" and \"taflmail ratings\" read it; \"taflmail convert --to otg --game N\" writes game N for OpenTafl, which takes one game a file.",
 	"tournament.records.large":       "The records of all games (%d KB) are larger than this referee attaches to a mail; the director has them (taflmail tournament export %s).",
 	"tournament.records.unavailable": "The records could not be written; the director can export them (taflmail tournament export %s).",
 	"tournament.cancelled":           "The tournament %s cannot start: %d players entered, it needs %d. It is cancelled.",
