@@ -87,6 +87,18 @@ var catalogTournamentDE = map[string]string{
 	"standings.header":    "%s (%s), Stand: %s.",
 	"standings.noentries": "(noch niemand angemeldet)",
 
+	"crosstable.place":              "Platz",
+	"crosstable.player":             "Spieler",
+	"crosstable.points":             "Pkt",
+	"crosstable.sb":                 "SB",
+	"crosstable.wins":               "S",
+	"crosstable.games":              "Partien",
+	"crosstable.noevent":            "(ohne Namen)",
+	"crosstable.group":              "%s, Gruppe %d",
+	"crosstable.withdrawn.lost":     "Ausgeschieden, offene Partien verloren: ",
+	"crosstable.withdrawn.annulled": "Ausgeschieden, Partien annulliert: ",
+	"crosstable.finished":           "%d von %d Partien beendet.",
+
 	"rating.none":         "Du hast noch keine gewerteten Partien. Ein neuer Spieler beginnt mit 1500 (RD 350).",
 	"rating.none.variant": "Du hast noch keine gewerteten Partien in %s. Ein neuer Spieler beginnt mit 1500 (RD 350).",
 	"rating.header":       "Deine Wertungszahlen (Glicko-2; die RD wächst, solange du nicht spielst):",

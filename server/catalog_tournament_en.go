@@ -89,6 +89,18 @@ var catalogTournamentEN = map[string]string{
 	"standings.header":    "%s (%s), %s.",
 	"standings.noentries": "(nobody has entered yet)",
 
+	"crosstable.place":              "Place",
+	"crosstable.player":             "Player",
+	"crosstable.points":             "Pts",
+	"crosstable.sb":                 "S–B",
+	"crosstable.wins":               "W",
+	"crosstable.games":              "Games",
+	"crosstable.noevent":            "(no event)",
+	"crosstable.group":              "%s, group %d",
+	"crosstable.withdrawn.lost":     "Withdrawn, unfinished games lost: ",
+	"crosstable.withdrawn.annulled": "Withdrawn, games annulled: ",
+	"crosstable.finished":           "%d of %d games finished.",
+
 	"rating.none":         "You have no rated games yet. A new player starts at 1500 (RD 350).",
 	"rating.none.variant": "You have no rated games of %s yet. A new player starts at 1500 (RD 350).",
 	"rating.header":       "Your ratings (Glicko-2; the RD grows while you do not play):",

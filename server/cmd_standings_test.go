@@ -21,7 +21,8 @@ func TestStandingsCommand(t *testing.T) {
 	mustContain(t, "the crosstable", text, "Cup cup (cup), running.", "Place Player", "1 of 6 games finished", "Ratings in brandubh now",
 		g.Attackers)
 	text = to(t, h.deliver("fremder@player.test", "x", "tabelle cup", nil), "fremder@player.test").Text
-	mustContain(t, "German", text, "Cup cup (cup), Stand: läuft.", "Wertungszahlen in brandubh")
+	mustContain(t, "German", text, "Cup cup (cup), Stand: läuft.", "Platz Spieler", "1 von 6 Partien beendet", "Wertungszahlen in brandubh")
+	mustNotContain(t, "German", text, "Place", "Player", "games finished")
 	text = to(t, h.deliver("stranger@player.test", "x", "standings nope", nil), "stranger@player.test").Text
 	mustContain(t, "unknown", text, tr(english, "err.tournament.unknown", "nope"))
 }

@@ -177,6 +177,16 @@ func mustContain(t *testing.T, what, text string, wants ...string) {
 	}
 }
 
+// mustNotContain fails if text contains any of unwanted.
+func mustNotContain(t *testing.T, what, text string, unwanted ...string) {
+	t.Helper()
+	for _, w := range unwanted {
+		if strings.Contains(text, w) {
+			t.Errorf("%s contains %q:\n%s", what, w, text)
+		}
+	}
+}
+
 const (
 	alice = "alice@player.test"
 	bob   = "bob@player.test"

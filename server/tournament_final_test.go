@@ -161,7 +161,7 @@ func TestTournamentFinalAttachment(t *testing.T) {
 		}
 		m := finals[addr][0]
 		mustContain(t, "the final mail to "+addr, m.msg.Text, tr(lang, "tournament.final", "Cup cup-28", 6),
-			sts[0].Text(), "6 of 6 games finished", tr(lang, "tournament.records.attached", 6, "cup-28.tafl"))
+			sts[0].TextIn(crosstableLabels(lang)), tr(lang, "crosstable.finished", 6, 6), tr(lang, "tournament.records.attached", 6, "cup-28.tafl"))
 		if strings.Contains(m.msg.Text, "[Event ") {
 			t.Errorf("the final mail to %s has records in its text", addr)
 		}
@@ -203,7 +203,7 @@ func TestTournamentFinalOverCeiling(t *testing.T) {
 					continue
 				}
 				m := finals[addr][0]
-				mustContain(t, "the final mail to "+addr, m.msg.Text, "6 of 6 games finished", tr(lang, "tournament.records.large", kb, "cup-28"))
+				mustContain(t, "the final mail to "+addr, m.msg.Text, tr(lang, "crosstable.finished", 6, 6), tr(lang, "tournament.records.large", kb, "cup-28"))
 				if files := attachedFiles(t, m.raw); len(files) != 0 {
 					t.Errorf("the final mail to %s has %d attachments over the ceiling", addr, len(files))
 				}

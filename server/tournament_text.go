@@ -58,16 +58,36 @@ func standingLine(lang string, t *archive.Tournament, sts []*tournament.Standing
 	return ""
 }
 
-// standingsText is the standings of an event for a mail: each group's
-// table (tournament.Standings.Text), and for a rated event the players'
-// ratings now.
+// crosstableLabels are the words of a crosstable in lang
+// (tournament.Standings.TextIn): a German reader's table is German
+// throughout (docs/commands.md).
+func crosstableLabels(lang string) tournament.Labels {
+	return tournament.Labels{
+		Place:             tr(lang, "crosstable.place"),
+		Player:            tr(lang, "crosstable.player"),
+		Points:            tr(lang, "crosstable.points"),
+		SB:                tr(lang, "crosstable.sb"),
+		Wins:              tr(lang, "crosstable.wins"),
+		Games:             tr(lang, "crosstable.games"),
+		NoEvent:           tr(lang, "crosstable.noevent"),
+		Group:             tr(lang, "crosstable.group"),
+		WithdrawnLost:     tr(lang, "crosstable.withdrawn.lost"),
+		WithdrawnAnnulled: tr(lang, "crosstable.withdrawn.annulled"),
+		Finished:          tr(lang, "crosstable.finished"),
+	}
+}
+
+// standingsText is the standings of an event for a mail, in lang: each
+// group's table (tournament.Standings.TextIn with crosstableLabels), and
+// for a rated event the players' ratings now.
 func (ss *session) standingsText(lang string, t *archive.Tournament, sts []*tournament.Standings) string {
 	var b strings.Builder
+	labels := crosstableLabels(lang)
 	for i, st := range sts {
 		if i > 0 {
 			b.WriteString("\n")
 		}
-		b.WriteString(st.Text())
+		b.WriteString(st.TextIn(labels))
 	}
 	if !t.Rated {
 		return b.String()

@@ -16,16 +16,50 @@ const CrosstableMax = 10
 // with "…" to fit.
 const TextWidth = 72
 
+// Labels are the words of a standings text (Standings.TextIn), so that a
+// caller can write it in a reader's language; the tournament package
+// itself knows only English (EnglishLabels). Column headers longer than
+// their column are cut with "…": Place 5 runes, Points 4, SB 6, Wins 2,
+// Games 7; Player sets the least width of the name column.
+type Labels struct {
+	Place, Player, Points, SB, Wins, Games string
+	// NoEvent is the title of a section whose event has no name.
+	NoEvent string
+	// Group is a fmt format of the title of a group: the event's name
+	// (%[1]s) and the group's number from 1 (%[2]d).
+	Group string
+	// WithdrawnLost and WithdrawnAnnulled start the lists of withdrawn
+	// players whose unfinished games were lost or all games annulled
+	// (CORRESPONDENCE.md §6.4, Decision T3).
+	WithdrawnLost, WithdrawnAnnulled string
+	// Finished is a fmt format of the last line: games finished (%[1]d)
+	// of games scheduled (%[2]d).
+	Finished string
+}
+
+// EnglishLabels are the words Text and Title use.
+var EnglishLabels = Labels{
+	Place: "Place", Player: "Player", Points: "Pts", SB: "S–B", Wins: "W", Games: "Games",
+	NoEvent:           "(no event)",
+	Group:             "%s, group %d",
+	WithdrawnLost:     "Withdrawn, unfinished games lost: ",
+	WithdrawnAnnulled: "Withdrawn, games annulled: ",
+	Finished:          "%d of %d games finished.",
+}
+
 // Title returns the section's heading: the event's name, with ", group
 // N" for a section of a round robin in groups; "(no event)" when the
 // event has no name.
-func (s *Standings) Title() string {
+func (s *Standings) Title() string { return s.TitleIn(EnglishLabels) }
+
+// TitleIn is Title in the words of l (Labels.NoEvent, Labels.Group).
+func (s *Standings) TitleIn(l Labels) string {
 	t := s.Event
 	if t == "" {
-		t = "(no event)"
+		t = l.NoEvent
 	}
 	if s.Section > 0 {
-		t += fmt.Sprintf(", group %d", s.Section)
+		t = fmt.Sprintf(l.Group, t, s.Section)
 	}
 	return t
 }
@@ -40,22 +74,29 @@ func (s *Standings) Title() string {
 // "0"; "–" for the player's own cell, blank while none of the match's
 // games has ended), points, Sonneborn–Berger, wins. Ranked list columns:
 // place, player, points, S–B, wins, games played of games scheduled.
-func (s *Standings) Text() string {
+func (s *Standings) Text() string { return s.TextIn(EnglishLabels) }
+
+// TextIn is Text in the words of l: the title (TitleIn), the column
+// headers, the withdrawal notes and the count of finished games; the
+// layout, 72 columns at most, is Text's.
+func (s *Standings) TextIn(l Labels) string {
 	var b strings.Builder
 	line := func(format string, args ...any) {
 		fmt.Fprintf(&b, format, args...)
 		b.WriteByte('\n')
 	}
-	line("%s", truncate(s.Title(), TextWidth))
+	line("%s", truncate(s.TitleIn(l), TextWidth))
+	head := func(label string, w int) string { return pad(truncate(label, w-1), w, true) }
+	minName := max(1, utf8.RuneCountInString(l.Player))
 	n := len(s.Rows)
 	if n <= CrosstableMax {
 		// place 5, name, cells 3 each, points 5, S–B 7, wins 3
-		nameW := min(TextWidth-(5+1+3*n+5+7+3), 32, max(6, s.longestName()))
-		hdr := pad("Place", 5, true) + " " + pad("Player", nameW, false)
+		nameW := min(TextWidth-(5+1+3*n+5+7+3), 32, max(minName, s.longestName()))
+		hdr := pad(truncate(l.Place, 5), 5, true) + " " + pad(truncate(l.Player, nameW), nameW, false)
 		for i := range n {
 			hdr += pad(fmt.Sprint(i+1), 3, true)
 		}
-		hdr += pad("Pts", 5, true) + pad("S–B", 7, true) + pad("W", 3, true)
+		hdr += head(l.Points, 5) + head(l.SB, 7) + head(l.Wins, 3)
 		line("%s", hdr)
 		for i, r := range s.Rows {
 			row := pad(r.PlaceText(), 5, true) + " " + pad(truncate(r.Player, nameW), nameW, false)
@@ -75,8 +116,9 @@ func (s *Standings) Text() string {
 		}
 	} else {
 		// place 5, 2, name, points 6, S–B 8, wins 4, games 8
-		nameW := min(TextWidth-(5+2+6+8+4+8), max(6, s.longestName()))
-		line("%s", pad("Place", 5, true)+"  "+pad("Player", nameW, false)+pad("Pts", 6, true)+pad("S–B", 8, true)+pad("W", 4, true)+pad("Games", 8, true))
+		nameW := min(TextWidth-(5+2+6+8+4+8), max(minName, s.longestName()))
+		line("%s", pad(truncate(l.Place, 5), 5, true)+"  "+pad(truncate(l.Player, nameW), nameW, false)+
+			head(l.Points, 6)+head(l.SB, 8)+head(l.Wins, 4)+head(l.Games, 8))
 		for _, r := range s.Rows {
 			line("%s", pad(r.PlaceText(), 5, true)+"  "+pad(truncate(r.Player, nameW), nameW, false)+
 				pad(fraction(r.Points), 6, true)+pad(fraction(r.SonnebornBerger), 8, true)+
@@ -89,9 +131,9 @@ func (s *Standings) Text() string {
 			lost = append(lost, r.Player)
 		}
 	}
-	wrapList(&b, "Withdrawn, unfinished games lost: ", lost)
-	wrapList(&b, "Withdrawn, games annulled: ", s.Annulled)
-	line("%d of %d games finished.", s.Finished, s.Games)
+	wrapList(&b, l.WithdrawnLost, lost)
+	wrapList(&b, l.WithdrawnAnnulled, s.Annulled)
+	line("%s", fmt.Sprintf(l.Finished, s.Finished, s.Games))
 	return b.String()
 }
 

@@ -186,3 +186,69 @@ func TestFraction(t *testing.T) {
 		}
 	}
 }
+
+// TestTextInLabels: TextIn writes the given words where Text writes
+// English ones, cuts a header longer than its column with "…", keeps
+// every column where Text has it and every line within 72 columns, both
+// in a crosstable and in a ranked list; with EnglishLabels it is Text.
+func TestTextInLabels(t *testing.T) {
+	long := Labels{Place: "Platzierung", Player: "Spielerin", Points: "Punkte", SB: "Sonneborn", Wins: "Siege",
+		Games: "Partienzahl", NoEvent: "(ohne Namen)", Group: "%s, Gruppe %d", WithdrawnLost: "Ausgeschieden, verloren: ",
+		WithdrawnAnnulled: "Ausgeschieden, annulliert: ", Finished: "%d von %d Partien beendet."}
+	games, err := RoundRobin(longNames, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	scriptResults(t, games, tenScript)
+	sec := Section{Players: longNames[:4], Games: games[:0], Withdrawn: []string{longNames[3]}}
+	small, err := sec.Standings()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ranked := make([]string, 12)
+	for i := range ranked {
+		ranked[i] = fmt.Sprintf("p%02d@example.org", i+1)
+	}
+	rgames, err := RoundRobin(ranked, Options{GamesPerPairing: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	big, err := (&Section{Event: "Open", Number: 2, Players: ranked, Games: rgames}).Standings()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, st := range []*Standings{tenPlayerStandings(t, longNames), small, big} {
+		if got, want := st.TextIn(EnglishLabels), st.Text(); got != want {
+			t.Errorf("TextIn(EnglishLabels) differs from Text:\n%s\n%s", got, want)
+		}
+		en := strings.Split(st.Text(), "\n")
+		de := strings.Split(st.TextIn(long), "\n")
+		checkWidth(t, st.TextIn(long))
+		if utf8.RuneCountInString(en[1]) != utf8.RuneCountInString(de[1]) {
+			t.Errorf("header of %d columns, want %d as in English:\n%s\n%s", utf8.RuneCountInString(de[1]), utf8.RuneCountInString(en[1]), de[1], en[1])
+		}
+		for _, w := range []string{"Plat… ", "Spielerin ", " Pun", " Sonne", " S"} {
+			if !strings.Contains(de[1], w) {
+				t.Errorf("header %q lacks %q", de[1], w)
+			}
+		}
+		if n := strings.Count(de[1], "…"); n < 4 {
+			t.Errorf("header %q has %d labels cut, want 4 or more", de[1], n)
+		}
+		if !strings.Contains(de[len(de)-2], " Partien beendet.") {
+			t.Errorf("last line %q", de[len(de)-2])
+		}
+	}
+	if got := small.TitleIn(long); got != "(ohne Namen)" {
+		t.Errorf("TitleIn of an unnamed event = %q", got)
+	}
+	if got := big.TitleIn(long); got != "Open, Gruppe 2" {
+		t.Errorf("TitleIn of group 2 = %q", got)
+	}
+	if text := small.TextIn(long); !strings.Contains(text, "Ausgeschieden, verloren: ") && !strings.Contains(text, "Ausgeschieden, annulliert: ") {
+		t.Errorf("no withdrawal note in German:\n%s", text)
+	}
+	if text := big.TextIn(long); !strings.Contains(text, "Partie…") {
+		t.Errorf("ranked list without its games column:\n%s", text)
+	}
+}
