@@ -13,6 +13,20 @@ import (
 	"github.com/taflmail/taflmail/tournament"
 )
 
+// TournamentStarted is what StartTournamentCounted did: the games
+// started and the mails queued in the outbox for them.
+type TournamentStarted struct {
+	// Games are the games' ids in schedule order.
+	Games []string
+	// Players is how many players still entered were paired.
+	Players int
+	// PlayerMails is how many players got their start list (one each),
+	// SpectatorMails how many spectators who follow every move got the
+	// list of the event's games (startWatchMails; one each, none for a
+	// mail too large to send).
+	PlayerMails, SpectatorMails int
+}
+
 // StartTournament starts a tournament in status created now, whatever its
 // start date says (the director's `taflmail tournament start`; the
 // scheduler calls it on the start date). The players still entered are
@@ -30,6 +44,27 @@ import (
 // ErrTooFewPlayers (fewer than MinPlayers still entered, or a group of
 // fewer than two), and archive errors.
 func (s *Server) StartTournament(ctx context.Context, id string) ([]string, error) {
+	r, err := s.StartTournamentCounted(ctx, id)
+	return r.Games, err
+}
+
+// StartTournamentCounted is StartTournament, telling also how many
+// players were paired and how many mails were queued for players and for
+// spectators (what `taflmail tournament start` reports). Its errors are
+// StartTournament's.
+func (s *Server) StartTournamentCounted(ctx context.Context, id string) (TournamentStarted, error) {
+	var started TournamentStarted
+	ids, err := s.startTournament(ctx, id, &started)
+	if err != nil {
+		return TournamentStarted{}, err
+	}
+	started.Games = ids
+	return started, nil
+}
+
+// startTournament does StartTournament's work, writing the counts of
+// players and mails into counts.
+func (s *Server) startTournament(ctx context.Context, id string, counts *TournamentStarted) ([]string, error) {
 	t, err := s.store.Tournament(ctx, id)
 	if errors.Is(err, archive.ErrNotFound) {
 		return nil, fmt.Errorf("%w: %q", ErrNoTournament, id)
@@ -129,7 +164,12 @@ func (s *Server) StartTournament(ctx context.Context, id string) ([]string, erro
 					Round: g.Round, Board: g.Board, MatchGame: g.MatchGame})
 			}
 			c.Tournament = tcg
-			return ss.startWatchMails(t, in, ts, games)
+			// the start lists are queued already (startLists runs
+			// first); a retry after an id conflict counts afresh
+			players := len(ss.tourney.own)
+			err := ss.startWatchMails(t, in, ts, games)
+			counts.Players, counts.PlayerMails, counts.SpectatorMails = len(in), players, len(ss.tourney.own)-players
+			return err
 		},
 	}
 	ids, err := s.StartGamesWith(ctx, starts, o)

@@ -57,8 +57,12 @@ func TestTournamentStartTellsSpectators(t *testing.T) {
 	}
 
 	before := len(h.sender.sent)
-	if _, err := h.srv.StartTournament(h.ctx(), "cup-27"); err != nil {
+	started, err := h.srv.StartTournamentCounted(h.ctx(), "cup-27")
+	if err != nil {
 		t.Fatal(err)
+	}
+	if started.Players != 4 || started.PlayerMails != 4 || started.SpectatorMails != 2 || len(started.Games) != 12 {
+		t.Errorf("StartTournamentCounted = %+v, want 4 players, 4 player mails, 2 spectator mails, 12 games", started)
 	}
 	h.srv.FlushOutbox(h.ctx())
 	sent := h.sender.sent[before:]

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/taflmail/taflmail/server"
 )
 
 // newTournamentStartCommand returns `taflmail tournament start ID`.
@@ -16,8 +18,10 @@ func newTournamentStartCommand() *cobra.Command {
 		Long: `start starts a tournament that is taking entries now, whatever its start
 date (without this command the running 'taflmail serve' starts it at
 00:00 UTC of that date). The players still entered are paired, every game
-starts at once with the event's time control, and each player gets one
-mail listing all their games. The mails go into the archive's outbox; the
+starts at once with the event's time control, each player gets one
+mail listing all their games, and each spectator who follows every move
+of the event one listing its games; the count of mails printed names
+both. The mails go into the archive's outbox; the
 running daemon sends them. A tournament with fewer than 3 players, or a
 group of fewer than 2, does not start.`,
 		Example:      `  taflmail tournament start winter-2027 --config taflmail.yaml`,
@@ -33,24 +37,34 @@ group of fewer than 2, does not start.`,
 			}
 			defer store.Close()
 			id := strings.ToLower(args[0])
-			ids, err := srv.StartTournament(cmd.Context(), id)
+			r, err := srv.StartTournamentCounted(cmd.Context(), id)
 			if err != nil {
 				return err
 			}
-			es, err := store.Entries(cmd.Context(), id)
-			if err != nil {
-				return err
-			}
-			in := 0
-			for _, e := range es {
-				if !e.Withdrawn() {
-					in++
-				}
-			}
-			fmt.Fprintf(cmd.OutOrStdout(), "started tournament %s: %d players, %d games; %d mails queued (one per player)\n", id, in, len(ids), in)
+			fmt.Fprintf(cmd.OutOrStdout(), "started tournament %s: %d players, %d games; %s\n", id, r.Players, len(r.Games), queuedText(r))
 			return nil
 		},
 	}
 	addConfigFlags(cmd, &file)
 	return cmd
+}
+
+// queuedText says how many mails a tournament's start queued and for
+// whom: "3 mails queued (one per player)" without spectators, "4 mails
+// queued (3 players, 1 spectator)" with one who follows every move.
+func queuedText(r server.TournamentStarted) string {
+	n := r.PlayerMails + r.SpectatorMails
+	if r.SpectatorMails == 0 {
+		return fmt.Sprintf("%d %s queued (one per player)", n, plural(n, "mail", "mails"))
+	}
+	return fmt.Sprintf("%d %s queued (%d %s, %d %s)", n, plural(n, "mail", "mails"),
+		r.PlayerMails, plural(r.PlayerMails, "player", "players"), r.SpectatorMails, plural(r.SpectatorMails, "spectator", "spectators"))
+}
+
+// plural returns one when n is 1, else many.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }

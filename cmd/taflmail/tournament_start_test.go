@@ -1,0 +1,99 @@
+package main
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"math/rand/v2"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/mailer"
+	"github.com/taflmail/taflmail/server"
+)
+
+// TestTournamentStartCountsSpectators: `tournament start` counts every
+// mail it queues: with a spectator who follows every move of the event
+// (new-user trial: it said "(one per player)" and left that mail out)
+// the line names 4 players' mails and 1 spectator's, and the outbox
+// holds exactly those 5 mails, one to each.
+func TestTournamentStartCountsSpectators(t *testing.T) {
+	ctx := context.Background()
+	db := newArchiveFile(t)
+	if r := run(t, "tournament", "create", filepath.Join(tdir, "good.yaml"), "--archive-path", db, "--now", tournamentNow); r.code != exitOK {
+		t.Fatalf("create = %d %q", r.code, r.stderr)
+	}
+	const erika = "erika@watch.test"
+	now, _ := time.Parse(time.RFC3339, tournamentNow)
+	store, err := archive.OpenWith(ctx, db, archive.Options{Now: func() time.Time { return now }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := server.New(server.Options{Address: "tafl@game.test", Store: store, Sender: &fixtureSender{}, Now: func() time.Time { return now },
+		Rand: rand.NewChaCha8([32]byte{5}), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw := "From: " + erika + "\r\nTo: tafl@game.test\r\nSubject: x\r\nDate: " + now.Format(time.RFC1123Z) +
+		"\r\nMessage-ID: <w1@watch.test>\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nwatch spring-2027\r\n"
+	m, err := mailer.Parse(strings.NewReader(raw), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m.Arrived = now
+	if err := srv.HandleMail(ctx, m); err != nil {
+		t.Fatal(err)
+	}
+	before, err := store.Outbox(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	store.Close()
+
+	r := run(t, "tournament", "start", "spring-2027", "--archive-path", db, "--server-address", "tafl@game.test", "--now", tournamentNow)
+	if r.code != exitOK || r.stderr != "" {
+		t.Fatalf("start = code %d, stderr %q", r.code, r.stderr)
+	}
+	want := "started tournament spring-2027: 4 players, 12 games; 5 mails queued (4 players, 1 spectator)\n"
+	if r.stdout != want {
+		t.Errorf("start said %q, want %q", r.stdout, want)
+	}
+
+	store, err = archive.Open(ctx, db)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	after, err := store.Outbox(ctx, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	to := map[string]int{}
+	for _, o := range after[len(before):] {
+		for _, a := range o.To {
+			to[a]++
+		}
+	}
+	if len(after)-len(before) != 5 || len(to) != 5 || to[erika] != 1 || to["alice@player.test"] != 1 {
+		t.Errorf("the start queued %d mails, to %v; want 5, one to each player and to %s", len(after)-len(before), to, erika)
+	}
+}
+
+// TestQueuedText: the count of mails a start queued, with the singulars.
+func TestQueuedText(t *testing.T) {
+	for _, tc := range []struct {
+		r    server.TournamentStarted
+		want string
+	}{
+		{server.TournamentStarted{PlayerMails: 3}, "3 mails queued (one per player)"},
+		{server.TournamentStarted{PlayerMails: 3, SpectatorMails: 1}, "4 mails queued (3 players, 1 spectator)"},
+		{server.TournamentStarted{PlayerMails: 10, SpectatorMails: 2}, "12 mails queued (10 players, 2 spectators)"},
+	} {
+		if got := queuedText(tc.r); got != tc.want {
+			t.Errorf("queuedText(%+v) = %q, want %q", tc.r, got, tc.want)
+		}
+	}
+}
