@@ -55,13 +55,16 @@ func (p *Position) noMoveOutcome() Outcome {
 
 // repetitionResult applies the variant's repetition rule (§1.6.5). For
 // RepetitionSideToMoveLoses the side to move in the thrice-seen position
-// began the cycle and loses (Decision H1).
+// began the cycle and loses (Decision H1); for RepetitionSideToMoveWins it
+// wins (OpenTafl's tfr:w).
 func (p *Position) repetitionResult() Result {
 	switch p.v.Repetition {
 	case RepetitionDraw:
 		return Draw
 	case RepetitionSideToMoveLoses:
 		return winFor(p.toMove.Opponent())
+	case RepetitionSideToMoveWins:
+		return winFor(p.toMove)
 	case RepetitionDefendersWin:
 		return DefendersWin
 	}

@@ -676,6 +676,20 @@ var endRows = []endRow{
 		board: repetitionBoardExtra,
 	},
 	{
+		name: "OpenTafl's tfr:w: the attackers, to move in the thrice-seen position, win", rule: "RepetitionSideToMoveWins; docs/notation.md tfr",
+		rules: "copenhagen", edit: func(v *Variant) { v.Repetition = RepetitionSideToMoveWins },
+		toMove: Attackers, moves: cycle("b6-b5 f2-f3 b5-b6 f3-f2", 2),
+		want:  Outcome{AttackersWin, ReasonRepetition, 8},
+		board: repetitionBoard,
+	},
+	{
+		name: "OpenTafl's tfr:w: the defenders, to move in the thrice-seen position, win", rule: "RepetitionSideToMoveWins",
+		rules: "copenhagen", edit: func(v *Variant) { v.Repetition = RepetitionSideToMoveWins },
+		toMove: Attackers, moves: "g5-g4 " + cycle("f2-f3 b6-b5 f3-f2 b5-b6", 2),
+		want:  Outcome{DefendersWin, ReasonRepetition, 9},
+		board: repetitionBoardExtra,
+	},
+	{
 		name: "copenhagen: a cycle begun by the defenders also loses for them", rule: "§1.6.5; Copenhagen notes",
 		rules: "copenhagen", toMove: Attackers, moves: "g5-g4 " + cycle("f2-f3 b6-b5 f3-f2 b5-b6", 2),
 		want:  Outcome{AttackersWin, ReasonRepetition, 9},

@@ -460,6 +460,8 @@ func (g *refGame) judge(kingTaken bool) Outcome {
 			return end(Draw, ReasonRepetition)
 		case RepetitionSideToMoveLoses:
 			return end(refWin(g.toMove.Opponent()), ReasonRepetition)
+		case RepetitionSideToMoveWins:
+			return end(refWin(g.toMove), ReasonRepetition)
 		}
 	}
 	if !g.hasMove(g.toMove) {

@@ -76,6 +76,12 @@ const (
 	RepetitionDefendersWin
 	// RepetitionIgnored: repeating a position has no consequence.
 	RepetitionIgnored
+	// RepetitionSideToMoveWins: the side to move in the thrice-seen
+	// position wins; the player whose ply completed the third repetition
+	// loses. No built-in variant has it: it is how OpenTafl's code plays
+	// the OTN rule tfr:w (docs/notation.md, "OTN rules strings"), which an
+	// OpenTafl host sends for Copenhagen.
+	RepetitionSideToMoveWins
 )
 
 // NoMove is the outcome when the side to move has no legal ply
