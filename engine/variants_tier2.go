@@ -166,7 +166,7 @@ func tier2() []Variant {
 			Name:    "foteviken",
 			Title:   "Foteviken Tablut 9×9 (approximation)",
 			Summary: "APPROXIMATION: unarmed king strong on and beside a throne nobody may cross, edge escape; the attackers' base camps are not modelled and the king may re-enter the throne",
-			Source:  "OpenTafl built-in Foteviken Tablut (layout, rules); approximated, see Decision F2 in docs/variants.md",
+			Source:  "OpenTafl built-in Foteviken Tablut (layout, rules; the king of its first version, 22eb9e5: OpenTafl's king is armed and strong everywhere since April 2016); approximated, see Decision F2 in docs/variants.md",
 			Tier:    2,
 			Size:    9, Start: startC, FirstSide: Attackers,
 			Escape: EscapeEdge, KingArms: KingUnarmed,

@@ -247,7 +247,7 @@ attackers
 [foo:bar]
 [result:1]
 [termination:king captured]
-[rules:dim:7 name:brandubh ks:c corp: tm-rep:attackers start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/]
+[rules:dim:7 name:brandubh ks:c tm-rep:attackers tm-note:OpenTafl_draws_a_third_repetition_(tm-rep) start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/]
 [start-comment:start]
 
 1. d2-e2 c4-c5

@@ -18,6 +18,9 @@ type rulesBuild struct {
 	// reCorner and reThrone are the pieces that may re-enter a corner or
 	// the throne (OpenTafl's corre, cenre; default: every piece).
 	reCorner, reThrone engine.PieceSet
+	// exact holds the lists of taflmail's tm-corp, tm-cenp, tm-corh,
+	// tm-cenh and tm-cenhe, by the OTN key they override.
+	exact map[string]engine.PieceSet
 }
 
 // keyParser reads the value of one rules key into b, or returns an *Error
@@ -90,15 +93,25 @@ var rulesKeys = map[string]keyParser{
 	"cor": squaresKey(func(b *rulesBuild) *engine.SquareRule { return &b.v.Corners }),
 	"cen": squaresKey(func(b *rulesBuild) *engine.SquareRule { return &b.v.Throne }),
 
-	"corp":  piecesKey(func(b *rulesBuild) *engine.PieceSet { return &b.v.Corners.Pass }),
-	"cenp":  piecesKey(func(b *rulesBuild) *engine.PieceSet { return &b.v.Throne.Pass }),
-	"cors":  piecesKey(func(b *rulesBuild) *engine.PieceSet { return &b.v.Corners.Stop }),
-	"cens":  piecesKey(func(b *rulesBuild) *engine.PieceSet { return &b.v.Throne.Stop }),
-	"corh":  piecesKey(func(b *rulesBuild) *engine.PieceSet { return &b.v.Corners.HostileEmpty }),
-	"cenh":  piecesKey(func(b *rulesBuild) *engine.PieceSet { return &b.v.Throne.HostileOccupied }),
-	"cenhe": piecesKey(func(b *rulesBuild) *engine.PieceSet { return &b.v.Throne.HostileEmpty }),
+	// Pass and stop lists; VariantFromRules's finish takes from Stop what
+	// Pass leaves out, as OpenTafl does.
+	"corp": piecesKey(func(b *rulesBuild) *engine.PieceSet { return &b.v.Corners.Pass }),
+	"cenp": piecesKey(func(b *rulesBuild) *engine.PieceSet { return &b.v.Throne.Pass }),
+	"cors": piecesKey(func(b *rulesBuild) *engine.PieceSet { return &b.v.Corners.Stop }),
+	"cens": piecesKey(func(b *rulesBuild) *engine.PieceSet { return &b.v.Throne.Stop }),
+	// Hostility lists, read per side as OpenTafl reads them.
+	"corh":  sidesKey(func(b *rulesBuild) *engine.PieceSet { return &b.v.Corners.HostileEmpty }),
+	"cenh":  sidesKey(func(b *rulesBuild) *engine.PieceSet { return &b.v.Throne.HostileOccupied }),
+	"cenhe": sidesKey(func(b *rulesBuild) *engine.PieceSet { return &b.v.Throne.HostileEmpty }),
 	"corre": piecesKey(func(b *rulesBuild) *engine.PieceSet { return &b.reCorner }),
 	"cenre": piecesKey(func(b *rulesBuild) *engine.PieceSet { return &b.reThrone }),
+	// taflmail's exact lists (the top of rules.go), piece by piece.
+	keyExact + "corp":  exactKey("corp"),
+	keyExact + "cenp":  exactKey("cenp"),
+	keyExact + "corh":  exactKey("corh"),
+	keyExact + "cenh":  exactKey("cenh"),
+	keyExact + "cenhe": exactKey("cenhe"),
+	keyNote:            ignoredKey,
 
 	// Fortresses: VariantFromRules refuses afor and dfor other than empty
 	// before reading any pair, so the rules of their squares never act.
@@ -160,8 +173,13 @@ func onlyKey(why string, off ...string) keyParser {
 // ignoredKey accepts any value.
 func ignoredKey(*rulesBuild, *grammar.RulePair) error { return nil }
 
-// keyTFR reads OTN's threefold-repetition rule, unless taflmail's tm-rep
-// key is present and says more.
+// keyTFR reads OTN's threefold-repetition rule as OpenTafl's code plays
+// it, unless taflmail's tm-rep key is present and says more. OpenTafl
+// judges the position after the ply (GameState.checkVictoryInternal): under
+// w the side to move there wins, so the player who completed the third
+// repetition loses; under l the side to move loses. (OpenTafl's own
+// comments and notation document say the opposite; a host referees by the
+// code.) i is what OpenTafl writes for a game that ignores repetition.
 func keyTFR(b *rulesBuild, p *grammar.RulePair) error {
 	if _, ok := b.rd.pair(keyRepetition); ok {
 		return nil
@@ -169,8 +187,9 @@ func keyTFR(b *rulesBuild, p *grammar.RulePair) error {
 	return enumKey("d, i, w or l", map[string]func(*engine.Variant){
 		"d": func(v *engine.Variant) { v.Repetition = engine.RepetitionDraw },
 		"i": func(v *engine.Variant) { v.Repetition = engine.RepetitionIgnored },
-		"w": func(v *engine.Variant) { v.Repetition = engine.RepetitionSideToMoveLoses },
-	}, map[string]string{"l": "l (the player who makes the third repetition loses) is not supported"})(b, p)
+		"w": func(v *engine.Variant) { v.Repetition = engine.RepetitionSideToMoveWins },
+		"l": func(v *engine.Variant) { v.Repetition = engine.RepetitionSideToMoveLoses },
+	}, nil)(b, p)
 }
 
 // squaresKey returns the parser of cor or cen, which place the corners or
@@ -196,6 +215,38 @@ func piecesKey(field func(*rulesBuild) *engine.PieceSet) keyParser {
 			return err
 		}
 		*field(b) = set
+		return nil
+	}
+}
+
+// sidesKey returns the parser of a hostility list (corh, cenh, cenhe),
+// read as OpenTafl reads it: per side, the attackers for a "t", the
+// defenders and the king for a "T" (GenericRules.isSpaceHostileToSide);
+// the other letters are checked and count for nothing, so "cenhe:K" is
+// hostile to nobody.
+func sidesKey(field func(*rulesBuild) *engine.PieceSet) keyParser {
+	return func(b *rulesBuild, p *grammar.RulePair) error {
+		if _, err := b.rd.pieces(p); err != nil {
+			return err
+		}
+		*field(b) = sideSet(p.Value)
+		return nil
+	}
+}
+
+// exactKey returns the parser of a tm- list key of taflmail (tm-cenp,
+// tm-cenhe, …): the list piece by piece, in place of the reading of the
+// OTN key named otn.
+func exactKey(otn string) keyParser {
+	return func(b *rulesBuild, p *grammar.RulePair) error {
+		set, err := b.rd.pieces(p)
+		if err != nil {
+			return err
+		}
+		if b.exact == nil {
+			b.exact = map[string]engine.PieceSet{}
+		}
+		b.exact[otn] = set
 		return nil
 	}
 }

@@ -11,38 +11,53 @@ import (
 )
 
 // OTN rules strings (OTN spec §3 "Rules Records"; RULES.md §2, tier 2) and
-// engine.Variant, both ways. docs/notation.md, "OTN rules strings", lists
-// every key with its default and the engine field it sets; in short:
+// engine.Variant, both ways. A rules string means what OpenTafl's code
+// (v0.4.8.0b) does with it, where that and the OTN document disagree;
+// docs/notation.md, "OTN rules strings", lists every key with its default,
+// the engine field it sets and the reasons. In short:
 //
 //	dim          Size (required)
 //	name         Name ("_" for blanks; Title gets the blanks back)
 //	esc c|e      Escape                     (default c)
 //	surf y|n     Encirclement               (default y)
 //	atkf y|n     FirstSide                  (default y: attackers)
-//	tfr d|i|w    Repetition: Draw, Ignored, SideToMoveLoses ("the player who
-//	             makes the third repetition wins"); l is not supported
+//	tfr d|i|w|l  Repetition: Draw, Ignored, SideToMoveWins (w: OpenTafl's
+//	             code lets the side to move win, so the player who completes
+//	             the third repetition loses), SideToMoveLoses (l)
 //	ka y|n|h|a   KingArms                   (default y)
 //	ks y|s|c|n|w KingCapture: Strong, StrongNearThrone (c), Weak (n, w);
 //	             m (middleweight) is not supported
 //	cor, cen     Corners.Present, Throne.Present: "default" or the four
 //	             corners / the centre square, or empty for none; other squares
 //	             are not supported
-//	corp cenp    Pass    cors cens Stop     corh HostileEmpty (corners)
-//	cenh         Throne.HostileOccupied     cenhe Throne.HostileEmpty
+//	corp cenp    Pass; OpenTafl lets a piece stop only where it may pass, so
+//	cors cens    Stop is the stop list less what the pass list leaves out
+//	corh         Corners.HostileEmpty       cenhe Throne.HostileEmpty
+//	cenh         Throne.HostileOccupied; the three hostility lists are read
+//	             per side, as OpenTafl does: t the attackers, T the
+//	             defenders and the king; other letters count for nothing
 //	sw n|w|s     Shieldwall, ShieldwallCorners (s)
 //	swf y        the bracketing ply is required (n is not supported)
 //	efe y|n      EdgeFort                   (default n)
 //	linc n       Linnaean capture (y is not supported)
 //	start        Start, rank 1 first; starti: the same, top rank first
 //
-// Three engine rules have no OTN key; taflmail writes them with keys of its
-// own, which OpenTafl ignores (it reads its default instead, noted):
+// Rules OTN cannot say (or says so that OpenTafl reads them otherwise)
+// are written with keys of taflmail's own, which OpenTafl ignores, and a
+// tm-note that says in words what OpenTafl reads instead:
 //
 //	tm-rep:attackers|defenders   Repetition AttackersWin / DefendersWin
 //	                             (OpenTafl: tfr's default, a draw)
 //	tm-nomove:draw|loses         NoMove (default loses, as in OpenTafl)
 //	tm-kedge:capture|safe        KingEdge EdgeThreeSides (default safe:
 //	                             OpenTafl's strong king needs four sides)
+//	tm-corp, tm-cenp             Pass exactly, where some piece may stop on
+//	                             the square but not cross it (Foteviken's
+//	                             throne); corp/cenp then let it cross
+//	tm-corh, tm-cenh, tm-cenhe   the hostility list exactly, piece by piece,
+//	                             where OpenTafl's per-side reading differs
+//	                             (a throne hostile to the king alone)
+//	tm-note                      free text for people, ignored
 //
 // Keys for what the engine cannot play are rejected naming the key: jumps
 // (kj, and nj or cj only matter with knights or commanders, which a start
@@ -54,10 +69,15 @@ const (
 	keyRepetition = "tm-rep"
 	keyNoMove     = "tm-nomove"
 	keyKingEdge   = "tm-kedge"
+	keyNote       = "tm-note"
+	// keyExact prefixes an OTN list key (tm-cenp, tm-cenhe, …) whose value
+	// is the list as taflmail means it, piece by piece.
+	keyExact = "tm-"
 )
 
 // OTN defaults for the square-rule lists (OTN spec §3; OpenTafl's
-// RulesSerializer.defaults), as engine piece sets.
+// RulesSerializer.defaults), as engine piece sets; the hostility lists as
+// OpenTafl reads them, per side.
 var (
 	defaultCornerPass    = engine.OnlyKing
 	defaultCornerStop    = engine.OnlyKing
@@ -144,6 +164,29 @@ func (b *rulesBuild) finish() (*engine.Variant, error) {
 	if b.board == nil {
 		return nil, rd.errAt(nil, KindSyntax, "rules string without start: (the start position)")
 	}
+	// OpenTafl lets a piece stop only on a square it may pass
+	// (Taflman.getAllowableDestinations: every square up to and with the
+	// destination must pass canTaflmanMoveThrough), so its stop list means
+	// no more than its pass list allows. Then taflmail's exact lists.
+	for _, r := range []struct {
+		rule *engine.SquareRule
+		key  string
+	}{{&v.Corners, "corp"}, {&v.Throne, "cenp"}} {
+		r.rule.Stop &= r.rule.Pass
+		if x, ok := b.exact[r.key]; ok {
+			r.rule.Pass = x
+		}
+	}
+	for key, field := range map[string]*engine.PieceSet{
+		"corh": &v.Corners.HostileEmpty, "cenh": &v.Throne.HostileOccupied, "cenhe": &v.Throne.HostileEmpty,
+	} {
+		if x, ok := b.exact[key]; ok {
+			*field = x
+		}
+	}
+	if !cornersCrossable(v) {
+		v.Corners.Pass = engine.NoPieces // no move can cross a board corner
+	}
 	// A piece that may stop on a restricted square but not re-enter it
 	// (OpenTafl's cenre/corre) needs a rule the engine does not have.
 	for _, c := range []struct {
@@ -176,17 +219,22 @@ func (b *rulesBuild) finish() (*engine.Variant, error) {
 
 // RulesString writes v as an OTN rules string: dim first, start (rank 1
 // first) last, and between them, in OpenTafl's order, every key whose
-// value differs from the OTN default, with taflmail's tm- keys for the
-// rules OTN cannot express (see the top of rules.go). VariantFromRules
-// reads it back to a variant with the same rule fields (SameRules), the
-// same Name, and the Title derived from the name. It fails only when v's
-// start position is malformed (engine.Variant.StartBoard's error).
+// value, as OpenTafl's code reads it, differs from the OTN default; each
+// value is chosen so that OpenTafl plays v's rule, or comes as near to it
+// as OTN can (docs/notation.md, "OTN rules strings"). After them come
+// taflmail's tm- keys for what OTN cannot say (see the top of rules.go)
+// and a tm-note that names, in words, each rule OpenTafl reads otherwise.
+// VariantFromRules reads the string back to a variant with the same rule
+// fields (SameRules), the same Name, and the Title derived from the name.
+// It fails only when v's start position is malformed
+// (engine.Variant.StartBoard's error).
 func RulesString(v *engine.Variant) (string, error) {
 	b, err := v.StartBoard()
 	if err != nil {
 		return "", err
 	}
 	parts := []string{"dim:" + strconv.Itoa(v.Size)}
+	var exact, notes []string // tm- keys and the note's phrases
 	add := func(key, val string) { parts = append(parts, key+":"+val) }
 	if v.Name != "" {
 		add("name", strings.ReplaceAll(v.Name, " ", "_"))
@@ -200,11 +248,20 @@ func RulesString(v *engine.Variant) (string, error) {
 	if v.FirstSide == engine.Defenders {
 		add("atkf", "n")
 	}
+	// OpenTafl's code (GameState.checkVictoryInternal) lets the side to
+	// move in the thrice-seen position win under tfr:w and lose under
+	// tfr:l; its loader reads tfr:i as a draw, though its writer writes
+	// it for a game that ignores repetition (RulesSerializer).
 	switch v.Repetition {
 	case engine.RepetitionIgnored:
 		add("tfr", "i")
+		notes = append(notes, "OpenTafl's loader reads tfr i as a draw (tfr)")
 	case engine.RepetitionSideToMoveLoses:
+		add("tfr", "l")
+	case engine.RepetitionSideToMoveWins:
 		add("tfr", "w")
+	case engine.RepetitionAttackersWin, engine.RepetitionDefendersWin:
+		notes = append(notes, "OpenTafl draws a third repetition (tm-rep)")
 	}
 	switch v.KingArms {
 	case engine.KingUnarmed:
@@ -234,18 +291,56 @@ func RulesString(v *engine.Variant) (string, error) {
 	}
 	squares("cor", v.Corners)
 	squares("cen", v.Throne)
+	// Pass lists: OpenTafl's must also hold the pieces that may stop
+	// (they stop only where they may pass). Where such a piece may not
+	// cross, OTN cannot say it: the exact list goes to tm-corp, tm-cenp.
+	// Nothing crosses a board corner: there the pass list says only who
+	// may stop.
+	pass := func(key, what string, r engine.SquareRule, def engine.PieceSet, crossable bool) {
+		if !r.Present {
+			return
+		}
+		otn := r.Pass | r.Stop
+		if !crossable {
+			otn = r.Stop
+		}
+		if otn != def {
+			add(key, pieceList(otn))
+		}
+		if crossable && r.Stop&^r.Pass != 0 {
+			exact = append(exact, keyExact+key+":"+pieceList(r.Pass))
+			notes = append(notes, fmt.Sprintf("OpenTafl lets %s cross the %s (tm-%s)", pieceNames(r.Stop&^r.Pass), what, key))
+		}
+	}
+	pass("corp", "corners", v.Corners, defaultCornerPass, cornersCrossable(v))
+	pass("cenp", "throne", v.Throne, defaultThronePass, true)
 	list := func(key string, set, def engine.PieceSet, present bool) {
 		if present && set != def {
 			add(key, pieceList(set))
 		}
 	}
-	list("corp", v.Corners.Pass, defaultCornerPass, v.Corners.Present)
-	list("cenp", v.Throne.Pass, defaultThronePass, v.Throne.Present)
 	list("cors", v.Corners.Stop, defaultCornerStop, v.Corners.Present)
 	list("cens", v.Throne.Stop, defaultThroneStop, v.Throne.Present)
-	list("corh", v.Corners.HostileEmpty, defaultCornerHostile, v.Corners.Present)
-	list("cenh", v.Throne.HostileOccupied, defaultThroneHostile, v.Throne.Present)
-	list("cenhe", v.Throne.HostileEmpty, defaultThroneEmpty, v.Throne.Present)
+	// Hostility lists: OpenTafl reads them per side (GenericRules.
+	// isSpaceHostileToSide looks at t for the attackers and T for the
+	// defenders, the king among them); the king's rule decides the
+	// defenders' letter, and the exact list goes to a tm- key.
+	hostile := func(key, what string, set, def engine.PieceSet, present bool) {
+		if !present {
+			return
+		}
+		otn := sideList(set)
+		if sideSet(otn) != def {
+			add(key, otn)
+		}
+		if sideSet(otn) != set {
+			exact = append(exact, keyExact+key+":"+pieceList(set))
+			notes = append(notes, fmt.Sprintf("OpenTafl makes the %s hostile to %s (tm-%s)", what, pieceNames(sideSet(otn)), key))
+		}
+	}
+	hostile("corh", "corners", v.Corners.HostileEmpty, defaultCornerHostile, v.Corners.Present)
+	hostile("cenh", "occupied throne", v.Throne.HostileOccupied, defaultThroneHostile, v.Throne.Present)
+	hostile("cenhe", "empty throne", v.Throne.HostileEmpty, defaultThroneEmpty, v.Throne.Present)
 	switch {
 	case v.Shieldwall && v.ShieldwallCorners:
 		add("sw", "s")
@@ -263,12 +358,94 @@ func RulesString(v *engine.Variant) (string, error) {
 	}
 	if v.NoMove == engine.NoMoveDraw {
 		add(keyNoMove, "draw")
+		notes = append(notes, "OpenTafl's side without a move loses (tm-nomove)")
 	}
 	if v.KingEdge == engine.EdgeThreeSides {
 		add(keyKingEdge, "capture")
+		if v.KingCapture == engine.CaptureStrong {
+			notes = append(notes, "OpenTafl's strong king is safe on the edge (tm-kedge)")
+		}
+	}
+	parts = append(parts, exact...)
+	if len(notes) > 0 {
+		add(keyNote, noteValue(notes))
 	}
 	add("start", FormatBoard(b))
 	return strings.Join(parts, " "), nil
+}
+
+// noteValue joins the phrases of a tm-note into one rules-string value:
+// "; " between them, "_" for blanks, no colon (OpenTafl splits a pair at
+// every colon).
+func noteValue(phrases []string) string {
+	s := strings.Join(phrases, "; ")
+	return strings.NewReplacer(" ", "_", ":", "").Replace(s)
+}
+
+// cornersCrossable reports whether a move can cross one of v's corner
+// squares: one placed off the board's corners (cor: with other squares).
+// No move crosses a board corner, so there a corner's Pass cannot act.
+func cornersCrossable(v *engine.Variant) bool {
+	if !v.Corners.Present {
+		return false
+	}
+	last := v.Size - 1
+	for _, s := range v.Corners.Squares {
+		if f, r := s.File(), s.Rank(); (f != 0 && f != last) || (r != 0 && r != last) {
+			return true
+		}
+	}
+	return false
+}
+
+// sideList writes a hostility set as OpenTafl reads such lists, per side:
+// "t" when it holds the attackers, "TK" when it holds the king (OpenTafl
+// reads the T of the defenders' side, the king's); the defenders without
+// the king cannot be said.
+func sideList(s engine.PieceSet) string {
+	var b strings.Builder
+	if s.Has(engine.Attacker) {
+		b.WriteByte('t')
+	}
+	if s.Has(engine.King) {
+		b.WriteString("TK")
+	}
+	return b.String()
+}
+
+// sideSet is what OpenTafl makes of a hostility list (GenericRules.
+// isSpaceHostileToSide): the attackers for a "t", the defenders and the
+// king for a "T"; no other letter counts.
+func sideSet(list string) engine.PieceSet {
+	var s engine.PieceSet
+	if strings.IndexByte(list, 't') >= 0 {
+		s |= engine.AttackerOnly
+	}
+	if strings.IndexByte(list, 'T') >= 0 {
+		s |= engine.Pieces(engine.Defender, engine.King)
+	}
+	return s
+}
+
+// pieceNames names a piece set in words for a tm-note: "the attackers,
+// the defenders and the king", "nobody".
+func pieceNames(s engine.PieceSet) string {
+	var names []string
+	for _, p := range []struct {
+		piece engine.Piece
+		name  string
+	}{{engine.Attacker, "the attackers"}, {engine.Defender, "the defenders"}, {engine.King, "the king"}} {
+		if s.Has(p.piece) {
+			names = append(names, p.name)
+		}
+	}
+	switch len(names) {
+	case 0:
+		return "nobody"
+	case 1:
+		return names[0]
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
 }
 
 // SameRules reports whether a and b play the same game: equal in every
@@ -278,7 +455,8 @@ func RulesString(v *engine.Variant) (string, error) {
 // Source and Tier. Rules that cannot act are not compared: the other
 // fields of an absent throne or corner rule, ShieldwallCorners without
 // Shieldwall, and the corners' HostileOccupied (a king on a corner has
-// always escaped).
+// always escaped), and their Pass where no move can cross them (board
+// corners).
 func SameRules(a, b *engine.Variant) bool {
 	na, nb := normalRules(a), normalRules(b)
 	return na.Size == nb.Size && slices.Equal(na.Start, nb.Start) &&
@@ -318,6 +496,9 @@ func normalRules(v *engine.Variant) engine.Variant {
 		n.Corners = engine.SquareRule{}
 	}
 	n.Corners.HostileOccupied = engine.NoPieces
+	if !cornersCrossable(&n) {
+		n.Corners.Pass = engine.NoPieces
+	}
 	if !n.Shieldwall {
 		n.ShieldwallCorners = false
 	}

@@ -39,16 +39,23 @@ func TestRulesRoundTrip(t *testing.T) {
 	}
 }
 
-// TestRulesStrings pins the strings of the tier-1 variants, so that a
-// change of format is a reviewed diff.
+// TestRulesStrings pins the strings of the tier-1 variants and of the
+// tier-2 ones with rules OTN says otherwise (repetition, Foteviken's
+// throne, corners), so that a change of format is a reviewed diff.
 func TestRulesStrings(t *testing.T) {
 	const a = "start:/3ttttt3/5t5/11/t4T4t/t3TTT3t/tt1TTKTT1tt/t3TTT3t/t4T4t/11/5t5/3ttttt3/"
 	want := map[string]string{
-		"copenhagen": "dim:11 name:copenhagen corp: sw:s efe:y tm-rep:attackers " + a,
-		"fetlar":     "dim:11 name:fetlar surf:n corp: tm-nomove:draw " + a,
-		"vingolf":    "dim:11 name:vingolf corp: cenh: cenhe:K tm-rep:attackers tm-kedge:capture " + a,
-		"brandubh":   "dim:7 name:brandubh ks:c corp: tm-rep:attackers start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/",
-		"tablut":     "dim:9 name:tablut esc:e ks:c cor: tm-rep:attackers start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/",
+		"copenhagen": "dim:11 name:copenhagen sw:s efe:y tm-rep:attackers tm-note:OpenTafl_draws_a_third_repetition_(tm-rep) " + a,
+		"fetlar":     "dim:11 name:fetlar surf:n tm-nomove:draw tm-note:OpenTafl's_side_without_a_move_loses_(tm-nomove) " + a,
+		"historical": "dim:11 name:historical esc:e tfr:l ks:c cor: start:/4ttt4/4t1t4/5t5/5T5/tt2TTT2tt/t1tTTKTTt1t/tt2TTT2tt/5T5/5t5/4t1t4/4ttt4/",
+		"vingolf": "dim:11 name:vingolf cenh: cenhe:TK tm-rep:attackers tm-kedge:capture tm-cenhe:K " +
+			"tm-note:OpenTafl_draws_a_third_repetition_(tm-rep);_OpenTafl_makes_the_empty_throne_hostile_to_the_defenders_and_the_king_(tm-cenhe);_OpenTafl's_strong_king_is_safe_on_the_edge_(tm-kedge) " + a,
+		"brandubh": "dim:7 name:brandubh ks:c tm-rep:attackers tm-note:OpenTafl_draws_a_third_repetition_(tm-rep) start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/",
+		"tablut":   "dim:9 name:tablut esc:e ks:c cor: tm-rep:attackers tm-note:OpenTafl_draws_a_third_repetition_(tm-rep) start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/",
+		"foteviken": "dim:9 name:foteviken esc:e ka:n ks:c cor: cenp:K cenh: cenhe:TK tm-cenp: tm-cenhe:K " +
+			"tm-note:OpenTafl_lets_the_king_cross_the_throne_(tm-cenp);_OpenTafl_makes_the_empty_throne_hostile_to_the_defenders_and_the_king_(tm-cenhe) start:/3ttt3/4t4/4T4/t3T3t/ttTTKTTtt/t3T3t/4T4/4t4/3ttt3/",
+		"legacy": "dim:11 name:legacy tfr:l ka:n ks:c start:/4ttt4/4t1t4/5t5/5T5/tt2TTT2tt/t1tTTKTTt1t/tt2TTT2tt/5T5/5t5/4t1t4/4ttt4/",
+		"ardri":  "dim:7 name:ardri esc:e tfr:l ks:w cor: cen: start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/",
 	}
 	for name, w := range want {
 		v, _ := engine.Lookup(name)
@@ -70,7 +77,8 @@ func TestRulesDefaults(t *testing.T) {
 	want := *cph
 	want.FirstSide = engine.Defenders
 	want.Repetition = engine.RepetitionDraw // tfr default d
-	want.Corners.Pass = engine.OnlyKing     // corp default K
+	// corp default K: nothing crosses a board corner, so it only lets the
+	// king stop there (cors default K), as in taflmail's Copenhagen.
 	want.Name, want.Title, want.Summary, want.Source, want.Tier = "", "", "", v.Source, 2
 	if !reflect.DeepEqual(*v, want) {
 		t.Errorf("OTN Copenhagen example:\n got %+v\nwant %+v", *v, want)
@@ -130,7 +138,6 @@ func TestRulesErrors(t *testing.T) {
 		{"dim:7 ber:c" + start, KindUnsupported, "1:7: ber: berserk moves are not supported"},
 		{"dim:7 afor:a4,b4," + start, KindUnsupported, "1:7: afor: fortresses are not supported"},
 		{"dim:7 spd:2" + start, KindUnsupported, "1:7: spd: speed limits are not supported"},
-		{"dim:7 tfr:l" + start, KindUnsupported, "1:7: tfr: l (the player who makes the third repetition loses) is not supported"},
 		{"dim:7 ks:m" + start, KindUnsupported, "1:7: ks: m (a middleweight king) is not supported"},
 		{"dim:7 linc:y" + start, KindUnsupported, "1:7: linc: Linnaean capture (a defender beside the occupied throne captured against it) is not supported"},
 		{"dim:7 swf:n" + start, KindUnsupported, "1:7: swf: shieldwall captures without a bracketing ply are not supported"},
@@ -164,7 +171,9 @@ func TestRulesErrors(t *testing.T) {
 		{"dim:7 cor:a1,h9" + start, KindSyntax, `1:7: cor: "h9" is not a square of a 7×7 board`},
 		{"dim:7" + start + " starti:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/", KindSyntax, "1:47: rules string has both start: and starti:"},
 		{"dim:7 dfor:c3" + start, KindUnsupported, "1:7: dfor: fortresses are not supported"},
-		{"dim:7 cors:tTK corre:K" + start, KindUnsupported, "1:16: corre: squares that some pieces may not re-enter are not supported"},
+		{"dim:7 corp:tTK cors:tTK corre:K" + start, KindUnsupported, "1:25: corre: squares that some pieces may not re-enter are not supported"},
+		{"dim:7 tm-cenp:x" + start, KindSyntax, `1:7: tm-cenp: "x" is not a piece letter`},
+		{"dim:7 cenhe:Kx" + start, KindSyntax, `1:7: cenhe: "x" is not a piece letter`},
 		{"dim:7 ks:w tm-kedge:capture spd:-1 kj:n" + start + " foo:1", KindUnsupported, "1:81: unknown rules key foo:"},
 	}
 	for _, tt := range tests {
