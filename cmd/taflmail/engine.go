@@ -55,7 +55,9 @@ attackers' after 'side defenders' or a 'play' with no position).
 
 Think time: the level's (5: 10 s; see taflmail analyse --help), or --time,
 and never more than a twentieth of the clock OpenTafl reports (half of an
-overtime period). --depth searches to a fixed depth instead (for tests).`,
+overtime period). The move is sent a margin before the think time is up
+(a twentieth of it, 10 ms to 100 ms), counted from OpenTafl's 'play'.
+--depth searches to a fixed depth instead (for tests).`,
 		Example: `  taflmail engine --otep --level 4
   # OpenTafl engines/taflmail.ini: command=taflmail, arguments=engine --otep`,
 		Args:         noArgs,
@@ -169,6 +171,7 @@ var otepCommands = map[string]bool{
 // leaves the engine unable to answer 'play' with a move gets 'error -1 …',
 // the critical error that ends the game.
 func (s *otepSession) handle(ctx context.Context, line string) bool {
+	received := time.Now() // OpenTafl's clock runs from its 'play' (§12)
 	word, rest, _ := strings.Cut(line, " ")
 	rest = strings.TrimSpace(rest)
 	if word != "" && !otepCommands[word] {
@@ -278,7 +281,7 @@ func (s *otepSession) handle(ctx context.Context, line string) bool {
 			return true
 		}
 		s.side = side
-		s.startSearch(ctx, side, 0, false)
+		s.startSearch(ctx, side, 0, false, received)
 	case "analyze":
 		secs, err := parseAnalyze(rest)
 		if err != nil {
@@ -289,7 +292,7 @@ func (s *otepSession) handle(ctx context.Context, line string) bool {
 			s.send("error 0 no position: send rules, position or opponent-move with a readable board first")
 			return true
 		}
-		s.startSearch(ctx, s.pos.ToMove(), time.Duration(secs*float64(time.Second)), true)
+		s.startSearch(ctx, s.pos.ToMove(), time.Duration(secs*float64(time.Second)), true, received)
 	}
 	return true
 }
@@ -387,8 +390,8 @@ func (s *otepSession) opponentMove(rest string) {
 
 // startSearch starts a search for side in the current position: for
 // 'play' (the move is played and sent) or for 'analyze' (think is the time
-// asked for). Called with mu held.
-func (s *otepSession) startSearch(ctx context.Context, side engine.Side, think time.Duration, analyse bool) {
+// asked for); received is when the command was read. Called with mu held.
+func (s *otepSession) startSearch(ctx context.Context, side engine.Side, think time.Duration, analyse bool, received time.Time) {
 	// A 'play' that gets no move cannot go on: its errors are critical
 	// (-1); a failed 'analyze' is not (0).
 	code := -1
@@ -409,7 +412,7 @@ func (s *otepSession) startSearch(ctx context.Context, side engine.Side, think t
 		s.send("error %d the game is over: %v by %v", code, s.pos.Outcome().Result, s.pos.Outcome().Reason)
 		return
 	}
-	lim := s.limits(side, think, analyse)
+	lim := s.limits(side, think, analyse, time.Since(received))
 	pos := s.pos.Clone()
 	sctx, cancel := context.WithCancel(ctx)
 	done := make(chan struct{})
@@ -454,8 +457,12 @@ func (s *otepSession) startSearch(ctx context.Context, side engine.Side, think t
 
 // limits returns the search limits for side: --depth when given, else the
 // think time (the level's, --time, or the seconds 'analyze' asked for)
-// capped by the clock.
-func (s *otepSession) limits(side engine.Side, think time.Duration, analyse bool) search.Limits {
+// capped by the clock: a twentieth of the time left, half of an overtime
+// period, at least 50 ms but never more than half the time left. The
+// search stops otepMargin before the think time is up, counted from when
+// the command was read (spent ago), so that the move reaches a host that
+// times from its 'play' within the think time.
+func (s *otepSession) limits(side engine.Side, think time.Duration, analyse bool, spent time.Duration) search.Limits {
 	if s.depth > 0 {
 		return search.Limits{Depth: s.depth}
 	}
@@ -466,17 +473,28 @@ func (s *otepSession) limits(side engine.Side, think time.Duration, analyse bool
 		think = s.level.Spec().Think
 	}
 	if !analyse && s.clock.known && s.clock.left[side] > 0 {
-		share := s.clock.left[side] / 20
+		left := s.clock.left[side]
+		share := left / 20
 		if s.clock.overtime[side] {
-			share = s.clock.left[side] / 2
+			share = left / 2
 		}
-		think = max(min(think, share), 50*time.Millisecond)
+		think = max(min(think, share), min(50*time.Millisecond, left/2))
 	}
-	lim := s.level.Limits(think)
+	stop := max(think-otepMargin(think)-spent, time.Millisecond)
+	lim := s.level.Limits(stop)
 	if analyse {
 		lim.Depth = 0
 	}
 	return lim
+}
+
+// otepMargin is the part of a think time the search leaves unused: what
+// noticing the deadline (the search looks at the clock every 1,024
+// positions), ending the search and sending the move take. Without it the
+// engine answered a few milliseconds after its think time. A twentieth of
+// the think time, at least 10 ms and at most 100 ms, never more than half.
+func otepMargin(think time.Duration) time.Duration {
+	return min(max(think/20, 10*time.Millisecond), 100*time.Millisecond, think/2)
 }
 
 // stop ends a running search; its move is dropped unless send is set.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/taflmail/taflmail/engine"
 	"github.com/taflmail/taflmail/notation"
+	"github.com/taflmail/taflmail/search"
 )
 
 // otepHost plays OpenTafl's side of an OTEP conversation with `taflmail
@@ -306,5 +307,58 @@ func TestParseClockAndMoves(t *testing.T) {
 	}
 	if _, err := parseSimpleMove("e5e8"); err == nil {
 		t.Errorf("parseSimpleMove(e5e8) = nil error")
+	}
+}
+
+// TestOTEPThinkMargin: the search stops before the think time is up, by
+// otepMargin and by the time the command waited, and never runs into the
+// clock OpenTafl reported, so that a host timing from 'play' to 'move'
+// (opentafl-engine-protocol.txt §12) never sees more than the think time
+// (issue 22 §12: moves came a few milliseconds late). Computed limits
+// only: nothing here is timed.
+func TestOTEPThinkMargin(t *testing.T) {
+	lv := search.Level(5)
+	ms := time.Millisecond
+	for _, tt := range []struct {
+		name  string
+		think time.Duration // --time, 0 for the level's
+		clock string        // the last 'clock' command, "" for none
+		spent time.Duration // since the 'play' was read
+		side  engine.Side
+		want  time.Duration // the think time the host allows
+	}{
+		{"the level's 10 s", 0, "", 0, engine.Attackers, lv.Spec().Think},
+		{"--time 1", time.Second, "", 0, engine.Attackers, time.Second},
+		{"--time 1 after waiting 300 ms", time.Second, "", 300 * ms, engine.Attackers, time.Second},
+		{"a twentieth of 60 s", time.Second, "60000 60000", 0, engine.Defenders, time.Second},
+		{"a twentieth of 4 s", time.Second, "4000 4000", 0, engine.Defenders, 200 * ms},
+		{"half a 1 s overtime period", 0, "0 1000* 1 3 3", 0, engine.Defenders, 500 * ms},
+		{"30 ms left", time.Second, "30 30", 0, engine.Attackers, 15 * ms},
+		{"the 50 ms floor", time.Second, "500 500", 0, engine.Attackers, 50 * ms},
+	} {
+		s := newOTEPSession(io.Discard, lv, tt.think, 0)
+		if tt.clock != "" {
+			c, err := parseClock(tt.clock)
+			if err != nil {
+				t.Fatal(err)
+			}
+			s.clock = c
+		}
+		lim := s.limits(tt.side, 0, false, tt.spent)
+		if lim.Hard <= 0 || tt.spent+lim.Hard+otepMargin(tt.want) > tt.want {
+			t.Errorf("%s: the search stops %v after its start, %v after the 'play'; want it done %v before the %v the host allows",
+				tt.name, lim.Hard, tt.spent+lim.Hard, otepMargin(tt.want), tt.want)
+		}
+		if lim.Soft > lim.Hard || lim.Hard < tt.want-tt.spent-otepMargin(tt.want)-ms {
+			t.Errorf("%s: limits %+v, want Soft at most Hard, and Hard no earlier than needed", tt.name, lim)
+		}
+		if s.clock.known && lim.Hard >= s.clock.left[tt.side] {
+			t.Errorf("%s: the search may run %v of the %v left", tt.name, lim.Hard, s.clock.left[tt.side])
+		}
+	}
+	// 'analyze 1 2': two seconds asked for, less the margin.
+	s := newOTEPSession(io.Discard, lv, 0, 0)
+	if lim := s.limits(engine.Attackers, 2*time.Second, true, 0); lim.Hard != 2*time.Second-otepMargin(2*time.Second) || lim.Depth != 0 {
+		t.Errorf("analyze 1 2: limits %+v, want Hard %v and no depth limit", lim, 2*time.Second-otepMargin(2*time.Second))
 	}
 }
