@@ -268,8 +268,9 @@ func plyClock(cs []*grammar.Comment) (PlyTime, []string, *Error) {
 // tag or a %ts), it has a Start tag and every move has a %ts, the times in
 // order. A TimeControl tag that does not parse is only an error when the
 // record carries timing; otherwise it is an older record's free text.
-// Returns the first problem as a KindClock *Error.
-func checkClock(g *Game, r *grammar.Record) *Error {
+// Returns the first problem as a KindClock *Error. tags are the record's
+// tags by their native names (an OpenTafl record's clock tags, renamed).
+func checkClock(g *Game, tags []*grammar.Tag) *Error {
 	at := func(t *grammar.Tag, format string, args ...any) *Error {
 		e := &Error{Kind: KindClock, Game: g.Number, Message: fmt.Sprintf(format, args...)}
 		setPos(e, t.Pos)
@@ -283,7 +284,7 @@ func checkClock(g *Game, r *grammar.Record) *Error {
 	}
 	var tcTag, startTag *grammar.Tag
 	var c Clock
-	for _, t := range r.Tags {
+	for _, t := range tags {
 		switch t.Name {
 		case TagTimeControl:
 			tcTag = t
@@ -363,4 +364,46 @@ func clockPlyError(g *Game, i int, format string, args ...any) *Error {
 	e := &Error{Kind: KindClock, Game: g.Number, Ply: i + 1, Side: side, Move: g.Plies[i].Text(), Message: fmt.Sprintf(format, args...)}
 	setPos(e, g.plyPos(i))
 	return e
+}
+
+// ClockDropped says what of the game's clock data (CORRESPONDENCE.md §5:
+// the clock tags, each ply's %ts and %avail) a writer of format f has no
+// place for: "" when it keeps all of it, else a sentence for a warning,
+// such as "the CSV format has no place for clock data: TimeControl, Start
+// and the %ts of 12 plies are dropped". The native and OpenTafl writers
+// keep it all (WriteOTG says where); CSV lines hold only plies, a final
+// time-out and the outcome.
+func (g *Game) ClockDropped(f Format) string {
+	if f != FormatCSV {
+		return ""
+	}
+	var what []string
+	for _, t := range g.Tags {
+		switch t.Name {
+		case TagTimeControl, TagStart, TagAttackersLeave, TagDefendersLeave, tagOpenTaflTimeControl:
+			what = append(what, t.Name)
+		}
+	}
+	n := 0
+	for _, p := range g.Plies {
+		if !p.Time.Arrival.IsZero() || !p.Time.Avail.IsZero() {
+			n++
+		}
+	}
+	switch {
+	case n == 1:
+		what = append(what, "the %ts of 1 ply")
+	case n > 1:
+		what = append(what, fmt.Sprintf("the %%ts of %d plies", n))
+	}
+	if len(what) == 0 {
+		return ""
+	}
+	list, verb := what[0], " is"
+	if k := len(what); k > 1 {
+		list, verb = strings.Join(what[:k-1], ", ")+" and "+what[k-1], " are"
+	} else if n > 1 {
+		verb = " are"
+	}
+	return "the CSV format has no place for clock data: " + list + verb + " dropped"
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -129,8 +130,8 @@ type Game struct {
 	// used (unknown variant, unsupported rules, a malformed position);
 	// replaying such a game reports it and plays nothing.
 	SetupErr *Error
-	// ClockErr is the first problem with the clock data of a native
-	// record (CORRESPONDENCE.md §5): a clock tag or [%ts] that does not
+	// ClockErr is the first problem with the clock data of a native or
+	// OpenTafl record (CORRESPONDENCE.md §5): a clock tag or [%ts] that does not
 	// parse, a timed record with times but no Start tag, a ply without
 	// its %ts. Replay reports it (KindClock) and plays on; Game.Clock and
 	// the plies' Time are then not to be trusted. nil for records without
@@ -399,7 +400,7 @@ func fromRecord(g *Game, r *grammar.Record, def *engine.Variant, plies []Ply) {
 		}
 	}
 	if g.ClockErr == nil {
-		g.ClockErr = checkClock(g, r)
+		g.ClockErr = checkClock(g, r.Tags)
 	}
 }
 
@@ -534,13 +535,34 @@ func terminationWords(text string) string {
 // FromOTG turns a parsed OpenTafl record into a Game: its main line, its
 // tags, the rules of its rules tag (a record without one is a setup
 // error) and a position tag as the set-up position, with the side the
-// rules say moves first.
+// rules say moves first. taflmail's clock data comes back as WriteOTG
+// writes it: the TimeControl tag from tm-time-control (OpenTafl's own
+// time-control is then kept as OpenTaflTimeControl), each ply's Time from
+// the {%ts …} {%avail …} at the start of its comment, and a final time-out
+// ply from the tm-timeout tag; a clock problem is the game's ClockErr, as
+// for a native record.
 func FromOTG(r *grammar.OTGRecord) *Game {
 	g := &Game{Filename: r.Pos.Filename, Format: FormatOTG, Line: r.Pos.Line, Col: r.Pos.Column, Result: r.Outcome()}
-	var posTag *grammar.OTGTag
+	var posTag, timeoutTag *grammar.OTGTag
+	_, ownControl := r.Tag(otgTimeControl)
+	var clockTags []*grammar.Tag // for checkClock, in native names
 	for _, t := range r.Tags {
-		g.setTagPos(camelTag(t.Key), t.Pos)
+		name := camelTag(t.Key)
+		switch {
+		case t.Key == otgTimeControl:
+			name = TagTimeControl
+		case t.Key == "time-control" && ownControl:
+			name = tagOpenTaflTimeControl
+		}
+		g.setTagPos(name, t.Pos)
+		switch name {
+		case TagTimeControl, TagStart, TagAttackersLeave, TagDefendersLeave:
+			clockTags = append(clockTags, &grammar.Tag{Pos: t.Pos, Name: name, Value: t.Value})
+		}
 		switch t.Key {
+		case otgTimeout:
+			timeoutTag = t
+			continue
 		case "rules", "result":
 		case "termination":
 			g.TerminationText = t.Value
@@ -551,7 +573,7 @@ func FromOTG(r *grammar.OTGRecord) *Game {
 			// OpenTafl's comment before the first move.
 			g.Comments = append(g.Comments, t.Value)
 		default:
-			g.Tags = append(g.Tags, Tag{camelTag(t.Key), t.Value})
+			g.Tags = append(g.Tags, Tag{name, t.Value})
 		}
 	}
 	if r.Rules == nil {
@@ -584,22 +606,102 @@ func FromOTG(r *grammar.OTGRecord) *Game {
 		}
 	}
 	for _, t := range r.MainLine() {
-		first, second := "", ""
+		var texts [2]string
+		var at [2]grammar.Position // before each comment's text, as for a native {
 		if c := t.Comment; c != nil {
-			first, second = strings.TrimSpace(c.First), strings.TrimSpace(c.Second)
+			texts[0], texts[1] = c.First, c.Second
+			at[0], at[1] = c.Pos, c.Pos
+			at[1].Column += 1 + len(c.First)
+			at[1].Offset += 1 + len(c.First)
 		}
 		for i, p := range []*grammar.Ply{t.First, t.Second} {
 			if p == nil {
 				continue
 			}
 			ply := Ply{Ply: p, Number: t.Label.Number, Second: i == 1}
-			if c := []string{first, second}[i]; c != "" {
-				ply.Comments = []string{c}
-			}
+			g.otgPlyComment(&ply, texts[i], at[i])
 			g.Plies = append(g.Plies, ply)
 		}
 	}
+	if timeoutTag != nil {
+		// The time-out OTN has no symbol for: the ply after the last.
+		ply := Ply{Ply: &grammar.Ply{Pos: timeoutTag.Pos, Timeout: true}, Number: 1}
+		if n := len(g.Plies); n > 0 {
+			last := g.Plies[n-1]
+			ply.Number, ply.Second = last.Number, !last.Second
+			if last.Second {
+				ply.Number++
+			}
+		}
+		at := timeoutTag.Pos
+		at.Column += len("["+otgTimeout+":") - 1
+		at.Offset += len("["+otgTimeout+":") - 1
+		g.otgPlyComment(&ply, timeoutTag.Value, at)
+		g.Plies = append(g.Plies, ply)
+	}
+	if g.ClockErr == nil {
+		g.ClockErr = checkClock(g, clockTags)
+	}
 	return g
+}
+
+// The keys of taflmail's clock data in an OpenTafl record (WriteOTG).
+const (
+	// otgTimeControl holds a TimeControl tag taflmail reads (30d+1d);
+	// OpenTafl's own time-control tag has another syntax ("3600 30/3 3i",
+	// seconds) and reads ours as a number of seconds.
+	otgTimeControl = "tm-time-control"
+	// otgTimeout stands for a final time-out ply, which OTN cannot write:
+	// its value is the ply's comment (clock commands first).
+	otgTimeout = "tm-timeout"
+	// tagOpenTaflTimeControl is the native name of OpenTafl's
+	// time-control in a record that also has taflmail's.
+	tagOpenTaflTimeControl = "OpenTaflTimeControl"
+)
+
+// otgClockRE matches a clock command of an OpenTafl comment, written in
+// braces since OpenTafl's comments end at "]": {%ts 2026-11-28T21:52:10Z}.
+var otgClockRE = regexp.MustCompile(`\{%(ts|avail|clk)( [^{}\[\]|]*)?\}`)
+
+// otgPlyComment sets the comment of ply p from the text of its OpenTafl
+// comment at pos (the bracket or bar before the text): the clock commands
+// go to p.Time, as a native record's [%ts …] do (plyClock), the rest to
+// p.Comments; a malformed one is the game's ClockErr.
+func (g *Game) otgPlyComment(p *Ply, text string, pos grammar.Position) {
+	if !strings.Contains(text, "{%") {
+		if text = strings.TrimSpace(text); text != "" {
+			p.Comments = []string{text}
+		}
+		return
+	}
+	native := otgClockRE.ReplaceAllString(text, "[%$1$2]") // the same length: positions hold
+	var bad *Error
+	p.Time, p.Comments, bad = plyClock([]*grammar.Comment{{Pos: pos, Text: native}})
+	for i, c := range p.Comments {
+		p.Comments[i] = strings.TrimSpace(c)
+	}
+	if bad != nil && g.ClockErr == nil {
+		// Said as written: {%ts …}.
+		bad.Message = strings.NewReplacer("[%", "{%", "]", "}").Replace(bad.Message)
+		bad.Ply, bad.Move = len(g.Plies)+1, p.Text()
+		bad.Side = g.firstSide()
+		if p.Second {
+			bad.Side = bad.Side.Opponent()
+		}
+		g.ClockErr = bad
+	}
+}
+
+// firstSide returns the side that plays the game's first ply: the set-up
+// position's, else the rules'.
+func (g *Game) firstSide() engine.Side {
+	switch {
+	case g.Setup != nil:
+		return g.Setup.ToMove
+	case g.Variant != nil:
+		return g.Variant.FirstSide
+	}
+	return engine.Attackers
 }
 
 // otgVariantName names rules read from an OpenTafl record: the built-in

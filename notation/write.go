@@ -279,8 +279,14 @@ func WriteNative(w io.Writer, rs ...*Replay) error {
 // the OpenTafl records of shared/records, after the rules tag). Then a blank line and the turns "1. d1-d3 h6-h9", numbered
 // in pairs with the first mover's ply first, each followed by its comment
 // line "[first|second]" when a ply has a comment; a resignation is OTN's
-// "---", a time-out (which OTN has no symbol for) is left to the
-// termination tag. Tag values and comments
+// "---". The clock data of a timed record is kept where OpenTafl lets
+// it be (docs/notation.md, "Converting"): a TimeControl taflmail reads as
+// tm-time-control, Start and the leave tags as start, attackers-leave and
+// defenders-leave, each ply's %ts, %avail and %clk at the start of its
+// comment in braces ({%ts 2026-11-28T21:52:10Z}), and a final time-out,
+// which OTN has no symbol for, as the tag tm-timeout (its value the
+// ply's comment) beside the termination tag. FromOTG reads all of it
+// back. Tag values and comments
 // lose what OpenTafl cannot hold: line breaks become blanks, "]" becomes
 // ")" and, in comments, "|" becomes "/". It fails for a game without
 // usable rules.
@@ -291,7 +297,7 @@ func WriteOTG(w io.Writer, r *Replay) error {
 	g := r.Game
 	bw := bufio.NewWriter(w)
 	for _, t := range g.Tags {
-		fmt.Fprintf(bw, "[%s:%s]\n", kebabTag(t.Name), otgText(t.Value, false))
+		fmt.Fprintf(bw, "[%s:%s]\n", otgTagKey(t), otgText(t.Value, false))
 	}
 	result, term := r.result()
 	fmt.Fprintf(bw, "[result:%s]\n", map[grammar.Outcome]string{grammar.AttackersWin: "1", grammar.DefendersWin: "-1", grammar.Draw: "0", grammar.Unfinished: "?"}[result])
@@ -300,6 +306,10 @@ func WriteOTG(w io.Writer, r *Replay) error {
 	}
 	if term != "" {
 		fmt.Fprintf(bw, "[termination:%s]\n", otgText(term, false))
+	}
+	if n := len(g.Plies); n > 0 && g.Plies[n-1].Ply.Timeout {
+		// OTN has no time-out ply; this tag stands for it.
+		fmt.Fprintf(bw, "[%s:%s]\n", otgTimeout, otgPlyText(g.Plies[n-1]))
 	}
 	v := *g.Variant
 	if g.Setup != nil {
@@ -329,14 +339,14 @@ func WriteOTG(w io.Writer, r *Replay) error {
 		var c1, c2 string
 		i := idx[k]
 		if r.Plies[i].Side == lead {
-			first, c1 = r.canonicalPly(i), otgComments(g.Plies[i].Comments)
+			first, c1 = r.canonicalPly(i), otgPlyText(g.Plies[i])
 			if k+1 < len(idx) {
 				k++
 				i = idx[k]
-				second, c2 = r.canonicalPly(i), otgComments(g.Plies[i].Comments)
+				second, c2 = r.canonicalPly(i), otgPlyText(g.Plies[i])
 			}
 		} else {
-			second, c2 = r.canonicalPly(i), otgComments(g.Plies[i].Comments)
+			second, c2 = r.canonicalPly(i), otgPlyText(g.Plies[i])
 		}
 		fmt.Fprintf(bw, "\n%d.", number)
 		if first == nil {
@@ -367,6 +377,36 @@ func otgText(s string, comment bool) string {
 		s = strings.ReplaceAll(s, "|", "/")
 	}
 	return s
+}
+
+// otgPlyText returns the comment of ply p for an OpenTafl comment line:
+// its clock data first, in braces ({%ts …} {%avail …} {%clk …}: OpenTafl's
+// comments end at "]"; and they do not start with a digit, which OpenTafl
+// would take for its own clock display), then its comments.
+func otgPlyText(p Ply) string {
+	clock := strings.NewReplacer("[%", "{%", "]", "}").Replace(p.Time.comment())
+	text := otgComments(p.Comments)
+	if clock != "" && text != "" {
+		return clock + " " + text
+	}
+	return clock + text
+}
+
+// otgTagKey returns the OpenTafl key of tag t (kebabTag), except that a
+// TimeControl taflmail reads goes to tm-time-control: OpenTafl's
+// time-control has its own syntax (seconds) and would read "30d+1d" as 30
+// seconds; one it does not read stays OpenTafl's time-control, as does
+// OpenTafl's own beside taflmail's (OpenTaflTimeControl).
+func otgTagKey(t Tag) string {
+	switch t.Name {
+	case TagTimeControl:
+		if _, err := ParseTimeControl("", t.Value); err == nil {
+			return otgTimeControl
+		}
+	case tagOpenTaflTimeControl:
+		return "time-control"
+	}
+	return kebabTag(t.Name)
 }
 
 // otgComments joins a ply's comments for an OpenTafl comment line.

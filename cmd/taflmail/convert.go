@@ -41,7 +41,13 @@ engine could not play are copied as written, and the problems are listed on
 stderr as warnings; the exit status is still 0. A result or termination
 that is written otherwise than the record has it (a native Termination that
 contradicts a final "---", or OpenTafl's "Black resigns" on a game the king
-won by escaping) is also named in a warning.`,
+won by escaping) is also named in a warning.
+
+Clock data (TimeControl, Start and the leave tags, each ply's %ts and
+%avail, a final time-out) is kept by native and otg: an OpenTafl file holds
+it in taflmail's own tags and comments (tm-time-control, {%ts ...},
+tm-timeout), which OpenTafl keeps and ignores. CSV has no place for it:
+--to csv writes the game without it, warns, and exits with status 3.`,
 		Example: `  taflmail convert ../shared/records/otg/copenhagen-grandmasters-2015.otg --to native
   taflmail convert ../shared/records/brandubh.csv --to otg --game 6 -o game6.otg
   taflmail convert games.tafl --to csv -o games.csv`,
@@ -113,5 +119,25 @@ func runConvert(cmd *cobra.Command, o convertOptions, args []string) error {
 	if err != nil {
 		return err
 	}
-	return writeOutput(cmd, o.output, buf.Bytes())
+	if err := writeOutput(cmd, o.output, buf.Bytes()); err != nil {
+		return err
+	}
+	return clockDropped(cmd, to, games...)
+}
+
+// clockDropped warns on stderr, per game, about the clock data format to
+// has no place for (notation.Game.ClockDropped), and then returns a
+// *droppedError (exit status 3); nil when nothing was dropped.
+func clockDropped(cmd *cobra.Command, to notation.Format, games ...*notation.Game) error {
+	n := 0
+	for _, g := range games {
+		if msg := g.ClockDropped(to); msg != "" {
+			fmt.Fprintf(cmd.ErrOrStderr(), "warning: %s:%d:%d: game %d: %s\n", g.Filename, g.Line, g.Col, g.Number, msg)
+			n++
+		}
+	}
+	if n == 0 {
+		return nil
+	}
+	return &droppedError{fmt.Sprintf("written as %s without the clock data of %d of %d games (warnings above); native and otg keep it", to, n, len(games))}
 }

@@ -3,8 +3,12 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/taflmail/taflmail/engine"
+	"github.com/taflmail/taflmail/notation"
 )
 
 // TestConvertGolden: a native game as OpenTafl and CSV text, and the
@@ -151,6 +155,121 @@ func TestNoGameInTheFile(t *testing.T) {
 		r := run(t, "validate", path)
 		if want := path + ": no game in the file\n"; r.code != exitFailure || r.stdout != want {
 			t.Errorf("taflmail validate %s = code %d, stdout %q; want 1 and %q", name, r.code, r.stdout, want)
+		}
+	}
+}
+
+// TestConvertRoundTripClock (issue 22 §2): for every pair of formats A and
+// B, a timed game in A is converted to B and back to A. The source holds
+// every kind of clock datum (TimeControl, Start, a leave tag, %ts on every
+// ply, an %avail, a final time-out with its %ts), a comment and another
+// tag. The table says what survives; what does not must be gone, not half
+// there; a conversion that drops clock data warns and exits 3; and the
+// result validates.
+func TestConvertRoundTripClock(t *testing.T) {
+	const fixture = "testdata/clock/roundtrip.tafl"
+	dir := t.TempDir()
+	brandubh, _ := engine.Lookup("brandubh")
+	read := func(path string) *notation.Game {
+		t.Helper()
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gs, err := notation.ReadGames(path, src, notation.ReadOptions{Variant: brandubh})
+		if err != nil || len(gs) != 1 {
+			t.Fatalf("%s: %d games, %v", path, len(gs), err)
+		}
+		return gs[0]
+	}
+	convert := func(from, to, out string, code int) {
+		t.Helper()
+		r := run(t, "convert", from, "--variant", "brandubh", "--to", to, "-o", out)
+		dropped := strings.Contains(r.stderr, "has no place for clock data")
+		if r.code != code || dropped != (code == exitDropped) {
+			t.Errorf("convert %s --to %s = code %d, stderr %q; want code %d", from, to, r.code, r.stderr, code)
+		}
+	}
+	// The source in each format: CSV already without its clock data.
+	sources := map[string]string{}
+	for _, f := range []string{"native", "otg", "csv"} {
+		sources[f] = filepath.Join(dir, "source."+f)
+		code := exitOK
+		if f == "csv" {
+			code = exitDropped
+		}
+		convert(fixture, f, sources[f], code)
+	}
+	if g := read(sources["native"]); len(g.Plies) != 4 || g.Plies[2].Time.Avail.IsZero() || !g.Plies[3].Ply.Timeout {
+		t.Fatalf("the source lacks what the test is about: %+v", g.Plies)
+	}
+	for _, row := range []struct {
+		from, via string
+		// clock: the clock tags, each ply's %ts and %avail; comments:
+		// the comment on ply 1; tags: the Event tag.
+		clock, comments, tags bool
+		codes                 [2]int // of from → via and via → from
+	}{
+		{"native", "native", true, true, true, [2]int{exitOK, exitOK}},
+		{"native", "otg", true, true, true, [2]int{exitOK, exitOK}},
+		{"native", "csv", false, false, false, [2]int{exitDropped, exitOK}},
+		{"otg", "native", true, true, true, [2]int{exitOK, exitOK}},
+		{"otg", "otg", true, true, true, [2]int{exitOK, exitOK}},
+		{"otg", "csv", false, false, false, [2]int{exitDropped, exitOK}},
+		{"csv", "native", false, false, false, [2]int{exitOK, exitOK}},
+		{"csv", "otg", false, false, false, [2]int{exitOK, exitOK}},
+		{"csv", "csv", false, false, false, [2]int{exitOK, exitOK}},
+	} {
+		name := row.from + " → " + row.via + " → " + row.from
+		mid := filepath.Join(dir, row.from+"-via."+row.via)
+		back := filepath.Join(dir, row.from+"-via-"+row.via+"-back."+row.from)
+		convert(sources[row.from], row.via, mid, row.codes[0])
+		convert(mid, row.from, back, row.codes[1])
+		src, got := read(sources[row.from]), read(back)
+		orig := read(sources["native"]) // what the clock, comment and tags were
+		// Always: the moves, the final time-out, the result.
+		var plies, gotPlies []string
+		for i := range src.Plies {
+			plies = append(plies, src.Plies[i].Text())
+		}
+		for i := range got.Plies {
+			gotPlies = append(gotPlies, got.Plies[i].Text())
+		}
+		if !slices.Equal(gotPlies, plies) || !slices.Equal(plies, []string{"d1-e1", "d3-f3", "d2-f2xf3", "timeout"}) ||
+			got.Result != src.Result || got.Termination != "timeout" {
+			t.Errorf("%s: plies %v, result %v %q; want %v, %v timeout", name, gotPlies, got.Result, got.Termination, plies, src.Result)
+		}
+		// The clock data, the comment and the tag: all there, or none.
+		tag := func(g *notation.Game, name string) string {
+			for _, tg := range g.Tags {
+				if tg.Name == name {
+					return tg.Value
+				}
+			}
+			return ""
+		}
+		for _, tn := range []string{"TimeControl", "Start", "DefendersLeave"} {
+			if want := map[bool]string{true: tag(orig, tn)}[row.clock]; tag(got, tn) != want {
+				t.Errorf("%s: %s %q, want %q", name, tn, tag(got, tn), want)
+			}
+		}
+		for i := range got.Plies {
+			var want notation.PlyTime
+			if row.clock {
+				want = orig.Plies[i].Time
+			}
+			if got.Plies[i].Time != want {
+				t.Errorf("%s: ply %d time %+v, want %+v", name, i+1, got.Plies[i].Time, want)
+			}
+		}
+		if c, want := strings.Join(got.Plies[0].Comments, " "), map[bool]string{true: "a quiet start"}[row.comments]; c != want {
+			t.Errorf("%s: comment on ply 1 %q, want %q", name, c, want)
+		}
+		if e, want := tag(got, "Event"), map[bool]string{true: tag(orig, "Event")}[row.tags]; e != want {
+			t.Errorf("%s: Event %q, want %q", name, e, want)
+		}
+		if r := run(t, "validate", "--variant", "brandubh", back); r.code != exitOK {
+			t.Errorf("%s: validate = code %d, stdout %q, stderr %q", name, r.code, r.stdout, r.stderr)
 		}
 	}
 }

@@ -25,7 +25,8 @@ func newExportCommand() *cobra.Command {
 through the engine and writes it as a game record, in the canonical form of
 'taflmail convert': native (taflmail's record, docs/notation.md; the form
 of the record files in archive.records_dir), otg (OpenTafl) or csv (one
-line; it cannot hold a game that starts from a set-up position). The
+line; it cannot hold a game that starts from a set-up position, nor a
+timed game's clock data: that is dropped with a warning, exit status 3). The
 record names the players and the date the game was created; an unfinished
 game has result "*". 'taflmail validate' accepts what export writes.
 
@@ -66,9 +67,13 @@ archive.path is needed: IMAP and SMTP settings may be missing.`,
 			}
 			if output == "" {
 				_, err = cmd.OutOrStdout().Write(buf.Bytes())
+			} else {
+				err = os.WriteFile(output, buf.Bytes(), 0o644)
+			}
+			if err != nil {
 				return err
 			}
-			return os.WriteFile(output, buf.Bytes(), 0o644)
+			return clockDropped(cmd, format, r.Game)
 		},
 	}
 	cmd.Flags().StringVar(&to, "to", "native", "record format: native, otg or csv")

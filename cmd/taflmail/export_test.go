@@ -125,3 +125,38 @@ func TestExportTakeback(t *testing.T) {
 		}
 	}
 }
+
+// TestExportClock: a timed game keeps its clock data in native and otg;
+// as CSV it is written without it, with a warning and exit status 3
+// (issue 22 §2).
+func TestExportClock(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "taflmail.db")
+	store, err := archive.Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
+	g := &archive.Game{ID: "CL0CK1", Variant: "brandubh", Attackers: "alice@player.test", Defenders: "bob@player.test",
+		Challenger: "alice@player.test", Status: archive.Active, CreatedAt: at, StartedAt: at, TimeControl: "3d/move"}
+	plies := []archive.Ply{{N: 1, Move: "d1-e1", At: at.Add(time.Hour)}, {N: 2, Move: "d3-f3", At: at.Add(2 * time.Hour)}}
+	if err := store.Commit(ctx, archive.Change{Games: []*archive.Game{g}, NewPlies: map[string][]archive.Ply{g.ID: plies}}); err != nil {
+		t.Fatal(err)
+	}
+	store.Close()
+	f := fixture{path: path}
+	for _, tc := range []struct {
+		to, has string
+		code    int
+	}{
+		{"native", "1. d1-e1 {[%ts 2026-11-29T11:00:00Z]} d3-f3 {[%ts 2026-11-29T12:00:00Z]} *", exitOK},
+		{"otg", "[tm-time-control:3d/move]\n[start:2026-11-29T10:00:00Z]\n", exitOK},
+		{"csv", "d1-e1 d3-f3,0,0,Ongoing\n", exitDropped},
+	} {
+		r := f.run(t, "export", g.ID, "--to", tc.to)
+		warned := strings.Contains(r.stderr, "warning: ") && strings.Contains(r.stderr, "the CSV format has no place for clock data: TimeControl, Start and the %ts of 2 plies are dropped")
+		if r.code != tc.code || !strings.Contains(r.stdout, tc.has) || warned != (tc.code == exitDropped) {
+			t.Errorf("taflmail export --to %s = code %d, stderr %q:\n%s\nwant code %d and %q", tc.to, r.code, r.stderr, r.stdout, tc.code, tc.has)
+		}
+	}
+}

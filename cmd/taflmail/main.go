@@ -11,7 +11,9 @@
 //
 // Exit status: 0 on success, 1 when a command fails at run time, 2 for a
 // usage error (unknown command or flag, bad flag value, unknown variant, a
-// perft depth out of range).
+// perft depth out of range), 3 when convert or export wrote its output but
+// the format had no place for some of the input's data (clock data in
+// CSV; warnings on stderr say what).
 package main
 
 import (
@@ -34,6 +36,7 @@ const (
 	exitOK      = 0 // the command did what was asked
 	exitFailure = 1 // the command failed while running
 	exitUsage   = 2 // the command line was wrong; nothing was done
+	exitDropped = 3 // the output was written without data the format cannot hold
 )
 
 func main() {
@@ -43,10 +46,16 @@ func main() {
 }
 
 // report writes err, if any, to w and returns the process exit status for
-// it: exitUsage for a *usageError, exitFailure for any other error.
+// it: exitUsage for a *usageError, exitDropped for a *droppedError,
+// exitFailure for any other error.
 func report(w io.Writer, err error) int {
 	if err == nil {
 		return exitOK
+	}
+	var de *droppedError
+	if errors.As(err, &de) {
+		fmt.Fprintf(w, "taflmail: %v\n", err)
+		return exitDropped
 	}
 	var ue *usageError
 	if errors.As(err, &ue) {
@@ -73,6 +82,13 @@ type usageError struct {
 
 func (e *usageError) Error() string { return e.path + ": " + e.err.Error() }
 func (e *usageError) Unwrap() error { return e.err }
+
+// droppedError says that a command wrote its output, but without data
+// of its input that the output format has no place for; the warnings
+// printed before it say what. The process exits with status 3.
+type droppedError struct{ what string }
+
+func (e *droppedError) Error() string { return e.what }
 
 // usageErrorf returns a *usageError for cmd with a formatted message.
 func usageErrorf(cmd *cobra.Command, format string, args ...any) error {
