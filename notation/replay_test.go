@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -330,6 +331,8 @@ func FuzzReplay(f *testing.F) {
 	f.Add([]byte("[Position \"/3t3/3t3/3T3/tt3tt/7/3t3/4K2/\"]\n[ToMove \"defenders\"]\n1... Ke7-g7 2. d6-e6 *"))
 	f.Add([]byte("d2-e2 c4-c2 d6-c6 d3-a3,0,0,Ongoing\n"))
 	f.Add([]byte("[rules:dim:7 start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/]\n\n1. d2-e2 c4-c5\n[a|b]\n"))
+	f.Add([]byte(timedNative))
+	f.Add([]byte("[tm-time-control:3d/move]\n[start:2026-11-01T00:00:00Z]\n[tm-timeout:{%ts 2026-11-09T00:00:00Z}]\n[rules:dim:7 start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/]\n\n1. d2-e2 c4-c5\n[{%ts 2026-11-02T00:00:00Z} a|{%avail 2026-11-03T00:00:00Z}]\n"))
 	v, _ := engine.Lookup("brandubh")
 	f.Fuzz(func(t *testing.T, src []byte) {
 		games, err := ReadGames("f", src, ReadOptions{Variant: v})
@@ -346,7 +349,29 @@ func FuzzReplay(f *testing.F) {
 			if err := WriteNative(&buf, r); err != nil {
 				continue
 			}
-			WriteOTG(&bytes.Buffer{}, r)
+			var otg bytes.Buffer
+			if WriteOTG(&otg, r) == nil && g.ClockErr == nil {
+				// The clock data of every move comes back from OpenTafl's
+				// format (issue 22 §2).
+				back, err := ReadGames("o", otg.Bytes(), ReadOptions{Format: FormatOTG, Variant: v})
+				if err != nil || len(back) != 1 {
+					t.Fatalf("OpenTafl record does not read back: %v\n%s", err, otg.String())
+				}
+				var want, got []PlyTime
+				for _, p := range g.Plies {
+					if p.Ply.Move != nil {
+						want = append(want, p.Time)
+					}
+				}
+				for _, p := range back[0].Plies {
+					if p.Ply.Move != nil {
+						got = append(got, p.Time)
+					}
+				}
+				if !slices.Equal(got, want) {
+					t.Fatalf("OpenTafl record: times %v, want %v\n%s", got, want, otg.String())
+				}
+			}
 			WriteCSV(&bytes.Buffer{}, r)
 			back, err := ReadGames("b", buf.Bytes(), ReadOptions{Format: FormatNative, Variant: v})
 			if err != nil || len(back) != 1 {

@@ -466,3 +466,34 @@ func TestRulesRoundTripEdits(t *testing.T) {
 		}
 	}
 }
+
+// FuzzRulesRoundTrip: every rules string taflmail can read, written again
+// by RulesString, reads back to the same rules and writes the same string.
+func FuzzRulesRoundTrip(f *testing.F) {
+	for _, v := range engine.Variants() {
+		s, _ := RulesString(v)
+		f.Add(s)
+	}
+	f.Add("dim:7 corp:tTK cors:T cenp:t cens:tK cenh:T cenhe:K corh: tfr:i start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/")
+	f.Add("dim:7 cor:b2,f6 corp:t tm-corp:T cens:TK cenp: tm-cenp:K start:/3t3/3t3/3T3/ttTKTtt/3T3/3t3/3t3/")
+	f.Fuzz(func(t *testing.T, s string) {
+		v, err := ParseRules(s)
+		if err != nil {
+			return
+		}
+		w, err := RulesString(v)
+		if err != nil {
+			t.Fatalf("RulesString of %q: %v", s, err)
+		}
+		got, err := ParseRules(w)
+		if err != nil {
+			t.Fatalf("%q, written %q, does not read back: %v", s, w, err)
+		}
+		if !SameRules(got, v) {
+			t.Fatalf("%q, written %q, reads back to other rules:\n got %+v\nwant %+v", s, w, *got, *v)
+		}
+		if again, _ := RulesString(got); again != w {
+			t.Fatalf("RulesString not stable for %q:\n%q\n%q", s, w, again)
+		}
+	})
+}
