@@ -165,9 +165,11 @@ func (b *rulesBuild) finish() (*engine.Variant, error) {
 		return nil, rd.errAt(nil, KindSyntax, "rules string without start: (the start position)")
 	}
 	// OpenTafl lets a piece stop only on a square it may pass
-	// (Taflman.getAllowableDestinations: every square up to and with the
-	// destination must pass canTaflmanMoveThrough), so its stop list means
-	// no more than its pass list allows. Then taflmail's exact lists.
+	// (Taflman.getAllowableDestinationsFrom asks canTaflmanStopOn only of
+	// the squares getAllowableMovesFrom reached, each of them, the
+	// destination included, one the piece may move through), so its stop
+	// list means no more than its pass list allows. Then taflmail's exact
+	// lists.
 	for _, r := range []struct {
 		rule *engine.SquareRule
 		key  string

@@ -93,10 +93,11 @@ func openTaflRead(t *testing.T, s string) openTaflRules {
 			return openTaflSquare{}
 		}
 		p := perPiece(get(pass))
-		// Taflman.getAllowableMoves (180-195) stops at the first square a
-		// piece may not move through, the destination included, and only
-		// then asks canTaflmanStopOn (258-264): a piece stops only where
-		// it may pass.
+		// Taflman.getAllowableMovesFrom (180-195) stops at the first
+		// square a piece may not move through, the destination included,
+		// and only then getAllowableDestinationsFrom asks
+		// canTaflmanStopOn (258-264): a piece stops only where it may
+		// pass.
 		sq := openTaflSquare{present: true, pass: p, stop: perPiece(get(stop)) & p, hostileEmpty: perSide(get(hostile))}
 		if hostileOn != "" {
 			sq.hostileOn = perSide(get(hostileOn))
