@@ -50,7 +50,7 @@ var imgCases = []imgCase{
 	{name: "alea-start", variant: "alea"},
 }
 
-func imgMove(t *testing.T, s string) engine.Move {
+func imgMove(t testing.TB, s string) engine.Move {
 	t.Helper()
 	from, to, ok := strings.Cut(s, "-")
 	if !ok {
@@ -59,7 +59,7 @@ func imgMove(t *testing.T, s string) engine.Move {
 	return engine.Move{From: imgSq(t, from), To: imgSq(t, to)}
 }
 
-func imgSq(t *testing.T, s string) engine.Square {
+func imgSq(t testing.TB, s string) engine.Square {
 	t.Helper()
 	r, err := strconv.Atoi(s[1:])
 	if err != nil || s[0] < 'a' || s[0] > 's' {
@@ -69,7 +69,7 @@ func imgSq(t *testing.T, s string) engine.Square {
 }
 
 // build plays the case and returns the position and options.
-func (c imgCase) build(t *testing.T) (*engine.Position, []notation.DiagramOption) {
+func (c imgCase) build(t testing.TB) (*engine.Position, []notation.DiagramOption) {
 	t.Helper()
 	v, ok := engine.Lookup(c.variant)
 	if !ok {
