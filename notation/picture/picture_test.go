@@ -138,7 +138,7 @@ func imgFirstDiff(got, want string) string {
 }
 
 // TestWriteSVGWellFormed decodes every picture as XML and checks the root
-// element, its size and the title.
+// element, its size, the title and that every piece has a disc.
 func TestWriteSVGWellFormed(t *testing.T) {
 	for _, c := range imgCases {
 		t.Run(c.name, func(t *testing.T) {
@@ -150,7 +150,7 @@ func TestWriteSVGWellFormed(t *testing.T) {
 			dec := xml.NewDecoder(&buf)
 			var root *xml.StartElement
 			var title strings.Builder
-			inTitle, paths := false, 0
+			inTitle, circles := false, 0
 			for {
 				tok, err := dec.Token()
 				if err == io.EOF {
@@ -166,8 +166,8 @@ func TestWriteSVGWellFormed(t *testing.T) {
 						root = &e
 					}
 					inTitle = e.Name.Local == "title"
-					if e.Name.Local == "path" {
-						paths++
+					if e.Name.Local == "circle" {
+						circles++
 					}
 				case xml.EndElement:
 					inTitle = false
@@ -191,18 +191,18 @@ func TestWriteSVGWellFormed(t *testing.T) {
 			if want := p.Variant().Title; !strings.HasPrefix(title.String(), want) {
 				t.Errorf("title = %q, want it to start with %q", title.String(), want)
 			}
-			if paths < p.Size()*p.Size()/4 {
-				t.Errorf("only %d paths", paths)
+			pieces := p.Count(engine.Attacker) + p.Count(engine.Defender) + p.Count(engine.King)
+			if circles < pieces {
+				t.Errorf("%d circles for %d pieces, want at least one each", circles, pieces)
 			}
 		})
 	}
 }
 
-// imgPixel returns the colour at drawing coordinates (x, y), whose origin is
-// the bottom left.
-func imgPixel(img image.Image, l imgLayout, x, y float64) color.RGBA {
-	c := color.RGBAModel.Convert(img.At(int(x), int(l.height-y))).(color.RGBA)
-	return c
+// imgPixel returns the colour of the pixel at drawing coordinates (x, y),
+// whose origin is the top left.
+func imgPixel(img image.Image, x, y float64) color.RGBA {
+	return color.RGBAModel.Convert(img.At(int(x), int(y))).(color.RGBA)
 }
 
 func imgNear(a, b color.RGBA) bool {
@@ -257,16 +257,37 @@ func TestWritePNG(t *testing.T) {
 	} {
 		x, y := sq(tc.at)
 		x += tc.dx * imgSquare
-		y -= tc.dx * imgSquare
-		if got := imgPixel(img, l, x, y); !imgNear(got, tc.want) {
+		y += tc.dx * imgSquare
+		if got := imgPixel(img, x, y); !imgNear(got, tc.want) {
+			t.Errorf("%s: pixel = %v, want %v", tc.what, got, tc.want)
+		}
+	}
+	// Strokes are filled as rings and frames: their holes show what is
+	// under them.
+	for _, tc := range []struct {
+		what   string
+		at     string
+		dx, dy float64 // offset from the centre, in pixels
+		want   color.RGBA
+	}{
+		{what: "inner ring of the attacker on a4", at: "a4", dx: 0.68 * imgPieceR, want: imgColAttackerIn},
+		{what: "inside the ring of the attacker on a4", at: "a4", dx: 0.4 * imgPieceR, want: imgColAttacker},
+		{what: "inner ring of the defender on c4", at: "c4", dy: -0.68 * imgPieceR, want: imgColDefenderIn},
+		{what: "outline of the defender on c4", at: "c4", dy: imgPieceR, want: imgColOutline},
+		{what: "centre of the mark on corner a1", at: "a1", want: imgColMark},
+		{what: "inside the mark on corner a1, off its diagonals", at: "a1", dx: 0.15 * imgSquare, want: imgColRestricted},
+		{what: "frame of the mark on corner g7", at: "g7", dx: 0.27 * imgSquare, want: imgColMark},
+	} {
+		x, y := sq(tc.at)
+		if got := imgPixel(img, x+tc.dx, y+tc.dy); !imgNear(got, tc.want) {
 			t.Errorf("%s: pixel = %v, want %v", tc.what, got, tc.want)
 		}
 	}
 	// The frame outside the board and the border around the grid.
-	if got := imgPixel(img, l, 2, 2); !imgNear(got, imgColFrame) {
+	if got := imgPixel(img, 2, 2); !imgNear(got, imgColFrame) {
 		t.Errorf("picture corner = %v, want frame %v", got, imgColFrame)
 	}
-	if got := imgPixel(img, l, l.x0-1, l.y0+10); !imgNear(got, imgColBorder) {
+	if got := imgPixel(img, l.x0-1, l.y0+10); !imgNear(got, imgColBorder) {
 		t.Errorf("border = %v, want %v", got, imgColBorder)
 	}
 	// Coordinates: some text-coloured pixel in the band under file a.
@@ -274,7 +295,7 @@ func TestWritePNG(t *testing.T) {
 	dark := false
 	for dy := 0.0; dy < imgBand; dy++ {
 		for dx := -6.0; dx <= 6; dx++ {
-			c := imgPixel(img, l, x+dx, l.y0-imgBorder-dy)
+			c := imgPixel(img, x+dx, l.y0+l.grid+imgBorder+dy)
 			dark = dark || int(c.R)+int(c.G)+int(c.B) < 3*110
 		}
 	}
@@ -296,10 +317,10 @@ func TestWritePNGThroneAndKing(t *testing.T) {
 	l := imgPlanFor(p, nil).layout
 	x, y := l.centre(imgSq(t, "f6"))
 	// Inside the square, outside the king's disc: the throne's shade.
-	if got := imgPixel(img, l, x+0.44*imgSquare, y-0.44*imgSquare); !imgNear(got, imgColRestricted) {
+	if got := imgPixel(img, x+0.44*imgSquare, y+0.44*imgSquare); !imgNear(got, imgColRestricted) {
 		t.Errorf("throne f6 beside the king = %v, want %v", got, imgColRestricted)
 	}
-	if got := imgPixel(img, l, x, y); !imgNear(got, imgColCrown) {
+	if got := imgPixel(img, x, y); !imgNear(got, imgColCrown) {
 		t.Errorf("king on f6 = %v, want crown %v", got, imgColCrown)
 	}
 }
