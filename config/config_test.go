@@ -594,6 +594,27 @@ log:
 	}
 }
 
+// TestStringLoadsBackQuoting: names with YAML's special characters, a
+// tab and letters beyond ASCII come back from String's
+// double-quoted values as they were.
+func TestStringLoadsBackQuoting(t *testing.T) {
+	t.Setenv("TAFLMAIL_IMAP_PASSWORD", "pw")
+	for _, name := range []string{"Tafl für alle ♔", "a: b # c", "tab\there", `'single' "double" \back`, "- dash", ""} {
+		c, err := load(t, writeFile(t, "taflmail.yaml", minimal), "--server-name="+name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := c.String()
+		back, err := load(t, writeFile(t, "again.yaml", strings.ReplaceAll(text, `"********"`, `""`)))
+		if err != nil {
+			t.Fatalf("Load(String()) for name %q = %v\n%s", name, err, text)
+		}
+		if back.Server.Name != name {
+			t.Errorf("server.name %q loads back as %q from\n%s", name, back.Server.Name, text)
+		}
+	}
+}
+
 func TestRegisterFlags(t *testing.T) {
 	fs := pflag.NewFlagSet("taflmail", pflag.ContinueOnError)
 	fs.String("log-level", "warn", "defined by the command before")

@@ -62,7 +62,7 @@ var importRules = []importRule{
 	{pkg: "mailer", roots: mailRoots},
 	{pkg: "mailer/devstack", own: []string{"mailer"}, roots: mailRoots},
 	{pkg: "server", own: []string{"engine", "grammar", "notation", "archive", "mailer", "clock", "tournament", "tournament/glicko2", "search"}},
-	{pkg: "config", roots: []string{"github.com/spf13/viper", "github.com/spf13/pflag"}},
+	{pkg: "config", roots: []string{"github.com/spf13/viper", "github.com/spf13/pflag", "go.yaml.in/yaml/v3"}},
 	{pkg: "cmd/taflmail", anything: true},
 	{pkg: "e2e", anything: true},
 	{pkg: "docs", anything: true},
