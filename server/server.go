@@ -298,6 +298,7 @@ const (
 	applied = "applied" // at least one command changed or answered something
 	refused = "refused" // answered with an error, nothing changed
 	ignored = "ignored" // not answered: a bounce, an auto-reply, our own mail
+	errored = "error"   // the referee failed on it: an apology sent, nothing applied, never retried
 )
 
 // decide runs the mail's commands without writing anything and returns the
@@ -372,7 +373,7 @@ func (ss *session) mayAnswer() (string, error) {
 // answer runs the mail's commands (or refuses a mail too large to read)
 // and returns the session holding the replies and the mail's disposition.
 // A mail that breaks the referee is answered with an apology from a fresh
-// session and recorded as "error", so that it cannot be retried forever;
+// session and recorded as errored, so that it cannot be retried forever;
 // nothing it asked for is applied. A transient failure (the archive is
 // unavailable, ctx ended) is returned: the mail stays unread.
 func (s *Server) answer(ss *session) (*session, string, error) {
@@ -388,7 +389,7 @@ func (s *Server) answer(ss *session) (*session, string, error) {
 		apology.lang = ss.lang
 		apology.failed = true
 		apology.say(nil, tr(apology.lang, "err.internal"))
-		return apology, "error", nil
+		return apology, errored, nil
 	}
 	if ss.did {
 		return ss, applied, nil
