@@ -141,15 +141,28 @@ func svgNum(v float64) string {
 // svgHundredths returns h/100 in the shortest decimal form: 1250 is
 // "12.5", -5 "-0.05".
 func svgHundredths(h int64) string {
-	sign := ""
+	var buf [24]byte
+	return string(svgAppendHundredths(buf[:0], h, false))
+}
+
+// svgAppendHundredths appends h/100 in the shortest decimal form to dst;
+// short leaves out the zero before the point (-5 is "-.05"), which path
+// data allows.
+func svgAppendHundredths(dst []byte, h int64, short bool) []byte {
 	if h < 0 {
-		sign, h = "-", -h
+		dst, h = append(dst, '-'), -h
 	}
-	s := sign + strconv.FormatInt(h/100, 10)
-	if frac := h % 100; frac != 0 {
-		s += strings.TrimRight(fmt.Sprintf(".%02d", frac), "0")
+	whole, frac := h/100, h%100
+	if whole != 0 || frac == 0 || !short {
+		dst = strconv.AppendInt(dst, whole, 10)
 	}
-	return s
+	if frac != 0 {
+		dst = append(dst, '.', byte('0'+frac/10))
+		if frac%10 != 0 {
+			dst = append(dst, byte('0'+frac%10))
+		}
+	}
+	return dst
 }
 
 // svgGlyphStep is the grid, in hundredths of a drawing unit, that text
@@ -166,7 +179,7 @@ const svgGlyphStep = 10
 // rounding (as TrueType outlines do between two off-curve points), which
 // carries the end point alone; and a command repeated without its letter.
 func svgPathData(p imgPath, step int64) string {
-	var b strings.Builder
+	b := make([]byte, 0, 8*len(p))
 	var cur, start, ctrl [2]int64 // current point, contour start, last quadratic control
 	hasCtrl := false
 	round := func(q imgPoint) [2]int64 {
@@ -180,16 +193,16 @@ func svgPathData(p imgPath, step int64) string {
 	afterCmd, last := true, byte(0)
 	num := func(h int64) {
 		if !afterCmd && h >= 0 {
-			b.WriteByte(' ')
+			b = append(b, ' ')
 		}
-		b.WriteString(svgShortHundredths(h))
+		b = svgAppendHundredths(b, h, true)
 		afterCmd = false
 	}
 	cmd := func(c byte) {
 		if c == last && c != 'm' && c != 'z' {
 			return // the numbers that follow repeat it
 		}
-		b.WriteByte(c)
+		b = append(b, c)
 		afterCmd, last = true, c
 	}
 	rel := func(pts ...[2]int64) {
@@ -252,7 +265,7 @@ func svgPathData(p imgPath, step int64) string {
 		}
 		hasCtrl = quad
 	}
-	return b.String()
+	return string(b)
 }
 
 func abs64(v int64) int64 {
@@ -260,19 +273,6 @@ func abs64(v int64) int64 {
 		return -v
 	}
 	return v
-}
-
-// svgShortHundredths is svgHundredths without a leading zero: -5 is
-// "-.05", which path data allows.
-func svgShortHundredths(h int64) string {
-	s := svgHundredths(h)
-	if rest, ok := strings.CutPrefix(s, "0."); ok {
-		return "." + rest
-	}
-	if rest, ok := strings.CutPrefix(s, "-0."); ok {
-		return "-." + rest
-	}
-	return s
 }
 
 // svgEscape returns s escaped for XML character data and attribute values.
