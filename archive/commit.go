@@ -127,9 +127,9 @@ func (s *Store) Commit(ctx context.Context, c Change) error {
 		defer st.Close()
 		if m := c.Mail; m.MessageID != "" {
 			_, err := tx.ExecContext(ctx, `INSERT INTO processed_mails (message_id, content_hash, sender, game_id, disposition, at,
-	authenticated, replies, reason, subject) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	authenticated, replies, reason, subject, budget, sender_domain) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 				m.MessageID, nullString(m.ContentHash), lower(m.From), m.GameID, m.Disposition, fmtTime(orNow(m.At, now)),
-				m.Authenticated, len(c.Outbox), m.Reason, cut(m.Subject, maxSubject))
+				m.Authenticated, len(c.Outbox), m.Reason, cut(m.Subject, maxSubject), string(m.Budget), lower(m.Domain))
 			if isUniqueViolation(err) {
 				return fmt.Errorf("mail %q: %w", m.MessageID, ErrDuplicate)
 			}
@@ -379,6 +379,8 @@ func (c *Change) validate() error {
 		}
 	} else if !dispositions[m.Disposition] {
 		return invalid("mail %q: disposition %q", m.MessageID, m.Disposition)
+	} else if !m.Budget.Valid() {
+		return invalid("mail %q: budget %q", m.MessageID, m.Budget)
 	}
 	seen := make(map[string]bool, len(c.Games))
 	for _, g := range c.Games {

@@ -211,3 +211,32 @@ func (s *Store) CountRecent(ctx context.Context, from, disposition string, since
 	})
 	return n, err
 }
+
+// EngineGames returns how many running games ([Active]) the engine
+// opponent plays at each level: level (Game.EngineLevel, 1 to 5) → games.
+// Games between people (level 0) are not counted; no running game
+// against the engine is an empty map. The referee caps the engine's games
+// by it (issue 18 §3, docs/engine.md). It reads the games_status index.
+func (s *Store) EngineGames(ctx context.Context) (map[int]int, error) {
+	levels := map[int]int{}
+	err := s.read(ctx, "engine games", func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, `SELECT engine_level, COUNT(*) FROM games
+WHERE status = 'active' AND engine_level > 0 GROUP BY engine_level`)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var level, n int
+			if err := rows.Scan(&level, &n); err != nil {
+				return err
+			}
+			levels[level] = n
+		}
+		return rows.Err()
+	})
+	if err != nil {
+		return nil, err
+	}
+	return levels, nil
+}

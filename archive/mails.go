@@ -8,7 +8,7 @@ import (
 
 // mailColumns are the processed_mails columns in the order scanMail reads
 // them.
-const mailColumns = `message_id, COALESCE(content_hash, ''), sender, game_id, disposition, at, authenticated, replies, reason, subject`
+const mailColumns = `message_id, COALESCE(content_hash, ''), sender, game_id, disposition, at, authenticated, replies, reason, subject, budget, sender_domain`
 
 // where turns f into an SQL condition and its arguments.
 func (f MailFilter) where() (string, []any) {
@@ -39,6 +39,12 @@ func (f MailFilter) where() (string, []any) {
 	if !f.Since.IsZero() {
 		add("at >= ?", fmtTime(f.Since))
 	}
+	if f.Budget != NoBudget {
+		add("budget = ?", string(f.Budget))
+	}
+	if f.Domain != "" {
+		add("sender_domain = ?", lower(f.Domain))
+	}
 	if len(conds) == 0 {
 		return "", nil
 	}
@@ -62,7 +68,7 @@ func (s *Store) Mails(ctx context.Context, f MailFilter) ([]ProcessedMail, error
 	return queryAll(ctx, s, op, func(row scanner) (ProcessedMail, error) {
 		var m ProcessedMail
 		err := row.Scan(&m.MessageID, &m.ContentHash, &m.From, &m.GameID, &m.Disposition, scanTime(&m.At),
-			&m.Authenticated, &m.Replies, &m.Reason, &m.Subject)
+			&m.Authenticated, &m.Replies, &m.Reason, &m.Subject, &m.Budget, &m.Domain)
 		return m, err
 	}, `SELECT `+mailColumns+` FROM processed_mails`+where+`
 ORDER BY at DESC, message_id LIMIT ?`, append(args, limit)...)
@@ -76,7 +82,7 @@ func (s *Store) Mail(ctx context.Context, messageID string) (ProcessedMail, erro
 	err := s.read(ctx, op, func(tx *sql.Tx) error {
 		err := tx.QueryRowContext(ctx, `SELECT `+mailColumns+` FROM processed_mails WHERE message_id = ?`, messageID).Scan(
 			&m.MessageID, &m.ContentHash, &m.From, &m.GameID, &m.Disposition, scanTime(&m.At),
-			&m.Authenticated, &m.Replies, &m.Reason, &m.Subject)
+			&m.Authenticated, &m.Replies, &m.Reason, &m.Subject, &m.Budget, &m.Domain)
 		if isNoRows(err) {
 			return notFound(op, "mail "+messageID)
 		}

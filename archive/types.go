@@ -212,6 +212,31 @@ type ProcessedMail struct {
 	// Subject is the mail's decoded subject, kept for the operator's
 	// listing (`taflmail mails`); cut to 200 bytes.
 	Subject string
+	// Budget is the reply budget a mail without the sender's key was
+	// counted in (docs/security.md); [NoBudget] for a keyed mail.
+	Budget MailBudget
+	// Domain is the sender's organizational domain, which the referee's
+	// per-domain budget counts by ("example.org" for
+	// "bob@mail.example.org"); stored lower case, "" when unknown.
+	Domain string
+}
+
+// MailBudget names the reply budget a processed mail without the sender's
+// key was counted in (issue 18 §2, docs/security.md "No loops, no
+// floods"). The text is what the processed_mails.budget column holds.
+type MailBudget string
+
+// The values of MailBudget.
+const (
+	NoBudget           MailBudget = ""             // a keyed mail: no budget counts it
+	JunkBudget         MailBudget = "junk"         // no valid command: budgets per sender, per domain and overall
+	CommandBudget      MailBudget = "command"      // a valid command (a challenge, a join): budgets per sender and per domain
+	ConfirmationBudget MailBudget = "confirmation" // a confirmation carrying its key: never held back
+)
+
+// Valid reports whether b is one of the four values.
+func (b MailBudget) Valid() bool {
+	return b == NoBudget || b == JunkBudget || b == CommandBudget || b == ConfirmationBudget
 }
 
 // The dispositions a ProcessedMail may have.
@@ -253,6 +278,8 @@ type MailFilter struct {
 	Auth         AuthFilter // by what authenticated the mail
 	AnsweredOnly bool       // only mails that caused at least one reply
 	Since        time.Time  // only mails handled at or after this instant; zero for all
+	Budget       MailBudget // only mails counted in this budget; NoBudget for any (keyed mails included)
+	Domain       string     // only mails whose ProcessedMail.Domain is this (any case); "" for any
 	Limit        int        // Mails returns at most this many, newest first; 0 or less for all
 }
 

@@ -76,6 +76,24 @@ func Authenticated(m *Message, authservID string) bool {
 	return false
 }
 
+// OrganizationalDomain returns the organizational domain of a mail
+// address: the registrable domain of its domain part by the Public Suffix
+// List (golang.org/x/net/publicsuffix, as RFC 7489 §3.2 finds it), lower
+// case: "example.org" for "bob@mail.example.org", "example.co.uk" for
+// "x@a.example.co.uk". A domain the list does not resolve (a public suffix
+// itself, "localhost") is returned as it is; an address without "@" gives
+// "". The referee's per-domain reply budget counts by it (docs/security.md).
+func OrganizationalDomain(addr string) string {
+	d := domainOf(addr)
+	if d == "" {
+		return ""
+	}
+	if od, err := publicsuffix.EffectiveTLDPlusOne(d); err == nil {
+		return od
+	}
+	return d
+}
+
 // domainOf returns the lower-cased domain of an address, the part after
 // its last "@" (a quoted local part may hold "@" too), or "".
 func domainOf(addr string) string {

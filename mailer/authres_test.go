@@ -86,3 +86,25 @@ func TestAuthenticated(t *testing.T) {
 		})
 	}
 }
+
+// TestOrganizationalDomain: the registrable domain of an address by the
+// Public Suffix List, lower case; a public suffix or an unknown name as
+// it is; nothing without "@".
+func TestOrganizationalDomain(t *testing.T) {
+	for addr, want := range map[string]string{
+		"bob@mail.example.org":      "example.org",
+		"Bob@Example.ORG":           "example.org",
+		"x@a.b.example.co.uk":       "example.co.uk",
+		"s1@strangers.test":         "strangers.test",
+		"s1@eu.strangers.test":      "strangers.test",
+		`"a@b"@mail.player.test`:    "player.test",
+		"root@localhost":            "localhost",
+		"x@co.uk":                   "co.uk",
+		"no-at-sign.example.org":    "",
+		"trailing-dot@example.org.": "example.org",
+	} {
+		if got := OrganizationalDomain(addr); got != want {
+			t.Errorf("OrganizationalDomain(%q) = %q, want %q", addr, got, want)
+		}
+	}
+}
