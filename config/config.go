@@ -69,16 +69,17 @@ type Archive struct {
 
 // Server is the game server's identity and manners.
 type Server struct {
-	Address                string `mapstructure:"address" help:"the game server's own mail address (required)"`
-	Name                   string `mapstructure:"name" help:"display name in the From header of replies"`
-	Domain                 string `mapstructure:"domain" help:"domain for Message-IDs; empty for the domain of server.address"`
-	ErrorRepliesPerHour    int    `mapstructure:"error_replies_per_hour" help:"at most this many error replies to one sender per hour; 0 sends none"`
-	StrangerRepliesPerHour int    `mapstructure:"stranger_replies_per_hour" help:"at most this many replies per hour to mails without a player's key, all senders together; 0 answers none"`
-	RequireAuthResults     bool   `mapstructure:"require_auth_results" help:"accept only mails whose Authentication-Results header shows the sender authenticated"`
-	AuthservID             string `mapstructure:"authserv_id" help:"authserv-id of your receiving mail server: only its Authentication-Results fields are read; required with require_auth_results"`
-	DefaultLanguage        string `mapstructure:"default_language" help:"reply language for players who chose none: en or de"`
-	InvitationExpiry       string `mapstructure:"invitation_expiry" help:"how long a challenge waits for an answer, in whole days such as \"14d\", before it expires and the challenger is told; never lets challenges wait for ever"`
-	MaxAttachmentBytes     int64  `mapstructure:"max_attachment_bytes" help:"largest file, in bytes before base64, the referee attaches to a mail (a finished tournament's records); larger records are not mailed, the mail says the director has them; 0 attaches none"`
+	Address             string `mapstructure:"address" help:"the game server's own mail address (required)"`
+	Name                string `mapstructure:"name" help:"display name in the From header of replies"`
+	Domain              string `mapstructure:"domain" help:"domain for Message-IDs; empty for the domain of server.address"`
+	ErrorRepliesPerHour int    `mapstructure:"error_replies_per_hour" help:"at most this many error replies to one sender per hour; 0 sends none"`
+	JunkRepliesPer10m   int    `mapstructure:"junk_replies_per_10m" help:"at most this many replies per 10 minutes to mails that carry neither a player's key nor a valid command (junk), all senders together; 0 answers none; challenges, joins and confirmations never count"`
+	DomainRepliesPer10m int    `mapstructure:"domain_replies_per_10m" help:"at most this many replies per 10 minutes to keyless mails from the addresses of one domain, junk and valid commands each counted apart; confirmations carrying their key never count"`
+	RequireAuthResults  bool   `mapstructure:"require_auth_results" help:"accept only mails whose Authentication-Results header shows the sender authenticated"`
+	AuthservID          string `mapstructure:"authserv_id" help:"authserv-id of your receiving mail server: only its Authentication-Results fields are read; required with require_auth_results"`
+	DefaultLanguage     string `mapstructure:"default_language" help:"reply language for players who chose none: en or de"`
+	InvitationExpiry    string `mapstructure:"invitation_expiry" help:"how long a challenge waits for an answer, in whole days such as \"14d\", before it expires and the challenger is told; never lets challenges wait for ever"`
+	MaxAttachmentBytes  int64  `mapstructure:"max_attachment_bytes" help:"largest file, in bytes before base64, the referee attaches to a mail (a finished tournament's records); larger records are not mailed, the mail says the director has them; 0 attaches none"`
 }
 
 // Clock is the operator's part of correspondence clocks (CORRESPONDENCE.md
@@ -93,8 +94,8 @@ type Clock struct {
 
 // Engine is the engine opponent players challenge by mail (issue 13,
 // docs/engine.md): how long it thinks, how many searches run at once and
-// how much memory each takes, and how many games one player may run
-// against it.
+// how much memory each takes, and how many games one player, and all
+// players together, may run against it (issue 18 §3).
 type Engine struct {
 	Think          time.Duration `mapstructure:"think" help:"the engine's think time per move at level 5, e.g. 10s; the levels below think the same fraction of it as by default (level 4 0.3, level 3 0.1, level 2 0.05, level 1 0.02)"`
 	Searches       int           `mapstructure:"searches" help:"engine searches that run at once, each keeping one core busy; further engine moves wait for one to end"`
@@ -131,11 +132,12 @@ func Default() Config {
 			RecordsDir: "records",
 		},
 		Server: Server{
-			Name:                   "taflmail",
-			ErrorRepliesPerHour:    5,
-			StrangerRepliesPerHour: 60,
-			DefaultLanguage:        "en",
-			InvitationExpiry:       "14d",
+			Name:                "taflmail",
+			ErrorRepliesPerHour: 5,
+			JunkRepliesPer10m:   60,
+			DomainRepliesPer10m: 20,
+			DefaultLanguage:     "en",
+			InvitationExpiry:    "14d",
 			// 5 MiB is about 6.9 MB in base64: under Postfix's default
 			// message_size_limit (10,240,000 bytes) with room for the text
 			MaxAttachmentBytes: 5 << 20,

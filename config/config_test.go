@@ -68,7 +68,8 @@ func TestDefault(t *testing.T) {
 		{"archive.records_dir", d.Archive.RecordsDir, "records"},
 		{"server.name", d.Server.Name, "taflmail"},
 		{"server.error_replies_per_hour", d.Server.ErrorRepliesPerHour, 5},
-		{"server.stranger_replies_per_hour", d.Server.StrangerRepliesPerHour, 60},
+		{"server.junk_replies_per_10m", d.Server.JunkRepliesPer10m, 60},
+		{"server.domain_replies_per_10m", d.Server.DomainRepliesPer10m, 20},
 		{"server.require_auth_results", d.Server.RequireAuthResults, false},
 		{"server.authserv_id", d.Server.AuthservID, ""},
 		{"server.default_language", d.Server.DefaultLanguage, "en"},
@@ -100,8 +101,8 @@ func TestPrecedence(t *testing.T) {
 			func(c config.Config) string { return fmt.Sprint(c.IMAP.MaxMailBytes) }},
 		{"server.error_replies_per_hour", "server", "error_replies_per_hour", "5", layers{"6", "7", "0"},
 			func(c config.Config) string { return fmt.Sprint(c.Server.ErrorRepliesPerHour) }},
-		{"server.stranger_replies_per_hour", "server", "stranger_replies_per_hour", "60", layers{"10", "20", "0"},
-			func(c config.Config) string { return fmt.Sprint(c.Server.StrangerRepliesPerHour) }},
+		{"server.junk_replies_per_10m", "server", "junk_replies_per_10m", "60", layers{"10", "20", "0"},
+			func(c config.Config) string { return fmt.Sprint(c.Server.JunkRepliesPer10m) }},
 		{"server.require_auth_results", "server", "require_auth_results", "false", layers{"true", "false", "true"},
 			func(c config.Config) string { return fmt.Sprint(c.Server.RequireAuthResults) }},
 		{"imap.processed_mailbox", "imap", "processed_mailbox", "Processed", layers{"Done", "Archive", "Handled"},
@@ -266,6 +267,7 @@ smtp.auth: must be password, xoauth2 or oauthbearer, not ""
 smtp.security: must be none, starttls or tls, not ""
 archive.path: required
 server.address: required
+server.domain_replies_per_10m: must be from 1 to 100000, not 0
 server.default_language: must be en or de, not ""
 server.invitation_expiry: "" is not one duration like 14d, nor "never"
 engine.think: must be from 10ms to 10m, not 0s
@@ -284,7 +286,8 @@ log.format: must be text or json, not ""`},
 		{"domain", func(c *config.Config) { c.Server.Domain = "" }, `server.domain: required`},
 		{"language", func(c *config.Config) { c.Server.DefaultLanguage = "sv" }, `server.default_language: must be en or de, not "sv"`},
 		{"negative replies", func(c *config.Config) { c.Server.ErrorRepliesPerHour = -1 }, `server.error_replies_per_hour: must be 0 or more, not -1`},
-		{"negative stranger replies", func(c *config.Config) { c.Server.StrangerRepliesPerHour = -2 }, `server.stranger_replies_per_hour: must be 0 or more, not -2`},
+		{"negative junk replies", func(c *config.Config) { c.Server.JunkRepliesPer10m = -2 }, `server.junk_replies_per_10m: must be 0 or more, not -2`},
+		{"no domain replies", func(c *config.Config) { c.Server.DomainRepliesPer10m = 0 }, `server.domain_replies_per_10m: must be from 1 to 100000, not 0`},
 		{"negative attachment", func(c *config.Config) { c.Server.MaxAttachmentBytes = -1 }, `server.max_attachment_bytes: must be from 0 to 67108864 (64 MiB), not -1`},
 		{"huge attachment", func(c *config.Config) { c.Server.MaxAttachmentBytes = 64<<20 + 1 }, `server.max_attachment_bytes: must be from 0 to 67108864 (64 MiB), not 67108865`},
 		{"fast poll", func(c *config.Config) { c.IMAP.PollInterval = time.Millisecond }, `imap.poll_interval: must be at least 1s, not 1ms`},
@@ -341,6 +344,8 @@ func TestLoadErrors(t *testing.T) {
 	for _, tc := range []struct{ name, file, want string }{
 		{"unknown key", minimal + "  adress: x\nlogs:\n  level: debug\n", "logs.level: unknown key in "},
 		{"unknown key in section", strings.Replace(minimal, "imap:\n", "imap:\n  adr: x\n", 1), "imap.adr: unknown key in "},
+		{"renamed key", strings.Replace(minimal, "server:\n", "server:\n  stranger_replies_per_hour: 60\n", 1),
+			"server.stranger_replies_per_hour: no longer read in "},
 		{"bare number duration", strings.Replace(minimal, "imap:\n", "imap:\n  poll_interval: 60\n", 1), `imap.poll_interval: duration 60 has no unit: write e.g. "60s" or "60m"`},
 		{"bad duration", strings.Replace(minimal, "imap:\n", "imap:\n  poll_interval: soon\n", 1), `imap.poll_interval: not a duration like "90s" or "5m": "soon"`},
 		{"bad number", strings.Replace(minimal, "imap:\n", "imap:\n  max_mail_bytes: lots\n", 1), `imap.max_mail_bytes: not a whole number: lots`},
@@ -567,7 +572,8 @@ server:
   name: "Tafl \"by\" mail\\"
   domain: "example.org"
   error_replies_per_hour: 5
-  stranger_replies_per_hour: 60
+  junk_replies_per_10m: 60
+  domain_replies_per_10m: 20
   require_auth_results: false
   authserv_id: ""
   default_language: "en"
@@ -652,8 +658,8 @@ func TestRegisterFlags(t *testing.T) {
 
 func TestKeys(t *testing.T) {
 	keys := config.Keys()
-	if len(keys) != 42 {
-		t.Errorf("len(Keys()) = %d, want 42", len(keys))
+	if len(keys) != 43 {
+		t.Errorf("len(Keys()) = %d, want 43", len(keys))
 	}
 	k := keys[10] // imap.poll_interval
 	want := config.Key{Name: "imap.poll_interval", Env: "TAFLMAIL_IMAP_POLL_INTERVAL", Flag: "imap-poll-interval",

@@ -44,6 +44,13 @@ func RegisterFlags(fs *pflag.FlagSet) {
 	}
 }
 
+// renamed says, for a key taflmail no longer reads, what took its place.
+var renamed = map[string]string{
+	// issue 18 §2
+	"server.stranger_replies_per_hour": "the budget for keyless mails is now server.junk_replies_per_10m " +
+		"(per 10 minutes, and only for mails without a valid command) and server.domain_replies_per_10m (per domain)",
+}
+
 // Load builds the configuration from, in rising precedence, [Default], the
 // YAML file (none if file is ""), the TAFLMAIL_* environment variables and
 // the flags of flags that were set (flags may be nil). v is the viper
@@ -94,6 +101,8 @@ func Load(v *viper.Viper, flags *pflag.FlagSet, file string) (Config, error) {
 		for _, k := range all {
 			switch {
 			case known[k]:
+			case renamed[k] != "":
+				problems = append(problems, &KeyError{Key: k, Problem: "no longer read in " + file + ": " + renamed[k]})
 			case isSection(keys, k):
 				problems = append(problems, &KeyError{Key: k, Problem: fmt.Sprintf("is a section: write its keys (%s, …) indented below it, not one value", firstKey(keys, k))})
 			default:

@@ -117,8 +117,11 @@ func (c Config) Validate() error {
 	if c.Server.ErrorRepliesPerHour < 0 {
 		bad("server.error_replies_per_hour", "must be 0 or more, not %d", c.Server.ErrorRepliesPerHour)
 	}
-	if c.Server.StrangerRepliesPerHour < 0 {
-		bad("server.stranger_replies_per_hour", "must be 0 or more, not %d", c.Server.StrangerRepliesPerHour)
+	if c.Server.JunkRepliesPer10m < 0 {
+		bad("server.junk_replies_per_10m", "must be 0 or more, not %d", c.Server.JunkRepliesPer10m)
+	}
+	if c.Server.DomainRepliesPer10m < 1 || c.Server.DomainRepliesPer10m > 100000 {
+		bad("server.domain_replies_per_10m", "must be from 1 to 100000, not %d", c.Server.DomainRepliesPer10m)
 	}
 	if c.Server.RequireAuthResults && strings.TrimSpace(c.Server.AuthservID) == "" {
 		bad("server.authserv_id", "required when server.require_auth_results is true: the authserv-id your receiving mail server "+

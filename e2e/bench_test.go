@@ -128,10 +128,11 @@ func newLoopWorld(b *testing.B) *loopWorld {
 	w.srv, err = server.New(server.Options{
 		Address: w.ref, Store: store, Inbox: inbox, Logger: silence(),
 		Sender: mailer.NewSender(mailer.SMTPConfig{Addr: stack.SMTPAddr(), Security: mailer.SecurityNone, HeloName: stack.Domain()}),
-		// every game's challenge is a mail without a key: a run of more
-		// than 60 games (b.N > 720) would spend the default hourly
-		// budget for such mails and find its 61st invitation unsent
-		StrangerRepliesPerHour: 1 << 30,
+		// every game's challenge is a mail without a key, a command
+		// from the stack's one domain: a run of more than 20 games in
+		// 10 minutes would spend the default budget per domain for such
+		// mails and find its 21st invitation unsent
+		DomainReplies: 1 << 30,
 	})
 	if err != nil {
 		b.Fatal(err)

@@ -183,28 +183,29 @@ func TestOneMailCannotAmplify(t *testing.T) {
 }
 
 // Issue 8 §2: 300 mails from 300 different strangers got 300 replies in
-// 4.5 s. Replies to mails that carry no key share an hourly budget; over
-// it a mail is recorded as ignored with the reason, the budget holds
-// across a restart, and a player's keyed mail is never held by it.
+// 4.5 s. Replies to junk (here "help" from addresses of 300 domains)
+// share a budget per 10 minutes (issue 18 §2); over it a mail is recorded
+// as ignored with the reason, the budget holds across a restart, and a
+// player's keyed mail is never held by it.
 func TestStrangerReplyBudget(t *testing.T) {
 	h := newHarness(t)
 	id := startCopenhagen(t, h)
 	h.step = time.Second
-	budget := h.srv.opts.StrangerRepliesPerHour
+	budget := h.srv.opts.JunkReplies
 	if budget <= 0 || budget >= 300 {
-		t.Fatalf("default StrangerRepliesPerHour = %d, want a modest positive budget", budget)
+		t.Fatalf("default JunkReplies = %d, want a modest positive budget", budget)
 	}
 	replied := 0
 	for i := range 150 {
-		replied += len(h.deliver(fmt.Sprintf("s%03d@strangers.test", i), "hello", "help", nil))
+		replied += len(h.deliver(fmt.Sprintf("s%03d@d%03d.test", i, i), "hello", "help", nil))
 	}
 	// The daemon restarts: the budget is in the archive, not in memory.
 	h.srv = h.restart(h.store, nil)
 	for i := 150; i < 300; i++ {
-		replied += len(h.deliver(fmt.Sprintf("s%03d@strangers.test", i), "hello", "help", nil))
+		replied += len(h.deliver(fmt.Sprintf("s%03d@d%03d.test", i, i), "hello", "help", nil))
 	}
 	if replied > budget {
-		t.Errorf("300 strangers got %d replies within the hour, want at most the budget %d", replied, budget)
+		t.Errorf("300 strangers got %d replies within 5 minutes, want at most the budget %d", replied, budget)
 	}
 	ignoredMails, err := h.store.Mails(context.Background(), archive.MailFilter{Disposition: "ignored"})
 	if err != nil {
@@ -218,9 +219,9 @@ func TestStrangerReplyBudget(t *testing.T) {
 	if sent := h.reply(alice, moves[0]); len(sent) != 2 || plyCount(t, h, id) != 1 {
 		t.Errorf("a keyed move after the stranger budget was spent caused %d replies, %d plies; want 2 and 1", len(sent), plyCount(t, h, id))
 	}
-	h.step = 2 * time.Hour
+	h.step = budgetWindow
 	if sent := h.deliver("late@strangers.test", "hello", "help", nil); len(sent) != 1 {
-		t.Errorf("a stranger two hours later got %d replies, want 1 (the budget is per hour)", len(sent))
+		t.Errorf("a stranger 10 minutes later got %d replies, want 1 (the budget is per 10 minutes)", len(sent))
 	}
 }
 
@@ -259,16 +260,21 @@ func TestForgedRefusalLeavesGameRow(t *testing.T) {
 // Issue 8, "done when": a 100-ply game played at full speed while a forger
 // sends 100 keyless mails in one player's name and 300 strangers mail the
 // server. Every ply is applied and answered, no mail causes more than
-// maxReplyBytes of replies, the strangers get at most the budget, and the
-// forger's mails make at most the hourly refusal cap of replies to alice.
+// maxReplyBytes of replies, and the keyless mails get at most their
+// budgets (issue 18 §2): the forger the hourly cap of one sender, the
+// strangers (one domain) the budget per domain for junk and that for
+// commands (their challenges) in each 10 minutes, and all junk together
+// at most the budget for junk in each 10 minutes.
 func TestAdversarialGame(t *testing.T) {
 	h := newHarness(t)
 	id := startCopenhagen(t, h)
 	h.step = 2 * time.Second // 500 mails in under 17 minutes
+	start := h.now
 	moves := playerMoves(t, 100, 4)
 	lastGameMail := map[string]sentMail{alice: h.last(alice), bob: h.last(bob)}
 	forged := []string{"d1-d3", "board", "help", "resign", "offer draw", strings.Repeat("help\n", 2000), "games", "history"}
-	var strangerReplies, forgerReplies, keyedReplies, total int
+	strangerMails := []string{"help", "variants", "new copenhagen with victim@example.org", "d1-d3"}
+	var strangerJunk, strangerCommands, forgerReplies, keyedReplies, total int
 	stranger := 0
 	for i, mv := range moves {
 		who := []string{alice, bob}[i%2]
@@ -288,11 +294,16 @@ func TestAdversarialGame(t *testing.T) {
 		total += checkBound(t, "forged mail", sent)
 
 		for range 3 {
-			sent = h.deliver(fmt.Sprintf("x%03d@strangers.test", stranger), "hello?", []string{"help", "variants", "new copenhagen with victim@example.org", "d1-d3"}[stranger%4], nil)
+			kind := stranger % len(strangerMails)
+			sent = h.deliver(fmt.Sprintf("x%03d@strangers.test", stranger), "hello?", strangerMails[kind], nil)
 			stranger++
 			for _, m := range sent {
-				if m.to != "victim@example.org" {
-					strangerReplies++
+				switch {
+				case m.to == "victim@example.org":
+				case kind == 2:
+					strangerCommands++
+				default:
+					strangerJunk++
 				}
 			}
 			total += checkBound(t, "stranger's mail", sent)
@@ -301,16 +312,24 @@ func TestAdversarialGame(t *testing.T) {
 	if got := plyCount(t, h, id); got != 100 {
 		t.Errorf("%d of 100 plies stored", got)
 	}
-	if budget := h.srv.opts.StrangerRepliesPerHour; strangerReplies+forgerReplies > budget {
-		t.Errorf("strangers got %d and the forger %d replies, want at most the budget %d together", strangerReplies, forgerReplies, budget)
+	windows := int(h.now.Sub(start)/budgetWindow) + 1
+	if domain := h.srv.opts.DomainReplies; strangerJunk > windows*domain || strangerCommands > windows*domain {
+		t.Errorf("the strangers of one domain got %d replies to junk and %d to challenges in %d windows, want at most %d each",
+			strangerJunk, strangerCommands, windows, windows*domain)
+	}
+	if junk := h.srv.opts.JunkReplies; strangerJunk+forgerReplies > windows*junk {
+		t.Errorf("strangers got %d and the forger %d replies to junk, want at most the budget %d in %d windows together",
+			strangerJunk, forgerReplies, junk, windows)
 	}
 	if forgerReplies > maxRepliesPerHour {
 		t.Errorf("the forger's 100 mails caused %d replies, want at most %d", forgerReplies, maxRepliesPerHour)
 	}
-	if bound := keyedReplies*8<<10 + (strangerReplies+forgerReplies)*maxReplyBytes; total > bound {
+	keyless := strangerJunk + strangerCommands + forgerReplies
+	if bound := keyedReplies*8<<10 + keyless*maxReplyBytes; total > bound {
 		t.Errorf("all replies took %d bytes, want at most %d", total, bound)
 	}
-	t.Logf("%d keyed replies, %d to the forger, %d to strangers, %d bytes in all", keyedReplies, forgerReplies, strangerReplies, total)
+	t.Logf("%d keyed replies, %d to the forger, %d to strangers' junk, %d to their challenges, %d bytes in all",
+		keyedReplies, forgerReplies, strangerJunk, strangerCommands, total)
 }
 
 // checkBound fails when the replies to one mail exceed maxReplyBytes and

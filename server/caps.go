@@ -9,25 +9,43 @@ import (
 )
 
 // Caps on what the referee answers, against mail loops, backscatter and
-// amplification (docs/security.md, issue 8). A mail that carries the
-// sender's valid key for its game is always handled, and answered whenever
-// it changed a game; only loopBreaker may keep back the answer to a keyed
-// mail that changed nothing. Every other cap applies to mails without the
-// sender's key.
+// amplification (docs/security.md, issues 8 and 18). A mail that carries
+// the sender's valid key for its game is always handled, and answered
+// whenever it changed a game; only loopBreaker may keep back the answer
+// to a keyed mail that changed nothing. Every other cap applies to mails
+// without the sender's key, each counted in the budget triage gives it
+// (triage.go): a confirmation carrying its key is never held back; a
+// valid command is held back only by the budgets of its sender and its
+// domain, counted over commands alone; junk is held back by its sender's,
+// its domain's and the one for all senders together, counted over junk
+// alone. So no flood of junk can keep a newcomer's challenge, engine game
+// or join from being carried out and answered.
 //
 // The counts come from the archive (archive.MailFilter over the processed
-// mails of the last hour), so they hold across restarts.
+// mails of the last hour or the last budgetWindow), so they hold across
+// restarts. What the caps hold back is logged once a minute (heldLog).
 
-// maxRepliesPerHour caps the keyless mails the referee answers for one
-// address per hour, whatever they ask; a person playing by mail stays far
-// below it, and whatever loops with us without a key (a responder that
-// ignores RFC 3834) stops getting answers.
+// maxRepliesPerHour caps the keyless mails of one budget (junk, or
+// commands) the referee answers for one address per hour, whatever they
+// ask; a person playing by mail stays far below it, and whatever loops
+// with us without a key (a responder that ignores RFC 3834) stops getting
+// answers.
 const maxRepliesPerHour = 30
 
-// DefaultStrangerRepliesPerHour is the default of
-// Options.StrangerRepliesPerHour: how many keyless mails, from all senders
-// together, the referee answers per hour.
-const DefaultStrangerRepliesPerHour = 60
+// budgetWindow is the window the per-domain budget and the budget for
+// junk from all senders count in (issue 18 §2: at most 60 replies to junk
+// per 10 minutes).
+const budgetWindow = 10 * time.Minute
+
+// DefaultJunkReplies is the default of Options.JunkReplies: how many
+// mails of junk (archive.JunkBudget), from all senders together, the
+// referee answers per budgetWindow.
+const DefaultJunkReplies = 60
+
+// DefaultDomainReplies is the default of Options.DomainReplies: how many
+// keyless mails of one budget (junk, or commands) from the addresses of
+// one organizational domain the referee answers per budgetWindow.
+const DefaultDomainReplies = 20
 
 // maxKeyedRefusals is how many refused keyed mails about one game one
 // player is answered per hour; maxRepliesPerHour bounds the answered keyed
@@ -56,41 +74,80 @@ const maxReplyBytes = 64 << 10
 // hourAgo is the start of the window the hourly caps count in.
 func hourAgo(now time.Time) time.Time { return now.Add(-time.Hour) }
 
-// strangerBudget says why a keyless mail from addr is not answered at all,
-// or "" when it may be: the sender's own hourly cap (maxRepliesPerHour)
-// and the budget shared by every keyless sender
-// (Options.StrangerRepliesPerHour). Such a mail is recorded as ignored
-// with the reason and nothing it asks for is done.
-func (s *Server) strangerBudget(ctx context.Context, addr string, now time.Time) (string, error) {
-	n, err := s.store.CountMails(ctx, archive.MailFilter{From: addr, Auth: archive.OnlyUnauthenticated,
+// heldBy names the cap that held a reply back, in the log (heldLog).
+type heldBy string
+
+// The caps that hold replies back.
+const (
+	notHeld        heldBy = ""
+	bySenderCap    heldBy = "sender_cap"    // maxRepliesPerHour for the sender
+	byDomainBudget heldBy = "domain_budget" // Options.DomainReplies for the sender's domain
+	byJunkBudget   heldBy = "junk_budget"   // Options.JunkReplies for all senders together
+	byRefusalCap   heldBy = "refusal_cap"   // Options.ErrorRepliesPerHour refusals to the sender
+	byLoopBreaker  heldBy = "loop_breaker"  // loopBreaker, keyed mails that changed nothing
+)
+
+// replyBudget says why a keyless mail from addr, counted in budget b
+// (triage.go), is not answered at all, or "" when it may be, and which cap
+// held it: for junk and for commands the sender's hourly cap
+// (maxRepliesPerHour) and its domain's budget (Options.DomainReplies),
+// each counted over mails of the same budget only; for junk last the
+// budget for all senders together (Options.JunkReplies). A confirmation
+// carrying its key and a keyed mail (archive.NoBudget) are never held.
+// Such a mail is recorded as ignored with the reason and nothing it asks
+// for is done.
+func (s *Server) replyBudget(ctx context.Context, addr, domain string, b archive.MailBudget, now time.Time) (string, heldBy, error) {
+	if b != archive.JunkBudget && b != archive.CommandBudget {
+		return "", notHeld, nil
+	}
+	what := "mails without a key"
+	if b == archive.CommandBudget {
+		what = "mails with a command"
+	}
+	n, err := s.store.CountMails(ctx, archive.MailFilter{From: addr, Auth: archive.OnlyUnauthenticated, Budget: b,
 		AnsweredOnly: true, Since: hourAgo(now)})
 	if err != nil {
-		return "", err
+		return "", notHeld, err
 	}
 	if n >= maxRepliesPerHour {
-		return fmt.Sprintf("reply cap for this sender reached: %d mails without a key answered in the last hour", n), nil
+		return fmt.Sprintf("reply cap for this sender reached: %d %s answered in the last hour", n, what), bySenderCap, nil
 	}
-	if s.opts.StrangerRepliesPerHour == 0 {
-		return "replies to mails without a key are switched off (server.stranger_replies_per_hour)", nil
+	if domain != "" {
+		n, err := s.store.CountMails(ctx, archive.MailFilter{Domain: domain, Auth: archive.OnlyUnauthenticated, Budget: b,
+			AnsweredOnly: true, Since: now.Add(-budgetWindow)})
+		if err != nil {
+			return "", notHeld, err
+		}
+		if n >= s.opts.DomainReplies {
+			return fmt.Sprintf("reply budget for the domain %s spent: %d %s answered in the last %v (server.domain_replies_per_10m)",
+				domain, n, what, budgetWindow), byDomainBudget, nil
+		}
 	}
-	all, err := s.store.CountMails(ctx, archive.MailFilter{Auth: archive.OnlyUnauthenticated,
-		AnsweredOnly: true, Since: hourAgo(now)})
+	if b != archive.JunkBudget {
+		return "", notHeld, nil
+	}
+	if s.opts.JunkReplies == 0 {
+		return "replies to mails without a key or a valid command are switched off (server.junk_replies_per_10m)", byJunkBudget, nil
+	}
+	all, err := s.store.CountMails(ctx, archive.MailFilter{Auth: archive.OnlyUnauthenticated, Budget: archive.JunkBudget,
+		AnsweredOnly: true, Since: now.Add(-budgetWindow)})
 	if err != nil {
-		return "", err
+		return "", notHeld, err
 	}
-	if all >= s.opts.StrangerRepliesPerHour {
-		return fmt.Sprintf("reply budget for mails without a key spent: %d answered in the last hour (server.stranger_replies_per_hour)", all), nil
+	if all >= s.opts.JunkReplies {
+		return fmt.Sprintf("reply budget for mails without a key or a valid command spent: %d answered in the last %v (server.junk_replies_per_10m)",
+			all, budgetWindow), byJunkBudget, nil
 	}
-	return "", nil
+	return "", notHeld, nil
 }
 
 // loopBreaker says why the sender's reply to a keyed mail that changed no
 // game is not sent, or "" when it is (see maxKeyedRefusals); the sender's
 // note is then dropped. A keyed mail that changed a game is always
 // answered.
-func (ss *session) loopBreaker(disposition string) (string, error) {
+func (ss *session) loopBreaker(disposition string) (string, heldBy, error) {
 	if ss.auth == nil || ss.changedGame() {
-		return "", nil
+		return "", notHeld, nil
 	}
 	f := archive.MailFilter{From: ss.from, GameID: ss.auth.g.ID, Auth: archive.OnlyAuthenticated,
 		AnsweredOnly: true, Since: hourAgo(ss.now)}
@@ -100,13 +157,13 @@ func (ss *session) loopBreaker(disposition string) (string, error) {
 	}
 	n, err := ss.srv.store.CountMails(ss.ctx, f)
 	if err != nil {
-		return "", err
+		return "", notHeld, err
 	}
 	if n >= limit {
 		ss.dropNotes(ss.from)
-		return fmt.Sprintf("loop breaker: %d keyed mails about game %s that changed nothing were answered in the last hour", n, ss.auth.g.ID), nil
+		return fmt.Sprintf("loop breaker: %d keyed mails about game %s that changed nothing were answered in the last hour", n, ss.auth.g.ID), byLoopBreaker, nil
 	}
-	return "", nil
+	return "", notHeld, nil
 }
 
 // changedGame reports whether the mail changed a game: a ply, a
@@ -123,24 +180,27 @@ func (ss *session) changedGame() bool {
 
 // capRefusals drops the sender's reply to a keyless mail that was not
 // applied (refused, or an error) when the sender already got
-// Options.ErrorRepliesPerHour such replies in the last hour; the mail is
-// still recorded, with the reason. Replies to other players are kept. For
-// a keyed mail it is loopBreaker.
-func (s *Server) capRefusals(ss *session, disposition string) (string, error) {
+// Options.ErrorRepliesPerHour such replies to mails of the same budget
+// (junk, or commands) in the last hour, so that refused junk in someone's
+// name cannot silence the refusal of their own command; the mail is still
+// recorded, with the reason. A confirmation carrying its key is never
+// held back. Replies to other players are kept. For a keyed mail it is
+// loopBreaker.
+func (s *Server) capRefusals(ss *session, disposition string, b archive.MailBudget) (string, heldBy, error) {
 	if ss.auth != nil {
 		return ss.loopBreaker(disposition)
 	}
-	if disposition == applied {
-		return "", nil
+	if disposition == applied || b == archive.ConfirmationBudget {
+		return "", notHeld, nil
 	}
-	n, err := s.store.CountMails(ss.ctx, archive.MailFilter{From: ss.from, Disposition: disposition,
+	n, err := s.store.CountMails(ss.ctx, archive.MailFilter{From: ss.from, Disposition: disposition, Budget: b,
 		Auth: archive.OnlyUnauthenticated, AnsweredOnly: true, Since: hourAgo(ss.now)})
 	if err != nil {
-		return "", err
+		return "", notHeld, err
 	}
 	if n >= s.opts.ErrorRepliesPerHour {
 		ss.dropNotes(ss.from)
-		return fmt.Sprintf("refusal not sent: %d refusals of mails without a key sent to this address in the last hour (server.error_replies_per_hour)", n), nil
+		return fmt.Sprintf("refusal not sent: %d refusals of mails without a key sent to this address in the last hour (server.error_replies_per_hour)", n), byRefusalCap, nil
 	}
-	return "", nil
+	return "", notHeld, nil
 }

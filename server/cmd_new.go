@@ -84,16 +84,26 @@ func (ss *session) newGame(c *grammar.NewGameCommand) error {
 // with or without "-", "_" and the accent of "Ó". An unknown name is
 // refused, with the nearest known name as a hint.
 func (ss *session) variantNamed(written string) (*engine.Variant, error) {
-	name := strings.ToLower(written)
-	name = strings.NewReplacer("ó", "o", "-", "", "_", "").Replace(name)
-	if v, ok := engine.Lookup(name); ok {
+	if v, ok := lookupVariant(written); ok {
 		return v, nil
 	}
 	r := &refusal{text: tr(ss.lang, "err.unknownvariant", clip(written))}
-	if h := variantHint(ss.lang, name); h != "" {
+	if h := variantHint(ss.lang, variantKey(written)); h != "" {
 		r.text += " " + h
 	}
 	return nil, r
+}
+
+// lookupVariant finds a built-in variant by its name as a player writes it
+// (see variantNamed).
+func lookupVariant(written string) (*engine.Variant, bool) {
+	return engine.Lookup(variantKey(written))
+}
+
+// variantKey is a variant's name as written, in lower case without "-",
+// "_" and the accent of "Ó": the form engine.Lookup knows.
+func variantKey(written string) string {
+	return strings.NewReplacer("ó", "o", "-", "", "_", "").Replace(strings.ToLower(written))
 }
 
 // createGame makes the invited game of the sender against opp, the sender

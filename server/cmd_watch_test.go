@@ -246,18 +246,19 @@ func TestStolenSpectatorMail(t *testing.T) {
 }
 
 // TestSpectatorsAreStrangers: "watch" carries no key, so watch mails count
-// against the budget for keyless mails; past it they are ignored and add
+// against the budget for junk; past it they are ignored and add
 // no spectator, while the players' keyed moves go on.
 func TestSpectatorsAreStrangers(t *testing.T) {
 	h := newHarness(t)
 	id := startBrandubh(t, h)
-	h.srv.opts.StrangerRepliesPerHour = 3
+	h.srv.opts.JunkReplies = 3
 	h.step = time.Minute
 	answered := 0
 	for i := 0; i < 6; i++ {
 		answered += len(h.deliver(fmt.Sprintf("w%d@watch.test", i), "x", "watch "+id, nil))
 	}
-	// the start of the game counted too: alice's challenge was keyless
+	// (alice's keyless challenge, a valid command, spent nothing of the
+	// budget for junk)
 	if answered > 3 || len(h.spectatorsOf(id)) != answered {
 		t.Errorf("6 watch mails over a budget of 3: %d answered, %d spectators", answered, len(h.spectatorsOf(id)))
 	}

@@ -12,8 +12,11 @@
 // Files, in the order a mail meets them:
 //
 //   - server.go: Options, New, HandleMail and decide (one mail → one
-//     archive change); caps.go: the hourly reply and refusal caps;
-//     loop.go: Run, Poll and the outbox.
+//     archive change); triage.go: which reply budget a keyless mail is
+//     counted in (junk, a valid command, a confirmation with its key);
+//     caps.go: the reply budgets and refusal caps; held.go: the log of
+//     what they held back, once a minute; loop.go: Run, Poll and the
+//     outbox.
 //   - session.go: the session of one mail (replies being composed, games
 //     loaded, the sender's game and key); run.go: finding the command
 //     lines and running each; registry.go: which handler runs which

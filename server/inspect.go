@@ -102,7 +102,7 @@ func (s *Server) Inspect(ctx context.Context, m *mailer.Message) (*Inspection, e
 		}
 		return in, nil
 	}
-	change, _, err := s.decide(ctx, m)
+	change, _, _, err := s.decide(ctx, m)
 	if err != nil {
 		return nil, err
 	}

@@ -64,7 +64,7 @@ func TestRequireAuthResultsDropsForgery(t *testing.T) {
 // the archive (issue 8 §1: "where is my move?").
 func TestInspectSaysWhy(t *testing.T) {
 	h := newHarness(t)
-	h.srv.opts.StrangerRepliesPerHour = 1
+	h.srv.opts.JunkReplies = 1
 	h.step = time.Minute
 	h.deliver("first@strangers.test", "hi", "help", nil)
 	raw := "From: second@strangers.test\r\nTo: tafl@game.test\r\nSubject: hi\r\nMessage-ID: <second@strangers.test>\r\n\r\nhelp\r\n"
@@ -76,7 +76,7 @@ func TestInspectSaysWhy(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if in.Action != "ignore" || !strings.Contains(in.Why, "reply budget for mails without a key spent") {
+	if in.Action != "ignore" || !strings.Contains(in.Why, "reply budget for mails without a key or a valid command spent") {
 		t.Errorf("Inspect over the budget = %s (%s), want ignore with the budget as the reason", in.Action, in.Why)
 	}
 	if sent := h.deliverRaw([]byte(raw)); len(sent) != 0 {

@@ -26,6 +26,7 @@ func (s *Server) Run(ctx context.Context) error {
 	rescan := true // the first poll reads the whole inbox: mails handled but not yet moved are finished off
 	backoff := time.Second
 	for ctx.Err() == nil {
+		s.held.report(s.log, s.opts.Now()) // what the caps held back, once a minute (held.go)
 		err := s.Poll(ctx, rescan)
 		if err == nil {
 			rescan = false

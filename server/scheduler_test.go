@@ -253,7 +253,7 @@ func TestTimerMailsAreNoStrangerReplies(t *testing.T) {
 		ids = append(ids, findGame(to(t, sent, bob).Subject, "", nil).id)
 		h.reply(bob, "accept")
 	}
-	h.srv.opts.StrangerRepliesPerHour = 0 // from now on no keyless mail is answered
+	h.srv.opts.JunkReplies = 0 // from now on no keyless mail is answered
 	h.srv.opts.ErrorRepliesPerHour = 0
 	count := func(f archive.MailFilter) int {
 		f.Since = start.Add(-time.Hour)

@@ -77,16 +77,25 @@ type Options struct {
 	// the From domain (docs/security.md). Only for servers whose receiving
 	// MTA adds that header and strips forged copies of it.
 	RequireAuthResults bool
-	// StrangerRepliesPerHour is how many mails that carry no player's key
-	// (help, games, challenges, refusals of keyless moves), from all
-	// senders together, the referee answers per hour; past it such mails
-	// are recorded as ignored with the reason (`taflmail mails --ignored`)
-	// and nothing they ask for is done. The count is kept in the archive,
-	// so it holds across restarts. A mail with the sender's valid key for
-	// its game is never held by it. 0 means
-	// DefaultStrangerRepliesPerHour; a negative value answers no keyless
-	// mail at all. See docs/security.md.
-	StrangerRepliesPerHour int
+	// JunkReplies is how many mails that carry no player's key and no
+	// valid command (archive.JunkBudget, triage.go: help, games, prose,
+	// refusals of keyless moves), from all senders together, the referee
+	// answers per 10 minutes (budgetWindow); past it such mails are
+	// recorded as ignored with the reason (`taflmail mails --ignored`)
+	// and nothing they ask for is done. It never holds a valid command (a
+	// challenge, an engine game, a join) or a confirmation with its key,
+	// nor a mail with the sender's valid key for its game. The count is
+	// kept in the archive, so it holds across restarts. 0 means
+	// DefaultJunkReplies; a negative value answers no junk at all. See
+	// docs/security.md.
+	JunkReplies int
+	// DomainReplies is how many keyless mails of one budget (junk, or
+	// valid commands, each counted apart) from the addresses of one
+	// organizational domain (mailer.OrganizationalDomain) the referee
+	// answers per 10 minutes; past it such mails are recorded as ignored
+	// with the reason. A confirmation with its key is never held by it.
+	// 0 means DefaultDomainReplies.
+	DomainReplies int
 	// AuthservID is the authserv-id of the receiving MTA (RFC 8601 §2.5):
 	// only its Authentication-Results fields are read, see
 	// mailer.Authenticated. Empty means none is trusted.
@@ -151,6 +160,9 @@ type Server struct {
 	polled atomic.Int64
 	// engine runs the engine opponent's searches (engine.go).
 	engine *engineRunner
+	// held counts the replies the caps held back, logged once a minute
+	// (held.go).
+	held heldLog
 }
 
 // New checks the options and returns a Server. It returns an error naming
@@ -197,10 +209,13 @@ func New(o Options) (*Server, error) {
 		o.ErrorRepliesPerHour = 0
 	}
 	switch {
-	case o.StrangerRepliesPerHour == 0:
-		o.StrangerRepliesPerHour = DefaultStrangerRepliesPerHour
-	case o.StrangerRepliesPerHour < 0:
-		o.StrangerRepliesPerHour = 0
+	case o.JunkReplies == 0:
+		o.JunkReplies = DefaultJunkReplies
+	case o.JunkReplies < 0:
+		o.JunkReplies = 0
+	}
+	if o.DomainReplies <= 0 {
+		o.DomainReplies = DefaultDomainReplies
 	}
 	if o.DefaultLanguage != german {
 		o.DefaultLanguage = english
@@ -267,7 +282,7 @@ func (s *Server) HandleMail(ctx context.Context, m *mailer.Message) error {
 		return nil
 	}
 	for attempt := 0; ; attempt++ {
-		change, finished, err := s.decide(ctx, m)
+		change, finished, held, err := s.decide(ctx, m)
 		if err != nil {
 			return err
 		}
@@ -278,8 +293,13 @@ func (s *Server) HandleMail(ctx context.Context, m *mailer.Message) error {
 		err = s.store.Commit(ctx, change)
 		switch {
 		case err == nil:
-			s.log.Info("mail processed", "message_id", m.MessageID, "from", m.From,
+			level := slog.LevelInfo
+			if held != notHeld {
+				level = slog.LevelDebug // counted, and logged once a minute (held.go)
+			}
+			s.log.Log(ctx, level, "mail processed", "message_id", m.MessageID, "from", m.From,
 				"game", change.Mail.GameID, "disposition", change.Mail.Disposition, "replies", len(change.Outbox))
+			s.held.note(s.log, held, s.opts.Now())
 			s.writeRecords(finished)
 			s.settleAfter(ctx, change) // a player who withdrew by this mail: their games end now (tournament_withdraw.go)
 			return nil
@@ -302,10 +322,11 @@ const (
 )
 
 // decide runs the mail's commands without writing anything and returns the
-// change to commit and the tables of games that finished. A mail the
+// change to commit, the tables of games that finished, and the cap that
+// held the sender's reply back (notHeld when none did). A mail the
 // referee does not answer at all is recorded as ignored with the reason
 // (archive.ProcessedMail.Reason).
-func (s *Server) decide(ctx context.Context, m *mailer.Message) (archive.Change, []*table, error) {
+func (s *Server) decide(ctx context.Context, m *mailer.Message) (archive.Change, []*table, heldBy, error) {
 	from := strings.ToLower(m.From)
 	ss := s.newSession(ctx, m, from, s.opts.Now())
 	ss.ref = findGame(m.Subject, m.InReplyTo, m.References)
@@ -313,61 +334,60 @@ func (s *Server) decide(ctx context.Context, m *mailer.Message) (archive.Change,
 		ss.ref = findGameInText(m.Reply, m.Text)
 	}
 	change := archive.Change{Mail: archive.ProcessedMail{MessageID: m.MessageID, From: from, GameID: ss.ref.id, At: ss.now,
-		Subject: hideKeys(m.Subject)}}
-	ignore := func(why string) (archive.Change, []*table, error) {
-		s.log.Info("mail ignored", "message_id", m.MessageID, "from", from, "game", ss.ref.id, "why", why)
+		Subject: hideKeys(m.Subject), Domain: mailer.OrganizationalDomain(from)}}
+	ignore := func(why string, held heldBy) (archive.Change, []*table, heldBy, error) {
+		level := slog.LevelInfo
+		if held != notHeld {
+			level = slog.LevelDebug // counted, and logged once a minute (held.go)
+		}
+		s.log.Log(ctx, level, "mail ignored", "message_id", m.MessageID, "from", from, "game", ss.ref.id, "why", why)
 		change.Mail.Disposition, change.Mail.Reason = ignored, why
-		return change, nil, nil
+		return change, nil, held, nil
 	}
 	if why := s.ignoreReason(m, from); why != "" {
-		return ignore(why)
+		return ignore(why, notHeld)
 	}
 	ss.lang = ss.langOf(from)
 	if err := ss.authenticate(); err != nil {
-		return archive.Change{}, nil, err
+		return archive.Change{}, nil, notHeld, err
 	}
 	change.Mail.Authenticated = ss.auth != nil
 	if !m.TooLarge {
 		ss.lines, ss.unread = ss.commandLines()
 	}
-	why, err := ss.mayAnswer()
+	budget, err := ss.budgetOf() // before any budget is consulted, without side effects (triage.go)
 	if err != nil {
-		return archive.Change{}, nil, err
+		return archive.Change{}, nil, notHeld, err
+	}
+	change.Mail.Budget = budget
+	why, held, err := s.replyBudget(ctx, from, change.Mail.Domain, budget, ss.now)
+	if err != nil {
+		return archive.Change{}, nil, notHeld, err
 	}
 	if why != "" {
-		return ignore(why)
+		return ignore(why, held)
 	}
 	ss, disposition, err := s.answer(ss)
 	if err != nil {
-		return archive.Change{}, nil, err
+		return archive.Change{}, nil, notHeld, err
 	}
 	change.Mail.Disposition = disposition
-	if change.Mail.Reason, err = s.capRefusals(ss, disposition); err != nil {
-		return archive.Change{}, nil, err
+	if change.Mail.Reason, held, err = s.capRefusals(ss, disposition, budget); err != nil {
+		return archive.Change{}, nil, notHeld, err
 	} else if change.Mail.Reason != "" {
-		s.log.Warn("mail not answered", "message_id", m.MessageID, "from", from, "why", change.Mail.Reason)
+		s.log.Debug("mail not answered", "message_id", m.MessageID, "from", from, "why", change.Mail.Reason)
 	}
 	out, err := ss.compose()
 	if err != nil {
-		return archive.Change{}, nil, err
+		return archive.Change{}, nil, notHeld, err
 	}
 	if ss.readErr != nil {
-		return archive.Change{}, nil, ss.readErr
+		return archive.Change{}, nil, notHeld, ss.readErr
 	}
 	change.Outbox = out
 	finished := ss.collect(&change)
 	ss.collectClock(&change)
-	return change, finished, nil
-}
-
-// mayAnswer says why the mail gets no answer at all, or "": a keyless
-// mail over the hourly budgets (strangerBudget). A keyed mail is always
-// handled.
-func (ss *session) mayAnswer() (string, error) {
-	if ss.auth == nil {
-		return ss.srv.strangerBudget(ss.ctx, ss.from, ss.now)
-	}
-	return "", nil
+	return change, finished, held, nil
 }
 
 // answer runs the mail's commands (or refuses a mail too large to read)

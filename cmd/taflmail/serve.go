@@ -135,9 +135,9 @@ func serverOptions(cfg config.Config, store *archive.Store, inbox server.Inbox, 
 	if perHour == 0 {
 		perHour = -1 // config: 0 sends none; server: negative sends none
 	}
-	strangers := cfg.Server.StrangerRepliesPerHour
-	if strangers == 0 {
-		strangers = -1 // config: 0 answers none; server: negative answers none
+	junk := cfg.Server.JunkRepliesPer10m
+	if junk == 0 {
+		junk = -1 // config: 0 answers none; server: negative answers none
 	}
 	leaveDays := cfg.Clock.LeaveDays
 	if leaveDays == 0 {
@@ -159,7 +159,8 @@ func serverOptions(cfg config.Config, store *archive.Store, inbox server.Inbox, 
 	return server.Options{
 		Address: cfg.Server.Address, Name: cfg.Server.Name, Domain: cfg.Server.Domain,
 		Mailbox: cfg.IMAP.Mailbox, Store: store, Inbox: inbox, Sender: sender, Logger: logger,
-		MaxMailBytes: cfg.IMAP.MaxMailBytes, ErrorRepliesPerHour: perHour, StrangerRepliesPerHour: strangers,
+		MaxMailBytes: cfg.IMAP.MaxMailBytes, ErrorRepliesPerHour: perHour,
+		JunkReplies: junk, DomainReplies: cfg.Server.DomainRepliesPer10m,
 		DefaultLanguage: cfg.Server.DefaultLanguage, RecordsDir: cfg.Archive.RecordsDir,
 		RequireAuthResults: cfg.Server.RequireAuthResults, AuthservID: cfg.Server.AuthservID,
 		LeaveDays: leaveDays, Reminders: reminders, UntimedReminders: untimed,

@@ -1,0 +1,109 @@
+package server
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/grammar"
+)
+
+// Triage: which reply budget a mail without the sender's key is counted
+// in (issue 18 §2, docs/security.md "No loops, no floods"). It is decided
+// from the mail's parsed command lines before any budget is consulted,
+// and without side effects: it only reads the archive, so a mail the
+// budgets then hold back has changed nothing.
+//
+//   - archive.ConfirmationBudget: a line confirms a request with the key
+//     the referee mailed this address for it ("join ID confirm KEY",
+//     "withdraw ID confirm KEY"). Such a mail is never held back.
+//   - archive.CommandBudget: a line is a valid command that does something
+//     for the sender beyond an answer — a challenge of a person or of the
+//     engine in a variant that exists, "join" of a tournament that exists,
+//     "withdraw" from one the sender is entered in. Such mails are counted
+//     per sender and per domain, apart from junk, and never by the budget
+//     for all senders together: a flood of junk cannot hold them back.
+//   - archive.JunkBudget: anything else — no command, lines that do not
+//     parse, near misses, keyless game commands (refused anyway),
+//     informational commands (help, variants, games, standings …), whose
+//     only effect is the reply itself. Their replies are bounded per
+//     sender, per domain and for all senders together.
+
+// budgetOf returns the budget the session's mail is counted in:
+// archive.NoBudget for a mail carrying the sender's key for its game,
+// else the highest of its lines (confirmation over command over junk).
+// Only an archive failure is returned.
+func (ss *session) budgetOf() (archive.MailBudget, error) {
+	if ss.auth != nil {
+		return archive.NoBudget, nil
+	}
+	budget := archive.JunkBudget
+	for _, l := range ss.lines {
+		if l.err != nil || l.cmd == nil {
+			continue
+		}
+		b, err := ss.lineBudget(l.cmd)
+		if err != nil {
+			return "", err
+		}
+		switch {
+		case b == archive.ConfirmationBudget:
+			return b, nil
+		case b == archive.CommandBudget:
+			budget = b
+		}
+	}
+	return budget, nil
+}
+
+// lineBudget returns the budget one parsed command line would put its
+// mail in (see budgetOf), reading the archive only.
+func (ss *session) lineBudget(c grammar.Command) (archive.MailBudget, error) {
+	switch c := c.(type) {
+	case *grammar.NewGameCommand:
+		if _, ok := lookupVariant(c.Variant); ok {
+			return archive.CommandBudget, nil
+		}
+	case *grammar.JoinCommand:
+		id := strings.ToLower(c.Tournament.Text)
+		if c.Key != nil {
+			p, err := ss.srv.store.PendingEntry(ss.ctx, id, ss.from)
+			if err != nil {
+				return archive.JunkBudget, ignoreNotFound(err)
+			}
+			if strings.EqualFold(c.Key.Text, p.Key) {
+				return archive.ConfirmationBudget, nil
+			}
+			return archive.JunkBudget, nil
+		}
+		if _, err := ss.srv.store.Tournament(ss.ctx, id); err != nil {
+			return archive.JunkBudget, ignoreNotFound(err)
+		}
+		return archive.CommandBudget, nil
+	case *grammar.WithdrawCommand:
+		es, err := ss.srv.store.Entries(ss.ctx, strings.ToLower(c.Tournament.Text))
+		if err != nil {
+			return archive.JunkBudget, ignoreNotFound(err)
+		}
+		for _, e := range es {
+			if e.Player != ss.from || e.Withdrawn() {
+				continue
+			}
+			switch {
+			case c.Key == nil:
+				return archive.CommandBudget, nil
+			case strings.EqualFold(c.Key.Text, e.Key):
+				return archive.ConfirmationBudget, nil
+			}
+		}
+	}
+	return archive.JunkBudget, nil
+}
+
+// ignoreNotFound returns err unless it is archive.ErrNotFound.
+func ignoreNotFound(err error) error {
+	if errors.Is(err, archive.ErrNotFound) {
+		return nil
+	}
+	return err
+}
