@@ -101,6 +101,7 @@ type Engine struct {
 	Searches       int           `mapstructure:"searches" help:"engine searches that run at once, each keeping one core busy; further engine moves wait for one to end"`
 	TableMiB       int           `mapstructure:"table_mib" help:"transposition table of each engine search in MiB: the engine needs about searches × table_mib MiB"`
 	GamesPerPlayer int           `mapstructure:"games_per_player" help:"running games one player may have against the engine; 0 switches games against the engine off"`
+	MaxGames       int           `mapstructure:"max_games" help:"running games against the engine in all; 0 lets the engine take games while one move of every game at the new game's level or below fits in searches × 5 minutes of think time"`
 }
 
 // Log is what the daemon writes about itself.

@@ -70,6 +70,7 @@ func TestDefault(t *testing.T) {
 		{"server.error_replies_per_hour", d.Server.ErrorRepliesPerHour, 5},
 		{"server.junk_replies_per_10m", d.Server.JunkRepliesPer10m, 60},
 		{"server.domain_replies_per_10m", d.Server.DomainRepliesPer10m, 20},
+		{"engine.max_games", d.Engine.MaxGames, 0},
 		{"server.require_auth_results", d.Server.RequireAuthResults, false},
 		{"server.authserv_id", d.Server.AuthservID, ""},
 		{"server.default_language", d.Server.DefaultLanguage, "en"},
@@ -288,6 +289,7 @@ log.format: must be text or json, not ""`},
 		{"negative replies", func(c *config.Config) { c.Server.ErrorRepliesPerHour = -1 }, `server.error_replies_per_hour: must be 0 or more, not -1`},
 		{"negative junk replies", func(c *config.Config) { c.Server.JunkRepliesPer10m = -2 }, `server.junk_replies_per_10m: must be 0 or more, not -2`},
 		{"no domain replies", func(c *config.Config) { c.Server.DomainRepliesPer10m = 0 }, `server.domain_replies_per_10m: must be from 1 to 100000, not 0`},
+		{"negative engine games", func(c *config.Config) { c.Engine.MaxGames = -1 }, `engine.max_games: must be from 0 (automatic) to 100000, not -1`},
 		{"negative attachment", func(c *config.Config) { c.Server.MaxAttachmentBytes = -1 }, `server.max_attachment_bytes: must be from 0 to 67108864 (64 MiB), not -1`},
 		{"huge attachment", func(c *config.Config) { c.Server.MaxAttachmentBytes = 64<<20 + 1 }, `server.max_attachment_bytes: must be from 0 to 67108864 (64 MiB), not 67108865`},
 		{"fast poll", func(c *config.Config) { c.IMAP.PollInterval = time.Millisecond }, `imap.poll_interval: must be at least 1s, not 1ms`},
@@ -590,6 +592,7 @@ engine:
   searches: 1
   table_mib: 16
   games_per_player: 3
+  max_games: 0
 
 log:
   level: "debug"
@@ -658,8 +661,8 @@ func TestRegisterFlags(t *testing.T) {
 
 func TestKeys(t *testing.T) {
 	keys := config.Keys()
-	if len(keys) != 43 {
-		t.Errorf("len(Keys()) = %d, want 43", len(keys))
+	if len(keys) != 44 {
+		t.Errorf("len(Keys()) = %d, want 44", len(keys))
 	}
 	k := keys[10] // imap.poll_interval
 	want := config.Key{Name: "imap.poll_interval", Env: "TAFLMAIL_IMAP_POLL_INTERVAL", Flag: "imap-poll-interval",

@@ -161,6 +161,9 @@ func (c Config) Validate() error {
 	if c.Engine.GamesPerPlayer < 0 || c.Engine.GamesPerPlayer > 100 {
 		bad("engine.games_per_player", "must be from 0 to 100, not %d", c.Engine.GamesPerPlayer)
 	}
+	if c.Engine.MaxGames < 0 || c.Engine.MaxGames > 100000 {
+		bad("engine.max_games", "must be from 0 (automatic) to 100000, not %d", c.Engine.MaxGames)
+	}
 
 	// log
 	oneOf("log.level", c.Log.Level, "debug", "info", "warn", "error")

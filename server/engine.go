@@ -80,10 +80,12 @@ func playerLabel(lang string, g *archive.Game, addr string) string {
 // once, without an invitation. The engine plays at level N
 // (search.MinLevel to MaxLevel, default defaultEngineLevel). It is refused
 // when games against the engine are switched off (Options.EngineGames),
-// the level does not exist, the sender already plays Options.EngineGames
-// running games against the engine, or sent maxChallengesPerHour
-// challenges in the last hour. A level with a person's address is
-// refused too.
+// the level does not exist, this mail started a game against the engine
+// already (issue 18 §3: one mail, one engine game, however its lines are
+// worded), the sender sent maxChallengesPerHour challenges in the last
+// hour or already plays Options.EngineGames running games against the
+// engine, or the engine is fully booked (engineBooked). A level with a
+// person's address is refused too.
 func (ss *session) newEngineGame(c *grammar.NewGameCommand, v *engine.Variant) error {
 	level, given := defaultEngineLevel, hasLevel(c)
 	if given {
@@ -112,6 +114,9 @@ func (ss *session) newEngineGame(c *grammar.NewGameCommand, v *engine.Variant) e
 			return ss.refuse("err.badside", clip(c.Side))
 		}
 	}
+	if ss.startedEngineGame() {
+		return ss.refuse("err.engine.onemail")
+	}
 	if n, err := ss.recentChallenges(); err != nil {
 		return err
 	} else if n >= maxChallengesPerHour {
@@ -123,6 +128,9 @@ func (ss *session) newEngineGame(c *grammar.NewGameCommand, v *engine.Variant) e
 	}
 	if len(running) >= limit {
 		return ss.refuse("err.engine.games", len(running), strings.Join(running, ", "), limit)
+	}
+	if err := ss.engineBooked(level); err != nil {
+		return err
 	}
 	t, err := ss.createGame(v, EngineAddress, side)
 	if err != nil {
@@ -177,6 +185,59 @@ func (ss *session) engineGamesOf(addr string) ([]string, error) {
 		}
 	}
 	return ids, nil
+}
+
+// startedEngineGame reports whether this mail has started a game against
+// the engine already.
+func (ss *session) startedEngineGame() bool {
+	for _, t := range ss.tables {
+		if t.changed && t.g.Version == 0 && engineSide(t.g) != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// engineServeWindow is the time, per search slot (Options.EngineSearches),
+// in which the engine must be able to think one ply of every running game
+// at a level and below: the automatic global cap of its games
+// (engineBooked, Options.EngineMaxGames 0).
+const engineServeWindow = 5 * time.Minute
+
+// engineBooked returns a refusal when the engine can take no further game
+// at level (issue 18 §3): with Options.EngineMaxGames set, when that many
+// games against it are running; without, when one ply of every running
+// game at level or below, and of the new one, would need more think time
+// (levelThink, at each game's level) than EngineSearches ×
+// engineServeWindow. Games at higher levels do not count against a lower
+// one, so expensive games never crowd out cheap ones, and the fair order
+// of the engine's turns (engineQueue) serves the cheap ones first.
+func (ss *session) engineBooked(level search.Level) error {
+	levels, err := ss.srv.store.EngineGames(ss.ctx)
+	if err != nil {
+		return err
+	}
+	if max := ss.srv.opts.EngineMaxGames; max > 0 {
+		total := 0
+		for _, n := range levels {
+			total += n
+		}
+		if total >= max {
+			return ss.refuse("err.engine.cap", total)
+		}
+		return nil
+	}
+	need, games := ss.srv.levelThink(level), 0
+	for l, n := range levels {
+		if search.Level(l) <= level {
+			need += time.Duration(n) * ss.srv.levelThink(search.Level(l))
+			games += n
+		}
+	}
+	if need > time.Duration(ss.srv.opts.EngineSearches)*engineServeWindow {
+		return ss.refuse("err.engine.busy", int(level), games, int(level))
+	}
+	return nil
 }
 
 // engineTask is what the engine owes a running game: its ply (the engine
@@ -257,26 +318,36 @@ type engineThought struct {
 	elapsed time.Duration
 }
 
-// engineRunner runs the engine's searches beside the mail loop.
+// engineRunner runs the engine's searches beside the mail loop: the turns
+// wait in a queue and are started in fair order (engine_queue.go) in one
+// of searches general slots or, at a cheap level, the one quick slot.
 type engineRunner struct {
-	slots chan struct{} // a token per running search (Options.EngineSearches)
-	wake  chan struct{} // an engine turn ended: Run sends its reply now
+	searches int           // general search slots (Options.EngineSearches)
+	wake     chan struct{} // an engine turn ended: Run sends its reply now
 
 	mu sync.Mutex
-	// busy holds the engine timers whose turn is under way (waiting for a
-	// slot, searching or committing) and those parked after a failure a
-	// retry would not mend (logged; tried again after a restart), so that
-	// RunTimers starts each turn once.
+	// busy holds the engine timers whose turn is under way (waiting in
+	// the queue, searching or committing) and those parked after a
+	// failure a retry would not mend (logged; tried again after a
+	// restart), so that RunTimers starts each turn once.
 	busy   map[archive.TimerRef]bool
 	parked map[archive.TimerRef]bool
-	wg     sync.WaitGroup
+	queue  []*queuedTurn     // turns waiting for a slot, in arrival order
+	served map[string]uint64 // player → seq at the start of their latest turn
+	seq    uint64            // counts arrivals and starts
+	// running counts the general slots in use; quick reports the quick
+	// slot in use.
+	running int
+	quick   bool
+	wg      sync.WaitGroup
 }
 
-// newEngineRunner returns a runner for at most searches searches at once.
+// newEngineRunner returns a runner for at most searches searches at once
+// (and one more at a cheap level, quickLevel).
 func newEngineRunner(searches int) *engineRunner {
 	return &engineRunner{
-		slots: make(chan struct{}, searches), wake: make(chan struct{}, 1),
-		busy: map[archive.TimerRef]bool{}, parked: map[archive.TimerRef]bool{},
+		searches: searches, wake: make(chan struct{}, 1),
+		busy: map[archive.TimerRef]bool{}, parked: map[archive.TimerRef]bool{}, served: map[string]uint64{},
 	}
 }
 
@@ -372,36 +443,39 @@ func (s *Server) overdueWait(ctx context.Context) time.Duration {
 	return s.opts.WaitCap
 }
 
-// startEngine starts the engine's turn of timer tm on a goroutine of its
-// own, unless it is under way or parked already. The turn searches under
-// ctx: when ctx ends (the daemon stops), the search stops and nothing is
-// committed, so the timer stays pending and the engine searches again
-// after the restart.
+// startEngine queues the engine's turn of timer tm, unless it is under
+// way or parked already, and starts what the free search slots can take
+// in fair order (engine_queue.go), each on a goroutine of its own. The
+// turn searches under ctx: when ctx ends (the daemon stops), the search
+// stops, or never starts, and nothing is committed, so the timer stays
+// pending and the engine searches again after the restart. When the
+// game cannot be read to queue the turn, the failure is logged and the
+// timer stays pending for the next RunTimers.
 func (s *Server) startEngine(ctx context.Context, tm archive.Timer) {
 	ref := archive.TimerRef{GameID: tm.GameID, Key: tm.Key}
 	if !s.engine.claim(ref) {
 		return
 	}
-	go func() {
-		park := false
-		defer func() { s.engine.done(ref, park) }()
-		park = s.engineTurn(ctx, tm)
-	}()
+	t, err := s.queuedTurnOf(ctx, tm)
+	if err != nil {
+		if ctx.Err() == nil {
+			s.log.Warn("engine turn not queued: it is tried again", "game", tm.GameID, "timer", tm.Key, "err", err)
+		}
+		s.engine.done(ref, false)
+		return
+	}
+	s.engine.enqueue(t)
+	s.dispatchEngine()
 }
 
-// engineTurn waits for a search slot, searches the position of timer tm
-// and commits the engine's reply. It reports whether the timer should be
-// parked: the search failed in a way a retry would not mend. Other
-// failures (the archive unavailable) are logged and leave the timer
-// pending: the next RunTimers tries again.
-func (s *Server) engineTurn(ctx context.Context, tm archive.Timer) (park bool) {
-	select {
-	case s.engine.slots <- struct{}{}:
-	case <-ctx.Done():
-		return false
-	}
+// engineTurn searches the position of timer tm in the slot it was given,
+// calls release when the search is over, and commits the engine's reply.
+// It reports whether the timer should be parked: the search failed in a
+// way a retry would not mend. Other failures (the archive unavailable)
+// are logged and leave the timer pending: the next RunTimers tries again.
+func (s *Server) engineTurn(ctx context.Context, tm archive.Timer, release func()) (park bool) {
 	th, err := s.engineThink(ctx, tm)
-	<-s.engine.slots
+	release()
 	if ctx.Err() != nil {
 		return false // stopping: the timer stays pending
 	}
@@ -480,12 +554,20 @@ func (s *Server) engineThink(ctx context.Context, tm archive.Timer) (*engineThou
 // most a twentieth of the engine's remaining time (never below
 // minEngineThink), so that the engine does not lose on time.
 func (s *Server) engineThinkTime(level search.Level, t *table, st *clock.State, task engineTask) time.Duration {
-	ratio := float64(level.Spec().Think) / float64(search.MaxLevel.Spec().Think)
-	think := time.Duration(math.Round(ratio * float64(s.opts.EngineThink)))
+	think := s.levelThink(level)
 	if !task.draw && control(t.g).Timed() {
 		think = min(think, max(st.Remaining(task.side, task.due)/20, minEngineThink))
 	}
 	return max(think, time.Millisecond)
+}
+
+// levelThink is the engine's think time for one ply at level, before a
+// timed game's clock shortens it: Options.EngineThink at search.MaxLevel,
+// the same fraction of it as in search's level table below (at least
+// 1 ms).
+func (s *Server) levelThink(level search.Level) time.Duration {
+	ratio := float64(level.Spec().Think) / float64(search.MaxLevel.Spec().Think)
+	return max(time.Duration(math.Round(ratio*float64(s.opts.EngineThink))), time.Millisecond)
 }
 
 // engineSearch runs one search: a new search.Searcher of the level's

@@ -670,7 +670,8 @@ func TestEngineThinkTime(t *testing.T) {
 }
 
 // TestEngineCommitFaults: the engine's reply meets the archive failing
-// while it reads the game (for the search, or again for the commit), at
+// while it reads the game (to queue the turn, for the search, or again
+// for the commit), at
 // its commit (before the commit took effect, after it did with the
 // process killed, or a conflict). A failure before the commit leaves no
 // ply, no mail and the timer pending; the next RunTimers tries the turn
@@ -682,8 +683,9 @@ func TestEngineCommitFaults(t *testing.T) {
 		faults    []fault
 		committed bool // the first attempt took effect
 	}{
-		{"game-for-search", "Game", []fault{{err: errUnavailable}}, false},
-		{"game-for-commit", "Game", []fault{{}, {err: errUnavailable}}, false},
+		{"game-for-queue", "Game", []fault{{err: errUnavailable}}, false}, // queuedTurnOf (issue 18 §3)
+		{"game-for-search", "Game", []fault{{}, {err: errUnavailable}}, false},
+		{"game-for-commit", "Game", []fault{{}, {}, {err: errUnavailable}}, false},
 		{"commit", "Commit", []fault{{err: errUnavailable}}, false},
 		{"killed-at-commit", "Commit", []fault{{err: errKilled}}, false},
 		{"killed-after-commit", "Commit", []fault{{err: errKilled, after: true}}, true},

@@ -47,6 +47,9 @@ type Store interface {
 	NextTimer(ctx context.Context) (time.Time, bool, error)
 	// DueDigests serves the daily digest (issue 12, digest.go).
 	DueDigests(ctx context.Context, now time.Time, limit int) ([]archive.DigestDue, error)
+	// EngineGames counts the running games against the engine by level,
+	// for its global cap (issue 18 §3, engine.go).
+	EngineGames(ctx context.Context) (map[int]int, error)
 	// Spectators and Watching serve "watch" (issue 12, spectators.go).
 	Spectators(ctx context.Context, gameID string) ([]archive.Spectator, error)
 	Watching(ctx context.Context, address string) ([]archive.Spectator, error)

@@ -143,6 +143,13 @@ type Options struct {
 	// engine. 0 means DefaultEngineGames; a negative value switches games
 	// against the engine off.
 	EngineGames int
+	// EngineMaxGames caps the running games against the engine of all
+	// players together. 0 means automatic: a new game at level L is taken
+	// while one ply of every running game at level L or below, the new
+	// one included, fits in EngineSearches × engineServeWindow of think
+	// time (engineBooked), so expensive games never crowd out cheap ones.
+	// A negative value means 0.
+	EngineMaxGames int
 
 	// engineSearch, when set, replaces the engine's search (tests).
 	engineSearch func(ctx context.Context, pos *engine.Position, l search.Level, lim search.Limits) (search.Result, error)
@@ -252,6 +259,9 @@ func New(o Options) (*Server, error) {
 	}
 	if o.EngineTableBytes <= 0 {
 		o.EngineTableBytes = search.DefaultTableBytes
+	}
+	if o.EngineMaxGames < 0 {
+		o.EngineMaxGames = 0
 	}
 	switch {
 	case o.EngineGames == 0:

@@ -165,7 +165,7 @@ func serverOptions(cfg config.Config, store *archive.Store, inbox server.Inbox, 
 		RequireAuthResults: cfg.Server.RequireAuthResults, AuthservID: cfg.Server.AuthservID,
 		LeaveDays: leaveDays, Reminders: reminders, UntimedReminders: untimed,
 		EngineThink: cfg.Engine.Think, EngineSearches: cfg.Engine.Searches,
-		EngineTableBytes: cfg.Engine.TableMiB << 20, EngineGames: engineGames,
+		EngineTableBytes: cfg.Engine.TableMiB << 20, EngineGames: engineGames, EngineMaxGames: cfg.Engine.MaxGames,
 		InvitationExpiry: expiry, MaxAttachmentBytes: attachment,
 	}
 }

@@ -1,0 +1,282 @@
+package server
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/engine"
+	"github.com/taflmail/taflmail/search"
+)
+
+// Issue 18 §3: the engine queue is fair and bounded. The order is tested
+// on the runner's own queue, without a clock; the quick slot through the
+// real RunTimers with a search that waits until the test lets it go.
+
+// floodQueue returns the turns of the issue's flood: 20 addresses × 3
+// level-5 games, in the order they fell due, each its own game.
+func floodQueue(ctx context.Context) []*queuedTurn {
+	var ts []*queuedTurn
+	for g := range 3 {
+		for p := range 20 {
+			id := fmt.Sprintf("F%02d%03d", p, g)
+			ts = append(ts, &queuedTurn{ctx: ctx, tm: archive.Timer{GameID: id, Key: "ply 1 engine"},
+				ref: archive.TimerRef{GameID: id, Key: "ply 1 engine"}, player: fmt.Sprintf("p%02d@flood.test", p), level: 5})
+		}
+	}
+	return ts
+}
+
+// realTurn is a real player's level-1 turn.
+func realTurn(ctx context.Context) *queuedTurn {
+	return &queuedTurn{ctx: ctx, tm: archive.Timer{GameID: "REAL01", Key: "ply 1 engine"},
+		ref: archive.TimerRef{GameID: "REAL01", Key: "ply 1 engine"}, player: "real@player.test", level: 1}
+}
+
+// TestEngineQueueOrder: with 60 level-5 turns of 20 addresses queued and
+// a real player's level-1 turn arriving last, the level-1 turn is started
+// at once in the quick slot while a level-5 search holds the only general
+// slot; and when the quick slot is taken too, it is the next turn the
+// general slot starts. The level-5 turns are then served round robin:
+// each of the 20 addresses once before any twice. Before issue 18 the
+// turns were served in the order they fell due: the level-1 turn came
+// 61st.
+func TestEngineQueueOrder(t *testing.T) {
+	ctx := context.Background()
+
+	// as startEngine does: each turn queued and dispatched as it falls due
+	r := newEngineRunner(1)
+	var started []startedTurn
+	for _, q := range append(floodQueue(ctx), realTurn(ctx)) {
+		r.enqueue(q)
+		s, _ := r.take()
+		started = append(started, s...)
+	}
+	if len(started) != 2 || started[0].turn.level != 5 || started[0].quick ||
+		started[1].turn.player != "real@player.test" || !started[1].quick {
+		t.Fatalf("started %v, want the first level-5 turn in the general slot and the level-1 turn at once in the quick slot", names(started))
+	}
+
+	// the quick slot busy (another cheap turn): the level-1 turn is next
+	r = newEngineRunner(1)
+	for _, q := range floodQueue(ctx) {
+		r.enqueue(q)
+	}
+	r.take()       // a level-5 turn takes the general slot
+	r.quick = true // some level-3 turn holds the quick slot
+	r.enqueue(realTurn(ctx))
+	if s, _ := r.take(); len(s) != 0 {
+		t.Fatalf("with both slots busy %v started", names(s))
+	}
+	r.release(false)
+	s, _ := r.take()
+	if len(s) != 1 || s[0].turn.player != "real@player.test" {
+		t.Fatalf("the general slot freed starts %v, want the level-1 turn first", names(s))
+	}
+
+	// the rest: round robin across the 20 addresses
+	seen := map[string]int{}
+	for n := 0; ; n++ {
+		r.release(false)
+		s, _ := r.take()
+		if len(s) == 0 {
+			break
+		}
+		p := s[0].turn.player
+		seen[p]++
+		if round := n / 20; seen[p] != round+1 && n < 40 {
+			t.Fatalf("start %d: %s served %d times while others were served %d", n, p, seen[p], round)
+		}
+	}
+	if len(seen) != 20 {
+		t.Errorf("%d addresses served, want 20", len(seen))
+	}
+}
+
+// names lists started turns for failure messages.
+func names(ts []startedTurn) []string {
+	var out []string
+	for _, t := range ts {
+		out = append(out, fmt.Sprintf("%s/level-%d/quick=%v", t.turn.player, t.turn.level, t.quick))
+	}
+	return out
+}
+
+// TestNextTurn: the fair order itself, on small queues.
+func TestNextTurn(t *testing.T) {
+	ctx := context.Background()
+	turn := func(player string, level search.Level, seq uint64) *queuedTurn {
+		return &queuedTurn{ctx: ctx, player: player, level: level, seq: seq}
+	}
+	short := []*queuedTurn{turn("a", 5, 1), turn("a", 5, 2), turn("b", 1, 3)}
+	if i := nextTurn(short, map[string]uint64{}, false); i != 0 {
+		t.Errorf("short queue, nobody served: %d, want the first to arrive (0)", i)
+	}
+	if i := nextTurn(short, map[string]uint64{"a": 7}, false); i != 2 {
+		t.Errorf("short queue, a served last: %d, want b's turn (2)", i)
+	}
+	if i := nextTurn(short, map[string]uint64{}, true); i != 2 {
+		t.Errorf("quick slot: %d, want the level-1 turn (2)", i)
+	}
+	if i := nextTurn([]*queuedTurn{turn("a", 4, 1), turn("a", 5, 2)}, nil, true); i != -1 {
+		t.Errorf("quick slot with only levels 4 and 5 queued: %d, want none (-1)", i)
+	}
+	long := []*queuedTurn{turn("a", 5, 1), turn("b", 4, 2), turn("c", 5, 3), turn("d", 3, 4), turn("e", 3, 5)}
+	if i := nextTurn(long, map[string]uint64{"d": 9}, false); i != 4 {
+		t.Errorf("long queue: %d, want the cheapest level, round robin within it (e's turn, 4)", i)
+	}
+	if i := nextTurn(nil, nil, false); i != -1 {
+		t.Errorf("empty queue: %d, want -1", i)
+	}
+}
+
+// TestEngineQuickSlot: through RunTimers, with the one general search
+// slot held by a level-5 search that does not end until the test lets
+// it, a level-1 game's engine ply is searched and committed. Before issue
+// 18 the level-1 turn waited for the slot.
+func TestEngineQuickSlot(t *testing.T) {
+	h := newEngineHarness(t)
+	hold := make(chan struct{})
+	holding := make(chan struct{}, 4)
+	h.srv.opts.engineSearch = func(ctx context.Context, pos *engine.Position, l search.Level, lim search.Limits) (search.Result, error) {
+		if l == 5 {
+			holding <- struct{}{}
+			select {
+			case <-hold:
+			case <-ctx.Done():
+				return search.Result{}, ctx.Err()
+			}
+		}
+		return depthSearch(1)(ctx, pos, l, lim)
+	}
+	for i := range 3 {
+		seedEngineTurnOf(t, h.srv, h.store, fmt.Sprintf("HIGH0%d", i), fmt.Sprintf("p%d@flood.test", i), 5, h.now)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	if _, err := h.srv.RunTimers(ctx); err != nil {
+		t.Fatal(err)
+	}
+	<-holding // a level-5 search holds the general slot
+	seedEngineTurnOf(t, h.srv, h.store, "LOW001", "real@player.test", 1, h.now)
+	if _, err := h.srv.RunTimers(ctx); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(30 * time.Second) // a bound on a failing test, not a timing assertion
+	for plyCount(t, h, "LOW001") == 0 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	if n := plyCount(t, h, "LOW001"); n != 1 {
+		t.Fatalf("while a level-5 search holds the general slot the level-1 game has %d plies, want the engine's", n)
+	}
+	for _, id := range []string{"HIGH00", "HIGH01", "HIGH02"} {
+		if n := plyCount(t, h, id); n != 0 {
+			t.Fatalf("game %s has %d plies while its search is held", id, n)
+		}
+	}
+	close(hold)
+	h.srv.engine.wait()
+	for _, id := range []string{"HIGH00", "HIGH01", "HIGH02"} {
+		if n := plyCount(t, h, id); n != 1 {
+			t.Errorf("game %s has %d plies after its search was let go, want 1", id, n)
+		}
+	}
+}
+
+// seedEngineTurnOf stores a running Brandubh game of player against the
+// engine at level, the engine (attackers) to move, its timer due at now.
+func seedEngineTurnOf(tb testing.TB, srv *Server, store *archive.Store, id, player string, level search.Level, now time.Time) {
+	tb.Helper()
+	g := &archive.Game{ID: id, Variant: "brandubh", Status: archive.Active, Attackers: EngineAddress, Defenders: player,
+		Challenger: player, DefenderToken: "d000000000", EngineLevel: int(level), StartedAt: now, CreatedAt: now}
+	t, err := load(g)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	plan, err := srv.timerPlan(t)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	if err := store.Commit(context.Background(), archive.Change{Games: []*archive.Game{g}, Timers: map[string]archive.TimerPlan{id: plan}}); err != nil {
+		tb.Fatal(err)
+	}
+}
+
+// TestEngineOneGamePerMail: three differently worded lines asking for a
+// game against the engine start one game; the other lines are refused
+// with the reason. Before issue 18 they started three.
+func TestEngineOneGamePerMail(t *testing.T) {
+	h := newEngineHarness(t)
+	sent := h.deliver(alice, "games", "new brandubh with engine\nnew tablut with computer level 1\nchallenge brandubh against engine as defenders", nil)
+	gs, err := h.store.GamesOf(h.ctx(), alice)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(gs) != 1 {
+		t.Fatalf("one mail of three engine challenges started %d games, want 1", len(gs))
+	}
+	var text strings.Builder
+	for _, m := range sent {
+		text.WriteString(m.msg.Text)
+	}
+	if n := strings.Count(text.String(), tr(english, "err.engine.onemail")); n != 2 {
+		t.Errorf("the replies give the reason %d times, want 2 (for the second and third line):\n%s", n, text.String())
+	}
+	// the next mail may start the next game
+	if _, m := startEngineGame(t, h, "new tablut with engine level 1"); !strings.Contains(m.msg.Text, "starts now") {
+		t.Errorf("a second mail's engine game was refused:\n%s", m.msg.Text)
+	}
+}
+
+// TestEngineGlobalCap: Options.EngineMaxGames caps the running engine
+// games of all players together; automatic (0), a new game at level L
+// is taken while one ply of every running game at level L or below fits
+// in EngineSearches × engineServeWindow: level-5 games fill it for level
+// 5, never for level 1. Refusals say why, and a finished game makes room.
+func TestEngineGlobalCap(t *testing.T) {
+	h := newEngineHarness(t)
+	h.srv.opts.EngineMaxGames = 2
+	startEngineGame(t, h, "new brandubh with engine")
+	if sent := h.deliver(bob, "x", "new brandubh with engine level 1", nil); !strings.Contains(to(t, sent, bob).Text, "starts now") {
+		t.Fatalf("bob's game under a cap of 2 was refused:\n%s", texts(sent))
+	}
+	sent := h.deliver("carol@player.test", "x", "new brandubh with engine", nil)
+	mustContain(t, "carol's refusal", to(t, sent, "carol@player.test").Text, tr(english, "err.engine.cap", 2))
+
+	// automatic: 100 s at level 5 on one search slot, 300 s in all: three
+	// level-5 games
+	a := newEngineHarness(t)
+	a.srv.opts.EngineThink = 100 * time.Second
+	if got := a.srv.levelThink(5); got != 100*time.Second || engineServeWindow != 5*time.Minute {
+		t.Fatalf("level 5 thinks %v in a window of %v; the test wants 100 s and 5 min", got, engineServeWindow)
+	}
+	var first sentMail
+	for i := range 3 {
+		addr := fmt.Sprintf("p%d@flood.test", i)
+		sent := a.deliver(addr, "x", "new brandubh with engine level 5", nil)
+		if !strings.Contains(to(t, sent, addr).Text, "starts now") {
+			t.Fatalf("level-5 game %d of 3 refused:\n%s", i+1, texts(sent))
+		}
+		if i == 0 {
+			first = sent[0]
+		}
+	}
+	sent = a.deliver("p3@flood.test", "x", "new brandubh with engine level 5", nil)
+	mustContain(t, "the fourth level-5 game's refusal", to(t, sent, "p3@flood.test").Text, tr(english, "err.engine.busy", 5, 3, 5))
+	a.replyTo("p0@flood.test", first, "resign")
+	if sent := a.deliver("p3@flood.test", "x", "new brandubh with engine level 5", nil); !strings.Contains(to(t, sent, "p3@flood.test").Text, "starts now") {
+		t.Errorf("after a level-5 game ended the next is refused:\n%s", texts(sent))
+	}
+	for _, level := range []int{1, 4} {
+		addr := fmt.Sprintf("low%d@player.test", level)
+		sent := a.deliver(addr, "x", fmt.Sprintf("new brandubh with engine level %d", level), nil)
+		if !strings.Contains(to(t, sent, addr).Text, "starts now") {
+			t.Errorf("a level-%d game was refused while level 5 is full:\n%s", level, texts(sent))
+		}
+	}
+	sent = a.deliver("p4@flood.test", "x", "neu brandubh mit engine stufe 5", nil)
+	mustContain(t, "German refusal", to(t, sent, "p4@flood.test").Text, tr(german, "err.engine.busy", 5, 5, 5))
+}
