@@ -85,6 +85,13 @@ type Change struct {
 	// so the plan is written against the version it was computed from.
 	Timers map[string]TimerPlan
 
+	// PublicNames sets the public name of each player named by the keys
+	// (an address, any case; archive/public.go) to the value, blanks
+	// collapsed, "" clearing it, after Players; a player not stored yet
+	// is added. A name whose PublicFold another player's name has is
+	// [ErrConflict].
+	PublicNames map[string]string
+
 	// Tournament, if not nil, writes tournaments, entries, the pairings
 	// of tournament games and ratings ([TournamentChange]), after the
 	// games and plies: a game's result and the ratings and tournament
@@ -188,6 +195,9 @@ ON CONFLICT (address) DO UPDATE SET name = excluded.name, language = excluded.la
 			if err != nil {
 				return fmt.Errorf("player %q: %w", p.Address, err)
 			}
+		}
+		if err := writePublicNames(ctx, tx, c.PublicNames, now); err != nil {
+			return err
 		}
 		for _, d := range c.Digests {
 			if err := fireDigest(ctx, tx, d); err != nil {
@@ -381,6 +391,9 @@ func (c *Change) validate() error {
 		return invalid("mail %q: disposition %q", m.MessageID, m.Disposition)
 	} else if !m.Budget.Valid() {
 		return invalid("mail %q: budget %q", m.MessageID, m.Budget)
+	}
+	if err := validatePublicNames(c.PublicNames); err != nil {
+		return err
 	}
 	seen := make(map[string]bool, len(c.Games))
 	for _, g := range c.Games {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/club"
 	"github.com/taflmail/taflmail/engine"
 	"github.com/taflmail/taflmail/tournament"
 	"github.com/taflmail/taflmail/tournament/glicko2"
@@ -285,12 +286,7 @@ func (ss *session) currentRating(player, variant string) (glicko2.Rating, int, b
 
 // grown is a stored rating as of now: the RD grown by one step for each
 // full rating period since the player's last rated game, never above 350.
-func grown(r archive.Rating, now time.Time) glicko2.Rating {
-	rs := tournament.NewRatings()
-	rs.Restore(tournament.PlayerRating{Player: r.Player, Variant: r.Variant, Games: r.Games, Last: r.LastEnd,
-		Rating: glicko2.Rating{R: r.Value.R, RD: r.Value.RD, Volatility: r.Value.Volatility}})
-	return rs.Current(r.Player, r.Variant, now)
-}
+func grown(r archive.Rating, now time.Time) glicko2.Rating { return club.RatingAt(r, now) }
 
 // ratedTerms is what an invitation and its confirmation say about a
 // casual game's rating: whether it is rated and, either way, both

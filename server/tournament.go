@@ -6,13 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"strings"
 	"time"
 
 	"github.com/taflmail/taflmail/archive"
-	"github.com/taflmail/taflmail/clock"
+	"github.com/taflmail/taflmail/club"
 	"github.com/taflmail/taflmail/engine"
-	"github.com/taflmail/taflmail/notation"
 	"github.com/taflmail/taflmail/tournament"
 )
 
@@ -172,20 +170,7 @@ func (ss *session) setEntry(ev *event, e archive.Entry) {
 
 // gameResult is a stored game's result as package tournament counts it:
 // Ongoing while it runs and for an annulled game.
-func gameResult(g *archive.Game) engine.Result {
-	if g.Status != archive.Finished {
-		return engine.Ongoing
-	}
-	switch g.Result {
-	case "attackers":
-		return engine.AttackersWin
-	case "defenders":
-		return engine.DefendersWin
-	case "draw":
-		return engine.Draw
-	}
-	return engine.Ongoing
-}
+func gameResult(g *archive.Game) engine.Result { return club.GameResult(g) }
 
 // sections returns ev's round robins (one per group) as package
 // tournament computes standings from, the session's results included.
@@ -197,61 +182,14 @@ func (ss *session) sections(ev *event) []tournament.Section {
 // eventSections builds the sections of tournament t from its entries and
 // games; live maps a stored game to its current copy.
 func eventSections(t *archive.Tournament, entries []archive.Entry, games []*archive.Game, live func(*archive.Game) *archive.Game) []tournament.Section {
-	n := max(t.Groups, 1)
-	secs := make([]tournament.Section, n)
-	for i := range secs {
-		secs[i].Event = t.Name
-		if n > 1 {
-			secs[i].Number = i + 1
-		}
-	}
-	es := slices.Clone(entries)
-	slices.SortStableFunc(es, func(a, b archive.Entry) int { return cmp.Compare(a.Number, b.Number) })
-	for _, e := range es {
-		k := max(e.Section, 1) - 1
-		if k >= n {
-			continue
-		}
-		if e.Section == 0 && t.Status != archive.TournamentCreated {
-			continue // entered, then withdrew before the start: never paired
-		}
-		if t.Status == archive.TournamentCreated && e.Withdrawn() {
-			continue
-		}
-		secs[k].Players = append(secs[k].Players, e.Player)
-		if e.Withdrawn() {
-			secs[k].Withdrawn = append(secs[k].Withdrawn, e.Player)
-		}
-	}
-	for _, g := range games {
-		if g.Event == nil {
-			continue
-		}
-		g = live(g)
-		p := g.Event.Pairing
-		k := p.Section - 1
-		if k < 0 || k >= n {
-			continue
-		}
-		secs[k].Games = append(secs[k].Games, tournament.Game{Section: p.Section, Round: p.Round, Board: p.Board,
-			MatchGame: p.MatchGame, Attackers: g.Attackers, Defenders: g.Defenders, Result: gameResult(g)})
-	}
-	return secs
+	return club.Sections(t, entries, games, live)
 }
 
 // EventStandings computes the standings of a tournament from what the
 // archive holds: one per group (one for a single round robin), Decision
 // T2 and T3 applied. For `taflmail tournament standings` and the mails.
 func EventStandings(t *archive.Tournament, entries []archive.Entry, games []*archive.Game) ([]*tournament.Standings, error) {
-	var out []*tournament.Standings
-	for _, sec := range eventSections(t, entries, games, func(g *archive.Game) *archive.Game { return g }) {
-		st, err := sec.Standings()
-		if err != nil {
-			return nil, fmt.Errorf("server: standings of %s: %w", t.ID, err)
-		}
-		out = append(out, st)
-	}
-	return out, nil
+	return club.EventStandings(t, entries, games)
 }
 
 // standings returns ev's standings as this session leaves them.
@@ -393,14 +331,7 @@ func resultWords(lang string, g *archive.Game) string {
 // the event allows per calendar year (CORRESPONDENCE.md §3.1: a
 // tournament may allow fewer days, or none; clock.LimitLeave), so that
 // its clocks, its timers and its record count only that.
-func limitEventLeave(g *archive.Game) {
-	if g.Event == nil {
-		return
-	}
-	for side := range g.Leave {
-		g.Leave[side] = clock.LimitLeave(g.Leave[side], g.Event.LeaveDays)
-	}
-}
+func limitEventLeave(g *archive.Game) { club.LimitEventLeave(g) }
 
 // TournamentExport writes the games of a tournament (archive.Store's
 // TournamentGames with plies, in schedule order) as one native record
@@ -409,21 +340,4 @@ func limitEventLeave(g *archive.Game) {
 // was annulled) and its clock data, which `taflmail validate`, `standings`
 // and `ratings` read. The players' leave is cut to the event's allowance
 // as the referee counts it.
-func TournamentExport(games []*archive.Game) ([]byte, error) {
-	var b strings.Builder
-	for i, g := range games {
-		c := *g
-		limitEventLeave(&c)
-		r, err := c.Replay()
-		if err != nil {
-			return nil, fmt.Errorf("server: game %s: %w", g.ID, err)
-		}
-		if i > 0 {
-			b.WriteString("\n")
-		}
-		if err := notation.WriteNative(&b, r); err != nil {
-			return nil, fmt.Errorf("server: game %s: %w", g.ID, err)
-		}
-	}
-	return []byte(b.String()), nil
-}
+func TournamentExport(games []*archive.Game) ([]byte, error) { return club.ExportEvent(games) }

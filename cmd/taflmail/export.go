@@ -7,6 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/taflmail/taflmail/club"
 	"github.com/taflmail/taflmail/notation"
 )
 
@@ -54,15 +55,7 @@ archive.path is needed: IMAP and SMTP settings may be missing.`,
 			}
 			warnReplay(cmd, g, r)
 			var buf bytes.Buffer
-			switch format {
-			case notation.FormatNative:
-				err = notation.WriteNative(&buf, r)
-			case notation.FormatOTG:
-				err = notation.WriteOTG(&buf, r)
-			case notation.FormatCSV:
-				err = notation.WriteCSV(&buf, r)
-			}
-			if err != nil {
+			if err := club.WriteRecord(&buf, r, format); err != nil {
 				return fmt.Errorf("game %s as %s: %w", g.ID, format, err)
 			}
 			if output == "" {

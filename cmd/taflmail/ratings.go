@@ -9,7 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/taflmail/taflmail/tournament"
+	"github.com/taflmail/taflmail/club"
 )
 
 // ratingJSON is one line of `taflmail ratings --json`: one player in one
@@ -68,12 +68,8 @@ func runRatings(cmd *cobra.Command, asJSON bool, args []string) error {
 	if err != nil {
 		return err
 	}
-	rated, errs := tournament.RatedGamesFromRecords(games)
+	rs, errs := club.RateRecords(games)
 	reportProblems(cmd.ErrOrStderr(), errs)
-	rs, err := tournament.RateAll(rated)
-	if err != nil {
-		return err // RatedGamesFromRecords passes only ratable games
-	}
 	all := rs.All()
 	out := cmd.OutOrStdout()
 	if asJSON {

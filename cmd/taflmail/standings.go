@@ -6,12 +6,11 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"slices"
 
 	"github.com/spf13/cobra"
 
+	"github.com/taflmail/taflmail/club"
 	"github.com/taflmail/taflmail/notation"
-	"github.com/taflmail/taflmail/tournament"
 )
 
 // errUnusableRecords is returned when some records could not be used (a
@@ -103,19 +102,11 @@ func runStandings(cmd *cobra.Command, o standingsOptions, args []string) error {
 	if err != nil {
 		return err
 	}
-	secs, errs := tournament.SectionsFromRecords(games)
+	secs, errs, err := club.RecordSections(games, o.withdrawn)
 	reportProblems(cmd.ErrOrStderr(), errs)
-	for _, p := range o.withdrawn {
-		found := false
-		for i := range secs {
-			if slices.Contains(secs[i].Players, p) {
-				secs[i].Withdrawn = append(secs[i].Withdrawn, p)
-				found = true
-			}
-		}
-		if !found {
-			return usageErrorf(cmd, "--withdrawn %q: not a player of any event in the records", p)
-		}
+	var np *club.NotAPlayerError
+	if errors.As(err, &np) {
+		return usageErrorf(cmd, "--withdrawn %q: not a player of any event in the records", np.Player)
 	}
 	out := cmd.OutOrStdout()
 	enc := json.NewEncoder(out)

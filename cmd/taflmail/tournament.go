@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"fmt"
 	"io"
 	"log/slog"
 	"time"
@@ -11,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/club"
 	"github.com/taflmail/taflmail/server"
 )
 
@@ -65,25 +64,10 @@ func commandNow(cmd *cobra.Command) (time.Time, error) {
 	return t.UTC(), nil
 }
 
-// loadTournament reads a tournament, its entries and its games; an
-// unknown id is an error naming it.
+// loadTournament reads a tournament, its entries and its games
+// (club.LoadEvent); an unknown id is an error naming it.
 func loadTournament(ctx context.Context, store *archive.Store, id string, withPlies bool) (*archive.Tournament, []archive.Entry, []*archive.Game, error) {
-	t, err := store.Tournament(ctx, id)
-	if errors.Is(err, archive.ErrNotFound) {
-		return nil, nil, nil, fmt.Errorf("no tournament %q in the archive ('taflmail tournament list' lists them)", id)
-	}
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	es, err := store.Entries(ctx, id)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	gs, err := store.TournamentGames(ctx, id, withPlies)
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	return t, es, gs, nil
+	return club.LoadEvent(ctx, store, id, withPlies)
 }
 
 // openReferee opens the archive of the configuration and a referee on it

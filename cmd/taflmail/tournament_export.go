@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/taflmail/taflmail/server"
+	"github.com/taflmail/taflmail/club"
 )
 
 // newTournamentExportCommand returns `taflmail tournament export ID`.
@@ -45,7 +45,7 @@ stderr).`,
 			if err != nil {
 				return err
 			}
-			data, err := server.TournamentExport(gs)
+			data, err := club.ExportEvent(gs)
 			if err != nil {
 				return err
 			}

@@ -7,7 +7,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/taflmail/taflmail/server"
+	"github.com/taflmail/taflmail/club"
 	"github.com/taflmail/taflmail/tournament"
 )
 
@@ -64,7 +64,7 @@ games) for a rated event.`,
 			if err != nil {
 				return err
 			}
-			sts, err := server.EventStandings(t, es, gs)
+			sts, err := club.EventStandings(t, es, gs)
 			if err != nil {
 				return err
 			}
@@ -75,7 +75,7 @@ games) for a rated event.`,
 					return err
 				}
 				for _, r := range rs {
-					g := server.RatingAt(r, now)
+					g := club.RatingAt(r, now)
 					ratings[r.Player] = ratingNow{Rating: round(g.R, 2), RD: round(g.RD, 2), Games: r.Games}
 				}
 			}
