@@ -136,9 +136,9 @@ type Game struct {
 	// Event is the tournament the game belongs to, nil for a casual
 	// game; Section, Round, Board and MatchGame its place in the
 	// schedule (0 when unknown), RoundTag the record's Round tag.
-	Event                           *Event
+	Event                            *Event
 	Section, Round, Board, MatchGame int
-	RoundTag                        string
+	RoundTag                         string
 	// Plies is the number of plies played.
 	Plies int
 	// Started and Ended are when the game started and ended (zero when
@@ -172,10 +172,10 @@ type Rating struct {
 	Player                *Player
 	Variant, VariantTitle string
 	// Place is the player's place in the variant's list (1-based).
-	Place         int
+	Place             int
 	R, RD, Volatility float64
-	Games         int
-	Last          time.Time
+	Games             int
+	Last              time.Time
 	// History is every rated game, oldest first.
 	History []RatingPoint
 }
