@@ -8,7 +8,7 @@ import (
 	"github.com/taflmail/taflmail/notation"
 )
 
-// Clocks are both clocks of a timed game at one instant
+// Clocks are both clocks of a running timed game
 // (CORRESPONDENCE.md §4.3), indexed by engine.Side (attackers 0,
 // defenders 1), in whole seconds.
 type Clocks struct {
@@ -16,9 +16,9 @@ type Clocks struct {
 	Control string
 	// ToMove is the side whose clock runs.
 	ToMove engine.Side
-	// Left is each side's remaining time: for the side to move what a
-	// ply arriving at that instant would leave (negative once lost on
-	// time), for the other its clock.
+	// Left is each side's clock at the start of its next turn (after its
+	// last ply's charge, increment and cap): the same until a ply is
+	// played, so a page that shows it changes only with the game.
 	Left [2]time.Duration
 	// OnLeave reports each side's leave at that instant.
 	OnLeave [2]bool
@@ -35,7 +35,7 @@ func clocksAt(r *notation.Replay, at time.Time) *Clocks {
 		return nil
 	}
 	s := v.State.Show(at)
-	return &Clocks{Control: v.Control.String(), ToMove: s.ToMove, Left: s.Remaining, OnLeave: s.OnLeave, Deadline: s.Deadline}
+	return &Clocks{Control: v.Control.String(), ToMove: s.ToMove, Left: v.State.Clock, OnLeave: s.OnLeave, Deadline: s.Deadline}
 }
 
 // PlyClock is a ply's time in a timed game: when it arrived and what it

@@ -352,3 +352,49 @@ func sortRatings(rs []*Rating) {
 		return cmp.Or(cmp.Compare(b.R, a.R), cmp.Compare(strings.ToLower(a.Player.Name), strings.ToLower(b.Player.Name)))
 	})
 }
+
+// Standings is a crosstable as package tournament computes it, players
+// under their public names (Event.Standings).
+type Standings = tournament.Standings
+
+// CrossRow is one row of a crosstable as a page draws it: the player's
+// standing and one cell per player of the table, in the order of its
+// rows.
+type CrossRow struct {
+	tournament.Standing
+	Cells []CrossCell
+}
+
+// CrossCell is the row player's score against the column's player over
+// Played of Games games; Self on the diagonal.
+type CrossCell struct {
+	Self          bool
+	Score         float64
+	Played, Games int
+}
+
+// Crosstable returns the rows of a crosstable with their cells
+// (tournament.Standing.Matches hold every other row's player, in row
+// order, the player's own place left out).
+func Crosstable(st *Standings) []CrossRow {
+	rows := make([]CrossRow, len(st.Rows))
+	for i, r := range st.Rows {
+		rows[i].Standing = r
+		for j := range st.Rows {
+			switch {
+			case j == i:
+				rows[i].Cells = append(rows[i].Cells, CrossCell{Self: true})
+			default:
+				k := j
+				if j > i {
+					k--
+				}
+				if k < len(r.Matches) {
+					m := r.Matches[k]
+					rows[i].Cells = append(rows[i].Cells, CrossCell{Score: m.Score, Played: m.Played, Games: m.Games})
+				}
+			}
+		}
+	}
+	return rows
+}

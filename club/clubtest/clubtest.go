@@ -175,10 +175,10 @@ func (b *builder) build() error {
 	if err := b.tournament(b.f.Running, "Spring Open 2027", running, false, false); err != nil {
 		return err
 	}
-	if err := b.upcoming(); err != nil {
+	if err := b.casual(); err != nil {
 		return err
 	}
-	if err := b.casual(); err != nil {
+	if err := b.upcoming(); err != nil {
 		return err
 	}
 	return b.rate()

@@ -58,7 +58,7 @@ func (b *builder) play(g *archive.Game, n int) ([]archive.Ply, engine.Outcome, e
 		if err != nil {
 			return nil, engine.Outcome{}, err
 		}
-		b.tick(time.Duration(1+b.rng.IntN(30)) * time.Hour)
+		b.tick(time.Duration(1+b.rng.IntN(10)) * time.Hour)
 		plies = append(plies, archive.Ply{N: i + 1, Move: plyText(res, king), At: b.now, MessageID: fmt.Sprintf("<%s.%d@club.example>", g.ID, i+1)})
 	}
 	return plies, pos.Outcome(), nil
