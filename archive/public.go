@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"fmt"
+	"hash/fnv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -122,4 +123,39 @@ func (s *Store) PseudonymKey(ctx context.Context) ([]byte, error) {
 		return tx.QueryRowContext(ctx, `SELECT key FROM site_keys WHERE name = 'pseudonym'`).Scan(&key)
 	})
 	return key, err
+}
+
+// ChangeStamp returns a short text that changes whenever what the web
+// pages show changes: a game written (its version, its last change),
+// a tournament written, an entry made or withdrawn, a rating stored, a
+// public name chosen. Equal stamps mean the pages need not be read
+// again; it is a few aggregate queries, cheap next to reading the club.
+func (s *Store) ChangeStamp(ctx context.Context) (string, error) {
+	var stamp string
+	err := s.read(ctx, "change stamp", func(tx *sql.Tx) error {
+		err := tx.QueryRowContext(ctx, `SELECT
+	(SELECT COUNT(*) || ':' || COALESCE(SUM(version), 0) || ':' || COALESCE(MAX(updated_at), '') FROM games) || '/' ||
+	(SELECT COUNT(*) || ':' || COALESCE(SUM(version), 0) FROM tournaments) || '/' ||
+	(SELECT COUNT(*) || ':' || COALESCE(MAX(joined_at), '') || ':' || COALESCE(MAX(withdrawn_at), '') || ':' || COALESCE(SUM(annulled), 0) FROM entries) || '/' ||
+	(SELECT COUNT(*) || ':' || COALESCE(SUM(games), 0) || ':' || COALESCE(MAX(last_end), '') FROM ratings)`).Scan(&stamp)
+		if err != nil {
+			return err
+		}
+		rows, err := tx.QueryContext(ctx, `SELECT address, public_name FROM players WHERE public_name <> '' ORDER BY address`)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		h := fnv.New64a()
+		for rows.Next() {
+			var a, n string
+			if err := rows.Scan(&a, &n); err != nil {
+				return err
+			}
+			h.Write([]byte(a + "\x00" + n + "\x00"))
+		}
+		stamp += fmt.Sprintf("/%x", h.Sum64())
+		return rows.Err()
+	})
+	return stamp, err
 }

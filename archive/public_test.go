@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"testing"
+	"time"
 
 	"github.com/taflmail/taflmail/archive"
 )
@@ -55,5 +56,39 @@ func TestPublicNames(t *testing.T) {
 	k2, _ := s2.PseudonymKey(ctx)
 	if bytes.Equal(k1, k2) {
 		t.Errorf("two archives have the same pseudonym key %x", k1)
+	}
+}
+
+// TestChangeStamp: the stamp changes with a game, a ply, a public name,
+// and not otherwise.
+func TestChangeStamp(t *testing.T) {
+	ctx := context.Background()
+	s, clk, _ := openStore(t)
+	stamp := func() string {
+		t.Helper()
+		st, err := s.ChangeStamp(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st
+	}
+	s0 := stamp()
+	if stamp() != s0 {
+		t.Fatal("the stamp changed without a change")
+	}
+	g := newGame("K7QX2M")
+	commit(t, s, archive.Change{Games: []*archive.Game{g}})
+	s1 := stamp()
+	clk.Set(t0.Add(time.Minute))
+	commit(t, s, archive.Change{NewPlies: map[string][]archive.Ply{"K7QX2M": {{N: 1, Move: "d1-d3"}}}})
+	s2 := stamp()
+	commit(t, s, archive.Change{PublicNames: map[string]string{"alice@example.org": "Ada"}})
+	s3 := stamp()
+	commit(t, s, archive.Change{PublicNames: map[string]string{"alice@example.org": "Bea"}})
+	s4 := stamp()
+	for i, pair := range [][2]string{{s0, s1}, {s1, s2}, {s2, s3}, {s3, s4}} {
+		if pair[0] == pair[1] {
+			t.Errorf("change %d left the stamp %q", i+1, pair[0])
+		}
 	}
 }

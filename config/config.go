@@ -29,6 +29,7 @@ type Config struct {
 	Server  Server  `mapstructure:"server"`
 	Clock   Clock   `mapstructure:"clock"`
 	Engine  Engine  `mapstructure:"engine"`
+	HTTP    HTTP    `mapstructure:"http"`
 	Log     Log     `mapstructure:"log"`
 }
 
@@ -104,6 +105,14 @@ type Engine struct {
 	MaxGames       int           `mapstructure:"max_games" help:"running games against the engine in all; 0 lets the engine take games while one move of every game at the new game's level or below fits in searches × 5 minutes of think time"`
 }
 
+// HTTP is the web listener of `taflmail serve` (issue 20,
+// docs/web.md): the club's public pages, served read-only from the
+// archive. Off while Addr is empty.
+type HTTP struct {
+	Addr  string `mapstructure:"addr" help:"host:port on which serve answers HTTP with the club's web pages, e.g. 127.0.0.1:8080 behind a reverse proxy; empty serves none"`
+	Title string `mapstructure:"title" help:"the club's name at the top of every web page"`
+}
+
 // Log is what the daemon writes about itself.
 type Log struct {
 	Level  string `mapstructure:"level" help:"least severe level logged: debug, info, warn or error"`
@@ -153,6 +162,9 @@ func Default() Config {
 			Searches:       1,
 			TableMiB:       16,
 			GamesPerPlayer: 3,
+		},
+		HTTP: HTTP{
+			Title: "taflmail",
 		},
 		Log: Log{
 			Level:  "info",

@@ -274,6 +274,7 @@ server.invitation_expiry: "" is not one duration like 14d, nor "never"
 engine.think: must be from 10ms to 10m, not 0s
 engine.searches: must be from 1 to 64, not 0
 engine.table_mib: must be from 1 to 4096, not 0
+http.title: must be 1 to 80 characters without control characters, not ""
 log.level: must be debug, info, warn or error, not ""
 log.format: must be text or json, not ""`},
 		{"security", func(c *config.Config) { c.SMTP.Security = "x" }, `smtp.security: must be none, starttls or tls, not "x"`},
@@ -313,6 +314,9 @@ log.format: must be text or json, not ""`},
 			`smtp.oauth2_token_command: only used when smtp.auth is xoauth2 or oauthbearer`},
 		{"token file without oauth2", func(c *config.Config) { c.IMAP.OAuth2TokenFile = "/run/token" },
 			`imap.oauth2_token_file: only used when imap.auth is xoauth2 or oauthbearer`},
+		{"http addr", func(c *config.Config) { c.HTTP.Addr = "localhost" }, `http.addr: must be host:port (127.0.0.1:8080) or empty, not "localhost"`},
+		{"http port", func(c *config.Config) { c.HTTP.Addr = "127.0.0.1:http" }, `http.addr: port must be a number from 0 to 65535, not "http"`},
+		{"http title", func(c *config.Config) { c.HTTP.Title = "a\nb" }, `http.title: must be 1 to 80 characters without control characters, not "a\nb"`},
 		{"smtp oauth2 without username", func(c *config.Config) { c.SMTP.Auth, c.SMTP.OAuth2TokenFile = "xoauth2", "/run/token" },
 			`smtp.username: required when smtp.auth is xoauth2`},
 	} {
@@ -593,6 +597,10 @@ engine:
   table_mib: 16
   games_per_player: 3
   max_games: 0
+
+http:
+  addr: ""
+  title: "taflmail"
 
 log:
   level: "debug"

@@ -165,6 +165,18 @@ func (c Config) Validate() error {
 		bad("engine.max_games", "must be from 0 (automatic) to 100000, not %d", c.Engine.MaxGames)
 	}
 
+	// http
+	if a := c.HTTP.Addr; a != "" {
+		if _, port, err := net.SplitHostPort(a); err != nil {
+			bad("http.addr", "must be host:port (127.0.0.1:8080) or empty, not %q", a)
+		} else if n, err := strconv.Atoi(port); err != nil || n < 0 || n > 65535 {
+			bad("http.addr", "port must be a number from 0 to 65535, not %q", port)
+		}
+	}
+	if t := c.HTTP.Title; strings.TrimSpace(t) == "" || len([]rune(t)) > 80 || strings.ContainsFunc(t, func(r rune) bool { return r < ' ' || r == 0x7f }) {
+		bad("http.title", "must be 1 to 80 characters without control characters, not %q", t)
+	}
+
 	// log
 	oneOf("log.level", c.Log.Level, "debug", "info", "warn", "error")
 	oneOf("log.format", c.Log.Format, "text", "json")

@@ -62,6 +62,7 @@ asks the engine opponent for the best line of a position, and 'engine
 		newAnalyseCommand(),
 		newEngineCommand(),
 		newTournamentCommand(),
+		newSiteCommand(),
 	)
 	return root
 }
