@@ -29,10 +29,20 @@ func newServeCommand() *cobra.Command {
 the server offers it, polling otherwise), plays the commands and moves it
 finds, and answers by SMTP. It runs until interrupted (Ctrl-C or SIGTERM).
 
+With --http ADDR (http.addr) it also answers HTTP on ADDR with the club's
+web pages (events, crosstables, games, players, ratings; docs/web.md),
+read-only from the archive; listen on loopback behind a reverse proxy.
+
 Configuration comes from --config FILE (YAML), TAFLMAIL_* environment
 variables and flags; see docs/configuration.md and 'taflmail config check'.`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if f := cmd.Flags().Lookup("http"); f != nil && f.Changed {
+				// --http ADDR is --http-addr ADDR (http.addr)
+				if err := cmd.Flags().Set("http-addr", f.Value.String()); err != nil {
+					return err
+				}
+			}
 			cfg, err := loadConfig(cmd.Flags(), file)
 			if err != nil {
 				return err
@@ -44,6 +54,7 @@ variables and flags; see docs/configuration.md and 'taflmail config check'.`,
 		},
 	}
 	cmd.Flags().StringVar(&file, "config", "", "YAML configuration file")
+	cmd.Flags().String("http", "", "serve the club's web pages on this host:port, e.g. 127.0.0.1:8080 (the same as --http-addr; docs/web.md)")
 	config.RegisterFlags(cmd.Flags())
 	return cmd
 }
@@ -91,6 +102,13 @@ func serve(ctx context.Context, cfg config.Config, logger *slog.Logger) error {
 		return err
 	} else if n > 0 {
 		logger.Warn("outbox claims of a stopped process released; those mails are sent again", "count", n)
+	}
+	if cfg.HTTP.Addr != "" {
+		hs, err := startHTTP(ctx, cfg, store, logger)
+		if err != nil {
+			return err
+		}
+		defer hs.Close()
 	}
 	ic := imapConfig(cfg)
 	ic.Logger = logger

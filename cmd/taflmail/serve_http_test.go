@@ -1,0 +1,78 @@
+package main
+
+import (
+	"context"
+	"io"
+	"log/slog"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/config"
+)
+
+// TestServeHTTP: the listener of serve --http answers with the pages of
+// the archive, refuses to write, stops with its context, and leaves
+// room on its mux for other handlers.
+func TestServeHTTP(t *testing.T) {
+	f := siteFixture(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	store, err := archive.Open(ctx, f.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	cfg := config.Default()
+	cfg.HTTP.Addr, cfg.HTTP.Title, cfg.Server.Address = "127.0.0.1:0", "Live Club", "club@tafl.example"
+	hs, err := startHTTP(ctx, cfg, store, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs.Mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, "ok") })
+	base := "http://" + hs.Addr.String()
+	get := func(method, path string) (int, string) {
+		req, _ := http.NewRequest(method, base+path, nil)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		b, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, string(b)
+	}
+	if code, body := get("GET", "/"); code != 200 || !strings.Contains(body, "Live Club") || !strings.Contains(body, f.Running) {
+		t.Errorf("GET / = %d %.200s", code, body)
+	}
+	if code, body := get("GET", "/events/"+f.Running+".html"); code != 200 || strings.Contains(body, "@") {
+		t.Errorf("GET event = %d", code)
+	}
+	if code, body := get("GET", "/healthz"); code != 200 || body != "ok" {
+		t.Errorf("GET /healthz = %d %q", code, body)
+	}
+	if code, _ := get("POST", "/index.html"); code != http.StatusMethodNotAllowed {
+		t.Errorf("POST = %d", code)
+	}
+	// a second listener on the same port fails to start
+	cfg2 := cfg
+	cfg2.HTTP.Addr = hs.Addr.String()
+	if _, err := startHTTP(ctx, cfg2, store, slog.New(slog.NewTextHandler(io.Discard, nil))); err == nil {
+		t.Error("two listeners on one port")
+	}
+	cancel()
+	if err := hs.Close(); err != nil {
+		t.Errorf("Close = %v", err)
+	}
+	if _, err := http.Get(base + "/"); err == nil {
+		t.Error("the listener still answers after its context ended")
+	}
+}
+
+// TestServeHTTPFlag: --http is http.addr, checked as such.
+func TestServeHTTPFlag(t *testing.T) {
+	r := run(t, "serve", "--http", "localhost")
+	if r.code == exitOK || !strings.Contains(r.stderr, `http.addr: must be host:port (127.0.0.1:8080) or empty, not "localhost"`) {
+		t.Errorf("serve --http localhost = %d, stderr %s", r.code, r.stderr)
+	}
+}
