@@ -557,6 +557,8 @@ var germanKeywords = map[string]bool{
 	"herausforderung": true,
 	// issue 11
 	"turniere": true, "anmelden": true, "abmelden": true, "tabelle": true, "wertung": true,
+	// issue 20
+	"anzeigename": true,
 }
 
 // GermanKeyword reports whether word (any case) is a German command
@@ -575,6 +577,8 @@ var commandWords = map[string]bool{
 	"if": true, "conditions": true, "takeback": true, "notify": true,
 	// issue 11; commands only in a command's shape (tournamentProse)
 	"tournaments": true, "join": true, "withdraw": true, "standings": true, "rating": true,
+	// issue 20; a command only in a command's shape (nameProse)
+	"name": true,
 }
 
 func init() {
@@ -614,6 +618,7 @@ var commandParser = participle.MustBuild[commandLine](
 		&ConditionalCommand{}, &CancelConditionsCommand{}, &ConditionsCommand{},
 		&TakebackCommand{}, &NotifyCommand{},
 		&TournamentsCommand{}, &JoinCommand{}, &WithdrawCommand{}, &StandingsCommand{}, &RatingCommand{},
+		&NameCommand{},
 		&MoveCommand{},
 	),
 	participle.UseLookahead(3),
@@ -721,6 +726,8 @@ func playersWordCommand(first string, f []string) bool {
 		return second == "annehmen" || second == "ablehnen"
 	case "notify", "benachrichtigung":
 		return notifyShape(second) // notify.go
+	case "name", "anzeigename":
+		return nameProse(f) // command_name.go
 	}
 	return true
 }

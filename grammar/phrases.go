@@ -30,6 +30,8 @@ var commandPhrases = [][]string{
 	// tournaments (command_tournament.go)
 	{"tournaments"}, {"turniere"}, {"join"}, {"anmelden"}, {"withdraw"}, {"abmelden"},
 	{"standings"}, {"tabelle"}, {"rating"}, {"wertung"},
+	// public names (command_name.go)
+	{"name"}, {"anzeigename"},
 }
 
 // CommandPhrases returns the keyword phrases that begin the mail commands

@@ -453,6 +453,9 @@ func (ss *session) collect(change *archive.Change) []*table {
 			change.Players = append(change.Players, *p)
 		}
 	}
+	if ss.publicName != nil {
+		change.PublicNames = map[string]string{ss.from: *ss.publicName}
+	}
 	ss.collectCorrespondence(change) // spectators and takebacks (correspondence.go)
 	ss.collectTournament(change)     // tournaments and ratings (tournament.go)
 	return finished

@@ -40,6 +40,9 @@ type session struct {
 	overview bool
 
 	players map[string]*archive.Player  // players whose row changes
+	// publicName is the sender's new public name ("" clears it), nil
+	// when the mail chooses none (cmd_name.go).
+	publicName *string
 	leaves  map[string][]notation.Leave // players whose leave changes: all of it (cmd_leave.go)
 	// notes are the replies: by recipient, and for a game a mail starts
 	// beside another game of the same recipient, by recipient and game
