@@ -44,11 +44,11 @@ func TestName(t *testing.T) {
 	sent = h.deliver(alice, "my name?", "name", nil)
 	mustContain(t, "name alone", to(t, sent, alice).Text, `you appear as "Ada Lovelace".`)
 	for line, want := range map[string]string{
-		"name A":              "too short for a public name: at least 2 characters",
+		"name A":                          "too short for a public name: at least 2 characters",
 		"name " + strings.Repeat("x", 33): "too long for a public name: at most 32 characters",
-		"name bob@player.test": "letters, digits, blanks and ' - . _ only",
-		"name Player ABCDEFG":  "form of a pseudonym",
-		"name 42":              "must start with a letter or digit and hold a letter",
+		"name bob@player.test":            "letters, digits, blanks and ' - . _ only",
+		"name Player ABCDEFG":             "form of a pseudonym",
+		"name 42":                         "must start with a letter or digit and hold a letter",
 	} {
 		sent = reply(bob, line)
 		mustContain(t, line, to(t, sent, bob).Text, want)

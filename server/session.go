@@ -39,10 +39,11 @@ type session struct {
 	// overview reports that a reply holds the help overview already.
 	overview bool
 
-	players map[string]*archive.Player  // players whose row changes
 	// publicName is the sender's new public name ("" clears it), nil
 	// when the mail chooses none (cmd_name.go).
 	publicName *string
+
+	players map[string]*archive.Player  // players whose row changes
 	leaves  map[string][]notation.Leave // players whose leave changes: all of it (cmd_leave.go)
 	// notes are the replies: by recipient, and for a game a mail starts
 	// beside another game of the same recipient, by recipient and game
