@@ -97,13 +97,20 @@ func safePath(p string) bool {
 }
 
 // writeIfChanged writes data to name unless the file holds it already,
-// and reports whether it wrote.
+// and reports whether it wrote. A file that exists is replaced whole:
+// written beside and renamed, so a web server never serves half of it.
 func writeIfChanged(name string, data []byte) (bool, error) {
-	if old, err := os.ReadFile(name); err == nil && bytes.Equal(old, data) {
+	old, err := os.ReadFile(name)
+	if err == nil && bytes.Equal(old, data) {
 		return false, nil
 	}
-	if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
-		return false, err
+	if errors.Is(err, os.ErrNotExist) {
+		// a new file: written in place (a half-written one differs from
+		// the page, so the next Build writes it again)
+		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
+			return false, err
+		}
+		return true, os.WriteFile(name, data, 0o644)
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(name), ".tmp-*")
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"html/template"
 	"strings"
 
 	"github.com/taflmail/taflmail/club"
@@ -24,6 +25,9 @@ type gameView struct {
 	// Caption says which position the board shows, Start what the
 	// start position is called.
 	Caption, Start string
+	// Rows are the rows of the move list after the start's, written
+	// here rather than by the template: a long game has hundreds.
+	Rows template.HTML
 }
 
 // plyView is one ply of the move list.
@@ -53,7 +57,7 @@ func (p *page) Games(gs []*club.Game, events, clocks bool) games {
 // game renders a game's page (ext ".html") or its record (".tafl",
 // ".otg", ".csv").
 func (s *Site) game(ctx context.Context, g *club.Game, ext, lang string) ([]byte, error) {
-	r, err := s.c.Record(ctx, g)
+	r, err := s.record(ctx, g)
 	if err != nil {
 		return nil, err
 	}
@@ -122,7 +126,40 @@ func (s *Site) game(ctx context.Context, g *club.Game, ext, lang string) ([]byte
 	if v.LastPly > 0 {
 		v.Caption = v.Plies[v.LastPly-1].Caption
 	}
+	v.Rows = moveRows(v, lang)
 	return s.page("game", lang, "../", tr(lang, "game.title", g.Attackers.Name, g.Defenders.Name), v)
+}
+
+// moveRows writes the rows of the move list: number (a link to the
+// ply), the mover's dot, the move and its captures, and for a timed game
+// the arrival, the time used and the time left.
+func moveRows(v *gameView, lang string) template.HTML {
+	esc := template.HTMLEscapeString
+	capTitle := esc(tr(lang, "game.captures"))
+	var b strings.Builder
+	for _, pv := range v.Plies {
+		cur := ""
+		if pv.N == v.LastPly {
+			cur = " cur"
+		}
+		fmt.Fprintf(&b, `<tr id="ply-%d" class="ply %s%s" data-caption="%s"><td class="num"><a href="#ply-%d">%d</a></td>`,
+			pv.N, pv.Side, cur, esc(pv.Caption), pv.N, pv.N)
+		fmt.Fprintf(&b, `<td class="move"><span class="side-dot %s" aria-hidden="true"></span>%s`, pv.Side, esc(pv.Text))
+		if pv.Captures != "" {
+			fmt.Fprintf(&b, ` <span class="cap" title="%s">×%s</span>`, capTitle, esc(pv.Captures))
+		}
+		b.WriteString(`</td>`)
+		if v.Timed {
+			if c := pv.Clock; c.Arrival.IsZero() {
+				b.WriteString(`<td></td><td class="num"></td><td class="num"></td>`)
+			} else {
+				fmt.Fprintf(&b, `<td>%s</td><td class="num">%s</td><td class="num">%s</td>`,
+					c.Arrival.UTC().Format("2006-01-02 15:04")+" UTC", notation.FormatDuration(max(c.Used, 0)), notation.FormatDuration(max(c.Left, 0)))
+			}
+		}
+		b.WriteString("</tr>\n")
+	}
+	return template.HTML(b.String())
 }
 
 // plyMove writes a played ply's move: "Kf6-f9" for the king, "d1-d3".

@@ -11,6 +11,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/taflmail/taflmail/club"
@@ -44,6 +45,28 @@ var ErrNotFound = errors.New("web: no such page")
 type Site struct {
 	c *club.Club
 	o Options
+	// records holds each game's replayed record once read (a game's page
+	// and its three downloads share it): *recordOnce by game id.
+	records sync.Map
+}
+
+// recordOnce is one game's record, read once.
+type recordOnce struct {
+	once sync.Once
+	r    *notation.Replay
+	err  error
+}
+
+// record returns the game's record (club.Club.Record), read once per
+// site.
+func (s *Site) record(ctx context.Context, g *club.Game) (*notation.Replay, error) {
+	v, _ := s.records.LoadOrStore(g.ID, &recordOnce{})
+	ro := v.(*recordOnce)
+	ro.once.Do(func() { ro.r, ro.err = s.c.Record(ctx, g) })
+	if ro.err != nil {
+		s.records.CompareAndDelete(g.ID, ro) // an archive error is tried again next time
+	}
+	return ro.r, ro.err
 }
 
 // NewSite returns the site of snapshot c.

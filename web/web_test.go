@@ -391,3 +391,12 @@ func TestBuildUnchanged(t *testing.T) {
 		t.Error("Build removed a file it did not write")
 	}
 }
+
+// mkdirTemp makes a directory removed when the tests end.
+func mkdirTemp() (string, error) {
+	d, err := os.MkdirTemp("", "web-bench-")
+	if err == nil {
+		tmpDirs = append(tmpDirs, d)
+	}
+	return d, err
+}
