@@ -7,8 +7,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // manifestName is the file in a built site's directory that lists the
@@ -30,7 +32,8 @@ type BuildStats struct {
 // caches stay warm; each changed file is replaced whole (written beside
 // and renamed). Files of an earlier Build that the site no longer has
 // are removed (the manifest .taflmail-site lists what Build wrote);
-// other files in dir are never touched. It stops at the first error.
+// other files in dir are never touched. Pages are rendered by one
+// goroutine per core (GOMAXPROCS). It stops at the first error.
 func Build(ctx context.Context, s *Site, dir string) (BuildStats, error) {
 	var st BuildStats
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -38,26 +41,64 @@ func Build(ctx context.Context, s *Site, dir string) (BuildStats, error) {
 	}
 	old := readManifest(dir)
 	paths := append(s.Paths(), "404.html")
+	// the pages are rendered and written by one worker per core
+	var (
+		mu       sync.Mutex
+		firstErr error
+		next     = make(chan string)
+		wg       sync.WaitGroup
+	)
+	fail := func(err error) {
+		mu.Lock()
+		if firstErr == nil {
+			firstErr = err
+		}
+		mu.Unlock()
+	}
+	for range runtime.GOMAXPROCS(0) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for p := range next {
+				var data []byte
+				var err error
+				if p == "404.html" {
+					data = s.NotFound("")
+				} else if data, err = s.Render(ctx, p, ""); err != nil {
+					fail(fmt.Errorf("web: %s: %w", p, err))
+					continue
+				}
+				changed, err := writeIfChanged(filepath.Join(dir, filepath.FromSlash(p)), data)
+				if err != nil {
+					fail(err)
+					continue
+				}
+				mu.Lock()
+				if changed {
+					st.Written++
+				} else {
+					st.Unchanged++
+				}
+				mu.Unlock()
+			}
+		}()
+	}
 	for _, p := range paths {
-		if err := ctx.Err(); err != nil {
-			return st, err
+		mu.Lock()
+		stop := firstErr != nil
+		mu.Unlock()
+		if stop || ctx.Err() != nil {
+			break
 		}
-		var data []byte
-		var err error
-		if p == "404.html" {
-			data = s.NotFound("")
-		} else if data, err = s.Render(ctx, p, ""); err != nil {
-			return st, fmt.Errorf("web: %s: %w", p, err)
-		}
-		changed, err := writeIfChanged(filepath.Join(dir, filepath.FromSlash(p)), data)
-		if err != nil {
-			return st, err
-		}
-		if changed {
-			st.Written++
-		} else {
-			st.Unchanged++
-		}
+		next <- p
+	}
+	close(next)
+	wg.Wait()
+	if firstErr == nil {
+		firstErr = ctx.Err()
+	}
+	if firstErr != nil {
+		return st, firstErr
 	}
 	keep := map[string]bool{}
 	for _, p := range paths {

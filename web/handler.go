@@ -1,6 +1,7 @@
 package web
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -194,7 +195,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	}
 	// http.ServeContent answers If-None-Match, If-Modified-Since and
 	// ranges; the content is served from memory.
-	http.ServeContent(w, req, "", mod, strings.NewReader(string(r.body)))
+	http.ServeContent(w, req, "", mod, bytes.NewReader(r.body))
 }
 
 // Language picks the page language of an Accept-Language header
