@@ -49,9 +49,7 @@ func FromRecords(records []*notation.Game, key []byte, withdrawn []string, now t
 	chosen := map[string]string{}
 	for _, g := range records {
 		for _, t := range g.Tags {
-			for _, a := range addressPattern.FindAllString(t.Value, -1) {
-				addrs = append(addrs, a)
-			}
+			addrs = append(addrs, addressPattern.FindAllString(t.Value, -1)...)
 			if (t.Name == "Attackers" || t.Name == "Defenders") && !strings.Contains(t.Value, "@") && strings.TrimSpace(t.Value) != "" {
 				chosen[strings.TrimSpace(t.Value)] = strings.Join(strings.Fields(t.Value), " ")
 			}
