@@ -10,7 +10,7 @@ import (
 	"unicode/utf8"
 )
 
-// Public names (issue 20, migrations/010_public_names.sql): the name a
+// Public names (issue 20, migrations/011_public_names.sql): the name a
 // player chose for the club's web pages, and the key from which the
 // pages derive a pseudonym for everyone else. The referee checks a
 // name's form (club.CheckPublicName); the archive keeps names unique.

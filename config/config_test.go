@@ -669,8 +669,8 @@ func TestRegisterFlags(t *testing.T) {
 
 func TestKeys(t *testing.T) {
 	keys := config.Keys()
-	if len(keys) != 44 {
-		t.Errorf("len(Keys()) = %d, want 44", len(keys))
+	if len(keys) != 46 {
+		t.Errorf("len(Keys()) = %d, want 46", len(keys))
 	}
 	k := keys[10] // imap.poll_interval
 	want := config.Key{Name: "imap.poll_interval", Env: "TAFLMAIL_IMAP_POLL_INTERVAL", Flag: "imap-poll-interval",

@@ -1,4 +1,4 @@
--- 010_public_names: the name under which a player appears on the club's
+-- 011_public_names: the name under which a player appears on the club's
 -- web pages (issue 20), chosen by mail ("name Ada Lovelace"); '' for
 -- none, when the pages show a pseudonym derived from the address with
 -- the key below. public_fold is the name folded to lower case with its
