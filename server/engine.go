@@ -419,28 +419,33 @@ func (s *Server) waitContext(ctx context.Context) (context.Context, context.Canc
 }
 
 // overdueWait is how long Run waits when timers are overdue: a second
-// (RunTimers left them), or WaitCap when every overdue timer is an engine
-// turn under way and no daily digest is overdue, whose end wakes Run anyway (waitContext). A timer that
-// falls due meanwhile is then fired when the next engine turn ends, at
-// the latest after WaitCap.
+// (RunTimers left them), or, when every overdue timer waits for something
+// else and no daily digest is overdue, until the first deadline within
+// its grace becomes ripe (Options.ArrivalGrace, scheduler.go), at most
+// WaitCap: an engine turn under way wakes Run when it ends anyway
+// (waitContext). A timer that falls due meanwhile is then fired when the
+// next engine turn ends or the grace is over, at the latest after WaitCap.
 func (s *Server) overdueWait(ctx context.Context) time.Duration {
-	n := s.engine.count()
-	if n == 0 {
+	now := s.opts.Now()
+	limit := s.engine.count() + timerBatch
+	due, err := s.store.DueTimers(ctx, now, limit)
+	if err != nil || len(due) == limit {
 		return time.Second
 	}
-	due, err := s.store.DueTimers(ctx, s.opts.Now(), n+1)
-	if err != nil || len(due) > n {
-		return time.Second
-	}
+	wait := s.opts.WaitCap
 	for _, tm := range due {
-		if tm.Kind != archive.TimerEngine || !s.engine.taken(archive.TimerRef{GameID: tm.GameID, Key: tm.Key}) {
+		switch {
+		case tm.Kind == archive.TimerEngine && s.engine.taken(archive.TimerRef{GameID: tm.GameID, Key: tm.Key}):
+		case !s.ripe(tm, now):
+			wait = min(wait, tm.Due.Add(s.opts.ArrivalGrace).Sub(now))
+		default:
 			return time.Second
 		}
 	}
-	if ds, err := s.store.DueDigests(ctx, s.opts.Now(), 1); err != nil || len(ds) > 0 {
+	if ds, err := s.store.DueDigests(ctx, now, 1); err != nil || len(ds) > 0 {
 		return time.Second // a digest RunTimers left (digest.go)
 	}
-	return s.opts.WaitCap
+	return wait
 }
 
 // startEngine queues the engine's turn of timer tm, unless it is under

@@ -21,7 +21,7 @@ func TestSpectatorClocksAndTimeout(t *testing.T) {
 	spec := to(t, sent, watcher)
 	mustContain(t, "spectator's mail", spec.Text, "Clocks (10d+0d): attackers 9d23h left, defenders 10d left.",
 		"The defenders must move before "+stamp(start.Add(time.Hour+10*day+time.Second)))
-	h.now = start.Add(time.Hour + 10*day + time.Second)
+	h.now = start.Add(time.Hour + 10*day + time.Second + DefaultArrivalGrace) // the deadline and its grace (scheduler.go)
 	sent = h.runTimers(nil)
 	if len(sent) != 4 {
 		t.Fatalf("the time-out sent %d mails, want both players and both spectators:\n%s", len(sent), subjects(sent))

@@ -18,10 +18,19 @@ import (
 // fires what is due: the timer's effect (a reminder, a time-out), its
 // replies and its done mark are one archive.Change, so a process killed at
 // any point sends no reminder twice and loses no time-out. A deadline is
-// acted on only after the inbox has been read up to it (Decision C4).
+// acted on only after the inbox has been read up to it (Decision C4): by a
+// poll that began Options.ArrivalGrace after it, since a mail the IMAP
+// server stamped before the deadline may show in the mailbox only later.
 
 // timerBatch is how many due timers RunTimers reads at a time.
 const timerBatch = 100
+
+// DefaultArrivalGrace is the default of Options.ArrivalGrace: how long
+// past a deadline the referee waits for mail stamped before it to show in
+// the mailbox. A minute covers an IMAP server that stores a mail a moment
+// after it stamped it (Dovecot behind Postfix, a busy machine) and clocks
+// a few seconds apart, and costs nothing in games counted in days.
+const DefaultArrivalGrace = time.Minute
 
 // RunTimers starts the tournaments whose start date has come
 // (StartTournament) and ends the running games of players who withdrew
@@ -34,9 +43,10 @@ const timerBatch = 100
 // instant (Poll, unless a poll that began at or after it already did;
 // without an Inbox the caller hands every mail to HandleMail and the inbox
 // counts as read), so a move that arrived in time is played rather than
-// forfeited or listed
-// (Decision C4). A timer whose game changed meanwhile is recomputed, not
-// fired. It stops at the first failure and returns it: the timers not
+// forfeited or listed (Decision C4); a deadline waits
+// Options.ArrivalGrace past its instant first, and the poll before it must
+// begin after that grace (ripe). A timer whose game changed meanwhile is
+// recomputed, not fired. It stops at the first failure and returns it: the timers not
 // fired stay pending and fire later.
 func (s *Server) RunTimers(ctx context.Context) (int, error) {
 	started, err := s.startDueTournaments(ctx) // tournaments whose start date has come (tournament_start.go)
@@ -67,7 +77,7 @@ func (s *Server) runGameTimers(ctx context.Context) (int, error) {
 		}
 		polled := false
 		for _, tm := range due {
-			if tm.Kind == archive.TimerDeadline && !s.inboxReadTo(tm.Due) {
+			if tm.Kind == archive.TimerDeadline && s.ripe(tm, now) && !s.inboxReadTo(tm.Due.Add(s.opts.ArrivalGrace)) {
 				if err := s.readInbox(ctx); err != nil {
 					return fired, err
 				}
@@ -81,8 +91,8 @@ func (s *Server) runGameTimers(ctx context.Context) (int, error) {
 		progress := false
 		for _, tm := range due {
 			ref := archive.TimerRef{GameID: tm.GameID, Key: tm.Key}
-			if seen[ref] {
-				continue
+			if seen[ref] || !s.ripe(tm, now) {
+				continue // a deadline within its grace: Run wakes for it (overdueWait)
 			}
 			seen[ref] = true
 			if tm.Kind == archive.TimerEngine {
@@ -104,7 +114,7 @@ func (s *Server) runGameTimers(ctx context.Context) (int, error) {
 			limit += timerBatch
 			continue
 		}
-		if !progress && !onlyEngine(due) {
+		if !progress && !s.onlyWaiting(due, now) {
 			// every due timer was handled in this call and is due again:
 			// never spin on it, the next call tries again
 			s.log.Error("timers stay due after they were handled", "count", len(due), "first_game", due[0].GameID, "first_key", due[0].Key)
@@ -117,14 +127,25 @@ func (s *Server) runGameTimers(ctx context.Context) (int, error) {
 	return fired, ctx.Err()
 }
 
-// onlyEngine reports whether every timer of ts is an engine turn.
-func onlyEngine(ts []archive.Timer) bool {
+// onlyWaiting reports whether every timer of ts waits for something other
+// than RunTimers: an engine turn (its search commits it) or a deadline
+// within its grace at now.
+func (s *Server) onlyWaiting(ts []archive.Timer, now time.Time) bool {
 	for _, tm := range ts {
-		if tm.Kind != archive.TimerEngine {
+		if tm.Kind != archive.TimerEngine && s.ripe(tm, now) {
 			return false
 		}
 	}
 	return true
+}
+
+// ripe reports whether timer tm may act at now: any timer but a deadline
+// at once, a deadline (a time-out, an invitation's expiry) only once
+// Options.ArrivalGrace has passed since it, so that a mail the IMAP
+// server stamped before the deadline and showed a little later is read
+// first (Decision C4).
+func (s *Server) ripe(tm archive.Timer, now time.Time) bool {
+	return tm.Kind != archive.TimerDeadline || !now.Before(tm.Due.Add(s.opts.ArrivalGrace))
 }
 
 // inboxReadTo reports whether a Poll that began at or after at has read

@@ -81,8 +81,12 @@ func TestRemindersAndTimeout(t *testing.T) {
 			t.Errorf("reminder not in alice's thread: In-Reply-To %q, Message-ID %q", m.InReplyTo, m.MessageID)
 		}
 	}
-	// the deadline
+	// the deadline, once its grace for mail stamped before it has passed
 	h.now = start.Add(10*day + time.Second)
+	if sent := h.runTimers(nil); len(sent) != 0 {
+		t.Fatalf("at the deadline, within its grace: %d mails, want none yet:\n%s", len(sent), subjects(sent))
+	}
+	h.now = start.Add(10*day + time.Second + DefaultArrivalGrace)
 	sent := h.runTimers(nil)
 	if len(sent) != 2 {
 		t.Fatalf("at the deadline: %d mails, want the result to both:\n%s", len(sent), subjects(sent))

@@ -124,6 +124,14 @@ type Options struct {
 	// DefaultInvitationExpiry (14 days); a negative value lets
 	// invitations wait for ever.
 	InvitationExpiry time.Duration
+	// ArrivalGrace is how long past a deadline the referee waits before
+	// it acts on the deadline (a time-out, an invitation's expiry), for
+	// mail the IMAP server stamped before the deadline but shows in the
+	// mailbox later (Decision C4, scheduler.go): the poll that counts as
+	// reading the inbox up to the deadline begins this much after it. 0
+	// means DefaultArrivalGrace (1 minute); a negative value waits for
+	// nothing.
+	ArrivalGrace time.Duration
 
 	// EngineThink is the engine opponent's think time per ply at its
 	// strongest level, search.MaxLevel; the weaker levels think the same
@@ -247,6 +255,12 @@ func New(o Options) (*Server, error) {
 	}
 	if o.InvitationExpiry == 0 {
 		o.InvitationExpiry = DefaultInvitationExpiry
+	}
+	switch {
+	case o.ArrivalGrace == 0:
+		o.ArrivalGrace = DefaultArrivalGrace
+	case o.ArrivalGrace < 0:
+		o.ArrivalGrace = 0
 	}
 	if o.UntimedReminders == nil {
 		o.UntimedReminders = clock.DefaultUntimedReminders

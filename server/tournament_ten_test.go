@@ -201,7 +201,7 @@ func TestTournamentTenPlayers(t *testing.T) {
 		t.Fatalf("status before the time-outs: %s", tm.Status)
 	}
 
-	// the time-outs, each at its deadline
+	// the time-outs, each at its deadline once its grace has passed
 	var outs []tenGame
 	for _, tg := range games {
 		if timeout(tg) {
@@ -211,7 +211,7 @@ func TestTournamentTenPlayers(t *testing.T) {
 	slices.SortFunc(outs, func(a, b tenGame) int { return h.deadlineOf(a.g.ID).Compare(h.deadlineOf(b.g.ID)) })
 	before = len(h.sender.sent)
 	for _, tg := range outs {
-		h.now = h.deadlineOf(tg.g.ID)
+		h.now = h.deadlineOf(tg.g.ID).Add(DefaultArrivalGrace) // the deadline and its grace (scheduler.go)
 		if _, err := h.srv.RunTimers(ctx); err != nil {
 			t.Fatal(err)
 		}
