@@ -84,13 +84,16 @@ type Server struct {
 }
 
 // Clock is the operator's part of correspondence clocks (CORRESPONDENCE.md
-// §3.1, §4.1; docs/clock.md): the yearly leave allowance and when players
-// are reminded. Durations are written as in a time control, "<n>d<n>h<n>m"
-// ("7d", "12h", "1d12h"); a list separates them by commas.
+// §3.1, §4.1, Decision C4; docs/clock.md): the yearly leave allowance,
+// when players are reminded, and how long past a deadline the referee
+// waits for mail stamped before it. Reminder durations are written as in a
+// time control, "<n>d<n>h<n>m" ("7d", "12h", "1d12h"); a list separates
+// them by commas. ArrivalGrace is a Go duration ("1m", "30s").
 type Clock struct {
-	LeaveDays        int    `mapstructure:"leave_days" help:"leave days each player may take per calendar year, during which the clocks of their games stand still; 0 allows none"`
-	Reminders        string `mapstructure:"reminders" help:"remind the player to move in a timed game when their remaining time falls below each of these, e.g. \"7d, 2d, 12h\"; empty sends none"`
-	UntimedReminders string `mapstructure:"untimed_reminders" help:"remind the player to move in an untimed game after each of these without a move, e.g. \"7d, 14d, 21d\"; empty sends none"`
+	LeaveDays        int           `mapstructure:"leave_days" help:"leave days each player may take per calendar year, during which the clocks of their games stand still; 0 allows none"`
+	Reminders        string        `mapstructure:"reminders" help:"remind the player to move in a timed game when their remaining time falls below each of these, e.g. \"7d, 2d, 12h\"; empty sends none"`
+	UntimedReminders string        `mapstructure:"untimed_reminders" help:"remind the player to move in an untimed game after each of these without a move, e.g. \"7d, 14d, 21d\"; empty sends none"`
+	ArrivalGrace     time.Duration `mapstructure:"arrival_grace" help:"how long past a deadline the referee waits before declaring the time-out, so that a move the mail server stamped before the deadline but shows later is played, e.g. 1m; 0 waits for nothing"`
 }
 
 // Engine is the engine opponent players challenge by mail (issue 13,
@@ -156,6 +159,7 @@ func Default() Config {
 			LeaveDays:        30,
 			Reminders:        "7d, 2d, 12h",
 			UntimedReminders: "7d, 14d, 21d",
+			ArrivalGrace:     time.Minute,
 		},
 		Engine: Engine{
 			Think:          10 * time.Second,

@@ -590,6 +590,7 @@ clock:
   leave_days: 30
   reminders: "7d, 2d, 12h"
   untimed_reminders: "7d, 14d, 21d"
+  arrival_grace: "1m0s"
 
 engine:
   think: "10s"
@@ -669,8 +670,8 @@ func TestRegisterFlags(t *testing.T) {
 
 func TestKeys(t *testing.T) {
 	keys := config.Keys()
-	if len(keys) != 46 {
-		t.Errorf("len(Keys()) = %d, want 46", len(keys))
+	if len(keys) != 47 {
+		t.Errorf("len(Keys()) = %d, want 47", len(keys))
 	}
 	k := keys[10] // imap.poll_interval
 	want := config.Key{Name: "imap.poll_interval", Env: "TAFLMAIL_IMAP_POLL_INTERVAL", Flag: "imap-poll-interval",

@@ -45,9 +45,9 @@ func TestValidateClock(t *testing.T) {
 	if err := c.Validate(); err != nil {
 		t.Fatalf("valid configuration: %v", err)
 	}
-	c.Clock.LeaveDays, c.Clock.Reminders, c.Clock.UntimedReminders = -1, "7 days", "0d"
+	c.Clock.LeaveDays, c.Clock.Reminders, c.Clock.UntimedReminders, c.Clock.ArrivalGrace = -1, "7 days", "0d", 2*time.Hour
 	err := c.Validate()
-	for _, key := range []string{"clock.leave_days", "clock.reminders", "clock.untimed_reminders"} {
+	for _, key := range []string{"clock.leave_days", "clock.reminders", "clock.untimed_reminders", "clock.arrival_grace"} {
 		found := false
 		for _, e := range err.(interface{ Unwrap() []error }).Unwrap() {
 			var ke *config.KeyError

@@ -147,6 +147,9 @@ func (c Config) Validate() error {
 	if _, err := ParseDurations(c.Clock.UntimedReminders); err != nil {
 		bad("clock.untimed_reminders", "%v", err)
 	}
+	if c.Clock.ArrivalGrace < 0 || c.Clock.ArrivalGrace > time.Hour {
+		bad("clock.arrival_grace", "must be from 0 to 1h, not %v", c.Clock.ArrivalGrace)
+	}
 
 	// engine
 	if c.Engine.Think < 10*time.Millisecond || c.Engine.Think > 10*time.Minute {

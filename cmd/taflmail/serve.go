@@ -170,6 +170,10 @@ func serverOptions(cfg config.Config, store *archive.Store, inbox server.Inbox, 
 	if engineGames == 0 {
 		engineGames = -1 // config: 0 switches engine games off; server: negative does
 	}
+	grace := cfg.Clock.ArrivalGrace
+	if grace == 0 {
+		grace = -1 // config: 0 waits for nothing; server: negative does
+	}
 	attachment := cfg.Server.MaxAttachmentBytes
 	if attachment == 0 {
 		attachment = -1 // config: 0 attaches nothing; server: negative does
@@ -181,7 +185,7 @@ func serverOptions(cfg config.Config, store *archive.Store, inbox server.Inbox, 
 		JunkReplies: junk, DomainReplies: cfg.Server.DomainRepliesPer10m,
 		DefaultLanguage: cfg.Server.DefaultLanguage, RecordsDir: cfg.Archive.RecordsDir,
 		RequireAuthResults: cfg.Server.RequireAuthResults, AuthservID: cfg.Server.AuthservID,
-		LeaveDays: leaveDays, Reminders: reminders, UntimedReminders: untimed,
+		LeaveDays: leaveDays, Reminders: reminders, UntimedReminders: untimed, ArrivalGrace: grace,
 		EngineThink: cfg.Engine.Think, EngineSearches: cfg.Engine.Searches,
 		EngineTableBytes: cfg.Engine.TableMiB << 20, EngineGames: engineGames, EngineMaxGames: cfg.Engine.MaxGames,
 		InvitationExpiry: expiry, MaxAttachmentBytes: attachment,

@@ -76,3 +76,22 @@ func TestServerOptionsMaxAttachment(t *testing.T) {
 		t.Errorf("0: %d, want a negative value", o.MaxAttachmentBytes)
 	}
 }
+
+// TestServerOptionsArrivalGrace: clock.arrival_grace reaches the referee:
+// a minute by default, the duration written, and 0 ("wait for nothing")
+// as a negative value, which is the server's "none" (its 0 is the
+// default).
+func TestServerOptionsArrivalGrace(t *testing.T) {
+	cfg := config.Default()
+	if o := serverOptions(cfg, nil, nil, nil, nil); o.ArrivalGrace != time.Minute {
+		t.Errorf("default: %v, want 1m", o.ArrivalGrace)
+	}
+	cfg.Clock.ArrivalGrace = 5 * time.Second
+	if o := serverOptions(cfg, nil, nil, nil, nil); o.ArrivalGrace != 5*time.Second {
+		t.Errorf("5s: %v", o.ArrivalGrace)
+	}
+	cfg.Clock.ArrivalGrace = 0
+	if o := serverOptions(cfg, nil, nil, nil, nil); o.ArrivalGrace >= 0 {
+		t.Errorf("0: %v, want a negative duration", o.ArrivalGrace)
+	}
+}
