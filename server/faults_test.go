@@ -65,6 +65,21 @@ func (f *faultStore) next(op string) (fault, bool) {
 	return q[0], true
 }
 
+// unfired lists, sorted, the methods whose injected faults no call has
+// taken yet: a fault that never fired tested nothing.
+func (f *faultStore) unfired() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var ops []string
+	for op, q := range f.faults {
+		if len(q) > 0 {
+			ops = append(ops, op)
+		}
+	}
+	slices.Sort(ops)
+	return ops
+}
+
 func (f *faultStore) count(op string) int {
 	f.mu.Lock()
 	defer f.mu.Unlock()

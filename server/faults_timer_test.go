@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -35,6 +36,63 @@ func (f *faultStore) ClaimOutbox(ctx context.Context, id int64, owner string, at
 	return ok, err
 }
 
+// timerPoint is one step of a timer firing at which TestFaultTimerPoints
+// makes the daemon fail. inject arms the fault; it returns whether the
+// first RunTimers must fail and, for a fault outside the archive, a
+// function that reports whether it fired (nil: the archive's injected
+// faults must all have been taken, faultStore.unfired).
+type timerPoint struct {
+	name   string
+	inject func(h *harness, fs *faultStore) (wantErr bool, fired func() bool)
+}
+
+// timerPoints are the steps of TestFaultTimerPoints.
+var timerPoints = []timerPoint{
+	{"none", func(*harness, *faultStore) (bool, func() bool) { return false, nil }},
+	{"due-timers", func(h *harness, fs *faultStore) (bool, func() bool) {
+		fs.inject("DueTimers", fault{err: errUnavailable})
+		return true, nil
+	}},
+	{"game", func(h *harness, fs *faultStore) (bool, func() bool) {
+		fs.inject("Game", fault{err: errKilled})
+		return true, nil
+	}},
+	{"player", func(h *harness, fs *faultStore) (bool, func() bool) {
+		fs.inject("Player", fault{err: errUnavailable})
+		return true, nil
+	}},
+	{"commit", func(h *harness, fs *faultStore) (bool, func() bool) {
+		fs.inject("Commit", fault{err: errKilled})
+		return true, nil
+	}},
+	{"commit-conflict", func(h *harness, fs *faultStore) (bool, func() bool) {
+		fs.inject("Commit", fault{err: errConflict})
+		return false, nil
+	}},
+	{"after-commit", func(h *harness, fs *faultStore) (bool, func() bool) {
+		fs.inject("Commit", fault{err: errKilled, after: true})
+		return true, nil
+	}},
+	{"claim", func(h *harness, fs *faultStore) (bool, func() bool) {
+		fs.inject("ClaimOutbox", fault{err: errKilled})
+		return false, nil
+	}},
+	{"send", func(h *harness, fs *faultStore) (bool, func() bool) {
+		n := 0
+		h.sender.fail = func(string) error {
+			if n++; n == 1 {
+				return &mailer.SendError{Temporary: true, Code: 421, Err: errors.New("closing connection")}
+			}
+			return nil
+		}
+		return false, func() bool { return n > 0 }
+	}},
+	{"after-send", func(h *harness, fs *faultStore) (bool, func() bool) {
+		fs.inject("MarkSent", fault{err: errKilled})
+		return false, nil
+	}},
+}
+
 // TestFaultTimerPoints kills the daemon, or makes the archive or SMTP fail,
 // at each step of a timer firing — reading the due timers, loading the
 // game, reading a player, the commit (before it and after it took
@@ -42,115 +100,119 @@ func (f *faultStore) ClaimOutbox(ctx context.Context, id int64, owner string, at
 // a time-out, then restarts it twice. The effect happens exactly once: one
 // reminder queued, or the game lost on time once with one result per
 // player queued; every queued mail is sent, and all copies of a mail sent
-// twice (killed between SMTP's OK and MarkSent) are identical.
+// twice (killed between SMTP's OK and MarkSent) are identical. Each
+// injected fault must have fired: one the timer's path never reaches
+// tests nothing (TestFaultTimerPointsUnfired shows that this is seen).
 func TestFaultTimerPoints(t *testing.T) {
-	points := []struct {
-		name string
-		// inject arms the fault; it returns whether the first RunTimers
-		// must fail.
-		inject func(h *harness, fs *faultStore) bool
-	}{
-		{"none", func(*harness, *faultStore) bool { return false }},
-		{"due-timers", func(h *harness, fs *faultStore) bool { fs.inject("DueTimers", fault{err: errUnavailable}); return true }},
-		{"game", func(h *harness, fs *faultStore) bool { fs.inject("Game", fault{err: errKilled}); return true }},
-		{"player", func(h *harness, fs *faultStore) bool { fs.inject("Player", fault{err: errUnavailable}); return true }},
-		{"commit", func(h *harness, fs *faultStore) bool { fs.inject("Commit", fault{err: errKilled}); return true }},
-		{"commit-conflict", func(h *harness, fs *faultStore) bool { fs.inject("Commit", fault{err: errConflict}); return false }},
-		{"after-commit", func(h *harness, fs *faultStore) bool {
-			fs.inject("Commit", fault{err: errKilled, after: true})
-			return true
-		}},
-		{"claim", func(h *harness, fs *faultStore) bool { fs.inject("ClaimOutbox", fault{err: errKilled}); return false }},
-		{"send", func(h *harness, fs *faultStore) bool {
-			n := 0
-			h.sender.fail = func(string) error {
-				if n++; n == 1 {
-					return &mailer.SendError{Temporary: true, Code: 421, Err: errors.New("closing connection")}
-				}
-				return nil
-			}
-			return false
-		}},
-		{"after-send", func(h *harness, fs *faultStore) bool { fs.inject("MarkSent", fault{err: errKilled}); return false }},
-	}
 	for _, kind := range []string{"reminder", "timeout"} {
-		for _, p := range points {
+		for _, p := range timerPoints {
 			t.Run(kind+"/"+p.name, func(t *testing.T) {
-				h := newHarness(t)
-				id, start := startTimed(t, h, "10d+0d")
-				h.now = start.Add(3*day + time.Second) // the 7-day reminder
-				if kind == "timeout" {
-					h.now = start.Add(10*day + time.Second)
-				}
-				before := len(h.sender.sent)
-				fs := h.withFaults()
-				wantErr := p.inject(h, fs)
-				ctx := context.Background()
-				srv := h.restart(fs, nil)
-				_, err := srv.RunTimers(ctx)
-				if wantErr != (err != nil) {
-					t.Fatalf("first RunTimers: %v; want an error: %v", err, wantErr)
-				}
-				srv.FlushOutbox(ctx)
-				h.sender.fail = nil
-				for i := 0; i < 2; i++ {
-					h.now = h.now.Add(10 * time.Minute)
-					srv = h.restart(h.store, nil)
-					if _, err := srv.RunTimers(ctx); err != nil {
-						t.Fatalf("RunTimers after restart %d: %v", i+1, err)
-					}
-					srv.FlushOutbox(ctx)
-				}
-				copies := map[string][][]byte{}
-				for _, s := range h.sender.sent[before:] {
-					copies[s.msg.MessageID] = append(copies[s.msg.MessageID], s.raw)
-				}
-				word, want := "reminder, move 1", 1
-				if kind == "timeout" {
-					word, want = "game over", 2
-				}
-				queued := 0
-				for _, o := range h.outbox() {
-					if strings.Contains(string(o.Raw), word) {
-						queued++
-						if len(copies[o.MessageID]) == 0 {
-							t.Errorf("%s to %v queued, not sent", o.MessageID, o.To)
-						}
-					}
-				}
-				if queued != want {
-					t.Errorf("%d mails %q queued, want %d", queued, word, want)
-				}
-				for mid, cs := range copies {
-					if len(cs) > 1 && p.name != "after-send" {
-						t.Errorf("%s sent %d times", mid, len(cs))
-					}
-					for _, c := range cs[1:] {
-						if !bytes.Equal(c, cs[0]) {
-							t.Errorf("copies of %s differ", mid)
-						}
-					}
-				}
-				g := h.state(id)
-				if lost := g.Reason == "timeout"; lost != (kind == "timeout") || g.Status == archive.Finished != lost {
-					t.Errorf("game %v; lost on time: want %v", g, kind == "timeout")
-				}
-				if kind == "reminder" {
-					pending := 0
-					for _, tm := range h.timersOf(id) {
-						if tm.Done.IsZero() {
-							pending++
-						} else if tm.Key != "ply 1 reminder 7d" {
-							t.Errorf("timer %q done", tm.Key)
-						}
-					}
-					if pending != 3 {
-						t.Errorf("%d timers pending, want the 2d and 12h reminders and the deadline", pending)
-					}
+				if unfired := runTimerPoint(t, kind, p); len(unfired) > 0 {
+					t.Errorf("injected faults that never fired: %v", unfired)
 				}
 			})
 		}
 	}
+}
+
+// TestFaultTimerPointsUnfired: a fault injected where a timer's path
+// never goes (HandleMail's Processed, which the scheduler does not call)
+// is reported as never fired by runTimerPoint, so TestFaultTimerPoints
+// fails on it rather than passing a test of nothing.
+func TestFaultTimerPointsUnfired(t *testing.T) {
+	nowhere := timerPoint{"processed", func(h *harness, fs *faultStore) (bool, func() bool) {
+		fs.inject("Processed", fault{err: errUnavailable})
+		return false, nil
+	}}
+	for _, kind := range []string{"reminder", "timeout"} {
+		if unfired := runTimerPoint(t, kind, nowhere); !slices.Equal(unfired, []string{"Processed"}) {
+			t.Errorf("%s: runTimerPoint reports %v as never fired, want [Processed]", kind, unfired)
+		}
+	}
+}
+
+// runTimerPoint runs one case of TestFaultTimerPoints and returns the
+// faults that never fired: the archive methods whose injected faults were
+// not taken, and "Send" for a send fault that was not reached.
+func runTimerPoint(t *testing.T, kind string, p timerPoint) (unfired []string) {
+	t.Helper()
+	h := newHarness(t)
+	id, start := startTimed(t, h, "10d+0d")
+	h.now = start.Add(3*day + time.Second) // the 7-day reminder
+	if kind == "timeout" {
+		h.now = start.Add(10*day + time.Second + DefaultArrivalGrace) // the deadline and its grace
+	}
+	before := len(h.sender.sent)
+	fs := h.withFaults()
+	wantErr, fired := p.inject(h, fs)
+	ctx := context.Background()
+	srv := h.restart(fs, nil)
+	_, err := srv.RunTimers(ctx)
+	if wantErr != (err != nil) {
+		t.Errorf("first RunTimers: %v; want an error: %v", err, wantErr)
+	}
+	srv.FlushOutbox(ctx)
+	unfired = fs.unfired()
+	if fired != nil && !fired() {
+		unfired = append(unfired, "Send")
+	}
+	h.sender.fail = nil
+	for i := 0; i < 2; i++ {
+		h.now = h.now.Add(10 * time.Minute)
+		srv = h.restart(h.store, nil)
+		if _, err := srv.RunTimers(ctx); err != nil {
+			t.Fatalf("RunTimers after restart %d: %v", i+1, err)
+		}
+		srv.FlushOutbox(ctx)
+	}
+	copies := map[string][][]byte{}
+	for _, s := range h.sender.sent[before:] {
+		copies[s.msg.MessageID] = append(copies[s.msg.MessageID], s.raw)
+	}
+	word, want := "reminder, move 1", 1
+	if kind == "timeout" {
+		word, want = "game over", 2
+	}
+	queued := 0
+	for _, o := range h.outbox() {
+		if strings.Contains(string(o.Raw), word) {
+			queued++
+			if len(copies[o.MessageID]) == 0 {
+				t.Errorf("%s to %v queued, not sent", o.MessageID, o.To)
+			}
+		}
+	}
+	if queued != want {
+		t.Errorf("%d mails %q queued, want %d", queued, word, want)
+	}
+	for mid, cs := range copies {
+		if len(cs) > 1 && p.name != "after-send" {
+			t.Errorf("%s sent %d times", mid, len(cs))
+		}
+		for _, c := range cs[1:] {
+			if !bytes.Equal(c, cs[0]) {
+				t.Errorf("copies of %s differ", mid)
+			}
+		}
+	}
+	g := h.state(id)
+	if lost := g.Reason == "timeout"; lost != (kind == "timeout") || g.Status == archive.Finished != lost {
+		t.Errorf("game %v; lost on time: want %v", g, kind == "timeout")
+	}
+	if kind == "reminder" {
+		pending := 0
+		for _, tm := range h.timersOf(id) {
+			if tm.Done.IsZero() {
+				pending++
+			} else if tm.Key != "ply 1 reminder 7d" {
+				t.Errorf("timer %q done", tm.Key)
+			}
+		}
+		if pending != 3 {
+			t.Errorf("%d timers pending, want the 2d and 12h reminders and the deadline", pending)
+		}
+	}
+	return unfired
 }
 
 // TestOverdueRemindersOnce: a daemon down past two reminder thresholds
