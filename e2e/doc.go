@@ -11,6 +11,15 @@
 // reply (TestGameByMailStopDuringReply) or IMAP fails as a handled mail is
 // moved (TestGameByMailDoneFails).
 //
+// TestKillStorm (Linux) kills the real `taflmail serve` binary with
+// SIGKILL at random points, at least 100 times (-kills N or
+// TAFLMAIL_KILLS=N for more), while timed games, reminders, time-outs,
+// moves sent just before a deadline and engine games go on through
+// devstack, some of it under a busy loop on every core, and then checks
+// the archive and every mailbox: every ply once, every move that arrived
+// in time played, no reminder or engine ply twice, no reply lost
+// (docs/reliability.md, "Killed for real").
+//
 // The benchmarks measure mails per second through the whole loop
 // (BenchmarkMailLoop) and, when TAFLMAIL_BENCH_RSS=1, the resident memory
 // of `taflmail serve` over an archive of 10,000 games
