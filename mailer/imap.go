@@ -40,6 +40,13 @@ var (
 	// UIDVALIDITY changed after the last Fetch: the UID no longer names the
 	// message that was fetched. Fetch again.
 	ErrUIDValidity = errors.New("UIDVALIDITY changed since Fetch")
+	// ErrConfig is wrapped by errors of the Inbox and the Sender that come
+	// from the configuration rather than the server or the network: an
+	// address that is not host:port, an unknown security or log-in
+	// method, a password that would go out in clear text, a certificate
+	// that does not verify, a mailbox that does not exist. Trying again
+	// will not help; a *SendError wrapping it is never temporary.
+	ErrConfig = errors.New("configuration")
 )
 
 // Defaults of [IMAPConfig].
@@ -164,6 +171,9 @@ type Inbox struct {
 	conn   net.Conn
 	st     *connState
 	closed atomic.Bool
+
+	smu    sync.Mutex // guards status, which Status reads while Wait runs
+	status IMAPStatus
 }
 
 // connState is what the client's reader goroutine updates.
@@ -184,10 +194,60 @@ func DialInbox(ctx context.Context, cfg IMAPConfig) (*Inbox, error) {
 	in := &Inbox{cfg: cfg, newMail: make(chan struct{}, 1)}
 	in.mu.Lock()
 	defer in.mu.Unlock()
-	if err := in.connect(ctx); err != nil {
+	if err := in.login(ctx); err != nil {
 		return nil, err
 	}
 	return in, nil
+}
+
+// login is connect, noted in the status; in.mu is held.
+func (in *Inbox) login(ctx context.Context) error {
+	err := in.connect(ctx)
+	in.smu.Lock()
+	defer in.smu.Unlock()
+	st := &in.status
+	now := time.Now()
+	switch {
+	case err == nil:
+		if !st.LastLogin.IsZero() {
+			st.Reconnects++
+		}
+		st.LoggedIn, st.LastLogin, st.LoginRejections = true, now, 0
+		st.LastError, st.LastErrorAt = "", time.Time{}
+	case errors.Is(err, ErrClosed):
+		st.LoggedIn = false
+	default:
+		st.LoggedIn = false
+		st.LastError, st.LastErrorAt = err.Error(), now
+		if errors.Is(err, ErrAuth) {
+			st.LoginRejections++
+		}
+	}
+	return err
+}
+
+// Status returns what the Inbox knows of its health. It is safe to call
+// from any goroutine, also while Wait runs.
+func (in *Inbox) Status() IMAPStatus {
+	in.smu.Lock()
+	defer in.smu.Unlock()
+	return in.status
+}
+
+// markBroken notes that the session is unusable until Reconnect; in.mu is
+// held.
+func (in *Inbox) markBroken() {
+	in.broken = true
+	in.smu.Lock()
+	in.status.LoggedIn = false
+	in.smu.Unlock()
+}
+
+// noteError notes a failed command in the status.
+func (in *Inbox) noteError(err error) {
+	in.smu.Lock()
+	in.status.LastError, in.status.LastErrorAt = err.Error(), time.Now()
+	in.smu.Unlock()
 }
 
 // connect opens a new session; in.mu is held.
@@ -195,19 +255,19 @@ func (in *Inbox) connect(ctx context.Context) error {
 	cfg := &in.cfg
 	host, _, err := net.SplitHostPort(cfg.Addr)
 	if err != nil {
-		return fmt.Errorf("mailer: dial: IMAP address %q: %v", cfg.Addr, err)
+		return fmt.Errorf("mailer: dial: %w: IMAP address %q: %v", ErrConfig, cfg.Addr, err)
 	}
 	if cfg.Security == SecurityNone && !isLoopback(host) {
-		return fmt.Errorf("mailer: dial: refusing to send the IMAP password in clear text to %s", host)
+		return fmt.Errorf("mailer: dial: %w: refusing to send the IMAP password in clear text to %s", ErrConfig, host)
 	}
 	mech, err := oauthMechanism(cfg.Auth)
 	if err != nil {
-		return fmt.Errorf("mailer: login: IMAP: %v", err)
+		return fmt.Errorf("mailer: login: %w: IMAP: %v", ErrConfig, err)
 	}
 	var token string
 	if mech != "" {
 		if cfg.Token == nil {
-			return fmt.Errorf("mailer: login: IMAP authentication %s needs a Token function", cfg.Auth)
+			return fmt.Errorf("mailer: login: %w: IMAP authentication %s needs a Token function", ErrConfig, cfg.Auth)
 		}
 		// before dialing, so that a slow token command keeps no
 		// connection waiting
@@ -233,7 +293,7 @@ func (in *Inbox) connect(ctx context.Context) error {
 	case SecurityTLS:
 		conn, err = (&tls.Dialer{NetDialer: d, Config: tlsConfig}).DialContext(dctx, "tcp", cfg.Addr)
 	default:
-		return fmt.Errorf("mailer: dial: unknown IMAP security %q", cfg.Security)
+		return fmt.Errorf("mailer: dial: %w: unknown IMAP security %q", ErrConfig, cfg.Security)
 	}
 	if err != nil {
 		if ctx.Err() != nil {
@@ -332,6 +392,10 @@ func (in *Inbox) connect(ctx context.Context) error {
 		}
 	}
 	data, err := c.Select(cfg.Mailbox, nil).Wait()
+	if ie := (*imap.Error)(nil); errors.As(err, &ie) && ie.Code == imap.ResponseCodeNonExistent {
+		c.Close()
+		return fmt.Errorf("mailer: select %s: %w: no such mailbox (%s): check imap.mailbox", cfg.Mailbox, ErrConfig, describe(ie))
+	}
 	if err != nil {
 		return fail("select "+cfg.Mailbox, err)
 	}
@@ -369,7 +433,7 @@ func (in *Inbox) sessionError(op string, err error) error {
 	if errors.As(err, &ie) {
 		return fmt.Errorf("mailer: %s: server replied %s", op, describe(ie))
 	}
-	in.broken = true
+	in.markBroken()
 	return fmt.Errorf("mailer: %s: %w: %v", op, ErrConnection, err)
 }
 
@@ -389,14 +453,18 @@ func (in *Inbox) do(ctx context.Context, op string, f func(c *imapclient.Client)
 	stop := context.AfterFunc(ctx, func() { conn.Close() })
 	err := f(in.c)
 	if !stop() {
-		in.broken = true
-		return fmt.Errorf("mailer: %s: %w: %w", op, ErrConnection, ctx.Err())
+		in.markBroken()
+		err := fmt.Errorf("mailer: %s: %w: %w", op, ErrConnection, ctx.Err())
+		in.noteError(err)
+		return err
 	}
 	if err != nil {
 		if in.closed.Load() {
 			return ErrClosed
 		}
-		return in.sessionError(op, err)
+		err = in.sessionError(op, err)
+		in.noteError(err)
+		return err
 	}
 	return nil
 }
@@ -464,6 +532,10 @@ func (in *Inbox) Fetch(ctx context.Context, uidValidity, afterUID uint32, maxByt
 		return nil, 0, err
 	}
 	in.fetchValidity = validity
+	in.smu.Lock()
+	in.status.LastPoll = time.Now()
+	in.status.LastError, in.status.LastErrorAt = "", time.Time{}
+	in.smu.Unlock()
 	return msgs, validity, nil
 }
 
@@ -721,7 +793,7 @@ func (in *Inbox) Wait(ctx context.Context) error {
 			if in.closed.Load() {
 				return ErrClosed
 			}
-			in.broken = true
+			in.markBroken()
 			return fmt.Errorf("mailer: wait: %w", ErrConnection)
 		}
 	}
@@ -796,9 +868,9 @@ func (in *Inbox) Reconnect(ctx context.Context) error {
 		in.c.Close()
 	}
 	in.cmu.Unlock()
-	in.broken = true
+	in.markBroken()
 	for attempt := 0; ; attempt++ {
-		err := in.connect(ctx)
+		err := in.login(ctx)
 		if err == nil || !errors.Is(err, ErrConnection) {
 			return err
 		}
@@ -844,6 +916,9 @@ func (in *Inbox) Close() error {
 	if in.closed.Swap(true) {
 		return nil
 	}
+	in.smu.Lock()
+	in.status.LoggedIn = false
+	in.smu.Unlock()
 	in.cmu.Lock()
 	c, conn := in.c, in.conn
 	in.cmu.Unlock()

@@ -657,8 +657,8 @@ func TestDevstackMessages(t *testing.T) {
 	}
 	bad := mailer.NewSender(mailer.SMTPConfig{Addr: s.SMTPAddr(), Security: mailer.SecurityNone, Username: "alice", Password: "nope"})
 	var se *mailer.SendError
-	if err := bad.Send(ctx, "alice@example.test", []string{"bob@example.test"}, raw); !errors.As(err, &se) || se.Temporary || se.Code != 535 {
-		t.Errorf("Send with a wrong password = %v, want permanent 535", err)
+	if err := bad.Send(ctx, "alice@example.test", []string{"bob@example.test"}, raw); !errors.As(err, &se) || !se.Temporary || se.Code != 535 || !errors.Is(err, mailer.ErrSMTPAuth) {
+		t.Errorf("Send with a wrong password = %v, want a temporary 535 wrapping ErrSMTPAuth", err)
 	}
 	if err := s.Deliver("bob", raw); err != nil {
 		t.Fatal(err)

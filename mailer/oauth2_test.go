@@ -191,3 +191,70 @@ func TestSendOAuth2(t *testing.T) {
 		})
 	}
 }
+
+// TestInboxStatus: Status tells a health check what the Inbox knows: a
+// log-in, a poll, a broken session, a log-in the server rejected (as
+// after a revoked token), a reconnect and the end.
+func TestInboxStatus(t *testing.T) {
+	s, err := devstack.StartOptions(devstack.Options{
+		Users:  map[string]string{"tafl": "password-unused"},
+		Tokens: map[string]string{"tafl": "token-1"},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	ts := &tokenSource{token: "token-1"}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	in, err := mailer.DialInbox(ctx, mailer.IMAPConfig{Addr: s.IMAPAddr(), Username: "tafl", Security: mailer.SecurityNone,
+		Auth: mailer.AuthXOAUTH2, Token: ts.get})
+	if err != nil {
+		t.Fatalf("DialInbox = %v", err)
+	}
+	defer in.Close()
+	st := in.Status()
+	if !st.LoggedIn || st.LastLogin.IsZero() || !st.LastPoll.IsZero() || st.Reconnects != 0 || st.LastError != "" {
+		t.Errorf("Status after DialInbox = %+v", st)
+	}
+	if _, _, err := in.Fetch(ctx, 0, 0, 0); err != nil {
+		t.Fatal(err)
+	}
+	if st := in.Status(); st.LastPoll.Before(st.LastLogin) {
+		t.Errorf("Status after Fetch = %+v, want LastPoll set", st)
+	}
+
+	// the token is revoked while the connection breaks
+	if err := s.SetToken("tafl", "token-2"); err != nil {
+		t.Fatal(err)
+	}
+	in.BreakConnection()
+	if _, _, err := in.Fetch(ctx, 0, 0, 0); !errors.Is(err, mailer.ErrConnection) {
+		t.Fatalf("Fetch on a broken session = %v", err)
+	}
+	if st := in.Status(); st.LoggedIn || st.LastError == "" {
+		t.Errorf("Status after a broken Fetch = %+v, want logged out with the error", st)
+	}
+	if err := in.Reconnect(ctx); !errors.Is(err, mailer.ErrAuth) {
+		t.Fatalf("Reconnect with a revoked token = %v, want ErrAuth", err)
+	}
+	if err := in.Reconnect(ctx); !errors.Is(err, mailer.ErrAuth) {
+		t.Fatalf("Reconnect with a revoked token = %v, want ErrAuth", err)
+	}
+	if st := in.Status(); st.LoggedIn || st.LoginRejections != 2 || !strings.Contains(st.LastError, "XOAUTH2 rejected") {
+		t.Errorf("Status after two rejected log-ins = %+v", st)
+	}
+
+	// the operator's tool hands out the new token
+	ts.set("token-2")
+	if err := in.Reconnect(ctx); err != nil {
+		t.Fatalf("Reconnect with the new token = %v", err)
+	}
+	if st := in.Status(); !st.LoggedIn || st.LoginRejections != 0 || st.Reconnects != 1 || st.LastError != "" {
+		t.Errorf("Status after the reconnect = %+v", st)
+	}
+	in.Close()
+	if st := in.Status(); st.LoggedIn {
+		t.Errorf("Status after Close = %+v, want logged out", st)
+	}
+}

@@ -101,11 +101,11 @@ func TestSendOAuth2Errors(t *testing.T) {
 		{"token fails", "250 AUTH XOAUTH2", SMTPConfig{Auth: AuthXOAUTH2, Username: "u",
 			Token: func(context.Context) (string, error) { return "", errNoToken }}, true, errNoToken},
 		{"not offered", "250 AUTH PLAIN", SMTPConfig{Auth: AuthOAuthBearer, Username: "u",
-			Token: func(context.Context) (string, error) { return "t", nil }}, false, errConfig},
-		{"no token func", "250 AUTH XOAUTH2", SMTPConfig{Auth: AuthXOAUTH2, Username: "u"}, false, errConfig},
+			Token: func(context.Context) (string, error) { return "t", nil }}, false, ErrConfig},
+		{"no token func", "250 AUTH XOAUTH2", SMTPConfig{Auth: AuthXOAUTH2, Username: "u"}, false, ErrConfig},
 		{"no username", "250 AUTH XOAUTH2", SMTPConfig{Auth: AuthXOAUTH2,
-			Token: func(context.Context) (string, error) { return "t", nil }}, false, errConfig},
-		{"unknown auth", "250 AUTH XOAUTH2", SMTPConfig{Auth: "cram-md5", Username: "u", Password: "p"}, false, errConfig},
+			Token: func(context.Context) (string, error) { return "t", nil }}, false, ErrConfig},
+		{"unknown auth", "250 AUTH XOAUTH2", SMTPConfig{Auth: "cram-md5", Username: "u", Password: "p"}, false, ErrConfig},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

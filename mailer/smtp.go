@@ -10,6 +10,7 @@ import (
 	"net"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -62,12 +63,28 @@ type SMTPConfig struct {
 	// Debug, when set, receives the raw SMTP conversation, credentials
 	// included.
 	Debug io.Writer
+	// AuthRetryMinDelay and AuthRetryMaxDelay bound the pause after a
+	// rejected log-in (AUTH), during which Send fails at once without
+	// connecting: AuthRetryDelay of the rejections in a row; 0 means
+	// DefaultAuthRetryMinDelay (1 minute) and DefaultAuthRetryMaxDelay
+	// (30 minutes).
+	AuthRetryMinDelay, AuthRetryMaxDelay time.Duration
 }
+
+// ErrSMTPAuth is wrapped by the error of a Send or Check whose log-in the
+// relay rejected (a wrong password, a refused token), and of a Send that
+// was not tried because the last log-ins were rejected (SMTPConfig
+// AuthRetryMinDelay). Such a *SendError is temporary: the mail is not at
+// fault, and it goes out once the credentials are right.
+var ErrSMTPAuth = errors.New("SMTP login rejected")
 
 // Sender sends raw messages over SMTP, one connection per message. It is
 // safe for concurrent use.
 type Sender struct {
 	cfg SMTPConfig
+
+	mu     sync.Mutex // guards status
+	status SMTPStatus
 }
 
 // NewSender returns a Sender for cfg. It does not connect; configuration
@@ -82,15 +99,70 @@ func NewSender(cfg SMTPConfig) *Sender {
 	if cfg.Security == "" {
 		cfg.Security = SecurityStartTLS
 	}
+	if cfg.AuthRetryMinDelay <= 0 {
+		cfg.AuthRetryMinDelay = DefaultAuthRetryMinDelay
+	}
+	if cfg.AuthRetryMaxDelay <= 0 {
+		cfg.AuthRetryMaxDelay = DefaultAuthRetryMaxDelay
+	}
+	cfg.AuthRetryMaxDelay = max(cfg.AuthRetryMaxDelay, cfg.AuthRetryMinDelay)
 	return &Sender{cfg: cfg}
+}
+
+// Status returns what the Sender knows of the relay's health. It is safe
+// to call from any goroutine.
+func (s *Sender) Status() SMTPStatus {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.status
+}
+
+// held returns the error of a Send made while the pause after rejected
+// log-ins lasts, nil when a log-in may be tried.
+func (s *Sender) held() *SendError {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := &s.status
+	if st.AuthRejections == 0 || !time.Now().Before(st.NextAuth) {
+		return nil
+	}
+	return &SendError{Temporary: true, Err: fmt.Errorf("%w %d times in a row (last: %s); not trying again before %s",
+		ErrSMTPAuth, st.AuthRejections, st.LastError, st.NextAuth.UTC().Format(time.RFC3339))}
+}
+
+// note records the outcome of one connection in the status: contact tells
+// that the relay answered EHLO and took the log-in, delivered that it
+// took the mail.
+func (s *Sender) note(err error, contact, delivered bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := &s.status
+	now := time.Now()
+	if contact {
+		st.LastContact = now
+		st.AuthRejections, st.NextAuth = 0, time.Time{}
+	}
+	if delivered {
+		st.LastDelivery = now
+	}
+	if err == nil {
+		st.LastError, st.LastErrorAt = "", time.Time{}
+		return
+	}
+	st.LastError, st.LastErrorAt = err.Error(), now
+	if ar := (*authRejectedError)(nil); errors.As(err, &ar) {
+		st.AuthRejections++
+		st.NextAuth = now.Add(AuthRetryDelay(st.AuthRejections, s.cfg.AuthRetryMinDelay, s.cfg.AuthRetryMaxDelay))
+	}
 }
 
 // SendError is the error of [Sender.Send]. Temporary tells the caller
 // whether trying again later may help: 4xx replies and network trouble are
-// temporary, 5xx replies and configuration mistakes are not. With OAuth2 a
-// failure to get a token and a rejected token are temporary too: the token
-// may have expired between the tool that made it and its use, and the next
-// Send asks for a fresh one.
+// temporary, 5xx replies and configuration mistakes are not. A rejected
+// log-in (AUTH, with a password or a token; it wraps ErrSMTPAuth) is
+// temporary whatever its code: the mail is not at fault, the operator
+// fixes the password, or the token tool hands out a fresh token, and the
+// mail goes out then. A failure to get a token is temporary too.
 type SendError struct {
 	// Temporary reports that a retry may succeed.
 	Temporary bool
@@ -128,59 +200,87 @@ func (e *SendError) Unwrap() error { return e.Err }
 // sent.
 //
 // Every error is a [*SendError]. When ctx ends, the connection is closed
-// and the error (temporary) wraps ctx.Err().
+// and the error (temporary) wraps ctx.Err(). After a rejected log-in, Send
+// does not connect at all until the pause of SMTPConfig.AuthRetryMinDelay
+// has passed (doubling with each rejection in a row, up to
+// AuthRetryMaxDelay): it fails at once with a temporary error wrapping
+// ErrSMTPAuth, so that a wrong password is not tried once per mail in the
+// outbox (issue 21). Each outcome is noted in [Sender.Status].
 func (s *Sender) Send(ctx context.Context, from string, to []string, raw []byte) error {
 	if len(to) == 0 {
 		return &SendError{Err: errors.New("no recipients")}
 	}
+	if err := s.held(); err != nil {
+		return err
+	}
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.Timeout)
 	defer cancel()
+	c, err := s.connect(ctx)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	if err := s.send(c, from, to, raw); err != nil {
+		se := classify(ctx, err)
+		s.note(se, true, false)
+		return se
+	}
+	s.note(nil, true, true)
+	return nil
+}
 
+// connect gets the token, if any, dials and logs in, noting a failure in
+// the status; its errors are *SendErrors.
+func (s *Sender) connect(ctx context.Context) (*smtp.Client, error) {
 	mech, err := oauthMechanism(s.cfg.Auth)
 	if err != nil {
-		return &SendError{Err: fmt.Errorf("%w: SMTP: %v", errConfig, err)}
+		return nil, &SendError{Err: fmt.Errorf("%w: SMTP: %v", ErrConfig, err)}
 	}
 	var token string
 	if mech != "" {
 		if s.cfg.Token == nil || s.cfg.Username == "" {
-			return &SendError{Err: fmt.Errorf("%w: SMTP authentication %s needs a Username and a Token function", errConfig, s.cfg.Auth)}
+			return nil, &SendError{Err: fmt.Errorf("%w: SMTP authentication %s needs a Username and a Token function", ErrConfig, s.cfg.Auth)}
 		}
 		if token, err = s.cfg.Token(ctx); err != nil {
-			return &SendError{Temporary: true, Err: err}
+			se := &SendError{Temporary: true, Err: err}
+			s.note(se, false, false)
+			return nil, se
 		}
 	}
 	c, err := s.dial(ctx, mech, token)
 	if err != nil {
-		return classify(ctx, err)
+		se := classify(ctx, err)
+		s.note(se, false, false)
+		return nil, se
 	}
-	defer c.Close()
-	if err := s.send(c, from, to, raw); err != nil {
-		return classify(ctx, err)
-	}
-	return nil
+	return c, nil
 }
 
-// errConfig marks mistakes of configuration: never temporary.
-var errConfig = errors.New("configuration")
-
-// tokenRejectedError is a refused OAuth2 token: always temporary.
-type tokenRejectedError struct {
+// authRejectedError is a log-in the relay refused, with a password or an
+// OAuth2 token: always temporary (ErrSMTPAuth).
+type authRejectedError struct {
+	oauth2 bool
 	detail string // the server's OAuth2 status, e.g. ` (OAuth2 status "401")`
-	err    error
+	err    error  // the server's reply, a *smtp.SMTPError
 }
 
-func (e *tokenRejectedError) Error() string {
-	return "OAuth2 token rejected" + e.detail + ": " + e.err.Error()
+func (e *authRejectedError) what() string {
+	if e.oauth2 {
+		return "OAuth2 token rejected" + e.detail
+	}
+	return ErrSMTPAuth.Error()
 }
 
-func (e *tokenRejectedError) Unwrap() error { return e.err }
+func (e *authRejectedError) Error() string { return e.what() + ": " + e.err.Error() }
+
+func (e *authRejectedError) Unwrap() []error { return []error{ErrSMTPAuth, e.err} }
 
 // dial connects and authenticates: with mech ("XOAUTH2", "OAUTHBEARER")
 // and token, or with the password when mech is "".
 func (s *Sender) dial(ctx context.Context, mech, token string) (*smtp.Client, error) {
 	host, _, err := net.SplitHostPort(s.cfg.Addr)
 	if err != nil {
-		return nil, fmt.Errorf("%w: SMTP address %q: %v", errConfig, s.cfg.Addr, err)
+		return nil, fmt.Errorf("%w: SMTP address %q: %v", ErrConfig, s.cfg.Addr, err)
 	}
 	tlsConfig := s.cfg.TLSConfig.Clone()
 	if tlsConfig == nil {
@@ -190,7 +290,7 @@ func (s *Sender) dial(ctx context.Context, mech, token string) (*smtp.Client, er
 		tlsConfig.ServerName = host
 	}
 	if s.cfg.Username != "" && s.cfg.Security == SecurityNone && !isLoopback(host) {
-		return nil, fmt.Errorf("%w: refusing AUTH over a plain connection to %s", errConfig, host)
+		return nil, fmt.Errorf("%w: refusing AUTH over a plain connection to %s", ErrConfig, host)
 	}
 
 	d := &net.Dialer{}
@@ -202,7 +302,7 @@ func (s *Sender) dial(ctx context.Context, mech, token string) (*smtp.Client, er
 		td := &tls.Dialer{NetDialer: d, Config: tlsConfig}
 		conn, err = td.DialContext(ctx, "tcp", s.cfg.Addr)
 	default:
-		return nil, fmt.Errorf("%w: unknown SMTP security %q", errConfig, s.cfg.Security)
+		return nil, fmt.Errorf("%w: unknown SMTP security %q", ErrConfig, s.cfg.Security)
 	}
 	if err != nil {
 		if ctx.Err() != nil {
@@ -229,7 +329,7 @@ func (s *Sender) dial(ctx context.Context, mech, token string) (*smtp.Client, er
 		c, err = smtp.NewClientStartTLS(rc, tlsConfig)
 		if err != nil {
 			if strings.Contains(err.Error(), "doesn't support STARTTLS") {
-				err = fmt.Errorf("%w: %v", errConfig, err)
+				err = fmt.Errorf("%w: %v", ErrConfig, err)
 			}
 			conn.Close()
 			return nil, silent(err)
@@ -247,26 +347,39 @@ func (s *Sender) dial(ctx context.Context, mech, token string) (*smtp.Client, er
 	if s.cfg.Username != "" {
 		if ok, _ := c.Extension("AUTH"); !ok {
 			c.Close()
-			return nil, fmt.Errorf("%w: server offers no AUTH", errConfig)
+			return nil, fmt.Errorf("%w: server offers no AUTH", ErrConfig)
 		}
 		if mech == "" {
 			if err := c.Auth(sasl.NewPlainClient("", s.cfg.Username, s.cfg.Password)); err != nil {
 				c.Close()
+				if isReply(err) {
+					return nil, &authRejectedError{err: err}
+				}
 				return nil, err
 			}
 			return c, nil
 		}
 		if _, mechs := c.Extension("AUTH"); !slices.Contains(strings.Fields(strings.ToUpper(mechs)), mech) {
 			c.Close()
-			return nil, fmt.Errorf("%w: server offers AUTH %s, not %s", errConfig, mechs, mech)
+			return nil, fmt.Errorf("%w: server offers AUTH %s, not %s", ErrConfig, mechs, mech)
 		}
 		sc := newOAuthClient(mech, s.cfg.Username, token, s.cfg.Addr)
 		if err := c.Auth(sc); err != nil {
 			c.Close()
-			return nil, &tokenRejectedError{detail: sc.rejection(), err: err}
+			if isReply(err) {
+				return nil, &authRejectedError{oauth2: true, detail: sc.rejection(), err: err}
+			}
+			return nil, err
 		}
 	}
 	return c, nil
+}
+
+// isReply reports whether err is the server's answer, not trouble on
+// the way to it.
+func isReply(err error) bool {
+	var se *smtp.SMTPError
+	return errors.As(err, &se)
 }
 
 func (s *Sender) send(c *smtp.Client, from string, to []string, raw []byte) error {
@@ -288,16 +401,13 @@ func classify(ctx context.Context, err error) *SendError {
 			e.EnhancedCode = fmt.Sprintf("%d.%d.%d", se.EnhancedCode[0], se.EnhancedCode[1], se.EnhancedCode[2])
 			e.Err = fmt.Errorf("%03d %s %s", se.Code, e.EnhancedCode, se.Message)
 		}
-		if tr := (*tokenRejectedError)(nil); errors.As(err, &tr) {
+		if ar := (*authRejectedError)(nil); errors.As(err, &ar) {
 			e.Temporary = true
-			e.Err = fmt.Errorf("OAuth2 token rejected%s: %w", tr.detail, e.Err)
+			e.Err = &authRejectedError{oauth2: ar.oauth2, detail: ar.detail, err: e.Err}
 		}
 		return e
 	}
-	if tr := (*tokenRejectedError)(nil); errors.As(err, &tr) {
-		return &SendError{Temporary: true, Err: err}
-	}
-	if errors.Is(err, errConfig) {
+	if errors.Is(err, ErrConfig) {
 		return &SendError{Err: err}
 	}
 	if ce := (*connectError)(nil); errors.As(err, &ce) {

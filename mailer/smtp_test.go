@@ -128,7 +128,9 @@ func TestSendErrorClasses(t *testing.T) {
 		{"rcpt 550", "220 ok", map[string]string{"RCPT": "550 5.1.1 no such user"}, SMTPConfig{}, false, 550, "5.1.1"},
 		{"data 554", "220 ok", map[string]string{"DATA": "354 go", ".": "554 5.7.1 spam"}, SMTPConfig{}, false, 554, "5.7.1"},
 		{"no enhanced code", "220 ok", map[string]string{"MAIL": "451 try later"}, SMTPConfig{}, true, 451, ""},
-		{"auth 535", "220 ok", map[string]string{"EHLO": "250-x\n250 AUTH PLAIN", "AUTH": "535 5.7.8 bad"}, SMTPConfig{Username: "u", Password: "p"}, false, 535, "5.7.8"},
+		// a rejected log-in is the credentials' fault, not the mail's: the
+		// mail waits until they are fixed (issue 21)
+		{"auth 535", "220 ok", map[string]string{"EHLO": "250-x\n250 AUTH PLAIN", "AUTH": "535 5.7.8 bad"}, SMTPConfig{Username: "u", Password: "p"}, true, 535, "5.7.8"},
 		{"no auth offered", "220 ok", nil, SMTPConfig{Username: "u", Password: "p"}, false, 0, ""},
 		{"no starttls offered", "220 ok", nil, SMTPConfig{Security: SecurityStartTLS}, false, 0, ""},
 		{"unknown security", "220 ok", nil, SMTPConfig{Security: "ssl3"}, false, 0, ""},
@@ -204,6 +206,103 @@ func TestBackoff(t *testing.T) {
 			if d < nominal/2 || d > nominal {
 				t.Fatalf("backoff(%d) = %v, want within [%v, %v]", n, d, nominal/2, nominal)
 			}
+		}
+	}
+}
+
+// TestSendAuthPause: after a rejected log-in the Sender makes no new
+// attempt until the pause has passed, fails at once with a temporary
+// error that says so, and notes the rejections in Status; the pause
+// doubles with each rejection in a row (issue 21: a wrong password tried
+// once per outbox mail gets the account locked).
+func TestSendAuthPause(t *testing.T) {
+	replies := map[string]string{"EHLO": "250-x\n250 AUTH PLAIN", "AUTH": "535 5.7.8 bad credentials"}
+	srv := startScripted(t, "220 ok", replies)
+	s := NewSender(SMTPConfig{Addr: srv.addr, Security: SecurityNone, Username: "u", Password: "wrong", AuthRetryMinDelay: time.Hour})
+	send := func() error {
+		return s.Send(context.Background(), "a@x.test", []string{"b@x.test"}, []byte("Subject: x\r\n\r\nx\r\n"))
+	}
+	err := send()
+	var se *SendError
+	if !errors.As(err, &se) || !se.Temporary || se.Code != 535 || !errors.Is(err, ErrSMTPAuth) {
+		t.Fatalf("Send with a wrong password = %v, want a temporary 535 wrapping ErrSMTPAuth", err)
+	}
+	if got := <-srv.got; len(got) < 2 || !strings.HasPrefix(got[1], "AUTH PLAIN") {
+		t.Errorf("first Send wrote %q, want EHLO and AUTH", got)
+	}
+	st := s.Status()
+	if st.AuthRejections != 1 || !strings.Contains(st.LastError, "535 5.7.8 bad credentials") || !st.LastContact.IsZero() {
+		t.Errorf("Status after a rejection = %+v", st)
+	}
+	if wait := st.NextAuth.Sub(st.LastErrorAt); wait != time.Hour {
+		t.Errorf("next log-in %v after the rejection, want 1h", wait)
+	}
+
+	// The scripted server took its one connection; a second Send that
+	// dialled would fail with "connection refused", not with this.
+	err = send()
+	if !errors.As(err, &se) || !se.Temporary || !errors.Is(err, ErrSMTPAuth) ||
+		!strings.Contains(err.Error(), "SMTP login rejected 1 times in a row") || !strings.Contains(err.Error(), "not trying again before") {
+		t.Fatalf("Send during the pause = %v, want a temporary refusal naming the pause", err)
+	}
+	if st := s.Status(); st.AuthRejections != 1 {
+		t.Errorf("a Send during the pause counted as a rejection: %+v", st)
+	}
+
+	// With a pause too short to matter, each Send logs in again, and the
+	// pause doubles.
+	for n := 1; n <= 3; n++ {
+		srv := startScripted(t, "220 ok", replies)
+		s2 := NewSender(SMTPConfig{Addr: srv.addr, Security: SecurityNone, Username: "u", Password: "wrong", AuthRetryMinDelay: time.Nanosecond})
+		s2.status = SMTPStatus{AuthRejections: n - 1}
+		if err := send2(s2); !errors.Is(err, ErrSMTPAuth) {
+			t.Fatalf("Send %d = %v, want ErrSMTPAuth", n, err)
+		}
+		st := s2.Status()
+		if want := time.Nanosecond << (n - 1); st.AuthRejections != n || st.NextAuth.Sub(st.LastErrorAt) != want {
+			t.Errorf("after rejection %d: %d rejections, pause %v; want %d, %v", n, st.AuthRejections, st.NextAuth.Sub(st.LastErrorAt), n, want)
+		}
+	}
+}
+
+func send2(s *Sender) error {
+	return s.Send(context.Background(), "a@x.test", []string{"b@x.test"}, []byte("Subject: x\r\n\r\nx\r\n"))
+}
+
+// TestSenderStatus: a delivered mail is noted with the relay's contact
+// and clears an earlier failure; a refused recipient is contact without
+// delivery.
+func TestSenderStatus(t *testing.T) {
+	ok := startScripted(t, "220 ok", map[string]string{"EHLO": "250-x\n250 AUTH PLAIN", "AUTH": "235 ok", "DATA": "354 go", ".": "250 queued"})
+	s := NewSender(SMTPConfig{Addr: ok.addr, Security: SecurityNone, Username: "u", Password: "p"})
+	s.status = SMTPStatus{LastError: "earlier", LastErrorAt: time.Now(), AuthRejections: 2}
+	if err := send2(s); err != nil {
+		t.Fatalf("Send = %v", err)
+	}
+	st := s.Status()
+	if st.LastDelivery.IsZero() || st.LastContact.IsZero() || st.LastError != "" || st.AuthRejections != 0 || !st.NextAuth.IsZero() {
+		t.Errorf("Status after a delivery = %+v", st)
+	}
+	refused := startScripted(t, "220 ok", map[string]string{"RCPT": "550 5.1.1 no such user"})
+	s = NewSender(SMTPConfig{Addr: refused.addr, Security: SecurityNone})
+	if err := send2(s); err == nil {
+		t.Fatal("Send to a refused recipient = nil")
+	}
+	st = s.Status()
+	if !st.LastDelivery.IsZero() || st.LastContact.IsZero() || !strings.Contains(st.LastError, "550") {
+		t.Errorf("Status after a refused recipient = %+v", st)
+	}
+}
+
+func TestAuthRetryDelay(t *testing.T) {
+	for _, tt := range []struct {
+		n    int
+		want time.Duration
+	}{
+		{0, 0}, {1, time.Minute}, {2, 2 * time.Minute}, {5, 16 * time.Minute}, {6, 30 * time.Minute}, {7, 30 * time.Minute}, {100, 30 * time.Minute},
+	} {
+		if got := AuthRetryDelay(tt.n, DefaultAuthRetryMinDelay, DefaultAuthRetryMaxDelay); got != tt.want {
+			t.Errorf("AuthRetryDelay(%d) = %v, want %v", tt.n, got, tt.want)
 		}
 	}
 }

@@ -382,3 +382,77 @@ func TestRunLogsWhileDown(t *testing.T) {
 		t.Errorf("stopping while down logged a failure:\n%s", log.String())
 	}
 }
+
+// rejectingInbox is a fakeInbox whose server rejects the log-in for a
+// while, as after a revoked token: Wait fails with a lost connection
+// once, then Reconnect returns mailer.ErrAuth rejections times.
+type rejectingInbox struct {
+	*fakeInbox
+	waitFailed bool
+	rejections int
+	reconnects int
+}
+
+func (r *rejectingInbox) Wait(ctx context.Context) error {
+	r.mu.Lock()
+	failed := r.waitFailed
+	r.waitFailed = true
+	r.mu.Unlock()
+	if !failed {
+		return fmt.Errorf("mailer: idle: %w: EOF", mailer.ErrConnection)
+	}
+	return r.fakeInbox.Wait(ctx)
+}
+
+func (r *rejectingInbox) Reconnect(context.Context) error {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.reconnects++
+	if r.reconnects <= r.rejections {
+		return fmt.Errorf("mailer: login: %w: XOAUTH2 rejected: NO [AUTHENTICATIONFAILED] invalid token", mailer.ErrAuth)
+	}
+	return nil
+}
+
+// TestRunAuthPause: a rejected IMAP log-in is not tried again at once but
+// after a pause that doubles with each rejection up to a cap, each
+// rejection logged as an error with the pause (issue 21: ~2,900 failed
+// log-ins a day get the mailbox locked).
+func TestRunAuthPause(t *testing.T) {
+	saved := authPause
+	authPause.min, authPause.max = 10*time.Millisecond, 40*time.Millisecond
+	defer func() { authPause = saved }()
+	h := newHarness(t)
+	log := h.captureLog()
+	in := &rejectingInbox{fakeInbox: newFakeInbox(), rejections: 4}
+	srv := h.restart(h.store, in)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- srv.Run(ctx) }()
+	deadline := time.Now().Add(15 * time.Second)
+	for !strings.Contains(log.String(), `msg="IMAP reconnected"`) && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Fatalf("Run: %v", err)
+	}
+	var pauses []string
+	for _, line := range strings.Split(log.String(), "\n") {
+		if strings.Contains(line, `msg="IMAP login rejected, waiting before the next attempt"`) {
+			mustContain(t, "log line", line, "level=ERROR", "AUTHENTICATIONFAILED")
+			for _, f := range strings.Fields(line) {
+				if v, ok := strings.CutPrefix(f, "retry_in="); ok {
+					pauses = append(pauses, v)
+				}
+			}
+		}
+	}
+	if want := []string{"10ms", "20ms", "40ms", "40ms"}; !slices.Equal(pauses, want) {
+		t.Errorf("pauses after the rejections %v, want %v; log:\n%s", pauses, want, log.String())
+	}
+	mustContain(t, "log", log.String(), `msg="IMAP reconnected"`)
+	if in.reconnects != 5 {
+		t.Errorf("%d log-in attempts, want 5 (4 rejected)", in.reconnects)
+	}
+}

@@ -71,18 +71,27 @@ type reconnecter interface {
 // unreachable: an operator watching the log sees that it is still down.
 const maxReconnectQuiet = 30 * time.Second
 
+// authPause bounds the pause after the IMAP server rejects the log-in
+// (mailer.ErrAuth): mailer.AuthRetryDelay of the rejections in a row, a
+// minute doubling up to half an hour. A variable for tests.
+var authPause = struct{ min, max time.Duration }{mailer.DefaultAuthRetryMinDelay, mailer.DefaultAuthRetryMaxDelay}
+
 // reconnect dials the mailbox again until it succeeds or ctx ends. While
 // the server stays unreachable it logs a warning at least every
 // maxReconnectQuiet (or WaitCap, when shorter) with how long it has been
 // down and the last error, and once connected again how long it was
 // down (trial report §9.1: Reconnect retried silently for as long as the
-// server was away, and said so only at shutdown). A refusal Reconnect
-// does not retry (a rejected login) is logged and returned to Run, which
-// tries again after its backoff. The end of ctx is not logged: that is
-// the daemon stopping.
+// server was away, and said so only at shutdown). A rejected log-in (a
+// wrong password, a revoked token) is logged as an error and tried again
+// after a pause that doubles with each rejection, from a minute up to
+// half an hour (authPause; issue 21: retried at once, a wrong password
+// gets the account locked by the provider). Another refusal Reconnect
+// does not retry is logged and returned to Run, which tries again after
+// its backoff. The end of ctx is not logged: that is the daemon stopping.
 func (s *Server) reconnect(ctx context.Context, r reconnecter) {
 	down := s.opts.Now()
 	quiet := min(maxReconnectQuiet, s.opts.WaitCap)
+	rejected := 0
 	for {
 		rctx, cancel := context.WithTimeout(ctx, quiet)
 		err := r.Reconnect(rctx)
@@ -93,6 +102,12 @@ func (s *Server) reconnect(ctx context.Context, r reconnecter) {
 			return
 		case ctx.Err() != nil:
 			return
+		case errors.Is(err, mailer.ErrAuth):
+			rejected++
+			pause := mailer.AuthRetryDelay(rejected, authPause.min, authPause.max)
+			s.log.Error("IMAP login rejected, waiting before the next attempt", "rejections", rejected, "retry_in", pause,
+				"down_for", s.opts.Now().Sub(down).Round(time.Second), "err", err)
+			sleep(ctx, pause)
 		case errors.Is(err, context.DeadlineExceeded):
 			s.log.Warn("IMAP still unreachable, retrying", "down_for", s.opts.Now().Sub(down).Round(time.Second), "err", err)
 		default:

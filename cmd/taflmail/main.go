@@ -13,7 +13,10 @@
 // usage error (unknown command or flag, bad flag value, unknown variant, a
 // perft depth out of range), 3 when convert or export wrote its output but
 // the format had no place for some of the input's data (clock data in
-// CSV; warnings on stderr say what).
+// CSV; warnings on stderr say what), 78 (EX_CONFIG of sysexits.h) when
+// serve stops at start for a reason a restart cannot cure: the
+// configuration is not valid, or a mail server rejected the log-in or the
+// TLS certificate.
 package main
 
 import (
@@ -37,6 +40,11 @@ const (
 	exitFailure = 1 // the command failed while running
 	exitUsage   = 2 // the command line was wrong; nothing was done
 	exitDropped = 3 // the output was written without data the format cannot hold
+	// exitConfig is EX_CONFIG of sysexits.h: the configuration or the
+	// credentials are wrong, and starting again will not help. The
+	// documented systemd unit does not restart the daemon after it
+	// (RestartPreventExitStatus=78; docs/install.md).
+	exitConfig = 78
 )
 
 func main() {
@@ -47,7 +55,7 @@ func main() {
 
 // report writes err, if any, to w and returns the process exit status for
 // it: exitUsage for a *usageError, exitDropped for a *droppedError,
-// exitFailure for any other error.
+// exitConfig for a *configError, exitFailure for any other error.
 func report(w io.Writer, err error) int {
 	if err == nil {
 		return exitOK
@@ -56,6 +64,11 @@ func report(w io.Writer, err error) int {
 	if errors.As(err, &de) {
 		fmt.Fprintf(w, "taflmail: %v\n", err)
 		return exitDropped
+	}
+	var ce *configError
+	if errors.As(err, &ce) {
+		fmt.Fprintf(w, "taflmail: %v\n", err)
+		return exitConfig
 	}
 	var ue *usageError
 	if errors.As(err, &ue) {
@@ -89,6 +102,15 @@ func (e *usageError) Unwrap() error { return e.err }
 type droppedError struct{ what string }
 
 func (e *droppedError) Error() string { return e.what }
+
+// configError is a failure that restarting the command will not cure: a
+// configuration that is not valid, a mail server that rejects the log-in
+// or whose certificate does not verify. The process exits with status 78
+// (exitConfig).
+type configError struct{ err error }
+
+func (e *configError) Error() string { return e.err.Error() }
+func (e *configError) Unwrap() error { return e.err }
 
 // usageErrorf returns a *usageError for cmd with a formatted message.
 func usageErrorf(cmd *cobra.Command, format string, args ...any) error {

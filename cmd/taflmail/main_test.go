@@ -132,6 +132,7 @@ func TestExitStatus(t *testing.T) {
 		{[]string{"perft", "--variant", "nosuch"}, exitUsage, "", "unknown variant"},
 		{[]string{"perft", "--depth", "9"}, exitUsage, "", "--force"},
 		{[]string{"nosuch"}, exitUsage, "", "unknown command"},
+		{[]string{"serve", "--config", "/nonexistent/taflmail.yaml"}, exitConfig, "", "cannot be read"},
 	}
 	for _, tt := range tests {
 		cmd := exec.Command(os.Args[0], tt.args...)

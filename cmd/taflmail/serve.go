@@ -59,17 +59,30 @@ variables and flags; see docs/configuration.md and 'taflmail config check'.`,
 	return cmd
 }
 
-// loadConfig loads and validates the configuration; problems are a usage
-// error listing every key at fault.
+// loadConfig loads and validates the configuration; problems are a
+// *configError listing every key at fault.
 func loadConfig(flags *pflag.FlagSet, file string) (config.Config, error) {
 	cfg, err := config.Load(nil, flags, file)
 	if err == nil {
 		err = cfg.Validate()
 	}
 	if err != nil {
-		return cfg, fmt.Errorf("configuration:\n%w", err)
+		return cfg, &configError{fmt.Errorf("configuration:\n%w", err)}
 	}
 	return cfg, nil
+}
+
+// startError marks a failure of serve's start that a restart cannot cure
+// as a *configError: a rejected log-in (mailer.ErrAuth,
+// mailer.ErrSMTPAuth) or a mistake of the configuration the mail servers
+// found (mailer.ErrConfig). Anything else, a server that cannot be
+// reached, a token command that failed, stays a plain error (status 1),
+// after which systemd starts the daemon again.
+func startError(err error) error {
+	if errors.Is(err, mailer.ErrAuth) || errors.Is(err, mailer.ErrSMTPAuth) || errors.Is(err, mailer.ErrConfig) {
+		return &configError{err}
+	}
+	return err
 }
 
 // newLogger builds the slog logger of the configuration.
@@ -114,7 +127,7 @@ func serve(ctx context.Context, cfg config.Config, logger *slog.Logger) error {
 	ic.Logger = logger
 	inbox, err := mailer.DialInbox(ctx, ic)
 	if err != nil {
-		return err
+		return startError(err)
 	}
 	defer inbox.Close()
 	srv, err := server.New(serverOptions(cfg, store, inbox, mailer.NewSender(smtpConfig(cfg)), logger))
