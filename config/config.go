@@ -43,6 +43,9 @@ type IMAP struct {
 	OAuth2TokenCommand string        `mapstructure:"oauth2_token_command" help:"shell command that prints an OAuth2 access token, run before each IMAP connection"`
 	OAuth2TokenFile    string        `mapstructure:"oauth2_token_file" help:"file holding an OAuth2 access token, read before each IMAP connection"`
 	Security           string        `mapstructure:"security" help:"connection security: none, starttls or tls"`
+	TLSCAFile          string        `mapstructure:"tls_ca_file" help:"PEM file of the certificate authorities trusted for the IMAP server instead of the system's, e.g. a private CA; empty trusts the system's"`
+	TLSServerName      string        `mapstructure:"tls_server_name" help:"name the IMAP server's certificate must carry; empty for the host of imap.addr"`
+	AllowInsecure      bool          `mapstructure:"allow_insecure" help:"allow security none towards a host that is not this machine, sending the log-in in clear text"`
 	Mailbox            string        `mapstructure:"mailbox" help:"mailbox the moves arrive in"`
 	ProcessedMailbox   string        `mapstructure:"processed_mailbox" help:"mailbox handled mails are moved to, flagged \\Seen; created if missing; empty means Processed"`
 	PollInterval       time.Duration `mapstructure:"poll_interval" help:"time between two looks at the mailbox, e.g. 1m"`
@@ -59,6 +62,9 @@ type SMTP struct {
 	OAuth2TokenCommand string `mapstructure:"oauth2_token_command" help:"shell command that prints an OAuth2 access token, run before each SMTP connection"`
 	OAuth2TokenFile    string `mapstructure:"oauth2_token_file" help:"file holding an OAuth2 access token, read before each SMTP connection"`
 	Security           string `mapstructure:"security" help:"connection security: none, starttls or tls"`
+	TLSCAFile          string `mapstructure:"tls_ca_file" help:"PEM file of the certificate authorities trusted for the SMTP server instead of the system's, e.g. a private CA; empty trusts the system's"`
+	TLSServerName      string `mapstructure:"tls_server_name" help:"name the SMTP server's certificate must carry; empty for the host of smtp.addr"`
+	AllowInsecure      bool   `mapstructure:"allow_insecure" help:"allow security none with smtp.username towards a host that is not this machine, sending the log-in in clear text"`
 	HeloName           string `mapstructure:"helo_name" help:"name given in EHLO; empty for server.domain"`
 }
 

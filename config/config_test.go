@@ -251,6 +251,23 @@ func TestValidate(t *testing.T) {
 	if err := valid().Validate(); err != nil {
 		t.Fatalf("Validate(valid) = %v", err)
 	}
+	for _, edit := range []func(*config.Config){
+		func(c *config.Config) { c.IMAP.Addr, c.IMAP.Security = "127.0.0.1:143", "none" },
+		func(c *config.Config) { c.IMAP.Addr, c.IMAP.Security = "[::1]:143", "none" },
+		func(c *config.Config) { c.IMAP.Addr, c.IMAP.Security = "localhost:143", "none" },
+		func(c *config.Config) { c.IMAP.Security, c.IMAP.AllowInsecure = "none", true },
+		func(c *config.Config) { c.SMTP.Security = "none" }, // no username: no AUTH
+		func(c *config.Config) {
+			c.SMTP.Security, c.SMTP.Username, c.SMTP.Password, c.SMTP.AllowInsecure = "none", "u", "pw", true
+		},
+		func(c *config.Config) { c.IMAP.TLSServerName = "mail.example.org" },
+	} {
+		c := valid()
+		edit(&c)
+		if err := c.Validate(); err != nil {
+			t.Errorf("Validate(%+v) = %v", c.IMAP, err)
+		}
+	}
 	for _, tc := range []struct {
 		name string
 		edit func(*config.Config)
@@ -319,6 +336,17 @@ log.format: must be text or json, not ""`},
 		{"http title", func(c *config.Config) { c.HTTP.Title = "a\nb" }, `http.title: must be 1 to 80 characters without control characters, not "a\nb"`},
 		{"smtp oauth2 without username", func(c *config.Config) { c.SMTP.Auth, c.SMTP.OAuth2TokenFile = "xoauth2", "/run/token" },
 			`smtp.username: required when smtp.auth is xoauth2`},
+		// a log-in in clear text goes to this machine only, unless the
+		// operator says otherwise (issue 21 §3)
+		{"imap none to a remote host", func(c *config.Config) { c.IMAP.Security = "none" },
+			`imap.security: none sends the log-in in clear text to imap.example.org: use tls or starttls, or set imap.allow_insecure: true if the network to it is trusted`},
+		{"smtp none with AUTH to a remote host", func(c *config.Config) { c.SMTP.Security, c.SMTP.Username, c.SMTP.Password = "none", "u", "pw" },
+			`smtp.security: none sends the log-in in clear text to smtp.example.org: use tls or starttls, or set smtp.allow_insecure: true if the network to it is trusted`},
+		{"tls settings without tls", func(c *config.Config) {
+			c.IMAP.Addr, c.IMAP.Security, c.IMAP.TLSCAFile, c.IMAP.TLSServerName = "127.0.0.1:143", "none", "/etc/ca.pem", "imap.example.org"
+		}, "imap.tls_ca_file: only used when imap.security is tls or starttls\nimap.tls_server_name: only used when imap.security is tls or starttls"},
+		{"server name with a port", func(c *config.Config) { c.SMTP.TLSServerName = "smtp.example.org:465" },
+			`smtp.tls_server_name: must be a host name, not "smtp.example.org:465"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := valid()
@@ -553,6 +581,9 @@ func TestStringLoadsBack(t *testing.T) {
   oauth2_token_command: ""
   oauth2_token_file: ""
   security: "tls"
+  tls_ca_file: ""
+  tls_server_name: ""
+  allow_insecure: false
   mailbox: "INBOX"
   processed_mailbox: "Processed"
   poll_interval: "1m30s"
@@ -567,6 +598,9 @@ smtp:
   oauth2_token_command: ""
   oauth2_token_file: ""
   security: "tls"
+  tls_ca_file: ""
+  tls_server_name: ""
+  allow_insecure: false
   helo_name: "example.org"
 
 archive:
@@ -670,14 +704,14 @@ func TestRegisterFlags(t *testing.T) {
 
 func TestKeys(t *testing.T) {
 	keys := config.Keys()
-	if len(keys) != 47 {
-		t.Errorf("len(Keys()) = %d, want 47", len(keys))
+	if len(keys) != 53 {
+		t.Errorf("len(Keys()) = %d, want 53", len(keys))
 	}
-	k := keys[10] // imap.poll_interval
+	k := keys[13] // imap.poll_interval
 	want := config.Key{Name: "imap.poll_interval", Env: "TAFLMAIL_IMAP_POLL_INTERVAL", Flag: "imap-poll-interval",
 		Help: k.Help, Default: time.Minute, Type: reflect.TypeFor[time.Duration]()}
 	if !reflect.DeepEqual(k, want) {
-		t.Errorf("Keys()[10] = %+v, want %+v", k, want)
+		t.Errorf("Keys()[13] = %+v, want %+v", k, want)
 	}
 	for _, k := range keys {
 		if k.Help == "" {

@@ -147,6 +147,14 @@ func Load(v *viper.Viper, flags *pflag.FlagSet, file string) (Config, error) {
 			}
 		}
 	}
+	// A CA file is read again at each connection; here whether it holds
+	// certificates, so that a wrong path or file shows at once.
+	if _, err := c.IMAP.TLSConfig(); err != nil {
+		problems = append(problems, err)
+	}
+	if _, err := c.SMTP.TLSConfig(); err != nil {
+		problems = append(problems, err)
+	}
 	c.derive()
 	for _, e := range unjoin(c.Validate()) {
 		var ke *KeyError

@@ -60,6 +60,27 @@ func (c Config) Validate() error {
 		}
 	}
 	security := func(key, value string) { oneOf(key, value, "none", "starttls", "tls") }
+	// tlsKeys checks the TLS settings of section, whose log-in goes over
+	// addr when login is set: they are for a TLS connection, and a
+	// connection without TLS carries a log-in only to this machine unless
+	// allow_insecure says otherwise.
+	tlsKeys := func(section, addr, sec, caFile, serverName string, allowInsecure, login bool) {
+		key := func(name string) string { return section + "." + name }
+		if sec == "none" {
+			for _, k := range []struct{ name, value string }{{"tls_ca_file", caFile}, {"tls_server_name", serverName}} {
+				if k.value != "" {
+					bad(key(k.name), "only used when %s is tls or starttls", key("security"))
+				}
+			}
+			host, _, err := net.SplitHostPort(addr)
+			if err == nil && host != "" && login && !allowInsecure && !isLoopback(host) {
+				bad(key("security"), "none sends the log-in in clear text to %s: use tls or starttls, or set %s: true if the network to it is trusted", host, key("allow_insecure"))
+			}
+		}
+		if strings.ContainsAny(serverName, " \t\r\n/:@") {
+			bad(key("tls_server_name"), "must be a host name, not %q", serverName)
+		}
+	}
 
 	// imap
 	hostPort("imap.addr", c.IMAP.Addr)
@@ -69,6 +90,7 @@ func (c Config) Validate() error {
 		bad("imap.password", "required: set imap.password_file or TAFLMAIL_IMAP_PASSWORD")
 	}
 	security("imap.security", c.IMAP.Security)
+	tlsKeys("imap", c.IMAP.Addr, c.IMAP.Security, c.IMAP.TLSCAFile, c.IMAP.TLSServerName, c.IMAP.AllowInsecure, true)
 	required("imap.mailbox", c.IMAP.Mailbox)
 	if c.IMAP.ProcessedMailbox != "" && c.IMAP.ProcessedMailbox == c.IMAP.Mailbox {
 		bad("imap.processed_mailbox", "must differ from imap.mailbox %q", c.IMAP.Mailbox)
@@ -93,6 +115,7 @@ func (c Config) Validate() error {
 		bad("smtp.password", "required when smtp.username is set: set smtp.password_file or TAFLMAIL_SMTP_PASSWORD")
 	}
 	security("smtp.security", c.SMTP.Security)
+	tlsKeys("smtp", c.SMTP.Addr, c.SMTP.Security, c.SMTP.TLSCAFile, c.SMTP.TLSServerName, c.SMTP.AllowInsecure, c.SMTP.Username != "")
 	if strings.ContainsAny(c.SMTP.HeloName, " \t\r\n") {
 		bad("smtp.helo_name", "must be a host name, not %q", c.SMTP.HeloName)
 	}
@@ -215,4 +238,14 @@ func auth(section, method string, password Secret, command, file string, bad fun
 	default:
 		bad(key("auth"), "must be %s, %s or %s, not %q", AuthPassword, AuthXOAUTH2, AuthOAuthBearer, method)
 	}
+}
+
+// isLoopback reports whether host names this machine: "localhost" or a
+// loopback address (127.0.0.0/8, ::1).
+func isLoopback(host string) bool {
+	if strings.EqualFold(host, "localhost") {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
 }

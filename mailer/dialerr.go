@@ -2,6 +2,7 @@ package mailer
 
 import (
 	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"net"
@@ -18,17 +19,32 @@ type connectError struct {
 	msg   string
 	cause error
 	imap  bool
+	cert  bool // the certificate did not verify: wraps ErrCertificate
 }
 
 func (e *connectError) Error() string { return e.msg }
 
-// Unwrap returns ErrConnection (IMAP only) and the cause.
+// Unwrap returns ErrConnection (IMAP only), ErrCertificate (a
+// certificate that does not verify) and the cause.
 func (e *connectError) Unwrap() []error {
+	errs := []error{e.cause}
 	if e.imap {
-		return []error{ErrConnection, e.cause}
+		errs = append(errs, ErrConnection)
 	}
-	return []error{e.cause}
+	if e.cert {
+		errs = append(errs, ErrCertificate)
+	}
+	return errs
 }
+
+// ErrCertificate is wrapped when the server's TLS certificate does not
+// verify: signed by an authority not trusted (the system's roots, or
+// IMAPConfig/SMTPConfig TLSConfig.RootCAs), for another name, or
+// expired. The message names the setting to look at (tls_ca_file,
+// tls_server_name). It is a connection error all the same: the Inbox's
+// Reconnect retries it and a Send fails temporarily, since a server's
+// certificate gets renewed.
+var ErrCertificate = errors.New("TLS certificate does not verify")
 
 // dialFailure describes err, the failure to connect to the proto ("IMAP"
 // or "SMTP") server at addr with the security setting security; key is
@@ -39,7 +55,27 @@ func dialFailure(proto, key, addr, security string, err error) *connectError {
 	var dns *net.DNSError
 	var errno syscall.Errno
 	var ne net.Error
+	var unknown x509.UnknownAuthorityError
+	var name x509.HostnameError
+	var invalid x509.CertificateInvalidError
+	var verify *tls.CertificateVerificationError
 	switch {
+	case errors.As(err, &unknown):
+		e.msg = fmt.Sprintf("the %s server at %s presented a certificate that does not verify (%v): if it comes from your own CA, set %s.tls_ca_file to that CA's PEM file",
+			proto, addr, unknown, key)
+		e.cert = true
+	case errors.As(err, &name):
+		e.msg = fmt.Sprintf("the %s server at %s presented a certificate that does not verify (%v): set %s.tls_server_name to the name the certificate is for",
+			proto, addr, name, key)
+		e.cert = true
+	case errors.As(err, &invalid):
+		e.msg = fmt.Sprintf("the %s server at %s presented a certificate that does not verify (%v): the server's certificate must be renewed, or the clock of this machine is wrong",
+			proto, addr, invalid)
+		e.cert = true
+	case errors.As(err, &verify):
+		e.msg = fmt.Sprintf("the %s server at %s presented a certificate that does not verify (%v): check %s.tls_ca_file and %s.tls_server_name",
+			proto, addr, verify.Err, key, key)
+		e.cert = true
 	case errors.As(err, &rh):
 		e.msg = fmt.Sprintf("the %s server at %s does not answer in TLS: check %s.security (%q is for a port that speaks TLS from the first byte, such as %s; use %q or %q for a plain port such as %s)",
 			proto, addr, key, SecurityTLS, tlsPort(proto), SecurityStartTLS, SecurityNone, plainPort(proto))
@@ -64,6 +100,26 @@ func greetingTimeout(proto, key, addr, security string, d time.Duration, err err
 		msg += fmt.Sprintf(": if the port expects TLS from the first byte (such as %s), set %s.security to %q", tlsPort(proto), key, SecurityTLS)
 	}
 	return &connectError{msg: msg, cause: err, imap: proto == "IMAP"}
+}
+
+// hungUp describes a server that closed the connection before its
+// greeting: most often a port that expects TLS from the first byte,
+// reached without it, that gave up waiting for a TLS handshake.
+func hungUp(proto, key, addr, security string, err error) *connectError {
+	msg := fmt.Sprintf("the %s server at %s closed the connection without a greeting (%v)", proto, addr, err)
+	if security != SecurityTLS {
+		msg += fmt.Sprintf(": if the port expects TLS from the first byte (such as %s), set %s.security to %q", tlsPort(proto), key, SecurityTLS)
+	}
+	return &connectError{msg: msg, cause: err, imap: proto == "IMAP"}
+}
+
+// answersInTLS describes a server that answered a plain connection with a
+// TLS record.
+func answersInTLS(proto, key, addr string) *connectError {
+	return &connectError{
+		msg:   fmt.Sprintf("the %s server at %s speaks TLS from the first byte: set %s.security to %q", proto, addr, key, SecurityTLS),
+		cause: errors.New("TLS record on a plain connection"), imap: proto == "IMAP",
+	}
 }
 
 // tlsPort and plainPort name the usual ports of proto, for hints.

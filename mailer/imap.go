@@ -82,9 +82,12 @@ type IMAPConfig struct {
 	// it is called before each connection.
 	Token TokenFunc
 	// Security is SecurityNone, SecurityStartTLS or SecurityTLS; empty means
-	// SecurityTLS. With SecurityNone the password is only sent to a loopback
-	// address.
+	// SecurityTLS. With SecurityNone the log-in is only sent to a loopback
+	// address, unless AllowInsecure is set.
 	Security string
+	// AllowInsecure lets SecurityNone log in to a host that is not this
+	// machine, in clear text.
+	AllowInsecure bool
 	// Mailbox is read for new mail; empty means "INBOX".
 	Mailbox string
 	// ProcessedMailbox receives handled mail (see Inbox.Done); empty means
@@ -257,8 +260,8 @@ func (in *Inbox) connect(ctx context.Context) error {
 	if err != nil {
 		return fmt.Errorf("mailer: dial: %w: IMAP address %q: %v", ErrConfig, cfg.Addr, err)
 	}
-	if cfg.Security == SecurityNone && !isLoopback(host) {
-		return fmt.Errorf("mailer: dial: %w: refusing to send the IMAP password in clear text to %s", ErrConfig, host)
+	if cfg.Security == SecurityNone && !isLoopback(host) && !cfg.AllowInsecure {
+		return fmt.Errorf("mailer: dial: %w: refusing to send the IMAP log-in in clear text to %s (imap.allow_insecure)", ErrConfig, host)
 	}
 	mech, err := oauthMechanism(cfg.Auth)
 	if err != nil {
@@ -303,10 +306,17 @@ func (in *Inbox) connect(ctx context.Context) error {
 	}
 	stop := context.AfterFunc(dctx, func() { conn.Close() })
 	defer stop()
+	if cfg.Security != SecurityTLS {
+		if conn, err = plainIMAP(dctx, conn, cfg, tlsConfig, cfg.Debug); err != nil {
+			if ctx.Err() != nil {
+				return fmt.Errorf("mailer: dial: %w: %w", ErrConnection, ctx.Err())
+			}
+			return fmt.Errorf("mailer: dial: %w", err)
+		}
+	}
 
 	st := &connState{}
 	opts := &imapclient.Options{
-		TLSConfig:   tlsConfig,
 		DebugWriter: cfg.Debug,
 		UnilateralDataHandler: &imapclient.UnilateralDataHandler{
 			Mailbox: func(d *imapclient.UnilateralDataMailbox) {
@@ -327,16 +337,7 @@ func (in *Inbox) connect(ctx context.Context) error {
 			},
 		},
 	}
-	var c *imapclient.Client
-	if cfg.Security == SecurityStartTLS {
-		c, err = imapclient.NewStartTLS(conn, opts)
-		if err != nil {
-			conn.Close()
-			return in.sessionError("starttls", err)
-		}
-	} else {
-		c = imapclient.New(conn, opts)
-	}
+	c := imapclient.New(conn, opts)
 	fail := func(op string, err error) error {
 		c.Close()
 		if dctx.Err() != nil {

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/emersion/go-sasl"
@@ -50,8 +51,12 @@ type SMTPConfig struct {
 	// it is called before each connection, that is for each Send.
 	Token TokenFunc
 	// Security is SecurityNone, SecurityStartTLS or SecurityTLS; empty means
-	// SecurityStartTLS.
+	// SecurityStartTLS. With SecurityNone, AUTH is only sent to a loopback
+	// address, unless AllowInsecure is set.
 	Security string
+	// AllowInsecure lets SecurityNone send AUTH to a host that is not
+	// this machine, in clear text.
+	AllowInsecure bool
 	// HeloName is the name given in EHLO; empty means "localhost".
 	HeloName string
 	// Timeout bounds one Send from dial to QUIT, and each reply within it;
@@ -289,8 +294,8 @@ func (s *Sender) dial(ctx context.Context, mech, token string) (*smtp.Client, er
 	if tlsConfig.ServerName == "" {
 		tlsConfig.ServerName = host
 	}
-	if s.cfg.Username != "" && s.cfg.Security == SecurityNone && !isLoopback(host) {
-		return nil, fmt.Errorf("%w: refusing AUTH over a plain connection to %s", ErrConfig, host)
+	if s.cfg.Username != "" && s.cfg.Security == SecurityNone && !isLoopback(host) && !s.cfg.AllowInsecure {
+		return nil, fmt.Errorf("%w: refusing AUTH over a plain connection to %s (smtp.allow_insecure)", ErrConfig, host)
 	}
 
 	d := &net.Dialer{}
@@ -317,9 +322,19 @@ func (s *Sender) dial(ctx context.Context, mech, token string) (*smtp.Client, er
 	rc := &readCounter{Conn: conn}
 	start := time.Now()
 	silent := func(err error) error {
-		if ctx.Err() != nil && rc.n.Load() == 0 {
+		if cv := (*tls.CertificateVerificationError)(nil); errors.As(err, &cv) {
+			// after STARTTLS the handshake runs with the first command
+			return dialFailure("SMTP", "smtp", s.cfg.Addr, s.cfg.Security, err)
+		}
+		if rc.n.Load() != 0 {
+			return err
+		}
+		if ctx.Err() != nil {
 			waited := time.Since(start).Round(time.Millisecond)
 			return greetingTimeout("SMTP", "smtp", s.cfg.Addr, s.cfg.Security, waited, errors.Join(ctx.Err(), err))
+		}
+		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET) {
+			return hungUp("SMTP", "smtp", s.cfg.Addr, s.cfg.Security, err)
 		}
 		return err
 	}

@@ -74,12 +74,13 @@ func loadConfig(flags *pflag.FlagSet, file string) (config.Config, error) {
 
 // startError marks a failure of serve's start that a restart cannot cure
 // as a *configError: a rejected log-in (mailer.ErrAuth,
-// mailer.ErrSMTPAuth) or a mistake of the configuration the mail servers
-// found (mailer.ErrConfig). Anything else, a server that cannot be
-// reached, a token command that failed, stays a plain error (status 1),
-// after which systemd starts the daemon again.
+// mailer.ErrSMTPAuth), a certificate that does not verify
+// (mailer.ErrCertificate) or a mistake of the configuration the mail
+// servers found (mailer.ErrConfig). Anything else, a server that cannot
+// be reached, a token command that failed, stays a plain error (status
+// 1), after which systemd starts the daemon again.
 func startError(err error) error {
-	if errors.Is(err, mailer.ErrAuth) || errors.Is(err, mailer.ErrSMTPAuth) || errors.Is(err, mailer.ErrConfig) {
+	if errors.Is(err, mailer.ErrAuth) || errors.Is(err, mailer.ErrSMTPAuth) || errors.Is(err, mailer.ErrConfig) || errors.Is(err, mailer.ErrCertificate) {
 		return &configError{err}
 	}
 	return err
@@ -123,14 +124,21 @@ func serve(ctx context.Context, cfg config.Config, logger *slog.Logger) error {
 		}
 		defer hs.Close()
 	}
-	ic := imapConfig(cfg)
+	ic, err := imapConfig(cfg)
+	if err != nil {
+		return &configError{err}
+	}
+	sc, err := smtpConfig(cfg)
+	if err != nil {
+		return &configError{err}
+	}
 	ic.Logger = logger
 	inbox, err := mailer.DialInbox(ctx, ic)
 	if err != nil {
 		return startError(err)
 	}
 	defer inbox.Close()
-	srv, err := server.New(serverOptions(cfg, store, inbox, mailer.NewSender(smtpConfig(cfg)), logger))
+	srv, err := server.New(serverOptions(cfg, store, inbox, mailer.NewSender(sc), logger))
 	if err != nil {
 		return err
 	}
@@ -138,27 +146,36 @@ func serve(ctx context.Context, cfg config.Config, logger *slog.Logger) error {
 	return srv.Run(ctx)
 }
 
-func imapConfig(cfg config.Config) mailer.IMAPConfig {
+// imapConfig is the mailer's IMAP configuration of cfg; the error is one
+// of reading imap.tls_ca_file.
+func imapConfig(cfg config.Config) (mailer.IMAPConfig, error) {
 	c := mailer.IMAPConfig{
 		Addr: cfg.IMAP.Addr, Username: cfg.IMAP.Username, Password: cfg.IMAP.Password.Reveal(),
-		Auth: cfg.IMAP.Auth, Security: cfg.IMAP.Security, Mailbox: cfg.IMAP.Mailbox,
-		ProcessedMailbox: cfg.IMAP.ProcessedMailbox, PollInterval: cfg.IMAP.PollInterval,
+		Auth: cfg.IMAP.Auth, Security: cfg.IMAP.Security, AllowInsecure: cfg.IMAP.AllowInsecure,
+		Mailbox: cfg.IMAP.Mailbox, ProcessedMailbox: cfg.IMAP.ProcessedMailbox, PollInterval: cfg.IMAP.PollInterval,
 	}
 	if cfg.IMAP.UsesOAuth2() {
 		c.Token = cfg.IMAP.Token
 	}
-	return c
+	var err error
+	c.TLSConfig, err = cfg.IMAP.TLSConfig()
+	return c, err
 }
 
-func smtpConfig(cfg config.Config) mailer.SMTPConfig {
+// smtpConfig is the mailer's SMTP configuration of cfg; the error is one
+// of reading smtp.tls_ca_file.
+func smtpConfig(cfg config.Config) (mailer.SMTPConfig, error) {
 	c := mailer.SMTPConfig{
 		Addr: cfg.SMTP.Addr, Username: cfg.SMTP.Username, Password: cfg.SMTP.Password.Reveal(),
-		Auth: cfg.SMTP.Auth, Security: cfg.SMTP.Security, HeloName: cfg.SMTP.HeloName,
+		Auth: cfg.SMTP.Auth, Security: cfg.SMTP.Security, AllowInsecure: cfg.SMTP.AllowInsecure,
+		HeloName: cfg.SMTP.HeloName,
 	}
 	if cfg.SMTP.UsesOAuth2() {
 		c.Token = cfg.SMTP.Token
 	}
-	return c
+	var err error
+	c.TLSConfig, err = cfg.SMTP.TLSConfig()
+	return c, err
 }
 
 func serverOptions(cfg config.Config, store *archive.Store, inbox server.Inbox, sender server.Sender, logger *slog.Logger) server.Options {

@@ -10,12 +10,15 @@
 //
 // Tests use it to exercise package mailer over real sockets, and
 // `taflmail demo` to play without a mail account. It is not a mail server
-// for real use: no TLS, no queue, everything is lost on Close.
+// for real use: no queue, everything is lost on Close; TLS (STARTTLS or
+// implicit, Options.TLS) only with a certificate of its own test CA
+// (NewTLS).
 package devstack
 
 import (
 	"bytes"
 	"cmp"
+	"crypto/tls"
 	"errors"
 	"fmt"
 	"io"
@@ -56,6 +59,11 @@ type Options struct {
 	// ports (e.g. "127.0.0.1:1143") to point a mail client or `taflmail
 	// serve` at a stack that restarts; a port in use fails StartOptions.
 	IMAPAddr, SMTPAddr string
+	// TLS, when set, makes both servers offer STARTTLS with this
+	// configuration (see NewTLS); with ImplicitTLS they speak TLS from
+	// the first byte instead, as on ports 993 and 465.
+	TLS         *tls.Config
+	ImplicitTLS bool
 	// MaxMessageBytes is the SMTP size limit; 0 means 32 MiB.
 	MaxMessageBytes int64
 	// Debug, when set, receives both servers' raw protocol traffic.
@@ -75,6 +83,8 @@ type Stack struct {
 	smtpSrv *smtp.Server
 	smtpLn  net.Listener
 	done    sync.WaitGroup
+
+	implicitTLS bool // the IMAP port speaks TLS from the first byte
 
 	mu       sync.Mutex
 	users    map[string]*user // by local part
@@ -113,6 +123,8 @@ func StartOptions(o Options) (*Stack, error) {
 		domain: strings.ToLower(o.Domain),
 		mem:    imapmemserver.New(),
 		users:  make(map[string]*user),
+
+		implicitTLS: o.TLS != nil && o.ImplicitTLS,
 	}
 	for local, pw := range o.Users {
 		if err := s.AddUser(local, pw); err != nil {
@@ -125,6 +137,10 @@ func StartOptions(o Options) (*Stack, error) {
 		}
 	}
 
+	var starttls *tls.Config // offered by STARTTLS, not from the first byte
+	if !o.ImplicitTLS {
+		starttls = o.TLS
+	}
 	caps := imap.CapSet{imap.CapIMAP4rev1: {}, imap.CapIMAP4rev2: {}}
 	if o.LegacyIMAP {
 		caps = imap.CapSet{imap.CapIMAP4rev1: {}}
@@ -135,6 +151,7 @@ func StartOptions(o Options) (*Stack, error) {
 			return &imapSession{SessionIMAP4rev2: mem, stack: s, conn: conn}, nil, nil
 		},
 		Caps:         caps,
+		TLSConfig:    starttls,
 		InsecureAuth: true,
 		Logger:       logger,
 		DebugWriter:  o.Debug,
@@ -142,6 +159,10 @@ func StartOptions(o Options) (*Stack, error) {
 	var err error
 	if s.imapLn, err = net.Listen("tcp", cmp.Or(o.IMAPAddr, "127.0.0.1:0")); err != nil {
 		return nil, fmt.Errorf("devstack: imap listen: %w", err)
+	}
+	imapLn := s.imapLn
+	if o.TLS != nil && o.ImplicitTLS {
+		imapLn = tls.NewListener(imapLn, o.TLS)
 	}
 
 	s.smtpSrv = smtp.NewServer(smtp.BackendFunc(func(c *smtp.Conn) (smtp.Session, error) {
@@ -156,14 +177,19 @@ func StartOptions(o Options) (*Stack, error) {
 	s.smtpSrv.ErrorLog = logger
 	s.smtpSrv.Debug = o.Debug
 	s.smtpSrv.EnableSMTPUTF8 = true
+	s.smtpSrv.TLSConfig = starttls
 	if s.smtpLn, err = net.Listen("tcp", cmp.Or(o.SMTPAddr, "127.0.0.1:0")); err != nil {
 		s.imapLn.Close()
 		return nil, fmt.Errorf("devstack: smtp listen: %w", err)
 	}
+	smtpLn := s.smtpLn
+	if o.TLS != nil && o.ImplicitTLS {
+		smtpLn = tls.NewListener(smtpLn, o.TLS)
+	}
 
 	s.done.Add(2)
-	go func() { defer s.done.Done(); _ = s.imapSrv.Serve(s.imapLn) }()
-	go func() { defer s.done.Done(); _ = s.smtpSrv.Serve(s.smtpLn) }()
+	go func() { defer s.done.Done(); _ = s.imapSrv.Serve(imapLn) }()
+	go func() { defer s.done.Done(); _ = s.smtpSrv.Serve(smtpLn) }()
 	return s, nil
 }
 
@@ -293,7 +319,15 @@ func (s *Stack) MailboxMessages(local, mailbox string) ([]*mailer.Message, error
 	if u == nil {
 		return nil, fmt.Errorf("devstack: no user %q", local)
 	}
-	c, err := imapclient.DialInsecure(s.IMAPAddr(), nil)
+	var c *imapclient.Client
+	var err error
+	if s.implicitTLS {
+		// the stack reading its own server over loopback: the certificate
+		// is the test's, not for checking here
+		c, err = imapclient.DialTLS(s.IMAPAddr(), &imapclient.Options{TLSConfig: &tls.Config{InsecureSkipVerify: true}})
+	} else {
+		c, err = imapclient.DialInsecure(s.IMAPAddr(), nil)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("devstack: %w", err)
 	}
