@@ -1,6 +1,7 @@
 package mailer
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"crypto/tls"
@@ -253,8 +254,10 @@ func (in *Inbox) noteError(err error) {
 	in.smu.Unlock()
 }
 
-// connect opens a new session; in.mu is held.
-func (in *Inbox) connect(ctx context.Context) error {
+// connect opens a new session; in.mu is held. With check set it only
+// looks: it notes what it finds there, creates nothing, selects the
+// mailbox read-only (EXAMINE), and logs out at once.
+func (in *Inbox) connect(ctx context.Context, check ...*IMAPCheck) error {
 	cfg := &in.cfg
 	host, _, err := net.SplitHostPort(cfg.Addr)
 	if err != nil {
@@ -384,6 +387,9 @@ func (in *Inbox) connect(ctx context.Context) error {
 	if err != nil {
 		return fail("list", err)
 	}
+	if len(check) > 0 {
+		return in.look(c, check[0], mech, len(list) > 0, fail)
+	}
 	if len(list) == 0 {
 		if err := c.Create(cfg.ProcessedMailbox, nil).Wait(); err != nil {
 			var ie *imap.Error
@@ -412,6 +418,54 @@ func (in *Inbox) connect(ctx context.Context) error {
 		c.Close()
 		return ErrClosed
 	}
+	return nil
+}
+
+// IMAPCheck is what [CheckIMAP] found.
+type IMAPCheck struct {
+	// Mechanism is how it logged in: "LOGIN", "XOAUTH2" or "OAUTHBEARER".
+	Mechanism string
+	// Messages is the number of messages in IMAPConfig.Mailbox.
+	Messages uint32
+	// ProcessedExists reports whether IMAPConfig.ProcessedMailbox is
+	// there already; DialInbox creates it when it is not.
+	ProcessedExists bool
+	// Idle reports whether the server offers IDLE (RFC 2177); without it
+	// the referee polls every PollInterval.
+	Idle bool
+}
+
+// CheckIMAP connects to cfg.Addr as [DialInbox] does, with the same TLS
+// and log-in, and looks: whether IMAPConfig.ProcessedMailbox exists
+// (without creating it) and how many messages IMAPConfig.Mailbox holds
+// (selected read-only, with EXAMINE, so nothing is marked or moved); then
+// it logs out. It is the IMAP half of `taflmail config check --connect`.
+// Its errors are DialInbox's.
+func CheckIMAP(ctx context.Context, cfg IMAPConfig) (IMAPCheck, error) {
+	cfg.setDefaults()
+	in := &Inbox{cfg: cfg, newMail: make(chan struct{}, 1)}
+	in.mu.Lock()
+	defer in.mu.Unlock()
+	var found IMAPCheck
+	err := in.connect(ctx, &found)
+	return found, err
+}
+
+// look is the end of connect for CheckIMAP: EXAMINE the mailbox, note
+// what is there, log out.
+func (in *Inbox) look(c *imapclient.Client, found *IMAPCheck, mech string, processed bool, fail func(string, error) error) error {
+	cfg := &in.cfg
+	data, err := c.Select(cfg.Mailbox, &imap.SelectOptions{ReadOnly: true}).Wait()
+	if ie := (*imap.Error)(nil); errors.As(err, &ie) && ie.Code == imap.ResponseCodeNonExistent {
+		c.Close()
+		return fmt.Errorf("mailer: examine %s: %w: no such mailbox (%s): check imap.mailbox", cfg.Mailbox, ErrConfig, describe(ie))
+	}
+	if err != nil {
+		return fail("examine "+cfg.Mailbox, err)
+	}
+	*found = IMAPCheck{Mechanism: cmp.Or(mech, "LOGIN"), Messages: data.NumMessages, ProcessedExists: processed, Idle: c.Caps().Has(imap.CapIdle)}
+	_ = c.Logout().Wait()
+	c.Close()
 	return nil
 }
 

@@ -234,6 +234,25 @@ func (s *Sender) Send(ctx context.Context, from string, to []string, raw []byte)
 	return nil
 }
 
+// Check connects to the relay as Send does, with the same TLS and log-in
+// (EHLO, STARTTLS, AUTH), and says QUIT without sending anything: the
+// SMTP half of `taflmail config check --connect`, and what serve asks at
+// start. Unlike Send it tries even during the pause after rejected
+// log-ins. Its errors are Send's *SendErrors; the outcome is noted in
+// Status.
+func (s *Sender) Check(ctx context.Context) error {
+	ctx, cancel := context.WithTimeout(ctx, s.cfg.Timeout)
+	defer cancel()
+	c, err := s.connect(ctx)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	s.note(nil, true, false)
+	_ = c.Quit()
+	return nil
+}
+
 // connect gets the token, if any, dials and logs in, noting a failure in
 // the status; its errors are *SendErrors.
 func (s *Sender) connect(ctx context.Context) (*smtp.Client, error) {

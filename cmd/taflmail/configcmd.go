@@ -1,9 +1,11 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -12,6 +14,7 @@ import (
 
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/config"
+	"github.com/taflmail/taflmail/mailer"
 )
 
 // newConfigCommand returns `taflmail config` with its subcommand check.
@@ -36,7 +39,10 @@ one, 'taflmail config check'. See docs/configuration.md for every key.`,
 
 // newConfigCheckCommand returns `taflmail config check`.
 func newConfigCheckCommand() *cobra.Command {
-	var file string
+	var (
+		file    string
+		connect bool
+	)
 	cmd := &cobra.Command{
 		Use:   "check [--config FILE] [flags]",
 		Short: "Print the effective configuration, passwords masked, and check it",
@@ -48,13 +54,23 @@ With imap.auth or smtp.auth set to xoauth2 or oauthbearer it also gets
 a token once, running the oauth2_token_command (or reading the file), and
 reports a failure under that key; the token itself is never printed.
 
+With --connect it then connects as 'taflmail serve' would, with the same
+TLS settings, passwords and tokens: it logs in to IMAP and selects the
+mailbox read-only (nothing is marked, moved or created), and logs in to
+SMTP (EHLO, STARTTLS, AUTH) and says QUIT without sending anything. It
+prints a line for each ("imap: ok: …", "smtp: ok: …"); a failure is a
+problem like the others. A section whose settings have problems is not
+tried.
+
 When the configuration is not valid it lists every problem on stderr, one
 line per key (unknown keys, values of the wrong kind and values out of
 range, all at once), and exits with status 1; the configuration is printed
 as far as it could be read. When the file cannot be read or is not YAML,
-only that problem is printed.`,
+only that problem is printed. With --connect the status is 0 only when
+the configuration is valid and both log-ins worked.`,
 		Example: `  taflmail config check --config /etc/taflmail/taflmail.yaml
-  TAFLMAIL_IMAP_PASSWORD=secret taflmail config check --config taflmail.yaml`,
+  TAFLMAIL_IMAP_PASSWORD=secret taflmail config check --config taflmail.yaml
+  sudo -u taflmail taflmail config check --connect --config /etc/taflmail/taflmail.yaml`,
 		Args: noArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			cfg, err := config.Load(nil, cmd.Flags(), file)
@@ -62,6 +78,9 @@ only that problem is printed.`,
 			if configDecoded(problems) {
 				fmt.Fprint(cmd.OutOrStdout(), cfg.String())
 				problems = append(problems, checkTokens(cmd.Context(), cfg, problems)...)
+				if connect {
+					problems = append(problems, checkConnections(cmd.Context(), cmd.OutOrStdout(), cfg, problems)...)
+				}
 			}
 			if len(problems) == 0 {
 				return nil
@@ -69,8 +88,92 @@ only that problem is printed.`,
 			return fmt.Errorf("configuration: %s:\n%w", countProblems(len(problems)), errors.Join(problems...))
 		},
 	}
+	cmd.Flags().BoolVar(&connect, "connect", false, "also log in to IMAP and SMTP as serve would, and say what worked (sends nothing)")
 	addConfigFlags(cmd, &file)
 	return cmd
+}
+
+// checkConnections logs in to IMAP and SMTP as serve would (mailer's
+// CheckIMAP and Sender.Check), writes a line for each section to w, and
+// returns the failures, each prefixed with its section. A section whose
+// keys have problems already is not tried.
+func checkConnections(ctx context.Context, w io.Writer, cfg config.Config, problems []error) []error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	bad := map[string]bool{}
+	for _, e := range problems {
+		var ke *config.KeyError
+		if !errors.As(e, &ke) {
+			continue
+		}
+		if section, _, ok := strings.Cut(ke.Key, "."); ok {
+			bad[section] = true
+		}
+	}
+	var out []error
+	for _, section := range []string{"imap", "smtp"} {
+		if bad[section] {
+			fmt.Fprintf(w, "%s: not tried: its settings have problems\n", section)
+			continue
+		}
+		var line string
+		var err error
+		if section == "imap" {
+			line, err = checkIMAP(ctx, cfg)
+		} else {
+			line, err = checkSMTP(ctx, cfg)
+		}
+		if err != nil {
+			fmt.Fprintf(w, "%s: FAILED (see below)\n", section)
+			out = append(out, fmt.Errorf("%s: %w", section, err))
+			continue
+		}
+		fmt.Fprintf(w, "%s: ok: %s\n", section, line)
+	}
+	return out
+}
+
+// checkIMAP logs in to IMAP and says what it found.
+func checkIMAP(ctx context.Context, cfg config.Config) (string, error) {
+	ic, err := imapConfig(cfg)
+	if err != nil {
+		return "", err
+	}
+	found, err := mailer.CheckIMAP(ctx, ic)
+	if err != nil {
+		return "", err
+	}
+	processed := cmp.Or(cfg.IMAP.ProcessedMailbox, mailer.DefaultProcessedMailbox)
+	line := fmt.Sprintf("logged in to %s as %s (%s, %s); %s holds %d %s; ", cfg.IMAP.Addr, cfg.IMAP.Username,
+		cfg.IMAP.Security, found.Mechanism, cfg.IMAP.Mailbox, found.Messages, plural(int(found.Messages), "message", "messages"))
+	if found.ProcessedExists {
+		line += processed + " exists; "
+	} else {
+		line += processed + " does not exist yet (serve creates it); "
+	}
+	if found.Idle {
+		line += "IDLE offered"
+	} else {
+		line += fmt.Sprintf("no IDLE: serve polls every %v", cfg.IMAP.PollInterval)
+	}
+	return line, nil
+}
+
+// checkSMTP logs in to SMTP and says how.
+func checkSMTP(ctx context.Context, cfg config.Config) (string, error) {
+	sc, err := smtpConfig(cfg)
+	if err != nil {
+		return "", err
+	}
+	if err := mailer.NewSender(sc).Check(ctx); err != nil {
+		return "", err
+	}
+	how := "no AUTH"
+	if cfg.SMTP.Username != "" {
+		how = "AUTH " + map[string]string{config.AuthPassword: "PLAIN", config.AuthXOAUTH2: "XOAUTH2", config.AuthOAuthBearer: "OAUTHBEARER"}[cfg.SMTP.Auth] + " as " + cfg.SMTP.Username
+	}
+	return fmt.Sprintf("connected to %s (%s, %s); nothing sent", cfg.SMTP.Addr, cfg.SMTP.Security, how), nil
 }
 
 // checkTokens gets the OAuth2 token of each section that logs in with one,

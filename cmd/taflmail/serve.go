@@ -138,7 +138,17 @@ func serve(ctx context.Context, cfg config.Config, logger *slog.Logger) error {
 		return startError(err)
 	}
 	defer inbox.Close()
-	srv, err := server.New(serverOptions(cfg, store, inbox, mailer.NewSender(sc), logger))
+	// The relay is asked once at start: a rejected log-in or a setting
+	// it refuses stops serve as a bad IMAP log-in does; a relay that is
+	// away only delays the replies, which wait in the outbox.
+	sender := mailer.NewSender(sc)
+	if err := sender.Check(ctx); err != nil {
+		if err := startError(err); errors.As(err, new(*configError)) {
+			return err
+		}
+		logger.Warn("SMTP server not reachable at start; replies wait in the outbox", "smtp", cfg.SMTP.Addr, "err", err)
+	}
+	srv, err := server.New(serverOptions(cfg, store, inbox, sender, logger))
 	if err != nil {
 		return err
 	}

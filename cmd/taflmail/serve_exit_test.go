@@ -58,4 +58,14 @@ server:
 			}
 		})
 	}
+	// serve asks the SMTP server at start too: a rejected log-in stops it
+	t.Run("wrong SMTP password", func(t *testing.T) {
+		t.Setenv("TAFLMAIL_IMAP_PASSWORD", "right")
+		t.Setenv("TAFLMAIL_SMTP_USERNAME", "games")
+		t.Setenv("TAFLMAIL_SMTP_PASSWORD", "wrong")
+		r := run(t, "serve", "--config", conf(stack.IMAPAddr(), "INBOX"))
+		if r.code != exitConfig || !strings.Contains(r.stderr, "SMTP login rejected") {
+			t.Errorf("serve = code %d, stderr %q; want 78 and SMTP login rejected", r.code, r.stderr)
+		}
+	})
 }
