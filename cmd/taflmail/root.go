@@ -55,6 +55,7 @@ asks the engine opponent for the best line of a position, and 'engine
 		newShowCommand(),
 		newExportCommand(),
 		newOutboxCommand(),
+		newBackupCommand(),
 		newMailsCommand(),
 		newConfigCommand(),
 		newStandingsCommand(),
