@@ -130,6 +130,7 @@ func flagError(cmd *cobra.Command, err error) error {
 			"uint": "not a whole number from 0 up", "uint64": "not a whole number from 0 up",
 			"duration": "not a length of time like 90s, 30m or 24h",
 			"bool":     "not true or false",
+			"ids":      "not a list of whole numbers like 41,42",
 		}[f.Value.Type()]
 		if what != "" {
 			err = fmt.Errorf("--%s %q: %s", f.Name, ive.GetValue(), what)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -16,16 +17,17 @@ import (
 )
 
 // newOutboxCommand returns `taflmail outbox`: the mails the referee sends,
-// and a way to send a failed one again.
+// and a way to send failed ones again.
 func newOutboxCommand() *cobra.Command {
 	var (
 		file   string
 		status string
-		retry  int64
+		retry  idList
+		all    bool
 	)
 	cmd := &cobra.Command{
-		Use:   "outbox [--status pending|sent|failed] [--retry ID]",
-		Short: "List the outgoing mails, or queue a failed one again",
+		Use:   "outbox [--status pending|sent|failed] [--retry ID... | --retry --all]",
+		Short: "List the outgoing mails, or queue failed ones again",
 		Long: `outbox lists the mails the referee queued in the archive (archive.path of
 the configuration), oldest first: id, game, recipient, status, how often
 sending was tried (the try that succeeded included), when, and the last
@@ -40,17 +42,28 @@ running daemon hands it to the SMTP server; for a sent mail, when the SMTP
 server took it; a failed mail is "given up".
 
 A mail is pending until the SMTP server takes it (sent). A temporary
-refusal (4xx, network trouble) is retried with a doubling delay; a
-permanent one (5xx), or too many attempts, marks it failed, and 'taflmail
-serve' logs it. --retry ID makes a failed (or pending) mail due now: the
-running daemon tries it on its next pass. The attempts count on from where
-they were, so a mail that had used up its attempts is marked failed again
-if that one try is refused too. A mail already sent cannot be queued again.
+refusal (4xx, network trouble, a rejected log-in) is retried with a
+doubling delay; a permanent one (5xx), or too many attempts, marks it
+failed, and 'taflmail serve' logs it. --retry ID makes a failed (or
+pending) mail due now: the running daemon tries it on its next pass, and
+a daemon that starts sends it at once. --retry takes several ids (--retry
+41 42 48, or --retry=41,42,48), and --retry --all makes every failed mail
+due again, after the cause is fixed (a wrong password, a relay that
+refused everything). The attempts count on from where they were, so a
+mail that had used up its attempts is marked failed again if that one try
+is refused too. A mail already sent cannot be queued again.
 
 Only archive.path is needed: IMAP and SMTP settings may be missing.`,
 		Example: `  taflmail outbox --config taflmail.yaml --status failed
-  taflmail outbox --config taflmail.yaml --retry 42`,
-		Args:         noArgs,
+  taflmail outbox --config taflmail.yaml --retry 42
+  taflmail outbox --config taflmail.yaml --retry 41 42 48
+  taflmail outbox --config taflmail.yaml --retry --all`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if len(args) > 0 && !cmd.Flags().Changed("retry") {
+				return usageErrorf(cmd, "unexpected argument %q: ids go after --retry", args[0])
+			}
+			return nil
+		},
 		SilenceUsage: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			retrying := cmd.Flags().Changed("retry")
@@ -60,8 +73,27 @@ Only archive.path is needed: IMAP and SMTP settings may be missing.`,
 				return usageErrorf(cmd, "--status %q: want pending, sent or failed", status)
 			case retrying && st != "":
 				return usageErrorf(cmd, "--retry and --status do not go together")
-			case retrying && retry < 1:
-				return usageErrorf(cmd, "--retry %d: want the id of an outbox mail (taflmail outbox lists them)", retry)
+			case all && !retrying:
+				return usageErrorf(cmd, "--all goes with --retry: --retry --all makes every failed mail due again")
+			}
+			ids := retry.ids
+			for _, a := range args {
+				id, err := strconv.ParseInt(a, 10, 64)
+				if err != nil {
+					return usageErrorf(cmd, "--retry %q: not a whole number", a)
+				}
+				ids = append(ids, id)
+			}
+			for _, id := range ids {
+				if id < 1 {
+					return usageErrorf(cmd, "--retry %d: want the id of an outbox mail (taflmail outbox lists them)", id)
+				}
+			}
+			switch {
+			case retrying && all && len(ids) > 0:
+				return usageErrorf(cmd, "--retry --all takes no ids: it queues every failed mail")
+			case retrying && !all && len(ids) == 0:
+				return usageErrorf(cmd, "--retry wants the ids of outbox mails (taflmail outbox lists them), or --all")
 			}
 			ctx := cmd.Context()
 			store, err := openArchive(ctx, cmd, file)
@@ -69,31 +101,102 @@ Only archive.path is needed: IMAP and SMTP settings may be missing.`,
 				return err
 			}
 			defer store.Close()
-			if retrying {
-				err := store.Requeue(ctx, retry, time.Now())
-				switch {
-				case errors.Is(err, archive.ErrNotFound):
-					return fmt.Errorf("no outbox mail %d (taflmail outbox lists them)", retry)
-				case errors.Is(err, archive.ErrConflict):
-					return fmt.Errorf("outbox mail %d was sent already; it is not sent twice", retry)
-				case err != nil:
+			if !retrying {
+				mails, err := store.Outbox(ctx, st)
+				if err != nil {
 					return err
 				}
-				_, err = fmt.Fprintf(cmd.OutOrStdout(), "outbox mail %d is due again; a running taflmail serve sends it on its next pass\n", retry)
-				return err
+				return writeOutbox(cmd.OutOrStdout(), mails, st, time.Now())
 			}
-			mails, err := store.Outbox(ctx, st)
-			if err != nil {
-				return err
+			if all {
+				failed, err := store.Outbox(ctx, archive.Failed)
+				if err != nil {
+					return err
+				}
+				if len(failed) == 0 {
+					_, err := fmt.Fprintln(cmd.OutOrStdout(), "no failed outbox mails")
+					return err
+				}
+				for _, m := range failed {
+					ids = append(ids, m.ID)
+				}
 			}
-			return writeOutbox(cmd.OutOrStdout(), mails, st, time.Now())
+			return requeue(ctx, cmd.OutOrStdout(), store, ids, all)
 		},
 	}
 	cmd.Flags().StringVar(&status, "status", "", "list only mails with this status: pending, sent or failed")
-	cmd.Flags().Int64Var(&retry, "retry", 0, "make outbox mail ID (failed or pending) due now")
+	cmd.Flags().Var(&retry, "retry", "make the outbox mails with these ids (failed or pending) due now: --retry 41 42, --retry=41,42, or --retry --all")
+	cmd.Flags().Lookup("retry").NoOptDefVal = " " // ids may follow as arguments
+	cmd.Flags().BoolVar(&all, "all", false, "with --retry: every failed mail")
 	addConfigFlags(cmd, &file)
 	return cmd
 }
+
+// requeue makes the outbox mails ids due now, saying so for each on w;
+// every id is tried, and the failures are returned together. With all, the
+// ids are every failed mail, and one line sums them up.
+func requeue(ctx context.Context, w io.Writer, store *archive.Store, ids []int64, all bool) error {
+	var errs []error
+	var done []string
+	for _, id := range ids {
+		err := store.Requeue(ctx, id, time.Now())
+		switch {
+		case errors.Is(err, archive.ErrNotFound):
+			errs = append(errs, fmt.Errorf("no outbox mail %d (taflmail outbox lists them)", id))
+		case errors.Is(err, archive.ErrConflict):
+			errs = append(errs, fmt.Errorf("outbox mail %d was sent already; it is not sent twice", id))
+		case err != nil:
+			errs = append(errs, err)
+		case all:
+			done = append(done, strconv.FormatInt(id, 10))
+		default:
+			if _, err := fmt.Fprintf(w, "outbox mail %d is due again; a running taflmail serve sends it on its next pass\n", id); err != nil {
+				return err
+			}
+		}
+	}
+	if all && len(done) > 0 {
+		if _, err := fmt.Fprintf(w, "%d failed outbox %s due again (%s); a running taflmail serve sends them on its next pass\n",
+			len(done), plural(len(done), "mail is", "mails are"), strings.Join(done, ", ")); err != nil {
+			return err
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// idList is the value of --retry: outbox ids, as --retry=41,42; the flag
+// takes no value without "=" (NoOptDefVal), so that ids may also follow it
+// as arguments (--retry 41 42), and --retry --all reads as it should.
+type idList struct{ ids []int64 }
+
+// String implements pflag.Value.
+func (l *idList) String() string {
+	s := make([]string, len(l.ids))
+	for i, id := range l.ids {
+		s[i] = strconv.FormatInt(id, 10)
+	}
+	return strings.Join(s, ",")
+}
+
+// Set implements pflag.Value: a comma-separated list of whole numbers,
+// or nothing (the flag given alone).
+func (l *idList) Set(v string) error {
+	for part := range strings.SplitSeq(v, ",") {
+		part = strings.TrimSpace(part)
+		if part == "" {
+			continue
+		}
+		id, err := strconv.ParseInt(part, 10, 64)
+		if err != nil {
+			return fmt.Errorf("%q is not a whole number", part)
+		}
+		l.ids = append(l.ids, id)
+	}
+	return nil
+}
+
+// Type implements pflag.Value.
+func (l *idList) Type() string { return "ids" }
 
 // writeOutbox prints outbox mails as an aligned table, or a line saying
 // there are none. The raw mails are not shown: their subject and thread

@@ -139,3 +139,88 @@ func TestWriteOutbox(t *testing.T) {
 		t.Errorf("writeOutbox(none pending) = %q, %v", b.String(), err)
 	}
 }
+
+// TestOutboxRetryMany: --retry takes several ids, as arguments or as a
+// list, and --retry --all queues every failed mail; an id that cannot be
+// queued is named while the others are (issue 21 §8).
+func TestOutboxRetryMany(t *testing.T) {
+	f := newFixture(t)
+	ctx := context.Background()
+	st, err := archive.Open(ctx, f.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// fail every pending mail too, so that there are several failed ones
+	pending, err := st.Outbox(ctx, archive.Pending)
+	if err != nil || len(pending) == 0 {
+		t.Fatalf("Outbox(pending) = %d, %v", len(pending), err)
+	}
+	for _, m := range pending {
+		if err := st.MarkFailed(ctx, m.ID, "535 5.7.8 bad credentials"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	failed, err := st.Outbox(ctx, archive.Failed)
+	st.Close()
+	if err != nil || len(failed) < 2 {
+		t.Fatalf("Outbox(failed) = %d mails, %v; want at least 2", len(failed), err)
+	}
+	id := func(i int) string { return strconv.FormatInt(failed[i].ID, 10) }
+	countFailed := func() int {
+		r := f.run(t, "outbox", "--status", "failed")
+		if r.stdout == "no failed mails\n" {
+			return 0
+		}
+		return strings.Count(r.stdout, "\n") - 1
+	}
+
+	r := f.run(t, "outbox", "--retry", id(0), "9999", id(1))
+	want := "outbox mail " + id(0) + " is due again; a running taflmail serve sends it on its next pass\n" +
+		"outbox mail " + id(1) + " is due again; a running taflmail serve sends it on its next pass\n"
+	if r.code != exitFailure || r.stdout != want || r.stderr != "taflmail: no outbox mail 9999 (taflmail outbox lists them)\n" {
+		t.Errorf("--retry %s 9999 %s = code %d, stdout %q, stderr %q", id(0), id(1), r.code, r.stdout, r.stderr)
+	}
+	if n := countFailed(); n != len(failed)-2 {
+		t.Errorf("%d failed mails after two were queued, want %d", n, len(failed)-2)
+	}
+	if r := f.run(t, "outbox", "--retry="+id(0)+","+id(1)); r.code != exitOK || strings.Count(r.stdout, "is due again") != 2 {
+		t.Errorf("--retry=a,b = code %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+
+	// the two are tried and refused again
+	st, err = archive.Open(ctx, f.path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, m := range failed[:2] {
+		if err := st.MarkFailed(ctx, m.ID, "535 5.7.8 bad credentials"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st.Close()
+	r = f.run(t, "outbox", "--retry", "--all")
+	if r.code != exitOK || !strings.HasPrefix(r.stdout, strconv.Itoa(len(failed))+" failed outbox mails are due again (") || !strings.Contains(r.stdout, "due again") {
+		t.Errorf("--retry --all = code %d, stdout %q, stderr %q", r.code, r.stdout, r.stderr)
+	}
+	if n := countFailed(); n != 0 {
+		t.Errorf("%d failed mails after --retry --all, want 0", n)
+	}
+	if r := f.run(t, "outbox", "--retry", "--all"); r.code != exitOK || r.stdout != "no failed outbox mails\n" {
+		t.Errorf("--retry --all with none failed = code %d, stdout %q", r.code, r.stdout)
+	}
+
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"outbox", "--all"}, "--all goes with --retry"},
+		{[]string{"outbox", "--retry", "--all", "3"}, "--retry --all takes no ids"},
+		{[]string{"outbox", "--retry"}, "--retry wants the ids of outbox mails"},
+		{[]string{"outbox", "3"}, `unexpected argument "3": ids go after --retry`},
+		{[]string{"outbox", "--retry=4,x"}, `--retry "4,x": not a list of whole numbers like 41,42`},
+	} {
+		if r := f.run(t, tc.args...); r.code != exitUsage || !strings.Contains(r.stderr, tc.want) {
+			t.Errorf("taflmail %q = code %d, stderr %q; want 2 and %q", tc.args, r.code, r.stderr, tc.want)
+		}
+	}
+}

@@ -133,11 +133,6 @@ func serve(ctx context.Context, cfg config.Config, logger *slog.Logger) error {
 		return &configError{err}
 	}
 	ic.Logger = logger
-	inbox, err := mailer.DialInbox(ctx, ic)
-	if err != nil {
-		return startError(err)
-	}
-	defer inbox.Close()
 	// The relay is asked once at start: a rejected log-in or a setting
 	// it refuses stops serve as a bad IMAP log-in does; a relay that is
 	// away only delays the replies, which wait in the outbox.
@@ -147,7 +142,17 @@ func serve(ctx context.Context, cfg config.Config, logger *slog.Logger) error {
 			return err
 		}
 		logger.Warn("SMTP server not reachable at start; replies wait in the outbox", "smtp", cfg.SMTP.Addr, "err", err)
+	} else if early, err := server.New(serverOptions(cfg, store, nil, sender, logger)); err == nil {
+		// Replies a stopped daemon deferred and that are due go out now,
+		// before IMAP is dialled: also when the IMAP server is away and
+		// serve stops below (issue 21 §8), so that each restart drains them.
+		early.FlushOutbox(ctx)
 	}
+	inbox, err := mailer.DialInbox(ctx, ic)
+	if err != nil {
+		return startError(err)
+	}
+	defer inbox.Close()
 	srv, err := server.New(serverOptions(cfg, store, inbox, sender, logger))
 	if err != nil {
 		return err

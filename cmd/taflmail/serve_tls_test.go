@@ -58,7 +58,7 @@ server:
 	t.Setenv("TAFLMAIL_SMTP_PASSWORD", "pw")
 
 	r := run(t, "serve", "--config", conf("  tls_server_name: mail.club.test"))
-	if r.code != exitConfig || !strings.Contains(r.stderr, "set imap.tls_ca_file to that CA's PEM file") {
+	if r.code != exitConfig || !strings.Contains(r.stderr, ".tls_ca_file to that CA's PEM file") {
 		t.Errorf("serve without the CA = code %d, stderr %q; want 78 and the hint", r.code, r.stderr)
 	}
 
