@@ -9,6 +9,7 @@ import (
 	"path"
 	"regexp"
 	"strconv"
+	"time"
 )
 
 // migrationFiles holds the schema, one numbered file per step. A released
@@ -58,6 +59,19 @@ func loadMigrations(fsys fs.FS) ([]migration, error) {
 	return ms, nil
 }
 
+// Migration is what opening the archive did to its schema ([Store.Migration]):
+// From is the schema version found (0 for a new, empty file), To the one
+// it was brought to (the highest of this program; From == To when there
+// was nothing to do), Took the time the steps took.
+type Migration struct {
+	From, To int
+	Took     time.Duration
+}
+
+// Migration returns what [OpenWith] did to the schema, for the caller to
+// log (issue 21 §7).
+func (s *Store) Migration() Migration { return s.migration }
+
 // migrate applies the migrations the database lacks. A current database
 // is only read, so opening it never waits for a writer. Each step runs in
 // its own write transaction that rechecks the version, so two processes
@@ -75,6 +89,8 @@ func (s *Store) migrate(ctx context.Context, ms []migration) error {
 	if current > len(ms) {
 		return &Error{Op: "migrate", Err: fmt.Errorf("database schema version %d is newer than this program's %d", current, len(ms))}
 	}
+	start := time.Now()
+	defer func() { s.migration = Migration{From: current, To: len(ms), Took: time.Since(start)} }()
 	for _, m := range ms[current:] {
 		err := s.write(ctx, "migrate", func(tx *sql.Tx) error {
 			if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (

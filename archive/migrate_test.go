@@ -243,3 +243,43 @@ func TestReadOnlyIsUnavailable(t *testing.T) {
 		t.Errorf("Commit(read-only) = %v, want ErrUnavailable", err)
 	}
 }
+
+// TestMigrationReported: Store.Migration says what opening did to the
+// schema, for serve's log (issue 21 §7): a new file from 0, an old one
+// from its version, a current one nothing.
+func TestMigrationReported(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "m.db")
+	all, err := loadMigrations(migrationFiles)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := fstest.MapFS{}
+	for _, m := range all[:3] {
+		old["migrations/"+m.name] = &fstest.MapFile{Data: []byte(m.sql)}
+	}
+	s, err := OpenWith(ctx, path, Options{migrations: old})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := s.Migration(); m.From != 0 || m.To != 3 {
+		t.Errorf("new file: Migration() = %+v, want 0 → 3", m)
+	}
+	s.Close()
+	s, err = Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := s.Migration(); m.From != 3 || m.To != len(all) || m.Took <= 0 {
+		t.Errorf("old file: Migration() = %+v, want 3 → %d", m, len(all))
+	}
+	s.Close()
+	s, err = Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if m := s.Migration(); m.From != len(all) || m.To != len(all) {
+		t.Errorf("current file: Migration() = %+v, want nothing done", m)
+	}
+}

@@ -62,6 +62,8 @@ type Store struct {
 	now    func() time.Time
 	writer chan struct{} // holds one token while a write transaction runs
 	lock   *fileLock     // the Exclusive lock, or nil
+
+	migration Migration // what OpenWith did to the schema
 }
 
 // Open opens the archive at path, creating the file and its parent

@@ -25,12 +25,14 @@ func (s *Server) Run(ctx context.Context) error {
 	defer s.engine.wait()
 	rescan := true // the first poll reads the whole inbox: mails handled but not yet moved are finished off
 	backoff := time.Second
+	var down time.Time // the first failure since the mailbox last worked; zero while it works
 	for ctx.Err() == nil {
 		s.held.report(s.log, s.opts.Now()) // what the caps held back, once a minute (held.go)
 		err := s.Poll(ctx, rescan)
 		if err == nil {
 			rescan = false
 			backoff = time.Second
+			down = time.Time{}
 			s.FlushOutbox(ctx)
 			_, err = s.RunTimers(ctx)
 			s.FlushOutbox(ctx)
@@ -51,11 +53,14 @@ func (s *Server) Run(ctx context.Context) error {
 		// failed is below the remembered UID, and only a rescan finds it
 		// (HandleMail then sees it processed and just marks it done).
 		rescan = true
+		if down.IsZero() {
+			down = s.opts.Now()
+		}
 		s.log.Warn("mail loop", "err", err, "retry_in", backoff)
 		sleep(ctx, backoff+time.Duration(rand.Int64N(int64(backoff/4)+1)))
 		backoff = min(backoff*2, time.Minute)
 		if r, ok := s.opts.Inbox.(reconnecter); ok && errors.Is(err, mailer.ErrConnection) {
-			s.reconnect(ctx, r)
+			s.reconnect(ctx, r, down)
 		}
 	}
 	return nil
@@ -88,8 +93,10 @@ var authPause = struct{ min, max time.Duration }{mailer.DefaultAuthRetryMinDelay
 // gets the account locked by the provider). Another refusal Reconnect
 // does not retry is logged and returned to Run, which tries again after
 // its backoff. The end of ctx is not logged: that is the daemon stopping.
-func (s *Server) reconnect(ctx context.Context, r reconnecter) {
-	down := s.opts.Now()
+// down is when the mailbox was first found broken: "down_for" counts from
+// then, the pause before the first attempt included (issue 21 §7: it used
+// to count from the first attempt only).
+func (s *Server) reconnect(ctx context.Context, r reconnecter, down time.Time) {
 	quiet := min(maxReconnectQuiet, s.opts.WaitCap)
 	rejected := 0
 	for {
@@ -197,6 +204,10 @@ func (s *Server) FlushOutbox(ctx context.Context) {
 			err = s.opts.Sender.Send(ctx, m.From, m.To, m.Raw)
 			if err == nil {
 				progress = true
+				if m.Attempts > 0 {
+					s.log.Info("sending succeeded after a retry", "id", m.ID, "to", m.To, "attempts", m.Attempts+1,
+						"waited", s.opts.Now().Sub(m.CreatedAt).Round(time.Second), "last_err", m.LastError)
+				}
 				if err := s.store.MarkSent(ctx, m.ID, s.opts.Now()); err != nil {
 					// the mail went out but is still pending: finish this
 					// batch, then stop, or every round would send it again

@@ -411,7 +411,39 @@ func (s *Server) decide(ctx context.Context, m *mailer.Message) (archive.Change,
 	change.Outbox = out
 	finished := ss.collect(&change)
 	ss.collectClock(&change)
+	s.logDecision(ss, change)
 	return change, finished, held, nil
+}
+
+// logDecision writes, at level debug, what the referee made of a mail it
+// answers (issue 21 §7: log.level debug shows the per-mail decision): the
+// first word of each command line (never the whole line, which may carry
+// a key), the new plies, who gets a reply, and whether the reply is kept
+// back (the reason is in "mail not answered"). The keys of subjects never
+// appear.
+func (s *Server) logDecision(ss *session, change archive.Change) {
+	if !s.log.Enabled(ss.ctx, slog.LevelDebug) {
+		return
+	}
+	var commands []string
+	for _, l := range ss.lines {
+		word, _, _ := strings.Cut(strings.TrimSpace(l.text), " ")
+		if l.err != nil {
+			word += " (not understood)"
+		}
+		commands = append(commands, word)
+	}
+	var to []string
+	for _, o := range change.Outbox {
+		to = append(to, o.To...)
+	}
+	plies := 0
+	for _, p := range change.NewPlies {
+		plies += len(p)
+	}
+	s.log.Debug("mail decided", "message_id", change.Mail.MessageID, "from", change.Mail.From, "game", change.Mail.GameID,
+		"authenticated", change.Mail.Authenticated, "commands", commands, "unread_lines", ss.unread,
+		"disposition", change.Mail.Disposition, "kept_back", change.Mail.Reason != "", "new_plies", plies, "replies_to", to)
 }
 
 // answer runs the mail's commands (or refuses a mail too large to read)

@@ -313,6 +313,11 @@ func openArchive(ctx context.Context, cmd *cobra.Command, file string) (*archive
 	if errors.Is(err, archive.ErrNotArchive) {
 		return nil, fmt.Errorf("%w (check %s)", err, archivePathHint)
 	}
+	if err == nil {
+		if m := store.Migration(); m.From < m.To {
+			fmt.Fprintf(cmd.ErrOrStderr(), "taflmail: %s brought up to date from schema version %d to %d in %.2f s\n", path, m.From, m.To, m.Took.Seconds())
+		}
+	}
 	return store, err
 }
 

@@ -60,6 +60,14 @@ func report(w io.Writer, err error) int {
 	if err == nil {
 		return exitOK
 	}
+	var le *loggedError
+	if errors.As(err, &le) {
+		// written to the log already, in its format
+		if errors.As(le.err, new(*configError)) {
+			return exitConfig
+		}
+		return exitFailure
+	}
 	var de *droppedError
 	if errors.As(err, &de) {
 		fmt.Fprintf(w, "taflmail: %v\n", err)
@@ -111,6 +119,13 @@ type configError struct{ err error }
 
 func (e *configError) Error() string { return e.err.Error() }
 func (e *configError) Unwrap() error { return e.err }
+
+// loggedError is an error serve has written to its log already (as a
+// JSON line): main exits with its status and prints nothing more.
+type loggedError struct{ err error }
+
+func (e *loggedError) Error() string { return e.err.Error() }
+func (e *loggedError) Unwrap() error { return e.err }
 
 // usageErrorf returns a *usageError for cmd with a formatted message.
 func usageErrorf(cmd *cobra.Command, format string, args ...any) error {

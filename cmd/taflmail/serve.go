@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"math"
 	"os"
 	"os/signal"
 	"syscall"
@@ -43,14 +44,20 @@ variables and flags; see docs/configuration.md and 'taflmail config check'.`,
 					return err
 				}
 			}
+			// The configuration comes back even when it is not valid: its
+			// log settings, as far as they are right, say how to report it.
 			cfg, err := loadConfig(cmd.Flags(), file)
-			if err != nil {
-				return err
-			}
 			logger := newLogger(cfg.Log, cmd.ErrOrStderr())
+			if err != nil {
+				return fatal(logger, cfg.Log, err)
+			}
 			ctx, stop := signal.NotifyContext(cmd.Context(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
-			return serve(ctx, cfg, logger)
+			if err := serve(ctx, cfg, logger); err != nil {
+				return fatal(logger, cfg.Log, err)
+			}
+			logger.Info("taflmail stopped", "cause", context.Cause(ctx).Error())
+			return nil
 		},
 	}
 	cmd.Flags().StringVar(&file, "config", "", "YAML configuration file")
@@ -86,15 +93,43 @@ func startError(err error) error {
 	return err
 }
 
-// newLogger builds the slog logger of the configuration.
+// newLogger builds the slog logger of the configuration: the level and
+// format of log (info and text where they are not valid). Durations are
+// written in seconds, a number (issue 21 §7: JSON wrote nanoseconds).
 func newLogger(c config.Log, w io.Writer) *slog.Logger {
 	var level slog.Level
 	_ = level.UnmarshalText([]byte(c.Level))
-	opts := &slog.HandlerOptions{Level: level}
+	opts := &slog.HandlerOptions{Level: level, ReplaceAttr: inSeconds}
 	if c.Format == "json" {
 		return slog.New(slog.NewJSONHandler(w, opts))
 	}
 	return slog.New(slog.NewTextHandler(w, opts))
+}
+
+// inSeconds writes a duration as seconds, to the millisecond: retry_in=90,
+// "down_for":0.25.
+func inSeconds(_ []string, a slog.Attr) slog.Attr {
+	if a.Value.Kind() == slog.KindDuration {
+		return slog.Float64(a.Key, math.Round(a.Value.Duration().Seconds()*1000)/1000)
+	}
+	return a
+}
+
+// fatal reports the error that stops serve. With log.format json it is
+// one JSON line of the log ("taflmail stopped", level ERROR, err and
+// exit_status), so that a log collector sees it like every other line,
+// and main prints nothing more; with text it is main's plain
+// "taflmail: …" message, as for any command.
+func fatal(logger *slog.Logger, c config.Log, err error) error {
+	if c.Format != "json" {
+		return err
+	}
+	code := exitFailure
+	if errors.As(err, new(*configError)) {
+		code = exitConfig
+	}
+	logger.Error("taflmail stopped", "err", err.Error(), "exit_status", code)
+	return &loggedError{err: err}
 }
 
 // serve opens the archive, dials IMAP, and runs the referee until ctx
@@ -110,6 +145,12 @@ func serve(ctx context.Context, cfg config.Config, logger *slog.Logger) error {
 		return err
 	}
 	defer store.Close()
+	switch m := store.Migration(); {
+	case m.From == 0:
+		logger.Info("archive created", "path", cfg.Archive.Path, "schema", m.To)
+	case m.From < m.To:
+		logger.Info("archive migrated", "path", cfg.Archive.Path, "from", m.From, "to", m.To, "took", m.Took)
+	}
 	// Holding the lock, no other sender is alive: claims left in the
 	// outbox are a dead process's, so their mails are sent again now.
 	if n, err := store.ReleaseClaims(ctx); err != nil {
