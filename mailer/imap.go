@@ -340,6 +340,8 @@ func (in *Inbox) connect(ctx context.Context, check ...*IMAPCheck) error {
 			},
 		},
 	}
+	sconn := &saslConn{Conn: conn}
+	conn = sconn
 	c := imapclient.New(conn, opts)
 	fail := func(op string, err error) error {
 		c.Close()
@@ -374,7 +376,10 @@ func (in *Inbox) connect(ctx context.Context, check ...*IMAPCheck) error {
 			return fmt.Errorf("mailer: login: %w: server does not offer AUTH=%s", ErrAuth, mech)
 		}
 		sc := newOAuthClient(mech, cfg.Username, token, cfg.Addr)
-		if err := c.Authenticate(sc); err != nil {
+		sconn.authenticating.Store(true)
+		err := c.Authenticate(sc)
+		sconn.authenticating.Store(false)
+		if err != nil {
 			var ie *imap.Error
 			if errors.As(err, &ie) {
 				c.Close()

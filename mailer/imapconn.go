@@ -10,6 +10,7 @@ import (
 	"io"
 	"net"
 	"strings"
+	"sync/atomic"
 )
 
 // maxGreetingBytes bounds the greeting line (and each line of the
@@ -156,3 +157,36 @@ type replayConn struct {
 
 // Read implements net.Conn.
 func (c *replayConn) Read(p []byte) (int, error) { return c.r.Read(p) }
+
+// saslConn is the connection imapclient writes to. While authenticating is
+// set (during AUTHENTICATE) it writes a response line that is a lone "="
+// as the empty line RFC 9051 §6.2.2 wants for an empty response.
+//
+// imapclient encodes every SASL response with the rule of RFC 4959 for an
+// initial response, where "=" stands for an empty one; in a continuation
+// that is not base64, and Dovecot answers "BAD Invalid base64 data in
+// continued response" (emersion/go-imap#760, fixed upstream by PR #761,
+// not released). XOAUTH2's answer to the server's error challenge is
+// such an empty response, so a refused token showed that BAD line instead
+// of the provider's NO (issue 21 §9). imapclient writes each response
+// with one flush, so the line arrives here as one Write of exactly "=\r\n";
+// the command line itself, which carries an initial response, never looks
+// like that.
+type saslConn struct {
+	net.Conn
+	authenticating atomic.Bool
+}
+
+// emptyInitialResponse is how imapclient writes an empty SASL response.
+var emptyInitialResponse = []byte("=\r\n")
+
+// Write implements net.Conn.
+func (c *saslConn) Write(p []byte) (int, error) {
+	if c.authenticating.Load() && bytes.Equal(p, emptyInitialResponse) {
+		if _, err := c.Conn.Write(emptyInitialResponse[1:]); err != nil {
+			return 0, err
+		}
+		return len(p), nil
+	}
+	return c.Conn.Write(p)
+}

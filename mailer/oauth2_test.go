@@ -4,6 +4,10 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -256,5 +260,90 @@ func TestInboxStatus(t *testing.T) {
 	in.Close()
 	if st := in.Status(); st.LoggedIn {
 		t.Errorf("Status after Close = %+v, want logged out", st)
+	}
+}
+
+// tokenEndpoint is an OAuth2 token introspection endpoint (RFC 7662) for
+// Dovecot's oauth2 passdb of scripts/mailstack-up.sh: a POST of
+// token=… is answered {"active": true, "username": …} for a token of
+// tokens, {"active": false} for any other.
+type tokenEndpoint struct {
+	mu     sync.Mutex
+	tokens map[string]string // token → user
+	asked  int
+}
+
+func (te *tokenEndpoint) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	r.Body = http.MaxBytesReader(w, r.Body, 64<<10)
+	if err := r.ParseForm(); err != nil || r.Method != http.MethodPost {
+		http.Error(w, "want a form POST", http.StatusBadRequest)
+		return
+	}
+	te.mu.Lock()
+	te.asked++
+	user, ok := te.tokens[r.PostForm.Get("token")]
+	te.mu.Unlock()
+	w.Header().Set("Content-Type", "application/json")
+	if !ok {
+		fmt.Fprint(w, `{"active": false}`)
+		return
+	}
+	fmt.Fprintf(w, `{"active": true, "username": %q}`, user)
+}
+
+// TestInboxOAuth2Mailstack logs in to Dovecot with tokens that its oauth2
+// passdb checks at a local token endpoint (MAILSTACK_OAUTH2_ADDR): a good
+// token by XOAUTH2 and OAUTHBEARER is accepted, and a refused one shows
+// Dovecot's NO line, for XOAUTH2 too (issue 21 §9: go-imap's "=" for the
+// empty answer got "BAD Invalid base64 data in continued response",
+// emersion/go-imap#760).
+func TestInboxOAuth2Mailstack(t *testing.T) {
+	e := mailstackEnv(t)
+	addr := os.Getenv("MAILSTACK_OAUTH2_ADDR")
+	if addr == "" {
+		msg := "MAILSTACK_OAUTH2_ADDR not set: a mail stack from an older scripts/mailstack-up.sh"
+		if os.Getenv("CI") == "true" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		t.Fatalf("the token endpoint cannot listen on %s: %v", addr, err)
+	}
+	user := e.newUser(t)
+	te := &tokenEndpoint{tokens: map[string]string{"ya29.good-" + user: user}}
+	srv := &http.Server{Handler: te, ReadHeaderTimeout: 10 * time.Second}
+	go srv.Serve(ln)
+	defer srv.Close()
+
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	for _, auth := range []string{mailer.AuthXOAUTH2, mailer.AuthOAuthBearer} {
+		t.Run(auth, func(t *testing.T) {
+			cfg := e.imapConfig(user)
+			cfg.Password, cfg.Auth = "", auth
+			cfg.Token = func(context.Context) (string, error) { return "ya29.good-" + user, nil }
+			in, err := mailer.DialInbox(ctx, cfg)
+			if err != nil {
+				t.Fatalf("DialInbox with a good token = %v", err)
+			}
+			if _, _, err := in.Fetch(ctx, 0, 0, 0); err != nil {
+				t.Errorf("Fetch after a token log-in = %v", err)
+			}
+			in.Close()
+
+			cfg.Token = func(context.Context) (string, error) { return "ya29.revoked", nil }
+			_, err = mailer.DialInbox(ctx, cfg)
+			if !errors.Is(err, mailer.ErrAuth) || !strings.Contains(err.Error(), strings.ToUpper(auth)+" rejected: NO") ||
+				strings.Contains(err.Error(), "BAD") || strings.Contains(err.Error(), "ya29.") {
+				t.Errorf("DialInbox with a refused token = %v, want ErrAuth with Dovecot's NO line", err)
+			}
+		})
+	}
+	te.mu.Lock()
+	defer te.mu.Unlock()
+	if te.asked < 4 {
+		t.Errorf("Dovecot asked the token endpoint %d times, want at least 4", te.asked)
 	}
 }

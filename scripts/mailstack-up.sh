@@ -22,6 +22,11 @@
 #   MAILSTACK_IMAP_PORT  Dovecot IMAP              10143
 #   MAILSTACK_SMTP_PORT  Postfix SMTP              10025
 #   MAILSTACK_LMTP_PORT  Dovecot LMTP              10024
+#   MAILSTACK_OAUTH2_PORT  the OAuth2 token endpoint 10080
+#                        Dovecot asks (oauth2 passdb, introspection by POST)
+#                        for XOAUTH2 and OAUTHBEARER log-ins; nothing of the
+#                        stack listens there: a test that logs in with a
+#                        token serves it (mailer: TestInboxOAuth2Mailstack)
 #                        a port may be 'auto': the first free port from the
 #                        default up (for a shared machine, e.g. .ci/run)
 #   MAILSTACK_DOMAINS    mail domains (spaces)     taflmail.test
@@ -100,7 +105,9 @@ choose_port() { # variable default: sets the variable to the port to use
 choose_port MAILSTACK_IMAP_PORT 10143
 choose_port MAILSTACK_SMTP_PORT 10025
 choose_port MAILSTACK_LMTP_PORT 10024
+choose_port MAILSTACK_OAUTH2_PORT 10080
 imap_port=$MAILSTACK_IMAP_PORT smtp_port=$MAILSTACK_SMTP_PORT lmtp_port=$MAILSTACK_LMTP_PORT
+oauth2_port=$MAILSTACK_OAUTH2_PORT
 
 dv=$dir/dovecot pf=$dir/postfix
 mkdir -p "$dv/run" "$dv/state" "$dv/log" "$dir/mail" "$pf/etc" "$pf/queue" "$pf/data" "$pf/log"
@@ -111,9 +118,26 @@ chown nobody:nogroup "$dir/mail" # maildirs are written by Dovecot as nobody
 chown postfix "$pf/data"        # Postfix's master keeps its lock file here
 
 # ------------------------------------------------------------------ dovecot
+# Tokens (XOAUTH2, OAUTHBEARER) are checked by the oauth2 passdb at the
+# token endpoint of $oauth2_port; passwords by the other passdb.
+oauth2_passdb="passdb {
+  driver = oauth2
+  mechanisms = xoauth2 oauthbearer
+  args = $dv/oauth2.conf.ext
+}"
+cat >"$dv/oauth2.conf.ext" <<EOF
+introspection_mode = post
+introspection_url = http://127.0.0.1:$oauth2_port/introspect
+force_introspection = yes
+username_attribute = username
+active_attribute = active
+active_value = true
+EOF
 if [ "$users" = "*" ]; then
-  auth_config="passdb {
+  auth_config="$oauth2_passdb
+passdb {
   driver = static
+  mechanisms = plain login
   args = password=$password
 }
 userdb {
@@ -126,8 +150,10 @@ userdb {
     printf '/@%s$/ OK\n' "${d//./\\.}" >>"$pf/etc/recipients.regexp"
   done
 else
-  auth_config="passdb {
+  auth_config="$oauth2_passdb
+passdb {
   driver = passwd-file
+  mechanisms = plain login
   args = scheme=PLAIN username_format=%n $dv/users
 }
 userdb {
@@ -156,7 +182,7 @@ state_dir = $dv/state
 log_path = $dv/log/dovecot.log
 ssl = no
 disable_plaintext_auth = no
-auth_mechanisms = plain login
+auth_mechanisms = plain login xoauth2 oauthbearer
 mail_location = maildir:~/Maildir
 first_valid_uid = 1
 namespace inbox {
@@ -298,6 +324,7 @@ MAILSTACK_DIR=$dir
 MAILSTACK_IMAP_ADDR=127.0.0.1:$imap_port
 MAILSTACK_SMTP_ADDR=127.0.0.1:$smtp_port
 MAILSTACK_LMTP_ADDR=127.0.0.1:$lmtp_port
+MAILSTACK_OAUTH2_ADDR=127.0.0.1:$oauth2_port
 MAILSTACK_DOMAINS="$domains"
 MAILSTACK_USERS="$users"
 MAILSTACK_PASSWORD=$password
