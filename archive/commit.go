@@ -34,7 +34,8 @@ type Change struct {
 	NewPlies map[string][]Ply
 
 	// Players are inserted, or replace the stored name, language and
-	// preferences (CreatedAt of a stored player is kept).
+	// preferences, Blocked included (CreatedAt of a stored player is
+	// kept, and so is a stored ProvedAt).
 	Players []Player
 
 	// TakeBacks undo the last stored ply of the games named by the keys
@@ -52,6 +53,13 @@ type Change struct {
 	// games, or tournaments, must exist.
 	Watch   []Spectator
 	Unwatch []Spectator
+
+	// Confirmations are requests that wait for their address to confirm
+	// them, or that it confirmed ([Confirmation], archive/consent.go):
+	// each is inserted, or replaces the stored one of the same address
+	// and What. Writing any deletes every stored request past its
+	// expiry.
+	Confirmations []Confirmation
 
 	// Outbox mails are queued; their ID is assigned by the archive.
 	Outbox []OutboxMail
@@ -185,18 +193,24 @@ func (s *Store) Commit(ctx context.Context, c Change) error {
 		}
 		for _, p := range c.Players {
 			at, due := p.digestColumns()
-			_, err := tx.ExecContext(ctx, `INSERT INTO players (address, name, language, messages_off, digest_at, digest_zone, digest_due, created_at)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+			_, err := tx.ExecContext(ctx, `INSERT INTO players (address, name, language, messages_off, digest_at, digest_zone, digest_due,
+	blocked, proved_at, created_at)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (address) DO UPDATE SET name = excluded.name, language = excluded.language, messages_off = excluded.messages_off,
 	digest_due = CASE WHEN excluded.digest_at IS players.digest_at AND excluded.digest_zone = players.digest_zone
 		THEN players.digest_due ELSE excluded.digest_due END,
-	digest_at = excluded.digest_at, digest_zone = excluded.digest_zone`,
-				lower(p.Address), p.Name, p.Language, p.MessagesOff, at, p.DigestZone, due, fmtTime(orNow(p.CreatedAt, now)))
+	digest_at = excluded.digest_at, digest_zone = excluded.digest_zone,
+	blocked = excluded.blocked, proved_at = COALESCE(players.proved_at, excluded.proved_at)`,
+				lower(p.Address), p.Name, p.Language, p.MessagesOff, at, p.DigestZone, due, p.Blocked, nullTime(p.ProvedAt),
+				fmtTime(orNow(p.CreatedAt, now)))
 			if err != nil {
 				return fmt.Errorf("player %q: %w", p.Address, err)
 			}
 		}
 		if err := writePublicNames(ctx, tx, c.PublicNames, now); err != nil {
+			return err
+		}
+		if err := writeConfirmations(ctx, tx, c.Confirmations, now); err != nil {
 			return err
 		}
 		for _, d := range c.Digests {
@@ -431,6 +445,11 @@ func (c *Change) validate() error {
 			return invalid("player without address")
 		}
 		if err := p.validateDigest(); err != nil {
+			return err
+		}
+	}
+	for _, cf := range c.Confirmations {
+		if err := cf.validate(); err != nil {
 			return err
 		}
 	}

@@ -180,9 +180,11 @@ func (s *Store) Player(ctx context.Context, address string) (*Player, error) {
 	p := &Player{}
 	err := s.read(ctx, op, func(tx *sql.Tx) error {
 		var at sql.NullInt64
-		err := tx.QueryRowContext(ctx, `SELECT address, name, language, messages_off, digest_at, digest_zone, digest_due, created_at
+		err := tx.QueryRowContext(ctx, `SELECT address, name, language, messages_off, digest_at, digest_zone, digest_due,
+	blocked, proved_at, created_at
 FROM players WHERE address = ?`,
-			lower(address)).Scan(&p.Address, &p.Name, &p.Language, &p.MessagesOff, &at, &p.DigestZone, scanTime(&p.DigestDue), scanTime(&p.CreatedAt))
+			lower(address)).Scan(&p.Address, &p.Name, &p.Language, &p.MessagesOff, &at, &p.DigestZone, scanTime(&p.DigestDue),
+			&p.Blocked, scanTime(&p.ProvedAt), scanTime(&p.CreatedAt))
 		if isNoRows(err) {
 			return notFound(op, fmt.Sprintf("player %q", lower(address)))
 		}

@@ -93,9 +93,9 @@ type Spectator struct {
 	// ResultsOnly says the spectator wants only the result ("watch GAME
 	// results"), not every move.
 	ResultsOnly bool
-	// Thread is the Message-ID of the spectator's own mail that asked to
-	// watch, for In-Reply-To of the spectator's mails; "" if it had none
-	// that can be written.
+	// Thread is the Message-ID of the spectator's own mail that made it
+	// one (the confirmation of "watch"), for In-Reply-To of the
+	// spectator's mails; "" if it had none that can be written.
 	Thread string
 	// CreatedAt is when the spectator started watching; Commit fills a
 	// zero value with the store's clock.

@@ -184,7 +184,17 @@ type Player struct {
 	DigestAt   int
 	DigestZone string
 	DigestDue  time.Time
-	CreatedAt  time.Time // first seen; kept on later upserts
+	// Blocked says that the address wrote "block" (issue 18,
+	// migrations/012_consent.sql): the referee sends it no invitation
+	// and no request to confirm that someone else may have made in its
+	// name.
+	Blocked bool
+	// ProvedAt is when a mail from the address first carried a key the
+	// referee had mailed to it alone (a player's key, a confirmation's
+	// key); zero if never. Commit keeps the first one stored: once set
+	// it never changes.
+	ProvedAt  time.Time
+	CreatedAt time.Time // first seen; kept on later upserts
 }
 
 // ProcessedMail records that an incoming mail was handled and how. Its
