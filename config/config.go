@@ -87,6 +87,7 @@ type Server struct {
 	DefaultLanguage     string `mapstructure:"default_language" help:"reply language for players who chose none: en or de"`
 	InvitationExpiry    string `mapstructure:"invitation_expiry" help:"how long a challenge waits for an answer, in whole days such as \"14d\", before it expires and the challenger is told; never lets challenges wait for ever"`
 	MaxAttachmentBytes  int64  `mapstructure:"max_attachment_bytes" help:"largest file, in bytes before base64, the referee attaches to a mail (a finished tournament's records); larger records are not mailed, the mail says the director has them; 0 attaches none"`
+	UnsubscribeURL      string `mapstructure:"unsubscribe_url" help:"HTTPS address of the one-click unsubscribe (RFC 8058) that spectators' mails and digests name, e.g. https://tafl.example.org/unsubscribe; serve answers it at its path on http.addr, behind your HTTPS proxy; empty: they name only the mail that stops them"`
 }
 
 // Clock is the operator's part of correspondence clocks (CORRESPONDENCE.md

@@ -310,6 +310,16 @@ log.format: must be text or json, not ""`},
 		{"negative engine games", func(c *config.Config) { c.Engine.MaxGames = -1 }, `engine.max_games: must be from 0 (automatic) to 100000, not -1`},
 		{"negative attachment", func(c *config.Config) { c.Server.MaxAttachmentBytes = -1 }, `server.max_attachment_bytes: must be from 0 to 67108864 (64 MiB), not -1`},
 		{"huge attachment", func(c *config.Config) { c.Server.MaxAttachmentBytes = 64<<20 + 1 }, `server.max_attachment_bytes: must be from 0 to 67108864 (64 MiB), not 67108865`},
+		{"unsubscribe over http", func(c *config.Config) {
+			c.Server.UnsubscribeURL, c.HTTP.Addr = "http://tafl.example.org/u", "127.0.0.1:8080"
+		},
+			`server.unsubscribe_url: must be an https URL with a path and without query, such as https://tafl.example.org/unsubscribe (RFC 8058 wants HTTPS), not "http://tafl.example.org/u"`},
+		{"unsubscribe at the root", func(c *config.Config) {
+			c.Server.UnsubscribeURL, c.HTTP.Addr = "https://tafl.example.org/", "127.0.0.1:8080"
+		},
+			`server.unsubscribe_url: must be an https URL with a path and without query, such as https://tafl.example.org/unsubscribe (RFC 8058 wants HTTPS), not "https://tafl.example.org/"`},
+		{"unsubscribe without http", func(c *config.Config) { c.Server.UnsubscribeURL = "https://tafl.example.org/u" },
+			`server.unsubscribe_url: needs http.addr: serve answers it there, at its path /u, behind your HTTPS proxy`},
 		{"fast poll", func(c *config.Config) { c.IMAP.PollInterval = time.Millisecond }, `imap.poll_interval: must be at least 1s, not 1ms`},
 		{"helo", func(c *config.Config) { c.SMTP.HeloName = "my host" }, `smtp.helo_name: must be a host name, not "my host"`},
 		{"auth results without authserv id", func(c *config.Config) { c.Server.RequireAuthResults = true },
@@ -619,6 +629,7 @@ server:
   default_language: "en"
   invitation_expiry: "14d"
   max_attachment_bytes: 5242880
+  unsubscribe_url: ""
 
 clock:
   leave_days: 30
@@ -704,8 +715,8 @@ func TestRegisterFlags(t *testing.T) {
 
 func TestKeys(t *testing.T) {
 	keys := config.Keys()
-	if len(keys) != 53 {
-		t.Errorf("len(Keys()) = %d, want 53", len(keys))
+	if len(keys) != 54 {
+		t.Errorf("len(Keys()) = %d, want 54", len(keys))
 	}
 	k := keys[13] // imap.poll_interval
 	want := config.Key{Name: "imap.poll_interval", Env: "TAFLMAIL_IMAP_POLL_INTERVAL", Flag: "imap-poll-interval",

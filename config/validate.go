@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net"
 	"net/mail"
+	"net/url"
 	"slices"
 	"strconv"
 	"strings"
@@ -158,6 +159,14 @@ func (c Config) Validate() error {
 	}
 	if c.Server.MaxAttachmentBytes < 0 || c.Server.MaxAttachmentBytes > MaxAttachmentLimit {
 		bad("server.max_attachment_bytes", "must be from 0 to %d (64 MiB), not %d", int64(MaxAttachmentLimit), c.Server.MaxAttachmentBytes)
+	}
+	if u, err := url.Parse(c.Server.UnsubscribeURL); c.Server.UnsubscribeURL != "" {
+		switch {
+		case err != nil || u.Scheme != "https" || u.Host == "" || u.RawQuery != "" || u.Fragment != "" || u.Path == "" || u.Path == "/":
+			bad("server.unsubscribe_url", "must be an https URL with a path and without query, such as https://tafl.example.org/unsubscribe (RFC 8058 wants HTTPS), not %q", c.Server.UnsubscribeURL)
+		case c.HTTP.Addr == "":
+			bad("server.unsubscribe_url", "needs http.addr: serve answers it there, at its path %s, behind your HTTPS proxy", u.Path)
+		}
 	}
 
 	// clock

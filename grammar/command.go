@@ -242,12 +242,19 @@ type CancelLeaveCommand struct {
 // German "zuschauen K7QX2M"; with "results" ("ergebnis") only its result.
 // Target may also name a tournament; which it is, is the referee's
 // question.
+//
+// A keyless "watch" is a request the address must confirm (issue 18 §1):
+// "watch K7QX2M confirm 3f9k2m7q4d", German "zuschauen K7QX2M bestätigen
+// 3f9k2m7q4d", with the key the referee mailed it. Key is nil without
+// the confirmation; Confirm holds its keyword.
 type WatchCommand struct {
 	kw
 	Keyword string       `parser:"@('watch' | 'zuschauen')"`
 	Target  *WatchTarget `parser:"@@"`
 	// Results is the word asking for the result only, "" without it.
-	Results string `parser:"@('results' | 'result' | 'ergebnis' | 'ergebnisse')?"`
+	Results string      `parser:"@('results' | 'result' | 'ergebnis' | 'ergebnisse')?"`
+	Confirm string      `parser:"( @('confirm' | 'bestätigen' | 'bestaetigen')"`
+	Key     *ConfirmKey `parser:"  @@ )?"`
 }
 
 // UnwatchCommand stops following a game: "unwatch K7QX2M", German
@@ -559,6 +566,8 @@ var germanKeywords = map[string]bool{
 	"turniere": true, "anmelden": true, "abmelden": true, "tabelle": true, "wertung": true,
 	// issue 20
 	"anzeigename": true,
+	// issue 18
+	"sperren": true, "entsperren": true,
 }
 
 // GermanKeyword reports whether word (any case) is a German command
@@ -579,6 +588,8 @@ var commandWords = map[string]bool{
 	"tournaments": true, "join": true, "withdraw": true, "standings": true, "rating": true,
 	// issue 20; a command only in a command's shape (nameProse)
 	"name": true,
+	// issue 18; commands only in a command's shape (consentProse)
+	"block": true, "unblock": true,
 }
 
 func init() {
@@ -619,6 +630,7 @@ var commandParser = participle.MustBuild[commandLine](
 		&TakebackCommand{}, &NotifyCommand{},
 		&TournamentsCommand{}, &JoinCommand{}, &WithdrawCommand{}, &StandingsCommand{}, &RatingCommand{},
 		&NameCommand{},
+		&UnblockCommand{}, &BlockCommand{},
 		&MoveCommand{},
 	),
 	participle.UseLookahead(3),
@@ -669,6 +681,9 @@ func IsCommandLine(line string) bool {
 // 12 playersWordCommand's; other keywords make any line a command.
 func proseWordCommand(first string, f []string) bool {
 	if command, ok := tournamentProse(first, f); ok {
+		return command
+	}
+	if command, ok := consentProse(first, f); ok {
 		return command
 	}
 	second := ""
@@ -792,6 +807,9 @@ func ParseCommand(filename string, line int, src string) (cmd Command, err error
 	switch c := cmd.(type) {
 	case *WatchCommand:
 		c.Target.Pos = shift(base, c.Target.Pos)
+		if c.Key != nil {
+			c.Key.Pos = shift(base, c.Key.Pos)
+		}
 	case *UnwatchCommand:
 		if c.Target != nil {
 			c.Target.Pos = shift(base, c.Target.Pos)
@@ -978,6 +996,7 @@ var tokenWords = strings.NewReplacer(
 	"TimeOfDay", "a time as HH:MM such as 07:00",
 	"TournamentID", "a tournament's id such as winter-2027",
 	"EntryKey", "the key of your entry",
+	"ConfirmKey", "the key I mailed you",
 )
 
 // looksLikeMove reports whether a word starts like a ply: one or two

@@ -114,6 +114,20 @@ func TestParseCommand(t *testing.T) {
 		{"unwatch K7QX2M", &UnwatchCommand{kw: kw{at(1)}, Keyword: "unwatch", Target: &WatchTarget{Pos: at(9), ID: "K7QX2M"}}, false},
 		{"unwatch", &UnwatchCommand{kw: kw{at(1)}, Keyword: "unwatch"}, false},
 		{"Zuschauen beenden K7QX2M", &UnwatchCommand{kw: kw{at(1)}, Keyword: "Zuschauen", Target: &WatchTarget{Pos: at(19), ID: "K7QX2M"}}, true},
+		// issue 18: confirmations, block
+		{"watch K7QX2M confirm 3f9k2m7q4d", &WatchCommand{kw: kw{at(1)}, Keyword: "watch", Target: &WatchTarget{Pos: at(7), ID: "K7QX2M"},
+			Confirm: "confirm", Key: &ConfirmKey{Pos: at(22), Text: "3f9k2m7q4d"}}, false},
+		{"zuschauen cup-27 Bestätigen x234j270q3", &WatchCommand{kw: kw{at(1)}, Keyword: "zuschauen", Target: &WatchTarget{Pos: at(11), ID: "cup-27"},
+			Confirm: "Bestätigen", Key: &ConfirmKey{Pos: lexer.Position{Filename: "mail", Line: 4, Column: 29, Offset: 29}, Text: "x234j270q3"}}, true},
+		{"notify confirm 3f9k2m7q4d", &NotifyCommand{kw: kw{at(1)}, Keyword: "notify", Confirm: "confirm",
+			Key: &ConfirmKey{Pos: at(16), Text: "3f9k2m7q4d"}}, false},
+		{"benachrichtigung bestaetigen k", &NotifyCommand{kw: kw{at(1)}, Keyword: "benachrichtigung", Confirm: "bestaetigen",
+			Key: &ConfirmKey{Pos: at(30), Text: "k"}}, true},
+		{"block", &BlockCommand{kw: kw{at(1)}, Keyword: "block"}, false},
+		{"Sperren", &BlockCommand{kw: kw{at(1)}, Keyword: "Sperren"}, true},
+		{"unblock", &UnblockCommand{kw: kw{at(1)}, Keyword: "unblock"}, false},
+		{"entsperren bestätigen 3f9k2m7q4d", &UnblockCommand{kw: kw{at(1)}, Keyword: "entsperren", Confirm: "bestätigen",
+			Key: &ConfirmKey{Pos: lexer.Position{Filename: "mail", Line: 4, Column: 23, Offset: 23}, Text: "3f9k2m7q4d"}}, true},
 		{"private", &PrivateCommand{kw: kw{at(1)}, Keyword: "private"}, false},
 		{"privat", &PrivateCommand{kw: kw{at(1)}, Keyword: "privat"}, true},
 		{"public", &PublicCommand{kw: kw{at(1)}, Keyword: "public"}, false},
@@ -244,6 +258,11 @@ func TestParseCommandErrors(t *testing.T) {
 		// issue 12
 		{"watch K7QX2M.", `mail:7:7: expected a game id such as K7QX2M, found "K7QX2M."`},
 		{"zuschauen beenden x+1", `mail:7:20: expected end of line, found "+"`},
+		// issue 18
+		{"watch K7QX2M confirm", `mail:7:21: expected the key I mailed you, found end of input`},
+		{"notify confirm k 07:00", `mail:7:18: a time of day goes only with "digest" or "täglich"`},
+		{"unblock confirm", `mail:7:16: expected the key I mailed you, found end of input`},
+		{"block it", `mail:7:7: expected end of line, found "it"`},
 		{"if h6-h9 then", `mail:7:14: expected a move such as d1-d3, found end of input`},
 		{"if h6-h9 h3-h4", `mail:7:10: expected "then" or "dann", found "h3-h4"`},
 		{"if d1-d33 then a1-a2", `mail:7:8: expected rank 1 to 19, found "33"`},
@@ -353,6 +372,17 @@ func TestIsCommandLine(t *testing.T) {
 		"Benachrichtigung täglich":  true,
 		"Notify me when it starts":  false,
 		"Benachrichtigung erhalten": false,
+		// issue 18
+		"watch K7QX2M confirm 3f9k2m7q4d": true,
+		"notify confirm 3f9k2m7q4d":       true,
+		"block":                           true,
+		"Block the corner!":               false,
+		"sperren":                         true,
+		"Sperren ist verboten":            false,
+		"unblock":                         true,
+		"unblock confirm 3f9k2m7q4d":      true,
+		"Unblock the drain":               false,
+		"entsperren bestätigen k":         true,
 		// trial report §6
 		"cancel challenge":             true,
 		"Cancel the challenge?":        false,
@@ -412,6 +442,8 @@ var playersSeeds = []string{
 	"notify", "notify each", "notify digest 07:00", "benachrichtigung täglich um 7:30 uhr", "notify digest 25:61",
 	"notify daily at", "notify each 07:00", "notify digest 07:30 Europe/Berlin", "notify daily at 7:30 America/New_York utc",
 	"benachrichtigung täglich um 7:30 uhr Europe/Berlin",
+	"watch K7QX2M confirm 3f9k2m7q4d", "zuschauen cup-27 results bestätigen k", "notify confirm k", "notify confirm",
+	"block", "sperren", "unblock", "unblock confirm k", "entsperren bestaetigen",
 }
 
 // FuzzPlayersCommand fuzzes the commands of issue 12 (watch, unwatch,
@@ -458,6 +490,15 @@ func FuzzPlayersCommand(f *testing.F) {
 			if !targetShaped(c.Target.ID) || !strings.HasPrefix(s[c.Target.Pos.Offset:], c.Target.ID) {
 				t.Fatalf("ParseCommand(%q): watch target %q at %v", s, c.Target.ID, c.Target.Pos)
 			}
+			if (c.Confirm == "") != (c.Key == nil) {
+				t.Fatalf("ParseCommand(%q): confirm %q with key %v", s, c.Confirm, c.Key)
+			}
+			if c.Key != nil {
+				inside("the key", c.Key.Pos)
+				if c.Key.Pos.Offset <= c.Target.Pos.Offset || !strings.HasPrefix(s[c.Key.Pos.Offset:], c.Key.Text) {
+					t.Fatalf("ParseCommand(%q): key %q at %v", s, c.Key.Text, c.Key.Pos)
+				}
+			}
 		case *UnwatchCommand:
 			if c.Target != nil && (!targetShaped(c.Target.ID) || !strings.HasPrefix(s[c.Target.Pos.Offset:], c.Target.ID)) {
 				t.Fatalf("ParseCommand(%q): unwatch target %q at %v", s, c.Target.ID, c.Target.Pos)
@@ -479,6 +520,9 @@ func FuzzPlayersCommand(f *testing.F) {
 				}
 			}
 		case *NotifyCommand:
+			if c.Key != nil && (c.Confirm == "" || c.Each != "" || c.Digest != "" || !strings.HasPrefix(s[c.Key.Pos.Offset:], c.Key.Text)) {
+				t.Fatalf("ParseCommand(%q) = %+v, key %+v", s, c, c.Key)
+			}
 			if c.Each != "" && c.Digest != "" || c.At != nil && (c.Digest == "" || c.At.Hour > 23 || c.At.Minute > 59) {
 				t.Fatalf("ParseCommand(%q) = %+v, time %+v", s, c, c.At)
 			}
@@ -514,7 +558,8 @@ func everyday(line string) bool {
 		return false
 	}
 	switch strings.ToLower(f[0]) {
-	case "watch", "zuschauen", "unwatch", "if", "wenn", "notify", "benachrichtigung":
+	case "watch", "zuschauen", "unwatch", "if", "wenn", "notify", "benachrichtigung",
+		"block", "sperren", "unblock", "entsperren":
 		return true
 	}
 	return false

@@ -25,13 +25,20 @@ import (
 // given (UTC). The time is checked to be a time of day and to follow
 // "digest" (ParseCommand); whether the zone exists is the referee's
 // question.
+//
+// An address that plays no game confirms its change with the key the
+// referee mails it (issue 18 §1): "notify confirm 3f9k2m7q4d", German
+// "benachrichtigung bestätigen 3f9k2m7q4d"; Confirm holds the keyword,
+// Key the key (nil without), and such a line has no time.
 type NotifyCommand struct {
 	kw
-	Keyword string     `parser:"@('notify' | 'benachrichtigung')"`
-	Each    string     `parser:"( @('each' | 'einzeln')"`
-	Digest  string     `parser:"| @('digest' | 'daily' | 'täglich' | 'taeglich') )?"`
-	At      *TimeOfDay `parser:"( ('at' | 'um')? @@ 'uhr'?"`
-	Zone    *TimeZone  `parser:"@@? )?"`
+	Keyword string      `parser:"@('notify' | 'benachrichtigung')"`
+	Each    string      `parser:"( @('each' | 'einzeln')"`
+	Digest  string      `parser:"| @('digest' | 'daily' | 'täglich' | 'taeglich')"`
+	Confirm string      `parser:"| @('confirm' | 'bestätigen' | 'bestaetigen')"`
+	Key     *ConfirmKey `parser:"  @@ )?"`
+	At      *TimeOfDay  `parser:"( ('at' | 'um')? @@ 'uhr'?"`
+	Zone    *TimeZone   `parser:"@@? )?"`
 }
 
 // German reports whether the command's keyword was German.
@@ -136,6 +143,9 @@ func (d *TimeOfDay) check() error {
 // 1) to base's line and checks the time: a time of day, and only after
 // "digest".
 func (c *NotifyCommand) finish(base lexer.Position) error {
+	if c.Key != nil {
+		c.Key.Pos = shift(base, c.Key.Pos)
+	}
 	if c.At == nil {
 		return nil
 	}
@@ -155,12 +165,13 @@ func (c *NotifyCommand) finish(base lexer.Position) error {
 // notifyShape decides a line that starts with "notify" or
 // "benachrichtigung", everyday words ("Notify me when…"): a command when
 // the word stands alone, before a mode ("each", "digest", "daily",
-// "einzeln", "täglich", "taeglich") or before a word that starts with a
+// "einzeln", "täglich", "taeglich"), before "confirm" ("bestätigen",
+// "bestaetigen") or before a word that starts with a
 // digit (a time without its mode, which is then answered); second is the
 // second word in lower case, "" for none.
 func notifyShape(second string) bool {
 	switch second {
-	case "", "each", "digest", "daily", "einzeln", "täglich", "taeglich":
+	case "", "each", "digest", "daily", "einzeln", "täglich", "taeglich", "confirm", "bestätigen", "bestaetigen":
 		return true
 	}
 	return second[0] >= '0' && second[0] <= '9'

@@ -32,6 +32,8 @@ var commandPhrases = [][]string{
 	{"standings"}, {"tabelle"}, {"rating"}, {"wertung"},
 	// public names (command_name.go)
 	{"name"}, {"anzeigename"},
+	// consent (command_consent.go)
+	{"block"}, {"sperren"}, {"unblock"}, {"entsperren"},
 }
 
 // CommandPhrases returns the keyword phrases that begin the mail commands

@@ -49,7 +49,7 @@ func (h *harness) conds(id, side string) archive.Conditions {
 func TestConditionalMove(t *testing.T) {
 	h := newHarness(t)
 	id := startBrandubh(t, h)
-	h.deliver(watcher, "x", "watch "+id, nil)
+	h.confirmed(watcher, "watch "+id, nil)
 	sent := h.reply(alice, "1. d1-e1\nif d3-f3 then d2-f2xf3")
 	mustContain(t, "alice's answer", to(t, sent, alice).Text, trn(english, "cond.set", 1, "if d3-f3 then d2-f2xf3", 1))
 	for _, m := range sent {

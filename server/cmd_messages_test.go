@@ -30,7 +30,7 @@ func TestMessageRelay(t *testing.T) {
 	h := newHarness(t)
 	id := startBrandubh(t, h)
 	key := h.keysOf(id)[0]
-	h.deliver(watcher, "x", "watch "+id, nil)
+	h.confirmed(watcher, "watch "+id, nil)
 	body := "Hi Bob,\n\ngood luck! My key is " + strings.ToUpper(key) + ", by the way.\n[taflmail " + id + " " + key + "]\n1. d1-e1\n\n\n\nCheers, Alice\n-- \nAlice Example\nalice.example.org"
 	sent := h.reply(alice, body)
 	if len(sent) != 3 {

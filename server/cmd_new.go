@@ -54,6 +54,9 @@ func (ss *session) newGame(c *grammar.NewGameCommand) error {
 	} else if n >= maxChallengesPerHour {
 		return ss.refuse("err.challenges", n)
 	}
+	if err := ss.mayInvite(opp); err != nil {
+		return err
+	}
 	t, err := ss.createGame(v, opp, side)
 	if err != nil {
 		return err
@@ -75,8 +78,40 @@ func (ss *session) newGame(c *grammar.NewGameCommand) error {
 	lang := ss.langOf(opp)
 	n = ss.startNote(opp, lang, t)
 	ss.addSection(n, tr(lang, "invite.body", ss.from, variantTitle(lang, v), sideName(lang, oppSide))+"\n"+
-		tr(lang, "invite.rules", variantSummary(lang, v))+"\n"+terms(lang, ss.from)+"\n\n"+tr(lang, "invite.how"))
+		tr(lang, "invite.rules", variantSummary(lang, v))+"\n"+terms(lang, ss.from)+"\n\n"+tr(lang, "invite.how")+"\n"+
+		tr(lang, "invite.block"))
 	n.subject = tr(lang, "subject.invite", variantTitle(lang, v), ss.from)
+	// one step to refuse every invitation: a mail "block" (RFC 2369)
+	n.headers = map[string]string{"List-Unsubscribe": ss.srv.mailtoSubject("block")}
+	return nil
+}
+
+// mayInvite refuses a challenge to opp that would mail an address that
+// did not ask for it (issue 18, consent.go): one that wrote "block", and
+// one that never proved its mailbox but was invited before (a game in
+// which it is a player and not the challenger, this mail's included):
+// an address that never wrote to the referee gets one invitation.
+func (ss *session) mayInvite(opp string) error {
+	if ss.blocked(opp) {
+		return ss.refuse("err.invite.blocked", opp)
+	}
+	if ss.proved(opp) {
+		return nil
+	}
+	for _, t := range ss.tables {
+		if sideOf(t.g, opp) != "" && t.g.Challenger != opp {
+			return ss.refuse("err.invite.once", opp)
+		}
+	}
+	gs, err := ss.srv.store.GamesOf(ss.ctx, opp)
+	if err != nil {
+		return err
+	}
+	for _, g := range gs {
+		if g.Challenger != opp {
+			return ss.refuse("err.invite.once", opp)
+		}
+	}
 	return nil
 }
 

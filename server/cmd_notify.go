@@ -26,12 +26,31 @@ const defaultDigestAt = 7 * 60
 // name such as Europe/Berlin (UTC without one; digest_zone.go), listing
 // the games where it is his move. A zone that is none is refused, naming
 // it. "notify" alone tells the setting, with the changes of the lines
-// above it in the same mail. Like "messages" it needs no key and holds for
-// all the sender's games.
+// above it in the same mail. Like "messages" it needs no key from a
+// player and holds for all the sender's games. An address that plays no
+// game (issue 18, consent.go) changes its setting only by confirming it:
+// a keyless "notify each" or "notify digest …" asks it to, and "notify
+// confirm KEY" carries out the request the key was mailed for.
 func (ss *session) notify(c *grammar.NotifyCommand) error {
+	if c.Key != nil {
+		req, err := ss.confirmConsent(whatNotify, c.Key)
+		if err != nil {
+			return err
+		}
+		nc, ok := req.(*grammar.NotifyCommand)
+		if !ok || nc.Key != nil {
+			return fmt.Errorf("server: the request to confirm %q of %s is %T", whatNotify, ss.from, req)
+		}
+		c = nc
+	}
 	switch {
 	case c.Each != "":
 		p := ss.playerRow(ss.from)
+		if p.Digest {
+			if asked, err := ss.notifyConsent("notify each"); err != nil || asked {
+				return err
+			}
+		}
 		p.Digest, p.DigestAt, p.DigestZone, p.DigestDue = false, 0, "", time.Time{}
 		ss.say(nil, tr(ss.lang, "notify.each"))
 	case c.Digest != "":
@@ -48,6 +67,13 @@ func (ss *session) notify(c *grammar.NotifyCommand) error {
 			if fixedZone(zone) {
 				return ss.refuse("notify.zone.fixed", clip(c.Zone.Text), clockOfDay(at))
 			}
+		}
+		request := "notify digest " + clockOfDay(at)
+		if zone != "" {
+			request += " " + zone
+		}
+		if asked, err := ss.notifyConsent(request); err != nil || asked {
+			return err
 		}
 		p := ss.playerRow(ss.from)
 		if !p.Digest || p.DigestAt != at || p.DigestZone != zone {
@@ -77,6 +103,43 @@ func (ss *session) notify(c *grammar.NotifyCommand) error {
 		}
 	}
 	return nil
+}
+
+// whatNotify is the request of a "notify" change that an address
+// playing no game must confirm (consent.go).
+const whatNotify = "notify"
+
+// notifyConsent decides whether the sender's change of the notify
+// setting to request ("notify digest 07:30 Europe/Berlin", "notify
+// each") takes effect now: it does when the mail is consented (its
+// sender's key for a game, or the confirmation of this request) or the
+// sender plays in a game or a tournament. Otherwise it asks the sender
+// to confirm it (askConsent) and reports asked: nothing else happens.
+func (ss *session) notifyConsent(request string) (asked bool, err error) {
+	if ss.consented(whatNotify) {
+		return false, nil
+	}
+	plays, err := ss.playsAny()
+	if err != nil || plays {
+		return false, err
+	}
+	return true, ss.askConsent(whatNotify, request, tr(ss.lang, "confirm.notify", request))
+}
+
+// playsAny reports whether the sender is a player of any game, this
+// mail's new ones included, or entered in a tournament.
+func (ss *session) playsAny() (bool, error) {
+	for _, t := range ss.tables {
+		if sideOf(t.g, ss.from) != "" {
+			return true, nil
+		}
+	}
+	gs, err := ss.srv.store.GamesOf(ss.ctx, ss.from)
+	if err != nil || len(gs) > 0 {
+		return len(gs) > 0, err
+	}
+	es, err := ss.srv.store.EntriesOf(ss.ctx, ss.from)
+	return len(es) > 0, err
 }
 
 // refuseZone refuses a digest in a time zone that is none: it quotes the

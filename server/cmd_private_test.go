@@ -12,7 +12,7 @@ import (
 func TestPrivate(t *testing.T) {
 	h := newHarness(t)
 	id := startBrandubh(t, h)
-	h.deliver(watcher, "x", "watch "+id, nil)
+	h.confirmed(watcher, "watch "+id, nil)
 	sent := h.reply(bob, "private")
 	mustContain(t, "private", to(t, sent, bob).Text, trn(english, "private.set", 1, id, 1))
 	mustContain(t, "opponent told", to(t, sent, alice).Text, tr(english, "private.told", bob, id))
@@ -42,7 +42,7 @@ func TestPrivate(t *testing.T) {
 	sent = h.reply(alice, "öffentlich")
 	mustContain(t, "öffentlich", to(t, sent, alice).Text, tr(german, "public.set", id))
 	mustContain(t, "opponent told", to(t, sent, bob).Text, tr(english, "public.told", alice, id))
-	sent = h.deliver(viewer, "x", "watch "+id, nil)
+	sent = h.confirmed(viewer, "watch "+id, nil)
 	mustContain(t, "public again", to(t, sent, viewer).Text, tr(english, "watch.started", id, alice, bob))
 
 	// keyless "private" is refused like any game command without the key
@@ -63,7 +63,7 @@ func TestPrivateTournamentGame(t *testing.T) {
 	before := h.state(id)
 	refusedOnly(t, h, id, before, h.reply(alice, "private"), alice, tr(english, "err.private.tournament", id))
 	h.setGame(id, func(g *archive.Game) { g.DefendersPrivate = true })
-	sent := h.deliver(watcher, "x", "watch "+id, nil)
+	sent := h.confirmed(watcher, "watch "+id, nil)
 	mustContain(t, "watch a tournament game", to(t, sent, watcher).Text, tr(english, "watch.started", id, alice, bob))
 	if sent := h.reply(alice, "d1-e1"); len(sent) != 3 {
 		t.Errorf("a move in a tournament game with a spectator caused %d mails, want 3", len(sent))

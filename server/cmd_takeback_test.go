@@ -16,7 +16,7 @@ import (
 func TestTakeback(t *testing.T) {
 	h := newHarness(t)
 	id := startBrandubh(t, h)
-	h.deliver(watcher, "x", "watch "+id, nil)
+	h.confirmed(watcher, "watch "+id, nil)
 	h.reply(alice, "d1-e1")
 	h.reply(bob, "d3-f3")
 	h.reply(alice, "d2-c2\nif e4-e3 then a4-a5")

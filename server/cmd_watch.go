@@ -16,22 +16,26 @@ func init() {
 
 // watch makes the sender a spectator of a running game (issue 12,
 // spectators.go): from now on a mail with the board after every move, or
-// with "results" only the result. It needs no key: spectators are
-// strangers to the game and to the caps (caps.go). A game that does not
-// exist, has not started, is over, is private or is the sender's own is
-// refused; so is a game with maxSpectators spectators, and a sender who
-// watches maxWatched games. An id that is no game may name a tournament
-// (watchTournament).
+// with "results" only the result. Spectators are strangers to the game
+// and to the caps (caps.go), and a mail's From can be forged, so a
+// keyless "watch" only asks the address to confirm (issue 18,
+// consent.go): "watch ID confirm KEY" with the key mailed to it makes it
+// a spectator; a mail that carries the sender's key for one of its games
+// needs no confirmation, nor does a spectator's change to fewer mails
+// ("results"). A game that does not exist, has not started, is over, is
+// private or is the sender's own is refused; so is a game with
+// maxSpectators spectators, and a sender who watches maxWatched games. An
+// id that is no game may name a tournament (watchTournament).
 func (ss *session) watch(c *grammar.WatchCommand) error {
 	id := strings.ToUpper(c.Target.ID)
 	resultsOnly := c.Results != ""
 	if !gameIDShaped(id) {
-		return ss.watchTournament(c.Target.ID, resultsOnly)
+		return ss.watchTournament(c, c.Target.ID, resultsOnly)
 	}
 	t, err := ss.table(id)
 	var r *refusal
 	if errors.As(err, &r) {
-		return ss.watchTournament(c.Target.ID, resultsOnly)
+		return ss.watchTournament(c, c.Target.ID, resultsOnly)
 	}
 	if err != nil {
 		return err
@@ -66,6 +70,16 @@ func (ss *session) watch(c *grammar.WatchCommand) error {
 			return ss.refuse("err.watch.toomany", maxWatched)
 		}
 	}
+	what := "watch " + id
+	resultsOnly, asked, err := ss.watchConsent(c, what, resultsOnly, was, func(lang string, results bool) string {
+		if results {
+			return tr(lang, "confirm.watch.results", id, t.g.Attackers, t.g.Defenders)
+		}
+		return tr(lang, "confirm.watch", id, t.g.Attackers, t.g.Defenders)
+	})
+	if err != nil || asked {
+		return err
+	}
 	sp := archive.Spectator{GameID: id, Address: ss.from, ResultsOnly: resultsOnly}
 	if validID(ss.msg.MessageID) {
 		sp.Thread = ss.msg.MessageID
@@ -88,7 +102,7 @@ func (ss *session) watch(c *grammar.WatchCommand) error {
 		n2.subject = tr(ss.lang, "subject.watch", variantTitle(ss.lang, t.v))
 		// a spectator's mail, which docs/commands.md promises can be left
 		// from the mail program (trial 2 report §12)
-		n2.headers = map[string]string{"List-Unsubscribe": ss.srv.unsubscribe(id)}
+		n2.headers = ss.srv.unsubscribeHeaders(ss.from, "unwatch "+id)
 		ss.addSection(n2, text)
 		return nil
 	}
@@ -96,6 +110,38 @@ func (ss *session) watch(c *grammar.WatchCommand) error {
 	// goes into the text
 	ss.addSection(n2, text+"\n\n"+t.board(ss.lang)+"\n"+tr(ss.lang, "move.list")+"\n"+t.moveList(ss.lang))
 	return nil
+}
+
+// watchConsent decides whether the sender's "watch" of what ("watch
+// K7QX2M", "watch cup-27") takes effect now, and returns resultsOnly as
+// it then holds. A confirmation (c.Key) is checked (confirmConsent), and
+// the request it confirms decides resultsOnly. Without one, a request
+// takes effect at once when the mail is consented (its sender's key for
+// a game) or asks for no more mail than the sender gets already (was,
+// the sender's spectator row, or nil); any other request is mailed to
+// the sender to confirm, with text(lang, resultsOnly) saying what it is
+// (askConsent), and asked is true: the command is done, nothing else of
+// it takes effect. Refusals and quiet requests are the error.
+func (ss *session) watchConsent(c *grammar.WatchCommand, what string, resultsOnly bool, was *archive.Spectator,
+	text func(lang string, resultsOnly bool) string) (results, asked bool, err error) {
+	if c.Key != nil {
+		req, err := ss.confirmConsent(what, c.Key)
+		if err != nil {
+			return false, false, err
+		}
+		if w, ok := req.(*grammar.WatchCommand); ok {
+			resultsOnly = w.Results != ""
+		}
+		return resultsOnly, false, nil
+	}
+	if ss.consented(what) || was != nil && (resultsOnly || !was.ResultsOnly) {
+		return resultsOnly, false, nil
+	}
+	request := what
+	if resultsOnly {
+		request += " results"
+	}
+	return false, true, ss.askConsent(what, request, text(ss.lang, resultsOnly))
 }
 
 // spectatorOf returns the sender's spectator row of game id, stored or

@@ -64,7 +64,8 @@ func (h *harness) spectatorsOf(id string) []archive.Spectator {
 	return sp
 }
 
-// TestWatch: watcher watches a game and gets, after every move, a mail with
+// TestWatch: watcher asks to watch a game, confirms it with the key the
+// answer gave her, and gets, after every move, a mail with
 // the board and the move list, in a thread of her own, without a key;
 // viewer watches for the result only and gets one mail, at the end, with the
 // record; a reply "unwatch" to a spectator's mail ends the mails.
@@ -72,16 +73,27 @@ func TestWatch(t *testing.T) {
 	h := newHarness(t)
 	id := startBrandubh(t, h)
 	keys := h.keysOf(id)
-	sent := h.deliver(watcher, "tafl?", "watch "+strings.ToLower(id), map[string]string{"Message-ID": "<watch-1@watch.test>"})
+	sent := h.deliver(watcher, "tafl?", "watch "+strings.ToLower(id), nil)
 	if len(sent) != 1 || sent[0].to != watcher {
 		t.Fatalf("watch: %d mails, want one to watcher:\n%s", len(sent), texts(sent))
+	}
+	ask := sent[0]
+	mustContain(t, "request to confirm", ask.msg.Text, tr(english, "confirm.watch", id, alice, bob), "    watch "+id+" confirm ")
+	noKeys(t, "the request to confirm", ask, keys)
+	if sp := h.spectatorsOf(id); len(sp) != 0 {
+		t.Fatalf("the request alone made spectators: %+v", sp)
+	}
+	line := confirmationRE.FindStringSubmatch(ask.msg.Text)[1]
+	sent = h.deliver(watcher, "tafl?", line, map[string]string{"Message-ID": "<watch-1@watch.test>"})
+	if len(sent) != 1 || sent[0].to != watcher {
+		t.Fatalf("watch confirmed: %d mails, want one to watcher:\n%s", len(sent), texts(sent))
 	}
 	conf := sent[0]
 	mustContain(t, "confirmation", conf.msg.Text, tr(english, "watch.started", id, alice, bob), tr(english, "watch.how", id),
 		"a  b  c  d  e  f  g", tr(english, "move.list"))
 	mustContain(t, "confirmation subject", conf.msg.Subject, "[taflmail "+id+"] ", tr(english, "subject.watch", "Brandubh 7×7 (Federation Brandubh)"))
 	noKeys(t, "the confirmation", conf, keys)
-	h.deliver(viewer, "x", "watch "+id+" results", nil)
+	h.confirmed(viewer, "watch "+id+" results", nil)
 	mustContain(t, "results only", h.last(viewer).msg.Text, tr(english, "watch.results", id, alice, bob))
 
 	sent = h.reply(alice, "d1-e1")
@@ -131,6 +143,9 @@ func TestWatchGerman(t *testing.T) {
 	h := newHarness(t)
 	id := startGame(t, h, "brandubh", german)
 	sent := h.deliver(watcher, "x", "zuschauen "+id, nil)
+	checkGerman(t, "Bitte um Bestätigung", to(t, sent, watcher).Text, watcher, alice, bob, id)
+	mustContain(t, "Bitte um Bestätigung", to(t, sent, watcher).Text, tr(german, "confirm.watch", id, alice, bob), "    zuschauen "+id+" bestätigen ")
+	sent = h.deliver(watcher, "x", confirmationRE.FindStringSubmatch(to(t, sent, watcher).Text)[1], nil)
 	checkGerman(t, "Bestätigung", to(t, sent, watcher).Text, watcher, alice, bob, "Brandubh 7×7 (Federation Brandubh)")
 	mustContain(t, "Bestätigung", to(t, sent, watcher).Text, tr(german, "watch.started", id, alice, bob))
 	sent = h.reply(alice, "d1-e1")
@@ -177,7 +192,7 @@ func TestWatchRefusals(t *testing.T) {
 	// the limits: maxSpectators per game, maxWatched per address
 	h.step = time.Minute
 	for i := 0; i < maxSpectators; i++ {
-		h.deliver(fmt.Sprintf("s%02d@watch.test", i), "x", "watch "+id, nil)
+		h.confirmed(fmt.Sprintf("s%02d@watch.test", i), "watch "+id, nil)
 	}
 	sent := h.deliver(watcher, "x", "watch "+id, nil)
 	mustContain(t, "full game", to(t, sent, watcher).Text, tr(english, "err.watch.full", id, maxSpectators))
@@ -188,9 +203,12 @@ func TestWatchRefusals(t *testing.T) {
 		h.reply(fmt.Sprintf("q%02d@player.test", i), "accept")
 		games = append(games, g)
 	}
+	// one mail asks for all ten: one request mail, one confirmation
+	var lines []string
 	for _, g := range games {
-		h.deliver(viewer, "x", "watch "+g, nil)
+		lines = append(lines, "watch "+g)
 	}
+	h.confirmed(viewer, strings.Join(lines, "\n"), nil)
 	h.deliver(alice, "x", "new brandubh with erin@player.test", nil)
 	extra := findGame(h.last("erin@player.test").msg.Subject, "", nil).id
 	h.reply("erin@player.test", "accept")
@@ -214,7 +232,7 @@ func TestWatchRefusals(t *testing.T) {
 func TestStolenSpectatorMail(t *testing.T) {
 	h := newHarness(t)
 	id := startBrandubh(t, h)
-	h.deliver(watcher, "x", "watch "+id, nil)
+	h.confirmed(watcher, "watch "+id, nil)
 	h.reply(alice, "d1-e1")
 	stolen := h.last(watcher)
 	noKeys(t, "the spectator's mail", stolen, h.keysOf(id))
@@ -246,24 +264,35 @@ func TestStolenSpectatorMail(t *testing.T) {
 }
 
 // TestSpectatorsAreStrangers: "watch" carries no key, so watch mails count
-// against the budget for junk; past it they are ignored and add
-// no spectator, while the players' keyed moves go on.
+// against the budget for junk; past it they are ignored and ask nobody
+// to confirm, while the players' keyed moves go on. Those who were asked
+// and confirm become spectators.
 func TestSpectatorsAreStrangers(t *testing.T) {
 	h := newHarness(t)
 	id := startBrandubh(t, h)
 	h.srv.opts.JunkReplies = 3
 	h.step = time.Minute
-	answered := 0
+	var asked []sentMail
 	for i := 0; i < 6; i++ {
-		answered += len(h.deliver(fmt.Sprintf("w%d@watch.test", i), "x", "watch "+id, nil))
+		asked = append(asked, h.deliver(fmt.Sprintf("w%d@watch.test", i), "x", "watch "+id, nil)...)
 	}
 	// (alice's keyless challenge, a valid command, spent nothing of the
 	// budget for junk)
-	if answered > 3 || len(h.spectatorsOf(id)) != answered {
-		t.Errorf("6 watch mails over a budget of 3: %d answered, %d spectators", answered, len(h.spectatorsOf(id)))
+	if len(asked) > 3 || len(h.spectatorsOf(id)) != 0 {
+		t.Errorf("6 watch mails over a budget of 3: %d answered, %d spectators before any confirmation", len(asked), len(h.spectatorsOf(id)))
 	}
-	if sent := h.reply(alice, "d1-e1"); len(sent) != 2+answered {
-		t.Errorf("alice's keyed move caused %d mails, want 2 and one per spectator (%d)", len(sent), answered)
+	if sent := h.reply(alice, "d1-e1"); len(sent) != 2 {
+		t.Errorf("alice's keyed move caused %d mails, want 2 (no spectator has confirmed)", len(sent))
+	}
+	h.srv.opts.JunkReplies = DefaultJunkReplies
+	for _, a := range asked {
+		h.deliver(a.to, "x", confirmationRE.FindStringSubmatch(a.msg.Text)[1], nil)
+	}
+	if n := len(h.spectatorsOf(id)); n != len(asked) {
+		t.Errorf("%d of the %d asked confirmed, %d spectators", len(asked), len(asked), n)
+	}
+	if sent := h.reply(bob, "d3-f3"); len(sent) != 2+len(asked) {
+		t.Errorf("bob's keyed move caused %d mails, want 2 and one per spectator (%d)", len(sent), len(asked))
 	}
 }
 
@@ -295,8 +324,11 @@ func TestWatchInGameThread(t *testing.T) {
 func TestWatchTournament(t *testing.T) {
 	h := newHarness(t)
 	h.createEvent("cup-27", []string{alice, bob, "erin@player.test"}, nil)
-	mustContain(t, "watch", to(t, h.deliver(watcher, "x", "watch cup-27", nil), watcher).Text, tr(english, "watch.event", "Cup cup-27", "cup-27"))
-	mustContain(t, "German results", to(t, h.deliver(viewer, "x", "zuschauen cup-27 ergebnis", nil), viewer).Text,
+	ask := to(t, h.deliver(watcher, "x", "watch cup-27", nil), watcher)
+	mustContain(t, "request", ask.Text, tr(english, "confirm.watch.event", "Cup cup-27", "cup-27"), "    watch cup-27 confirm ")
+	mustContain(t, "watch", to(t, h.deliver(watcher, "x", confirmationRE.FindStringSubmatch(ask.Text)[1], nil), watcher).Text,
+		tr(english, "watch.event", "Cup cup-27", "cup-27"))
+	mustContain(t, "German results", to(t, h.confirmed(viewer, "zuschauen cup-27 ergebnis", nil), viewer).Text,
 		tr(german, "watch.event.results", "Cup cup-27", "cup-27"))
 	if _, err := h.srv.StartTournament(h.ctx(), "cup-27"); err != nil {
 		t.Fatal(err)

@@ -25,7 +25,8 @@ import (
 // clocks, the board and a message the opponent left. Everything else
 // reaches him at once as before: results, draw offers and their answers,
 // takeback requests, reminders before a deadline, invitations, leave,
-// and every answer to his own mails.
+// and every answer to his own mails. Each digest names the way back to
+// a mail per move, "notify each", as List-Unsubscribe (unsubscribe.go).
 //
 // The digest's timer is the player's row (archive.Player.DigestDue): the
 // scheduler finds it with Store.DueDigests and commits the digest mail
@@ -302,8 +303,9 @@ func (ss *session) digestMail(p *archive.Player, ts []*table) (*archive.OutboxMa
 		Subject:   subject,
 		Body:      b.String(),
 		Date:      ss.now,
-		Headers:   map[string]string{loopHeader: "digest"},
+		Headers:   s.unsubscribeHeaders(addr, "notify each"), // the way out of the digest, without a key
 	}
+	o.Headers[loopHeader] = "digest"
 	raw, err := o.Bytes()
 	if err != nil {
 		s.log.Warn("digest not sent: it cannot be written", "to", addr, "err", err)

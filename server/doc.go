@@ -24,8 +24,13 @@
 //   - cmd_*.go: one file per mail command (cmd_new.go challenge,
 //     cmd_accept.go accept/decline, cmd_move.go, cmd_board.go,
 //     cmd_history.go, cmd_games.go, cmd_resign.go, cmd_draw.go,
-//     cmd_variants.go, cmd_help.go, cmd_language.go), each registering its
-//     handler in init, each with its test beside it.
+//     cmd_variants.go, cmd_help.go, cmd_language.go, cmd_block.go), each
+//     registering its handler in init, each with its test beside it.
+//   - consent.go: requests an address must confirm from its own mailbox
+//     ("watch", "notify" of a non-player, "unblock"), the one invitation
+//     to an address that never wrote; unsubscribe.go: List-Unsubscribe
+//     and the one-click unsubscribe of RFC 8058 (docs/security.md,
+//     "Consent").
 //   - game.go: a game being worked on (table: replay, board, move list,
 //     record); reply.go: texts several commands share (status, result);
 //     syntax.go: explaining a line that does not parse; hints.go: hints

@@ -19,7 +19,7 @@ import (
 func TestEngineSpectators(t *testing.T) {
 	h := newEngineHarness(t)
 	id, _ := startEngineGame(t, h, "new brandubh with engine level 2")
-	if sent := h.deliver(watcher, "tafl?", "watch "+strings.ToLower(id), nil); len(sent) != 1 || sent[0].to != watcher {
+	if sent := h.confirmed(watcher, "watch "+strings.ToLower(id), nil); len(sent) != 1 || sent[0].to != watcher {
 		t.Fatalf("watch: %d mails:\n%s", len(sent), texts(sent))
 	}
 	h.reply(alice, h.firstMove(id))
@@ -208,7 +208,7 @@ func otherMove(t *testing.T, pos *engine.Position, m engine.Move) engine.Move {
 // news of a person's ply), and it is not held for the digest.
 func TestEngineDigest(t *testing.T) {
 	h := newEngineHarness(t)
-	h.deliver(alice, "settings", "notify digest 07:30", nil)
+	h.confirmed(alice, "notify digest 07:30", nil) // she plays no game yet: she confirms it
 	if p, err := h.store.Player(context.Background(), alice); err != nil || !p.Digest {
 		t.Fatalf("alice's digest is not set: %+v, %v", p, err)
 	}

@@ -49,7 +49,9 @@ func init() {
 
 // cancelChallenge withdraws the sender's open challenge: only its
 // challenger, with the key, while nobody has answered it. The invited
-// player is told.
+// player is told, unless it never wrote to the referee (consent.go): an
+// address that never proved its mailbox gets the invitation and nothing
+// more.
 func (ss *session) cancelChallenge(*grammar.CancelChallengeCommand) error {
 	t, err := ss.gameForCommand()
 	if err != nil {
@@ -61,7 +63,9 @@ func (ss *session) cancelChallenge(*grammar.CancelChallengeCommand) error {
 	opp := opponentOf(t.g, ss.from)
 	ss.endInvitation(t, reasonWithdrawn)
 	ss.say(t, tr(ss.lang, "challenge.withdrawn.you", opp))
-	ss.tell(opp, t, func(lang string) string { return tr(lang, "challenge.withdrawn", ss.from) })
+	if ss.proved(opp) {
+		ss.tell(opp, t, func(lang string) string { return tr(lang, "challenge.withdrawn", ss.from) })
+	}
 	for _, n := range ss.notes {
 		if n.game == t { // not the notes of a game this mail starts
 			n.subject = tr(n.lang, "subject.withdrawn", variantTitle(n.lang, t.v))

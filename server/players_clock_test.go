@@ -15,8 +15,8 @@ import (
 func TestSpectatorClocksAndTimeout(t *testing.T) {
 	h := newHarness(t)
 	id, start := startTimed(t, h, "10d+0d")
-	h.deliver(watcher, "x", "watch "+id, nil)
-	h.deliver(viewer, "x", "watch "+id+" results", nil)
+	h.confirmed(watcher, "watch "+id, nil)
+	h.confirmed(viewer, "watch "+id+" results", nil)
 	sent := h.replyAt(start.Add(time.Hour), alice, openings[0])
 	spec := to(t, sent, watcher)
 	mustContain(t, "spectator's mail", spec.Text, "Clocks (10d+0d): attackers 9d23h left, defenders 10d left.",

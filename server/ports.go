@@ -53,6 +53,10 @@ type Store interface {
 	// Spectators and Watching serve "watch" (issue 12, spectators.go).
 	Spectators(ctx context.Context, gameID string) ([]archive.Spectator, error)
 	Watching(ctx context.Context, address string) ([]archive.Spectator, error)
+	// Confirmation and ConfirmationMails serve the requests an address
+	// must confirm (issue 18, consent.go).
+	Confirmation(ctx context.Context, address, what string) (archive.Confirmation, error)
+	ConfirmationMails(ctx context.Context, address string, since time.Time) (int, error)
 	TournamentStore // tournaments and ratings (tournament.go)
 }
 

@@ -120,6 +120,11 @@ func (ss *session) run() error {
 				ss.did = true // the game ended on time instead (clock.go)
 				continue
 			}
+			var q *quietRequest
+			if errors.As(err, &q) { // neither done nor answered (consent.go)
+				ss.consent.quiet = append(ss.consent.quiet, q.why)
+				continue
+			}
 			var r *refusal
 			if !errors.As(err, &r) {
 				return err

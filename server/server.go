@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -100,6 +101,14 @@ type Options struct {
 	// only its Authentication-Results fields are read, see
 	// mailer.Authenticated. Empty means none is trusted.
 	AuthservID string
+	// UnsubscribeURL is the HTTPS address where UnsubscribeHandler is
+	// served, e.g. "https://tafl.example.org/unsubscribe": spectators'
+	// mails and digests then name it in List-Unsubscribe with
+	// List-Unsubscribe-Post, so that a mail program unsubscribes with one
+	// POST (RFC 8058; unsubscribe.go). "" names only the mail that stops
+	// them. It must be an https URL with a path (the web pages have "/")
+	// and without query or fragment.
+	UnsubscribeURL string
 	// WaitCap bounds one Inbox.Wait, after which Run looks at the mailbox
 	// and the outbox again even without news. Default 1 minute. Run waits
 	// less when the next timer (a reminder, a deadline) is due sooner.
@@ -192,6 +201,12 @@ func New(o Options) (*Server, error) {
 	o.Address = strings.ToLower(o.Address)
 	if o.Name == "" {
 		o.Name = "taflmail"
+	}
+	if o.UnsubscribeURL != "" {
+		u, err := url.Parse(o.UnsubscribeURL)
+		if err != nil || u.Scheme != "https" || u.Host == "" || u.RawQuery != "" || u.Fragment != "" || u.Path == "" || u.Path == "/" {
+			return nil, fmt.Errorf("server: Options.UnsubscribeURL %q is no https URL with a path and without query (RFC 8058 wants HTTPS)", o.UnsubscribeURL)
+		}
 	}
 	if o.Domain == "" {
 		_, o.Domain, _ = strings.Cut(o.Address, "@")
@@ -376,6 +391,9 @@ func (s *Server) decide(ctx context.Context, m *mailer.Message) (archive.Change,
 		return archive.Change{}, nil, notHeld, err
 	}
 	change.Mail.Authenticated = ss.auth != nil
+	if ss.auth != nil {
+		ss.markProved() // its key went to this address alone (consent.go)
+	}
 	if !m.TooLarge {
 		ss.lines, ss.unread = ss.commandLines()
 	}
@@ -400,6 +418,9 @@ func (s *Server) decide(ctx context.Context, m *mailer.Message) (archive.Change,
 		return archive.Change{}, nil, notHeld, err
 	} else if change.Mail.Reason != "" {
 		s.log.Debug("mail not answered", "message_id", m.MessageID, "from", from, "why", change.Mail.Reason)
+	} else if len(ss.consent.quiet) > 0 {
+		change.Mail.Reason = strings.Join(ss.consent.quiet, "; ")
+		s.log.Info("request not mailed again", "message_id", m.MessageID, "from", from, "why", change.Mail.Reason)
 	}
 	out, err := ss.compose()
 	if err != nil {
@@ -470,6 +491,9 @@ func (s *Server) answer(ss *session) (*session, string, error) {
 	if ss.did {
 		return ss, applied, nil
 	}
+	if !ss.failed && len(ss.consent.quiet) > 0 {
+		return ss, ignored, nil // only requests that are not mailed again (consent.go)
+	}
 	return ss, refused, nil
 }
 
@@ -503,6 +527,7 @@ func (ss *session) collect(change *archive.Change) []*table {
 		change.PublicNames = map[string]string{ss.from: *ss.publicName}
 	}
 	ss.collectCorrespondence(change) // spectators and takebacks (correspondence.go)
+	ss.collectConsent(change)        // requests to confirm (consent.go)
 	ss.collectTournament(change)     // tournaments and ratings (tournament.go)
 	return finished
 }

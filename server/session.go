@@ -59,6 +59,8 @@ type session struct {
 	corr correspondence
 	// tourney is what it does to tournaments and ratings (tournament.go).
 	tourney tourneyState
+	// consent is what it asks to confirm and confirms (consent.go).
+	consent consentState
 	// own: the session is a change no mail caused (the director's
 	// command, a withdrawal's games ended by the referee; Server.change),
 	// so the caps on the replies to one mail do not apply.

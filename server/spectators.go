@@ -5,11 +5,11 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"net/url"
 	"strings"
 
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/engine"
+	"github.com/taflmail/taflmail/grammar"
 	"github.com/taflmail/taflmail/mailer"
 )
 
@@ -18,7 +18,8 @@ import (
 // board and the move list — and never a player's key. Its mails have a
 // thread of their own: their Message-IDs are "tm.<game>.watch.<nonce>@…"
 // (no key where threadID looks for one), their subject tag names the game
-// without a key, and they answer the spectator's own "watch" mail, never a
+// without a key, and they answer the spectator's own mail that made it one
+// (the confirmation of "watch", consent.go), never a
 // player's. So a reply to a spectator's mail, by the spectator or by a
 // player it was forwarded to, carries no key and can move nothing.
 
@@ -83,8 +84,9 @@ const (
 // follow it too (they get no spectator's copy of their own games). An
 // event that is over, full (maxEventSpectators), or one more than the
 // sender may follow (maxWatchedEvents) is refused; an id that is neither
-// a game nor a tournament too.
-func (ss *session) watchTournament(id string, resultsOnly bool) error {
+// a game nor a tournament too. Like a game's, a keyless request only asks
+// the address to confirm it (watchConsent).
+func (ss *session) watchTournament(c *grammar.WatchCommand, id string, resultsOnly bool) error {
 	ev, err := ss.event(strings.ToLower(id))
 	var r *refusal
 	if errors.As(err, &r) {
@@ -116,6 +118,15 @@ func (ss *session) watchTournament(id string, resultsOnly bool) error {
 		if len(watching) >= maxWatchedEvents {
 			return ss.refuse("err.watch.events", maxWatchedEvents)
 		}
+	}
+	resultsOnly, asked, err := ss.watchConsent(c, "watch "+t.ID, resultsOnly, was, func(lang string, results bool) string {
+		if results {
+			return tr(lang, "confirm.watch.event.results", t.Name, t.ID)
+		}
+		return tr(lang, "confirm.watch.event", t.Name, t.ID)
+	})
+	if err != nil || asked {
+		return err
 	}
 	sp := archive.Spectator{TournamentID: t.ID, Address: ss.from, ResultsOnly: resultsOnly}
 	if validID(ss.msg.MessageID) {
@@ -242,7 +253,8 @@ func (ss *session) unwatching(id, addr string) bool {
 
 // spectatorMail writes one mail to the spectator sp of t: text, and with
 // board the board, the move list, the clocks and the List-Unsubscribe
-// field (without board it is the farewell of a game that became private). It reports false, and
+// fields (unsubscribeHeaders; without board it is the farewell of a game
+// that became private). It reports false, and
 // logs why, when the mail cannot be written or is too large.
 func (ss *session) spectatorMail(t *table, sp archive.Spectator, lang, subject, text string, board bool) (archive.OutboxMail, bool) {
 	s := ss.srv
@@ -267,7 +279,9 @@ func (ss *session) spectatorMail(t *table, sp archive.Spectator, lang, subject, 
 		},
 	}
 	if board { // not the farewell of a game that became private: nothing is left to leave
-		o.Headers["List-Unsubscribe"] = s.unsubscribe(stop)
+		for k, v := range s.unsubscribeHeaders(addr, "unwatch "+stop) {
+			o.Headers[k] = v
+		}
 	}
 	if validID(sp.Thread) {
 		o.InReplyTo, o.References = sp.Thread, []string{sp.Thread}
@@ -282,13 +296,6 @@ func (ss *session) spectatorMail(t *table, sp archive.Spectator, lang, subject, 
 		return archive.OutboxMail{}, false
 	}
 	return archive.OutboxMail{GameID: t.g.ID, MessageID: o.MessageID, From: s.opts.Address, To: []string{addr}, Raw: raw}, true
-}
-
-// unsubscribe is the List-Unsubscribe field (RFC 2369) of a spectator's
-// mail about what id names (a game, or the tournament the spectator
-// follows): a mail to the referee whose subject is "unwatch id".
-func (s *Server) unsubscribe(id string) string {
-	return "<mailto:" + s.opts.Address + "?subject=" + url.PathEscape("unwatch "+id) + ">"
 }
 
 // spectatorMessageID returns the Message-ID of the mail to spectator addr

@@ -95,6 +95,7 @@ var syntaxPhrases = map[string]string{
 	`a unit "d", "h" or "m"`:                "syntax.unit",
 	"a tournament's id such as winter-2027": "syntax.tournamentid",
 	"the key of your entry":                 "syntax.entrykey",
+	"the key I mailed you":                  "syntax.confirmkey",
 }
 
 // syntaxMessages map the grammar's messages without an expectation

@@ -119,7 +119,7 @@ func replays(t *testing.T, who string, f attachedFile, n int) {
 func finishCup(h *harness) []sentMail {
 	h.t.Helper()
 	h.createEvent("cup-28", []string{alice, bob, "carol@player.test"}, nil)
-	h.deliver(viewer, "x", "language de\nwatch cup-28 results", nil)
+	h.confirmed(viewer, "language de\nwatch cup-28 results", nil)
 	before := len(h.sender.sent)
 	if _, err := h.srv.StartTournament(h.ctx(), "cup-28"); err != nil {
 		h.t.Fatal(err)
@@ -280,7 +280,7 @@ func TestTournamentFinalLargeRecords(t *testing.T) {
 	}
 	const n = 30 * 29
 	h.createEvent("big-28", players, func(t *archive.Tournament) { t.Name, t.Rated = "The big cup", false })
-	h.deliver(watcher, "x", "watch big-28 results", nil)
+	h.confirmed(watcher, "watch big-28 results", nil)
 	if ids, err := h.srv.StartTournament(h.ctx(), "big-28"); err != nil || len(ids) != n {
 		t.Fatalf("StartTournament = %d games, %v; want %d", len(ids), err, n)
 	}

@@ -80,8 +80,8 @@ func (ss *session) eventWatchers(id string, player func(string) bool, resultsToo
 
 // eventSpectatorMail queues a mail about tournament event to its
 // spectator sp, a mail of the referee's own (ownMail's caps and budgets
-// do not apply): in the spectator's thread (the "watch" mail), with
-// leave the List-Unsubscribe field that stops following the event (none
+// do not apply): in the spectator's thread (its confirmation of "watch"), with
+// leave the List-Unsubscribe fields that stop following the event (none
 // when the event is over: nothing is left to leave), and the files atts
 // attached. A mail that cannot be written, or is larger than maxBytes
 // plus twice the bytes of its attachments (base64 writes 4 bytes for 3,
@@ -103,7 +103,9 @@ func (ss *session) eventSpectatorMail(event string, sp archive.Spectator, subjec
 		maxBytes += 2 * len(a.Data)
 	}
 	if leave {
-		o.Headers["List-Unsubscribe"] = s.unsubscribe(event)
+		for k, v := range s.unsubscribeHeaders(sp.Address, "unwatch "+event) {
+			o.Headers[k] = v
+		}
 	}
 	if validID(sp.Thread) {
 		o.InReplyTo, o.References = sp.Thread, []string{sp.Thread}

@@ -47,11 +47,11 @@ func TestTournamentStartTellsSpectators(t *testing.T) {
 	players := []string{alice, bob, "carol@player.test", "dave@player.test"}
 	h.createEvent("cup-27", players, nil)
 	h.createEvent("other-27", []string{"x@player.test", "y@player.test", "z@player.test"}, nil)
-	watchMail := h.deliver(watcher, "x", "watch cup-27", nil)
-	h.deliver(erika, "x", "sprache de\nzuschauen cup-27", nil)
-	h.deliver(viewer, "x", "watch cup-27 results", nil)
-	h.deliver(far, "x", "watch other-27", nil)
-	h.deliver(alice, "x", "watch cup-27", nil)
+	watchMail := h.confirmed(watcher, "watch cup-27", nil) // the spectator's thread: the mail that confirmed
+	h.confirmed(erika, "sprache de\nzuschauen cup-27", nil)
+	h.confirmed(viewer, "watch cup-27 results", nil)
+	h.confirmed(far, "watch other-27", nil)
+	h.confirmed(alice, "watch cup-27", nil)
 	if len(watchMail) != 1 {
 		t.Fatalf("watch answered with %d mails", len(watchMail))
 	}
@@ -96,7 +96,7 @@ func TestTournamentStartTellsSpectators(t *testing.T) {
 		t.Errorf("List-Unsubscribe of the start mail = %q, want unwatch cup-27", u)
 	}
 	if m.msg.InReplyTo != watchMail[0].msg.InReplyTo {
-		t.Errorf("the start mail answers %q, want the spectator's watch mail %q", m.msg.InReplyTo, watchMail[0].msg.InReplyTo)
+		t.Errorf("the start mail answers %q, want the spectator's confirmation of watch %q", m.msg.InReplyTo, watchMail[0].msg.InReplyTo)
 	}
 	de := onlyMail(t, sent, erika)
 	mustContain(t, "the German start mail", de.msg.Subject, tr(german, "subject.start.watch", "Cup cup-27"))
@@ -130,7 +130,7 @@ func TestTournamentStartSpectatorMailBounded(t *testing.T) {
 		players = append(players, fmt.Sprintf("p%02d@player.test", i))
 	}
 	h.createEvent("big-27", players, func(t *archive.Tournament) { t.Groups, t.GamesPerPairing = 2, 1 })
-	h.deliver(watcher, "x", "watch big-27", nil)
+	h.confirmed(watcher, "watch big-27", nil)
 	before := len(h.sender.sent)
 	ids, err := h.srv.StartTournament(h.ctx(), "big-27")
 	if err != nil || len(ids) != 132 {
@@ -166,7 +166,7 @@ func TestTournamentStartSpectatorOneTransaction(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			h := newHarness(t)
 			h.createEvent("cup-28", []string{alice, bob, "carol@player.test"}, nil)
-			h.deliver(watcher, "x", "watch cup-28", nil)
+			h.confirmed(watcher, "watch cup-28", nil)
 			before, out := len(h.sender.sent), len(h.outbox())
 			fs := h.withFaults()
 			fs.inject(tc.op, tc.fault)
@@ -212,10 +212,10 @@ func TestTournamentEndTellsSpectators(t *testing.T) {
 	const far = "far@watch.test"
 	h.createEvent("cup-28", []string{alice, bob, "carol@player.test"}, func(t *archive.Tournament) { t.GamesPerPairing = 1 })
 	h.createEvent("other-28", []string{"x@player.test", "y@player.test", "z@player.test"}, nil)
-	h.deliver(watcher, "x", "watch cup-28", nil)
-	h.deliver(viewer, "x", "language de\nwatch cup-28 results", nil)
-	h.deliver(far, "x", "watch other-28", nil)
-	h.deliver(alice, "x", "watch cup-28", nil)
+	h.confirmed(watcher, "watch cup-28", nil)
+	h.confirmed(viewer, "language de\nwatch cup-28 results", nil)
+	h.confirmed(far, "watch other-28", nil)
+	h.confirmed(alice, "watch cup-28", nil)
 	if _, err := h.srv.StartTournament(h.ctx(), "cup-28"); err != nil {
 		t.Fatal(err)
 	}
@@ -255,7 +255,7 @@ func TestTournamentEndTellsSpectators(t *testing.T) {
 func TestTournamentCancelTellsSpectators(t *testing.T) {
 	h := newHarness(t)
 	h.createEvent("tiny-27", []string{alice, bob}, func(t *archive.Tournament) { t.StartDate = t.StartDate.AddDate(0, 0, 2) })
-	h.deliver(watcher, "x", "watch tiny-27 results", nil)
+	h.confirmed(watcher, "watch tiny-27 results", nil)
 	h.now = h.now.AddDate(0, 0, 2)
 	before := len(h.sender.sent)
 	if n, err := h.srv.RunTimers(h.ctx()); err != nil || n != 1 {

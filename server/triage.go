@@ -16,11 +16,15 @@ import (
 //
 //   - archive.ConfirmationBudget: a line confirms a request with the key
 //     the referee mailed this address for it ("join ID confirm KEY",
-//     "withdraw ID confirm KEY"). Such a mail is never held back.
+//     "withdraw ID confirm KEY", and the requests of consent.go: "watch
+//     ID confirm KEY", "notify confirm KEY", "unblock confirm KEY"). Such
+//     a mail is never held back.
 //   - archive.CommandBudget: a line is a valid command that does something
 //     for the sender beyond an answer — a challenge of a person or of the
 //     engine in a variant that exists, "join" of a tournament that exists,
-//     "withdraw" from one the sender is entered in. Such mails are counted
+//     "withdraw" from one the sender is entered in, "block" (which stops
+//     mail to the sender, so a flood must not keep it from being carried
+//     out). Such mails are counted
 //     per sender and per domain, apart from junk, and never by the budget
 //     for all senders together: a flood of junk cannot hold them back.
 //   - archive.JunkBudget: anything else — no command, lines that do not
@@ -80,6 +84,26 @@ func (ss *session) lineBudget(c grammar.Command) (archive.MailBudget, error) {
 			return archive.JunkBudget, ignoreNotFound(err)
 		}
 		return archive.CommandBudget, nil
+	case *grammar.WatchCommand:
+		if c.Key != nil {
+			for _, what := range []string{"watch " + strings.ToUpper(c.Target.ID), "watch " + strings.ToLower(c.Target.ID)} {
+				if ok, err := ss.confirmsWaiting(what, c.Key.Text); err != nil || ok {
+					return confirmationIf(ok), err
+				}
+			}
+		}
+	case *grammar.NotifyCommand:
+		if c.Key != nil {
+			ok, err := ss.confirmsWaiting(whatNotify, c.Key.Text)
+			return confirmationIf(ok), err
+		}
+	case *grammar.UnblockCommand:
+		if c.Key != nil {
+			ok, err := ss.confirmsWaiting(whatUnblock, c.Key.Text)
+			return confirmationIf(ok), err
+		}
+	case *grammar.BlockCommand:
+		return archive.CommandBudget, nil
 	case *grammar.WithdrawCommand:
 		es, err := ss.srv.store.Entries(ss.ctx, strings.ToLower(c.Tournament.Text))
 		if err != nil {
@@ -98,6 +122,15 @@ func (ss *session) lineBudget(c grammar.Command) (archive.MailBudget, error) {
 		}
 	}
 	return archive.JunkBudget, nil
+}
+
+// confirmationIf is archive.ConfirmationBudget when ok, else
+// archive.JunkBudget.
+func confirmationIf(ok bool) archive.MailBudget {
+	if ok {
+		return archive.ConfirmationBudget
+	}
+	return archive.JunkBudget
 }
 
 // ignoreNotFound returns err unless it is archive.ErrNotFound.

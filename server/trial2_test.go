@@ -194,14 +194,16 @@ func TestTrial2SecondWordCaret(t *testing.T) {
 }
 
 // TestTrial2NotifyAfterDigest (§6): "notify" after "notify digest 06:00"
-// in the same mail tells the digest just set.
+// in the same mail tells the digest just set (the mail of a player: an
+// address that plays no game confirms its change first, consent.go).
 func TestTrial2NotifyAfterDigest(t *testing.T) {
 	for _, c := range []struct{ lang, body string }{
 		{english, "notify digest 06:00\nnotify"},
 		{german, "benachrichtigung täglich 06:00\nbenachrichtigung"},
 	} {
 		h := newHarness(t)
-		text := to(t, h.deliver(carol, "n", c.body, nil), carol).Text
+		startBrandubh(t, h)
+		text := to(t, h.deliver(bob, "n", c.body, nil), bob).Text
 		show := tr(c.lang, "notify.show.digest", "06:00", "")
 		show = show[:strings.Index(show, "06:00")+5]
 		if !strings.Contains(text, show) {
@@ -221,11 +223,12 @@ func TestTrial2NotifyAfterDigest(t *testing.T) {
 func TestTrial2SeveralNewGames(t *testing.T) {
 	for _, lang := range []string{english, german} {
 		h := newEngineHarness(t)
+		// three people who never wrote: each gets one invitation (consent.go)
 		body := "new brandubh with engine level 1\nnew tablut with dave@player.test as defenders\n" +
-			"new brandubh with bob@player.test\nnew copenhagen with bob@player.test time 30d+1d"
+			"new brandubh with bob@player.test\nnew copenhagen with erin@player.test time 30d+1d"
 		if lang == german {
 			body = "neu brandubh mit engine stufe 1\nneu tablut mit dave@player.test als verteidiger\n" +
-				"neu brandubh mit bob@player.test\nneu copenhagen mit bob@player.test zeit 30d+1d"
+				"neu brandubh mit bob@player.test\nneu copenhagen mit erin@player.test zeit 30d+1d"
 		}
 		sent := h.deliver(carol, "games", body, nil)
 		games := map[string]map[string]bool{} // recipient → games named
@@ -241,8 +244,8 @@ func TestTrial2SeveralNewGames(t *testing.T) {
 			}
 			v, _ := engine.Lookup(g.Variant)
 			ml := lang
-			if m.to == "dave@player.test" {
-				ml = english // dave never wrote: the server's default language
+			if m.to == "dave@player.test" || m.to == "erin@player.test" {
+				ml = english // they never wrote: the server's default language
 			}
 			mustContain(t, "start mail of "+ref.id, m.msg.Text, variantTitle(ml, v), fmt.Sprintf("%d  ", v.Size))
 			for _, other := range []string{"Tablut", "Copenhagen"} {
@@ -258,9 +261,9 @@ func TestTrial2SeveralNewGames(t *testing.T) {
 			}
 			games[m.to][ref.id] = true
 		}
-		if len(games[carol]) != 4 || len(games[bob]) != 2 || len(games["dave@player.test"]) != 1 {
-			t.Errorf("%s: carol got mails about %d games, bob about %d, dave about %d; want 4, 2 and 1",
-				lang, len(games[carol]), len(games[bob]), len(games["dave@player.test"]))
+		if len(games[carol]) != 4 || len(games[bob]) != 1 || len(games["dave@player.test"]) != 1 || len(games["erin@player.test"]) != 1 {
+			t.Errorf("%s: carol got mails about %d games, bob about %d, dave about %d, erin about %d; want 4, 1, 1 and 1", lang,
+				len(games[carol]), len(games[bob]), len(games["dave@player.test"]), len(games["erin@player.test"]))
 		}
 	}
 }
@@ -287,7 +290,7 @@ func TestTrial2Plurals(t *testing.T) {
 		h.reply(alice, "d1-e1")
 		var all strings.Builder
 		all.WriteString(to(t, h.reply(alice, c.cond), alice).Text)
-		h.deliver(watcher, "x", "watch "+id, nil)
+		h.confirmed(watcher, "watch "+id, nil)
 		all.WriteString(to(t, h.reply(alice, c.private), alice).Text)
 		all.WriteString(to(t, h.reply(bob, "d3-f3"), alice).Text)
 		broken := to(t, h.reply(bob, "e4-e3"), alice).Text
@@ -307,7 +310,7 @@ func TestTrial2WatchConfirmationUnsubscribe(t *testing.T) {
 	for _, cmd := range []string{"watch", "zuschauen"} {
 		h := newHarness(t)
 		id := startBrandubh(t, h)
-		m := to(t, h.deliver(watcher, "x", cmd+" "+id, nil), watcher)
+		m := to(t, h.confirmed(watcher, cmd+" "+id, nil), watcher)
 		if got := m.Header["List-Unsubscribe"]; len(got) != 1 || !strings.Contains(got[0], "subject=unwatch%20"+id) {
 			t.Errorf("%s: the confirmation's List-Unsubscribe = %q", cmd, got)
 		}

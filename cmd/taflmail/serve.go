@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"math"
+	"net/url"
 	"os"
 	"os/signal"
 	"syscall"
@@ -158,9 +159,9 @@ func serve(ctx context.Context, cfg config.Config, logger *slog.Logger) error {
 	} else if n > 0 {
 		logger.Warn("outbox claims of a stopped process released; those mails are sent again", "count", n)
 	}
+	var hs *httpServer
 	if cfg.HTTP.Addr != "" {
-		hs, err := startHTTP(ctx, cfg, store, logger)
-		if err != nil {
+		if hs, err = startHTTP(ctx, cfg, store, logger); err != nil {
 			return err
 		}
 		defer hs.Close()
@@ -198,8 +199,31 @@ func serve(ctx context.Context, cfg config.Config, logger *slog.Logger) error {
 	if err != nil {
 		return err
 	}
+	if cfg.Server.UnsubscribeURL != "" {
+		if err := mountUnsubscribe(hs, cfg, srv, logger); err != nil {
+			return err
+		}
+	}
 	logger.Info("taflmail serving", "address", cfg.Server.Address, "imap", cfg.IMAP.Addr, "smtp", cfg.SMTP.Addr, "archive", cfg.Archive.Path)
 	return srv.Run(ctx)
+}
+
+// mountUnsubscribe adds the one-click unsubscribe of
+// server.unsubscribe_url (RFC 8058, server.UnsubscribeHandler) to the
+// HTTP listener hs (http.addr), at the URL's path, beside the web pages;
+// the HTTPS proxy in front forwards that path to it. It fails without a
+// listener (Validate requires http.addr).
+func mountUnsubscribe(hs *httpServer, cfg config.Config, srv *server.Server, logger *slog.Logger) error {
+	u, err := url.Parse(cfg.Server.UnsubscribeURL) // validated
+	if err != nil {
+		return err
+	}
+	if hs == nil || u.Path == "" || u.Path == "/" {
+		return fmt.Errorf("server.unsubscribe_url %q needs http.addr and a path", cfg.Server.UnsubscribeURL)
+	}
+	hs.Mux.Handle(u.Path, srv.UnsubscribeHandler())
+	logger.Info("one-click unsubscribe served", "http", hs.Addr.String(), "path", u.Path)
+	return nil
 }
 
 // imapConfig is the mailer's IMAP configuration of cfg; the error is one
@@ -275,5 +299,6 @@ func serverOptions(cfg config.Config, store *archive.Store, inbox server.Inbox, 
 		EngineThink: cfg.Engine.Think, EngineSearches: cfg.Engine.Searches,
 		EngineTableBytes: cfg.Engine.TableMiB << 20, EngineGames: engineGames, EngineMaxGames: cfg.Engine.MaxGames,
 		InvitationExpiry: expiry, MaxAttachmentBytes: attachment,
+		UnsubscribeURL: cfg.Server.UnsubscribeURL,
 	}
 }

@@ -1,11 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"io"
 	"log/slog"
 	"math/rand/v2"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -37,19 +39,35 @@ func TestTournamentStartCountsSpectators(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	raw := "From: " + erika + "\r\nTo: tafl@game.test\r\nSubject: x\r\nDate: " + now.Format(time.RFC1123Z) +
-		"\r\nMessage-ID: <w1@watch.test>\r\nContent-Type: text/plain; charset=utf-8\r\n\r\nwatch spring-2027\r\n"
-	m, err := mailer.Parse(strings.NewReader(raw), 0)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m.Arrived = now
-	if err := srv.HandleMail(ctx, m); err != nil {
-		t.Fatal(err)
-	}
-	before, err := store.Outbox(ctx, "")
-	if err != nil {
-		t.Fatal(err)
+	// erika asks to follow the event, then confirms with the key the
+	// answer gives (server/consent.go)
+	line := "watch spring-2027"
+	var before []archive.OutboxMail
+	for i, id := range []string{"w1@watch.test", "w2@watch.test"} {
+		raw := "From: " + erika + "\r\nTo: tafl@game.test\r\nSubject: x\r\nDate: " + now.Format(time.RFC1123Z) +
+			"\r\nMessage-ID: <" + id + ">\r\nContent-Type: text/plain; charset=utf-8\r\n\r\n" + line + "\r\n"
+		m, err := mailer.Parse(strings.NewReader(raw), 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m.Arrived = now
+		if err := srv.HandleMail(ctx, m); err != nil {
+			t.Fatal(err)
+		}
+		if before, err = store.Outbox(ctx, ""); err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 {
+			ask, err := mailer.Parse(bytes.NewReader(before[len(before)-1].Raw), 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sub := regexp.MustCompile(`(?m)^ +(watch spring-2027 confirm \S+)$`).FindStringSubmatch(ask.Text)
+			if sub == nil {
+				t.Fatalf("the answer to watch asks for no confirmation:\n%s", ask.Text)
+			}
+			line = sub[1]
+		}
 	}
 	store.Close()
 
