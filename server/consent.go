@@ -115,15 +115,20 @@ func (ss *session) askConsent(what, request, text string) error {
 		return err
 	}
 	expires := ss.now.Add(confirmationExpiry)
-	ss.consent.write = append(ss.consent.write, archive.Confirmation{
-		Address: ss.from, What: what, Request: request, Key: key, AskedAt: ss.now, Expires: expires})
 	line := confirmationLine(ss.lang, request, key)
 	body := text + "\n\n" + tr(ss.lang, "confirm.how", line, dayText(expires))
 	if what != whatUnblock {
 		body += "\n" + tr(ss.lang, "confirm.block")
 	}
 	n2 := ss.noteFor(ss.from, ss.lang, nil)
-	ss.addSection(n2, body)
+	before := len(n2.sections)
+	if ss.addSection(n2, body); len(n2.sections) == before {
+		// the replies are full (maxReplyText): keep no request whose key
+		// the address never got
+		return &quietRequest{fmt.Sprintf("request to confirm %q not mailed: the reply was full", what)}
+	}
+	ss.consent.write = append(ss.consent.write, archive.Confirmation{
+		Address: ss.from, What: what, Request: request, Key: key, AskedAt: ss.now, Expires: expires})
 	if n2.headers == nil {
 		n2.headers = map[string]string{}
 	}
