@@ -26,14 +26,17 @@ import (
 // What a forger can make the referee send an address this way is
 // bounded: one request per thing asked while it waits (a week,
 // confirmationExpiry), maxConfirmationMailsPerDay mails of them a day,
-// none to an
-// address that wrote "block" (but the request to confirm "unblock"). A
-// repeated request sends nothing more: the mail is recorded as ignored,
-// with the reason (quietRequest).
+// none to an address that wrote "block" (but the request to confirm
+// "unblock"). A repeated request sends nothing more: the mail is
+// recorded as ignored, with the reason (quietRequest). An unconfirmed
+// request needs no timer: it sends nothing when it lapses, its key is
+// checked against its expiry when it comes back, and the archive deletes
+// lapsed rows when it writes new ones.
 //
 // Invitations are the other mail one address causes to another
-// (cmd_new.go): an address that never proved its mailbox (ProvedAt) gets
-// at most one, and one that wrote "block" none.
+// (cmd_new.go, mayInvite): an address that never proved its mailbox
+// (archive.Player.ProvedAt) gets at most one, and one that wrote "block"
+// none.
 
 // confirmationExpiry is how long the key of a request to confirm holds;
 // after it the request lapses, having sent nothing but the one mail.

@@ -327,6 +327,14 @@ func TestNotifyNonPlayer(t *testing.T) {
 	if p := h.player(watcher); !p.Digest || p.DigestAt != 7*60+30 || p.DigestZone != "Europe/Berlin" {
 		t.Fatalf("after the confirmation: %+v", p)
 	}
+	// German
+	ask = to(t, h.deliver(viewer, "x", "benachrichtigung täglich 08:00", nil), viewer)
+	mustContain(t, "German request", ask.Text, tr(german, "confirm.notify", "notify digest 08:00"), "    benachrichtigung bestätigen ")
+	h.deliver(viewer, "x", confirmLineIn(t, ask), nil)
+	if p := h.player(viewer); !p.Digest || p.DigestAt != 8*60 || p.Language != german {
+		t.Fatalf("after the German confirmation: %+v", p)
+	}
+
 	startBrandubh(t, h)
 	h.deliver(bob, "x", "notify digest 09:00", nil)
 	if p := h.player(bob); !p.Digest || p.DigestAt != 9*60 {
