@@ -130,16 +130,40 @@ func (s *Store) Commit(ctx context.Context, c Change) error {
 		return &Error{Op: op, Err: err}
 	}
 	now := s.now().UTC()
-	type written struct {
-		version   int64
-		plyCount  int
-		createdAt time.Time
-	}
-	games := make(map[string]*written, len(c.Games))
-	var tversions map[string]int64
+	var w *written
 	err := s.write(ctx, op, func(tx *sql.Tx) error {
 		st := newStmts(tx)
 		defer st.Close()
+		var err error
+		w, err = c.write(ctx, tx, st, now)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	c.settle(w, now)
+	return nil
+}
+
+// written is what a change's write gave its games and tournaments, for
+// settle: by id.
+type written struct {
+	games       map[string]*writtenGame
+	tournaments map[string]int64
+}
+
+type writtenGame struct {
+	version   int64
+	plyCount  int
+	createdAt time.Time
+}
+
+// write writes c in tx, as Commit documents, and returns what settle
+// needs once it is committed.
+func (c *Change) write(ctx context.Context, tx *sql.Tx, st *stmts, now time.Time) (*written, error) {
+	games := make(map[string]*writtenGame, len(c.Games))
+	var tversions map[string]int64
+	err := func() error {
 		if m := c.Mail; m.MessageID != "" {
 			_, err := tx.ExecContext(ctx, `INSERT INTO processed_mails (message_id, content_hash, sender, game_id, disposition, at,
 	authenticated, replies, reason, subject, budget, sender_domain) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -153,7 +177,7 @@ func (s *Store) Commit(ctx context.Context, c Change) error {
 			}
 		}
 		for _, g := range c.Games {
-			w := &written{}
+			w := &writtenGame{}
 			var err error
 			if g.Version == 0 {
 				w.version, w.createdAt = 1, orNow(g.CreatedAt, now)
@@ -247,21 +271,27 @@ ON CONFLICT (address) DO UPDATE SET name = excluded.name, language = excluded.la
 			}
 		}
 		return nil
-	})
+	}()
 	if err != nil {
-		return err
+		return nil, err
 	}
+	return &written{games: games, tournaments: tversions}, nil
+}
+
+// settle sets what the archive stored of c's games and tournaments
+// (versions, ply counts, times, lower-case addresses) once the write w
+// is committed.
+func (c *Change) settle(w *written, now time.Time) {
 	for _, g := range c.Games {
-		w := games[g.ID]
-		g.Version, g.PlyCount, g.CreatedAt, g.UpdatedAt = w.version, w.plyCount, w.createdAt, now
+		wg := w.games[g.ID]
+		g.Version, g.PlyCount, g.CreatedAt, g.UpdatedAt = wg.version, wg.plyCount, wg.createdAt, now
 		g.Attackers, g.Defenders, g.Challenger = lower(g.Attackers), lower(g.Defenders), lower(g.Challenger)
 	}
 	if c.Tournament != nil {
 		for _, t := range c.Tournament.Tournaments {
-			t.Version = tversions[t.ID]
+			t.Version = w.tournaments[t.ID]
 		}
 	}
-	return nil
 }
 
 // insertGame inserts a new game at version 1 without plies.

@@ -83,6 +83,18 @@ func (s *Store) Game(ctx context.Context, id string) (*Game, error) {
 	return g, nil
 }
 
+// GameIDTaken reports whether a game with this id is stored: a new
+// game's id is drawn until it is not (server: game ids unique by
+// construction). Commit still refuses a taken id with [ErrConflict], for
+// a game another writer stored meanwhile.
+func (s *Store) GameIDTaken(ctx context.Context, id string) (bool, error) {
+	var taken bool
+	err := s.read(ctx, "game id taken", func(tx *sql.Tx) error {
+		return tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM games WHERE id = ?)`, id).Scan(&taken)
+	})
+	return taken, err
+}
+
 // GamesOf returns the games in which address plays either side: active and
 // invited games first, then finished and declined ones, each group most
 // recently updated first. Plies are not loaded (PlyCount is set); read a

@@ -18,6 +18,15 @@ func newStmts(tx *sql.Tx) *stmts { return &stmts{tx: tx, m: map[string]*sql.Stmt
 
 // exec runs query, prepared on its first use, with args.
 func (s *stmts) exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	st, err := s.prepare(ctx, query)
+	if err != nil {
+		return nil, err
+	}
+	return st.ExecContext(ctx, args...)
+}
+
+// prepare returns query prepared, preparing it on its first use.
+func (s *stmts) prepare(ctx context.Context, query string) (*sql.Stmt, error) {
 	st, ok := s.m[query]
 	if !ok {
 		var err error
@@ -26,7 +35,7 @@ func (s *stmts) exec(ctx context.Context, query string, args ...any) (sql.Result
 		}
 		s.m[query] = st
 	}
-	return st.ExecContext(ctx, args...)
+	return st, nil
 }
 
 // Close closes the prepared statements.

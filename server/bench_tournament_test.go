@@ -7,6 +7,8 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"path/filepath"
+	"runtime"
+	"runtime/metrics"
 	"syscall"
 	"testing"
 	"time"
@@ -48,25 +50,79 @@ func benchEvent(b *testing.B, n int, now time.Time) (*Server, *archive.Store) {
 // (a deadline and three reminders each), 100 start lists, the pairings and
 // the event's state, in one fsync'd transaction (issue 11: < 5 s).
 // Setting the archive up is not timed.
-func BenchmarkStartTournament100(b *testing.B) {
+func BenchmarkStartTournament100(b *testing.B) { benchStart(b, 100) }
+
+// BenchmarkStartTournament300 and BenchmarkStartTournament1000: the same
+// with 300 players (89,700 games, each player's list 598 games) and with
+// 1,000 (999,000 games, lists of 1,998): the start is streamed
+// (StartTournament), so the live heap it peaks at (peak-heap-MB) grows
+// with the players, not the games (issue 18 §4; docs/performance.md).
+// The 1,000-player start writes about 1.5 GB of archive and takes
+// minutes: run it alone, with -benchtime 1x.
+func BenchmarkStartTournament300(b *testing.B)  { benchStart(b, 300) }
+func BenchmarkStartTournament1000(b *testing.B) { benchStart(b, 1000) }
+
+// benchStart times the start of an event of n players in matches of two
+// games, and reports its CPU time and the peak of the live heap while it
+// runs (sampled every 20 ms from runtime/metrics, so a peak between two
+// samples may be missed by a little).
+func benchStart(b *testing.B, n int) {
 	ctx := context.Background()
 	now := time.Date(2027, 3, 1, 0, 0, 0, 0, time.UTC)
+	want := n * (n - 1)
 	var cpu time.Duration
+	var peak uint64
 	for b.Loop() {
 		b.StopTimer()
-		srv, store := benchEvent(b, 100, now)
+		srv, store := benchEvent(b, n, now)
+		runtime.GC()
 		b.StartTimer()
+		stop := samplePeakHeap(&peak)
 		cpu0 := cpuTime()
-		ids, err := srv.StartTournament(ctx, "big")
+		r, err := srv.StartTournamentCounted(ctx, "big")
 		cpu += cpuTime() - cpu0
+		stop()
 		b.StopTimer()
-		if err != nil || len(ids) != 9900 {
-			b.Fatalf("StartTournament = %d games, %v", len(ids), err)
+		if err != nil || r.Games != want || r.PlayerMails != n {
+			b.Fatalf("StartTournamentCounted = %+v, %v; want %d games, %d lists", r, err, want, n)
 		}
 		store.Close()
 		b.StartTimer()
 	}
 	b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms/op")
+	b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
+}
+
+// samplePeakHeap samples the bytes of live and not yet swept heap objects
+// every 20 ms into *peak (the largest seen) until the returned function
+// is called, which takes a last sample.
+func samplePeakHeap(peak *uint64) (stop func()) {
+	sample := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}}
+	read := func() {
+		metrics.Read(sample)
+		if v := sample[0].Value.Uint64(); v > *peak {
+			*peak = v
+		}
+	}
+	done, finished := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(finished)
+		tick := time.NewTicker(20 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+				read()
+			}
+		}
+	}()
+	return func() {
+		close(done)
+		<-finished
+		read()
+	}
 }
 
 // BenchmarkTournamentStandings100: the standings of that event from the

@@ -144,7 +144,7 @@ func variantKey(written string) string {
 // createGame makes the invited game of the sender against opp, the sender
 // playing side, with a fresh id and a key for each player.
 func (ss *session) createGame(v *engine.Variant, opp, side string) (*table, error) {
-	id, err := newGameID(ss.srv.opts.Rand)
+	id, err := ss.gameID()
 	if err != nil {
 		return nil, err
 	}

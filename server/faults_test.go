@@ -108,6 +108,15 @@ func (f *faultStore) Commit(ctx context.Context, c archive.Change) error {
 	return f.wrap("Commit", func() error { return f.Store.Commit(ctx, c) })
 }
 
+func (f *faultStore) WriteBatch(ctx context.Context, fn func(b *archive.Batch) error) error {
+	return f.wrap("WriteBatch", func() error { return f.Store.WriteBatch(ctx, fn) })
+}
+
+func (f *faultStore) GameIDTaken(ctx context.Context, id string) (taken bool, err error) {
+	err = f.wrap("GameIDTaken", func() (e error) { taken, e = f.Store.GameIDTaken(ctx, id); return })
+	return taken, err
+}
+
 func (f *faultStore) Game(ctx context.Context, id string) (g *archive.Game, err error) {
 	err = f.wrap("Game", func() (e error) { g, e = f.Store.Game(ctx, id); return })
 	return g, err

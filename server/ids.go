@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/base32"
 	"encoding/hex"
+	"errors"
 	"io"
 	"regexp"
 	"slices"
@@ -26,8 +27,41 @@ func randomString(r io.Reader, n int) (string, error) {
 	return idEncoding.EncodeToString(b)[:n], nil
 }
 
-// newGameID returns a fresh public game id such as "K7QX2M".
+// newGameID returns a random public game id such as "K7QX2M", which may
+// be taken: freshGameID draws one that is not.
 func newGameID(r io.Reader) (string, error) { return randomString(r, 6) }
+
+// maxGameIDDraws bounds the ids freshGameID draws for one game. With a
+// million games stored (a thousandth of the 32^6 ids) the chance that 32
+// draws in a row are all taken is 10^-96: only a broken source of
+// randomness gets there.
+const maxGameIDDraws = 32
+
+// errNoGameID is freshGameID's failure: every id it drew was taken.
+var errNoGameID = errors.New("server: no free game id in 32 draws (is Options.Rand random?)")
+
+// freshGameID draws game ids from r until taken reports one free: the
+// archive's games, and those of the change being decided (a tournament's
+// start draws a million in one transaction), so that ids are unique by
+// construction, not by luck (issue 18 §4: at 89,700 games, the
+// birthday bound makes about four repeats). Errors: r's, taken's and
+// errNoGameID.
+func freshGameID(r io.Reader, taken func(id string) (bool, error)) (string, error) {
+	for range maxGameIDDraws {
+		id, err := newGameID(r)
+		if err != nil {
+			return "", err
+		}
+		used, err := taken(id)
+		if err != nil {
+			return "", err
+		}
+		if !used {
+			return id, nil
+		}
+	}
+	return "", errNoGameID
+}
 
 // newToken returns a fresh per-game player key such as "3f9k2m7q4d".
 func newToken(r io.Reader) (string, error) {

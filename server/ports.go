@@ -32,6 +32,10 @@ type Store interface {
 	Processed(ctx context.Context, messageID, contentHash string) (bool, error)
 	Commit(ctx context.Context, c archive.Change) error
 	Game(ctx context.Context, id string) (*archive.Game, error)
+	// GameIDTaken and WriteBatch serve game ids unique by construction
+	// and a tournament's start in bounded memory (tournament_start.go).
+	GameIDTaken(ctx context.Context, id string) (bool, error)
+	WriteBatch(ctx context.Context, fn func(b *archive.Batch) error) error
 	GamesOf(ctx context.Context, address string) ([]*archive.Game, error)
 	Player(ctx context.Context, address string) (*archive.Player, error)
 	CountMails(ctx context.Context, f archive.MailFilter) (int, error)

@@ -65,6 +65,36 @@ type session struct {
 	// command, a withdrawal's games ended by the referee; Server.change),
 	// so the caps on the replies to one mail do not apply.
 	own bool
+
+	// drawn are the game ids drawn by the other sessions of one decision
+	// that starts many games (StartGamesWith), nil for none; batch is
+	// the archive transaction a tournament's start writes its games
+	// through (tournament_start.go), nil for none. gameID draws past both.
+	drawn map[string]bool
+	batch *archive.Batch
+	// langs caches langOf's answers read from the archive, so that a
+	// session that must not read the archive (one writing through batch)
+	// can be given them beforehand.
+	langs map[string]string
+}
+
+// gameID draws a new game's id that no stored game has, none of this
+// session's, none drawn by the other sessions of its decision (drawn)
+// and none written by its batch (freshGameID).
+func (ss *session) gameID() (string, error) {
+	id, err := freshGameID(ss.srv.opts.Rand, func(id string) (bool, error) {
+		switch {
+		case ss.tables[id] != nil || ss.drawn[id]:
+			return true, nil
+		case ss.batch != nil:
+			return ss.batch.GameIDTaken(id)
+		}
+		return ss.srv.store.GameIDTaken(ss.ctx, id)
+	})
+	if err == nil && ss.drawn != nil {
+		ss.drawn[id] = true
+	}
+	return id, err
 }
 
 // newSession starts the session of mail m from the (lower-case) address
@@ -189,12 +219,22 @@ func (ss *session) langOf(addr string) string {
 	if p, ok := ss.players[addr]; ok && p.Language != "" {
 		return p.Language
 	}
+	if lang, ok := ss.langs[addr]; ok {
+		return lang
+	}
+	lang := ss.srv.opts.DefaultLanguage
 	p, err := ss.srv.store.Player(ss.ctx, addr)
 	if err == nil && p.Language != "" {
-		return p.Language
+		lang = p.Language
 	}
 	ss.noteReadErr(err)
-	return ss.srv.opts.DefaultLanguage
+	if err == nil || errors.Is(err, archive.ErrNotFound) {
+		if ss.langs == nil {
+			ss.langs = map[string]string{}
+		}
+		ss.langs[addr] = lang
+	}
+	return lang
 }
 
 // noteReadErr keeps the first archive read failure other than "not found":

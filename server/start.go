@@ -44,11 +44,6 @@ type StartOptions struct {
 	// a plain subject and none.
 	Subject func(lang string) string
 	Intro   func(lang, player string) string
-
-	// extend, when set, adds to the change before it is committed: the
-	// session of the list mails and the started games, in the order of
-	// starts (a tournament's pairings and state).
-	extend func(ss *session, ts []*table, c *archive.Change) error
 }
 
 // StartGames starts running games without a challenge and returns their
@@ -74,11 +69,12 @@ func (s *Server) StartGamesWith(ctx context.Context, starts []GameStart, o Start
 		var ids []string
 		var tables []*table
 		var change archive.Change
+		drawn := map[string]bool{} // the ids of this attempt's games
 		for i, st := range starts {
 			// a session per game: a player of two games (a match) gets a
 			// mail for each, each with its own key
 			ss := s.newSession(ctx, &mailer.Message{}, "", now)
-			ss.lang = s.opts.DefaultLanguage
+			ss.lang, ss.drawn = s.opts.DefaultLanguage, drawn
 			t, err := ss.startGame(st, now, !o.OneMail)
 			if err != nil {
 				return nil, fmt.Errorf("server: start game %d (%s vs %s): %w", i+1, st.Attackers, st.Defenders, err)
@@ -107,17 +103,10 @@ func (s *Server) StartGamesWith(ctx context.Context, starts []GameStart, o Start
 				change.Timers[id] = p
 			}
 		}
-		if o.OneMail || o.extend != nil {
+		if o.OneMail {
 			ss := s.newSession(ctx, &mailer.Message{MessageID: "start\x00list\x00" + strings.Join(ids, ",")}, "", now)
 			ss.lang = s.opts.DefaultLanguage
-			if o.OneMail {
-				ss.startLists(tables, o)
-			}
-			if o.extend != nil {
-				if err := o.extend(ss, tables, &change); err != nil {
-					return nil, err
-				}
-			}
+			ss.startLists(tables, o)
 			if ss.readErr != nil {
 				return nil, ss.readErr
 			}
@@ -129,7 +118,7 @@ func (s *Server) StartGamesWith(ctx context.Context, starts []GameStart, o Start
 			s.log.Info("games started", "games", len(ids), "replies", len(change.Outbox))
 			return ids, nil
 		case errors.Is(err, archive.ErrConflict) && attempt < 2:
-			continue // an id was taken: draw new ones
+			continue // an id was taken meanwhile by another writer: draw new ones
 		default:
 			return nil, err
 		}

@@ -6,18 +6,20 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"time"
 
 	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/engine"
 	"github.com/taflmail/taflmail/mailer"
 	"github.com/taflmail/taflmail/notation"
 	"github.com/taflmail/taflmail/tournament"
 )
 
-// TournamentStarted is what StartTournamentCounted did: the games
+// TournamentStarted is what StartTournamentCounted did: how many games
 // started and the mails queued in the outbox for them.
 type TournamentStarted struct {
-	// Games are the games' ids in schedule order.
-	Games []string
+	// Games is how many games started.
+	Games int
 	// Players is how many players still entered were paired.
 	Players int
 	// PlayerMails is how many players got their start list (one each),
@@ -27,57 +29,98 @@ type TournamentStarted struct {
 	PlayerMails, SpectatorMails int
 }
 
+// startChunkGames is how many games a tournament's start makes and
+// writes at a time: what it holds of its games in memory, whatever their
+// number.
+const startChunkGames = 256
+
 // StartTournament starts a tournament in status created now, whatever its
 // start date says (the director's `taflmail tournament start`; the
 // scheduler calls it on the start date). The players still entered are
 // paired (CORRESPONDENCE.md §6.2): a single round robin with Berger
 // numbers drawn by lot from Options.Rand, or groups seeded by rating in
 // snake order (each player's rating in the event's variant, 1500 for a
-// new player). Every game starts at once with the event's time control
-// (StartGamesWith), each player gets one mail listing all their games,
-// and the event's state, the entries' groups, Berger numbers and seeding
+// new player). Every game starts at once with the event's time control,
+// with a fresh id no other game has (freshGameID) and a key for each
+// player; each player gets one mail listing all their games, and the
+// event's state, the entries' groups, Berger numbers and seeding
 // ratings, the games' pairings, and one mail to each of the event's
-// spectators listing its games (startWatchMails), are written in the same
-// transaction. It returns the games' ids in schedule order.
+// spectators listing its first games (startWatchMails), are written in
+// the same transaction: either all of it starts or nothing does.
+//
+// The games are made, and written, startChunkGames at a time, as the
+// pairings come (tournament.GroupGames), and each player's list is
+// written from the archive's copy of their games: what a start holds in
+// memory grows with its players, not its games (a round robin of 1,000
+// players in matches is 999,000 games; docs/performance.md). The
+// entries are bounded when they are made (Options.MaxTournamentPlayers:
+// `tournament create`, "join"), not here. It returns the games' ids in
+// schedule order, which StartTournamentCounted does not hold.
 //
 // Errors: ErrNoTournament, ErrTournamentState (not in status created),
 // ErrTooFewPlayers (fewer than MinPlayers still entered, or a group of
 // fewer than two), and archive errors.
 func (s *Server) StartTournament(ctx context.Context, id string) ([]string, error) {
-	r, err := s.StartTournamentCounted(ctx, id)
-	return r.Games, err
-}
-
-// StartTournamentCounted is StartTournament, telling also how many
-// players were paired and how many mails were queued for players and for
-// spectators (what `taflmail tournament start` reports). Its errors are
-// StartTournament's.
-func (s *Server) StartTournamentCounted(ctx context.Context, id string) (TournamentStarted, error) {
-	var started TournamentStarted
-	ids, err := s.startTournament(ctx, id, &started)
-	if err != nil {
-		return TournamentStarted{}, err
-	}
-	started.Games = ids
-	return started, nil
-}
-
-// startTournament does StartTournament's work, writing the counts of
-// players and mails into counts.
-func (s *Server) startTournament(ctx context.Context, id string, counts *TournamentStarted) ([]string, error) {
-	t, err := s.store.Tournament(ctx, id)
-	if errors.Is(err, archive.ErrNotFound) {
-		return nil, fmt.Errorf("%w: %q", ErrNoTournament, id)
-	}
+	var ids []string
+	_, err := s.startTournament(ctx, id, func(gid string) { ids = append(ids, gid) })
 	if err != nil {
 		return nil, err
 	}
+	return ids, nil
+}
+
+// StartTournamentCounted is StartTournament, telling how many games
+// started, how many players were paired and how many mails were queued
+// for players and for spectators (what `taflmail tournament start` and
+// the scheduler use, holding no list of the games). Its errors are
+// StartTournament's.
+func (s *Server) StartTournamentCounted(ctx context.Context, id string) (TournamentStarted, error) {
+	return s.startTournament(ctx, id, nil)
+}
+
+// startTournament does StartTournament's work, deciding it afresh (up
+// to three times) when the event changed since it was read; once it
+// started, each game's id goes to started when it is not nil, in
+// schedule order.
+func (s *Server) startTournament(ctx context.Context, id string, started func(gameID string)) (TournamentStarted, error) {
+	for attempt := 0; ; attempt++ {
+		var ids []string
+		collect := started
+		if started != nil {
+			collect = func(gid string) { ids = append(ids, gid) }
+		}
+		r, err := s.startTournamentOnce(ctx, id, collect)
+		switch {
+		case err == nil:
+			for _, gid := range ids {
+				started(gid)
+			}
+			s.log.Info("tournament started", "tournament", id, "players", r.Players, "games", r.Games)
+			return r, nil
+		case errors.Is(err, archive.ErrConflict) && attempt < 2:
+			continue // the event changed meanwhile (a withdrawal): pair it again
+		default:
+			return TournamentStarted{}, err
+		}
+	}
+}
+
+// startTournamentOnce reads the event and starts it in one archive batch.
+func (s *Server) startTournamentOnce(ctx context.Context, id string, started func(gameID string)) (TournamentStarted, error) {
+	var counts TournamentStarted
+	t, err := s.store.Tournament(ctx, id)
+	if errors.Is(err, archive.ErrNotFound) {
+		return counts, fmt.Errorf("%w: %q", ErrNoTournament, id)
+	}
+	if err != nil {
+		return counts, err
+	}
 	if t.Status != archive.TournamentCreated {
-		return nil, fmt.Errorf("%w: %s is %s", ErrTournamentState, id, t.Status)
+		return counts, fmt.Errorf("%w: %s is %s", ErrTournamentState, id, t.Status)
 	}
 	entries, err := s.store.Entries(ctx, id)
 	if err != nil {
-		return nil, err
+		return counts, err
 	}
 	var in []archive.Entry
 	for _, e := range entries {
@@ -86,16 +129,16 @@ func (s *Server) startTournament(ctx context.Context, id string, counts *Tournam
 		}
 	}
 	if len(in) < MinPlayers {
-		return nil, fmt.Errorf("%w: %s has %d players, it needs %d", ErrTooFewPlayers, id, len(in), MinPlayers)
+		return counts, fmt.Errorf("%w: %s has %d players, it needs %d", ErrTooFewPlayers, id, len(in), MinPlayers)
 	}
 	tc, err := notation.ParseTimeControl(id, t.TimeControl)
 	if err != nil || !tc.Timed() {
-		return nil, fmt.Errorf("server: tournament %s: time control %q: %v", id, t.TimeControl, err)
+		return counts, fmt.Errorf("server: tournament %s: time control %q: %v", id, t.TimeControl, err)
 	}
 	ratings := map[string]float64{}
 	rs, err := s.store.Ratings(ctx, t.Variant)
 	if err != nil {
-		return nil, err
+		return counts, err
 	}
 	for _, r := range rs {
 		ratings[r.Player] = r.Value.R
@@ -113,7 +156,7 @@ func (s *Server) startTournament(ctx context.Context, id string, counts *Tournam
 			seeds[i] = tournament.Seed{Player: e.Player, Rating: rating(e.Player)}
 		}
 		if groups, err = tournament.SeedGroups(seeds, t.Groups); err != nil {
-			return nil, fmt.Errorf("%w: %s: %w", ErrTooFewPlayers, id, err)
+			return counts, fmt.Errorf("%w: %s: %w", ErrTooFewPlayers, id, err)
 		}
 	} else {
 		players := make([]string, len(in))
@@ -121,18 +164,20 @@ func (s *Server) startTournament(ctx context.Context, id string, counts *Tournam
 			players[i] = e.Player
 		}
 		if err := drawLots(s.opts.Rand, players); err != nil {
-			return nil, err
+			return counts, err
 		}
 		groups = [][]string{players}
 	}
-	games, err := tournament.GroupRoundRobin(groups, tournament.Options{GamesPerPairing: t.GamesPerPairing})
+	games, total, err := tournament.GroupGames(groups, tournament.Options{GamesPerPairing: t.GamesPerPairing})
 	if err != nil {
-		return nil, fmt.Errorf("%w: %s: %w", ErrTooFewPlayers, id, err)
+		return counts, fmt.Errorf("%w: %s: %w", ErrTooFewPlayers, id, err)
 	}
-	starts := make([]GameStart, len(games))
-	for i, g := range games {
-		starts[i] = GameStart{Variant: t.Variant, Attackers: g.Attackers, Defenders: g.Defenders, TimeControl: tc,
-			TournamentID: id, Rated: t.Rated}
+	for _, e := range in {
+		if !validAddress(e.Player) || e.Player == s.opts.Address || isEngine(e.Player) {
+			// tournament create and "join" refuse these; an entry
+			// written otherwise must not start a game
+			return counts, fmt.Errorf("server: tournament %s: %q is not a player's address", id, e.Player)
+		}
 	}
 	place := map[string][2]int{}
 	for k, grp := range groups {
@@ -140,44 +185,148 @@ func (s *Server) startTournament(ctx context.Context, id string, counts *Tournam
 			place[p] = [2]int{k + 1, n + 1}
 		}
 	}
+	now := s.opts.Now()
+	// The session of the mails reads what they need from the archive
+	// now: inside the batch it must read nothing but the batch.
+	ls := s.newSession(ctx, &mailer.Message{MessageID: "start\x00" + id}, "", now)
+	ls.lang, ls.own = s.opts.DefaultLanguage, true
+	for _, e := range in {
+		ls.langOf(e.Player)
+		if t.Rated {
+			ls.currentRating(e.Player, t.Variant)
+		}
+	}
+	playing := map[string]bool{}
+	for _, e := range in {
+		playing[e.Player] = true
+	}
+	specs, err := ls.eventWatchers(t.ID, func(a string) bool { return playing[a] }, false)
+	if err != nil {
+		return counts, err
+	}
+	for _, sp := range specs {
+		ls.langOf(sp.Address)
+	}
+	if ls.readErr != nil {
+		return counts, ls.readErr
+	}
 	o := StartOptions{
-		OneMail: true,
 		Subject: func(lang string) string { return tr(lang, "subject.start", t.Name) },
 		Intro: func(lang, player string) string {
-			text := tr(lang, "start.intro", t.Name, t.ID, len(in), len(games)) + "\n" + s.eventTerms(lang, t)
+			text := tr(lang, "start.intro", t.Name, t.ID, len(in), total) + "\n" + s.eventTerms(lang, t)
 			if t.Groups > 1 {
 				k := place[player][0]
 				text += "\n" + tr(lang, "start.group", k, t.Groups, len(groups[k-1]))
 			}
 			return text
 		},
-		extend: func(ss *session, ts []*table, c *archive.Change) error {
-			started := *t
-			started.Status, started.StartedAt = archive.TournamentRunning, ss.now
-			tcg := &archive.TournamentChange{Tournaments: []*archive.Tournament{&started}}
-			for _, e := range in {
-				e.Section, e.Number, e.Rating = place[e.Player][0], place[e.Player][1], rating(e.Player)
-				tcg.Entries = append(tcg.Entries, e)
-			}
-			for i, g := range games {
-				tcg.Pairings = append(tcg.Pairings, archive.Pairing{GameID: ts[i].g.ID, TournamentID: id, Section: g.Section,
-					Round: g.Round, Board: g.Board, MatchGame: g.MatchGame})
-			}
-			c.Tournament = tcg
-			// the start lists are queued already (startLists runs
-			// first); a retry after an id conflict counts afresh
-			players := len(ss.tourney.own)
-			err := ss.startWatchMails(t, in, ts, games)
-			counts.Players, counts.PlayerMails, counts.SpectatorMails = len(in), players, len(ss.tourney.own)-players
+	}
+	err = s.store.WriteBatch(ctx, func(b *archive.Batch) error {
+		ls.batch = b
+		// the event first: a change since it was read (a withdrawal)
+		// fails here, before any game is made
+		st := *t
+		st.Status, st.StartedAt = archive.TournamentRunning, now
+		tcg := &archive.TournamentChange{Tournaments: []*archive.Tournament{&st}}
+		for _, e := range in {
+			e.Section, e.Number, e.Rating = place[e.Player][0], place[e.Player][1], rating(e.Player)
+			tcg.Entries = append(tcg.Entries, e)
+		}
+		if err := b.Write(archive.Change{Tournament: tcg}); err != nil {
 			return err
-		},
-	}
-	ids, err := s.StartGamesWith(ctx, starts, o)
+		}
+		// the games, a chunk at a time; the spectators' list needs the
+		// first maxStartGames
+		var firstIDs []string
+		var first []tournament.Game
+		chunk := make([]tournament.Game, 0, startChunkGames)
+		flush := func() error {
+			ids, err := s.startChunk(ctx, b, t, tc, chunk, now)
+			if err != nil {
+				return err
+			}
+			for i, gid := range ids {
+				if len(firstIDs) < maxStartGames {
+					firstIDs, first = append(firstIDs, gid), append(first, chunk[i])
+				}
+				if started != nil {
+					started(gid)
+				}
+			}
+			counts.Games += len(ids)
+			chunk = chunk[:0]
+			return nil
+		}
+		for g := range games {
+			if chunk = append(chunk, g); len(chunk) == startChunkGames {
+				if err := flush(); err != nil {
+					return err
+				}
+			}
+		}
+		if err := flush(); err != nil {
+			return err
+		}
+		// each player's list, from the games just written
+		var mine []*archive.Game
+		for _, e := range in {
+			mine = mine[:0]
+			err := b.TournamentGamesOf(id, e.Player, func(g *archive.Game) error {
+				mine = append(mine, g)
+				return nil
+			})
+			if err != nil {
+				return err
+			}
+			ls.tourney.own = ls.tourney.own[:0]
+			ls.startList(e.Player, mine, o)
+			counts.PlayerMails += len(ls.tourney.own)
+			if err := b.Write(archive.Change{Outbox: ls.tourney.own}); err != nil {
+				return err
+			}
+		}
+		ls.tourney.own = ls.tourney.own[:0]
+		ls.startWatchMails(t, len(in), specs, firstIDs, first, total)
+		counts.SpectatorMails = len(ls.tourney.own)
+		if ls.readErr != nil {
+			return ls.readErr
+		}
+		return b.Write(archive.Change{Outbox: ls.tourney.own})
+	})
 	if err != nil {
-		return nil, err
+		return TournamentStarted{}, err
 	}
-	s.log.Info("tournament started", "tournament", id, "players", len(in), "games", len(ids))
-	return ids, nil
+	counts.Players = len(in)
+	return counts, nil
+}
+
+// startChunk makes the games of the pairings chunk of tournament t, with
+// control tc, started at now, and writes them through b with their
+// timers and pairings. It returns their ids, in the order of chunk.
+func (s *Server) startChunk(ctx context.Context, b *archive.Batch, t *archive.Tournament, tc notation.TimeControl, chunk []tournament.Game, now time.Time) ([]string, error) {
+	if len(chunk) == 0 {
+		return nil, nil
+	}
+	ss := s.newSession(ctx, &mailer.Message{}, "", now)
+	ss.lang, ss.batch = s.opts.DefaultLanguage, b
+	ids := make([]string, len(chunk))
+	tcg := &archive.TournamentChange{Pairings: make([]archive.Pairing, len(chunk))}
+	for i, g := range chunk {
+		st := GameStart{Variant: t.Variant, Attackers: g.Attackers, Defenders: g.Defenders, TimeControl: tc, TournamentID: t.ID, Rated: t.Rated}
+		tb, err := ss.startGame(st, now, false)
+		if err != nil {
+			return nil, fmt.Errorf("server: tournament %s: start game %s vs %s: %w", t.ID, g.Attackers, g.Defenders, err)
+		}
+		ids[i] = tb.g.ID
+		tcg.Pairings[i] = archive.Pairing{GameID: tb.g.ID, TournamentID: t.ID, Section: g.Section, Round: g.Round, Board: g.Board, MatchGame: g.MatchGame}
+	}
+	c := archive.Change{Tournament: tcg}
+	ss.collect(&c)
+	ss.collectClock(&c)
+	if ss.readErr != nil {
+		return nil, ss.readErr
+	}
+	return ids, b.Write(c)
 }
 
 // drawLots shuffles players in place (Fisher–Yates) with randomness from
@@ -199,44 +348,52 @@ func drawLots(r io.Reader, players []string) error {
 // StartGamesWith call with StartOptions.OneMail.
 func (ss *session) startLists(ts []*table, o StartOptions) {
 	var order []string
-	byPlayer := map[string][]*table{}
+	byPlayer := map[string][]*archive.Game{}
 	for _, t := range ts {
 		for _, p := range []string{t.g.Attackers, t.g.Defenders} {
 			if _, ok := byPlayer[p]; !ok {
 				order = append(order, p)
 			}
-			byPlayer[p] = append(byPlayer[p], t)
+			byPlayer[p] = append(byPlayer[p], t.g)
 		}
 	}
 	for _, p := range order {
-		lang := ss.langOf(p)
-		var b strings.Builder
-		b.WriteString(tr(lang, "greeting") + "\n\n")
-		if o.Intro != nil {
-			b.WriteString(o.Intro(lang, p) + "\n\n")
-		}
-		games := byPlayer[p]
-		b.WriteString(tr(lang, "start.list", len(games)) + "\n")
-		for _, t := range games {
-			side, opp := sideOf(t.g, p), opponentOf(t.g, p)
-			first := "start.first.them"
-			if side == t.v.FirstSide.String() {
-				first = "start.first.you"
-			}
-			if t.g.Rated {
-				opp = ss.withRating(opp, t.g.Variant)
-			}
-			fmt.Fprintf(&b, "  %s  %-9s  %s  %s\n", t.g.ID, sideName(lang, side), tr(lang, "start.vs", opp), tr(lang, first))
-			fmt.Fprintf(&b, "          [taflmail %s %s]\n", t.g.ID, tokenOf(t.g, p))
-		}
-		b.WriteString("\n" + tr(lang, "start.how") + "\n\n")
-		b.WriteString(tr(lang, "signature") + "\n")
-		subject := tr(lang, "subject.reply")
-		if o.Subject != nil {
-			subject = o.Subject(lang)
-		}
-		ss.ownMail(ss.msg.MessageID, p, subject, b.String())
+		ss.startList(p, byPlayer[p], o)
 	}
+}
+
+// startList queues player p's one mail listing games, p's games in
+// schedule order (StartOptions.OneMail): for each its id, p's side, the
+// opponent (with their rating in a rated game), who moves first, and the
+// tag line with p's key. It reads the archive only for what langOf and
+// currentRating have not cached.
+func (ss *session) startList(p string, games []*archive.Game, o StartOptions) {
+	lang := ss.langOf(p)
+	var b strings.Builder
+	b.WriteString(tr(lang, "greeting") + "\n\n")
+	if o.Intro != nil {
+		b.WriteString(o.Intro(lang, p) + "\n\n")
+	}
+	b.WriteString(tr(lang, "start.list", len(games)) + "\n")
+	for _, g := range games {
+		side, opp := sideOf(g, p), opponentOf(g, p)
+		first := "start.first.them"
+		if v, ok := engine.Lookup(g.Variant); ok && side == v.FirstSide.String() {
+			first = "start.first.you"
+		}
+		if g.Rated {
+			opp = ss.withRating(opp, g.Variant)
+		}
+		fmt.Fprintf(&b, "  %s  %-9s  %s  %s\n", g.ID, sideName(lang, side), tr(lang, "start.vs", opp), tr(lang, first))
+		fmt.Fprintf(&b, "          [taflmail %s %s]\n", g.ID, tokenOf(g, p))
+	}
+	b.WriteString("\n" + tr(lang, "start.how") + "\n\n")
+	b.WriteString(tr(lang, "signature") + "\n")
+	subject := tr(lang, "subject.reply")
+	if o.Subject != nil {
+		subject = o.Subject(lang)
+	}
+	ss.ownMail(ss.msg.MessageID, p, subject, b.String())
 }
 
 // startDueTournaments starts the tournaments whose start date has come
@@ -251,7 +408,7 @@ func (s *Server) startDueTournaments(ctx context.Context) (int, error) {
 	}
 	n := 0
 	for _, t := range due {
-		_, err := s.StartTournament(ctx, t.ID)
+		_, err := s.StartTournamentCounted(ctx, t.ID)
 		switch {
 		case errors.Is(err, ErrTooFewPlayers):
 			s.log.Warn("tournament cancelled", "tournament", t.ID, "err", err)

@@ -123,28 +123,19 @@ func (ss *session) eventSpectatorMail(event string, sp archive.Spectator, subjec
 }
 
 // startWatchMails writes, at the start of tournament t with players
-// entered (in), one mail to each of its spectators who follow every
-// move: the event's name and id, its terms, its games (ts, started for
-// games in the same order) with id, round tag and who plays whom — the
-// first maxStartGames, then how many more — and how to stop following.
-// Spectators who asked for results only get none (docs/tournaments.md).
-// Archive read failures are returned; StartTournament then starts
-// nothing.
-func (ss *session) startWatchMails(t *archive.Tournament, in []archive.Entry, ts []*table, games []tournament.Game) error {
-	playing := map[string]bool{}
-	for _, e := range in {
-		playing[e.Player] = true
-	}
-	specs, err := ss.eventWatchers(t.ID, func(a string) bool { return playing[a] }, false)
-	if err != nil {
-		return err
-	}
+// entered, one mail to each of specs, its spectators who follow every
+// move (eventWatchers without those who asked for results only, who get
+// none; docs/tournaments.md): the event's name and id, its terms, its
+// games with id, round tag and who plays whom — the first maxStartGames
+// of its total, given as ids and games (in the same order), then how
+// many more — and how to stop following.
+func (ss *session) startWatchMails(t *archive.Tournament, players int, specs []archive.Spectator, ids []string, games []tournament.Game, total int) {
 	for _, sp := range specs {
 		lang := ss.langOf(sp.Address)
 		var b strings.Builder
 		b.WriteString(tr(lang, "greeting") + "\n\n")
-		b.WriteString(tr(lang, "start.intro", t.Name, t.ID, len(in), len(games)) + "\n" + ss.srv.eventTerms(lang, t) + "\n\n")
-		b.WriteString(tr(lang, "start.watch.list", len(games)) + "\n")
+		b.WriteString(tr(lang, "start.intro", t.Name, t.ID, players, total) + "\n" + ss.srv.eventTerms(lang, t) + "\n\n")
+		b.WriteString(tr(lang, "start.watch.list", total) + "\n")
 		section := 0
 		for i, g := range games[:min(len(games), maxStartGames)] {
 			if t.Groups > 1 && g.Section != section {
@@ -152,16 +143,15 @@ func (ss *session) startWatchMails(t *archive.Tournament, in []archive.Entry, ts
 				b.WriteString(tr(lang, "start.watch.group", section) + "\n")
 			}
 			ev := archive.GameEvent{Pairing: archive.Pairing{Round: g.Round, Board: g.Board, MatchGame: g.MatchGame}, GamesPerPairing: t.GamesPerPairing}
-			fmt.Fprintf(&b, "  %s  %-7s  %s %s\n", ts[i].g.ID, ev.RoundTag(), g.Attackers, tr(lang, "start.vs", g.Defenders))
+			fmt.Fprintf(&b, "  %s  %-7s  %s %s\n", ids[i], ev.RoundTag(), g.Attackers, tr(lang, "start.vs", g.Defenders))
 		}
-		if n := len(games) - maxStartGames; n > 0 {
+		if n := total - min(len(games), maxStartGames); n > 0 {
 			b.WriteString(tr(lang, "start.watch.more", n, t.ID) + "\n")
 		}
 		b.WriteString("\n" + tr(lang, "watch.how", t.ID) + "\n\n")
 		b.WriteString(tr(lang, "signature") + "\n")
 		ss.eventSpectatorMail(t.ID, sp, tr(lang, "subject.start.watch", t.Name), b.String(), true, maxSpectatorMailBytes)
 	}
-	return nil
 }
 
 // cancelWatchMails tells the spectators of tournament t, which is

@@ -61,7 +61,7 @@ func TestTournamentStartTellsSpectators(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if started.Players != 4 || started.PlayerMails != 4 || started.SpectatorMails != 2 || len(started.Games) != 12 {
+	if started.Players != 4 || started.PlayerMails != 4 || started.SpectatorMails != 2 || started.Games != 12 {
 		t.Errorf("StartTournamentCounted = %+v, want 4 players, 4 player mails, 2 spectator mails, 12 games", started)
 	}
 	h.srv.FlushOutbox(h.ctx())
@@ -148,7 +148,8 @@ func TestTournamentStartSpectatorMailBounded(t *testing.T) {
 }
 
 // TestTournamentStartSpectatorOneTransaction: the spectators' start mails
-// are written with the games or not at all. A commit that fails, or a
+// are written with the games or not at all (the start's one archive
+// batch, WriteBatch). A commit that fails, or a
 // failed read of the spectators, starts nothing and queues no mail; the
 // start tried again sends each one mail. A commit that took effect
 // although its caller heard an error is not repeated: the spectator's
@@ -159,9 +160,9 @@ func TestTournamentStartSpectatorOneTransaction(t *testing.T) {
 		op    string
 		fault fault
 	}{
-		{"commit-unavailable", "Commit", fault{err: errUnavailable}},
+		{"commit-unavailable", "WriteBatch", fault{err: errUnavailable}},
 		{"spectators-unavailable", "TournamentSpectators", fault{err: errUnavailable}},
-		{"commit-lost-ack", "Commit", fault{err: errUnavailable, after: true}},
+		{"commit-lost-ack", "WriteBatch", fault{err: errUnavailable, after: true}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			h := newHarness(t)

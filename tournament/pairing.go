@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"iter"
 	"slices"
 
 	"github.com/taflmail/taflmail/engine"
@@ -80,41 +81,54 @@ type Pairing struct {
 // k+1 against k−1, k+2 against k−2, …); a bye takes no board. Every
 // player's White and Black counts differ by at most one.
 func Berger(n int) []Pairing {
-	if n < 2 {
-		return nil
-	}
-	m := n + n%2 // with a dummy player for odd n
 	var out []Pairing
-	for r := 1; r < m; r++ {
-		k := (r + 1) / 2
-		if r%2 == 0 {
-			k = (r + m) / 2
-		}
-		board := 0
-		add := func(w, b int) {
-			if w > n || b > n {
-				return // the bye
-			}
-			board++
-			out = append(out, Pairing{Round: r, Board: board, White: w, Black: b})
-		}
-		if r%2 == 0 {
-			add(m, k)
-		} else {
-			add(k, m)
-		}
-		for d := 1; d < m/2; d++ {
-			i := wrap(k+d, m-1)
-			j := wrap(k-d, m-1)
-			lo, hi := min(i, j), max(i, j)
-			if (i+j)%2 == 1 {
-				add(lo, hi)
-			} else {
-				add(hi, lo)
-			}
-		}
+	for p := range bergerSeq(n) {
+		out = append(out, p)
 	}
 	return out
+}
+
+// bergerSeq yields Berger(n)'s pairings in its order, one at a time.
+func bergerSeq(n int) iter.Seq[Pairing] {
+	return func(yield func(Pairing) bool) {
+		if n < 2 {
+			return
+		}
+		m := n + n%2 // with a dummy player for odd n
+		for r := 1; r < m; r++ {
+			k := (r + 1) / 2
+			if r%2 == 0 {
+				k = (r + m) / 2
+			}
+			board := 0
+			add := func(w, b int) bool {
+				if w > n || b > n {
+					return true // the bye
+				}
+				board++
+				return yield(Pairing{Round: r, Board: board, White: w, Black: b})
+			}
+			var ok bool
+			if r%2 == 0 {
+				ok = add(m, k)
+			} else {
+				ok = add(k, m)
+			}
+			for d := 1; ok && d < m/2; d++ {
+				i := wrap(k+d, m-1)
+				j := wrap(k-d, m-1)
+				lo, hi := min(i, j), max(i, j)
+				if (i+j)%2 == 1 {
+					ok = add(lo, hi)
+				} else {
+					ok = add(hi, lo)
+				}
+			}
+			if !ok {
+				return
+			}
+		}
+	}
 }
 
 // wrap maps x into 1..p (p ≥ 1).
@@ -140,6 +154,22 @@ func RoundRobin(players []string, o Options) ([]Game, error) {
 }
 
 func roundRobin(section int, players []string, o Options) ([]Game, error) {
+	seq, err := roundRobinSeq(section, players, o)
+	if err != nil {
+		return nil, err
+	}
+	per, _ := o.gamesPerPairing()
+	n := len(players)
+	games := make([]Game, 0, n*(n-1)/2*per)
+	for g := range seq {
+		games = append(games, g)
+	}
+	return games, nil
+}
+
+// roundRobinSeq yields roundRobin's games one at a time, after checking
+// what roundRobin checks.
+func roundRobinSeq(section int, players []string, o Options) (iter.Seq[Game], error) {
 	per, err := o.gamesPerPairing()
 	if err != nil {
 		return nil, err
@@ -150,16 +180,17 @@ func roundRobin(section int, players []string, o Options) ([]Game, error) {
 	if err := checkNames(players); err != nil {
 		return nil, err
 	}
-	table := Berger(len(players))
-	games := make([]Game, 0, len(table)*per)
-	for _, p := range table {
-		w, b := players[p.White-1], players[p.Black-1]
-		games = append(games, Game{Section: section, Round: p.Round, Board: p.Board, MatchGame: 1, Attackers: w, Defenders: b})
-		if per == 2 {
-			games = append(games, Game{Section: section, Round: p.Round, Board: p.Board, MatchGame: 2, Attackers: b, Defenders: w})
+	return func(yield func(Game) bool) {
+		for p := range bergerSeq(len(players)) {
+			w, b := players[p.White-1], players[p.Black-1]
+			if !yield(Game{Section: section, Round: p.Round, Board: p.Board, MatchGame: 1, Attackers: w, Defenders: b}) {
+				return
+			}
+			if per == 2 && !yield(Game{Section: section, Round: p.Round, Board: p.Board, MatchGame: 2, Attackers: b, Defenders: w}) {
+				return
+			}
 		}
-	}
-	return games, nil
+	}, nil
 }
 
 // checkNames refuses an empty or repeated player name.
@@ -222,20 +253,48 @@ func SeedGroups(players []Seed, n int) ([][]string, error) {
 // groups in order. Errors as RoundRobin's, and ErrDuplicatePlayer for a
 // player in two groups.
 func GroupRoundRobin(groups [][]string, o Options) ([]Game, error) {
+	seq, n, err := GroupGames(groups, o)
+	if err != nil {
+		return nil, err
+	}
+	games := make([]Game, 0, n)
+	for g := range seq {
+		games = append(games, g)
+	}
+	return games, nil
+}
+
+// GroupGames is GroupRoundRobin one game at a time: the same games in the
+// same order, made as they are asked for, so that a round robin of a
+// thousand players (499,500 pairings, 999,000 games in matches) is never
+// held whole (server.StartTournament). n is how many games the sequence
+// yields. The errors are GroupRoundRobin's, returned before any game.
+func GroupGames(groups [][]string, o Options) (seq iter.Seq[Game], n int, err error) {
 	var all []string
 	for _, g := range groups {
 		all = append(all, g...)
 	}
 	if err := checkNames(all); err != nil {
-		return nil, err
+		return nil, 0, err
 	}
-	var games []Game
+	per, err := o.gamesPerPairing()
+	if err != nil {
+		return nil, 0, err
+	}
+	seqs := make([]iter.Seq[Game], len(groups))
 	for i, g := range groups {
-		gs, err := roundRobin(i+1, g, o)
-		if err != nil {
-			return nil, err
+		if seqs[i], err = roundRobinSeq(i+1, g, o); err != nil {
+			return nil, 0, err
 		}
-		games = append(games, gs...)
+		n += len(g) * (len(g) - 1) / 2 * per
 	}
-	return games, nil
+	return func(yield func(Game) bool) {
+		for _, s := range seqs {
+			for g := range s {
+				if !yield(g) {
+					return
+				}
+			}
+		}
+	}, n, nil
 }

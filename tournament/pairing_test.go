@@ -249,3 +249,67 @@ func TestPairingErrors(t *testing.T) {
 		t.Errorf("GroupRoundRobin(a in two groups) = %v, want ErrDuplicatePlayer", err)
 	}
 }
+
+// TestGroupGames: the games of GroupGames, made one at a time, are a
+// complete round robin in each group (every two players of a group meet
+// in one game or in a match with the sides swapped, no one meets a player
+// of another group), in schedule order, as many as it says; and a loop
+// that stops early stops the sequence.
+func TestGroupGames(t *testing.T) {
+	groups := [][]string{{"a", "b", "c"}, {"d", "e", "f", "g"}, {"h", "i", "j", "k", "l"}}
+	for _, per := range []int{1, 2} {
+		seq, n, err := GroupGames(groups, Options{GamesPerPairing: per})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := (3 + 6 + 10) * per; n != want {
+			t.Errorf("per %d: n = %d, want %d", per, n, want)
+		}
+		group := map[string]int{}
+		for i, g := range groups {
+			for _, p := range g {
+				group[p] = i + 1
+			}
+		}
+		met := map[[2]string]int{}
+		var last [4]int
+		count := 0
+		for g := range seq {
+			count++
+			if group[g.Attackers] != g.Section || group[g.Defenders] != g.Section {
+				t.Errorf("per %d: %s vs %s in section %d", per, g.Attackers, g.Defenders, g.Section)
+			}
+			key := [4]int{g.Section, g.Round, g.Board, g.MatchGame}
+			if slices.Compare(key[:], last[:]) <= 0 {
+				t.Errorf("per %d: game %v comes after %v", per, key, last)
+			}
+			last = key
+			met[[2]string{g.Attackers, g.Defenders}]++
+		}
+		if count != n {
+			t.Errorf("per %d: %d games, n = %d", per, count, n)
+		}
+		for _, grp := range groups {
+			for i, a := range grp {
+				for _, b := range grp[i+1:] {
+					ab, ba := met[[2]string{a, b}], met[[2]string{b, a}]
+					if per == 2 && (ab != 1 || ba != 1) || per == 1 && ab+ba != 1 {
+						t.Errorf("per %d: %s and %s meet %d+%d times", per, a, b, ab, ba)
+					}
+				}
+			}
+		}
+		stopped := 0
+		for range seq {
+			if stopped++; stopped == 4 {
+				break
+			}
+		}
+		if stopped != 4 {
+			t.Errorf("per %d: a loop that stops at 4 ran %d times", per, stopped)
+		}
+	}
+	if _, _, err := GroupGames([][]string{{"a", "b"}, {"b", "c"}}, Options{}); !errors.Is(err, ErrDuplicatePlayer) {
+		t.Errorf("a player in two groups: %v, want ErrDuplicatePlayer", err)
+	}
+}

@@ -41,7 +41,7 @@ group of fewer than 2, does not start.`,
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "started tournament %s: %d players, %d games; %s\n", id, r.Players, len(r.Games), queuedText(r))
+			fmt.Fprintf(cmd.OutOrStdout(), "started tournament %s: %d players, %d games; %s\n", id, r.Players, r.Games, queuedText(r))
 			return nil
 		},
 	}
