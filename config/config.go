@@ -76,18 +76,19 @@ type Archive struct {
 
 // Server is the game server's identity and manners.
 type Server struct {
-	Address             string `mapstructure:"address" help:"the game server's own mail address (required)"`
-	Name                string `mapstructure:"name" help:"display name in the From header of replies"`
-	Domain              string `mapstructure:"domain" help:"domain for Message-IDs; empty for the domain of server.address"`
-	ErrorRepliesPerHour int    `mapstructure:"error_replies_per_hour" help:"at most this many error replies to one sender per hour; 0 sends none"`
-	JunkRepliesPer10m   int    `mapstructure:"junk_replies_per_10m" help:"at most this many replies per 10 minutes to mails that carry neither a player's key nor a valid command (junk), all senders together; 0 answers none; challenges, joins and confirmations never count"`
-	DomainRepliesPer10m int    `mapstructure:"domain_replies_per_10m" help:"at most this many replies per 10 minutes to keyless mails from the addresses of one domain, junk and valid commands each counted apart; confirmations carrying their key never count"`
-	RequireAuthResults  bool   `mapstructure:"require_auth_results" help:"accept only mails whose Authentication-Results header shows the sender authenticated"`
-	AuthservID          string `mapstructure:"authserv_id" help:"authserv-id of your receiving mail server: only its Authentication-Results fields are read; required with require_auth_results"`
-	DefaultLanguage     string `mapstructure:"default_language" help:"reply language for players who chose none: en or de"`
-	InvitationExpiry    string `mapstructure:"invitation_expiry" help:"how long a challenge waits for an answer, in whole days such as \"14d\", before it expires and the challenger is told; never lets challenges wait for ever"`
-	MaxAttachmentBytes  int64  `mapstructure:"max_attachment_bytes" help:"largest file, in bytes before base64, the referee attaches to a mail (a finished tournament's records); larger records are not mailed, the mail says the director has them; 0 attaches none"`
-	UnsubscribeURL      string `mapstructure:"unsubscribe_url" help:"HTTPS address of the one-click unsubscribe (RFC 8058) that spectators' mails and digests name, e.g. https://tafl.example.org/unsubscribe; serve answers it at its path on http.addr, behind your HTTPS proxy; empty: they name only the mail that stops them"`
+	Address              string `mapstructure:"address" help:"the game server's own mail address (required)"`
+	Name                 string `mapstructure:"name" help:"display name in the From header of replies"`
+	Domain               string `mapstructure:"domain" help:"domain for Message-IDs; empty for the domain of server.address"`
+	ErrorRepliesPerHour  int    `mapstructure:"error_replies_per_hour" help:"at most this many error replies to one sender per hour; 0 sends none"`
+	JunkRepliesPer10m    int    `mapstructure:"junk_replies_per_10m" help:"at most this many replies per 10 minutes to mails that carry neither a player's key nor a valid command (junk), all senders together; 0 answers none; challenges, joins and confirmations never count"`
+	DomainRepliesPer10m  int    `mapstructure:"domain_replies_per_10m" help:"at most this many replies per 10 minutes to keyless mails from the addresses of one domain, junk and valid commands each counted apart; confirmations carrying their key never count"`
+	RequireAuthResults   bool   `mapstructure:"require_auth_results" help:"accept only mails whose Authentication-Results header shows the sender authenticated"`
+	AuthservID           string `mapstructure:"authserv_id" help:"authserv-id of your receiving mail server: only its Authentication-Results fields are read; required with require_auth_results"`
+	DefaultLanguage      string `mapstructure:"default_language" help:"reply language for players who chose none: en or de"`
+	InvitationExpiry     string `mapstructure:"invitation_expiry" help:"how long a challenge waits for an answer, in whole days such as \"14d\", before it expires and the challenger is told; never lets challenges wait for ever"`
+	MaxAttachmentBytes   int64  `mapstructure:"max_attachment_bytes" help:"largest file, in bytes before base64, the referee attaches to a mail (a finished tournament's records); larger records are not mailed, the mail says the director has them; 0 attaches none"`
+	MaxTournamentPlayers int    `mapstructure:"max_tournament_players" help:"most players a tournament may have: tournament create refuses a longer list, join refuses entries beyond it; from 3 to 1000"`
+	UnsubscribeURL       string `mapstructure:"unsubscribe_url" help:"HTTPS address of the one-click unsubscribe (RFC 8058) that spectators' mails and digests name, e.g. https://tafl.example.org/unsubscribe; serve answers it at its path on http.addr, behind your HTTPS proxy; empty: they name only the mail that stops them"`
 }
 
 // Clock is the operator's part of correspondence clocks (CORRESPONDENCE.md
@@ -161,6 +162,9 @@ func Default() Config {
 			// 5 MiB is about 6.9 MB in base64: under Postfix's default
 			// message_size_limit (10,240,000 bytes) with room for the text
 			MaxAttachmentBytes: 5 << 20,
+			// a round robin of 300 in matches is 89,700 games, started in
+			// about two minutes (docs/performance.md)
+			MaxTournamentPlayers: 300,
 		},
 		Clock: Clock{
 			LeaveDays:        30,

@@ -288,6 +288,7 @@ server.address: required
 server.domain_replies_per_10m: must be from 1 to 100000, not 0
 server.default_language: must be en or de, not ""
 server.invitation_expiry: "" is not one duration like 14d, nor "never"
+server.max_tournament_players: must be from 3 to 1000, not 0
 engine.think: must be from 10ms to 10m, not 0s
 engine.searches: must be from 1 to 64, not 0
 engine.table_mib: must be from 1 to 4096, not 0
@@ -320,6 +321,8 @@ log.format: must be text or json, not ""`},
 			`server.unsubscribe_url: must be an https URL with a path and without query, such as https://tafl.example.org/unsubscribe (RFC 8058 wants HTTPS), not "https://tafl.example.org/"`},
 		{"unsubscribe without http", func(c *config.Config) { c.Server.UnsubscribeURL = "https://tafl.example.org/u" },
 			`server.unsubscribe_url: needs http.addr: serve answers it there, at its path /u, behind your HTTPS proxy`},
+		{"tiny tournaments", func(c *config.Config) { c.Server.MaxTournamentPlayers = 2 }, `server.max_tournament_players: must be from 3 to 1000, not 2`},
+		{"huge tournaments", func(c *config.Config) { c.Server.MaxTournamentPlayers = 1001 }, `server.max_tournament_players: must be from 3 to 1000, not 1001`},
 		{"fast poll", func(c *config.Config) { c.IMAP.PollInterval = time.Millisecond }, `imap.poll_interval: must be at least 1s, not 1ms`},
 		{"helo", func(c *config.Config) { c.SMTP.HeloName = "my host" }, `smtp.helo_name: must be a host name, not "my host"`},
 		{"auth results without authserv id", func(c *config.Config) { c.Server.RequireAuthResults = true },
@@ -629,6 +632,7 @@ server:
   default_language: "en"
   invitation_expiry: "14d"
   max_attachment_bytes: 5242880
+  max_tournament_players: 300
   unsubscribe_url: ""
 
 clock:
@@ -715,8 +719,8 @@ func TestRegisterFlags(t *testing.T) {
 
 func TestKeys(t *testing.T) {
 	keys := config.Keys()
-	if len(keys) != 54 {
-		t.Errorf("len(Keys()) = %d, want 54", len(keys))
+	if len(keys) != 55 {
+		t.Errorf("len(Keys()) = %d, want 55", len(keys))
 	}
 	k := keys[13] // imap.poll_interval
 	want := config.Key{Name: "imap.poll_interval", Env: "TAFLMAIL_IMAP_POLL_INTERVAL", Flag: "imap-poll-interval",

@@ -17,6 +17,11 @@ import (
 // mail (commonly 25 MB or less).
 const MaxAttachmentLimit = 64 << 20
 
+// MaxTournamentPlayersLimit is the largest server.max_tournament_players
+// allowed: the largest start measured (1,000 players, 999,000 games in
+// matches; docs/performance.md).
+const MaxTournamentPlayersLimit = 1000
+
 // KeyError is one problem with one setting.
 type KeyError struct {
 	Key     string // e.g. "imap.addr"
@@ -167,6 +172,9 @@ func (c Config) Validate() error {
 		case c.HTTP.Addr == "":
 			bad("server.unsubscribe_url", "needs http.addr: serve answers it there, at its path %s, behind your HTTPS proxy", u.Path)
 		}
+	}
+	if c.Server.MaxTournamentPlayers < 3 || c.Server.MaxTournamentPlayers > MaxTournamentPlayersLimit {
+		bad("server.max_tournament_players", "must be from 3 to %d, not %d", MaxTournamentPlayersLimit, c.Server.MaxTournamentPlayers)
 	}
 
 	// clock

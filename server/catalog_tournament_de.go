@@ -67,6 +67,7 @@ var catalogTournamentDE = map[string]string{
 	"err.join.invitation": "%s ist ein Einladungsturnier: der Turnierleiter bestimmt die Spieler.",
 	"err.join.closed":     "Anmeldeschluss für %s war am %s.",
 	"err.join.twice":      "Du bist bei %s schon angemeldet. Zum Abmelden: abmelden %s",
+	"err.join.full":       "%s ist voll: es nimmt höchstens %d Spieler auf.",
 	"join.ask":            "Du möchtest dich bei %s anmelden (es beginnt am %s; Anmeldeschluss ist am %s). Angemeldet bist du erst, wenn du es von dieser Adresse aus bestätigst: bis dahin bindet dich nichts.",
 	"join.confirm":        "Zum Anmelden antworte vor dem Anmeldeschluss mit dieser Zeile:\n    anmelden %s bestätigen %s\nWenn du dich nicht anmelden wolltest, übergehe diese Mail: dann geschieht nichts.",
 	"err.join.key":        "Das ist nicht der Schlüssel deiner Anmeldung zu %s. Die Mail, die um Bestätigung bat, nennt ihn; \"anmelden %s\" schickt ihn noch einmal.",

@@ -69,6 +69,7 @@ var catalogTournamentEN = map[string]string{
 	"err.join.invitation": "%s is by invitation: its director names the players.",
 	"err.join.closed":     "Entries to %s closed on %s.",
 	"err.join.twice":      "You are already entered in %s. To leave it: withdraw %s",
+	"err.join.full":       "%s is full: it takes at most %d players.",
 	"join.ask":            "You asked to enter %s (it starts on %s; entries close on %s). You are entered only once you confirm from this address: until then nothing binds you.",
 	"join.confirm":        "To enter, reply with this line before entries close:\n    join %s confirm %s\nIf you did not ask to enter, ignore this mail: nothing happens.",
 	"err.join.key":        "That is not the key of your request to enter %s. The mail that asked you to confirm gives it; \"join %s\" sends it again.",

@@ -22,8 +22,8 @@ func init() {
 // the same key, so a forger who repeats it cannot void the one the player
 // holds. Only that line, from that address, with that key, enters the
 // player, while the event still takes entries (until the end of its
-// closing day). The entry gets a key of its own, which a withdrawal
-// needs. Entering writes the tournament's row, so an entry and the
+// closing day), and has fewer than Options.MaxTournamentPlayers
+// players. The entry gets a key of its own, which a withdrawal needs. Entering writes the tournament's row, so an entry and the
 // event's start never both commit on what the other changed. A player
 // who withdrew before the start may join again.
 func (ss *session) join(c *grammar.JoinCommand) error {
@@ -42,6 +42,19 @@ func (ss *session) join(c *grammar.JoinCommand) error {
 	}
 	if e, ok := ev.entry(ss.from); ok && !e.Withdrawn() {
 		return ss.refuse("err.join.twice", t.Name, t.ID)
+	}
+	seq, others := 0, 0
+	for _, e := range ev.entries {
+		seq = max(seq, e.Seq)
+		if !e.Withdrawn() && e.Player != ss.from {
+			others++
+		}
+	}
+	if most := ss.srv.opts.MaxTournamentPlayers; others >= most {
+		// whatever is entered must start (issue 18 §4): an entry beyond
+		// the most players is refused, at the request and at its
+		// confirmation
+		return ss.refuse("err.join.full", t.Name, most)
 	}
 	p, found, err := ss.pendingEntry(t.ID)
 	if err != nil {
@@ -66,13 +79,7 @@ func (ss *session) join(c *grammar.JoinCommand) error {
 	if err != nil {
 		return err
 	}
-	seq, n := 0, 1
-	for _, e := range ev.entries {
-		seq = max(seq, e.Seq)
-		if !e.Withdrawn() && e.Player != ss.from {
-			n++
-		}
-	}
+	n := others + 1
 	ss.setEntry(ev, archive.Entry{TournamentID: t.ID, Player: ss.from, Key: key, Seq: seq + 1, JoinedAt: ss.now})
 	ev.write = true
 	ss.say(nil, tr(ss.lang, "join.done", t.Name, dayText(t.StartDate), dayText(t.EntryCloses), n)+"\n\n"+

@@ -146,3 +146,40 @@ func TestJoinForgedFrom(t *testing.T) {
 	// the victim's own confirmation comes too late: the event started
 	mustContain(t, "too late", to(t, h.deliver(victim, "x", first[0], nil), victim).Text, tr(english, "err.join.started", "Cup open"))
 }
+
+// TestJoinFull: an event open for entry takes at most
+// Options.MaxTournamentPlayers players (issue 18 §4: whatever is
+// entered can start). A request beyond it is refused and gets no key; a
+// key asked for while there was room cannot be used once the event is
+// full; a place freed by a withdrawal can be taken, in either language.
+func TestJoinFull(t *testing.T) {
+	h := newHarness(t)
+	h.srv.opts.MaxTournamentPlayers = 3
+	h.createEvent("open", nil, func(t *archive.Tournament) {
+		t.OpenEntry, t.EntryCloses, t.StartDate = true, t.StartDate.AddDate(0, 0, 5), t.StartDate.AddDate(0, 0, 7)
+	})
+	h.joinByMail("open", alice, "join")
+	h.joinByMail("open", bob, "join")
+	// dave asks while there is room, carol takes the last place
+	h.deliver("dave@player.test", "x", "join open", nil)
+	early := joinConfirmLine.FindString(h.last("dave@player.test").msg.Text)
+	if early == "" {
+		t.Fatal("dave's request got no confirmation line")
+	}
+	h.joinByMail("open", "carol@player.test", "join")
+	full := tr(english, "err.join.full", "Cup open", 3)
+	text := to(t, h.deliver("erin@player.test", "x", "join open", nil), "erin@player.test").Text
+	mustContain(t, "a request when full", text, full, tr(english, "err.nothing"))
+	if joinConfirmLine.MatchString(text) {
+		t.Errorf("the refused request got a confirmation line:\n%s", text)
+	}
+	mustContain(t, "a confirmation when full", to(t, h.deliver("dave@player.test", "x", early, nil), "dave@player.test").Text, full)
+	mustContain(t, "in German", to(t, h.deliver("frank@player.test", "x", "anmelden open", nil), "frank@player.test").Text,
+		tr(german, "err.join.full", "Cup open", 3))
+	if es, _ := h.store.Entries(h.ctx(), "open"); len(es) != 3 {
+		t.Errorf("%d entries, want 3: %+v", len(es), es)
+	}
+	h.withdrawByMail("open", bob)
+	mustContain(t, "after a withdrawal", to(t, h.joinByMail("open", "erin@player.test", "join"), "erin@player.test").Text,
+		"You are entered in Cup open", "3 players so far")
+}

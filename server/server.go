@@ -66,6 +66,10 @@ type Options struct {
 	// are not attached; the mail says the director has them. 0 means
 	// DefaultMaxAttachmentBytes; a negative value attaches nothing.
 	MaxAttachmentBytes int64
+	// MaxTournamentPlayers is the most players a tournament may have:
+	// "join" refuses an entry beyond it (`taflmail tournament create`
+	// refuses a longer list). 0 means DefaultMaxTournamentPlayers.
+	MaxTournamentPlayers int
 	// RetryAfter is the first delay before resending a mail the SMTP server
 	// refused temporarily; it doubles per attempt up to 6 hours. Default 1
 	// minute.
@@ -225,6 +229,9 @@ func New(o Options) (*Server, error) {
 	}
 	if o.MaxMailBytes <= 0 {
 		o.MaxMailBytes = mailer.DefaultMaxBytes
+	}
+	if o.MaxTournamentPlayers <= 0 {
+		o.MaxTournamentPlayers = DefaultMaxTournamentPlayers
 	}
 	switch {
 	case o.MaxAttachmentBytes == 0:

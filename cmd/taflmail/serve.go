@@ -299,6 +299,7 @@ func serverOptions(cfg config.Config, store *archive.Store, inbox server.Inbox, 
 		EngineThink: cfg.Engine.Think, EngineSearches: cfg.Engine.Searches,
 		EngineTableBytes: cfg.Engine.TableMiB << 20, EngineGames: engineGames, EngineMaxGames: cfg.Engine.MaxGames,
 		InvitationExpiry: expiry, MaxAttachmentBytes: attachment,
-		UnsubscribeURL: cfg.Server.UnsubscribeURL,
+		UnsubscribeURL:       cfg.Server.UnsubscribeURL,
+		MaxTournamentPlayers: cfg.Server.MaxTournamentPlayers,
 	}
 }

@@ -45,7 +45,8 @@ stored. The event starts on its start date (00:00 UTC, by the running
 				return err
 			}
 			// the server's allowance is the default (clock.leave_days)
-			f, err := readTournamentFile(args[0], data, now, cfg.Clock.LeaveDays)
+			terms := serverTerms{leaveDays: cfg.Clock.LeaveDays, maxPlayers: cfg.Server.MaxTournamentPlayers, address: cfg.Server.Address}
+			f, err := readTournamentFile(args[0], data, now, terms)
 			if err != nil {
 				return err
 			}

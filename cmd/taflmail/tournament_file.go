@@ -63,6 +63,17 @@ var tournamentKeys = []string{"id", "name", "variant", "time_control", "format",
 // "join", so short, lower case, no blanks.
 var tournamentID = regexp.MustCompile(`^[a-z][a-z0-9-]{0,30}[a-z0-9]$`)
 
+// serverTerms are what the referee's configuration says of every
+// tournament file: the default yearly leave allowance (clock.leave_days),
+// the most players an event may have (server.max_tournament_players) and
+// the referee's own address (server.address; "" when the configuration
+// names none), which plays no games.
+type serverTerms struct {
+	leaveDays  int
+	maxPlayers int
+	address    string
+}
+
 // tournamentFile is what a valid file says.
 type tournamentFile struct {
 	t       archive.Tournament
@@ -70,10 +81,13 @@ type tournamentFile struct {
 }
 
 // readTournamentFile parses and checks a tournament file as of now (a
-// start or closing day in the past is refused; today is allowed).
-// leaveDays is the server's yearly leave allowance, the default. All
+// start or closing day in the past is refused; today is allowed) against
+// the referee's terms: whatever it accepts, `tournament start` can start
+// (issue 18 §4), so a list of more players than terms.maxPlayers, the
+// engine's address and the referee's own are refused at their lines. All
 // problems are returned, joined, each a *fileProblem.
-func readTournamentFile(name string, data []byte, now time.Time, leaveDays int) (*tournamentFile, error) {
+func readTournamentFile(name string, data []byte, now time.Time, terms serverTerms) (*tournamentFile, error) {
+	leaveDays := terms.leaveDays
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return nil, yamlProblem(name, err)
@@ -246,10 +260,23 @@ func readTournamentFile(name string, data []byte, now time.Time, leaveDays int) 
 					bad(p, "players: %s is named twice (first on line %d)", addr, line)
 					continue
 				}
+				switch {
+				case addr == server.EngineAddress:
+					bad(p, "players: %s is the engine's address: the engine plays a player who asks for it by mail (new … with engine), not in tournaments", addr)
+					continue
+				case terms.address != "" && addr == strings.ToLower(terms.address):
+					bad(p, "players: %s is the referee's own address (server.address), which plays no games", addr)
+					continue
+				}
 				seen[addr] = p.Line
 				f.players = append(f.players, addr)
 			}
-			if len(n.Content) < server.MinPlayers {
+			if most := terms.maxPlayers; most > 0 && len(n.Content) > most {
+				// at the first player too many, so the director sees where
+				// the list must end
+				bad(n.Content[most], "players: %d players, more than the %d a tournament may have (server.max_tournament_players); this is the %s",
+					len(n.Content), most, ordinal(most+1))
+			} else if len(n.Content) < server.MinPlayers {
 				bad(n, "players: %d players; a round robin needs at least %d", len(n.Content), server.MinPlayers)
 			} else if groups && t.Groups > 1 && len(f.players) < 2*t.Groups {
 				bad(n, "players: %d players cannot fill %d groups of at least 2", len(f.players), t.Groups)
@@ -285,4 +312,19 @@ func timeControlProblem(name string, err error) string {
 		msg = msg[i+2:] // "1:3: expected …" → "expected …"
 	}
 	return msg + " (the forms: 30d+1d, 10d+2d max 20d, 3d/move, … iccf; docs/clock.md)"
+}
+
+// ordinal writes n as an English ordinal: 1st, 2nd, 3rd, 4th, 11th, 301st.
+func ordinal(n int) string {
+	suffix := "th"
+	switch {
+	case n%100 >= 11 && n%100 <= 13:
+	case n%10 == 1:
+		suffix = "st"
+	case n%10 == 2:
+		suffix = "nd"
+	case n%10 == 3:
+		suffix = "rd"
+	}
+	return strconv.Itoa(n) + suffix
 }

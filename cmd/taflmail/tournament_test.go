@@ -57,6 +57,40 @@ func TestTournamentCreateErrors(t *testing.T) {
 	}
 }
 
+// TestTournamentCreateRefusesWhatCannotStart: create refuses, at the
+// line, what `tournament start` could not start (issue 18 §4): the
+// engine's address and the referee's own among the players, and more
+// players than server.max_tournament_players, named at the first player
+// too many. Nothing is stored.
+func TestTournamentCreateRefusesWhatCannotStart(t *testing.T) {
+	db := newArchiveFile(t)
+	for _, tc := range []struct {
+		file string
+		args []string
+	}{
+		{"bad8.yaml", []string{"--server-address", "tafl@game.test"}},
+		{"big.yaml", []string{"--server-max-tournament-players", "4"}},
+	} {
+		t.Run(tc.file, func(t *testing.T) {
+			args := append([]string{"tournament", "create", filepath.Join(tdir, tc.file), "--archive-path", db, "--now", tournamentNow}, tc.args...)
+			r := run(t, args...)
+			if r.code != exitFailure || r.stdout != "" {
+				t.Fatalf("create %s = code %d, stdout %q, stderr %q; want 1 and nothing", tc.file, r.code, r.stdout, r.stderr)
+			}
+			checkOperatorGolden(t, "tournament-create-"+strings.TrimSuffix(tc.file, ".yaml")+".txt", r.stderr)
+		})
+	}
+	// the same five players where five are allowed (the default)
+	r := run(t, "tournament", "create", filepath.Join(tdir, "big.yaml"), "--archive-path", db, "--now", tournamentNow)
+	if r.code != exitOK {
+		t.Fatalf("create big.yaml with the default maximum = code %d, stderr %q", r.code, r.stderr)
+	}
+	r = run(t, "tournament", "list", "--archive-path", db)
+	if r.code != exitOK || strings.Contains(r.stdout, "summer-2027") || !strings.Contains(r.stdout, "autumn-2027") {
+		t.Errorf("after the refused files, list = %d %q", r.code, r.stdout)
+	}
+}
+
 // TestTournamentCreate: a good file is stored as written; the same id
 // again is refused; an open event is listed as taking entries.
 func TestTournamentCreate(t *testing.T) {
