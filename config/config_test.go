@@ -483,6 +483,23 @@ colour: blue
 	}
 }
 
+// TestLoadFileTooLarge: a configuration file larger than MaxFileBytes,
+// or an endless one, is refused after reading one byte more than it
+// (issue 18 §5), as a *FileError that says why.
+func TestLoadFileTooLarge(t *testing.T) {
+	files := []string{writeFile(t, "taflmail.yaml", "imap:\n"+strings.Repeat("# comment\n", config.MaxFileBytes/10+1))}
+	if _, err := os.Stat("/dev/zero"); err == nil {
+		files = append(files, "/dev/zero")
+	}
+	for _, file := range files {
+		_, err := load(t, file)
+		var fe *config.FileError
+		if !errors.As(err, &fe) || !strings.Contains(err.Error(), "larger than 1048576 bytes") {
+			t.Errorf("Load(%s) = %v, want a *FileError: larger than 1048576 bytes", file, err)
+		}
+	}
+}
+
 // TestLoadFileErrors: a file that is not YAML, or not a mapping of
 // sections, is named with the line and said in plain words, not as the
 // YAML library's error (trial report §11); it is a *FileError.

@@ -1,9 +1,11 @@
 package config
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"net/mail"
 	"os"
@@ -87,7 +89,11 @@ func Load(v *viper.Viper, flags *pflag.FlagSet, file string) (Config, error) {
 	if file != "" {
 		v.SetConfigFile(file)
 		v.SetConfigType("yaml")
-		if err := v.ReadInConfig(); err != nil {
+		text, err := readLimited(file, MaxFileBytes)
+		if err == nil {
+			err = v.ReadConfig(bytes.NewReader(text))
+		}
+		if err != nil {
 			return Default(), fileError(file, err)
 		}
 	}
@@ -257,7 +263,7 @@ func readPassword(password *Secret, file string) error {
 	if *password != "" {
 		return errors.New("set, and so is the password itself: use one")
 	}
-	text, err := os.ReadFile(file)
+	text, err := readLimited(file, maxTokenBytes)
 	if err != nil {
 		return err
 	}
@@ -371,4 +377,27 @@ func decode(field reflect.Value, x any) error {
 		panic(fmt.Sprintf("config: no decoding for %s", field.Type()))
 	}
 	return nil
+}
+
+// MaxFileBytes is the largest configuration file read: 1 MiB, a
+// thousand times a full one. A larger file, or an endless one
+// (/dev/zero), is refused after reading one byte more.
+const MaxFileBytes = 1 << 20
+
+// readLimited reads file whole, failing when it holds more than limit
+// bytes (having read limit+1 of them at most).
+func readLimited(file string, limit int64) ([]byte, error) {
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	text, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(text)) > limit {
+		return nil, fmt.Errorf("larger than %d bytes, the most read", limit)
+	}
+	return text, nil
 }

@@ -94,6 +94,7 @@ With --json, one object:
 	f := cmd.Flags()
 	f.StringVar(&o.variant, "variant", "", "rules for games whose record names none (as validate)")
 	f.StringVar(&o.format, "format", "auto", "record format: auto, native, otg or csv")
+	addMaxBytesFlag(cmd, new(int64), defaultMaxRecordBytes, "record file")
 	f.IntVar(&o.game, "game", 0, "the game to analyse: its number in the file (CSV: its line number); default the first")
 	f.IntVar(&o.ply, "ply", 0, "plies played before the position, 0 to the game's length (default: all)")
 	f.IntVar(&o.depth, "depth", 0, fmt.Sprintf("search to this depth in plies, 1–%d (deterministic)", search.MaxDepth))

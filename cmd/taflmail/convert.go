@@ -60,6 +60,7 @@ tm-timeout), which OpenTafl keeps and ignores. CSV has no place for it:
 	f := cmd.Flags()
 	f.StringVar(&o.to, "to", "", "output format: native, otg or csv (required)")
 	f.StringVar(&o.from, "format", "auto", "input format: auto, native, otg or csv")
+	addMaxBytesFlag(cmd, new(int64), defaultMaxRecordBytes, "record file")
 	f.StringVar(&o.variant, "variant", "", "rules of games whose record names none (default: from the file name, else copenhagen)")
 	f.IntVar(&o.game, "game", 0, "convert only this game: its number in the file (CSV: its line number)")
 	f.StringVarP(&o.output, "output", "o", "", "write to this file instead of stdout")

@@ -78,6 +78,7 @@ and --format ascii|unicode|svg|png for --to.`,
 	f.StringVar(&o.variant, "variant", "", "rules of the position, or of a record that names none")
 	f.StringVar(&o.to, "to", "ascii", "drawing: ascii, unicode, svg or png")
 	f.StringVar(&o.format, "format", "auto", "record format: auto, native, otg or csv")
+	addMaxBytesFlag(cmd, new(int64), defaultMaxRecordBytes, "record file")
 	f.StringVar(&o.input, "input", "", "the old name of --format")
 	_ = f.MarkHidden("input")
 	f.IntVar(&o.game, "game", 0, "the game to draw: its number in the file (CSV: its line number); default the first")

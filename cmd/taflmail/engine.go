@@ -138,22 +138,63 @@ func (s *otepSession) send(format string, args ...any) {
 // input, then waits for a running search to finish.
 func (s *otepSession) run(ctx context.Context, in io.Reader) error {
 	s.send("hello")
-	sc := bufio.NewScanner(in)
-	sc.Buffer(make([]byte, 64*1024), 1<<20)
-	for sc.Scan() {
+	r := bufio.NewReaderSize(in, 64<<10)
+	for {
+		line, long, err := readLine(r, maxOTEPLine)
 		if ctx.Err() != nil {
 			break
 		}
-		if !s.handle(ctx, strings.TrimSpace(sc.Text())) {
-			s.stop(false)
-			return nil
+		switch {
+		case long:
+			// one line too long loses nothing but itself (issue 18 §5)
+			s.send("error 0 a line of more than %d bytes, ignored: no OpenTafl Engine Protocol command is that long", maxOTEPLine)
+		case line != "" || err == nil:
+			if !s.handle(ctx, strings.TrimSpace(line)) {
+				s.stop(false)
+				return nil
+			}
+		}
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			s.wait()
+			return fmt.Errorf("engine: reading commands: %w", err)
 		}
 	}
 	s.wait()
-	if err := sc.Err(); err != nil {
-		return fmt.Errorf("engine: reading commands: %w", err)
-	}
 	return nil
+}
+
+// maxOTEPLine is the longest command line the engine reads: 1 MiB,
+// thousands of times the longest OpenTafl sends (a 19×19 rules string
+// with its start position is under 1 KB).
+const maxOTEPLine = 1 << 20
+
+// readLine reads one line from r without its line end, of at most max
+// bytes: a longer one is read to its end and dropped, long reported, so
+// memory stays within max whatever the input. err is io.EOF after the
+// last line (which may lack a line end), or the reader's error.
+func readLine(r *bufio.Reader, max int) (line string, long bool, err error) {
+	var buf []byte
+	for {
+		frag, err := r.ReadSlice('\n')
+		if !long {
+			if len(buf)+len(frag) > max+2 { // +2: the line end, CR LF
+				long, buf = true, nil
+			} else {
+				buf = append(buf, frag...)
+			}
+		}
+		if err == bufio.ErrBufferFull {
+			continue
+		}
+		line := strings.TrimSuffix(strings.TrimSuffix(string(buf), "\n"), "\r")
+		if long || len(line) > max {
+			return "", true, err
+		}
+		return line, false, err
+	}
 }
 
 // otepCommands are the commands OpenTafl sends to an engine

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -263,6 +264,40 @@ func TestOTEPProtocolErrors(t *testing.T) {
 	h.expect("error 0 no position: ")
 	h.send("goodbye")
 	h.finish()
+}
+
+// TestOTEPLongLine: a line longer than the engine reads is answered with
+// the protocol's non-critical error and dropped; the conversation goes on
+// (before, the engine stopped reading with "token too long").
+func TestOTEPLongLine(t *testing.T) {
+	rules, _ := rulesOf(t, "brandubh")
+	h := startOTEP(t, "--depth", "1")
+	h.expect("hello")
+	h.send(strings.Repeat("x", maxOTEPLine+1), "rules "+strings.Repeat(" ", maxOTEPLine)+rules)
+	h.expect(fmt.Sprintf("error 0 a line of more than %d bytes, ignored", maxOTEPLine))
+	h.expect(fmt.Sprintf("error 0 a line of more than %d bytes, ignored", maxOTEPLine))
+	h.send("rules "+rules, "side attackers", "play attackers")
+	h.expect("status ")
+	h.expect("move ")
+	h.send("goodbye")
+	h.finish()
+}
+
+// TestReadLine: lines up to the limit are read whole, a longer one is
+// dropped to its end and reported, the last line may lack its line end.
+func TestReadLine(t *testing.T) {
+	r := bufio.NewReaderSize(strings.NewReader("abcd\r\nabcde\nxy\n\nabcd"), 16)
+	var got []string
+	for {
+		line, long, err := readLine(r, 4)
+		got = append(got, fmt.Sprintf("%q/%v", line, long))
+		if err != nil {
+			break
+		}
+	}
+	if want := `["abcd"/false "" /true "xy"/false ""/false "abcd"/false]`; fmt.Sprint(got) != strings.ReplaceAll(want, `"" /`, `""/`) {
+		t.Errorf("lines = %v", got)
+	}
 }
 
 func TestEngineUsage(t *testing.T) {

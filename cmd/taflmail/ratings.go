@@ -49,7 +49,8 @@ after the player's last game. With --json one JSON object per line:
    "last_game":"2027-01-10T00:00:00Z"}
 
 Exit status: 0 when every finished game could be rated; 1 when a file did
-not parse or a finished game lacks a player or a full Date (reported on
+not parse, holds no game or is larger than --max-bytes (64 MiB), or a
+finished game lacks a player or a full Date (reported on
 stderr, the rest is still rated); 2 on usage errors and unreadable files.`,
 		Example: `  taflmail ratings games/*.tafl
   taflmail ratings --json ladder.tafl`,
@@ -60,6 +61,7 @@ stderr, the rest is still rated); 2 on usage errors and unreadable files.`,
 		},
 	}
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print one JSON object per player, variant and line")
+	addMaxBytesFlag(cmd, new(int64), defaultMaxRecordBytes, "record file")
 	return cmd
 }
 

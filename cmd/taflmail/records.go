@@ -3,7 +3,6 @@ package main
 import (
 	"errors"
 	"fmt"
-	"os"
 
 	"github.com/spf13/cobra"
 
@@ -16,14 +15,16 @@ import (
 // read as, choosing a game by its number, and saying where a replay
 // stopped.
 
-// readRecordFile reads and parses one record file. A file that cannot be
-// read is readError's usage error (exit status 2, no hint); a syntax error
-// is returned as notation.ReadGames gives it, with formatNote's line when
-// the format was detected rather than given.
+// readRecordFile reads and parses one record file, of at most the
+// command's --max-bytes (defaultMaxRecordBytes). A file that cannot be
+// read is readError's usage error (exit status 2, no hint), a larger one
+// *tooLargeError; a syntax error is returned as notation.ReadGames gives
+// it, with formatNote's line when the format was detected rather than
+// given.
 func readRecordFile(cmd *cobra.Command, name string, ropts notation.ReadOptions) ([]*notation.Game, error) {
-	src, err := os.ReadFile(name)
+	src, err := readFileLimited(cmd, name, maxBytes(cmd, defaultMaxRecordBytes))
 	if err != nil {
-		return nil, readError(cmd, err)
+		return nil, err
 	}
 	games, err := notation.ReadGames(name, src, ropts)
 	if err != nil {

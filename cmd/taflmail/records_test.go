@@ -77,7 +77,7 @@ func TestValidateJSONNamesGamelessFiles(t *testing.T) {
 func TestValidateHelpExitStatus(t *testing.T) {
 	r := run(t, "validate", "--help")
 	flat := strings.Join(strings.Fields(r.stdout), " ")
-	want := "Exit status: 0 when every game is right, 1 when any game has an error, a file does not parse or a file holds no game, 2 on usage errors and unreadable files."
+	want := "Exit status: 0 when every game is right, 1 when any game has an error, a file does not parse, holds no game or is larger than --max-bytes, 2 on usage errors and unreadable files."
 	if !strings.Contains(flat, want) {
 		t.Errorf("validate --help lacks %q:\n%s", want, r.stdout)
 	}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/spf13/cobra"
 
@@ -49,7 +48,8 @@ beyond 10. With --json, one JSON object per event (and group) and line;
 docs/tournaments.md lists its fields.
 
 Exit status: 0 when every record could be used; 1 when a file did not
-parse or a record lacks a player tag (reported on stderr, the rest is
+parse, holds no game or is larger than --max-bytes (64 MiB), or a record
+lacks a player tag (reported on stderr, the rest is
 still computed); 2 on usage errors and unreadable files.`,
 		Example: `  taflmail standings winter-cup.tafl
   taflmail standings --json --withdrawn bob@example.org cup/*.tafl`,
@@ -62,28 +62,43 @@ still computed); 2 on usage errors and unreadable files.`,
 	f := cmd.Flags()
 	f.BoolVar(&o.asJSON, "json", false, "print one JSON object per event (and group) and line")
 	f.StringArrayVar(&o.withdrawn, "withdrawn", nil, "a player who withdrew or was removed (repeatable; Decision T3)")
+	addMaxBytesFlag(cmd, new(int64), defaultMaxRecordBytes, "record file")
 	return cmd
 }
 
-// readRecordFiles reads and parses every file as validate does: an
-// unreadable file is a usage error and nothing is done; a file that does
-// not parse is reported on stderr and skipped (bad is then true).
+// readRecordFiles reads and parses every file as validate does: a file
+// that cannot be opened is a usage error and nothing is done; one larger
+// than --max-bytes, one that does not parse and one without any game
+// ("FILE: no game in the file") are reported on stderr and skipped (bad
+// is then true). The files are read one at a time.
 func readRecordFiles(cmd *cobra.Command, args []string) (games []*notation.Game, bad bool, err error) {
 	if len(args) == 0 {
 		return nil, false, usageErrorf(cmd, "no RECORDS file given")
 	}
-	srcs := make([][]byte, len(args))
-	for i, name := range args {
-		if srcs[i], err = os.ReadFile(name); err != nil {
-			return nil, false, readError(cmd, err)
-		}
+	if err := openAll(cmd, args); err != nil {
+		return nil, false, err
 	}
-	for i, name := range args {
-		gs, err := notation.ReadGames(name, srcs[i], notation.ReadOptions{})
-		if err != nil {
+	limit := maxBytes(cmd, defaultMaxRecordBytes)
+	for _, name := range args {
+		src, err := readFileLimited(cmd, name, limit)
+		var tl *tooLargeError
+		if errors.As(err, &tl) {
 			fmt.Fprintln(cmd.ErrOrStderr(), err)
 			bad = true
 			continue
+		}
+		if err != nil {
+			return nil, false, err
+		}
+		gs, err := notation.ReadGames(name, src, notation.ReadOptions{})
+		switch {
+		case err != nil:
+			fmt.Fprintln(cmd.ErrOrStderr(), err)
+			bad = true
+		case len(gs) == 0:
+			// an empty file must not pass for an event without games
+			fmt.Fprintln(cmd.ErrOrStderr(), noGameError(name))
+			bad = true
 		}
 		games = append(games, gs...)
 	}

@@ -4,7 +4,6 @@ import (
 	"crypto/rand"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 
 	"github.com/spf13/cobra"
@@ -15,6 +14,7 @@ import (
 // newTournamentCreateCommand returns `taflmail tournament create FILE`.
 func newTournamentCreateCommand() *cobra.Command {
 	var file string
+	var limit int64
 	cmd := &cobra.Command{
 		Use:   "create FILE.yaml",
 		Short: "Store a tournament described by a YAML file",
@@ -23,7 +23,7 @@ time control, format, games per pairing, start date, rated, leave days,
 and either the players or the day open entry by mail closes), checks every
 key and stores the event in the archive, taking entries until it starts.
 Every problem is reported at its line (FILE:LINE: …) and nothing is
-stored. The event starts on its start date (00:00 UTC, by the running
+stored. A file larger than --max-bytes (1 MiB) is refused unread. The event starts on its start date (00:00 UTC, by the running
 'taflmail serve') or with 'taflmail tournament start ID'.`,
 		Example:      `  taflmail tournament create winter-2027.yaml --config taflmail.yaml`,
 		Args:         cobra.ArbitraryArgs,
@@ -32,9 +32,9 @@ stored. The event starts on its start date (00:00 UTC, by the running
 			if len(args) != 1 {
 				return usageErrorf(cmd, "want one FILE, got %d arguments", len(args))
 			}
-			data, err := os.ReadFile(args[0])
+			data, err := readFileLimited(cmd, args[0], limit)
 			if err != nil {
-				return readError(cmd, err)
+				return err
 			}
 			now, err := commandNow(cmd)
 			if err != nil {
@@ -80,6 +80,7 @@ stored. The event starts on its start date (00:00 UTC, by the running
 		},
 	}
 	addConfigFlags(cmd, &file)
+	addMaxBytesFlag(cmd, &limit, defaultMaxTournamentBytes, "tournament file")
 	return cmd
 }
 

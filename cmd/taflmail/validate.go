@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"strings"
 	"time"
 
@@ -71,6 +70,7 @@ type validateOptions struct {
 	format  string
 	asJSON  bool
 	at      string // --at: the moment to judge the pending ply of a timed record
+	max     int64  // --max-bytes: the largest file read
 }
 
 // errInvalidGames is returned when some game is not right; main reports
@@ -129,9 +129,12 @@ as played after the end. --at TIME (RFC 3339, e.g. 2026-12-31T00:00:00Z)
 also judges the pending ply against that moment; the clocks are still
 reported at the last ply.
 
+Files larger than --max-bytes (64 MiB) are refused unread, each on its
+own: the others are still validated.
+
 Exit status: 0 when every game is right, 1 when any game has an error, a
-file does not parse or a file holds no game, 2 on usage errors and
-unreadable files.`,
+file does not parse, holds no game or is larger than --max-bytes, 2 on
+usage errors and unreadable files.`,
 		Example: `  taflmail validate ../shared/records/brandubh.csv
   taflmail validate --json ../shared/records/otg/*.otg
   taflmail validate --variant brandubh --format csv games.txt
@@ -147,6 +150,7 @@ unreadable files.`,
 	f.StringVar(&o.format, "format", "auto", "record format: auto, native, otg or csv")
 	f.BoolVar(&o.asJSON, "json", false, "print one JSON object per game and line")
 	f.StringVar(&o.at, "at", "", "judge the pending ply of timed records at this moment (RFC 3339, e.g. 2026-12-31T00:00:00Z)")
+	addMaxBytesFlag(cmd, &o.max, defaultMaxRecordBytes, "file")
 	return cmd
 }
 
@@ -177,27 +181,38 @@ func runValidate(cmd *cobra.Command, o validateOptions, args []string) error {
 			return usageErrorf(cmd, "--at %q: want a moment such as 2026-12-31T00:00:00Z", o.at)
 		}
 	}
-	// Read every file first: an unreadable file is an error of the
-	// command line (exit status 2), and nothing is validated.
-	srcs := make([][]byte, len(args))
-	for i, name := range args {
-		if srcs[i], err = os.ReadFile(name); err != nil {
-			return readError(cmd, err)
-		}
+	// Open every file first: a file that is not there is an error of the
+	// command line (exit status 2), and nothing is validated. Then each
+	// is read in turn, so only one is held at a time.
+	if err := openAll(cmd, args); err != nil {
+		return err
 	}
 	out := cmd.OutOrStdout()
 	var total fileTally
 	bad := false
-	var unparsed, empty []string // files without a game to validate
-	for i, name := range args {
+	var unparsed, large, empty []string // files without a game to validate
+	for _, name := range args {
+		src, err := readFileLimited(cmd, name, o.max)
+		var tl *tooLargeError
+		if errors.As(err, &tl) {
+			fmt.Fprintln(cmd.ErrOrStderr(), err)
+			large = append(large, name)
+			if !o.asJSON {
+				fmt.Fprintf(out, "%s: not read: larger than --max-bytes (above)\n", name)
+			}
+			continue
+		}
+		if err != nil {
+			return err
+		}
 		// The games are read one at a time (ScanGames: a long CSV file in
 		// a few kilobytes); what they print waits in buf until the whole
 		// file has been read, so that a file with a syntax error prints
 		// only the error, as before.
 		var buf bytes.Buffer
-		t, fileBad, err := validateFile(&buf, name, srcs[i], ropts, at, o.asJSON)
+		t, fileBad, err := validateFile(&buf, name, src, ropts, at, o.asJSON)
 		if err != nil {
-			fmt.Fprintln(cmd.ErrOrStderr(), withFormatNote(err, name, srcs[i], ropts.Format))
+			fmt.Fprintln(cmd.ErrOrStderr(), withFormatNote(err, name, src, ropts.Format))
 			unparsed = append(unparsed, name)
 			if !o.asJSON {
 				fmt.Fprintf(out, "%s: not read: a syntax error (above)\n", name)
@@ -226,13 +241,15 @@ func runValidate(cmd *cobra.Command, o validateOptions, args []string) error {
 		}
 	}
 	if !o.asJSON && len(args) > 1 {
-		printTally(out, "total", total, len(unparsed)+len(empty))
+		printTally(out, "total", total, len(unparsed)+len(large)+len(empty))
 	}
 	switch {
 	case bad:
 		return errInvalidGames
 	case len(unparsed) > 0:
 		return errors.New("some files do not parse")
+	case len(large) > 0:
+		return errors.New("some files are larger than --max-bytes")
 	case len(empty) > 0 && o.asJSON:
 		return errors.New("some files hold no game") // each named above
 	case len(empty) > 0:
