@@ -3,8 +3,13 @@ package archive
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"time"
 )
+
+// batchCacheKiB is the page cache of a batch's connection while it runs,
+// in KiB (SQLite's default is 2,000).
+const batchCacheKiB = 64 << 10
 
 // Batch is one write transaction through which a change too large to
 // hold in memory at once is written in parts ([Store.WriteBatch]): a
@@ -36,6 +41,14 @@ func (s *Store) WriteBatch(ctx context.Context, fn func(b *Batch) error) error {
 	err := s.write(ctx, op, func(tx *sql.Tx) error {
 		b.tx, b.st = tx, newStmts(tx)
 		defer b.st.Close()
+		// A larger page cache while the batch runs: the pages a batch
+		// changes stay in memory longer before they spill to the WAL,
+		// which a start of 999,000 games otherwise writes many times
+		// over (docs/performance.md). The default is restored after.
+		if _, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA cache_size = -%d", batchCacheKiB)); err != nil {
+			return err
+		}
+		defer tx.ExecContext(ctx, "PRAGMA cache_size = -2000")
 		return fn(b)
 	})
 	return err
