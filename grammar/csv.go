@@ -164,6 +164,9 @@ func (p *csvSplitter) next() (*CSVGame, error) {
 		line := p.line
 		p.line++
 		p.off = end + 1
+		if len(text) > MaxRecordBytes {
+			return nil, tooLongError(lexer.Position{Filename: p.filename, Offset: off, Line: line, Column: 1}, "line")
+		}
 		if blankLine(text) {
 			continue
 		}

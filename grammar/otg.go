@@ -227,6 +227,9 @@ func ParseOTG(filename string, src []byte) (rec *OTGRecord, err error) {
 	if e := checkText(filename, src); e != nil {
 		return nil, e
 	}
+	if len(src) > MaxRecordBytes {
+		return nil, tooLongError(lexer.Position{Filename: filename, Line: 1, Column: 1}, "OpenTafl record")
+	}
 	rec, err = otgParser.ParseBytes(filename, src)
 	if err != nil {
 		e := convertError(err, filename, src, "move number")

@@ -234,10 +234,8 @@ func (r *Record) finish() {
 // included (docs/performance.md).
 func ParseRecords(filename string, src []byte) (recs []*Record, err error) {
 	defer guard(filename, &err)
-	if recs, ok := splitRecords(filename, src); ok {
-		return recs, nil
-	}
-	return parseRecordsGrammar(filename, src)
+	recs, _, err = splitRecords(filename, src)
+	return recs, err
 }
 
 // parseRecordsGrammar parses a file of native records with the grammar
@@ -247,23 +245,43 @@ func parseRecordsGrammar(filename string, src []byte) (recs []*Record, err error
 	if e := checkText(filename, src); e != nil {
 		return nil, e
 	}
+	recs, serr := parseRecordsSyntax(filename, src)
+	if serr != nil {
+		return nil, serr
+	}
+	if err := checkRecords(filename, src, recs); err != nil {
+		return nil, err
+	}
+	return recs, nil
+}
+
+// parseRecordsSyntax reads src with the grammar, without the checks
+// after it (checkRecords): the records, or the grammar's error (a lexer's
+// or a parser's), converted.
+func parseRecordsSyntax(filename string, src []byte) ([]*Record, *Error) {
 	f, err := recordParser.ParseBytes(filename, src)
 	if err != nil {
 		return nil, convertError(err, filename, src, "")
-	}
-	for _, r := range f.Records {
-		r.finish()
-		if err := checkPlies(src, r.Plies()...); err != nil {
-			return nil, convertError(err, filename, src, "")
-		}
-		if err := checkRecord(r, src); err != nil {
-			return nil, convertError(err, filename, src, "")
-		}
 	}
 	if f.Records == nil {
 		return []*Record{}, nil
 	}
 	return f.Records, nil
+}
+
+// checkRecords finishes the records the grammar read from src and checks
+// them in order (checkPlies, checkRecord): the first problem, converted.
+func checkRecords(filename string, src []byte, recs []*Record) *Error {
+	for _, r := range recs {
+		r.finish()
+		if err := checkPlies(src, r.Plies()...); err != nil {
+			return convertError(err, filename, src, "")
+		}
+		if err := checkRecord(r, src); err != nil {
+			return convertError(err, filename, src, "")
+		}
+	}
+	return nil
 }
 
 // The tags whose values are checked; see docs/notation.md.

@@ -30,6 +30,9 @@ type recordSplitter struct {
 
 	// The position of the next byte to read.
 	off, line, col int
+	// start is where the record next read starts (next sets it), from
+	// which grammarWindow reads one the splitter does not understand.
+	start lexer.Position
 
 	records  slab[Record]
 	tags     slab[Tag]
@@ -54,12 +57,15 @@ func newRecordSplitter(filename string, src []byte) *recordSplitter {
 	return p
 }
 
-// splitRecords parses src as ParseRecords does, or reports false when the
-// file is not of the plain form (see recordSplitter), or when the
-// grammar would reject it.
-func splitRecords(filename string, src []byte) ([]*Record, bool) {
+// splitRecords parses src as ParseRecords does: the records of the plain
+// form (see recordSplitter) with the splitter, the others, and an error,
+// with the grammar, a record's window at a time (grammarWindow; windows
+// counts them). A file that is not clean text goes to the grammar whole,
+// which reports it.
+func splitRecords(filename string, src []byte) (recs []*Record, windows int, err error) {
 	if checkText(filename, src) != nil {
-		return nil, false
+		recs, err := parseRecordsGrammar(filename, src)
+		return recs, 1, err
 	}
 	p := newRecordSplitter(filename, src)
 	// One block of nodes for all plies and turns of the file, as in
@@ -69,17 +75,34 @@ func splitRecords(filename string, src []byte) ([]*Record, bool) {
 		p.annots.chunk = make([]AnnotatedPly, plies)
 		p.turns.chunk = make([]Turn, turns)
 	}
-	recs := []*Record{}
+	recs = []*Record{}
 	for {
 		r, ok := p.next()
 		switch {
 		case !ok:
-			return nil, false
+			rs, end, err, checked := grammarWindow(filename, src, p.text, p.start, true)
+			windows++
+			if checked {
+				err = p.laterSyntaxError(err, end)
+			}
+			if err != nil {
+				return nil, windows, err
+			}
+			recs = append(recs, rs...)
+			p.resume(end)
 		case r == nil:
-			return recs, true
+			return recs, windows, nil
+		default:
+			recs = append(recs, r)
 		}
-		recs = append(recs, r)
 	}
+}
+
+// resume moves the splitter to byte offset end, where the records the
+// grammar read from p.start end.
+func (p *recordSplitter) resume(end int) {
+	p.off, p.line, p.col = p.start.Offset, p.start.Line, p.start.Column
+	p.advance(end)
 }
 
 // next reads the next record; nil, true at the end of the file, and false
@@ -90,6 +113,7 @@ func (p *recordSplitter) next() (*Record, bool) {
 	if p.off == len(p.src) {
 		return nil, true
 	}
+	p.start = p.pos()
 	r, ok := p.record()
 	if !ok || checkRecord(r, p.src) != nil {
 		return nil, false // the grammar gives the error
@@ -118,22 +142,22 @@ func (p *recordSplitter) reset() {
 // program that looks at each once (taflmail validate), as CSVScanner
 // reads a CSV file: the memory of a record's tree is used again for the
 // next. It gives the records ParseRecords gives, in the same order, with
-// the same positions, and ends with the same error. A file the splitter
-// does not understand from some record on (see recordSplitter) goes to
-// the grammar from there, as in ParseRecords, whole, and the scan goes on
-// with the grammar's records, or ends with its error after the records
-// returned before. A RecordScanner is not safe for concurrent use.
+// the same positions, and ends with the same error. A record the
+// splitter does not understand (see recordSplitter) goes to the grammar
+// in a window of its own (grammarWindow), and the scan goes on with the
+// splitter after it, or ends with the grammar's error after the records
+// returned before: what the scan holds is a record, or a window, not the
+// file. A file that is not clean text goes to the grammar whole. A
+// RecordScanner is not safe for concurrent use.
 type RecordScanner struct {
 	split *recordSplitter
 	rec   *Record
 	err   error
-	// grammar is set once the splitter has given up (or, for a file
-	// that is not clean text, from the start); rest then holds the
-	// grammar's records not yet returned, once loaded. returned counts
-	// the records returned.
-	grammar, loaded bool
-	rest            []*Record
-	returned        int
+	// whole is set for a file that is not clean text, which the grammar
+	// reads whole (loaded once it has); rest holds the grammar's records
+	// not yet returned, of that file or of the last window.
+	whole, loaded bool
+	rest          []*Record
 }
 
 // NewRecordScanner returns a scanner of src; filename is used in
@@ -141,7 +165,7 @@ type RecordScanner struct {
 func NewRecordScanner(filename string, src []byte) *RecordScanner {
 	// A file that is not clean text goes to the grammar, which reports
 	// it, as in splitRecords.
-	return &RecordScanner{split: newRecordSplitter(filename, src), grammar: checkText(filename, src) != nil}
+	return &RecordScanner{split: newRecordSplitter(filename, src), whole: checkText(filename, src) != nil}
 }
 
 // Scan reads the next record, which Record then returns. It returns false
@@ -153,37 +177,44 @@ func (s *RecordScanner) Scan() bool {
 	if s.err != nil {
 		return false
 	}
-	if !s.grammar {
+	if s.whole && !s.loaded {
+		s.loaded = true
+		if s.rest, s.err = parseRecordsGrammar(s.split.filename, s.split.src); s.err != nil {
+			return false
+		}
+	}
+	for len(s.rest) == 0 {
+		if s.whole {
+			return false
+		}
 		r, ok := s.splitNext()
 		if s.err != nil {
 			return false
 		}
 		if ok {
-			if r == nil {
-				return false
-			}
 			s.rec = r
-			s.returned++
-			return true
+			return r != nil
 		}
-		s.grammar = true
-	}
-	if !s.loaded {
-		// The grammar reads the whole file; the records before this one
-		// are those already returned (TestParseRecordsSame).
-		s.loaded = true
-		recs, err := parseRecordsGrammar(s.split.filename, s.split.src)
+		start := s.split.start.Offset
+		rs, end, gerr, checked := grammarWindow(s.split.filename, s.split.src, s.split.text, s.split.start, true)
+		if checked {
+			gerr = s.split.laterSyntaxError(gerr, end)
+		}
+		var err error
+		if gerr != nil {
+			err = gerr
+		}
+		if err == nil && len(rs) == 0 && end <= start {
+			err = &Error{Filename: s.split.filename, Line: s.split.start.Line, Col: s.split.start.Column, Message: "internal error: the grammar read nothing"}
+		}
 		if err != nil {
 			s.err = err
 			return false
 		}
-		s.rest = recs[min(s.returned, len(recs)):]
-	}
-	if len(s.rest) == 0 {
-		return false
+		s.rest = rs
+		s.split.resume(end)
 	}
 	s.rec, s.rest = s.rest[0], s.rest[1:]
-	s.returned++
 	return true
 }
 
@@ -250,6 +281,9 @@ func (p *recordSplitter) record() (*Record, bool) {
 	r.Pos = p.pos()
 	p.tagList = p.tagList[:0]
 	for p.off < len(p.src) && p.src[p.off] == '[' {
+		if p.off-p.start.Offset > MaxRecordBytes {
+			return nil, false // grammarWindow refuses it
+		}
 		t, ok := p.tag()
 		if !ok {
 			return nil, false
@@ -261,6 +295,9 @@ func (p *recordSplitter) record() (*Record, bool) {
 	r.Comments = p.commentList()
 	p.turnList = p.turnList[:0]
 	for p.off < len(p.src) && p.src[p.off] >= '0' && p.src[p.off] <= '9' {
+		if p.off-p.start.Offset > MaxRecordBytes {
+			return nil, false // grammarWindow refuses it
+		}
 		t, ok := p.turn()
 		if !ok {
 			return nil, false
