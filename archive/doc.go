@@ -13,7 +13,9 @@
 // outcome with one [Store.Commit]. Commit records the mail's Message-ID, the
 // game, the new plies, the players and the replies to send in a single
 // transaction, so a mail is either fully handled or not at all, and a mail
-// delivered twice is refused with [ErrDuplicate]. The sender then drains
+// delivered twice is refused with [ErrDuplicate]. A change too large to
+// hold at once (a tournament's start) is written in parts through one
+// transaction with [Store.WriteBatch]. The sender then drains
 // [Store.PendingOutbox] and reports back with [Store.MarkSent],
 // [Store.MarkRetry] or [Store.MarkFailed].
 //

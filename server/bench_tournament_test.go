@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"math/rand/v2"
+	"os"
 	"path/filepath"
 	"runtime"
 	"runtime/metrics"
@@ -18,12 +19,13 @@ import (
 
 // benchEvent stores a created tournament of n players (rated, brandubh,
 // 30d+1d, matches of two games) in a fresh archive and returns a referee
-// over it.
-func benchEvent(b *testing.B, n int, now time.Time) (*Server, *archive.Store) {
+// over it, and the archive's file.
+func benchEvent(b *testing.B, n int, now time.Time) (*Server, *archive.Store, string) {
 	b.Helper()
 	ctx := context.Background()
 	clock := func() time.Time { return now }
-	store, err := archive.OpenWith(ctx, filepath.Join(b.TempDir(), "bench.db"), archive.Options{Now: clock})
+	path := filepath.Join(b.TempDir(), "bench.db")
+	store, err := archive.OpenWith(ctx, path, archive.Options{Now: clock})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -42,7 +44,7 @@ func benchEvent(b *testing.B, n int, now time.Time) (*Server, *archive.Store) {
 	if err := store.Commit(ctx, archive.Change{Tournament: tc}); err != nil {
 		b.Fatal(err)
 	}
-	return srv, store
+	return srv, store, path
 }
 
 // BenchmarkStartTournament100: starting a 100-player event with matches
@@ -63,18 +65,19 @@ func BenchmarkStartTournament300(b *testing.B)  { benchStart(b, 300) }
 func BenchmarkStartTournament1000(b *testing.B) { benchStart(b, 1000) }
 
 // benchStart times the start of an event of n players in matches of two
-// games, and reports its CPU time and the peak of the live heap while it
+// games, and reports its CPU time, the peak of the live heap while it
 // runs (sampled every 20 ms from runtime/metrics, so a peak between two
-// samples may be missed by a little).
+// samples may be missed by a little) and the size of the archive after.
 func benchStart(b *testing.B, n int) {
 	ctx := context.Background()
 	now := time.Date(2027, 3, 1, 0, 0, 0, 0, time.UTC)
 	want := n * (n - 1)
 	var cpu time.Duration
 	var peak uint64
+	var size int64 // the archive's file once closed (the WAL checkpointed into it)
 	for b.Loop() {
 		b.StopTimer()
-		srv, store := benchEvent(b, n, now)
+		srv, store, path := benchEvent(b, n, now)
 		runtime.GC()
 		b.StartTimer()
 		stop := samplePeakHeap(&peak)
@@ -87,10 +90,14 @@ func benchStart(b *testing.B, n int) {
 			b.Fatalf("StartTournamentCounted = %+v, %v; want %d games, %d lists", r, err, want, n)
 		}
 		store.Close()
+		if fi, err := os.Stat(path); err == nil {
+			size = fi.Size()
+		}
 		b.StartTimer()
 	}
 	b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms/op")
 	b.ReportMetric(float64(peak)/(1<<20), "peak-heap-MB")
+	b.ReportMetric(float64(size)/(1<<20), "archive-MB")
 }
 
 // samplePeakHeap samples the bytes of live and not yet swept heap objects
@@ -135,7 +142,7 @@ func samplePeakHeap(peak *uint64) (stop func()) {
 func BenchmarkTournamentStandings100(b *testing.B) {
 	ctx := context.Background()
 	now := time.Date(2027, 3, 1, 0, 0, 0, 0, time.UTC)
-	srv, store := benchEvent(b, 100, now)
+	srv, store, _ := benchEvent(b, 100, now)
 	defer store.Close()
 	ids, err := srv.StartTournament(ctx, "big")
 	if err != nil {
