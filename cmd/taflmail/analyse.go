@@ -65,7 +65,9 @@ The score is in points, 100 to an attacker, from the side to move's view
 final ply included.
 
 --ply is the number of plies played before the position, from 0 (the
-start) to the game's length (default: every ply of the record); a game
+start) to the game's length (default: every ply of the record); plies are
+moves, as validate and games count them: a final resignation or time-out
+is none; a game
 whose replay stops at an illegal ply can be analysed only up to that ply,
 and beyond it analyse fails saying where and why, as validate does.
 --game picks a game of a file with several by its number, as validate
@@ -143,23 +145,26 @@ func runAnalyse(cmd *cobra.Command, o analyseOptions, args []string) error {
 	if g.SetupErr != nil {
 		return g.SetupErr
 	}
-	ply := len(g.Plies)
+	// plies are moves: a final time-out or resignation is none (the
+	// count of validate and of taflmail games)
+	moves := g.Moves()
+	ply := moves
 	if plySet {
-		if o.ply < 0 || o.ply > len(g.Plies) {
+		if o.ply < 0 || o.ply > moves {
 			return usageErrorf(cmd, "--ply %d: want 0..%d (the plies game %d of %s has)",
-				o.ply, len(g.Plies), g.Number, name)
+				o.ply, moves, g.Number, name)
 		}
 		ply = o.ply
 	}
 	replay := g.Replay()
-	if played, why := replayStop(replay); ply > played {
+	if stop, why := replayStop(replay); ply > movesIn(g, stop) {
 		prefix := ""
 		if plySet {
 			prefix = fmt.Sprintf("--ply %d: ", ply)
 		}
-		return replayStopError(prefix, g, name, played, why)
+		return replayStopError(prefix, g, name, movesIn(g, stop), why)
 	}
-	pos, _, err := replay.PositionAt(ply)
+	pos, _, err := replay.PositionAt(afterMoves(g, ply))
 	if err != nil {
 		return err
 	}

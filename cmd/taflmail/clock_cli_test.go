@@ -151,3 +151,49 @@ func TestClockOperatorCommands(t *testing.T) {
 		}
 	}
 }
+
+// TestPliesAgree: games, validate, analyse and diagram count the plies of
+// a game lost on time alike: its moves, not the final time-out (issue 22
+// §9: analyse took the time-out for a third ply and analysed "after ply
+// 3" a game that games lists with 2).
+func TestPliesAgree(t *testing.T) {
+	path, games := clockFixture(t)
+	id := games["timeout"]
+	r := run(t, "games", "--json", "--status", "finished", "--archive-path", path)
+	var line gameJSONLine
+	for _, l := range strings.Split(strings.TrimSpace(r.stdout), "\n") {
+		if err := json.Unmarshal([]byte(l), &line); err != nil {
+			t.Fatalf("games --json: %v:\n%s", err, r.stdout)
+		}
+		if line.ID == id {
+			break
+		}
+	}
+	if line.ID != id || line.Plies != 2 {
+		t.Fatalf("games --json for %s = %+v, want 2 plies", id, line)
+	}
+	out := filepath.Join(t.TempDir(), "timeout.tafl")
+	if r := run(t, "export", id, "-o", out, "--archive-path", path); r.code != exitOK {
+		t.Fatalf("export: %s", r.stderr)
+	}
+	if data, _ := os.ReadFile(out); !strings.Contains(string(data), "timeout") {
+		t.Fatalf("the export has no time-out ply:\n%s", data)
+	}
+	if v := run(t, "validate", "--json", out); !strings.Contains(v.stdout, `"plies":2,`) {
+		t.Errorf("validate --json = %s", v.stdout)
+	}
+	a := run(t, "analyse", out, "--depth", "1", "--json")
+	if a.code != exitOK || !strings.Contains(a.stdout, `"ply":2,`) {
+		t.Errorf("analyse (all plies) = code %d, %s%s; want ply 2", a.code, a.stdout, a.stderr)
+	}
+	for _, cmd := range [][]string{{"analyse", out, "--depth", "1", "--ply", "3"}, {"diagram", out, "--ply", "3"}} {
+		r := run(t, cmd...)
+		if r.code != exitUsage || !strings.Contains(r.stderr, "--ply 3: want 0..2") {
+			t.Errorf("%v = code %d, stderr %q; want a usage error naming 0..2", cmd, r.code, r.stderr)
+		}
+	}
+	d := run(t, "diagram", out)
+	if d.code != exitOK || !strings.HasSuffix(d.stdout, "  game over: defenders win (timeout)\n") {
+		t.Errorf("diagram of the whole game = code %d:\n%s%s", d.code, d.stdout, d.stderr)
+	}
+}

@@ -36,7 +36,8 @@ func newDiagramCommand() *cobra.Command {
 From a record (any format validate reads; --format names it as there):
 --game N picks the game (its number in the file, for CSV its line number;
 default the first), --ply N the position after N plies (0 is the start;
-default after the last ply). The last ply's squares and the pieces it
+default after the last ply; plies are moves, as validate and games count
+them: a final resignation or time-out is none). The last ply's squares and the pieces it
 captured are marked. After the last ply of a finished game the last line
 says how it ended, a resignation, time-out or agreed draw included.
 
@@ -214,26 +215,30 @@ func positionFromFile(cmd *cobra.Command, o diagramOptions, name string) (*engin
 	n := o.ply
 	// -1 is the flag's "not given"; given, it must be a ply of the game
 	// (trial 2 report §9)
+	// plies are moves, as analyse, validate and games count them: a
+	// final time-out or resignation is none
 	plySet := cmd.Flags().Changed("ply")
-	if plySet && (n < 0 || n > len(g.Plies)) {
-		return nil, nil, usageErrorf(cmd, "--ply %d: want 0..%d (the plies game %d has)", n, len(g.Plies), g.Number)
+	moves := g.Moves()
+	if plySet && (n < 0 || n > moves) {
+		return nil, nil, usageErrorf(cmd, "--ply %d: want 0..%d (the plies game %d has)", n, moves, g.Number)
 	}
 	if e := r.Err(); r.Final == nil && e != nil {
 		return nil, nil, e // the game could not be set up
 	}
-	played, why := replayStop(r)
+	stop, why := replayStop(r)
+	played := movesIn(g, stop)
 	switch {
-	case !plySet && played < len(g.Plies):
+	case !plySet && stop < len(g.Plies):
 		// The board where the replay stopped, and why on stderr: the
 		// drawing on stdout stays a drawing (found by a new-user trial of the record readers, 2026-12-01).
 		n = played
 		fmt.Fprintf(cmd.ErrOrStderr(), "warning: %v; the board is drawn after ply %d, where the replay stopped\n", why, n)
 	case !plySet:
-		n = len(g.Plies)
+		n = moves
 	case n > played:
 		return nil, nil, replayStopError(fmt.Sprintf("--ply %d: ", n), g, name, played, why)
 	}
-	pos, last, err := r.PositionAt(n)
+	pos, last, err := r.PositionAt(afterMoves(g, n))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -241,7 +246,7 @@ func positionFromFile(cmd *cobra.Command, o diagramOptions, name string) (*engin
 	if last.Played {
 		opts = append(opts, notation.WithLastMove(last.Move), notation.WithCaptures(last.Captures...))
 	}
-	if n == len(g.Plies) {
+	if n == moves && stop == len(g.Plies) {
 		// A resignation, time-out or agreed draw leaves the board as it
 		// was: say how the game ended rather than whose ply is next.
 		opts = append(opts, notation.WithOutcome(r.Outcome()))

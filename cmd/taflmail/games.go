@@ -143,13 +143,16 @@ func writeGamesTable(w io.Writer, games []*archive.Game, st archive.GameStatus, 
 }
 
 // resultCell is a game's result for the table: "defenders (escape)",
-// "draw offered by attackers" while a draw offer stands, "-" otherwise.
+// "annulled" for a game annulled by a withdrawal (Decision T3), "draw
+// offered by attackers" while a draw offer stands, "-" otherwise.
 func resultCell(g *archive.Game) string {
 	switch {
 	case g.Result != "" && g.Reason != "":
 		return g.Result + " (" + g.Reason + ")"
 	case g.Result != "":
 		return g.Result
+	case g.Reason == "annulled":
+		return g.Reason // ended without a result (Decision T3)
 	case g.DrawOfferBy != "":
 		return "draw offered by " + g.DrawOfferBy
 	}

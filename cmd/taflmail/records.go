@@ -106,6 +106,39 @@ func pickGame(cmd *cobra.Command, games []*notation.Game, n int, given bool, nam
 	return nil, usageErrorf(cmd, "--game %d: %s has no game %d", n, name, n)
 }
 
+// afterMoves returns the number of g's plies (g.Plies, resignations and
+// time-outs included) that make its first n moves (0 ≤ n ≤ g.Moves()):
+// Replay.PositionAt(afterMoves(g, n)) is the position after n moves. The
+// commands count plies as moves, as validate's "plies" and the archive's
+// ply count (taflmail games) do: a resignation or time-out is no ply of
+// the board (issue 22 §9).
+func afterMoves(g *notation.Game, n int) int {
+	if n <= 0 {
+		return 0
+	}
+	moves := 0
+	for i, p := range g.Plies {
+		if p.Ply.Move != nil {
+			if moves++; moves == n {
+				return i + 1
+			}
+		}
+	}
+	return len(g.Plies)
+}
+
+// movesIn returns the number of moves among the first n plies of g
+// (g.Plies): the inverse of afterMoves.
+func movesIn(g *notation.Game, n int) int {
+	moves := 0
+	for _, p := range g.Plies[:min(max(n, 0), len(g.Plies))] {
+		if p.Ply.Move != nil {
+			moves++
+		}
+	}
+	return moves
+}
+
 // replayStop returns the number of plies of r's game before the first
 // move the replay could not play (len(Game.Plies) when it played them
 // all), and the problem that stopped it there (nil when it did not stop).

@@ -20,7 +20,9 @@ func newTournamentShowCommand() *cobra.Command {
 		Long: `show prints a tournament's settings, its players (group, Berger number,
 seeding rating, withdrawals: "annulled" when their games were annulled,
 Decision T3) and its games in schedule order with their players, status
-and result. The players' keys are never printed.`,
+and result ("annulled" for every game of a player whose games were
+annulled; the count of finished games leaves them out, as the crosstable
+does). The players' keys are never printed.`,
 		Example:      `  taflmail tournament show winter-2027`,
 		Args:         cobra.ArbitraryArgs,
 		SilenceUsage: true,
@@ -97,16 +99,28 @@ func writeTournament(w io.Writer, t *archive.Tournament, es []archive.Entry, gs 
 	if len(gs) == 0 {
 		return nil
 	}
-	finished := 0
-	for _, g := range gs {
-		if g.Status == archive.Finished {
-			finished++
+	c, err := countGames(t, es, gs)
+	if err != nil {
+		return err
+	}
+	if c.annulled > 0 {
+		fmt.Fprintf(w, "\nGames (%d of %d finished; %d annulled):\n", c.finished, c.counted, c.annulled)
+	} else {
+		fmt.Fprintf(w, "\nGames (%d of %d finished):\n", c.finished, c.counted)
+	}
+	annulled := map[string]bool{} // players whose every game is annulled (Decision T3)
+	for _, e := range es {
+		if e.Annulled {
+			annulled[e.Player] = true
 		}
 	}
-	fmt.Fprintf(w, "\nGames (%d of %d finished):\n", finished, len(gs))
 	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "  ROUND\tID\tATTACKERS\tDEFENDERS\tSTATUS\tPLIES\tRESULT")
 	for _, g := range gs {
+		result := resultCell(g)
+		if (annulled[g.Attackers] || annulled[g.Defenders]) && result != "annulled" {
+			result += ", annulled" // played before the withdrawal, but it counts no more
+		}
 		round := "-"
 		if g.Event != nil {
 			if g.Event.Pairing.Section > 1 || t.Groups > 1 {
@@ -116,7 +130,7 @@ func writeTournament(w io.Writer, t *archive.Tournament, es []archive.Entry, gs 
 			}
 			round += g.Event.RoundTag()
 		}
-		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%d\t%s\n", round, g.ID, g.Attackers, g.Defenders, g.Status, g.PlyCount, resultCell(g))
+		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\t%d\t%s\n", round, g.ID, g.Attackers, g.Defenders, g.Status, g.PlyCount, result)
 	}
 	return tw.Flush()
 }

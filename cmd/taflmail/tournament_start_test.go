@@ -79,6 +79,12 @@ func TestTournamentStartCountsSpectators(t *testing.T) {
 	if r.stdout != want {
 		t.Errorf("start said %q, want %q", r.stdout, want)
 	}
+	// started on 2027-02-20, before the file's start date 2027-03-01: the
+	// list gives the day it started (issue 22 §9)
+	r = run(t, "tournament", "list", "--archive-path", db)
+	if f := strings.Fields(strings.Split(r.stdout, "\n")[1]); r.code != exitOK || len(f) < 7 || f[0] != "spring-2027" || f[6] != "2027-02-20" {
+		t.Errorf("tournament list after an early start = code %d\n%s\nwant the start 2027-02-20", r.code, r.stdout)
+	}
 
 	store, err = archive.Open(ctx, db)
 	if err != nil {

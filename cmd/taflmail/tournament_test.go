@@ -246,6 +246,21 @@ func TestTournamentDirector(t *testing.T) {
 		t.Fatalf("withdraw = code %d, stderr %q", r.code, r.stderr)
 	}
 	checkOperatorGolden(t, "tournament-withdraw.txt", r.stdout)
+	// list and show count dave's annulled games as the crosstable does:
+	// neither finished nor scheduled (issue 22 §9: list said 8/12)
+	for _, tc := range []struct {
+		golden string
+		args   []string
+	}{
+		{"tournament-list-annulled.txt", []string{"tournament", "list"}},
+		{"tournament-show-annulled.txt", []string{"tournament", "show", "spring-2027"}},
+	} {
+		r := f.run(t, tc.args...)
+		if r.code != exitOK || r.stderr != "" {
+			t.Fatalf("taflmail %v = code %d, stderr %q", tc.args, r.code, r.stderr)
+		}
+		checkOperatorGolden(t, tc.golden, r.stdout)
+	}
 	r = f.run(t, "tournament", "withdraw", "spring-2027", "dave@player.test", "--server-address", "tafl@game.test")
 	if r.code != exitFailure || !strings.Contains(r.stderr, "not a player") {
 		t.Errorf("withdrawing dave twice = code %d, stderr %q", r.code, r.stderr)
