@@ -226,6 +226,7 @@ var catalogDE = map[string]string{
 	"notify.zone.fixed":   "%q ist eine Abkürzung oder ein fester Abstand zu UTC und folgt nicht der Sommerzeit deines Orts. Nenne deinen Ort als Gebiet/Stadt aus der IANA-Zeitzonendatenbank, etwa \"benachrichtigung täglich %s Europe/Berlin\" oder America/New_York; ohne Zeitzone gilt UTC.",
 	"notify.zone.unknown": "Ich kenne keine Zeitzone %q. Nenne deine Zeitzone nach der Uhrzeit mit ihrem Namen in der IANA-Zeitzonendatenbank (Gebiet/Stadt), etwa \"benachrichtigung täglich %s Europe/Berlin\"; ohne Zeitzone gilt UTC.",
 	"notify.zone.suggest": "Ich kenne keine Zeitzone %q. Meintest du \"benachrichtigung täglich %s %s\"?",
+	"notify.zone.abbrev":  "%q ist eine Abkürzung, kein Ort, und wechselt nicht wie dein Ort zwischen Sommer- und Winterzeit. Nenne deinen Ort als Gebiet/Stadt aus der IANA-Zeitzonendatenbank, etwa \"benachrichtigung täglich %s %s\"; %s ist unter anderem die Zeit von %s. Ohne Zeitzone gilt UTC.",
 	"digest.at.utc":       "%s Uhr UTC",
 	"digest.at.zone":      "%s Uhr (Zeitzone %s)",
 	"notify.show.each":    "Du bekommst für jeden Zug deiner Gegner eine Mail. \"benachrichtigung täglich 07:00\" bringt dir stattdessen eine Mail am Tag um 07:00 Uhr UTC mit den Partien, in denen du am Zug bist; \"benachrichtigung täglich 07:00 Europe/Berlin\" um 07:00 Uhr Berliner Zeit.",

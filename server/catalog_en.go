@@ -228,6 +228,7 @@ var catalogEN = map[string]string{
 	"notify.zone.fixed":   "%q is an abbreviation or a fixed offset from UTC, which does not follow summer time where you live. Name your place as Area/City from the IANA time zone database, such as \"notify digest %s America/New_York\" or Europe/London; without a zone the time is UTC.",
 	"notify.zone.unknown": "I know no time zone %q. Name your time zone after the time by its name in the IANA time zone database (Area/City), such as \"notify digest %s Europe/Berlin\"; without a zone the time is UTC.",
 	"notify.zone.suggest": "I know no time zone %q. Did you mean \"notify digest %s %s\"?",
+	"notify.zone.abbrev":  "%q is an abbreviation, not a place, and does not change between summer and winter time as your place does. Name your place as Area/City from the IANA time zone database, such as \"notify digest %s %s\"; %s is the time of %s, among others. Without a zone the time is UTC.",
 	"digest.at.utc":       "%s UTC",
 	"digest.at.zone":      "%s %s time",
 	"notify.show.each":    "You get a mail for every move of your opponents. \"notify digest 07:00\" gets you one mail a day at 07:00 UTC instead, listing the games where it is your move; \"notify digest 07:00 Europe/Berlin\" at 07:00 Berlin time.",

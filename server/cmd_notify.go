@@ -65,7 +65,7 @@ func (ss *session) notify(c *grammar.NotifyCommand) error {
 				return ss.refuseZone(c.Zone.Text, at)
 			}
 			if fixedZone(zone) {
-				return ss.refuse("notify.zone.fixed", clip(c.Zone.Text), clockOfDay(at))
+				return ss.refuseFixedZone(c.Zone.Text, at)
 			}
 		}
 		request := "notify digest " + clockOfDay(at)
@@ -146,6 +146,9 @@ func (ss *session) playsAny() (bool, error) {
 // name (clipped) and shows the command with a zone that is one, the
 // zone the player may have meant when suggestZone finds it.
 func (ss *session) refuseZone(name string, at int) error {
+	if abbreviationZones(name) != nil { // "CEST", "PDT": no zone, but a time of known places
+		return ss.refuseFixedZone(name, at)
+	}
 	if sug := suggestZone(name); sug != "" {
 		return ss.refuse("notify.zone.suggest", clip(name), clockOfDay(at), sug)
 	}

@@ -56,6 +56,84 @@ func fixedZone(name string) bool {
 	return name != "" && (!strings.Contains(name, "/") || strings.HasPrefix(strings.ToLower(name), "etc/"))
 }
 
+// zoneAbbreviations are the common abbreviations of time zones, in upper
+// case, with the IANA zones of places that use them, the most populous
+// first (issue 22 §7: the CET refusal suggested America/New_York). An
+// abbreviation names a time, not a place: CET is winter time in Berlin,
+// Paris and Rome alike, and none of them keeps it in summer, so the
+// referee refuses it (fixedZone, or no zone at all for CEST, PDT, MEZ…)
+// and offers these places instead. Some abbreviations mean more than one
+// time (CST: Chicago and Shanghai; IST: India, Ireland and Israel); then
+// the places of each are listed. German players write MEZ/MESZ (Central
+// European), OEZ and WEZ. TestZoneAbbreviations checks that every zone
+// here loads and is a place's.
+var zoneAbbreviations = map[string][]string{
+	"CET": centralEurope, "CEST": centralEurope, "MET": centralEurope, "MEST": centralEurope,
+	"MEZ": centralEurope, "MESZ": centralEurope,
+	"WET": westernEurope, "WEST": westernEurope, "WEZ": westernEurope, "WESZ": westernEurope,
+	"EET": easternEurope, "EEST": easternEurope, "OEZ": easternEurope, "OESZ": easternEurope,
+	"GMT": {"Europe/London", "Europe/Dublin", "Africa/Accra"},
+	"BST": {"Europe/London"},
+	"IST": {"Asia/Kolkata", "Europe/Dublin", "Asia/Jerusalem"},
+	"MSK": {"Europe/Moscow"},
+	"EST": easternAmerica, "EDT": easternAmerica,
+	"CST": {"America/Chicago", "America/Mexico_City", "America/Winnipeg", "Asia/Shanghai"},
+	"CDT": {"America/Chicago", "America/Mexico_City", "America/Winnipeg"},
+	"MST": {"America/Denver", "America/Edmonton", "America/Phoenix"},
+	"MDT": {"America/Denver", "America/Edmonton"},
+	"PST": pacificAmerica, "PDT": pacificAmerica,
+	"AKST": {"America/Anchorage"}, "AKDT": {"America/Anchorage"},
+	"HST": {"Pacific/Honolulu"},
+	"AST": {"America/Halifax", "America/Puerto_Rico"}, "ADT": {"America/Halifax"},
+	"NST": {"America/St_Johns"}, "NDT": {"America/St_Johns"},
+	"BRT":  {"America/Sao_Paulo"},
+	"ART":  {"America/Argentina/Buenos_Aires"},
+	"JST":  {"Asia/Tokyo"},
+	"KST":  {"Asia/Seoul"},
+	"HKT":  {"Asia/Hong_Kong"},
+	"SGT":  {"Asia/Singapore"},
+	"PKT":  {"Asia/Karachi"},
+	"WIB":  {"Asia/Jakarta"},
+	"AEST": easternAustralia, "AEDT": easternAustralia,
+	"ACST": {"Australia/Adelaide", "Australia/Darwin"}, "ACDT": {"Australia/Adelaide"},
+	"AWST": {"Australia/Perth"},
+	"NZST": {"Pacific/Auckland"}, "NZDT": {"Pacific/Auckland"},
+	"SAST": {"Africa/Johannesburg"},
+	"WAT":  {"Africa/Lagos"},
+	"CAT":  {"Africa/Maputo", "Africa/Harare"},
+	"EAT":  {"Africa/Nairobi"},
+}
+
+// The places of the abbreviations that several share.
+var (
+	centralEurope    = []string{"Europe/Berlin", "Europe/Paris", "Europe/Rome", "Europe/Madrid", "Europe/Vienna", "Europe/Zurich"}
+	westernEurope    = []string{"Europe/Lisbon", "Atlantic/Canary"}
+	easternEurope    = []string{"Europe/Athens", "Europe/Helsinki", "Europe/Bucharest", "Africa/Cairo"}
+	easternAmerica   = []string{"America/New_York", "America/Toronto", "America/Detroit"}
+	pacificAmerica   = []string{"America/Los_Angeles", "America/Vancouver", "America/Tijuana"}
+	easternAustralia = []string{"Australia/Sydney", "Australia/Melbourne", "Australia/Brisbane"}
+)
+
+// abbreviationZones returns the places that use the time-zone
+// abbreviation text (any case, a sentence's "." or "," after it ignored),
+// or nil when text is none of zoneAbbreviations.
+func abbreviationZones(text string) []string {
+	return zoneAbbreviations[strings.ToUpper(strings.TrimRight(text, ".,;!"))]
+}
+
+// refuseFixedZone refuses a digest in a zone that is no place's
+// (fixedZone) or in an abbreviation that is no zone at all ("CEST"):
+// for an abbreviation of zoneAbbreviations it names the places that use
+// it and shows the command with the first; otherwise (a fixed offset such
+// as Etc/GMT-1) it asks for the place with a general example.
+func (ss *session) refuseFixedZone(name string, at int) error {
+	if zones := abbreviationZones(name); zones != nil {
+		return ss.refuse("notify.zone.abbrev", clip(name), clockOfDay(at), zones[0],
+			strings.ToUpper(strings.TrimRight(name, ".,;!")), strings.Join(zones, ", "))
+	}
+	return ss.refuse("notify.zone.fixed", clip(name), clockOfDay(at))
+}
+
 // suggestZone returns the IANA name a player may have meant by a name
 // that is no zone: a place without its area ("Berlin" → "Europe/Berlin",
 // "auckland" → "Pacific/Auckland"); "" when there is none. It tries the

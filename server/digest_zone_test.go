@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -310,10 +311,16 @@ func TestDigestUnknownZone(t *testing.T) {
 		{"notify daily at 6:45 Berlin", tr(english, "notify.zone.suggest", "Berlin", "06:45", "Europe/Berlin")},
 		{"benachrichtigung täglich 07:00 Mars/Olympus", tr(german, "notify.zone.unknown", "Mars/Olympus", "07:00")},
 		{"notify digest 07:00 Local", tr(english, "notify.zone.unknown", "Local", "07:00")},
-		{"notify digest 07:30 EST", tr(english, "notify.zone.fixed", "EST", "07:30")},
-		{"notify digest 07:30 GMT", tr(english, "notify.zone.fixed", "GMT", "07:30")},
+		{"notify digest 07:30 EST", tr(english, "notify.zone.abbrev", "EST", "07:30", "America/New_York", "EST", "America/New_York, America/Toronto, America/Detroit")},
+		{"notify digest 07:30 GMT", tr(english, "notify.zone.abbrev", "GMT", "07:30", "Europe/London", "GMT", "Europe/London, Europe/Dublin, Africa/Accra")},
 		{"notify digest 07:30 Etc/GMT-1", tr(english, "notify.zone.fixed", "Etc/GMT-1", "07:30")},
-		{"benachrichtigung täglich 07:30 CET", tr(german, "notify.zone.fixed", "CET", "07:30")},
+		// issue 22 §7: CET is Berlin's and Paris's time, not New York's;
+		// CEST, MEZ and PDT are no zones at all, but known abbreviations
+		{"benachrichtigung täglich 07:30 CET", tr(german, "notify.zone.abbrev", "CET", "07:30", "Europe/Berlin", "CET", strings.Join(centralEurope, ", "))},
+		{"notify digest 07:30 CET", tr(english, "notify.zone.abbrev", "CET", "07:30", "Europe/Berlin", "CET", strings.Join(centralEurope, ", "))},
+		{"notify digest 08:00 cest", tr(english, "notify.zone.abbrev", "cest", "08:00", "Europe/Berlin", "CEST", strings.Join(centralEurope, ", "))},
+		{"benachrichtigung täglich 07:30 MEZ", tr(german, "notify.zone.abbrev", "MEZ", "07:30", "Europe/Berlin", "MEZ", strings.Join(centralEurope, ", "))},
+		{"notify digest 07:30 PDT", tr(english, "notify.zone.abbrev", "PDT", "07:30", "America/Los_Angeles", "PDT", "America/Los_Angeles, America/Vancouver, America/Tijuana")},
 	} {
 		got := to(t, h.deliver(alice, "x", tt.line, nil), alice).Text
 		mustContain(t, tt.line, got, tt.want)
@@ -323,5 +330,45 @@ func TestDigestUnknownZone(t *testing.T) {
 	}
 	if p, err := h.store.Player(context.Background(), alice); err == nil && p.Digest {
 		t.Errorf("a refused zone set alice's digest: %+v", p)
+	}
+	if got := to(t, h.deliver(alice, "x", "notify digest 07:30 CET", nil), alice).Text; strings.Contains(got, "America/New_York") {
+		t.Errorf("the CET refusal suggests New York:\n%s", got)
+	}
+}
+
+// TestZoneAbbreviations: every zone offered for an abbreviation is a
+// place's zone that loads (no abbreviation or fixed offset in turn, so
+// that the command the refusal shows is accepted), and the common
+// abbreviations of issue 22 §7 are there with the places expected first.
+func TestZoneAbbreviations(t *testing.T) {
+	for abbr, zones := range zoneAbbreviations {
+		if abbr != strings.ToUpper(abbr) || len(zones) == 0 {
+			t.Errorf("zoneAbbreviations[%q] = %v", abbr, zones)
+		}
+		for _, z := range zones {
+			if loc, stored, ok := findZone(z); !ok || stored != z || fixedZone(stored) || loc == nil {
+				t.Errorf("%s offers %s, which findZone gives as %v, %q, %v (fixed: %v)", abbr, z, loc, stored, ok, fixedZone(stored))
+			}
+		}
+	}
+	for abbr, first := range map[string]string{
+		"CET": "Europe/Berlin", "cest": "Europe/Berlin", "MEZ": "Europe/Berlin", "MESZ.": "Europe/Berlin",
+		"EST": "America/New_York", "EDT": "America/New_York", "PST": "America/Los_Angeles", "PDT": "America/Los_Angeles",
+		"GMT": "Europe/London", "BST": "Europe/London", "EET": "Europe/Athens", "WET": "Europe/Lisbon",
+		"CST": "America/Chicago", "MST": "America/Denver", "JST": "Asia/Tokyo", "AEST": "Australia/Sydney",
+	} {
+		if z := abbreviationZones(abbr); len(z) == 0 || z[0] != first {
+			t.Errorf("abbreviationZones(%q) = %v, want %s first", abbr, z, first)
+		}
+	}
+	for _, z := range []string{"Europe/Paris", "Europe/Rome"} {
+		if !slices.Contains(abbreviationZones("CET"), z) {
+			t.Errorf("CET does not offer %s", z)
+		}
+	}
+	for _, none := range []string{"Berlin", "Europe/Berlin", "UTC", "XYZ", ""} {
+		if z := abbreviationZones(none); z != nil {
+			t.Errorf("abbreviationZones(%q) = %v, want none", none, z)
+		}
 	}
 }
