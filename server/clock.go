@@ -249,14 +249,14 @@ func (ss *session) clocksText(lang string, t *table) string {
 	if err != nil {
 		return ""
 	}
-	at := ss.now
-	if t.g.Status == archive.Finished && !t.g.EndedAt.IsZero() {
-		at = t.g.EndedAt
+	at := ss.clockInstant()
+	if t.g.Status == archive.Finished && !t.g.EndedAt.IsZero() && !t.g.EndedAt.Equal(ss.now) {
+		at = t.g.EndedAt // ended before this session; one it ends, ends with its mail
 	}
 	c := st.Show(at)
 	var sides []string
 	for _, side := range []engine.Side{engine.Attackers, engine.Defenders} {
-		s := tr(lang, "clock.side", sideName(lang, side.String()), clockDuration(c.Remaining[side]))
+		s := tr(lang, "clock.side", sideName(lang, side.String()), remainingText(tc, c.Remaining[side]))
 		if c.OnLeave[side] {
 			s += " " + tr(lang, "clock.onleave")
 		}
@@ -269,10 +269,70 @@ func (ss *session) clocksText(lang string, t *table) string {
 	return text
 }
 
-// clockDuration writes a remaining time as a time control writes
-// durations (notation.FormatDuration: "29d23h12m"), never below zero.
+// clockDuration writes a duration of the clock settings, a reminder's
+// threshold, as a time control writes durations
+// (notation.FormatDuration: "2d", "12h"), never below zero. Remaining
+// times are remainingText's.
 func clockDuration(d time.Duration) string {
 	return notation.FormatDuration(max(d, 0))
+}
+
+// clockInstant is the instant the clocks of a reply are shown at
+// (CORRESPONDENCE.md §4.3): when the session's mail counts as arrived,
+// its arrival if it is handled within availSlack of it (a ply it carries
+// is committed on arrival, so the opponent's clock starts there: a fresh
+// 8m clock reads 8m, not the 7m59s left once the reply is written a
+// second later), else now (the daemon was down: the clock started at the
+// commit). A session without a mail (a timer, the engine) shows now.
+func (ss *session) clockInstant() time.Time {
+	if at, avail := ss.plyTimes(); avail.IsZero() {
+		return at
+	}
+	return ss.now
+}
+
+// remainingText writes a player's remaining time under the control tc
+// for a mail (issue 22 §3), never below zero:
+//
+//   - to the second ("7m30s", "1m59s", "0s", "1h5m10s") when less than an
+//     hour is left, or the control has a time that is not whole hours
+//     ("8m", "90m", "1h+30m"): there seconds matter;
+//   - otherwise in days, hours and minutes ("29d23h12m", "11h59m").
+//
+// Either way it is rounded down to the unit shown, so it never promises
+// time the player does not have: a move is late at its deadline, which
+// the mail gives to the second (docs/clock.md, "What the mails show").
+func remainingText(tc notation.TimeControl, d time.Duration) string {
+	d = max(d, 0).Truncate(time.Second)
+	if d >= time.Hour && !inMinutes(tc) {
+		return notation.FormatDuration(d.Truncate(time.Minute))
+	}
+	var b strings.Builder
+	for _, p := range []struct {
+		unit time.Duration
+		name string
+	}{{notation.Day, "d"}, {time.Hour, "h"}, {time.Minute, "m"}, {time.Second, "s"}} {
+		if n := d / p.unit; n > 0 {
+			fmt.Fprintf(&b, "%d%s", n, p.name)
+			d -= n * p.unit
+		}
+	}
+	if b.Len() == 0 {
+		return "0s"
+	}
+	return b.String()
+}
+
+// inMinutes reports whether a time of the control tc is not a whole
+// number of hours ("8m", "90m", "1h+30m"), so that its clocks are shown
+// to the second.
+func inMinutes(tc notation.TimeControl) bool {
+	for _, d := range []time.Duration{tc.Base, tc.Increment, tc.Cap, tc.PerMove} {
+		if d%time.Hour != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // stamp writes an instant for a mail: "2026-12-30 10:00:00 UTC".

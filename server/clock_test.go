@@ -241,7 +241,7 @@ func TestExactlyZero(t *testing.T) {
 	h := newHarness(t)
 	id, start := startTimed(t, h, "1d+0d")
 	sent := h.replyAt(start.Add(day), alice, openings[0])
-	mustContain(t, "bob's mail", to(t, sent, bob).Text, "alice@player.test played h1-h3", "attackers 0d left")
+	mustContain(t, "bob's mail", to(t, sent, bob).Text, "alice@player.test played h1-h3", "attackers 0s left")
 	at := start.Add(day + time.Hour)
 	h.replyAt(at, bob, openings[1])
 	sent = h.replyAt(at.Add(time.Second), alice, openings[2])
@@ -382,5 +382,98 @@ func TestNothingAfterTheDeadline(t *testing.T) {
 				t.Errorf("%d result mails, want one to each player", results)
 			}
 		})
+	}
+}
+
+// TestRemainingText: a remaining time as the mails write it (issue 22
+// §3), over controls and remainders: to the second when under an hour is
+// left or the control is in minutes, else in days, hours and minutes;
+// rounded down to the unit shown, never below zero.
+func TestRemainingText(t *testing.T) {
+	const s, m, h, d = time.Second, time.Minute, time.Hour, day
+	for _, tt := range []struct {
+		control string
+		left    time.Duration
+		want    string
+	}{
+		// an 8-minute game: fresh, after a move, below the 2m reminder,
+		// the time-out mail, late
+		{"8m+0d", 8 * m, "8m"},
+		{"8m+0d", 7*m + 59*s + 900*time.Millisecond, "7m59s"},
+		{"8m+0d", 7*m + 30*s, "7m30s"},
+		{"8m+0d", 2*m - s, "1m59s"},
+		{"8m+0d", 59 * s, "59s"},
+		{"8m+0d", 0, "0s"},
+		{"8m+0d", -3 * s, "0s"},
+		// minutes in the control: seconds also above an hour
+		{"90m+0d", 1*h + 20*m + 5*s, "1h20m5s"},
+		{"1h+30m", 2*h + 15*m, "2h15m"},
+		{"5m/move", 5 * m, "5m"},
+		{"1d+10m", 1*d + 3*h + 7*m + 2*s, "1d3h7m2s"},
+		// hours and days: minutes from an hour up, seconds below
+		{"1h+0d", h, "1h"},
+		{"1h+0d", 59*m + 30*s, "59m30s"},
+		{"12h+1h", 11*h + 59*m + 59*s, "11h59m"},
+		{"30d+1d", 30 * d, "30d"},
+		{"30d+1d", 29*d + 23*h + 59*m + 59*s, "29d23h59m"},
+		{"30d+1d", 12*d + 4*h + 33*m + 17*s, "12d4h33m"},
+		{"30d+1d", h + 30*s, "1h"},
+		{"30d+1d", 59*m + 59*s, "59m59s"},
+		{"30d+1d", 0, "0s"},
+		{"3d/move iccf", 2 * d, "2d"},
+		{"10d+2d max 20d", 20 * d, "20d"},
+	} {
+		tc, err := notation.ParseTimeControl("test", tt.control)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := remainingText(tc, tt.left); got != tt.want {
+			t.Errorf("remainingText(%s, %v) = %q, want %q", tt.control, tt.left, got, tt.want)
+		}
+	}
+}
+
+// TestClocksToTheSecond (issue 22 §3): an 8-minute game. A fresh clock
+// reads 8m, not 7m, though the reply is written two seconds after the
+// mail that started it arrived; the mover's clock reads to the second; a
+// reminder below 2m gives the seconds; the time-out mail reads 0s, not
+// "0d".
+func TestClocksToTheSecond(t *testing.T) {
+	h := newHarness(t)
+	h.srv.opts.Reminders = []time.Duration{2 * time.Minute}
+	h.step = 5 * time.Second
+	sent := h.deliver(alice, "a game?", "new copenhagen with bob@player.test time 8m+0d", nil)
+	if findGame(to(t, sent, bob).Subject, "", nil).id == "" {
+		t.Fatalf("no invitation:\n%s", texts(sent))
+	}
+	h.arrival = h.now.Add(h.step - 2*time.Second) // handled two seconds after it arrived
+	sent = h.reply(bob, "accept")
+	start := h.now // the accept's handling: the game starts, alice's clock runs
+	for _, who := range []string{alice, bob} {
+		mustContain(t, who+" at the start", to(t, sent, who).Text, "Clocks (8m+0d): attackers 8m left, defenders 8m left.")
+	}
+	// alice moves 30 seconds in; the mail is handled two seconds later
+	h.now = start.Add(30*time.Second - h.step)
+	h.arrival = start.Add(28 * time.Second)
+	sent = h.reply(alice, openings[0])
+	for _, who := range []string{alice, bob} {
+		mustContain(t, who+" after alice's move", to(t, sent, who).Text, "Clocks (8m+0d): attackers 7m32s left, defenders 8m left.")
+	}
+	turn := start.Add(28 * time.Second) // bob's clock runs from the arrival
+	// the reminder below 2m: due the first second bob has less
+	h.now = turn.Add(6*time.Minute + time.Second)
+	sent = h.runTimers(nil)
+	if len(sent) != 1 || sent[0].to != bob {
+		t.Fatalf("below 2m: mails\n%s\nwant one reminder to bob", subjects(sent))
+	}
+	mustContain(t, "reminder", sent[0].msg.Text, "has fallen below 2m: 1m59s left.", "defenders 1m59s left")
+	// the deadline: 8m and a second after the turn began
+	h.now = turn.Add(8*time.Minute + time.Second)
+	sent = h.runTimers(nil)
+	if len(sent) != 2 {
+		t.Fatalf("at the deadline: %s; want the result to both", subjects(sent))
+	}
+	for _, who := range []string{alice, bob} {
+		mustContain(t, who+" time-out", to(t, sent, who).Text, "Clocks (8m+0d): attackers 7m32s left, defenders 0s left.")
 	}
 }

@@ -300,7 +300,7 @@ func (ss *session) remind(t *table, st *clock.State, x clock.Timer) {
 	var text string
 	if st.Control.Timed() {
 		d, _ := st.Deadline()
-		text = tr(lang, "reminder.timed", clockDuration(x.Threshold), clockDuration(st.Remaining(x.Side, ss.now)), stamp(d))
+		text = tr(lang, "reminder.timed", clockDuration(x.Threshold), remainingText(st.Control, st.Remaining(x.Side, ss.now)), stamp(d))
 	} else {
 		text = tr(lang, "reminder.untimed", clockDuration(x.Threshold))
 	}
