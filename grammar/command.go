@@ -218,16 +218,46 @@ type ClockCommand struct {
 }
 
 // LeaveCommand takes leave or asks for the days left (CORRESPONDENCE.md
-// §3): "leave 2026-12-24 to 2027-01-02" (German "urlaub 2026-12-24 bis
-// 2027-01-02") takes whole UTC days from First to Last inclusive; "leave
-// 2026-12-24" one day (Last is nil); "leave" alone asks for the leave days
-// left this year (First is nil). The dates are checked to be days of the
-// calendar; whether the leave may be taken is package clock's question.
+// §3): "leave 2026-12-24 to 2027-01-02" (German "urlaub 24.12.2026 bis
+// 2.1.2027", "urlaub 24.12.–2.1.") takes whole UTC days from First to
+// Last inclusive; "leave Dec 24" one day (Last is nil); "leave" alone
+// asks for the leave days left this year (First is nil). The days are
+// written in any form of LeaveDay (ParseLeaveDates reads the rest of the
+// line); which dates they are (a day without a year is the next such day)
+// and whether the leave may be taken are package clock's questions
+// (clock.LeaveSpan, clock.TakeLeave).
 type LeaveCommand struct {
 	kw
-	Keyword string `parser:"@('leave' | 'urlaub')"`
-	First   *Date  `parser:"( @@"`
-	Last    *Date  `parser:"  ( ('to' | 'until' | 'bis') @@ )? )?"`
+	Keyword string          `parser:"@('leave' | 'urlaub')"`
+	Dates   *LeaveDatesText `parser:"@@?"`
+	// First and Last are the days of Dates, filled by ParseCommand, their
+	// positions in the mail line; nil for "leave" alone, Last nil for
+	// one day.
+	First, Last *LeaveDay
+}
+
+// LeaveDatesText is the rest of a leave command's line after the
+// keyword, as written; ParseCommand parses it with ParseLeaveDates into
+// LeaveCommand.First and Last.
+type LeaveDatesText struct {
+	Pos  lexer.Position
+	Text string
+}
+
+// Parse implements participle.Parseable: it takes every token up to the
+// end of the line; ParseCommand then cuts the text from the line itself,
+// so that the leave-date grammar sees it as written and reports its
+// errors at the right column.
+func (t *LeaveDatesText) Parse(lex *lexer.PeekingLexer) error {
+	first := lex.Peek()
+	if first.EOF() {
+		return participle.NextMatch
+	}
+	for !lex.Peek().EOF() {
+		lex.Next()
+	}
+	t.Pos = first.Pos
+	return nil
 }
 
 // CancelLeaveCommand cancels the sender's leave: the days not yet begun
@@ -673,9 +703,8 @@ func IsCommandLine(line string) bool {
 // proseWordCommand decides a line whose first word is a command keyword
 // that is also an everyday word ("Leave it to me", "Uhr stellen"): such a
 // line is a command only in a command's shape. "clock" and "uhr" stand
-// alone; "leave" and "urlaub" stand alone, before a word that starts with
-// a digit (a date, even a malformed one, which then gets an error reply)
-// or before "abbrechen"; "cancel" comes before "leave", "urlaub",
+// alone; "leave" and "urlaub" stand alone, before their days
+// (leaveDateStart) or before "abbrechen"; "cancel" comes before "leave", "urlaub",
 // "conditions" or "challenge"; "herausforderung" before "zurückziehen".
 // The tournament words are tournamentProse's, the everyday words of issue
 // 12 playersWordCommand's; other keywords make any line a command.
@@ -694,7 +723,7 @@ func proseWordCommand(first string, f []string) bool {
 	case "clock", "uhr":
 		return len(f) == 1
 	case "leave", "urlaub":
-		return len(f) == 1 || second[0] >= '0' && second[0] <= '9' || first == "urlaub" && second == "abbrechen"
+		return len(f) == 1 || leaveDateStart(f[1:]) || first == "urlaub" && second == "abbrechen"
 	case "cancel":
 		return second == "leave" || second == "urlaub" || second == "conditions" || second == "challenge"
 	case "herausforderung":
@@ -702,6 +731,37 @@ func proseWordCommand(first string, f []string) bool {
 	}
 	return playersWordCommand(first, f)
 }
+
+// leaveDateStart reports whether the words after "leave"/"urlaub" start
+// like its days: a word that starts with a digit (a date, even a
+// malformed one, which then gets an error reply: "24.12.", "2026-12-24",
+// "24 Dez"); a month name before such a word ("Dec 24", "Dez. 24"); or
+// "from", "vom" or "von" before a word shaped like a date ("vom 24.12.",
+// "from 24 Dec", "from Dec 24"), so that "Leave from 3 on" stays prose.
+func leaveDateStart(w []string) bool {
+	switch {
+	case len(w) == 0:
+		return false
+	case digitStart(w[0]):
+		return true
+	case MonthNumber(strings.TrimSuffix(w[0], ".")) > 0:
+		return len(w) > 1 && digitStart(w[1])
+	}
+	switch strings.ToLower(w[0]) {
+	case "from", "vom", "von":
+		if len(w) < 2 {
+			return false
+		}
+		if digitStart(w[1]) {
+			return strings.ContainsAny(w[1], ".-/–") || len(w) > 2 && MonthNumber(strings.TrimSuffix(w[2], ".")) > 0
+		}
+		return MonthNumber(strings.TrimSuffix(w[1], ".")) > 0 && len(w) > 2 && digitStart(w[2])
+	}
+	return false
+}
+
+// digitStart reports whether w starts with a digit.
+func digitStart(w string) bool { return w != "" && w[0] >= '0' && w[0] <= '9' }
 
 // playersWordCommand decides a line whose first word is a command keyword
 // of issue 12 that is also an everyday word ("If you like…", "Watch
@@ -827,14 +887,8 @@ func ParseCommand(filename string, line int, src string) (cmd Command, err error
 			return nil, err
 		}
 	case *LeaveCommand:
-		for _, d := range []*Date{c.First, c.Last} {
-			if d == nil {
-				continue
-			}
-			d.Pos = shift(base, d.Pos)
-			if err := d.check(); err != nil {
-				return nil, err
-			}
+		if err := c.finish(filename, base, src); err != nil {
+			return nil, err
 		}
 	}
 	if m, ok := cmd.(*MoveCommand); ok {
@@ -944,6 +998,37 @@ func checkAddressLength(written string, pos lexer.Position) *Error {
 	case len(addr) > MaxAddressLength:
 		return newError(pos, "the mail address %s has %d characters, more than %d", quoteFound(addr), len(addr), MaxAddressLength)
 	}
+	return nil
+}
+
+// finish parses the days of a leave command (ParseLeaveDates) from the
+// line src, whose positions are relative to line 1, and moves them to
+// base's line.
+func (c *LeaveCommand) finish(filename string, base lexer.Position, src string) error {
+	if c.Dates == nil {
+		return nil
+	}
+	c.Dates.Text = strings.TrimRight(src[c.Dates.Pos.Offset:], " \t")
+	at := shift(base, c.Dates.Pos)
+	c.Dates.Pos = at
+	ld, err := ParseLeaveDates(filename, c.Dates.Text)
+	if err != nil {
+		e := err.(*Error)
+		e.Line = at.Line
+		e.Col += at.Column - 1
+		if e.Expected != "" { // the dates end where the line does
+			e.Expected = strings.ReplaceAll(e.Expected, "end of input", "end of line")
+			e.Found = strings.ReplaceAll(e.Found, "end of input", "end of line")
+			e.Message = "expected " + e.Expected + ", found " + e.Found
+		}
+		return e
+	}
+	for _, d := range []*LeaveDay{ld.First, ld.Last} {
+		if d != nil {
+			d.Pos = shift(at, d.Pos)
+		}
+	}
+	c.First, c.Last = ld.First, ld.Last
 	return nil
 }
 

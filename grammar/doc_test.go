@@ -37,6 +37,7 @@ func grammarDoc() string {
 		{"CSV game lists (ParseCSV)", csvParser.String(), csvLexer},
 		{"Time controls (ParseTimeControl, the TimeControl tag, the time clause of new)", timeControlParser.String(), timeControlLexer},
 		{"Leave intervals (ParseLeaves, the AttackersLeave and DefendersLeave tags)", leaveParser.String(), leaveLexer},
+		{"Leave dates (ParseLeaveDates, the days of a leave command)", leaveDateParser.String(), leaveDateLexer},
 		{"Comment commands (ParseComment: [%ts …], [%avail …], [%clk …])", commentParser.String(), commentLexer},
 	}
 	printed := map[string]bool{}

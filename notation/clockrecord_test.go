@@ -86,17 +86,17 @@ func TestLeaveValue(t *testing.T) {
 	if ls[1].Days() != 1 || FormatLeaves(ls) != "2026-12-24/2027-01-02, 2027-07-01/2027-07-01" {
 		t.Errorf("one-day leave %v, list %q", ls[1], FormatLeaves(ls))
 	}
-	// a leave command's dates; the last before the first is refused at
+	// a leave tag's interval; the last before the first is refused at
 	// the last date
-	cmd, err := grammar.ParseCommand("mail", 3, "leave 2026-12-24 to 2026-12-20")
+	tag, err := grammar.ParseLeaves("tag", "2026-12-24/2026-12-20")
 	if err != nil {
 		t.Fatal(err)
 	}
-	lc := cmd.(*grammar.LeaveCommand)
-	if _, err := LeaveOf(lc.First, lc.Last); err == nil || err.Error() != "mail:3:21: the last day 2026-12-20 is before the first day 2026-12-24" {
+	iv := tag.Intervals[0]
+	if _, err := LeaveOf(iv.First, iv.Last); err == nil || err.Error() != "tag:1:12: the last day 2026-12-20 is before the first day 2026-12-24" {
 		t.Errorf("LeaveOf reversed = %v", err)
 	}
-	if one, err := LeaveOf(lc.First, nil); err != nil || one.Days() != 1 {
+	if one, err := LeaveOf(iv.First, nil); err != nil || one.Days() != 1 {
 		t.Errorf("LeaveOf(first, nil) = %v, %v", one, err)
 	}
 	if _, err := NewLeave(l.Last, l.First); err == nil {

@@ -172,8 +172,10 @@ func DateOf(d *grammar.Date) time.Time {
 	return time.Date(d.Year, time.Month(d.Month), d.Day, 0, 0, 0, 0, time.UTC)
 }
 
-// LeaveOf returns the leave a leave command names: from first to last, or
-// the single day first when last is nil. It fails (a *grammar.Error at
+// LeaveOf returns the leave an interval of a leave tag names (dates
+// YYYY-MM-DD): from first to last, or the single day first when last is
+// nil. (A leave command's days, written as people write them, are
+// clock.LeaveSpan's.) It fails (a *grammar.Error at
 // last) when last is before first.
 func LeaveOf(first, last *grammar.Date) (Leave, error) {
 	if last == nil {

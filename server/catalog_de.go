@@ -390,6 +390,15 @@ Namen mit deinem Schlüssel gilt als deine.`,
 	"err.leave.yearpart":  "%d: %d Tage verlangt, %d übrig",
 	"err.leave.nothing":   "Du hast nach heute keinen Urlaub, den du abbrechen könntest. Du hast noch %d Urlaubstage im Jahr %d.",
 
+	// Daten, wie man sie schreibt (issue 22 §1; cmd_leave.go, grammar/leavedate.go).
+	"syntax.leavedate":     "ein Datum wie 24.12.2026, 24.12., 2026-12-24 oder 24. Dez",
+	"syntax.leave.onespan": "ein Urlaub hat einen ersten und einen letzten Tag (eine Zeile für jeden Urlaub)",
+	"syntax.leave.oneline": "die Daten eines Urlaubs müssen in eine Zeile passen",
+	"hint.leavedate":       "Ein Datum schreibst du in einer dieser Formen; eines ohne Jahr ist der nächste solche Tag ab heute:",
+	"err.leave.noday.year": "%s ohne Jahr ist sein nächster Termin, im Jahr %d, das diesen Tag nicht hat; schreib das Jahr dazu.",
+	"err.leave.nomonth":    "%s nennt keinen Monat. Schreib den Monat dazu, etwa 24.12. oder 24. Dez; ein Tag allein geht nur vor oder nach einem Tag mit Monat, wie in 24.–31.12.",
+	"err.leave.ambiguous":  "%s kann %s oder %s heißen: Tag und Monat können vertauscht sein. Schreib den Tag zuerst mit Punkten (%s oder %s) oder das Jahr zuerst (%s).",
+
 	"syntax.timecontrol":  "eine Bedenkzeit wie 30d+1d",
 	"syntax.timecontrol2": "eine Bedenkzeit wie none, 30d+1d oder 3d/move",
 	"syntax.date":         "ein Datum als JJJJ-MM-TT wie 2026-12-24",

@@ -373,6 +373,15 @@ in your name that carries your key is taken as yours.`,
 	"err.leave.yearpart":  "%d: %d days asked, %d left",
 	"err.leave.nothing":   "You have no leave after today to cancel. You have %d leave days left in %d.",
 
+	// Dates as people write them (issue 22 §1; cmd_leave.go, grammar/leavedate.go).
+	"syntax.leavedate":     "a date such as 24.12.2026, 24.12., 2026-12-24 or Dec 24",
+	"syntax.leave.onespan": "a leave has one first and one last day (a line for each leave)",
+	"syntax.leave.oneline": "the dates of a leave must fit on one line",
+	"hint.leavedate":       "A date is written in one of these forms; one without a year is the next such day from today:",
+	"err.leave.noday.year": "%s without a year is its next date, in %d, which has no such day; write the year too.",
+	"err.leave.nomonth":    "%s names no month. Write the month too, as in 24.12. or Dec 24; a day alone goes only before or after a day with its month, as in 24.–31.12.",
+	"err.leave.ambiguous":  "%s can be read as %s or as %s: the day and the month could be either way round. Write the day first with dots (%s or %s), or the year first (%s).",
+
 	"syntax.timecontrol":  "a time control such as 30d+1d",
 	"syntax.timecontrol2": "a time control such as none, 30d+1d or 3d/move",
 	"syntax.date":         "a date as YYYY-MM-DD such as 2026-12-24",

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
+	"unicode/utf8"
 
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/clock"
@@ -19,7 +21,9 @@ func init() {
 
 // leave answers "leave" alone with the days of leave left this year, and
 // takes leave with "leave FIRST [to LAST]" (CORRESPONDENCE.md §3): whole
-// UTC days, starting today or later, within the yearly allowance
+// UTC days, written as people write them (grammar.LeaveDay: "24.12.",
+// "Dec 24", "2026-12-24"; a day without a year is the next such day,
+// clock.LeaveSpan), starting today or later, within the yearly allowance
 // (Options.LeaveDays), sharing no day with leave already taken. Leave is
 // the player's, in all their games: the clocks of every running game of
 // the player stand still during it (Decision C5), their timers move, and
@@ -39,12 +43,16 @@ func (ss *session) leave(c *grammar.LeaveCommand) error {
 		ss.say(ss.contextTable(), text)
 		return nil
 	}
+	req, err := leaveSpan(c, ss.now) // dates that are none are refused first, key or not
+	var de *clock.DateError
+	if errors.As(err, &de) {
+		return ss.leaveDateRefusal(c, de)
+	}
+	if err != nil {
+		return err
+	}
 	if ss.auth == nil {
 		return ss.refuse("err.leavekey")
-	}
-	req, err := notation.LeaveOf(c.First, c.Last)
-	if err != nil {
-		return ss.refuse("err.leave.reversed", c.First, c.Last, clock.LeaveLeft(taken, year, allowance), year)
 	}
 	kept, err := clock.TakeLeave(taken, req, ss.now, allowance)
 	var le *clock.LeaveError
@@ -184,4 +192,103 @@ func (ss *session) leaveRefusal(le *clock.LeaveError) error {
 		return ss.refuse("err.leave.nothing", le.DaysLeft, le.Year)
 	}
 	return fmt.Errorf("server: leave refused for an unknown reason: %w", le)
+}
+
+// leaveSpan returns the leave the days of c name on the day of now
+// (clock.LeaveSpan); errors are *clock.DateError.
+func leaveSpan(c *grammar.LeaveCommand, now time.Time) (notation.Leave, error) {
+	var last *clock.WrittenDay
+	if c.Last != nil {
+		l := writtenDay(c.Last)
+		last = &l
+	}
+	return clock.LeaveSpan(writtenDay(c.First), last, now)
+}
+
+// writtenDay is a day of a leave command as package clock reads it.
+func writtenDay(d *grammar.LeaveDay) clock.WrittenDay {
+	return clock.WrittenDay{Text: d.Text, Year: d.Year, Month: d.Month, Day: d.Day, Either: d.Either}
+}
+
+// leaveDateRefusal explains days of a leave command that are no dates
+// (issue 22 §1): a caret under the day, why, and the forms to write
+// (leaveDateForms), as a line that does not parse is answered.
+func (ss *session) leaveDateRefusal(c *grammar.LeaveCommand, de *clock.DateError) error {
+	d := c.First
+	if de.Last && c.Last != nil {
+		d = c.Last
+	}
+	text := clip(de.Day.Text)
+	var msg string
+	switch de.Reason {
+	case clock.DateNoDay:
+		msg = tr(ss.lang, "syntax.nodate", text) + "."
+		if de.Year != 0 {
+			msg = tr(ss.lang, "err.leave.noday.year", text, de.Year)
+		}
+	case clock.DateNoMonth:
+		msg = tr(ss.lang, "err.leave.nomonth", text)
+	case clock.DateAmbiguous:
+		r := de.Readings
+		msg = tr(ss.lang, "err.leave.ambiguous", text, r[0].Format(time.DateOnly), r[1].Format(time.DateOnly),
+			dottedDay(r[0], de.Day.Year != 0), dottedDay(r[1], de.Day.Year != 0), r[0].Format(time.DateOnly))
+	default:
+		return fmt.Errorf("server: leave dates refused for an unknown reason: %w", de)
+	}
+	return &refusal{text: caretAt(d.Pos.Column) + msg + "\n" + leaveDateForms(ss.lang)}
+}
+
+// dottedDay writes a date day first, as the leave command reads it
+// without doubt: "12.11." or, withYear, "12.11.2027".
+func dottedDay(t time.Time, withYear bool) string {
+	if withYear {
+		return fmt.Sprintf("%d.%d.%d", t.Day(), t.Month(), t.Year())
+	}
+	return fmt.Sprintf("%d.%d.", t.Day(), t.Month())
+}
+
+// caretAt is the line under a quoted line (quoteLine) with a caret at
+// column col (runes, 1-based), as syntaxError draws it.
+func caretAt(col int) string {
+	return "  " + strings.Repeat(" ", min(max(col-1, 0), maxQuoteRunes)) + "^\n"
+}
+
+// leaveDateForms lists the forms a leave command's days are written in
+// (grammar.LeaveDateFormsText), for a date that cannot be read or is no
+// day: "say which form to write" (issue 22 §1).
+func leaveDateForms(lang string) string {
+	var b strings.Builder
+	b.WriteString(tr(lang, "hint.leavedate"))
+	for _, f := range grammar.LeaveDateForms {
+		syntax := f.Syntax
+		if lang == german {
+			syntax = germanDateSyntax.Replace(syntax)
+		}
+		b.WriteString("\n    " + syntax + strings.Repeat(" ", max(22-utf8.RuneCountInString(syntax), 1)) + strings.Join(f.Examples, "   "))
+	}
+	return b.String()
+}
+
+// germanDateSyntax writes the placeholders of grammar.LeaveDateForms in
+// German.
+var germanDateSyntax = strings.NewReplacer("YYYY", "JJJJ", "DD", "TT", "Month", "Monat", "FIRST - LAST", "ERSTER - LETZTER")
+
+// leaveDateHint returns the forms of a leave command's days under a leave
+// line that does not parse: an error after its keyword ("urlaub
+// 24.12.2026 bitte", "leave tomorrow"). "" for any other line.
+func leaveDateHint(lang string, l commandLine, ge *grammar.Error) string {
+	f := strings.Fields(l.text)
+	if ge == nil || len(f) == 0 {
+		return ""
+	}
+	switch w := strings.ToLower(f[0]); {
+	case w != "leave" && w != "urlaub":
+		return ""
+	case len(f) > 1 && strings.EqualFold(f[1], "abbrechen"):
+		return ""
+	}
+	if ge.Col <= strings.Index(l.text, f[0])+len([]rune(f[0])) {
+		return ""
+	}
+	return leaveDateForms(lang)
 }

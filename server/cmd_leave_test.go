@@ -78,7 +78,9 @@ func TestLeaveRefused(t *testing.T) {
 		{"leave 2027-12-01 to 2028-01-05", "The leave 2027-12-01 to 2028-01-05 (36 days) crosses the new year and needs more days than a year has left: 2027: 31 days asked, 28 left; 2028: 5 days asked, 30 left."},
 		{"leave 2026-12-10 to 2026-12-01", "The leave from 2026-12-10 to 2026-12-01 ends before it begins. You have 22 leave days left in 2026."},
 		{"leave 2026-13-01", "2026-13-01 is not a day of the calendar."},
-		{"leave 24.12.2026", "Expected end of line"},
+		{"leave 12/11/2026", "12/11/2026 can be read as 2026-11-12 or as 2026-12-11: the day and the month could be either way round. Write the day first with dots (12.11.2026 or 11.12.2026), or the year first (2026-11-12)."},
+		{"leave 31.11.", "31.11. is not a day of the calendar.\nA date is written in one of these forms"},
+		{"leave 24. to 31.", "24. names no month."},
 	} {
 		sent := h.reply(alice, tc.line)
 		if len(sent) != 1 {
@@ -153,5 +155,66 @@ func TestLeaveAcrossGames(t *testing.T) {
 	if leave, _ := h.store.Leave(context.Background(), alice); len(leave) != 1 || leave[0] != (notation.Leave{
 		First: time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC), Last: time.Date(2026, 12, 2, 0, 0, 0, 0, time.UTC)}) {
 		t.Errorf("stored leave %v", leave)
+	}
+}
+
+// TestLeaveDatesAsWritten (issue 22 §1): the days of a leave command as
+// people write them. "urlaub 24.12.2026" was "Erwartet: Zeilenende,
+// gefunden: "24""; now it, "24.12.–2.1." (no year: the next such days),
+// "Dec 24 to Jan 2" and a day alone before a day with its month are
+// taken as the leave they name; a line that cannot be read is answered
+// with a caret under the problem and the forms to write, in the player's
+// language, and changes nothing.
+func TestLeaveDatesAsWritten(t *testing.T) {
+	for _, tc := range []struct{ line, want string }{
+		{"urlaub 24.12.2026", "Urlaub eingetragen: 2026-12-24 (1 Tag)."},
+		{"urlaub 24.12.–2.1.", "Urlaub eingetragen: 2026-12-24 bis 2027-01-02 (10 Tage)."},
+		{"urlaub vom 24.12. bis zum 2.1.2027", "Urlaub eingetragen: 2026-12-24 bis 2027-01-02 (10 Tage)."},
+		{"leave Dec 24 to Jan 2", "Leave taken: 2026-12-24 to 2027-01-02 (10 days)."},
+		{"leave 24-31 Dec", "Leave taken: 2026-12-24 to 2026-12-31 (8 days)."},
+		{"leave 2026-12-24", "Leave taken: 2026-12-24 (1 day)."},
+		{"leave 24/12", "Leave taken: 2026-12-24 (1 day)."},
+		{"leave 1.12.", "Leave taken: 2026-12-01 (1 day)."},
+		{"leave 28.11.", "Leave taken: 2027-11-28 (1 day)."}, // yesterday's date is next year's
+	} {
+		t.Run(tc.line, func(t *testing.T) {
+			h := newHarness(t)
+			id, _ := startTimed(t, h, "10d+1d")
+			sent := h.reply(alice, tc.line)
+			games := "Games whose clocks this concerns: " + id
+			if !strings.HasPrefix(tc.want, "Leave taken") {
+				games = "Betroffene Partien: " + id
+			}
+			mustContain(t, tc.line, to(t, sent, alice).Text, tc.want, games)
+		})
+	}
+
+	h := newHarness(t)
+	startTimed(t, h, "10d+1d")
+	for _, tc := range []struct {
+		line  string
+		wants []string
+	}{
+		{"leave 2 weeks", []string{"> leave 2 weeks\n" + strings.Repeat(" ", 10) + "^\n",
+			`Expected "-" or "to" or "bis" or end of line, found "weeks".`,
+			"A date is written in one of these forms", "DD.MM.YYYY  DD.MM.", "2026-12-24", "Dec 24 to Jan 2"}},
+		{"leave 24.12. to 31.2.", []string{"> leave 24.12. to 31.2.\n" + strings.Repeat(" ", 18) + "^\n",
+			"31.2. is not a day of the calendar.", "A date is written in one of these forms"}},
+		{"leave 29.2.", []string{"29.2. without a year is its next date, in 2027, which has no such day; write the year too."}},
+		{"urlaub 24.12.2026 bitte", []string{"> urlaub 24.12.2026 bitte\n" + strings.Repeat(" ", 20) + "^\n",
+			`Erwartet: "-" oder "to" oder "bis" oder Zeilenende, gefunden: "bitte".`,
+			"Ein Datum schreibst du in einer dieser Formen", "\n    TT.MM.JJJJ  TT.MM.    24.12.2026   24.12.\n",
+			"\n    ERSTER - LETZTER      24.12.–2.1.   Dec 24 to Jan 2   24.12. bis 2.1.\n", "Es wurde nichts geändert."}},
+		{"urlaub 12/11", []string{"> urlaub 12/11\n" + strings.Repeat(" ", 9) + "^\n",
+			"12/11 kann 2027-11-12 oder 2026-12-11 heißen: Tag und Monat können vertauscht sein. Schreib den Tag zuerst mit Punkten (12.11. oder 11.12.) oder das Jahr zuerst (2027-11-12)."}},
+	} {
+		sent := h.reply(alice, tc.line)
+		if len(sent) != 1 {
+			t.Fatalf("%q: %d mails, want the answer to alice only:\n%s", tc.line, len(sent), texts(sent))
+		}
+		mustContain(t, tc.line, sent[0].msg.Text, tc.wants...)
+	}
+	if leave, _ := h.store.Leave(context.Background(), alice); len(leave) != 0 {
+		t.Errorf("refused dates took leave: %v", leave)
 	}
 }

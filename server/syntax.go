@@ -58,6 +58,9 @@ func (ss *session) syntaxHint(l commandLine, ge *grammar.Error) string {
 	if h := timeControlHint(ss.lang, l, ge); h != "" {
 		return h
 	}
+	if h := leaveDateHint(ss.lang, l, ge); h != "" { // cmd_leave.go
+		return h
+	}
 	if p := nearCommand(l.text); p != "" && ge != nil && ge.Col > 1 { // "remis anbiten"
 		return tr(ss.lang, "hint.variant", `"`+p+`"`)
 	}
@@ -88,6 +91,8 @@ var syntaxPhrases = map[string]string{
 	"a time control such as 30d+1d":                "syntax.timecontrol",
 	"a time control such as none, 30d+1d or 3d/move": "syntax.timecontrol2",
 	"a date as YYYY-MM-DD such as 2026-12-24":        "syntax.date",
+	// issue 22 §1: the days of a leave command (grammar/leavedate.go)
+	grammar.LeaveDateExpected: "syntax.leavedate",
 	// trial 2 report §8
 	"a time as HH:MM such as 07:00":         "syntax.timeofday",
 	"a game id such as K7QX2M":              "syntax.gameid",
@@ -114,6 +119,8 @@ var syntaxMessages = []struct {
 	{regexp.MustCompile(`^unexpected white space inside move$`), "syntax.space"},
 	{regexp.MustCompile(`^expected white space before move$`), "syntax.nospace"},
 	{regexp.MustCompile(`^(.+) is not a day of the calendar$`), "syntax.nodate"},
+	{regexp.MustCompile(`^a leave has one first and one last day \(a line for each leave\)$`), "syntax.leave.onespan"},
+	{regexp.MustCompile(`^the dates of a leave must fit on one line$`), "syntax.leave.oneline"},
 	{regexp.MustCompile(`^the time must be more than 0 \(write none for an untimed game\)$`), "syntax.zerotime"},
 	// trial 2 report §8 (TestSyntaxTextsTranslated finds those missing)
 	{regexp.MustCompile(`^(.+) is not a time of day$`), "syntax.notime"},

@@ -12,7 +12,7 @@ import (
 
 // grammarCommandFiles are the grammar's files whose errors ParseCommand
 // can return, and so a reply can quote.
-var grammarCommandFiles = []string{"command.go", "command_tournament.go", "phrases.go", "notify.go", "leave.go", "move.go", "timecontrol.go", "error.go"}
+var grammarCommandFiles = []string{"command.go", "command_tournament.go", "phrases.go", "notify.go", "leave.go", "leavedate.go", "move.go", "timecontrol.go", "error.go"}
 
 // grammarRecordOnly are the grammar's messages that only records and
 // record tags can cause (comments, quoted strings, leave tags), never a
