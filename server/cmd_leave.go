@@ -254,8 +254,9 @@ func caretAt(col int) string {
 }
 
 // leaveDateForms lists the forms a leave command's days are written in
-// (grammar.LeaveDateFormsText), for a date that cannot be read or is no
-// day: "say which form to write" (issue 22 §1).
+// (grammar.LeaveDateForms, aligned, the placeholders in lang), for a date
+// that cannot be read or is no day: "say which form to write" (issue 22
+// §1).
 func leaveDateForms(lang string) string {
 	var b strings.Builder
 	b.WriteString(tr(lang, "hint.leavedate"))
@@ -275,7 +276,7 @@ var germanDateSyntax = strings.NewReplacer("YYYY", "JJJJ", "DD", "TT", "Month", 
 
 // leaveDateHint returns the forms of a leave command's days under a leave
 // line that does not parse: an error after its keyword ("urlaub
-// 24.12.2026 bitte", "leave tomorrow"). "" for any other line.
+// 24.12.2026 bitte", "leave 2 weeks"). "" for any other line.
 func leaveDateHint(lang string, l commandLine, ge *grammar.Error) string {
 	f := strings.Fields(l.text)
 	if ge == nil || len(f) == 0 {
