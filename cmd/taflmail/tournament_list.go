@@ -7,7 +7,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/taflmail/taflmail/archive"
-	"github.com/taflmail/taflmail/server"
+	"github.com/taflmail/taflmail/club"
 )
 
 // newTournamentListCommand returns `taflmail tournament list`.
@@ -78,10 +78,10 @@ type gameCount struct {
 }
 
 // countGames counts the games of tournament t as its standings do
-// (server.EventStandings), so that list and show agree with the
+// (club.EventStandings), so that list and show agree with the
 // crosstable: an annulled game is neither finished nor scheduled.
 func countGames(t *archive.Tournament, es []archive.Entry, gs []*archive.Game) (gameCount, error) {
-	sts, err := server.EventStandings(t, es, gs)
+	sts, err := club.EventStandings(t, es, gs)
 	if err != nil {
 		return gameCount{}, err
 	}
