@@ -19,7 +19,9 @@
 //     Reminders and Timers (the instants a scheduler must wake up), Show
 //     (both clocks for a mail).
 //   - TakeLeave, CancelLeave, LeaveLeft and LimitLeave keep a player's
-//     leave within the yearly allowance (§3).
+//     leave within the yearly allowance (§3); LeaveSpan turns the days of
+//     a leave command as written (WrittenDay: "24.12.", "12/11") into a
+//     leave, a day without a year the next such day.
 //   - Judge reads the clocks of a replayed record (§5), for validate.
 //
 // What the caller must do itself: read the inbox up to a deadline before
