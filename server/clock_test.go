@@ -467,8 +467,9 @@ func TestClocksToTheSecond(t *testing.T) {
 		t.Fatalf("below 2m: mails\n%s\nwant one reminder to bob", subjects(sent))
 	}
 	mustContain(t, "reminder", sent[0].msg.Text, "has fallen below 2m: 1m59s left.", "defenders 1m59s left")
-	// the deadline: 8m and a second after the turn began
-	h.now = turn.Add(8*time.Minute + time.Second)
+	// the deadline, 8m and a second after the turn began, once its grace
+	// for mail stamped before it has passed
+	h.now = turn.Add(8*time.Minute + time.Second + DefaultArrivalGrace)
 	sent = h.runTimers(nil)
 	if len(sent) != 2 {
 		t.Fatalf("at the deadline: %s; want the result to both", subjects(sent))
