@@ -815,9 +815,24 @@ func idShaped(w string) bool {
 	return w != "" && alphanumeric(w[:1]) && idPunct(w) && (len(w) == 6 || strings.ContainsAny(w, "0123456789-_"))
 }
 
+// MaxCommandLine is the longest line, in bytes, that ParseCommand reads.
+// The longest command people write (a challenge with its time control and
+// opponent, a leave with two dates, a name) is under 150 bytes; a longer
+// line is refused unread, so no mail can make the lexer work long.
+const MaxCommandLine = 1000
+
+// cut returns the largest index i <= n at a rune boundary of s.
+func cut(s string, n int) int {
+	for n > 0 && n < len(s) && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return n
+}
+
 // ParseCommand parses one line of a mail as a command. filename and line
 // (1-based) place the positions in errors and nodes. The line must hold
-// exactly one command; trailing words are an error. Errors are *Error
+// exactly one command; trailing words are an error, and so is a line of
+// more than MaxCommandLine bytes, which is not lexed. Errors are *Error
 // ("mail:3:9: expected end of line, found \"please\""); it never panics.
 func ParseCommand(filename string, line int, src string) (cmd Command, err error) {
 	defer guard(filename, &err)
@@ -826,6 +841,11 @@ func ParseCommand(filename string, line int, src string) (cmd Command, err error
 		return nil, e
 	}
 	base := lexer.Position{Filename: filename, Line: line, Column: 1}
+	if len(src) > MaxCommandLine {
+		p := base
+		p.Column += utf8.RuneCountInString(src[:cut(src, MaxCommandLine)])
+		return nil, newError(p, "a command line may be at most %d bytes long; this one has %d", MaxCommandLine, len(src))
+	}
 	if i := strings.IndexAny(src, "\r\n"); i >= 0 {
 		p := base
 		p.Column += utf8.RuneCountInString(src[:i])

@@ -65,7 +65,7 @@ func TestSecondWordError(t *testing.T) {
 func TestAddressLength(t *testing.T) {
 	long := strings.Repeat("x", 100000)
 	for _, c := range []struct{ line, want string }{
-		{"new brandubh with " + long + "@a.test", "has 100000 characters before the @, more than 64"},
+		{"new brandubh with " + long[:900] + "@a.test", "has 900 characters before the @, more than 64"},
 		{"new brandubh with <" + strings.Repeat("x", 65) + "@a.test>", "has 65 characters before the @, more than 64"},
 		{"new brandubh with x@" + strings.Repeat("y", 250) + ".test", "has 257 characters, more than 254"},
 	} {
