@@ -55,6 +55,7 @@ var importRules = []importRule{
 	{pkg: "grammar/internal/lexgen", own: []string{"grammar/internal/lexrules"}, roots: []string{"github.com/alecthomas/participle/v2"}},
 	{pkg: "notation", own: []string{"engine", "grammar"}},
 	{pkg: "notation/picture", own: []string{"notation", "engine"}, roots: []string{"golang.org/x/image"}},
+	{pkg: "otep", own: []string{"engine", "notation", "search"}},
 	{pkg: "clock", own: []string{"engine", "notation"}},
 	{pkg: "tournament", own: []string{"engine", "notation", "tournament/glicko2"}},
 	{pkg: "tournament/glicko2"},
