@@ -9,6 +9,7 @@ import (
 
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/clock"
+	"github.com/taflmail/taflmail/engine"
 	"github.com/taflmail/taflmail/grammar"
 	"github.com/taflmail/taflmail/notation"
 )
@@ -125,7 +126,10 @@ func (ss *session) leaveOf(addr string) ([]notation.Leave, error) {
 // mail (collectClock), every running game of the sender gets it (so its
 // timers are recomputed and the replies show it), and every opponent in
 // those games is told, once, with told. It returns the sender's line
-// naming those games.
+// naming those games. A leave that begins today stops the clocks from
+// 00:00 UTC, so the side to move gets back what it used today since
+// then (issue 22 §6): the sender's line and each opponent's notice say
+// how much, game by game (returnedText).
 func (ss *session) setLeave(leave []notation.Leave, told func(lang string) string) (string, error) {
 	if ss.leaves == nil {
 		ss.leaves = map[string][]notation.Leave{}
@@ -135,8 +139,9 @@ func (ss *session) setLeave(leave []notation.Leave, told func(lang string) strin
 	if err != nil {
 		return "", err
 	}
-	var ids []string
-	toldTo := map[string]bool{}
+	var ids, opps []string
+	var back []returned
+	first := map[string]*table{} // each opponent's first game: their notice goes with it
 	for _, g := range gs {
 		if g.Status != archive.Active {
 			continue
@@ -154,19 +159,67 @@ func (ss *session) setLeave(leave []notation.Leave, told func(lang string) strin
 		if t.g.Defenders == ss.from {
 			side = 1
 		}
+		before, _ := ss.toMoveRemaining(t)
 		t.g.Leave[side] = leave
 		limitEventLeave(t.g)
 		t.changed = true
 		ids = append(ids, g.ID)
-		if opp := opponentOf(t.g, ss.from); !toldTo[opp] {
-			toldTo[opp] = true
-			ss.tell(opp, t, told)
+		opp := opponentOf(t.g, ss.from)
+		if after, toMove := ss.toMoveRemaining(t); after > before {
+			back = append(back, returned{game: g.ID, opp: opp, side: toMove, tc: control(t.g), d: after - before})
 		}
+		if first[opp] == nil {
+			first[opp] = t
+			opps = append(opps, opp)
+		}
+	}
+	for _, opp := range opps {
+		ss.tell(opp, first[opp], func(lang string) string {
+			return told(lang) + returnedText(lang, back, opp)
+		})
 	}
 	if len(ids) == 0 {
 		return tr(ss.lang, "leave.nogames"), nil
 	}
-	return tr(ss.lang, "leave.games", strings.Join(ids, ", ")), nil
+	return tr(ss.lang, "leave.games", strings.Join(ids, ", ")) + returnedText(ss.lang, back, ""), nil
+}
+
+// returned is time a leave gave back to the side to move of a game: d,
+// what it had used of its clock (control tc) since the leave's first day
+// began.
+type returned struct {
+	game, opp string
+	side      engine.Side
+	tc        notation.TimeControl
+	d         time.Duration
+}
+
+// returnedText writes, a line each, the time given back in the games of
+// back with opponent opp (all of them when opp is ""), in lang; "" when
+// there is none.
+func returnedText(lang string, back []returned, opp string) string {
+	var b strings.Builder
+	for _, r := range back {
+		if opp == "" || r.opp == opp {
+			b.WriteString("\n" + tr(lang, "leave.returned", r.game, sideName(lang, r.side.String()), remainingText(r.tc, r.d)))
+		}
+	}
+	return b.String()
+}
+
+// toMoveRemaining returns the remaining time of the side to move of t at
+// the reply's instant (clockInstant), and that side; 0 for a game without
+// a clock or whose clock data is broken.
+func (ss *session) toMoveRemaining(t *table) (time.Duration, engine.Side) {
+	if !control(t.g).Timed() {
+		return 0, 0
+	}
+	st, err := t.clockState()
+	if err != nil {
+		return 0, 0
+	}
+	c := st.Show(ss.clockInstant())
+	return c.Remaining[c.ToMove], c.ToMove
 }
 
 // leaveRefusal explains a refused leave request or cancellation

@@ -218,3 +218,27 @@ func TestLeaveDatesAsWritten(t *testing.T) {
 		t.Errorf("refused dates took leave: %v", leave)
 	}
 }
+
+// TestLeaveTodayReturnsTime (issue 22 §6): leave that begins today stops
+// both clocks from 00:00 UTC, so the side to move gets back what it used
+// today; the taker's reply and the opponent's notice say how much, in
+// each language. Leave from tomorrow on gives nothing back and says
+// nothing of it.
+func TestLeaveTodayReturnsTime(t *testing.T) {
+	h := newHarness(t)
+	id, start := startTimed(t, h, "3d+0d") // 2026-11-29 10:00, alice to move
+	sent := h.replyAt(start.Add(4*time.Hour), bob, "urlaub 2026-11-30")
+	for _, m := range sent {
+		if strings.Contains(m.msg.Text, "00:00 UTC") {
+			t.Errorf("leave from tomorrow says it gives time back:\n%s", m.msg.Text)
+		}
+	}
+	// bob, not to move, takes today 5h after the start: alice used 5h
+	sent = h.replyAt(start.Add(5*time.Hour), bob, "urlaub 2026-11-29")
+	mustContain(t, "bob's reply", to(t, sent, bob).Text,
+		"Der Urlaub beginnt heute, also ist seit 00:00 UTC keine Uhr gelaufen: in Partie "+id+" bekommen die Angreifer 5h zurück, die sie heute schon verbraucht hatten.")
+	mustContain(t, "alice's notice", to(t, sent, alice).Text,
+		"bob@player.test takes leave: 2026-11-29 (1 day).",
+		"The leave begins today, so no clock has run since 00:00 UTC: in game "+id+" the attackers get back 5h they had used today.",
+		"attackers 3d left, defenders 3d left (on leave)")
+}
