@@ -66,6 +66,7 @@ var importRules = []importRule{
 	{pkg: "mailer", roots: mailRoots},
 	{pkg: "mailer/devstack", own: []string{"mailer"}, roots: mailRoots},
 	{pkg: "server", own: []string{"engine", "grammar", "notation", "archive", "club", "mailer", "clock", "tournament", "tournament/glicko2", "search"}},
+	{pkg: "health", own: []string{"mailer"}, roots: []string{"github.com/prometheus/client_golang"}},
 	{pkg: "config", roots: []string{"github.com/spf13/viper", "github.com/spf13/pflag", "go.yaml.in/yaml/v3"}},
 	{pkg: "cmd/taflmail", anything: true},
 	{pkg: "e2e", anything: true},

@@ -542,6 +542,7 @@ func (s *Server) engineThink(ctx context.Context, tm archive.Timer) (*engineThou
 	start := time.Now()
 	r, err := s.engineSearch(ctx, t.pos, level, lim)
 	elapsed := time.Since(start)
+	s.opts.Observer.EngineThought(elapsed)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()

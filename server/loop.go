@@ -204,6 +204,7 @@ func (s *Server) FlushOutbox(ctx context.Context) {
 			err = s.opts.Sender.Send(ctx, m.From, m.To, m.Raw)
 			if err == nil {
 				progress = true
+				s.opts.Observer.ReplySent()
 				if m.Attempts > 0 {
 					s.log.Info("sending succeeded after a retry", "id", m.ID, "to", m.To, "attempts", m.Attempts+1,
 						"waited", s.opts.Now().Sub(m.CreatedAt).Round(time.Second), "last_err", m.LastError)
@@ -223,12 +224,14 @@ func (s *Server) FlushOutbox(ctx context.Context) {
 				delay := s.opts.RetryAfter << min(m.Attempts, 16)
 				delay = min(delay, 6*time.Hour)
 				s.log.Warn("sending deferred", "id", m.ID, "to", m.To, "err", err, "retry_in", delay)
+				s.opts.Observer.ReplyDeferred()
 				if err := s.store.MarkRetry(ctx, m.ID, now.Add(delay), err.Error()); err != nil {
 					s.log.Error("recording a retry failed", "id", m.ID, "err", err)
 				}
 				continue
 			}
 			s.log.Error("sending failed for good", "id", m.ID, "to", m.To, "err", err)
+			s.opts.Observer.ReplyFailed()
 			if err := s.store.MarkFailed(ctx, m.ID, err.Error()); err != nil {
 				s.log.Error("recording a failed mail failed", "id", m.ID, "err", err)
 			} else {

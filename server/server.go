@@ -46,6 +46,9 @@ type Options struct {
 	Rand io.Reader
 	// Logger receives the operator's log, default slog.Default().
 	Logger *slog.Logger
+	// Observer is told of handled mails, sent and deferred replies and
+	// engine searches (observer.go), e.g. for /metrics; nil tells no one.
+	Observer Observer
 
 	// MaxMailBytes is the largest mail read, in bytes; larger mails are
 	// refused politely. Default mailer.DefaultMaxBytes (25 MiB); the
@@ -310,6 +313,9 @@ func New(o Options) (*Server, error) {
 		return nil, fmt.Errorf("server: %w", err)
 	}
 	owner = fmt.Sprintf("pid%d-%s", os.Getpid(), owner)
+	if o.Observer == nil {
+		o.Observer = noObserver{}
+	}
 	return &Server{opts: o, store: o.Store, log: o.Logger, owner: owner, engine: newEngineRunner(o.EngineSearches)}, nil
 }
 
@@ -346,6 +352,7 @@ func (s *Server) HandleMail(ctx context.Context, m *mailer.Message) error {
 			s.log.Log(ctx, level, "mail processed", "message_id", m.MessageID, "from", m.From,
 				"game", change.Mail.GameID, "disposition", change.Mail.Disposition, "replies", len(change.Outbox))
 			s.held.note(s.log, held, s.opts.Now())
+			s.opts.Observer.MailHandled(change.Mail.Disposition)
 			s.writeRecords(finished)
 			s.settleAfter(ctx, change) // a player who withdrew by this mail: their games end now (tournament_withdraw.go)
 			return nil

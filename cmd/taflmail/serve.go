@@ -179,6 +179,9 @@ func serve(ctx context.Context, cfg config.Config, logger *slog.Logger) error {
 	// it refuses stops serve as a bad IMAP log-in does; a relay that is
 	// away only delays the replies, which wait in the outbox.
 	sender := mailer.NewSender(sc)
+	if hs != nil {
+		hs.Monitor.SetSender(sender.Status)
+	}
 	if err := sender.Check(ctx); err != nil {
 		if err := startError(err); errors.As(err, new(*configError)) {
 			return err
@@ -195,9 +198,17 @@ func serve(ctx context.Context, cfg config.Config, logger *slog.Logger) error {
 		return startError(err)
 	}
 	defer inbox.Close()
-	srv, err := server.New(serverOptions(cfg, store, inbox, sender, logger))
+	opts := serverOptions(cfg, store, inbox, sender, logger)
+	if hs != nil {
+		opts.Observer = hs.Monitor
+	}
+	srv, err := server.New(opts)
 	if err != nil {
 		return err
+	}
+	if hs != nil {
+		hs.Monitor.SetInbox(inbox.Status)
+		hs.Monitor.SetEngineQueue(srv.EngineQueue)
 	}
 	if cfg.Server.UnsubscribeURL != "" {
 		if err := mountUnsubscribe(hs, cfg, srv, logger); err != nil {

@@ -12,6 +12,7 @@ import (
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/club"
 	"github.com/taflmail/taflmail/config"
+	"github.com/taflmail/taflmail/health"
 	"github.com/taflmail/taflmail/web"
 )
 
@@ -20,10 +21,13 @@ import (
 // handlers go (/healthz, /metrics): the pages take every path the mux
 // does not match otherwise.
 type httpServer struct {
-	Mux  *http.ServeMux
-	Addr net.Addr // where it listens
-	srv  *http.Server
-	done chan error
+	Mux *http.ServeMux
+	// Monitor answers /healthz and /metrics; serve attaches the inbox,
+	// the sender and the referee to it as it builds them.
+	Monitor *health.Monitor
+	Addr    net.Addr // where it listens
+	srv     *http.Server
+	done    chan error
 }
 
 // webHandler returns the live pages of store: a snapshot read by
@@ -47,7 +51,11 @@ func startHTTP(ctx context.Context, cfg config.Config, store *archive.Store, log
 	}
 	mux := http.NewServeMux()
 	mux.Handle("/", webHandler(cfg, store, logger))
-	s := &httpServer{Mux: mux, Addr: ln.Addr(), done: make(chan error, 1),
+	mon := health.New(health.Options{Version: buildVersion(), Outbox: store.OutboxStats, Timers: store.TimerStats,
+		MaxPollAge: maxPollAge(cfg)})
+	mux.Handle("GET /healthz", mon.HealthHandler())
+	mux.Handle("GET /metrics", mon.MetricsHandler())
+	s := &httpServer{Mux: mux, Monitor: mon, Addr: ln.Addr(), done: make(chan error, 1),
 		srv: &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second, ReadTimeout: 30 * time.Second,
 			WriteTimeout: time.Minute, IdleTimeout: 2 * time.Minute, MaxHeaderBytes: 64 << 10,
 			BaseContext: func(net.Listener) context.Context { return ctx }}}
@@ -64,6 +72,13 @@ func startHTTP(ctx context.Context, cfg config.Config, store *archive.Store, log
 	}()
 	logger.Info("web pages served", "http", s.Addr.String())
 	return s, nil
+}
+
+// maxPollAge is how old the inbox's last poll may be before /healthz
+// fails: a few rounds of the daemon, which reads the mailbox at least
+// once a minute and at least every imap.poll_interval.
+func maxPollAge(cfg config.Config) time.Duration {
+	return max(health.DefaultMaxPollAge, 3*cfg.IMAP.PollInterval)
 }
 
 // Close stops the listener, letting requests under way finish for up to
