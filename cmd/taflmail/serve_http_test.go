@@ -30,7 +30,6 @@ func TestServeHTTP(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hs.Mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, _ *http.Request) { io.WriteString(w, "ok") })
 	base := "http://" + hs.Addr.String()
 	get := func(method, path string) (int, string) {
 		req, _ := http.NewRequest(method, base+path, nil)
@@ -48,8 +47,12 @@ func TestServeHTTP(t *testing.T) {
 	if code, body := get("GET", "/events/"+f.Running+".html"); code != 200 || strings.Contains(body, "@") {
 		t.Errorf("GET event = %d", code)
 	}
-	if code, body := get("GET", "/healthz"); code != 200 || body != "ok" {
+	// no inbox is attached here: health fails, naming IMAP
+	if code, body := get("GET", "/healthz"); code != 503 || !strings.Contains(body, `"problem":"not connected yet"`) {
 		t.Errorf("GET /healthz = %d %q", code, body)
+	}
+	if code, body := get("GET", "/metrics"); code != 200 || !strings.Contains(body, "taflmail_outbox_pending 0") || !strings.Contains(body, "taflmail_build_info{") {
+		t.Errorf("GET /metrics = %d %.300s", code, body)
 	}
 	if code, _ := get("POST", "/index.html"); code != http.StatusMethodNotAllowed {
 		t.Errorf("POST = %d", code)
