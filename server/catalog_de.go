@@ -163,6 +163,7 @@ var catalogDE = map[string]string{
 	"syntax.control":     "Steuerzeichen %s ist nicht erlaubt",
 	"syntax.utf8":        "ungültiges UTF-8-Byte %s",
 	"syntax.oneline":     "ein Befehl muss in eine Zeile passen",
+	"syntax.toolong":     "eine Befehlszeile darf höchstens %s Bytes lang sein; diese hat %s",
 	"syntax.space":       "unerwarteter Leerraum im Zug",
 	"syntax.nospace":     "vor dem Zug fehlt ein Leerzeichen",
 	"syntax.unexpected":  "unerwartet: %s",

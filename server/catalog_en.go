@@ -165,6 +165,7 @@ var catalogEN = map[string]string{
 	"syntax.control":     "control character %s not allowed",
 	"syntax.utf8":        "invalid UTF-8 byte %s",
 	"syntax.oneline":     "a command must fit on one line",
+	"syntax.toolong":     "a command line may be at most %s bytes long; this one has %s",
 	"syntax.space":       "unexpected white space inside move",
 	"syntax.nospace":     "expected white space before move",
 	"syntax.unexpected":  "unexpected %s",

@@ -116,6 +116,7 @@ var syntaxMessages = []struct {
 	{regexp.MustCompile(`^control character (.+) not allowed$`), "syntax.control"},
 	{regexp.MustCompile(`^invalid UTF-8 byte (.+)$`), "syntax.utf8"},
 	{regexp.MustCompile(`^a command must fit on one line$`), "syntax.oneline"},
+	{regexp.MustCompile(`^a command line may be at most ([0-9]+) bytes long; this one has ([0-9]+)$`), "syntax.toolong"},
 	{regexp.MustCompile(`^unexpected white space inside move$`), "syntax.space"},
 	{regexp.MustCompile(`^expected white space before move$`), "syntax.nospace"},
 	{regexp.MustCompile(`^(.+) is not a day of the calendar$`), "syntax.nodate"},

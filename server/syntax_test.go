@@ -22,6 +22,7 @@ var brokenLines = []string{
 	"new brandubh with bob@x.test time 3d/move max 5d",
 	"new brandubh with " + strings.Repeat("x", 65) + "@x.test",
 	"new brandubh with x@" + strings.Repeat("x", 250) + ".test",
+	"clock " + strings.Repeat("1.", 5000), // issue 18: longer than grammar.MaxCommandLine
 }
 
 // TestSyntaxEnglish: in English the referee says exactly what the grammar
@@ -65,4 +66,21 @@ func TestSyntaxGerman(t *testing.T) {
 		}
 	}
 	mustContain(t, "expected", expectedText(german, `"with" or "mit" or end of line`), `"with" oder "mit" oder Zeilenende`)
+}
+
+// TestLongLineRefusedRestDone (issue 18): a mail line over
+// grammar.MaxCommandLine bytes is not read as a command (alone, the mail
+// gets the reply to a mail without commands, which does not quote it
+// whole); beside a valid command it is passed over as prose is, and the
+// command is carried out. TestSyntaxGerman checks the refusal's words.
+func TestLongLineRefusedRestDone(t *testing.T) {
+	h := newHarness(t)
+	long := "clock " + strings.Repeat("1.", 5000)
+	text := to(t, h.deliver(alice, "x", long, nil), alice).Text
+	mustContain(t, "long line", text, tr(english, "err.nocommand"))
+	if len(text) > 4000 {
+		t.Errorf("the reply has %d bytes; it quotes the long line whole", len(text))
+	}
+	text = to(t, h.deliver(alice, "y", long+"\nvariants", nil), alice).Text
+	mustContain(t, "long line and variants", text, "copenhagen", "brandubh")
 }
