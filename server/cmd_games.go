@@ -100,7 +100,7 @@ func (ss *session) gameState(g *archive.Game) string {
 		}
 		return tr(ss.lang, "games.invited")
 	case archive.Finished:
-		return tr(ss.lang, "games.finished", resultWords(ss.lang, g))
+		return ss.finishedWords(g)
 	}
 	switch g.Reason { // invitations.go
 	case reasonWithdrawn:
@@ -111,4 +111,21 @@ func (ss *session) gameState(g *archive.Game) string {
 		return tr(ss.lang, "games.undeliverable")
 	}
 	return tr(ss.lang, "games.declined")
+}
+
+// finishedWords says how a finished game ended from the reader's side
+// (issue 22 §8): "finished: you won (defenders win)", "… you lost (…)",
+// "… you drew". A game without a result, or a reader who is neither
+// player, gets the result in the sides' words.
+func (ss *session) finishedWords(g *archive.Game) string {
+	mine := sideOf(g, ss.from)
+	switch {
+	case mine == "" || g.Result == "":
+		return tr(ss.lang, "games.finished", resultWords(ss.lang, g))
+	case g.Result == "draw":
+		return tr(ss.lang, "games.finished.drew")
+	case g.Result == mine:
+		return tr(ss.lang, "games.finished.won", tr(ss.lang, "board.result."+g.Result))
+	}
+	return tr(ss.lang, "games.finished.lost", tr(ss.lang, "board.result."+g.Result))
 }

@@ -27,7 +27,13 @@ func TestGames(t *testing.T) {
 	text := to(t, h.deliver(bob, "x", "partien", nil), bob).Text
 	mustContain(t, "German games", text, tr(german, "games.header"),
 		tr(german, "games.invited.you"), tr(german, "games.invited"), tr(german, "games.declined"),
-		tr(german, "games.finished", tr(german, "result.defenders")), "gegen alice@player.test")
+		tr(german, "games.finished.won", tr(german, "board.result.defenders")), "gegen alice@player.test")
+	// issue 22 §8: the loser reads that they lost, in the sides' words too.
+	text = to(t, h.deliver(alice, "x", "games", nil), alice).Text
+	mustContain(t, "loser's games", text, "finished: you lost (defenders win)")
+	if strings.Contains(text, "you won") {
+		t.Errorf("the loser's list says they won:\n%s", text)
+	}
 }
 
 // Issue 8 §5: the answer to "games" gives each running game a way back in.
