@@ -261,3 +261,45 @@ func TestIllegalReasons(t *testing.T) {
 		}
 	}
 }
+
+// Issue 22 §4: a counted phrase reads in the singular for one thing and
+// in the plural for more, in both languages.
+func TestCountedPhrases(t *testing.T) {
+	cases := []struct {
+		key      string
+		args     func(n int) []any
+		one, two map[string]string
+	}{
+		{"join.done", func(n int) []any { return []any{"Cup", "d1", "d2", n} },
+			map[string]string{english: "1 player so far", german: "Bisher 1 Spieler"},
+			map[string]string{english: "2 players so far", german: "Bisher 2 Spieler"}},
+		{"tournaments.open", func(n int) []any { return []any{"tablut", "3d", "d1", "d2", n, "cup"} },
+			map[string]string{english: "1 player so far", german: "bisher 1 Spieler"},
+			map[string]string{english: "2 players so far", german: "bisher 2 Spieler"}},
+		{"tournament.cancelled", func(n int) []any { return []any{"Cup", n, 3} },
+			map[string]string{english: "1 player entered", german: "1 Spieler hat sich"},
+			map[string]string{english: "2 players entered", german: "2 Spieler haben sich"}},
+		{"rating.line", func(n int) []any { return []any{1500.0, 300.0, 0.06, n, "d1"} },
+			map[string]string{english: "1 rated game,", german: "1 gewertete Partie,"},
+			map[string]string{english: "2 rated games,", german: "2 gewertete Partien,"}},
+		{"rating.variant", func(n int) []any { return []any{"Tablut", 1500.0, 300.0, 0.06, n} },
+			map[string]string{english: "1 rated game.", german: "1 gewertete Partie."},
+			map[string]string{english: "2 rated games.", german: "2 gewertete Partien."}},
+		{"rating.after", func(n int) []any { return []any{"Tablut", 1500.0, 300.0, n} },
+			map[string]string{english: "after 1 rated game.", german: "nach 1 gewerteten Partie."},
+			map[string]string{english: "after 2 rated games.", german: "nach 2 gewerteten Partien."}},
+		{"games.more", func(n int) []any { return []any{n} },
+			map[string]string{english: "1 earlier finished game)", german: "1 frühere beendete Partie)"},
+			map[string]string{english: "2 earlier finished games)", german: "2 frühere beendete Partien)"}},
+	}
+	for _, c := range cases {
+		for _, lang := range []string{english, german} {
+			if got := trn(lang, c.key, 1, c.args(1)...); !strings.Contains(got, c.one[lang]) {
+				t.Errorf("%s %s for 1: %q, want %q in it", lang, c.key, got, c.one[lang])
+			}
+			if got := trn(lang, c.key, 2, c.args(2)...); !strings.Contains(got, c.two[lang]) {
+				t.Errorf("%s %s for 2: %q, want %q in it", lang, c.key, got, c.two[lang])
+			}
+		}
+	}
+}

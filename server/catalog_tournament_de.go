@@ -117,6 +117,13 @@ var catalogTournamentDE = map[string]string{
 	"invite.rated":   "Diese Partie wird gewertet (Glicko-2): wer die Herausforderung annimmt, stimmt dem zu.",
 	"games.ratings":  "Deine Wertungszahlen: %s.",
 	"game.event":     ", %s, Runde %s",
+	// Singular forms (issue 22 §4), chosen by trn.
+	"tournament.cancelled.one": "Das Turnier %s kann nicht beginnen: %d Spieler hat sich angemeldet, es braucht %d. Es fällt aus.",
+	"tournaments.open.one":     "%s, %s; beginnt %s, Anmeldeschluss %s; bisher %d Spieler. Anmelden: anmelden %s",
+	"join.done.one":            "Du bist bei %s angemeldet. Es beginnt am %s; Anmeldeschluss ist am %s. Bisher %d Spieler.",
+	"rating.line.one":          "%.1f  RD %.1f  Volatilität %.6f  %d gewertete Partie, sie endete %s",
+	"rating.variant.one":       "Deine Wertungszahl in %s: %.1f, RD %.1f, Volatilität %.6f, %d gewertete Partie.",
+	"rating.after.one":         "Deine Wertungszahl in %s ist jetzt %.1f (RD %.1f) nach %d gewerteten Partie.",
 }
 
 func init() {

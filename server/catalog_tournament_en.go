@@ -119,6 +119,13 @@ var catalogTournamentEN = map[string]string{
 	"invite.rated":   "This game is rated (Glicko-2): accepting the challenge agrees to that.",
 	"games.ratings":  "Your ratings: %s.",
 	"game.event":     ", %s, round %s",
+	// Singular forms (issue 22 §4), chosen by trn.
+	"tournament.cancelled.one": "The tournament %s cannot start: %d player entered, it needs %d. It is cancelled.",
+	"tournaments.open.one":     "%s, %s; starts %s, entries close %s; %d player so far. To enter: join %s",
+	"join.done.one":            "You are entered in %s. It starts on %s; entries close on %s. %d player so far.",
+	"rating.line.one":          "%.1f  RD %.1f  volatility %.6f  %d rated game, which ended %s",
+	"rating.variant.one":       "Your rating in %s: %.1f, RD %.1f, volatility %.6f, %d rated game.",
+	"rating.after.one":         "Your rating in %s is now %.1f (RD %.1f) after %d rated game.",
 }
 
 func init() {

@@ -82,7 +82,7 @@ func (ss *session) join(c *grammar.JoinCommand) error {
 	n := others + 1
 	ss.setEntry(ev, archive.Entry{TournamentID: t.ID, Player: ss.from, Key: key, Seq: seq + 1, JoinedAt: ss.now})
 	ev.write = true
-	ss.say(nil, tr(ss.lang, "join.done", t.Name, dayText(t.StartDate), dayText(t.EntryCloses), n)+"\n\n"+
+	ss.say(nil, trn(ss.lang, "join.done", n, t.Name, dayText(t.StartDate), dayText(t.EntryCloses), n)+"\n\n"+
 		ss.srv.eventTerms(ss.lang, t)+"\n\n"+tr(ss.lang, "join.withdraw", t.ID))
 	return nil
 }

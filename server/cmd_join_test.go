@@ -21,7 +21,7 @@ func TestJoin(t *testing.T) {
 	h.createEvent("invited", []string{alice, bob, "carol@player.test"}, nil)
 
 	text := to(t, h.joinByMail("open", alice, "join"), alice).Text
-	mustContain(t, "joined", text, "You are entered in Cup open", "1 players so far", "withdraw open", "Time control: 30d+1d")
+	mustContain(t, "joined", text, "You are entered in Cup open", "1 player so far", "withdraw open", "Time control: 30d+1d")
 	text = to(t, h.joinByMail("OPEN", bob, "anmelden"), bob).Text
 	mustContain(t, "German join", text, "Du bist bei Cup open angemeldet", "Bisher 2 Spieler")
 	es, _ := h.store.Entries(h.ctx(), "open")

@@ -37,7 +37,7 @@ func (ss *session) ratingCommand(c *grammar.RatingCommand) error {
 		b.WriteString(tr(ss.lang, "rating.header") + "\n")
 		for _, r := range rs {
 			g := grown(r, ss.now)
-			fmt.Fprintf(&b, "  %-12s %s\n", r.Variant, tr(ss.lang, "rating.line", g.R, g.RD, g.Volatility, r.Games, dayText(r.LastEnd)))
+			fmt.Fprintf(&b, "  %-12s %s\n", r.Variant, trn(ss.lang, "rating.line", r.Games, g.R, g.RD, g.Volatility, r.Games, dayText(r.LastEnd)))
 		}
 		ss.say(nil, b.String())
 		return nil
@@ -56,7 +56,7 @@ func (ss *session) ratingCommand(c *grammar.RatingCommand) error {
 	}
 	r, games, _ := ss.currentRating(ss.from, v.Name)
 	var b strings.Builder
-	b.WriteString(tr(ss.lang, "rating.variant", variantTitle(ss.lang, v), r.R, r.RD, r.Volatility, games) + "\n\n")
+	b.WriteString(trn(ss.lang, "rating.variant", games, variantTitle(ss.lang, v), r.R, r.RD, r.Volatility, games) + "\n\n")
 	b.WriteString(tr(ss.lang, "rating.history") + "\n")
 	slices.Reverse(hist)
 	for i, h := range hist {

@@ -18,10 +18,10 @@ func TestRatingCommand(t *testing.T) {
 	h.reply(bob, "accept")
 	h.reply(alice, "d1-e1")
 	sent = h.reply(bob, "resign")
-	mustContain(t, "the end", to(t, sent, alice).Text, "Your rating in Brandubh 7×7 (Federation Brandubh) is now 1662.3 (RD 290.3) after 1 rated games.")
+	mustContain(t, "the end", to(t, sent, alice).Text, "Your rating in Brandubh 7×7 (Federation Brandubh) is now 1662.3 (RD 290.3) after 1 rated game.")
 
 	text = to(t, h.deliver(alice, "x", "rating", nil), alice).Text
-	mustContain(t, "ratings", text, "brandubh", "1662.3", "RD 290.3", "1 rated games")
+	mustContain(t, "ratings", text, "brandubh", "1662.3", "RD 290.3", "1 rated game,")
 	text = to(t, h.deliver(bob, "x", "wertung brandubh", nil), bob).Text
 	mustContain(t, "German history", text, "Deine Wertungszahl in Brandubh 7×7 (Federation Brandubh): 1337.7", "gegen alice@player.test", "verloren", "1500.0 → 1337.7")
 	text = to(t, h.deliver(bob, "x", "rating tablut", nil), bob).Text

@@ -144,7 +144,7 @@ func (ss *session) rateEnded(ended []*table) {
 		for _, addr := range []string{g.Attackers, g.Defenders} {
 			p := w.state[addr]
 			ss.tell(addr, t, func(lang string) string {
-				return tr(lang, "rating.after", variantTitle(lang, t.v), p.Rating.R, p.Rating.RD, p.Games)
+				return trn(lang, "rating.after", p.Games, variantTitle(lang, t.v), p.Rating.R, p.Rating.RD, p.Games)
 			})
 		}
 	}

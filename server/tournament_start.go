@@ -448,7 +448,7 @@ func (s *Server) cancelTournament(ctx context.Context, id string) error {
 				continue
 			}
 			lang := ss.langOf(e.Player)
-			body := tr(lang, "greeting") + "\n\n" + tr(lang, "tournament.cancelled", ev.t.Name, n, MinPlayers) + "\n\n" + tr(lang, "signature") + "\n"
+			body := tr(lang, "greeting") + "\n\n" + trn(lang, "tournament.cancelled", n, ev.t.Name, n, MinPlayers) + "\n\n" + tr(lang, "signature") + "\n"
 			ss.ownMail("cancel\x00"+id, e.Player, tr(lang, "subject.cancelled", ev.t.Name), body)
 		}
 		ss.cancelWatchMails(ev.t, func(addr string) bool {

@@ -164,7 +164,7 @@ func (ss *session) cancelWatchMails(t *archive.Tournament, entered func(string) 
 	ss.noteReadErr(err)
 	for _, sp := range specs {
 		lang := ss.langOf(sp.Address)
-		body := tr(lang, "greeting") + "\n\n" + tr(lang, "tournament.cancelled", t.Name, n, MinPlayers) + "\n\n" + tr(lang, "signature") + "\n"
+		body := tr(lang, "greeting") + "\n\n" + trn(lang, "tournament.cancelled", n, t.Name, n, MinPlayers) + "\n\n" + tr(lang, "signature") + "\n"
 		ss.eventSpectatorMail(t.ID, sp, tr(lang, "subject.cancelled", t.Name), body, false, maxSpectatorMailBytes)
 	}
 }
