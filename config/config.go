@@ -18,6 +18,7 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
 	"time"
 )
 
@@ -120,8 +121,25 @@ type Engine struct {
 // docs/web.md): the club's public pages, served read-only from the
 // archive. Off while Addr is empty.
 type HTTP struct {
-	Addr  string `mapstructure:"addr" help:"host:port on which serve answers HTTP with the club's web pages, e.g. 127.0.0.1:8080 behind a reverse proxy; empty serves none"`
+	Addr  string `mapstructure:"addr" help:"host:port on which serve answers HTTP with the club's web pages, /healthz and /metrics, e.g. 127.0.0.1:8080 behind a reverse proxy; without a host (:8080) loopback only, 0.0.0.0:8080 every interface; empty serves none"`
 	Title string `mapstructure:"title" help:"the club's name at the top of every web page"`
+}
+
+// ListenAddr is the host:port serve listens on for Addr: Addr itself, but
+// with 127.0.0.1 for an empty host (":8080"), so that turning the
+// listener on exposes /metrics and /healthz to nobody else by default
+// (issue 21 §1); every interface must be asked for by name (0.0.0.0:8080,
+// [::]:8080). Empty when Addr is empty or not host:port (Validate refuses
+// those).
+func (h HTTP) ListenAddr() string {
+	host, port, err := net.SplitHostPort(h.Addr)
+	if h.Addr == "" || err != nil {
+		return ""
+	}
+	if host == "" {
+		host = "127.0.0.1"
+	}
+	return net.JoinHostPort(host, port)
 }
 
 // Log is what the daemon writes about itself.

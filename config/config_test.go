@@ -769,3 +769,22 @@ func TestDocs(t *testing.T) {
 		}
 	}
 }
+
+// TestHTTPListenAddr (issue 21 §1): an address without a host listens on
+// loopback only; a host named, every interface included, is kept.
+func TestHTTPListenAddr(t *testing.T) {
+	for addr, want := range map[string]string{
+		"":               "",
+		":8080":          "127.0.0.1:8080",
+		":0":             "127.0.0.1:0",
+		"0.0.0.0:8080":   "0.0.0.0:8080",
+		"[::]:8080":      "[::]:8080",
+		"127.0.0.1:8080": "127.0.0.1:8080",
+		"tafl.test:80":   "tafl.test:80",
+		"localhost":      "",
+	} {
+		if got := (config.HTTP{Addr: addr}).ListenAddr(); got != want {
+			t.Errorf("HTTP{Addr: %q}.ListenAddr() = %q, want %q", addr, got, want)
+		}
+	}
+}

@@ -45,7 +45,7 @@ func webHandler(cfg config.Config, store *archive.Store, logger *slog.Logger) *w
 // ends or Close is called. The listener is open when it returns, so a
 // port that is taken fails the start.
 func startHTTP(ctx context.Context, cfg config.Config, store *archive.Store, logger *slog.Logger) (*httpServer, error) {
-	ln, err := net.Listen("tcp", cfg.HTTP.Addr)
+	ln, err := net.Listen("tcp", cfg.HTTP.ListenAddr())
 	if err != nil {
 		return nil, fmt.Errorf("http.addr %s: %w", cfg.HTTP.Addr, err)
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"strings"
 	"testing"
@@ -77,5 +78,29 @@ func TestServeHTTPFlag(t *testing.T) {
 	r := run(t, "serve", "--http", "localhost")
 	if r.code == exitOK || !strings.Contains(r.stderr, `http.addr: must be host:port (127.0.0.1:8080) or empty, not "localhost"`) {
 		t.Errorf("serve --http localhost = %d, stderr %s", r.code, r.stderr)
+	}
+}
+
+// TestServeHTTPLoopbackByDefault (issue 21 §1): http.addr without a host
+// listens on loopback only, so /metrics is nobody else's by default.
+func TestServeHTTPLoopbackByDefault(t *testing.T) {
+	f := siteFixture(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	store, err := archive.Open(ctx, f.Path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	cfg := config.Default()
+	cfg.HTTP.Addr = ":0"
+	hs, err := startHTTP(ctx, cfg, store, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hs.Close()
+	tcp, ok := hs.Addr.(*net.TCPAddr)
+	if !ok || !tcp.IP.IsLoopback() {
+		t.Errorf("http.addr :0 listens on %v, want a loopback address", hs.Addr)
 	}
 }
