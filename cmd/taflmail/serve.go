@@ -195,6 +195,12 @@ func serve(ctx context.Context, cfg config.Config, logger *slog.Logger) error {
 	}
 	inbox, err := mailer.DialInbox(ctx, ic)
 	if err != nil {
+		if ctx.Err() != nil {
+			// stopped while dialling (SIGTERM during the start): a clean
+			// stop, not a failure to report and restart after
+			logger.Info("stopped before IMAP was dialled", "cause", context.Cause(ctx).Error())
+			return nil
+		}
 		return startError(err)
 	}
 	defer inbox.Close()

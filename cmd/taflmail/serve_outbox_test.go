@@ -3,7 +3,9 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"log/slog"
+	"net"
 	"path/filepath"
 	"testing"
 	"time"
@@ -121,5 +123,63 @@ server:
 	}
 	if n := received("bob"); n != 0 {
 		t.Errorf("bob got %d mails: the mail deferred to later was sent", n)
+	}
+}
+
+// TestServeStopWhileDialling: a stop asked for while IMAP is still being
+// dialled (an IMAP server that accepts and says nothing) is a clean stop,
+// serve returns nil, not a start-up failure that systemd restarts after.
+func TestServeStopWhileDialling(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	accepted := make(chan net.Conn, 4)
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			accepted <- c // held open, no greeting
+		}
+	}()
+	defer func() {
+		for len(accepted) > 0 {
+			(<-accepted).Close()
+		}
+	}()
+	db := filepath.Join(t.TempDir(), "taflmail.db")
+	t.Setenv("TAFLMAIL_IMAP_PASSWORD", "pw")
+	cfg, err := loadConfig(nil, writeConfig(t, fmt.Sprintf(`imap:
+  addr: %q
+  username: games
+  security: none
+smtp:
+  addr: %q
+  security: none
+archive:
+  path: %q
+server:
+  address: games@taflmail.test
+`, ln.Addr().String(), fmt.Sprintf("127.0.0.1:%d", freePort(t)), db)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- serve(ctx, cfg, slog.New(slog.NewTextHandler(io.Discard, nil))) }()
+	select {
+	case c := <-accepted:
+		defer c.Close()
+	case err := <-done:
+		t.Fatalf("serve returned %v before dialling IMAP", err)
+	case <-time.After(30 * time.Second):
+		t.Fatal("serve did not dial IMAP within 30 s")
+	}
+	cancel()
+	if err := <-done; err != nil {
+		t.Errorf("serve stopped while dialling = %v, want nil", err)
 	}
 }
