@@ -22,9 +22,10 @@ func TestTrial2HugeAddressRefused(t *testing.T) {
 		wants      []string
 	}{
 		{english, "new brandubh with " + strings.Repeat("x", 100000) + "@player.test",
-			[]string{"has 100000 characters before the @, more than 64", "(100030 characters)", "Nothing was changed"}},
+			[]string{"at most 1000 bytes long; this one has 100030", "(100030 characters)", "Nothing was changed"}}, // grammar.MaxCommandLine
+
 		{german, "neu brandubh mit " + strings.Repeat("x", 100000) + "@player.test",
-			[]string{"hat 100000 Zeichen vor dem @, mehr als 64", "(100029 Zeichen)", "nichts geändert"}},
+			[]string{"höchstens 1000 Bytes lang sein; diese hat 100029", "(100029 Zeichen)", "nichts geändert"}},
 		{english, "new brandubh with x@" + strings.Repeat("y", 250) + ".test",
 			[]string{"has 257 characters, more than 254"}},
 		{german, "neu brandubh mit x@" + strings.Repeat("y", 250) + ".test",
@@ -52,8 +53,8 @@ func TestTrial2HugeAddressRefused(t *testing.T) {
 // the first part" and nothing else.
 func TestTrial2HugeWatchLine(t *testing.T) {
 	for _, c := range []struct{ lang, word, want, length string }{
-		{english, "watch", "There is no game A1A1", "(100006 characters)"},
-		{german, "zuschauen", "Es gibt keine Partie A1A1", "(100010 Zeichen)"},
+		{english, "watch", "at most 1000 bytes long; this one has 100006", "(100006 characters)"}, // grammar.MaxCommandLine
+		{german, "zuschauen", "höchstens 1000 Bytes lang sein; diese hat 100010", "(100010 Zeichen)"},
 	} {
 		h := newHarness(t)
 		sent := h.deliver(carol, "hw", c.word+" "+strings.Repeat("A1", 50000), nil)
