@@ -1,6 +1,7 @@
 package grammar
 
 import (
+	"io"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -628,19 +629,62 @@ func init() {
 	}
 }
 
-// commandLexer lexes one line of a mail. A move is taken whole as one
-// MoveText token and parsed by the move grammar afterwards, so its errors
-// point inside it.
-var commandLexer = lexer.MustSimple([]lexer.SimpleRule{
-	{Name: "Email", Pattern: `<?[A-Za-z0-9._%+\-]+@[A-Za-z0-9.\-]+>?`},
-	{Name: "Date", Pattern: patDate},
-	{Name: "Int", Pattern: `[0-9]+`},
-	{Name: "Dots", Pattern: `\.+`},
-	{Name: "MoveText", Pattern: `[A-Za-z]{1,2}[0-9]+[^\s]*`},
-	{Name: "Word", Pattern: `[\p{L}][\p{L}\p{N}_\-]*`},
-	{Name: "Punct", Pattern: `[^\s]`},
-	{Name: "space", Pattern: `\s+`},
-})
+// commandRules are the token rules of a command line. A move is taken
+// whole as one MoveText token and parsed by the move grammar afterwards,
+// so its errors point inside it. email is the pattern of the Email rule.
+func commandRules(email string) []lexer.SimpleRule {
+	return []lexer.SimpleRule{
+		{Name: "Email", Pattern: email},
+		{Name: "Date", Pattern: patDate},
+		{Name: "Int", Pattern: `[0-9]+`},
+		{Name: "Dots", Pattern: `\.+`},
+		{Name: "MoveText", Pattern: `[A-Za-z]{1,2}[0-9]+[^\s]*`},
+		{Name: "Word", Pattern: `[\p{L}][\p{L}\p{N}_\-]*`},
+		{Name: "Punct", Pattern: `[^\s]`},
+		{Name: "space", Pattern: `\s+`},
+	}
+}
+
+// commandLexer lexes one line of a mail (commandRules).
+//
+// The Email rule comes first and reads a whole run of letters, digits,
+// dots and signs before it fails for want of an "@"; tried at every
+// token of a run like "1.1.1.1…", that costs the square of the run's
+// length (about 18 ms for 1000 bytes, docs/performance.md). A line
+// without "@" can hold no address, so it is lexed by the same rules with
+// an Email pattern that fails at its first character: linear. The symbol
+// tables of the two are the same (TestCommandLexersAgree).
+var commandLexer = addressLexer{
+	with:    lexer.MustSimple(commandRules(`<?[A-Za-z0-9._%+\-]+@[A-Za-z0-9.\-]+>?`)),
+	without: lexer.MustSimple(commandRules(`@[^\s\S]`)), // needs an "@": never tried in earnest
+}
+
+// addressLexer is a participle lexer.Definition that lexes a line with
+// with when it contains an "@" and with without otherwise.
+type addressLexer struct{ with, without *lexer.StatefulDefinition }
+
+// Symbols returns the token types, the same for both lexers.
+func (a addressLexer) Symbols() map[string]lexer.TokenType { return a.with.Symbols() }
+
+// LexString lexes s, a command line.
+func (a addressLexer) LexString(filename, s string) (lexer.Lexer, error) {
+	if strings.Contains(s, "@") {
+		return a.with.LexString(filename, s)
+	}
+	return a.without.LexString(filename, s)
+}
+
+// Lex lexes what r holds (participle's ParseString and ParseBytes use
+// LexString; this is for ParseReader). ParseCommand never reads more than
+// MaxCommandLine bytes; the limit here only keeps a reader from growing
+// without end.
+func (a addressLexer) Lex(filename string, r io.Reader) (lexer.Lexer, error) {
+	b, err := io.ReadAll(io.LimitReader(r, MaxCommandLine+1))
+	if err != nil {
+		return nil, err
+	}
+	return a.LexString(filename, string(b))
+}
 
 // commandLine is the grammar of one command line.
 type commandLine struct {

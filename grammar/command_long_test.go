@@ -2,9 +2,12 @@ package grammar
 
 import (
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/alecthomas/participle/v2/lexer"
 )
 
 // TestParseCommandLongLine: a line of more than MaxCommandLine bytes is
@@ -39,17 +42,84 @@ func TestParseCommandLongLine(t *testing.T) {
 	}
 }
 
-// BenchmarkParseCommandLong parses lines of "1.1.1…" up to the limit.
-// Their cost grows with the square of their length (participle's lexer
-// tries the Email rule, which reads a whole run of digits and dots, at
-// every token), which is why MaxCommandLine bounds it.
+// TestCommandLexersAgree: the lexer for lines without "@" has the same
+// symbols as the one for lines with it, and gives the same tokens for
+// such lines, so which one reads a line changes nothing but its cost.
+func TestCommandLexersAgree(t *testing.T) {
+	with, without := commandLexer.with.Symbols(), commandLexer.without.Symbols()
+	if len(with) != len(without) {
+		t.Fatalf("symbols: %d with the Email rule, %d without", len(with), len(without))
+	}
+	for name, tt := range with {
+		if without[name] != tt {
+			t.Errorf("symbol %s: %d with the Email rule, %d without", name, tt, without[name])
+		}
+	}
+	lines := []string{
+		"1. d1-d3", "clock 1.1.1.1.1", "new copenhagen 3d+1d", "urlaub 24.12.–2.1.",
+		"watch K7QX2M", "d6 - d9", "name Åsa_Berg-2", "leave 2026-12-24 to 2027-01-02", "x%y+z.w",
+		"challenge tablut 10m+5s", "Kf6-c6!", "…",
+	}
+	for _, line := range lines {
+		a, err := tokens(commandLexer.with, line)
+		if err != nil {
+			t.Fatalf("%q with the Email rule: %v", line, err)
+		}
+		b, err := tokens(commandLexer.without, line)
+		if err != nil {
+			t.Fatalf("%q without it: %v", line, err)
+		}
+		if !slices.Equal(a, b) {
+			t.Errorf("%q: tokens %v with the Email rule, %v without", line, a, b)
+		}
+	}
+	// and a line with an address is read with the Email rule
+	toks, err := tokens(commandLexer, "watch a.b@example.org")
+	if err != nil || !slices.ContainsFunc(toks, func(tok lexer.Token) bool {
+		return tok.Type == with["Email"] && tok.Value == "a.b@example.org"
+	}) {
+		t.Errorf("address line: tokens %v (%v), want an Email token", toks, err)
+	}
+}
+
+// tokens lexes line with d, up to its end.
+func tokens(d interface {
+	LexString(string, string) (lexer.Lexer, error)
+}, line string) ([]lexer.Token, error) {
+	lx, err := d.LexString("mail", line)
+	if err != nil {
+		return nil, err
+	}
+	var out []lexer.Token
+	for {
+		tok, err := lx.Next()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, tok)
+		if tok.EOF() {
+			return out, nil
+		}
+	}
+}
+
+// BenchmarkParseCommandLong parses lines of "1.1.1…" up to the limit,
+// without an "@" (linear, addressLexer) and with one at the end (the
+// Email rule is tried at every token: the square of the length, which
+// MaxCommandLine bounds).
 func BenchmarkParseCommandLong(b *testing.B) {
-	for _, n := range []int{250, 500, 994} {
-		line := "clock " + strings.Repeat("1.", n/2)
-		b.Run(strconv.Itoa(len(line)), func(b *testing.B) {
-			for range b.N {
-				_, _ = ParseCommand("mail", 1, line)
+	for _, at := range []string{"", " a@b.org"} {
+		for _, n := range []int{250, 500, 994 - len(at)} {
+			line := "clock " + strings.Repeat("1.", n/2) + at
+			name := strconv.Itoa(len(line))
+			if at != "" {
+				name += "-with-@"
 			}
-		})
+			b.Run(name, func(b *testing.B) {
+				for range b.N {
+					_, _ = ParseCommand("mail", 1, line)
+				}
+			})
+		}
 	}
 }
