@@ -52,6 +52,25 @@ func trn(lang, key string, n int, args ...any) string {
 	return tr(lang, key, args...)
 }
 
+// counted writes n things in lang with the counted noun "count."+noun of
+// the catalogue: counted(english, "games", 1) is "1 game", for 2 "2
+// games". A text with two counts (issue 22 §4: "3 players, 1 game") takes
+// each as a %s written so, as trn can pick a form for one count only.
+func counted(lang, noun string, n int) string {
+	return trn(lang, "count."+noun, n, n)
+}
+
+// countedPoints writes a score in lang, as fraction does, with "point" in
+// the singular only for exactly 1 ("1 point", "½ points", "1½ points"),
+// as CLDR's English and German rules have it.
+func countedPoints(lang string, points float64) string {
+	n := 2
+	if points == 1 {
+		n = 1
+	}
+	return trn(lang, "count.points", n, fraction(points))
+}
+
 // sideName names a side in lang: "attackers" / "Angreifer".
 func sideName(lang, side string) string { return tr(lang, "side."+side) }
 

@@ -398,7 +398,7 @@ func newGameControl(c *grammar.NewGameCommand) notation.TimeControl {
 func (s *Server) clockTerms(lang string, tc notation.TimeControl) string {
 	text := tr(lang, "invite.control", controlText(lang, tc))
 	if tc.Timed() {
-		text += "\n" + tr(lang, "invite.leave", s.leaveDays())
+		text += "\n" + trn(lang, "invite.leave", s.leaveDays(), s.leaveDays())
 	}
 	return text
 }

@@ -54,7 +54,7 @@ func (ss *session) join(c *grammar.JoinCommand) error {
 		// whatever is entered must start (issue 18 §4): an entry beyond
 		// the most players is refused, at the request and at its
 		// confirmation
-		return ss.refuse("err.join.full", t.Name, most)
+		return ss.refusen("err.join.full", most, t.Name, most)
 	}
 	p, found, err := ss.pendingEntry(t.ID)
 	if err != nil {

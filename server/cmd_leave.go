@@ -37,7 +37,7 @@ func (ss *session) leave(c *grammar.LeaveCommand) error {
 	allowance := ss.srv.leaveDays()
 	year := ss.now.UTC().Year()
 	if c.First == nil {
-		text := tr(ss.lang, "leave.left", clock.LeaveLeft(taken, year, allowance), allowance, year)
+		text := trn(ss.lang, "leave.left", allowance, clock.LeaveLeft(taken, year, allowance), allowance, year)
 		if ahead := leaveFrom(taken, ss.now); len(ahead) > 0 {
 			text += "\n" + tr(ss.lang, "leave.taken", leaveText(ss.lang, ahead))
 		}
@@ -65,7 +65,7 @@ func (ss *session) leave(c *grammar.LeaveCommand) error {
 	}
 	var left []string
 	for y := req.First.Year(); y <= req.Last.Year(); y++ {
-		left = append(left, tr(ss.lang, "leave.year", clock.LeaveLeft(kept, y, allowance), y))
+		left = append(left, trn(ss.lang, "leave.year", clock.LeaveLeft(kept, y, allowance), clock.LeaveLeft(kept, y, allowance), y))
 	}
 	games, err := ss.setLeave(kept, func(lang string) string {
 		return tr(lang, "leave.told", ss.from, intervalText(lang, req))
@@ -105,7 +105,7 @@ func (ss *session) cancelLeave(*grammar.CancelLeaveCommand) error {
 		return err
 	}
 	year := ss.now.UTC().Year()
-	ss.say(ss.auth, tr(ss.lang, "leave.cancelled", back, clock.LeaveLeft(kept, year, allowance), year)+"\n"+games)
+	ss.say(ss.auth, tr(ss.lang, "leave.cancelled", counted(ss.lang, "days", back), counted(ss.lang, "leavedays", clock.LeaveLeft(kept, year, allowance)), year)+"\n"+games)
 	return nil
 }
 
@@ -225,24 +225,24 @@ func (ss *session) toMoveRemaining(t *table) (time.Duration, engine.Side) {
 // leaveRefusal explains a refused leave request or cancellation
 // (CORRESPONDENCE.md §3.3): why, and the days left.
 func (ss *session) leaveRefusal(le *clock.LeaveError) error {
-	req := intervalText(ss.lang, le.Request)
+	req, left := intervalText(ss.lang, le.Request), counted(ss.lang, "leavedays", le.DaysLeft)
 	switch le.Reason {
 	case clock.LeaveInPast:
-		return ss.refuse("err.leave.past", req, le.DaysLeft, le.Year)
+		return ss.refuse("err.leave.past", req, left, le.Year)
 	case clock.LeaveReversed:
-		return ss.refuse("err.leave.reversed", le.Request.First.Format("2006-01-02"), le.Request.Last.Format("2006-01-02"), le.DaysLeft, le.Year)
+		return ss.refuse("err.leave.reversed", le.Request.First.Format("2006-01-02"), le.Request.Last.Format("2006-01-02"), left, le.Year)
 	case clock.LeaveOverlap:
-		return ss.refuse("err.leave.overlap", req, intervalText(ss.lang, le.Conflict), le.DaysLeft, le.Year)
+		return ss.refuse("err.leave.overlap", req, intervalText(ss.lang, le.Conflict), left, le.Year)
 	case clock.LeaveOverAllowance:
-		return ss.refuse("err.leave.allowance", req, le.Years[0].Requested, le.DaysLeft, le.Year)
+		return ss.refuse("err.leave.allowance", req, counted(ss.lang, "days", le.Years[0].Requested), left, le.Year)
 	case clock.LeaveAcrossYears:
 		var parts []string
 		for _, y := range le.Years {
-			parts = append(parts, tr(ss.lang, "err.leave.yearpart", y.Year, y.Requested, y.Left))
+			parts = append(parts, tr(ss.lang, "err.leave.yearpart", y.Year, counted(ss.lang, "days", y.Requested), y.Left))
 		}
 		return ss.refuse("err.leave.years", req, strings.Join(parts, "; "))
 	case clock.LeaveNothingToCancel:
-		return ss.refuse("err.leave.nothing", le.DaysLeft, le.Year)
+		return ss.refuse("err.leave.nothing", left, le.Year)
 	}
 	return fmt.Errorf("server: leave refused for an unknown reason: %w", le)
 }

@@ -55,7 +55,7 @@ func TestLeaveMovesDeadline(t *testing.T) {
 	}
 	// bob cancels on 2 December: the 4th is given back, the 2nd has begun
 	sent = h.reply(bob, "cancel leave")
-	mustContain(t, "bob's cancel", to(t, sent, bob).Text, "Urlaub abgebrochen: 1 Tage zurückgegeben. Du hast noch 28 Urlaubstage im Jahr 2026.")
+	mustContain(t, "bob's cancel", to(t, sent, bob).Text, "Urlaub abgebrochen: 1 Tag zurückgegeben. Du hast noch 28 Urlaubstage im Jahr 2026.")
 	mustContain(t, "alice's notice", to(t, sent, alice).Text, "bob@player.test cancelled their leave that had not begun",
 		"defenders 3d left (on leave)")
 	if d, want := h.deadlineOf(id), time.Date(2026, 12, 6, 0, 0, 1, 0, time.UTC); !d.Equal(want) {

@@ -61,7 +61,7 @@ func (ss *session) ratingCommand(c *grammar.RatingCommand) error {
 	slices.Reverse(hist)
 	for i, h := range hist {
 		if i == maxHistoryListed {
-			fmt.Fprintf(&b, "  %s\n", tr(ss.lang, "rating.more", len(hist)-i))
+			fmt.Fprintf(&b, "  %s\n", trn(ss.lang, "rating.more", len(hist)-i, len(hist)-i))
 			break
 		}
 		fmt.Fprintf(&b, "  %s  %s  %s  %-9s %-5s %7.1f → %.1f\n", dayText(h.End), h.GameID, tr(ss.lang, "start.vs", h.Opponent),

@@ -50,9 +50,9 @@ func (ss *session) withdrawCommand(c *grammar.WithdrawCommand) error {
 	case ev.t.Status == archive.TournamentCreated:
 		ss.say(nil, tr(ss.lang, "withdraw.done.entry", ev.t.Name))
 	case w.Annulled:
-		ss.say(nil, tr(ss.lang, "withdraw.done.annulled", ev.t.Name, w.Finished, w.Games))
+		ss.say(nil, tr(ss.lang, "withdraw.done.annulled", ev.t.Name, w.Finished, counted(ss.lang, "games", w.Games)))
 	default:
-		ss.say(nil, tr(ss.lang, "withdraw.done.lost", ev.t.Name, w.Finished, w.Games))
+		ss.say(nil, tr(ss.lang, "withdraw.done.lost", ev.t.Name, w.Finished, counted(ss.lang, "games", w.Games)))
 	}
 	return nil
 }
@@ -65,7 +65,7 @@ func (ss *session) withdrawWhat(ev *event, e *archive.Entry) string {
 	}
 	w, err := tournament.Withdraw(ss.sectionGames(ev, e.Section), e.Player)
 	if err != nil || w.Annulled {
-		return tr(ss.lang, "withdraw.what.annulled", ev.t.Name, w.Finished, w.Games)
+		return tr(ss.lang, "withdraw.what.annulled", ev.t.Name, w.Finished, counted(ss.lang, "games", w.Games))
 	}
-	return tr(ss.lang, "withdraw.what.lost", ev.t.Name, w.Finished, w.Games)
+	return tr(ss.lang, "withdraw.what.lost", ev.t.Name, w.Finished, counted(ss.lang, "games", w.Games))
 }

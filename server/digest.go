@@ -279,7 +279,7 @@ func (ss *session) digestMail(p *archive.Player, ts []*table) (*archive.OutboxMa
 		full++
 	}
 	if rest := ts[full:]; len(rest) > 0 {
-		b.WriteString(tr(lang, "digest.more", len(rest)) + "\n")
+		b.WriteString(trn(lang, "digest.more", len(rest), len(rest)) + "\n")
 		for i, t := range rest {
 			line := fmt.Sprintf("  [taflmail %s %s]  %s\n", t.g.ID, tokenOf(t.g, addr),
 				tr(lang, "digest.line", variantTitle(lang, t.v), opponentOf(t.g, addr), t.moveNumber()))

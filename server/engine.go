@@ -127,7 +127,7 @@ func (ss *session) newEngineGame(c *grammar.NewGameCommand, v *engine.Variant) e
 		return err
 	}
 	if len(running) >= limit {
-		return ss.refuse("err.engine.games", len(running), strings.Join(running, ", "), limit)
+		return ss.refusen("err.engine.games", len(running), len(running), strings.Join(running, ", "), limit)
 	}
 	if err := ss.engineBooked(level); err != nil {
 		return err
@@ -223,7 +223,7 @@ func (ss *session) engineBooked(level search.Level) error {
 			total += n
 		}
 		if total >= max {
-			return ss.refuse("err.engine.cap", total)
+			return ss.refusen("err.engine.cap", total, total)
 		}
 		return nil
 	}
@@ -235,7 +235,7 @@ func (ss *session) engineBooked(level search.Level) error {
 		}
 	}
 	if need > time.Duration(ss.srv.opts.EngineSearches)*engineServeWindow {
-		return ss.refuse("err.engine.busy", int(level), games, int(level))
+		return ss.refusen("err.engine.busy", games, int(level), games, int(level))
 	}
 	return nil
 }

@@ -188,7 +188,7 @@ func clip(s string) string {
 // and followed by its length, "watch A1A1… (100006 characters)".
 func quoteText(lang, s string) string {
 	if c := clip(s); c != s {
-		return c + " " + tr(lang, "quote.length", utf8.RuneCountInString(s))
+		return c + " " + trn(lang, "quote.length", utf8.RuneCountInString(s), utf8.RuneCountInString(s))
 	}
 	return s
 }

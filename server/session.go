@@ -134,6 +134,11 @@ func (ss *session) refuse(key string, args ...any) error {
 	return &refusal{text: tr(ss.lang, key, args...)}
 }
 
+// refusen is refuse for a text about n things (trn).
+func (ss *session) refusen(key string, n int, args ...any) error {
+	return &refusal{text: trn(ss.lang, key, n, args...)}
+}
+
 // noteKey is the key in session.notes of the reply to addr about the
 // game id that is not addr's main reply (startNote).
 func noteKey(addr, id string) string { return addr + "\x00" + id }

@@ -213,10 +213,10 @@ func (s *Server) startTournamentOnce(ctx context.Context, id string, started fun
 	o := StartOptions{
 		Subject: func(lang string) string { return tr(lang, "subject.start", t.Name) },
 		Intro: func(lang, player string) string {
-			text := tr(lang, "start.intro", t.Name, t.ID, len(in), total) + "\n" + s.eventTerms(lang, t)
+			text := tr(lang, "start.intro", t.Name, t.ID, counted(lang, "players", len(in)), counted(lang, "games", total)) + "\n" + s.eventTerms(lang, t)
 			if t.Groups > 1 {
 				k := place[player][0]
-				text += "\n" + tr(lang, "start.group", k, t.Groups, len(groups[k-1]))
+				text += "\n" + trn(lang, "start.group", len(groups[k-1]), k, t.Groups, len(groups[k-1]))
 			}
 			return text
 		},
@@ -374,7 +374,7 @@ func (ss *session) startList(p string, games []*archive.Game, o StartOptions) {
 	if o.Intro != nil {
 		b.WriteString(o.Intro(lang, p) + "\n\n")
 	}
-	b.WriteString(tr(lang, "start.list", len(games)) + "\n")
+	b.WriteString(trn(lang, "start.list", len(games), len(games)) + "\n")
 	for _, g := range games {
 		side, opp := sideOf(g, p), opponentOf(g, p)
 		first := "start.first.them"

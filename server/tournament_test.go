@@ -357,7 +357,7 @@ func TestTournamentExportRatings(t *testing.T) {
 		switch i % 3 {
 		case 0:
 			sent := h.inGame(g.ID, g.Defenders, "resign")
-			mustContain(t, "the winner's mail", gameMail(t, sent, g.Attackers, g.ID).Text, "you have", "points from", "Your rating in Brandubh")
+			mustContain(t, "the winner's mail", gameMail(t, sent, g.Attackers, g.ID).Text, "you have", " point", "Your rating in Brandubh")
 		case 1:
 			h.inGame(g.ID, g.Attackers, "resign")
 		case 2:

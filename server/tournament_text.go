@@ -51,7 +51,7 @@ func standingLine(lang string, t *archive.Tournament, sts []*tournament.Standing
 			if r.Player != addr {
 				continue
 			}
-			return tr(lang, "tournament.standing", t.Name, fraction(r.Points), r.Played, r.Games, r.PlaceText(), len(st.Rows),
+			return tr(lang, "tournament.standing", t.Name, countedPoints(lang, r.Points), r.Played, counted(lang, "games", r.Games), r.PlaceText(), len(st.Rows),
 				fraction(r.SonnebornBerger), t.ID)
 		}
 	}
@@ -74,6 +74,7 @@ func crosstableLabels(lang string) tournament.Labels {
 		WithdrawnLost:     tr(lang, "crosstable.withdrawn.lost"),
 		WithdrawnAnnulled: tr(lang, "crosstable.withdrawn.annulled"),
 		Finished:          tr(lang, "crosstable.finished"),
+		FinishedOne:       tr(lang, "crosstable.finished.one"),
 	}
 }
 
@@ -175,7 +176,7 @@ func (ss *session) finishEvent(ev *event, sts []*tournament.Standings) {
 	body := func(lang string) string {
 		var b strings.Builder
 		b.WriteString(tr(lang, "greeting") + "\n\n")
-		b.WriteString(tr(lang, "tournament.final", ev.t.Name, len(games)) + "\n\n")
+		b.WriteString(trn(lang, "tournament.final", len(games), ev.t.Name, len(games)) + "\n\n")
 		b.WriteString(ss.standingsText(lang, ev.t, sts) + "\n")
 		switch {
 		case err != nil:
@@ -183,7 +184,7 @@ func (ss *session) finishEvent(ev *event, sts []*tournament.Standings) {
 		case atts == nil:
 			b.WriteString(tr(lang, "tournament.records.large", (len(records)+1023)/1024, ev.t.ID) + "\n\n")
 		default:
-			b.WriteString(tr(lang, "tournament.records.attached", len(games), atts[0].Filename) + "\n\n")
+			b.WriteString(trn(lang, "tournament.records.attached", len(games), len(games), atts[0].Filename) + "\n\n")
 		}
 		b.WriteString(tr(lang, "signature") + "\n")
 		return b.String()
@@ -258,7 +259,7 @@ func (s *Server) eventTerms(lang string, t *archive.Tournament) string {
 	} else {
 		b.WriteString(tr(lang, "tournament.unrated") + "\n")
 	}
-	b.WriteString(tr(lang, "tournament.leave", min(t.LeaveDays, s.leaveDays())))
+	b.WriteString(trn(lang, "tournament.leave", min(t.LeaveDays, s.leaveDays()), min(t.LeaveDays, s.leaveDays())))
 	return b.String()
 }
 

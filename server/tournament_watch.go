@@ -134,8 +134,8 @@ func (ss *session) startWatchMails(t *archive.Tournament, players int, specs []a
 		lang := ss.langOf(sp.Address)
 		var b strings.Builder
 		b.WriteString(tr(lang, "greeting") + "\n\n")
-		b.WriteString(tr(lang, "start.intro", t.Name, t.ID, players, total) + "\n" + ss.srv.eventTerms(lang, t) + "\n\n")
-		b.WriteString(tr(lang, "start.watch.list", total) + "\n")
+		b.WriteString(tr(lang, "start.intro", t.Name, t.ID, counted(lang, "players", players), counted(lang, "games", total)) + "\n" + ss.srv.eventTerms(lang, t) + "\n\n")
+		b.WriteString(trn(lang, "start.watch.list", total, total) + "\n")
 		section := 0
 		for i, g := range games[:min(len(games), maxStartGames)] {
 			if t.Groups > 1 && g.Section != section {
@@ -146,7 +146,7 @@ func (ss *session) startWatchMails(t *archive.Tournament, players int, specs []a
 			fmt.Fprintf(&b, "  %s  %-7s  %s %s\n", ids[i], ev.RoundTag(), g.Attackers, tr(lang, "start.vs", g.Defenders))
 		}
 		if n := total - min(len(games), maxStartGames); n > 0 {
-			b.WriteString(tr(lang, "start.watch.more", n, t.ID) + "\n")
+			b.WriteString(trn(lang, "start.watch.more", n, n, t.ID) + "\n")
 		}
 		b.WriteString("\n" + tr(lang, "watch.how", t.ID) + "\n\n")
 		b.WriteString(tr(lang, "signature") + "\n")

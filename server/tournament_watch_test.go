@@ -79,7 +79,7 @@ func TestTournamentStartTellsSpectators(t *testing.T) {
 	games := h.eventGames("cup-27")
 	m := onlyMail(t, sent, watcher)
 	mustContain(t, "the spectator's subject", m.msg.Subject, tr(english, "subject.start.watch", "Cup cup-27"))
-	mustContain(t, "the spectator's start mail", m.msg.Text, tr(english, "start.intro", "Cup cup-27", "cup-27", 4, 12),
+	mustContain(t, "the spectator's start mail", m.msg.Text, tr(english, "start.intro", "Cup cup-27", "cup-27", "4 players", "12 games"),
 		tr(english, "start.watch.list", 12), tr(english, "watch.how", "cup-27"))
 	for _, g := range games {
 		line := fmt.Sprintf("  %s  %-7s  %s vs %s", g.ID, g.Event.RoundTag(), g.Attackers, g.Defenders)

@@ -33,8 +33,9 @@ type Labels struct {
 	// (CORRESPONDENCE.md §6.4, Decision T3).
 	WithdrawnLost, WithdrawnAnnulled string
 	// Finished is a fmt format of the last line: games finished (%[1]d)
-	// of games scheduled (%[2]d).
-	Finished string
+	// of games scheduled (%[2]d); FinishedOne the same when one game is
+	// scheduled ("0 of 1 game finished", issue 22 §4), Finished if empty.
+	Finished, FinishedOne string
 }
 
 // EnglishLabels are the words Text and Title use.
@@ -45,6 +46,7 @@ var EnglishLabels = Labels{
 	WithdrawnLost:     "Withdrawn, unfinished games lost: ",
 	WithdrawnAnnulled: "Withdrawn, games annulled: ",
 	Finished:          "%d of %d games finished.",
+	FinishedOne:       "%d of %d game finished.",
 }
 
 // Title returns the section's heading: the event's name, with ", group
@@ -133,7 +135,11 @@ func (s *Standings) TextIn(l Labels) string {
 	}
 	wrapList(&b, l.WithdrawnLost, lost)
 	wrapList(&b, l.WithdrawnAnnulled, s.Annulled)
-	line("%s", fmt.Sprintf(l.Finished, s.Finished, s.Games))
+	finished := l.Finished
+	if s.Games == 1 && l.FinishedOne != "" {
+		finished = l.FinishedOne
+	}
+	line("%s", fmt.Sprintf(finished, s.Finished, s.Games))
 	return b.String()
 }
 

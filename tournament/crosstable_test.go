@@ -252,3 +252,13 @@ func TestTextInLabels(t *testing.T) {
 		t.Errorf("ranked list without its games column:\n%s", text)
 	}
 }
+
+// Issue 22 §4: the last line of a section of one game is in the singular.
+func TestTextOneGame(t *testing.T) {
+	for games, want := range map[int]string{1: "0 of 1 game finished.", 2: "0 of 2 games finished."} {
+		s := &Standings{Event: "Cup", Games: games}
+		if got := s.Text(); !strings.Contains(got, want) {
+			t.Errorf("%d games:\n%s\nwant %q in it", games, got, want)
+		}
+	}
+}
