@@ -118,7 +118,8 @@ func boardWords(p *engine.Position, lang string, r *notation.Replay) string {
 	if out := r.Outcome(); out.Over() {
 		state = resultText(lang, resultWord(out.Result), out.Reason.String())
 	}
-	return tr(lang, "game.alt", p.Size(), p.Size(), p.Count(engine.Attacker), p.Count(engine.Defender), king, state)
+	return tr(lang, "game.alt", p.Size(), p.Size(), counted(lang, "attackers", p.Count(engine.Attacker)),
+		counted(lang, "defenders", p.Count(engine.Defender)), king, state)
 }
 
 func sideWord(lang string, s engine.Side) string { return tr(lang, "side."+s.String()) }

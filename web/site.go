@@ -214,6 +214,9 @@ func (s *Site) page(name, lang, root, title string, data any) ([]byte, error) {
 // T returns the text of key in the page's language.
 func (p *page) T(key string, args ...any) string { return tr(p.Lang, key, args...) }
 
+// TN is T for a text about n things: its singular when n is 1 (trn).
+func (p *page) TN(key string, n int, args ...any) string { return trn(p.Lang, key, n, args...) }
+
 // Link returns the path of a page relative to this one.
 func (p *page) Link(path string) string { return p.Root + path }
 

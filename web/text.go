@@ -44,6 +44,7 @@ var texts = map[string]map[string]string{
 		"event.standings":      "Standings",
 		"event.group":          "Group %d",
 		"event.gamescount":     "%d of %d games finished",
+		"event.gamescount.one": "%d of %d game finished",
 		"event.games":          "Games",
 		"event.round":          "Round %d",
 		"event.nogames":        "The games start on %s.",
@@ -111,7 +112,11 @@ var texts = map[string]map[string]string{
 		"game.start":           "Start position",
 		"game.after":           "After ply %d (%s): %s",
 		"game.otn":             "Position (OTN)",
-		"game.alt":             "Board, %d×%d: %d attackers, %d defenders and %s; %s.",
+		"game.alt":             "Board, %d×%d: %s, %s and %s; %s.",
+		"count.attackers":      "%d attackers",
+		"count.attackers.one":  "%d attacker",
+		"count.defenders":      "%d defenders",
+		"count.defenders.one":  "%d defender",
 		"game.king":            "the king",
 		"game.noking":          "no king",
 		"game.tomove":          "%s to move",
@@ -125,6 +130,7 @@ var texts = map[string]map[string]string{
 		"player.games":         "Games",
 		"player.events":        "Events",
 		"player.rated":         "%d rated games",
+		"player.rated.one":     "%d rated game",
 		"player.history":       "Rating after each rated game in %s",
 		"player.engine":        "The referee's engine opponent.",
 		"players.title":        "Players",
@@ -189,6 +195,7 @@ var texts = map[string]map[string]string{
 		"event.standings":      "Tabelle",
 		"event.group":          "Gruppe %d",
 		"event.gamescount":     "%d von %d Partien beendet",
+		"event.gamescount.one": "%d von %d Partie beendet",
 		"event.games":          "Partien",
 		"event.round":          "Runde %d",
 		"event.nogames":        "Die Partien beginnen am %s.",
@@ -256,7 +263,11 @@ var texts = map[string]map[string]string{
 		"game.start":           "Ausgangsstellung",
 		"game.after":           "Nach Halbzug %d (%s): %s",
 		"game.otn":             "Stellung (OTN)",
-		"game.alt":             "Brett, %d×%d: %d Angreifer, %d Verteidiger und %s; %s.",
+		"game.alt":             "Brett, %d×%d: %s, %s und %s; %s.",
+		"count.attackers":      "%d Angreifer",
+		"count.attackers.one":  "%d Angreifer",
+		"count.defenders":      "%d Verteidiger",
+		"count.defenders.one":  "%d Verteidiger",
 		"game.king":            "der König",
 		"game.noking":          "kein König",
 		"game.tomove":          "%s am Zug",
@@ -270,6 +281,7 @@ var texts = map[string]map[string]string{
 		"player.games":         "Partien",
 		"player.events":        "Turniere",
 		"player.rated":         "%d gewertete Partien",
+		"player.rated.one":     "%d gewertete Partie",
 		"player.history":       "Wertung nach jeder gewerteten Partie in %s",
 		"player.engine":        "Der Computergegner des Schiedsrichters.",
 		"players.title":        "Spieler",
@@ -315,3 +327,17 @@ func tr(lang, key string, args ...any) string {
 	}
 	return fmt.Sprintf(s, args...)
 }
+
+// trn is tr for a text about n things: key + ".one", the singular, when
+// n is 1 and there is one, else key ("1 rated game", "2 rated games";
+// issue 22 §4).
+func trn(lang, key string, n int, args ...any) string {
+	if _, ok := texts["en"][key+".one"]; ok && n == 1 {
+		key += ".one"
+	}
+	return tr(lang, key, args...)
+}
+
+// counted writes n things with the counted noun "count."+noun: "1
+// attacker", "2 attackers"; for a text with two counts, each a %s.
+func counted(lang, noun string, n int) string { return trn(lang, "count."+noun, n, n) }

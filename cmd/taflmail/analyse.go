@@ -108,7 +108,7 @@ With --json, one object:
 
 func runAnalyse(cmd *cobra.Command, o analyseOptions, args []string) error {
 	if len(args) != 1 {
-		return usageErrorf(cmd, "want one RECORD file, got %d arguments", len(args))
+		return usageErrorf(cmd, "want one RECORD file, got %s", counted(len(args), "argument", "arguments"))
 	}
 	// A flag given is checked against its range even when its value is the
 	// zero that stands for "not given" (trial 2 report §9).

@@ -35,7 +35,7 @@ Only archive.path is needed: IMAP and SMTP settings may be missing.`,
 		Example: `  taflmail backup --config /etc/taflmail/taflmail.yaml /var/backups/taflmail/taflmail-$(date +%F).db`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
-				return usageErrorf(cmd, "want one FILE to write the copy to, got %d arguments", len(args))
+				return usageErrorf(cmd, "want one FILE to write the copy to, got %s", counted(len(args), "argument", "arguments"))
 			}
 			return nil
 		},

@@ -140,5 +140,5 @@ func clockDropped(cmd *cobra.Command, to notation.Format, games ...*notation.Gam
 	if n == 0 {
 		return nil
 	}
-	return &droppedError{fmt.Sprintf("written as %s without the clock data of %d of %d games (warnings above); native and otg keep it", to, n, len(games))}
+	return &droppedError{fmt.Sprintf("written as %s without the clock data of %d of %s (warnings above); native and otg keep it", to, n, counted(len(games), "game", "games"))}
 }

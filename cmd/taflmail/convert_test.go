@@ -101,7 +101,7 @@ func TestConvertTermination(t *testing.T) {
 			t.Fatal(err)
 		}
 		v := run(t, "validate", path)
-		if v.code != exitFailure || !strings.Contains(v.stdout+v.stderr, tt.want) || !strings.Contains(v.stdout, "1 result mismatches") {
+		if v.code != exitFailure || !strings.Contains(v.stdout+v.stderr, tt.want) || !strings.Contains(v.stdout, "1 result mismatch") {
 			t.Errorf("validate with Termination %q = code %d, stdout %q, stderr %q; want 1 and %q", tt.term, v.code, v.stdout, v.stderr, tt.want)
 		}
 		c := run(t, "convert", path, "--to", "native")

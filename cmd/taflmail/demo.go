@@ -382,7 +382,7 @@ func demoPlay(ctx context.Context, out io.Writer, verbose bool) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(out, "\nGame %s is over after %d plies: %s (%s).\n\n", g.ID, len(g.Plies), g.Result, g.Reason)
+	fmt.Fprintf(out, "\nGame %s is over after %s: %s (%s).\n\n", g.ID, counted(len(g.Plies), "ply", "plies"), g.Result, g.Reason)
 	if err := printFinalBoard(out, g); err != nil {
 		return err
 	}

@@ -39,7 +39,7 @@ archive.path is needed: IMAP and SMTP settings may be missing.`,
 		SilenceUsage: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
-				return usageErrorf(cmd, "want one GAME id, got %d arguments", len(args))
+				return usageErrorf(cmd, "want one GAME id, got %s", counted(len(args), "argument", "arguments"))
 			}
 			format, err := notation.ParseFormat(to)
 			if err != nil || format == notation.FormatAuto {

@@ -39,7 +39,7 @@ refused, with the replies it would send. The archive of --config is read,
 never written; nothing is sent.`,
 		Args: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
-				return usageErrorf(cmd, "inspect takes one mail file, got %d arguments", len(args))
+				return usageErrorf(cmd, "inspect takes one mail file, got %s", counted(len(args), "argument", "arguments"))
 			}
 			return nil
 		},

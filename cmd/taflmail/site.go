@@ -144,8 +144,9 @@ func runSite(cmd *cobra.Command, o siteOptions, file string, args []string) erro
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(cmd.OutOrStdout(), "site %s: %d events, %d games, %d players; %d files written, %d unchanged, %d removed\n",
-		o.out, len(c.Events), len(c.Games), len(c.Players), st.Written, st.Unchanged, st.Removed)
+	fmt.Fprintf(cmd.OutOrStdout(), "site %s: %s, %s, %s; %s written, %d unchanged, %d removed\n",
+		o.out, counted(len(c.Events), "event", "events"), counted(len(c.Games), "game", "games"), counted(len(c.Players), "player", "players"),
+		counted(st.Written, "file", "files"), st.Unchanged, st.Removed)
 	if bad {
 		return errUnusableRecords
 	}

@@ -30,7 +30,7 @@ stored. A file larger than --max-bytes (1 MiB) is refused unread. The event star
 		SilenceUsage: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
-				return usageErrorf(cmd, "want one FILE, got %d arguments", len(args))
+				return usageErrorf(cmd, "want one FILE, got %s", counted(len(args), "argument", "arguments"))
 			}
 			data, err := readFileLimited(cmd, args[0], limit)
 			if err != nil {
@@ -70,7 +70,7 @@ stored. A file larger than --max-bytes (1 MiB) is refused unread. The event star
 			if err != nil {
 				return err
 			}
-			entry := fmt.Sprintf("%d players", len(f.players))
+			entry := counted(len(f.players), "player", "players")
 			if f.t.OpenEntry {
 				entry = "open entry by mail (join " + f.t.ID + ") until " + f.t.EntryCloses.Format("2006-01-02")
 			}

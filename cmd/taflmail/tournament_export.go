@@ -33,7 +33,7 @@ stderr).`,
 		SilenceUsage: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
-				return usageErrorf(cmd, "want one tournament ID, got %d arguments", len(args))
+				return usageErrorf(cmd, "want one tournament ID, got %s", counted(len(args), "argument", "arguments"))
 			}
 			ctx := cmd.Context()
 			store, err := openArchive(ctx, cmd, file)

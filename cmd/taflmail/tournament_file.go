@@ -277,7 +277,7 @@ func readTournamentFile(name string, data []byte, now time.Time, terms serverTer
 				bad(n.Content[most], "players: %d players, more than the %d a tournament may have (server.max_tournament_players); this is the %s",
 					len(n.Content), most, ordinal(most+1))
 			} else if len(n.Content) < server.MinPlayers {
-				bad(n, "players: %d players; a round robin needs at least %d", len(n.Content), server.MinPlayers)
+				bad(n, "players: %s; a round robin needs at least %d", counted(len(n.Content), "player", "players"), server.MinPlayers)
 			} else if groups && t.Groups > 1 && len(f.players) < 2*t.Groups {
 				bad(n, "players: %d players cannot fill %d groups of at least 2", len(f.players), t.Groups)
 			}

@@ -48,7 +48,7 @@ games) for a rated event.`,
 		SilenceUsage: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
-				return usageErrorf(cmd, "want one tournament ID, got %d arguments", len(args))
+				return usageErrorf(cmd, "want one tournament ID, got %s", counted(len(args), "argument", "arguments"))
 			}
 			now, err := commandNow(cmd)
 			if err != nil {
@@ -108,7 +108,7 @@ games) for a rated event.`,
 				for _, st := range sts {
 					for _, r := range st.Rows {
 						if rt, ok := ratings[r.Player]; ok {
-							fmt.Fprintf(out, "  %-36s %7.1f  RD %5.1f  %d games\n", r.Player, rt.Rating, rt.RD, rt.Games)
+							fmt.Fprintf(out, "  %-36s %7.1f  RD %5.1f  %s\n", r.Player, rt.Rating, rt.RD, counted(rt.Games, "game", "games"))
 						} else {
 							fmt.Fprintf(out, "  %-36s no rating yet (1500)\n", r.Player)
 						}

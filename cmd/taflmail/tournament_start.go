@@ -29,7 +29,7 @@ group of fewer than 2, does not start.`,
 		SilenceUsage: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 1 {
-				return usageErrorf(cmd, "want one tournament ID, got %d arguments", len(args))
+				return usageErrorf(cmd, "want one tournament ID, got %s", counted(len(args), "argument", "arguments"))
 			}
 			srv, store, err := openReferee(cmd, file)
 			if err != nil {
@@ -41,7 +41,7 @@ group of fewer than 2, does not start.`,
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "started tournament %s: %d players, %d games; %s\n", id, r.Players, r.Games, queuedText(r))
+			fmt.Fprintf(cmd.OutOrStdout(), "started tournament %s: %s, %s; %s\n", id, counted(r.Players, "player", "players"), counted(r.Games, "game", "games"), queuedText(r))
 			return nil
 		},
 	}
@@ -60,6 +60,10 @@ func queuedText(r server.TournamentStarted) string {
 	return fmt.Sprintf("%d %s queued (%d %s, %d %s)", n, plural(n, "mail", "mails"),
 		r.PlayerMails, plural(r.PlayerMails, "player", "players"), r.SpectatorMails, plural(r.SpectatorMails, "spectator", "spectators"))
 }
+
+// counted writes n things: "1 game" (one) when n is 1, else "3 games"
+// (many); issue 22 §4.
+func counted(n int, one, many string) string { return fmt.Sprintf("%d %s", n, plural(n, one, many)) }
 
 // plural returns one when n is 1, else many.
 func plural(n int, one, many string) string {

@@ -26,7 +26,7 @@ the outbox for the running daemon). It cannot be undone.`,
 		SilenceUsage: true,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) != 2 {
-				return usageErrorf(cmd, "want a tournament ID and a player's ADDRESS, got %d arguments", len(args))
+				return usageErrorf(cmd, "want a tournament ID and a player's ADDRESS, got %s", counted(len(args), "argument", "arguments"))
 			}
 			srv, store, err := openReferee(cmd, file)
 			if err != nil {
@@ -43,11 +43,11 @@ the outbox for the running daemon). It cannot be undone.`,
 			case w.Games == 0:
 				fmt.Fprintf(out, "%s withdrawn from %s before the start\n", player, id)
 			case w.Annulled:
-				fmt.Fprintf(out, "%s withdrawn from %s with %d of %d games finished: all their games annulled, %d running games ended without result\n",
-					player, id, w.Finished, w.Games, len(w.Unfinished))
+				fmt.Fprintf(out, "%s withdrawn from %s with %d of %s finished: all their games annulled, %s ended without result\n",
+					player, id, w.Finished, counted(w.Games, "game", "games"), counted(len(w.Unfinished), "running game", "running games"))
 			default:
-				fmt.Fprintf(out, "%s withdrawn from %s with %d of %d games finished: their %d unfinished games are lost\n",
-					player, id, w.Finished, w.Games, len(w.Unfinished))
+				fmt.Fprintf(out, "%s withdrawn from %s with %d of %s finished: their %s lost\n",
+					player, id, w.Finished, counted(w.Games, "game", "games"), counted(len(w.Unfinished), "unfinished game is", "unfinished games are"))
 			}
 			return nil
 		},

@@ -322,12 +322,8 @@ func readError(cmd *cobra.Command, err error) error {
 // printTally writes a summary line; gameless counts the files without a
 // game (not parsed, or empty), for the total.
 func printTally(w io.Writer, name string, t fileTally, gameless int) {
-	games := "games"
-	if t.games == 1 {
-		games = "game"
-	}
-	fmt.Fprintf(w, "%s: %d %s, %d legal, %d illegal, %d capture mismatches, %d result mismatches",
-		name, t.games, games, t.legal, t.illegal, t.captures, t.results)
+	fmt.Fprintf(w, "%s: %s, %d legal, %d illegal, %s, %s", name, counted(t.games, "game", "games"), t.legal, t.illegal,
+		counted(t.captures, "capture mismatch", "capture mismatches"), counted(t.results, "result mismatch", "result mismatches"))
 	switch gameless {
 	case 0:
 	case 1:
