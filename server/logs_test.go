@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/mailer"
 )
 
@@ -89,4 +90,53 @@ func TestReconnectedDownFor(t *testing.T) {
 	if d, err := time.ParseDuration(strings.Fields(downFor + " x")[0]); err != nil || d < time.Second {
 		t.Errorf("IMAP reconnected down_for=%q, want at least the 1 s backoff; log:\n%s", downFor, log.String())
 	}
+}
+
+// TestMailProcessedNames: the "mail processed" line names what the mail
+// was about: a challenge the game it starts, a join, its confirmation and
+// a withdrawal the tournament, and leaves out a game it has none of
+// rather than logging game="" (issue 22 §11).
+func TestMailProcessedNames(t *testing.T) {
+	h := newHarness(t)
+	log := h.captureLog()
+	seen := 0
+	processed := func(what string) string { // the line of the mail delivered last
+		t.Helper()
+		all := log.String()
+		lines := strings.Split(all[seen:], "\n")
+		seen = len(all)
+		for _, l := range lines {
+			if strings.Contains(l, `msg="mail processed"`) {
+				return l
+			}
+		}
+		t.Fatalf("%s: no \"mail processed\" line", what)
+		return ""
+	}
+	sent := h.deliver(alice, "a game?", "new brandubh with bob@player.test", nil)
+	id := findGame(to(t, sent, bob).Subject, "", nil).id
+	line := processed("challenge")
+	mustContain(t, "challenge", line, "game="+id)
+	mustNotContain(t, "challenge", line, "tournament=")
+
+	h.createEvent("open", nil, func(t *archive.Tournament) {
+		t.OpenEntry, t.EntryCloses, t.StartDate = true, t.StartDate.AddDate(0, 0, 5), t.StartDate.AddDate(0, 0, 7)
+	})
+	sent = h.deliver(carol, "entering", "join open", nil)
+	line = processed("join")
+	mustContain(t, "join", line, "tournament=open")
+	mustNotContain(t, "join", line, "game=")
+	h.deliver(carol, "entering", joinConfirmLine.FindString(to(t, sent, carol).Text), nil)
+	line = processed("join confirmed")
+	mustContain(t, "join confirmed", line, "tournament=open")
+	mustNotContain(t, "join confirmed", line, "game=")
+	sent = h.deliver(carol, "leaving", "withdraw open", nil)
+	processed("withdrawal asked")
+	h.deliver(carol, "leaving", confirmLine.FindStringSubmatch(to(t, sent, carol).Text)[0], nil)
+	line = processed("withdrawal")
+	mustContain(t, "withdrawal", line, "tournament=open")
+	mustNotContain(t, "withdrawal", line, "game=")
+
+	h.deliver(alice, "help", "help", nil)
+	mustNotContain(t, "help", processed("help"), "game=", "tournament=")
 }

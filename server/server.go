@@ -342,6 +342,7 @@ func (s *Server) HandleMail(ctx context.Context, m *mailer.Message) error {
 		if m.UID == 0 {
 			change.Mailbox = nil
 		}
+		about := processedAbout(&change) // before Commit sets the versions
 		err = s.store.Commit(ctx, change)
 		switch {
 		case err == nil:
@@ -349,8 +350,8 @@ func (s *Server) HandleMail(ctx context.Context, m *mailer.Message) error {
 			if held != notHeld {
 				level = slog.LevelDebug // counted, and logged once a minute (held.go)
 			}
-			s.log.Log(ctx, level, "mail processed", "message_id", m.MessageID, "from", m.From,
-				"game", change.Mail.GameID, "disposition", change.Mail.Disposition, "replies", len(change.Outbox))
+			attrs := append([]any{"message_id", m.MessageID, "from", m.From}, about...)
+			s.log.Log(ctx, level, "mail processed", append(attrs, "disposition", change.Mail.Disposition, "replies", len(change.Outbox))...)
 			s.held.note(s.log, held, s.opts.Now())
 			s.opts.Observer.MailHandled(change.Mail.Disposition)
 			s.writeRecords(finished)
