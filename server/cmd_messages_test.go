@@ -154,3 +154,45 @@ func TestMessageCut(t *testing.T) {
 	sent = h.reply(bob, "Rematch?")
 	mustContain(t, "after the end", to(t, sent, bob).Text, tr(english, "message.over", findGame(sent[0].msg.Subject, "", nil).id))
 }
+
+// TestChallengeGreeting: the words of a challenge mail reach the invited
+// player in the invitation, quoted under "<challenger> writes:" as the
+// relay quotes a message, with the challenger's keys replaced by "…";
+// a greeting longer than the relay passes on is cut as the relay cuts it,
+// and the challenger is told (issue 22 §11).
+func TestChallengeGreeting(t *testing.T) {
+	h := newHarness(t)
+	id := startBrandubh(t, h) // alice attacks, so her key is the attackers'
+	key := h.state(id).AttackerToken
+	sent := h.deliver(alice, "a game?", "Hi Carol, fancy a game of Tablut?\nnew tablut with carol@player.test\nMy key "+strings.ToUpper(key)+" is no business of yours.\nAlice", nil)
+	inv := to(t, sent, carol).Text
+	mustContain(t, "invitation", inv, "alice@player.test writes:\n\n  Hi Carol, fancy a game of Tablut?\n  My key … is no business of yours.\n  Alice\n")
+	mustNotContain(t, "invitation", inv, key, strings.ToUpper(key), "new tablut")
+	mustContain(t, "challenger's confirmation", to(t, sent, alice).Text, tr(english, "message.sent", carol))
+
+	long := strings.Repeat("All work and no play makes Jack a dull boy.\n", 60) // 2640 characters
+	sent = h.deliver(alice, "a game?", "new tablut with dave@player.test\n"+long, nil)
+	inv = to(t, sent, "dave@player.test").Text
+	mustContain(t, "invitation with a long greeting", inv, "alice@player.test writes:", "All work and no play", "[…]")
+	if n := strings.Count(inv, "All work"); n >= 60 || (n-1)*44 > maxMessageRunes { // 44 characters a line, the last one cut
+		t.Errorf("the invitation quotes %d of the greeting's 60 lines, want it cut to %d characters", n, maxMessageRunes)
+	}
+	mustContain(t, "challenger told of the cut", to(t, sent, alice).Text,
+		tr(english, "message.sent", "dave@player.test"), tr(english, "message.cut", maxMessageRunes))
+
+	// a challenge without prose has no heading; the engine reads none
+	sent = h.deliver(alice, "a game?", "new tablut with erin@player.test", nil)
+	mustNotContain(t, "invitation without a greeting", to(t, sent, "erin@player.test").Text, "writes:")
+	mustNotContain(t, "confirmation without a greeting", to(t, sent, alice).Text, tr(english, "message.sent", "erin@player.test"))
+}
+
+// TestChallengeGreetingMessagesOff: a player who wrote "messages off"
+// gets an invitation without the challenger's words, and the challenger
+// learns why (issue 22 §11).
+func TestChallengeGreetingMessagesOff(t *testing.T) {
+	h := newHarness(t)
+	h.deliver(carol, "x", "messages off", nil)
+	sent := h.deliver(alice, "a game?", "Hello there!\nnew tablut with carol@player.test", nil)
+	mustNotContain(t, "invitation", to(t, sent, carol).Text, "Hello there", "writes:")
+	mustContain(t, "challenger's confirmation", to(t, sent, alice).Text, tr(english, "message.refused", carol))
+}

@@ -71,13 +71,23 @@ func (ss *session) newGame(c *grammar.NewGameCommand) error {
 	if side == "defenders" {
 		oppSide = "attackers"
 	}
+	greeting, told, err := ss.greeting(t) // the challenger's own words, for the invitation (messages.go)
+	if err != nil {
+		return err
+	}
+	if told != "" {
+		told = "\n" + told
+	}
 	// each game a mail starts gets mails of its own (startNote)
 	n := ss.startNote(ss.from, ss.lang, t)
-	ss.addSection(n, tr(ss.lang, "challenge.sent", opp, sideName(ss.lang, side))+"\n"+terms(ss.lang, opp))
+	ss.addSection(n, tr(ss.lang, "challenge.sent", opp, sideName(ss.lang, side))+told+"\n"+terms(ss.lang, opp))
 	n.subject = tr(ss.lang, "subject.challenge", variantTitle(ss.lang, v), opp)
 	lang := ss.langOf(opp)
+	if greeting != "" {
+		greeting = "\n\n" + tr(lang, "message.heading", ss.from) + "\n\n" + indent(greeting) + "\n"
+	}
 	n = ss.startNote(opp, lang, t)
-	ss.addSection(n, tr(lang, "invite.body", ss.from, variantTitle(lang, v), sideName(lang, oppSide))+"\n"+
+	ss.addSection(n, tr(lang, "invite.body", ss.from, variantTitle(lang, v), sideName(lang, oppSide))+greeting+"\n"+
 		tr(lang, "invite.rules", variantSummary(lang, v))+"\n"+terms(lang, ss.from)+"\n\n"+tr(lang, "invite.how")+"\n"+
 		tr(lang, "invite.block"))
 	n.subject = tr(lang, "subject.invite", variantTitle(lang, v), ss.from)

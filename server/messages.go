@@ -59,13 +59,56 @@ func (ss *session) prose(t *table) string {
 		}
 		lines = append(lines, line)
 	}
-	out := strings.TrimSpace(strings.Join(lines, "\n"))
-	for _, key := range []string{t.g.AttackerToken, t.g.DefenderToken} {
+	return withoutKeys(strings.TrimSpace(strings.Join(lines, "\n")), t.g.AttackerToken, t.g.DefenderToken)
+}
+
+// withoutKeys returns text with every key among keys, in any case,
+// replaced by "…"; an empty key is none.
+func withoutKeys(text string, keys ...string) string {
+	for _, key := range keys {
 		if key != "" {
-			out = regexp.MustCompile("(?i)"+regexp.QuoteMeta(key)).ReplaceAllString(out, "…")
+			text = regexp.MustCompile("(?i)"+regexp.QuoteMeta(key)).ReplaceAllString(text, "…")
 		}
 	}
-	return out
+	return text
+}
+
+// greeting returns the challenger's words for the invitation to game t
+// (issue 22 §11), which this mail's "new" created, and what the
+// challenger is told about them: the mail's prose as the relay takes it
+// (prose), with the keys of every game of the sender replaced by "…",
+// cut to maxMessageRunes as the relay cuts. Nothing ("", "") when there is
+// no prose, or when the mail carries a key: a keyed mail's words go to the
+// opponent of its game (relayProse). An invited player who wrote
+// "messages off" gets no greeting, and the challenger is told so.
+func (ss *session) greeting(t *table) (text, told string, err error) {
+	if ss.auth != nil {
+		return "", "", nil
+	}
+	text = ss.prose(t)
+	if text == "" {
+		return "", "", nil
+	}
+	opp := opponentOf(t.g, ss.from)
+	if ss.messagesOff(opp) {
+		return "", tr(ss.lang, "message.refused", opp), nil
+	}
+	gs, err := ss.srv.store.GamesOf(ss.ctx, ss.from)
+	if err != nil {
+		return "", "", err
+	}
+	for _, g := range gs {
+		text = withoutKeys(text, g.AttackerToken, g.DefenderToken)
+	}
+	for _, o := range ss.tables { // games of this mail, not stored yet
+		text = withoutKeys(text, o.g.AttackerToken, o.g.DefenderToken)
+	}
+	told = tr(ss.lang, "message.sent", opp)
+	if utf8.RuneCountInString(text) > maxMessageRunes {
+		text = string([]rune(text)[:maxMessageRunes-utf8.RuneCountInString(cutMark)]) + cutMark
+		told += " " + tr(ss.lang, "message.cut", maxMessageRunes)
+	}
+	return text, told, nil
 }
 
 // holdsCommand reports whether text has a command line, or a misspelt
