@@ -31,6 +31,7 @@ type Config struct {
 	Clock   Clock   `mapstructure:"clock"`
 	Engine  Engine  `mapstructure:"engine"`
 	HTTP    HTTP    `mapstructure:"http"`
+	Health  Health  `mapstructure:"health"`
 	Log     Log     `mapstructure:"log"`
 }
 
@@ -142,6 +143,16 @@ func (h HTTP) ListenAddr() string {
 	return net.JoinHostPort(host, port)
 }
 
+// Health is when /healthz on http.addr calls the referee failing and
+// when taflmail_timers_late on /metrics counts a timer as late (issue 21
+// §1, docs/operations.md "Health and metrics"). Each is a Go duration
+// from 1s to 24h.
+type Health struct {
+	IMAPMaxPollAge  time.Duration `mapstructure:"imap_max_poll_age" help:"/healthz fails when the inbox was last read longer ago than this, or than three imap.poll_interval if that is longer, e.g. 5m"`
+	SMTPMaxFailing  time.Duration `mapstructure:"smtp_max_failing" help:"/healthz fails when the SMTP relay fails and its last delivery or contact is older than this, e.g. 15m; a rejected log-in fails at once"`
+	TimersLateAfter time.Duration `mapstructure:"timers_late_after" help:"a due timer (reminder, deadline, engine turn) not fired this long after its time counts in taflmail_timers_late, e.g. 5m"`
+}
+
 // Log is what the daemon writes about itself.
 type Log struct {
 	Level  string `mapstructure:"level" help:"least severe level logged: debug, info, warn or error"`
@@ -198,6 +209,14 @@ func Default() Config {
 		},
 		HTTP: HTTP{
 			Title: "taflmail",
+		},
+		// health.Default*: several missed rounds of a daemon that reads
+		// its mailbox at least once a minute; a relay failing for a
+		// quarter of an hour; a timer five minutes behind
+		Health: Health{
+			IMAPMaxPollAge:  5 * time.Minute,
+			SMTPMaxFailing:  15 * time.Minute,
+			TimersLateAfter: 5 * time.Minute,
 		},
 		Log: Log{
 			Level:  "info",

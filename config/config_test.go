@@ -293,6 +293,9 @@ engine.think: must be from 10ms to 10m, not 0s
 engine.searches: must be from 1 to 64, not 0
 engine.table_mib: must be from 1 to 4096, not 0
 http.title: must be 1 to 80 characters without control characters, not ""
+health.imap_max_poll_age: must be from 1s to 24h, not 0s
+health.smtp_max_failing: must be from 1s to 24h, not 0s
+health.timers_late_after: must be from 1s to 24h, not 0s
 log.level: must be debug, info, warn or error, not ""
 log.format: must be text or json, not ""`},
 		{"security", func(c *config.Config) { c.SMTP.Security = "x" }, `smtp.security: must be none, starttls or tls, not "x"`},
@@ -347,6 +350,9 @@ log.format: must be text or json, not ""`},
 		{"http addr", func(c *config.Config) { c.HTTP.Addr = "localhost" }, `http.addr: must be host:port (127.0.0.1:8080) or empty, not "localhost"`},
 		{"http port", func(c *config.Config) { c.HTTP.Addr = "127.0.0.1:http" }, `http.addr: port must be a number from 0 to 65535, not "http"`},
 		{"http title", func(c *config.Config) { c.HTTP.Title = "a\nb" }, `http.title: must be 1 to 80 characters without control characters, not "a\nb"`},
+		{"health thresholds", func(c *config.Config) {
+			c.Health.IMAPMaxPollAge, c.Health.SMTPMaxFailing, c.Health.TimersLateAfter = 500*time.Millisecond, 0, 25*time.Hour
+		}, "health.imap_max_poll_age: must be from 1s to 24h, not 500ms\nhealth.smtp_max_failing: must be from 1s to 24h, not 0s\nhealth.timers_late_after: must be from 1s to 24h, not 25h0m0s"},
 		{"smtp oauth2 without username", func(c *config.Config) { c.SMTP.Auth, c.SMTP.OAuth2TokenFile = "xoauth2", "/run/token" },
 			`smtp.username: required when smtp.auth is xoauth2`},
 		// a log-in in clear text goes to this machine only, unless the
@@ -669,6 +675,11 @@ http:
   addr: ""
   title: "taflmail"
 
+health:
+  imap_max_poll_age: "5m0s"
+  smtp_max_failing: "15m0s"
+  timers_late_after: "5m0s"
+
 log:
   level: "debug"
   format: "text"
@@ -736,8 +747,8 @@ func TestRegisterFlags(t *testing.T) {
 
 func TestKeys(t *testing.T) {
 	keys := config.Keys()
-	if len(keys) != 55 {
-		t.Errorf("len(Keys()) = %d, want 55", len(keys))
+	if len(keys) != 58 {
+		t.Errorf("len(Keys()) = %d, want 58", len(keys))
 	}
 	k := keys[13] // imap.poll_interval
 	want := config.Key{Name: "imap.poll_interval", Env: "TAFLMAIL_IMAP_POLL_INTERVAL", Flag: "imap-poll-interval",

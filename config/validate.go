@@ -220,6 +220,17 @@ func (c Config) Validate() error {
 		bad("http.title", "must be 1 to 80 characters without control characters, not %q", t)
 	}
 
+	// health
+	for _, k := range []struct {
+		name  string
+		value time.Duration
+	}{{"health.imap_max_poll_age", c.Health.IMAPMaxPollAge}, {"health.smtp_max_failing", c.Health.SMTPMaxFailing},
+		{"health.timers_late_after", c.Health.TimersLateAfter}} {
+		if k.value < time.Second || k.value > 24*time.Hour {
+			bad(k.name, "must be from 1s to 24h, not %v", k.value)
+		}
+	}
+
 	// log
 	oneOf("log.level", c.Log.Level, "debug", "info", "warn", "error")
 	oneOf("log.format", c.Log.Format, "text", "json")

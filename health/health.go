@@ -19,7 +19,9 @@ import (
 	"github.com/taflmail/taflmail/mailer"
 )
 
-// Defaults of [Options].
+// Defaults of [Options], and of the configuration keys
+// health.imap_max_poll_age, health.smtp_max_failing and
+// health.timers_late_after that serve gives them.
 const (
 	// DefaultMaxPollAge is how old the last successful poll of the inbox
 	// may be before /healthz fails: the daemon reads the mailbox at least
@@ -260,7 +262,7 @@ var (
 	descOutbox     = prometheus.NewDesc("taflmail_outbox_pending", "Mails waiting in the outbox, due or waiting for a retry.", nil, nil)
 	descOutboxAge  = prometheus.NewDesc("taflmail_outbox_oldest_age_seconds", "Age of the oldest mail waiting in the outbox, in seconds; 0 when none waits.", nil, nil)
 	descTimersDue  = prometheus.NewDesc("taflmail_timers_due", "Timers (reminders, deadlines, engine turns) due and not yet fired.", nil, nil)
-	descTimersLate = prometheus.NewDesc("taflmail_timers_late", "Due timers that should have fired more than the late threshold (5 minutes) ago.", nil, nil)
+	descTimersLate = prometheus.NewDesc("taflmail_timers_late", "Due timers that should have fired more than health.timers_late_after (default 5 minutes) ago.", nil, nil)
 	descEngineQ    = prometheus.NewDesc("taflmail_engine_queue_length", "Engine turns waiting for a search slot.", nil, nil)
 	descReconnects = prometheus.NewDesc("taflmail_imap_reconnects_total", "Successful IMAP log-ins after the first.", nil, nil)
 	descLoggedIn   = prometheus.NewDesc("taflmail_imap_logged_in", "1 while the IMAP session is logged in, else 0.", nil, nil)

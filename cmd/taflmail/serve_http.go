@@ -52,7 +52,7 @@ func startHTTP(ctx context.Context, cfg config.Config, store *archive.Store, log
 	mux := http.NewServeMux()
 	mux.Handle("/", webHandler(cfg, store, logger))
 	mon := health.New(health.Options{Version: buildVersion(), Outbox: store.OutboxStats, Timers: store.TimerStats,
-		MaxPollAge: maxPollAge(cfg)})
+		MaxPollAge: maxPollAge(cfg), SMTPWindow: cfg.Health.SMTPMaxFailing, LateAfter: cfg.Health.TimersLateAfter})
 	mux.Handle("GET /healthz", mon.HealthHandler())
 	mux.Handle("GET /metrics", mon.MetricsHandler())
 	s := &httpServer{Mux: mux, Monitor: mon, Addr: ln.Addr(), done: make(chan error, 1),
@@ -75,10 +75,10 @@ func startHTTP(ctx context.Context, cfg config.Config, store *archive.Store, log
 }
 
 // maxPollAge is how old the inbox's last poll may be before /healthz
-// fails: a few rounds of the daemon, which reads the mailbox at least
-// once a minute and at least every imap.poll_interval.
+// fails: health.imap_max_poll_age, but at least three rounds of a daemon
+// that reads the mailbox every imap.poll_interval.
 func maxPollAge(cfg config.Config) time.Duration {
-	return max(health.DefaultMaxPollAge, 3*cfg.IMAP.PollInterval)
+	return max(cfg.Health.IMAPMaxPollAge, 3*cfg.IMAP.PollInterval)
 }
 
 // Close stops the listener, letting requests under way finish for up to
