@@ -90,6 +90,7 @@ type Stack struct {
 	users    map[string]*user // by local part
 	failNext int              // SMTP code for the next DATA, 0 for none
 	closed   bool
+	smtpDown bool // StopSMTP was called
 }
 
 type user struct {
@@ -248,6 +249,22 @@ func (s *Stack) SetToken(local, token string) error {
 	return nil
 }
 
+// StopSMTP stops the SMTP server alone, closing its listener and its
+// sessions; its port then refuses connections while IMAP goes on, as a
+// relay that went down. For tests of what a client makes of that.
+func (s *Stack) StopSMTP() error {
+	s.mu.Lock()
+	if s.closed || s.smtpDown {
+		s.mu.Unlock()
+		return nil
+	}
+	s.smtpDown = true
+	s.mu.Unlock()
+	err := s.smtpSrv.Close()
+	_ = s.smtpLn.Close() // as in Close: Serve may not have registered it yet
+	return err
+}
+
 // FailNextSMTP makes the next DATA command (of any session) fail with the
 // reply code (e.g. 451 or 554), for retry tests. 0 cancels.
 func (s *Stack) FailNextSMTP(code int) {
@@ -373,8 +390,13 @@ func (s *Stack) Close() error {
 		return nil
 	}
 	s.closed = true
+	smtpDown := s.smtpDown
 	s.mu.Unlock()
-	err := errors.Join(s.smtpSrv.Close(), s.imapSrv.Close())
+	var err error
+	if !smtpDown {
+		err = s.smtpSrv.Close()
+	}
+	err = errors.Join(err, s.imapSrv.Close())
 	// A server closes only the listeners its Serve has registered; a
 	// Close right after Start can come first, and go-smtp's Serve would
 	// then accept for ever. Closing them here ends Serve either way (a
