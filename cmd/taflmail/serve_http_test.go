@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/club/clubtest"
 	"github.com/taflmail/taflmail/config"
 )
 
@@ -17,20 +18,12 @@ import (
 // the archive, refuses to write, stops with its context, and leaves
 // room on its mux for other handlers.
 func TestServeHTTP(t *testing.T) {
-	f := siteFixture(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	store, err := archive.Open(ctx, f.Path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
-	cfg := config.Default()
-	cfg.HTTP.Addr, cfg.HTTP.Title, cfg.Server.Address = "127.0.0.1:0", "Live Club", "club@tafl.example"
-	hs, err := startHTTP(ctx, cfg, store, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := newHTTPFixture(t, ctx, func(cfg *config.Config) {
+		cfg.HTTP.Addr, cfg.HTTP.Title, cfg.Server.Address = "127.0.0.1:0", "Live Club", "club@tafl.example"
+	})
+	cfg, store, hs := f.cfg, f.store, f.hs
 	base := "http://" + hs.Addr.String()
 	get := func(method, path string) (int, string) {
 		req, _ := http.NewRequest(method, base+path, nil)
@@ -42,10 +35,10 @@ func TestServeHTTP(t *testing.T) {
 		b, _ := io.ReadAll(resp.Body)
 		return resp.StatusCode, string(b)
 	}
-	if code, body := get("GET", "/"); code != 200 || !strings.Contains(body, "Live Club") || !strings.Contains(body, f.Running) {
+	if code, body := get("GET", "/"); code != 200 || !strings.Contains(body, "Live Club") || !strings.Contains(body, f.site.Running) {
 		t.Errorf("GET / = %d %.200s", code, body)
 	}
-	if code, body := get("GET", "/events/"+f.Running+".html"); code != 200 || strings.Contains(body, "@") {
+	if code, body := get("GET", "/events/"+f.site.Running+".html"); code != 200 || strings.Contains(body, "@") {
 		t.Errorf("GET event = %d", code)
 	}
 	// no inbox is attached here: health fails, naming IMAP
@@ -84,23 +77,39 @@ func TestServeHTTPFlag(t *testing.T) {
 // TestServeHTTPLoopbackByDefault (issue 21 §1): http.addr without a host
 // listens on loopback only, so /metrics is nobody else's by default.
 func TestServeHTTPLoopbackByDefault(t *testing.T) {
-	f := siteFixture(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	store, err := archive.Open(ctx, f.Path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer store.Close()
-	cfg := config.Default()
-	cfg.HTTP.Addr = ":0"
-	hs, err := startHTTP(ctx, cfg, store, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer hs.Close()
+	hs := newHTTPFixture(t, ctx, func(cfg *config.Config) { cfg.HTTP.Addr = ":0" }).hs
 	tcp, ok := hs.Addr.(*net.TCPAddr)
 	if !ok || !tcp.IP.IsLoopback() {
 		t.Errorf("http.addr :0 listens on %v, want a loopback address", hs.Addr)
 	}
+}
+
+// httpFixture is serve's HTTP listener on the archive of a club
+// (siteFixture), as startHTTP starts it.
+type httpFixture struct {
+	site  *clubtest.Fixture
+	cfg   config.Config
+	store *archive.Store
+	hs    *httpServer
+}
+
+// newHTTPFixture opens a club's archive and starts the listener on it
+// with config.Default() as set changes it, until ctx ends; the test's
+// cleanup closes both.
+func newHTTPFixture(t *testing.T, ctx context.Context, set func(*config.Config)) httpFixture {
+	t.Helper()
+	f := httpFixture{site: siteFixture(t), cfg: config.Default()}
+	var err error
+	if f.store, err = archive.Open(ctx, f.site.Path); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.store.Close() })
+	set(&f.cfg)
+	if f.hs, err = startHTTP(ctx, f.cfg, f.store, slog.New(slog.NewTextHandler(io.Discard, nil))); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { f.hs.Close() })
+	return f
 }

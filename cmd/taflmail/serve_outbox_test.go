@@ -55,20 +55,7 @@ func TestServeResendsDueMail(t *testing.T) {
 	}
 	st.Close()
 
-	conf := func(imapAddr string) string {
-		return writeConfig(t, fmt.Sprintf(`imap:
-  addr: %q
-  username: games
-  security: none
-smtp:
-  addr: %q
-  security: none
-archive:
-  path: %q
-server:
-  address: games@taflmail.test
-`, imapAddr, stack.SMTPAddr(), db))
-	}
+	conf := func(imapAddr string) string { return serveConfig(t, imapAddr, stack.SMTPAddr(), db) }
 	t.Setenv("TAFLMAIL_IMAP_PASSWORD", "pw")
 	received := func(user string) int {
 		msgs, err := stack.Messages(user)
@@ -152,18 +139,7 @@ func TestServeStopWhileDialling(t *testing.T) {
 	}()
 	db := filepath.Join(t.TempDir(), "taflmail.db")
 	t.Setenv("TAFLMAIL_IMAP_PASSWORD", "pw")
-	cfg, err := loadConfig(nil, writeConfig(t, fmt.Sprintf(`imap:
-  addr: %q
-  username: games
-  security: none
-smtp:
-  addr: %q
-  security: none
-archive:
-  path: %q
-server:
-  address: games@taflmail.test
-`, ln.Addr().String(), fmt.Sprintf("127.0.0.1:%d", freePort(t)), db)))
+	cfg, err := loadConfig(nil, serveConfig(t, ln.Addr().String(), fmt.Sprintf("127.0.0.1:%d", freePort(t)), db))
 	if err != nil {
 		t.Fatal(err)
 	}
