@@ -33,7 +33,9 @@ finds, and answers by SMTP. It runs until interrupted (Ctrl-C or SIGTERM).
 
 With --http ADDR (http.addr) it also answers HTTP on ADDR with the club's
 web pages (events, crosstables, games, players, ratings; docs/web.md),
-read-only from the archive; listen on loopback behind a reverse proxy.
+read-only from the archive, and with /healthz and /metrics for your
+monitoring (docs/operations.md); listen on loopback behind a reverse
+proxy (":8080" without a host is loopback only).
 
 Configuration comes from --config FILE (YAML), TAFLMAIL_* environment
 variables and flags; see docs/configuration.md and 'taflmail config check'.`,
@@ -62,7 +64,7 @@ variables and flags; see docs/configuration.md and 'taflmail config check'.`,
 		},
 	}
 	cmd.Flags().StringVar(&file, "config", "", "YAML configuration file")
-	cmd.Flags().String("http", "", "serve the club's web pages on this host:port, e.g. 127.0.0.1:8080 (the same as --http-addr; docs/web.md)")
+	cmd.Flags().String("http", "", "serve the club's web pages, /healthz and /metrics on this host:port, e.g. 127.0.0.1:8080 (the same as --http-addr; docs/web.md, docs/operations.md)")
 	config.RegisterFlags(cmd.Flags())
 	return cmd
 }
