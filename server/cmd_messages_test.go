@@ -155,35 +155,65 @@ func TestMessageCut(t *testing.T) {
 	mustContain(t, "after the end", to(t, sent, bob).Text, tr(english, "message.over", findGame(sent[0].msg.Subject, "", nil).id))
 }
 
-// TestChallengeGreeting: the words of a challenge mail reach the invited
-// player in the invitation, quoted under "<challenger> writes:" as the
-// relay quotes a message, with the challenger's keys replaced by "…";
+// TestChallengeGreeting: the words of a challenge mail reach an invited
+// player who has written to the referee before (bob, who accepted a game
+// with his key) in the invitation, quoted under "<challenger> writes:" as
+// the relay quotes a message, with the challenger's keys replaced by "…";
 // a greeting longer than the relay passes on is cut as the relay cuts it,
 // and the challenger is told (issue 22 §11).
 func TestChallengeGreeting(t *testing.T) {
 	h := newHarness(t)
-	id := startBrandubh(t, h) // alice attacks, so her key is the attackers'
+	id := startBrandubh(t, h) // alice attacks, so her key is the attackers'; bob accepted with his key
 	key := h.state(id).AttackerToken
-	sent := h.deliver(alice, "a game?", "Hi Carol, fancy a game of Tablut?\nnew tablut with carol@player.test\nMy key "+strings.ToUpper(key)+" is no business of yours.\nAlice", nil)
-	inv := to(t, sent, carol).Text
-	mustContain(t, "invitation", inv, "alice@player.test writes:\n\n  Hi Carol, fancy a game of Tablut?\n  My key … is no business of yours.\n  Alice\n")
+	sent := h.deliver(alice, "a game?", "Hi Bob, fancy a game of Tablut?\nnew tablut with bob@player.test\nMy key "+strings.ToUpper(key)+" is no business of yours.\nAlice", nil)
+	inv := to(t, sent, bob).Text
+	mustContain(t, "invitation", inv, "alice@player.test writes:\n\n  Hi Bob, fancy a game of Tablut?\n  My key … is no business of yours.\n  Alice\n")
 	mustNotContain(t, "invitation", inv, key, strings.ToUpper(key), "new tablut")
-	mustContain(t, "challenger's confirmation", to(t, sent, alice).Text, tr(english, "message.sent", carol))
+	mustContain(t, "challenger's confirmation", to(t, sent, alice).Text, tr(english, "message.sent", bob))
 
 	long := strings.Repeat("All work and no play makes Jack a dull boy.\n", 60) // 2640 characters
-	sent = h.deliver(alice, "a game?", "new tablut with dave@player.test\n"+long, nil)
-	inv = to(t, sent, "dave@player.test").Text
+	sent = h.deliver(alice, "a game?", "new tablut with bob@player.test\n"+long, nil)
+	inv = to(t, sent, bob).Text
 	mustContain(t, "invitation with a long greeting", inv, "alice@player.test writes:", "All work and no play", "[…]")
 	if n := strings.Count(inv, "All work"); n >= 60 || (n-1)*44 > maxMessageRunes { // 44 characters a line, the last one cut
 		t.Errorf("the invitation quotes %d of the greeting's 60 lines, want it cut to %d characters", n, maxMessageRunes)
 	}
 	mustContain(t, "challenger told of the cut", to(t, sent, alice).Text,
-		tr(english, "message.sent", "dave@player.test"), tr(english, "message.cut", maxMessageRunes))
+		tr(english, "message.sent", bob), tr(english, "message.cut", maxMessageRunes))
 
 	// a challenge without prose has no heading; the engine reads none
-	sent = h.deliver(alice, "a game?", "new tablut with erin@player.test", nil)
-	mustNotContain(t, "invitation without a greeting", to(t, sent, "erin@player.test").Text, "writes:")
-	mustNotContain(t, "confirmation without a greeting", to(t, sent, alice).Text, tr(english, "message.sent", "erin@player.test"))
+	sent = h.deliver(alice, "a game?", "new tablut with bob@player.test", nil)
+	mustNotContain(t, "invitation without a greeting", to(t, sent, bob).Text, "writes:")
+	mustNotContain(t, "confirmation without a greeting", to(t, sent, alice).Text, tr(english, "message.sent", bob))
+}
+
+// TestChallengeGreetingStranger: an address that never wrote to the
+// referee from its own mailbox (never proved it, consent.go) gets the
+// invitation without a word of the challenger's, since a challenge's From
+// may be forged and the referee would relay free text to an address that
+// never asked for mail; the challenger is told why. A keyless mail from
+// that address ("help", whose From may be forged too) does not make it
+// known (issue 22 §11, "Mail only those who asked").
+func TestChallengeGreetingStranger(t *testing.T) {
+	h := newHarness(t)
+	sent := h.deliver(alice, "a game?", "Hi Carol, buy cheap watches at www.example.test!\nnew tablut with carol@player.test\nCheers, Alice", nil)
+	inv := to(t, sent, carol).Text
+	mustContain(t, "invitation", inv, "alice@player.test challenges you")
+	mustNotContain(t, "invitation", inv, "writes:", "Hi Carol", "cheap watches", "www.example.test", "Cheers")
+	conf := to(t, sent, alice).Text
+	mustContain(t, "challenger's confirmation", conf, tr(english, "message.unproved", carol))
+	mustNotContain(t, "challenger's confirmation", conf, tr(english, "message.sent", carol))
+
+	h.deliver("dave@player.test", "x", "help", nil)
+	sent = h.deliver(alice, "a game?", "Hello Dave!\nnew tablut with dave@player.test", nil)
+	mustNotContain(t, "invitation to an address that wrote without a key", to(t, sent, "dave@player.test").Text, "writes:", "Hello Dave")
+	mustContain(t, "challenger's confirmation", to(t, sent, alice).Text, tr(english, "message.unproved", "dave@player.test"))
+
+	// once carol answers with her key, alice's words reach her
+	h.reply(carol, "decline")
+	sent = h.deliver(alice, "a game?", "Another try?\nnew tablut with carol@player.test", nil)
+	mustContain(t, "invitation after carol wrote", to(t, sent, carol).Text, "alice@player.test writes:\n\n  Another try?\n")
+	mustContain(t, "challenger's confirmation", to(t, sent, alice).Text, tr(english, "message.sent", carol))
 }
 
 // TestChallengeGreetingMessagesOff: a player who wrote "messages off"

@@ -80,7 +80,10 @@ func withoutKeys(text string, keys ...string) string {
 // cut to maxMessageRunes as the relay cuts. Nothing ("", "") when there is
 // no prose, or when the mail carries a key: a keyed mail's words go to the
 // opponent of its game (relayProse). An invited player who wrote
-// "messages off" gets no greeting, and the challenger is told so.
+// "messages off" gets no greeting, nor does one that never wrote to the
+// referee (proved, consent.go): a challenge's From can be forged, and the
+// referee mails such an address only the invitation it would send anyway,
+// with no words of the sender's. The challenger is told either way.
 func (ss *session) greeting(t *table) (text, told string, err error) {
 	if ss.auth != nil {
 		return "", "", nil
@@ -92,6 +95,9 @@ func (ss *session) greeting(t *table) (text, told string, err error) {
 	opp := opponentOf(t.g, ss.from)
 	if ss.messagesOff(opp) {
 		return "", tr(ss.lang, "message.refused", opp), nil
+	}
+	if !ss.proved(opp) {
+		return "", tr(ss.lang, "message.unproved", opp), nil
 	}
 	gs, err := ss.srv.store.GamesOf(ss.ctx, ss.from)
 	if err != nil {
