@@ -15,9 +15,11 @@ import (
 // sends the outbox, marks the mail done, fires the timers that are due
 // (RunTimers: reminders, time-outs), and waits until the earlier of new
 // mail (IDLE or polling) and the next timer (scheduler.go), until ctx
-// ends. Connection trouble is retried with capped backoff; Run returns nil
-// when ctx ends, once the engine's searches have stopped. An engine
-// search runs beside the loop and wakes it when it ends (engine.go).
+// ends; while it waits it sends what falls due in the outbox
+// (outbox_wake.go). Connection trouble is retried with capped backoff;
+// Run returns nil when ctx ends, once the engine's searches have
+// stopped. An engine search runs beside the loop and wakes it when it
+// ends (engine.go).
 func (s *Server) Run(ctx context.Context) error {
 	if s.opts.Inbox == nil || s.opts.Sender == nil {
 		return errors.New("server: Run needs Options.Inbox and Options.Sender")
@@ -39,7 +41,9 @@ func (s *Server) Run(ctx context.Context) error {
 		}
 		if err == nil {
 			wctx, cancel := s.waitContext(ctx)
+			stopWatch := s.watchOutbox(ctx) // mail queued by another process (outbox_wake.go)
 			err = s.opts.Inbox.Wait(wctx)
+			stopWatch()
 			woke := errors.Is(context.Cause(wctx), errEngineDone)
 			cancel()
 			if err == nil || errors.Is(err, context.DeadlineExceeded) || woke {

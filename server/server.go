@@ -120,6 +120,12 @@ type Options struct {
 	// and the outbox again even without news. Default 1 minute. Run waits
 	// less when the next timer (a reminder, a deadline) is due sooner.
 	WaitCap time.Duration
+	// OutboxPoll is how often Run looks at the outbox while it waits for
+	// mail, to send what another process queued (`taflmail tournament
+	// start`) or what fell due (outbox_wake.go). 0 means
+	// DefaultOutboxPoll (5 s); a negative value never looks between
+	// wakes.
+	OutboxPoll time.Duration
 
 	// LeaveDays is each player's leave allowance per calendar year, in
 	// days (CORRESPONDENCE.md §3.1). 0 means clock.DefaultLeaveDays (30);
@@ -268,6 +274,9 @@ func New(o Options) (*Server, error) {
 	}
 	if o.WaitCap <= 0 {
 		o.WaitCap = time.Minute
+	}
+	if o.OutboxPoll == 0 {
+		o.OutboxPoll = DefaultOutboxPoll
 	}
 	switch {
 	case o.LeaveDays == 0:

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -21,8 +22,10 @@ date (without this command the running 'taflmail serve' starts it at
 starts at once with the event's time control, each player gets one
 mail listing all their games, and each spectator who follows every move
 of the event one listing its games; the count of mails printed names
-both. The mails go into the archive's outbox; the
-running daemon sends them. A tournament with fewer than 3 players, or a
+both. The mails go into the archive's outbox; a running 'taflmail serve'
+on the same archive sends them within seconds (it looks at the outbox
+every 5 s while it waits for mail), and a stopped one when it starts.
+A tournament with fewer than 3 players, or a
 group of fewer than 2, does not start.`,
 		Example:      `  taflmail tournament start winter-2027 --config taflmail.yaml`,
 		Args:         cobra.ArbitraryArgs,
@@ -41,13 +44,19 @@ group of fewer than 2, does not start.`,
 			if err != nil {
 				return err
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "started tournament %s: %s, %s; %s\n", id, counted(r.Players, "player", "players"), counted(r.Games, "game", "games"), queuedText(r))
+			fmt.Fprintf(cmd.OutOrStdout(), "started tournament %s: %s, %s; %s\n%s\n", id, counted(r.Players, "player", "players"), counted(r.Games, "game", "games"), queuedText(r), whenSent)
 			return nil
 		},
 	}
 	addConfigFlags(cmd, &file)
 	return cmd
 }
+
+// whenSent says when the mails a director's command queued leave: the
+// running daemon's outbox watch (server.DefaultOutboxPoll) sends them,
+// whatever its wait for mail (issue 22 §10).
+var whenSent = fmt.Sprintf("a running 'taflmail serve' on this archive sends them within %d seconds; a stopped one when it starts",
+	int(server.DefaultOutboxPoll/time.Second))
 
 // queuedText says how many mails a tournament's start queued and for
 // whom: "3 mails queued (one per player)" without spectators, "4 mails

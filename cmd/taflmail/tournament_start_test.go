@@ -75,7 +75,8 @@ func TestTournamentStartCountsSpectators(t *testing.T) {
 	if r.code != exitOK || r.stderr != "" {
 		t.Fatalf("start = code %d, stderr %q", r.code, r.stderr)
 	}
-	want := "started tournament spring-2027: 4 players, 12 games; 5 mails queued (4 players, 1 spectator)\n"
+	want := "started tournament spring-2027: 4 players, 12 games; 5 mails queued (4 players, 1 spectator)\n" +
+		"a running 'taflmail serve' on this archive sends them within 5 seconds; a stopped one when it starts\n"
 	if r.stdout != want {
 		t.Errorf("start said %q, want %q", r.stdout, want)
 	}
