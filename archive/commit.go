@@ -64,6 +64,12 @@ type Change struct {
 	// Outbox mails are queued; their ID is assigned by the archive.
 	Outbox []OutboxMail
 
+	// Replace deletes the outbox mails with these ids, which this change's
+	// mails take the place of ([OutboxMail.HeldFor]): each must be Pending
+	// and claimed by nobody, or Commit fails with [ErrConflict] (a sender
+	// holds it or it was sent meanwhile: decide again, and say less).
+	Replace []int64
+
 	// Mailbox, if not nil, records the IMAP position after this mail, so
 	// the mail and the position are saved together.
 	Mailbox *MailboxState
@@ -116,8 +122,9 @@ type Change struct {
 // Errors: [ErrDuplicate] if the mail's Message-ID, or its non-empty content
 // hash, is already recorded, or a fired timer is already done;
 // [ErrConflict] if a game's Version is not the stored one, a new game's ID
-// is taken, plies do not continue the stored ones, or a fired timer does
-// not exist; [ErrNotFound] if an updated game or a game getting plies does not
+// is taken, plies do not continue the stored ones, a fired timer does
+// not exist, or a mail to replace is no longer Pending and unclaimed;
+// [ErrNotFound] if an updated game or a game getting plies does not
 // exist; [ErrInvalid] if c breaks a rule documented on its fields;
 // [ErrUnavailable] if the database is locked, full or read-only.
 //
@@ -259,6 +266,11 @@ ON CONFLICT (address) DO UPDATE SET name = excluded.name, language = excluded.la
 		}
 		if err := writeSpectators(ctx, tx, c.Watch, c.Unwatch, now); err != nil {
 			return err
+		}
+		for _, id := range c.Replace {
+			if err := replaceOutbox(ctx, tx, id); err != nil {
+				return err
+			}
 		}
 		for _, m := range c.Outbox {
 			if err := insertOutbox(ctx, tx, m, now); err != nil {
@@ -414,12 +426,28 @@ func insertOutbox(ctx context.Context, tx *sql.Tx, m OutboxMail, now time.Time) 
 		next = created
 	}
 	_, err = tx.ExecContext(ctx, `INSERT INTO outbox (game_id, message_id, sender, recipients, raw, status, attempts, next_attempt,
-	last_error, created_at, sent_at)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	last_error, created_at, sent_at, held_for, carry)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 		m.GameID, m.MessageID, m.From, string(to), m.Raw, string(status), m.Attempts, fmtTime(next),
-		m.LastError, fmtTime(created), nullTime(m.SentAt))
+		m.LastError, fmtTime(created), nullTime(m.SentAt), m.HeldFor, m.Carry)
 	if err != nil {
 		return fmt.Errorf("outbox mail %q: %w", m.MessageID, err)
+	}
+	return nil
+}
+
+// replaceOutbox deletes outbox mail id, which a mail of the change takes
+// the place of ([Change.Replace]), if it is Pending and claimed by
+// nobody; else ErrConflict.
+func replaceOutbox(ctx context.Context, tx *sql.Tx, id int64) error {
+	res, err := tx.ExecContext(ctx, `DELETE FROM outbox WHERE id = ? AND status = 'pending' AND claimed_by = ''`, id)
+	if err != nil {
+		return fmt.Errorf("replacing outbox mail %d: %w", id, err)
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return err
+	} else if n == 0 {
+		return fmt.Errorf("replacing outbox mail %d: no longer pending and unclaimed: %w", id, ErrConflict)
 	}
 	return nil
 }

@@ -10,7 +10,7 @@ import (
 
 // outboxColumns are the outbox columns in the order scanOutbox reads them.
 const outboxColumns = `id, game_id, message_id, sender, recipients, raw, status, attempts, next_attempt, last_error, created_at, sent_at,
-	claimed_by, claimed_at`
+	claimed_by, claimed_at, held_for, carry`
 
 // scanOutbox reads one row of outboxColumns.
 func scanOutbox(rows scanner) (OutboxMail, error) {
@@ -18,7 +18,7 @@ func scanOutbox(rows scanner) (OutboxMail, error) {
 	var to string
 	err := rows.Scan(&m.ID, &m.GameID, &m.MessageID, &m.From, &to, &m.Raw, &m.Status, &m.Attempts,
 		scanTime(&m.NextAttempt), &m.LastError, scanTime(&m.CreatedAt), scanTime(&m.SentAt),
-		&m.ClaimedBy, scanTime(&m.ClaimedAt))
+		&m.ClaimedBy, scanTime(&m.ClaimedAt), &m.HeldFor, &m.Carry)
 	if err != nil {
 		return m, err
 	}
@@ -57,6 +57,27 @@ WHERE o.status = 'pending' AND o.next_attempt <= ?1
 			AND e.next_attempt > ?1 AND (e.created_at, e.id) < (o.created_at, o.id)))
 ORDER BY o.game_id, o.created_at, o.id
 LIMIT ?2`, fmtTime(now), limit)
+}
+
+// HeldOutbox returns the latest Pending mail of game gameID held for
+// heldFor ([OutboxMail.HeldFor]), claimed or not: the caller may take
+// its place ([Change.Replace]) only while ClaimedBy is "". [ErrNotFound]
+// when there is none (it was sent, replaced, or never held); an empty
+// gameID or heldFor is [ErrInvalid].
+func (s *Store) HeldOutbox(ctx context.Context, gameID, heldFor string) (OutboxMail, error) {
+	const op = "held outbox"
+	if gameID == "" || heldFor == "" {
+		return OutboxMail{}, &Error{Op: op, Err: invalid("held outbox mail without game or key")}
+	}
+	ms, err := s.queryOutbox(ctx, op, `SELECT `+outboxColumns+` FROM outbox
+WHERE game_id = ? AND held_for = ? AND status = 'pending' ORDER BY id DESC LIMIT 1`, gameID, heldFor)
+	if err != nil {
+		return OutboxMail{}, err
+	}
+	if len(ms) == 0 {
+		return OutboxMail{}, notFound(op, fmt.Sprintf("outbox mail of game %s held for %q", gameID, heldFor))
+	}
+	return ms[0], nil
 }
 
 // ClaimLease is how long a claim of [Store.ClaimOutbox] holds: a claim

@@ -269,6 +269,14 @@ type OutboxMail struct {
 	SentAt      time.Time    // zero until sent
 	ClaimedBy   string       // the sender holding a claim ([Store.ClaimOutbox]); "" for none; ignored on input
 	ClaimedAt   time.Time    // when it was claimed; zero for none; ignored on input
+	// HeldFor names what a mail held back (NextAttempt later than
+	// CreatedAt) waits for, e.g. "ply 4 engine": while it is Pending and
+	// claimed by nobody, a later change of the same game may take its
+	// place ([Store.HeldOutbox], [Change.Replace]). "" for none.
+	HeldFor string
+	// Carry is the text of the mail that the mail taking its place
+	// repeats; "" for none.
+	Carry string
 }
 
 // GameFilter selects games for [Store.Games].
