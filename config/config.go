@@ -116,6 +116,7 @@ type Engine struct {
 	TableMiB       int           `mapstructure:"table_mib" help:"transposition table of each engine search in MiB: the engine needs about searches × table_mib MiB"`
 	GamesPerPlayer int           `mapstructure:"games_per_player" help:"running games one player may have against the engine; 0 switches games against the engine off"`
 	MaxGames       int           `mapstructure:"max_games" help:"running games against the engine in all; 0 lets the engine take games while one move of every game at the new game's level or below fits in searches × 5 minutes of think time"`
+	ReplyHold      time.Duration `mapstructure:"reply_hold" help:"how long the reply to a player's move against the engine waits for the engine's answer, so that one mail brings both moves, e.g. 30s; a level that thinks longer gets its reply at once; 0 never waits"`
 }
 
 // HTTP is the web listener of `taflmail serve` (issue 20,
@@ -206,6 +207,7 @@ func Default() Config {
 			Searches:       1,
 			TableMiB:       16,
 			GamesPerPlayer: 3,
+			ReplyHold:      30 * time.Second,
 		},
 		HTTP: HTTP{
 			Title: "taflmail",

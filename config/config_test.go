@@ -71,6 +71,7 @@ func TestDefault(t *testing.T) {
 		{"server.junk_replies_per_10m", d.Server.JunkRepliesPer10m, 60},
 		{"server.domain_replies_per_10m", d.Server.DomainRepliesPer10m, 20},
 		{"engine.max_games", d.Engine.MaxGames, 0},
+		{"engine.reply_hold", d.Engine.ReplyHold, 30 * time.Second},
 		{"server.require_auth_results", d.Server.RequireAuthResults, false},
 		{"server.authserv_id", d.Server.AuthservID, ""},
 		{"server.default_language", d.Server.DefaultLanguage, "en"},
@@ -312,6 +313,8 @@ log.format: must be text or json, not ""`},
 		{"negative junk replies", func(c *config.Config) { c.Server.JunkRepliesPer10m = -2 }, `server.junk_replies_per_10m: must be 0 or more, not -2`},
 		{"no domain replies", func(c *config.Config) { c.Server.DomainRepliesPer10m = 0 }, `server.domain_replies_per_10m: must be from 1 to 100000, not 0`},
 		{"negative engine games", func(c *config.Config) { c.Engine.MaxGames = -1 }, `engine.max_games: must be from 0 (automatic) to 100000, not -1`},
+		{"negative reply hold", func(c *config.Config) { c.Engine.ReplyHold = -time.Second }, `engine.reply_hold: must be from 0 (never waits) to 10m, not -1s`},
+		{"long reply hold", func(c *config.Config) { c.Engine.ReplyHold = time.Hour }, `engine.reply_hold: must be from 0 (never waits) to 10m, not 1h0m0s`},
 		{"negative attachment", func(c *config.Config) { c.Server.MaxAttachmentBytes = -1 }, `server.max_attachment_bytes: must be from 0 to 67108864 (64 MiB), not -1`},
 		{"huge attachment", func(c *config.Config) { c.Server.MaxAttachmentBytes = 64<<20 + 1 }, `server.max_attachment_bytes: must be from 0 to 67108864 (64 MiB), not 67108865`},
 		{"unsubscribe over http", func(c *config.Config) {
@@ -670,6 +673,7 @@ engine:
   table_mib: 16
   games_per_player: 3
   max_games: 0
+  reply_hold: "30s"
 
 http:
   addr: ""
@@ -747,8 +751,8 @@ func TestRegisterFlags(t *testing.T) {
 
 func TestKeys(t *testing.T) {
 	keys := config.Keys()
-	if len(keys) != 58 {
-		t.Errorf("len(Keys()) = %d, want 58", len(keys))
+	if len(keys) != 59 {
+		t.Errorf("len(Keys()) = %d, want 59", len(keys))
 	}
 	k := keys[13] // imap.poll_interval
 	want := config.Key{Name: "imap.poll_interval", Env: "TAFLMAIL_IMAP_POLL_INTERVAL", Flag: "imap-poll-interval",

@@ -207,6 +207,9 @@ func (c Config) Validate() error {
 	if c.Engine.MaxGames < 0 || c.Engine.MaxGames > 100000 {
 		bad("engine.max_games", "must be from 0 (automatic) to 100000, not %d", c.Engine.MaxGames)
 	}
+	if c.Engine.ReplyHold < 0 || c.Engine.ReplyHold > 10*time.Minute {
+		bad("engine.reply_hold", "must be from 0 (never waits) to 10m, not %v", c.Engine.ReplyHold)
+	}
 
 	// http
 	if a := c.HTTP.Addr; a != "" {

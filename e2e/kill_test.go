@@ -545,11 +545,16 @@ func (e *engineGames) run(st *storm) error {
 			if r.Outcome.Over() || strings.Contains(reply.Text, "The game is over") {
 				break
 			}
-			em, err := p.wait("the engine's ply", func(m *mailer.Message) bool {
-				return strings.Contains(m.Subject, id) && m.InReplyTo != s.id
-			})
-			if err != nil {
-				return err
+			// the engine answers within the reply hold (engine.reply_hold):
+			// one mail with both plies; else the held reply, then the ply
+			em := reply
+			if enginePlayRE.FindString(reply.Text) == "" {
+				em, err = p.wait("the engine's ply", func(m *mailer.Message) bool {
+					return strings.Contains(m.Subject, id) && m.InReplyTo != s.id
+				})
+				if err != nil {
+					return err
+				}
 			}
 			last = em
 			played := enginePlayRE.FindStringSubmatch(em.Text)

@@ -47,6 +47,7 @@ func (ss *session) compose() ([]archive.OutboxMail, error) {
 		if n.game == nil && addr == ss.from {
 			n.game = ss.contextTable()
 		}
+		holdFor, carry := ss.engineHold(n) // before the thread marks the game changed (engine_hold.go)
 		var gameID, token string
 		if n.game != nil {
 			gameID, token = n.game.g.ID, tokenOf(n.game.g, addr)
@@ -82,6 +83,11 @@ func (ss *session) compose() ([]archive.OutboxMail, error) {
 				o.InReplyTo, o.References = th, []string{th}
 			}
 		}
+		if n.replaces != nil {
+			if irt, refs, ok := heldThread(n.replaces.Raw); ok {
+				o.InReplyTo, o.References = irt, refs
+			}
+		}
 		if n.game != nil && token != "" && (n.game.changed || ss.did && n.game == ss.auth) {
 			setThread(n.game.g, addr, o.MessageID)
 			n.game.changed = true
@@ -98,7 +104,11 @@ func (ss *session) compose() ([]archive.OutboxMail, error) {
 			s.log.Error("reply not sent: the replies to one mail would exceed the limit", "to", addr, "bytes", size)
 			continue
 		}
-		out = append(out, archive.OutboxMail{GameID: gameID, MessageID: o.MessageID, From: s.opts.Address, To: []string{addr}, Raw: raw})
+		m := archive.OutboxMail{GameID: gameID, MessageID: o.MessageID, From: s.opts.Address, To: []string{addr}, Raw: raw}
+		if holdFor != "" {
+			m.NextAttempt, m.HeldFor, m.Carry = ss.now.Add(s.opts.EngineReplyHold), holdFor, carry
+		}
+		out = append(out, m)
 	}
 	spectators, err := ss.spectatorMails() // spectators.go: never a player's key
 	if err != nil {

@@ -648,6 +648,13 @@ func (s *Server) decideEngine(ctx context.Context, tm archive.Timer, th *engineT
 	task, ok := engineTaskOf(t, st, true)
 	acted := ok && task.key == tm.Key && th != nil && th.posKey == t.pos.Key() && th.plies == len(t.g.Plies)
 	if acted {
+		if !task.draw {
+			// the player's reply held for this ply: the engine's mail
+			// takes its place when it is still unsent (engine_hold.go)
+			if change.Replace, err = ss.takeHeld(t, tm.Key); err != nil {
+				return archive.Change{}, nil, false, err
+			}
+		}
 		if err := ss.engineReply(t, st, task, th); err != nil {
 			return archive.Change{}, nil, false, &engineFailure{err}
 		}

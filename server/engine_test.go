@@ -43,10 +43,14 @@ func scored(score search.Score) engineSearchFunc {
 	}
 }
 
-// newEngineHarness is a harness whose engine searches 2 plies deep.
+// newEngineHarness is a harness whose engine searches 2 plies deep. Its
+// replies are never held for the engine's answer (Options.EngineReplyHold
+// negative), so that these tests see each mail the moment it is made;
+// engine_hold_test.go tests the hold.
 func newEngineHarness(t *testing.T) *harness {
 	h := newHarness(t)
 	h.srv.opts.engineSearch = depthSearch(2)
+	h.srv.opts.EngineReplyHold = -1
 	return h
 }
 

@@ -196,6 +196,9 @@ func (s *Server) FlushOutbox(ctx context.Context) {
 			// Claim the mail first: a second process on this archive (one
 			// that slipped past the daemon's lock) then never sends it too.
 			claimed, err := s.store.ClaimOutbox(ctx, m.ID, s.owner, s.opts.Now())
+			if errors.Is(err, archive.ErrNotFound) {
+				continue // the engine's reply took its place meanwhile (engine_hold.go)
+			}
 			if err != nil {
 				s.log.Error("claiming an outbox mail failed", "id", m.ID, "err", err)
 				return

@@ -45,6 +45,8 @@ type Store interface {
 	MarkSent(ctx context.Context, id int64, at time.Time) error
 	MarkRetry(ctx context.Context, id int64, next time.Time, errText string) error
 	MarkFailed(ctx context.Context, id int64, errText string) error
+	// HeldOutbox finds a reply held for the engine's answer (engine_hold.go).
+	HeldOutbox(ctx context.Context, gameID, heldFor string) (archive.OutboxMail, error)
 	MailboxState(ctx context.Context, mailbox string) (uidValidity, lastUID uint32, err error)
 	Leave(ctx context.Context, address string) ([]notation.Leave, error)
 	DueTimers(ctx context.Context, now time.Time, limit int) ([]archive.Timer, error)

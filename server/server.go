@@ -180,6 +180,12 @@ type Options struct {
 	// time (engineBooked), so expensive games never crowd out cheap ones.
 	// A negative value means 0.
 	EngineMaxGames int
+	// EngineReplyHold is how long the reply to a move that leaves the
+	// engine to move waits in the outbox for the engine's answer, which
+	// then takes its place: one mail with both plies (engine_hold.go). A
+	// level whose think time is at least this is not held. 0 means
+	// DefaultEngineReplyHold (30 s); a negative value never holds.
+	EngineReplyHold time.Duration
 
 	// engineSearch, when set, replaces the engine's search (tests).
 	engineSearch func(ctx context.Context, pos *engine.Position, l search.Level, lim search.Limits) (search.Result, error)
@@ -310,6 +316,9 @@ func New(o Options) (*Server, error) {
 	}
 	if o.EngineMaxGames < 0 {
 		o.EngineMaxGames = 0
+	}
+	if o.EngineReplyHold == 0 {
+		o.EngineReplyHold = DefaultEngineReplyHold
 	}
 	switch {
 	case o.EngineGames == 0:

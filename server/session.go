@@ -120,6 +120,9 @@ type note struct {
 	// opponent's ply (tellRoutine): a note of nothing else is held back
 	// for a player who chose the daily digest (digest.go).
 	routine int
+	// replaces is the held reply whose place this one takes, nil for
+	// none: it is threaded as that reply was (engine_hold.go).
+	replaces *archive.OutboxMail
 }
 
 // refusal is a command's failure: the text for the sender. Nothing the

@@ -303,6 +303,10 @@ func serverOptions(cfg config.Config, store *archive.Store, inbox server.Inbox, 
 	if grace == 0 {
 		grace = -1 // config: 0 waits for nothing; server: negative does
 	}
+	replyHold := cfg.Engine.ReplyHold
+	if replyHold == 0 {
+		replyHold = -1 // config: 0 never waits; server: negative does
+	}
 	attachment := cfg.Server.MaxAttachmentBytes
 	if attachment == 0 {
 		attachment = -1 // config: 0 attaches nothing; server: negative does
@@ -317,6 +321,7 @@ func serverOptions(cfg config.Config, store *archive.Store, inbox server.Inbox, 
 		LeaveDays: leaveDays, Reminders: reminders, UntimedReminders: untimed, ArrivalGrace: grace,
 		EngineThink: cfg.Engine.Think, EngineSearches: cfg.Engine.Searches,
 		EngineTableBytes: cfg.Engine.TableMiB << 20, EngineGames: engineGames, EngineMaxGames: cfg.Engine.MaxGames,
+		EngineReplyHold:  replyHold,
 		InvitationExpiry: expiry, MaxAttachmentBytes: attachment,
 		UnsubscribeURL:       cfg.Server.UnsubscribeURL,
 		MaxTournamentPlayers: cfg.Server.MaxTournamentPlayers,

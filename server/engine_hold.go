@@ -1,0 +1,112 @@
+package server
+
+import (
+	"bytes"
+	"errors"
+	"net/mail"
+	"strings"
+	"time"
+
+	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/search"
+)
+
+// One mail per move against the engine (issue 22 §5, docs/engine.md).
+// A player's move against the engine used to bring two mails the same
+// second: "engine to move; you will hear from me when they have moved",
+// then the engine's ply. Now the reply that leaves the engine to move is
+// committed with the move as always, so that nothing is lost whenever the
+// daemon stops, but held in the outbox for Options.EngineReplyHold
+// (archive.OutboxMail.NextAttempt) and marked as waiting for the engine's
+// timer (HeldFor, the timer's key) with its text (Carry, the reply's
+// sections but the "engine to move" line). When the engine's reply is
+// committed while that mail is still pending and claimed by no sender,
+// the engine's mail repeats the held text, answers in the thread of the
+// player's mail, and takes the held mail's place in the same transaction
+// (archive.Change.Replace): one mail with both plies and the board after
+// both. When the engine takes longer (a level that thinks long, a queue
+// of turns, a failed search), the held mail goes out when its time is up
+// and the engine's ply follows in a mail of its own, as before. A level
+// whose think time is at least the hold is not held at all.
+
+// DefaultEngineReplyHold is the default of Options.EngineReplyHold.
+const DefaultEngineReplyHold = 30 * time.Second
+
+// engineHold returns the key of the engine timer the mail of note n
+// waits for (engineTaskOf) and the text the engine's reply then repeats;
+// "" when the mail waits for nothing. It waits when it goes to the
+// engine's opponent about a running game against the engine that the
+// session changed and that leaves the engine to move, at a level whose
+// think time (levelThink) is shorter than Options.EngineReplyHold. The
+// text is n's sections but the one saying whose move it is.
+func (ss *session) engineHold(n *note) (key, carry string) {
+	t, hold := n.game, ss.srv.opts.EngineReplyHold
+	if hold <= 0 || t == nil || !t.changed || t.g.Status != archive.Active || !engineToMove(t) || n.to != opponentOf(t.g, EngineAddress) {
+		return "", ""
+	}
+	level := search.Level(t.g.EngineLevel)
+	if !level.Valid() || ss.srv.levelThink(level) >= hold {
+		return "", ""
+	}
+	st, err := t.clockState()
+	if err != nil {
+		return "", ""
+	}
+	task, ok := engineTaskOf(t, st, false)
+	if !ok || task.draw {
+		return "", ""
+	}
+	status := statusText(n.lang, t, n.to)
+	var kept []string
+	for _, s := range n.sections {
+		if s != status {
+			kept = append(kept, strings.TrimRight(s, "\n"))
+		}
+	}
+	return task.key, strings.Join(kept, "\n\n")
+}
+
+// takeHeld looks for the reply held for the engine's timer key in t
+// (engineHold) and, when it is still pending and claimed by no sender,
+// starts the engine's mail to the player with its text and returns its
+// id for archive.Change.Replace; nil when there is none to take the
+// place of (sent, being sent, or never held). Only a failed read is an
+// error. If a sender claims the mail before the commit, the commit fails
+// with archive.ErrConflict and the reply is decided again.
+func (ss *session) takeHeld(t *table, key string) ([]int64, error) {
+	held, err := ss.srv.store.HeldOutbox(ss.ctx, t.g.ID, key)
+	if errors.Is(err, archive.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if held.ClaimedBy != "" {
+		return nil, nil
+	}
+	human := opponentOf(t.g, EngineAddress)
+	n := ss.noteFor(human, ss.langOf(human), t)
+	n.game = t
+	n.replaces = &held
+	if held.Carry != "" {
+		ss.addSection(n, held.Carry)
+	}
+	return []int64{held.ID}, nil
+}
+
+// heldThread returns the In-Reply-To and References of the mail raw (a
+// held reply), ids without angle brackets, so that the mail taking its
+// place answers the player's mail as it would have; ok is false when raw
+// cannot be read.
+func heldThread(raw []byte) (inReplyTo string, refs []string, ok bool) {
+	m, err := mail.ReadMessage(bytes.NewReader(raw))
+	if err != nil {
+		return "", nil, false
+	}
+	strip := func(id string) string { return strings.TrimSuffix(strings.TrimPrefix(id, "<"), ">") }
+	inReplyTo = strip(strings.TrimSpace(m.Header.Get("In-Reply-To")))
+	for _, id := range strings.Fields(m.Header.Get("References")) {
+		refs = append(refs, strip(id))
+	}
+	return inReplyTo, refs, true
+}
