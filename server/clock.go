@@ -29,11 +29,14 @@ const availSlack = time.Minute
 
 // arrival returns when the session's mail reached the mailbox: its IMAP
 // INTERNALDATE (mailer.Message.Arrived), never its Date: header, which
-// the sender writes (Decision C2). A mail without one (handed in directly)
-// arrived now; an arrival after now (the IMAP server's clock runs ahead)
+// the sender writes (Decision C2). A mail without one (handed in directly),
+// and every cause that is no mail, arrived now; an arrival after now (the IMAP server's clock runs ahead)
 // counts as now.
 func (ss *session) arrival() time.Time {
-	a := ss.msg.Arrived
+	var a time.Time
+	if m := ss.cause.mail; m != nil {
+		a = m.Arrived
+	}
 	if a.IsZero() || a.After(ss.now) {
 		return ss.now
 	}

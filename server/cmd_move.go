@@ -58,7 +58,7 @@ func (ss *session) move(c *grammar.MoveCommand) error {
 	t.last = &r
 	t.changed = true
 	at, avail := ss.plyTimes() // its arrival, never the Date: header (clock.go)
-	t.newPlies = append(t.newPlies, archive.Ply{N: t.g.PlyCount + len(t.newPlies) + 1, Move: plyText(r, king), At: at, Avail: avail, MessageID: ss.msg.MessageID})
+	t.newPlies = append(t.newPlies, archive.Ply{N: t.g.PlyCount + len(t.newPlies) + 1, Move: plyText(r, king), At: at, Avail: avail, MessageID: ss.cause.seed})
 	opp := opponentOf(t.g, ss.from)
 	if t.g.DrawOfferBy != "" {
 		t.g.DrawOfferBy = ""

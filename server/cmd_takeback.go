@@ -165,7 +165,7 @@ func (ss *session) undoLastPly(t *table) (archive.Ply, error) {
 			return undone, fmt.Errorf("server: game %s: a second takeback in one mail", t.g.ID)
 		}
 		undone = t.g.Plies[k-1]
-		tb := archive.TakenBack{Ply: undone, UndoneAt: ss.now, UndoneBy: ss.msg.MessageID}
+		tb := archive.TakenBack{Ply: undone, UndoneAt: ss.now, UndoneBy: ss.cause.seed}
 		if ss.corr.takeBacks == nil {
 			ss.corr.takeBacks = map[string]archive.TakenBack{}
 		}

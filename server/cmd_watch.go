@@ -81,8 +81,8 @@ func (ss *session) watch(c *grammar.WatchCommand) error {
 		return err
 	}
 	sp := archive.Spectator{GameID: id, Address: ss.from, ResultsOnly: resultsOnly}
-	if validID(ss.msg.MessageID) {
-		sp.Thread = ss.msg.MessageID
+	if validID(ss.cause.seed) {
+		sp.Thread = ss.cause.seed
 	}
 	ss.corr.watch = append(ss.corr.watch, sp)
 	key := "watch.started"
@@ -195,7 +195,7 @@ func (ss *session) unwatch(c *grammar.UnwatchCommand) error {
 	if named {
 		id = strings.ToUpper(c.Target.ID)
 	} else if id == "" {
-		id = strings.ToUpper(eventOfThread(ss.msg))
+		id = strings.ToUpper(eventOfThread(ss.cause.mail))
 		named = id != ""
 	}
 	if id == "" {

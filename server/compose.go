@@ -53,7 +53,7 @@ func (ss *session) compose() ([]archive.OutboxMail, error) {
 			gameID, token = n.game.g.ID, tokenOf(n.game.g, addr)
 		}
 		o := mailer.Outgoing{
-			MessageID: messageID(ss.msg.MessageID, i, addr, gameID, token, s.opts.Domain),
+			MessageID: messageID(ss.cause.seed, i, addr, gameID, token, s.opts.Domain),
 			From:      fmt.Sprintf("%s <%s>", s.opts.Name, s.opts.Address),
 			To:        []string{addr},
 			Subject:   ss.subject(n),
@@ -70,10 +70,14 @@ func (ss *session) compose() ([]archive.OutboxMail, error) {
 		}
 		if addr == ss.from {
 			// a hostile mail's ids may not be writable: thread what can be
-			if validID(ss.msg.MessageID) {
-				o.InReplyTo = ss.msg.MessageID
+			if validID(ss.cause.seed) {
+				o.InReplyTo = ss.cause.seed
 			}
-			for _, id := range append(append([]string(nil), ss.msg.References...), ss.msg.MessageID) {
+			var refs []string
+			if m := ss.cause.mail; m != nil {
+				refs = m.References
+			}
+			for _, id := range append(append([]string(nil), refs...), ss.cause.seed) {
 				if validID(id) {
 					o.References = append(o.References, id)
 				}

@@ -396,7 +396,7 @@ func TestConsentBudgets(t *testing.T) {
 		{"x@a.test", "block", archive.CommandBudget},
 	} {
 		m := h.parseRaw(strings.NewReader(fmt.Sprintf("From: %s\r\nTo: tafl@game.test\r\nSubject: x\r\nMessage-ID: <b%d@x>\r\n\r\n%s\r\n", c.from, h.seq, c.body)))
-		ss := h.srv.newSession(h.ctx(), m, c.from, h.now)
+		ss := h.srv.newSession(h.ctx(), cause{kind: causeMail, seed: m.MessageID, from: c.from, at: h.now, mail: m})
 		ss.lines, _ = ss.commandLines()
 		if got, err := ss.budgetOf(); err != nil || got != c.want {
 			t.Errorf("budgetOf(%s: %q) = %q, %v; want %q", c.from, c.body, got, err, c.want)

@@ -132,52 +132,44 @@ func (s *Server) runDigests(ctx context.Context) (int, error) {
 // committed before (archive.ErrDuplicate) or the player changed the
 // setting since it was read.
 func (s *Server) sendDigest(ctx context.Context, d archive.DigestDue, now time.Time) (bool, error) {
-	for attempt := 0; ; attempt++ {
-		change, games, err := s.decideDigest(ctx, d, now)
-		if err != nil || len(change.Digests) == 0 {
-			return false, err
-		}
-		err = s.store.Commit(ctx, change)
-		switch {
-		case err == nil:
+	games := 0
+	// the digest's seed seeds the Message-ID, so a repeat after a crash
+	// writes the same mail
+	return s.transact(ctx, digestCause(d.Address, d.Due, now), steps{
+		decide: func(ss *session, change *archive.Change) (verdict, error) {
+			var v verdict
+			var err error
+			v, games, err = s.decideDigest(ss, change, d)
+			return v, err
+		},
+		committed: func(change archive.Change) {
 			s.log.Info("digest", "to", d.Address, "due", d.Due, "games", games, "next", change.Digests[0].Next)
-			return true, nil
-		case errors.Is(err, archive.ErrDuplicate):
-			return false, nil
-		case errors.Is(err, archive.ErrConflict) && attempt < 2:
-			continue
-		default:
-			return false, err
-		}
-	}
+		},
+	})
 }
 
-// decideDigest works out the digest d without writing: the change (the
-// timer's move to the next day, the digest mail unless no game waits for
-// the player, the games whose waiting message it delivers) and how many
-// games it lists. A change without Digests means the player's setting
-// changed since d was read: nothing to send.
-func (s *Server) decideDigest(ctx context.Context, d archive.DigestDue, now time.Time) (archive.Change, int, error) {
-	p, err := s.store.Player(ctx, d.Address)
+// decideDigest works out the digest d in session ss without writing: in
+// change the timer's move to the next day and the digest mail unless no
+// game waits for the player (transact collects the games whose waiting
+// message it delivers), and how many games it lists. Nothing is to be
+// committed when the player's setting changed since d was read.
+func (s *Server) decideDigest(ss *session, change *archive.Change, d archive.DigestDue) (verdict, int, error) {
+	p, err := s.store.Player(ss.ctx, d.Address)
 	if errors.Is(err, archive.ErrNotFound) {
-		return archive.Change{}, 0, nil
+		return commitNothing, 0, nil
 	}
 	if err != nil {
-		return archive.Change{}, 0, err
+		return commitNothing, 0, err
 	}
 	if !p.Digest || !p.DigestDue.Equal(d.Due) {
-		return archive.Change{}, 0, nil
+		return commitNothing, 0, nil
 	}
-	next := nextDigest(p.DigestAt, s.storedZone(p.Address, p.DigestZone), now)
-	change := archive.Change{Digests: []archive.DigestSent{{Address: p.Address, Due: d.Due, Next: next}}}
-	// the digest's "mail": its id seeds the Message-ID, so a repeat after
-	// a crash writes the same mail
-	m := &mailer.Message{MessageID: "digest\x00" + p.Address + "\x00" + d.Due.UTC().Format(time.RFC3339)}
-	ss := s.newSession(ctx, m, "", now)
+	next := nextDigest(p.DigestAt, s.storedZone(p.Address, p.DigestZone), ss.now)
+	change.Digests = []archive.DigestSent{{Address: p.Address, Due: d.Due, Next: next}}
 	ss.lang = cmp.Or(p.Language, s.opts.DefaultLanguage)
-	gs, err := s.store.GamesOf(ctx, p.Address)
+	gs, err := s.store.GamesOf(ss.ctx, p.Address)
 	if err != nil {
-		return archive.Change{}, 0, err
+		return commitNothing, 0, err
 	}
 	var waiting []*table
 	for _, g := range gs {
@@ -186,7 +178,7 @@ func (s *Server) decideDigest(ctx context.Context, d archive.DigestDue, now time
 		}
 		t, err := ss.table(g.ID)
 		if err != nil {
-			return archive.Change{}, 0, err
+			return commitNothing, 0, err
 		}
 		if t.toMove() == sideOf(t.g, p.Address) {
 			waiting = append(waiting, t)
@@ -195,18 +187,13 @@ func (s *Server) decideDigest(ctx context.Context, d archive.DigestDue, now time
 	if len(waiting) > 0 {
 		o, err := ss.digestMail(p, waiting)
 		if err != nil {
-			return archive.Change{}, 0, err
+			return commitNothing, 0, err
 		}
 		if o != nil {
 			change.Outbox = []archive.OutboxMail{*o}
 		}
 	}
-	if ss.readErr != nil {
-		return archive.Change{}, 0, ss.readErr
-	}
-	ss.collect(&change) // the games whose message the digest delivered
-	ss.collectClock(&change)
-	return change, len(waiting), nil
+	return commitCollected, len(waiting), nil // not composed: the digest is its one mail
 }
 
 // digestOrder sorts the games of a digest by urgency: timed games by the
@@ -297,7 +284,7 @@ func (ss *session) digestMail(p *archive.Player, ts []*table) (*archive.OutboxMa
 		subject = tr(lang, "digest.subject.one")
 	}
 	o := mailer.Outgoing{
-		MessageID: messageID(ss.msg.MessageID, 0, addr, "", "", s.opts.Domain),
+		MessageID: messageID(ss.cause.seed, 0, addr, "", "", s.opts.Domain),
 		From:      fmt.Sprintf("%s <%s>", s.opts.Name, s.opts.Address),
 		To:        []string{addr},
 		Subject:   subject,

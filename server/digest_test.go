@@ -258,7 +258,7 @@ func (h *harness) lastAbout(addr, id string) sentMail {
 // tag line per game, then a count.
 func TestDigestBounded(t *testing.T) {
 	h := newHarness(t)
-	ss := h.srv.newSession(context.Background(), &mailer.Message{MessageID: "bounded"}, "", h.now)
+	ss := h.srv.newSession(context.Background(), cause{kind: causeDigest, seed: "bounded", at: h.now})
 	ss.lang = english
 	var ts []*table
 	for i := range 1500 {

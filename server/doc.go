@@ -12,7 +12,12 @@
 // Files, in the order a mail meets them:
 //
 //   - server.go: Options, New, HandleMail and decide (one mail → one
-//     archive change); triage.go: which reply budget a keyless mail is
+//     archive change); pipeline.go: the cause (what made the referee
+//     act: a mail, a timer, the engine's turn, a digest, an undeliverable
+//     invitation, a start, the referee's own change; it seeds the
+//     replies' Message-IDs) and transact, the one pipeline every cause
+//     goes through (session, compose, collect, commit with its conflict
+//     retries, records, settling); triage.go: which reply budget a keyless mail is
 //     counted in (junk, a valid command, a confirmation with its key);
 //     caps.go: the reply budgets and refusal caps; held.go: the log of
 //     what they held back, once a minute; loop.go: Run, Poll and the

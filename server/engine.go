@@ -13,7 +13,6 @@ import (
 	"github.com/taflmail/taflmail/clock"
 	"github.com/taflmail/taflmail/engine"
 	"github.com/taflmail/taflmail/grammar"
-	"github.com/taflmail/taflmail/mailer"
 	"github.com/taflmail/taflmail/search"
 )
 
@@ -595,38 +594,30 @@ func (s *Server) engineSearch(ctx context.Context, pos *engine.Position, level s
 // (archive.ErrDuplicate: another process, or a turn that overlapped this
 // one) is not committed again.
 func (s *Server) engineCommit(ctx context.Context, tm archive.Timer, th *engineThought) error {
-	for attempt := 0; ; attempt++ {
-		change, finished, acted, err := s.decideEngine(ctx, tm, th)
-		if err != nil || change.Games == nil {
-			return err
-		}
-		err = s.store.Commit(ctx, change)
-		switch {
-		case err == nil:
+	var acted bool
+	// the timer's seed seeds the replies' Message-IDs, so a repeat after
+	// a crash writes the same mails
+	_, err := s.transact(ctx, engineCause(tm), steps{
+		decide: func(ss *session, change *archive.Change) (verdict, error) {
+			var v verdict
+			var err error
+			v, acted, err = s.decideEngine(ss, change, tm, th)
+			return v, err
+		},
+		committed: func(change archive.Change) {
 			s.log.Info("engine replied", "game", tm.GameID, "timer", tm.Key, "acted", acted, "replies", len(change.Outbox))
-			s.writeRecords(finished)
-			return nil
-		case errors.Is(err, archive.ErrDuplicate):
-			return nil
-		case errors.Is(err, archive.ErrConflict) && attempt < 2:
-			continue
-		default:
-			return err
-		}
-	}
+		},
+	})
+	return err
 }
 
-// decideEngine works out the engine's reply to timer tm from its search
-// th, without writing: the change to commit (none when the game is not
-// running), the games that finished, and whether the engine acted. When
-// the game no longer waits for tm, or th searched another position (or
-// is nil), the change only recomputes the game's timers: a new engine
-// timer then searches again.
-func (s *Server) decideEngine(ctx context.Context, tm archive.Timer, th *engineThought) (archive.Change, []*table, bool, error) {
-	// the timer's "mail": its id seeds the replies' Message-IDs, so a
-	// repeat after a crash writes the same mails
-	m := &mailer.Message{MessageID: "timer\x00" + tm.GameID + "\x00" + tm.Key}
-	ss := s.newSession(ctx, m, "", s.opts.Now())
+// decideEngine works out in session ss the engine's reply to timer tm
+// from its search th, without writing: nothing to commit when the game
+// is not running; else the timer's done mark in change when the engine
+// acts, which it reports. When the game no longer waits for tm, or th
+// searched another position (or is nil), the change only recomputes the
+// game's timers: a new engine timer then searches again.
+func (s *Server) decideEngine(ss *session, change *archive.Change, tm archive.Timer, th *engineThought) (verdict, bool, error) {
 	ss.lang = s.opts.DefaultLanguage
 	t, err := ss.table(tm.GameID)
 	var r *refusal
@@ -634,17 +625,16 @@ func (s *Server) decideEngine(ctx context.Context, tm archive.Timer, th *engineT
 		err = &engineFailure{fmt.Errorf("timer %s of game %s: no such game", tm.Key, tm.GameID)}
 	}
 	if err != nil {
-		return archive.Change{}, nil, false, err
+		return commitNothing, false, err
 	}
 	if t.g.Status != archive.Active {
-		return archive.Change{}, nil, false, nil // its end dropped the game's timers
+		return commitNothing, false, nil // its end dropped the game's timers
 	}
 	st, err := t.clockState()
 	if err != nil {
-		return archive.Change{}, nil, false, &engineFailure{err}
+		return commitNothing, false, &engineFailure{err}
 	}
 	t.changed = true // written back: its version guards the reply, its thread the mails
-	change := archive.Change{}
 	task, ok := engineTaskOf(t, st, true)
 	acted := ok && task.key == tm.Key && th != nil && th.posKey == t.pos.Key() && th.plies == len(t.g.Plies)
 	if acted {
@@ -652,25 +642,15 @@ func (s *Server) decideEngine(ctx context.Context, tm archive.Timer, th *engineT
 			// the player's reply held for this ply: the engine's mail
 			// takes its place when it is still unsent (engine_hold.go)
 			if change.Replace, err = ss.takeHeld(t, tm.Key); err != nil {
-				return archive.Change{}, nil, false, err
+				return commitNothing, false, err
 			}
 		}
 		if err := ss.engineReply(t, st, task, th); err != nil {
-			return archive.Change{}, nil, false, &engineFailure{err}
+			return commitNothing, false, &engineFailure{err}
 		}
 		change.Fired = []archive.TimerRef{{GameID: tm.GameID, Key: tm.Key}}
 	}
-	out, err := ss.compose()
-	if err != nil {
-		return archive.Change{}, nil, false, err
-	}
-	if ss.readErr != nil {
-		return archive.Change{}, nil, false, ss.readErr
-	}
-	change.Outbox = out
-	finished := ss.collect(&change)
-	ss.collectClock(&change)
-	return change, finished, acted, nil
+	return commitReplies, acted, nil
 }
 
 // engineReply carries out the engine's reply to task in t after its

@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/taflmail/taflmail/archive"
-	"github.com/taflmail/taflmail/mailer"
 )
 
 // twiceReader is a source of randomness that draws every game id twice:
@@ -99,7 +98,7 @@ func TestGameIDNotStored(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.srv.opts.Rand = &scriptReader{r: rand.NewChaCha8([32]byte{3}), script: [][]byte{idBytes(t, ids[0]), idBytes(t, "K7QX2M")}}
-	ss := h.srv.newSession(h.ctx(), &mailer.Message{}, "", h.now)
+	ss := h.srv.newSession(h.ctx(), startCause("", h.now))
 	if id, err := ss.gameID(); id != "K7QX2M" || err != nil {
 		t.Errorf("gameID with %s stored drew %q, %v; want K7QX2M", ids[0], id, err)
 	}

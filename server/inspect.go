@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/mailer"
 )
 
@@ -77,7 +78,7 @@ func (s *Server) Inspect(ctx context.Context, m *mailer.Message) (*Inspection, e
 			in.KeyOK = ss.hasKey(t)
 		}
 	}
-	ss := &session{srv: s, ctx: ctx, msg: m, from: from}
+	ss := &session{srv: s, ctx: ctx, cause: cause{kind: causeMail, seed: m.MessageID, from: from, mail: m}, from: from}
 	lines, _ := ss.commandLines()
 	for _, l := range lines {
 		c := InspectedCommand{Line: l.n, Text: l.text}
@@ -102,7 +103,16 @@ func (s *Server) Inspect(ctx context.Context, m *mailer.Message) (*Inspection, e
 		}
 		return in, nil
 	}
-	change, _, _, err := s.decide(ctx, m)
+	decide := func(ss *session, change *archive.Change) (verdict, error) {
+		v, _, err := s.decide(ss, change)
+		return v, err
+	}
+	decided := func(ss *session, change archive.Change, v verdict) {
+		if v == commitReplies {
+			s.logDecision(ss, change)
+		}
+	}
+	change, _, _, err := s.decideCause(ctx, mailCause(m), steps{decide: decide, decided: decided}) // as HandleMail, without the commit
 	if err != nil {
 		return nil, err
 	}

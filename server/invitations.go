@@ -3,12 +3,10 @@ package server
 import (
 	"context"
 	"errors"
-	"fmt"
 	"time"
 
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/grammar"
-	"github.com/taflmail/taflmail/mailer"
 )
 
 // The end of a challenge that is never accepted (trial report §6). A
@@ -120,58 +118,38 @@ func (s *Server) invitationFailed(ctx context.Context, m archive.OutboxMail) {
 	if m.GameID == "" || len(m.To) != 1 {
 		return
 	}
-	for attempt := 0; ; attempt++ {
-		change, ok, err := s.decideUndeliverable(ctx, m)
-		if err == nil && ok {
-			err = s.store.Commit(ctx, change)
-		}
-		switch {
-		case err == nil:
-			if ok {
-				s.log.Info("invitation undeliverable: challenge ended", "game", m.GameID, "to", m.To[0])
-			}
-			return
-		case errors.Is(err, archive.ErrConflict) && attempt < 2:
-			continue
-		default:
-			s.log.Error("ending an undeliverable invitation failed", "game", m.GameID, "err", err)
-			return
-		}
+	// the cause's seed seeds the replies' Message-IDs: a repeat writes the same
+	_, err := s.transact(ctx, undeliverableCause(m), steps{
+		decide: func(ss *session, _ *archive.Change) (verdict, error) { return s.decideUndeliverable(ss, m) },
+		committed: func(archive.Change) {
+			s.log.Info("invitation undeliverable: challenge ended", "game", m.GameID, "to", m.To[0])
+		},
+	})
+	if err != nil {
+		s.log.Error("ending an undeliverable invitation failed", "game", m.GameID, "err", err)
 	}
 }
 
-// decideUndeliverable works out the change for a failed outbox mail m:
-// ok is false when m is no invitation of a game still invited.
-func (s *Server) decideUndeliverable(ctx context.Context, m archive.OutboxMail) (archive.Change, bool, error) {
-	// the "mail" seeds the replies' Message-IDs: a repeat writes the same
-	msg := &mailer.Message{MessageID: fmt.Sprintf("undeliverable\x00%s\x00%d", m.GameID, m.ID)}
-	ss := s.newSession(ctx, msg, "", s.opts.Now())
+// decideUndeliverable works out in session ss the end of the invitation
+// that failed outbox mail m carried: nothing to commit when m is no
+// invitation of a game still invited.
+func (s *Server) decideUndeliverable(ss *session, m archive.OutboxMail) (verdict, error) {
 	ss.lang = s.opts.DefaultLanguage
 	t, err := ss.table(m.GameID)
 	var r *refusal
 	if errors.As(err, &r) {
-		return archive.Change{}, false, nil // no such game
+		return commitNothing, nil // no such game
 	}
 	if err != nil {
-		return archive.Change{}, false, err
+		return commitNothing, err
 	}
 	invitee := opponentOf(t.g, t.g.Challenger)
 	if t.g.Status != archive.Invited || m.To[0] != invitee {
-		return archive.Change{}, false, nil
+		return commitNothing, nil
 	}
 	ss.endInvitation(t, reasonUndeliverable)
 	lang := ss.langOf(t.g.Challenger)
 	ss.tell(t.g.Challenger, t, func(lang string) string { return tr(lang, "challenge.undeliverable", invitee) })
 	ss.notes[t.g.Challenger].subject = tr(lang, "subject.undeliverable", variantTitle(lang, t.v))
-	out, err := ss.compose()
-	if err != nil {
-		return archive.Change{}, false, err
-	}
-	if ss.readErr != nil {
-		return archive.Change{}, false, ss.readErr
-	}
-	change := archive.Change{Outbox: out}
-	ss.collect(&change)
-	ss.collectClock(&change)
-	return change, true, nil
+	return commitReplies, nil
 }

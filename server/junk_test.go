@@ -180,7 +180,7 @@ func TestBudgetOf(t *testing.T) {
 	for _, c := range cases {
 		m := h.parseRaw(strings.NewReader(fmt.Sprintf("From: %s\r\nTo: tafl@game.test\r\nSubject: x\r\nMessage-ID: <t%d@x>\r\n\r\n%s\r\n",
 			c.from, len(c.body), strings.ReplaceAll(c.body, "\n", "\r\n"))))
-		ss := h.srv.newSession(h.ctx(), m, c.from, h.now)
+		ss := h.srv.newSession(h.ctx(), cause{kind: causeMail, seed: m.MessageID, from: c.from, at: h.now, mail: m})
 		ss.lines, _ = ss.commandLines()
 		got, err := ss.budgetOf()
 		if err != nil || got != c.want {

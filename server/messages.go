@@ -41,9 +41,13 @@ func messageTo(g *archive.Game, side string) *string {
 // lines (misspelt ones included, nearLine), quoted lines and game tags, with the keys of game t replaced by
 // "…"; runs of blank lines become one, blank lines at the ends go.
 func (ss *session) prose(t *table) string {
-	text := ss.msg.Reply
-	if !holdsCommand(text) && holdsCommand(ss.msg.AltReply) || strings.TrimSpace(text) == "" {
-		text = ss.msg.AltReply
+	m := ss.cause.mail
+	if m == nil {
+		return "" // no mail, no words
+	}
+	text := m.Reply
+	if !holdsCommand(text) && holdsCommand(m.AltReply) || strings.TrimSpace(text) == "" {
+		text = m.AltReply
 	}
 	var lines []string
 	for _, line := range strings.Split(text, "\n") {

@@ -33,7 +33,11 @@ type commandLine struct {
 // the distinct command lines left (issue 8 §2: one mail must not make the
 // referee write without bound).
 func (ss *session) commandLines() (lines []commandLine, unread int) {
-	for _, text := range []string{ss.msg.Reply, ss.msg.AltReply} {
+	m := ss.cause.mail
+	if m == nil {
+		return nil, 0 // no mail, no commands
+	}
+	for _, text := range []string{m.Reply, m.AltReply} {
 		seen := map[string]bool{}
 		for i, line := range strings.Split(text, "\n") {
 			line = strings.TrimRight(line, " \t\r")
@@ -61,7 +65,7 @@ func (ss *session) commandLines() (lines []commandLine, unread int) {
 			return lines, unread
 		}
 	}
-	if s := stripSubject(ss.msg.Subject); grammar.IsCommandLine(s) {
+	if s := stripSubject(m.Subject); grammar.IsCommandLine(s) {
 		cmd, err := grammar.ParseCommand("subject", 1, s)
 		lines = append(lines, commandLine{n: 0, text: s, cmd: cmd, err: err})
 	}
@@ -74,7 +78,7 @@ func (ss *session) commandLines() (lines []commandLine, unread int) {
 // returned.
 func (ss *session) run() error {
 	lines := ss.lines
-	if ss.msg.TextCut { // said last, with the answer to what was read
+	if ss.cause.mail != nil && ss.cause.mail.TextCut { // said last, with the answer to what was read
 		defer func() {
 			ss.say(ss.contextTable(), tr(ss.lang, "err.textcut", mailer.MaxTextPartBytes>>10))
 		}()

@@ -7,7 +7,6 @@ import (
 
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/clock"
-	"github.com/taflmail/taflmail/mailer"
 )
 
 // The durable scheduler (docs/clock.md, "The scheduler"). Every change of
@@ -175,39 +174,31 @@ func (s *Server) readInbox(ctx context.Context) error {
 // later timer overtook it (it is marked done unsent), or the timer was
 // stale and only the game's timers were recomputed.
 func (s *Server) fire(ctx context.Context, tm archive.Timer, now time.Time) (bool, error) {
-	for attempt := 0; ; attempt++ {
-		change, finished, acted, err := s.decideTimer(ctx, tm, now)
-		if err != nil {
-			return false, err
-		}
-		err = s.store.Commit(ctx, change)
-		switch {
-		case err == nil:
+	var acted bool
+	// the timer's seed seeds the replies' Message-IDs, so a repeat after
+	// a crash writes the same mails
+	committed, err := s.transact(ctx, timerCause(tm, now), steps{
+		decide: func(ss *session, change *archive.Change) (verdict, error) {
+			var err error
+			acted, err = s.decideTimer(ss, change, tm)
+			return commitReplies, err
+		},
+		committed: func(change archive.Change) {
 			s.log.Info("timer", "game", tm.GameID, "timer", tm.Key, "due", tm.Due, "acted", acted,
 				"done", len(change.Fired) > 0, "replies", len(change.Outbox))
-			s.writeRecords(finished)
-			return acted, nil
-		case errors.Is(err, archive.ErrDuplicate):
-			return false, nil
-		case errors.Is(err, archive.ErrConflict) && attempt < 2:
-			continue
-		default:
-			return false, err
-		}
-	}
+		},
+	})
+	return committed && acted, err
 }
 
-// decideTimer works out what a due timer does, without writing: the
-// change to commit, the games that finished, and whether the timer acts
-// (false: its game is not running or a later timer overtook it, and the
-// timer is only marked done; or it is stale, and the change only
-// recomputes the game's timers). The change carries no mail, so a
+// decideTimer works out in session ss what due timer tm does, without
+// writing: it marks the timer done in change and reports whether the
+// timer acts (false: its game is not running or a later timer overtook
+// it, and the timer is only marked done; or it is stale, and the change
+// only recomputes the game's timers). The change carries no mail, so a
 // reminder or a time-out never counts against a reply budget (caps.go).
-func (s *Server) decideTimer(ctx context.Context, tm archive.Timer, now time.Time) (archive.Change, []*table, bool, error) {
-	// the timer's "mail": its id seeds the replies' Message-IDs, so a
-	// repeat after a crash writes the same mails
-	m := &mailer.Message{MessageID: "timer\x00" + tm.GameID + "\x00" + tm.Key}
-	ss := s.newSession(ctx, m, "", now)
+func (s *Server) decideTimer(ss *session, change *archive.Change, tm archive.Timer) (bool, error) {
+	now := ss.now
 	ss.lang = s.opts.DefaultLanguage
 	t, err := ss.table(tm.GameID)
 	var r *refusal
@@ -215,14 +206,14 @@ func (s *Server) decideTimer(ctx context.Context, tm archive.Timer, now time.Tim
 		err = errors.New("server: timer " + tm.Key + " of game " + tm.GameID + ": no such game")
 	}
 	if err != nil {
-		return archive.Change{}, nil, false, err
+		return false, err
 	}
 	t.changed = true // written back: its version guards the timers, its thread the replies
 	acted, passed := false, false
 	if t.g.Status == archive.Active {
 		st, err := t.clockState()
 		if err != nil {
-			return archive.Change{}, nil, false, err
+			return false, err
 		}
 		timers := st.Timers(s.thresholds(st.Control))
 		if x, ok := findTimer(timers, tm.Key); ok && !x.At.After(now) {
@@ -247,21 +238,10 @@ func (s *Server) decideTimer(ctx context.Context, tm archive.Timer, now time.Tim
 	if ss.expireInvitation(t, tm, now) { // an invitation nobody answered (invitations.go)
 		acted = true
 	}
-	change := archive.Change{}
 	if acted || passed || t.g.Status != archive.Active {
 		change.Fired = []archive.TimerRef{{GameID: tm.GameID, Key: tm.Key}}
 	}
-	out, err := ss.compose()
-	if err != nil {
-		return archive.Change{}, nil, false, err
-	}
-	if ss.readErr != nil {
-		return archive.Change{}, nil, false, ss.readErr
-	}
-	change.Outbox = out
-	finished := ss.collect(&change)
-	ss.collectClock(&change)
-	return change, finished, acted, nil
+	return acted, nil
 }
 
 // overtaken reports whether a timer of ts after x is due at now too: then

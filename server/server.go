@@ -351,19 +351,24 @@ func (s *Server) HandleMail(ctx context.Context, m *mailer.Message) error {
 		s.log.Info("mail already processed", "message_id", m.MessageID, "uid", m.UID)
 		return nil
 	}
-	for attempt := 0; ; attempt++ {
-		change, finished, held, err := s.decide(ctx, m)
-		if err != nil {
-			return err
-		}
-		change.Mailbox = &archive.MailboxState{Mailbox: s.opts.Mailbox, UIDValidity: m.UIDValidity, LastUID: m.UID}
-		if m.UID == 0 {
-			change.Mailbox = nil
-		}
-		about := processedAbout(&change) // before Commit sets the versions
-		err = s.store.Commit(ctx, change)
-		switch {
-		case err == nil:
+	var held heldBy // the cap that held the last decided reply back
+	var about []any // what it was about, read before Commit sets the versions
+	_, err = s.transact(ctx, mailCause(m), steps{
+		decide: func(ss *session, change *archive.Change) (verdict, error) {
+			v, h, err := s.decide(ss, change)
+			held = h
+			if err == nil && m.UID != 0 {
+				change.Mailbox = &archive.MailboxState{Mailbox: s.opts.Mailbox, UIDValidity: m.UIDValidity, LastUID: m.UID}
+			}
+			return v, err
+		},
+		decided: func(ss *session, change archive.Change, v verdict) {
+			if v == commitReplies { // answered, not ignored outright
+				s.logDecision(ss, change)
+			}
+			about = processedAbout(&change)
+		},
+		committed: func(change archive.Change) {
 			level := slog.LevelInfo
 			if held != notHeld {
 				level = slog.LevelDebug // counted, and logged once a minute (held.go)
@@ -372,17 +377,9 @@ func (s *Server) HandleMail(ctx context.Context, m *mailer.Message) error {
 			s.log.Log(ctx, level, "mail processed", append(attrs, "disposition", change.Mail.Disposition, "replies", len(change.Outbox))...)
 			s.held.note(s.log, held, s.opts.Now())
 			s.opts.Observer.MailHandled(change.Mail.Disposition)
-			s.writeRecords(finished)
-			s.settleAfter(ctx, change) // a player who withdrew by this mail: their games end now (tournament_withdraw.go)
-			return nil
-		case errors.Is(err, archive.ErrDuplicate):
-			return nil
-		case errors.Is(err, archive.ErrConflict) && attempt < 2:
-			continue // the game changed under us: decide again on the new state
-		default:
-			return err
-		}
-	}
+		},
+	})
+	return err
 }
 
 // Dispositions of a processed mail (archive.ProcessedMail).
@@ -393,35 +390,36 @@ const (
 	errored = "error"   // the referee failed on it: an apology sent, nothing applied, never retried
 )
 
-// decide runs the mail's commands without writing anything and returns the
-// change to commit, the tables of games that finished, and the cap that
-// held the sender's reply back (notHeld when none did). A mail the
-// referee does not answer at all is recorded as ignored with the reason
-// (archive.ProcessedMail.Reason).
-func (s *Server) decide(ctx context.Context, m *mailer.Message) (archive.Change, []*table, heldBy, error) {
-	from := strings.ToLower(m.From)
-	ss := s.newSession(ctx, m, from, s.opts.Now())
+// decide runs the commands of the mail of session ss without writing
+// anything: it writes the processed-mail record into change, leaves the
+// replies in the session for transact to compose and collect, and
+// returns the cap that held the sender's reply back (notHeld when none
+// did). A mail the referee does not answer at all is recorded as
+// ignored with the reason (archive.ProcessedMail.Reason) and committed
+// as it is.
+func (s *Server) decide(ss *session, change *archive.Change) (verdict, heldBy, error) {
+	ctx, m, from := ss.ctx, ss.cause.mail, ss.from
 	ss.ref = findGame(m.Subject, m.InReplyTo, m.References)
 	if ss.ref.id == "" {
 		ss.ref = findGameInText(m.Reply, m.Text)
 	}
-	change := archive.Change{Mail: archive.ProcessedMail{MessageID: m.MessageID, From: from, GameID: ss.ref.id, At: ss.now,
-		Subject: hideKeys(m.Subject), Domain: mailer.OrganizationalDomain(from)}}
-	ignore := func(why string, held heldBy) (archive.Change, []*table, heldBy, error) {
+	change.Mail = archive.ProcessedMail{MessageID: m.MessageID, From: from, GameID: ss.ref.id, At: ss.now,
+		Subject: hideKeys(m.Subject), Domain: mailer.OrganizationalDomain(from)}
+	ignore := func(why string, held heldBy) (verdict, heldBy, error) {
 		level := slog.LevelInfo
 		if held != notHeld {
 			level = slog.LevelDebug // counted, and logged once a minute (held.go)
 		}
 		s.log.Log(ctx, level, "mail ignored", "message_id", m.MessageID, "from", from, "game", ss.ref.id, "why", why)
 		change.Mail.Disposition, change.Mail.Reason = ignored, why
-		return change, nil, held, nil
+		return commitAsIs, held, nil
 	}
 	if why := s.ignoreReason(m, from); why != "" {
 		return ignore(why, notHeld)
 	}
 	ss.lang = ss.langOf(from)
 	if err := ss.authenticate(); err != nil {
-		return archive.Change{}, nil, notHeld, err
+		return commitNothing, notHeld, err
 	}
 	change.Mail.Authenticated = ss.auth != nil
 	if ss.auth != nil {
@@ -432,41 +430,30 @@ func (s *Server) decide(ctx context.Context, m *mailer.Message) (archive.Change,
 	}
 	budget, err := ss.budgetOf() // before any budget is consulted, without side effects (triage.go)
 	if err != nil {
-		return archive.Change{}, nil, notHeld, err
+		return commitNothing, notHeld, err
 	}
 	change.Mail.Budget = budget
 	why, held, err := s.replyBudget(ctx, from, change.Mail.Domain, budget, ss.now)
 	if err != nil {
-		return archive.Change{}, nil, notHeld, err
+		return commitNothing, notHeld, err
 	}
 	if why != "" {
 		return ignore(why, held)
 	}
-	ss, disposition, err := s.answer(ss)
+	disposition, err := s.answer(ss)
 	if err != nil {
-		return archive.Change{}, nil, notHeld, err
+		return commitNothing, notHeld, err
 	}
 	change.Mail.Disposition = disposition
 	if change.Mail.Reason, held, err = s.capRefusals(ss, disposition, budget); err != nil {
-		return archive.Change{}, nil, notHeld, err
+		return commitNothing, notHeld, err
 	} else if change.Mail.Reason != "" {
 		s.log.Debug("mail not answered", "message_id", m.MessageID, "from", from, "why", change.Mail.Reason)
 	} else if len(ss.consent.quiet) > 0 {
 		change.Mail.Reason = strings.Join(ss.consent.quiet, "; ")
 		s.log.Info("request not mailed again", "message_id", m.MessageID, "from", from, "why", change.Mail.Reason)
 	}
-	out, err := ss.compose()
-	if err != nil {
-		return archive.Change{}, nil, notHeld, err
-	}
-	if ss.readErr != nil {
-		return archive.Change{}, nil, notHeld, ss.readErr
-	}
-	change.Outbox = out
-	finished := ss.collect(&change)
-	ss.collectClock(&change)
-	s.logDecision(ss, change)
-	return change, finished, held, nil
+	return commitReplies, held, nil
 }
 
 // logDecision writes, at level debug, what the referee made of a mail it
@@ -500,34 +487,38 @@ func (s *Server) logDecision(ss *session, change archive.Change) {
 		"disposition", change.Mail.Disposition, "kept_back", change.Mail.Reason != "", "new_plies", plies, "replies_to", to)
 }
 
-// answer runs the mail's commands (or refuses a mail too large to read)
-// and returns the session holding the replies and the mail's disposition.
-// A mail that breaks the referee is answered with an apology from a fresh
-// session and recorded as errored, so that it cannot be retried forever;
-// nothing it asked for is applied. A transient failure (the archive is
-// unavailable, ctx ended) is returned: the mail stays unread.
-func (s *Server) answer(ss *session) (*session, string, error) {
-	m := ss.msg
+// answer runs the mail's commands (or refuses a mail too large to read),
+// leaving the replies in ss, and returns the mail's disposition. A mail
+// that breaks the referee is answered with an apology from a fresh
+// session, which replaces everything ss held, and recorded as errored,
+// so that it cannot be retried forever; nothing it asked for is applied.
+// A transient failure (the archive is unavailable, ctx ended) is
+// returned: the mail stays unread.
+func (s *Server) answer(ss *session) (string, error) {
+	m := ss.cause.mail
 	if m.TooLarge {
 		ss.failed = true
 		ss.say(nil, tr(ss.lang, "err.toolarge", m.Size, s.opts.MaxMailBytes))
 	} else if err := ss.run(); err != nil && (errors.Is(err, archive.ErrUnavailable) || ss.ctx.Err() != nil) {
-		return nil, "", err
+		return "", err
 	} else if err != nil {
 		s.log.Error("handling mail failed", "message_id", m.MessageID, "from", ss.from, "err", err)
-		apology := s.newSession(ss.ctx, m, ss.from, ss.now)
+		c := ss.cause
+		c.at = ss.now
+		apology := s.newSession(ss.ctx, c)
 		apology.lang = ss.lang
 		apology.failed = true
 		apology.say(nil, tr(apology.lang, "err.internal"))
-		return apology, errored, nil
+		*ss = *apology
+		return errored, nil
 	}
 	if ss.did {
-		return ss, applied, nil
+		return applied, nil
 	}
 	if !ss.failed && len(ss.consent.quiet) > 0 {
-		return ss, ignored, nil // only requests that are not mailed again (consent.go)
+		return ignored, nil // only requests that are not mailed again (consent.go)
 	}
-	return ss, refused, nil
+	return refused, nil
 }
 
 // collect adds to change what the session changed: the games, their new

@@ -8,19 +8,18 @@ import (
 	"time"
 
 	"github.com/taflmail/taflmail/archive"
-	"github.com/taflmail/taflmail/mailer"
 	"github.com/taflmail/taflmail/notation"
 )
 
-// session handles one incoming mail: it reads the commands, runs them and
-// collects the archive change and the replies.
+// session handles one cause (pipeline.go): for a mail it reads the
+// commands, runs them and collects the archive change and the replies.
 type session struct {
-	srv  *Server
-	ctx  context.Context
-	msg  *mailer.Message
-	now  time.Time
-	from string
-	lang string // the sender's reply language
+	srv   *Server
+	ctx   context.Context
+	cause cause // what the session decides: its seed seeds the replies' Message-IDs
+	now   time.Time
+	from  string
+	lang  string // the sender's reply language
 
 	ref    gameRef
 	tables map[string]*table
@@ -97,11 +96,15 @@ func (ss *session) gameID() (string, error) {
 	return id, err
 }
 
-// newSession starts the session of mail m from the (lower-case) address
-// from, at now.
-func (s *Server) newSession(ctx context.Context, m *mailer.Message, from string, now time.Time) *session {
+// newSession starts the session of cause c, from its sender (a mail's,
+// else nobody), at its instant (c.at, else now).
+func (s *Server) newSession(ctx context.Context, c cause) *session {
+	now := c.at
+	if now.IsZero() {
+		now = s.opts.Now()
+	}
 	return &session{
-		srv: s, ctx: ctx, msg: m, now: now, from: from,
+		srv: s, ctx: ctx, cause: c, now: now, from: c.from,
 		tables: map[string]*table{}, players: map[string]*archive.Player{}, notes: map[string]*note{},
 	}
 }

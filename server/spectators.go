@@ -129,8 +129,8 @@ func (ss *session) watchTournament(c *grammar.WatchCommand, id string, resultsOn
 		return err
 	}
 	sp := archive.Spectator{TournamentID: t.ID, Address: ss.from, ResultsOnly: resultsOnly}
-	if validID(ss.msg.MessageID) {
-		sp.Thread = ss.msg.MessageID
+	if validID(ss.cause.seed) {
+		sp.Thread = ss.cause.seed
 	}
 	ss.corr.watch = append(ss.corr.watch, sp)
 	key := "watch.event"
@@ -267,7 +267,7 @@ func (ss *session) spectatorMail(t *table, sp archive.Spectator, lang, subject, 
 		return archive.OutboxMail{}, false // never the server, never a player as a spectator
 	}
 	o := mailer.Outgoing{
-		MessageID: spectatorMessageID(ss.msg.MessageID, addr, t.g.ID, s.opts.Domain),
+		MessageID: spectatorMessageID(ss.cause.seed, addr, t.g.ID, s.opts.Domain),
 		From:      fmt.Sprintf("%s <%s>", s.opts.Name, s.opts.Address),
 		To:        []string{addr},
 		Subject:   "[taflmail " + t.g.ID + "] " + subject,

@@ -10,7 +10,6 @@ import (
 
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/engine"
-	"github.com/taflmail/taflmail/mailer"
 	"github.com/taflmail/taflmail/notation"
 )
 
@@ -64,65 +63,75 @@ func (s *Server) StartGames(ctx context.Context, starts []GameStart) ([]string, 
 // StartGamesWith is StartGames with options: with o.OneMail each player
 // gets one mail listing all their games instead of a mail per game.
 func (s *Server) StartGamesWith(ctx context.Context, starts []GameStart, o StartOptions) ([]string, error) {
-	now := s.opts.Now()
-	for attempt := 0; ; attempt++ {
-		var ids []string
-		var tables []*table
-		var change archive.Change
-		drawn := map[string]bool{} // the ids of this attempt's games
-		for i, st := range starts {
-			// a session per game: a player of two games (a match) gets a
-			// mail for each, each with its own key
-			ss := s.newSession(ctx, &mailer.Message{}, "", now)
-			ss.lang, ss.drawn = s.opts.DefaultLanguage, drawn
-			t, err := ss.startGame(st, now, !o.OneMail)
-			if err != nil {
-				return nil, fmt.Errorf("server: start game %d (%s vs %s): %w", i+1, st.Attackers, st.Defenders, err)
-			}
-			ids = append(ids, t.g.ID)
-			tables = append(tables, t)
-			ss.msg.MessageID = "start\x00" + t.g.ID // seeds the mails' Message-IDs
-			var out []archive.OutboxMail
-			if !o.OneMail {
-				if out, err = ss.compose(); err != nil {
-					return nil, err
-				}
-			}
-			if ss.readErr != nil {
-				return nil, ss.readErr
-			}
-			c := archive.Change{Outbox: out}
-			ss.collect(&c)
-			ss.collectClock(&c)
-			change.Games = append(change.Games, c.Games...)
-			change.Outbox = append(change.Outbox, c.Outbox...)
-			if change.Timers == nil {
-				change.Timers = map[string]archive.TimerPlan{}
-			}
-			for id, p := range c.Timers {
-				change.Timers[id] = p
-			}
-		}
-		if o.OneMail {
-			ss := s.newSession(ctx, &mailer.Message{MessageID: "start\x00list\x00" + strings.Join(ids, ",")}, "", now)
-			ss.lang = s.opts.DefaultLanguage
-			ss.startLists(tables, o)
-			if ss.readErr != nil {
-				return nil, ss.readErr
-			}
-			change.Outbox = append(change.Outbox, ss.tourney.own...)
-		}
-		err := s.store.Commit(ctx, change)
-		switch {
-		case err == nil:
+	var ids []string
+	// a conflict (an id taken meanwhile by another writer) draws new ids
+	_, err := s.transact(ctx, startCause("", s.opts.Now()), steps{
+		decide: func(ss *session, change *archive.Change) (verdict, error) {
+			var err error
+			ids, err = s.decideStarts(ss, change, starts, o)
+			return commitAsIs, err
+		},
+		committed: func(change archive.Change) {
 			s.log.Info("games started", "games", len(ids), "replies", len(change.Outbox))
-			return ids, nil
-		case errors.Is(err, archive.ErrConflict) && attempt < 2:
-			continue // an id was taken meanwhile by another writer: draw new ones
-		default:
-			return nil, err
+		},
+	})
+	if err != nil {
+		return nil, err
+	}
+	return ids, nil
+}
+
+// decideStarts builds in change the start of the games of starts and
+// returns their ids. Each game is decided in a session of its own, seeded
+// with its id, so that a player of two games (a match) gets a mail for
+// each, each with its own key; with o.OneMail the lists are written
+// instead, by ls, the session of the call, seeded with all the ids.
+func (s *Server) decideStarts(ls *session, change *archive.Change, starts []GameStart, o StartOptions) ([]string, error) {
+	now := ls.now
+	var ids []string
+	var tables []*table
+	drawn := map[string]bool{} // the ids of this attempt's games
+	for i, st := range starts {
+		ss := s.newSession(ls.ctx, startCause("", now))
+		ss.lang, ss.drawn = s.opts.DefaultLanguage, drawn
+		t, err := ss.startGame(st, now, !o.OneMail)
+		if err != nil {
+			return nil, fmt.Errorf("server: start game %d (%s vs %s): %w", i+1, st.Attackers, st.Defenders, err)
+		}
+		ids = append(ids, t.g.ID)
+		tables = append(tables, t)
+		ss.cause.seed = "start\x00" + t.g.ID // seeds the mails' Message-IDs
+		var out []archive.OutboxMail
+		if !o.OneMail {
+			if out, err = ss.compose(); err != nil {
+				return nil, err
+			}
+		}
+		if ss.readErr != nil {
+			return nil, ss.readErr
+		}
+		c := archive.Change{Outbox: out}
+		ss.collect(&c)
+		ss.collectClock(&c)
+		change.Games = append(change.Games, c.Games...)
+		change.Outbox = append(change.Outbox, c.Outbox...)
+		if change.Timers == nil {
+			change.Timers = map[string]archive.TimerPlan{}
+		}
+		for id, p := range c.Timers {
+			change.Timers[id] = p
 		}
 	}
+	if o.OneMail {
+		ls.cause.seed = "start\x00list\x00" + strings.Join(ids, ",") // seeds the lists' Message-IDs
+		ls.lang = s.opts.DefaultLanguage
+		ls.startLists(tables, o)
+		if ls.readErr != nil {
+			return nil, ls.readErr
+		}
+		change.Outbox = append(change.Outbox, ls.tourney.own...)
+	}
+	return ids, nil
 }
 
 // startGame adds a running game of st to the session, started at now,

@@ -10,7 +10,6 @@ import (
 
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/engine"
-	"github.com/taflmail/taflmail/mailer"
 	"github.com/taflmail/taflmail/notation"
 	"github.com/taflmail/taflmail/tournament"
 )
@@ -188,7 +187,7 @@ func (s *Server) startTournamentOnce(ctx context.Context, id string, started fun
 	now := s.opts.Now()
 	// The session of the mails reads what they need from the archive
 	// now: inside the batch it must read nothing but the batch.
-	ls := s.newSession(ctx, &mailer.Message{MessageID: "start\x00" + id}, "", now)
+	ls := s.newSession(ctx, startCause("start\x00"+id, now))
 	ls.lang, ls.own = s.opts.DefaultLanguage, true
 	for _, e := range in {
 		ls.langOf(e.Player)
@@ -307,7 +306,7 @@ func (s *Server) startChunk(ctx context.Context, b *archive.Batch, t *archive.To
 	if len(chunk) == 0 {
 		return nil, nil
 	}
-	ss := s.newSession(ctx, &mailer.Message{}, "", now)
+	ss := s.newSession(ctx, startCause("", now))
 	ss.lang, ss.batch = s.opts.DefaultLanguage, b
 	ids := make([]string, len(chunk))
 	tcg := &archive.TournamentChange{Pairings: make([]archive.Pairing, len(chunk))}
@@ -393,7 +392,7 @@ func (ss *session) startList(p string, games []*archive.Game, o StartOptions) {
 	if o.Subject != nil {
 		subject = o.Subject(lang)
 	}
-	ss.ownMail(ss.msg.MessageID, p, subject, b.String())
+	ss.ownMail(ss.cause.seed, p, subject, b.String())
 }
 
 // startDueTournaments starts the tournaments whose start date has come
@@ -465,31 +464,11 @@ func (s *Server) cancelTournament(ctx context.Context, id string) error {
 // when a game or tournament it writes changed meanwhile. A refusal of fn
 // is returned as an error with its text.
 func (s *Server) change(ctx context.Context, seed string, fn func(ss *session) error) error {
-	for attempt := 0; ; attempt++ {
-		ss := s.newSession(ctx, &mailer.Message{MessageID: seed}, "", s.opts.Now())
-		ss.lang, ss.own = s.opts.DefaultLanguage, true
-		if err := fn(ss); err != nil {
-			return err
-		}
-		out, err := ss.compose()
-		if err != nil {
-			return err
-		}
-		if ss.readErr != nil {
-			return ss.readErr
-		}
-		c := archive.Change{Outbox: out}
-		finished := ss.collect(&c)
-		ss.collectClock(&c)
-		err = s.store.Commit(ctx, c)
-		switch {
-		case err == nil:
-			s.writeRecords(finished)
-			return nil
-		case errors.Is(err, archive.ErrConflict) && attempt < 2:
-			continue
-		default:
-			return err
-		}
-	}
+	_, err := s.transact(ctx, ownCause(seed), steps{
+		decide: func(ss *session, _ *archive.Change) (verdict, error) {
+			ss.lang, ss.own = s.opts.DefaultLanguage, true
+			return commitReplies, fn(ss)
+		},
+	})
+	return err
 }

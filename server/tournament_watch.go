@@ -50,6 +50,9 @@ func eventMessageID(seed, addr, event, domain string) string {
 // (its In-Reply-To, then its References), or "": a bare "unwatch" in
 // reply to a start mail, which names no game, stops following the event.
 func eventOfThread(m *mailer.Message) string {
+	if m == nil {
+		return "" // no mail, no thread
+	}
 	for _, id := range append([]string{m.InReplyTo}, m.References...) {
 		if sub := eventThreadID.FindStringSubmatch(id); sub != nil {
 			return sub[1]
@@ -89,7 +92,7 @@ func (ss *session) eventWatchers(id string, player func(string) bool, resultsToo
 func (ss *session) eventSpectatorMail(event string, sp archive.Spectator, subject, body string, leave bool, maxBytes int, atts ...mailer.Attachment) {
 	s := ss.srv
 	o := mailer.Outgoing{
-		MessageID: eventMessageID(ss.msg.MessageID, sp.Address, event, s.opts.Domain),
+		MessageID: eventMessageID(ss.cause.seed, sp.Address, event, s.opts.Domain),
 		From:      fmt.Sprintf("%s <%s>", s.opts.Name, s.opts.Address),
 		To:        []string{sp.Address},
 		Subject:   subject,
