@@ -102,6 +102,10 @@ const (
 	// checked or collected (a mail not answered; StartGamesWith's change,
 	// built from a session per game).
 	commitAsIs
+	// commitBatch writes through one archive batch (steps.batch) what
+	// is too large for one change, instead of committing the change: a
+	// tournament's start, thousands of games with their mails.
+	commitBatch
 	// commitNothing commits nothing: the cause found nothing (left) to do.
 	commitNothing
 )
@@ -117,6 +121,9 @@ type steps struct {
 	// the mail's debug log (Server.logDecision) and what its log line
 	// names (processedAbout), which Commit's versions would change.
 	decided func(ss *session, ch archive.Change, v verdict)
+	// batch writes the decision of a commitBatch verdict in one
+	// archive transaction (archive.Store.WriteBatch).
+	batch func(b *archive.Batch) error
 	// committed, when set, is called once the change is committed,
 	// before the records of its finished games are written: the
 	// caller's log line.
@@ -129,11 +136,12 @@ type steps struct {
 const maxAttempts = 3
 
 // transact is the one pipeline every cause goes through: a session of
-// cause c, its decide step, the replies composed (Session.compose), an
+// cause c, its decide step, the replies composed (session.compose), an
 // archive read failure turned into an error (noteReadErr), what the
 // session changed collected (collect, collectClock), and the commit in
-// one archive transaction, decided again from a fresh session when the
-// commit meets archive.ErrConflict (maxAttempts in all). Once committed,
+// one archive transaction (Commit, or WriteBatch for commitBatch),
+// decided again from a fresh session when the commit meets
+// archive.ErrConflict (maxAttempts in all). Once committed,
 // the records of the games it finished are written (writeRecords) and a
 // mail's withdrawal is settled (settleAfter; the referee's own changes
 // settle theirs themselves).
@@ -150,7 +158,11 @@ func (s *Server) transact(ctx context.Context, c cause, st steps) (bool, error) 
 		if err != nil || v == commitNothing {
 			return false, err
 		}
-		err = s.store.Commit(ctx, change)
+		if v == commitBatch {
+			err = s.store.WriteBatch(ctx, st.batch)
+		} else {
+			err = s.store.Commit(ctx, change)
+		}
 		switch {
 		case err == nil:
 			if st.committed != nil {
@@ -184,7 +196,7 @@ func (s *Server) decideCause(ctx context.Context, c cause, st steps) (archive.Ch
 	if v == commitNothing {
 		return change, nil, v, nil
 	}
-	if v == commitAsIs {
+	if v == commitAsIs || v == commitBatch {
 		if st.decided != nil {
 			st.decided(ss, change, v)
 		}

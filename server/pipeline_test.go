@@ -133,3 +133,24 @@ func TestTransact(t *testing.T) {
 		})
 	}
 }
+
+// TestTransactBatch: a decision too large for one change (a tournament's
+// start) is written through one archive batch instead of Commit, with
+// the same conflict retries.
+func TestTransactBatch(t *testing.T) {
+	h := newHarness(t)
+	fs := h.withFaults()
+	fs.inject("WriteBatch", fault{err: errConflict})
+	writes := 0
+	ok, err := h.srv.transact(h.ctx(), startCause("start\x00test", h.now), steps{
+		decide: func(*session, *archive.Change) (verdict, error) { return commitBatch, nil },
+		batch:  func(*archive.Batch) error { writes++; return nil },
+	})
+	if !ok || err != nil {
+		t.Fatalf("transact = %v, %v; want committed", ok, err)
+	}
+	if fs.calls["WriteBatch"] != 2 || fs.calls["Commit"] != 0 || writes != 1 {
+		t.Errorf("%d batches (%d written), %d commits; want 2 (1 written, after the conflict), 0",
+			fs.calls["WriteBatch"], writes, fs.calls["Commit"])
+	}
+}

@@ -77,49 +77,58 @@ func (s *Server) StartTournamentCounted(ctx context.Context, id string) (Tournam
 	return s.startTournament(ctx, id, nil)
 }
 
-// startTournament does StartTournament's work, deciding it afresh (up
-// to three times) when the event changed since it was read; once it
-// started, each game's id goes to started when it is not nil, in
-// schedule order.
+// startTournament does StartTournament's work in one archive batch
+// (transact), deciding it afresh when the event changed since it was read
+// (a withdrawal: it is paired again); once it started, each game's id
+// goes to started when it is not nil, in schedule order.
 func (s *Server) startTournament(ctx context.Context, id string, started func(gameID string)) (TournamentStarted, error) {
-	for attempt := 0; ; attempt++ {
-		var ids []string
-		collect := started
-		if started != nil {
-			collect = func(gid string) { ids = append(ids, gid) }
-		}
-		r, err := s.startTournamentOnce(ctx, id, collect)
-		switch {
-		case err == nil:
+	var ids []string
+	var counts *TournamentStarted
+	var write func(b *archive.Batch) error
+	_, err := s.transact(ctx, startCause("start\x00"+id, time.Time{}), steps{
+		decide: func(ls *session, _ *archive.Change) (verdict, error) {
+			ids = nil // this attempt's
+			collect := started
+			if started != nil {
+				collect = func(gid string) { ids = append(ids, gid) }
+			}
+			var err error
+			write, counts, err = s.decideTournamentStart(ls, id, collect)
+			return commitBatch, err
+		},
+		batch: func(b *archive.Batch) error { return write(b) },
+		committed: func(archive.Change) {
 			for _, gid := range ids {
 				started(gid)
 			}
-			s.log.Info("tournament started", "tournament", id, "players", r.Players, "games", r.Games)
-			return r, nil
-		case errors.Is(err, archive.ErrConflict) && attempt < 2:
-			continue // the event changed meanwhile (a withdrawal): pair it again
-		default:
-			return TournamentStarted{}, err
-		}
+			s.log.Info("tournament started", "tournament", id, "players", counts.Players, "games", counts.Games)
+		},
+	})
+	if err != nil {
+		return TournamentStarted{}, err
 	}
+	return *counts, nil
 }
 
-// startTournamentOnce reads the event and starts it in one archive batch.
-func (s *Server) startTournamentOnce(ctx context.Context, id string, started func(gameID string)) (TournamentStarted, error) {
-	var counts TournamentStarted
+// decideTournamentStart reads the event in ls, the session of its mails
+// (seeded with the event's id), and returns how to start it through one
+// archive batch and the counts that write fills in.
+func (s *Server) decideTournamentStart(ls *session, id string, started func(gameID string)) (func(b *archive.Batch) error, *TournamentStarted, error) {
+	ctx := ls.ctx
+	counts := &TournamentStarted{}
 	t, err := s.store.Tournament(ctx, id)
 	if errors.Is(err, archive.ErrNotFound) {
-		return counts, fmt.Errorf("%w: %q", ErrNoTournament, id)
+		return nil, nil, fmt.Errorf("%w: %q", ErrNoTournament, id)
 	}
 	if err != nil {
-		return counts, err
+		return nil, nil, err
 	}
 	if t.Status != archive.TournamentCreated {
-		return counts, fmt.Errorf("%w: %s is %s", ErrTournamentState, id, t.Status)
+		return nil, nil, fmt.Errorf("%w: %s is %s", ErrTournamentState, id, t.Status)
 	}
 	entries, err := s.store.Entries(ctx, id)
 	if err != nil {
-		return counts, err
+		return nil, nil, err
 	}
 	var in []archive.Entry
 	for _, e := range entries {
@@ -128,16 +137,16 @@ func (s *Server) startTournamentOnce(ctx context.Context, id string, started fun
 		}
 	}
 	if len(in) < MinPlayers {
-		return counts, fmt.Errorf("%w: %s has %d players, it needs %d", ErrTooFewPlayers, id, len(in), MinPlayers)
+		return nil, nil, fmt.Errorf("%w: %s has %d players, it needs %d", ErrTooFewPlayers, id, len(in), MinPlayers)
 	}
 	tc, err := notation.ParseTimeControl(id, t.TimeControl)
 	if err != nil || !tc.Timed() {
-		return counts, fmt.Errorf("server: tournament %s: time control %q: %v", id, t.TimeControl, err)
+		return nil, nil, fmt.Errorf("server: tournament %s: time control %q: %v", id, t.TimeControl, err)
 	}
 	ratings := map[string]float64{}
 	rs, err := s.store.Ratings(ctx, t.Variant)
 	if err != nil {
-		return counts, err
+		return nil, nil, err
 	}
 	for _, r := range rs {
 		ratings[r.Player] = r.Value.R
@@ -155,7 +164,7 @@ func (s *Server) startTournamentOnce(ctx context.Context, id string, started fun
 			seeds[i] = tournament.Seed{Player: e.Player, Rating: rating(e.Player)}
 		}
 		if groups, err = tournament.SeedGroups(seeds, t.Groups); err != nil {
-			return counts, fmt.Errorf("%w: %s: %w", ErrTooFewPlayers, id, err)
+			return nil, nil, fmt.Errorf("%w: %s: %w", ErrTooFewPlayers, id, err)
 		}
 	} else {
 		players := make([]string, len(in))
@@ -163,19 +172,19 @@ func (s *Server) startTournamentOnce(ctx context.Context, id string, started fun
 			players[i] = e.Player
 		}
 		if err := drawLots(s.opts.Rand, players); err != nil {
-			return counts, err
+			return nil, nil, err
 		}
 		groups = [][]string{players}
 	}
 	games, total, err := tournament.GroupGames(groups, tournament.Options{GamesPerPairing: t.GamesPerPairing})
 	if err != nil {
-		return counts, fmt.Errorf("%w: %s: %w", ErrTooFewPlayers, id, err)
+		return nil, nil, fmt.Errorf("%w: %s: %w", ErrTooFewPlayers, id, err)
 	}
 	for _, e := range in {
 		if !validAddress(e.Player) || e.Player == s.opts.Address || isEngine(e.Player) {
 			// tournament create and "join" refuse these; an entry
 			// written otherwise must not start a game
-			return counts, fmt.Errorf("server: tournament %s: %q is not a player's address", id, e.Player)
+			return nil, nil, fmt.Errorf("server: tournament %s: %q is not a player's address", id, e.Player)
 		}
 	}
 	place := map[string][2]int{}
@@ -184,10 +193,9 @@ func (s *Server) startTournamentOnce(ctx context.Context, id string, started fun
 			place[p] = [2]int{k + 1, n + 1}
 		}
 	}
-	now := s.opts.Now()
+	now := ls.now
 	// The session of the mails reads what they need from the archive
 	// now: inside the batch it must read nothing but the batch.
-	ls := s.newSession(ctx, startCause("start\x00"+id, now))
 	ls.lang, ls.own = s.opts.DefaultLanguage, true
 	for _, e := range in {
 		ls.langOf(e.Player)
@@ -201,13 +209,13 @@ func (s *Server) startTournamentOnce(ctx context.Context, id string, started fun
 	}
 	specs, err := ls.eventWatchers(t.ID, func(a string) bool { return playing[a] }, false)
 	if err != nil {
-		return counts, err
+		return nil, nil, err
 	}
 	for _, sp := range specs {
 		ls.langOf(sp.Address)
 	}
 	if ls.readErr != nil {
-		return counts, ls.readErr
+		return nil, nil, ls.readErr
 	}
 	o := StartOptions{
 		Subject: func(lang string) string { return tr(lang, "subject.start", t.Name) },
@@ -220,7 +228,7 @@ func (s *Server) startTournamentOnce(ctx context.Context, id string, started fun
 			return text
 		},
 	}
-	err = s.store.WriteBatch(ctx, func(b *archive.Batch) error {
+	write := func(b *archive.Batch) error {
 		ls.batch = b
 		// the event first: a change since it was read (a withdrawal)
 		// fails here, before any game is made
@@ -291,12 +299,9 @@ func (s *Server) startTournamentOnce(ctx context.Context, id string, started fun
 			return ls.readErr
 		}
 		return b.Write(archive.Change{Outbox: ls.tourney.own})
-	})
-	if err != nil {
-		return TournamentStarted{}, err
 	}
 	counts.Players = len(in)
-	return counts, nil
+	return write, counts, nil
 }
 
 // startChunk makes the games of the pairings chunk of tournament t, with
