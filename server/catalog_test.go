@@ -126,7 +126,7 @@ func dynamicKeys() []string {
 }
 
 // literalKeys returns the keys the package's code (the catalogues aside)
-// passes to tr and refuse as string literals, with their positions, and
+// passes to tr and the makers of refusals as string literals, with their positions, and
 // every string literal of that code.
 func literalKeys(t *testing.T) (keys map[string]string, literals map[string]bool) {
 	t.Helper()
@@ -161,8 +161,8 @@ func literalKeys(t *testing.T) (keys map[string]string, literals map[string]bool
 						arg, prefix = 1, "count."
 					}
 				case *ast.SelectorExpr:
-					if fun.Sel.Name == "refuse" || fun.Sel.Name == "refusen" {
-						arg = 0
+					if i, ok := refusalKeyArgs[fun.Sel.Name]; ok {
+						arg = i // refuse, refusen, refusalOf, conditionRefusal (refusal_test.go)
 					}
 				}
 				if arg >= 0 && arg < len(n.Args) {

@@ -272,23 +272,26 @@ func (ss *session) leaveDateRefusal(c *grammar.LeaveCommand, de *clock.DateError
 		d = c.Last
 	}
 	text := clip(de.Day.Text)
-	var msg string
+	var r *refusal
+	end := ""
 	switch de.Reason {
 	case clock.DateNoDay:
-		msg = tr(ss.lang, "syntax.nodate", text) + "."
+		r, end = ss.refusalOf("syntax.nodate", text), "."
 		if de.Year != 0 {
-			msg = tr(ss.lang, "err.leave.noday.year", text, de.Year)
+			r, end = ss.refusalOf("err.leave.noday.year", text, de.Year), ""
 		}
 	case clock.DateNoMonth:
-		msg = tr(ss.lang, "err.leave.nomonth", text)
+		r = ss.refusalOf("err.leave.nomonth", text)
 	case clock.DateAmbiguous:
-		r := de.Readings
-		msg = tr(ss.lang, "err.leave.ambiguous", text, r[0].Format(time.DateOnly), r[1].Format(time.DateOnly),
-			dottedDay(r[0], de.Day.Year != 0), dottedDay(r[1], de.Day.Year != 0), r[0].Format(time.DateOnly))
+		rd := de.Readings
+		r = ss.refusalOf("err.leave.ambiguous", text, rd[0].Format(time.DateOnly), rd[1].Format(time.DateOnly),
+			dottedDay(rd[0], de.Day.Year != 0), dottedDay(rd[1], de.Day.Year != 0), rd[0].Format(time.DateOnly))
 	default:
 		return fmt.Errorf("server: leave dates refused for an unknown reason: %w", de)
 	}
-	return &refusal{text: caretAt(d.Pos.Column) + msg + "\n" + leaveDateForms(ss.lang)}
+	r.before = caretAt(d.Pos.Column)
+	r.after = end + "\n" + leaveDateForms(ss.lang)
+	return r
 }
 
 // dottedDay writes a date day first, as the leave command reads it

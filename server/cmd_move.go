@@ -108,9 +108,9 @@ func (ss *session) checkMoveNumber(t *table, c *grammar.MoveCommand) error {
 // illegal refuses a move the engine does not allow, saying why; a square
 // off the board also gets the board's extent.
 func (ss *session) illegal(t *table, m engine.Move, ill *engine.IllegalMoveError) error {
-	r := &refusal{text: tr(ss.lang, "err.illegal", m, illegalReason(ss.lang, ill))}
+	r := ss.refusalOf("err.illegal", m, illegalReason(ss.lang, ill))
 	if ill.Reason == engine.IllegalOffBoard {
-		r.text += " " + boardHint(ss.lang, t)
+		r.after = " " + boardHint(ss.lang, t)
 	}
 	return r
 }

@@ -132,9 +132,9 @@ func (ss *session) variantNamed(written string) (*engine.Variant, error) {
 	if v, ok := lookupVariant(written); ok {
 		return v, nil
 	}
-	r := &refusal{text: tr(ss.lang, "err.unknownvariant", clip(written))}
+	r := ss.refusalOf("err.unknownvariant", clip(written))
 	if h := variantHint(ss.lang, variantKey(written)); h != "" {
-		r.text += " " + h
+		r.after = " " + h
 	}
 	return nil, r
 }

@@ -46,9 +46,12 @@ func condsOf(g *archive.Game, side string) *archive.Conditions {
 }
 
 // conditionRefusal refuses a conditional line at the move starting at
-// column col of the line: a caret under it, then the text of key.
-func (ss *session) conditionRefusal(col int, key string, args ...any) error {
-	return &refusal{text: "  " + strings.Repeat(" ", max(col-1, 0)) + "^\n" + tr(ss.lang, "err.cond.at", col, tr(ss.lang, key, args...))}
+// column col of the line: a caret under it, then the text of key. It is an
+// err.cond.at refusal wrapping the one of key.
+func (ss *session) conditionRefusal(col int, key string, args ...any) *refusal {
+	r := ss.refusalOf("err.cond.at", col, ss.refusalOf(key, args...))
+	r.before = "  " + strings.Repeat(" ", max(col-1, 0)) + "^\n"
+	return r
 }
 
 // conditionLine checks a conditional command against t's position, the
@@ -88,12 +91,12 @@ func (ss *session) conditionLine(t *table, c *grammar.ConditionalCommand) ([]str
 				if theirs {
 					key = "err.cond.illegal.theirs"
 				}
-				ref := ss.conditionRefusal(cm.Pos.Column, key, m, illegalReason(ss.lang, ill)).(*refusal)
+				ref := ss.conditionRefusal(cm.Pos.Column, key, m, illegalReason(ss.lang, ill))
 				switch {
 				case ill.Reason == engine.IllegalOffBoard:
-					ref.text += " " + boardHint(ss.lang, t)
+					ref.after = " " + boardHint(ss.lang, t)
 				case theirs && ill.Reason == engine.IllegalNotYourPiece && len(line) == 0:
-					ref.text += " " + tr(ss.lang, "hint.cond.order")
+					ref.after = " " + tr(ss.lang, "hint.cond.order")
 				}
 				return nil, ref
 			}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"log/slog"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -61,6 +62,10 @@ type harness struct {
 	// mutate, when set, changes the next delivered mail as the mailer
 	// would have read it (then reset), e.g. Message.TextCut.
 	mutate func(*mailer.Message)
+	// refused are the refusal keys of the last delivered mail
+	// (session.refusals, of the run that was committed), nil when
+	// nothing was refused.
+	refused []string
 }
 
 func newHarness(t *testing.T) *harness {
@@ -78,6 +83,8 @@ func newHarness(t *testing.T) *harness {
 		Now:    clock,
 		Rand:   rand.NewChaCha8([32]byte{1, 2, 3}),
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
+		// a conflict's rerun tells again: the last run is the one kept
+		refused: func(keys []string) { h.refused = slices.Clone(keys) },
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -123,6 +130,7 @@ func (h *harness) deliver(from, subject, body string, hdr map[string]string) []s
 		h.mutate = nil
 	}
 	before := len(h.sender.sent)
+	h.refused = nil
 	if err := h.srv.HandleMail(context.Background(), m); err != nil {
 		h.t.Fatalf("HandleMail: %v", err)
 	}
@@ -165,6 +173,16 @@ func to(t *testing.T, ms []sentMail, addr string) *mailer.Message {
 	}
 	t.Fatalf("no mail to %s among %d sent", addr, len(ms))
 	return nil
+}
+
+// mustRefuse fails unless the refusals of the last delivered mail had
+// exactly the keys want, in order (session.refusals): what was refused,
+// whatever the words; the catalogue tests check those.
+func (h *harness) mustRefuse(want ...string) {
+	h.t.Helper()
+	if !slices.Equal(h.refused, want) {
+		h.t.Errorf("the last mail's refusals are %q, want %q", h.refused, want)
+	}
 }
 
 // mustContain fails unless text contains every want.

@@ -126,6 +126,7 @@ func (h *harness) parseRaw(r io.Reader) *mailer.Message {
 // sent because of it and HandleMail's error.
 func (h *harness) handle(m *mailer.Message) ([]sentMail, error) {
 	before := len(h.sender.sent)
+	h.refused = nil
 	err := h.srv.HandleMail(context.Background(), m)
 	h.srv.FlushOutbox(context.Background())
 	return h.sender.sent[before:], err

@@ -77,6 +77,9 @@ func (ss *session) commandLines() (lines []commandLine, unread int) {
 // others still run; an error other than a refusal stops the mail and is
 // returned.
 func (ss *session) run() error {
+	if f := ss.srv.opts.refused; f != nil {
+		defer func() { f(ss.refusals) }()
+	}
 	lines := ss.lines
 	if ss.cause.mail != nil && ss.cause.mail.TextCut { // said last, with the answer to what was read
 		defer func() {
@@ -91,6 +94,7 @@ func (ss *session) run() error {
 			return nil
 		}
 		ss.failed = true
+		ss.refusals = append(ss.refusals, "err.nocommand")
 		ss.say(ss.contextTable(), tr(ss.lang, "err.nocommand"))
 		ss.attachBoard()
 		return nil
@@ -104,10 +108,12 @@ func (ss *session) run() error {
 	}
 	if moves > 1 {
 		ss.failed = true
-		text := tr(ss.lang, "err.twomoves", moves)
+		key, args := "err.twomoves", []any{moves}
 		if len(ss.ref.several) > 1 { // moves for several games, e.g. in a reply to the daily digest
-			text = tr(ss.lang, "err.manygames", strings.Join(ss.ref.several, ", "))
+			key, args = "err.manygames", []any{strings.Join(ss.ref.several, ", ")}
 		}
+		ss.refusals = append(ss.refusals, key)
+		text := tr(ss.lang, key, args...)
 		ss.say(ss.contextTable(), text+"\n"+tr(ss.lang, "err.nothing"))
 		ss.attachBoard()
 		return nil
@@ -134,7 +140,8 @@ func (ss *session) run() error {
 				return err
 			}
 			ss.failed = true
-			ss.say(ss.contextTable(), quoteLine(ss.lang, l)+r.text+"\n"+tr(ss.lang, "err.nothing"))
+			ss.refusals = append(ss.refusals, r.keys()...)
+			ss.say(ss.contextTable(), quoteLine(ss.lang, l)+r.text()+"\n"+tr(ss.lang, "err.nothing"))
 			ss.attachBoard()
 			continue
 		}

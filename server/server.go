@@ -187,6 +187,9 @@ type Options struct {
 	// DefaultEngineReplyHold (30 s); a negative value never holds.
 	EngineReplyHold time.Duration
 
+	// refused, when set, is given the refusal keys of every run of a
+	// mail's commands, a conflict's rerun too (session.refusals; tests).
+	refused func(keys []string)
 	// engineSearch, when set, replaces the engine's search (tests).
 	engineSearch func(ctx context.Context, pos *engine.Position, l search.Level, lim search.Limits) (search.Result, error)
 }

@@ -53,6 +53,12 @@ type session struct {
 	did     bool  // some command succeeded
 	readErr error // the first failed archive read, see noteReadErr
 
+	// refusals are the keys of the mail's refusals, in order (run): each
+	// refused command's (refusal.keys), and err.nocommand, err.twomoves
+	// or err.manygames for a mail refused as a whole. A line that does
+	// not parse is answered (syntax.go) but no refusal.
+	refusals []string
+
 	// corr is what the mail does to spectators, messages, conditional
 	// moves and takebacks beyond the game rows (correspondence.go).
 	corr correspondence
@@ -126,23 +132,6 @@ type note struct {
 	// replaces is the held reply whose place this one takes, nil for
 	// none: it is threaded as that reply was (engine_hold.go).
 	replaces *archive.OutboxMail
-}
-
-// refusal is a command's failure: the text for the sender. Nothing the
-// command did is kept.
-type refusal struct{ text string }
-
-func (r *refusal) Error() string { return r.text }
-
-// refuse returns a refusal in the sender's language. A word of the mail
-// among args (an address, a game id) must be cut with clip.
-func (ss *session) refuse(key string, args ...any) error {
-	return &refusal{text: tr(ss.lang, key, args...)}
-}
-
-// refusen is refuse for a text about n things (trn).
-func (ss *session) refusen(key string, n int, args ...any) error {
-	return &refusal{text: trn(ss.lang, key, n, args...)}
 }
 
 // noteKey is the key in session.notes of the reply to addr about the

@@ -1,0 +1,197 @@
+package server
+
+import (
+	"errors"
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// refusalKeyArgs maps the functions that make a refusal to the index of
+// their key argument.
+var refusalKeyArgs = map[string]int{"refuse": 0, "refusen": 0, "refusalOf": 0, "conditionRefusal": 1}
+
+// refusalKeysInCode returns the keys the package's code (tests aside)
+// passes to refuse, refusen, refusalOf and conditionRefusal, each with a
+// position:
+// a string literal; a variable, by the string literals its function
+// assigns to it ("key := \"err.cond.over.theirs\""); an index into a
+// package map of literals (nameRefusals). A maker handing its own key
+// parameter on is skipped; unread lists the positions of key arguments of
+// any other form.
+func refusalKeysInCode(t *testing.T) (keys map[string]string, unread []string) {
+	t.Helper()
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	var parsed []*ast.File
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		parsed = append(parsed, f)
+	}
+	str := func(e ast.Expr) (string, bool) {
+		lit, ok := e.(*ast.BasicLit)
+		if !ok || lit.Kind != token.STRING {
+			return "", false
+		}
+		s, err := strconv.Unquote(lit.Value)
+		return s, err == nil
+	}
+	// the string values of the package's map literals, by variable
+	maps := map[string][]string{}
+	for _, f := range parsed {
+		for _, d := range f.Decls {
+			g, ok := d.(*ast.GenDecl)
+			if !ok || g.Tok != token.VAR {
+				continue
+			}
+			for _, sp := range g.Specs {
+				vs := sp.(*ast.ValueSpec)
+				for i, v := range vs.Values {
+					cl, ok := v.(*ast.CompositeLit)
+					if !ok || i >= len(vs.Names) {
+						continue
+					}
+					for _, el := range cl.Elts {
+						if kv, ok := el.(*ast.KeyValueExpr); ok {
+							if s, ok := str(kv.Value); ok {
+								maps[vs.Names[i].Name] = append(maps[vs.Names[i].Name], s)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	keys = map[string]string{}
+	for _, f := range parsed {
+		for _, d := range f.Decls {
+			fn, ok := d.(*ast.FuncDecl)
+			if !ok || fn.Body == nil {
+				continue
+			}
+			// the string literals assigned to each variable of fn
+			assigned := map[string][]string{}
+			ast.Inspect(fn.Body, func(n ast.Node) bool {
+				if as, ok := n.(*ast.AssignStmt); ok && len(as.Lhs) == len(as.Rhs) {
+					for i, l := range as.Lhs {
+						if id, ok := l.(*ast.Ident); ok {
+							if s, ok := str(as.Rhs[i]); ok {
+								assigned[id.Name] = append(assigned[id.Name], s)
+							}
+						}
+					}
+				}
+				return true
+			})
+			ast.Inspect(fn.Body, func(n ast.Node) bool {
+				call, ok := n.(*ast.CallExpr)
+				if !ok {
+					return true
+				}
+				sel, ok := call.Fun.(*ast.SelectorExpr)
+				if !ok {
+					return true
+				}
+				arg, ok := refusalKeyArgs[sel.Sel.Name]
+				if !ok || arg >= len(call.Args) {
+					return true
+				}
+				a := call.Args[arg]
+				pos := fset.Position(a.Pos()).String()
+				var found []string
+				switch a := a.(type) {
+				case *ast.BasicLit:
+					if s, ok := str(a); ok {
+						found = []string{s}
+					}
+				case *ast.Ident:
+					if _, maker := refusalKeyArgs[fn.Name.Name]; maker && a.Name == "key" {
+						return true // one maker handing its key on to another
+					}
+					found = assigned[a.Name]
+				case *ast.IndexExpr:
+					if id, ok := a.X.(*ast.Ident); ok {
+						found = maps[id.Name]
+					}
+				}
+				if len(found) == 0 {
+					unread = append(unread, pos)
+				}
+				for _, k := range found {
+					keys[k] = pos
+				}
+				return true
+			})
+		}
+	}
+	return keys, unread
+}
+
+// TestRefusalKeysInBothCatalogues: every key the code refuses with is in
+// the English and the German catalogue, so no sender is ever answered
+// with a bare key.
+func TestRefusalKeysInBothCatalogues(t *testing.T) {
+	keys, unread := refusalKeysInCode(t)
+	if len(keys) < 80 {
+		t.Fatalf("found only %d refusal keys in the code; is the scan broken?", len(keys))
+	}
+	for _, pos := range unread {
+		t.Errorf("%s: a refusal's key the scan cannot read; write it as a literal, a variable given literals, or a map of literals", pos)
+	}
+	for k, pos := range keys {
+		if _, ok := catalogEN[k]; !ok {
+			t.Errorf("%s: refusal key %q is not in catalog_en.go", pos, k)
+		}
+		if _, ok := catalogDE[k]; !ok {
+			t.Errorf("%s: refusal key %q is not in catalog_de.go", pos, k)
+		}
+	}
+}
+
+// TestRefusalIs: a refusal is told by its key with errors.Is, through
+// wrapping too; its words are the catalogue's in the sender's language,
+// with the words its code added around them.
+func TestRefusalIs(t *testing.T) {
+	ss := &session{lang: german}
+	inner := ss.refusalOf("err.cond.long", 10)
+	outer := ss.refusalOf("err.cond.at", 4, inner)
+	outer.before, outer.after = "     ^\n", " (Hinweis)"
+	var err error = fmt.Errorf("wrapped: %w", outer)
+	for _, k := range []string{"err.cond.at", "err.cond.long"} {
+		if !errors.Is(err, refusalKey(k)) {
+			t.Errorf("errors.Is(%v, refusalKey(%q)) = false, want true", err, k)
+		}
+	}
+	if errors.Is(err, refusalKey("err.nogame")) {
+		t.Errorf("the refusal is taken for err.nogame")
+	}
+	if errors.Is(errors.New(tr(german, "err.cond.long", 10)), refusalKey("err.cond.long")) {
+		t.Errorf("an error of the same words is taken for the refusal")
+	}
+	want := "     ^\n" + tr(german, "err.cond.at", 4, tr(german, "err.cond.long", 10)) + " (Hinweis)"
+	if got := outer.Error(); got != want {
+		t.Errorf("Error() = %q, want %q", got, want)
+	}
+	if got := outer.keys(); !slices.Equal(got, []string{"err.cond.at", "err.cond.long"}) {
+		t.Errorf("keys() = %q", got)
+	}
+	ss.lang = english // the language is the one the refusal was made in
+	if got := outer.Error(); got != want {
+		t.Errorf("Error() after the session's language changed = %q, want %q", got, want)
+	}
+}
