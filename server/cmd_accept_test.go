@@ -17,7 +17,7 @@ func TestAcceptDecline(t *testing.T) {
 	sent := h.deliver(alice, "x", "new brandubh with bob@player.test", nil)
 	id := findGame(to(t, sent, bob).Subject, "", nil).id
 	before := h.state(id)
-	refusedOnly(t, h, id, before, h.reply(alice, "accept"), alice, tr(english, "err.ownchallenge", id))
+	refusedWith(t, h, id, before, h.reply(alice, "accept"), alice, english, "err.ownchallenge")
 	sent = h.reply(bob, "accept")
 	if g := h.state(id); g.Status != "active" || len(sent) != 2 {
 		t.Fatalf("after accept: %v, %d mails", g, len(sent))
@@ -25,7 +25,7 @@ func TestAcceptDecline(t *testing.T) {
 	mustContain(t, "start", to(t, sent, alice).Text, tr(english, "challenge.accepted", bob), tr(english, "move.yours", 1, "attackers"))
 	mustContain(t, "start", to(t, sent, bob).Text, tr(english, "challenge.accepted", bob), tr(english, "move.theirs", 1, "attackers"))
 	active := h.state(id)
-	refusedOnly(t, h, id, active, h.reply(bob, "accept"), bob, tr(english, "err.notinvited", id))
+	refusedWith(t, h, id, active, h.reply(bob, "accept"), bob, english, "err.notinvited")
 
 	// declined, in German
 	sent = h.deliver(alice, "x", "neu tablut mit carol@player.test", nil)
@@ -40,7 +40,7 @@ func TestAcceptDecline(t *testing.T) {
 	declined := h.state(id)
 	sent = h.reply("carol@player.test", "brett")
 	mustContain(t, "board of a declined game", to(t, sent, "carol@player.test").Text, "Angreifer: alice@player.test")
-	refusedOnly(t, h, id, declined, h.reply(alice, "d1-d2"), alice, tr(german, "err.notactive", id, tr(german, "status.declined")))
+	refusedWith(t, h, id, declined, h.reply(alice, "d1-d2"), alice, german, "err.notactive")
 }
 
 // gameRow returns game id as stored.
@@ -69,8 +69,8 @@ func TestCancelChallenge(t *testing.T) {
 			sent := h.deliver(alice, "x", map[string]string{english: "new brandubh with bob@player.test", german: "neu brandubh mit bob@player.test"}[lang], nil)
 			id := findGame(to(t, sent, bob).Subject, "", nil).id
 			before := h.state(id)
-			refusedOnly(t, h, id, before, h.reply(alice, decline), alice, tr(lang, "err.ownchallenge", id))
-			refusedOnly(t, h, id, before, h.reply(bob, "cancel challenge"), bob, tr(english, "err.nochallenge", id))
+			refusedWith(t, h, id, before, h.reply(alice, decline), alice, lang, "err.ownchallenge")
+			refusedWith(t, h, id, before, h.reply(bob, "cancel challenge"), bob, english, "err.nochallenge")
 			sent = h.reply(alice, word)
 			if g := h.gameRow(id); g.Status != archive.Declined || g.Reason != reasonWithdrawn {
 				t.Fatalf("after %q: status %s, reason %q", word, g.Status, g.Reason)
@@ -79,8 +79,8 @@ func TestCancelChallenge(t *testing.T) {
 			mustContain(t, "challenger's subject", to(t, sent, alice).Subject, tr(lang, "subject.withdrawn", variantTitle(lang, mustVariant(t, "brandubh"))))
 			mustContain(t, "invited player", to(t, sent, bob).Text, tr(english, "challenge.withdrawn", alice))
 			withdrawn := h.state(id)
-			refusedOnly(t, h, id, withdrawn, h.reply(bob, "accept"), bob, tr(english, "err.notinvited", id))
-			refusedOnly(t, h, id, withdrawn, h.reply(alice, word), alice, tr(lang, "err.nochallenge", id))
+			refusedWith(t, h, id, withdrawn, h.reply(bob, "accept"), bob, english, "err.notinvited")
+			refusedWith(t, h, id, withdrawn, h.reply(alice, word), alice, lang, "err.nochallenge")
 			mustContain(t, "games", to(t, h.deliver(alice, "x", games, nil), alice).Text, tr(lang, "games.withdrawn"))
 		})
 	}
@@ -152,7 +152,7 @@ func TestInvitationExpires(t *testing.T) {
 		t.Fatalf("after the expiry: status %s, reason %q", g.Status, g.Reason)
 	}
 	expired := h.state(id)
-	refusedOnly(t, h, id, expired, h.reply(bob, "accept"), bob, tr(english, "err.notinvited", id))
+	refusedWith(t, h, id, expired, h.reply(bob, "accept"), bob, english, "err.notinvited")
 	if sent := h.runTimers(nil); len(sent) != 0 {
 		t.Errorf("the expiry fired again: %d mails", len(sent))
 	}

@@ -122,27 +122,24 @@ func TestConditionalChain(t *testing.T) {
 func TestConditionalRefusals(t *testing.T) {
 	h := newHarness(t)
 	id := startBrandubh(t, h)
-	refused := h.reply(alice, "if d3-f3 then d2-f2xf3")
-	mustContain(t, "own move", to(t, refused, alice).Text, tr(english, "err.cond.yourmove"))
+	h.refusal(h.reply(alice, "if d3-f3 then d2-f2xf3"), alice, english, "err.cond.yourmove") // on her own move
 	h.reply(alice, "d1-e1")
 	sent := h.reply(alice, "if d3-f3 then d2-f2xf3\nif d3-d1 then a4-a3\nif e1-e2 then a4-a3\nif c4-c3 then d2-f2xf4\nif e4-e3 then a4-a3")
 	text := to(t, sent, alice).Text
-	mustContain(t, "first move illegal", text, "In your line 2:\n> if d3-d1 then a4-a3\n     ^\n"+
-		tr(english, "err.cond.at", 4, tr(english, "err.cond.illegal.theirs", "d3-d1", "path blocked at d2")))
+	// lines 2 to 4 refused, each at its column (the caret)
+	h.mustRefuse("err.cond.at", "err.cond.illegal.theirs", "err.cond.at", "err.cond.illegal.theirs", "err.cond.at", "err.captures")
+	mustContain(t, "first move illegal", text, "In your line 2:\n> if d3-d1 then a4-a3\n     ^\n", "path blocked at d2")
 	mustContain(t, "own piece first", text, "In your line 3:\n> if e1-e2 then a4-a3\n     ^\n",
 		tr(english, "illegal.notyourpiece", "attacker", "e1"), tr(english, "hint.cond.order"))
-	mustContain(t, "wrong capture mark", text, "In your line 4:\n> if c4-c3 then d2-f2xf4\n                ^\n"+
-		tr(english, "err.cond.at", 15, tr(english, "err.captures", "f4", "d2-f2", "nothing")))
+	mustContain(t, "wrong capture mark", text, "In your line 4:\n> if c4-c3 then d2-f2xf4\n                ^\n")
 	if c := h.conds(id, "attackers"); len(c.Lines) != 2 {
 		t.Fatalf("of five lines, two legal: %d kept: %+v", len(c.Lines), c)
 	}
-	sent = h.reply(alice, "if d3-f3 then a4-a3")
-	mustContain(t, "conflict", to(t, sent, alice).Text, tr(english, "err.cond.at", 15,
-		tr(english, "err.cond.conflict", "d3-f3", "d2-f2xf3", "if d3-f3 then d2-f2xf3")))
+	h.refusal(h.reply(alice, "if d3-f3 then a4-a3"), alice, english, "err.cond.at", "err.cond.conflict")
 	sent = h.reply(alice, "if e4-e3 then a4-a3")
 	mustContain(t, "duplicate", to(t, sent, alice).Text, tr(english, "cond.duplicate", "if e4-e3 then a4-a3"))
 	before := h.state(id)
-	refusedOnly(t, h, id, before, h.deliver(alice, "[taflmail "+id+"] x", "if c4-c3 then a4-a3", nil), alice, tr(english, "err.badkey", id, id))
+	refusedWith(t, h, id, before, h.deliver(alice, "[taflmail "+id+"] x", "if c4-c3 then a4-a3", nil), alice, english, "err.badkey")
 	if c := h.conds(id, "attackers"); len(c.Lines) != 2 {
 		t.Fatalf("refused lines changed the conditions: %+v", c)
 	}
@@ -173,8 +170,8 @@ func TestConditionalRepetition(t *testing.T) {
 	id := startBrandubh(t, h)
 	h.play(id, repetition[:6]...)
 	sent := h.reply(alice, "g4-g3\nif c3-c4 then g3-g4 if c4-c3 then g4-g3\nif c3-c4 then g3-g4")
-	mustContain(t, "a line on after the end", to(t, sent, alice).Text,
-		tr(english, "err.cond.at", 24, tr(english, "err.cond.over.mine", "g3-g4")), trn(english, "cond.set", 1, "if c3-c4 then g3-g4", 1))
+	h.mustRefuse("err.cond.at", "err.cond.over.mine") // a line going on after the end
+	mustContain(t, "a line on after the end", to(t, sent, alice).Text, trn(english, "cond.set", 1, "if c3-c4 then g3-g4", 1))
 	sent = h.reply(bob, "c3-c4")
 	g := h.state(id)
 	if g.Status != archive.Finished || g.Result != "attackers" || g.Reason != "repetition" || len(g.Plies) != 9 {
@@ -190,8 +187,8 @@ func TestConditionalRepetition(t *testing.T) {
 	checkMoves(t, "brandubh", cycle...)
 	h2.play(id2, cycle...)
 	sent = h2.reply(alice, "g3-g4\nif c3-c4 then a4-a3\nif e4-e3 then a4-a3")
-	mustContain(t, "first move ends the game", to(t, sent, alice).Text,
-		tr(english, "err.cond.at", 15, tr(english, "err.cond.over.theirs", "c3-c4")), trn(english, "cond.set", 1, "if e4-e3 then a4-a3", 1))
+	h2.mustRefuse("err.cond.at", "err.cond.over.theirs") // the line's first move ends the game
+	mustContain(t, "first move ends the game", to(t, sent, alice).Text, trn(english, "cond.set", 1, "if e4-e3 then a4-a3", 1))
 	sent = h2.reply(bob, "c3-c4")
 	if g := h2.state(id2); g.Status != archive.Finished || g.Reason != "repetition" || len(g.Plies) != 8 {
 		t.Fatalf("after bob's repeating move: %v", g)

@@ -10,7 +10,7 @@ func TestDraw(t *testing.T) {
 	h := newHarness(t)
 	id := startBrandubh(t, h)
 	before := h.state(id)
-	refusedOnly(t, h, id, before, h.reply(alice, "accept draw"), alice, tr(english, "err.nodraw", id))
+	refusedWith(t, h, id, before, h.reply(alice, "accept draw"), alice, english, "err.nodraw")
 	sent := h.reply(alice, "offer draw")
 	mustContain(t, "offer", to(t, sent, alice).Text, tr(english, "draw.offer.sent", bob))
 	mustContain(t, "offer", to(t, sent, bob).Text, tr(english, "draw.offered", alice))
@@ -18,8 +18,8 @@ func TestDraw(t *testing.T) {
 	if offered.DrawOfferBy != "attackers" {
 		t.Fatalf("after the offer: %v", offered)
 	}
-	refusedOnly(t, h, id, offered, h.reply(alice, "offer draw"), alice, tr(english, "err.drawpending", id))
-	refusedOnly(t, h, id, offered, h.reply(alice, "accept draw"), alice, tr(english, "err.nodraw", id))
+	refusedWith(t, h, id, offered, h.reply(alice, "offer draw"), alice, english, "err.drawpending")
+	refusedWith(t, h, id, offered, h.reply(alice, "accept draw"), alice, english, "err.nodraw")
 	sent = h.reply(bob, "remis ablehnen")
 	mustContain(t, "decline", to(t, sent, alice).Text, tr(english, "draw.declined", bob))
 	mustContain(t, "decline", to(t, sent, bob).Text, tr(german, "draw.declined", bob))

@@ -90,7 +90,7 @@ func TestForgedMessage(t *testing.T) {
 	id := startBrandubh(t, h)
 	before := h.state(id)
 	sent := h.deliver(alice, "Re: [taflmail "+id+"] your move", "I resign, you cheat!\nd1-e1", nil)
-	refusedOnly(t, h, id, before, sent, alice, tr(english, "err.badkey", id, id))
+	refusedWith(t, h, id, before, sent, alice, english, "err.badkey")
 	sent = h.deliver(alice, "Re: [taflmail "+id+"] again", "You are a cheat, Bob.", nil)
 	refusedOnly(t, h, id, before, sent, alice, tr(english, "err.nocommand"))
 	if g, _ := h.store.Game(t.Context(), id); g.MessageToDefenders != "" {

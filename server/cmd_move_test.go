@@ -15,21 +15,23 @@ func TestMoveRefusals(t *testing.T) {
 	id := startBrandubh(t, h)
 	tests := []struct {
 		name, from, body string
+		keys             []string // nil: a line that does not parse
 		wants            []string
 	}{
-		{"out of turn", bob, "d3-e3", []string{"It is not your move", "> d3-e3", "Nothing was changed"}},
-		{"blocked path", alice, "d1-d4", []string{"d1-d4 is not a legal move: path blocked at d2"}},
-		{"illegal square", alice, "d1-d33", []string{"> d1-d33", "^", "Expected rank 1 to 19"}},
-		{"two moves", alice, "d1-e1\nd2-c2", []string{"holds 2 moves", "None of them was played"}},
-		{"wrong number", alice, "3. d1-e1", []string{"Your move number 3. does not match: the game is at 1. now."}},
-		{"wrong capture mark", alice, "d1-e1xe2", []string{"You marked e2 as captured, but d1-e1 captures nothing"}},
-		{"no command", alice, "Hello there, how are you?", []string{"I found no command"}},
+		{"out of turn", bob, "d3-e3", []string{"err.notyourturn"}, []string{"> d3-e3", "Nothing was changed"}},
+		{"blocked path", alice, "d1-d4", []string{"err.illegal"}, []string{"d1-d4", "path blocked at d2"}},
+		{"illegal square", alice, "d1-d33", nil, []string{"> d1-d33", "^", "Expected rank 1 to 19"}},
+		{"two moves", alice, "d1-e1\nd2-c2", []string{"err.twomoves"}, nil},
+		{"wrong number", alice, "3. d1-e1", []string{"err.movenumber"}, nil},
+		{"wrong capture mark", alice, "d1-e1xe2", []string{"err.captures"}, nil},
+		{"no command", alice, "Hello there, how are you?", []string{"err.nocommand"}, nil},
 	}
 	for _, tt := range tests {
 		sent := h.reply(tt.from, tt.body)
 		if len(sent) != 1 || sent[0].to != tt.from {
 			t.Fatalf("%s: %d mails sent, want 1 reply to the sender", tt.name, len(sent))
 		}
+		h.mustRefuse(tt.keys...)
 		mustContain(t, tt.name, sent[0].msg.Text, tt.wants...)
 		g, err := h.store.Game(context.Background(), id)
 		if err != nil {
@@ -211,7 +213,7 @@ func TestKingMarkOnAnotherPiece(t *testing.T) {
 				mustContain(t, "refusal", r.msg.Text, "Kd1-e1 is not a legal move: the piece on d1 is an attacker, not the king.")
 			}
 			sent = h.reply(bob, "if Kd1-e1 then d3-f3")
-			refusedOnly(t, h, id, before, sent, bob, tr(lang, "err.cond.illegal.theirs", "Kd1-e1", why))
+			refusedWith(t, h, id, before, sent, bob, lang, "err.cond.at", "err.cond.illegal.theirs")
 			sent = h.reply(alice, "1. d1-e1")
 			mustContain(t, "the move without K", to(t, sent, bob).Text, tr(lang, "move.played", alice, "d1-e1"))
 		})
@@ -266,9 +268,9 @@ func TestTrialMoveMessages(t *testing.T) {
 					t.Errorf("%s: the refusal speaks of the end of the input:\n%s", line, r.msg.Text)
 				}
 			}
-			refusedOnly(t, h, id, before, h.reply(alice, "1.. d1-e1"), alice, tr(lang, "err.movedots", "1..", 1, 1))
+			refusedWith(t, h, id, before, h.reply(alice, "1.. d1-e1"), alice, lang, "err.movedots")
 			sent := h.deliver(alice, "[taflmail "+id+" xx] board", "", nil)
-			refusedOnly(t, h, id, before, sent, alice, tr(lang, "err.badkey", id, id))
+			refusedWith(t, h, id, before, sent, alice, lang, "err.badkey")
 			sent = h.reply(alice, "1 . d1-e1")
 			mustContain(t, "1 . d1-e1", to(t, sent, bob).Text, tr(lang, "move.played", alice, "d1-e1"))
 		})

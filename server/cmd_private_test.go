@@ -23,8 +23,7 @@ func TestPrivate(t *testing.T) {
 	if sp := h.spectatorsOf(id); len(sp) != 0 {
 		t.Fatalf("spectators of a private game: %+v", sp)
 	}
-	refusal := h.deliver(viewer, "x", "watch "+id, nil)
-	mustContain(t, "watch a private game", to(t, refusal, viewer).Text, tr(english, "err.watch.private", id))
+	h.refusal(h.deliver(viewer, "x", "watch "+id, nil), viewer, english, "err.watch.private")
 	if sent := h.reply(alice, "d1-e1"); len(sent) != 2 {
 		t.Errorf("a move in a private game caused %d mails, want 2 (no spectators):\n%s", len(sent), texts(sent))
 	}
@@ -37,8 +36,7 @@ func TestPrivate(t *testing.T) {
 	if g := h.state(id); g.Status != archive.Active {
 		t.Fatal(g)
 	}
-	refusal = h.deliver(viewer, "x", "watch "+id, nil)
-	mustContain(t, "still private", to(t, refusal, viewer).Text, tr(english, "err.watch.private", id))
+	h.refusal(h.deliver(viewer, "x", "watch "+id, nil), viewer, english, "err.watch.private") // still private
 	sent = h.reply(alice, "öffentlich")
 	mustContain(t, "öffentlich", to(t, sent, alice).Text, tr(german, "public.set", id))
 	mustContain(t, "opponent told", to(t, sent, bob).Text, tr(english, "public.told", alice, id))
@@ -47,7 +45,7 @@ func TestPrivate(t *testing.T) {
 
 	// keyless "private" is refused like any game command without the key
 	before := h.state(id)
-	refusedOnly(t, h, id, before, h.deliver(alice, "[taflmail "+id+"] x", "private", nil), alice, tr(german, "err.badkey", id, id)) // alice wrote German
+	refusedWith(t, h, id, before, h.deliver(alice, "[taflmail "+id+"] x", "private", nil), alice, german, "err.badkey") // alice wrote German
 	if g, _ := h.store.Game(t.Context(), id); g.AttackersPrivate || g.DefendersPrivate {
 		t.Errorf("a keyless private changed the game: %+v", g)
 	}
@@ -61,7 +59,7 @@ func TestPrivateTournamentGame(t *testing.T) {
 	id := startBrandubh(t, h)
 	h.setGame(id, func(g *archive.Game) { g.TournamentID = "autumn-2026" })
 	before := h.state(id)
-	refusedOnly(t, h, id, before, h.reply(alice, "private"), alice, tr(english, "err.private.tournament", id))
+	refusedWith(t, h, id, before, h.reply(alice, "private"), alice, english, "err.private.tournament")
 	h.setGame(id, func(g *archive.Game) { g.DefendersPrivate = true })
 	sent := h.confirmed(watcher, "watch "+id, nil)
 	mustContain(t, "watch a tournament game", to(t, sent, watcher).Text, tr(english, "watch.started", id, alice, bob))

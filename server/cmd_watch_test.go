@@ -166,21 +166,18 @@ func TestWatchRefusals(t *testing.T) {
 	id := startBrandubh(t, h)
 	h.deliver(alice, "x", "new tablut with carol@player.test", nil)
 	invited := findGame(h.last("carol@player.test").msg.Subject, "", nil).id
-	for _, c := range []struct{ from, line, lang, key, arg string }{
-		{watcher, "watch ABCDEF", english, "err.watch.unknown", "ABCDEF"},
-		{watcher, "watch autumn2026", english, "err.watch.unknown", "autumn2026"},
-		{alice, "watch " + id, english, "err.watch.player", id},
-		{watcher, "watch " + invited, english, "err.watch.notstarted", invited},
-		{watcher, "unwatch " + id, english, "err.unwatch.not", id},
-		{watcher, "unwatch", english, "err.unwatch.which", ""},
-		{viewer, "zuschauen beenden", german, "err.unwatch.which", ""},
+	for _, c := range []struct{ from, line, lang, key string }{
+		{watcher, "watch ABCDEF", english, "err.watch.unknown"},
+		{watcher, "watch autumn2026", english, "err.watch.unknown"},
+		{alice, "watch " + id, english, "err.watch.player"},
+		{watcher, "watch " + invited, english, "err.watch.notstarted"},
+		{watcher, "unwatch " + id, english, "err.unwatch.not"},
+		{watcher, "unwatch", english, "err.unwatch.which"},
+		{viewer, "zuschauen beenden", german, "err.unwatch.which"},
 	} {
-		want := tr(c.lang, c.key)
-		if c.arg != "" {
-			want = tr(c.lang, c.key, c.arg)
-		}
 		sent := h.deliver(c.from, "x", c.line, nil)
-		mustContain(t, c.line, to(t, sent, c.from).Text, "> "+c.line, want, tr(c.lang, "err.nothing"))
+		h.mustRefuse(c.key)
+		mustContain(t, c.line, to(t, sent, c.from).Text, "> "+c.line, tr(c.lang, "err.nothing"))
 		if len(sent) != 1 {
 			t.Errorf("%s: %d mails, want the refusal only", c.line, len(sent))
 		}
@@ -195,7 +192,8 @@ func TestWatchRefusals(t *testing.T) {
 		h.confirmed(fmt.Sprintf("s%02d@watch.test", i), "watch "+id, nil)
 	}
 	sent := h.deliver(watcher, "x", "watch "+id, nil)
-	mustContain(t, "full game", to(t, sent, watcher).Text, tr(english, "err.watch.full", id, maxSpectators))
+	to(t, sent, watcher)
+	h.mustRefuse("err.watch.full")
 	var games []string
 	for i := 0; i < maxWatched; i++ {
 		h.deliver(fmt.Sprintf("p%02d@player.test", i), "x", fmt.Sprintf("new brandubh with q%02d@player.test", i), nil)
@@ -213,7 +211,8 @@ func TestWatchRefusals(t *testing.T) {
 	extra := findGame(h.last("erin@player.test").msg.Subject, "", nil).id
 	h.reply("erin@player.test", "accept")
 	sent = h.deliver(viewer, "x", "watch "+extra, nil)
-	mustContain(t, "too many", to(t, sent, viewer).Text, tr(english, "err.watch.toomany", maxWatched))
+	to(t, sent, viewer)
+	h.mustRefuse("err.watch.toomany")
 	if w, _ := h.store.Watching(context.Background(), viewer); len(w) != maxWatched {
 		t.Errorf("viewer watches %d games, want %d", len(w), maxWatched)
 	}
@@ -221,7 +220,8 @@ func TestWatchRefusals(t *testing.T) {
 	// over: refused with the result
 	h.deliver(alice, "[taflmail "+id+" "+h.keysOf(id)[0]+"]", "resign", nil)
 	sent = h.deliver("late@watch.test", "x", "watch "+id, nil)
-	mustContain(t, "finished game", to(t, sent, "late@watch.test").Text, "Game "+id+" is over")
+	to(t, sent, "late@watch.test")
+	h.mustRefuse("err.over")
 }
 
 // TestStolenSpectatorMail: a spectator's mail moves nothing, whoever
@@ -240,22 +240,22 @@ func TestStolenSpectatorMail(t *testing.T) {
 
 	// watcher replies with bob's move
 	sent := h.replyTo(watcher, stolen, "d3-f3")
-	refusedOnly(t, h, id, before, sent, watcher, tr(english, "err.notplayer", id))
+	refusedWith(t, h, id, before, sent, watcher, english, "err.notplayer")
 
 	// a forger writes in bob's name, answering watcher's mail: its thread and
 	// subject, but no key
 	sent = h.replyTo(bob, stolen, "d3-f3")
-	refusedOnly(t, h, id, before, sent, bob, tr(english, "err.badkey", id, id))
+	refusedWith(t, h, id, before, sent, bob, english, "err.badkey")
 
 	// watcher forwards her mail to bob, who replies to the forward
 	fwd := h.deliver(bob, "Fwd: "+stolen.msg.Subject, "d3-f3\n\n---------- Forwarded message ---------\n"+stolen.msg.Text,
 		map[string]string{"References": "<" + stolen.msg.MessageID + ">", "In-Reply-To": "<fwd-1@watch.test>"})
-	refusedOnly(t, h, id, before, fwd, bob, tr(english, "err.badkey", id, id))
+	refusedWith(t, h, id, before, fwd, bob, english, "err.badkey")
 
 	// a forger who adds a made-up key to the spectator's subject tag
 	sent = h.deliver(bob, "Re: [taflmail "+id+" abcdefghjk]", "d3-f3",
 		map[string]string{"In-Reply-To": "<" + stolen.msg.MessageID + ">"})
-	refusedOnly(t, h, id, before, sent, bob, tr(english, "err.badkey", id, id))
+	refusedWith(t, h, id, before, sent, bob, english, "err.badkey")
 
 	// bob's real reply to his own mail still plays
 	if sent = h.reply(bob, "d3-f3"); len(h.state(id).Plies) != 2 {
@@ -366,9 +366,11 @@ func TestWatchTournament(t *testing.T) {
 	if sent := h.inGame(other.ID, other.Attackers, h.firstMove(other.ID)); sentTo(sent, watcher) != nil || sentTo(sent, viewer) != nil {
 		t.Error("a move after unwatch still reached a spectator")
 	}
-	mustContain(t, "unknown", to(t, h.deliver(watcher, "x", "watch nope-27", nil), watcher).Text, tr(english, "err.watch.unknown", "nope-27"))
+	to(t, h.deliver(watcher, "x", "watch nope-27", nil), watcher)
+	h.mustRefuse("err.watch.unknown")
 	h.createEvent("old-26", []string{alice, bob, "erin@player.test"}, func(t *archive.Tournament) { t.Status = archive.TournamentFinished })
-	mustContain(t, "over", to(t, h.deliver(watcher, "x", "watch old-26", nil), watcher).Text, tr(english, "err.watch.eventover", "Cup old-26"))
+	to(t, h.deliver(watcher, "x", "watch old-26", nil), watcher)
+	h.mustRefuse("err.watch.eventover")
 }
 
 // sentTo returns the mail to addr among sent, or nil.

@@ -185,6 +185,17 @@ func (h *harness) mustRefuse(want ...string) {
 	}
 }
 
+// refusal returns the reply to addr among sent, failing unless what the
+// mail refused were keys (mustRefuse) and the reply says in lang that
+// nothing was changed.
+func (h *harness) refusal(sent []sentMail, addr, lang string, keys ...string) *mailer.Message {
+	h.t.Helper()
+	m := to(h.t, sent, addr)
+	h.mustRefuse(keys...)
+	mustContain(h.t, "refusal", m.Text, tr(lang, "err.nothing"))
+	return m
+}
+
 // mustContain fails unless text contains every want.
 func mustContain(t *testing.T, what, text string, wants ...string) {
 	t.Helper()

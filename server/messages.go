@@ -150,6 +150,7 @@ func (ss *session) relayOnly() bool {
 		return false
 	}
 	ss.failed = true
+	ss.refusals = append(ss.refusals, "err.nocommand")
 	ss.say(t, tr(ss.lang, "err.nocommand")+"\n"+ss.keepMessage(t, text))
 	return true
 }

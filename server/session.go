@@ -54,9 +54,10 @@ type session struct {
 	readErr error // the first failed archive read, see noteReadErr
 
 	// refusals are the keys of the mail's refusals, in order (run): each
-	// refused command's (refusal.keys), and err.nocommand, err.twomoves
-	// or err.manygames for a mail refused as a whole. A line that does
-	// not parse is answered (syntax.go) but no refusal.
+	// refused command's (refusal.keys), and err.nocommand (run,
+	// relayOnly), err.twomoves or err.manygames for a mail refused as a
+	// whole. A line that does not parse is answered (syntax.go) but no
+	// refusal.
 	refusals []string
 
 	// corr is what the mail does to spectators, messages, conditional
