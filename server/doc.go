@@ -25,7 +25,8 @@
 //   - session.go: the session of one mail (replies being composed, games
 //     loaded, the sender's game and key); run.go: finding the command
 //     lines and running each; registry.go: which handler runs which
-//     grammar command, and the help overview's lines.
+//     grammar command, and the help overview's lines; refusal.go: a
+//     refused command's key and arguments, written once into the reply.
 //   - cmd_*.go: one file per mail command (cmd_new.go challenge,
 //     cmd_accept.go accept/decline, cmd_move.go, cmd_board.go,
 //     cmd_history.go, cmd_games.go, cmd_resign.go, cmd_draw.go,

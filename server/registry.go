@@ -28,8 +28,9 @@ type command struct {
 	name string
 	// run runs the command for the mail's sender (ss.from). It returns nil
 	// when the command was carried out, a *refusal when it is refused
-	// (the refusal's text goes to the sender, nothing the command did is
-	// kept), and any other error for a failure of the referee itself.
+	// (its words, written by run, go to the sender; nothing the command
+	// did is kept), and any other error for a failure of the referee
+	// itself.
 	run func(ss *session, c grammar.Command) error
 }
 
