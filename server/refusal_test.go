@@ -195,3 +195,21 @@ func TestRefusalIs(t *testing.T) {
 		t.Errorf("Error() after the session's language changed = %q, want %q", got, want)
 	}
 }
+
+// TestRefusen: a refusal about n things is written in the singular for
+// one, as trn writes it, and keeps its key in both forms.
+func TestRefusen(t *testing.T) {
+	ss := &session{lang: german}
+	for _, n := range []int{1, 2} {
+		err := ss.refusen("err.engine.cap", n, n)
+		if want := trn(german, "err.engine.cap", n, n); err.Error() != want {
+			t.Errorf("n=%d: %q, want %q", n, err.Error(), want)
+		}
+		if !errors.Is(err, refusalKey("err.engine.cap")) {
+			t.Errorf("n=%d: the refusal is not one of err.engine.cap", n)
+		}
+	}
+	if tr(german, "err.engine.cap.one", 1) == tr(german, "err.engine.cap", 1) {
+		t.Fatal("err.engine.cap has no singular of its own: the test shows nothing")
+	}
+}
