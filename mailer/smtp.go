@@ -149,6 +149,7 @@ func (s *Sender) note(err error, contact, delivered bool) {
 	}
 	if delivered {
 		st.LastDelivery = now
+		st.FailingSince = time.Time{}
 	}
 	if err == nil {
 		st.LastError, st.LastErrorAt = "", time.Time{}
@@ -158,6 +159,22 @@ func (s *Sender) note(err error, contact, delivered bool) {
 	if ar := (*authRejectedError)(nil); errors.As(err, &ar) {
 		st.AuthRejections++
 		st.NextAuth = now.Add(AuthRetryDelay(st.AuthRejections, s.cfg.AuthRetryMinDelay, s.cfg.AuthRetryMaxDelay))
+	}
+}
+
+// deliveryFailed notes in the status that a Send failed with err: when
+// err is temporary, the relay is failing (SMTPStatus.FailingSince). It
+// leaves LastError to note.
+func (s *Sender) deliveryFailed(err error) {
+	if se := (*SendError)(nil); !errors.As(err, &se) || !se.Temporary {
+		return
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := &s.status
+	st.LastFailedDelivery = time.Now()
+	if st.FailingSince.IsZero() {
+		st.FailingSince = st.LastFailedDelivery
 	}
 }
 
@@ -210,11 +227,17 @@ func (e *SendError) Unwrap() error { return e.Err }
 // has passed (doubling with each rejection in a row, up to
 // AuthRetryMaxDelay): it fails at once with a temporary error wrapping
 // ErrSMTPAuth, so that a wrong password is not tried once per mail in the
-// outbox (issue 21). Each outcome is noted in [Sender.Status].
-func (s *Sender) Send(ctx context.Context, from string, to []string, raw []byte) error {
+// outbox (issue 21). Each outcome is noted in [Sender.Status]; a
+// temporary failure also as a failed delivery (SMTPStatus.FailingSince).
+func (s *Sender) Send(ctx context.Context, from string, to []string, raw []byte) (err error) {
 	if len(to) == 0 {
 		return &SendError{Err: errors.New("no recipients")}
 	}
+	defer func() {
+		if err != nil {
+			s.deliveryFailed(err)
+		}
+	}()
 	if err := s.held(); err != nil {
 		return err
 	}

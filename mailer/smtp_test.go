@@ -289,8 +289,39 @@ func TestSenderStatus(t *testing.T) {
 		t.Fatal("Send to a refused recipient = nil")
 	}
 	st = s.Status()
-	if !st.LastDelivery.IsZero() || st.LastContact.IsZero() || !strings.Contains(st.LastError, "550") {
-		t.Errorf("Status after a refused recipient = %+v", st)
+	if !st.LastDelivery.IsZero() || st.LastContact.IsZero() || !strings.Contains(st.LastError, "550") || !st.FailingSince.IsZero() {
+		t.Errorf("Status after a refused recipient = %+v, want a failure that is not the relay failing", st)
+	}
+}
+
+// TestSenderFailingSince: a deferred mail starts the relay's failing
+// time; a Check that reaches the relay afterwards notes the contact but
+// leaves that time; only a delivery clears it.
+func TestSenderFailingSince(t *testing.T) {
+	full := startScripted(t, "220 ok", map[string]string{"DATA": "354 go", ".": "452 4.2.2 mailbox full"})
+	s := NewSender(SMTPConfig{Addr: full.addr, Security: SecurityNone})
+	if err := send2(s); err == nil {
+		t.Fatal("Send to a full mailbox = nil")
+	}
+	st := s.Status()
+	if st.FailingSince.IsZero() || !st.LastFailedDelivery.Equal(st.FailingSince) || st.LastContact.After(st.LastFailedDelivery) {
+		t.Fatalf("Status after a deferred mail = %+v, want failing since it", st)
+	}
+	since := st.FailingSince
+	s.cfg.Addr = startScripted(t, "220 ok", nil).addr
+	if err := s.Check(context.Background()); err != nil {
+		t.Fatalf("Check = %v", err)
+	}
+	st = s.Status()
+	if !st.FailingSince.Equal(since) || !st.LastContact.After(st.LastFailedDelivery) || st.LastError != "" {
+		t.Errorf("Status after a Check = %+v, want the contact noted and still failing since %v", st, since)
+	}
+	s.cfg.Addr = startScripted(t, "220 ok", map[string]string{"DATA": "354 go", ".": "250 queued"}).addr
+	if err := send2(s); err != nil {
+		t.Fatalf("Send = %v", err)
+	}
+	if st = s.Status(); !st.FailingSince.IsZero() || st.LastDelivery.Before(st.LastFailedDelivery) {
+		t.Errorf("Status after a delivery = %+v, want no longer failing", st)
 	}
 }
 

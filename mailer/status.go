@@ -39,6 +39,15 @@ type SMTPStatus struct {
 	// since the last success; LastErrorAt is when.
 	LastError   string
 	LastErrorAt time.Time
+	// LastFailedDelivery is when a Send last failed for a reason that
+	// may pass (a temporary *SendError: the relay away, the log-in
+	// rejected, 4xx, a Send held back by the pause after rejected
+	// log-ins). FailingSince is the first such failure since the relay
+	// last took a mail; it is zero while the last Send that ended
+	// delivered, and only a delivery sets it back to zero: Check, and a
+	// relay that accepts the log-in but defers the mail, do not.
+	LastFailedDelivery time.Time
+	FailingSince       time.Time
 	// AuthRejections counts the log-ins (AUTH) the relay rejected since
 	// the last accepted one; while it is above 0, Send makes no new
 	// attempt before NextAuth (see [SMTPConfig].AuthRetryMinDelay).
