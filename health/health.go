@@ -173,6 +173,12 @@ type Part struct {
 	// OK reports the part as working; Problem says why not.
 	OK      bool   `json:"ok"`
 	Problem string `json:"problem,omitempty"`
+	// Note qualifies a part that is OK. For SMTP it is "reachable, last
+	// delivery failed at …" (RFC 3339, UTC) while the relay has answered
+	// and taken the log-in since its last failed delivery but has taken
+	// no mail yet: reachable, not delivering; absent while the relay
+	// delivers.
+	Note string `json:"note,omitempty"`
 	// LastError is the part's last error as the mailer noted it.
 	LastError string `json:"last_error,omitempty"`
 	// Last is the last success: the last poll of the inbox, the relay's
@@ -189,9 +195,16 @@ type Report struct {
 }
 
 // Check returns the referee's health at the Monitor's clock: IMAP is
-// healthy while logged in and polled within MaxPollAge; SMTP while the
-// relay accepts the log-in and, after a failure, delivered or answered
-// within SMTPWindow.
+// healthy while logged in and polled within MaxPollAge. SMTP is healthy
+// while the relay accepts the log-in and takes the mail; once a delivery
+// failed for now (mailer.SMTPStatus.FailingSince), for SMTPWindow from
+// that first failure, or while the relay has answered a check
+// ([ProbeSMTP]) since the last failed delivery, until the next delivery
+// fails. Only a delivery ends the failing time: a relay that takes the
+// log-in but defers every mail fails SMTPWindow after the first
+// deferral, however often it is checked. A failed check alone (the one
+// at start) is tolerated for SMTPWindow after the relay's last delivery
+// or contact.
 func (m *Monitor) Check() Report {
 	now := m.opts.Now()
 	imapStatus, smtpStatus, _ := m.sources()
@@ -222,6 +235,12 @@ func (m *Monitor) Check() Report {
 		switch {
 		case st.AuthRejections > 0:
 			r.SMTP.OK, r.SMTP.Problem = false, "log-in rejected"
+		case !st.FailingSince.IsZero() && reachable(st):
+			r.SMTP.Note = "reachable, last delivery failed at " + st.LastFailedDelivery.UTC().Format(time.RFC3339)
+		case !st.FailingSince.IsZero():
+			if now.Sub(st.FailingSince) > m.opts.SMTPWindow {
+				r.SMTP.OK, r.SMTP.Problem = false, "relay failing"
+			}
 		case st.LastError != "" && (last.IsZero() || now.Sub(last) > m.opts.SMTPWindow):
 			r.SMTP.OK, r.SMTP.Problem = false, "relay failing"
 		}
@@ -230,6 +249,12 @@ func (m *Monitor) Check() Report {
 		r.Status = "failing"
 	}
 	return r
+}
+
+// reachable reports whether the relay answered and took the log-in after
+// its last failed delivery, with no failure since: a successful check.
+func reachable(st mailer.SMTPStatus) bool {
+	return st.LastError == "" && st.LastContact.After(st.LastFailedDelivery)
 }
 
 // timePtr is t's address, nil for the zero time.
