@@ -80,9 +80,13 @@ type Stack struct {
 	mem     *imapmemserver.Server
 	imapSrv *imapserver.Server
 	imapLn  net.Listener
-	smtpSrv *smtp.Server
-	smtpLn  net.Listener
+	smtpSrv *smtp.Server // replaced by StartSMTP; guarded by mu after Start
+	smtpLn  net.Listener // the same
 	done    sync.WaitGroup
+
+	smtpAddr   string                          // where the SMTP server listens, also after StartSMTP
+	newSMTP    func() *smtp.Server             // builds an SMTP server of the stack's options
+	smtpListen func(net.Listener) net.Listener // wraps the listener for implicit TLS
 
 	implicitTLS bool // the IMAP port speaks TLS from the first byte
 
@@ -166,32 +170,45 @@ func StartOptions(o Options) (*Stack, error) {
 		imapLn = tls.NewListener(imapLn, o.TLS)
 	}
 
-	s.smtpSrv = smtp.NewServer(smtp.BackendFunc(func(c *smtp.Conn) (smtp.Session, error) {
-		return &session{stack: s}, nil
-	}))
-	s.smtpSrv.Domain = "mail." + s.domain
-	s.smtpSrv.AllowInsecureAuth = true
-	s.smtpSrv.MaxMessageBytes = o.MaxMessageBytes
-	s.smtpSrv.MaxRecipients = 100
-	s.smtpSrv.ReadTimeout = time.Minute
-	s.smtpSrv.WriteTimeout = time.Minute
-	s.smtpSrv.ErrorLog = logger
-	s.smtpSrv.Debug = o.Debug
-	s.smtpSrv.EnableSMTPUTF8 = true
-	s.smtpSrv.TLSConfig = starttls
+	s.newSMTP = func() *smtp.Server {
+		srv := smtp.NewServer(smtp.BackendFunc(func(c *smtp.Conn) (smtp.Session, error) {
+			return &session{stack: s}, nil
+		}))
+		srv.Domain = "mail." + s.domain
+		srv.AllowInsecureAuth = true
+		srv.MaxMessageBytes = o.MaxMessageBytes
+		srv.MaxRecipients = 100
+		srv.ReadTimeout = time.Minute
+		srv.WriteTimeout = time.Minute
+		srv.ErrorLog = logger
+		srv.Debug = o.Debug
+		srv.EnableSMTPUTF8 = true
+		srv.TLSConfig = starttls
+		return srv
+	}
+	s.smtpListen = func(ln net.Listener) net.Listener {
+		if o.TLS != nil && o.ImplicitTLS {
+			return tls.NewListener(ln, o.TLS)
+		}
+		return ln
+	}
+	s.smtpSrv = s.newSMTP()
 	if s.smtpLn, err = net.Listen("tcp", cmp.Or(o.SMTPAddr, "127.0.0.1:0")); err != nil {
 		s.imapLn.Close()
 		return nil, fmt.Errorf("devstack: smtp listen: %w", err)
 	}
-	smtpLn := s.smtpLn
-	if o.TLS != nil && o.ImplicitTLS {
-		smtpLn = tls.NewListener(smtpLn, o.TLS)
-	}
+	s.smtpAddr = s.smtpLn.Addr().String()
 
 	s.done.Add(2)
 	go func() { defer s.done.Done(); _ = s.imapSrv.Serve(imapLn) }()
-	go func() { defer s.done.Done(); _ = s.smtpSrv.Serve(smtpLn) }()
+	go s.serveSMTP(s.smtpSrv, s.smtpLn)
 	return s, nil
+}
+
+// serveSMTP runs srv on ln until either is closed; s.done counts it.
+func (s *Stack) serveSMTP(srv *smtp.Server, ln net.Listener) {
+	defer s.done.Done()
+	_ = srv.Serve(s.smtpListen(ln))
 }
 
 // Domain returns the stack's mail domain, lower-cased.
@@ -201,7 +218,7 @@ func (s *Stack) Domain() string { return s.domain }
 func (s *Stack) IMAPAddr() string { return s.imapLn.Addr().String() }
 
 // SMTPAddr returns the SMTP server's host:port (plain TCP, no TLS).
-func (s *Stack) SMTPAddr() string { return s.smtpLn.Addr().String() }
+func (s *Stack) SMTPAddr() string { return s.smtpAddr }
 
 // Address returns local@domain as it is written in a mail or an SMTP
 // path: lower-cased, the local part quoted when it is not a dot-atom
@@ -259,10 +276,31 @@ func (s *Stack) StopSMTP() error {
 		return nil
 	}
 	s.smtpDown = true
+	srv, ln := s.smtpSrv, s.smtpLn
 	s.mu.Unlock()
-	err := s.smtpSrv.Close()
-	_ = s.smtpLn.Close() // as in Close: Serve may not have registered it yet
+	err := srv.Close()
+	_ = ln.Close() // as in Close: Serve may not have registered it yet
 	return err
+}
+
+// StartSMTP starts the SMTP server again after StopSMTP, on the same
+// address, as a relay that comes back; the users' mail and the stack's
+// options are as before. It does nothing while the server runs; the
+// error is that of listening (the port taken meanwhile).
+func (s *Stack) StartSMTP() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed || !s.smtpDown {
+		return nil
+	}
+	ln, err := net.Listen("tcp", s.smtpAddr)
+	if err != nil {
+		return fmt.Errorf("devstack: smtp listen again: %w", err)
+	}
+	s.smtpSrv, s.smtpLn, s.smtpDown = s.newSMTP(), ln, false
+	s.done.Add(1)
+	go s.serveSMTP(s.smtpSrv, s.smtpLn)
+	return nil
 }
 
 // FailNextSMTP makes the next DATA command (of any session) fail with the
@@ -391,17 +429,18 @@ func (s *Stack) Close() error {
 	}
 	s.closed = true
 	smtpDown := s.smtpDown
+	smtpSrv, smtpLn := s.smtpSrv, s.smtpLn
 	s.mu.Unlock()
 	var err error
 	if !smtpDown {
-		err = s.smtpSrv.Close()
+		err = smtpSrv.Close()
 	}
 	err = errors.Join(err, s.imapSrv.Close())
 	// A server closes only the listeners its Serve has registered; a
 	// Close right after Start can come first, and go-smtp's Serve would
 	// then accept for ever. Closing them here ends Serve either way (a
 	// second close only reports an error, which is dropped).
-	_ = s.smtpLn.Close()
+	_ = smtpLn.Close()
 	_ = s.imapLn.Close()
 	s.done.Wait()
 	return err
