@@ -223,6 +223,9 @@ func serve(ctx context.Context, cfg config.Config, logger *slog.Logger) error {
 			return err
 		}
 	}
+	// A relay that is away is checked until it answers; its deferred
+	// replies then go out at once (issue 21 §1).
+	defer startSMTPProbe(ctx, cfg, store, sender, srv, logger)()
 	logger.Info("taflmail serving", "address", cfg.Server.Address, "imap", cfg.IMAP.Addr, "smtp", cfg.SMTP.Addr, "archive", cfg.Archive.Path)
 	return srv.Run(ctx)
 }

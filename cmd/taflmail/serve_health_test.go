@@ -29,9 +29,11 @@ import (
 // outbox empty again, the inbox read lately) and /healthz says both
 // parts are well; with the SMTP relay stopped, the next reply is
 // deferred and, once health.smtp_max_failing has passed since the
-// relay's last delivery, /healthz answers 503 naming SMTP while IMAP
-// stays well. Every metric docs/operations.md names is in the scrape.
-// Conditions are waited for with a deadline, never timed.
+// relay's first failure, /healthz answers 503 naming SMTP while IMAP
+// stays well; with the relay back, the probe finds it, the deferred
+// reply goes out at once and /healthz is well again. Every metric
+// docs/operations.md names is in the scrape. Conditions are waited for
+// with a deadline, never timed.
 func TestServeHealthEndToEnd(t *testing.T) {
 	stack, err := devstack.Start("taflmail.test", map[string]string{"games": "pw", "alice": "pw", "bob": "pw", "carol": "pw"})
 	if err != nil {
@@ -218,6 +220,37 @@ func TestServeHealthEndToEnd(t *testing.T) {
 	})
 	if r.Status != "failing" || r.SMTP.OK || r.SMTP.Problem != "relay failing" || r.SMTP.LastError == "" || !r.IMAP.OK {
 		t.Errorf("/healthz = %d %+v, want SMTP failing (relay failing, with its error) and IMAP ok", code, r)
+	}
+
+	// The relay comes back on its address. The probe (every second here,
+	// a third of health.smtp_max_failing but at least a second) reaches
+	// it, makes carol's deferred reply due, a minute before its retry,
+	// and wakes the referee: the reply goes out, and /healthz is well
+	// again, delivering, not merely reachable.
+	if err := stack.StartSMTP(); err != nil {
+		t.Fatal(err)
+	}
+	waitFor("carol's deferred reply delivered", func() bool { return received("carol") == 1 })
+	waitFor("/healthz well again", func() bool {
+		code, r = healthz()
+		return code == http.StatusOK
+	})
+	if r.Status != "ok" || !r.SMTP.OK || r.SMTP.Note != "" || r.SMTP.LastError != "" || r.SMTP.Last == nil {
+		t.Errorf("/healthz = %d %+v, want SMTP ok after a delivery, without the note of a relay only reachable", code, r)
+	}
+	waitFor("the outbox empty again", func() bool {
+		m := scrape()
+		return value(m, "taflmail_outbox_pending") == 0 && value(m, "taflmail_replies_sent_total") == sent0+3
+	})
+	// the probe logged the outage twice, as it began and as it ended, and
+	// it was the probe that made the reply due
+	out := logs.String()
+	if n := strings.Count(out, `msg="probing the SMTP relay until it answers"`); n != 1 {
+		t.Errorf("%d lines announce the probe, want 1; log:\n%s", n, out)
+	}
+	if !regexp.MustCompile(`msg="SMTP relay reachable again" down_for=\S+ replies_due_now=1\b`).MatchString(out) ||
+		strings.Count(out, `msg="SMTP relay reachable again"`) != 1 {
+		t.Errorf("want one line saying the relay is back with carol's reply due now; log:\n%s", out)
 	}
 }
 
