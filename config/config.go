@@ -150,7 +150,7 @@ func (h HTTP) ListenAddr() string {
 // from 1s to 24h.
 type Health struct {
 	IMAPMaxPollAge  time.Duration `mapstructure:"imap_max_poll_age" help:"/healthz fails when the inbox was last read longer ago than this, or than three imap.poll_interval if that is longer, e.g. 5m"`
-	SMTPMaxFailing  time.Duration `mapstructure:"smtp_max_failing" help:"/healthz fails when the SMTP relay fails and its last delivery or contact is older than this, e.g. 15m; a rejected log-in fails at once"`
+	SMTPMaxFailing  time.Duration `mapstructure:"smtp_max_failing" help:"/healthz fails when the SMTP relay has failed to take the replies for longer than this since its first deferral, e.g. 15m; a relay away is probed every minute or every third of this; a rejected log-in fails at once"`
 	TimersLateAfter time.Duration `mapstructure:"timers_late_after" help:"a due timer (reminder, deadline, engine turn) not fired this long after its time counts in taflmail_timers_late, e.g. 5m"`
 }
 
