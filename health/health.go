@@ -28,8 +28,8 @@ const (
 	// once a minute (server.Options.WaitCap), so five minutes is several
 	// missed rounds.
 	DefaultMaxPollAge = 5 * time.Minute
-	// DefaultSMTPWindow is how long after the relay's last success a
-	// failure of it is tolerated before /healthz fails.
+	// DefaultSMTPWindow is how long the relay may fail to take the
+	// replies, from its first deferral, before /healthz fails.
 	DefaultSMTPWindow = 15 * time.Minute
 	// DefaultLateAfter is how long past its due time a timer counts as
 	// late in taflmail_timers_late.
@@ -44,8 +44,10 @@ type Options struct {
 	// MaxPollAge is the oldest last poll /healthz accepts, default
 	// DefaultMaxPollAge.
 	MaxPollAge time.Duration
-	// SMTPWindow is how recent the relay's last delivery or contact must
-	// be while it fails, default DefaultSMTPWindow.
+	// SMTPWindow is how long the relay may fail to deliver
+	// (mailer.SMTPStatus.FailingSince) before /healthz fails, and how
+	// recent its last delivery or contact must be after a failed check
+	// alone; default DefaultSMTPWindow.
 	SMTPWindow time.Duration
 	// LateAfter is when a due timer counts as late, default
 	// DefaultLateAfter.
