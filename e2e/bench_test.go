@@ -270,6 +270,163 @@ func benchMailLoop(b *testing.B, batch int) {
 	}
 }
 
+// BenchmarkBareTransport is BenchmarkMailLoop without the referee: the
+// same in-process IMAP and SMTP servers of mailer/devstack and the same
+// clients of package mailer, doing for each mail what the loop's transport
+// does and nothing else. A player's mail goes in by SMTP; one Inbox.Fetch
+// per batch reads it over IMAP; two replies of the size of a referee's
+// move reply (a Copenhagen board and a few lines, about 1.3 kB) are
+// rendered with mailer.Outgoing and sent by SMTP, one connection each, to
+// the game's two players; Inbox.Done moves the mail to Processed. No
+// archive, no parsing of commands, no game. Players come in pairs, one
+// pair per 12 mails, as the games of BenchmarkMailLoop, so the mailboxes
+// grow alike. batch=1 and batch=10 as there. The ratio of the two
+// benchmarks' mails/s, run side by side, is the share of the transport's
+// speed the referee keeps (docs/performance.md).
+func BenchmarkBareTransport(b *testing.B) {
+	for _, batch := range []int{1, 10} {
+		b.Run(fmt.Sprintf("batch=%d", batch), func(b *testing.B) { benchBareTransport(b, batch) })
+	}
+}
+
+// bareReply is the body of each reply BenchmarkBareTransport sends: a
+// Copenhagen diagram and a few lines of text, as long as the referee's
+// reply to a move.
+var bareReply = func() string {
+	var sb strings.Builder
+	sb.WriteString("Your opponent played d1-d3.\n\n")
+	sb.WriteString("    a b c d e f g h i j k\n")
+	for r := 11; r >= 1; r-- {
+		fmt.Fprintf(&sb, "%2d  . . . X X X X X . . .  %d\n", r, r)
+	}
+	sb.WriteString("    a b c d e f g h i j k\n\n")
+	sb.WriteString("It is your move (attackers, X). Reply with a move such as \"a4-b4\",\n")
+	sb.WriteString("keeping the subject line; \"help\" lists the commands.\n\n")
+	sb.WriteString("-- \ntaflmail referee, a game of Copenhagen Hnefatafl\n")
+	for sb.Len() < 1300 {
+		sb.WriteString("History: 1. d1-d3 h11-h9 2. k4-i4 d11-d9 3. a7-c7 e1-e3\n")
+	}
+	return sb.String()
+}()
+
+func benchBareTransport(b *testing.B, batch int) {
+	const plies = 12
+	ctx := context.Background()
+	stack, err := devstack.Start("", map[string]string{"tafl": "secret"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { stack.Close() })
+	inbox, err := mailer.DialInbox(ctx, mailer.IMAPConfig{Addr: stack.IMAPAddr(), Username: "tafl", Password: "secret", Security: mailer.SecurityNone})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { inbox.Close() })
+	ref := stack.Address("tafl")
+	refSender := mailer.NewSender(mailer.SMTPConfig{Addr: stack.SMTPAddr(), Security: mailer.SecurityNone, HeloName: stack.Domain()})
+	player := mailer.NewSender(mailer.SMTPConfig{Addr: stack.SMTPAddr(), Security: mailer.SecurityNone, HeloName: "player.test"})
+
+	nGames := (b.N + plies - 1) / plies
+	type pair struct{ attacker, defender string }
+	pairs := make([]pair, nGames)
+	for i := range pairs {
+		a, d := fmt.Sprintf("a%d", i), fmt.Sprintf("d%d", i)
+		for _, u := range []string{a, d} {
+			if err := stack.AddUser(u, "secret"); err != nil {
+				b.Fatal(err)
+			}
+		}
+		pairs[i] = pair{stack.Address(a), stack.Address(d)}
+	}
+	// Mail k comes from a player of pair k%nGames, as in BenchmarkMailLoop.
+	type mail struct {
+		from string
+		raw  []byte
+	}
+	mails := make([]mail, b.N)
+	byID := make(map[string]pair, b.N)
+	for k := range mails {
+		p := pairs[k%nGames]
+		from := p.attacker
+		if (k/nGames)%2 == 1 {
+			from = p.defender
+		}
+		id := fmt.Sprintf("bare.%d@player.test", k)
+		o := mailer.Outgoing{MessageID: id, From: from, To: []string{ref},
+			Subject: "Re: [taflmail K7QX2M 3f9k2m7q4d] your move", Body: "d1-d3\n",
+			Headers: map[string]string{"Auto-Submitted": "no"}}
+		raw, err := o.Bytes()
+		if err != nil {
+			b.Fatal(err)
+		}
+		mails[k], byID[id] = mail{from, raw}, p
+	}
+
+	var validity, last uint32
+	handled := 0
+	b.ReportAllocs()
+	b.ResetTimer()
+	for k := 0; k < b.N; k += batch {
+		for j := k; j < min(k+batch, b.N); j++ {
+			if err := player.Send(ctx, mails[j].from, []string{ref}, mails[j].raw); err != nil {
+				b.Fatalf("player mail: %v", err)
+			}
+		}
+		msgs, v, err := inbox.Fetch(ctx, validity, last, 0)
+		if err != nil {
+			b.Fatalf("Fetch: %v", err)
+		}
+		validity = v
+		for _, m := range msgs {
+			p, ok := byID[m.MessageID]
+			if !ok {
+				b.Fatalf("fetched a mail %q that was not sent", m.MessageID)
+			}
+			for _, to := range []string{p.attacker, p.defender} {
+				o := mailer.Outgoing{From: ref, To: []string{to}, InReplyTo: m.MessageID,
+					References: []string{m.MessageID}, Subject: "[taflmail K7QX2M 3f9k2m7q4d] your move",
+					Body: bareReply}
+				raw, err := o.Bytes()
+				if err != nil {
+					b.Fatal(err)
+				}
+				if err := refSender.Send(ctx, ref, []string{to}, raw); err != nil {
+					b.Fatalf("reply: %v", err)
+				}
+			}
+			if err := inbox.Done(ctx, m.UID); err != nil {
+				b.Fatalf("Done: %v", err)
+			}
+			last = max(last, m.UID)
+			handled++
+		}
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "mails/s")
+
+	// Every mail was fetched once, answered twice and moved to Processed.
+	if handled != b.N {
+		b.Fatalf("%d mails fetched, want %d", handled, b.N)
+	}
+	done, err := stack.MailboxMessages("tafl", mailer.DefaultProcessedMailbox)
+	if err != nil || len(done) != b.N {
+		b.Fatalf("%d mails in Processed (%v), want %d", len(done), err, b.N)
+	}
+	got := 0
+	for i := range pairs {
+		for _, u := range []string{fmt.Sprintf("a%d", i), fmt.Sprintf("d%d", i)} {
+			msgs, err := stack.Messages(u)
+			if err != nil {
+				b.Fatal(err)
+			}
+			got += len(msgs)
+		}
+	}
+	if got != 2*b.N {
+		b.Fatalf("the players received %d replies, want %d", got, 2*b.N)
+	}
+}
+
 // rssEnv turns BenchmarkServeRSS on.
 const rssEnv = "TAFLMAIL_BENCH_RSS"
 
