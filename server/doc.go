@@ -9,39 +9,118 @@
 // in-memory fakes and the real packages meet in cmd/taflmail. The command
 // language is docs/commands.md; who may move is docs/security.md.
 //
-// Files, in the order a mail meets them:
+// # Files
 //
-//   - server.go: Options, New, HandleMail and decide (one mail → one
-//     archive change); pipeline.go: the cause (what made the referee
-//     act: a mail, a timer, the engine's turn, a digest, an undeliverable
-//     invitation, a start, the referee's own change; it seeds the
-//     replies' Message-IDs) and transact, the one pipeline every cause
-//     goes through (session, compose, collect, commit with its conflict
-//     retries, records, settling); triage.go: which reply budget a keyless mail is
-//     counted in (junk, a valid command, a confirmation with its key);
-//     caps.go: the reply budgets and refusal caps; held.go: the log of
-//     what they held back, once a minute; loop.go: Run, Poll and the
-//     outbox.
-//   - session.go: the session of one mail (replies being composed, games
-//     loaded, the sender's game and key); run.go: finding the command
-//     lines and running each; registry.go: which handler runs which
-//     grammar command, and the help overview's lines; refusal.go: a
-//     refused command's key and arguments, written once into the reply.
-//   - cmd_*.go: one file per mail command (cmd_new.go challenge,
-//     cmd_accept.go accept/decline, cmd_move.go, cmd_board.go,
-//     cmd_history.go, cmd_games.go, cmd_resign.go, cmd_draw.go,
-//     cmd_variants.go, cmd_help.go, cmd_language.go, cmd_block.go), each
-//     registering its handler in init, each with its test beside it.
-//   - consent.go: requests an address must confirm from its own mailbox
-//     ("watch", "notify" of a non-player, "unblock"), the one invitation
-//     to an address that never wrote; unsubscribe.go: List-Unsubscribe
-//     and the one-click unsubscribe of RFC 8058 (docs/security.md,
-//     "Consent").
-//   - game.go: a game being worked on (table: replay, board, move list,
-//     record); reply.go: texts several commands share (status, result);
-//     syntax.go: explaining a line that does not parse; hints.go: hints
-//     for common slips; compose.go: notes → outgoing mails.
-//   - catalog.go with catalog_en.go and catalog_de.go: every text a player
-//     can receive, one catalogue per language.
-//   - ids.go: game ids, keys, Message-IDs; inspect.go: `taflmail inspect`.
+// Every non-test file of the package, one line each, by room; a test
+// (doc_test.go) fails when a file is missing here or named here but gone.
+// A new file gets its line in the room it belongs to.
+//
+// The core pipeline, in the order a mail meets it:
+//
+//   - doc.go: this map.
+//   - ports.go: Inbox, Sender and Store, the small interfaces the referee consumes.
+//   - observer.go: Observer, the events counted for /metrics, and the no-op default.
+//   - loop.go: Run (the daemon), Poll, FlushOutbox (the outbox) and reconnecting.
+//   - wake.go: Wake, ending Run's wait for mail at once (the relay is back).
+//   - outbox_wake.go: while Run waits, sending mail another process queued in the outbox.
+//   - server.go: Options, New, HandleMail; decide, collect and answer one mail; the records.
+//   - pipeline.go: the cause (mail, timer, engine turn, digest, start…) and transact, the one pipeline.
+//   - maillog.go: what the "mail processed" log line says a mail was about (games, tournaments).
+//   - session.go: the session of one mail: notes, refusals, loaded games, the sender's key.
+//   - refusal.go: a refused command's catalogue key and arguments, written once into the reply.
+//   - run.go: a mail's command lines (quotes and quoted referee mails cut), its language, running each.
+//   - registry.go: which handler runs which grammar command; the help overview's lines.
+//   - game.go: table, one game being worked on: replayed position, board, move list, record.
+//   - reply.go: texts several commands share: the position after a change, status, result.
+//   - compose.go: notes → outgoing mails: subject, body, threading, the loop header.
+//   - ids.go: game ids, keys, Message-IDs; the game a mail names in its subject or text.
+//   - start.go: GameStart, StartGames: games an organiser paired, started without a challenge.
+//   - inspect.go: Inspect, what `taflmail inspect` shows of a mail, changing nothing.
+//
+// Explaining a line the referee cannot run:
+//
+//   - syntax.go: a line that does not parse: the caret, what was expected.
+//   - hints.go: hints for common slips (dashes, boards, variant names).
+//   - nearmiss.go: a misspelt command phrase, answered with the command meant.
+//
+// Consent and triage (docs/security.md):
+//
+//   - triage.go: which reply budget a keyless mail is counted in (junk, command, confirmation).
+//   - caps.go: the reply budgets and refusal caps against loops, backscatter and floods.
+//   - held.go: the log of what the caps held back, at most once a minute.
+//   - consent.go: requests an address confirms from its own mailbox; the one invitation.
+//   - unsubscribe.go: List-Unsubscribe and the one-click unsubscribe of RFC 8058.
+//
+// The texts, one catalogue per language and room:
+//
+//   - catalog.go: reply languages, tr and trn, side, variant and board words.
+//   - catalog_en.go: every English text of the core and the commands.
+//   - catalog_de.go: the same keys in German.
+//   - catalog_consent_en.go: the English texts of consent, block and unblock.
+//   - catalog_consent_de.go: the same keys in German.
+//   - catalog_tournament_en.go: the English texts of tournaments and ratings.
+//   - catalog_tournament_de.go: the same keys in German.
+//
+// The mail commands, one file each, registering its handler in init
+// (with its test beside it):
+//
+//   - cmd_accept.go: "accept" and "decline" of an invitation.
+//   - cmd_block.go: "block" and "unblock": no invitations or requests to confirm.
+//   - cmd_board.go: "board": the current position.
+//   - cmd_clock.go: "clock": the time control in words and both players' leave.
+//   - cmd_conditions.go: "if … then …", "conditions" and cancelling them.
+//   - cmd_draw.go: offering, accepting and declining a draw.
+//   - cmd_games.go: "games": the sender's running and recent games.
+//   - cmd_help.go: "help" and its topics; the overview.
+//   - cmd_history.go: "history": the whole record in the native format.
+//   - cmd_join.go: "join ID": a tournament entry in two steps.
+//   - cmd_language.go: "language": the sender's reply language.
+//   - cmd_leave.go: "leave": days of leave left, taking and cancelling leave.
+//   - cmd_messages.go: "messages": relaying opponents' messages on or off.
+//   - cmd_move.go: a move: who may move, the move-number guard, capture marks.
+//   - cmd_name.go: "name": the public name in exports; PublicNameStore.
+//   - cmd_new.go: "new VARIANT with ADDRESS": a challenge and its invitation.
+//   - cmd_notify.go: "notify": every mail, or a daily digest at a time and zone.
+//   - cmd_private.go: "private" and "public": whether a game may be watched.
+//   - cmd_rating.go: "rating": a player's ratings and rated games.
+//   - cmd_resign.go: "resign".
+//   - cmd_standings.go: "standings ID": an event's crosstable.
+//   - cmd_takeback.go: "takeback" and its answers, in casual games.
+//   - cmd_tournaments.go: "tournaments": the events open or running.
+//   - cmd_variants.go: "variants": the built-in rule sets.
+//   - cmd_watch.go: "watch" and "unwatch" of a game or an event.
+//   - cmd_withdraw.go: "withdraw ID" from a tournament.
+//
+// Clocks and timers (docs/clock.md):
+//
+//   - clock.go: a game's clock from the archive, its timers, the time-out of a late move, clock texts.
+//   - scheduler.go: RunTimers, the durable scheduler: reminders and time-outs from stored timers.
+//   - invitations.go: the end of a challenge never accepted: expiry, cancelling, undeliverable.
+//
+// Correspondence (issue 12):
+//
+//   - correspondence.go: what a move does for spectators, messages and conditions.
+//   - spectators.go: the spectators' mails after every change; LooksLikeGameID.
+//   - messages.go: the prose of a keyed mail relayed to the opponent.
+//   - conditions.go: conditional moves: checking, storing, firing.
+//
+// The daily digest:
+//
+//   - digest.go: routine mails held for the digest, and the digest sent once a day.
+//   - digest_zone.go: the digest in the player's time zone: IANA names, the next digest.
+//
+// Tournaments and ratings (docs/tournaments.md):
+//
+//   - tournament.go: TournamentStore, an event's state, entries, standings, MinPlayers.
+//   - tournament_start.go: starting an event: drawing lots, games in chunks, cancelling.
+//   - tournament_text.go: what players read of an event: standings, the final mail.
+//   - tournament_watch.go: an event's spectators: the start mail and the cancellation.
+//   - tournament_withdraw.go: withdrawals (Decision T3), decided when they happen.
+//   - rating.go: rating a rated game in the transaction that ends it; RatingAt.
+//
+// The engine opponent (docs/engine.md):
+//
+//   - engine.go: games against the engine, EngineAddress, the runner of its searches.
+//   - engine_queue.go: the engine's turns waiting for a search, in fair order.
+//   - engine_hold.go: one mail per move: the reply that leaves the engine to move, held for its ply.
 package server
