@@ -15,7 +15,6 @@ import (
 	"github.com/taflmail/taflmail/club"
 	"github.com/taflmail/taflmail/club/clubtest"
 	"github.com/taflmail/taflmail/notation"
-	"github.com/taflmail/taflmail/server"
 )
 
 // fixture is the small club of clubtest, built once for the package.
@@ -379,9 +378,6 @@ func TestPseudonyms(t *testing.T) {
 	}
 	if id := club.PlayerID(k1, "ada@example.org"); len(id) != 10 || strings.Contains(strings.ToLower(p), id[:7]) {
 		t.Errorf("page id %q and pseudonym %q", id, p)
-	}
-	if club.EngineAddress != server.EngineAddress {
-		t.Errorf("club.EngineAddress %q, server's %q", club.EngineAddress, server.EngineAddress)
 	}
 }
 

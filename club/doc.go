@@ -17,12 +17,17 @@
 //   - public names: the name under which a player appears on the
 //     club's pages, a pseudonym derived with a secret key from the
 //     mail address unless the player chose one (names.go);
+//   - a tournament file ([ReadTournamentFile], docs/tournaments.md):
+//     every key checked and each problem reported at its line, for
+//     `taflmail tournament create`; the form of a tournament's id
+//     ([TournamentIDPattern], [ValidTournamentID]) and of a game's
+//     ([LooksLikeGameID]), and [MinPlayers], which the referee uses too;
 //   - a [Club]: one read-only snapshot of every public fact (events,
 //     games, players, rating lists) for the web pages, loaded from the
 //     archive ([Load]) or from records ([FromRecords]); a mail address,
 //     a key or a private game never enters it.
 //
-// It may import archive, clock, tournament, notation and engine
-// (docs/architecture.md); it does no I/O of its own beyond reading the
-// archive it is handed.
+// It may import archive, clock, tournament, notation, engine, grammar
+// and the YAML library (docs/architecture.md); it does no I/O of its own
+// beyond reading the archive it is handed.
 package club

@@ -21,8 +21,8 @@ import (
 // nobody can try guessed addresses against them.
 
 // EngineAddress is the address the referee's engine opponent plays
-// under (server.EngineAddress; docs/engine.md). Its public name is
-// EngineName and its page id "engine".
+// under (docs/engine.md; server.EngineAddress is this constant). Its
+// public name is EngineName and its page id "engine".
 const EngineAddress = "engine@taflmail.invalid"
 
 // EngineName is the engine opponent's public name.

@@ -60,7 +60,7 @@ var importRules = []importRule{
 	{pkg: "tournament", own: []string{"engine", "notation", "tournament/glicko2"}},
 	{pkg: "tournament/glicko2"},
 	{pkg: "archive", own: []string{"engine", "notation"}, roots: []string{"modernc.org/sqlite"}},
-	{pkg: "club", own: []string{"archive", "clock", "engine", "notation", "tournament", "tournament/glicko2"}},
+	{pkg: "club", own: []string{"archive", "clock", "engine", "grammar", "notation", "tournament", "tournament/glicko2"}, roots: []string{"go.yaml.in/yaml/v3"}},
 	{pkg: "club/clubtest", own: []string{"archive", "club", "engine", "tournament"}},
 	{pkg: "web", own: []string{"club", "notation", "engine"}},
 	{pkg: "mailer", roots: mailRoots},

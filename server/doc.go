@@ -100,7 +100,7 @@
 // Correspondence (issue 12):
 //
 //   - correspondence.go: what a move does for spectators, messages and conditions.
-//   - spectators.go: the spectators' mails after every change; LooksLikeGameID.
+//   - spectators.go: the spectators' mails after every change; which ids are a game's.
 //   - messages.go: the prose of a keyed mail relayed to the opponent.
 //   - conditions.go: conditional moves: checking, storing, firing.
 //

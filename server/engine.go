@@ -11,6 +11,7 @@ import (
 
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/clock"
+	"github.com/taflmail/taflmail/club"
 	"github.com/taflmail/taflmail/engine"
 	"github.com/taflmail/taflmail/grammar"
 	"github.com/taflmail/taflmail/search"
@@ -29,13 +30,14 @@ import (
 // transaction, as every timer does. The mail loop never waits for a
 // search: Run only wakes when one ends, to send the reply.
 
-// EngineAddress is the address the engine opponent plays under. Its
+// EngineAddress is the address the engine opponent plays under,
+// club.EngineAddress (the club's pages name it too). Its
 // domain, .invalid, is reserved never to exist (RFC 2606 §2): no mail can
 // be delivered to it, and no mail can honestly come from it. The referee
 // ignores every mail From it (ignoreReason), never composes a reply to it
 // (compose) and gives its side of a game no key, so nobody can act as the
 // engine; nobody can challenge it under this address either.
-const EngineAddress = "engine@taflmail.invalid"
+const EngineAddress = club.EngineAddress
 
 // DefaultEngineGames is the default of Options.EngineGames: how many
 // running games one player may have against the engine.

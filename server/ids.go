@@ -9,12 +9,14 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/taflmail/taflmail/club"
 )
 
 // Game ids are six characters of Crockford-style base32 without the easily
 // confused letters (I, L, O, U); tokens are ten lower-case characters of the
 // same alphabet, 50 random bits (docs/security.md).
-const idAlphabet = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+const idAlphabet = club.GameIDAlphabet
 
 var idEncoding = base32.NewEncoding(idAlphabet).WithPadding(base32.NoPadding)
 

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/club"
 	"github.com/taflmail/taflmail/engine"
 	"github.com/taflmail/taflmail/grammar"
 	"github.com/taflmail/taflmail/mailer"
@@ -47,26 +48,11 @@ func privateGame(g *archive.Game) bool {
 	return (g.AttackersPrivate || g.DefendersPrivate) && !tournamentGame(g)
 }
 
-// LooksLikeGameID reports whether id, in any case, has the shape of a
-// game's id (six characters of the id alphabet, "K7QX2M"). Mail commands
-// that take a game or a tournament ("watch ID") read such an id as a
-// game's first, so a tournament must not have one (taflmail tournament
-// create refuses it).
-func LooksLikeGameID(id string) bool { return gameIDShaped(strings.ToUpper(id)) }
-
 // gameIDShaped reports whether id (upper case) can be a game id: six
-// characters of idAlphabet.
-func gameIDShaped(id string) bool {
-	if len(id) != 6 {
-		return false
-	}
-	for i := 0; i < len(id); i++ {
-		if !strings.ContainsRune(idAlphabet, rune(id[i])) {
-			return false
-		}
-	}
-	return true
-}
+// characters of idAlphabet (club.LooksLikeGameID). Mail commands that
+// take a game or a tournament ("watch ID") read such an id as a game's
+// first; a tournament cannot have one (club.ReadTournamentFile).
+func gameIDShaped(id string) bool { return club.LooksLikeGameID(id) }
 
 // maxEventSpectators is how many addresses may follow one tournament;
 // maxWatchedEvents how many unfinished tournaments one address may

@@ -101,8 +101,9 @@ var (
 	ErrNotEntered = errors.New("server: not a player of the tournament")
 )
 
-// MinPlayers is the fewest players a tournament starts with.
-const MinPlayers = 3
+// MinPlayers is the fewest players a tournament starts with,
+// club.MinPlayers (a tournament file listing fewer is refused there).
+const MinPlayers = club.MinPlayers
 
 // DefaultMaxTournamentPlayers is Options.MaxTournamentPlayers's default
 // and server.max_tournament_players's: a round robin of 300 players in

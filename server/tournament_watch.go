@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/club"
 	"github.com/taflmail/taflmail/mailer"
 	"github.com/taflmail/taflmail/tournament"
 )
@@ -32,10 +33,10 @@ var maxEventSpectatorMailBytes = 1 << 20
 
 // eventThreadID finds the Message-ID of a mail to a tournament's
 // spectator about the event itself (eventMessageID):
-// "tm.event.<tournament>.<nonce>@domain". Tournament ids are lower-case
-// letters, digits and "-" (cmd/taflmail: tournament files). It is no
+// "tm.event.<tournament>.<nonce>@domain", the tournament's id of the form
+// club.TournamentIDPattern, the one every stored tournament has. It is no
 // game's thread (threadID wants a six-character id and a key).
-var eventThreadID = regexp.MustCompile(`^tm\.event\.([a-z][a-z0-9-]{1,31})\.[0-9a-f]+@`)
+var eventThreadID = regexp.MustCompile(`^tm\.event\.(` + club.TournamentIDPattern + `)\.[0-9a-f]+@`)
 
 // eventMessageID returns the Message-ID of the mail about tournament
 // event to its spectator addr, caused by seed (the change's own seed):

@@ -9,6 +9,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/club"
 )
 
 // newTournamentCreateCommand returns `taflmail tournament create FILE`.
@@ -45,8 +46,8 @@ stored. A file larger than --max-bytes (1 MiB) is refused unread. The event star
 				return err
 			}
 			// the server's allowance is the default (clock.leave_days)
-			terms := serverTerms{leaveDays: cfg.Clock.LeaveDays, maxPlayers: cfg.Server.MaxTournamentPlayers, address: cfg.Server.Address}
-			f, err := readTournamentFile(args[0], data, now, terms)
+			terms := club.TournamentTerms{LeaveDays: cfg.Clock.LeaveDays, MaxPlayers: cfg.Server.MaxTournamentPlayers, Address: cfg.Server.Address}
+			f, err := club.ReadTournamentFile(args[0], data, now, terms)
 			if err != nil {
 				return err
 			}
@@ -55,27 +56,28 @@ stored. A file larger than --max-bytes (1 MiB) is refused unread. The event star
 				return err
 			}
 			defer store.Close()
-			tc := &archive.TournamentChange{Tournaments: []*archive.Tournament{&f.t}}
-			for i, p := range f.players {
+			t := &f.Tournament
+			tc := &archive.TournamentChange{Tournaments: []*archive.Tournament{t}}
+			for i, p := range f.Players {
 				key, err := entryKey()
 				if err != nil {
 					return err
 				}
-				tc.Entries = append(tc.Entries, archive.Entry{TournamentID: f.t.ID, Player: p, Key: key, Seq: i + 1, JoinedAt: now})
+				tc.Entries = append(tc.Entries, archive.Entry{TournamentID: t.ID, Player: p, Key: key, Seq: i + 1, JoinedAt: now})
 			}
 			err = store.Commit(cmd.Context(), archive.Change{Tournament: tc})
 			if errors.Is(err, archive.ErrConflict) {
-				return fmt.Errorf("%s: a tournament %q exists already ('taflmail tournament show %s')", args[0], f.t.ID, f.t.ID)
+				return fmt.Errorf("%s: a tournament %q exists already ('taflmail tournament show %s')", args[0], t.ID, t.ID)
 			}
 			if err != nil {
 				return err
 			}
-			entry := counted(len(f.players), "player", "players")
-			if f.t.OpenEntry {
-				entry = "open entry by mail (join " + f.t.ID + ") until " + f.t.EntryCloses.Format("2006-01-02")
+			entry := counted(len(f.Players), "player", "players")
+			if t.OpenEntry {
+				entry = "open entry by mail (join " + t.ID + ") until " + t.EntryCloses.Format("2006-01-02")
 			}
-			fmt.Fprintf(cmd.OutOrStdout(), "created tournament %s (%s): %s, %s, %s; starts %s\n", f.t.ID, f.t.Name, f.t.Variant,
-				f.t.TimeControl, entry, f.t.StartDate.Format("2006-01-02"))
+			fmt.Fprintf(cmd.OutOrStdout(), "created tournament %s (%s): %s, %s, %s; starts %s\n", t.ID, t.Name, t.Variant,
+				t.TimeControl, entry, t.StartDate.Format("2006-01-02"))
 			return nil
 		},
 	}

@@ -1,4 +1,4 @@
-package main
+package club
 
 import (
 	"errors"
@@ -16,7 +16,6 @@ import (
 	"github.com/taflmail/taflmail/engine"
 	"github.com/taflmail/taflmail/grammar"
 	"github.com/taflmail/taflmail/notation"
-	"github.com/taflmail/taflmail/server"
 )
 
 // A tournament file (docs/tournaments.md, "Creating a tournament"):
@@ -34,24 +33,27 @@ import (
 //	# or, instead of players, open entry by mail until a day:
 //	entry_closes: 2027-01-10
 //
-// readTournamentFile checks every key against these rules and reports each
+// ReadTournamentFile checks every key against these rules and reports each
 // problem at its line, so a director fixes the file in one go. The
 // yaml.Node tree gives the lines (go.yaml.in/yaml/v3, the YAML library
 // the configuration's viper already links).
 
-// fileProblem is one problem of a tournament file, at a line (0 when it
-// concerns the whole file).
-type fileProblem struct {
-	file string
-	line int
-	msg  string
+// FileProblem is one problem of a tournament file: the file's name as
+// given, the line (1-based; 0 when it concerns the whole file) and what
+// is wrong, in English for the director.
+type FileProblem struct {
+	File string
+	Line int
+	Msg  string
 }
 
-func (p *fileProblem) Error() string {
-	if p.line == 0 {
-		return p.file + ": " + p.msg
+// Error implements error: "FILE:LINE: problem", or "FILE: problem" for
+// Line 0.
+func (p *FileProblem) Error() string {
+	if p.Line == 0 {
+		return p.File + ": " + p.Msg
 	}
-	return fmt.Sprintf("%s:%d: %s", p.file, p.line, p.msg)
+	return fmt.Sprintf("%s:%d: %s", p.File, p.Line, p.Msg)
 }
 
 // tournamentKeys are the keys of a tournament file, in the order the docs
@@ -59,35 +61,39 @@ func (p *fileProblem) Error() string {
 var tournamentKeys = []string{"id", "name", "variant", "time_control", "format", "groups", "games_per_pairing", "start",
 	"rated", "leave_days", "players", "entry_closes"}
 
-// tournamentID is the form of a tournament's id: what a player types after
-// "join", so short, lower case, no blanks.
-var tournamentID = regexp.MustCompile(`^[a-z][a-z0-9-]{0,30}[a-z0-9]$`)
-
-// serverTerms are what the referee's configuration says of every
-// tournament file: the default yearly leave allowance (clock.leave_days),
-// the most players an event may have (server.max_tournament_players) and
-// the referee's own address (server.address; "" when the configuration
-// names none), which plays no games.
-type serverTerms struct {
-	leaveDays  int
-	maxPlayers int
-	address    string
+// TournamentTerms are what the referee's configuration says of every
+// tournament file: the default yearly leave allowance in days
+// (clock.leave_days), the most players an event may have
+// (server.max_tournament_players; 0 for no limit) and the referee's own
+// address (server.address; "" when the configuration names none), which
+// plays no games.
+type TournamentTerms struct {
+	LeaveDays  int
+	MaxPlayers int
+	Address    string
 }
 
-// tournamentFile is what a valid file says.
-type tournamentFile struct {
-	t       archive.Tournament
-	players []string
+// TournamentFile is what a valid tournament file says: the event to
+// store (status TournamentCreated, created at the instant read) and, for
+// an event without open entry, its players' addresses in lower case, in
+// the file's order.
+type TournamentFile struct {
+	Tournament archive.Tournament
+	Players    []string
 }
 
-// readTournamentFile parses and checks a tournament file as of now (a
-// start or closing day in the past is refused; today is allowed) against
-// the referee's terms: whatever it accepts, `tournament start` can start
-// (issue 18 §4), so a list of more players than terms.maxPlayers, the
-// engine's address and the referee's own are refused at their lines. All
-// problems are returned, joined, each a *fileProblem.
-func readTournamentFile(name string, data []byte, now time.Time, terms serverTerms) (*tournamentFile, error) {
-	leaveDays := terms.leaveDays
+// ReadTournamentFile parses and checks the tournament file data, named
+// name in its problems, as of now (a start or closing day in the past is
+// refused; today is allowed) against the referee's terms: whatever it
+// accepts, `tournament start` can start (issue 18 §4), so a list of more
+// players than terms.MaxPlayers, fewer than MinPlayers, the engine's
+// address and the referee's own are refused at their lines. The id must
+// pass ValidTournamentID, must not look like a game's id
+// (LooksLikeGameID) and must not read as a word after "watch". All
+// problems are returned, joined with errors.Join, each a *FileProblem,
+// in line order.
+func ReadTournamentFile(name string, data []byte, now time.Time, terms TournamentTerms) (*TournamentFile, error) {
+	leaveDays := terms.LeaveDays
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return nil, yamlProblem(name, err)
@@ -97,11 +103,11 @@ func readTournamentFile(name string, data []byte, now time.Time, terms serverTer
 		if len(doc.Content) > 0 {
 			line = doc.Content[0].Line
 		}
-		return nil, &fileProblem{name, line, "want a mapping of keys (id, name, variant, …), see docs/tournaments.md"}
+		return nil, &FileProblem{name, line, "want a mapping of keys (id, name, variant, …), see docs/tournaments.md"}
 	}
 	var problems []error
 	bad := func(n *yaml.Node, format string, args ...any) {
-		problems = append(problems, &fileProblem{name, n.Line, fmt.Sprintf(format, args...)})
+		problems = append(problems, &FileProblem{name, n.Line, fmt.Sprintf(format, args...)})
 	}
 	root := doc.Content[0]
 	keys := map[string]*yaml.Node{}
@@ -117,14 +123,14 @@ func readTournamentFile(name string, data []byte, now time.Time, terms serverTer
 			keys[k.Value], keyLine[k.Value] = v, k.Line
 		}
 	}
-	f := &tournamentFile{t: archive.Tournament{Groups: 1, GamesPerPairing: 2, LeaveDays: leaveDays, Status: archive.TournamentCreated, CreatedAt: now}}
-	t := &f.t
+	f := &TournamentFile{Tournament: archive.Tournament{Groups: 1, GamesPerPairing: 2, LeaveDays: leaveDays, Status: archive.TournamentCreated, CreatedAt: now}}
+	t := &f.Tournament
 	today := time.Date(now.Year(), now.Month(), now.Day(), 0, 0, 0, 0, time.UTC)
 	scalar := func(key string, required bool) (*yaml.Node, bool) {
 		n := keys[key]
 		if n == nil {
 			if required {
-				problems = append(problems, &fileProblem{name, 0, key + " is missing"})
+				problems = append(problems, &FileProblem{name, 0, key + " is missing"})
 			}
 			return nil, false
 		}
@@ -157,9 +163,9 @@ func readTournamentFile(name string, data []byte, now time.Time, terms serverTer
 
 	if n, ok := scalar("id", true); ok {
 		switch t.ID = n.Value; {
-		case !tournamentID.MatchString(t.ID):
+		case !ValidTournamentID(t.ID):
 			bad(n, "id: %q is not an id: 2 to 32 lower-case letters, digits and -, starting with a letter and not ending in - (players type it: join %s)", n.Value, "winter-2027")
-		case server.LooksLikeGameID(t.ID):
+		case LooksLikeGameID(t.ID):
 			// "watch abc123" would look for a game ABC123 first.
 			bad(n, "id: %q has the shape of a game's id (six letters and digits): put a - in it, as in %s-%s", n.Value, n.Value[:3], n.Value[3:])
 		case !grammar.IsCommandLine("watch " + t.ID):
@@ -182,7 +188,7 @@ func readTournamentFile(name string, data []byte, now time.Time, terms serverTer
 	}
 	if n, ok := scalar("time_control", false); !ok {
 		if keys["time_control"] == nil {
-			problems = append(problems, &fileProblem{name, 0, "time_control is missing: a tournament game always has one (Decision C1), e.g. 30d+1d"})
+			problems = append(problems, &FileProblem{name, 0, "time_control is missing: a tournament game always has one (Decision C1), e.g. 30d+1d"})
 		}
 	} else if tc, err := notation.ParseTimeControl(name, n.Value); err != nil {
 		bad(n, "time_control %q: %s", n.Value, timeControlProblem(name, err))
@@ -261,32 +267,32 @@ func readTournamentFile(name string, data []byte, now time.Time, terms serverTer
 					continue
 				}
 				switch {
-				case addr == server.EngineAddress:
+				case addr == EngineAddress:
 					bad(p, "players: %s is the engine's address: the engine plays a player who asks for it by mail (new … with engine), not in tournaments", addr)
 					continue
-				case terms.address != "" && addr == strings.ToLower(terms.address):
+				case terms.Address != "" && addr == strings.ToLower(terms.Address):
 					bad(p, "players: %s is the referee's own address (server.address), which plays no games", addr)
 					continue
 				}
 				seen[addr] = p.Line
-				f.players = append(f.players, addr)
+				f.Players = append(f.Players, addr)
 			}
-			if most := terms.maxPlayers; most > 0 && len(n.Content) > most {
+			if most := terms.MaxPlayers; most > 0 && len(n.Content) > most {
 				// at the first player too many, so the director sees where
 				// the list must end
 				bad(n.Content[most], "players: %d players, more than the %d a tournament may have (server.max_tournament_players); this is the %s",
 					len(n.Content), most, ordinal(most+1))
-			} else if len(n.Content) < server.MinPlayers {
-				bad(n, "players: %s; a round robin needs at least %d", counted(len(n.Content), "player", "players"), server.MinPlayers)
-			} else if groups && t.Groups > 1 && len(f.players) < 2*t.Groups {
-				bad(n, "players: %d players cannot fill %d groups of at least 2", len(f.players), t.Groups)
+			} else if len(n.Content) < MinPlayers {
+				bad(n, "players: %s; a round robin needs at least %d", playerCount(len(n.Content)), MinPlayers)
+			} else if groups && t.Groups > 1 && len(f.Players) < 2*t.Groups {
+				bad(n, "players: %d players cannot fill %d groups of at least 2", len(f.Players), t.Groups)
 			}
 		}
 	} else if keys["entry_closes"] == nil {
-		problems = append(problems, &fileProblem{name, 0, "give players (a list of addresses) or entry_closes (open entry by mail until that day)"})
+		problems = append(problems, &FileProblem{name, 0, "give players (a list of addresses) or entry_closes (open entry by mail until that day)"})
 	}
 	if len(problems) > 0 {
-		slices.SortStableFunc(problems, func(a, b error) int { return a.(*fileProblem).line - b.(*fileProblem).line })
+		slices.SortStableFunc(problems, func(a, b error) int { return a.(*FileProblem).Line - b.(*FileProblem).Line })
 		return nil, errors.Join(problems...)
 	}
 	return f, nil
@@ -299,9 +305,9 @@ var yamlLine = regexp.MustCompile(`^yaml: line (\d+): (.*)$`)
 func yamlProblem(name string, err error) error {
 	if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
 		line, _ := strconv.Atoi(m[1])
-		return &fileProblem{name, line, "not YAML: " + m[2]}
+		return &FileProblem{name, line, "not YAML: " + m[2]}
 	}
-	return &fileProblem{name, 0, "not YAML: " + strings.TrimPrefix(err.Error(), "yaml: ")}
+	return &FileProblem{name, 0, "not YAML: " + strings.TrimPrefix(err.Error(), "yaml: ")}
 }
 
 // timeControlProblem is the grammar's refusal of a time control without
@@ -312,6 +318,14 @@ func timeControlProblem(name string, err error) string {
 		msg = msg[i+2:] // "1:3: expected …" → "expected …"
 	}
 	return msg + " (the forms: 30d+1d, 10d+2d max 20d, 3d/move, … iccf; docs/clock.md)"
+}
+
+// playerCount writes n players in English: "1 player", "2 players".
+func playerCount(n int) string {
+	if n == 1 {
+		return "1 player"
+	}
+	return strconv.Itoa(n) + " players"
 }
 
 // ordinal writes n as an English ordinal: 1st, 2nd, 3rd, 4th, 11th, 301st.
