@@ -70,22 +70,9 @@ func Load(v *viper.Viper, flags *pflag.FlagSet, file string) (Config, error) {
 		v = viper.New()
 	}
 	keys := Keys()
-	known := make(map[string]bool, len(keys))
-	for _, k := range keys {
-		known[k.Name] = true
-		v.SetDefault(k.Name, k.Default)
-		if err := v.BindEnv(k.Name, k.Env); err != nil {
-			return Config{}, fmt.Errorf("config: %s: %w", k.Name, err)
-		}
-		if flags != nil && k.Flag != "" {
-			if f := flags.Lookup(k.Flag); f != nil {
-				if err := v.BindPFlag(k.Name, f); err != nil {
-					return Config{}, fmt.Errorf("config: --%s: %w", k.Flag, err)
-				}
-			}
-		}
+	if err := bindKeys(v, flags, keys); err != nil {
+		return Config{}, err
 	}
-
 	if file != "" {
 		v.SetConfigFile(file)
 		v.SetConfigType("yaml")
@@ -102,27 +89,78 @@ func Load(v *viper.Viper, flags *pflag.FlagSet, file string) (Config, error) {
 	// unknown keys, then values that cannot be decoded, then the checks.
 	var problems []error
 	if file != "" {
-		all := v.AllKeys()
-		slices.Sort(all)
-		for _, k := range all {
-			switch {
-			case known[k]:
-			case renamed[k] != "":
-				problems = append(problems, &KeyError{Key: k, Problem: "no longer read in " + file + ": " + renamed[k]})
-			case isSection(keys, k):
-				problems = append(problems, &KeyError{Key: k, Problem: fmt.Sprintf("is a section: write its keys (%s, …) indented below it, not one value", firstKey(keys, k))})
-			default:
-				problems = append(problems, &KeyError{Key: k, Problem: "unknown key in " + file})
+		problems = unknownKeys(v, keys, file)
+	}
+	c, decodeProblems, undecoded := decodeKeys(v, keys)
+	problems = append(problems, decodeProblems...)
+	problems = append(problems, c.readFiles()...)
+	c.derive()
+	for _, e := range unjoin(c.Validate()) {
+		var ke *KeyError
+		if errors.As(e, &ke) && undecoded[ke.Key] {
+			continue
+		}
+		problems = append(problems, e)
+	}
+	return c, errors.Join(problems...)
+}
+
+// bindKeys gives v the default, the environment variable and the flag of
+// flags (if set and flags is not nil) of each of keys. The error, from
+// viper, names the key or flag.
+func bindKeys(v *viper.Viper, flags *pflag.FlagSet, keys []Key) error {
+	for _, k := range keys {
+		v.SetDefault(k.Name, k.Default)
+		if err := v.BindEnv(k.Name, k.Env); err != nil {
+			return fmt.Errorf("config: %s: %w", k.Name, err)
+		}
+		if flags != nil && k.Flag != "" {
+			if f := flags.Lookup(k.Flag); f != nil {
+				if err := v.BindPFlag(k.Name, f); err != nil {
+					return fmt.Errorf("config: --%s: %w", k.Flag, err)
+				}
 			}
 		}
 	}
+	return nil
+}
 
-	// Decode key by key rather than with v.Unmarshal, so that a value of
-	// the wrong type is reported with its key and the value's source does
-	// not matter. A key that cannot be decoded keeps its default and is
-	// left out of the checks below, which would only complain again.
-	c := Default()
-	undecoded := map[string]bool{}
+// unknownKeys returns a [*KeyError] for every key v read from file that is
+// none of keys, in sorted order: one renamed says what replaced it, a
+// section given one value is told to indent its keys, any other is unknown.
+func unknownKeys(v *viper.Viper, keys []Key, file string) []error {
+	known := make(map[string]bool, len(keys))
+	for _, k := range keys {
+		known[k.Name] = true
+	}
+	var problems []error
+	all := v.AllKeys()
+	slices.Sort(all)
+	for _, k := range all {
+		switch {
+		case known[k]:
+		case renamed[k] != "":
+			problems = append(problems, &KeyError{Key: k, Problem: "no longer read in " + file + ": " + renamed[k]})
+		case isSection(keys, k):
+			problems = append(problems, &KeyError{Key: k, Problem: fmt.Sprintf("is a section: write its keys (%s, …) indented below it, not one value", firstKey(keys, k))})
+		default:
+			problems = append(problems, &KeyError{Key: k, Problem: "unknown key in " + file})
+		}
+	}
+	return problems
+}
+
+// decodeKeys returns [Default] with every one of keys decoded from v into
+// it, a [*KeyError] for each value that cannot be, and the set of those
+// keys, which keep their default.
+//
+// Decode key by key rather than with v.Unmarshal, so that a value of the
+// wrong type is reported with its key and the value's source does not
+// matter. Load leaves an undecoded key out of the checks, which would only
+// complain again.
+func decodeKeys(v *viper.Viper, keys []Key) (c Config, problems []error, undecoded map[string]bool) {
+	c = Default()
+	undecoded = map[string]bool{}
 	root := reflect.ValueOf(&c).Elem()
 	for _, k := range keys {
 		if err := decode(fieldByKey(root, k.Name), v.Get(k.Name)); err != nil {
@@ -130,7 +168,16 @@ func Load(v *viper.Viper, flags *pflag.FlagSet, file string) (Config, error) {
 			undecoded[k.Name] = true
 		}
 	}
+	return c, problems, undecoded
+}
 
+// readFiles reads the password files into c and checks that the OAuth2
+// token files and the CA files can be read, in the order imap and smtp
+// passwords, token files, CA files. It returns a problem for each that
+// cannot: a [*KeyError] on the password_file key, or the error of the
+// token or TLS reader, which names its key.
+func (c *Config) readFiles() []error {
+	var problems []error
 	for _, p := range []struct {
 		key      string
 		password *Secret
@@ -161,15 +208,7 @@ func Load(v *viper.Viper, flags *pflag.FlagSet, file string) (Config, error) {
 	if _, err := c.SMTP.TLSConfig(); err != nil {
 		problems = append(problems, err)
 	}
-	c.derive()
-	for _, e := range unjoin(c.Validate()) {
-		var ke *KeyError
-		if errors.As(e, &ke) && undecoded[ke.Key] {
-			continue
-		}
-		problems = append(problems, e)
-	}
-	return c, errors.Join(problems...)
+	return problems
 }
 
 // unjoin lists the errors of an errors.Join, or err alone; nil for nil.
