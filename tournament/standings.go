@@ -131,15 +131,53 @@ func (s *Section) Standings() (*Standings, error) {
 	} else if err := checkNames(names); err != nil {
 		return nil, err
 	}
+	t, err := newTally(names, s.Games, s.Withdrawn)
+	if err != nil {
+		return nil, err
+	}
+	st := &Standings{Event: s.Event, Section: s.Number}
+	st.Games, st.Finished = t.score(s.Games)
+	t.sonnebornBerger()
+	st.Annulled = t.rank()
+	st.Rows = t.standingRows(t.matches())
+	return st, nil
+}
+
+// tally is the working state of [Section.Standings]. Slices of length
+// len(names) are indexed by player, the player's position in names.
+type tally struct {
+	names     []string
+	games     []scored // one per game of the section, in its order
+	withdrawn []bool
+	annulled  []bool     // withdrawn having finished fewer than half (T3)
+	rows      []Standing // the counts Games, Played, Wins, Draws, Losses
+	pts       []int      // points, in half points
+	sb        []int      // Sonneborn–Berger, in quarter points
+	order     []int      // the players ranked, the annulled left out
+	tied      []int      // half points in the games among the level group
+	inTie     []bool     // the player was level with another (tied counts)
+}
+
+// newTally resolves the players of games and the withdrawn players to
+// their index in names and marks who is withdrawn and whose games are
+// annulled (2·finished < scheduled). Errors wrap ErrUnknownPlayer: the
+// first game with a side not in names or the same player on both sides,
+// then the first withdrawn player not in names.
+func newTally(names []string, games []Game, withdrawnPlayers []string) (*tally, error) {
 	n := len(names)
 	idx := make(map[string]int, n)
 	for i, p := range names {
 		idx[p] = i
 	}
-	games := make([]scored, len(s.Games))
+	t := &tally{
+		names:     names,
+		games:     make([]scored, len(games)),
+		withdrawn: make([]bool, n),
+		annulled:  make([]bool, n),
+	}
 	total := make([]int, n)
 	finished := make([]int, n)
-	for k, g := range s.Games {
+	for k, g := range games {
 		a, okA := idx[g.Attackers]
 		d, okD := idx[g.Defenders]
 		switch {
@@ -150,7 +188,7 @@ func (s *Section) Standings() (*Standings, error) {
 		case a == d:
 			return nil, fmt.Errorf("%w: %q plays both sides of game %d", ErrUnknownPlayer, g.Attackers, k+1)
 		}
-		games[k] = scored{a: a, d: d}
+		t.games[k] = scored{a: a, d: d}
 		total[a]++
 		total[d]++
 		if g.Result != engine.Ongoing {
@@ -158,29 +196,35 @@ func (s *Section) Standings() (*Standings, error) {
 			finished[d]++
 		}
 	}
-	withdrawn := make([]bool, n)
-	annulled := make([]bool, n)
-	for _, p := range s.Withdrawn {
+	for _, p := range withdrawnPlayers {
 		i, ok := idx[p]
 		if !ok {
 			return nil, fmt.Errorf("%w: withdrawn player %q", ErrUnknownPlayer, p)
 		}
-		withdrawn[i] = true
-		annulled[i] = 2*finished[i] < total[i]
+		t.withdrawn[i] = true
+		t.annulled[i] = 2*finished[i] < total[i]
 	}
+	return t, nil
+}
 
-	st := &Standings{Event: s.Event, Section: s.Number, Annulled: []string{}}
-	rows := make([]Standing, n)
-	pts := make([]int, n) // half points
-	for k, g := range s.Games {
-		sg := &games[k]
-		if annulled[sg.a] || annulled[sg.d] {
+// score scores each game of games (the section's, as t.games) that is not
+// annulled: a result, or the loss of an unfinished game by a withdrawn
+// player (T3; two withdrawn players both lose). It fills the players'
+// counts and points and returns the number of games that count and of
+// those with a result.
+func (t *tally) score(games []Game) (scheduled, finished int) {
+	n := len(t.names)
+	t.rows = make([]Standing, n)
+	t.pts = make([]int, n)
+	for k, g := range games {
+		sg := &t.games[k]
+		if t.annulled[sg.a] || t.annulled[sg.d] {
 			continue
 		}
 		sg.scheduled = true
-		rows[sg.a].Games++
-		rows[sg.d].Games++
-		st.Games++
+		t.rows[sg.a].Games++
+		t.rows[sg.d].Games++
+		scheduled++
 		switch g.Result {
 		case engine.AttackersWin:
 			sg.sa, sg.sd, sg.counted = 2, 0, true
@@ -191,7 +235,7 @@ func (s *Section) Standings() (*Standings, error) {
 		default:
 			// Unfinished: lost by a withdrawn player (T3), else not yet
 			// played.
-			wa, wd := withdrawn[sg.a], withdrawn[sg.d]
+			wa, wd := t.withdrawn[sg.a], t.withdrawn[sg.d]
 			if wa || wd {
 				sg.counted = true
 				if !wa {
@@ -205,82 +249,111 @@ func (s *Section) Standings() (*Standings, error) {
 		if !sg.counted {
 			continue
 		}
-		st.Finished++
+		finished++
 		for _, side := range [2][2]int{{sg.a, sg.sa}, {sg.d, sg.sd}} {
 			i, sc := side[0], side[1]
-			pts[i] += sc
-			rows[i].Played++
+			t.pts[i] += sc
+			t.rows[i].Played++
 			switch sc {
 			case 2:
-				rows[i].Wins++
+				t.rows[i].Wins++
 			case 1:
-				rows[i].Draws++
+				t.rows[i].Draws++
 			default:
-				rows[i].Losses++
+				t.rows[i].Losses++
 			}
 		}
 	}
-	sb := make([]int, n) // quarter points
-	for _, g := range games {
-		if g.counted {
-			sb[g.a] += g.sa * pts[g.d]
-			sb[g.d] += g.sd * pts[g.a]
-		}
-	}
+	return scheduled, finished
+}
 
-	// Order by points, S–B, wins; then among each level group by the
-	// points of the games inside the group.
-	order := make([]int, 0, n)
-	for i := range n {
-		if annulled[i] {
-			st.Annulled = append(st.Annulled, names[i])
-		} else {
-			order = append(order, i)
+// sonnebornBerger sums, for each player, the score of each counted game
+// times the opponent's final points (Decision T2), after [tally.score].
+func (t *tally) sonnebornBerger() {
+	t.sb = make([]int, len(t.names))
+	for _, g := range t.games {
+		if g.counted {
+			t.sb[g.a] += g.sa * t.pts[g.d]
+			t.sb[g.d] += g.sd * t.pts[g.a]
 		}
 	}
-	primary := func(i, j int) int {
-		return cmp.Or(cmp.Compare(pts[j], pts[i]), cmp.Compare(sb[j], sb[i]), cmp.Compare(rows[j].Wins, rows[i].Wins))
+}
+
+// primary compares players i and j by points, S–B and wins, the better
+// first (a negative result when i ranks above j).
+func (t *tally) primary(i, j int) int {
+	return cmp.Or(cmp.Compare(t.pts[j], t.pts[i]), cmp.Compare(t.sb[j], t.sb[i]), cmp.Compare(t.rows[j].Wins, t.rows[i].Wins))
+}
+
+// level reports whether players i and j are level after every tie-break,
+// and so share a place.
+func (t *tally) level(i, j int) bool { return t.primary(i, j) == 0 && t.tied[i] == t.tied[j] }
+
+// rank orders the players not annulled by [tally.primary], then each
+// group level on it by the points of the games inside the group (one
+// pass), stably, into t.order. It returns the names of the annulled
+// players in names order, never nil.
+func (t *tally) rank() (annulled []string) {
+	n := len(t.names)
+	annulled = []string{}
+	t.order = make([]int, 0, n)
+	for i := range n {
+		if t.annulled[i] {
+			annulled = append(annulled, t.names[i])
+		} else {
+			t.order = append(t.order, i)
+		}
 	}
-	slices.SortStableFunc(order, primary)
-	tied := make([]int, n) // half points among the level group
-	inTie := make([]bool, n)
-	for lo := 0; lo < len(order); {
+	slices.SortStableFunc(t.order, t.primary)
+	t.tied = make([]int, n)
+	t.inTie = make([]bool, n)
+	for lo := 0; lo < len(t.order); {
 		hi := lo + 1
-		for hi < len(order) && primary(order[lo], order[hi]) == 0 {
+		for hi < len(t.order) && t.primary(t.order[lo], t.order[hi]) == 0 {
 			hi++
 		}
 		if hi-lo > 1 {
-			group := order[lo:hi]
-			member := make(map[int]bool, len(group))
-			for _, i := range group {
-				member[i] = true
-				inTie[i] = true
-			}
-			for _, g := range games {
-				if g.counted && member[g.a] && member[g.d] {
-					tied[g.a] += g.sa
-					tied[g.d] += g.sd
-				}
-			}
-			slices.SortStableFunc(group, func(i, j int) int { return cmp.Compare(tied[j], tied[i]) })
+			t.breakTie(t.order[lo:hi])
 		}
 		lo = hi
 	}
-	level := func(i, j int) bool { return primary(i, j) == 0 && tied[i] == tied[j] }
+	return annulled
+}
 
-	rank := make([]int, n) // player index → position in order
-	for r, i := range order {
-		rank[i] = r
+// breakTie counts the points of the games among group, players level on
+// [tally.primary], and sorts group by them, stably.
+func (t *tally) breakTie(group []int) {
+	member := make(map[int]bool, len(group))
+	for _, i := range group {
+		member[i] = true
+		t.inTie[i] = true
 	}
-	// matches[i][r]: player i against the player ranked r.
-	matches := make([][]Match, n)
-	for _, i := range order {
-		matches[i] = make([]Match, len(order))
-		for r, j := range order {
-			matches[i][r].Opponent = names[j]
+	for _, g := range t.games {
+		if g.counted && member[g.a] && member[g.d] {
+			t.tied[g.a] += g.sa
+			t.tied[g.d] += g.sd
 		}
 	}
-	for _, g := range games {
+	slices.SortStableFunc(group, func(i, j int) int { return cmp.Compare(t.tied[j], t.tied[i]) })
+}
+
+// matches returns, after [tally.rank], matches[i][r]: ranked player i's
+// match against the player ranked r (i's own place included, empty), the
+// sum of the scheduled games between them. Rows of annulled players are
+// nil.
+func (t *tally) matches() [][]Match {
+	rank := make([]int, len(t.names)) // player index → position in order
+	for r, i := range t.order {
+		rank[i] = r
+	}
+	matches := make([][]Match, len(t.names))
+	for _, i := range t.order {
+		matches[i] = make([]Match, len(t.order))
+		for r, j := range t.order {
+			matches[i][r].Opponent = t.names[j]
+		}
+	}
+	for _, g := range t.games {
 		if !g.scheduled {
 			continue
 		}
@@ -294,31 +367,38 @@ func (s *Section) Standings() (*Standings, error) {
 			md.Score += float64(g.sd) / 2
 		}
 	}
+	return matches
+}
 
-	st.Rows = make([]Standing, len(order))
-	for lo := 0; lo < len(order); {
+// standingRows returns the rows of the standings in t.order, with places
+// (shared by players [tally.level]), points, tie-breaks and each player's
+// matches from matches (as [tally.matches] gives them; their own place
+// is removed).
+func (t *tally) standingRows(matches [][]Match) []Standing {
+	rows := make([]Standing, len(t.order))
+	for lo := 0; lo < len(t.order); {
 		hi := lo + 1
-		for hi < len(order) && level(order[lo], order[hi]) {
+		for hi < len(t.order) && t.level(t.order[lo], t.order[hi]) {
 			hi++
 		}
 		for r := lo; r < hi; r++ {
-			i := order[r]
-			row := rows[i]
+			i := t.order[r]
+			row := t.rows[i]
 			row.Place, row.LastPlace, row.Shared = lo+1, hi, hi-lo > 1
-			row.Player = names[i]
-			row.Points = float64(pts[i]) / 2
-			row.SonnebornBerger = float64(sb[i]) / 4
-			row.Withdrawn = withdrawn[i]
-			if inTie[i] {
-				t := float64(tied[i]) / 2
-				row.TiedPoints = &t
+			row.Player = t.names[i]
+			row.Points = float64(t.pts[i]) / 2
+			row.SonnebornBerger = float64(t.sb[i]) / 4
+			row.Withdrawn = t.withdrawn[i]
+			if t.inTie[i] {
+				tp := float64(t.tied[i]) / 2
+				row.TiedPoints = &tp
 			}
 			row.Matches = slices.Delete(matches[i], r, r+1)
-			st.Rows[r] = row
+			rows[r] = row
 		}
 		lo = hi
 	}
-	return st, nil
+	return rows
 }
 
 // playersOf lists the players of games in order of first appearance.
