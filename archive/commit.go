@@ -453,34 +453,90 @@ func replaceOutbox(ctx context.Context, tx *sql.Tx, id int64) error {
 }
 
 // validate checks the rules documented on Change's fields before anything
-// is written.
+// is written. It returns the first broken rule as an [ErrInvalid] error,
+// checking the fields in this order: mail, public names, games, new
+// plies, players (with confirmations and digests), takebacks, spectators,
+// outbox, tournament, mailbox, leave, fired timers, timer plans.
 func (c *Change) validate() error {
-	if m := c.Mail; m.MessageID == "" {
-		if m != (ProcessedMail{}) {
-			return invalid("mail without Message-ID")
-		}
-	} else if !dispositions[m.Disposition] {
-		return invalid("mail %q: disposition %q", m.MessageID, m.Disposition)
-	} else if !m.Budget.Valid() {
-		return invalid("mail %q: budget %q", m.MessageID, m.Budget)
+	if err := validateMail(c.Mail); err != nil {
+		return err
 	}
 	if err := validatePublicNames(c.PublicNames); err != nil {
 		return err
 	}
-	seen := make(map[string]bool, len(c.Games))
-	for _, g := range c.Games {
+	written, err := validateGames(c.Games)
+	if err != nil {
+		return err
+	}
+	if err := validateNewPlies(c.NewPlies); err != nil {
+		return err
+	}
+	if err := c.validatePlayers(); err != nil {
+		return err
+	}
+	if err := validateTakeBacks(c.TakeBacks, c.NewPlies); err != nil {
+		return err
+	}
+	for _, sp := range append(append([]Spectator(nil), c.Watch...), c.Unwatch...) {
+		if (sp.GameID == "") == (sp.TournamentID == "") || sp.Address == "" {
+			return invalid("spectator %q of game %q or tournament %q", sp.Address, sp.GameID, sp.TournamentID)
+		}
+	}
+	if err := validateOutbox(c.Outbox); err != nil {
+		return err
+	}
+	if err := c.Tournament.validate(); err != nil {
+		return err
+	}
+	if mb := c.Mailbox; mb != nil && mb.Mailbox == "" {
+		return invalid("mailbox state without mailbox name")
+	}
+	if err := validateLeave(c.Leave); err != nil {
+		return err
+	}
+	return validateTimers(c.Fired, c.Timers, written)
+}
+
+// validateMail checks the processed mail: none at all (the zero value),
+// or one with a Message-ID, a known disposition and a valid budget.
+func validateMail(m ProcessedMail) error {
+	switch {
+	case m.MessageID == "":
+		if m != (ProcessedMail{}) {
+			return invalid("mail without Message-ID")
+		}
+	case !dispositions[m.Disposition]:
+		return invalid("mail %q: disposition %q", m.MessageID, m.Disposition)
+	case !m.Budget.Valid():
+		return invalid("mail %q: budget %q", m.MessageID, m.Budget)
+	}
+	return nil
+}
+
+// validateGames checks each game ([Game.validate]) and that none is nil
+// or given twice, and returns the set of their IDs.
+func validateGames(games []*Game) (ids map[string]bool, err error) {
+	ids = make(map[string]bool, len(games))
+	for _, g := range games {
 		if g == nil {
-			return invalid("nil game")
+			return nil, invalid("nil game")
 		}
 		if err := g.validate(); err != nil {
-			return err
+			return nil, err
 		}
-		if seen[g.ID] {
-			return invalid("game %q given twice", g.ID)
+		if ids[g.ID] {
+			return nil, invalid("game %q given twice", g.ID)
 		}
-		seen[g.ID] = true
+		ids[g.ID] = true
 	}
-	for id, plies := range c.NewPlies {
+	return ids, nil
+}
+
+// validateNewPlies checks that each list of new plies has a game ID, is
+// not empty, and numbers its plies from 1 up without a gap, each with a
+// move.
+func validateNewPlies(newPlies map[string][]Ply) error {
+	for id, plies := range newPlies {
 		if id == "" {
 			return invalid("plies of a game without id")
 		}
@@ -498,6 +554,13 @@ func (c *Change) validate() error {
 			}
 		}
 	}
+	return nil
+}
+
+// validatePlayers checks the players (an address and a valid digest
+// setting), the confirmations, and the digests sent (an address, and a
+// next due time after the due one).
+func (c *Change) validatePlayers() error {
 	for _, p := range c.Players {
 		if p.Address == "" {
 			return invalid("player without address")
@@ -516,20 +579,28 @@ func (c *Change) validate() error {
 			return invalid("digest of %q: due %v, next %v", d.Address, d.Due, d.Next)
 		}
 	}
-	for id, tb := range c.TakeBacks {
+	return nil
+}
+
+// validateTakeBacks checks that each takeback names a game, a ply number
+// and its move, and that new plies of the same game start at the ply
+// taken back.
+func validateTakeBacks(takeBacks map[string]TakenBack, newPlies map[string][]Ply) error {
+	for id, tb := range takeBacks {
 		if id == "" || tb.N < 1 || tb.Move == "" {
 			return invalid("takeback in game %q: ply %d %q", id, tb.N, tb.Move)
 		}
-		if plies, ok := c.NewPlies[id]; ok && plies[0].N != tb.N {
+		if plies, ok := newPlies[id]; ok && plies[0].N != tb.N {
 			return invalid("game %q: ply %d taken back, new plies start at %d", id, tb.N, plies[0].N)
 		}
 	}
-	for _, sp := range append(append([]Spectator(nil), c.Watch...), c.Unwatch...) {
-		if (sp.GameID == "") == (sp.TournamentID == "") || sp.Address == "" {
-			return invalid("spectator %q of game %q or tournament %q", sp.Address, sp.GameID, sp.TournamentID)
-		}
-	}
-	for _, m := range c.Outbox {
+	return nil
+}
+
+// validateOutbox checks that each outbox mail has a sender, recipients
+// and a message, a valid status if any, and no negative attempt count.
+func validateOutbox(outbox []OutboxMail) error {
+	for _, m := range outbox {
 		switch {
 		case m.From == "":
 			return invalid("outbox mail %q: empty From", m.MessageID)
@@ -543,13 +614,13 @@ func (c *Change) validate() error {
 			return invalid("outbox mail %q: %d attempts", m.MessageID, m.Attempts)
 		}
 	}
-	if err := c.Tournament.validate(); err != nil {
-		return err
-	}
-	if mb := c.Mailbox; mb != nil && mb.Mailbox == "" {
-		return invalid("mailbox state without mailbox name")
-	}
-	for addr, ls := range c.Leave {
+	return nil
+}
+
+// validateLeave checks that each player's leave has an address and
+// intervals that are not empty and share no day.
+func validateLeave(leave map[string][]notation.Leave) error {
+	for addr, ls := range leave {
 		if lower(addr) == "" {
 			return invalid("leave of a player without address")
 		}
@@ -564,16 +635,25 @@ func (c *Change) validate() error {
 			}
 		}
 	}
-	for _, f := range c.Fired {
+	return nil
+}
+
+// validateTimers checks the fired timers and then the timer plans: each
+// belongs to a game in written (the IDs of the games the change writes);
+// a fired timer has a key; a plan is for a ply (0 only with no timers)
+// and its timers have distinct keys, a valid kind, a ply not before the
+// plan's and a due time.
+func validateTimers(fired []TimerRef, plans map[string]TimerPlan, written map[string]bool) error {
+	for _, f := range fired {
 		switch {
 		case f.Key == "":
 			return invalid("fired timer of game %q without key", f.GameID)
-		case !seen[f.GameID]:
+		case !written[f.GameID]:
 			return invalid("fired timer %q of game %q, which the change does not write", f.Key, f.GameID)
 		}
 	}
-	for id, p := range c.Timers {
-		if !seen[id] {
+	for id, p := range plans {
+		if !written[id] {
 			return invalid("timers of game %q, which the change does not write", id)
 		}
 		if p.Ply < 0 || p.Ply == 0 && len(p.Timers) > 0 {
