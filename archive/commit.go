@@ -166,65 +166,113 @@ type writtenGame struct {
 }
 
 // write writes c in tx, as Commit documents, and returns what settle
-// needs once it is committed.
+// needs once it is committed. It stops at the first error, of the
+// database or one of Commit's, leaving tx to be rolled back.
 func (c *Change) write(ctx context.Context, tx *sql.Tx, st *stmts, now time.Time) (*written, error) {
-	games := make(map[string]*writtenGame, len(c.Games))
-	var tversions map[string]int64
-	err := func() error {
-		if m := c.Mail; m.MessageID != "" {
-			_, err := tx.ExecContext(ctx, `INSERT INTO processed_mails (message_id, content_hash, sender, game_id, disposition, at,
+	if err := c.writeMail(ctx, tx, now); err != nil {
+		return nil, err
+	}
+	games, err := c.writeGames(ctx, tx, st, now)
+	if err != nil {
+		return nil, err
+	}
+	tversions, err := c.Tournament.write(ctx, tx, now)
+	if err != nil {
+		return nil, err
+	}
+	if err := c.writePlayers(ctx, tx, now); err != nil {
+		return nil, err
+	}
+	if err := c.writeTimers(ctx, tx, st, now); err != nil {
+		return nil, err
+	}
+	if err := writeSpectators(ctx, tx, c.Watch, c.Unwatch, now); err != nil {
+		return nil, err
+	}
+	if err := c.writeOutbox(ctx, tx, now); err != nil {
+		return nil, err
+	}
+	if mb := c.Mailbox; mb != nil {
+		if err := setMailboxState(ctx, tx, *mb, now); err != nil {
+			return nil, err
+		}
+	}
+	return &written{games: games, tournaments: tversions}, nil
+}
+
+// writeMail records c.Mail as processed, if it has a Message-ID, with the
+// number of outbox mails as its replies. Errors: [ErrDuplicate] when its
+// Message-ID or content hash is already recorded.
+func (c *Change) writeMail(ctx context.Context, tx *sql.Tx, now time.Time) error {
+	m := c.Mail
+	if m.MessageID == "" {
+		return nil
+	}
+	_, err := tx.ExecContext(ctx, `INSERT INTO processed_mails (message_id, content_hash, sender, game_id, disposition, at,
 	authenticated, replies, reason, subject, budget, sender_domain) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-				m.MessageID, nullString(m.ContentHash), lower(m.From), m.GameID, m.Disposition, fmtTime(orNow(m.At, now)),
-				m.Authenticated, len(c.Outbox), m.Reason, cut(m.Subject, maxSubject), string(m.Budget), lower(m.Domain))
-			if isUniqueViolation(err) {
-				return fmt.Errorf("mail %q: %w", m.MessageID, ErrDuplicate)
-			}
-			if err != nil {
-				return err
-			}
-		}
-		for _, g := range c.Games {
-			w := &writtenGame{}
-			var err error
-			if g.Version == 0 {
-				w.version, w.createdAt = 1, orNow(g.CreatedAt, now)
-				err = insertGame(ctx, st, g, w.createdAt, now)
-			} else {
-				w.version, w.plyCount, w.createdAt, err = updateGame(ctx, tx, g, now)
-			}
-			if err != nil {
-				return err
-			}
-			games[g.ID] = w
-		}
-		for _, id := range sortedKeys(c.TakeBacks) {
-			w, inGames := games[id]
-			count, err := takeBack(ctx, tx, id, c.TakeBacks[id], !inGames, now)
-			if err != nil {
-				return err
-			}
-			if inGames {
-				w.plyCount = count
-			}
-		}
-		for _, id := range sortedKeys(c.NewPlies) {
-			w, inGames := games[id]
-			_, undone := c.TakeBacks[id]
-			count, err := appendPlies(ctx, tx, id, c.NewPlies[id], !inGames && !undone, now)
-			if err != nil {
-				return err
-			}
-			if inGames {
-				w.plyCount = count
-			}
-		}
+		m.MessageID, nullString(m.ContentHash), lower(m.From), m.GameID, m.Disposition, fmtTime(orNow(m.At, now)),
+		m.Authenticated, len(c.Outbox), m.Reason, cut(m.Subject, maxSubject), string(m.Budget), lower(m.Domain))
+	if isUniqueViolation(err) {
+		return fmt.Errorf("mail %q: %w", m.MessageID, ErrDuplicate)
+	}
+	return err
+}
+
+// writeGames inserts or updates c.Games, then applies the takebacks and
+// appends the new plies, each in the order of its game ID, and returns
+// what was written of each game in c.Games by ID. A game not in c.Games
+// that has a ply taken back, new plies or both has its version bumped
+// once. Errors: those of insertGame, updateGame, takeBack and
+// appendPlies ([ErrConflict], [ErrNotFound]).
+func (c *Change) writeGames(ctx context.Context, tx *sql.Tx, st *stmts, now time.Time) (map[string]*writtenGame, error) {
+	games := make(map[string]*writtenGame, len(c.Games))
+	for _, g := range c.Games {
+		w := &writtenGame{}
 		var err error
-		if tversions, err = c.Tournament.write(ctx, tx, now); err != nil {
-			return err
+		if g.Version == 0 {
+			w.version, w.createdAt = 1, orNow(g.CreatedAt, now)
+			err = insertGame(ctx, st, g, w.createdAt, now)
+		} else {
+			w.version, w.plyCount, w.createdAt, err = updateGame(ctx, tx, g, now)
 		}
-		for _, p := range c.Players {
-			at, due := p.digestColumns()
-			_, err := tx.ExecContext(ctx, `INSERT INTO players (address, name, language, messages_off, digest_at, digest_zone, digest_due,
+		if err != nil {
+			return nil, err
+		}
+		games[g.ID] = w
+	}
+	for _, id := range sortedKeys(c.TakeBacks) {
+		w, inGames := games[id]
+		count, err := takeBack(ctx, tx, id, c.TakeBacks[id], !inGames, now)
+		if err != nil {
+			return nil, err
+		}
+		if inGames {
+			w.plyCount = count
+		}
+	}
+	for _, id := range sortedKeys(c.NewPlies) {
+		w, inGames := games[id]
+		_, undone := c.TakeBacks[id]
+		count, err := appendPlies(ctx, tx, id, c.NewPlies[id], !inGames && !undone, now)
+		if err != nil {
+			return nil, err
+		}
+		if inGames {
+			w.plyCount = count
+		}
+	}
+	return games, nil
+}
+
+// writePlayers writes what c says about players, in this order: the
+// players (inserted or updated; a proof time, once set, is kept, and so is
+// the next digest time unless the digest setting changed), their public
+// names, the confirmations, the digests sent and the leave, each player's
+// in address order. The error of a player names its address.
+func (c *Change) writePlayers(ctx context.Context, tx *sql.Tx, now time.Time) error {
+	for _, p := range c.Players {
+		at, due := p.digestColumns()
+		_, err := tx.ExecContext(ctx, `INSERT INTO players (address, name, language, messages_off, digest_at, digest_zone, digest_due,
 	blocked, proved_at, created_at)
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (address) DO UPDATE SET name = excluded.name, language = excluded.language, messages_off = excluded.messages_off,
@@ -232,62 +280,63 @@ ON CONFLICT (address) DO UPDATE SET name = excluded.name, language = excluded.la
 		THEN players.digest_due ELSE excluded.digest_due END,
 	digest_at = excluded.digest_at, digest_zone = excluded.digest_zone,
 	blocked = excluded.blocked, proved_at = COALESCE(players.proved_at, excluded.proved_at)`,
-				lower(p.Address), p.Name, p.Language, p.MessagesOff, at, p.DigestZone, due, p.Blocked, nullTime(p.ProvedAt),
-				fmtTime(orNow(p.CreatedAt, now)))
-			if err != nil {
-				return fmt.Errorf("player %q: %w", p.Address, err)
-			}
+			lower(p.Address), p.Name, p.Language, p.MessagesOff, at, p.DigestZone, due, p.Blocked, nullTime(p.ProvedAt),
+			fmtTime(orNow(p.CreatedAt, now)))
+		if err != nil {
+			return fmt.Errorf("player %q: %w", p.Address, err)
 		}
-		if err := writePublicNames(ctx, tx, c.PublicNames, now); err != nil {
-			return err
-		}
-		if err := writeConfirmations(ctx, tx, c.Confirmations, now); err != nil {
-			return err
-		}
-		for _, d := range c.Digests {
-			if err := fireDigest(ctx, tx, d); err != nil {
-				return err
-			}
-		}
-		for _, addr := range sortedKeys(c.Leave) {
-			if err := replaceLeave(ctx, tx, addr, c.Leave[addr]); err != nil {
-				return err
-			}
-		}
-		for _, f := range c.Fired {
-			if err := fireTimer(ctx, tx, f, now); err != nil {
-				return err
-			}
-		}
-		for _, id := range sortedKeys(c.Timers) {
-			if err := replaceTimers(ctx, st, id, c.Timers[id]); err != nil {
-				return err
-			}
-		}
-		if err := writeSpectators(ctx, tx, c.Watch, c.Unwatch, now); err != nil {
-			return err
-		}
-		for _, id := range c.Replace {
-			if err := replaceOutbox(ctx, tx, id); err != nil {
-				return err
-			}
-		}
-		for _, m := range c.Outbox {
-			if err := insertOutbox(ctx, tx, m, now); err != nil {
-				return err
-			}
-		}
-		if mb := c.Mailbox; mb != nil {
-			if err := setMailboxState(ctx, tx, *mb, now); err != nil {
-				return err
-			}
-		}
-		return nil
-	}()
-	if err != nil {
-		return nil, err
 	}
-	return &written{games: games, tournaments: tversions}, nil
+	if err := writePublicNames(ctx, tx, c.PublicNames, now); err != nil {
+		return err
+	}
+	if err := writeConfirmations(ctx, tx, c.Confirmations, now); err != nil {
+		return err
+	}
+	for _, d := range c.Digests {
+		if err := fireDigest(ctx, tx, d); err != nil {
+			return err
+		}
+	}
+	for _, addr := range sortedKeys(c.Leave) {
+		if err := replaceLeave(ctx, tx, addr, c.Leave[addr]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeTimers marks c.Fired done, then replaces the timer plans of
+// c.Timers in game ID order. Errors: those of fireTimer ([ErrDuplicate],
+// [ErrConflict]) and replaceTimers.
+func (c *Change) writeTimers(ctx context.Context, tx *sql.Tx, st *stmts, now time.Time) error {
+	for _, f := range c.Fired {
+		if err := fireTimer(ctx, tx, f, now); err != nil {
+			return err
+		}
+	}
+	for _, id := range sortedKeys(c.Timers) {
+		if err := replaceTimers(ctx, st, id, c.Timers[id]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// writeOutbox deletes the mails of c.Replace, then queues c.Outbox.
+// Errors: [ErrConflict] when a mail to replace is no longer pending and
+// unclaimed.
+func (c *Change) writeOutbox(ctx context.Context, tx *sql.Tx, now time.Time) error {
+	for _, id := range c.Replace {
+		if err := replaceOutbox(ctx, tx, id); err != nil {
+			return err
+		}
+	}
+	for _, m := range c.Outbox {
+		if err := insertOutbox(ctx, tx, m, now); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // settle sets what the archive stored of c's games and tournaments
