@@ -257,55 +257,25 @@ func (in *Inbox) noteError(err error) {
 // connect opens a new session; in.mu is held. With check set it only
 // looks: it notes what it finds there, creates nothing, selects the
 // mailbox read-only (EXAMINE), and logs out at once.
+//
+// The steps, each failing as DialInbox documents: check the settings and
+// get the OAuth2 token ([Inbox.prepare]), dial ([Inbox.dial]) and, without
+// implicit TLS, upgrade the plain connection (plainIMAP), wait for the
+// greeting, log in ([Inbox.authenticate]), list the processed mailbox,
+// then either look (check) or create it if missing and select the mailbox
+// ([Inbox.selectMailbox]). The whole of it is bounded by cfg.DialTimeout.
 func (in *Inbox) connect(ctx context.Context, check ...*IMAPCheck) error {
 	cfg := &in.cfg
-	host, _, err := net.SplitHostPort(cfg.Addr)
+	mech, token, tlsConfig, err := in.prepare(ctx)
 	if err != nil {
-		return fmt.Errorf("mailer: dial: %w: IMAP address %q: %v", ErrConfig, cfg.Addr, err)
-	}
-	if cfg.Security == SecurityNone && !isLoopback(host) && !cfg.AllowInsecure {
-		return fmt.Errorf("mailer: dial: %w: refusing to send the IMAP log-in in clear text to %s (imap.allow_insecure)", ErrConfig, host)
-	}
-	mech, err := oauthMechanism(cfg.Auth)
-	if err != nil {
-		return fmt.Errorf("mailer: login: %w: IMAP: %v", ErrConfig, err)
-	}
-	var token string
-	if mech != "" {
-		if cfg.Token == nil {
-			return fmt.Errorf("mailer: login: %w: IMAP authentication %s needs a Token function", ErrConfig, cfg.Auth)
-		}
-		// before dialing, so that a slow token command keeps no
-		// connection waiting
-		if token, err = cfg.Token(ctx); err != nil {
-			return fmt.Errorf("mailer: login: %w", err)
-		}
-	}
-	tlsConfig := cfg.TLSConfig.Clone()
-	if tlsConfig == nil {
-		tlsConfig = &tls.Config{}
-	}
-	if tlsConfig.ServerName == "" {
-		tlsConfig.ServerName = host
+		return err
 	}
 
 	dctx, cancel := context.WithTimeout(ctx, cfg.DialTimeout)
 	defer cancel()
-	d := &net.Dialer{}
-	var conn net.Conn
-	switch cfg.Security {
-	case SecurityNone, SecurityStartTLS:
-		conn, err = d.DialContext(dctx, "tcp", cfg.Addr)
-	case SecurityTLS:
-		conn, err = (&tls.Dialer{NetDialer: d, Config: tlsConfig}).DialContext(dctx, "tcp", cfg.Addr)
-	default:
-		return fmt.Errorf("mailer: dial: %w: unknown IMAP security %q", ErrConfig, cfg.Security)
-	}
+	conn, err := in.dial(ctx, dctx, tlsConfig)
 	if err != nil {
-		if ctx.Err() != nil {
-			return fmt.Errorf("mailer: dial: %w: %w", ErrConnection, ctx.Err())
-		}
-		return fmt.Errorf("mailer: dial: %w", dialFailure("IMAP", "imap", cfg.Addr, cfg.Security, err))
+		return err
 	}
 	stop := context.AfterFunc(dctx, func() { conn.Close() })
 	defer stop()
@@ -320,25 +290,8 @@ func (in *Inbox) connect(ctx context.Context, check ...*IMAPCheck) error {
 
 	st := &connState{}
 	opts := &imapclient.Options{
-		DebugWriter: cfg.Debug,
-		UnilateralDataHandler: &imapclient.UnilateralDataHandler{
-			Mailbox: func(d *imapclient.UnilateralDataMailbox) {
-				if d.NumMessages != nil && *d.NumMessages > st.exists.Swap(*d.NumMessages) {
-					select {
-					case in.newMail <- struct{}{}:
-					default:
-					}
-				}
-			},
-			Expunge: func(uint32) {
-				for {
-					n := st.exists.Load()
-					if n == 0 || st.exists.CompareAndSwap(n, n-1) {
-						return
-					}
-				}
-			},
-		},
+		DebugWriter:           cfg.Debug,
+		UnilateralDataHandler: in.unilateral(st),
 	}
 	sconn := &saslConn{Conn: conn}
 	conn = sconn
@@ -357,36 +310,8 @@ func (in *Inbox) connect(ctx context.Context, check ...*IMAPCheck) error {
 		}
 		return fail("greeting", err)
 	}
-	if mech == "" {
-		if c.Caps().Has(imap.CapLoginDisabled) {
-			c.Close()
-			return fmt.Errorf("mailer: login: %w: server announces LOGINDISABLED", ErrAuth)
-		}
-		if err := c.Login(cfg.Username, cfg.Password).Wait(); err != nil {
-			var ie *imap.Error
-			if errors.As(err, &ie) {
-				c.Close()
-				return fmt.Errorf("mailer: login: %w: %s", ErrAuth, describe(ie))
-			}
-			return fail("login", err)
-		}
-	} else {
-		if !c.Caps().Has(imap.Cap("AUTH=" + mech)) {
-			c.Close()
-			return fmt.Errorf("mailer: login: %w: server does not offer AUTH=%s", ErrAuth, mech)
-		}
-		sc := newOAuthClient(mech, cfg.Username, token, cfg.Addr)
-		sconn.authenticating.Store(true)
-		err := c.Authenticate(sc)
-		sconn.authenticating.Store(false)
-		if err != nil {
-			var ie *imap.Error
-			if errors.As(err, &ie) {
-				c.Close()
-				return fmt.Errorf("mailer: login: %w: %s rejected: %s%s", ErrAuth, mech, describe(ie), sc.rejection())
-			}
-			return fail("authenticate", err)
-		}
+	if err := in.authenticate(c, sconn, mech, token, fail); err != nil {
+		return err
 	}
 	list, err := c.List("", cfg.ProcessedMailbox, nil).Collect()
 	if err != nil {
@@ -395,21 +320,9 @@ func (in *Inbox) connect(ctx context.Context, check ...*IMAPCheck) error {
 	if len(check) > 0 {
 		return in.look(c, check[0], mech, len(list) > 0, fail)
 	}
-	if len(list) == 0 {
-		if err := c.Create(cfg.ProcessedMailbox, nil).Wait(); err != nil {
-			var ie *imap.Error
-			if !errors.As(err, &ie) || ie.Code != imap.ResponseCodeAlreadyExists {
-				return fail("create "+cfg.ProcessedMailbox, err)
-			}
-		}
-	}
-	data, err := c.Select(cfg.Mailbox, nil).Wait()
-	if ie := (*imap.Error)(nil); errors.As(err, &ie) && ie.Code == imap.ResponseCodeNonExistent {
-		c.Close()
-		return fmt.Errorf("mailer: select %s: %w: no such mailbox (%s): check imap.mailbox", cfg.Mailbox, ErrConfig, describe(ie))
-	}
+	data, err := in.selectMailbox(c, len(list) > 0, fail)
 	if err != nil {
-		return fail("select "+cfg.Mailbox, err)
+		return err
 	}
 	st.exists.Store(data.NumMessages)
 
@@ -424,6 +337,161 @@ func (in *Inbox) connect(ctx context.Context, check ...*IMAPCheck) error {
 		return ErrClosed
 	}
 	return nil
+}
+
+// prepare checks, before any connection, that the settings allow one: a
+// host:port address, TLS unless the server is this machine or
+// AllowInsecure is set, a known authentication. For OAuth2 it returns the
+// SASL mechanism and gets the token now, so that a slow token command
+// keeps no connection waiting; mech is "" for a password log-in. The TLS
+// configuration returned is a copy of cfg.TLSConfig naming the host when
+// it names no server. Errors wrap ErrConfig, or are the Token function's.
+func (in *Inbox) prepare(ctx context.Context) (mech, token string, tlsConfig *tls.Config, err error) {
+	cfg := &in.cfg
+	host, _, err := net.SplitHostPort(cfg.Addr)
+	if err != nil {
+		return "", "", nil, fmt.Errorf("mailer: dial: %w: IMAP address %q: %v", ErrConfig, cfg.Addr, err)
+	}
+	if cfg.Security == SecurityNone && !isLoopback(host) && !cfg.AllowInsecure {
+		return "", "", nil, fmt.Errorf("mailer: dial: %w: refusing to send the IMAP log-in in clear text to %s (imap.allow_insecure)", ErrConfig, host)
+	}
+	mech, err = oauthMechanism(cfg.Auth)
+	if err != nil {
+		return "", "", nil, fmt.Errorf("mailer: login: %w: IMAP: %v", ErrConfig, err)
+	}
+	if mech != "" {
+		if cfg.Token == nil {
+			return "", "", nil, fmt.Errorf("mailer: login: %w: IMAP authentication %s needs a Token function", ErrConfig, cfg.Auth)
+		}
+		if token, err = cfg.Token(ctx); err != nil {
+			return "", "", nil, fmt.Errorf("mailer: login: %w", err)
+		}
+	}
+	tlsConfig = cfg.TLSConfig.Clone()
+	if tlsConfig == nil {
+		tlsConfig = &tls.Config{}
+	}
+	if tlsConfig.ServerName == "" {
+		tlsConfig.ServerName = host
+	}
+	return mech, token, tlsConfig, nil
+}
+
+// dial opens the connection to cfg.Addr within dctx: plain TCP for
+// SecurityNone and SecurityStartTLS, TLS with tlsConfig for SecurityTLS.
+// Errors wrap ErrConfig for an unknown security, else ErrConnection
+// (with ctx's error when the caller's ctx ended).
+func (in *Inbox) dial(ctx, dctx context.Context, tlsConfig *tls.Config) (net.Conn, error) {
+	cfg := &in.cfg
+	d := &net.Dialer{}
+	var conn net.Conn
+	var err error
+	switch cfg.Security {
+	case SecurityNone, SecurityStartTLS:
+		conn, err = d.DialContext(dctx, "tcp", cfg.Addr)
+	case SecurityTLS:
+		conn, err = (&tls.Dialer{NetDialer: d, Config: tlsConfig}).DialContext(dctx, "tcp", cfg.Addr)
+	default:
+		return nil, fmt.Errorf("mailer: dial: %w: unknown IMAP security %q", ErrConfig, cfg.Security)
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("mailer: dial: %w: %w", ErrConnection, ctx.Err())
+		}
+		return nil, fmt.Errorf("mailer: dial: %w", dialFailure("IMAP", "imap", cfg.Addr, cfg.Security, err))
+	}
+	return conn, nil
+}
+
+// unilateral returns the handler of the server's unsolicited responses
+// for a session with state st: a rise in the message count (EXISTS)
+// signals in.newMail without blocking, and each EXPUNGE lowers the count.
+func (in *Inbox) unilateral(st *connState) *imapclient.UnilateralDataHandler {
+	return &imapclient.UnilateralDataHandler{
+		Mailbox: func(d *imapclient.UnilateralDataMailbox) {
+			if d.NumMessages != nil && *d.NumMessages > st.exists.Swap(*d.NumMessages) {
+				select {
+				case in.newMail <- struct{}{}:
+				default:
+				}
+			}
+		},
+		Expunge: func(uint32) {
+			for {
+				n := st.exists.Load()
+				if n == 0 || st.exists.CompareAndSwap(n, n-1) {
+					return
+				}
+			}
+		},
+	}
+}
+
+// authenticate logs c in: with LOGIN and the password when mech is "",
+// else with the SASL mechanism mech and token, sconn (c's connection)
+// told that a SASL exchange is under way. A refusal, or a server that
+// offers no such log-in, closes c and returns an error wrapping ErrAuth;
+// other failures go through fail.
+func (in *Inbox) authenticate(c *imapclient.Client, sconn *saslConn, mech, token string, fail func(string, error) error) error {
+	cfg := &in.cfg
+	if mech == "" {
+		if c.Caps().Has(imap.CapLoginDisabled) {
+			c.Close()
+			return fmt.Errorf("mailer: login: %w: server announces LOGINDISABLED", ErrAuth)
+		}
+		if err := c.Login(cfg.Username, cfg.Password).Wait(); err != nil {
+			var ie *imap.Error
+			if errors.As(err, &ie) {
+				c.Close()
+				return fmt.Errorf("mailer: login: %w: %s", ErrAuth, describe(ie))
+			}
+			return fail("login", err)
+		}
+		return nil
+	}
+	if !c.Caps().Has(imap.Cap("AUTH=" + mech)) {
+		c.Close()
+		return fmt.Errorf("mailer: login: %w: server does not offer AUTH=%s", ErrAuth, mech)
+	}
+	sc := newOAuthClient(mech, cfg.Username, token, cfg.Addr)
+	sconn.authenticating.Store(true)
+	err := c.Authenticate(sc)
+	sconn.authenticating.Store(false)
+	if err != nil {
+		var ie *imap.Error
+		if errors.As(err, &ie) {
+			c.Close()
+			return fmt.Errorf("mailer: login: %w: %s rejected: %s%s", ErrAuth, mech, describe(ie), sc.rejection())
+		}
+		return fail("authenticate", err)
+	}
+	return nil
+}
+
+// selectMailbox creates the processed mailbox unless processed says it
+// exists (one created meanwhile is fine), then selects cfg.Mailbox and
+// returns what the server says of it. A mailbox that does not exist
+// closes c and is an error wrapping ErrConfig; other failures go through
+// fail.
+func (in *Inbox) selectMailbox(c *imapclient.Client, processed bool, fail func(string, error) error) (*imap.SelectData, error) {
+	cfg := &in.cfg
+	if !processed {
+		if err := c.Create(cfg.ProcessedMailbox, nil).Wait(); err != nil {
+			var ie *imap.Error
+			if !errors.As(err, &ie) || ie.Code != imap.ResponseCodeAlreadyExists {
+				return nil, fail("create "+cfg.ProcessedMailbox, err)
+			}
+		}
+	}
+	data, err := c.Select(cfg.Mailbox, nil).Wait()
+	if ie := (*imap.Error)(nil); errors.As(err, &ie) && ie.Code == imap.ResponseCodeNonExistent {
+		c.Close()
+		return nil, fmt.Errorf("mailer: select %s: %w: no such mailbox (%s): check imap.mailbox", cfg.Mailbox, ErrConfig, describe(ie))
+	}
+	if err != nil {
+		return nil, fail("select "+cfg.Mailbox, err)
+	}
+	return data, nil
 }
 
 // IMAPCheck is what [CheckIMAP] found.
