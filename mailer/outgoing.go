@@ -87,56 +87,97 @@ const maxLineBytes = 998
 // break (header injection), or an attachment's name or type is not
 // allowed ([Attachment]).
 func (o *Outgoing) Bytes() ([]byte, error) {
-	from, err := mail.ParseAddress(o.From)
+	from, to, err := o.addresses()
 	if err != nil {
-		return nil, fmt.Errorf("mailer: outgoing: From %q: %w", o.From, err)
+		return nil, err
 	}
-	if len(o.To) == 0 {
-		return nil, errors.New("mailer: outgoing: no To address")
-	}
-	var to []*mail.Address
-	for _, t := range o.To {
-		a, err := mail.ParseAddress(t)
-		if err != nil {
-			return nil, fmt.Errorf("mailer: outgoing: To %q: %w", t, err)
-		}
-		to = append(to, a)
-	}
-
 	id := o.MessageID
 	if id == "" {
 		id = NewMessageID(from.Address)
 	}
+	if err := o.checkFields(id); err != nil {
+		return nil, err
+	}
+	auto, names, err := o.extraHeaders()
+	if err != nil {
+		return nil, err
+	}
+	body, cte := o.encodedBody()
+	h := o.header(from, to, id, auto, names, body, cte)
+	if len(o.Attachments) > 0 {
+		return o.multipart(h, body, cte)
+	}
+
+	// The writer encodes the body as Content-Transfer-Encoding says and
+	// ends its lines with CRLF.
+	var b bytes.Buffer
+	w, err := mail.CreateSingleInlineWriter(&b, h)
+	if err != nil {
+		return nil, fmt.Errorf("mailer: outgoing: writing header: %w", err)
+	}
+	if _, err := io.WriteString(w, body); err != nil {
+		return nil, fmt.Errorf("mailer: outgoing: encoding body: %w", err)
+	}
+	if err := w.Close(); err != nil {
+		return nil, fmt.Errorf("mailer: outgoing: encoding body: %w", err)
+	}
+	return b.Bytes(), nil
+}
+
+// addresses parses From and the To addresses, of which there must be one
+// at least. The error names the address that does not parse.
+func (o *Outgoing) addresses() (from *mail.Address, to []*mail.Address, err error) {
+	from, err = mail.ParseAddress(o.From)
+	if err != nil {
+		return nil, nil, fmt.Errorf("mailer: outgoing: From %q: %w", o.From, err)
+	}
+	if len(o.To) == 0 {
+		return nil, nil, errors.New("mailer: outgoing: no To address")
+	}
+	for _, t := range o.To {
+		a, err := mail.ParseAddress(t)
+		if err != nil {
+			return nil, nil, fmt.Errorf("mailer: outgoing: To %q: %w", t, err)
+		}
+		to = append(to, a)
+	}
+	return from, to, nil
+}
+
+// checkFields checks, in this order, the message ids (id, the mail's own, then
+// InReplyTo and References: valid UTF-8 without white space or angle
+// brackets), that Subject is one line, and the attachments.
+func (o *Outgoing) checkFields(id string) error {
 	ids := append([]string{id, o.InReplyTo}, o.References...)
 	for _, v := range ids {
 		if strings.ContainsAny(v, "<> \t\r\n") || !utf8.ValidString(v) {
-			return nil, fmt.Errorf("mailer: outgoing: bad message id %q", v)
-		}
-	}
-	var refs []string
-	for _, r := range o.References {
-		if r != "" {
-			refs = append(refs, r)
+			return fmt.Errorf("mailer: outgoing: bad message id %q", v)
 		}
 	}
 	if strings.ContainsAny(o.Subject, "\r\n") {
-		return nil, errors.New("mailer: outgoing: Subject contains a line break")
+		return errors.New("mailer: outgoing: Subject contains a line break")
 	}
 	for i := range o.Attachments {
 		if err := o.Attachments[i].check(); err != nil {
-			return nil, fmt.Errorf("mailer: outgoing: attachment %d: %w", i+1, err)
+			return fmt.Errorf("mailer: outgoing: attachment %d: %w", i+1, err)
 		}
 	}
+	return nil
+}
 
-	auto := "auto-replied"
-	var names []string
+// extraHeaders checks the names and values of o.Headers and returns the
+// Auto-Submitted value (one given there, else "auto-replied") and the
+// other names, sorted. Errors: a name invalid or reserved, a value with a
+// line break.
+func (o *Outgoing) extraHeaders() (auto string, names []string, err error) {
+	auto = "auto-replied"
 	for k, v := range o.Headers {
 		name := textproto.CanonicalMIMEHeaderKey(k)
 		if !validFieldName(k) || reservedHeaders[name] {
-			return nil, fmt.Errorf("mailer: outgoing: header name %q not allowed", k)
+			return "", nil, fmt.Errorf("mailer: outgoing: header name %q not allowed", k)
 		}
 		if strings.ContainsAny(v, "\r\n") {
-			return nil, fmt.Errorf("mailer: outgoing: header %s contains a line break", k)
+			return "", nil, fmt.Errorf("mailer: outgoing: header %s contains a line break", k)
 		}
 		if name == "Auto-Submitted" {
 			auto = v
@@ -145,23 +186,44 @@ func (o *Outgoing) Bytes() ([]byte, error) {
 		names = append(names, k)
 	}
 	slices.Sort(names)
+	return auto, names, nil
+}
 
-	date := o.Date
-	if date.IsZero() {
-		date = time.Now()
-	}
-	body := strings.ToValidUTF8(normalizeNewlines(o.Body), "\uFFFD")
+// encodedBody returns the body as sent, valid UTF-8 with LF line ends and
+// a final one, and its Content-Transfer-Encoding: 7bit for short ASCII
+// lines, else quoted-printable, or 8bit when EightBit is set and no line
+// is too long.
+func (o *Outgoing) encodedBody() (body, cte string) {
+	body = strings.ToValidUTF8(normalizeNewlines(o.Body), "\uFFFD")
 	if body != "" && !strings.HasSuffix(body, "\n") {
 		body += "\n"
 	}
-	cte := "7bit"
+	cte = "7bit"
 	if !isASCII(body) || longestLine(body) > maxLineBytes {
 		cte = "quoted-printable"
 		if o.EightBit && longestLine(body) <= maxLineBytes {
 			cte = "8bit"
 		}
 	}
+	return body, cte
+}
 
+// header returns the mail's header: the addresses, message id id, the
+// extra headers names (with auto as Auto-Submitted), the date (now when
+// Date is zero), and the Content-Type with the body's encoding cte, or
+// multipart/mixed with a boundary from id and body when there are
+// attachments.
+func (o *Outgoing) header(from *mail.Address, to []*mail.Address, id, auto string, names []string, body, cte string) mail.Header {
+	date := o.Date
+	if date.IsZero() {
+		date = time.Now()
+	}
+	var refs []string
+	for _, r := range o.References {
+		if r != "" {
+			refs = append(refs, r)
+		}
+	}
 	// go-message puts each new field on top of the header, as a relay adds
 	// trace fields, so the fields are set from the last to the first.
 	var h mail.Header
@@ -185,25 +247,7 @@ func (o *Outgoing) Bytes() ([]byte, error) {
 	h.SetAddressList("To", to)
 	h.SetAddressList("From", []*mail.Address{from})
 	h.SetDate(date)
-
-	if len(o.Attachments) > 0 {
-		return o.multipart(h, body, cte)
-	}
-
-	// The writer encodes the body as Content-Transfer-Encoding says and
-	// ends its lines with CRLF.
-	var b bytes.Buffer
-	w, err := mail.CreateSingleInlineWriter(&b, h)
-	if err != nil {
-		return nil, fmt.Errorf("mailer: outgoing: writing header: %w", err)
-	}
-	if _, err := io.WriteString(w, body); err != nil {
-		return nil, fmt.Errorf("mailer: outgoing: encoding body: %w", err)
-	}
-	if err := w.Close(); err != nil {
-		return nil, fmt.Errorf("mailer: outgoing: encoding body: %w", err)
-	}
-	return b.Bytes(), nil
+	return h
 }
 
 // NewMessageID returns a fresh, globally unique message id (without angle
