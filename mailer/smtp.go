@@ -323,39 +323,18 @@ func (e *authRejectedError) Error() string { return e.what() + ": " + e.err.Erro
 func (e *authRejectedError) Unwrap() []error { return []error{ErrSMTPAuth, e.err} }
 
 // dial connects and authenticates: with mech ("XOAUTH2", "OAUTHBEARER")
-// and token, or with the password when mech is "".
+// and token, or with the password when mech is "". The steps: check the
+// settings ([Sender.tlsConfig]), open the connection ([Sender.dialConn]),
+// greet (with STARTTLS first for SecurityStartTLS), then log in when a
+// user name is set ([Sender.login]). ctx ending closes the connection.
 func (s *Sender) dial(ctx context.Context, mech, token string) (*smtp.Client, error) {
-	host, _, err := net.SplitHostPort(s.cfg.Addr)
+	tlsConfig, err := s.tlsConfig()
 	if err != nil {
-		return nil, fmt.Errorf("%w: SMTP address %q: %v", ErrConfig, s.cfg.Addr, err)
+		return nil, err
 	}
-	tlsConfig := s.cfg.TLSConfig.Clone()
-	if tlsConfig == nil {
-		tlsConfig = &tls.Config{}
-	}
-	if tlsConfig.ServerName == "" {
-		tlsConfig.ServerName = host
-	}
-	if s.cfg.Username != "" && s.cfg.Security == SecurityNone && !isLoopback(host) && !s.cfg.AllowInsecure {
-		return nil, fmt.Errorf("%w: refusing AUTH over a plain connection to %s (smtp.allow_insecure)", ErrConfig, host)
-	}
-
-	d := &net.Dialer{}
-	var conn net.Conn
-	switch s.cfg.Security {
-	case SecurityNone, SecurityStartTLS:
-		conn, err = d.DialContext(ctx, "tcp", s.cfg.Addr)
-	case SecurityTLS:
-		td := &tls.Dialer{NetDialer: d, Config: tlsConfig}
-		conn, err = td.DialContext(ctx, "tcp", s.cfg.Addr)
-	default:
-		return nil, fmt.Errorf("%w: unknown SMTP security %q", ErrConfig, s.cfg.Security)
-	}
+	conn, err := s.dialConn(ctx, tlsConfig)
 	if err != nil {
-		if ctx.Err() != nil {
-			return nil, err
-		}
-		return nil, dialFailure("SMTP", "smtp", s.cfg.Addr, s.cfg.Security, err)
+		return nil, err
 	}
 	// Closing the connection is the only way to interrupt go-smtp.
 	context.AfterFunc(ctx, func() { conn.Close() })
@@ -363,23 +342,7 @@ func (s *Sender) dial(ctx context.Context, mech, token string) (*smtp.Client, er
 	// is told from a slow one by whether any byte came.
 	rc := &readCounter{Conn: conn}
 	start := time.Now()
-	silent := func(err error) error {
-		if cv := (*tls.CertificateVerificationError)(nil); errors.As(err, &cv) {
-			// after STARTTLS the handshake runs with the first command
-			return dialFailure("SMTP", "smtp", s.cfg.Addr, s.cfg.Security, err)
-		}
-		if rc.n.Load() != 0 {
-			return err
-		}
-		if ctx.Err() != nil {
-			waited := time.Since(start).Round(time.Millisecond)
-			return greetingTimeout("SMTP", "smtp", s.cfg.Addr, s.cfg.Security, waited, errors.Join(ctx.Err(), err))
-		}
-		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET) {
-			return hungUp("SMTP", "smtp", s.cfg.Addr, s.cfg.Security, err)
-		}
-		return err
-	}
+	silent := func(err error) error { return s.greetingError(ctx, rc, start, err) }
 
 	var c *smtp.Client
 	if s.cfg.Security == SecurityStartTLS {
@@ -402,34 +365,116 @@ func (s *Sender) dial(ctx context.Context, mech, token string) (*smtp.Client, er
 		return nil, silent(err)
 	}
 	if s.cfg.Username != "" {
-		if ok, _ := c.Extension("AUTH"); !ok {
-			c.Close()
-			return nil, fmt.Errorf("%w: server offers no AUTH", ErrConfig)
-		}
-		if mech == "" {
-			if err := c.Auth(sasl.NewPlainClient("", s.cfg.Username, s.cfg.Password)); err != nil {
-				c.Close()
-				if isReply(err) {
-					return nil, &authRejectedError{err: err}
-				}
-				return nil, err
-			}
-			return c, nil
-		}
-		if _, mechs := c.Extension("AUTH"); !slices.Contains(strings.Fields(strings.ToUpper(mechs)), mech) {
-			c.Close()
-			return nil, fmt.Errorf("%w: server offers AUTH %s, not %s", ErrConfig, mechs, mech)
-		}
-		sc := newOAuthClient(mech, s.cfg.Username, token, s.cfg.Addr)
-		if err := c.Auth(sc); err != nil {
-			c.Close()
-			if isReply(err) {
-				return nil, &authRejectedError{oauth2: true, detail: sc.rejection(), err: err}
-			}
+		if err := s.login(c, mech, token); err != nil {
 			return nil, err
 		}
 	}
 	return c, nil
+}
+
+// tlsConfig checks the address and that a log-in goes over TLS unless
+// the server is this machine or AllowInsecure is set, and returns a copy
+// of cfg.TLSConfig naming the host when it names no server. Errors wrap
+// ErrConfig.
+func (s *Sender) tlsConfig() (*tls.Config, error) {
+	host, _, err := net.SplitHostPort(s.cfg.Addr)
+	if err != nil {
+		return nil, fmt.Errorf("%w: SMTP address %q: %v", ErrConfig, s.cfg.Addr, err)
+	}
+	tlsConfig := s.cfg.TLSConfig.Clone()
+	if tlsConfig == nil {
+		tlsConfig = &tls.Config{}
+	}
+	if tlsConfig.ServerName == "" {
+		tlsConfig.ServerName = host
+	}
+	if s.cfg.Username != "" && s.cfg.Security == SecurityNone && !isLoopback(host) && !s.cfg.AllowInsecure {
+		return nil, fmt.Errorf("%w: refusing AUTH over a plain connection to %s (smtp.allow_insecure)", ErrConfig, host)
+	}
+	return tlsConfig, nil
+}
+
+// dialConn opens the connection to cfg.Addr: plain TCP for SecurityNone
+// and SecurityStartTLS, TLS with tlsConfig for SecurityTLS. Errors: one
+// wrapping ErrConfig for an unknown security; the dialer's own when ctx
+// ended; else a [dialFailure] saying what to check.
+func (s *Sender) dialConn(ctx context.Context, tlsConfig *tls.Config) (net.Conn, error) {
+	d := &net.Dialer{}
+	var conn net.Conn
+	var err error
+	switch s.cfg.Security {
+	case SecurityNone, SecurityStartTLS:
+		conn, err = d.DialContext(ctx, "tcp", s.cfg.Addr)
+	case SecurityTLS:
+		td := &tls.Dialer{NetDialer: d, Config: tlsConfig}
+		conn, err = td.DialContext(ctx, "tcp", s.cfg.Addr)
+	default:
+		return nil, fmt.Errorf("%w: unknown SMTP security %q", ErrConfig, s.cfg.Security)
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, err
+		}
+		return nil, dialFailure("SMTP", "smtp", s.cfg.Addr, s.cfg.Security, err)
+	}
+	return conn, nil
+}
+
+// greetingError explains err, a failure of the greeting or STARTTLS on a
+// connection read through rc since start: a certificate not trusted, or,
+// when the server sent no byte at all, a wait for the greeting that ctx
+// ended or a server that hung up. Any other err is returned as it is.
+func (s *Sender) greetingError(ctx context.Context, rc *readCounter, start time.Time, err error) error {
+	if cv := (*tls.CertificateVerificationError)(nil); errors.As(err, &cv) {
+		// after STARTTLS the handshake runs with the first command
+		return dialFailure("SMTP", "smtp", s.cfg.Addr, s.cfg.Security, err)
+	}
+	if rc.n.Load() != 0 {
+		return err
+	}
+	if ctx.Err() != nil {
+		waited := time.Since(start).Round(time.Millisecond)
+		return greetingTimeout("SMTP", "smtp", s.cfg.Addr, s.cfg.Security, waited, errors.Join(ctx.Err(), err))
+	}
+	if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, syscall.ECONNRESET) {
+		return hungUp("SMTP", "smtp", s.cfg.Addr, s.cfg.Security, err)
+	}
+	return err
+}
+
+// login authenticates c as cfg.Username: with PLAIN and the password when
+// mech is "", else with the SASL mechanism mech and token. On failure it
+// closes c; errors: one wrapping ErrConfig when the server offers no AUTH
+// or not mech, an [authRejectedError] when the server refuses, else the
+// client's.
+func (s *Sender) login(c *smtp.Client, mech, token string) error {
+	if ok, _ := c.Extension("AUTH"); !ok {
+		c.Close()
+		return fmt.Errorf("%w: server offers no AUTH", ErrConfig)
+	}
+	if mech == "" {
+		if err := c.Auth(sasl.NewPlainClient("", s.cfg.Username, s.cfg.Password)); err != nil {
+			c.Close()
+			if isReply(err) {
+				return &authRejectedError{err: err}
+			}
+			return err
+		}
+		return nil
+	}
+	if _, mechs := c.Extension("AUTH"); !slices.Contains(strings.Fields(strings.ToUpper(mechs)), mech) {
+		c.Close()
+		return fmt.Errorf("%w: server offers AUTH %s, not %s", ErrConfig, mechs, mech)
+	}
+	sc := newOAuthClient(mech, s.cfg.Username, token, s.cfg.Addr)
+	if err := c.Auth(sc); err != nil {
+		c.Close()
+		if isReply(err) {
+			return &authRejectedError{oauth2: true, detail: sc.rejection(), err: err}
+		}
+		return err
+	}
+	return nil
 }
 
 // isReply reports whether err is the server's answer, not trouble on
