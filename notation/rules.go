@@ -235,20 +235,43 @@ func RulesString(v *engine.Variant) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	parts := []string{"dim:" + strconv.Itoa(v.Size)}
-	var exact, notes []string // tm- keys and the note's phrases
-	add := func(key, val string) { parts = append(parts, key+":"+val) }
+	w := &rulesWriter{parts: []string{"dim:" + strconv.Itoa(v.Size)}}
+	w.writeGeneral(v)
+	w.writeSquares(v)
+	w.writeEdgesAndEnds(v)
+	w.parts = append(w.parts, w.exact...)
+	if len(w.notes) > 0 {
+		w.add(keyNote, noteValue(w.notes))
+	}
+	w.add("start", FormatBoard(b))
+	return strings.Join(w.parts, " "), nil
+}
+
+// rulesWriter collects the pieces of a rules string for [RulesString].
+type rulesWriter struct {
+	parts []string // "key:value", in the order written
+	exact []string // tm- keys giving the exact list OTN cannot say
+	notes []string // the tm-note's phrases
+}
+
+// add writes key:val.
+func (w *rulesWriter) add(key, val string) { w.parts = append(w.parts, key+":"+val) }
+
+// writeGeneral writes the keys up to the squares': name, escape,
+// encirclement, the side that moves first, repetition as OTN says it, and
+// the king's arms and strength.
+func (w *rulesWriter) writeGeneral(v *engine.Variant) {
 	if v.Name != "" {
-		add("name", strings.ReplaceAll(v.Name, " ", "_"))
+		w.add("name", strings.ReplaceAll(v.Name, " ", "_"))
 	}
 	if v.Escape == engine.EscapeEdge {
-		add("esc", "e")
+		w.add("esc", "e")
 	}
 	if !v.Encirclement {
-		add("surf", "n")
+		w.add("surf", "n")
 	}
 	if v.FirstSide == engine.Defenders {
-		add("atkf", "n")
+		w.add("atkf", "n")
 	}
 	// OpenTafl's code (GameState.checkVictoryInternal) lets the side to
 	// move in the thrice-seen position win under tfr:w and lose under
@@ -256,124 +279,141 @@ func RulesString(v *engine.Variant) (string, error) {
 	// it for a game that ignores repetition (RulesSerializer).
 	switch v.Repetition {
 	case engine.RepetitionIgnored:
-		add("tfr", "i")
-		notes = append(notes, "OpenTafl's loader reads tfr i as a draw (tfr)")
+		w.add("tfr", "i")
+		w.notes = append(w.notes, "OpenTafl's loader reads tfr i as a draw (tfr)")
 	case engine.RepetitionSideToMoveLoses:
-		add("tfr", "l")
+		w.add("tfr", "l")
 	case engine.RepetitionSideToMoveWins:
-		add("tfr", "w")
+		w.add("tfr", "w")
 	case engine.RepetitionAttackersWin, engine.RepetitionDefendersWin:
-		notes = append(notes, "OpenTafl draws a third repetition (tm-rep)")
+		w.notes = append(w.notes, "OpenTafl draws a third repetition (tm-rep)")
 	}
 	switch v.KingArms {
 	case engine.KingUnarmed:
-		add("ka", "n")
+		w.add("ka", "n")
 	case engine.KingHammerOnly:
-		add("ka", "h")
+		w.add("ka", "h")
 	case engine.KingAnvilOnly:
-		add("ka", "a")
+		w.add("ka", "a")
 	}
 	switch v.KingCapture {
 	case engine.CaptureWeak:
-		add("ks", "w")
+		w.add("ks", "w")
 	case engine.CaptureStrongNearThrone:
-		add("ks", "c")
+		w.add("ks", "c")
 	}
-	squares := func(key string, r engine.SquareRule) {
-		switch {
-		case !r.Present:
-			add(key, "")
-		case len(r.Squares) > 0:
-			var names []string
-			for _, s := range r.Squares {
-				names = append(names, s.String())
-			}
-			add(key, strings.Join(names, ","))
-		}
-	}
-	squares("cor", v.Corners)
-	squares("cen", v.Throne)
-	// Pass lists: OpenTafl's must also hold the pieces that may stop
-	// (they stop only where they may pass). Where such a piece may not
-	// cross, OTN cannot say it: the exact list goes to tm-corp, tm-cenp.
-	// Nothing crosses a board corner: there the pass list says only who
-	// may stop.
-	pass := func(key, what string, r engine.SquareRule, def engine.PieceSet, crossable bool) {
-		if !r.Present {
-			return
-		}
-		otn := r.Pass | r.Stop
-		if !crossable {
-			otn = r.Stop
-		}
-		if otn != def {
-			add(key, pieceList(otn))
-		}
-		if crossable && r.Stop&^r.Pass != 0 {
-			exact = append(exact, keyExact+key+":"+pieceList(r.Pass))
-			notes = append(notes, fmt.Sprintf("OpenTafl lets %s cross the %s (tm-%s)", pieceNames(r.Stop&^r.Pass), what, key))
-		}
-	}
-	pass("corp", "corners", v.Corners, defaultCornerPass, cornersCrossable(v))
-	pass("cenp", "throne", v.Throne, defaultThronePass, true)
-	list := func(key string, set, def engine.PieceSet, present bool) {
-		if present && set != def {
-			add(key, pieceList(set))
-		}
-	}
-	list("cors", v.Corners.Stop, defaultCornerStop, v.Corners.Present)
-	list("cens", v.Throne.Stop, defaultThroneStop, v.Throne.Present)
-	// Hostility lists: OpenTafl reads them per side (GenericRules.
-	// isSpaceHostileToSide looks at t for the attackers and T for the
-	// defenders, the king among them); the king's rule decides the
-	// defenders' letter, and the exact list goes to a tm- key.
-	hostile := func(key, what string, set, def engine.PieceSet, present bool) {
-		if !present {
-			return
-		}
-		otn := sideList(set)
-		if sideSet(otn) != def {
-			add(key, otn)
-		}
-		if sideSet(otn) != set {
-			exact = append(exact, keyExact+key+":"+pieceList(set))
-			notes = append(notes, fmt.Sprintf("OpenTafl makes the %s hostile to %s (tm-%s)", what, pieceNames(sideSet(otn)), key))
-		}
-	}
-	hostile("corh", "corners", v.Corners.HostileEmpty, defaultCornerHostile, v.Corners.Present)
-	hostile("cenh", "occupied throne", v.Throne.HostileOccupied, defaultThroneHostile, v.Throne.Present)
-	hostile("cenhe", "empty throne", v.Throne.HostileEmpty, defaultThroneEmpty, v.Throne.Present)
+}
+
+// writeSquares writes the corners' and the throne's keys: where they are,
+// who may pass and stop, and whom they are hostile to.
+func (w *rulesWriter) writeSquares(v *engine.Variant) {
+	w.squares("cor", v.Corners)
+	w.squares("cen", v.Throne)
+	w.pass("corp", "corners", v.Corners, defaultCornerPass, cornersCrossable(v))
+	w.pass("cenp", "throne", v.Throne, defaultThronePass, true)
+	w.list("cors", v.Corners.Stop, defaultCornerStop, v.Corners.Present)
+	w.list("cens", v.Throne.Stop, defaultThroneStop, v.Throne.Present)
+	w.hostile("corh", "corners", v.Corners.HostileEmpty, defaultCornerHostile, v.Corners.Present)
+	w.hostile("cenh", "occupied throne", v.Throne.HostileOccupied, defaultThroneHostile, v.Throne.Present)
+	w.hostile("cenhe", "empty throne", v.Throne.HostileEmpty, defaultThroneEmpty, v.Throne.Present)
+}
+
+// writeEdgesAndEnds writes the keys after the squares': shieldwall, edge
+// forts, then taflmail's tm- keys for repetition, no move and the king on
+// the edge, noting where OpenTafl plays otherwise.
+func (w *rulesWriter) writeEdgesAndEnds(v *engine.Variant) {
 	switch {
 	case v.Shieldwall && v.ShieldwallCorners:
-		add("sw", "s")
+		w.add("sw", "s")
 	case v.Shieldwall:
-		add("sw", "w")
+		w.add("sw", "w")
 	}
 	if v.EdgeFort {
-		add("efe", "y")
+		w.add("efe", "y")
 	}
 	switch v.Repetition {
 	case engine.RepetitionAttackersWin:
-		add(keyRepetition, "attackers")
+		w.add(keyRepetition, "attackers")
 	case engine.RepetitionDefendersWin:
-		add(keyRepetition, "defenders")
+		w.add(keyRepetition, "defenders")
 	}
 	if v.NoMove == engine.NoMoveDraw {
-		add(keyNoMove, "draw")
-		notes = append(notes, "OpenTafl's side without a move loses (tm-nomove)")
+		w.add(keyNoMove, "draw")
+		w.notes = append(w.notes, "OpenTafl's side without a move loses (tm-nomove)")
 	}
 	if v.KingEdge == engine.EdgeThreeSides {
-		add(keyKingEdge, "capture")
+		w.add(keyKingEdge, "capture")
 		if v.KingCapture == engine.CaptureStrong {
-			notes = append(notes, "OpenTafl's strong king is safe on the edge (tm-kedge)")
+			w.notes = append(w.notes, "OpenTafl's strong king is safe on the edge (tm-kedge)")
 		}
 	}
-	parts = append(parts, exact...)
-	if len(notes) > 0 {
-		add(keyNote, noteValue(notes))
+}
+
+// squares writes key for the special squares of rule r: empty when the
+// variant has none, the list when it names them (else the default
+// squares stand).
+func (w *rulesWriter) squares(key string, r engine.SquareRule) {
+	switch {
+	case !r.Present:
+		w.add(key, "")
+	case len(r.Squares) > 0:
+		var names []string
+		for _, s := range r.Squares {
+			names = append(names, s.String())
+		}
+		w.add(key, strings.Join(names, ","))
 	}
-	add("start", FormatBoard(b))
-	return strings.Join(parts, " "), nil
+}
+
+// pass writes key, the pass list of the squares of r (named what in the
+// note), when it differs from def. OpenTafl's list must also hold the
+// pieces that may stop (they stop only where they may pass). Where such
+// a piece may not cross, OTN cannot say it: the exact list goes to a tm-
+// key (tm-corp, tm-cenp). Nothing crosses squares that are not
+// crossable (board corners): there the pass list says only who may stop.
+func (w *rulesWriter) pass(key, what string, r engine.SquareRule, def engine.PieceSet, crossable bool) {
+	if !r.Present {
+		return
+	}
+	otn := r.Pass | r.Stop
+	if !crossable {
+		otn = r.Stop
+	}
+	if otn != def {
+		w.add(key, pieceList(otn))
+	}
+	if crossable && r.Stop&^r.Pass != 0 {
+		w.exact = append(w.exact, keyExact+key+":"+pieceList(r.Pass))
+		w.notes = append(w.notes, fmt.Sprintf("OpenTafl lets %s cross the %s (tm-%s)", pieceNames(r.Stop&^r.Pass), what, key))
+	}
+}
+
+// list writes key, a list of pieces, when the squares are present and set
+// differs from def.
+func (w *rulesWriter) list(key string, set, def engine.PieceSet, present bool) {
+	if present && set != def {
+		w.add(key, pieceList(set))
+	}
+}
+
+// hostile writes key, the hostility list set of present squares (named
+// what in the note), when it differs from def. OpenTafl reads the list
+// per side (GenericRules.isSpaceHostileToSide looks at t for the
+// attackers and T for the defenders, the king among them); the king's
+// rule decides the defenders' letter, and the exact list goes to a tm-
+// key.
+func (w *rulesWriter) hostile(key, what string, set, def engine.PieceSet, present bool) {
+	if !present {
+		return
+	}
+	otn := sideList(set)
+	if sideSet(otn) != def {
+		w.add(key, otn)
+	}
+	if sideSet(otn) != set {
+		w.exact = append(w.exact, keyExact+key+":"+pieceList(set))
+		w.notes = append(w.notes, fmt.Sprintf("OpenTafl makes the %s hostile to %s (tm-%s)", what, pieceNames(sideSet(otn)), key))
+	}
 }
 
 // noteValue joins the phrases of a tm-note into one rules-string value:
