@@ -543,9 +543,25 @@ func terminationWords(text string) string {
 // for a native record.
 func FromOTG(r *grammar.OTGRecord) *Game {
 	g := &Game{Filename: r.Pos.Filename, Format: FormatOTG, Line: r.Pos.Line, Col: r.Pos.Column, Result: r.Outcome()}
-	var posTag, timeoutTag *grammar.OTGTag
+	posTag, timeoutTag, clockTags := g.otgTags(r)
+	g.otgVariant(r, posTag)
+	g.otgMainLine(r)
+	if timeoutTag != nil {
+		g.otgTimeout(timeoutTag)
+	}
+	if g.ClockErr == nil {
+		g.ClockErr = checkClock(g, clockTags)
+	}
+	return g
+}
+
+// otgTags takes r's tags into g under their native names (the position
+// of each, the termination, OpenTafl's start-comment as a comment, the
+// rest as Tags), and returns what FromOTG reads later: the position and
+// tm-timeout tags (nil when absent) and the clock tags, in native names,
+// for checkClock.
+func (g *Game) otgTags(r *grammar.OTGRecord) (posTag, timeoutTag *grammar.OTGTag, clockTags []*grammar.Tag) {
 	_, ownControl := r.Tag(otgTimeControl)
-	var clockTags []*grammar.Tag // for checkClock, in native names
 	for _, t := range r.Tags {
 		name := camelTag(t.Key)
 		switch {
@@ -576,6 +592,15 @@ func FromOTG(r *grammar.OTGRecord) *Game {
 			g.Tags = append(g.Tags, Tag{name, t.Value})
 		}
 	}
+	return posTag, timeoutTag, clockTags
+}
+
+// otgVariant sets g's variant from r's rules tag, its name from the
+// variant tag if any, and, given a variant, the set-up position from
+// posTag (if not nil) with the side the rules say moves first. A missing
+// or bad rules tag, or a bad position, is g's SetupErr, placed in the
+// record.
+func (g *Game) otgVariant(r *grammar.OTGRecord, posTag *grammar.OTGTag) {
 	if r.Rules == nil {
 		g.SetupErr = &Error{Kind: KindSetup, Message: "OpenTafl record without a rules tag"}
 		setPos(g.SetupErr, r.Pos)
@@ -605,6 +630,11 @@ func FromOTG(r *grammar.OTGRecord) *Game {
 			g.Setup = &Setup{Board: b, ToMove: g.Variant.FirstSide}
 		}
 	}
+}
+
+// otgMainLine appends the plies of r's main line to g, each with its half
+// of the turn's comment (clock data read from it).
+func (g *Game) otgMainLine(r *grammar.OTGRecord) {
 	for _, t := range r.MainLine() {
 		var texts [2]string
 		var at [2]grammar.Position // before each comment's text, as for a native {
@@ -623,26 +653,25 @@ func FromOTG(r *grammar.OTGRecord) *Game {
 			g.Plies = append(g.Plies, ply)
 		}
 	}
-	if timeoutTag != nil {
-		// The time-out OTN has no symbol for: the ply after the last.
-		ply := Ply{Ply: &grammar.Ply{Pos: timeoutTag.Pos, Timeout: true}, Number: 1}
-		if n := len(g.Plies); n > 0 {
-			last := g.Plies[n-1]
-			ply.Number, ply.Second = last.Number, !last.Second
-			if last.Second {
-				ply.Number++
-			}
+}
+
+// otgTimeout appends the time-out of the tm-timeout tag t, which OTN has
+// no symbol for, as the ply after the last, its clock data read from the
+// tag's value.
+func (g *Game) otgTimeout(t *grammar.OTGTag) {
+	ply := Ply{Ply: &grammar.Ply{Pos: t.Pos, Timeout: true}, Number: 1}
+	if n := len(g.Plies); n > 0 {
+		last := g.Plies[n-1]
+		ply.Number, ply.Second = last.Number, !last.Second
+		if last.Second {
+			ply.Number++
 		}
-		at := timeoutTag.Pos
-		at.Column += len("["+otgTimeout+":") - 1
-		at.Offset += len("["+otgTimeout+":") - 1
-		g.otgPlyComment(&ply, timeoutTag.Value, at)
-		g.Plies = append(g.Plies, ply)
 	}
-	if g.ClockErr == nil {
-		g.ClockErr = checkClock(g, clockTags)
-	}
-	return g
+	at := t.Pos
+	at.Column += len("["+otgTimeout+":") - 1
+	at.Offset += len("["+otgTimeout+":") - 1
+	g.otgPlyComment(&ply, t.Value, at)
+	g.Plies = append(g.Plies, ply)
 }
 
 // The keys of taflmail's clock data in an OpenTafl record (WriteOTG).
