@@ -145,86 +145,22 @@ func (g *Game) Replay() *Replay {
 	}
 	pos, err := g.startPosition(sc)
 	if err != nil {
-		e := &Error{Kind: KindSetup, Message: strings.TrimPrefix(err.Error(), "engine: "), Err: err}
-		setPos(e, g.plyPos(-1))
-		if line, col, ok := g.TagPos("Position"); ok && g.Setup != nil {
-			e.Line, e.Col = line, col // the set-up position is what the engine refused
-		}
-		r.fail(e)
+		r.fail(g.startError(err))
 		return r
 	}
 	r.End = pos.Outcome()
-	first := pos.ToMove()
-	number := 0 // the expected move number of the pair being read
-	afterEnd := false
-	var caps capBuf
-	var squares []engine.Square // the captured squares of all plies, one buffer
+	st := replayState{pos: pos, first: pos.ToMove()}
 	for i := range g.Plies {
-		p := &g.Plies[i]
-		side := pos.ToMove()
+		side := st.pos.ToMove()
 		r.Plies[i].Side = side
-		if e := r.checkNumber(g, i, side, first, &number); e != nil {
+		if e := r.checkNumber(g, i, side, st.first, &st.number); e != nil {
 			r.add(e)
 		}
-		if p.Ply.Move == nil { // a resignation or a time-out
-			switch {
-			case i != len(g.Plies)-1:
-				// The game ended here; what follows cannot be read.
-				r.add(r.plyError(i, side, KindSequence, nil, "%s before the last ply", tokenWords(p.Ply)))
-				r.stop(i+1, pos)
-				return r
-			case pos.Outcome().Over() && !afterEnd:
-				r.add(r.plyError(i, side, KindAfterEnd, nil, "%s after the game ended at ply %d (%s)", tokenWords(p.Ply), r.End.Ply, outcomeWords(r.End)))
-			}
-			continue
-		}
-		if pos.Outcome().Over() {
-			if !afterEnd {
-				afterEnd = true
-				r.add(r.plyError(i, side, KindAfterEnd, nil, "the game ended at ply %d (%s)", r.End.Ply, outcomeWords(r.End)))
-			}
-			next, err := engine.NewPositionFromBoard(g.Variant, pos.Board(), pos.ToMove())
-			if err != nil || next.Outcome().Over() {
-				r.stop(i, pos)
-				return r
-			}
-			pos = next
-		}
-		m := p.Ply.Move
-		mv := engine.Move{From: engine.SquareAt(m.From.File, m.From.Rank-1), To: engine.SquareAt(m.To.File, m.To.Rank-1)}
-		if pc, wrong := WrongKingMark(pos, m); wrong {
-			r.add(r.plyError(i, side, KindIllegal, nil, "the piece on %v is %s, not the king", mv.From, withArticle(pc)))
-		}
-		king, _ := pos.King()
-		var res engine.PlyResult
-		res, squares, err = pos.PlayAppend(mv, squares)
-		if err != nil {
-			msg := err.Error()
-			var ie *engine.IllegalMoveError
-			if errors.As(err, &ie) {
-				msg = strings.TrimPrefix(msg, "engine: "+ie.Move.String()+": ")
-			}
-			r.add(r.plyError(i, side, KindIllegal, err, "%s", msg))
-			r.stop(i, pos)
+		if !r.replayPly(i, side, &st) {
 			return r
 		}
-		// Field by field: assigning a struct that holds a slice costs a
-		// bulk write barrier while the garbage collector marks.
-		pr := &r.Plies[i]
-		pr.Move, pr.Piece, pr.Outcome = res.Move, res.Piece, res.Outcome
-		if len(res.Captures) > 0 {
-			pr.Captures = res.Captures
-		}
-		pr.Side, pr.Played, pr.AfterEnd, pr.King = side, true, afterEnd, king
-		if msg := caps.compare(m, res, king); msg != "" {
-			r.CapturesMatch = false
-			r.add(r.plyError(i, side, KindCaptures, nil, "%s", msg))
-		}
-		if res.Outcome.Over() && !afterEnd && !r.End.Over() {
-			r.End = res.Outcome
-		}
 	}
-	r.Final = pos
+	r.Final = st.pos
 	r.checkCounts()
 	r.checkResult()
 	if e := g.ClockErr; e != nil {
@@ -232,6 +168,98 @@ func (g *Game) Replay() *Replay {
 		r.add(e)
 	}
 	return r
+}
+
+// startError is the setup error for err, the engine's refusal of g's
+// start position: placed at the set-up position's tag when g has one,
+// else before the first ply.
+func (g *Game) startError(err error) *Error {
+	e := &Error{Kind: KindSetup, Message: strings.TrimPrefix(err.Error(), "engine: "), Err: err}
+	setPos(e, g.plyPos(-1))
+	if line, col, ok := g.TagPos("Position"); ok && g.Setup != nil {
+		e.Line, e.Col = line, col // the set-up position is what the engine refused
+	}
+	return e
+}
+
+// replayState is what [Game.Replay] carries from one ply to the next.
+type replayState struct {
+	pos      *engine.Position
+	first    engine.Side // the side of the first ply
+	number   int         // the expected move number of the pair being read
+	afterEnd bool        // a move came after the game's end
+	caps     capBuf
+	squares  []engine.Square // the captured squares of all plies, one buffer
+}
+
+// replayPly replays ply i, written by side, from st.pos into r.Plies[i]:
+// a resignation or time-out (only last, and not after the end), or a move
+// that must be legal, whose king mark and capture marks must match the
+// engine's. A move after the game's end is reported once and played on
+// from the board when the engine can. It reports whether the replay goes
+// on; when not, r is stopped (Replay.stop).
+func (r *Replay) replayPly(i int, side engine.Side, st *replayState) bool {
+	g := r.Game
+	p := &g.Plies[i]
+	if p.Ply.Move == nil { // a resignation or a time-out
+		switch {
+		case i != len(g.Plies)-1:
+			// The game ended here; what follows cannot be read.
+			r.add(r.plyError(i, side, KindSequence, nil, "%s before the last ply", tokenWords(p.Ply)))
+			r.stop(i+1, st.pos)
+			return false
+		case st.pos.Outcome().Over() && !st.afterEnd:
+			r.add(r.plyError(i, side, KindAfterEnd, nil, "%s after the game ended at ply %d (%s)", tokenWords(p.Ply), r.End.Ply, outcomeWords(r.End)))
+		}
+		return true
+	}
+	if st.pos.Outcome().Over() {
+		if !st.afterEnd {
+			st.afterEnd = true
+			r.add(r.plyError(i, side, KindAfterEnd, nil, "the game ended at ply %d (%s)", r.End.Ply, outcomeWords(r.End)))
+		}
+		next, err := engine.NewPositionFromBoard(g.Variant, st.pos.Board(), st.pos.ToMove())
+		if err != nil || next.Outcome().Over() {
+			r.stop(i, st.pos)
+			return false
+		}
+		st.pos = next
+	}
+	pos := st.pos
+	m := p.Ply.Move
+	mv := engine.Move{From: engine.SquareAt(m.From.File, m.From.Rank-1), To: engine.SquareAt(m.To.File, m.To.Rank-1)}
+	if pc, wrong := WrongKingMark(pos, m); wrong {
+		r.add(r.plyError(i, side, KindIllegal, nil, "the piece on %v is %s, not the king", mv.From, withArticle(pc)))
+	}
+	king, _ := pos.King()
+	res, squares, err := pos.PlayAppend(mv, st.squares)
+	st.squares = squares
+	if err != nil {
+		msg := err.Error()
+		var ie *engine.IllegalMoveError
+		if errors.As(err, &ie) {
+			msg = strings.TrimPrefix(msg, "engine: "+ie.Move.String()+": ")
+		}
+		r.add(r.plyError(i, side, KindIllegal, err, "%s", msg))
+		r.stop(i, pos)
+		return false
+	}
+	// Field by field: assigning a struct that holds a slice costs a
+	// bulk write barrier while the garbage collector marks.
+	pr := &r.Plies[i]
+	pr.Move, pr.Piece, pr.Outcome = res.Move, res.Piece, res.Outcome
+	if len(res.Captures) > 0 {
+		pr.Captures = res.Captures
+	}
+	pr.Side, pr.Played, pr.AfterEnd, pr.King = side, true, st.afterEnd, king
+	if msg := st.caps.compare(m, res, king); msg != "" {
+		r.CapturesMatch = false
+		r.add(r.plyError(i, side, KindCaptures, nil, "%s", msg))
+	}
+	if res.Outcome.Over() && !st.afterEnd && !r.End.Over() {
+		r.End = res.Outcome
+	}
+	return true
 }
 
 // checkCounts compares a CSV game's capture counts with its marks: the
