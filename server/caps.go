@@ -171,7 +171,7 @@ func (ss *session) loopBreaker(disposition string) (string, heldBy, error) {
 // message stored for the opponent alone does not count).
 func (ss *session) changedGame() bool {
 	for _, t := range ss.tables {
-		if t.changed && !ss.changedOnlyByMessage(t) {
+		if t.changed && !ss.quietChange(t) { // a stored message alone (module.go's quietKeeper)
 			return true
 		}
 	}

@@ -143,6 +143,15 @@ func timerKind(k clock.TimerKind) archive.TimerKind {
 	return archive.TimerReminder
 }
 
+// clockModule registers the clocks: leave, end times and timers
+// (module.go). It collects last, after every game the other modules
+// may have changed.
+type clockModule struct{}
+
+func (clockModule) name() string { return "clock" }
+
+func (clockModule) collect(ss *session, change *archive.Change) { ss.collectClock(change) }
+
 // collectClock adds to change what the session changed of the clocks:
 // the players' new leave, the end time of games that ended, and the
 // timers of every game it writes, recomputed (a ply, an acceptance, a

@@ -30,7 +30,7 @@ func (ss *session) conditional(c *grammar.ConditionalCommand) error {
 		return ss.refuse("err.cond.yourmove")
 	}
 	conds := condsOf(t.g, owner)
-	if !conds.Empty() && conds.AtPly != t.pos.Ply() { // out of date: cannot happen while every ply passes afterMove
+	if !conds.Empty() && conds.AtPly != t.pos.Ply() { // out of date: cannot happen while every ply passes afterPly
 		*conds = archive.Conditions{}
 		t.changed = true
 	}

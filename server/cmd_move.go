@@ -78,7 +78,7 @@ func (ss *session) move(c *grammar.MoveCommand) error {
 	}
 	ss.tellRoutine(opp, t, played) // held for a player who chose the daily digest (digest.go)
 	ss.say(t, played(ss.lang))
-	if err := ss.afterMove(t); err != nil { // takeback requests, conditional moves (correspondence.go)
+	if err := ss.afterPly(t); err != nil { // the modules' plyWatchers: takeback requests, conditional moves (module.go)
 		return err
 	}
 	ss.showPosition(t)

@@ -114,11 +114,11 @@ func (ss *session) compose() ([]archive.OutboxMail, error) {
 		}
 		out = append(out, m)
 	}
-	spectators, err := ss.spectatorMails() // spectators.go: never a player's key
+	extra, err := ss.moduleMails() // the modules' own mails: the spectators' (module.go)
 	if err != nil {
 		return nil, err
 	}
-	return append(out, spectators...), nil
+	return append(out, extra...), nil
 }
 
 func threadOf(g *archive.Game, addr string) string {

@@ -257,6 +257,13 @@ func (c *consentState) asking() bool {
 	return false
 }
 
+// consentModule registers the requests to confirm (module.go).
+type consentModule struct{}
+
+func (consentModule) name() string { return "consent" }
+
+func (consentModule) collect(ss *session, change *archive.Change) { ss.collectConsent(change) }
+
 // collectConsent adds to change the requests this mail mailed or
 // confirmed.
 func (ss *session) collectConsent(change *archive.Change) {

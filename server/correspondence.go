@@ -8,21 +8,21 @@ import (
 // (spectators.go, cmd_watch.go, cmd_private.go), messages to the opponent
 // (messages.go, cmd_messages.go), conditional moves (conditions.go,
 // cmd_conditions.go) and takebacks (cmd_takeback.go). The shared files
-// reach them through these hooks only:
+// reach them through correspondenceModule's hooks (module.go) and these
+// calls only:
 //
 //   - showPosition (reply.go) calls ss.spectate: the game's spectators
 //     get the position too;
-//   - move (cmd_move.go) calls ss.afterMove before it shows the position:
-//     a takeback request lapses, the opponent's conditional moves fire or
-//     are cancelled;
+//   - after a ply (plyWatcher: move, enginePly) a takeback request
+//     lapses, the opponent's conditional moves fire or are cancelled;
 //   - run (run.go) calls ss.relayOnly for a keyed mail without command
 //     lines and ss.relayProse after the commands: the player's prose goes
 //     to the opponent;
-//   - compose (compose.go) appends ss.spectatorMails;
-//   - collect (server.go) calls ss.collectCorrespondence: spectators and
+//   - compose (mailAdder) appends spectatorMails;
+//   - collect (collector) takes collectCorrespondence: spectators and
 //     takebacks go into the archive change;
-//   - changedGame (caps.go) leaves out games whose only change is a stored
-//     message (ss.corr.quiet), so the loop breaker still holds.
+//   - changedGame (quietKeeper) leaves out games whose only change is a
+//     stored message (ss.corr.quiet), so the loop breaker still holds.
 
 // correspondence is what one mail does to the features of issue 12 beyond
 // the game row (which table.g carries): the games whose spectators get a
@@ -71,13 +71,30 @@ func (ss *session) tellSpectators(t *table, text func(lang string) string) {
 	ss.corr.news[t.g.ID] = append(ss.corr.news[t.g.ID], text)
 }
 
-// afterMove runs after a ply of the player at ss.from in t was applied
+// correspondenceModule registers the features of issue 12 (module.go).
+type correspondenceModule struct{}
+
+func (correspondenceModule) name() string { return "correspondence" }
+
+// afterPly runs after a ply of the player at ss.from in t was applied
 // and both players were told, before the position is shown: the mover's
 // opponent's takeback request lapses, and the opponent's conditional
 // moves are played or cancelled (conditions.go).
-func (ss *session) afterMove(t *table) error {
+func (correspondenceModule) afterPly(ss *session, t *table) error {
 	ss.lapseTakeback(t)
 	return ss.fireConditions(t)
+}
+
+func (correspondenceModule) collect(ss *session, change *archive.Change) {
+	ss.collectCorrespondence(change)
+}
+
+func (correspondenceModule) mails(ss *session) ([]archive.OutboxMail, error) {
+	return ss.spectatorMails() // spectators.go: never a player's key
+}
+
+func (correspondenceModule) quietChange(ss *session, t *table) bool {
+	return ss.changedOnlyByMessage(t)
 }
 
 // collectCorrespondence adds to change the spectators and takebacks of

@@ -711,7 +711,7 @@ func (ss *session) engineReply(t *table, st *clock.State, task engineTask, th *e
 
 // enginePly plays the engine's move m in t through the engine's checked
 // path, as a player's move is played (cmd_move.go), arriving at at, and
-// then, as after a player's move (afterMove), plays the player's
+// then, as after a player's move (afterPly), plays the player's
 // conditional answer to it or cancels the player's conditional moves.
 func (ss *session) enginePly(t *table, m engine.Move, at, avail time.Time) error {
 	king, _ := t.pos.King()
@@ -741,7 +741,7 @@ func (ss *session) enginePly(t *table, m engine.Move, at, avail time.Time) error
 	from := ss.from
 	ss.from = EngineAddress
 	defer func() { ss.from = from }()
-	return ss.afterMove(t)
+	return ss.afterPly(t)
 }
 
 // engineTimes returns when the engine's ply arrives and, when that is

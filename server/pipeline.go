@@ -138,7 +138,7 @@ const maxAttempts = 3
 // transact is the one pipeline every cause goes through: a session of
 // cause c, its decide step, the replies composed (session.compose), an
 // archive read failure turned into an error (noteReadErr), what the
-// session changed collected (collect, collectClock), and the commit in
+// session changed collected (collect, with its modules), and the commit in
 // one archive transaction (Commit, or WriteBatch for commitBatch),
 // decided again from a fresh session when the commit meets
 // archive.ErrConflict (maxAttempts in all). Once committed,
@@ -213,7 +213,6 @@ func (s *Server) decideCause(ctx context.Context, c cause, st steps) (archive.Ch
 		return archive.Change{}, nil, commitNothing, ss.readErr
 	}
 	finished := ss.collect(&change)
-	ss.collectClock(&change)
 	if st.decided != nil {
 		st.decided(ss, change, v)
 	}

@@ -526,8 +526,10 @@ func (s *Server) answer(ss *session) (string, error) {
 
 // collect adds to change what the session changed: the games, their new
 // plies, the player rows (those only when the mail was applied or carried
-// the sender's key: a refused forged mail changes nothing). It returns the
-// tables of the games that finished.
+// the sender's key: a refused forged mail changes nothing), then what
+// each module collects (module.go: spectators, requests, tournaments, and
+// last the clocks' leave, end times and timers). It returns the tables
+// of the games that finished.
 func (ss *session) collect(change *archive.Change) []*table {
 	var finished []*table
 	for _, t := range ss.tables {
@@ -553,9 +555,7 @@ func (ss *session) collect(change *archive.Change) []*table {
 	if ss.publicName != nil {
 		change.PublicNames = map[string]string{ss.from: *ss.publicName}
 	}
-	ss.collectCorrespondence(change) // spectators and takebacks (correspondence.go)
-	ss.collectConsent(change)        // requests to confirm (consent.go)
-	ss.collectTournament(change)     // tournaments and ratings (tournament.go)
+	ss.collectModules(change) // what each feature changed, the clock's timers last (module.go)
 	return finished
 }
 

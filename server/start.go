@@ -112,7 +112,6 @@ func (s *Server) decideStarts(ls *session, change *archive.Change, starts []Game
 		}
 		c := archive.Change{Outbox: out}
 		ss.collect(&c)
-		ss.collectClock(&c)
 		change.Games = append(change.Games, c.Games...)
 		change.Outbox = append(change.Outbox, c.Outbox...)
 		if change.Timers == nil {

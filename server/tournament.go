@@ -296,6 +296,13 @@ func (ss *session) gamesEnded() {
 	}
 }
 
+// tournamentModule registers tournaments and ratings (module.go).
+type tournamentModule struct{}
+
+func (tournamentModule) name() string { return "tournament" }
+
+func (tournamentModule) collect(ss *session, change *archive.Change) { ss.collectTournament(change) }
+
 // collectTournament adds to change what the session changed of
 // tournaments and ratings, and the referee's own mails.
 func (ss *session) collectTournament(change *archive.Change) {

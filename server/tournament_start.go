@@ -326,7 +326,6 @@ func (s *Server) startChunk(ctx context.Context, b *archive.Batch, t *archive.To
 	}
 	c := archive.Change{Tournament: tcg}
 	ss.collect(&c)
-	ss.collectClock(&c)
 	if ss.readErr != nil {
 		return nil, ss.readErr
 	}
