@@ -23,7 +23,7 @@ const loopHeader = "X-Taflmail"
 // game row as it was (issue 8 §4).
 func (ss *session) compose() ([]archive.OutboxMail, error) {
 	s := ss.srv
-	ss.gamesEnded() // results, standings and ratings of the games that ended (tournament.go)
+	ss.beforeReplies() // the modules' replyPreparers: results, standings and ratings of the games that ended (module.go)
 	if ss.cut {
 		// the sender is not told of a first part that is not there
 		// (trial 2 report §2); addSection made sure the note exists
@@ -41,13 +41,13 @@ func (ss *session) compose() ([]archive.OutboxMail, error) {
 			continue
 		}
 		addr := n.to
-		if addr == s.opts.Address || isEngine(addr) || len(n.sections) == 0 || ss.held(n) {
-			continue // held: the player's daily digest brings it (digest.go)
+		if addr == s.opts.Address || isEngine(addr) || len(n.sections) == 0 || ss.noteHeld(n) {
+			continue // held by a module: the player's daily digest brings it (module.go)
 		}
 		if n.game == nil && addr == ss.from {
 			n.game = ss.contextTable()
 		}
-		holdFor, carry := ss.engineHold(n) // before the thread marks the game changed (engine_hold.go)
+		holdFor, carry := ss.replyDelay(n) // the engine's hold, before the thread marks the game changed (module.go)
 		var gameID, token string
 		if n.game != nil {
 			gameID, token = n.game.g.ID, tokenOf(n.game.g, addr)

@@ -264,6 +264,8 @@ func (consentModule) name() string { return "consent" }
 
 func (consentModule) collect(ss *session, change *archive.Change) { ss.collectConsent(change) }
 
+func (consentModule) unmailed(ss *session) []string { return ss.consent.quiet }
+
 // collectConsent adds to change the requests this mail mailed or
 // confirmed.
 func (ss *session) collectConsent(change *archive.Change) {

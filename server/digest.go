@@ -44,6 +44,14 @@ import (
 // however many games a player has.
 const maxDigestEntries = maxReplyText - 8<<10
 
+// digestModule registers the daily digest (module.go): it holds back
+// the notes it will bring.
+type digestModule struct{}
+
+func (digestModule) name() string { return "digest" }
+
+func (digestModule) holds(ss *session, n *note) bool { return ss.held(n) }
+
 // tellRoutine adds to addr's reply, like tell, a section that is only the
 // news of an opponent's ply: a player who chose the digest does not get a
 // reply made only of such sections (held).

@@ -29,6 +29,14 @@ import (
 // and the engine's ply follows in a mail of its own, as before. A level
 // whose think time is at least the hold is not held at all.
 
+// engineModule registers the engine opponent's hold of a reply
+// (module.go).
+type engineModule struct{}
+
+func (engineModule) name() string { return "engine" }
+
+func (engineModule) delayReply(ss *session, n *note) (key, carry string) { return ss.engineHold(n) }
+
 // DefaultEngineReplyHold is the default of Options.EngineReplyHold.
 const DefaultEngineReplyHold = 30 * time.Second
 

@@ -43,6 +43,33 @@ type quietKeeper interface {
 	quietChange(ss *session, t *table) bool
 }
 
+// replyPreparer runs once per session before its replies are written
+// (compose), and may add to the notes.
+type replyPreparer interface {
+	beforeReplies(ss *session)
+}
+
+// noteHolder reports whether note n is held back, not mailed now
+// (compose); the feature mails it later.
+type noteHolder interface {
+	holds(ss *session, n *note) bool
+}
+
+// replyDelayer returns, for the mail of note n, the key of the timer it
+// waits for and the text to carry to the mail that may take its place
+// (archive.OutboxMail.HeldFor, Carry); "" when it waits for nothing
+// (compose).
+type replyDelayer interface {
+	delayReply(ss *session, n *note) (key, carry string)
+}
+
+// unmailer returns why requests of this mail were neither carried out
+// nor answered: a mail with such reasons and nothing applied is recorded
+// as ignored, with the reasons (decide, answer).
+type unmailer interface {
+	unmailed(ss *session) []string
+}
+
 // modules are the registered features, in the order the core asks them:
 // the order of their hooks is the order of this list. Today's order is
 // part of the behaviour (collect writes the clock's timers last, after
@@ -53,6 +80,8 @@ var modules = []module{
 	consentModule{},        // requests to confirm (consent.go)
 	tournamentModule{},     // tournaments and ratings (tournament.go)
 	clockModule{},          // leave, end times, timers (clock.go)
+	digestModule{},         // the daily digest (digest.go)
+	engineModule{},         // the engine opponent's held reply (engine_hold.go)
 }
 
 // collectModules lets every collector add to change, in registry order.
@@ -101,4 +130,47 @@ func (ss *session) quietChange(t *table) bool {
 		}
 	}
 	return false
+}
+
+// beforeReplies runs every replyPreparer, in registry order.
+func (ss *session) beforeReplies() {
+	for _, m := range modules {
+		if p, ok := m.(replyPreparer); ok {
+			p.beforeReplies(ss)
+		}
+	}
+}
+
+// noteHeld reports whether some module holds note n back.
+func (ss *session) noteHeld(n *note) bool {
+	for _, m := range modules {
+		if h, ok := m.(noteHolder); ok && h.holds(ss, n) {
+			return true
+		}
+	}
+	return false
+}
+
+// replyDelay returns the first timer key (and its carried text) a module
+// makes the mail of note n wait for, in registry order; "" for none.
+func (ss *session) replyDelay(n *note) (key, carry string) {
+	for _, m := range modules {
+		if d, ok := m.(replyDelayer); ok {
+			if key, carry = d.delayReply(ss, n); key != "" {
+				return key, carry
+			}
+		}
+	}
+	return "", ""
+}
+
+// unmailed returns the reasons of every unmailer, in registry order.
+func (ss *session) unmailed() []string {
+	var why []string
+	for _, m := range modules {
+		if u, ok := m.(unmailer); ok {
+			why = append(why, u.unmailed(ss)...)
+		}
+	}
+	return why
 }

@@ -5,13 +5,30 @@ import (
 	"testing"
 )
 
+// hooksOf says which hooks m implements, in the order of hookNames.
+func hooksOf(m module) []bool {
+	_, c := m.(collector)
+	_, w := m.(plyWatcher)
+	_, a := m.(mailAdder)
+	_, q := m.(quietKeeper)
+	_, p := m.(replyPreparer)
+	_, h := m.(noteHolder)
+	_, d := m.(replyDelayer)
+	_, u := m.(unmailer)
+	return []bool{c, w, a, q, p, h, d, u}
+}
+
+var hookNames = []string{"collector", "plyWatcher", "mailAdder", "quietKeeper", "replyPreparer", "noteHolder", "replyDelayer", "unmailer"}
+
 // TestModuleRegistry holds the registry to the order docs/architecture.md
 // names ("Modules and hooks"): collect writes the clock's timers after
 // every other module changed the games, and each hook runs in this order.
-// Every registered module must implement at least one hook, or it is
-// registered for nothing.
+// Every registered module implements at least one hook (else it is
+// registered for nothing), and each keeps the hooks its feature had when
+// the core still called it by name: losing one would silently drop what
+// the core asked of it.
 func TestModuleRegistry(t *testing.T) {
-	want := []string{"correspondence", "consent", "tournament", "clock"}
+	want := []string{"correspondence", "consent", "tournament", "clock", "digest", "engine"}
 	var got []string
 	for _, m := range modules {
 		got = append(got, m.name())
@@ -19,39 +36,26 @@ func TestModuleRegistry(t *testing.T) {
 	if !slices.Equal(got, want) {
 		t.Fatalf("registry order = %v, want %v", got, want)
 	}
+	has := map[string][]string{
+		"correspondence": {"collector", "plyWatcher", "mailAdder", "quietKeeper"},
+		"consent":        {"collector", "unmailer"},
+		"tournament":     {"collector", "replyPreparer"},
+		"clock":          {"collector"},
+		"digest":         {"noteHolder"},
+		"engine":         {"replyDelayer"},
+	}
 	for _, m := range modules {
-		hooks := 0
-		if _, ok := m.(collector); ok {
-			hooks++
+		var hooks []string
+		for i, ok := range hooksOf(m) {
+			if ok {
+				hooks = append(hooks, hookNames[i])
+			}
 		}
-		if _, ok := m.(plyWatcher); ok {
-			hooks++
-		}
-		if _, ok := m.(mailAdder); ok {
-			hooks++
-		}
-		if _, ok := m.(quietKeeper); ok {
-			hooks++
-		}
-		if hooks == 0 {
+		if len(hooks) == 0 {
 			t.Errorf("module %s implements no hook", m.name())
 		}
-	}
-	// the hooks a feature had before it became a module: losing one
-	// would silently drop what the core asked of it
-	has := map[string][]bool{ // collector, plyWatcher, mailAdder, quietKeeper
-		"correspondence": {true, true, true, true},
-		"consent":        {true, false, false, false},
-		"tournament":     {true, false, false, false},
-		"clock":          {true, false, false, false},
-	}
-	for _, m := range modules {
-		_, c := m.(collector)
-		_, w := m.(plyWatcher)
-		_, a := m.(mailAdder)
-		_, q := m.(quietKeeper)
-		if g := []bool{c, w, a, q}; !slices.Equal(g, has[m.name()]) {
-			t.Errorf("module %s hooks (collector, plyWatcher, mailAdder, quietKeeper) = %v, want %v", m.name(), g, has[m.name()])
+		if !slices.Equal(hooks, has[m.name()]) {
+			t.Errorf("module %s implements %v, want %v", m.name(), hooks, has[m.name()])
 		}
 	}
 }

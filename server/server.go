@@ -452,8 +452,8 @@ func (s *Server) decide(ss *session, change *archive.Change) (verdict, heldBy, e
 		return commitNothing, notHeld, err
 	} else if change.Mail.Reason != "" {
 		s.log.Debug("mail not answered", "message_id", m.MessageID, "from", from, "why", change.Mail.Reason)
-	} else if len(ss.consent.quiet) > 0 {
-		change.Mail.Reason = strings.Join(ss.consent.quiet, "; ")
+	} else if why := ss.unmailed(); len(why) > 0 {
+		change.Mail.Reason = strings.Join(why, "; ")
 		s.log.Info("request not mailed again", "message_id", m.MessageID, "from", from, "why", change.Mail.Reason)
 	}
 	return commitReplies, held, nil
@@ -518,8 +518,8 @@ func (s *Server) answer(ss *session) (string, error) {
 	if ss.did {
 		return applied, nil
 	}
-	if !ss.failed && len(ss.consent.quiet) > 0 {
-		return ignored, nil // only requests that are not mailed again (consent.go)
+	if !ss.failed && len(ss.unmailed()) > 0 {
+		return ignored, nil // only requests that are not mailed again (module.go's unmailers)
 	}
 	return refused, nil
 }

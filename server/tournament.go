@@ -303,6 +303,8 @@ func (tournamentModule) name() string { return "tournament" }
 
 func (tournamentModule) collect(ss *session, change *archive.Change) { ss.collectTournament(change) }
 
+func (tournamentModule) beforeReplies(ss *session) { ss.gamesEnded() }
+
 // collectTournament adds to change what the session changed of
 // tournaments and ratings, and the referee's own mails.
 func (ss *session) collectTournament(change *archive.Change) {
