@@ -8,16 +8,15 @@ import (
 // (spectators.go, cmd_watch.go, cmd_private.go), messages to the opponent
 // (messages.go, cmd_messages.go), conditional moves (conditions.go,
 // cmd_conditions.go) and takebacks (cmd_takeback.go). The shared files
-// reach them through correspondenceModule's hooks (module.go) and these
-// calls only:
+// reach them through correspondenceModule's hooks (module.go) only:
 //
-//   - showPosition (reply.go) calls ss.spectate: the game's spectators
-//     get the position too;
+//   - showPosition (positionWatcher) takes spectate: the game's
+//     spectators get the position too;
 //   - after a ply (plyWatcher: move, enginePly) a takeback request
 //     lapses, the opponent's conditional moves fire or are cancelled;
-//   - run (run.go) calls ss.relayOnly for a keyed mail without command
-//     lines and ss.relayProse after the commands: the player's prose goes
-//     to the opponent;
+//   - run takes relayOnly for a keyed mail without command lines
+//     (proseKeeper) and relayProse after the commands (commandsWatcher):
+//     the player's prose goes to the opponent;
 //   - compose (mailAdder) appends spectatorMails;
 //   - collect (collector) takes collectCorrespondence: spectators and
 //     takebacks go into the archive change;
@@ -84,6 +83,12 @@ func (correspondenceModule) afterPly(ss *session, t *table) error {
 	ss.lapseTakeback(t)
 	return ss.fireConditions(t)
 }
+
+func (correspondenceModule) positionShown(ss *session, t *table) { ss.spectate(t) }
+
+func (correspondenceModule) keepProse(ss *session) bool { return ss.relayOnly() }
+
+func (correspondenceModule) afterCommands(ss *session) { ss.relayProse() }
 
 func (correspondenceModule) collect(ss *session, change *archive.Change) {
 	ss.collectCorrespondence(change)

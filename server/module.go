@@ -70,6 +70,25 @@ type unmailer interface {
 	unmailed(ss *session) []string
 }
 
+// positionWatcher runs when the players of t were shown its position
+// (showPosition).
+type positionWatcher interface {
+	positionShown(ss *session, t *table)
+}
+
+// proseKeeper may take a mail without command lines (run): true when it
+// answered the mail itself, so the plain "no command" answer is not
+// given.
+type proseKeeper interface {
+	keepProse(ss *session) bool
+}
+
+// commandsWatcher runs after every command line of the mail ran (run),
+// refused or not, unless one failed the mail.
+type commandsWatcher interface {
+	afterCommands(ss *session)
+}
+
 // modules are the registered features, in the order the core asks them:
 // the order of their hooks is the order of this list. Today's order is
 // part of the behaviour (collect writes the clock's timers last, after
@@ -173,4 +192,33 @@ func (ss *session) unmailed() []string {
 		}
 	}
 	return why
+}
+
+// positionShown runs every positionWatcher on t, in registry order.
+func (ss *session) positionShown(t *table) {
+	for _, m := range modules {
+		if w, ok := m.(positionWatcher); ok {
+			w.positionShown(ss, t)
+		}
+	}
+}
+
+// keepProse offers a mail without command lines to the proseKeepers, in
+// registry order, and reports whether one took it.
+func (ss *session) keepProse() bool {
+	for _, m := range modules {
+		if k, ok := m.(proseKeeper); ok && k.keepProse(ss) {
+			return true
+		}
+	}
+	return false
+}
+
+// afterCommands runs every commandsWatcher, in registry order.
+func (ss *session) afterCommands() {
+	for _, m := range modules {
+		if w, ok := m.(commandsWatcher); ok {
+			w.afterCommands(ss)
+		}
+	}
 }

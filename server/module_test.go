@@ -15,10 +15,13 @@ func hooksOf(m module) []bool {
 	_, h := m.(noteHolder)
 	_, d := m.(replyDelayer)
 	_, u := m.(unmailer)
-	return []bool{c, w, a, q, p, h, d, u}
+	_, s := m.(positionWatcher)
+	_, k := m.(proseKeeper)
+	_, r := m.(commandsWatcher)
+	return []bool{c, w, a, q, p, h, d, u, s, k, r}
 }
 
-var hookNames = []string{"collector", "plyWatcher", "mailAdder", "quietKeeper", "replyPreparer", "noteHolder", "replyDelayer", "unmailer"}
+var hookNames = []string{"collector", "plyWatcher", "mailAdder", "quietKeeper", "replyPreparer", "noteHolder", "replyDelayer", "unmailer", "positionWatcher", "proseKeeper", "commandsWatcher"}
 
 // TestModuleRegistry holds the registry to the order docs/architecture.md
 // names ("Modules and hooks"): collect writes the clock's timers after
@@ -37,7 +40,7 @@ func TestModuleRegistry(t *testing.T) {
 		t.Fatalf("registry order = %v, want %v", got, want)
 	}
 	has := map[string][]string{
-		"correspondence": {"collector", "plyWatcher", "mailAdder", "quietKeeper"},
+		"correspondence": {"collector", "plyWatcher", "mailAdder", "quietKeeper", "positionWatcher", "proseKeeper", "commandsWatcher"},
 		"consent":        {"collector", "unmailer"},
 		"tournament":     {"collector", "replyPreparer"},
 		"clock":          {"collector"},

@@ -28,7 +28,7 @@ func (ss *session) showPosition(t *table) {
 		}
 		ss.addSection(n, statusText(lang, t, addr))
 	}
-	ss.spectate(t)
+	ss.positionShown(t) // the modules' positionWatchers: the spectators (module.go)
 }
 
 // statusText says whose move it is, or how the game ended, to the player

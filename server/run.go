@@ -90,7 +90,7 @@ func (ss *session) run() error {
 		defer func() { ss.say(ss.contextTable(), tr(ss.lang, "err.unread", maxCommandLines, ss.unread)) }()
 	}
 	if len(lines) == 0 {
-		if ss.relayOnly() { // a keyed mail of prose: kept for the opponent (messages.go)
+		if ss.keepProse() { // a module's proseKeeper: a keyed mail of prose, kept for the opponent (module.go)
 			return nil
 		}
 		ss.failed = true
@@ -147,7 +147,7 @@ func (ss *session) run() error {
 		}
 		ss.did = true
 	}
-	ss.relayProse() // the player's prose goes to the opponent (messages.go)
+	ss.afterCommands() // the modules' commandsWatchers: the player's prose goes to the opponent (module.go)
 	return nil
 }
 
