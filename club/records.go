@@ -45,8 +45,37 @@ func FromRecords(records []*notation.Game, key []byte, withdrawn []string, now t
 	rated, rproblems := RateRecords(records)
 	problems = append(problems, rproblems...)
 
-	var addrs []string
-	chosen := map[string]string{}
+	chosen, addrs := recordNames(records)
+	c := newClub(now, NewNames(key, chosen, addrs))
+	c.FromRecords = true
+
+	rg := c.recordGames(records, key)
+	slugs := map[string]int{}
+	for _, name := range rg.eventOrder {
+		e, err := c.recordEvent(name, slug(name, slugs), secs, rg.byEvent[name])
+		if err != nil {
+			problems = append(problems, err)
+		}
+		c.Events = append(c.Events, e)
+	}
+	c.recordRatings(rated, rg.recordOf, now)
+	c.record = func(_ context.Context, g *Game) (*notation.Replay, error) {
+		rec := rg.recordOf[g]
+		if rec == nil {
+			return nil, fmt.Errorf("club: game %s is not in the snapshot", g.ID)
+		}
+		return c.publicRecord(rec).Replay(), nil
+	}
+	c.finish()
+	return c, problems, nil
+}
+
+// recordNames gathers what NewNames needs from records: chosen maps each
+// player tag that holds no mail address (blanks trimmed) to that name
+// with its inner runs of blanks made one space, and addrs lists every
+// mail address in any tag, in record and tag order (repeats kept).
+func recordNames(records []*notation.Game) (chosen map[string]string, addrs []string) {
+	chosen = map[string]string{}
 	for _, g := range records {
 		for _, t := range g.Tags {
 			addrs = append(addrs, addressPattern.FindAllString(t.Value, -1)...)
@@ -55,16 +84,30 @@ func FromRecords(records []*notation.Game, key []byte, withdrawn []string, now t
 			}
 		}
 	}
-	c := newClub(now, NewNames(key, chosen, addrs))
-	c.FromRecords = true
+	return chosen, addrs
+}
 
-	type recGame struct {
-		g   *Game
-		rec *notation.Game
-	}
-	byEvent := map[string][]recGame{}
-	var eventOrder []string
-	recordOf := map[*Game]*notation.Game{}
+// recGame is a game of a snapshot with the record it was made from.
+type recGame struct {
+	g   *Game
+	rec *notation.Game
+}
+
+// recordedGames is what recordGames returns: the record of every game,
+// and the games of each event by Event tag, events in order of their
+// first record.
+type recordedGames struct {
+	recordOf   map[*Game]*notation.Game
+	byEvent    map[string][]recGame
+	eventOrder []string
+}
+
+// recordGames makes the Game of every usable record (two different
+// player tags; the others RecordSections reports) and appends it to
+// c.Games in record order, ids under key as recordGame makes them. Games
+// of no event (no Event tag, or a casual game) are in no byEvent list.
+func (c *Club) recordGames(records []*notation.Game, key []byte) recordedGames {
+	rg := recordedGames{recordOf: map[*Game]*notation.Game{}, byEvent: map[string][]recGame{}}
 	seenID := map[string]int{}
 	for _, rec := range records {
 		att, def := tagValue(rec, "Attackers"), tagValue(rec, "Defenders")
@@ -72,86 +115,120 @@ func FromRecords(records []*notation.Game, key []byte, withdrawn []string, now t
 			continue // reported by RecordSections
 		}
 		g := c.recordGame(rec, att, def, key, seenID)
-		recordOf[g] = rec
+		rg.recordOf[g] = rec
 		c.Games = append(c.Games, g)
 		ev := tagValue(rec, "Event")
 		if ev == "" || strings.HasPrefix(ev, casualEvent) {
 			continue
 		}
-		if _, ok := byEvent[ev]; !ok {
-			eventOrder = append(eventOrder, ev)
+		if _, ok := rg.byEvent[ev]; !ok {
+			rg.eventOrder = append(rg.eventOrder, ev)
 		}
-		byEvent[ev] = append(byEvent[ev], recGame{g, rec})
+		rg.byEvent[ev] = append(rg.byEvent[ev], recGame{g, rec})
 	}
-	slugs := map[string]int{}
-	for _, name := range eventOrder {
-		e := &Event{ID: slug(name, slugs), Name: name, Status: StatusFinished}
-		var evSecs []tournament.Section
-		for _, s := range secs {
-			if s.Event == name {
-				evSecs = append(evSecs, s)
-			}
+	return rg
+}
+
+// recordEvent makes the event called name, with id id, from the sections
+// of secs that belong to it and its games: its standings, players (by
+// section, in section order), withdrawn players, and the games, which
+// it links to the event and sorts by section, round, board and match
+// game. The event always comes back; err is the error of
+// SectionStandings, in which case it has no standings.
+func (c *Club) recordEvent(name, id string, secs []tournament.Section, games []recGame) (*Event, error) {
+	e := &Event{ID: id, Name: name, Status: StatusFinished}
+	var evSecs []tournament.Section
+	for _, s := range secs {
+		if s.Event == name {
+			evSecs = append(evSecs, s)
 		}
-		sts, err := SectionStandings(e.ID, evSecs)
-		if err != nil {
-			problems = append(problems, err)
-		} else {
-			e.Standings = c.publicStandings(sts)
+	}
+	sts, err := SectionStandings(e.ID, evSecs)
+	if err == nil {
+		e.Standings = c.publicStandings(sts)
+	}
+	e.Groups = max(len(evSecs), 1)
+	section := c.eventPlayers(e, evSecs)
+	annulled := annulledPlayers(e)
+	for _, rg := range games {
+		c.eventGame(e, rg, section, annulled)
+	}
+	if e.Status == StatusRunning {
+		e.Finished = time.Time{}
+	}
+	e.StartDate = e.Started
+	slices.SortStableFunc(e.Games, func(a, b *Game) int {
+		return cmpInts(a.Section, b.Section, a.Round, b.Round, a.Board, b.Board, a.MatchGame, b.MatchGame)
+	})
+	return e, err
+}
+
+// eventPlayers appends the players and the withdrawn players of the
+// sections evSecs to e, and returns the section number (1 for an event
+// of one unnumbered section) of each player, by the name the records
+// give.
+func (c *Club) eventPlayers(e *Event, evSecs []tournament.Section) map[string]int {
+	section := map[string]int{}
+	for _, s := range evSecs {
+		for _, p := range s.Players {
+			section[p] = max(s.Number, 1)
+			e.Players = append(e.Players, c.player(p))
 		}
-		e.Groups = max(len(evSecs), 1)
-		section := map[string]int{}
-		for _, s := range evSecs {
-			for _, p := range s.Players {
-				section[p] = max(s.Number, 1)
-				e.Players = append(e.Players, c.player(p))
-			}
-			for _, w := range s.Withdrawn {
-				e.Withdrawn = append(e.Withdrawn, c.player(w))
-			}
+		for _, w := range s.Withdrawn {
+			e.Withdrawn = append(e.Withdrawn, c.player(w))
 		}
-		annulled := map[*Player]bool{}
-		for _, st := range e.Standings {
-			for _, a := range st.Annulled {
-				for _, p := range e.Withdrawn {
-					if p.Name == a {
-						annulled[p] = true
-					}
+	}
+	return section
+}
+
+// annulledPlayers returns the withdrawn players of e whose games the
+// standings of e annul.
+func annulledPlayers(e *Event) map[*Player]bool {
+	annulled := map[*Player]bool{}
+	for _, st := range e.Standings {
+		for _, a := range st.Annulled {
+			for _, p := range e.Withdrawn {
+				if p.Name == a {
+					annulled[p] = true
 				}
 			}
 		}
-		for _, rg := range byEvent[name] {
-			g := rg.g
-			g.Event = e
-			g.Section = section[tagValue(rg.rec, "Attackers")]
-			g.Annulled = annulled[g.Attackers] || annulled[g.Defenders]
-			if e.Variant == "" {
-				e.Variant, e.VariantTitle, e.TimeControl = g.Variant, g.VariantTitle, g.TimeControl
-			}
-			if !g.Finished() && !g.Annulled {
-				e.Status = StatusRunning
-			}
-			if e.Started.IsZero() || !g.Started.IsZero() && g.Started.Before(e.Started) {
-				e.Started = g.Started
-			}
-			if g.Ended.After(e.Finished) {
-				e.Finished = g.Ended
-			}
-			if g.Updated.After(e.Updated) {
-				e.Updated = g.Updated
-			}
-			e.Games = append(e.Games, g)
-		}
-		if e.Status == StatusRunning {
-			e.Finished = time.Time{}
-		}
-		e.StartDate = e.Started
-		slices.SortStableFunc(e.Games, func(a, b *Game) int {
-			return cmpInts(a.Section, b.Section, a.Round, b.Round, a.Board, b.Board, a.MatchGame, b.MatchGame)
-		})
-		c.Events = append(c.Events, e)
 	}
+	return annulled
+}
 
-	// ratings: link each rated game of a player's history to its game
+// eventGame adds the game of rg to event e: it sets the game's event,
+// section (by its attacker, from section) and whether it is annulled (a
+// player of it in annulled), and widens the event's variant, status and
+// times with the game's.
+func (c *Club) eventGame(e *Event, rg recGame, section map[string]int, annulled map[*Player]bool) {
+	g := rg.g
+	g.Event = e
+	g.Section = section[tagValue(rg.rec, "Attackers")]
+	g.Annulled = annulled[g.Attackers] || annulled[g.Defenders]
+	if e.Variant == "" {
+		e.Variant, e.VariantTitle, e.TimeControl = g.Variant, g.VariantTitle, g.TimeControl
+	}
+	if !g.Finished() && !g.Annulled {
+		e.Status = StatusRunning
+	}
+	if e.Started.IsZero() || !g.Started.IsZero() && g.Started.Before(e.Started) {
+		e.Started = g.Started
+	}
+	if g.Ended.After(e.Finished) {
+		e.Finished = g.Ended
+	}
+	if g.Updated.After(e.Updated) {
+		e.Updated = g.Updated
+	}
+	e.Games = append(e.Games, g)
+}
+
+// recordRatings makes c's rating lists from rated, one per variant in
+// the order rated.All gives them first, each sorted; every point of a
+// player's history links to its game, found among the finished games of
+// recordOf by players and end time. Ratings are as of now.
+func (c *Club) recordRatings(rated *tournament.Ratings, recordOf map[*Game]*notation.Game, now time.Time) {
 	type end struct {
 		a, d string
 		t    time.Time
@@ -188,15 +265,6 @@ func FromRecords(records []*notation.Game, key []byte, withdrawn []string, now t
 	for _, l := range c.Ratings {
 		sortRatings(l.Ratings)
 	}
-	c.record = func(_ context.Context, g *Game) (*notation.Replay, error) {
-		rec := recordOf[g]
-		if rec == nil {
-			return nil, fmt.Errorf("club: game %s is not in the snapshot", g.ID)
-		}
-		return c.publicRecord(rec).Replay(), nil
-	}
-	c.finish()
-	return c, problems, nil
 }
 
 // tagValue returns a record's tag, blanks trimmed; "" when it has none.
