@@ -46,28 +46,83 @@ func Load(ctx context.Context, store *archive.Store, o LoadOptions) (*Club, erro
 	if now.IsZero() {
 		now = time.Now().UTC()
 	}
-	key, err := store.PseudonymKey(ctx)
+	a, err := readArchive(ctx, store)
 	if err != nil {
 		return nil, err
 	}
-	chosen, err := store.PublicNames(ctx)
+	c := newClub(now, NewNames(a.key, a.chosen, a.shownAddresses()))
+	c.JoinAddress = o.JoinAddress
+
+	// Games: every public one; tournament games get their place below.
+	byID, err := c.loadGames(ctx, store, a.stored, now)
 	if err != nil {
 		return nil, err
 	}
-	stored, err := store.Games(ctx, archive.GameFilter{})
-	if err != nil {
+	for _, e := range a.events {
+		ev, err := c.eventOf(e.t, e.entries, e.games, byID)
+		if err != nil {
+			return nil, err
+		}
+		c.Events = append(c.Events, ev)
+	}
+	c.loadRatings(a.ratings, a.history, byID, now)
+	c.record = c.storeRecord(store)
+	c.finish()
+	return c, nil
+}
+
+// loadedEvent is a tournament as [LoadEvent] reads it.
+type loadedEvent struct {
+	t       *archive.Tournament
+	entries []archive.Entry
+	games   []*archive.Game
+}
+
+// loadedArchive is what Load reads from the archive before it builds
+// the snapshot.
+type loadedArchive struct {
+	key     []byte
+	chosen  map[string]string
+	stored  []*archive.Game
+	events  []loadedEvent
+	ratings map[string][]archive.Rating          // by variant name; only variants with ratings
+	history map[[2]string][]archive.RatingRecord // by player and variant name
+}
+
+// readArchive reads, in this order, the pseudonym key, the chosen
+// names, every game, every tournament but the cancelled ones (with
+// LoadEvent) and the rating list and each rated player's history of
+// every variant. It fails with the archive's first error.
+func readArchive(ctx context.Context, store *archive.Store) (*loadedArchive, error) {
+	a := &loadedArchive{}
+	var err error
+	if a.key, err = store.PseudonymKey(ctx); err != nil {
 		return nil, err
 	}
+	if a.chosen, err = store.PublicNames(ctx); err != nil {
+		return nil, err
+	}
+	if a.stored, err = store.Games(ctx, archive.GameFilter{}); err != nil {
+		return nil, err
+	}
+	if a.events, err = readEvents(ctx, store); err != nil {
+		return nil, err
+	}
+	if a.ratings, a.history, err = readRatings(ctx, store); err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+// readEvents reads every tournament of the archive but the cancelled
+// ones, in the archive's order, with its entries and games (LoadEvent,
+// no plies). It fails when the archive does.
+func readEvents(ctx context.Context, store *archive.Store) ([]loadedEvent, error) {
 	ts, err := store.Tournaments(ctx, archive.TournamentFilter{})
 	if err != nil {
 		return nil, err
 	}
-	type eventData struct {
-		t       *archive.Tournament
-		entries []archive.Entry
-		games   []*archive.Game
-	}
-	var evs []eventData
+	var evs []loadedEvent
 	for _, t := range ts {
 		if t.Status == archive.TournamentCancelled {
 			continue
@@ -76,14 +131,21 @@ func Load(ctx context.Context, store *archive.Store, o LoadOptions) (*Club, erro
 		if err != nil {
 			return nil, err
 		}
-		evs = append(evs, eventData{t, es, gs})
+		evs = append(evs, loadedEvent{t, es, gs})
 	}
+	return evs, nil
+}
+
+// readRatings reads the rating list of every variant that has one, by
+// variant name, and the rating history of each player on it, by player
+// and variant name. It fails when the archive does.
+func readRatings(ctx context.Context, store *archive.Store) (map[string][]archive.Rating, map[[2]string][]archive.RatingRecord, error) {
 	ratings := map[string][]archive.Rating{}
 	history := map[[2]string][]archive.RatingRecord{}
 	for _, v := range engine.Variants() {
 		rs, err := store.Ratings(ctx, v.Name)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if len(rs) == 0 {
 			continue
@@ -92,34 +154,43 @@ func Load(ctx context.Context, store *archive.Store, o LoadOptions) (*Club, erro
 		for _, r := range rs {
 			h, err := store.RatingHistory(ctx, r.Player, v.Name)
 			if err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			history[[2]string{r.Player, v.Name}] = h
 		}
 	}
+	return ratings, history, nil
+}
 
-	// Every address that will be shown gets its public name here, so
-	// that pseudonyms are unique among them (NewNames).
+// shownAddresses lists every address the snapshot will show: the
+// players of public games, of tournament entries and of rating lists.
+// Each gets its public name from one NewNames, so that pseudonyms are
+// unique among them.
+func (a *loadedArchive) shownAddresses() []string {
 	var addrs []string
-	for _, g := range stored {
+	for _, g := range a.stored {
 		if public(g) {
 			addrs = append(addrs, g.Attackers, g.Defenders)
 		}
 	}
-	for _, e := range evs {
+	for _, e := range a.events {
 		for _, en := range e.entries {
 			addrs = append(addrs, en.Player)
 		}
 	}
-	for _, rs := range ratings {
+	for _, rs := range a.ratings {
 		for _, r := range rs {
 			addrs = append(addrs, r.Player)
 		}
 	}
-	c := newClub(now, NewNames(key, chosen, addrs))
-	c.JoinAddress = o.JoinAddress
+	return addrs
+}
 
-	// Games: every public one; tournament games get their place below.
+// loadGames appends the Game of every public game of stored to c.Games
+// and returns them by id. A running timed game is read in full from
+// store for its clocks at now (none when its record does not replay).
+// It fails when the archive does.
+func (c *Club) loadGames(ctx context.Context, store *archive.Store, stored []*archive.Game, now time.Time) (map[string]*Game, error) {
 	byID := map[string]*Game{}
 	for _, sg := range stored {
 		if !public(sg) {
@@ -139,13 +210,13 @@ func Load(ctx context.Context, store *archive.Store, o LoadOptions) (*Club, erro
 			}
 		}
 	}
-	for _, e := range evs {
-		ev, err := c.eventOf(e.t, e.entries, e.games, byID)
-		if err != nil {
-			return nil, err
-		}
-		c.Events = append(c.Events, ev)
-	}
+	return byID, nil
+}
+
+// loadRatings makes c's rating lists, one per variant with ratings in
+// engine.Variants order, each sorted, ratings as of now. A history point
+// links to its game and opponent when the game is one of byID.
+func (c *Club) loadRatings(ratings map[string][]archive.Rating, history map[[2]string][]archive.RatingRecord, byID map[string]*Game, now time.Time) {
 	for _, v := range engine.Variants() {
 		rs := ratings[v.Name]
 		if len(rs) == 0 {
@@ -169,7 +240,14 @@ func Load(ctx context.Context, store *archive.Store, o LoadOptions) (*Club, erro
 		sortRatings(l.Ratings)
 		c.Ratings = append(c.Ratings, l)
 	}
-	c.record = func(ctx context.Context, g *Game) (*notation.Replay, error) {
+}
+
+// storeRecord returns the c.record of a snapshot loaded from store: it
+// reads a game of the snapshot afresh, players by public name and no
+// challenger. It fails for a game not in the snapshot or no longer
+// public, and when the archive does.
+func (c *Club) storeRecord(store *archive.Store) func(context.Context, *Game) (*notation.Replay, error) {
+	return func(ctx context.Context, g *Game) (*notation.Replay, error) {
 		if c.games[g.ID] != g {
 			return nil, fmt.Errorf("club: game %s is not in the snapshot", g.ID)
 		}
@@ -185,8 +263,6 @@ func Load(ctx context.Context, store *archive.Store, o LoadOptions) (*Club, erro
 		sg.Challenger = ""
 		return sg.Replay()
 	}
-	c.finish()
-	return c, nil
 }
 
 // variantTitle returns the title of a variant by its engine name, the
