@@ -190,26 +190,15 @@ func (s *Session) handle(ctx context.Context, line string) bool {
 		s.send("error 0 unknown command %q: not an OpenTafl Engine Protocol command", word)
 		return true
 	}
+	// These need not wait for a running search.
 	switch word {
 	case "goodbye":
 		return false
 	case "finish":
-		s.stop(false)
-		s.mu.Lock()
-		s.pos, s.lastUndo, s.sideGiven = nil, nil, false
-		s.mu.Unlock()
+		s.finishGame()
 		return true
 	case "clock":
-		c, err := parseClock(rest)
-		if err != nil {
-			// The last good clock stays: a stale clock caps the think
-			// time by less than it should, never more.
-			s.send("error 0 %v", err)
-			return true
-		}
-		s.mu.Lock()
-		s.clock = c
-		s.mu.Unlock()
+		s.setClock(rest)
 		return true
 	case "", "hello", "start", "simple-moves":
 		return true
@@ -219,94 +208,168 @@ func (s *Session) handle(ctx context.Context, line string) bool {
 	defer s.mu.Unlock()
 	switch word {
 	case "rules":
-		v, err := notation.ParseRules(rest)
-		if err != nil {
-			s.send("error -1 rules not supported: %v", err)
-			s.variant, s.pos = nil, nil
-			return true
-		}
-		p, err := engine.NewPosition(v)
-		if err != nil {
-			s.send("error -1 rules not supported: %v", err)
-			s.variant, s.pos = nil, nil
-			return true
-		}
-		s.variant, s.pos, s.lastUndo, s.sideGiven = v, p, nil, false
-		s.searcher = search.New(s.level.Options())
+		s.setRules(rest)
 	case "position":
-		if s.variant == nil {
-			s.send("error 0 position before rules")
-			return true
-		}
-		toMove := s.variant.FirstSide
-		if s.pos != nil {
-			toMove = s.pos.ToMove()
-		}
-		if err := s.setBoard(rest, toMove); err != nil {
-			s.pos, s.lastUndo = nil, nil
-			s.send("error 0 bad position: %v; %s", err, noPosition)
-			return true
-		}
-		s.setSide = true
+		s.setPosition(rest)
 	case "side":
-		side, ok := parseSide(rest)
-		if !ok {
-			s.send("error 0 bad side %q", rest)
-			return true
-		}
-		s.side, s.sideGiven = side, true
-		if s.setSide && s.pos != nil && s.pos.ToMove() != side {
-			// After 'position' (analysis), 'side' names the side to move.
-			if err := s.setBoard(notation.FormatBoard(s.pos.Board()), side); err != nil {
-				s.send("error 0 %v", err)
-			}
-		}
-		s.setSide = false
+		s.setSideToPlay(rest)
 	case "opponent-move":
 		s.opponentMove(rest)
 	case "move":
-		// OpenTafl accepted our move; rec is the board after it.
-		if s.pos != nil && rest != "" && notation.FormatBoard(s.pos.Board()) != normalBoard(rest) {
-			if err := s.setBoard(rest, s.side.Opponent()); err != nil {
-				s.send("error 0 bad position: %v", err)
-			}
-		}
-		s.lastUndo = nil
+		s.moveAccepted(rest)
 	case "error":
-		// OpenTafl refused our last move: take it back; it resends the
-		// position with 'opponent-move' and asks again with 'play'.
-		if s.pos != nil && s.lastUndo != nil {
-			s.pos.Unmake(*s.lastUndo)
-		}
-		s.lastUndo = nil
+		s.moveRefused()
 	case "play":
-		// No move follows a refused 'play': the refusal is critical.
-		side, ok := parseSide(rest)
-		if !ok {
-			s.send("error -1 bad side %q: want play attackers or play defenders", rest)
-			return true
-		}
-		if s.sideGiven && side != s.side {
-			// 'side' says which side the engine plays (§9); OpenTafl
-			// itself refuses a move of the wrong side (§16, code 1).
-			s.send("error -1 wrong side: told to play the %v after 'side %v'", side, s.side)
-			return true
-		}
-		s.side = side
-		s.startSearch(ctx, side, 0, false, received)
+		s.play(ctx, rest, received)
 	case "analyze":
-		secs, err := parseAnalyze(rest)
-		if err != nil {
-			s.send("error 0 %v", err)
-			return true
-		}
-		if s.pos == nil {
-			s.send("error 0 no position: send rules, position or opponent-move with a readable board first")
-			return true
-		}
-		s.startSearch(ctx, s.pos.ToMove(), time.Duration(secs*float64(time.Second)), true, received)
+		s.analyze(ctx, rest, received)
 	}
 	return true
+}
+
+// finishGame carries out 'finish': it stops a running search without a
+// move and forgets the position, the move to take back and the side
+// given, ready for the next game's 'rules'.
+func (s *Session) finishGame() {
+	s.stop(false)
+	s.mu.Lock()
+	s.pos, s.lastUndo, s.sideGiven = nil, nil, false
+	s.mu.Unlock()
+}
+
+// setClock carries out 'clock' with its arguments rest; a clock it
+// cannot read is answered with 'error 0 …' and the last good one stays.
+func (s *Session) setClock(rest string) {
+	c, err := parseClock(rest)
+	if err != nil {
+		// The last good clock stays: a stale clock caps the think
+		// time by less than it should, never more.
+		s.send("error 0 %v", err)
+		return
+	}
+	s.mu.Lock()
+	s.clock = c
+	s.mu.Unlock()
+}
+
+// setRules carries out 'rules' with the rules string rest: the variant,
+// its start position and a new searcher. Rules it cannot play are
+// answered with 'error -1 …' and leave no variant and no position.
+// Called with mu held.
+func (s *Session) setRules(rest string) {
+	v, err := notation.ParseRules(rest)
+	if err != nil {
+		s.send("error -1 rules not supported: %v", err)
+		s.variant, s.pos = nil, nil
+		return
+	}
+	p, err := engine.NewPosition(v)
+	if err != nil {
+		s.send("error -1 rules not supported: %v", err)
+		s.variant, s.pos = nil, nil
+		return
+	}
+	s.variant, s.pos, s.lastUndo, s.sideGiven = v, p, nil, false
+	s.searcher = search.New(s.level.Options())
+}
+
+// setPosition carries out 'position' with the position record rest,
+// the side to move kept until a 'side' names it. Before 'rules', or with
+// a board it cannot read (which leaves no position), it answers with
+// 'error 0 …'. Called with mu held.
+func (s *Session) setPosition(rest string) {
+	if s.variant == nil {
+		s.send("error 0 position before rules")
+		return
+	}
+	toMove := s.variant.FirstSide
+	if s.pos != nil {
+		toMove = s.pos.ToMove()
+	}
+	if err := s.setBoard(rest, toMove); err != nil {
+		s.pos, s.lastUndo = nil, nil
+		s.send("error 0 bad position: %v; %s", err, noPosition)
+		return
+	}
+	s.setSide = true
+}
+
+// setSideToPlay carries out 'side' with the side rest: the side the
+// engine plays, and right after 'position' also the side to move. A
+// side it cannot read is answered with 'error 0 …'. Called with mu held.
+func (s *Session) setSideToPlay(rest string) {
+	side, ok := parseSide(rest)
+	if !ok {
+		s.send("error 0 bad side %q", rest)
+		return
+	}
+	s.side, s.sideGiven = side, true
+	if s.setSide && s.pos != nil && s.pos.ToMove() != side {
+		// After 'position' (analysis), 'side' names the side to move.
+		if err := s.setBoard(notation.FormatBoard(s.pos.Board()), side); err != nil {
+			s.send("error 0 %v", err)
+		}
+	}
+	s.setSide = false
+}
+
+// moveAccepted carries out 'move': OpenTafl accepted our move, and rest,
+// the board after it, replaces the position when it differs from ours
+// ('error 0 …' when it cannot be read). Called with mu held.
+func (s *Session) moveAccepted(rest string) {
+	if s.pos != nil && rest != "" && notation.FormatBoard(s.pos.Board()) != normalBoard(rest) {
+		if err := s.setBoard(rest, s.side.Opponent()); err != nil {
+			s.send("error 0 bad position: %v", err)
+		}
+	}
+	s.lastUndo = nil
+}
+
+// moveRefused carries out 'error': OpenTafl refused our last move, so it
+// is taken back; OpenTafl resends the position with 'opponent-move' and
+// asks again with 'play'. Called with mu held.
+func (s *Session) moveRefused() {
+	if s.pos != nil && s.lastUndo != nil {
+		s.pos.Unmake(*s.lastUndo)
+	}
+	s.lastUndo = nil
+}
+
+// play carries out 'play' with the side rest: a search for that side's
+// move, its time counted from received. A side it cannot read, or not
+// the one 'side' named, is answered with 'error -1 …', since no move
+// follows a refused 'play'. Called with mu held.
+func (s *Session) play(ctx context.Context, rest string, received time.Time) {
+	side, ok := parseSide(rest)
+	if !ok {
+		s.send("error -1 bad side %q: want play attackers or play defenders", rest)
+		return
+	}
+	if s.sideGiven && side != s.side {
+		// 'side' says which side the engine plays (§9); OpenTafl
+		// itself refuses a move of the wrong side (§16, code 1).
+		s.send("error -1 wrong side: told to play the %v after 'side %v'", side, s.side)
+		return
+	}
+	s.side = side
+	s.startSearch(ctx, side, 0, false, received)
+}
+
+// analyze carries out 'analyze' with its arguments rest: an analysis of
+// the side to move for the seconds given, its time counted from
+// received. Bad arguments, or no position, are answered with
+// 'error 0 …'. Called with mu held.
+func (s *Session) analyze(ctx context.Context, rest string, received time.Time) {
+	secs, err := parseAnalyze(rest)
+	if err != nil {
+		s.send("error 0 %v", err)
+		return
+	}
+	if s.pos == nil {
+		s.send("error 0 no position: send rules, position or opponent-move with a readable board first")
+		return
+	}
+	s.startSearch(ctx, s.pos.ToMove(), time.Duration(secs*float64(time.Second)), true, received)
 }
 
 // setBoard replaces the position by the board of an OTN position record
