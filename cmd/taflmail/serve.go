@@ -138,29 +138,11 @@ func fatal(logger *slog.Logger, c config.Log, err error) error {
 // serve opens the archive, dials IMAP, and runs the referee until ctx
 // ends.
 func serve(ctx context.Context, cfg config.Config, logger *slog.Logger) error {
-	// Exclusive: a second daemon on this archive refuses to start
-	// (docs/operations.md).
-	store, err := archive.OpenWith(ctx, cfg.Archive.Path, archive.Options{Exclusive: true})
-	if errors.Is(err, archive.ErrLocked) {
-		return fmt.Errorf("another taflmail serve is running on this archive; stop it first or give this one its own archive.path: %w", err)
-	}
+	store, err := openServeArchive(ctx, cfg, logger)
 	if err != nil {
 		return err
 	}
 	defer store.Close()
-	switch m := store.Migration(); {
-	case m.From == 0:
-		logger.Info("archive created", "path", cfg.Archive.Path, "schema", m.To)
-	case m.From < m.To:
-		logger.Info("archive migrated", "path", cfg.Archive.Path, "from", m.From, "to", m.To, "took", m.Took)
-	}
-	// Holding the lock, no other sender is alive: claims left in the
-	// outbox are a dead process's, so their mails are sent again now.
-	if n, err := store.ReleaseClaims(ctx); err != nil {
-		return err
-	} else if n > 0 {
-		logger.Warn("outbox claims of a stopped process released; those mails are sent again", "count", n)
-	}
 	var hs *httpServer
 	if cfg.HTTP.Addr != "" {
 		if hs, err = startHTTP(ctx, cfg, store, logger); err != nil {
@@ -177,23 +159,9 @@ func serve(ctx context.Context, cfg config.Config, logger *slog.Logger) error {
 		return &configError{err}
 	}
 	ic.Logger = logger
-	// The relay is asked once at start: a rejected log-in or a setting
-	// it refuses stops serve as a bad IMAP log-in does; a relay that is
-	// away only delays the replies, which wait in the outbox.
-	sender := mailer.NewSender(sc)
-	if hs != nil {
-		hs.Monitor.SetSender(sender.Status)
-	}
-	if err := sender.Check(ctx); err != nil {
-		if err := startError(err); errors.As(err, new(*configError)) {
-			return err
-		}
-		logger.Warn("SMTP server not reachable at start; replies wait in the outbox", "smtp", cfg.SMTP.Addr, "err", err)
-	} else if early, err := server.New(serverOptions(cfg, store, nil, sender, logger)); err == nil {
-		// Replies a stopped daemon deferred and that are due go out now,
-		// before IMAP is dialled: also when the IMAP server is away and
-		// serve stops below (issue 21 §8), so that each restart drains them.
-		early.FlushOutbox(ctx)
+	sender, err := startSender(ctx, cfg, sc, store, hs, logger)
+	if err != nil {
+		return err
 	}
 	inbox, err := mailer.DialInbox(ctx, ic)
 	if err != nil {
@@ -206,13 +174,84 @@ func serve(ctx context.Context, cfg config.Config, logger *slog.Logger) error {
 		return startError(err)
 	}
 	defer inbox.Close()
+	srv, err := startReferee(cfg, store, inbox, sender, hs, logger)
+	if err != nil {
+		return err
+	}
+	// A relay that is away is checked until it answers; its deferred
+	// replies then go out at once (issue 21 §1).
+	defer startSMTPProbe(ctx, cfg, store, sender, srv, logger)()
+	logger.Info("taflmail serving", "address", cfg.Server.Address, "imap", cfg.IMAP.Addr, "smtp", cfg.SMTP.Addr, "archive", cfg.Archive.Path)
+	return srv.Run(ctx)
+}
+
+// openServeArchive opens the archive of cfg for serve, exclusively: a
+// second daemon on it refuses to start (docs/operations.md). It logs a
+// created or migrated schema, and releases the outbox claims a stopped
+// process left, so that their mails are sent again. It fails when the
+// archive is locked (an error that says so, wrapping
+// archive.ErrLocked) or cannot be opened or written; the caller closes
+// the store returned.
+func openServeArchive(ctx context.Context, cfg config.Config, logger *slog.Logger) (*archive.Store, error) {
+	store, err := archive.OpenWith(ctx, cfg.Archive.Path, archive.Options{Exclusive: true})
+	if errors.Is(err, archive.ErrLocked) {
+		return nil, fmt.Errorf("another taflmail serve is running on this archive; stop it first or give this one its own archive.path: %w", err)
+	}
+	if err != nil {
+		return nil, err
+	}
+	switch m := store.Migration(); {
+	case m.From == 0:
+		logger.Info("archive created", "path", cfg.Archive.Path, "schema", m.To)
+	case m.From < m.To:
+		logger.Info("archive migrated", "path", cfg.Archive.Path, "from", m.From, "to", m.To, "took", m.Took)
+	}
+	// Holding the lock, no other sender is alive: claims left in the
+	// outbox are a dead process's, so their mails are sent again now.
+	if n, err := store.ReleaseClaims(ctx); err != nil {
+		store.Close()
+		return nil, err
+	} else if n > 0 {
+		logger.Warn("outbox claims of a stopped process released; those mails are sent again", "count", n)
+	}
+	return store, nil
+}
+
+// startSender makes the SMTP sender of sc and asks the relay once: a
+// rejected log-in or a setting it refuses stops serve (a *configError,
+// as a bad IMAP log-in does); a relay that is away is only logged, its
+// replies waiting in the outbox. When the relay answers, the deferred
+// replies that are due go out now, before IMAP is dialled, also when the
+// IMAP server is away and serve stops (issue 21 §8), so that each
+// restart drains them. hs, when not nil, monitors the sender.
+func startSender(ctx context.Context, cfg config.Config, sc mailer.SMTPConfig, store *archive.Store, hs *httpServer, logger *slog.Logger) (*mailer.Sender, error) {
+	sender := mailer.NewSender(sc)
+	if hs != nil {
+		hs.Monitor.SetSender(sender.Status)
+	}
+	if err := sender.Check(ctx); err != nil {
+		if err := startError(err); errors.As(err, new(*configError)) {
+			return nil, err
+		}
+		logger.Warn("SMTP server not reachable at start; replies wait in the outbox", "smtp", cfg.SMTP.Addr, "err", err)
+	} else if early, err := server.New(serverOptions(cfg, store, nil, sender, logger)); err == nil {
+		early.FlushOutbox(ctx)
+	}
+	return sender, nil
+}
+
+// startReferee makes the referee of cfg on store, inbox and sender,
+// observed by hs's monitor when hs is not nil, and mounts the
+// unsubscribe page when cfg asks for one. It fails when server.New or
+// mountUnsubscribe does.
+func startReferee(cfg config.Config, store *archive.Store, inbox *mailer.Inbox, sender *mailer.Sender, hs *httpServer, logger *slog.Logger) (*server.Server, error) {
 	opts := serverOptions(cfg, store, inbox, sender, logger)
 	if hs != nil {
 		opts.Observer = hs.Monitor
 	}
 	srv, err := server.New(opts)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if hs != nil {
 		hs.Monitor.SetInbox(inbox.Status)
@@ -220,14 +259,10 @@ func serve(ctx context.Context, cfg config.Config, logger *slog.Logger) error {
 	}
 	if cfg.Server.UnsubscribeURL != "" {
 		if err := mountUnsubscribe(hs, cfg, srv, logger); err != nil {
-			return err
+			return nil, err
 		}
 	}
-	// A relay that is away is checked until it answers; its deferred
-	// replies then go out at once (issue 21 §1).
-	defer startSMTPProbe(ctx, cfg, store, sender, srv, logger)()
-	logger.Info("taflmail serving", "address", cfg.Server.Address, "imap", cfg.IMAP.Addr, "smtp", cfg.SMTP.Addr, "archive", cfg.Archive.Path)
-	return srv.Run(ctx)
+	return srv, nil
 }
 
 // mountUnsubscribe adds the one-click unsubscribe of
