@@ -68,60 +68,11 @@ Only archive.path is needed: IMAP and SMTP settings may be missing.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			retrying := cmd.Flags().Changed("retry")
 			st := archive.OutboxStatus(status)
-			switch {
-			case st != "" && !st.Valid():
-				return usageErrorf(cmd, "--status %q: want pending, sent or failed", status)
-			case retrying && st != "":
-				return usageErrorf(cmd, "--retry and --status do not go together")
-			case all && !retrying:
-				return usageErrorf(cmd, "--all goes with --retry: --retry --all makes every failed mail due again")
-			}
-			ids := retry.ids
-			for _, a := range args {
-				id, err := strconv.ParseInt(a, 10, 64)
-				if err != nil {
-					return usageErrorf(cmd, "--retry %q: not a whole number", a)
-				}
-				ids = append(ids, id)
-			}
-			for _, id := range ids {
-				if id < 1 {
-					return usageErrorf(cmd, "--retry %d: want the id of an outbox mail (taflmail outbox lists them)", id)
-				}
-			}
-			switch {
-			case retrying && all && len(ids) > 0:
-				return usageErrorf(cmd, "--retry --all takes no ids: it queues every failed mail")
-			case retrying && !all && len(ids) == 0:
-				return usageErrorf(cmd, "--retry wants the ids of outbox mails (taflmail outbox lists them), or --all")
-			}
-			ctx := cmd.Context()
-			store, err := openArchive(ctx, cmd, file)
+			ids, err := outboxArgs(cmd, st, retrying, all, retry.ids, args)
 			if err != nil {
 				return err
 			}
-			defer store.Close()
-			if !retrying {
-				mails, err := store.Outbox(ctx, st)
-				if err != nil {
-					return err
-				}
-				return writeOutbox(cmd.OutOrStdout(), mails, st, time.Now())
-			}
-			if all {
-				failed, err := store.Outbox(ctx, archive.Failed)
-				if err != nil {
-					return err
-				}
-				if len(failed) == 0 {
-					_, err := fmt.Fprintln(cmd.OutOrStdout(), "no failed outbox mails")
-					return err
-				}
-				for _, m := range failed {
-					ids = append(ids, m.ID)
-				}
-			}
-			return requeue(ctx, cmd.OutOrStdout(), store, ids, all)
+			return runOutbox(cmd, file, st, retrying, all, ids)
 		},
 	}
 	cmd.Flags().StringVar(&status, "status", "", "list only mails with this status: pending, sent or failed")
@@ -130,6 +81,77 @@ Only archive.path is needed: IMAP and SMTP settings may be missing.`,
 	cmd.Flags().BoolVar(&all, "all", false, "with --retry: every failed mail")
 	addConfigFlags(cmd, &file)
 	return cmd
+}
+
+// outboxArgs checks the flags and arguments of 'taflmail outbox': st a
+// known status or none, --status and --all each without the other mode,
+// and the ids (those of --retry, then the arguments args) whole numbers
+// of at least 1, none with --retry --all and some with --retry alone. It
+// returns the ids; every error is a usage error, in that order of checks.
+func outboxArgs(cmd *cobra.Command, st archive.OutboxStatus, retrying, all bool, flagIDs []int64, args []string) ([]int64, error) {
+	switch {
+	case st != "" && !st.Valid():
+		return nil, usageErrorf(cmd, "--status %q: want pending, sent or failed", string(st))
+	case retrying && st != "":
+		return nil, usageErrorf(cmd, "--retry and --status do not go together")
+	case all && !retrying:
+		return nil, usageErrorf(cmd, "--all goes with --retry: --retry --all makes every failed mail due again")
+	}
+	ids := flagIDs
+	for _, a := range args {
+		id, err := strconv.ParseInt(a, 10, 64)
+		if err != nil {
+			return nil, usageErrorf(cmd, "--retry %q: not a whole number", a)
+		}
+		ids = append(ids, id)
+	}
+	for _, id := range ids {
+		if id < 1 {
+			return nil, usageErrorf(cmd, "--retry %d: want the id of an outbox mail (taflmail outbox lists them)", id)
+		}
+	}
+	switch {
+	case retrying && all && len(ids) > 0:
+		return nil, usageErrorf(cmd, "--retry --all takes no ids: it queues every failed mail")
+	case retrying && !all && len(ids) == 0:
+		return nil, usageErrorf(cmd, "--retry wants the ids of outbox mails (taflmail outbox lists them), or --all")
+	}
+	return ids, nil
+}
+
+// runOutbox carries out 'taflmail outbox' on the archive of the
+// configuration file: without retrying it lists the mails of status st
+// (all for ""); with it, it queues the mails ids again, or with all every
+// failed mail (saying so when there is none). It fails when the archive
+// or the output does, or as requeue does.
+func runOutbox(cmd *cobra.Command, file string, st archive.OutboxStatus, retrying, all bool, ids []int64) error {
+	ctx := cmd.Context()
+	store, err := openArchive(ctx, cmd, file)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	if !retrying {
+		mails, err := store.Outbox(ctx, st)
+		if err != nil {
+			return err
+		}
+		return writeOutbox(cmd.OutOrStdout(), mails, st, time.Now())
+	}
+	if all {
+		failed, err := store.Outbox(ctx, archive.Failed)
+		if err != nil {
+			return err
+		}
+		if len(failed) == 0 {
+			_, err := fmt.Fprintln(cmd.OutOrStdout(), "no failed outbox mails")
+			return err
+		}
+		for _, m := range failed {
+			ids = append(ids, m.ID)
+		}
+	}
+	return requeue(ctx, cmd.OutOrStdout(), store, ids, all)
 }
 
 // requeue makes the outbox mails ids due now, saying so for each on w;
