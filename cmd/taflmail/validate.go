@@ -167,6 +167,12 @@ func (t *fileTally) add(u fileTally) {
 	t.results += u.results
 }
 
+// runValidate carries out 'taflmail validate' on the files args: it
+// checks the options, opens every file, then validates each in turn,
+// printing its games (or JSON lines when o.asJSON) and its tally, and
+// the total when there are several files. A missing file or a bad option
+// is a usage error before anything is validated; otherwise it returns
+// the verdict of validateRun.err.
 func runValidate(cmd *cobra.Command, o validateOptions, args []string) error {
 	if len(args) == 0 {
 		return usageErrorf(cmd, "no FILE given")
@@ -187,73 +193,101 @@ func runValidate(cmd *cobra.Command, o validateOptions, args []string) error {
 	if err := openAll(cmd, args); err != nil {
 		return err
 	}
-	out := cmd.OutOrStdout()
-	var total fileTally
-	bad := false
-	var unparsed, large, empty []string // files without a game to validate
+	var run validateRun
 	for _, name := range args {
-		src, err := readFileLimited(cmd, name, o.max)
-		var tl *tooLargeError
-		if errors.As(err, &tl) {
-			fmt.Fprintln(cmd.ErrOrStderr(), err)
-			large = append(large, name)
-			if !o.asJSON {
-				fmt.Fprintf(out, "%s: not read: larger than --max-bytes (above)\n", name)
-			}
-			continue
-		}
-		if err != nil {
+		if err := run.file(cmd, o, ropts, at, name); err != nil {
 			return err
-		}
-		// The games are read one at a time (ScanGames: a long CSV file in
-		// a few kilobytes); what they print waits in buf until the whole
-		// file has been read, so that a file with a syntax error prints
-		// only the error, as before.
-		var buf bytes.Buffer
-		t, fileBad, err := validateFile(&buf, name, src, ropts, at, o.asJSON)
-		if err != nil {
-			fmt.Fprintln(cmd.ErrOrStderr(), withFormatNote(err, name, src, ropts.Format))
-			unparsed = append(unparsed, name)
-			if !o.asJSON {
-				fmt.Fprintf(out, "%s: not read: a syntax error (above)\n", name)
-			}
-			continue
-		}
-		if t.games == 0 {
-			// A file that lost its contents must not pass for a good one
-			// (trial report §10). With --json it is named on stderr, as
-			// a syntax error is: stdout holds only JSON lines.
-			empty = append(empty, name)
-			if o.asJSON {
-				fmt.Fprintln(cmd.ErrOrStderr(), noGameError(name))
-			} else {
-				fmt.Fprintln(out, noGameError(name))
-			}
-			continue
-		}
-		if _, err := out.Write(buf.Bytes()); err != nil {
-			return err
-		}
-		bad = bad || fileBad
-		total.add(t)
-		if !o.asJSON {
-			printTally(out, name, t, 0)
 		}
 	}
 	if !o.asJSON && len(args) > 1 {
-		printTally(out, "total", total, len(unparsed)+len(large)+len(empty))
+		printTally(cmd.OutOrStdout(), "total", run.total, len(run.unparsed)+len(run.large)+len(run.empty))
 	}
+	return run.err(o.asJSON)
+}
+
+// validateRun is what runValidate gathers over its files: the tally of
+// the files read, whether any game was bad, and the files without a game
+// to validate (a syntax error, larger than --max-bytes, no game).
+type validateRun struct {
+	total                  fileTally
+	bad                    bool
+	unparsed, large, empty []string
+}
+
+// file validates the file name with ropts at at and prints what it
+// finds to the command's output (the games and, without --json, its
+// tally). A file too large, that does not parse or that holds no game is
+// named on stderr or stdout and noted in r; the error returned is only
+// a failure to read the file or to write the output.
+func (r *validateRun) file(cmd *cobra.Command, o validateOptions, ropts notation.ReadOptions, at time.Time, name string) error {
+	out := cmd.OutOrStdout()
+	src, err := readFileLimited(cmd, name, o.max)
+	var tl *tooLargeError
+	if errors.As(err, &tl) {
+		fmt.Fprintln(cmd.ErrOrStderr(), err)
+		r.large = append(r.large, name)
+		if !o.asJSON {
+			fmt.Fprintf(out, "%s: not read: larger than --max-bytes (above)\n", name)
+		}
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	// The games are read one at a time (ScanGames: a long CSV file in
+	// a few kilobytes); what they print waits in buf until the whole
+	// file has been read, so that a file with a syntax error prints
+	// only the error, as before.
+	var buf bytes.Buffer
+	t, fileBad, err := validateFile(&buf, name, src, ropts, at, o.asJSON)
+	if err != nil {
+		fmt.Fprintln(cmd.ErrOrStderr(), withFormatNote(err, name, src, ropts.Format))
+		r.unparsed = append(r.unparsed, name)
+		if !o.asJSON {
+			fmt.Fprintf(out, "%s: not read: a syntax error (above)\n", name)
+		}
+		return nil
+	}
+	if t.games == 0 {
+		// A file that lost its contents must not pass for a good one
+		// (trial report §10). With --json it is named on stderr, as
+		// a syntax error is: stdout holds only JSON lines.
+		r.empty = append(r.empty, name)
+		if o.asJSON {
+			fmt.Fprintln(cmd.ErrOrStderr(), noGameError(name))
+		} else {
+			fmt.Fprintln(out, noGameError(name))
+		}
+		return nil
+	}
+	if _, err := out.Write(buf.Bytes()); err != nil {
+		return err
+	}
+	r.bad = r.bad || fileBad
+	r.total.add(t)
+	if !o.asJSON {
+		printTally(out, name, t, 0)
+	}
+	return nil
+}
+
+// err is the verdict of a validation run, the first that applies:
+// errInvalidGames when a game was bad, then an error for files that do
+// not parse, that are too large, or that hold no game (naming them,
+// except with --json, where each was named on stderr); nil when every
+// game of every file is good.
+func (r *validateRun) err(asJSON bool) error {
 	switch {
-	case bad:
+	case r.bad:
 		return errInvalidGames
-	case len(unparsed) > 0:
+	case len(r.unparsed) > 0:
 		return errors.New("some files do not parse")
-	case len(large) > 0:
+	case len(r.large) > 0:
 		return errors.New("some files are larger than --max-bytes")
-	case len(empty) > 0 && o.asJSON:
+	case len(r.empty) > 0 && asJSON:
 		return errors.New("some files hold no game") // each named above
-	case len(empty) > 0:
-		return noGameError(strings.Join(empty, ", "))
+	case len(r.empty) > 0:
+		return noGameError(strings.Join(r.empty, ", "))
 	}
 	return nil
 }
