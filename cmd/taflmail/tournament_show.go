@@ -47,8 +47,23 @@ does). The players' keys are never printed.`,
 	return cmd
 }
 
-// writeTournament prints what show shows.
+// writeTournament prints what show shows: the settings of t, its
+// entries es and, when it has any, its games gs. It fails when w does, or
+// as countGames does.
 func writeTournament(w io.Writer, t *archive.Tournament, es []archive.Entry, gs []*archive.Game) error {
+	writeTournamentSettings(w, t)
+	if err := writeTournamentPlayers(w, es); err != nil {
+		return err
+	}
+	if len(gs) == 0 {
+		return nil
+	}
+	return writeTournamentGames(w, t, es, gs)
+}
+
+// writeTournamentSettings prints the heading and settings of t, one a
+// line, with its start and finish when it has them.
+func writeTournamentSettings(w io.Writer, t *archive.Tournament) {
 	format := "round robin"
 	if t.Groups > 1 {
 		format = fmt.Sprintf("round robin in %d groups seeded by rating", t.Groups)
@@ -76,6 +91,12 @@ func writeTournament(w io.Writer, t *archive.Tournament, es []archive.Entry, gs 
 	if !t.FinishedAt.IsZero() {
 		fmt.Fprintf(w, "Finished:      %s\n", utcStamp(t.FinishedAt))
 	}
+}
+
+// writeTournamentPlayers prints the table of entries es: player, group,
+// number, seeding rating and when a player withdrew (and whether their
+// games are annulled). It fails when w does.
+func writeTournamentPlayers(w io.Writer, es []archive.Entry) error {
 	fmt.Fprintf(w, "\nPlayers (%d):\n", len(es))
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "  PLAYER\tGROUP\tNUMBER\tSEEDED\tWITHDRAWN")
@@ -93,12 +114,15 @@ func writeTournament(w io.Writer, t *archive.Tournament, es []archive.Entry, gs 
 		}
 		fmt.Fprintf(tw, "  %s\t%s\t%s\t%s\t%s\n", e.Player, dash(e.Section), dash(e.Number), seeded, withdrawn)
 	}
-	if err := tw.Flush(); err != nil {
-		return err
-	}
-	if len(gs) == 0 {
-		return nil
-	}
+	return tw.Flush()
+}
+
+// writeTournamentGames prints how many games of t count and are
+// finished, then the table of games gs, round (with the group when there
+// are groups), id, players, status, plies and result; a game of a player
+// whose games are annulled (entries es, Decision T3) says so. It fails
+// when w does, or as countGames does.
+func writeTournamentGames(w io.Writer, t *archive.Tournament, es []archive.Entry, gs []*archive.Game) error {
 	c, err := countGames(t, es, gs)
 	if err != nil {
 		return err
@@ -114,7 +138,7 @@ func writeTournament(w io.Writer, t *archive.Tournament, es []archive.Entry, gs 
 			annulled[e.Player] = true
 		}
 	}
-	tw = tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "  ROUND\tID\tATTACKERS\tDEFENDERS\tSTATUS\tPLIES\tRESULT")
 	for _, g := range gs {
 		result := resultCell(g)
