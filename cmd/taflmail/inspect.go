@@ -44,65 +44,85 @@ never written; nothing is sent.`,
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			cfg, err := loadConfigLoose(cmd, file)
-			if err != nil {
-				return err
-			}
-			f, err := os.Open(args[0])
-			if err != nil {
-				return err
-			}
-			defer f.Close()
-			max := cfg.IMAP.MaxMailBytes
-			m, err := mailer.Parse(f, max)
-			if err != nil {
-				return fmt.Errorf("%s: %w", args[0], err)
-			}
-			// The archive is read, never created or written: without
-			// one, inspect looks at the mail as if no game existed.
-			path := cfg.Archive.Path
-			if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
-				fmt.Fprintf(cmd.ErrOrStderr(), "taflmail inspect: no archive at %s: inspecting as if no game existed (%s)\n", path, archivePathHint)
-				path = ":memory:"
-			}
-			store, err := archive.OpenWith(cmd.Context(), path, archive.Options{Existing: true})
-			if errors.Is(err, archive.ErrNotArchive) {
-				return fmt.Errorf("%w (check %s)", err, archivePathHint)
-			}
-			if err != nil {
-				return err
-			}
-			defer store.Close()
-			address := cfg.Server.Address
-			if address == "" {
-				address = "taflmail@localhost"
-			}
-			srv, err := server.New(server.Options{
-				Address: address, Store: store, MaxMailBytes: max,
-				RequireAuthResults: cfg.Server.RequireAuthResults,
-				AuthservID:         cfg.Server.AuthservID,
-				DefaultLanguage:    cfg.Server.DefaultLanguage,
-			})
-			if err != nil {
-				return err
-			}
-			in, err := srv.Inspect(cmd.Context(), m)
-			if err != nil {
-				return err
-			}
-			if asJSON {
-				enc := json.NewEncoder(cmd.OutOrStdout())
-				enc.SetIndent("", "  ")
-				return enc.Encode(in)
-			}
-			printInspection(cmd.OutOrStdout(), in)
-			return nil
+			return runInspect(cmd, file, args[0], asJSON)
 		},
 	}
 	cmd.Flags().StringVar(&file, "config", "", "YAML configuration file (for archive.path and server settings)")
 	cmd.Flags().BoolVar(&asJSON, "json", false, "print the result as JSON")
 	config.RegisterFlags(cmd.Flags())
 	return cmd
+}
+
+// runInspect carries out 'taflmail inspect' on the mail in the file
+// name, with the configuration file file (loosely checked): it prints
+// what the referee makes of the mail, as indented JSON when asJSON. It
+// fails when the configuration, the mail file, the archive or the
+// referee does; a mail that does not parse is an error naming the file.
+func runInspect(cmd *cobra.Command, file, name string, asJSON bool) error {
+	cfg, err := loadConfigLoose(cmd, file)
+	if err != nil {
+		return err
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	max := cfg.IMAP.MaxMailBytes
+	m, err := mailer.Parse(f, max)
+	if err != nil {
+		return fmt.Errorf("%s: %w", name, err)
+	}
+	store, err := openInspectArchive(cmd, cfg)
+	if err != nil {
+		return err
+	}
+	defer store.Close()
+	address := cfg.Server.Address
+	if address == "" {
+		address = "taflmail@localhost"
+	}
+	srv, err := server.New(server.Options{
+		Address: address, Store: store, MaxMailBytes: max,
+		RequireAuthResults: cfg.Server.RequireAuthResults,
+		AuthservID:         cfg.Server.AuthservID,
+		DefaultLanguage:    cfg.Server.DefaultLanguage,
+	})
+	if err != nil {
+		return err
+	}
+	in, err := srv.Inspect(cmd.Context(), m)
+	if err != nil {
+		return err
+	}
+	if asJSON {
+		enc := json.NewEncoder(cmd.OutOrStdout())
+		enc.SetIndent("", "  ")
+		return enc.Encode(in)
+	}
+	printInspection(cmd.OutOrStdout(), in)
+	return nil
+}
+
+// openInspectArchive opens the archive of cfg for inspect, to read,
+// never to create or write: without one it says so on stderr and opens
+// an empty archive in memory, so that the mail is looked at as if no
+// game existed. A file that is not an archive is an error pointing to
+// archive.path; the caller closes the store.
+func openInspectArchive(cmd *cobra.Command, cfg config.Config) (*archive.Store, error) {
+	path := cfg.Archive.Path
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+		fmt.Fprintf(cmd.ErrOrStderr(), "taflmail inspect: no archive at %s: inspecting as if no game existed (%s)\n", path, archivePathHint)
+		path = ":memory:"
+	}
+	store, err := archive.OpenWith(cmd.Context(), path, archive.Options{Existing: true})
+	if errors.Is(err, archive.ErrNotArchive) {
+		return nil, fmt.Errorf("%w (check %s)", err, archivePathHint)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return store, nil
 }
 
 // printInspection writes in for people. Every text that comes from the
