@@ -41,65 +41,109 @@ func Build(ctx context.Context, s *Site, dir string) (BuildStats, error) {
 	}
 	old := readManifest(dir)
 	paths := append(s.Paths(), "404.html")
-	// the pages are rendered and written by one worker per core
-	var (
-		mu       sync.Mutex
-		firstErr error
-		next     = make(chan string)
-		wg       sync.WaitGroup
-	)
-	fail := func(err error) {
-		mu.Lock()
-		if firstErr == nil {
-			firstErr = err
-		}
-		mu.Unlock()
+	if err := writePages(ctx, s, dir, paths, &st); err != nil {
+		return st, err
 	}
+	if err := removeStale(dir, old, paths, &st); err != nil {
+		return st, err
+	}
+	slices.Sort(paths)
+	if _, err := writeIfChanged(filepath.Join(dir, manifestName), []byte(strings.Join(paths, "\n")+"\n")); err != nil {
+		return st, err
+	}
+	return st, nil
+}
+
+// pageWriter renders pages of a site and writes them into a directory,
+// for the workers of writePages: it counts the files in st and keeps the
+// first error, both under mu.
+type pageWriter struct {
+	site     *Site
+	dir      string
+	mu       sync.Mutex
+	st       *BuildStats
+	firstErr error
+}
+
+// fail keeps err unless an earlier error is kept.
+func (w *pageWriter) fail(err error) {
+	w.mu.Lock()
+	if w.firstErr == nil {
+		w.firstErr = err
+	}
+	w.mu.Unlock()
+}
+
+// failed tells whether an error is kept.
+func (w *pageWriter) failed() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.firstErr != nil
+}
+
+// page renders, under ctx, the page at path p ("404.html": the not-found page) and
+// writes it unless the file holds it already, counting it as written or
+// unchanged; an error of the rendering (naming p) or of the file is kept
+// with fail.
+func (w *pageWriter) page(ctx context.Context, p string) {
+	var data []byte
+	var err error
+	if p == "404.html" {
+		data = w.site.NotFound("")
+	} else if data, err = w.site.Render(ctx, p, ""); err != nil {
+		w.fail(fmt.Errorf("web: %s: %w", p, err))
+		return
+	}
+	changed, err := writeIfChanged(filepath.Join(w.dir, filepath.FromSlash(p)), data)
+	if err != nil {
+		w.fail(err)
+		return
+	}
+	w.mu.Lock()
+	if changed {
+		w.st.Written++
+	} else {
+		w.st.Unchanged++
+	}
+	w.mu.Unlock()
+}
+
+// writePages renders and writes the pages paths of s into dir, by one
+// worker per core (GOMAXPROCS), counting the files in st. It hands out
+// no more pages after the first error or the end of ctx, and returns
+// that error (ctx's when there is none).
+func writePages(ctx context.Context, s *Site, dir string, paths []string, st *BuildStats) error {
+	w := &pageWriter{site: s, dir: dir, st: st}
+	next := make(chan string)
+	var wg sync.WaitGroup
 	for range runtime.GOMAXPROCS(0) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			for p := range next {
-				var data []byte
-				var err error
-				if p == "404.html" {
-					data = s.NotFound("")
-				} else if data, err = s.Render(ctx, p, ""); err != nil {
-					fail(fmt.Errorf("web: %s: %w", p, err))
-					continue
-				}
-				changed, err := writeIfChanged(filepath.Join(dir, filepath.FromSlash(p)), data)
-				if err != nil {
-					fail(err)
-					continue
-				}
-				mu.Lock()
-				if changed {
-					st.Written++
-				} else {
-					st.Unchanged++
-				}
-				mu.Unlock()
+				w.page(ctx, p)
 			}
 		}()
 	}
 	for _, p := range paths {
-		mu.Lock()
-		stop := firstErr != nil
-		mu.Unlock()
-		if stop || ctx.Err() != nil {
+		if w.failed() || ctx.Err() != nil {
 			break
 		}
 		next <- p
 	}
 	close(next)
 	wg.Wait()
-	if firstErr == nil {
-		firstErr = ctx.Err()
+	if w.firstErr == nil {
+		w.firstErr = ctx.Err()
 	}
-	if firstErr != nil {
-		return st, firstErr
-	}
+	return w.firstErr
+}
+
+// removeStale removes from dir the files of an earlier Build, old (as
+// its manifest lists them), that are not among paths, counting them in
+// st; a manifest path that could leave dir (safePath) and a file already
+// gone are passed over. It fails at the first file it cannot remove.
+func removeStale(dir string, old, paths []string, st *BuildStats) error {
 	keep := map[string]bool{}
 	for _, p := range paths {
 		keep[p] = true
@@ -112,14 +156,10 @@ func Build(ctx context.Context, s *Site, dir string) (BuildStats, error) {
 		if err == nil {
 			st.Removed++
 		} else if !errors.Is(err, os.ErrNotExist) {
-			return st, err
+			return err
 		}
 	}
-	slices.Sort(paths)
-	if _, err := writeIfChanged(filepath.Join(dir, manifestName), []byte(strings.Join(paths, "\n")+"\n")); err != nil {
-		return st, err
-	}
-	return st, nil
+	return nil
 }
 
 // readManifest returns the paths an earlier Build wrote into dir.
