@@ -880,50 +880,84 @@ func cut(s string, n int) int {
 // ("mail:3:9: expected end of line, found \"please\""); it never panics.
 func ParseCommand(filename string, line int, src string) (cmd Command, err error) {
 	defer guard(filename, &err)
+	if e := checkCommandLine(filename, line, src); e != nil {
+		return nil, e
+	}
+	c, err := commandParser.ParseString(filename, src)
+	if err != nil {
+		return nil, commandSyntaxError(err, filename, line, src)
+	}
+	cmd = c.Command
+	base := lexer.Position{Filename: filename, Line: line, Column: 1}
+	if err := placeCommand(cmd, filename, base, src); err != nil {
+		return nil, err
+	}
+	return cmd, nil
+}
+
+// checkCommandLine refuses, before lexing, a line src (line line of
+// filename) that checkText refuses, that is longer than MaxCommandLine
+// bytes (at the first rune past the limit) or that holds a line break
+// (at the break). It returns nil for a line the parser may read.
+func checkCommandLine(filename string, line int, src string) *Error {
 	if e := checkText(filename, []byte(src)); e != nil {
 		e.Line = line
-		return nil, e
+		return e
 	}
 	base := lexer.Position{Filename: filename, Line: line, Column: 1}
 	if len(src) > MaxCommandLine {
 		p := base
 		p.Column += utf8.RuneCountInString(src[:cut(src, MaxCommandLine)])
-		return nil, newError(p, "a command line may be at most %d bytes long; this one has %d", MaxCommandLine, len(src))
+		return newError(p, "a command line may be at most %d bytes long; this one has %d", MaxCommandLine, len(src))
 	}
 	if i := strings.IndexAny(src, "\r\n"); i >= 0 {
 		p := base
 		p.Column += utf8.RuneCountInString(src[:i])
-		return nil, newError(p, "a command must fit on one line")
+		return newError(p, "a command must fit on one line")
 	}
-	c, err := commandParser.ParseString(filename, src)
-	if err != nil {
-		e := convertError(err, filename, []byte(src), "end of line")
-		if f := strings.Fields(src); len(f) > 0 && looksLikeMove(f[0]) && !strings.Contains(f[0], "-") {
-			// "d1 d3", "d1": report what the move lacks, not the second word
-			if _, perr := ParsePly(filename, []byte(f[0])); perr != nil {
-				e = perr.(*Error)
-				at := strings.Index(src, f[0])
-				if e.Found == "end of input" && len(f) > 1 {
-					// "d6 - d9", "d1 e1": the move's word ends, the line does not
-					e.Found = "white space"
-					e.Message = "expected " + e.Expected + ", found " + e.Found
-				}
-				e.Col += at
+	return nil
+}
+
+// commandSyntaxError turns the parser's error err for the line src
+// (line line of filename) into the *Error a player reads: a line that
+// starts like a move reports what the move lacks (ParsePly), the
+// position moves to the mail's line, and the expected words are a
+// player's (a command or a move for the first word, unless
+// secondWordError finds the second word wrong; tokenWords).
+func commandSyntaxError(err error, filename string, line int, src string) *Error {
+	e := convertError(err, filename, []byte(src), "end of line")
+	if f := strings.Fields(src); len(f) > 0 && looksLikeMove(f[0]) && !strings.Contains(f[0], "-") {
+		// "d1 d3", "d1": report what the move lacks, not the second word
+		if _, perr := ParsePly(filename, []byte(f[0])); perr != nil {
+			e = perr.(*Error)
+			at := strings.Index(src, f[0])
+			if e.Found == "end of input" && len(f) > 1 {
+				// "d6 - d9", "d1 e1": the move's word ends, the line does not
+				e.Found = "white space"
+				e.Message = "expected " + e.Expected + ", found " + e.Found
 			}
+			e.Col += at
 		}
-		e.Line += line - 1
-		if e.Expected == "" && strings.HasPrefix(e.Message, "unexpected") {
-			e.Found = strings.TrimPrefix(e.Message, "unexpected ")
-		}
-		if e.Col == 1 && secondWordError(e, src) {
-			// "remis anbiten": the second word is wrong, not the first
-		} else if e.Col == 1 && e.Expected != "" {
-			e.Expected = "a command (see help) or a move such as d1-d3"
-		}
-		e.Expected = tokenWords.Replace(e.Expected)
-		return nil, e
 	}
-	cmd = c.Command
+	e.Line += line - 1
+	if e.Expected == "" && strings.HasPrefix(e.Message, "unexpected") {
+		e.Found = strings.TrimPrefix(e.Message, "unexpected ")
+	}
+	if e.Col == 1 && secondWordError(e, src) {
+		// "remis anbiten": the second word is wrong, not the first
+	} else if e.Col == 1 && e.Expected != "" {
+		e.Expected = "a command (see help) or a move such as d1-d3"
+	}
+	e.Expected = tokenWords.Replace(e.Expected)
+	return e
+}
+
+// placeCommand moves the positions of cmd, parsed from src as line 1,
+// to base (the mail's line) and finishes what the parser leaves to
+// code: the moves of a conditional, the checks of notify, new and
+// leave, and a move's ply (parseMovePly). Its error is the first of
+// these checks' *Error.
+func placeCommand(cmd Command, filename string, base lexer.Position, src string) error {
 	shiftCommand(cmd, base)
 	if p, ok := cmd.(partShifter); ok {
 		p.shiftParts(base)
@@ -939,39 +973,38 @@ func ParseCommand(filename string, line int, src string) (cmd Command, err error
 			c.Target.Pos = shift(base, c.Target.Pos)
 		}
 	case *ConditionalCommand:
-		if err := c.parseMoves(filename, base); err != nil {
-			return nil, err
-		}
+		return c.parseMoves(filename, base)
 	case *NotifyCommand:
-		if err := c.finish(base); err != nil {
-			return nil, err
-		}
+		return c.finish(base)
 	case *NewGameCommand:
-		if err := c.finish(filename, base, src); err != nil {
-			return nil, err
-		}
+		return c.finish(filename, base, src)
 	case *LeaveCommand:
-		if err := c.finish(filename, base, src); err != nil {
-			return nil, err
-		}
+		return c.finish(filename, base, src)
+	case *MoveCommand:
+		return parseMovePly(c, filename, base, src)
 	}
-	if m, ok := cmd.(*MoveCommand); ok {
-		ply, err := ParsePly(filename, []byte(m.Text))
-		if err != nil {
-			e := err.(*Error)
-			textPos := m.Pos
-			if m.Number > 0 {
-				textPos = findText(src, m.Text, base)
-			}
-			if e.Line > 0 {
-				e.Line = textPos.Line
-				e.Col += textPos.Column - 1
-			}
-			return nil, e
+	return nil
+}
+
+// parseMovePly reads the text of the move m (of the line src, placed
+// at base) as a ply into m.Ply. A ply that does not parse is an *Error
+// at its place in the line: after a move number, where the text stands.
+func parseMovePly(m *MoveCommand, filename string, base lexer.Position, src string) error {
+	ply, err := ParsePly(filename, []byte(m.Text))
+	if err != nil {
+		e := err.(*Error)
+		textPos := m.Pos
+		if m.Number > 0 {
+			textPos = findText(src, m.Text, base)
 		}
-		m.Ply = ply
+		if e.Line > 0 {
+			e.Line = textPos.Line
+			e.Col += textPos.Column - 1
+		}
+		return e
 	}
-	return cmd, nil
+	m.Ply = ply
+	return nil
 }
 
 // shiftCommand moves the positions of a parsed command from line 1 to the
