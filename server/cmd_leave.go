@@ -67,20 +67,24 @@ func (ss *session) leave(c *grammar.LeaveCommand) error {
 	for y := req.First.Year(); y <= req.Last.Year(); y++ {
 		left = append(left, trn(ss.lang, "leave.year", clock.LeaveLeft(kept, y, allowance), clock.LeaveLeft(kept, y, allowance), y))
 	}
-	games, err := ss.setLeave(kept, func(lang string) string {
+	games, err := ss.setLeave(kept, func(lang string, _ []*table) string {
 		return tr(lang, "leave.told", ss.from, intervalText(lang, req))
 	})
 	if err != nil {
 		return err
 	}
-	ss.say(ss.auth, tr(ss.lang, "leave.taken.now", intervalText(ss.lang, req), strings.Join(left, ", "))+"\n"+games)
+	ss.say(ss.auth, tr(ss.lang, "leave.taken.now", intervalText(ss.lang, req), strings.Join(left, ", "))+"\n"+games.line)
 	return nil
 }
 
 // cancelLeave answers "cancel leave" ("urlaub abbrechen"): the days of
 // the sender's leave that have not begun are given back (a leave running
 // today ends tonight), the timers of every running game of the player
-// move back, and each opponent is told.
+// move back, and each opponent is told what is true for the clocks
+// (cancelNotice): leave only announced is withdrawn and changes nothing
+// for the clocks now; leave cut short lets each clock run again from
+// tomorrow unless the game stays paused by other leave, and then the
+// notice says from which day it runs.
 func (ss *session) cancelLeave(*grammar.CancelLeaveCommand) error {
 	if ss.auth == nil {
 		return ss.refuse("err.leavekey")
@@ -98,15 +102,88 @@ func (ss *session) cancelLeave(*grammar.CancelLeaveCommand) error {
 	if err != nil {
 		return err
 	}
-	games, err := ss.setLeave(kept, func(lang string) string {
-		return tr(lang, "leave.cancel.told", ss.from)
+	cut, ahead := cancelledLeave(taken, ss.now)
+	games, err := ss.setLeave(kept, func(lang string, ts []*table) string {
+		return ss.cancelNotice(lang, cut, ahead, ts)
 	})
 	if err != nil {
 		return err
 	}
 	year := ss.now.UTC().Year()
-	ss.say(ss.auth, tr(ss.lang, "leave.cancelled", counted(ss.lang, "days", back), counted(ss.lang, "leavedays", clock.LeaveLeft(kept, year, allowance)), year)+"\n"+games)
+	text := tr(ss.lang, "leave.cancelled", counted(ss.lang, "days", back), counted(ss.lang, "leavedays", clock.LeaveLeft(kept, year, allowance)), year) + "\n" + games.line
+	if cut {
+		text += ss.resumeText(ss.lang, games.tables)
+	}
+	ss.say(ss.auth, text)
 	return nil
+}
+
+// cancelledLeave returns what "cancel leave" at instant now does to the
+// leave taken (clock.CancelLeave): cut is whether a leave running today
+// is cut short (it had days after today), ahead the leave after today
+// that is withdrawn whole.
+func cancelledLeave(taken []notation.Leave, now time.Time) (cut bool, ahead []notation.Leave) {
+	day := utcDay(now)
+	for _, l := range taken {
+		switch {
+		case l.First.After(day):
+			ahead = append(ahead, l)
+		case l.Last.After(day):
+			cut = true
+		}
+	}
+	return cut, ahead
+}
+
+// utcDay returns 00:00 UTC of the day of t.
+func utcDay(t time.Time) time.Time {
+	y, m, d := t.UTC().Date()
+	return time.Date(y, m, d, 0, 0, 0, 0, time.UTC)
+}
+
+// cancelNotice is an opponent's notice of the sender's "cancel leave", in
+// lang, about the games ts with them (their leave already set): leave
+// only announced (ahead) is withdrawn and nothing changes for the clocks
+// now; a leave cut short ends tonight, and each timed game says when its
+// clocks run again (resumeText).
+func (ss *session) cancelNotice(lang string, cut bool, ahead []notation.Leave, ts []*table) string {
+	if !cut {
+		return tr(lang, "leave.withdrawn", ss.from, leaveText(lang, ahead))
+	}
+	text := tr(lang, "leave.cancel.cut", ss.from, utcDay(ss.now).Format(time.DateOnly))
+	if len(ahead) > 0 {
+		text += " " + tr(lang, "leave.cancel.also", leaveText(lang, ahead))
+	}
+	return text + ss.resumeText(lang, ts)
+}
+
+// resumeText says, a line per timed game of ts, when its clocks run
+// again after a leave cut short today: from tomorrow, or, when the game
+// is still paused tomorrow (other leave of either player, as package
+// clock counts it: clock.State.Paused), from the first day it is not.
+// Untimed games and games whose clock data is broken get no line.
+func (ss *session) resumeText(lang string, ts []*table) string {
+	tomorrow := utcDay(ss.now).Add(notation.Day)
+	var b strings.Builder
+	for _, t := range ts {
+		if !control(t.g).Timed() {
+			continue
+		}
+		st, err := t.clockState()
+		if err != nil {
+			continue
+		}
+		if !st.Paused(tomorrow) {
+			b.WriteString("\n" + tr(lang, "leave.resume", t.g.ID, tomorrow.Format(time.DateOnly)))
+			continue
+		}
+		d := tomorrow
+		for st.Paused(d) { // leave is whole days, and finite
+			d = d.Add(notation.Day)
+		}
+		b.WriteString("\n" + tr(lang, "leave.resume.late", t.g.ID, d.Format(time.DateOnly)))
+	}
+	return b.String()
 }
 
 // leaveOf returns the leave of the player at addr as this mail has left
@@ -125,33 +202,36 @@ func (ss *session) leaveOf(addr string) ([]notation.Leave, error) {
 // setLeave makes leave the sender's whole leave: it is written with the
 // mail (collectClock), every running game of the sender gets it (so its
 // timers are recomputed and the replies show it), and every opponent in
-// those games is told, once, with told. It returns the sender's line
-// naming those games. A leave that begins today stops the clocks from
-// 00:00 UTC, so the side to move gets back what it used today since
-// then (issue 22 §6): the sender's line and each opponent's notice say
-// how much, game by game (returnedText).
-func (ss *session) setLeave(leave []notation.Leave, told func(lang string) string) (string, error) {
+// those games is told, once, with told (given the opponent's language and
+// their games with the sender, which already have the new leave). It
+// returns the sender's line naming those games, and the games. A leave
+// that begins today stops the clocks from 00:00 UTC, so the side to move
+// gets back what it used today since then (issue 22 §6): the sender's
+// line and each opponent's notice say how much, game by game
+// (returnedText).
+func (ss *session) setLeave(leave []notation.Leave, told func(lang string, games []*table) string) (leaveGames, error) {
 	if ss.leaves == nil {
 		ss.leaves = map[string][]notation.Leave{}
 	}
 	ss.leaves[ss.from] = leave
 	gs, err := ss.srv.store.GamesOf(ss.ctx, ss.from)
 	if err != nil {
-		return "", err
+		return leaveGames{}, err
 	}
 	var ids, opps []string
 	var back []returned
-	first := map[string]*table{} // each opponent's first game: their notice goes with it
+	var all []*table
+	with := map[string][]*table{} // each opponent's games: their notice goes with the first
 	for _, g := range gs {
 		if g.Status != archive.Active {
 			continue
 		}
 		t, err := ss.table(g.ID)
 		if err != nil {
-			return "", err
+			return leaveGames{}, err
 		}
 		if lost, err := ss.lostOnTime(t); err != nil {
-			return "", err
+			return leaveGames{}, err
 		} else if lost {
 			continue // lost on time before this mail: no leave brings it back
 		}
@@ -164,24 +244,32 @@ func (ss *session) setLeave(leave []notation.Leave, told func(lang string) strin
 		limitEventLeave(t.g)
 		t.changed = true
 		ids = append(ids, g.ID)
+		all = append(all, t)
 		opp := opponentOf(t.g, ss.from)
 		if after, toMove := ss.toMoveRemaining(t); after > before {
 			back = append(back, returned{game: g.ID, opp: opp, side: toMove, tc: control(t.g), d: after - before})
 		}
-		if first[opp] == nil {
-			first[opp] = t
+		if with[opp] == nil {
 			opps = append(opps, opp)
 		}
+		with[opp] = append(with[opp], t)
 	}
 	for _, opp := range opps {
-		ss.tell(opp, first[opp], func(lang string) string {
-			return told(lang) + returnedText(lang, back, opp)
+		ss.tell(opp, with[opp][0], func(lang string) string {
+			return told(lang, with[opp]) + returnedText(lang, back, opp)
 		})
 	}
 	if len(ids) == 0 {
-		return tr(ss.lang, "leave.nogames"), nil
+		return leaveGames{line: tr(ss.lang, "leave.nogames")}, nil
 	}
-	return tr(ss.lang, "leave.games", strings.Join(ids, ", ")) + returnedText(ss.lang, back, ""), nil
+	return leaveGames{line: tr(ss.lang, "leave.games", strings.Join(ids, ", ")) + returnedText(ss.lang, back, ""), tables: all}, nil
+}
+
+// leaveGames is what setLeave did: the sender's line naming the games
+// (or saying there are none) and those games.
+type leaveGames struct {
+	line   string
+	tables []*table
 }
 
 // returned is time a leave gave back to the side to move of a game: d,

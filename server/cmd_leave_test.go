@@ -56,8 +56,9 @@ func TestLeaveMovesDeadline(t *testing.T) {
 	// bob cancels on 2 December: the 4th is given back, the 2nd has begun
 	sent = h.reply(bob, "cancel leave")
 	mustContain(t, "bob's cancel", to(t, sent, bob).Text, "Urlaub abgebrochen: 1 Tag zurückgegeben. Du hast noch 28 Urlaubstage im Jahr 2026.")
-	mustContain(t, "alice's notice", to(t, sent, alice).Text, "bob@player.test cancelled their leave that had not begun",
+	mustContain(t, "alice's notice", to(t, sent, alice).Text, "bob@player.test withdrew their announced leave 2026-12-04 (1 day) before it began; nothing changes for the clocks",
 		"defenders 3d left (on leave)")
+	mustNotContain(t, "alice's notice", to(t, sent, alice).Text, "run again")
 	if d, want := h.deadlineOf(id), time.Date(2026, 12, 6, 0, 0, 1, 0, time.UTC); !d.Equal(want) {
 		t.Errorf("after the cancellation bob's deadline is %v, want %v", d, want)
 	}
@@ -241,4 +242,59 @@ func TestLeaveTodayReturnsTime(t *testing.T) {
 		"bob@player.test takes leave: 2026-11-29 (1 day).",
 		"The leave begins today, so no clock has run since 00:00 UTC: in game "+id+" the attackers get back 5h they had used today.",
 		"attackers 3d left, defenders 3d left (on leave)")
+}
+
+// TestCancelLeaveSaysWhatIsTrue (trial 22): the notice of a cancelled
+// leave says what happens to the clocks. Leave not yet begun is withdrawn
+// and changes nothing for the clocks now; leave running today ends
+// tonight and the clocks run again from tomorrow, unless other leave
+// (here the opponent's own) keeps them stopped: then it says from which
+// day they run. Canceller and opponent read the same, each in their
+// language.
+func TestCancelLeaveSaysWhatIsTrue(t *testing.T) {
+	notBegun := func(t *testing.T) {
+		h := newHarness(t)
+		id, start := startTimed(t, h, "10d+1d")
+		h.replyAt(start.Add(time.Hour), bob, "urlaub 24.12.–31.12.")
+		sent := h.replyAt(start.Add(2*time.Hour), bob, "urlaub abbrechen")
+		notice := to(t, sent, alice).Text
+		mustContain(t, "alice's notice", notice, tr(english, "leave.withdrawn", bob, "2026-12-24 to 2026-12-31 (8 days)"))
+		mustNotContain(t, "alice's notice", notice, "run again", "tomorrow")
+		mustNotContain(t, "bob's reply", to(t, sent, bob).Text, "ab morgen", "wieder")
+		if h.stateOf(id).Paused(start.Add(day)) {
+			t.Errorf("the clocks stand still tomorrow after the withdrawal")
+		}
+	}
+	t.Run("not begun", notBegun)
+	t.Run("cut short", func(t *testing.T) {
+		h := newHarness(t)
+		id, start := startTimed(t, h, "10d+1d") // 2026-11-29
+		h.replyAt(start.Add(time.Hour), alice, "leave 29.11. to 5.12.")
+		h.replyAt(start.Add(2*time.Hour), alice, "leave 20.12.")
+		sent := h.replyAt(start.Add(day), alice, "cancel leave") // on 2026-11-30
+		want := tr(english, "leave.resume", id, "2026-12-01")
+		mustContain(t, "alice's reply", to(t, sent, alice).Text, want)
+		mustContain(t, "bob's notice", to(t, sent, bob).Text,
+			tr(english, "leave.cancel.cut", alice, "2026-11-30"),
+			tr(english, "leave.cancel.also", "2026-12-20 (1 day)"),
+			want)
+		if st := h.stateOf(id); !st.Paused(start.Add(day)) || st.Paused(start.Add(2*day)) {
+			t.Errorf("the clocks should stand today and run tomorrow")
+		}
+	})
+	t.Run("opponent on leave", func(t *testing.T) {
+		h := newHarness(t)
+		id, start := startTimed(t, h, "10d+1d") // 2026-11-29
+		h.replyAt(start.Add(time.Hour), bob, "urlaub 29.11. bis 5.12.")
+		h.replyAt(start.Add(2*time.Hour), alice, "leave 30.11. to 20.12.")
+		sent := h.replyAt(start.Add(day), alice, "cancel leave") // on 2026-11-30; bob's leave runs to 5 Dec
+		for _, m := range []struct{ who, lang string }{{alice, english}, {bob, german}} {
+			text := to(t, sent, m.who).Text
+			mustContain(t, m.who, text, tr(m.lang, "leave.resume.late", id, "2026-12-06"))
+			mustNotContain(t, m.who, text, tr(m.lang, "leave.resume", id, "2026-12-01"))
+		}
+		if st := h.stateOf(id); !st.Paused(start.Add(6*day)) || st.Paused(start.Add(7*day)) {
+			t.Errorf("the clocks should stand to 5 December and run from the 6th")
+		}
+	})
 }
