@@ -93,6 +93,8 @@ var catalogDE = map[string]string{
 	"err.self":           "Du kannst dich nicht selbst herausfordern.",
 	"err.badside":        "%q ist keine Seite: schreibe Angreifer oder Verteidiger.",
 	"err.notinvited":     "In Partie %s gibt es keine offene Herausforderung für dich.",
+	"err.running":        "Du hast die Herausforderung der Partie %s schon angenommen, am %s; die Partie läuft.",
+	"err.running.own":    "Partie %s läuft schon: %s hat deine Herausforderung am %s angenommen.",
 	"err.nodraw":         "In Partie %s gibt es kein Remisangebot deines Gegners.",
 	"err.drawpending":    "Dein Remisangebot in Partie %s steht bereits.",
 	"err.badlanguage":    "Ich kann auf en (Englisch) oder de (Deutsch) antworten, nicht %q.",

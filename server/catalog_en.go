@@ -95,6 +95,8 @@ var catalogEN = map[string]string{
 	"err.self":           "You cannot challenge yourself.",
 	"err.badside":        "%q is not a side: write attackers or defenders.",
 	"err.notinvited":     "Game %s has no open challenge for you.",
+	"err.running":        "You already accepted the challenge of game %s, on %s; the game is running.",
+	"err.running.own":    "Game %s is already running: %s accepted your challenge on %s.",
 	"err.nodraw":         "There is no draw offer from your opponent in game %s.",
 	"err.drawpending":    "Your draw offer in game %s already stands.",
 	"err.badlanguage":    "I can answer in en (English) or de (German), not %q.",

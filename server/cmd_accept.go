@@ -12,7 +12,9 @@ func init() {
 }
 
 // invitation returns the invited game the mail answers, checking that the
-// sender is the invited player and carries the key.
+// sender is the invited player and carries the key. A game of the sender
+// that is already running is refused as such (trial 22: a second accept
+// was told there was no challenge for them), saying when it was accepted.
 func (ss *session) invitation() (*table, error) {
 	t, err := ss.gameForCommand()
 	if err != nil {
@@ -20,6 +22,12 @@ func (ss *session) invitation() (*table, error) {
 	}
 	if t.g.Status == archive.Invited && ss.from == t.g.Challenger {
 		return nil, ss.refuse("err.ownchallenge", t.g.ID) // the challenger may withdraw it (invitations.go)
+	}
+	if t.g.Status == archive.Active && (ss.from == t.g.Attackers || ss.from == t.g.Defenders) {
+		if ss.from == t.g.Challenger {
+			return nil, ss.refuse("err.running.own", t.g.ID, opponentOf(t.g, ss.from), stamp(t.g.StartedAt))
+		}
+		return nil, ss.refuse("err.running", t.g.ID, stamp(t.g.StartedAt))
 	}
 	if t.g.Status != archive.Invited {
 		return nil, ss.refuse("err.notinvited", t.g.ID)

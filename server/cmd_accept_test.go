@@ -25,7 +25,15 @@ func TestAcceptDecline(t *testing.T) {
 	mustContain(t, "start", to(t, sent, alice).Text, tr(english, "challenge.accepted", bob), tr(english, "move.yours", 1, "attackers"))
 	mustContain(t, "start", to(t, sent, bob).Text, tr(english, "challenge.accepted", bob), tr(english, "move.theirs", 1, "attackers"))
 	active := h.state(id)
-	refusedWith(t, h, id, active, h.reply(bob, "accept"), bob, english, "err.notinvited")
+	// a second accept (trial 22): the game is running, since its start
+	g, err := h.store.Game(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := refusedWith(t, h, id, active, h.reply(bob, "accept"), bob, english, "err.running")
+	mustContain(t, "second accept", m.msg.Text, tr(english, "err.running", id, stamp(g.StartedAt)))
+	m = refusedWith(t, h, id, active, h.reply(alice, "annehmen"), alice, german, "err.running.own")
+	mustContain(t, "challenger's accept", m.msg.Text, tr(german, "err.running.own", id, bob, stamp(g.StartedAt)))
 
 	// declined, in German
 	sent = h.deliver(alice, "x", "neu tablut mit carol@player.test", nil)
