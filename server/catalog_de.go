@@ -98,7 +98,7 @@ var catalogDE = map[string]string{
 	"err.nodraw":         "In Partie %s gibt es kein Remisangebot deines Gegners.",
 	"err.drawpending":    "Dein Remisangebot in Partie %s steht bereits.",
 	"err.badlanguage":    "Ich kann auf en (Englisch) oder de (Deutsch) antworten, nicht %q.",
-	"err.challenges":     "Du hast in der letzten Stunde %d Herausforderungen geschickt; bitte warte, bevor du weitere schickst.",
+	"err.challenges":     "Du hast in der letzten Stunde %d Herausforderungen geschickt; die nächste kannst du ab %s schicken.",
 	"err.unread":         "Ich habe nur die ersten %d Befehlszeilen deiner Mail gelesen und %d weitere nicht. Bitte schicke sie in einer weiteren Mail.",
 	"err.textcut":        "Deine Mail ist lang: ich habe ihren Text nur bis %d KiB gelesen, die Zeilen danach also nicht, auch keinen Befehl darin. Bitte schicke deine Befehle in einer kurzen Mail.",
 	"err.cut":            "Deine Mail fragt nach mehr, als in eine Antwort passt; ich habe den ersten Teil beantwortet. Bitte frage den Rest in einer weiteren Mail.",

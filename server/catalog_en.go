@@ -100,7 +100,7 @@ var catalogEN = map[string]string{
 	"err.nodraw":         "There is no draw offer from your opponent in game %s.",
 	"err.drawpending":    "Your draw offer in game %s already stands.",
 	"err.badlanguage":    "I can answer in en (English) or de (German), not %q.",
-	"err.challenges":     "You have sent %d challenges in the last hour; please wait before sending more.",
+	"err.challenges":     "You have sent %d challenges in the last hour; you may send the next one from %s on.",
 	"err.unread":         "I read only the first %d command lines of your mail and left %d more unread. Please send them in another mail.",
 	"err.textcut":        "Your mail is long: I read its text only up to %d KiB, so the lines after that were not read, nor any command among them. Please send your commands in a short mail.",
 	"err.cut":            "Your mail asked for more than fits into one reply; I answered the first part. Please ask for the rest in another mail.",

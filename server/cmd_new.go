@@ -2,6 +2,7 @@ package server
 
 import (
 	"net/mail"
+	"slices"
 	"strings"
 	"time"
 
@@ -49,10 +50,8 @@ func (ss *session) newGame(c *grammar.NewGameCommand) error {
 			return ss.refuse("err.badside", clip(c.Side))
 		}
 	}
-	if n, err := ss.recentChallenges(); err != nil {
+	if err := ss.challengeLimit(); err != nil {
 		return err
-	} else if n >= maxChallengesPerHour {
-		return ss.refuse("err.challenges", n)
 	}
 	if err := ss.mayInvite(opp); err != nil {
 		return err
@@ -184,25 +183,52 @@ func (ss *session) createGame(v *engine.Variant, opp, side string) (*table, erro
 // referee mail invitations to anybody without end (docs/security.md).
 const maxChallengesPerHour = 5
 
-// recentChallenges counts the games the sender challenged in the last hour,
-// this mail's included.
-func (ss *session) recentChallenges() (int, error) {
+// challengeLimit refuses a challenge when the sender has sent
+// maxChallengesPerHour in the last hour (recentChallenges), saying how
+// many and from when the next one is taken: when enough of them have left
+// the hour's window, written in the sender's digest zone if they set one
+// (digestStamp), else in UTC as stamp writes it.
+func (ss *session) challengeLimit() error {
+	sent, err := ss.recentChallenges()
+	if err != nil {
+		return err
+	}
+	if len(sent) < maxChallengesPerHour {
+		return nil
+	}
+	slices.SortFunc(sent, func(a, b time.Time) int { return a.Compare(b) })
+	// the window holds len(sent); the next may go when len(sent)-max+1 of
+	// them have left it, counted while created after an hour ago
+	next := sent[len(sent)-maxChallengesPerHour].Add(time.Hour)
+	if t := next.Truncate(time.Second); !t.Equal(next) {
+		next = t.Add(time.Second) // a stamp of whole seconds never names a moment still inside
+	}
+	zone := ""
+	if p, ok := ss.players[ss.from]; ok {
+		zone = p.DigestZone
+	}
+	return ss.refuse("err.challenges", len(sent), digestStamp(next, ss.srv.storedZone(ss.from, zone), zone))
+}
+
+// recentChallenges returns when each game the sender challenged in the
+// last hour was created, this mail's included.
+func (ss *session) recentChallenges() ([]time.Time, error) {
 	gs, err := ss.srv.store.GamesOf(ss.ctx, ss.from)
 	if err != nil {
-		return 0, err
+		return nil, err
 	}
-	n := 0
+	var sent []time.Time
 	for _, g := range gs {
 		if g.Challenger == ss.from && g.CreatedAt.After(ss.now.Add(-time.Hour)) {
-			n++
+			sent = append(sent, g.CreatedAt)
 		}
 	}
 	for _, t := range ss.tables {
 		if t.changed && t.g.Version == 0 && t.g.Challenger == ss.from {
-			n++
+			sent = append(sent, ss.now)
 		}
 	}
-	return n, nil
+	return sent, nil
 }
 
 // normalizeSide reads a side as a player writes it (English or German,

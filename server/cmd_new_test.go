@@ -23,6 +23,45 @@ func TestChallengeCap(t *testing.T) {
 	mustContain(t, "refusal", sent[0].msg.Text, "challenges in the last hour")
 }
 
+// TestChallengeCapSaysWhen (trial 22): the refusal over the cap says from
+// when the next challenge is taken, the moment the oldest counted one
+// leaves the hour, in UTC, or in the sender's digest zone once they set
+// one; a challenge at that moment is taken.
+func TestChallengeCapSaysWhen(t *testing.T) {
+	h := newHarness(t)
+	h.step = 10 * time.Minute
+	var first time.Time
+	for i := 0; i < maxChallengesPerHour; i++ {
+		if sent := h.deliver(alice, "x", fmt.Sprintf("new brandubh with p%d@player.test", i), nil); len(sent) != 2 {
+			t.Fatalf("challenge %d: %d mails, want 2", i+1, len(sent))
+		}
+		if i == 0 {
+			first = h.now
+		}
+	}
+	next := first.Add(time.Hour)
+	sent := h.deliver(alice, "x", "new brandubh with victim@player.test", nil)
+	h.mustRefuse("err.challenges")
+	mustContain(t, "refusal", to(t, sent, alice).Text, tr(english, "err.challenges", maxChallengesPerHour, stamp(next)))
+	h.step = time.Second // still within the same hour
+	h.deliver(alice, "x", "notify digest 07:30 Europe/Berlin", nil)
+	if p := h.player(alice); p.DigestZone != "Europe/Berlin" {
+		t.Fatalf("alice's digest zone %q", p.DigestZone)
+	}
+	sent = h.deliver(alice, "x", "neu brandubh mit opfer@player.test", nil)
+	h.mustRefuse("err.challenges")
+	berlin, err := time.LoadLocation("Europe/Berlin")
+	if err != nil {
+		t.Skip(err)
+	}
+	mustContain(t, "German refusal", to(t, sent, alice).Text,
+		tr(german, "err.challenges", maxChallengesPerHour, next.In(berlin).Format("2006-01-02 15:04:05")+" Europe/Berlin"))
+	h.now = next.Add(-h.step)
+	if sent = h.deliver(alice, "x", "new brandubh with victim@player.test", nil); len(sent) != 2 {
+		t.Fatalf("the challenge at %v, when the refusal said, sent %d mails, want 2:\n%s", next, len(sent), texts(sent))
+	}
+}
+
 // TestNewGame: a challenge in German as the defenders; the invitation
 // carries the rules in brief in the opponent's language, each mail its
 // recipient's key.

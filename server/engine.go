@@ -118,10 +118,8 @@ func (ss *session) newEngineGame(c *grammar.NewGameCommand, v *engine.Variant) e
 	if ss.startedEngineGame() {
 		return ss.refuse("err.engine.onemail")
 	}
-	if n, err := ss.recentChallenges(); err != nil {
+	if err := ss.challengeLimit(); err != nil {
 		return err
-	} else if n >= maxChallengesPerHour {
-		return ss.refuse("err.challenges", n)
 	}
 	running, err := ss.engineGamesOf(ss.from)
 	if err != nil {
