@@ -12,9 +12,10 @@ func init() {
 }
 
 // invitation returns the invited game the mail answers, checking that the
-// sender is the invited player and carries the key. A game of the sender
-// that is already running is refused as such (trial 22: a second accept
-// was told there was no challenge for them), saying when it was accepted.
+// sender is the invited player and carries the key. A challenged game of
+// the sender that is already running is refused as such (trial 22: a
+// second accept was told there was no challenge for them), saying when it
+// was accepted.
 func (ss *session) invitation() (*table, error) {
 	t, err := ss.gameForCommand()
 	if err != nil {
@@ -23,7 +24,9 @@ func (ss *session) invitation() (*table, error) {
 	if t.g.Status == archive.Invited && ss.from == t.g.Challenger {
 		return nil, ss.refuse("err.ownchallenge", t.g.ID) // the challenger may withdraw it (invitations.go)
 	}
-	if t.g.Status == archive.Active && (ss.from == t.g.Attackers || ss.from == t.g.Defenders) {
+	if t.g.Status == archive.Active && t.g.Challenger != "" && (ss.from == t.g.Attackers || ss.from == t.g.Defenders) {
+		// a game with a challenger began with an accept; one without (a
+		// tournament's pairing) never had a challenge to accept
 		if ss.from == t.g.Challenger {
 			return nil, ss.refuse("err.running.own", t.g.ID, opponentOf(t.g, ss.from), stamp(t.g.StartedAt))
 		}

@@ -160,6 +160,7 @@ func TestTournamentGameRefusals(t *testing.T) {
 		{alice, "zurücknehmen", german, "err.takeback.tournament"},
 		{bob, "rücknahme ablehnen", german, "err.takeback.tournament"},
 		{alice, "privat", german, "err.private.tournament"},
+		{bob, "accept", german, "err.notinvited"}, // a pairing was never a challenge: not "you already accepted"
 	} {
 		before := h.state(g.ID)
 		want := tr(c.lang, c.key, g.ID)
