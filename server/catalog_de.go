@@ -22,6 +22,8 @@ var catalogDE = map[string]string{
 	"result.attackers": "die Angreifer gewinnen",
 	"result.defenders": "die Verteidiger gewinnen",
 	"result.draw":      "Remis",
+	"result.you.won":   "du hast gewonnen (%s)",
+	"result.you.lost":  "du hast verloren (%s)",
 
 	"reason.escape":        "der König ist entkommen",
 	"reason.king captured": "der König wurde gefangen",
@@ -33,6 +35,7 @@ var catalogDE = map[string]string{
 	"reason.draw agreed":   "beide Spieler haben sich auf ein Remis geeinigt",
 
 	"move.played":            "%s hat %s gezogen.",
+	"move.played.you":        "Du hast %s gezogen.",
 	"move.captures":          "Geschlagen: %s.",
 	"move.yours":             "Zug %d: du bist am Zug (%s).",
 	"move.theirs":            "Zug %d: %s am Zug; du bekommst Nachricht, sobald gezogen wurde.",
@@ -40,6 +43,9 @@ var catalogDE = map[string]string{
 	"move.list":              "Bisherige Züge:",
 	"move.none":              "(noch keine Züge)",
 	"over.result":            "Die Partie ist beendet: %s (%s).",
+	"over.you.won":           "Du hast gewonnen.",
+	"over.you.lost":          "Du hast verloren.",
+	"over.you.drew":          "Remis.",
 	"over.record":            "Die vollständige Partienotation:",
 	"draw.offered":           "%s bietet Remis an. Antworte \"remis annehmen\" oder \"remis ablehnen\", oder ziehe einfach (das lehnt ab).",
 	"draw.offer.sent":        "Dein Remisangebot wurde an %s gesendet.",

@@ -24,6 +24,8 @@ var catalogEN = map[string]string{
 	"result.attackers": "the attackers win",
 	"result.defenders": "the defenders win",
 	"result.draw":      "a draw",
+	"result.you.won":   "you won (%s)",
+	"result.you.lost":  "you lost (%s)",
 
 	"reason.escape":        "the king escaped",
 	"reason.king captured": "the king was captured",
@@ -35,6 +37,7 @@ var catalogEN = map[string]string{
 	"reason.draw agreed":   "both players agreed to a draw",
 
 	"move.played":            "%s played %s.",
+	"move.played.you":        "You played %s.",
 	"move.captures":          "Captured: %s.",
 	"move.yours":             "Move %d: it is your move (%s).",
 	"move.theirs":            "Move %d: %s to move; you will hear from me when they have moved.",
@@ -42,6 +45,9 @@ var catalogEN = map[string]string{
 	"move.list":              "Moves so far:",
 	"move.none":              "(no moves yet)",
 	"over.result":            "The game is over: %s (%s).",
+	"over.you.won":           "You won.",
+	"over.you.lost":          "You lost.",
+	"over.you.drew":          "Draw.",
 	"over.record":            "The complete record:",
 	"draw.offered":           "%s offers a draw. Reply \"accept draw\" or \"decline draw\", or simply make your move (that declines).",
 	"draw.offer.sent":        "Your draw offer has been sent to %s.",

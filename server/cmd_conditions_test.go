@@ -65,7 +65,7 @@ func TestConditionalMove(t *testing.T) {
 	if len(sent) != 3 {
 		t.Fatalf("bob's move with alice's answer caused %d mails, want alice, bob, watcher:\n%s", len(sent), texts(sent))
 	}
-	mustContain(t, "bob's mail", to(t, sent, bob).Text, "bob@player.test played d3-f3.", "alice@player.test played d2-f2xf3. Captured: f3.",
+	mustContain(t, "bob's mail", to(t, sent, bob).Text, "You played d3-f3.", "alice@player.test played d2-f2xf3. Captured: f3.",
 		tr(english, "move.yours", 2, "defenders"), "2. d2-f2xf3")
 	mustContain(t, "alice's mail", to(t, sent, alice).Text, tr(english, "cond.played", "d2-f2xf3", bob, "d3-f3"), "Captured: f3.",
 		tr(english, "move.theirs", 2, "defenders"))

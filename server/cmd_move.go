@@ -69,16 +69,18 @@ func (ss *session) move(c *grammar.MoveCommand) error {
 		t.g.Result = o.Result.String()
 		t.g.Reason = o.Reason.String()
 	}
-	played := func(lang string) string {
-		s := tr(lang, "move.played", ss.from, plyText(r, king))
-		if len(r.Captures) > 0 {
-			s += " " + tr(lang, "move.captures", capturedText(lang, r.Captures))
+	played := func(key string, who ...any) func(lang string) string {
+		return func(lang string) string {
+			s := tr(lang, key, append(who, plyText(r, king))...)
+			if len(r.Captures) > 0 {
+				s += " " + tr(lang, "move.captures", capturedText(lang, r.Captures))
+			}
+			return s
 		}
-		return s
 	}
-	ss.tellRoutine(opp, t, played) // held for a player who chose the daily digest (digest.go)
-	ss.say(t, played(ss.lang))
-	if err := ss.afterPly(t); err != nil { // the modules' plyWatchers: takeback requests, conditional moves (module.go)
+	ss.tellRoutine(opp, t, played("move.played", ss.from)) // held for a player who chose the daily digest (digest.go)
+	ss.say(t, played("move.played.you")(ss.lang))          // the mover reads "You played …"
+	if err := ss.afterPly(t); err != nil {                 // the modules' plyWatchers: takeback requests, conditional moves (module.go)
 		return err
 	}
 	ss.showPosition(t)

@@ -44,8 +44,15 @@ func TestResignGerman(t *testing.T) {
 	if g.Status != "finished" || g.Result != "attackers" || g.Reason != "resignation" {
 		t.Fatalf("after bob resigned: %v", g)
 	}
+	// each player reads the result as theirs (bob had the defenders), in
+	// the subject and in the text
+	mine := map[string][2]string{
+		alice: {"Partie beendet, du hast gewonnen (die Angreifer gewinnen)", "Du hast gewonnen."},
+		bob:   {"Partie beendet, du hast verloren (die Angreifer gewinnen)", "Du hast verloren."},
+	}
 	for _, m := range sent {
-		mustContain(t, "mail to "+m.to, m.msg.Text, "die Angreifer gewinnen, die Verteidiger haben aufgegeben")
+		mustContain(t, "subject to "+m.to, m.msg.Subject, mine[m.to][0])
+		mustContain(t, "mail to "+m.to, m.msg.Text, "die Angreifer gewinnen, die Verteidiger haben aufgegeben ("+id+"). "+mine[m.to][1])
 		if strings.Contains(m.msg.Text, "am Zug\n") {
 			t.Errorf("the board of a resigned game names a side to move:\n%s", m.msg.Text)
 		}

@@ -308,7 +308,7 @@ func TestWatchInGameThread(t *testing.T) {
 	sent := h.reply(alice, "watch "+other+"\nd1-e1")
 	m := to(t, sent, alice)
 	mustContain(t, "alice's answer", m.Subject, "[taflmail "+id+" "+h.keysOf(id)[0]+"]")
-	mustContain(t, "alice's answer", m.Text, tr(english, "watch.started", other, "erin@player.test", "frank@player.test"), "alice@player.test played d1-e1.")
+	mustContain(t, "alice's answer", m.Text, tr(english, "watch.started", other, "erin@player.test", "frank@player.test"), "You played d1-e1.")
 	if strings.Count(m.Text, "a  b  c  d  e  f  g") != 4 {
 		t.Errorf("want two boards (her game's and the watched one's):\n%s", m.Text)
 	}

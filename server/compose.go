@@ -159,7 +159,7 @@ func (ss *session) subject(n *note) string {
 	case ss.failed && !ss.did && n.to == ss.from:
 		return tag + tr(n.lang, "subject.error", title)
 	case g.Status == archive.Finished:
-		return tag + tr(n.lang, "subject.over", title, resultWords(n.lang, g))
+		return tag + tr(n.lang, "subject.over", title, resultWordsFor(n.lang, g, n.to))
 	case g.Status == archive.Active:
 		return tag + tr(n.lang, "subject.move", title, n.game.moveNumber(), sideName(n.lang, n.game.toMove()))
 	}

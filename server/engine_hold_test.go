@@ -61,7 +61,7 @@ func TestEngineHoldOneMail(t *testing.T) {
 			t.Fatalf("round %d: the engine's turn sent %d mails, want one to alice:\n%s", round, len(sent), texts(sent))
 		}
 		text := sent[0].msg.Text
-		mustContain(t, "the one mail", text, alice+" played "+mv+".", "The engine played "+want.String(), "it is your move", "Your key for this game is")
+		mustContain(t, "the one mail", text, "You played "+mv+".", "The engine played "+want.String(), "it is your move", "Your key for this game is")
 		mustNotContain(t, "the one mail", text, "you will hear from me")
 		if sent[0].msg.InReplyTo != moveID {
 			t.Errorf("round %d: the one mail answers %q, want alice's move %q", round, sent[0].msg.InReplyTo, moveID)
@@ -103,13 +103,13 @@ func TestEngineHoldSlowEngine(t *testing.T) {
 	h.now = h.now.Add(31 * time.Second)
 	h.srv.FlushOutbox(context.Background())
 	note := h.last(alice)
-	mustContain(t, "the held reply", note.msg.Text, alice+" played "+mv+".", "you will hear from me")
+	mustContain(t, "the held reply", note.msg.Text, "You played "+mv+".", "you will hear from me")
 	sent := h.engineTurns(nil)
 	if len(sent) != 1 {
 		t.Fatalf("the engine's turn sent %d mails, want 1:\n%s", len(sent), texts(sent))
 	}
 	mustContain(t, "the engine's mail", sent[0].msg.Text, "The engine played", "it is your move")
-	mustNotContain(t, "the engine's mail", sent[0].msg.Text, alice+" played "+mv+".")
+	mustNotContain(t, "the engine's mail", sent[0].msg.Text, "You played "+mv+".")
 	if n := len(h.sentTo(alice)); n != 3 {
 		t.Errorf("alice got %d mails, want 3: the start, the held reply, the engine's ply", n)
 	}
@@ -139,7 +139,7 @@ func TestEngineHoldEngineFails(t *testing.T) {
 	if n := len(h.sentTo(alice)); n != 2 {
 		t.Fatalf("alice got %d mails, want the start and the held reply", n)
 	}
-	mustContain(t, "the held reply", h.last(alice).msg.Text, alice+" played "+mv+".", "you will hear from me")
+	mustContain(t, "the held reply", h.last(alice).msg.Text, "You played "+mv+".", "you will hear from me")
 	if n := len(h.state(id).Plies); n != 1 {
 		t.Errorf("%d plies, want alice's alone", n)
 	}
@@ -158,7 +158,7 @@ func TestEngineHoldRestart(t *testing.T) {
 	if len(sent) != 1 {
 		t.Fatalf("after the restart the engine's turn sent %d mails, want 1:\n%s", len(sent), texts(sent))
 	}
-	mustContain(t, "the one mail", sent[0].msg.Text, alice+" played "+mv+".", "The engine played")
+	mustContain(t, "the one mail", sent[0].msg.Text, "You played "+mv+".", "The engine played")
 	if n := len(h.sentTo(alice)); n != 2 {
 		t.Errorf("alice got %d mails, want the start and the one mail", n)
 	}
@@ -242,7 +242,7 @@ func TestEngineHoldSentMeanwhile(t *testing.T) {
 		t.Fatalf("the engine's turn sent %d mails, want 1:\n%s", len(sent), texts(sent))
 	}
 	mustContain(t, "the engine's mail", sent[0].msg.Text, "The engine played")
-	mustNotContain(t, "the engine's mail", sent[0].msg.Text, alice+" played "+mv+".")
+	mustNotContain(t, "the engine's mail", sent[0].msg.Text, "You played "+mv+".")
 	out, err := h.store.Outbox(context.Background(), "")
 	if err != nil {
 		t.Fatal(err)

@@ -305,7 +305,7 @@ func TestTextCutSaid(t *testing.T) {
 			h.mutate = func(m *mailer.Message) { m.TextCut = true }
 			sent := h.reply(alice, "1. d1-e1\n\nlong prose, cut")
 			r := to(t, sent, alice)
-			mustContain(t, "reply to the cut mail", r.Text, tr(lang, "move.played", alice, "d1-e1"), said)
+			mustContain(t, "reply to the cut mail", r.Text, tr(lang, "move.played.you", "d1-e1"), said)
 			mustContain(t, "its subject", r.Subject, "[taflmail "+id+" ")
 			if strings.Contains(to(t, sent, bob).Text, said) {
 				t.Errorf("the opponent is told about the cut:\n%s", to(t, sent, bob).Text)

@@ -140,7 +140,7 @@ func checkOutcome(t *testing.T, h *harness, id string, tc realMailCase, before g
 			t.Fatalf("%d mails sent, want 2 (both players):\n%s", len(sent), texts(sent))
 		}
 		mustContain(t, "opponent's mail", to(t, sent, opp).Text, tc.from+" played "+tc.move+".")
-		mustContain(t, "sender's mail", reply, tc.from+" played "+tc.move+".")
+		mustContain(t, "sender's mail", reply, "You played "+tc.move+".")
 		if len(tc.say) == 0 && strings.Contains(reply, tr(english, "err.nothing")) {
 			t.Errorf("the sender's mail holds a refusal:\n%s", reply)
 		}

@@ -37,6 +37,9 @@ func statusText(lang string, t *table, addr string) string {
 	var b strings.Builder
 	if t.g.Status == archive.Finished {
 		b.WriteString(tr(lang, "over.result", resultText(lang, t), t.g.ID))
+		if you := youResult(lang, t.g, addr); you != "" {
+			b.WriteString(" " + you)
+		}
 		b.WriteString("\n\n" + tr(lang, "over.record") + "\n\n" + t.recordText(lang))
 		return b.String()
 	}
@@ -142,6 +145,22 @@ func resultText(lang string, t *table) string {
 		why = tr(lang, "reason."+t.g.Reason)
 	}
 	return res + ", " + why
+}
+
+// youResult says to the player at addr how the game ended for them: "You
+// won.", "You lost.", "Draw."; "" for a game without a result or a
+// reader who is neither player.
+func youResult(lang string, g *archive.Game, addr string) string {
+	mine := sideOf(g, addr)
+	switch {
+	case mine == "" || g.Result == "":
+		return ""
+	case g.Result == "draw":
+		return tr(lang, "over.you.drew")
+	case g.Result == mine:
+		return tr(lang, "over.you.won")
+	}
+	return tr(lang, "over.you.lost")
 }
 
 // capturedText lists captured squares, or says "nothing".

@@ -91,11 +91,12 @@ func TestRemindersAndTimeout(t *testing.T) {
 	if len(sent) != 2 {
 		t.Fatalf("at the deadline: %d mails, want the result to both:\n%s", len(sent), subjects(sent))
 	}
-	for _, who := range []string{alice, bob} {
+	// each player reads the result as theirs: alice had the attackers
+	for who, res := range map[string][2]string{alice: {"you lost (the defenders win)", "You lost."}, bob: {"you won (the defenders win)", "You won."}} {
 		m := to(t, sent, who)
-		mustContain(t, who, m.Subject, "game over, the defenders win")
+		mustContain(t, who, m.Subject, "game over, "+res[0])
 		mustContain(t, who, m.Text, "The attackers ran out of time: their deadline was "+stamp(start.Add(10*day+time.Second)),
-			"The game is over: the defenders win, the attackers ran out of time", `[Termination "timeout"]`,
+			"The game is over: the defenders win, the attackers ran out of time ("+id+"). "+res[1], `[Termination "timeout"]`,
 			"timeout {[%ts "+strings.Replace(strings.TrimSuffix(stamp(h.now), " UTC"), " ", "T", 1)+"Z]}")
 	}
 	if g := h.state(id); g.Status != archive.Finished || g.Result != "defenders" || g.Reason != "timeout" {
