@@ -225,11 +225,11 @@ func (ss *session) lostOnTime(t *table) (bool, error) {
 	loser := addressOf(t.g, to.Side.String())
 	for _, addr := range []string{t.g.Attackers, t.g.Defenders} {
 		if addr == loser && addr == ss.from {
-			ss.say(t, tr(ss.lang, "timeout.late", stamp(arrival), stamp(to.Deadline)))
+			ss.say(t, tr(ss.lang, "timeout.late", stamp(arrival), lastInTime(to.Deadline)))
 			continue
 		}
 		ss.tell(addr, t, func(lang string) string {
-			return tr(lang, "timeout.told", sideName(lang, to.Side.String()), stamp(to.Deadline))
+			return tr(lang, "timeout.told", sideName(lang, to.Side.String()), lastInTime(to.Deadline))
 		})
 	}
 	ss.showPosition(t)
@@ -276,7 +276,7 @@ func (ss *session) clocksText(lang string, t *table) string {
 	}
 	text := tr(lang, "clock.line", tc.String(), strings.Join(sides, ", "))
 	if t.g.Status == archive.Active && !c.Deadline.IsZero() {
-		text += "\n" + tr(lang, "clock.deadline", sideName(lang, c.ToMove.String()), stamp(c.Deadline))
+		text += "\n" + tr(lang, "clock.deadline", sideName(lang, c.ToMove.String()), lastInTime(c.Deadline))
 	}
 	return text
 }
@@ -349,6 +349,17 @@ func inMinutes(tc notation.TimeControl) bool {
 
 // stamp writes an instant for a mail: "2026-12-30 10:00:00 UTC".
 func stamp(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05 UTC") }
+
+// lastInTime writes, as stamp does, the last second in which a move still
+// counts against deadline d: d less one second. The deadline itself is the
+// first late instant: a ply arriving at or after it loses on time
+// (clock.State.Expired), because the charge up to it leaves the clock
+// below zero while one second earlier it leaves exactly zero, which still
+// plays (CORRESPONDENCE.md §2.6). Arrivals count in whole seconds (the
+// mailbox's INTERNALDATE, §2.2), so "no later than 00:00:00" is exact: a
+// mail stamped in that second is in time, one stamped 00:00:01 is late.
+// Writing d itself gave "must move before 00:00:01", true but misread.
+func lastInTime(d time.Time) string { return stamp(d.Add(-time.Second)) }
 
 // controlText describes a time control in words, in lang.
 func controlText(lang string, tc notation.TimeControl) string {

@@ -138,7 +138,7 @@ func TestTimeControlForms(t *testing.T) {
 				t.Fatalf("%d plies played, want 2:\n%s", n, texts(sent))
 			}
 			for _, who := range []string{alice, bob} {
-				mustContain(t, who+"'s mail", to(t, sent, who).Text, tc.clocks, "The attackers must move before")
+				mustContain(t, who+"'s mail", to(t, sent, who).Text, tc.clocks, "The attackers must move no later than")
 			}
 		})
 	}
@@ -156,7 +156,7 @@ func TestUntimedByDefault(t *testing.T) {
 			t.Errorf("time %q: stored control %q, want untimed", control, g.TimeControl)
 		}
 		sent := h.reply(alice, openings[0])
-		if text := to(t, sent, bob).Text; strings.Contains(text, "Clocks") || strings.Contains(text, "must move before") {
+		if text := to(t, sent, bob).Text; strings.Contains(text, "Clocks") || strings.Contains(text, "must move no later than") {
 			t.Errorf("time %q: an untimed game's mail shows clocks:\n%s", control, text)
 		}
 		for _, tm := range h.timersOf(id) {
@@ -250,7 +250,8 @@ func TestExactlyZero(t *testing.T) {
 		t.Fatalf("after a move one second late: %v; want the defenders winning on time after 2 plies", g)
 	}
 	mustContain(t, "alice's mail", to(t, sent, alice).Text,
-		"at or after your deadline", "it came too late, and the game is lost on time",
+		"Your mail reached me at "+stamp(at.Add(time.Second))+", but your move had to reach me no later than "+stamp(at)+":",
+		"it came too late, and the game is lost on time",
 		"The game is over: the defenders win, the attackers ran out of time", `[Termination "timeout"]`)
 	mustContain(t, "bob's mail", to(t, sent, bob).Text, "The attackers ran out of time", `[Result "defenders"]`, `[Termination "timeout"]`, "timeout {[%ts ")
 	if ts := h.timersOf(id); len(ts) != 0 {
@@ -297,7 +298,7 @@ func TestClocksInEveryMail(t *testing.T) {
 	sent := h.replyAt(start.Add(time.Hour), alice, openings[0])
 	for _, who := range []string{alice, bob} {
 		mustContain(t, who, to(t, sent, who).Text, "Clocks (10d+1d): attackers 10d23h left, defenders 10d left.",
-			"The defenders must move before "+stamp(start.Add(time.Hour+10*day+time.Second)))
+			"The defenders must move no later than "+stamp(start.Add(time.Hour+10*day)))
 	}
 	sent = h.replyAt(start.Add(2*time.Hour), alice, "board")
 	mustContain(t, "board", sent[0].msg.Text, "attackers 10d23h left, defenders 9d23h left")
@@ -305,7 +306,7 @@ func TestClocksInEveryMail(t *testing.T) {
 	mustContain(t, "refusal", sent[0].msg.Text, "is not a legal move", "defenders 9d22h left")
 	sent = h.replyAt(start.Add(4*time.Hour), bob, "uhr")
 	mustContain(t, "German clock", sent[0].msg.Text, "Bedenkzeit: 10d+1d: jede Seite hat 10d", "Uhren (10d+1d): Angreifer noch 10d23h, Verteidiger noch 9d21h.",
-		"Die Verteidiger müssen vor", "Urlaub der Angreifer: keiner.")
+		"Die Verteidiger müssen spätestens", "Urlaub der Angreifer: keiner.")
 	sent = h.replyAt(start.Add(5*time.Hour), alice, "history")
 	mustContain(t, "history", sent[0].msg.Text, `[TimeControl "10d+1d"]`, `[Start "`+notation.FormatInstant(start)+`"]`,
 		"1. h1-h3 {[%ts "+notation.FormatInstant(start.Add(time.Hour))+"]}")

@@ -28,7 +28,7 @@ func TestLeaveMovesDeadline(t *testing.T) {
 	mustContain(t, "alice's reply", to(t, sent, alice).Text, "Leave taken: 2026-12-01 (1 day). You have 29 days left in 2026.",
 		"Games whose clocks this concerns: "+id)
 	mustContain(t, "bob's notice", to(t, sent, bob).Text, "alice@player.test takes leave: 2026-12-01 (1 day).",
-		"Clocks (3d+0d):", "must move before "+stamp(d0.Add(day)))
+		"Clocks (3d+0d):", "must move no later than "+stamp(d0.Add(day-time.Second)))
 	if d := h.deadlineOf(id); !d.Equal(d0.Add(day)) {
 		t.Errorf("after alice's leave the deadline is %v, want one day later: %v", d, d0.Add(day))
 	}
@@ -41,7 +41,7 @@ func TestLeaveMovesDeadline(t *testing.T) {
 	}
 	sent = h.reply(alice, "clock")
 	mustContain(t, "clock", sent[0].msg.Text, "Leave of the attackers: 2026-12-01 (1 day).",
-		"Leave of the defenders: 2026-12-01 to 2026-12-02 (2 days).", "must move before "+stamp(d0.Add(2*day)))
+		"Leave of the defenders: 2026-12-01 to 2026-12-02 (2 days).", "must move no later than "+stamp(d0.Add(2*day-time.Second)))
 	h.reply(bob, "leave 2026-12-04")
 	// a move during leave is played, and charged nothing for the leave
 	h.now = time.Date(2026, 12, 2, 12, 0, 0, 0, time.UTC).Add(-h.step)

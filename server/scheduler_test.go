@@ -75,7 +75,7 @@ func TestRemindersAndTimeout(t *testing.T) {
 		}
 		m := sent[0].msg
 		mustContain(t, "reminder", m.Subject, "[taflmail "+id+" "+key+"]", "reminder, move 1")
-		mustContain(t, "reminder", m.Text, step.want, step.remain, "deadline is "+stamp(start.Add(10*day+time.Second)),
+		mustContain(t, "reminder", m.Text, step.want, step.remain, "Your move must reach me no later than "+stamp(start.Add(10*day)),
 			"Move 1: it is your move", "Clocks (10d+0d)", "Moves so far:", "Your key for this game is "+key)
 		if m.InReplyTo == "" || !strings.Contains(m.MessageID, id+"."+key) {
 			t.Errorf("reminder not in alice's thread: In-Reply-To %q, Message-ID %q", m.InReplyTo, m.MessageID)
@@ -95,7 +95,7 @@ func TestRemindersAndTimeout(t *testing.T) {
 	for who, res := range map[string][2]string{alice: {"you lost (the defenders win)", "You lost."}, bob: {"you won (the defenders win)", "You won."}} {
 		m := to(t, sent, who)
 		mustContain(t, who, m.Subject, "game over, "+res[0])
-		mustContain(t, who, m.Text, "The attackers ran out of time: their deadline was "+stamp(start.Add(10*day+time.Second)),
+		mustContain(t, who, m.Text, "The attackers ran out of time: their move had to reach me no later than "+stamp(start.Add(10*day)),
 			"The game is over: the defenders win, the attackers ran out of time ("+id+"). "+res[1], `[Termination "timeout"]`,
 			"timeout {[%ts "+strings.Replace(strings.TrimSuffix(stamp(h.now), " UTC"), " ", "T", 1)+"Z]}")
 	}
@@ -182,6 +182,10 @@ func TestDeadlineReadsInboxFirst(t *testing.T) {
 		lost    bool
 	}{
 		{"in-time", 2*day - time.Hour, false},
+		// the second the mails name ("no later than start+2d": 2d
+		// charged leaves exactly zero, which still plays, §2.6) is in
+		// time; the next one is the deadline and late
+		{"last-second-named", 2 * day, false},
 		{"exactly-at-deadline", 2*day + time.Second, true},
 		{"after", 3 * day, true},
 		{"no-move", 0, true},
