@@ -100,7 +100,7 @@ func TestClockOperatorCommands(t *testing.T) {
 
 	r := arch("show", games["running"])
 	for _, want := range []string{
-		"Clock:     10d+1d: attackers 11d21h, defenders 10d after ply 3; the defenders must move before 2026-12-10 04:00:01 UTC\n",
+		"Clock:     10d+1d: attackers 11d21h, defenders 10d after ply 3; the defenders must move no later than 2026-12-10 04:00:00 UTC\n",
 		"Leave:     defenders 2026-12-24/2027-01-02\n",
 	} {
 		if !strings.Contains(r.stdout, want) {

@@ -82,7 +82,7 @@ func TestDemoClock(t *testing.T) {
 		`alice -> taflmail  "new copenhagen with bob@taflmail.test as attackers time 1d+0d"`,
 		"(alice does not answer; the clock now runs four hours a second)",
 		"taflmail -> alice  ", "reminder, move 2", "Reminder: your time for this game has fallen below 12h",
-		"taflmail -> bob    ", "game over, the defenders win", "The attackers ran out of time",
+		"taflmail -> bob    ", "game over, you won (the defenders win)", "The attackers ran out of time",
 		`[TimeControl "1d+0d"]`, `[Termination "timeout"]`, "timeout {[%ts ",
 	} {
 		if !strings.Contains(got, want) {

@@ -248,7 +248,9 @@ func showClock(g *archive.Game, r *notation.Replay) string {
 	fmt.Fprintf(&b, "Clock:     %s: attackers %s, defenders %s after ply %d", v.Control, notation.FormatDuration(max(v.Left[engine.Attackers], 0)),
 		notation.FormatDuration(max(v.Left[engine.Defenders], 0)), v.Plies)
 	if d, ok := v.State.Deadline(); ok && g.Status == archive.Active {
-		fmt.Fprintf(&b, "; the %s must move before %s", v.State.ToMove, d.UTC().Format("2006-01-02 15:04:05 UTC"))
+		// the deadline is the first late second (CORRESPONDENCE.md §2.6):
+		// name the last one in time, as the referee's mails do (docs/clock.md)
+		fmt.Fprintf(&b, "; the %s must move no later than %s", v.State.ToMove, d.Add(-time.Second).UTC().Format("2006-01-02 15:04:05 UTC"))
 	}
 	b.WriteString("\n")
 	if c, err := r.Game.Clock(); err == nil && c != nil {
