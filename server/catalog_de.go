@@ -111,11 +111,12 @@ var catalogDE = map[string]string{
 	"err.toolarge":       "Deine Mail hat %d Bytes, mehr als die %d, die ich lese. Bitte schicke eine kurze Textmail.",
 	"err.internal":       "Bei mir ist beim Bearbeiten deiner Mail etwas schiefgegangen; sie wurde nicht angewendet. Bitte versuche es später noch einmal.",
 
-	"status.invited":  "eingeladen",
-	"status.active":   "läuft",
-	"status.finished": "beendet",
-	"status.declined": "abgelehnt",
-	"move.nothing":    "nichts",
+	"status.invited":   "eingeladen",
+	"status.active":    "läuft",
+	"status.finished":  "beendet",
+	"status.declined":  "abgelehnt",
+	"status.notplayed": "Partie %s wird nicht gespielt (%s).",
+	"move.nothing":     "nichts",
 
 	"board.attacker":             "Angreifer",
 	"board.defender":             "Verteidiger",

@@ -113,11 +113,12 @@ var catalogEN = map[string]string{
 	"err.toolarge":       "Your mail is %d bytes, more than the %d I read. Please send a short plain-text mail.",
 	"err.internal":       "Something went wrong on my side while handling your mail; it was not applied. Please try again later.",
 
-	"status.invited":  "invited",
-	"status.active":   "active",
-	"status.finished": "finished",
-	"status.declined": "declined",
-	"move.nothing":    "nothing",
+	"status.invited":   "invited",
+	"status.active":    "active",
+	"status.finished":  "finished",
+	"status.declined":  "declined",
+	"status.notplayed": "Game %s will not be played (%s).",
+	"move.nothing":     "nothing",
 
 	"board.attacker":             "attacker",
 	"board.defender":             "defender",

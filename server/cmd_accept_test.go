@@ -45,9 +45,16 @@ func TestAcceptDecline(t *testing.T) {
 	mustContain(t, "carol", to(t, sent, "carol@player.test").Text, tr(german, "challenge.you.declined"))
 	mustContain(t, "alice", to(t, sent, alice).Text, tr(german, "challenge.declined", "carol@player.test"))
 	mustContain(t, "subject", to(t, sent, alice).Subject, tr(german, "subject.declined", "Tablut 9×9 (Linné, wie Aage Nielsen es rekonstruiert hat)"))
+	// a game that never starts shows no side to move, no move list and no
+	// key (trial 22), in either mail
+	for _, who := range []string{"carol@player.test", alice} {
+		mustNotContain(t, "declined mail to "+who, to(t, sent, who).Text, "am Zug", tr(german, "move.list"), "Dein Schlüssel")
+	}
 	declined := h.state(id)
 	sent = h.reply("carol@player.test", "brett")
-	mustContain(t, "board of a declined game", to(t, sent, "carol@player.test").Text, "Angreifer: alice@player.test")
+	text := to(t, sent, "carol@player.test").Text
+	mustContain(t, "board of a declined game", text, "Angreifer: alice@player.test", tr(german, "status.notplayed", id, tr(german, "games.declined")))
+	mustNotContain(t, "board of a declined game", text, "am Zug", tr(german, "move.list"), "Dein Schlüssel")
 	refusedWith(t, h, id, declined, h.reply(alice, "d1-d2"), alice, german, "err.notactive")
 }
 

@@ -102,15 +102,7 @@ func (ss *session) gameState(g *archive.Game) string {
 	case archive.Finished:
 		return ss.finishedWords(g)
 	}
-	switch g.Reason { // invitations.go
-	case reasonWithdrawn:
-		return tr(ss.lang, "games.withdrawn")
-	case reasonExpired:
-		return tr(ss.lang, "games.expired")
-	case reasonUndeliverable:
-		return tr(ss.lang, "games.undeliverable")
-	}
-	return tr(ss.lang, "games.declined")
+	return declinedWords(ss.lang, g.Reason)
 }
 
 // finishedWords says how a finished game ended from the reader's side

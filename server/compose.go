@@ -167,7 +167,8 @@ func (ss *session) subject(n *note) string {
 }
 
 // body writes a reply: the game header, the sections, the board, the move
-// list and the key, then the signature.
+// list and the key, then the signature. A game that ended without starting
+// (archive.Declined) gets only the header and the sections.
 func (ss *session) body(n *note) string {
 	var b strings.Builder
 	b.WriteString(tr(n.lang, "greeting") + "\n\n")
@@ -179,7 +180,10 @@ func (ss *session) body(n *note) string {
 	for _, s := range n.sections {
 		b.WriteString(strings.TrimRight(s, "\n") + "\n\n")
 	}
-	if t != nil {
+	if t != nil && t.g.Status != archive.Declined {
+		// a declined, withdrawn, expired or undeliverable challenge never
+		// starts: no board with a side to move, no move list, no key
+		// (trial 22); its sections say how it ended
 		if c := ss.clocksText(n.lang, t); c != "" {
 			b.WriteString(c + "\n\n") // both clocks in every mail (clock.go)
 		}

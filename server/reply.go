@@ -35,6 +35,10 @@ func (ss *session) showPosition(t *table) {
 // at addr.
 func statusText(lang string, t *table, addr string) string {
 	var b strings.Builder
+	if t.g.Status == archive.Declined {
+		// never started: nobody is to move (trial 22)
+		return tr(lang, "status.notplayed", t.g.ID, declinedWords(lang, t.g.Reason))
+	}
 	if t.g.Status == archive.Finished {
 		b.WriteString(tr(lang, "over.result", resultText(lang, t), t.g.ID))
 		if you := youResult(lang, t.g, addr); you != "" {
@@ -50,6 +54,21 @@ func statusText(lang string, t *table, addr string) string {
 		b.WriteString(tr(lang, "move.theirs", t.moveNumber(), sideName(lang, t.toMove())))
 	}
 	return b.String()
+}
+
+// declinedWords names how a challenge ended without a game, from a
+// Declined game's Reason (invitations.go): "declined", "challenge
+// withdrawn", "challenge expired unanswered" or "invitation undeliverable".
+func declinedWords(lang, reason string) string {
+	switch reason {
+	case reasonWithdrawn:
+		return tr(lang, "games.withdrawn")
+	case reasonExpired:
+		return tr(lang, "games.expired")
+	case reasonUndeliverable:
+		return tr(lang, "games.undeliverable")
+	}
+	return tr(lang, "games.declined")
 }
 
 // exampleMove returns a legal move with its number, for the "how to move"
