@@ -96,6 +96,7 @@ var catalogTournamentDE = map[string]string{
 	"crosstable.games":              "Partien",
 	"crosstable.noevent":            "(ohne Namen)",
 	"crosstable.group":              "%s, Gruppe %d",
+	"standings.group":               "Gruppe %[2]d",
 	"crosstable.withdrawn.lost":     "Ausgeschieden, offene Partien verloren: ",
 	"crosstable.withdrawn.annulled": "Ausgeschieden, Partien annulliert: ",
 	"crosstable.finished":           "%d von %d Partien beendet.",

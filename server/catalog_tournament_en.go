@@ -98,6 +98,7 @@ var catalogTournamentEN = map[string]string{
 	"crosstable.games":              "Games",
 	"crosstable.noevent":            "(no event)",
 	"crosstable.group":              "%s, group %d",
+	"standings.group":               "Group %[2]d",
 	"crosstable.withdrawn.lost":     "Withdrawn, unfinished games lost: ",
 	"crosstable.withdrawn.annulled": "Withdrawn, games annulled: ",
 	"crosstable.finished":           "%d of %d games finished.",

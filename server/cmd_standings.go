@@ -44,7 +44,7 @@ func (ss *session) standingsCommand(c *grammar.StandingsCommand) error {
 	if err != nil {
 		return err
 	}
-	ss.say(nil, head+"\n\n"+ss.standingsText(ss.lang, t, sts))
+	ss.say(nil, head+"\n\n"+ss.standingsText(ss.lang, t, sts, true))
 	return nil
 }
 

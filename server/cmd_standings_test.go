@@ -1,6 +1,11 @@
 package server
 
-import "testing"
+import (
+	"strings"
+	"testing"
+
+	"github.com/taflmail/taflmail/archive"
+)
 
 // TestStandingsCommand: the standings are public: a stranger gets the
 // crosstable with the ratings; before the start, the players entered;
@@ -20,9 +25,31 @@ func TestStandingsCommand(t *testing.T) {
 	text = to(t, h.deliver("stranger@player.test", "x", "standings cup", nil), "stranger@player.test").Text
 	mustContain(t, "the crosstable", text, "Cup cup (cup), running.", "Place Player", "1 of 6 games finished", "Ratings in brandubh now",
 		g.Attackers)
+	if n := strings.Count(text, "Cup cup"); n != 1 {
+		t.Errorf("the event's name is in the standings %d times, want 1:\n%s", n, text)
+	}
 	text = to(t, h.deliver("fremder@player.test", "x", "tabelle cup", nil), "fremder@player.test").Text
 	mustContain(t, "German", text, "Cup cup (cup), Stand: läuft.", "Platz Spieler", "1 von 6 Partien beendet", "Wertungszahlen in brandubh")
 	mustNotContain(t, "German", text, "Place", "Player", "games finished")
+	// the first line names the event; the table does not again (trial 22)
+	if n := strings.Count(text, "Cup cup"); n != 1 {
+		t.Errorf("the event's name is in the German standings %d times, want 1:\n%s", n, text)
+	}
+	// in groups each table is headed by its group alone
+	var players []string
+	for _, p := range []string{"p1", "p2", "p3", "p4", "p5", "p6"} {
+		players = append(players, p+"@player.test")
+	}
+	h.createEvent("groups", players, func(t *archive.Tournament) { t.Groups = 2 })
+	if _, err := h.srv.StartTournament(h.ctx(), "groups"); err != nil {
+		t.Fatal(err)
+	}
+	h.srv.FlushOutbox(h.ctx())
+	text = to(t, h.deliver("fremder@player.test", "x", "tabelle groups", nil), "fremder@player.test").Text
+	mustContain(t, "groups", text, "Cup groups (groups), Stand: läuft.", "\nGruppe 1\n", "\nGruppe 2\n")
+	if n := strings.Count(text, "Cup groups"); n != 1 {
+		t.Errorf("the event's name is in the standings in groups %d times, want 1:\n%s", n, text)
+	}
 	text = to(t, h.deliver("stranger@player.test", "x", "standings nope", nil), "stranger@player.test").Text
 	mustContain(t, "unknown", text, tr(english, "err.tournament.unknown", "nope"))
 }

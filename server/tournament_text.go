@@ -80,15 +80,24 @@ func crosstableLabels(lang string) tournament.Labels {
 
 // standingsText is the standings of an event for a mail, in lang: each
 // group's table (tournament.Standings.TextIn with crosstableLabels), and
-// for a rated event the players' ratings now.
-func (ss *session) standingsText(lang string, t *archive.Tournament, sts []*tournament.Standings) string {
+// for a rated event the players' ratings now. named says the mail has
+// named the event already (the "standings" reply's first line): a table
+// then has no title, a group's only "Group N" (trial 22).
+func (ss *session) standingsText(lang string, t *archive.Tournament, sts []*tournament.Standings, named bool) string {
 	var b strings.Builder
 	labels := crosstableLabels(lang)
+	if named {
+		labels.Group = tr(lang, "standings.group")
+	}
 	for i, st := range sts {
 		if i > 0 {
 			b.WriteString("\n")
 		}
-		b.WriteString(st.TextIn(labels))
+		text := st.TextIn(labels)
+		if named && st.Section == 0 {
+			text = text[strings.IndexByte(text, '\n')+1:] // the title line, the event's name
+		}
+		b.WriteString(text)
 	}
 	if !t.Rated {
 		return b.String()
@@ -177,7 +186,7 @@ func (ss *session) finishEvent(ev *event, sts []*tournament.Standings) {
 		var b strings.Builder
 		b.WriteString(tr(lang, "greeting") + "\n\n")
 		b.WriteString(trn(lang, "tournament.final", len(games), ev.t.Name, len(games)) + "\n\n")
-		b.WriteString(ss.standingsText(lang, ev.t, sts) + "\n")
+		b.WriteString(ss.standingsText(lang, ev.t, sts, false) + "\n")
 		switch {
 		case err != nil:
 			b.WriteString(tr(lang, "tournament.records.unavailable", ev.t.ID) + "\n\n")
