@@ -65,14 +65,24 @@ const (
 )
 
 var (
-	deadlineRE   = regexp.MustCompile(`Your deadline is (\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC)`)
-	lostByRE     = regexp.MustCompile(`(?:their deadline was|at or after your deadline) (\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC)`)
+	// the mails name the last second in time; the deadline is the second
+	// after it (docs/clock.md, CORRESPONDENCE.md §2.6): see lastInTime
+	deadlineRE   = regexp.MustCompile(`Your move must reach me no later than (\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC)`)
+	lostByRE     = regexp.MustCompile(`(?:their|your) move had to reach me no later than (\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC)`)
 	enginePlayRE = regexp.MustCompile(`The engine played (\S+)\.`)
 )
 
 // parseStamp reads an instant as the referee's mails write it.
 func parseStamp(s string) (time.Time, error) {
 	return time.Parse("2006-01-02 15:04:05 UTC", s)
+}
+
+// deadlineAfter reads the last second in time that a mail names (s, as
+// parseStamp reads it) and returns the deadline: the first late second,
+// one after it.
+func deadlineAfter(s string) (time.Time, error) {
+	t, err := parseStamp(s)
+	return t.Add(time.Second), err
 }
 
 // stormPlayer is a scripted player of the storm: an IMAP session of its
@@ -446,7 +456,7 @@ func (g *humanGame) run(st *storm) error {
 			if d == nil {
 				return fmt.Errorf("game %s: the reminder names no deadline:\n%s", g.id, rem.Text)
 			}
-			if g.deadline, err = parseStamp(d[1]); err != nil {
+			if g.deadline, err = deadlineAfter(d[1]); err != nil {
 				return err
 			}
 			switch g.close {
@@ -1118,7 +1128,7 @@ func (v *stormCheck) humanGame(g *humanGame) (inTime, late int) {
 	if timedOut {
 		for _, m := range append(append([]*mailer.Message(nil), g.alice.byGame[g.id]...), g.bob.byGame[g.id]...) {
 			if d := lostByRE.FindStringSubmatch(m.Text); d != nil {
-				deadline, _ = parseStamp(d[1])
+				deadline, _ = deadlineAfter(d[1])
 			}
 		}
 		if deadline.IsZero() {
