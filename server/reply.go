@@ -73,15 +73,23 @@ func declinedWords(lang, reason string) string {
 
 // exampleMove returns a legal move with its number, for the "how to move"
 // line. It is a quiet one: a man's move (not the king's) that captures
-// nothing and does not end the game, the first such by its text, so that
-// the example never gives a winning move or a capture away (trial report
-// §8.8). When there is none, the first legal move; without any, "d1-d3".
+// nothing and does not end the game, so that the example never gives a
+// winning move or a capture away (trial report §8.8). Among the quiet
+// moves it takes the first by its text after which the opponent cannot
+// capture the moved man on the next ply (firstSafeByText), so that the
+// example does not hang a man either; when every quiet move does, the
+// first quiet move by its text. When there is none, the first legal move;
+// without any, "d1-d3".
 func exampleMove(t *table) string {
-	ms := t.pos.LegalMoves(nil)
+	var buf [256]engine.Move
+	ms := t.pos.LegalMoves(buf[:0])
 	if len(ms) == 0 {
 		return "d1-d3"
 	}
-	k := firstQuietByText(t.pos, ms)
+	k := firstSafeByText(t.pos, ms)
+	if k < 0 {
+		k = firstQuietByText(t.pos, ms)
+	}
 	if k < 0 {
 		k = firstByText(ms)
 	}
@@ -114,17 +122,58 @@ func firstQuietByText(pos *engine.Position, ms []engine.Move) int {
 	})
 }
 
+// firstSafeByText is firstByText among the quiet moves of ms in pos (see
+// firstQuietByText) after which no legal reply of the opponent captures
+// the moved man, -1 when none is. The replies are the engine's
+// (LegalMoves), each tried with Make and Unmake, and a reply captures the
+// man when the engine's captures of that ply (CapturedSquares) include the
+// man's new square: custodial capture and shieldwall alike, by the
+// variant's own rules. pos is left as it was.
+func firstSafeByText(pos *engine.Position, ms []engine.Move) int {
+	var replies [256]engine.Move
+	var taken [16]engine.Square
+	return firstWhere(ms, func(m engine.Move) bool {
+		if pos.At(m.From) == engine.King {
+			return false
+		}
+		caps := pos.Captures()
+		u := pos.Make(m)
+		defer pos.Unmake(u)
+		if pos.Captures() != caps || pos.Outcome().Over() {
+			return false
+		}
+		for _, r := range pos.LegalMoves(replies[:0]) {
+			before := pos.Captures()
+			ru := pos.Make(r)
+			hit := false
+			if pos.Captures() != before {
+				for _, s := range pos.CapturedSquares(taken[:0], before) {
+					hit = hit || s == m.To
+				}
+			}
+			pos.Unmake(ru)
+			if hit {
+				return false
+			}
+		}
+		return true
+	})
+}
+
 // firstWhere returns the index of the move of ms whose text comes first
 // among those ok accepts (all when ok is nil), -1 when it accepts none.
+// ok is called only for a move whose text comes before that of the best
+// accepted so far, which spares the costly tests of firstSafeByText most
+// moves.
 func firstWhere(ms []engine.Move, ok func(engine.Move) bool) int {
 	var best, key [16]byte
 	bestLen, k := 0, -1
 	for i, m := range ms {
-		if ok != nil && !ok(m) {
-			continue
-		}
 		n := len(appendMoveText(key[:0], m))
-		if k < 0 || string(key[:n]) < string(best[:bestLen]) {
+		if k >= 0 && string(key[:n]) >= string(best[:bestLen]) {
+			continue // ok is asked only about a move that would come first
+		}
+		if ok == nil || ok(m) {
 			best, bestLen, k = key, n, i
 		}
 	}
