@@ -50,13 +50,21 @@ func TestGameByMailBackupRestore(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(m.ref.dbPath, data, 0o600); err != nil {
+		// as docs/operations.md restores: the old file moved aside, its
+		// -wal and -shm removed, the copy written as a new file (a new
+		// inode: SQLite shares its locks and wal-index per inode within a
+		// process, so a copy written into the old file would meet any of
+		// the old file's state this process still holds)
+		if err := os.Rename(m.ref.dbPath, m.ref.dbPath+".broken"); err != nil {
 			t.Fatal(err)
 		}
 		for _, ext := range []string{"-wal", "-shm"} {
 			if err := os.Remove(m.ref.dbPath + ext); err != nil && !os.IsNotExist(err) {
 				t.Fatal(err)
 			}
+		}
+		if err := os.WriteFile(m.ref.dbPath, data, 0o600); err != nil {
+			t.Fatal(err)
 		}
 		restored := m.ref.archive()
 		g, err := restored.Game(ctx, m.id)
