@@ -22,19 +22,7 @@ func TestServeStartExitStatus(t *testing.T) {
 	}
 	defer stack.Close()
 	conf := func(imapAddr, mailbox string) string {
-		return writeConfig(t, fmt.Sprintf(`imap:
-  addr: %q
-  username: games
-  security: none
-  mailbox: %q
-smtp:
-  addr: %q
-  security: none
-archive:
-  path: %q
-server:
-  address: games@taflmail.test
-`, imapAddr, mailbox, stack.SMTPAddr(), filepath.Join(t.TempDir(), "taflmail.db")))
+		return serveConfigMailbox(t, imapAddr, mailbox, stack.SMTPAddr(), filepath.Join(t.TempDir(), "taflmail.db"))
 	}
 	closed := fmt.Sprintf("127.0.0.1:%d", freePort(t))
 	tests := []struct {

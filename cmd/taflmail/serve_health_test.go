@@ -281,10 +281,17 @@ func TestHealthDefaults(t *testing.T) {
 // games@taflmail.test.
 func serveConfig(t *testing.T, imapAddr, smtpAddr, db string) string {
 	t.Helper()
+	return serveConfigMailbox(t, imapAddr, "INBOX", smtpAddr, db)
+}
+
+// serveConfigMailbox is serveConfig reading the IMAP folder mailbox.
+func serveConfigMailbox(t *testing.T, imapAddr, mailbox, smtpAddr, db string) string {
+	t.Helper()
 	return writeConfig(t, fmt.Sprintf(`imap:
   addr: %q
   username: games
   security: none
+  mailbox: %q
 smtp:
   addr: %q
   security: none
@@ -292,5 +299,5 @@ archive:
   path: %q
 server:
   address: games@taflmail.test
-`, imapAddr, smtpAddr, db))
+`, imapAddr, mailbox, smtpAddr, db))
 }
