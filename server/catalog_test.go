@@ -2,9 +2,7 @@ package server
 
 import (
 	"go/ast"
-	"go/parser"
 	"go/token"
-	"path/filepath"
 	"reflect"
 	"slices"
 	"strconv"
@@ -130,20 +128,10 @@ func dynamicKeys() []string {
 // every string literal of that code.
 func literalKeys(t *testing.T) (keys map[string]string, literals map[string]bool) {
 	t.Helper()
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	fset := token.NewFileSet()
+	// the catalogues' own keys are no use of them
+	fset, files := packageFiles(t, func(name string) bool { return !strings.HasPrefix(name, "catalog_") })
 	keys, literals = map[string]string{}, map[string]bool{}
-	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") || strings.HasPrefix(name, "catalog_") {
-			continue // the catalogues' own keys are no use of them
-		}
-		f, err := parser.ParseFile(fset, name, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
+	for _, f := range files {
 		ast.Inspect(f, func(n ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.BasicLit:

@@ -4,12 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"go/ast"
-	"go/parser"
 	"go/token"
-	"path/filepath"
 	"slices"
 	"strconv"
-	"strings"
 	"testing"
 )
 
@@ -27,22 +24,7 @@ var refusalKeyArgs = map[string]int{"refuse": 0, "refusen": 0, "refusalOf": 0, "
 // any other form.
 func refusalKeysInCode(t *testing.T) (keys map[string]string, unread []string) {
 	t.Helper()
-	files, err := filepath.Glob("*.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	fset := token.NewFileSet()
-	var parsed []*ast.File
-	for _, name := range files {
-		if strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(fset, name, nil, 0)
-		if err != nil {
-			t.Fatal(err)
-		}
-		parsed = append(parsed, f)
-	}
+	fset, parsed := packageFiles(t, nil)
 	str := func(e ast.Expr) (string, bool) {
 		lit, ok := e.(*ast.BasicLit)
 		if !ok || lit.Kind != token.STRING {
