@@ -18,8 +18,9 @@ func TestGermanReplies(t *testing.T) {
 }
 
 // TestLanguageCommand: "language de" switches the sender's replies to
-// German until "sprache en"; English command words do not switch back; an
-// unknown language is refused.
+// German until "sprache en"; English command words do not switch back,
+// nor German ones to German once a language is chosen; an unknown
+// language is refused.
 func TestLanguageCommand(t *testing.T) {
 	h := newHarness(t)
 	sent := h.deliver(alice, "x", "language de", nil)
@@ -30,6 +31,36 @@ func TestLanguageCommand(t *testing.T) {
 	mustContain(t, "sprache en", to(t, sent, alice).Text, tr(english, "language.set"), tr(english, "greeting"))
 	sent = h.deliver(alice, "x", "language klingon", nil)
 	mustContain(t, "unknown language", to(t, sent, alice).Text, tr(english, "err.badlanguage", "klingon"))
+	// alice chose English: her choice wins over the German command word
 	sent = h.deliver(alice, "x", "sprache klingonisch", nil)
-	mustContain(t, "unknown language, German", to(t, sent, alice).Text, tr(german, "err.badlanguage", "klingonisch"))
+	mustContain(t, "unknown language, German words, English chosen", to(t, sent, alice).Text, tr(english, "err.badlanguage", "klingonisch"))
+	// carol chose nothing: the German command word is answered in German
+	sent = h.deliver("carol@player.test", "x", "sprache klingonisch", nil)
+	mustContain(t, "unknown language, German words, no choice", to(t, sent, "carol@player.test").Text, tr(german, "err.badlanguage", "klingonisch"))
+}
+
+// TestStoredLanguageWins: a player who chose "language en" and then
+// writes German command words is still answered in English, and the
+// subject of the game's thread stays English; a player who chose nothing
+// is answered in German for German commands, as before (docs/commands.md,
+// Languages).
+func TestStoredLanguageWins(t *testing.T) {
+	h := newHarness(t)
+	startBrandubh(t, h)
+	sent := h.reply(alice, "language en")
+	mustContain(t, "language en", to(t, sent, alice).Text, tr(english, "language.set"))
+	before := h.last(alice).msg.Subject
+	sent = h.reply(alice, "brett")
+	got := to(t, sent, alice)
+	mustContain(t, "board for an English chooser", got.Text, tr(english, "greeting"), "attackers to move")
+	mustNotContain(t, "board for an English chooser", got.Text, tr(german, "greeting"), "Angreifer")
+	if got.Subject != before {
+		t.Errorf("subject flipped with the German command word:\n got %q\nwant %q", got.Subject, before)
+	}
+	// the choice is still stored: a later English command stays English
+	sent = h.reply(alice, "board")
+	mustContain(t, "board after brett", to(t, sent, alice).Text, tr(english, "greeting"))
+	// bob chose nothing: his German command is answered in German
+	sent = h.reply(bob, "brett")
+	mustContain(t, "board for a player without a choice", to(t, sent, bob).Text, tr(german, "greeting"), "Angreifer am Zug")
 }

@@ -151,15 +151,20 @@ func (ss *session) run() error {
 	return nil
 }
 
-// chooseLanguage answers German commands in German, now and (unless the
-// player chose a language) from now on.
+// chooseLanguage guesses the language of a sender who has none stored:
+// German commands are answered in German, now and from now on (the guess
+// is stored). A stored language, chosen with language/sprache or guessed
+// from an earlier mail, wins over the command words, so that a player who
+// wrote "language en" and then "brett" is answered in English and the
+// game's thread keeps its subject (docs/commands.md, Languages).
 func (ss *session) chooseLanguage(lines []commandLine) {
 	for _, l := range lines {
 		if l.cmd != nil && l.cmd.German() || l.cmd == nil && firstWordGerman(l.text) {
-			ss.lang = german
 			if p := ss.playerRow(ss.from); p.Language == "" {
+				ss.lang = german
 				p.Language = german
 			}
+			return
 		}
 	}
 }
