@@ -161,7 +161,7 @@ func TestTournamentFinalAttachment(t *testing.T) {
 		}
 		m := finals[addr][0]
 		mustContain(t, "the final mail to "+addr, m.msg.Text, tr(lang, "tournament.final", "Cup cup-28", 6),
-			sts[0].TextIn(crosstableLabels(lang)), tr(lang, "crosstable.finished", 6, 6), tr(lang, "tournament.records.attached", 6, "cup-28.tafl"))
+			untitled(sts[0].TextIn(crosstableLabels(lang))), tr(lang, "crosstable.finished", 6, 6), tr(lang, "tournament.records.attached", 6, "cup-28.tafl"))
 		if strings.Contains(m.msg.Text, "[Event ") {
 			t.Errorf("the final mail to %s has records in its text", addr)
 		}
@@ -322,7 +322,7 @@ func TestTournamentFinalLargeRecords(t *testing.T) {
 		}
 		m := finals[addr][0]
 		mustContain(t, "the final mail to "+addr, m.msg.Text, tr(english, "tournament.final", "The big cup", n),
-			sts[0].Text(), tr(english, "tournament.records.attached", n, "big-28.tafl"))
+			untitled(sts[0].Text()), tr(english, "tournament.records.attached", n, "big-28.tafl"))
 		files := attachedFiles(t, m.raw)
 		if len(files) != 1 {
 			t.Errorf("the final mail to %s has %d attachments, want 1", addr, len(files))
@@ -334,4 +334,55 @@ func TestTournamentFinalLargeRecords(t *testing.T) {
 			replays(t, "the final mail to "+addr, files[0], n)
 		}
 	}
+}
+
+// TestTournamentFinalNamesEventOnce: the final mail names the event in
+// its first line and not again above the table, as the standings reply
+// does (trial 22); in groups each table is headed "Group N" alone. The
+// table keeps its column heading and its "games finished" line.
+func TestTournamentFinalNamesEventOnce(t *testing.T) {
+	h := newHarness(t)
+	sent := finishCup(h)
+	finals := finalMails(sent, "Cup cup-28")
+	for addr, lang := range map[string]string{alice: english, viewer: german} {
+		if len(finals[addr]) != 1 {
+			t.Fatalf("%d final mails to %s, want 1:\n%s", len(finals[addr]), addr, subjects(sent))
+		}
+		text := finals[addr][0].msg.Text
+		mustContain(t, "the final mail to "+addr, text, tr(lang, "tournament.final", "Cup cup-28", 6),
+			tr(lang, "crosstable.place")+" "+tr(lang, "crosstable.player"), tr(lang, "crosstable.finished", 6, 6))
+		if n := strings.Count(text, "Cup cup-28"); n != 1 {
+			t.Errorf("the final mail to %s names the event %d times, want 1:\n%s", addr, n, text)
+		}
+	}
+
+	var players []string
+	for _, p := range []string{"p1", "p2", "p3", "p4", "p5", "p6"} {
+		players = append(players, p+"@player.test")
+	}
+	h.createEvent("groups", players, func(t *archive.Tournament) { t.Groups = 2 })
+	before := len(h.sender.sent)
+	if _, err := h.srv.StartTournament(h.ctx(), "groups"); err != nil {
+		t.Fatal(err)
+	}
+	h.srv.FlushOutbox(h.ctx())
+	for _, g := range h.eventGames("groups") {
+		h.inGame(g.ID, g.Attackers, "d1-e1")
+		h.inGame(g.ID, g.Defenders, "resign")
+	}
+	finals = finalMails(h.sender.sent[before:], "Cup groups")
+	if len(finals["p1@player.test"]) != 1 {
+		t.Fatalf("%d final mails to p1, want 1:\n%s", len(finals["p1@player.test"]), subjects(h.sender.sent[before:]))
+	}
+	text := finals["p1@player.test"][0].msg.Text
+	mustContain(t, "the final mail in groups", text, "\nGroup 1\n", "\nGroup 2\n")
+	if n := strings.Count(text, "Cup groups"); n != 1 {
+		t.Errorf("the final mail in groups names the event %d times, want 1:\n%s", n, text)
+	}
+}
+
+// untitled is a table without its title line (the event's name), as the
+// final mail shows it under a first line that names the event.
+func untitled(table string) string {
+	return table[strings.IndexByte(table, '\n')+1:]
 }

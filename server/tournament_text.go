@@ -146,7 +146,8 @@ func (ss *session) withRating(player, variant string) string {
 
 // finishEvent ends ev, whose last game ended in this session: its status
 // and end are written, and every player who entered gets the final
-// standings, in a mail of the referee's own with the records of all its
+// standings under a first line that names the event (the table does not
+// name it again), in a mail of the referee's own with the records of all its
 // games attached as one native record file, <tournament>.tafl (as
 // `taflmail tournament export` writes it), when they are no larger than
 // Options.MaxAttachmentBytes; else the mail says the director has them,
@@ -186,7 +187,9 @@ func (ss *session) finishEvent(ev *event, sts []*tournament.Standings) {
 		var b strings.Builder
 		b.WriteString(tr(lang, "greeting") + "\n\n")
 		b.WriteString(trn(lang, "tournament.final", len(games), ev.t.Name, len(games)) + "\n\n")
-		b.WriteString(ss.standingsText(lang, ev.t, sts, false) + "\n")
+		// the line above names the event: the table does not again, a
+		// group's is headed "Group N" (as the standings reply, trial 22)
+		b.WriteString(ss.standingsText(lang, ev.t, sts, true) + "\n")
 		switch {
 		case err != nil:
 			b.WriteString(tr(lang, "tournament.records.unavailable", ev.t.ID) + "\n\n")
