@@ -3,6 +3,7 @@ package clock
 import (
 	"errors"
 	"math/rand"
+	"slices"
 	"testing"
 	"time"
 
@@ -462,5 +463,95 @@ func TestDeadlineProperty(t *testing.T) {
 		if !s.Charge(d).Late {
 			t.Fatalf("game %+v: at the deadline %v not late", g, d)
 		}
+	}
+}
+
+// TestTimedThresholds: a control no longer than every threshold is
+// reminded once, at a quarter of its starting time rounded down to a
+// minute; any other keeps the operator's thresholds.
+func TestTimedThresholds(t *testing.T) {
+	def := DefaultTimedReminders
+	tests := []struct {
+		name, control string
+		thresholds    []time.Duration
+		want          []time.Duration
+	}{
+		{"long control: the defaults", "30d+1d", nil, def},
+		{"1d: 12h is below it, the defaults", "1d+0d", nil, def},
+		{"just over 12h: the defaults", "12h1m+0d", nil, def},
+		{"12h: no threshold below it, a quarter", "12h+0d", nil, []time.Duration{3 * time.Hour}},
+		{"10m+5m: a quarter, rounded down to 2m", "10m+5m", nil, []time.Duration{2 * time.Minute}},
+		{"per move: a quarter of the move's time", "90m/move", nil, []time.Duration{22 * time.Minute}},
+		{"iccf counts too", "8h+0d iccf", nil, []time.Duration{2 * time.Hour}},
+		{"4m: 1m", "4m+0d", nil, []time.Duration{time.Minute}},
+		{"under 4m: none", "3m+0d", nil, nil},
+		{"configured below the control: kept", "8m+0d", []time.Duration{2 * time.Minute}, []time.Duration{2 * time.Minute}},
+		{"configured, all longer: a quarter", "1h+0d", []time.Duration{2 * time.Hour, 90 * time.Minute}, []time.Duration{15 * time.Minute}},
+		{"reminders switched off stay off", "1h+0d", []time.Duration{}, nil},
+		{"only non-positive: off", "1h+0d", []time.Duration{0, -time.Hour}, nil},
+		{"untimed: as given", "none", nil, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := TimedThresholds(control(t, tt.control), tt.thresholds)
+			if !slices.Equal(got, tt.want) {
+				t.Errorf("TimedThresholds(%s, %v) = %v, want %v", tt.control, tt.thresholds, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestShortControlReminders: the reminders of games shorter than the
+// thresholds, one a ply, when a quarter of the starting time is left,
+// and never at or after the deadline.
+func TestShortControlReminders(t *testing.T) {
+	tests := []struct {
+		name, control string
+		arrivals      []string
+		thresholds    []time.Duration
+		want          []Reminder
+	}{
+		// 10m from 00:00: below 2m once 8m + 1s have run
+		{"10m first ply", "10m+0d", nil, nil, []Reminder{
+			{Side: engine.Attackers, Ply: 1, Threshold: 2 * time.Minute, At: ts(t, "2026-11-01T00:08:01Z")}}},
+		// the defenders' clock is fresh, 10m from the attackers' ply at
+		// 00:01: below 2m at 00:09:01
+		{"10m+5m second ply", "10m+5m", []string{"2026-11-01T00:01:00Z"}, nil, []Reminder{
+			{Side: engine.Defenders, Ply: 2, Threshold: 2 * time.Minute, At: ts(t, "2026-11-01T00:09:01Z")}}},
+		// the attackers' second turn: 10m − 1m + 5m = 14m from 00:03;
+		// below 2m once 12m + 1s have run: 00:15:01
+		{"10m+5m third ply, clock above the start", "10m+5m", []string{"2026-11-01T00:01:00Z", "2026-11-01T00:03:00Z"}, nil, []Reminder{
+			{Side: engine.Attackers, Ply: 3, Threshold: 2 * time.Minute, At: ts(t, "2026-11-01T00:15:01Z")}}},
+		// 90m/move: below 22m after 68m + 1s
+		{"per move", "90m/move", nil, nil, []Reminder{
+			{Side: engine.Attackers, Ply: 1, Threshold: 22 * time.Minute, At: ts(t, "2026-11-01T01:08:01Z")}}},
+		// iccf 8h: the first charge is a whole day, past the deadline: none
+		{"iccf short: at the deadline, left out", "8h+0d iccf", nil, nil, nil},
+		{"switched off", "10m+0d", nil, []time.Duration{}, nil},
+		{"under 4 minutes", "3m+0d", nil, nil, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := state(t, game(t, tt.control, "2026-11-01T00:00:00Z", tt.arrivals, "", ""))
+			got := s.Reminders(tt.thresholds)
+			if !slices.Equal(got, tt.want) {
+				t.Fatalf("Reminders() = %+v, want %+v", got, tt.want)
+			}
+			for _, r := range got {
+				before, now := s.Remaining(r.Side, r.At.Add(-time.Second)), s.Remaining(r.Side, r.At)
+				if before < r.Threshold || now >= r.Threshold {
+					t.Errorf("reminder %v at %s: remaining %v just before and %v at it", r.Threshold, r.At, before, now)
+				}
+			}
+		})
+	}
+	// the timer's key names the scaled threshold: the same after a restart
+	s := state(t, game(t, "10m+0d", "2026-11-01T00:00:00Z", nil, "", ""))
+	var keys []string
+	for _, tm := range s.Timers(nil) {
+		keys = append(keys, tm.Key())
+	}
+	if want := []string{"ply 1 reminder 2m", "ply 1 deadline"}; !slices.Equal(keys, want) {
+		t.Errorf("timers of a 10m game: %q, want %q", keys, want)
 	}
 }

@@ -18,6 +18,55 @@ var DefaultTimedReminders = []time.Duration{7 * notation.Day, 2 * notation.Day, 
 // pbmserv's nag): after 7, 14 and 21 days without a ply. Never a forfeit.
 var DefaultUntimedReminders = []time.Duration{7 * notation.Day, 14 * notation.Day, 21 * notation.Day}
 
+// ShortControlShare is the share of a short control's starting time left
+// when its one reminder falls due (TimedThresholds): a quarter.
+const ShortControlShare = 4
+
+// TimedThresholds returns the reminder thresholds of a timed game with
+// control tc, given the operator's thresholds (nil:
+// DefaultTimedReminders; values ≤ 0 are ignored). When one of them is
+// below the control's starting time (a Fischer control's base, a
+// per-move control's time), they are the game's thresholds as they are
+// (CORRESPONDENCE.md §4.1). A control no longer than every threshold (a
+// game of minutes or hours: 12h+0d, 90m/move, 10m+5s with the default
+// 7d, 2d, 12h) could never be reminded by them, as its clock starts each
+// turn at or below them all; it gets one threshold instead: a quarter of
+// its starting time (ShortControlShare), rounded down to a whole minute,
+// so one reminder a ply, never more than the operator's thresholds count.
+// None when that is under a minute (a control under 4 minutes) or when the
+// operator's thresholds hold none above zero (reminders switched off).
+// An untimed control's thresholds are returned as they are.
+func TimedThresholds(tc notation.TimeControl, thresholds []time.Duration) []time.Duration {
+	if !tc.Timed() {
+		return thresholds
+	}
+	if thresholds == nil {
+		thresholds = DefaultTimedReminders
+	}
+	start := tc.Base
+	if tc.Kind == notation.PerMove {
+		start = tc.PerMove
+	}
+	positive := false
+	for _, th := range thresholds {
+		if th <= 0 {
+			continue
+		}
+		if th < start {
+			return thresholds
+		}
+		positive = true
+	}
+	if !positive {
+		return nil
+	}
+	share := (start / ShortControlShare).Truncate(time.Minute)
+	if share < time.Minute {
+		return nil
+	}
+	return []time.Duration{share}
+}
+
 // Reminder is a reminder to the side to move, due at At.
 type Reminder struct {
 	// Side is the side to move, who gets the reminder.
@@ -38,6 +87,9 @@ type Reminder struct {
 // fall due (CORRESPONDENCE.md §4.1). thresholds are the timed game's
 // thresholds, or the untimed game's (nil: DefaultTimedReminders or
 // DefaultUntimedReminders); each is used once, values ≤ 0 are ignored.
+// A timed game's thresholds are first those of TimedThresholds: a
+// control no longer than every threshold is reminded at a quarter of
+// its starting time instead.
 //
 // Timed: a threshold T falls due when the remaining time first falls
 // below T during this ply (under ICCF accounting that is at a day's end);
@@ -53,11 +105,10 @@ func (s *State) Reminders(thresholds []time.Duration) []Reminder {
 		return nil
 	}
 	timed := s.Control.Timed()
-	if thresholds == nil {
+	if timed {
+		thresholds = TimedThresholds(s.Control, thresholds)
+	} else if thresholds == nil {
 		thresholds = DefaultUntimedReminders
-		if timed {
-			thresholds = DefaultTimedReminders
-		}
 	}
 	var out []Reminder
 	seen := map[int64]bool{}

@@ -113,6 +113,42 @@ func TestRemindersAndTimeout(t *testing.T) {
 	mustContain(t, "late move", sent[0].msg.Text, "is over: the defenders win, the attackers ran out of time")
 }
 
+// TestShortGameReminder: a 10-minute game, shorter than every default
+// threshold (7d, 2d, 12h), reminds the side to move once, when a quarter
+// of its time is left, rounded down to a minute (clock.TimedThresholds):
+// below 2m, 8m + 1s into the turn; once only, also after a restart; then
+// the time-out.
+func TestShortGameReminder(t *testing.T) {
+	h := newHarness(t)
+	id, start := startTimed(t, h, "10m+0d")
+	for _, step := range []struct {
+		at   time.Duration // after the start
+		want string        // in the one mail to alice, "" for none
+	}{
+		{8 * time.Minute, ""},
+		{8*time.Minute + time.Second, "has fallen below 2m: 1m59s left"},
+		{9 * time.Minute, ""},
+	} {
+		h.now = start.Add(step.at)
+		sent := append(h.runTimers(nil), h.runTimers(h.restart(h.store, nil))...)
+		if step.want == "" {
+			if len(sent) != 0 {
+				t.Fatalf("at start+%v: %d mails, want none:\n%s", step.at, len(sent), subjects(sent))
+			}
+			continue
+		}
+		if len(sent) != 1 || sent[0].to != alice {
+			t.Fatalf("at start+%v: mails\n%s\nwant one reminder to alice", step.at, subjects(sent))
+		}
+		mustContain(t, "reminder", sent[0].msg.Subject, "[taflmail "+id+" ", "reminder, move 1")
+		mustContain(t, "reminder", sent[0].msg.Text, step.want, "no later than "+stamp(start.Add(10*time.Minute)))
+	}
+	h.now = start.Add(10*time.Minute + time.Second + DefaultArrivalGrace)
+	if sent := h.runTimers(nil); len(sent) != 2 {
+		t.Fatalf("at the deadline: %d mails, want the result to both:\n%s", len(sent), subjects(sent))
+	}
+}
+
 // TestUntimedReminders (§4.1): an untimed game reminds after 7, 14 and 21
 // days without a ply, leave not counted, and never ends on time; a ply
 // starts the count again.
