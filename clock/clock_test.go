@@ -475,27 +475,32 @@ func TestTimedThresholds(t *testing.T) {
 		name, control string
 		thresholds    []time.Duration
 		want          []time.Duration
+		short         bool
 	}{
-		{"long control: the defaults", "30d+1d", nil, def},
-		{"1d: 12h is below it, the defaults", "1d+0d", nil, def},
-		{"just over 12h: the defaults", "12h1m+0d", nil, def},
-		{"12h: no threshold below it, a quarter", "12h+0d", nil, []time.Duration{3 * time.Hour}},
-		{"10m+5m: a quarter, rounded down to 2m", "10m+5m", nil, []time.Duration{2 * time.Minute}},
-		{"per move: a quarter of the move's time", "90m/move", nil, []time.Duration{22 * time.Minute}},
-		{"iccf counts too", "8h+0d iccf", nil, []time.Duration{2 * time.Hour}},
-		{"4m: 1m", "4m+0d", nil, []time.Duration{time.Minute}},
-		{"under 4m: none", "3m+0d", nil, nil},
-		{"configured below the control: kept", "8m+0d", []time.Duration{2 * time.Minute}, []time.Duration{2 * time.Minute}},
-		{"configured, all longer: a quarter", "1h+0d", []time.Duration{2 * time.Hour, 90 * time.Minute}, []time.Duration{15 * time.Minute}},
-		{"reminders switched off stay off", "1h+0d", []time.Duration{}, nil},
-		{"only non-positive: off", "1h+0d", []time.Duration{0, -time.Hour}, nil},
-		{"untimed: as given", "none", nil, nil},
+		{"long control: the defaults", "30d+1d", nil, def, false},
+		{"1d: 12h is below it, the defaults", "1d+0d", nil, def, false},
+		{"just over 12h: the defaults", "12h1m+0d", nil, def, false},
+		{"12h: no threshold below it, a quarter", "12h+0d", nil, []time.Duration{3 * time.Hour}, true},
+		{"10m+5m: a quarter, rounded down to 2m", "10m+5m", nil, []time.Duration{2 * time.Minute}, true},
+		{"per move: a quarter of the move's time", "90m/move", nil, []time.Duration{22 * time.Minute}, true},
+		{"iccf counts too", "8h+0d iccf", nil, []time.Duration{2 * time.Hour}, true},
+		{"4m: 1m", "4m+0d", nil, []time.Duration{time.Minute}, true},
+		{"under 4m: none", "3m+0d", nil, nil, true},
+		{"configured below the control: kept", "8m+0d", []time.Duration{2 * time.Minute}, []time.Duration{2 * time.Minute}, false},
+		{"configured, all longer: a quarter", "1h+0d", []time.Duration{2 * time.Hour, 90 * time.Minute}, []time.Duration{15 * time.Minute}, true},
+		{"reminders switched off stay off", "1h+0d", []time.Duration{}, nil, false},
+		{"only non-positive: off", "1h+0d", []time.Duration{0, -time.Hour}, nil, false},
+		{"untimed: as given", "none", nil, nil, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := TimedThresholds(control(t, tt.control), tt.thresholds)
+			tc := control(t, tt.control)
+			got := TimedThresholds(tc, tt.thresholds)
 			if !slices.Equal(got, tt.want) {
 				t.Errorf("TimedThresholds(%s, %v) = %v, want %v", tt.control, tt.thresholds, got, tt.want)
+			}
+			if short := ShortControl(tc, tt.thresholds); short != tt.short {
+				t.Errorf("ShortControl(%s, %v) = %v, want %v", tt.control, tt.thresholds, short, tt.short)
 			}
 		})
 	}

@@ -27,15 +27,15 @@ const ShortControlShare = 4
 // DefaultTimedReminders; values ≤ 0 are ignored). When one of them is
 // below the control's starting time (a Fischer control's base, a
 // per-move control's time), they are the game's thresholds as they are
-// (CORRESPONDENCE.md §4.1). A control no longer than every threshold (a
-// game of minutes or hours: 12h+0d, 90m/move, 10m+5s with the default
-// 7d, 2d, 12h) could never be reminded by them, as its clock starts each
-// turn at or below them all; it gets one threshold instead: a quarter of
-// its starting time (ShortControlShare), rounded down to a whole minute,
-// so one reminder a ply, never more than the operator's thresholds count.
-// None when that is under a minute (a control under 4 minutes) or when the
-// operator's thresholds hold none above zero (reminders switched off).
-// An untimed control's thresholds are returned as they are.
+// (CORRESPONDENCE.md §4.1). A short control (ShortControl: a game of
+// minutes or hours, 12h+0d, 90m/move, 10m+5m with the default 7d, 2d,
+// 12h) could never be reminded by them, as its clock starts each turn at
+// or below them all; it gets one threshold instead: a quarter of its
+// starting time (ShortControlShare), rounded down to a whole minute, so
+// one reminder a ply, never more than the operator's thresholds count.
+// None when that is under a minute (a control under 4 minutes) or when
+// the operator's thresholds hold none above zero (reminders switched
+// off). An untimed control's thresholds are returned as they are.
 func TimedThresholds(tc notation.TimeControl, thresholds []time.Duration) []time.Duration {
 	if !tc.Timed() {
 		return thresholds
@@ -43,6 +43,42 @@ func TimedThresholds(tc notation.TimeControl, thresholds []time.Duration) []time
 	if thresholds == nil {
 		thresholds = DefaultTimedReminders
 	}
+	start, short := shortControl(tc, thresholds)
+	if !short {
+		for _, th := range thresholds {
+			if th > 0 {
+				return thresholds
+			}
+		}
+		return nil // switched off
+	}
+	share := (start / ShortControlShare).Truncate(time.Minute)
+	if share < time.Minute {
+		return nil
+	}
+	return []time.Duration{share}
+}
+
+// ShortControl reports whether the timed control tc is no longer than
+// every one of the operator's thresholds (nil: DefaultTimedReminders),
+// at least one of them above zero: then TimedThresholds reminds it at a
+// quarter of its starting time instead of at them. False for an untimed
+// control.
+func ShortControl(tc notation.TimeControl, thresholds []time.Duration) bool {
+	if !tc.Timed() {
+		return false
+	}
+	if thresholds == nil {
+		thresholds = DefaultTimedReminders
+	}
+	_, short := shortControl(tc, thresholds)
+	return short
+}
+
+// shortControl returns the starting time of the timed control tc and
+// whether no threshold of thresholds above zero is below it, at least
+// one being above zero (ShortControl).
+func shortControl(tc notation.TimeControl, thresholds []time.Duration) (time.Duration, bool) {
 	start := tc.Base
 	if tc.Kind == notation.PerMove {
 		start = tc.PerMove
@@ -53,18 +89,11 @@ func TimedThresholds(tc notation.TimeControl, thresholds []time.Duration) []time
 			continue
 		}
 		if th < start {
-			return thresholds
+			return start, false
 		}
 		positive = true
 	}
-	if !positive {
-		return nil
-	}
-	share := (start / ShortControlShare).Truncate(time.Minute)
-	if share < time.Minute {
-		return nil
-	}
-	return []time.Duration{share}
+	return start, positive
 }
 
 // Reminder is a reminder to the side to move, due at At.

@@ -400,6 +400,10 @@ Namen mit deinem Schlüssel gilt als deine.`,
 	"reason.timeout":    "die %s haben die Zeit überschritten",
 	"hint.timecontrol":  "Eine Bedenkzeit schreibt man in einer dieser Formen:",
 
+	// a control no longer than every reminder threshold (clock.ShortControl, cmd_clock.go)
+	"clock.reminder.short": "In einer so kurzen Partie wirst du einmal je Zug erinnert, wenn weniger als %s deiner Zeit übrig ist: ein Viertel davon.",
+	"clock.reminder.none":  "Eine so kurze Partie bekommt keine Erinnerungen: ein Viertel ihrer Bedenkzeit ist weniger als eine Minute.",
+
 	"err.leavekey":        "Urlaub nehmen oder abbrechen ändert die Uhren all deiner Partien; schicke es daher als Antwort auf eine Mail zu einer deiner Partien (sie enthält deinen Schlüssel).",
 	"err.leave.reversed":  "Der Urlaub von %s bis %s endet, bevor er beginnt. Du hast noch %s im Jahr %d.",
 	"err.leave.past":      "Der Urlaub %s beginnt vor heute; Urlaub darf frühestens heute beginnen. Du hast noch %s im Jahr %d.",

@@ -383,6 +383,10 @@ in your name that carries your key is taken as yours.`,
 	"reason.timeout":    "the %s ran out of time",
 	"hint.timecontrol":  "A time control is written in one of these forms:",
 
+	// a control no longer than every reminder threshold (clock.ShortControl, cmd_clock.go)
+	"clock.reminder.short": "In a game this short you are reminded once a move, when less than %s of your time is left: a quarter of it.",
+	"clock.reminder.none":  "A game this short gets no reminders: a quarter of its time is less than a minute.",
+
 	"err.leavekey":        "Taking or cancelling leave changes the clocks of all your games, so send it as a reply to a mail about one of your games (it carries your key).",
 	"err.leave.reversed":  "The leave from %s to %s ends before it begins. You have %s left in %d.",
 	"err.leave.past":      "The leave %s begins before today; leave may begin today at the earliest. You have %s left in %d.",

@@ -35,3 +35,30 @@ func TestClockCommand(t *testing.T) {
 	sent = u.deliver(bob, "x", "clock", nil)
 	mustContain(t, "keyless", sent[0].msg.Text, "Dieser Befehl braucht eine Partie")
 }
+
+// TestClockCommandShortGame: for a game shorter than every reminder
+// threshold, "clock" says when it is reminded (a quarter of its time),
+// or that it is not; a longer game's reply says nothing of it.
+func TestClockCommandShortGame(t *testing.T) {
+	for _, tc := range []struct {
+		control, want string
+	}{
+		{"10m+0d", tr(english, "clock.reminder.short", "2m")},
+		{"90m/move", tr(english, "clock.reminder.short", "22m")},
+		{"3m+0d", tr(english, "clock.reminder.none")},
+		{"1d+0d", ""},
+	} {
+		h := newHarness(t)
+		startTimed(t, h, tc.control)
+		text := h.reply(alice, "clock")[0].msg.Text
+		if tc.want == "" {
+			mustNotContain(t, tc.control, text, "A game this short", "In a game this short")
+			continue
+		}
+		mustContain(t, tc.control, text, "Time control: ", tc.want)
+	}
+	h := newHarness(t)
+	startTimed(t, h, "10m+0d")
+	sent := h.reply(bob, "uhr")
+	mustContain(t, "German", sent[0].msg.Text, tr(german, "clock.reminder.short", "2m"))
+}
