@@ -102,7 +102,7 @@ func BenchmarkEngineReply(b *testing.B) {
 					if _, err := srv.RunTimers(ctx); err != nil {
 						b.Fatal(err)
 					}
-					srv.engine.wait()
+					srv.engine.Wait()
 					b.StopTimer()
 					if g, err := store.Game(ctx, id); err != nil || g.PlyCount != len(p.plies)+1 {
 						b.Fatalf("game %s: the engine did not reply (%v)", id, err)

@@ -121,7 +121,11 @@
 //
 // The engine opponent (docs/engine.md):
 //
-//   - engine.go: games against the engine, EngineAddress, the runner of its searches.
-//   - engine_queue.go: the engine's turns waiting for a search, in fair order.
+//   - engine.go: games against the engine, EngineAddress, its turns' search and commit.
 //   - engine_hold.go: one mail per move: the reply that leaves the engine to move, held for its ply.
+//
+// Sub-packages with their own state, each with its row in the import
+// table (docs/architecture.md):
+//
+//   - internal/engineturn: the runner of the engine's turns: search slots, the quick slot, the fair queue.
 package server

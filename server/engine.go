@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"math"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/taflmail/taflmail/archive"
@@ -15,6 +14,7 @@ import (
 	"github.com/taflmail/taflmail/engine"
 	"github.com/taflmail/taflmail/grammar"
 	"github.com/taflmail/taflmail/search"
+	"github.com/taflmail/taflmail/server/internal/engineturn"
 )
 
 // The engine opponent by mail (issue 13, docs/engine.md "Playing the
@@ -210,7 +210,7 @@ const engineServeWindow = 5 * time.Minute
 // (levelThink, at each game's level) than EngineSearches ×
 // engineServeWindow. Games at higher levels do not count against a lower
 // one, so expensive games never crowd out cheap ones, and the fair order
-// of the engine's turns (engineQueue) serves the cheap ones first.
+// of the engine's turns (engineturn) serves the cheap ones first.
 func (ss *session) engineBooked(level search.Level) error {
 	levels, err := ss.srv.store.EngineGames(ss.ctx)
 	if err != nil {
@@ -317,83 +317,6 @@ type engineThought struct {
 	elapsed time.Duration
 }
 
-// engineRunner runs the engine's searches beside the mail loop: the turns
-// wait in a queue and are started in fair order (engine_queue.go) in one
-// of searches general slots or, at a cheap level, the one quick slot.
-type engineRunner struct {
-	searches int           // general search slots (Options.EngineSearches)
-	wake     chan struct{} // an engine turn ended: Run sends its reply now
-
-	mu sync.Mutex
-	// busy holds the engine timers whose turn is under way (waiting in
-	// the queue, searching or committing) and those parked after a
-	// failure a retry would not mend (logged; tried again after a
-	// restart), so that RunTimers starts each turn once.
-	busy   map[archive.TimerRef]bool
-	parked map[archive.TimerRef]bool
-	queue  []*queuedTurn     // turns waiting for a slot, in arrival order
-	served map[string]uint64 // player → seq at the start of their latest turn
-	seq    uint64            // counts arrivals and starts
-	// running counts the general slots in use; quick reports the quick
-	// slot in use.
-	running int
-	quick   bool
-	wg      sync.WaitGroup
-}
-
-// newEngineRunner returns a runner for at most searches searches at once
-// (and one more at a cheap level, quickLevel).
-func newEngineRunner(searches int) *engineRunner {
-	return &engineRunner{
-		searches: searches, wake: make(chan struct{}, 1),
-		busy: map[archive.TimerRef]bool{}, parked: map[archive.TimerRef]bool{}, served: map[string]uint64{},
-	}
-}
-
-// claim marks ref busy and reports whether it was free.
-func (r *engineRunner) claim(ref archive.TimerRef) bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if r.busy[ref] || r.parked[ref] {
-		return false
-	}
-	r.busy[ref] = true
-	r.wg.Add(1)
-	return true
-}
-
-// done ends ref's turn, parking it when park is set, and wakes Run.
-func (r *engineRunner) done(ref archive.TimerRef, park bool) {
-	r.mu.Lock()
-	delete(r.busy, ref)
-	if park {
-		r.parked[ref] = true
-	}
-	r.mu.Unlock()
-	select {
-	case r.wake <- struct{}{}:
-	default:
-	}
-	r.wg.Done()
-}
-
-// taken reports whether ref's turn is under way or parked.
-func (r *engineRunner) taken(ref archive.TimerRef) bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.busy[ref] || r.parked[ref]
-}
-
-// count returns how many engine timers are under way or parked.
-func (r *engineRunner) count() int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return len(r.busy) + len(r.parked)
-}
-
-// wait returns when no engine turn is under way.
-func (r *engineRunner) wait() { r.wg.Wait() }
-
 // errEngineDone is the cause that ends Run's wait for mail when an
 // engine turn has ended.
 var errEngineDone = errors.New("server: an engine turn ended")
@@ -408,7 +331,7 @@ func (s *Server) waitContext(ctx context.Context) (context.Context, context.Canc
 	stop := make(chan struct{})
 	go func() {
 		select {
-		case <-s.engine.wake:
+		case <-s.engine.Woken():
 			cancel(errEngineDone)
 		case <-stop:
 		case <-wctx.Done():
@@ -426,7 +349,7 @@ func (s *Server) waitContext(ctx context.Context) (context.Context, context.Canc
 // next engine turn ends or the grace is over, at the latest after WaitCap.
 func (s *Server) overdueWait(ctx context.Context) time.Duration {
 	now := s.opts.Now()
-	limit := s.engine.count() + timerBatch
+	limit := s.engine.Count() + timerBatch
 	due, err := s.store.DueTimers(ctx, now, limit)
 	if err != nil || len(due) == limit {
 		return time.Second
@@ -434,7 +357,7 @@ func (s *Server) overdueWait(ctx context.Context) time.Duration {
 	wait := s.opts.WaitCap
 	for _, tm := range due {
 		switch {
-		case tm.Kind == archive.TimerEngine && s.engine.taken(archive.TimerRef{GameID: tm.GameID, Key: tm.Key}):
+		case tm.Kind == archive.TimerEngine && s.engine.Taken(archive.TimerRef{GameID: tm.GameID, Key: tm.Key}):
 		case !s.ripe(tm, now):
 			wait = min(wait, tm.Due.Add(s.opts.ArrivalGrace).Sub(now))
 		default:
@@ -449,15 +372,15 @@ func (s *Server) overdueWait(ctx context.Context) time.Duration {
 
 // startEngine queues the engine's turn of timer tm, unless it is under
 // way or parked already, and starts what the free search slots can take
-// in fair order (engine_queue.go), each on a goroutine of its own. The
-// turn searches under ctx: when ctx ends (the daemon stops), the search
-// stops, or never starts, and nothing is committed, so the timer stays
-// pending and the engine searches again after the restart. When the
-// game cannot be read to queue the turn, the failure is logged and the
-// timer stays pending for the next RunTimers.
+// in fair order (engineturn), each on a goroutine of its own. The turn
+// searches under ctx: when ctx ends (the daemon stops), the search stops,
+// or never starts, and nothing is committed, so the timer stays pending
+// and the engine searches again after the restart. When the game cannot
+// be read to queue the turn, the failure is logged and the timer stays
+// pending for the next RunTimers.
 func (s *Server) startEngine(ctx context.Context, tm archive.Timer) {
 	ref := archive.TimerRef{GameID: tm.GameID, Key: tm.Key}
-	if !s.engine.claim(ref) {
+	if !s.engine.Claim(ref) {
 		return
 	}
 	t, err := s.queuedTurnOf(ctx, tm)
@@ -465,11 +388,42 @@ func (s *Server) startEngine(ctx context.Context, tm archive.Timer) {
 		if ctx.Err() == nil {
 			s.log.Warn("engine turn not queued: it is tried again", "game", tm.GameID, "timer", tm.Key, "err", err)
 		}
-		s.engine.done(ref, false)
+		s.engine.Done(ref, false)
 		return
 	}
-	s.engine.enqueue(t)
-	s.dispatchEngine()
+	s.engine.Start(t)
+}
+
+// queuedTurnOf returns the turn of timer tm as the engine's queue orders
+// it: whose turn it is and at which level, read from the game. A game
+// that does not exist waits as the most expensive turn of nobody in
+// particular; its search then parks it (engineThink). Any other failure
+// to read the game is returned.
+func (s *Server) queuedTurnOf(ctx context.Context, tm archive.Timer) (*engineturn.Turn, error) {
+	t := &engineturn.Turn{Ctx: ctx, Timer: tm, Level: search.MaxLevel}
+	g, err := s.store.Game(ctx, tm.GameID)
+	if errors.Is(err, archive.ErrNotFound) {
+		return t, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	t.Player = opponentOf(g, EngineAddress)
+	if l := search.Level(g.EngineLevel); l.Valid() {
+		t.Level = l
+	}
+	return t, nil
+}
+
+// enginePlayer plays the turns the engine's runner starts: the search
+// and the commit of the engine's reply (engineTurn).
+type enginePlayer struct{ s *Server }
+
+var _ engineturn.Player = enginePlayer{}
+
+// PlayTurn plays turn t through engineTurn (engineturn.Player).
+func (p enginePlayer) PlayTurn(t *engineturn.Turn, searched func()) (park bool) {
+	return p.s.engineTurn(t.Ctx, t.Timer, searched)
 }
 
 // engineTurn searches the position of timer tm in the slot it was given,

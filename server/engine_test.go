@@ -66,7 +66,7 @@ func (h *harness) engineTurns(srv *Server) []sentMail {
 		if _, err := srv.RunTimers(context.Background()); err != nil {
 			h.t.Fatalf("RunTimers: %v", err)
 		}
-		srv.engine.wait()
+		srv.engine.Wait()
 		srv.FlushOutbox(context.Background())
 		if !h.engineDue() {
 			break
@@ -424,7 +424,7 @@ func TestEngineKilledWhileThinking(t *testing.T) {
 		t.Errorf("while the engine thinks, Run waits %v, want WaitCap (the search's end wakes it)", d)
 	}
 	kill()
-	killed.engine.wait()
+	killed.engine.Wait()
 	killed.FlushOutbox(context.Background())
 	if st := h.state(id); len(st.Plies) != 1 {
 		t.Fatalf("the killed search committed: %v", st)
@@ -446,7 +446,7 @@ func TestEngineKilledWhileThinking(t *testing.T) {
 		t.Fatalf("after the restart: %d mails, plies %v", len(sent), h.state(id).Plies)
 	}
 	close(release)
-	slow.engine.wait()
+	slow.engine.Wait()
 	slow.FlushOutbox(context.Background())
 	sent = h.engineTurns(restarted)
 	if st := h.state(id); len(st.Plies) != 2 || len(sent) != 0 {
@@ -706,7 +706,7 @@ func TestEngineCommitFaults(t *testing.T) {
 			if _, err := srv.RunTimers(ctx); err != nil {
 				t.Fatalf("RunTimers: %v", err)
 			}
-			srv.engine.wait()
+			srv.engine.Wait()
 			srv.FlushOutbox(ctx)
 			fs.mu.Lock()
 			left := len(fs.faults[tc.op])

@@ -24,7 +24,7 @@ func (s *Server) Run(ctx context.Context) error {
 	if s.opts.Inbox == nil || s.opts.Sender == nil {
 		return errors.New("server: Run needs Options.Inbox and Options.Sender")
 	}
-	defer s.engine.wait()
+	defer s.engine.Wait()
 	rescan := true // the first poll reads the whole inbox: mails handled but not yet moved are finished off
 	backoff := time.Second
 	var down time.Time // the first failure since the mailbox last worked; zero while it works

@@ -32,9 +32,6 @@ func (noObserver) ReplyFailed()                {}
 func (noObserver) EngineThought(time.Duration) {}
 
 // EngineQueue returns how many engine turns wait for a search slot: the
-// queue of the engine opponent (engine_queue.go), read for /metrics.
-func (s *Server) EngineQueue() int {
-	s.engine.mu.Lock()
-	defer s.engine.mu.Unlock()
-	return len(s.engine.queue)
-}
+// queue of the engine opponent (server/internal/engineturn), read for
+// /metrics.
+func (s *Server) EngineQueue() int { return s.engine.Queued() }

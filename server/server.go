@@ -19,6 +19,7 @@ import (
 	"github.com/taflmail/taflmail/engine"
 	"github.com/taflmail/taflmail/mailer"
 	"github.com/taflmail/taflmail/search"
+	"github.com/taflmail/taflmail/server/internal/engineturn"
 )
 
 // Options configure a Server. Address, Store, Inbox and Sender are
@@ -205,7 +206,7 @@ type Server struct {
 	// to then (Decision C4, scheduler.go).
 	polled atomic.Int64
 	// engine runs the engine opponent's searches (engine.go).
-	engine *engineRunner
+	engine *engineturn.Runner
 	// held counts the replies the caps held back, logged once a minute
 	// (held.go).
 	held heldLog
@@ -337,7 +338,9 @@ func New(o Options) (*Server, error) {
 	if o.Observer == nil {
 		o.Observer = noObserver{}
 	}
-	return &Server{opts: o, store: o.Store, log: o.Logger, owner: owner, engine: newEngineRunner(o.EngineSearches)}, nil
+	s := &Server{opts: o, store: o.Store, log: o.Logger, owner: owner}
+	s.engine = engineturn.New(o.EngineSearches, enginePlayer{s})
+	return s, nil
 }
 
 // HandleMail decides one incoming mail and commits the decision: the

@@ -1,8 +1,7 @@
-package server
+package engineturn
 
 import (
 	"context"
-	"errors"
 	"slices"
 
 	"github.com/taflmail/taflmail/archive"
@@ -19,34 +18,41 @@ import (
 //   - round robin across players: the player whose last turn started
 //     longest ago goes first, so a player with many games waits no less
 //     than one with one;
-//   - when more than longEngineQueue turns wait, the cheapest level first
+//   - when more than longQueue turns wait, the cheapest level first
 //     (and round robin within a level), so a level-1 turn never waits
 //     behind level-5 searches;
 //   - otherwise the turn that fell due first.
 //
-// Besides the Options.EngineSearches slots, one quick slot serves only
-// turns at quickLevel or below, which stop at their depth in milliseconds
+// Besides the general slots, one quick slot serves only turns at
+// quickLevel or below, which stop at their depth in milliseconds
 // (docs/engine.md, "Figures"): a cheap turn then does not even wait for a
-// level-5 search under way. The engine's global cap (engineBooked) bounds
-// how much thinking can be queued at all.
+// level-5 search under way. The referee's global cap of engine games
+// (server's engineBooked) bounds how much thinking can be queued at all.
 
-// longEngineQueue is how many waiting turns make the queue long: with more,
+// longQueue is how many waiting turns make the queue long: with more,
 // the cheapest level goes first.
-const longEngineQueue = 4
+const longQueue = 4
 
 // quickLevel is the highest level whose turns the quick slot serves:
 // levels 1 to 3 search to a fixed depth of 1 to 3 plies (search's level
-// table), a few milliseconds to a tenth of a second here.
+// table), a few milliseconds to a tenth of a second.
 const quickLevel search.Level = 3
 
-// queuedTurn is an engine turn waiting for a search slot.
-type queuedTurn struct {
-	ctx    context.Context // the turn searches under it (Run's)
-	tm     archive.Timer
-	ref    archive.TimerRef
-	player string       // the engine's opponent in the game: whose turn it serves
-	level  search.Level // the engine's level in the game
-	seq    uint64       // arrival order
+// Turn is an engine turn: the engine timer it answers and what the fair
+// order needs to know of it.
+type Turn struct {
+	// Ctx is the context the turn searches under (the daemon's Run): when
+	// it ends before the turn starts, the turn is dropped.
+	Ctx    context.Context
+	Timer  archive.Timer // the game's engine timer (archive.TimerEngine)
+	Player string        // the engine's opponent in the game: whose turn it serves ("" for none)
+	Level  search.Level  // the engine's level in the game
+	seq    uint64        // arrival order
+}
+
+// Ref returns the reference of t's timer, the key Claim and Done take.
+func (t *Turn) Ref() archive.TimerRef {
+	return archive.TimerRef{GameID: t.Timer.GameID, Key: t.Timer.Key}
 }
 
 // nextTurn returns the index in queue of the turn to start next, or -1
@@ -56,11 +62,11 @@ type queuedTurn struct {
 // order (see above): when the queue is long the lowest level first; then
 // the player served longest ago; then the turn that arrived first. It
 // depends on nothing else, so its tests need no clock.
-func nextTurn(queue []*queuedTurn, served map[string]uint64, quickOnly bool) int {
-	long := len(queue) > longEngineQueue
+func nextTurn(queue []*Turn, served map[string]uint64, quickOnly bool) int {
+	long := len(queue) > longQueue
 	best := -1
 	for i, t := range queue {
-		if quickOnly && t.level > quickLevel {
+		if quickOnly && t.Level > quickLevel {
 			continue
 		}
 		if best < 0 || turnBefore(t, queue[best], served, long) {
@@ -71,11 +77,11 @@ func nextTurn(queue []*queuedTurn, served map[string]uint64, quickOnly bool) int
 }
 
 // turnBefore reports whether a is served before b (nextTurn).
-func turnBefore(a, b *queuedTurn, served map[string]uint64, long bool) bool {
-	if long && a.level != b.level {
-		return a.level < b.level
+func turnBefore(a, b *Turn, served map[string]uint64, long bool) bool {
+	if long && a.Level != b.Level {
+		return a.Level < b.Level
 	}
-	if sa, sb := served[a.player], served[b.player]; sa != sb {
+	if sa, sb := served[a.Player], served[b.Player]; sa != sb {
 		return sa < sb
 	}
 	return a.seq < b.seq
@@ -83,12 +89,12 @@ func turnBefore(a, b *queuedTurn, served map[string]uint64, long bool) bool {
 
 // startedTurn is a turn take handed a slot: the quick one or a general one.
 type startedTurn struct {
-	turn  *queuedTurn
+	turn  *Turn
 	quick bool
 }
 
 // enqueue adds a claimed turn to the queue.
-func (r *engineRunner) enqueue(t *queuedTurn) {
+func (r *Runner) enqueue(t *Turn) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.seq++
@@ -100,11 +106,11 @@ func (r *engineRunner) enqueue(t *queuedTurn) {
 // can start, marks their slots taken and returns them, and the turns
 // whose context has ended, which start nothing (the daemon stops; their
 // timers stay pending).
-func (r *engineRunner) take() (start []startedTurn, dropped []*queuedTurn) {
+func (r *Runner) take() (start []startedTurn, dropped []*Turn) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	r.queue = slices.DeleteFunc(r.queue, func(t *queuedTurn) bool {
-		if t.ctx.Err() != nil {
+	r.queue = slices.DeleteFunc(r.queue, func(t *Turn) bool {
+		if t.Ctx.Err() != nil {
 			dropped = append(dropped, t)
 			return true
 		}
@@ -127,14 +133,14 @@ func (r *engineRunner) take() (start []startedTurn, dropped []*queuedTurn) {
 			r.running++
 		}
 		r.seq++
-		r.served[t.player] = r.seq
+		r.served[t.Player] = r.seq
 		start = append(start, startedTurn{turn: t, quick: quick})
 	}
 	return start, dropped
 }
 
 // release frees the slot a turn searched in.
-func (r *engineRunner) release(quick bool) {
+func (r *Runner) release(quick bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	if quick {
@@ -142,44 +148,4 @@ func (r *engineRunner) release(quick bool) {
 	} else {
 		r.running--
 	}
-}
-
-// dispatchEngine starts, each on a goroutine of its own, the queued
-// engine turns that free search slots can take, in fair order.
-func (s *Server) dispatchEngine() {
-	start, dropped := s.engine.take()
-	for _, t := range dropped {
-		s.engine.done(t.ref, false)
-	}
-	for _, st := range start {
-		go func() {
-			park := false
-			defer func() { s.engine.done(st.turn.ref, park) }()
-			park = s.engineTurn(st.turn.ctx, st.turn.tm, func() {
-				s.engine.release(st.quick)
-				s.dispatchEngine()
-			})
-		}()
-	}
-}
-
-// queuedTurnOf returns the queue entry of the engine's turn of timer tm:
-// whose turn it is and at which level, read from the game. A game that
-// does not exist waits as the most expensive turn of nobody in
-// particular; its search then parks it (engineThink). Any other failure
-// to read the game is returned.
-func (s *Server) queuedTurnOf(ctx context.Context, tm archive.Timer) (*queuedTurn, error) {
-	t := &queuedTurn{ctx: ctx, tm: tm, ref: archive.TimerRef{GameID: tm.GameID, Key: tm.Key}, level: search.MaxLevel}
-	g, err := s.store.Game(ctx, tm.GameID)
-	if errors.Is(err, archive.ErrNotFound) {
-		return t, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	t.player = opponentOf(g, EngineAddress)
-	if l := search.Level(g.EngineLevel); l.Valid() {
-		t.level = l
-	}
-	return t, nil
 }
