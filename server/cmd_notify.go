@@ -7,6 +7,7 @@ import (
 
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/grammar"
+	"github.com/taflmail/taflmail/server/internal/zones"
 )
 
 func init() {
@@ -61,10 +62,10 @@ func (ss *session) notify(c *grammar.NotifyCommand) error {
 		loc, zone := time.UTC, ""
 		if c.Zone != nil {
 			var ok bool
-			if loc, zone, ok = findZone(c.Zone.Text); !ok {
+			if loc, zone, ok = zones.Find(c.Zone.Text); !ok {
 				return ss.refuseZone(c.Zone.Text, at)
 			}
-			if fixedZone(zone) {
+			if zones.Fixed(zone) {
 				return ss.refuseFixedZone(c.Zone.Text, at)
 			}
 		}
@@ -77,7 +78,7 @@ func (ss *session) notify(c *grammar.NotifyCommand) error {
 		}
 		p := ss.playerRow(ss.from)
 		if !p.Digest || p.DigestAt != at || p.DigestZone != zone {
-			p.DigestDue = nextDigest(at, loc, ss.now)
+			p.DigestDue = zones.Next(at, loc, ss.now)
 		}
 		p.Digest, p.DigestAt, p.DigestZone = true, at, zone
 		hint := tr(ss.lang, "notify.zone.utc")
@@ -144,12 +145,12 @@ func (ss *session) playsAny() (bool, error) {
 
 // refuseZone refuses a digest in a time zone that is none: it quotes the
 // name (clipped) and shows the command with a zone that is one, the
-// zone the player may have meant when suggestZone finds it.
+// zone the player may have meant when zones.Suggest finds it.
 func (ss *session) refuseZone(name string, at int) error {
-	if abbreviationZones(name) != nil { // "CEST", "PDT": no zone, but a time of known places
+	if zones.Abbreviation(name) != nil { // "CEST", "PDT": no zone, but a time of known places
 		return ss.refuseFixedZone(name, at)
 	}
-	if sug := suggestZone(name); sug != "" {
+	if sug := zones.Suggest(name); sug != "" {
 		return ss.refuse("notify.zone.suggest", clip(name), clockOfDay(at), sug)
 	}
 	return ss.refuse("notify.zone.unknown", clip(name), clockOfDay(at))

@@ -11,6 +11,7 @@ import (
 
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/mailer"
+	"github.com/taflmail/taflmail/server/internal/zones"
 )
 
 // The daily digest (issue 12, "one mail a day"; docs/commands.md
@@ -35,7 +36,7 @@ import (
 // daemon that was down past the time sends the missed digest once when it
 // is back, then keeps the time of day. In a zone with summer time the
 // timer moves by 23 or 25 hours on the days the clocks change, so the
-// digest keeps its local time (nextDigest).
+// digest keeps its local time (zones.Next).
 
 // maxDigestEntries bounds, in bytes, the text of the digest's full
 // entries (board, clocks, last ply, tag line); the games that do not fit
@@ -172,7 +173,7 @@ func (s *Server) decideDigest(ss *session, change *archive.Change, d archive.Dig
 	if !p.Digest || !p.DigestDue.Equal(d.Due) {
 		return commitNothing, 0, nil
 	}
-	next := nextDigest(p.DigestAt, s.storedZone(p.Address, p.DigestZone), ss.now)
+	next := zones.Next(p.DigestAt, s.storedZone(p.Address, p.DigestZone), ss.now)
 	change.Digests = []archive.DigestSent{{Address: p.Address, Due: d.Due, Next: next}}
 	ss.lang = cmp.Or(p.Language, s.opts.DefaultLanguage)
 	gs, err := s.store.GamesOf(ss.ctx, p.Address)

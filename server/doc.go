@@ -108,7 +108,7 @@
 // The daily digest:
 //
 //   - digest.go: routine mails held for the digest, and the digest sent once a day.
-//   - digest_zone.go: the digest in the player's time zone: IANA names, the next digest.
+//   - digest_zone.go: the digest in the player's time zone: its refusals, the stored zone, its texts.
 //
 // Tournaments and ratings (docs/tournaments.md):
 //
@@ -128,4 +128,5 @@
 // table (docs/architecture.md):
 //
 //   - internal/engineturn: the runner of the engine's turns: search slots, the quick slot, the fair queue.
+//   - internal/zones: the digest's time-zone rules: names a player may write, places for an abbreviation, the next instant.
 package server
