@@ -135,12 +135,4 @@ func TestVariantHint(t *testing.T) {
 			t.Errorf("variantHint(%q) = %q, want the hint for %q", name, got, want)
 		}
 	}
-	for _, c := range []struct {
-		a, b string
-		d    int
-	}{{"", "abc", 3}, {"tabult", "tablut", 1}, {"kitten", "sitting", 3}, {"züge", "zuge", 1}, {"same", "same", 0}} {
-		if got := editDistance(c.a, c.b); got != c.d {
-			t.Errorf("editDistance(%q, %q) = %d, want %d", c.a, c.b, got, c.d)
-		}
-	}
 }

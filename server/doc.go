@@ -42,7 +42,7 @@
 //
 //   - syntax.go: a line that does not parse: the caret, what was expected.
 //   - hints.go: hints for common slips (dashes, boards, variant names).
-//   - nearmiss.go: a misspelt command phrase, answered with the command meant.
+//   - nearmiss.go: a misspelt command phrase (internal/nearmiss), answered with the command meant.
 //
 // Consent and triage (docs/security.md):
 //
@@ -129,4 +129,5 @@
 //
 //   - internal/engineturn: the runner of the engine's turns: search slots, the quick slot, the fair queue.
 //   - internal/zones: the digest's time-zone rules: names a player may write, places for an abbreviation, the next instant.
+//   - internal/nearmiss: the command phrase a misspelt line meant, and the edit distance of two words.
 package server

@@ -6,6 +6,7 @@ import (
 
 	"github.com/taflmail/taflmail/engine"
 	"github.com/taflmail/taflmail/grammar"
+	"github.com/taflmail/taflmail/server/internal/nearmiss"
 )
 
 // Hints for common slips. The grammar only parses; noticing what a player
@@ -47,7 +48,7 @@ func boardHint(lang string, t *table) string {
 func variantHint(lang, name string) string {
 	best, bestD := "", 3
 	for _, v := range engine.Variants() {
-		if d := editDistance(name, v.Name); d < bestD && d < len([]rune(name)) {
+		if d := nearmiss.Distance(name, v.Name); d < bestD && d < len([]rune(name)) {
 			best, bestD = v.Name, d
 		}
 	}
@@ -55,33 +56,4 @@ func variantHint(lang, name string) string {
 		return ""
 	}
 	return tr(lang, "hint.variant", best)
-}
-
-// editDistance is the optimal string alignment distance of a and b: the
-// fewest insertions, deletions, substitutions and swaps of two neighbours
-// that turn a into b, counted in runes ("tabult" → "tablut" is one swap).
-func editDistance(a, b string) int {
-	s, t := []rune(a), []rune(b)
-	// d[i][j] is the distance of s[:i] and t[:j].
-	d := make([][]int, len(s)+1)
-	for i := range d {
-		d[i] = make([]int, len(t)+1)
-		d[i][0] = i
-	}
-	for j := range d[0] {
-		d[0][j] = j
-	}
-	for i := 1; i <= len(s); i++ {
-		for j := 1; j <= len(t); j++ {
-			cost := 1
-			if s[i-1] == t[j-1] {
-				cost = 0
-			}
-			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
-			if i > 1 && j > 1 && s[i-1] == t[j-2] && s[i-2] == t[j-1] {
-				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
-			}
-		}
-	}
-	return d[len(s)][len(t)]
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/taflmail/taflmail/grammar"
+	"github.com/taflmail/taflmail/server/internal/nearmiss"
 )
 
 // syntaxError explains a line that does not parse: the line, a caret under
@@ -61,7 +62,7 @@ func (ss *session) syntaxHint(l commandLine, ge *grammar.Error) string {
 	if h := leaveDateHint(ss.lang, l, ge); h != "" { // cmd_leave.go
 		return h
 	}
-	if p := nearCommand(l.text); p != "" && ge != nil && ge.Col > 1 { // "remis anbiten"
+	if p := nearmiss.Command(l.text); p != "" && ge != nil && ge.Col > 1 { // "remis anbiten"
 		return tr(ss.lang, "hint.variant", `"`+p+`"`)
 	}
 	if ge != nil && (ge.Expected == "rank 1 to 19" || ge.Expected == "file a to s") {

@@ -1,0 +1,107 @@
+// Package nearmiss finds the mail command a misspelt line meant (trial 2
+// report §4). A line that is not a command (grammar.IsCommandLine) but is
+// a command phrase (grammar.CommandPhrases) with a typo — "aufgebn",
+// "rücknahme annehmn", "notfy" — or a two-word phrase with one word after
+// it — "nachrichten aus bitte" — is no message for the opponent: the
+// referee answers it "Did you mean …?" and does not pass it on (issue 12:
+// command lines are never relayed). The rule is narrow so that prose
+// still goes (docs/commands.md, "Did you mean"):
+//
+//   - a phrase of one word matches a line of that one word alone, one
+//     edit away ("Aufgabe", two edits from "aufgeben", is prose);
+//   - a phrase of two words matches a line of two or three words whose
+//     first two are the phrase's, each at most one edit away, with a
+//     typo or a third word;
+//   - an edit is an insertion, deletion, substitution or swap of two
+//     neighbours (Distance), allowed only in a phrase word of at
+//     least minTypoRunes letters: "neu", "uhr", "wenn", "aus" must be
+//     written right ("nun", "ihr" and "denn" are prose);
+//   - punctuation at the ends of a word does not count ("aufgebn!").
+//
+// It reads no mail and writes no text: which lines it is asked about,
+// and the answer, are the referee's.
+package nearmiss
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/taflmail/taflmail/grammar"
+)
+
+// minTypoRunes is the length from which a phrase word may be misspelt by
+// one edit and still be recognised.
+const minTypoRunes = 5
+
+// Command returns the command phrase, its words joined by one space, that
+// line (no command line) is near to by the rule of the package, or "":
+// the nearest, fewest edits first, the first phrase of
+// grammar.CommandPhrases among equals. A line that is a phrase exactly
+// is not near it.
+func Command(line string) string {
+	var words []string
+	for _, w := range strings.Fields(strings.ToLower(line)) {
+		if w = strings.TrimFunc(w, unicode.IsPunct); w != "" {
+			words = append(words, w)
+		}
+	}
+	best, bestD := "", 3
+	for _, p := range grammar.CommandPhrases() {
+		switch {
+		case len(p) == 1 && len(words) != 1:
+			continue
+		case len(p) == 2 && (len(words) < 2 || len(words) > 3):
+			continue
+		}
+		d := 0
+		for i, w := range p {
+			if n, m := utf8.RuneCountInString(words[i]), utf8.RuneCountInString(w); n > m+1 || m > n+1 {
+				d = -1 // more than one edit apart; spares Distance a 100,000-letter word
+				break
+			}
+			e := Distance(words[i], w)
+			if e > 1 || e == 1 && utf8.RuneCountInString(w) < minTypoRunes {
+				d = -1
+				break
+			}
+			d += e
+		}
+		if d < 0 || d == 0 && len(words) == len(p) {
+			continue // not near, or the phrase itself (which wants more: "watch")
+		}
+		if d < bestD {
+			best, bestD = strings.Join(p, " "), d
+		}
+	}
+	return best
+}
+
+// Distance is the optimal string alignment distance of a and b: the
+// fewest insertions, deletions, substitutions and swaps of two neighbours
+// that turn a into b, counted in runes ("tabult" → "tablut" is one swap).
+func Distance(a, b string) int {
+	s, t := []rune(a), []rune(b)
+	// d[i][j] is the distance of s[:i] and t[:j].
+	d := make([][]int, len(s)+1)
+	for i := range d {
+		d[i] = make([]int, len(t)+1)
+		d[i][0] = i
+	}
+	for j := range d[0] {
+		d[0][j] = j
+	}
+	for i := 1; i <= len(s); i++ {
+		for j := 1; j <= len(t); j++ {
+			cost := 1
+			if s[i-1] == t[j-1] {
+				cost = 0
+			}
+			d[i][j] = min(d[i-1][j]+1, d[i][j-1]+1, d[i-1][j-1]+cost)
+			if i > 1 && j > 1 && s[i-1] == t[j-2] && s[i-2] == t[j-1] {
+				d[i][j] = min(d[i][j], d[i-2][j-2]+1)
+			}
+		}
+	}
+	return d[len(s)][len(t)]
+}

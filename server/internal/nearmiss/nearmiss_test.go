@@ -1,0 +1,50 @@
+package nearmiss
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestCommand: the lines of trial 2 report §4 with a typo or a word after
+// a two-word phrase find the command meant; prose near a command word,
+// a command written right and a word too short to be misspelt find none.
+func TestCommand(t *testing.T) {
+	for line, want := range map[string]string{
+		"aufgebn":               "aufgeben",
+		"zurücknehmn":           "zurücknehmen",
+		"bedingungn löschen":    "bedingungen löschen",
+		"rücknahme annehmn":     "rücknahme annehmen",
+		"nachrichten aus bitte": "nachrichten aus",
+		"resing":                "resign",
+		"notfy":                 "notify",
+		"Takebak!":              "takeback",
+		"messages off please":   "messages off",
+		// prose, and what is no near miss
+		"Aufgabe":                     "", // two edits from "aufgeben"
+		"Aufgabe gelöst!":             "",
+		"Partie gefällt mir":          "",
+		"Notify me when you are back": "", // more words than a phrase and one
+		"Messages are welcome":        "",
+		"resign":                      "", // the phrase itself
+		"nun":                         "", // "neu" is too short to be misspelt
+		"":                            "",
+		strings.Repeat("a", 100000):   "",
+	} {
+		if got := Command(line); got != want {
+			t.Errorf("Command(%.40q) = %q, want %q", line, got, want)
+		}
+	}
+}
+
+// TestDistance: the optimal string alignment distance, in runes, with a
+// swap of neighbours as one edit.
+func TestDistance(t *testing.T) {
+	for _, c := range []struct {
+		a, b string
+		d    int
+	}{{"", "abc", 3}, {"tabult", "tablut", 1}, {"kitten", "sitting", 3}, {"züge", "zuge", 1}, {"same", "same", 0}} {
+		if got := Distance(c.a, c.b); got != c.d {
+			t.Errorf("Distance(%q, %q) = %d, want %d", c.a, c.b, got, c.d)
+		}
+	}
+}
