@@ -6,6 +6,7 @@ import (
 
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/grammar"
+	"github.com/taflmail/taflmail/server/internal/msgid"
 )
 
 func init() {
@@ -81,7 +82,7 @@ func (ss *session) watch(c *grammar.WatchCommand) error {
 		return err
 	}
 	sp := archive.Spectator{GameID: id, Address: ss.from, ResultsOnly: resultsOnly}
-	if validID(ss.cause.seed) {
+	if msgid.Valid(ss.cause.seed) {
 		sp.Thread = ss.cause.seed
 	}
 	ss.corr.watch = append(ss.corr.watch, sp)

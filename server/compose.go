@@ -6,6 +6,7 @@ import (
 
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/mailer"
+	"github.com/taflmail/taflmail/server/internal/msgid"
 )
 
 // loopHeader marks every mail a taflmail referee sends; a mail carrying it
@@ -53,7 +54,7 @@ func (ss *session) compose() ([]archive.OutboxMail, error) {
 			gameID, token = n.game.g.ID, tokenOf(n.game.g, addr)
 		}
 		o := mailer.Outgoing{
-			MessageID: messageID(ss.cause.seed, i, addr, gameID, token, s.opts.Domain),
+			MessageID: msgid.Reply(ss.cause.seed, i, addr, gameID, token, s.opts.Domain),
 			From:      fmt.Sprintf("%s <%s>", s.opts.Name, s.opts.Address),
 			To:        []string{addr},
 			Subject:   ss.subject(n),
@@ -70,7 +71,7 @@ func (ss *session) compose() ([]archive.OutboxMail, error) {
 		}
 		if addr == ss.from {
 			// a hostile mail's ids may not be writable: thread what can be
-			if validID(ss.cause.seed) {
+			if msgid.Valid(ss.cause.seed) {
 				o.InReplyTo = ss.cause.seed
 			}
 			var refs []string
@@ -78,7 +79,7 @@ func (ss *session) compose() ([]archive.OutboxMail, error) {
 				refs = m.References
 			}
 			for _, id := range append(append([]string(nil), refs...), ss.cause.seed) {
-				if validID(id) {
+				if msgid.Valid(id) {
 					o.References = append(o.References, id)
 				}
 			}

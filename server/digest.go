@@ -11,6 +11,7 @@ import (
 
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/mailer"
+	"github.com/taflmail/taflmail/server/internal/msgid"
 	"github.com/taflmail/taflmail/server/internal/zones"
 )
 
@@ -293,7 +294,7 @@ func (ss *session) digestMail(p *archive.Player, ts []*table) (*archive.OutboxMa
 		subject = tr(lang, "digest.subject.one")
 	}
 	o := mailer.Outgoing{
-		MessageID: messageID(ss.cause.seed, 0, addr, "", "", s.opts.Domain),
+		MessageID: msgid.Reply(ss.cause.seed, 0, addr, "", "", s.opts.Domain),
 		From:      fmt.Sprintf("%s <%s>", s.opts.Name, s.opts.Address),
 		To:        []string{addr},
 		Subject:   subject,

@@ -34,7 +34,7 @@
 //   - game.go: table, one game being worked on: replayed position, board, move list, record.
 //   - reply.go: texts several commands share: the position after a change, status, result.
 //   - compose.go: notes → outgoing mails: subject, body, threading, the loop header.
-//   - ids.go: game ids, keys, Message-IDs; the game a mail names in its subject or text.
+//   - ids.go: game ids, keys; the game a mail names in its subject, thread (internal/msgid) or text.
 //   - start.go: GameStart, StartGames: games an organiser paired, started without a challenge.
 //   - inspect.go: Inspect, what `taflmail inspect` shows of a mail, changing nothing.
 //
@@ -130,4 +130,5 @@
 //   - internal/engineturn: the runner of the engine's turns: search slots, the quick slot, the fair queue.
 //   - internal/zones: the digest's time-zone rules: names a player may write, places for an abbreviation, the next instant.
 //   - internal/nearmiss: the command phrase a misspelt line meant, and the edit distance of two words.
+//   - internal/msgid: the referee's deterministic Message-IDs (players', spectators', events'), read back for a game and key.
 package server

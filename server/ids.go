@@ -1,9 +1,7 @@
 package server
 
 import (
-	"crypto/sha256"
 	"encoding/base32"
-	"encoding/hex"
 	"errors"
 	"io"
 	"regexp"
@@ -11,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/taflmail/taflmail/club"
+	"github.com/taflmail/taflmail/server/internal/msgid"
 )
 
 // Game ids are six characters of Crockford-style base32 without the easily
@@ -77,9 +76,6 @@ func newToken(r io.Reader) (string, error) {
 // player's key, not that it names no game (trial report §8.4).
 var subjectTag = regexp.MustCompile(`(?i)\[taflmail\s+([0-9a-z]{6})(?:\s+([^\s\[\]]{1,40}))?\s*\]`)
 
-// threadID finds our message ids: "tm.K7QX2M.3f9k2m7q4d.<nonce>@domain".
-var threadID = regexp.MustCompile(`^tm\.([0-9A-Z]{6})\.([0-9a-z]{10})\.[0-9a-f]+@`)
-
 // gameRef is what a mail says about the game it belongs to: the id and the
 // keys it carries (from the subject tag and from the ids of the mails it
 // answers).
@@ -105,15 +101,15 @@ func findGame(subject, inReplyTo string, references []string) gameRef {
 	}
 	ids := append([]string{inReplyTo}, references...)
 	for _, id := range ids {
-		m := threadID.FindStringSubmatch(id)
-		if m == nil {
+		game, token, ok := msgid.Thread(id)
+		if !ok {
 			continue
 		}
 		if ref.id == "" {
-			ref.id = m[1]
+			ref.id = game
 		}
-		if m[1] == ref.id {
-			ref.tokens = append(ref.tokens, m[2])
+		if game == ref.id {
+			ref.tokens = append(ref.tokens, token)
 		}
 	}
 	return ref
@@ -210,25 +206,4 @@ func stripSubject(s string) string {
 			return strings.TrimSpace(s)
 		}
 	}
-}
-
-// validID reports whether a message id (without brackets) can be written
-// into a reply's In-Reply-To or References: no white space, no brackets,
-// an "@".
-func validID(id string) bool {
-	return id != "" && strings.Contains(id, "@") && !strings.ContainsAny(id, " \t\r\n<>\"")
-}
-
-// messageID returns the Message-ID (without brackets) of the i-th mail sent
-// in answer to the incoming mail inID, to address to, about game (may be
-// nil). It is derived from its inputs, so handling the same mail again gives
-// the same ids and a repeat is recognisable; a mail to a player of game
-// carries that player's key so that a plain reply proves who answers.
-func messageID(inID string, i int, to string, gameID, token, domain string) string {
-	h := sha256.Sum256([]byte(inID + "\x00" + to + "\x00" + string(rune('0'+i))))
-	nonce := hex.EncodeToString(h[:8])
-	if gameID != "" && token != "" {
-		return "tm." + gameID + "." + token + "." + nonce + "@" + domain
-	}
-	return "tm." + nonce + "@" + domain
 }

@@ -25,8 +25,8 @@ const (
 )
 
 // cause is what made the referee act: one session decides it. Its seed
-// is the input of the replies' deterministic Message-IDs (messageID and
-// its kin in ids.go), so that deciding the same cause again after a
+// is the input of the replies' deterministic Message-IDs (msgid.Reply
+// and its kin, server/internal/msgid), so that deciding the same cause again after a
 // crash writes the same mails, which the outbox sends once: for a mail
 // its Message-ID, for the referee's own causes a string made of what
 // they act on (timerCause, digestCause, …), never changed once shipped.

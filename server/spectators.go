@@ -1,8 +1,6 @@
 package server
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"strings"
@@ -12,13 +10,14 @@ import (
 	"github.com/taflmail/taflmail/engine"
 	"github.com/taflmail/taflmail/grammar"
 	"github.com/taflmail/taflmail/mailer"
+	"github.com/taflmail/taflmail/server/internal/msgid"
 )
 
 // Spectators (issue 12, docs/security.md "Spectators"): an address that
 // watches a game gets, after every change of its position, a mail with the
 // board and the move list — and never a player's key. Its mails have a
 // thread of their own: their Message-IDs are "tm.<game>.watch.<nonce>@…"
-// (no key where threadID looks for one), their subject tag names the game
+// (no key where msgid.Thread looks for one), their subject tag names the game
 // without a key, and they answer the spectator's own mail that made it one
 // (the confirmation of "watch", consent.go), never a
 // player's. So a reply to a spectator's mail, by the spectator or by a
@@ -115,7 +114,7 @@ func (ss *session) watchTournament(c *grammar.WatchCommand, id string, resultsOn
 		return err
 	}
 	sp := archive.Spectator{TournamentID: t.ID, Address: ss.from, ResultsOnly: resultsOnly}
-	if validID(ss.cause.seed) {
+	if msgid.Valid(ss.cause.seed) {
 		sp.Thread = ss.cause.seed
 	}
 	ss.corr.watch = append(ss.corr.watch, sp)
@@ -253,7 +252,7 @@ func (ss *session) spectatorMail(t *table, sp archive.Spectator, lang, subject, 
 		return archive.OutboxMail{}, false // never the server, never a player as a spectator
 	}
 	o := mailer.Outgoing{
-		MessageID: spectatorMessageID(ss.cause.seed, addr, t.g.ID, s.opts.Domain),
+		MessageID: msgid.Spectator(ss.cause.seed, addr, t.g.ID, s.opts.Domain),
 		From:      fmt.Sprintf("%s <%s>", s.opts.Name, s.opts.Address),
 		To:        []string{addr},
 		Subject:   "[taflmail " + t.g.ID + "] " + subject,
@@ -269,7 +268,7 @@ func (ss *session) spectatorMail(t *table, sp archive.Spectator, lang, subject, 
 			o.Headers[k] = v
 		}
 	}
-	if validID(sp.Thread) {
+	if msgid.Valid(sp.Thread) {
 		o.InReplyTo, o.References = sp.Thread, []string{sp.Thread}
 	}
 	raw, err := o.Bytes()
@@ -282,15 +281,6 @@ func (ss *session) spectatorMail(t *table, sp archive.Spectator, lang, subject, 
 		return archive.OutboxMail{}, false
 	}
 	return archive.OutboxMail{GameID: t.g.ID, MessageID: o.MessageID, From: s.opts.Address, To: []string{addr}, Raw: raw}, true
-}
-
-// spectatorMessageID returns the Message-ID of the mail to spectator addr
-// about game, caused by the incoming mail inID: "tm.<game>.watch.<nonce>@
-// domain". It holds no key (threadID does not match it), and the same mail
-// handled again gives the same id.
-func spectatorMessageID(inID, addr, game, domain string) string {
-	h := sha256.Sum256([]byte(inID + "\x00" + addr + "\x00" + game + "\x00watch"))
-	return "tm." + game + ".watch." + hex.EncodeToString(h[:8]) + "@" + domain
 }
 
 // spectatorSubject is a spectator's subject after the tag: the move and

@@ -5,6 +5,7 @@ import (
 
 	"github.com/taflmail/taflmail/club"
 	"github.com/taflmail/taflmail/mailer"
+	"github.com/taflmail/taflmail/server/internal/msgid"
 )
 
 // TestEventThreadUsesTheIDRule: the referee reads a tournament back from
@@ -17,7 +18,7 @@ func TestEventThreadUsesTheIDRule(t *testing.T) {
 		if !club.ValidTournamentID(event) {
 			t.Fatalf("%q is no valid id", event)
 		}
-		id := eventMessageID("seed", "ada@example.org", event, "tafl.test")
+		id := msgid.Event("seed", "ada@example.org", event, "tafl.test")
 		if got := eventOfThread(&mailer.Message{InReplyTo: id}); got != event {
 			t.Errorf("In-Reply-To %s: event %q, want %q", id, got, event)
 		}
@@ -26,7 +27,7 @@ func TestEventThreadUsesTheIDRule(t *testing.T) {
 		}
 	}
 	for _, event := range []string{"cup-", "a", "Winter-2027", "2027-cup"} {
-		id := eventMessageID("seed", "ada@example.org", event, "tafl.test")
+		id := msgid.Event("seed", "ada@example.org", event, "tafl.test")
 		if got := eventOfThread(&mailer.Message{InReplyTo: id}); got != "" {
 			t.Errorf("In-Reply-To %s: event %q, want none (the id breaks the rule)", id, got)
 		}

@@ -9,6 +9,7 @@ import (
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/engine"
 	"github.com/taflmail/taflmail/mailer"
+	"github.com/taflmail/taflmail/server/internal/msgid"
 	"github.com/taflmail/taflmail/tournament"
 	"github.com/taflmail/taflmail/tournament/glicko2"
 )
@@ -230,7 +231,7 @@ func (ss *session) finishEvent(ev *event, sts []*tournament.Standings) {
 func (ss *session) ownMail(seed, to, subject, body string, atts ...mailer.Attachment) {
 	s := ss.srv
 	o := mailer.Outgoing{
-		MessageID: messageID(seed, 0, to, "", "", s.opts.Domain),
+		MessageID: msgid.Reply(seed, 0, to, "", "", s.opts.Domain),
 		From:      fmt.Sprintf("%s <%s>", s.opts.Name, s.opts.Address),
 		To:        []string{to},
 		Subject:   subject,

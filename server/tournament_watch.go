@@ -1,8 +1,6 @@
 package server
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"regexp"
 	"strings"
@@ -10,6 +8,7 @@ import (
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/club"
 	"github.com/taflmail/taflmail/mailer"
+	"github.com/taflmail/taflmail/server/internal/msgid"
 	"github.com/taflmail/taflmail/tournament"
 )
 
@@ -32,20 +31,11 @@ const maxStartGames = 50
 var maxEventSpectatorMailBytes = 1 << 20
 
 // eventThreadID finds the Message-ID of a mail to a tournament's
-// spectator about the event itself (eventMessageID):
+// spectator about the event itself (msgid.Event):
 // "tm.event.<tournament>.<nonce>@domain", the tournament's id of the form
 // club.TournamentIDPattern, the one every stored tournament has. It is no
-// game's thread (threadID wants a six-character id and a key).
+// game's thread (msgid.Thread wants a six-character id and a key).
 var eventThreadID = regexp.MustCompile(`^tm\.event\.(` + club.TournamentIDPattern + `)\.[0-9a-f]+@`)
-
-// eventMessageID returns the Message-ID of the mail about tournament
-// event to its spectator addr, caused by seed (the change's own seed):
-// "tm.event.<tournament>.<nonce>@domain". It holds no key; the same
-// change decided again gives the same id.
-func eventMessageID(seed, addr, event, domain string) string {
-	h := sha256.Sum256([]byte(seed + "\x00" + addr + "\x00" + event + "\x00event"))
-	return "tm.event." + event + "." + hex.EncodeToString(h[:8]) + "@" + domain
-}
 
 // eventOfThread returns the tournament whose spectator's mail m answers
 // (its In-Reply-To, then its References), or "": a bare "unwatch" in
@@ -93,7 +83,7 @@ func (ss *session) eventWatchers(id string, player func(string) bool, resultsToo
 func (ss *session) eventSpectatorMail(event string, sp archive.Spectator, subject, body string, leave bool, maxBytes int, atts ...mailer.Attachment) {
 	s := ss.srv
 	o := mailer.Outgoing{
-		MessageID: eventMessageID(ss.cause.seed, sp.Address, event, s.opts.Domain),
+		MessageID: msgid.Event(ss.cause.seed, sp.Address, event, s.opts.Domain),
 		From:      fmt.Sprintf("%s <%s>", s.opts.Name, s.opts.Address),
 		To:        []string{sp.Address},
 		Subject:   subject,
@@ -111,7 +101,7 @@ func (ss *session) eventSpectatorMail(event string, sp archive.Spectator, subjec
 			o.Headers[k] = v
 		}
 	}
-	if validID(sp.Thread) {
+	if msgid.Valid(sp.Thread) {
 		o.InReplyTo, o.References = sp.Thread, []string{sp.Thread}
 	}
 	raw, err := o.Bytes()
