@@ -59,7 +59,7 @@ var catalogTournamentDE = map[string]string{
 
 	"tournaments.none":           "Gerade nimmt kein Turnier Anmeldungen an, und keines läuft.",
 	"tournaments.open.header":    "Turniere, zu denen du dich anmelden kannst:",
-	"tournaments.open":           "%s, %s; beginnt %s, Anmeldeschluss %s; bisher %d Spieler. Anmelden: anmelden %s",
+	"tournaments.open":           "%s, %s; beginnt am %s, Anmeldeschluss am %s; bisher %d Spieler. Anmelden: anmelden %s",
 	"tournaments.running.header": "Laufende Turniere:",
 	"tournaments.running":        "%s, %s. Tabelle: tabelle %s",
 
@@ -104,7 +104,7 @@ var catalogTournamentDE = map[string]string{
 	"rating.none":         "Du hast noch keine gewerteten Partien. Ein neuer Spieler beginnt mit 1500 (RD 350).",
 	"rating.none.variant": "Du hast noch keine gewerteten Partien in %s. Ein neuer Spieler beginnt mit 1500 (RD 350).",
 	"rating.header":       "Deine Wertungszahlen (Glicko-2; die RD wächst, solange du nicht spielst):",
-	"rating.line":         "%.1f  RD %.1f  Volatilität %.6f  %d gewertete Partien, die letzte endete %s",
+	"rating.line":         "%.1f  RD %.1f  Volatilität %.6f  %d gewertete Partien, die letzte endete am %s",
 	"rating.variant":      "Deine Wertungszahl in %s: %.1f, RD %.1f, Volatilität %.6f, %d gewertete Partien.",
 	"rating.history":      "Deine gewerteten Partien, die neueste zuerst (Wertung vorher → nachher):",
 	"rating.more":         "(und %d frühere Partien)",
@@ -120,9 +120,9 @@ var catalogTournamentDE = map[string]string{
 	"game.event":     ", %s, Runde %s",
 	// Singular forms (issue 22 §4), chosen by trn.
 	"tournament.cancelled.one":        "Das Turnier %s kann nicht beginnen: %d Spieler hat sich angemeldet, es braucht %d. Es fällt aus.",
-	"tournaments.open.one":            "%s, %s; beginnt %s, Anmeldeschluss %s; bisher %d Spieler. Anmelden: anmelden %s",
+	"tournaments.open.one":            "%s, %s; beginnt am %s, Anmeldeschluss am %s; bisher %d Spieler. Anmelden: anmelden %s",
 	"join.done.one":                   "Du bist bei %s angemeldet. Es beginnt am %s; Anmeldeschluss ist am %s. Bisher %d Spieler.",
-	"rating.line.one":                 "%.1f  RD %.1f  Volatilität %.6f  %d gewertete Partie, sie endete %s",
+	"rating.line.one":                 "%.1f  RD %.1f  Volatilität %.6f  %d gewertete Partie, sie endete am %s",
 	"rating.variant.one":              "Deine Wertungszahl in %s: %.1f, RD %.1f, Volatilität %.6f, %d gewertete Partie.",
 	"rating.after.one":                "Deine Wertungszahl in %s ist jetzt %.1f (RD %.1f) nach %d gewerteten Partie.",
 	"tournament.leave.one":            "Urlaub: bis zu %d Tag im Jahr zählt in diesen Partien.",

@@ -225,11 +225,11 @@ func (ss *session) lostOnTime(t *table) (bool, error) {
 	loser := addressOf(t.g, to.Side.String())
 	for _, addr := range []string{t.g.Attackers, t.g.Defenders} {
 		if addr == loser && addr == ss.from {
-			ss.say(t, tr(ss.lang, "timeout.late", stamp(arrival), lastInTime(to.Deadline)))
+			ss.say(t, tr(ss.lang, "timeout.late", stamp(ss.lang, arrival), lastInTime(ss.lang, to.Deadline)))
 			continue
 		}
 		ss.tell(addr, t, func(lang string) string {
-			return tr(lang, "timeout.told", sideName(lang, to.Side.String()), lastInTime(to.Deadline))
+			return tr(lang, "timeout.told", sideName(lang, to.Side.String()), lastInTime(lang, to.Deadline))
 		})
 	}
 	ss.showPosition(t)
@@ -268,7 +268,7 @@ func (ss *session) clocksText(lang string, t *table) string {
 	c := st.Show(at)
 	var sides []string
 	for _, side := range []engine.Side{engine.Attackers, engine.Defenders} {
-		s := tr(lang, "clock.side", sideName(lang, side.String()), remainingText(tc, c.Remaining[side]))
+		s := tr(lang, "clock.side", sideName(lang, side.String()), remainingText(lang, tc, c.Remaining[side]))
 		if c.OnLeave[side] {
 			s += " " + tr(lang, "clock.onleave")
 		}
@@ -276,17 +276,16 @@ func (ss *session) clocksText(lang string, t *table) string {
 	}
 	text := tr(lang, "clock.line", tc.String(), strings.Join(sides, ", "))
 	if t.g.Status == archive.Active && !c.Deadline.IsZero() {
-		text += "\n" + tr(lang, "clock.deadline", sideName(lang, c.ToMove.String()), lastInTime(c.Deadline))
+		text += "\n" + tr(lang, "clock.deadline", sideName(lang, c.ToMove.String()), lastInTime(lang, c.Deadline))
 	}
 	return text
 }
 
 // clockDuration writes a duration of the clock settings, a reminder's
-// threshold, as a time control writes durations
-// (notation.FormatDuration: "2d", "12h"), never below zero. Remaining
-// times are remainingText's.
-func clockDuration(d time.Duration) string {
-	return notation.FormatDuration(max(d, 0))
+// threshold, in lang (durationText), never below zero. Remaining times are
+// remainingText's.
+func clockDuration(lang string, d time.Duration) string {
+	return durationText(lang, max(d, 0))
 }
 
 // clockInstant is the instant the clocks of a reply are shown at
@@ -304,35 +303,76 @@ func (ss *session) clockInstant() time.Time {
 }
 
 // remainingText writes a player's remaining time under the control tc
-// for a mail (issue 22 §3), never below zero:
+// for a mail in lang (issue 22 §3), never below zero:
 //
-//   - to the second ("7m30s", "1m59s", "0s", "1h5m10s") when less than an
-//     hour is left, or the control has a time that is not whole hours
-//     ("8m", "90m", "1h+30m"): there seconds matter;
-//   - otherwise in days, hours and minutes ("29d23h12m", "11h59m").
+//   - to the second ("7m30s", "1m59s", "0s", "1h5m10s"; in German "7
+//     Minuten 30 Sekunden", "0 Sekunden") when less than an hour is left,
+//     or the control has a time that is not whole hours ("8m", "90m",
+//     "1h+30m"): there seconds matter;
+//   - otherwise in days, hours and minutes ("29d23h12m", "11h59m"; "29
+//     Tage 23 Stunden 12 Minuten").
 //
 // Either way it is rounded down to the unit shown, so it never promises
 // time the player does not have: a move is late at its deadline, which
 // the mail gives to the second (docs/clock.md, "What the mails show").
-func remainingText(tc notation.TimeControl, d time.Duration) string {
+func remainingText(lang string, tc notation.TimeControl, d time.Duration) string {
 	d = max(d, 0).Truncate(time.Second)
 	if d >= time.Hour && !inMinutes(tc) {
-		return notation.FormatDuration(d.Truncate(time.Minute))
+		return spellDuration(lang, d, time.Minute)
 	}
-	var b strings.Builder
-	for _, p := range []struct {
-		unit time.Duration
-		name string
-	}{{notation.Day, "d"}, {time.Hour, "h"}, {time.Minute, "m"}, {time.Second, "s"}} {
-		if n := d / p.unit; n > 0 {
-			fmt.Fprintf(&b, "%d%s", n, p.name)
-			d -= n * p.unit
+	return spellDuration(lang, d, time.Second)
+}
+
+// durationText writes a duration of a time control or a reminder in lang,
+// in whole minutes (seconds dropped): days, hours and minutes, each only
+// when not zero. English writes them as the notation does
+// (notation.FormatDuration: "30d", "1d12h", "0d"), German in words with
+// the number's form of the unit ("30 Tage", "1 Tag 12 Stunden", "0
+// Tage"); docs/commands.md, "Replies in German".
+func durationText(lang string, d time.Duration) string {
+	return spellDuration(lang, d, time.Minute)
+}
+
+// durationUnits are the units a duration of a mail is written in, largest
+// first, with the catalogue's counted noun of each ("count.d": "%dd" in
+// English, "%d Tage" / "%d Tag" in German).
+var durationUnits = []struct {
+	unit time.Duration
+	key  string
+}{{notation.Day, "count.d"}, {time.Hour, "count.h"}, {time.Minute, "count.m"}, {time.Second, "count.s"}}
+
+// spellDuration writes d (not negative) in lang in the units of
+// durationUnits down to smallest (time.Minute or time.Second), each part
+// only when not zero, joined as the catalogue's "duration.join" says (no
+// space in English: "1d2h3m", a space in German: "1 Tag 2 Stunden 3
+// Minuten"). Zero is 0 of the largest unit for whole minutes ("0d", "0
+// Tage"), 0 seconds to the second ("0s", "0 Sekunden").
+func spellDuration(lang string, d, smallest time.Duration) string {
+	d = d.Truncate(smallest)
+	text := ""
+	for _, u := range durationUnits {
+		if u.unit < smallest {
+			break
+		}
+		n := int(d / u.unit)
+		if n == 0 {
+			continue
+		}
+		d -= time.Duration(n) * u.unit
+		part := trn(lang, u.key, n, n)
+		if text == "" {
+			text = part
+		} else {
+			text = tr(lang, "duration.join", text, part)
 		}
 	}
-	if b.Len() == 0 {
-		return "0s"
+	if text != "" {
+		return text
 	}
-	return b.String()
+	if smallest == time.Second {
+		return trn(lang, "count.s", 0, 0)
+	}
+	return trn(lang, "count.d", 0, 0)
 }
 
 // inMinutes reports whether a time of the control tc is not a whole
@@ -347,10 +387,17 @@ func inMinutes(tc notation.TimeControl) bool {
 	return false
 }
 
-// stamp writes an instant for a mail: "2026-12-30 10:00:00 UTC".
-func stamp(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05 UTC") }
+// stamp writes an instant for a mail in lang, in UTC, as the catalogue's
+// layout "layout.stamp" says: "2026-12-30 10:00:00 UTC", in German
+// "30.12.2026 um 10:00:00 UTC".
+func stamp(lang string, t time.Time) string { return t.UTC().Format(tr(lang, "layout.stamp")) }
 
-// lastInTime writes, as stamp does, the last second in which a move still
+// dayText writes a day for a mail in lang, as the catalogue's layout
+// "layout.day" says: "2027-01-15", in German "15.01.2027" (a form the
+// leave command reads back, grammar.LeaveDay). Days are UTC days.
+func dayText(lang string, t time.Time) string { return t.UTC().Format(tr(lang, "layout.day")) }
+
+// lastInTime writes in lang, as stamp does, the last second in which a move still
 // counts against deadline d: d less one second. The deadline itself is the
 // first late instant: a ply arriving at or after it loses on time
 // (clock.State.Expired), because the charge up to it leaves the clock
@@ -359,19 +406,21 @@ func stamp(t time.Time) string { return t.UTC().Format("2006-01-02 15:04:05 UTC"
 // mailbox's INTERNALDATE, §2.2), so "no later than 00:00:00" is exact: a
 // mail stamped in that second is in time, one stamped 00:00:01 is late.
 // Writing d itself gave "must move before 00:00:01", true but misread.
-func lastInTime(d time.Time) string { return stamp(d.Add(-time.Second)) }
+func lastInTime(lang string, d time.Time) string { return stamp(lang, d.Add(-time.Second)) }
 
-// controlText describes a time control in words, in lang.
+// controlText describes a time control in words, in lang: its notation
+// (tc.String(), "30d+1d", as a new command takes it back) and its
+// durations in lang's words (durationText).
 func controlText(lang string, tc notation.TimeControl) string {
 	var s string
 	switch tc.Kind {
 	case notation.Fischer:
-		s = tr(lang, "control.fischer", tc.String(), notation.FormatDuration(tc.Base), notation.FormatDuration(tc.Increment))
+		s = tr(lang, "control.fischer", tc.String(), durationText(lang, tc.Base), durationText(lang, tc.Increment))
 		if tc.Cap > 0 {
-			s += " " + tr(lang, "control.cap", notation.FormatDuration(tc.Cap))
+			s += " " + tr(lang, "control.cap", durationText(lang, tc.Cap))
 		}
 	case notation.PerMove:
-		s = tr(lang, "control.permove", tc.String(), notation.FormatDuration(tc.PerMove))
+		s = tr(lang, "control.permove", tc.String(), durationText(lang, tc.PerMove))
 	default:
 		return tr(lang, "control.none")
 	}
@@ -381,8 +430,8 @@ func controlText(lang string, tc notation.TimeControl) string {
 	return s
 }
 
-// leaveText writes leave intervals for a mail: "2026-12-24 to 2027-01-02,
-// 2027-07-01", or a word for none.
+// leaveText writes leave intervals for a mail in lang: "2026-12-24 to
+// 2027-01-02 (10 days), 2027-07-01 (1 day)", or a word for none.
 func leaveText(lang string, ls []notation.Leave) string {
 	if len(ls) == 0 {
 		return tr(lang, "leave.none")
@@ -394,10 +443,11 @@ func leaveText(lang string, ls []notation.Leave) string {
 	return strings.Join(parts, ", ")
 }
 
-// intervalText writes one leave interval: "2026-12-24 to 2027-01-02 (10
-// days)", or one day.
+// intervalText writes one leave interval in lang: "2026-12-24 to
+// 2027-01-02 (10 days)" ("24.12.2026 bis 02.01.2027 (10 Tage)"), or one
+// day.
 func intervalText(lang string, l notation.Leave) string {
-	first, last := l.First.Format("2006-01-02"), l.Last.Format("2006-01-02")
+	first, last := dayText(lang, l.First), dayText(lang, l.Last)
 	if first == last {
 		return tr(lang, "leave.day", first)
 	}

@@ -250,7 +250,7 @@ func TestExactlyZero(t *testing.T) {
 		t.Fatalf("after a move one second late: %v; want the defenders winning on time after 2 plies", g)
 	}
 	mustContain(t, "alice's mail", to(t, sent, alice).Text,
-		"Your mail reached me at "+stamp(at.Add(time.Second))+", but your move had to reach me no later than "+stamp(at)+":",
+		"Your mail reached me at "+stamp(english, at.Add(time.Second))+", but your move had to reach me no later than "+stamp(english, at)+":",
 		"it came too late, and the game is lost on time",
 		"The game is over: the defenders win, the attackers ran out of time", `[Termination "timeout"]`)
 	mustContain(t, "bob's mail", to(t, sent, bob).Text, "The attackers ran out of time", `[Result "defenders"]`, `[Termination "timeout"]`, "timeout {[%ts ")
@@ -286,7 +286,7 @@ func TestArrivalNotDate(t *testing.T) {
 	if g := h.state(id); g.Reason != "timeout" || len(g.Plies) != 2 {
 		t.Fatalf("a late move with a backdated Date: header: %v; want it lost on time:\n%s", g, texts(sent))
 	}
-	mustContain(t, "alice's mail", to(t, sent, alice).Text, "reached me at "+stamp(deadline.Add(time.Minute)))
+	mustContain(t, "alice's mail", to(t, sent, alice).Text, "reached me at "+stamp(english, deadline.Add(time.Minute)))
 }
 
 // TestClocksInEveryMail (§4.3): a move, a refusal with the board and the
@@ -298,14 +298,14 @@ func TestClocksInEveryMail(t *testing.T) {
 	sent := h.replyAt(start.Add(time.Hour), alice, openings[0])
 	for _, who := range []string{alice, bob} {
 		mustContain(t, who, to(t, sent, who).Text, "Clocks (10d+1d): attackers 10d23h left, defenders 10d left.",
-			"The defenders must move no later than "+stamp(start.Add(time.Hour+10*day)))
+			"The defenders must move no later than "+stamp(english, start.Add(time.Hour+10*day)))
 	}
 	sent = h.replyAt(start.Add(2*time.Hour), alice, "board")
 	mustContain(t, "board", sent[0].msg.Text, "attackers 10d23h left, defenders 9d23h left")
 	sent = h.replyAt(start.Add(3*time.Hour), bob, "d6-d6")
 	mustContain(t, "refusal", sent[0].msg.Text, "is not a legal move", "defenders 9d22h left")
 	sent = h.replyAt(start.Add(4*time.Hour), bob, "uhr")
-	mustContain(t, "German clock", sent[0].msg.Text, "Bedenkzeit: 10d+1d: jede Seite hat 10d", "Uhren (10d+1d): Angreifer noch 10d23h, Verteidiger noch 9d21h.",
+	mustContain(t, "German clock", sent[0].msg.Text, "Bedenkzeit: 10d+1d: jede Seite hat 10 Tage und nach jedem eigenen Zug 1 Tag mehr", "Uhren (10d+1d): Angreifer noch 10 Tage 23 Stunden, Verteidiger noch 9 Tage 21 Stunden.",
 		"Die Verteidiger müssen spätestens", "Urlaub der Angreifer: keiner.")
 	sent = h.replyAt(start.Add(5*time.Hour), alice, "history")
 	mustContain(t, "history", sent[0].msg.Text, `[TimeControl "10d+1d"]`, `[Start "`+notation.FormatInstant(start)+`"]`,
@@ -428,7 +428,7 @@ func TestRemainingText(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := remainingText(tc, tt.left); got != tt.want {
+		if got := remainingText(english, tc, tt.left); got != tt.want {
 			t.Errorf("remainingText(%s, %v) = %q, want %q", tt.control, tt.left, got, tt.want)
 		}
 	}

@@ -31,9 +31,9 @@ func TestAcceptDecline(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := refusedWith(t, h, id, active, h.reply(bob, "accept"), bob, english, "err.running")
-	mustContain(t, "second accept", m.msg.Text, tr(english, "err.running", id, stamp(g.StartedAt)))
+	mustContain(t, "second accept", m.msg.Text, tr(english, "err.running", id, stamp(english, g.StartedAt)))
 	m = refusedWith(t, h, id, active, h.reply(alice, "annehmen"), alice, german, "err.running.own")
-	mustContain(t, "challenger's accept", m.msg.Text, tr(german, "err.running.own", id, bob, stamp(g.StartedAt)))
+	mustContain(t, "challenger's accept", m.msg.Text, tr(german, "err.running.own", id, bob, stamp(german, g.StartedAt)))
 
 	// declined, in German
 	sent = h.deliver(alice, "x", "neu tablut mit carol@player.test", nil)

@@ -38,7 +38,7 @@ func (ss *session) join(c *grammar.JoinCommand) error {
 	case !t.OpenEntry:
 		return ss.refuse("err.join.invitation", t.Name)
 	case !entryOpen(t, ss.now):
-		return ss.refuse("err.join.closed", t.Name, dayText(t.EntryCloses))
+		return ss.refuse("err.join.closed", t.Name, dayText(ss.lang, t.EntryCloses))
 	}
 	if e, ok := ev.entry(ss.from); ok && !e.Withdrawn() {
 		return ss.refuse("err.join.twice", t.Name, t.ID)
@@ -68,7 +68,7 @@ func (ss *session) join(c *grammar.JoinCommand) error {
 			p = archive.PendingEntry{TournamentID: t.ID, Player: ss.from, Key: p.Key, AskedAt: ss.now}
 			ss.tourney.pending = append(ss.tourney.pending, p)
 		}
-		ss.say(nil, tr(ss.lang, "join.ask", t.Name, dayText(t.StartDate), dayText(t.EntryCloses))+"\n\n"+
+		ss.say(nil, tr(ss.lang, "join.ask", t.Name, dayText(ss.lang, t.StartDate), dayText(ss.lang, t.EntryCloses))+"\n\n"+
 			ss.srv.eventTerms(ss.lang, t)+"\n\n"+tr(ss.lang, "join.confirm", t.ID, p.Key))
 		return nil
 	}
@@ -82,7 +82,7 @@ func (ss *session) join(c *grammar.JoinCommand) error {
 	n := others + 1
 	ss.setEntry(ev, archive.Entry{TournamentID: t.ID, Player: ss.from, Key: key, Seq: seq + 1, JoinedAt: ss.now})
 	ev.write = true
-	ss.say(nil, trn(ss.lang, "join.done", n, t.Name, dayText(t.StartDate), dayText(t.EntryCloses), n)+"\n\n"+
+	ss.say(nil, trn(ss.lang, "join.done", n, t.Name, dayText(ss.lang, t.StartDate), dayText(ss.lang, t.EntryCloses), n)+"\n\n"+
 		ss.srv.eventTerms(ss.lang, t)+"\n\n"+tr(ss.lang, "join.withdraw", t.ID))
 	return nil
 }

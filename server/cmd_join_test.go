@@ -73,7 +73,7 @@ func TestJoinForgedFrom(t *testing.T) {
 		t.OpenEntry, t.EntryCloses, t.StartDate = true, t.StartDate.AddDate(0, 0, 20), t.StartDate.AddDate(0, 0, 21)
 	})
 	ask := func(lang string) string {
-		return tr(lang, "join.ask", "Cup open", dayText(ev.StartDate), dayText(ev.EntryCloses))
+		return tr(lang, "join.ask", "Cup open", dayText(lang, ev.StartDate), dayText(lang, ev.EntryCloses))
 	}
 	victim, opfer := "victim@player.test", "opfer@player.test"
 	entered := func(addr string) bool {

@@ -150,7 +150,7 @@ func (ss *session) cancelNotice(lang string, cut bool, ahead []notation.Leave, t
 	if !cut {
 		return tr(lang, "leave.withdrawn", ss.from, leaveText(lang, ahead))
 	}
-	text := tr(lang, "leave.cancel.cut", ss.from, utcDay(ss.now).Format(time.DateOnly))
+	text := tr(lang, "leave.cancel.cut", ss.from, dayText(lang, utcDay(ss.now)))
 	if len(ahead) > 0 {
 		text += " " + tr(lang, "leave.cancel.also", leaveText(lang, ahead))
 	}
@@ -174,14 +174,14 @@ func (ss *session) resumeText(lang string, ts []*table) string {
 			continue
 		}
 		if !st.Paused(tomorrow) {
-			b.WriteString("\n" + tr(lang, "leave.resume", t.g.ID, tomorrow.Format(time.DateOnly)))
+			b.WriteString("\n" + tr(lang, "leave.resume", t.g.ID, dayText(lang, tomorrow)))
 			continue
 		}
 		d := tomorrow
 		for st.Paused(d) { // leave is whole days, and finite
 			d = d.Add(notation.Day)
 		}
-		b.WriteString("\n" + tr(lang, "leave.resume.late", t.g.ID, d.Format(time.DateOnly)))
+		b.WriteString("\n" + tr(lang, "leave.resume.late", t.g.ID, dayText(lang, d)))
 	}
 	return b.String()
 }
@@ -289,7 +289,7 @@ func returnedText(lang string, back []returned, opp string) string {
 	var b strings.Builder
 	for _, r := range back {
 		if opp == "" || r.opp == opp {
-			b.WriteString("\n" + tr(lang, "leave.returned", r.game, sideName(lang, r.side.String()), remainingText(r.tc, r.d)))
+			b.WriteString("\n" + tr(lang, "leave.returned", r.game, sideName(lang, r.side.String()), remainingText(lang, r.tc, r.d)))
 		}
 	}
 	return b.String()
@@ -318,7 +318,7 @@ func (ss *session) leaveRefusal(le *clock.LeaveError) error {
 	case clock.LeaveInPast:
 		return ss.refuse("err.leave.past", req, left, le.Year)
 	case clock.LeaveReversed:
-		return ss.refuse("err.leave.reversed", le.Request.First.Format("2006-01-02"), le.Request.Last.Format("2006-01-02"), left, le.Year)
+		return ss.refuse("err.leave.reversed", dayText(ss.lang, le.Request.First), dayText(ss.lang, le.Request.Last), left, le.Year)
 	case clock.LeaveOverlap:
 		return ss.refuse("err.leave.overlap", req, intervalText(ss.lang, le.Conflict), left, le.Year)
 	case clock.LeaveOverAllowance:
@@ -372,7 +372,7 @@ func (ss *session) leaveDateRefusal(c *grammar.LeaveCommand, de *clock.DateError
 		r = ss.refusalOf("err.leave.nomonth", text)
 	case clock.DateAmbiguous:
 		rd := de.Readings
-		r = ss.refusalOf("err.leave.ambiguous", text, rd[0].Format(time.DateOnly), rd[1].Format(time.DateOnly),
+		r = ss.refusalOf("err.leave.ambiguous", text, dayText(ss.lang, rd[0]), dayText(ss.lang, rd[1]),
 			dottedDay(rd[0], de.Day.Year != 0), dottedDay(rd[1], de.Day.Year != 0), rd[0].Format(time.DateOnly))
 	default:
 		return fmt.Errorf("server: leave dates refused for an unknown reason: %w", de)
@@ -405,18 +405,44 @@ func leaveDateForms(lang string) string {
 	var b strings.Builder
 	b.WriteString(tr(lang, "hint.leavedate"))
 	for _, f := range grammar.LeaveDateForms {
-		syntax := f.Syntax
+		syntax, examples := f.Syntax, f.Examples
 		if lang == german {
 			syntax = germanDateSyntax.Replace(syntax)
+			examples = germanDateExamples(examples)
 		}
-		b.WriteString("\n    " + syntax + strings.Repeat(" ", max(22-utf8.RuneCountInString(syntax), 1)) + strings.Join(f.Examples, "   "))
+		b.WriteString("\n    " + syntax + strings.Repeat(" ", max(22-utf8.RuneCountInString(syntax), 1)) + strings.Join(examples, "   "))
 	}
 	return b.String()
 }
 
 // germanDateSyntax writes the placeholders of grammar.LeaveDateForms in
-// German.
-var germanDateSyntax = strings.NewReplacer("YYYY", "JJJJ", "DD", "TT", "Month", "Monat", "FIRST - LAST", "ERSTER - LETZTER")
+// German; a German day with a month name is written day first ("24. Dez.
+// 2026"), so the German table shows that order only (the command still
+// reads "Dez. 24").
+var germanDateSyntax = strings.NewReplacer("YYYY", "JJJJ", "DD Month  Month DD", "TT. Monat", "DD", "TT", "FIRST - LAST", "ERSTER - LETZTER")
+
+// germanDates are the German examples of the English ones of
+// grammar.LeaveDateForms that name a month: German month names, the day
+// first (docs/commands.md, "Replies in German"). Each parses as its
+// English example does (TestLeaveDateFormsGerman).
+var germanDates = map[string]string{
+	"24 Dec 2026":     "24. Dez. 2026",
+	"Dec 24":          "24. Dez.",
+	"Dec 24 to Jan 2": "24. Dez. bis 2. Jan.",
+}
+
+// germanDateExamples returns examples with those of germanDates in German
+// and the others as they are.
+func germanDateExamples(examples []string) []string {
+	out := make([]string, len(examples))
+	for i, e := range examples {
+		if g, ok := germanDates[e]; ok {
+			e = g
+		}
+		out[i] = e
+	}
+	return out
+}
 
 // leaveDateHint returns the forms of a leave command's days under a leave
 // line that does not parse: an error after its keyword ("urlaub

@@ -28,20 +28,20 @@ func TestLeaveMovesDeadline(t *testing.T) {
 	mustContain(t, "alice's reply", to(t, sent, alice).Text, "Leave taken: 2026-12-01 (1 day). You have 29 days left in 2026.",
 		"Games whose clocks this concerns: "+id)
 	mustContain(t, "bob's notice", to(t, sent, bob).Text, "alice@player.test takes leave: 2026-12-01 (1 day).",
-		"Clocks (3d+0d):", "must move no later than "+stamp(d0.Add(day-time.Second)))
+		"Clocks (3d+0d):", "must move no later than "+stamp(english, d0.Add(day-time.Second)))
 	if d := h.deadlineOf(id); !d.Equal(d0.Add(day)) {
 		t.Errorf("after alice's leave the deadline is %v, want one day later: %v", d, d0.Add(day))
 	}
 	// bob, not to move, takes 1 and 2 December: the union is two days
 	sent = h.reply(bob, "urlaub 2026-12-01 bis 2026-12-02")
-	mustContain(t, "bob's reply", to(t, sent, bob).Text, "Urlaub eingetragen: 2026-12-01 bis 2026-12-02 (2 Tage). Du hast noch 28 Tage im Jahr 2026.")
+	mustContain(t, "bob's reply", to(t, sent, bob).Text, "Urlaub eingetragen: 01.12.2026 bis 02.12.2026 (2 Tage). Du hast noch 28 Tage im Jahr 2026.")
 	mustContain(t, "alice's notice", to(t, sent, alice).Text, "bob@player.test takes leave: 2026-12-01 to 2026-12-02 (2 days).")
 	if d := h.deadlineOf(id); !d.Equal(d0.Add(2 * day)) {
 		t.Errorf("with both players' leave the deadline is %v, want two days later (the union): %v", d, d0.Add(2*day))
 	}
 	sent = h.reply(alice, "clock")
 	mustContain(t, "clock", sent[0].msg.Text, "Leave of the attackers: 2026-12-01 (1 day).",
-		"Leave of the defenders: 2026-12-01 to 2026-12-02 (2 days).", "must move no later than "+stamp(d0.Add(2*day-time.Second)))
+		"Leave of the defenders: 2026-12-01 to 2026-12-02 (2 days).", "must move no later than "+stamp(english, d0.Add(2*day-time.Second)))
 	h.reply(bob, "leave 2026-12-04")
 	// a move during leave is played, and charged nothing for the leave
 	h.now = time.Date(2026, 12, 2, 12, 0, 0, 0, time.UTC).Add(-h.step)
@@ -168,9 +168,9 @@ func TestLeaveAcrossGames(t *testing.T) {
 // language, and changes nothing.
 func TestLeaveDatesAsWritten(t *testing.T) {
 	for _, tc := range []struct{ line, want string }{
-		{"urlaub 24.12.2026", "Urlaub eingetragen: 2026-12-24 (1 Tag)."},
-		{"urlaub 24.12.–2.1.", "Urlaub eingetragen: 2026-12-24 bis 2027-01-02 (10 Tage)."},
-		{"urlaub vom 24.12. bis zum 2.1.2027", "Urlaub eingetragen: 2026-12-24 bis 2027-01-02 (10 Tage)."},
+		{"urlaub 24.12.2026", "Urlaub eingetragen: 24.12.2026 (1 Tag)."},
+		{"urlaub 24.12.–2.1.", "Urlaub eingetragen: 24.12.2026 bis 02.01.2027 (10 Tage)."},
+		{"urlaub vom 24.12. bis zum 2.1.2027", "Urlaub eingetragen: 24.12.2026 bis 02.01.2027 (10 Tage)."},
 		{"leave Dec 24 to Jan 2", "Leave taken: 2026-12-24 to 2027-01-02 (10 days)."},
 		{"leave 24-31 Dec", "Leave taken: 2026-12-24 to 2026-12-31 (8 days)."},
 		{"leave 2026-12-24", "Leave taken: 2026-12-24 (1 day)."},
@@ -205,9 +205,10 @@ func TestLeaveDatesAsWritten(t *testing.T) {
 		{"urlaub 24.12.2026 bitte", []string{"> urlaub 24.12.2026 bitte\n" + strings.Repeat(" ", 20) + "^\n",
 			`Erwartet: "-" oder "to" oder "bis" oder Zeilenende, gefunden: "bitte".`,
 			"Ein Datum schreibst du in einer dieser Formen", "\n    TT.MM.JJJJ  TT.MM.    24.12.2026   24.12.\n",
-			"\n    ERSTER - LETZTER      24.12.–2.1.   Dec 24 to Jan 2   24.12. bis 2.1.\n", "Es wurde nichts geändert."}},
+			"\n    TT. Monat             24. Dez. 2026   24. Dez.   24. Dezember\n",
+			"\n    ERSTER - LETZTER      24.12.–2.1.   24. Dez. bis 2. Jan.   24.12. bis 2.1.\n", "Es wurde nichts geändert."}},
 		{"urlaub 12/11", []string{"> urlaub 12/11\n" + strings.Repeat(" ", 9) + "^\n",
-			"12/11 kann 2027-11-12 oder 2026-12-11 heißen: Tag und Monat können vertauscht sein. Schreib den Tag zuerst mit Punkten (12.11. oder 11.12.) oder das Jahr zuerst (2027-11-12)."}},
+			"12/11 kann 12.11.2027 oder 11.12.2026 heißen: Tag und Monat können vertauscht sein. Schreib den Tag zuerst mit Punkten (12.11. oder 11.12.) oder das Jahr zuerst (2027-11-12)."}},
 	} {
 		sent := h.reply(alice, tc.line)
 		if len(sent) != 1 {
@@ -237,7 +238,7 @@ func TestLeaveTodayReturnsTime(t *testing.T) {
 	// bob, not to move, takes today 5h after the start: alice used 5h
 	sent = h.replyAt(start.Add(5*time.Hour), bob, "urlaub 2026-11-29")
 	mustContain(t, "bob's reply", to(t, sent, bob).Text,
-		"Der Urlaub beginnt heute, also ist seit 00:00 UTC keine Uhr gelaufen: in Partie "+id+" bekommen die Angreifer 5h zurück, die sie heute schon verbraucht hatten.")
+		"Der Urlaub beginnt heute, also ist seit 00:00 UTC keine Uhr gelaufen: in Partie "+id+" bekommen die Angreifer 5 Stunden zurück, die sie heute schon verbraucht hatten.")
 	mustContain(t, "alice's notice", to(t, sent, alice).Text,
 		"bob@player.test takes leave: 2026-11-29 (1 day).",
 		"The leave begins today, so no clock has run since 00:00 UTC: in game "+id+" the attackers get back 5h they had used today.",
@@ -290,8 +291,8 @@ func TestCancelLeaveSaysWhatIsTrue(t *testing.T) {
 		sent := h.replyAt(start.Add(day), alice, "cancel leave") // on 2026-11-30; bob's leave runs to 5 Dec
 		for _, m := range []struct{ who, lang string }{{alice, english}, {bob, german}} {
 			text := to(t, sent, m.who).Text
-			mustContain(t, m.who, text, tr(m.lang, "leave.resume.late", id, "2026-12-06"))
-			mustNotContain(t, m.who, text, tr(m.lang, "leave.resume", id, "2026-12-01"))
+			mustContain(t, m.who, text, tr(m.lang, "leave.resume.late", id, dayText(m.lang, start.Add(7*day))))
+			mustNotContain(t, m.who, text, tr(m.lang, "leave.resume", id, dayText(m.lang, start.Add(2*day))))
 		}
 		if st := h.stateOf(id); !st.Paused(start.Add(6*day)) || st.Paused(start.Add(7*day)) {
 			t.Errorf("the clocks should stand to 5 December and run from the 6th")

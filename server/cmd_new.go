@@ -207,7 +207,7 @@ func (ss *session) challengeLimit() error {
 	if p, ok := ss.players[ss.from]; ok {
 		zone = p.DigestZone
 	}
-	return ss.refuse("err.challenges", len(sent), digestStamp(next, ss.srv.storedZone(ss.from, zone), zone))
+	return ss.refuse("err.challenges", len(sent), digestStamp(ss.lang, next, ss.srv.storedZone(ss.from, zone), zone))
 }
 
 // recentChallenges returns when each game the sender challenged in the

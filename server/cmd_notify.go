@@ -85,7 +85,7 @@ func (ss *session) notify(c *grammar.NotifyCommand) error {
 		if zone != "" {
 			hint = tr(ss.lang, "notify.zone.local", zone)
 		}
-		ss.say(nil, tr(ss.lang, "notify.digest", digestTime(ss.lang, at, zone), digestStamp(p.DigestDue, loc, zone), hint))
+		ss.say(nil, tr(ss.lang, "notify.digest", digestTime(ss.lang, at, zone), digestStamp(ss.lang, p.DigestDue, loc, zone), hint))
 	default:
 		// the setting as this mail leaves it so far: a "notify digest"
 		// above this line counts (trial 2 report §6)
@@ -98,7 +98,7 @@ func (ss *session) notify(c *grammar.NotifyCommand) error {
 		}
 		if err == nil && p.Digest {
 			loc := ss.srv.storedZone(p.Address, p.DigestZone)
-			ss.say(nil, tr(ss.lang, "notify.show.digest", digestTime(ss.lang, p.DigestAt, p.DigestZone), digestStamp(p.DigestDue, loc, p.DigestZone)))
+			ss.say(nil, tr(ss.lang, "notify.show.digest", digestTime(ss.lang, p.DigestAt, p.DigestZone), digestStamp(ss.lang, p.DigestDue, loc, p.DigestZone)))
 		} else {
 			ss.say(nil, tr(ss.lang, "notify.show.each"))
 		}

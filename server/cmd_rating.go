@@ -37,7 +37,7 @@ func (ss *session) ratingCommand(c *grammar.RatingCommand) error {
 		b.WriteString(tr(ss.lang, "rating.header") + "\n")
 		for _, r := range rs {
 			g := grown(r, ss.now)
-			fmt.Fprintf(&b, "  %-12s %s\n", r.Variant, trn(ss.lang, "rating.line", r.Games, g.R, g.RD, g.Volatility, r.Games, dayText(r.LastEnd)))
+			fmt.Fprintf(&b, "  %-12s %s\n", r.Variant, trn(ss.lang, "rating.line", r.Games, g.R, g.RD, g.Volatility, r.Games, dayText(ss.lang, r.LastEnd)))
 		}
 		ss.say(nil, b.String())
 		return nil
@@ -64,7 +64,7 @@ func (ss *session) ratingCommand(c *grammar.RatingCommand) error {
 			fmt.Fprintf(&b, "  %s\n", trn(ss.lang, "rating.more", len(hist)-i, len(hist)-i))
 			break
 		}
-		fmt.Fprintf(&b, "  %s  %s  %s  %-9s %-5s %7.1f → %.1f\n", dayText(h.End), h.GameID, tr(ss.lang, "start.vs", h.Opponent),
+		fmt.Fprintf(&b, "  %s  %s  %s  %-9s %-5s %7.1f → %.1f\n", dayText(ss.lang, h.End), h.GameID, tr(ss.lang, "start.vs", h.Opponent),
 			sideName(ss.lang, h.Side), scoreWord(ss.lang, h.Score), h.Before.R, h.After.R)
 	}
 	ss.say(nil, b.String())

@@ -42,7 +42,7 @@ func (ss *session) tournaments(*grammar.TournamentsCommand) error {
 			}
 		}
 		open = append(open, fmt.Sprintf("  %s  %s\n    %s", t.ID, t.Name,
-			trn(ss.lang, "tournaments.open", n, t.Variant, t.TimeControl, dayText(t.StartDate), dayText(t.EntryCloses), n, t.ID)))
+			trn(ss.lang, "tournaments.open", n, t.Variant, t.TimeControl, dayText(ss.lang, t.StartDate), dayText(ss.lang, t.EntryCloses), n, t.ID)))
 	}
 	var run []string
 	for _, t := range running {

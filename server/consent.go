@@ -119,7 +119,7 @@ func (ss *session) askConsent(what, request, text string) error {
 	}
 	expires := ss.now.Add(confirmationExpiry)
 	line := confirmationLine(ss.lang, request, key)
-	body := text + "\n\n" + tr(ss.lang, "confirm.how", line, dayText(expires))
+	body := text + "\n\n" + tr(ss.lang, "confirm.how", line, dayText(ss.lang, expires))
 	if what != whatUnblock {
 		body += "\n" + tr(ss.lang, "confirm.block")
 	}

@@ -297,7 +297,7 @@ func TestDigestGerman(t *testing.T) {
 	h := newHarness(t)
 	id := startGame(t, h, "brandubh", german)
 	mustContain(t, "benachrichtigung täglich", to(t, h.deliver(bob, "x", "Benachrichtigung täglich um 7:30 Uhr", nil), bob).Text,
-		tr(german, "notify.digest", "07:30 Uhr UTC", "2026-11-30 07:30:00 UTC", tr(german, "notify.zone.utc")))
+		tr(german, "notify.digest", "07:30 Uhr UTC", "30.11.2026 um 07:30:00 UTC", tr(german, "notify.zone.utc")))
 	h.play(id, "d1-e1")
 	h.now = time.Date(2026, 11, 30, 7, 30, 0, 0, time.UTC)
 	got := h.runTimers(nil)

@@ -54,12 +54,13 @@ func digestTime(lang string, at int, zone string) string {
 	return tr(lang, "digest.at.zone", clockOfDay(at), zone)
 }
 
-// digestStamp writes the instant t as date and time in the digest's zone
-// with its name ("2026-11-30 07:30:00 Europe/Berlin"), in UTC as stamp
-// does when zone is "".
-func digestStamp(t time.Time, loc *time.Location, zone string) string {
+// digestStamp writes the instant t in lang as date and time in the
+// digest's zone with its name ("2026-11-30 07:30:00 Europe/Berlin", in
+// German "30.11.2026 um 07:30:00 Europe/Berlin": the catalogue's layout
+// "layout.zoned"), in UTC as stamp does when zone is "".
+func digestStamp(lang string, t time.Time, loc *time.Location, zone string) string {
 	if zone == "" {
-		return stamp(t)
+		return stamp(lang, t)
 	}
-	return t.In(loc).Format("2006-01-02 15:04:05") + " " + zone
+	return t.In(loc).Format(tr(lang, "layout.zoned")) + " " + zone
 }

@@ -73,7 +73,7 @@ func TestDigestGermanZone(t *testing.T) {
 	startGame(t, h, "brandubh", german)
 	sent := h.deliver(bob, "x", "benachrichtigung täglich um 7:30 uhr Europe/Berlin", nil)
 	mustContain(t, "benachrichtigung täglich", to(t, sent, bob).Text,
-		tr(german, "notify.digest", "07:30 Uhr (Zeitzone Europe/Berlin)", "2026-11-30 07:30:00 Europe/Berlin",
+		tr(german, "notify.digest", "07:30 Uhr (Zeitzone Europe/Berlin)", "30.11.2026 um 07:30:00 Europe/Berlin",
 			tr(german, "notify.zone.local", "Europe/Berlin")))
 	if p := h.player(bob); p.DigestZone != "Europe/Berlin" || !p.DigestDue.Equal(time.Date(2026, 11, 30, 6, 30, 0, 0, time.UTC)) {
 		t.Errorf("bob's row = %+v", p)

@@ -649,7 +649,7 @@ func (ss *session) engineReply(t *table, st *clock.State, task engineTask, th *e
 			// for its think time): lost on time like any player
 			ss.finishOnTime(t, to, ss.now)
 			ss.tell(human, t, func(lang string) string {
-				return tr(lang, "timeout.told", sideName(lang, to.Side.String()), lastInTime(to.Deadline))
+				return tr(lang, "timeout.told", sideName(lang, to.Side.String()), lastInTime(lang, to.Deadline))
 			})
 			break
 		}

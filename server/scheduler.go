@@ -280,9 +280,9 @@ func (ss *session) remind(t *table, st *clock.State, x clock.Timer) {
 	var text string
 	if st.Control.Timed() {
 		d, _ := st.Deadline()
-		text = tr(lang, "reminder.timed", clockDuration(x.Threshold), remainingText(st.Control, st.Remaining(x.Side, ss.now)), lastInTime(d))
+		text = tr(lang, "reminder.timed", clockDuration(lang, x.Threshold), remainingText(lang, st.Control, st.Remaining(x.Side, ss.now)), lastInTime(lang, d))
 	} else {
-		text = tr(lang, "reminder.untimed", clockDuration(x.Threshold))
+		text = tr(lang, "reminder.untimed", clockDuration(lang, x.Threshold))
 	}
 	ss.addSection(n, text)
 	ss.addSection(n, statusText(lang, t, addr))
@@ -295,7 +295,7 @@ func (ss *session) timeout(t *table, to *clock.Timeout, now time.Time) {
 	ss.finishOnTime(t, to, now)
 	for _, addr := range []string{t.g.Attackers, t.g.Defenders} {
 		ss.tell(addr, t, func(lang string) string {
-			return tr(lang, "timeout.told", sideName(lang, to.Side.String()), lastInTime(to.Deadline))
+			return tr(lang, "timeout.told", sideName(lang, to.Side.String()), lastInTime(lang, to.Deadline))
 		})
 	}
 	ss.showPosition(t)

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"strings"
-	"time"
 
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/engine"
@@ -275,9 +274,6 @@ func (s *Server) eventTerms(lang string, t *archive.Tournament) string {
 	b.WriteString(trn(lang, "tournament.leave", min(t.LeaveDays, s.leaveDays()), min(t.LeaveDays, s.leaveDays())))
 	return b.String()
 }
-
-// dayText writes a day for a mail: "2027-01-15".
-func dayText(t time.Time) string { return t.UTC().Format("2006-01-02") }
 
 // eventHeader is what the header of a mail about a tournament game adds:
 // ", Cup 2027, round 3.2.1"; "" for a casual game.
