@@ -55,7 +55,7 @@ func TestChallengeCapSaysWhen(t *testing.T) {
 		t.Skip(err)
 	}
 	mustContain(t, "German refusal", to(t, sent, alice).Text,
-		tr(german, "err.challenges", maxChallengesPerHour, next.In(berlin).Format("2006-01-02 15:04:05")+" Europe/Berlin"))
+		tr(german, "err.challenges", maxChallengesPerHour, next.In(berlin).Format("02.01.2006 um 15:04:05")+" Europe/Berlin"))
 	h.now = next.Add(-h.step)
 	if sent = h.deliver(alice, "x", "new brandubh with victim@player.test", nil); len(sent) != 2 {
 		t.Fatalf("the challenge at %v, when the refusal said, sent %d mails, want 2:\n%s", next, len(sent), texts(sent))
