@@ -490,17 +490,7 @@ Namen mit deinem Schlüssel gilt als deine.`,
 	"err.engine.busy.one":  "Die Engine kann jetzt keine weitere Partie auf Stufe %d annehmen: die %d laufende Partie auf Stufe %d oder darunter braucht ihre ganze Bedenkzeit. Eine niedrigere Stufe ist vielleicht noch frei; oder versuche es wieder, wenn eine Partie zu Ende ist.",
 	"err.engine.cap.one":   "Die Engine spielt schon %d Partie, so viele, wie dieser Server zugleich erlaubt. Versuche es wieder, wenn sie zu Ende ist.",
 	"quote.length.one":     "(%d Zeichen)",
-	// Gezählte Wörter (issue 22 §4), von counted geschrieben.
-	"count.days":          "%d Tage",
-	"count.days.one":      "%d Tag",
-	"count.leavedays":     "%d Urlaubstage",
-	"count.leavedays.one": "%d Urlaubstag",
-	"count.games":         "%d Partien",
-	"count.games.one":     "%d Partie",
-	"count.players":       "%d Spieler",
-	"count.players.one":   "%d Spieler",
-	"count.points":        "%s Punkte",
-	"count.points.one":    "%s Punkt",
+
 	// Dauern in Worten, Einheit für Einheit, mit Leerzeichen dazwischen
 	// ("29 Tage 23 Stunden 12 Minuten"); die Schreibweise der Bedenkzeit
 	// ("30d+1d") bleibt, wo ein Befehl sie zurücknimmt.
@@ -515,9 +505,21 @@ Namen mit deinem Schlüssel gilt als deine.`,
 	"duration.join": "%s %s",
 	// Tage als TT.MM.JJJJ (DIN 5008, wie der Urlaubsbefehl sie liest),
 	// Zeitpunkte mit "um".
-	"layout.day":             "02.01.2006",
-	"layout.stamp":           "02.01.2006 um 15:04:05 UTC",
-	"layout.zoned":           "02.01.2006 um 15:04:05",
+	"layout.day":   "02.01.2006",
+	"layout.stamp": "02.01.2006 um 15:04:05 UTC",
+	"layout.zoned": "02.01.2006 um 15:04:05",
+
+	// Gezählte Wörter (issue 22 §4), von counted geschrieben.
+	"count.days":             "%d Tage",
+	"count.days.one":         "%d Tag",
+	"count.leavedays":        "%d Urlaubstage",
+	"count.leavedays.one":    "%d Urlaubstag",
+	"count.games":            "%d Partien",
+	"count.games.one":        "%d Partie",
+	"count.players":          "%d Spieler",
+	"count.players.one":      "%d Spieler",
+	"count.points":           "%s Punkte",
+	"count.points.one":       "%s Punkt",
 	"syntax.timeofday":       "eine Uhrzeit als HH:MM wie 07:00",
 	"syntax.gameid":          "eine Partienummer wie K7QX2M",
 	"syntax.notime":          "%s ist keine Uhrzeit",

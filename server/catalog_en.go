@@ -492,18 +492,7 @@ in your name that carries your key is taken as yours.`,
 	"err.engine.busy.one":  "The engine cannot take another game at level %d now: the %d running game at level %d or below needs all the thinking time it has. A lower level may still be free; or try again when a game has ended.",
 	"err.engine.cap.one":   "The engine plays %d game already, as many as this server allows at once. Try again when it has ended.",
 	"quote.length.one":     "(%d character)",
-	// Counted nouns (issue 22 §4): a text with two counts takes each as
-	// a %s written by counted, "1 day" or "2 days".
-	"count.days":          "%d days",
-	"count.days.one":      "%d day",
-	"count.leavedays":     "%d leave days",
-	"count.leavedays.one": "%d leave day",
-	"count.games":         "%d games",
-	"count.games.one":     "%d game",
-	"count.players":       "%d players",
-	"count.players.one":   "%d player",
-	"count.points":        "%s points",
-	"count.points.one":    "%s point",
+
 	// Durations of clocks, controls and reminders (spellDuration): a
 	// unit each, joined by "duration.join"; English writes them as the
 	// time-control notation does ("29d23h12m", "7m30s").
@@ -519,9 +508,22 @@ in your name that carries your key is taken as yours.`,
 	// Dates and instants of a mail (dayText, stamp, digestStamp): Go
 	// time layouts, always UTC but for "layout.zoned" (a digest's zone,
 	// named after it).
-	"layout.day":             "2006-01-02",
-	"layout.stamp":           "2006-01-02 15:04:05 UTC",
-	"layout.zoned":           "2006-01-02 15:04:05",
+	"layout.day":   "2006-01-02",
+	"layout.stamp": "2006-01-02 15:04:05 UTC",
+	"layout.zoned": "2006-01-02 15:04:05",
+
+	// Counted nouns (issue 22 §4): a text with two counts takes each as
+	// a %s written by counted, "1 day" or "2 days".
+	"count.days":             "%d days",
+	"count.days.one":         "%d day",
+	"count.leavedays":        "%d leave days",
+	"count.leavedays.one":    "%d leave day",
+	"count.games":            "%d games",
+	"count.games.one":        "%d game",
+	"count.players":          "%d players",
+	"count.players.one":      "%d player",
+	"count.points":           "%s points",
+	"count.points.one":       "%s point",
 	"syntax.timeofday":       "a time as HH:MM such as 07:00",
 	"syntax.gameid":          "a game id such as K7QX2M",
 	"syntax.notime":          "%s is not a time of day",

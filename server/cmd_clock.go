@@ -30,7 +30,7 @@ func (ss *session) clock(*grammar.ClockCommand) error {
 	if ths := ss.srv.thresholds(tc); clock.ShortControl(tc, ths) {
 		// the thresholds could never remind it: say when it is reminded
 		if short := clock.TimedThresholds(tc, ths); len(short) > 0 {
-			text += "\n" + tr(ss.lang, "clock.reminder.short", clockDuration(short[0]))
+			text += "\n" + tr(ss.lang, "clock.reminder.short", clockDuration(ss.lang, short[0]))
 		} else {
 			text += "\n" + tr(ss.lang, "clock.reminder.none")
 		}

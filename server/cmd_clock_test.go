@@ -60,5 +60,5 @@ func TestClockCommandShortGame(t *testing.T) {
 	h := newHarness(t)
 	startTimed(t, h, "10m+0d")
 	sent := h.reply(bob, "uhr")
-	mustContain(t, "German", sent[0].msg.Text, tr(german, "clock.reminder.short", "2m"))
+	mustContain(t, "German", sent[0].msg.Text, tr(german, "clock.reminder.short", "2 Minuten"))
 }

@@ -141,7 +141,7 @@ func TestShortGameReminder(t *testing.T) {
 			t.Fatalf("at start+%v: mails\n%s\nwant one reminder to alice", step.at, subjects(sent))
 		}
 		mustContain(t, "reminder", sent[0].msg.Subject, "[taflmail "+id+" ", "reminder, move 1")
-		mustContain(t, "reminder", sent[0].msg.Text, step.want, "no later than "+stamp(start.Add(10*time.Minute)))
+		mustContain(t, "reminder", sent[0].msg.Text, step.want, "no later than "+stamp(english, start.Add(10*time.Minute)))
 	}
 	h.now = start.Add(10*time.Minute + time.Second + DefaultArrivalGrace)
 	if sent := h.runTimers(nil); len(sent) != 2 {
