@@ -57,6 +57,37 @@ type InspectedReply struct {
 // Inspect decides m exactly as HandleMail would, against the current
 // archive, but writes nothing and sends nothing.
 func (s *Server) Inspect(ctx context.Context, m *mailer.Message) (*Inspection, error) {
+	in := s.inspectRead(ctx, m)
+	done, err := s.inspectProcessed(ctx, in, m)
+	if err != nil {
+		return nil, err
+	}
+	if done {
+		return in, nil
+	}
+	decide := func(ss *session, change *archive.Change) (verdict, error) {
+		v, _, err := s.decide(ss, change)
+		return v, err
+	}
+	decided := func(ss *session, change archive.Change, v verdict) {
+		if v == commitReplies {
+			s.logDecision(ss, change)
+		}
+	}
+	change, _, _, err := s.decideCause(ctx, mailCause(m), steps{decide: decide, decided: decided}) // as HandleMail, without the commit
+	if err != nil {
+		return nil, err
+	}
+	in.outcome(change)
+	return in, nil
+}
+
+// inspectRead returns what the referee reads from m before deciding it:
+// the sender, the game its subject, thread or text names (whether it
+// exists, the sender's side and key), the Authentication-Results verdict
+// and each command line with its parse result. A game the archive cannot
+// read is reported as not existing.
+func (s *Server) inspectRead(ctx context.Context, m *mailer.Message) *Inspection {
 	from := strings.ToLower(m.From)
 	ref := findGame(m.Subject, m.InReplyTo, m.References)
 	if ref.id == "" {
@@ -89,33 +120,31 @@ func (s *Server) Inspect(ctx context.Context, m *mailer.Message) (*Inspection, e
 		}
 		in.Commands = append(in.Commands, c)
 	}
+	return in
+}
+
+// inspectProcessed reports whether m was processed already; if so, in's
+// action is "ignore" and its reason says when and how (the processed
+// mail's disposition and reason, when the archive still has it). Its
+// errors are archive.Store.Processed's.
+func (s *Server) inspectProcessed(ctx context.Context, in *Inspection, m *mailer.Message) (bool, error) {
 	done, err := s.store.Processed(ctx, m.MessageID, "")
-	if err != nil {
-		return nil, err
+	if err != nil || !done {
+		return false, err
 	}
-	if done {
-		in.Action, in.Why = "ignore", "already processed"
-		if pm, err := s.store.Mail(ctx, m.MessageID); err == nil {
-			in.Why = fmt.Sprintf("already processed at %s: %s", pm.At.UTC().Format(time.RFC3339), pm.Disposition)
-			if pm.Reason != "" {
-				in.Why += " (" + pm.Reason + ")"
-			}
-		}
-		return in, nil
-	}
-	decide := func(ss *session, change *archive.Change) (verdict, error) {
-		v, _, err := s.decide(ss, change)
-		return v, err
-	}
-	decided := func(ss *session, change archive.Change, v verdict) {
-		if v == commitReplies {
-			s.logDecision(ss, change)
+	in.Action, in.Why = "ignore", "already processed"
+	if pm, err := s.store.Mail(ctx, m.MessageID); err == nil {
+		in.Why = fmt.Sprintf("already processed at %s: %s", pm.At.UTC().Format(time.RFC3339), pm.Disposition)
+		if pm.Reason != "" {
+			in.Why += " (" + pm.Reason + ")"
 		}
 	}
-	change, _, _, err := s.decideCause(ctx, mailCause(m), steps{decide: decide, decided: decided}) // as HandleMail, without the commit
-	if err != nil {
-		return nil, err
-	}
+	return true, nil
+}
+
+// outcome fills in's action, its reason and the replies from change, the
+// decision of the mail: ignored, refused, or answered.
+func (in *Inspection) outcome(change archive.Change) {
 	switch change.Mail.Disposition {
 	case ignored:
 		in.Action = "ignore"
@@ -136,7 +165,6 @@ func (s *Server) Inspect(ctx context.Context, m *mailer.Message) (*Inspection, e
 		}
 		in.Replies = append(in.Replies, r)
 	}
-	return in, nil
 }
 
 // authenticated reports whether the Authentication-Results field of the
