@@ -215,11 +215,38 @@ type Server struct {
 // New checks the options and returns a Server. It returns an error naming
 // the first missing required option.
 func New(o Options) (*Server, error) {
+	if err := o.checkIdentity(); err != nil {
+		return nil, err
+	}
+	o.defaultRuntime()
+	o.defaultCaps()
+	o.defaultDelivery()
+	o.defaultClock()
+	o.defaultEngine()
+	owner, err := randomString(rand.Reader, 12)
+	if err != nil {
+		return nil, fmt.Errorf("server: %w", err)
+	}
+	owner = fmt.Sprintf("pid%d-%s", os.Getpid(), owner)
+	if o.Observer == nil {
+		o.Observer = noObserver{}
+	}
+	s := &Server{opts: o, store: o.Store, log: o.Logger, owner: owner}
+	s.engine = engineturn.New(o.EngineSearches, enginePlayer{s})
+	return s, nil
+}
+
+// checkIdentity checks the options that say who the referee is and
+// where its mail is: Address and Store are required, UnsubscribeURL must
+// be an https URL with a path and no query; Address is lower-cased, and
+// Name, Domain (Address's) and Mailbox ("INBOX") are filled in. It
+// returns an error naming the first option that fails, in that order.
+func (o *Options) checkIdentity() error {
 	switch {
 	case o.Address == "":
-		return nil, errors.New("server: Options.Address is required")
+		return errors.New("server: Options.Address is required")
 	case o.Store == nil:
-		return nil, errors.New("server: Options.Store is required")
+		return errors.New("server: Options.Store is required")
 	}
 	o.Address = strings.ToLower(o.Address)
 	if o.Name == "" {
@@ -228,7 +255,7 @@ func New(o Options) (*Server, error) {
 	if o.UnsubscribeURL != "" {
 		u, err := url.Parse(o.UnsubscribeURL)
 		if err != nil || u.Scheme != "https" || u.Host == "" || u.RawQuery != "" || u.Fragment != "" || u.Path == "" || u.Path == "/" {
-			return nil, fmt.Errorf("server: Options.UnsubscribeURL %q is no https URL with a path and without query (RFC 8058 wants HTTPS)", o.UnsubscribeURL)
+			return fmt.Errorf("server: Options.UnsubscribeURL %q is no https URL with a path and without query (RFC 8058 wants HTTPS)", o.UnsubscribeURL)
 		}
 	}
 	if o.Domain == "" {
@@ -237,6 +264,12 @@ func New(o Options) (*Server, error) {
 	if o.Mailbox == "" {
 		o.Mailbox = "INBOX"
 	}
+	return nil
+}
+
+// defaultRuntime fills in the clock, the randomness and the logger: the
+// system's when not given.
+func (o *Options) defaultRuntime() {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
@@ -246,6 +279,12 @@ func New(o Options) (*Server, error) {
 	if o.Logger == nil {
 		o.Logger = slog.Default()
 	}
+}
+
+// defaultCaps fills in the bounds on mails, attachments, tournaments and
+// replies (caps.go); a negative attachment, error-reply or junk-reply
+// bound means none (0).
+func (o *Options) defaultCaps() {
 	if o.MaxMailBytes <= 0 {
 		o.MaxMailBytes = mailer.DefaultMaxBytes
 	}
@@ -273,6 +312,11 @@ func New(o Options) (*Server, error) {
 	if o.DomainReplies <= 0 {
 		o.DomainReplies = DefaultDomainReplies
 	}
+}
+
+// defaultDelivery fills in the language of new players and how the
+// outbox is retried and looked at (outbox_wake.go).
+func (o *Options) defaultDelivery() {
 	if o.DefaultLanguage != german {
 		o.DefaultLanguage = english
 	}
@@ -288,6 +332,11 @@ func New(o Options) (*Server, error) {
 	if o.OutboxPoll == 0 {
 		o.OutboxPoll = DefaultOutboxPoll
 	}
+}
+
+// defaultClock fills in leave, reminders, invitation expiry and the grace
+// for a mail's arrival (clock.go); a negative leave or grace means none.
+func (o *Options) defaultClock() {
 	switch {
 	case o.LeaveDays == 0:
 		o.LeaveDays = clock.DefaultLeaveDays
@@ -309,6 +358,12 @@ func New(o Options) (*Server, error) {
 	if o.UntimedReminders == nil {
 		o.UntimedReminders = clock.DefaultUntimedReminders
 	}
+}
+
+// defaultEngine fills in the engine opponent's thinking time, searches,
+// table size, games and reply hold (engine.go); a negative number of
+// engine games means none.
+func (o *Options) defaultEngine() {
 	if o.EngineThink <= 0 {
 		o.EngineThink = search.MaxLevel.Spec().Think
 	}
@@ -330,17 +385,6 @@ func New(o Options) (*Server, error) {
 	case o.EngineGames < 0:
 		o.EngineGames = 0
 	}
-	owner, err := randomString(rand.Reader, 12)
-	if err != nil {
-		return nil, fmt.Errorf("server: %w", err)
-	}
-	owner = fmt.Sprintf("pid%d-%s", os.Getpid(), owner)
-	if o.Observer == nil {
-		o.Observer = noObserver{}
-	}
-	s := &Server{opts: o, store: o.Store, log: o.Logger, owner: owner}
-	s.engine = engineturn.New(o.EngineSearches, enginePlayer{s})
-	return s, nil
 }
 
 // HandleMail decides one incoming mail and commits the decision: the
