@@ -41,35 +41,12 @@ func (ss *session) watch(c *grammar.WatchCommand) error {
 	if err != nil {
 		return err
 	}
-	if sideOf(t.g, ss.from) != "" {
-		return ss.refuse("err.watch.player", id)
-	}
-	switch t.g.Status {
-	case archive.Invited:
-		return ss.refuse("err.watch.notstarted", id)
-	case archive.Finished:
-		return ss.refuse("err.over", id, resultText(ss.lang, t))
-	case archive.Declined:
-		return ss.refuse("err.notactive", id, tr(ss.lang, "status."+string(t.g.Status)))
-	}
-	if privateGame(t.g) {
-		return ss.refuse("err.watch.private", id)
-	}
-	was, n, err := ss.spectatorOf(id)
-	if err != nil {
+	if err := ss.watchable(t, id); err != nil {
 		return err
 	}
-	if was == nil {
-		if n >= maxSpectators {
-			return ss.refuse("err.watch.full", id, maxSpectators)
-		}
-		watching, err := ss.srv.store.Watching(ss.ctx, ss.from)
-		if err != nil {
-			return err
-		}
-		if len(watching)+ss.watchedHere() >= maxWatched {
-			return ss.refuse("err.watch.toomany", maxWatched)
-		}
+	was, err := ss.watchRoom(id)
+	if err != nil {
+		return err
 	}
 	what := "watch " + id
 	resultsOnly, asked, err := ss.watchConsent(c, what, resultsOnly, was, func(lang string, results bool) string {
@@ -86,6 +63,58 @@ func (ss *session) watch(c *grammar.WatchCommand) error {
 		sp.Thread = ss.cause.seed
 	}
 	ss.corr.watch = append(ss.corr.watch, sp)
+	ss.watchReply(t, id, was, resultsOnly)
+	return nil
+}
+
+// watchable refuses a watch of t (game id) when the sender plays in it,
+// it has not started, it is over or declined, or it is private.
+func (ss *session) watchable(t *table, id string) error {
+	if sideOf(t.g, ss.from) != "" {
+		return ss.refuse("err.watch.player", id)
+	}
+	switch t.g.Status {
+	case archive.Invited:
+		return ss.refuse("err.watch.notstarted", id)
+	case archive.Finished:
+		return ss.refuse("err.over", id, resultText(ss.lang, t))
+	case archive.Declined:
+		return ss.refuse("err.notactive", id, tr(ss.lang, "status."+string(t.g.Status)))
+	}
+	if privateGame(t.g) {
+		return ss.refuse("err.watch.private", id)
+	}
+	return nil
+}
+
+// watchRoom returns the sender's spectator record of game id, nil when
+// they do not watch it yet; a new spectator is refused when the game has
+// maxSpectators or the sender watches maxWatched games (counting this
+// mail's).
+func (ss *session) watchRoom(id string) (*archive.Spectator, error) {
+	was, n, err := ss.spectatorOf(id)
+	if err != nil || was != nil {
+		return was, err
+	}
+	if n >= maxSpectators {
+		return nil, ss.refuse("err.watch.full", id, maxSpectators)
+	}
+	watching, err := ss.srv.store.Watching(ss.ctx, ss.from)
+	if err != nil {
+		return nil, err
+	}
+	if len(watching)+ss.watchedHere() >= maxWatched {
+		return nil, ss.refuse("err.watch.toomany", maxWatched)
+	}
+	return nil, nil
+}
+
+// watchReply tells the sender they watch t (game id) now (results only
+// or every move), or already did when was, their earlier record, asked
+// for the same. The reply is about t (its tag, board and move list) unless the
+// mail is about another of the sender's games: then t's board goes into
+// the text.
+func (ss *session) watchReply(t *table, id string, was *archive.Spectator, resultsOnly bool) {
 	key := "watch.started"
 	if resultsOnly {
 		key = "watch.results"
@@ -105,12 +134,11 @@ func (ss *session) watch(c *grammar.WatchCommand) error {
 		// from the mail program (trial 2 report §12)
 		n2.headers = ss.srv.unsubscribeHeaders(ss.from, "unwatch "+id)
 		ss.addSection(n2, text)
-		return nil
+		return
 	}
 	// the reply is about another game of the sender's: this one's board
 	// goes into the text
 	ss.addSection(n2, text+"\n\n"+t.board(ss.lang)+"\n"+tr(ss.lang, "move.list")+"\n"+t.moveList(ss.lang))
-	return nil
 }
 
 // watchConsent decides whether the sender's "watch" of what ("watch
