@@ -179,15 +179,7 @@ func (ss *session) fireConditions(t *table) error {
 	if t.g.Status == archive.Finished {
 		return nil
 	}
-	answer, rest := "", [][]string(nil)
-	for _, l := range set.Lines {
-		if sameMoveText(l[0], played.Move) {
-			answer = l[1]
-			if len(l) > 2 {
-				rest = append(rest, l[2:])
-			}
-		}
-	}
+	answer, rest := conditionAnswer(set.Lines, played.Move)
 	if answer == "" {
 		ss.tellRoutine(ownerAddr, t, func(lang string) string {
 			// the news of the ply itself says who played it (tellRoutine)
@@ -195,6 +187,33 @@ func (ss *session) fireConditions(t *table) error {
 		})
 		return nil
 	}
+	return ss.playCondition(t, conds, ownerAddr, played, answer, rest)
+}
+
+// conditionAnswer returns the answer of the conditional lines to the ply
+// move (the second ply of the line that starts with it; the last such
+// line wins) and what each line starting with it goes on with after its
+// answer. answer is "" when no line starts with move.
+func conditionAnswer(lines [][]string, move string) (answer string, rest [][]string) {
+	for _, l := range lines {
+		if sameMoveText(l[0], move) {
+			answer = l[1]
+			if len(l) > 2 {
+				rest = append(rest, l[2:])
+			}
+		}
+	}
+	return answer, rest
+}
+
+// playCondition plays answer, the owner's conditional answer to the ply
+// played, in t at once, and sets the owner's conditions (conds) to rest
+// when the game goes on. An answer that does not parse or is illegal is
+// not played and the owner (at ownerAddr) is told why; otherwise the
+// mover sees the answer like any move and the owner is told it was
+// played (tellConditionPlayed). Only an error of the engine other than an
+// illegal move is returned.
+func (ss *session) playCondition(t *table, conds *archive.Conditions, ownerAddr string, played archive.Ply, answer string, rest [][]string) error {
 	mv, err := grammar.ParseMove("conditions", []byte(answer))
 	if err != nil {
 		ss.tell(ownerAddr, t, func(lang string) string { return tr(lang, "cond.failed", answer, grammarText(lang, err)) })
@@ -228,26 +247,31 @@ func (ss *session) fireConditions(t *table) error {
 	} else if len(rest) > 0 {
 		*conds = archive.Conditions{AtPly: played.N + 1, Lines: rest}
 	}
-	ply := plyText(r, king)
+	ss.tellConditionPlayed(t, ownerAddr, played, plyText(r, king), r.Captures, *conds)
+	return nil
+}
+
+// tellConditionPlayed tells the mover that the owner's (at ownerAddr)
+// conditional answer ply to played was played, with its captures, and
+// the owner that it was, with the conditional lines left.
+func (ss *session) tellConditionPlayed(t *table, ownerAddr string, played archive.Ply, ply string, captures []engine.Square, left archive.Conditions) {
 	ss.tell(ss.from, t, func(lang string) string {
 		s := tr(lang, "move.played", ownerAddr, ply)
-		if len(r.Captures) > 0 {
-			s += " " + tr(lang, "move.captures", capturedText(lang, r.Captures))
+		if len(captures) > 0 {
+			s += " " + tr(lang, "move.captures", capturedText(lang, captures))
 		}
 		return s
 	})
-	left := *conds
 	ss.tellRoutine(ownerAddr, t, func(lang string) string {
 		s := tr(lang, "cond.played", ply, playerLabel(lang, t.g, ss.from), played.Move)
-		if len(r.Captures) > 0 {
-			s += " " + tr(lang, "move.captures", capturedText(lang, r.Captures))
+		if len(captures) > 0 {
+			s += " " + tr(lang, "move.captures", capturedText(lang, captures))
 		}
 		if !left.Empty() {
 			s += "\n" + trn(lang, "cond.left", len(left.Lines), len(left.Lines)) + "\n" + conditionList(lang, left)
 		}
 		return s
 	})
-	return nil
 }
 
 // dropConditions clears both players' conditional moves in t (their
