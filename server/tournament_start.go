@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"iter"
 	"strings"
 	"time"
 
@@ -110,198 +111,298 @@ func (s *Server) startTournament(ctx context.Context, id string, started func(ga
 	return *counts, nil
 }
 
+// tournamentStart is one tournament's start as decideTournamentStart
+// decided it: the event, its players still entered and their pairing,
+// what the start's mails need, and the counts its write fills in.
+type tournamentStart struct {
+	s  *Server
+	ls *session // the session of the start's mails
+	id string   // the event's id as the director or the scheduler gave it
+	// now is when the event and its games start: the session's now.
+	now time.Time
+	t   *archive.Tournament
+	in  []archive.Entry // the players still entered, in entry order
+	tc  notation.TimeControl
+	// ratings are the players' ratings in the event's variant (rating).
+	ratings map[string]float64
+	groups  [][]string
+	// games are the pairings, total of them (tournament.GroupGames).
+	games iter.Seq[tournament.Game]
+	total int
+	// place is each player's group and Berger number, both from 1.
+	place map[string][2]int
+	specs []archive.Spectator // the event's spectators who are no player
+	o     StartOptions        // the players' mails
+	// started gets each game's id once it is written, when not nil.
+	started func(gameID string)
+	counts  *TournamentStarted
+}
+
 // decideTournamentStart reads the event in ls, the session of its mails
 // (seeded with the event's id), and returns how to start it through one
 // archive batch and the counts that write fills in.
 func (s *Server) decideTournamentStart(ls *session, id string, started func(gameID string)) (func(b *archive.Batch) error, *TournamentStarted, error) {
-	ctx := ls.ctx
-	counts := &TournamentStarted{}
-	t, err := s.store.Tournament(ctx, id)
+	ts := &tournamentStart{s: s, ls: ls, id: id, now: ls.now, started: started, counts: &TournamentStarted{}}
+	if err := ts.readEvent(); err != nil {
+		return nil, nil, err
+	}
+	if err := ts.pair(); err != nil {
+		return nil, nil, err
+	}
+	if err := ts.readForMails(); err != nil {
+		return nil, nil, err
+	}
+	ts.counts.Players = len(ts.in)
+	return ts.write, ts.counts, nil
+}
+
+// readEvent reads the tournament, its players still entered and its time
+// control. Errors: ErrNoTournament, ErrTournamentState (not in status
+// created), ErrTooFewPlayers (fewer than MinPlayers still entered), an
+// untimed or unreadable time control, and archive errors.
+func (ts *tournamentStart) readEvent() error {
+	ctx, id := ts.ls.ctx, ts.id
+	t, err := ts.s.store.Tournament(ctx, id)
 	if errors.Is(err, archive.ErrNotFound) {
-		return nil, nil, fmt.Errorf("%w: %q", ErrNoTournament, id)
+		return fmt.Errorf("%w: %q", ErrNoTournament, id)
 	}
 	if err != nil {
-		return nil, nil, err
+		return err
 	}
 	if t.Status != archive.TournamentCreated {
-		return nil, nil, fmt.Errorf("%w: %s is %s", ErrTournamentState, id, t.Status)
+		return fmt.Errorf("%w: %s is %s", ErrTournamentState, id, t.Status)
 	}
-	entries, err := s.store.Entries(ctx, id)
+	entries, err := ts.s.store.Entries(ctx, id)
 	if err != nil {
-		return nil, nil, err
+		return err
 	}
-	var in []archive.Entry
 	for _, e := range entries {
 		if !e.Withdrawn() {
-			in = append(in, e)
+			ts.in = append(ts.in, e)
 		}
 	}
-	if len(in) < MinPlayers {
-		return nil, nil, fmt.Errorf("%w: %s has %d players, it needs %d", ErrTooFewPlayers, id, len(in), MinPlayers)
+	if len(ts.in) < MinPlayers {
+		return fmt.Errorf("%w: %s has %d players, it needs %d", ErrTooFewPlayers, id, len(ts.in), MinPlayers)
 	}
 	tc, err := notation.ParseTimeControl(id, t.TimeControl)
 	if err != nil || !tc.Timed() {
-		return nil, nil, fmt.Errorf("server: tournament %s: time control %q: %v", id, t.TimeControl, err)
+		return fmt.Errorf("server: tournament %s: time control %q: %v", id, t.TimeControl, err)
 	}
-	ratings := map[string]float64{}
-	rs, err := s.store.Ratings(ctx, t.Variant)
+	ts.t, ts.tc = t, tc
+	return nil
+}
+
+// pair reads the players' ratings, puts them into groups (drawGroups) and
+// pairs each group (tournament.GroupGames), then refuses an entry that is
+// no player's address (tournament create and "join" refuse these; an
+// entry written otherwise must not start a game) and places every player
+// in their group. A pairing that cannot be made is ErrTooFewPlayers.
+func (ts *tournamentStart) pair() error {
+	t := ts.t
+	rs, err := ts.s.store.Ratings(ts.ls.ctx, t.Variant)
 	if err != nil {
-		return nil, nil, err
+		return err
 	}
+	ts.ratings = map[string]float64{}
 	for _, r := range rs {
-		ratings[r.Player] = r.Value.R
+		ts.ratings[r.Player] = r.Value.R
 	}
-	rating := func(p string) float64 {
-		if r, ok := ratings[p]; ok {
-			return r
-		}
-		return 1500
+	if err := ts.drawGroups(); err != nil {
+		return err
 	}
-	var groups [][]string
-	if t.Groups > 1 {
-		seeds := make([]tournament.Seed, len(in))
-		for i, e := range in {
-			seeds[i] = tournament.Seed{Player: e.Player, Rating: rating(e.Player)}
-		}
-		if groups, err = tournament.SeedGroups(seeds, t.Groups); err != nil {
-			return nil, nil, fmt.Errorf("%w: %s: %w", ErrTooFewPlayers, id, err)
-		}
-	} else {
-		players := make([]string, len(in))
-		for i, e := range in {
-			players[i] = e.Player
-		}
-		if err := drawLots(s.opts.Rand, players); err != nil {
-			return nil, nil, err
-		}
-		groups = [][]string{players}
-	}
-	games, total, err := tournament.GroupGames(groups, tournament.Options{GamesPerPairing: t.GamesPerPairing})
+	ts.games, ts.total, err = tournament.GroupGames(ts.groups, tournament.Options{GamesPerPairing: t.GamesPerPairing})
 	if err != nil {
-		return nil, nil, fmt.Errorf("%w: %s: %w", ErrTooFewPlayers, id, err)
+		return fmt.Errorf("%w: %s: %w", ErrTooFewPlayers, ts.id, err)
 	}
-	for _, e := range in {
-		if !validAddress(e.Player) || e.Player == s.opts.Address || isEngine(e.Player) {
-			// tournament create and "join" refuse these; an entry
-			// written otherwise must not start a game
-			return nil, nil, fmt.Errorf("server: tournament %s: %q is not a player's address", id, e.Player)
+	for _, e := range ts.in {
+		if !validAddress(e.Player) || e.Player == ts.s.opts.Address || isEngine(e.Player) {
+			return fmt.Errorf("server: tournament %s: %q is not a player's address", ts.id, e.Player)
 		}
 	}
-	place := map[string][2]int{}
-	for k, grp := range groups {
+	ts.place = map[string][2]int{}
+	for k, grp := range ts.groups {
 		for n, p := range grp {
-			place[p] = [2]int{k + 1, n + 1}
+			ts.place[p] = [2]int{k + 1, n + 1}
 		}
 	}
-	now := ls.now
-	// The session of the mails reads what they need from the archive
-	// now: inside the batch it must read nothing but the batch.
-	ls.lang, ls.own = s.opts.DefaultLanguage, true
-	for _, e := range in {
+	return nil
+}
+
+// rating is player p's rating in the event's variant, 1500 for a player
+// with none.
+func (ts *tournamentStart) rating(p string) float64 {
+	if r, ok := ts.ratings[p]; ok {
+		return r
+	}
+	return 1500
+}
+
+// drawGroups makes the event's groups: seeded by rating in snake order
+// when it has several (tournament.SeedGroups; too few players for them
+// is ErrTooFewPlayers), else one group in the order of Berger numbers
+// drawn by lot from Options.Rand (drawLots).
+func (ts *tournamentStart) drawGroups() error {
+	t := ts.t
+	if t.Groups > 1 {
+		seeds := make([]tournament.Seed, len(ts.in))
+		for i, e := range ts.in {
+			seeds[i] = tournament.Seed{Player: e.Player, Rating: ts.rating(e.Player)}
+		}
+		var err error
+		if ts.groups, err = tournament.SeedGroups(seeds, t.Groups); err != nil {
+			return fmt.Errorf("%w: %s: %w", ErrTooFewPlayers, ts.id, err)
+		}
+		return nil
+	}
+	players := make([]string, len(ts.in))
+	for i, e := range ts.in {
+		players[i] = e.Player
+	}
+	if err := drawLots(ts.s.opts.Rand, players); err != nil {
+		return err
+	}
+	ts.groups = [][]string{players}
+	return nil
+}
+
+// readForMails reads, in the session of the mails, what they need from
+// the archive now (inside the batch it must read nothing but the
+// batch): each player's language and, in a rated event, rating, the
+// event's spectators who are no player and their languages; and it
+// makes the players' mails' subject and introduction.
+func (ts *tournamentStart) readForMails() error {
+	ls, t := ts.ls, ts.t
+	ls.lang, ls.own = ts.s.opts.DefaultLanguage, true
+	for _, e := range ts.in {
 		ls.langOf(e.Player)
 		if t.Rated {
 			ls.currentRating(e.Player, t.Variant)
 		}
 	}
 	playing := map[string]bool{}
-	for _, e := range in {
+	for _, e := range ts.in {
 		playing[e.Player] = true
 	}
 	specs, err := ls.eventWatchers(t.ID, func(a string) bool { return playing[a] }, false)
 	if err != nil {
-		return nil, nil, err
+		return err
 	}
 	for _, sp := range specs {
 		ls.langOf(sp.Address)
 	}
 	if ls.readErr != nil {
-		return nil, nil, ls.readErr
+		return ls.readErr
 	}
-	o := StartOptions{
+	ts.specs = specs
+	ts.o = StartOptions{
 		Subject: func(lang string) string { return tr(lang, "subject.start", t.Name) },
 		Intro: func(lang, player string) string {
-			text := tr(lang, "start.intro", t.Name, t.ID, counted(lang, "players", len(in)), counted(lang, "games", total)) + "\n" + s.eventTerms(lang, t)
+			text := tr(lang, "start.intro", t.Name, t.ID, counted(lang, "players", len(ts.in)), counted(lang, "games", ts.total)) + "\n" + ts.s.eventTerms(lang, t)
 			if t.Groups > 1 {
-				k := place[player][0]
-				text += "\n" + trn(lang, "start.group", len(groups[k-1]), k, t.Groups, len(groups[k-1]))
+				k := ts.place[player][0]
+				text += "\n" + trn(lang, "start.group", len(ts.groups[k-1]), k, t.Groups, len(ts.groups[k-1]))
 			}
 			return text
 		},
 	}
-	write := func(b *archive.Batch) error {
-		ls.batch = b
-		// the event first: a change since it was read (a withdrawal)
-		// fails here, before any game is made
-		st := *t
-		st.Status, st.StartedAt = archive.TournamentRunning, now
-		tcg := &archive.TournamentChange{Tournaments: []*archive.Tournament{&st}}
-		for _, e := range in {
-			e.Section, e.Number, e.Rating = place[e.Player][0], place[e.Player][1], rating(e.Player)
-			tcg.Entries = append(tcg.Entries, e)
-		}
-		if err := b.Write(archive.Change{Tournament: tcg}); err != nil {
+	return nil
+}
+
+// write starts the event through b: its state and entries first, then
+// the games a chunk at a time, then the players' and the spectators'
+// mails.
+func (ts *tournamentStart) write(b *archive.Batch) error {
+	ts.ls.batch = b
+	if err := ts.writeEvent(b); err != nil {
+		return err
+	}
+	firstIDs, first, err := ts.writeGames(b)
+	if err != nil {
+		return err
+	}
+	return ts.writeMails(b, firstIDs, first)
+}
+
+// writeEvent writes the event running since now, and each
+// entry with its group, Berger number and seeding rating. It comes
+// first: a change since the event was read (a withdrawal) fails here,
+// before any game is made.
+func (ts *tournamentStart) writeEvent(b *archive.Batch) error {
+	st := *ts.t
+	st.Status, st.StartedAt = archive.TournamentRunning, ts.now
+	tcg := &archive.TournamentChange{Tournaments: []*archive.Tournament{&st}}
+	for _, e := range ts.in {
+		e.Section, e.Number, e.Rating = ts.place[e.Player][0], ts.place[e.Player][1], ts.rating(e.Player)
+		tcg.Entries = append(tcg.Entries, e)
+	}
+	return b.Write(archive.Change{Tournament: tcg})
+}
+
+// writeGames makes and writes the games, startChunkGames at a time
+// (startChunk), counting them and handing each id to started. It returns
+// the first maxStartGames games and their ids, which the spectators'
+// mail lists.
+func (ts *tournamentStart) writeGames(b *archive.Batch) (firstIDs []string, first []tournament.Game, err error) {
+	chunk := make([]tournament.Game, 0, startChunkGames)
+	flush := func() error {
+		ids, err := ts.s.startChunk(ts.ls.ctx, b, ts.t, ts.tc, chunk, ts.now)
+		if err != nil {
 			return err
 		}
-		// the games, a chunk at a time; the spectators' list needs the
-		// first maxStartGames
-		var firstIDs []string
-		var first []tournament.Game
-		chunk := make([]tournament.Game, 0, startChunkGames)
-		flush := func() error {
-			ids, err := s.startChunk(ctx, b, t, tc, chunk, now)
-			if err != nil {
-				return err
+		for i, gid := range ids {
+			if len(firstIDs) < maxStartGames {
+				firstIDs, first = append(firstIDs, gid), append(first, chunk[i])
 			}
-			for i, gid := range ids {
-				if len(firstIDs) < maxStartGames {
-					firstIDs, first = append(firstIDs, gid), append(first, chunk[i])
-				}
-				if started != nil {
-					started(gid)
-				}
+			if ts.started != nil {
+				ts.started(gid)
 			}
-			counts.Games += len(ids)
-			chunk = chunk[:0]
+		}
+		ts.counts.Games += len(ids)
+		chunk = chunk[:0]
+		return nil
+	}
+	for g := range ts.games {
+		if chunk = append(chunk, g); len(chunk) == startChunkGames {
+			if err := flush(); err != nil {
+				return nil, nil, err
+			}
+		}
+	}
+	if err := flush(); err != nil {
+		return nil, nil, err
+	}
+	return firstIDs, first, nil
+}
+
+// writeMails writes each player's list of their games, read from the
+// games just written, then the spectators' mail listing the first games
+// (firstIDs, first; startWatchMails), and counts them.
+func (ts *tournamentStart) writeMails(b *archive.Batch, firstIDs []string, first []tournament.Game) error {
+	ls := ts.ls
+	var mine []*archive.Game
+	for _, e := range ts.in {
+		mine = mine[:0]
+		err := b.TournamentGamesOf(ts.id, e.Player, func(g *archive.Game) error {
+			mine = append(mine, g)
 			return nil
-		}
-		for g := range games {
-			if chunk = append(chunk, g); len(chunk) == startChunkGames {
-				if err := flush(); err != nil {
-					return err
-				}
-			}
-		}
-		if err := flush(); err != nil {
+		})
+		if err != nil {
 			return err
-		}
-		// each player's list, from the games just written
-		var mine []*archive.Game
-		for _, e := range in {
-			mine = mine[:0]
-			err := b.TournamentGamesOf(id, e.Player, func(g *archive.Game) error {
-				mine = append(mine, g)
-				return nil
-			})
-			if err != nil {
-				return err
-			}
-			ls.tourney.own = ls.tourney.own[:0]
-			ls.startList(e.Player, mine, o)
-			counts.PlayerMails += len(ls.tourney.own)
-			if err := b.Write(archive.Change{Outbox: ls.tourney.own}); err != nil {
-				return err
-			}
 		}
 		ls.tourney.own = ls.tourney.own[:0]
-		ls.startWatchMails(t, len(in), specs, firstIDs, first, total)
-		counts.SpectatorMails = len(ls.tourney.own)
-		if ls.readErr != nil {
-			return ls.readErr
+		ls.startList(e.Player, mine, ts.o)
+		ts.counts.PlayerMails += len(ls.tourney.own)
+		if err := b.Write(archive.Change{Outbox: ls.tourney.own}); err != nil {
+			return err
 		}
-		return b.Write(archive.Change{Outbox: ls.tourney.own})
 	}
-	counts.Players = len(in)
-	return write, counts, nil
+	ls.tourney.own = ls.tourney.own[:0]
+	ls.startWatchMails(ts.t, len(ts.in), ts.specs, firstIDs, first, ts.total)
+	ts.counts.SpectatorMails = len(ls.tourney.own)
+	if ls.readErr != nil {
+		return ls.readErr
+	}
+	return b.Write(archive.Change{Outbox: ls.tourney.own})
 }
 
 // startChunk makes the games of the pairings chunk of tournament t, with
