@@ -78,9 +78,9 @@ func (ss *session) move(c *grammar.MoveCommand) error {
 			return s
 		}
 	}
-	ss.tellRoutine(opp, t, played("move.played", ss.from)) // held for a player who chose the daily digest (digest.go)
-	ss.say(t, played("move.played.you")(ss.lang))          // the mover reads "You played …"
-	if err := ss.afterPly(t); err != nil {                 // the modules' plyWatchers: takeback requests, conditional moves (module.go)
+	ss.tellNews(opp, t, played("move.played", ss.from)) // held for a player who chose the daily digest (its newsWatcher, digest.go)
+	ss.say(t, played("move.played.you")(ss.lang))       // the mover reads "You played …"
+	if err := ss.afterPly(t); err != nil {              // the modules' plyWatchers: takeback requests, conditional moves (module.go)
 		return err
 	}
 	ss.showPosition(t)

@@ -181,8 +181,8 @@ func (ss *session) fireConditions(t *table) error {
 	}
 	answer, rest := conditionAnswer(set.Lines, played.Move)
 	if answer == "" {
-		ss.tellRoutine(ownerAddr, t, func(lang string) string {
-			// the news of the ply itself says who played it (tellRoutine)
+		ss.tellNews(ownerAddr, t, func(lang string) string {
+			// the news of the ply itself says who played it (tellNews)
 			return trn(lang, "cond.cancelled", len(set.Lines), len(set.Lines), played.Move)
 		})
 		return nil
@@ -262,7 +262,7 @@ func (ss *session) tellConditionPlayed(t *table, ownerAddr string, played archiv
 		}
 		return s
 	})
-	ss.tellRoutine(ownerAddr, t, func(lang string) string {
+	ss.tellNews(ownerAddr, t, func(lang string) string {
 		s := tr(lang, "cond.played", ply, playerLabel(lang, t.g, ss.from), played.Move)
 		if len(captures) > 0 {
 			s += " " + tr(lang, "move.captures", capturedText(lang, captures))

@@ -65,8 +65,8 @@ type consentState struct {
 
 // quietRequest is a request the referee neither carries out nor answers
 // (a request to confirm that waits already, the daily cap, a blocked
-// address): a handler returns it, run records why, and the mail gets no
-// reply for that line.
+// address): a handler returns it, the consent module takes it from run
+// (takeError) and records why, and the mail gets no reply for that line.
 type quietRequest struct{ why string }
 
 func (q *quietRequest) Error() string { return q.why }
@@ -265,6 +265,17 @@ func (consentModule) name() string { return "consent" }
 func (consentModule) collect(ss *session, change *archive.Change) { ss.collectConsent(change) }
 
 func (consentModule) unmailed(ss *session) []string { return ss.consent.quiet }
+
+// takeError takes a quietRequest from a command line: the request is
+// neither carried out nor answered, and why is recorded (unmailed).
+func (consentModule) takeError(ss *session, err error) bool {
+	var q *quietRequest
+	if !errors.As(err, &q) {
+		return false
+	}
+	ss.consent.quiet = append(ss.consent.quiet, q.why)
+	return true
+}
 
 // collectConsent adds to change the requests this mail mailed or
 // confirmed.

@@ -46,30 +46,22 @@ import (
 // however many games a player has.
 const maxDigestEntries = maxReplyText - 8<<10
 
-// digestModule registers the daily digest (module.go): it holds back
-// the notes it will bring.
+// digestModule registers the daily digest (module.go): it counts the
+// sections of a note that are only the news of a ply, and holds back the
+// notes it will bring.
 type digestModule struct{}
 
 func (digestModule) name() string { return "digest" }
 
-func (digestModule) holds(ss *session, n *note) bool { return ss.held(n) }
+// newsAdded counts the news of a ply in n: a player who chose the digest
+// does not get a reply made only of such sections (held).
+func (digestModule) newsAdded(_ *session, n *note) { n.routine++ }
 
-// tellRoutine adds to addr's reply, like tell, a section that is only the
-// news of an opponent's ply: a player who chose the digest does not get a
-// reply made only of such sections (held).
-func (ss *session) tellRoutine(addr string, t *table, text func(lang string) string) {
-	lang := ss.langOf(addr)
-	n := ss.noteFor(addr, lang, t)
-	before := len(n.sections)
-	ss.addSection(n, text(lang))
-	if len(n.sections) > before {
-		n.routine++
-	}
-}
+func (digestModule) holds(ss *session, n *note) bool { return ss.held(n) }
 
 // held reports whether note n is held back for the daily digest: it goes
 // to a player other than the sender who chose the digest, about a game
-// still running, and holds nothing but the news of a ply (tellRoutine).
+// still running, and holds nothing but the news of a ply (tellNews).
 // A message waiting for its recipient is not delivered with a held note
 // (deliverMessages): it waits for the digest.
 func (ss *session) held(n *note) bool {

@@ -89,6 +89,20 @@ type commandsWatcher interface {
 	afterCommands(ss *session)
 }
 
+// newsWatcher learns that a section just added to note n is only the
+// news of an opponent's ply (tellNews): a feature may treat a note of
+// nothing else apart.
+type newsWatcher interface {
+	newsAdded(ss *session, n *note)
+}
+
+// errorTaker may take the error a command line's handler returned as the
+// feature's own (run): true when it took it, and the line is then
+// neither carried out nor refused (no reply for it).
+type errorTaker interface {
+	takeError(ss *session, err error) bool
+}
+
 // modules are the registered features, in the order the core asks them:
 // the order of their hooks is the order of this list. Today's order is
 // part of the behaviour (collect writes the clock's timers last, after
@@ -208,6 +222,27 @@ func (ss *session) positionShown(t *table) {
 func (ss *session) keepProse() bool {
 	for _, m := range modules {
 		if k, ok := m.(proseKeeper); ok && k.keepProse(ss) {
+			return true
+		}
+	}
+	return false
+}
+
+// newsAdded tells every newsWatcher, in registry order, that the section
+// just added to n is only the news of a ply.
+func (ss *session) newsAdded(n *note) {
+	for _, m := range modules {
+		if w, ok := m.(newsWatcher); ok {
+			w.newsAdded(ss, n)
+		}
+	}
+}
+
+// takeError offers err, a command line's error, to the errorTakers in
+// registry order, and reports whether one took it.
+func (ss *session) takeError(err error) bool {
+	for _, m := range modules {
+		if t, ok := m.(errorTaker); ok && t.takeError(ss, err) {
 			return true
 		}
 	}

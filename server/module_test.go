@@ -21,10 +21,12 @@ func hooksOf(m module) []bool {
 	_, s := m.(positionWatcher)
 	_, k := m.(proseKeeper)
 	_, r := m.(commandsWatcher)
-	return []bool{c, w, a, q, p, h, d, u, s, k, r}
+	_, n := m.(newsWatcher)
+	_, e := m.(errorTaker)
+	return []bool{c, w, a, q, p, h, d, u, s, k, r, n, e}
 }
 
-var hookNames = []string{"collector", "plyWatcher", "mailAdder", "quietKeeper", "replyPreparer", "noteHolder", "replyDelayer", "unmailer", "positionWatcher", "proseKeeper", "commandsWatcher"}
+var hookNames = []string{"collector", "plyWatcher", "mailAdder", "quietKeeper", "replyPreparer", "noteHolder", "replyDelayer", "unmailer", "positionWatcher", "proseKeeper", "commandsWatcher", "newsWatcher", "errorTaker"}
 
 // TestModuleRegistry holds the registry to the order docs/architecture.md
 // names ("Modules and hooks"): collect writes the clock's timers after
@@ -44,10 +46,10 @@ func TestModuleRegistry(t *testing.T) {
 	}
 	has := map[string][]string{
 		"correspondence": {"collector", "plyWatcher", "mailAdder", "quietKeeper", "positionWatcher", "proseKeeper", "commandsWatcher"},
-		"consent":        {"collector", "unmailer"},
+		"consent":        {"collector", "unmailer", "errorTaker"},
 		"tournament":     {"collector", "replyPreparer"},
 		"clock":          {"collector"},
-		"digest":         {"noteHolder"},
+		"digest":         {"noteHolder", "newsWatcher"},
 		"engine":         {"replyDelayer"},
 	}
 	for _, m := range modules {
@@ -71,7 +73,7 @@ type recorder struct {
 	id  string
 	log *[]string
 	err error  // afterPly's and mails' error
-	yes bool   // quietChange's, holds' and keepProse's answer
+	yes bool   // quietChange's, holds', keepProse's and takeError's answer
 	key string // delayReply's key
 	why []string
 	out []archive.OutboxMail
@@ -88,6 +90,8 @@ func (r recorder) unmailed(*session) []string        { r.note("unmailed"); retur
 func (r recorder) positionShown(*session, *table)    { r.note("positionShown") }
 func (r recorder) keepProse(*session) bool           { r.note("keepProse"); return r.yes }
 func (r recorder) afterCommands(*session)            { r.note("afterCommands") }
+func (r recorder) newsAdded(*session, *note)         { r.note("newsAdded") }
+func (r recorder) takeError(*session, error) bool    { r.note("takeError"); return r.yes }
 func (r recorder) delayReply(*session, *note) (string, string) {
 	r.note("delayReply")
 	return r.key, r.key + " text"
@@ -151,6 +155,12 @@ func TestModuleHooksRunInOrder(t *testing.T) {
 	expect("positionShown", "a.positionShown", "b.positionShown", "c.positionShown")
 	ss.afterCommands()
 	expect("afterCommands", "a.afterCommands", "b.afterCommands", "c.afterCommands")
+	ss.newsAdded(n)
+	expect("newsAdded", "a.newsAdded", "b.newsAdded", "c.newsAdded")
+	if !ss.takeError(boom) {
+		t.Error("takeError = false, want b's true")
+	}
+	expect("takeError", "a.takeError", "b.takeError")
 	if out, err := ss.moduleMails(); !errors.Is(err, boom) || out != nil {
 		t.Errorf("moduleMails = %v, %v, want nothing and c's error", out, err)
 	}
@@ -166,4 +176,29 @@ func TestModuleHooksRunInOrder(t *testing.T) {
 		t.Errorf("afterPly = %v, want nil", err)
 	}
 	expect("afterPly", "b.afterPly", "a.afterPly")
+}
+
+// TestModuleHooksOfTheRegistry: through the real registry, a quiet
+// request a handler returns is the consent module's (its reason kept for
+// unmailed), any other error is no module's and fails the mail, and the
+// news of a ply is counted once, by the digest, in the note it went to.
+func TestModuleHooksOfTheRegistry(t *testing.T) {
+	ss := &session{}
+	if !ss.takeError(&quietRequest{"asked twice"}) {
+		t.Error("takeError(quietRequest) = false, want the consent module to take it")
+	}
+	if why := ss.unmailed(); !slices.Equal(why, []string{"asked twice"}) {
+		t.Errorf("unmailed = %v, want the quiet request's reason", why)
+	}
+	for _, err := range []error{errors.New("store down"), &refusal{key: "err.watch.full"}} {
+		if ss.takeError(err) {
+			t.Errorf("takeError(%v) = true, want no module to take it", err)
+		}
+	}
+	n := &note{}
+	ss.newsAdded(n)
+	ss.newsAdded(n)
+	if n.routine != 2 {
+		t.Errorf("after two news, note.routine = %d, want 2", n.routine)
+	}
 }

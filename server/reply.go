@@ -16,14 +16,14 @@ import (
 // record. The board itself is added when the note is written. The game's
 // spectators get the new position too (spectate). The position of a
 // running game is, for the player other than the sender, only the news of
-// a ply (tellRoutine, digest.go).
+// a ply (tellNews, session.go).
 func (ss *session) showPosition(t *table) {
 	for _, addr := range []string{t.g.Attackers, t.g.Defenders} {
 		lang := ss.langOf(addr)
 		n := ss.noteFor(addr, lang, t)
 		n.game = t
 		if t.g.Status == archive.Active && addr != ss.from {
-			ss.tellRoutine(addr, t, func(lang string) string { return statusText(lang, t, addr) })
+			ss.tellNews(addr, t, func(lang string) string { return statusText(lang, t, addr) })
 			continue
 		}
 		ss.addSection(n, statusText(lang, t, addr))

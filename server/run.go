@@ -130,9 +130,7 @@ func (ss *session) run() error {
 				ss.did = true // the game ended on time instead (clock.go)
 				continue
 			}
-			var q *quietRequest
-			if errors.As(err, &q) { // neither done nor answered (consent.go)
-				ss.consent.quiet = append(ss.consent.quiet, q.why)
+			if ss.takeError(err) { // neither done nor answered: a module's (consent's quiet request, module.go)
 				continue
 			}
 			var r *refusal

@@ -127,8 +127,9 @@ type note struct {
 	// on the confirmation of "watch" (cmd_watch.go).
 	headers map[string]string
 	// routine counts the sections that only bring the news of an
-	// opponent's ply (tellRoutine): a note of nothing else is held back
-	// for a player who chose the daily digest (digest.go).
+	// opponent's ply (tellNews), as the digest counts them (its
+	// newsWatcher): a note of nothing else is held back for a player who
+	// chose the daily digest (digest.go).
 	routine int
 	// replaces is the held reply whose place this one takes, nil for
 	// none: it is threaded as that reply was (engine_hold.go).
@@ -196,6 +197,19 @@ func (ss *session) say(t *table, text string) {
 func (ss *session) tell(addr string, t *table, text func(lang string) string) {
 	lang := ss.langOf(addr)
 	ss.addSection(ss.noteFor(addr, lang, t), text(lang))
+}
+
+// tellNews adds to addr's reply, like tell, a section that is only the
+// news of an opponent's ply; the modules' newsWatchers learn of it
+// (module.go; the digest holds back a reply made only of such news).
+func (ss *session) tellNews(addr string, t *table, text func(lang string) string) {
+	lang := ss.langOf(addr)
+	n := ss.noteFor(addr, lang, t)
+	before := len(n.sections)
+	ss.addSection(n, text(lang))
+	if len(n.sections) > before {
+		ss.newsAdded(n)
+	}
 }
 
 // addSection adds a section to note n unless the replies to this mail
