@@ -48,7 +48,10 @@ func (s *Store) Backup(ctx context.Context, path string, replace bool) (BackupIn
 	}
 	defer os.RemoveAll(dir)
 	tmp := filepath.Join(dir, filepath.Base(path))
-	if _, err := s.db.ExecContext(ctx, `VACUUM INTO ?`, tmp); err != nil {
+	end := s.calls.start() // Close waits for the copy
+	_, err = s.db.ExecContext(ctx, `VACUUM INTO ?`, tmp)
+	end()
+	if err != nil {
 		return BackupInfo{}, fail(op, err)
 	}
 	info, err := checkCopy(ctx, tmp)

@@ -11,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"modernc.org/sqlite" // also registers the "sqlite" driver
@@ -62,6 +63,7 @@ type Store struct {
 	now    func() time.Time
 	writer chan struct{} // holds one token while a write transaction runs
 	lock   *fileLock     // the Exclusive lock, or nil
+	calls  *calls        // the calls under way on db, which Close waits for
 
 	migration Migration // what OpenWith did to the schema
 }
@@ -134,7 +136,7 @@ func OpenWith(ctx context.Context, path string, opts Options) (*Store, error) {
 		db.SetConnMaxLifetime(0)
 		db.SetConnMaxIdleTime(0)
 	}
-	s := &Store{db: db, now: opts.Now, writer: make(chan struct{}, 1), lock: lock}
+	s := &Store{db: db, now: opts.Now, writer: make(chan struct{}, 1), lock: lock, calls: newCalls()}
 	files := opts.migrations
 	if files == nil {
 		files = migrationFiles
@@ -248,9 +250,21 @@ func dsn(path string, memory bool, opts Options) string {
 	return path + "?" + q.Encode()
 }
 
-// Close closes the database and releases the [Options.Exclusive] lock.
-// Calls after Close fail.
+// Close waits for the calls under way to return, then closes the
+// database and releases the [Options.Exclusive] lock. Calls after Close
+// fail.
+//
+// The wait is what makes the archive file whole when Close returns:
+// database/sql's Close closes only the idle connections and leaves a
+// connection in use to be closed when its call returns it, so a write
+// under way would commit, and SQLite's checkpoint of the WAL at the last
+// connection's close would run, after Close returned, and a copy of the
+// file taken right after the referee stopped would miss it. When Close
+// returns, no connection is open and the WAL is checkpointed into the
+// file and removed (TestCloseWaitsForCallsInUse). A call started while
+// Close waits is waited for too; the calls end as their contexts do.
 func (s *Store) Close() error {
+	s.calls.wait()
 	err := s.db.Close()
 	if lerr := s.lock.release(); err == nil && lerr != nil {
 		err = lerr
@@ -263,6 +277,7 @@ func (s *Store) Close() error {
 // when it begins (BEGIN IMMEDIATE), so a second process makes it wait up to
 // the busy timeout, then fail with ErrUnavailable, before anything is read.
 func (s *Store) write(ctx context.Context, op string, fn func(*sql.Tx) error) error {
+	defer s.calls.start()()
 	select {
 	case s.writer <- struct{}{}:
 	case <-ctx.Done():
@@ -283,12 +298,58 @@ func (s *Store) write(ctx context.Context, op string, fn func(*sql.Tx) error) er
 // read runs fn in a read transaction, so that what it reads in several
 // statements is one snapshot.
 func (s *Store) read(ctx context.Context, op string, fn func(*sql.Tx) error) error {
+	defer s.calls.start()()
 	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return fail(op, err)
 	}
 	defer func() { _ = tx.Rollback() }()
 	return fail(op, fn(tx))
+}
+
+// calls counts the calls of a Store under way on its database (read,
+// write, Backup), so that Close can wait until none holds a connection.
+// A call may start inside another; none ever waits to start.
+type calls struct {
+	mu   sync.Mutex
+	n    int
+	none *sync.Cond // broadcast when n falls to 0
+	// closing is closed when Close begins to wait.
+	closing chan struct{}
+	closed  bool
+}
+
+func newCalls() *calls {
+	c := &calls{closing: make(chan struct{})}
+	c.none = sync.NewCond(&c.mu)
+	return c
+}
+
+// start counts a call under way and returns the function that ends it.
+func (c *calls) start() (end func()) {
+	c.mu.Lock()
+	c.n++
+	c.mu.Unlock()
+	return func() {
+		c.mu.Lock()
+		if c.n--; c.n == 0 {
+			c.none.Broadcast()
+		}
+		c.mu.Unlock()
+	}
+}
+
+// wait closes closing (once) and returns when no call is under way.
+func (c *calls) wait() {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.closed {
+		c.closed = true
+		close(c.closing)
+	}
+	for c.n > 0 {
+		c.none.Wait()
+	}
 }
 
 // timeLayout is how times are stored: UTC, fixed width, so that text order
