@@ -48,9 +48,9 @@ func (s *Store) Backup(ctx context.Context, path string, replace bool) (BackupIn
 	}
 	defer os.RemoveAll(dir)
 	tmp := filepath.Join(dir, filepath.Base(path))
-	end := s.calls.start() // Close waits for the copy
+	s.calls.start() // Close waits for the copy
 	_, err = s.db.ExecContext(ctx, `VACUUM INTO ?`, tmp)
-	end()
+	s.calls.end()
 	if err != nil {
 		return BackupInfo{}, fail(op, err)
 	}

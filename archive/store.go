@@ -277,7 +277,8 @@ func (s *Store) Close() error {
 // when it begins (BEGIN IMMEDIATE), so a second process makes it wait up to
 // the busy timeout, then fail with ErrUnavailable, before anything is read.
 func (s *Store) write(ctx context.Context, op string, fn func(*sql.Tx) error) error {
-	defer s.calls.start()()
+	s.calls.start()
+	defer s.calls.end()
 	select {
 	case s.writer <- struct{}{}:
 	case <-ctx.Done():
@@ -298,7 +299,8 @@ func (s *Store) write(ctx context.Context, op string, fn func(*sql.Tx) error) er
 // read runs fn in a read transaction, so that what it reads in several
 // statements is one snapshot.
 func (s *Store) read(ctx context.Context, op string, fn func(*sql.Tx) error) error {
-	defer s.calls.start()()
+	s.calls.start()
+	defer s.calls.end()
 	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return fail(op, err)
@@ -325,18 +327,20 @@ func newCalls() *calls {
 	return c
 }
 
-// start counts a call under way and returns the function that ends it.
-func (c *calls) start() (end func()) {
+// start counts a call under way; end, its counterpart, ends it.
+func (c *calls) start() {
 	c.mu.Lock()
 	c.n++
 	c.mu.Unlock()
-	return func() {
-		c.mu.Lock()
-		if c.n--; c.n == 0 {
-			c.none.Broadcast()
-		}
-		c.mu.Unlock()
+}
+
+// end ends a call that start counted.
+func (c *calls) end() {
+	c.mu.Lock()
+	if c.n--; c.n == 0 {
+		c.none.Broadcast()
 	}
+	c.mu.Unlock()
 }
 
 // wait closes closing (once) and returns when no call is under way.
