@@ -154,7 +154,7 @@ func moveRows(v *gameView, lang string) template.HTML {
 				b.WriteString(`<td></td><td class="num"></td><td class="num"></td>`)
 			} else {
 				fmt.Fprintf(&b, `<td>%s</td><td class="num">%s</td><td class="num">%s</td>`,
-					c.Arrival.UTC().Format("2006-01-02 15:04")+" UTC", notation.FormatDuration(max(c.Used, 0)), notation.FormatDuration(max(c.Left, 0)))
+					whenText(lang, c.Arrival), duration(lang, c.Used), duration(lang, c.Left))
 			}
 		}
 		b.WriteString("</tr>\n")

@@ -76,19 +76,16 @@ func ratingPlot(hist []club.RatingPoint, title string, lang string) template.HTM
 	}
 	b.WriteString(`"/>`)
 	for i, h := range hist {
-		label := fmt.Sprintf("%s: %.0f (RD %.0f)", day(h.End), h.R, h.RD)
+		label := fmt.Sprintf("%s: %.0f (RD %.0f)", dayText(lang, h.End), h.R, h.RD)
 		if h.Opponent != nil {
 			label += " – " + h.Opponent.Name
 		}
 		fmt.Fprintf(&b, `<circle class="dot" cx="%.1f" cy="%.1f" r="4"><title>%s</title></circle>`, x(i, h.End), y(h.R), template.HTMLEscapeString(label))
 	}
-	fmt.Fprintf(&b, `<text class="xlabel" x="%d" y="%d">%s</text>`, plotLeft, plotH-6, day(t0))
+	fmt.Fprintf(&b, `<text class="xlabel" x="%d" y="%d">%s</text>`, plotLeft, plotH-6, dayText(lang, t0))
 	if len(hist) > 1 {
-		fmt.Fprintf(&b, `<text class="xlabel end" x="%d" y="%d">%s</text>`, plotW-plotRest, plotH-6, day(t1))
+		fmt.Fprintf(&b, `<text class="xlabel end" x="%d" y="%d">%s</text>`, plotW-plotRest, plotH-6, dayText(lang, t1))
 	}
 	b.WriteString(`</svg>`)
 	return template.HTML(b.String())
 }
-
-// day writes an instant's UTC date, 2027-01-15.
-func day(t time.Time) string { return t.UTC().Format("2006-01-02") }

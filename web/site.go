@@ -236,19 +236,22 @@ func (p *page) PlayerNamed(name string) *club.Player {
 	return nil
 }
 
-// Day writes a date, When an instant in UTC to the minute.
+// Day writes a UTC date in the page's language ("2027-01-15",
+// "15.01.2027"; dayText), When an instant in UTC to the minute
+// ("2027-01-15 10:00 UTC", "15.01.2027 um 10:00 UTC"; whenText); "–"
+// for none.
 func (p *page) Day(t time.Time) string {
 	if t.IsZero() {
 		return "–"
 	}
-	return day(t)
+	return dayText(p.Lang, t)
 }
 
 func (p *page) When(t time.Time) string {
 	if t.IsZero() {
 		return "–"
 	}
-	return t.UTC().Format("2006-01-02 15:04") + " UTC"
+	return whenText(p.Lang, t)
 }
 
 // Points writes points with fractions: 1½, ½, 2, 3¼.
@@ -274,8 +277,15 @@ func Points(x float64) string {
 // Rating writes a rating or RD to whole points.
 func (p *page) Rating(x float64) string { return fmt.Sprintf("%.0f", x) }
 
-// Duration writes a clock's time: 12d 4h, 3h 20m, 45m.
-func (p *page) Duration(d time.Duration) string { return notation.FormatDuration(max(d, 0)) }
+// Duration writes a clock's time in the page's language, in whole
+// minutes, never below zero: "12d4h", "3h20m", "45m"; in German "12 Tage
+// 4 Stunden", "45 Minuten" (duration).
+func (p *page) Duration(d time.Duration) string { return duration(p.Lang, d) }
+
+// Control writes a time control in the page's language: its notation in
+// English ("30d+1d"), words in German ("je Seite 30 Tage, nach jedem Zug
+// 1 Tag dazu"; control).
+func (p *page) Control(s string) string { return control(p.Lang, s) }
 
 // Result writes how a game stands: "attackers win (escape)", "running".
 func (p *page) Result(g *club.Game) string {

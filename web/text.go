@@ -158,6 +158,28 @@ var texts = map[string]map[string]string{
 		"reason.draw agreed":   "draw agreed",
 		"reason.withdrawal":    "withdrawal",
 		"reason.annulled":      "annulled",
+		// durations, a unit at a time (duration in units.go): English
+		// writes them as the notation does ("29d23h59m"), German in
+		// words with the number's form of the unit, as the German mails
+		// do (docs/commands.md, "Replies in German: times and days")
+		"count.d":       "%dd",
+		"count.d.one":   "%dd",
+		"count.h":       "%dh",
+		"count.h.one":   "%dh",
+		"count.m":       "%dm",
+		"count.m.one":   "%dm",
+		"duration.join": "%s%s",
+		// time controls (control in units.go): English gives back the
+		// notation ("30d+1d", "5d/move", "1d12h+0d max 20d iccf")
+		"control.none":    "none",
+		"control.fischer": "%s+%s",
+		"control.sudden":  "%s+0d",
+		"control.permove": "%s/move",
+		"control.cap":     "%s max %s",
+		"control.iccf":    "%s iccf",
+		// time layouts (Go reference time), always UTC
+		"layout.day":  "2006-01-02",
+		"layout.when": "2006-01-02 15:04 UTC",
 	},
 	"de": {
 		"lang.name":            "Deutsch",
@@ -309,6 +331,21 @@ var texts = map[string]map[string]string{
 		"reason.draw agreed":   "Remis vereinbart",
 		"reason.withdrawal":    "Rückzug",
 		"reason.annulled":      "annulliert",
+		"count.d":              "%d Tage",
+		"count.d.one":          "%d Tag",
+		"count.h":              "%d Stunden",
+		"count.h.one":          "%d Stunde",
+		"count.m":              "%d Minuten",
+		"count.m.one":          "%d Minute",
+		"duration.join":        "%s %s",
+		"control.none":         "keine",
+		"control.fischer":      "je Seite %s, nach jedem Zug %s dazu",
+		"control.sudden":       "je Seite %s, ohne Zuschlag",
+		"control.permove":      "%s je Zug",
+		"control.cap":          "%s, höchstens %s",
+		"control.iccf":         "%s, in ganzen Tagen gerechnet",
+		"layout.day":           "02.01.2006",
+		"layout.when":          "02.01.2006 um 15:04 UTC",
 	},
 }
 
