@@ -139,3 +139,30 @@ func TestGermanPagesNoEnglishUnits(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkTimedGamePage renders the page of a timed game of the test
+// club in each language (its record is read once, before the timing).
+func BenchmarkTimedGamePage(b *testing.B) {
+	_, _, c := fixture(b)
+	site := web.NewSite(c, web.Options{})
+	var path string
+	for _, g := range c.Games {
+		if g.TimeControl != "" && g.Clocks != nil && g.Plies >= 2 {
+			path = "games/" + g.ID + ".html"
+			break
+		}
+	}
+	if path == "" {
+		b.Fatal("no timed game")
+	}
+	for _, lang := range web.Languages {
+		b.Run(lang, func(b *testing.B) {
+			if _, err := site.Render(context.Background(), path, lang); err != nil {
+				b.Fatal(err)
+			}
+			for b.Loop() {
+				site.Render(context.Background(), path, lang)
+			}
+		})
+	}
+}

@@ -91,3 +91,21 @@ func TestControlWords(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkDuration: one clock time in each language's words, beside the
+// notation's FormatDuration the pages used before.
+func BenchmarkDuration(b *testing.B) {
+	d := 29*notation.Day + 23*time.Hour + 59*time.Minute
+	for _, lang := range Languages {
+		b.Run(lang, func(b *testing.B) {
+			for b.Loop() {
+				duration(lang, d)
+			}
+		})
+	}
+	b.Run("notation", func(b *testing.B) {
+		for b.Loop() {
+			notation.FormatDuration(d)
+		}
+	})
+}
