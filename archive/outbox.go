@@ -126,6 +126,81 @@ WHERE id = ?3 AND status = 'pending' AND (claimed_by = '' OR claimed_by = ?1 OR 
 	return claimed, err
 }
 
+// ClaimState is what [Store.ClaimOutboxes] found for one mail.
+type ClaimState int
+
+const (
+	// ClaimTaken: the caller holds the claim now and may send the mail.
+	ClaimTaken ClaimState = iota
+	// ClaimRefused: the mail is no longer Pending, or another sender holds
+	// a claim younger than [ClaimLease]; the caller must not send it
+	// (ClaimOutbox's false).
+	ClaimRefused
+	// ClaimGone: there is no such mail (ClaimOutbox's [ErrNotFound]), e.g.
+	// another mail took its place ([Change.Replace]).
+	ClaimGone
+)
+
+// ClaimOutboxes claims the Pending mails ids for the sender owner at
+// instant at, as [Store.ClaimOutbox] claims one, but all in one write
+// transaction: one fsync for a batch of mails instead of one each
+// (docs/performance.md, issue 19 §8). It returns one [ClaimState] per id,
+// in the order of ids. A mail claimed here and then not sent must have
+// its claim dropped ([Store.MarkSentAll]'s release) or its
+// result recorded (MarkSent, MarkRetry, MarkFailed), or it waits for
+// [ClaimLease] before another sender takes it; the caller claiming again
+// under the same owner always succeeds. An empty ids writes nothing.
+func (s *Store) ClaimOutboxes(ctx context.Context, ids []int64, owner string, at time.Time) ([]ClaimState, error) {
+	const op = "claim outboxes"
+	if owner == "" {
+		return nil, &Error{Op: op, Err: invalid("empty claim owner")}
+	}
+	if len(ids) == 0 {
+		return nil, nil
+	}
+	states := make([]ClaimState, len(ids))
+	err := s.write(ctx, op, func(tx *sql.Tx) error {
+		claim, err := tx.PrepareContext(ctx, `UPDATE outbox SET claimed_by = ?1, claimed_at = ?2
+WHERE id = ?3 AND status = 'pending' AND (claimed_by = '' OR claimed_by = ?1 OR claimed_at < ?4)`)
+		if err != nil {
+			return err
+		}
+		defer claim.Close()
+		exists, err := tx.PrepareContext(ctx, `SELECT EXISTS (SELECT 1 FROM outbox WHERE id = ?)`)
+		if err != nil {
+			return err
+		}
+		defer exists.Close()
+		for i, id := range ids {
+			res, err := claim.ExecContext(ctx, owner, fmtTime(at), id, fmtTime(at.Add(-ClaimLease)))
+			if err != nil {
+				return err
+			}
+			n, err := res.RowsAffected()
+			if err != nil {
+				return err
+			}
+			if n == 1 {
+				states[i] = ClaimTaken
+				continue
+			}
+			var found bool
+			if err := exists.QueryRowContext(ctx, id).Scan(&found); err != nil {
+				return err
+			}
+			states[i] = ClaimRefused
+			if !found {
+				states[i] = ClaimGone
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return states, nil
+}
+
 // ReleaseClaims drops every claim on Pending mails. The daemon calls it at
 // start, holding the archive's exclusive lock ([Options.Exclusive]): no
 // other sender can be alive then, so the claims are those of a process
@@ -162,6 +237,65 @@ func (s *Store) Outbox(ctx context.Context, status OutboxStatus) ([]OutboxMail, 
 func (s *Store) MarkSent(ctx context.Context, id int64, at time.Time) error {
 	return s.updateOutbox(ctx, "mark sent", id,
 		`UPDATE outbox SET status = 'sent', sent_at = ?, claimed_by = '', claimed_at = NULL WHERE id = ?`, fmtTime(at), id)
+}
+
+// MarkSentAll records, in one write transaction, that the mails sent
+// were handed to the SMTP server at at, as [Store.MarkSent] records one,
+// and drops owner's claims on the mails release (claimed by
+// [Store.ClaimOutboxes] but not sent: they stay Pending, due as before,
+// for the next sender). A mail of release that owner no longer claims is
+// left alone. One fsync for a batch of sent mails instead of one each;
+// the price is the crash window: a process that dies after handing k
+// mails of a batch to SMTP and before this commit sends those k again
+// after restart (after [Store.ReleaseClaims]), with the same bytes and
+// Message-IDs, where MarkSent after every mail resends at most one.
+// docs/architecture.md ("The mail loop's transactions") says what is
+// promised. A mail of sent that does not exist changes nothing: the
+// others are recorded all the same, and the error, wrapping
+// [ErrNotFound], names the missing ids. Empty sent and release write
+// nothing.
+func (s *Store) MarkSentAll(ctx context.Context, sent []int64, at time.Time, owner string, release []int64) error {
+	const op = "mark sent all"
+	if len(sent) == 0 && len(release) == 0 {
+		return nil
+	}
+	var missing []int64
+	err := s.write(ctx, op, func(tx *sql.Tx) error {
+		mark, err := tx.PrepareContext(ctx, `UPDATE outbox SET status = 'sent', sent_at = ?, claimed_by = '', claimed_at = NULL WHERE id = ?`)
+		if err != nil {
+			return err
+		}
+		defer mark.Close()
+		for _, id := range sent {
+			res, err := mark.ExecContext(ctx, fmtTime(at), id)
+			if err != nil {
+				return err
+			}
+			if n, err := res.RowsAffected(); err != nil {
+				return err
+			} else if n == 0 {
+				missing = append(missing, id)
+			}
+		}
+		if len(release) == 0 {
+			return nil
+		}
+		free, err := tx.PrepareContext(ctx, `UPDATE outbox SET claimed_by = '', claimed_at = NULL WHERE id = ? AND status = 'pending' AND claimed_by = ?`)
+		if err != nil {
+			return err
+		}
+		defer free.Close()
+		for _, id := range release {
+			if _, err := free.ExecContext(ctx, id, owner); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err == nil && len(missing) > 0 {
+		return notFound(op, fmt.Sprintf("outbox mails %v", missing))
+	}
+	return err
 }
 
 // MarkRetry records a failed attempt to send mail id that may succeed
