@@ -210,7 +210,8 @@ func (w *loopWorld) newGame(b *testing.B, i int, moves []string) benchGame {
 // the games one ply at a time, so the referee replays a game of up to
 // 12 plies per mail. batch=1 polls after each mail (the latency-bound
 // case); batch=10 lets ten mails queue before a poll. Run it on one core
-// too: -cpu 1,2.
+// too: -cpu 1,2. Beside mails/s it reports the archive's write
+// transactions per mail (txns/mail), each one an fsync.
 func BenchmarkMailLoop(b *testing.B) {
 	for _, batch := range []int{1, 10} {
 		b.Run(fmt.Sprintf("batch=%d", batch), func(b *testing.B) { benchMailLoop(b, batch) })
@@ -242,6 +243,7 @@ func benchMailLoop(b *testing.B, batch int) {
 		mails[k] = mail{from, w.mail(b, from, "Re: [taflmail "+g.id+" "+key+"] your move", g.moves[ply])}
 	}
 	b.ReportAllocs()
+	txns := w.store.WriteTransactions()
 	b.ResetTimer()
 	for k := 0; k < b.N; k += batch {
 		for j := k; j < min(k+batch, b.N); j++ {
@@ -251,6 +253,8 @@ func benchMailLoop(b *testing.B, batch int) {
 	}
 	b.StopTimer()
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "mails/s")
+	// each write transaction waits for an fsync (synchronous=FULL)
+	b.ReportMetric(float64(w.store.WriteTransactions()-txns)/float64(b.N), "txns/mail")
 
 	// Every mail moved a piece and was answered twice.
 	all, err := w.store.Games(context.Background(), archive.GameFilter{})

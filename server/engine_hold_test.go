@@ -211,10 +211,10 @@ type sentBeforeCommit struct {
 func (s *sentBeforeCommit) Commit(ctx context.Context, c archive.Change) error {
 	if len(c.Replace) > 0 && !s.done {
 		s.done = true
-		if ok, err := s.ClaimOutbox(ctx, c.Replace[0], "other-sender", s.at); !ok || err != nil {
-			return fmt.Errorf("test: claim: %v, %v", ok, err)
+		if claims, err := s.ClaimOutboxes(ctx, c.Replace[:1], "other-sender", s.at); err != nil || claims[0] != archive.ClaimTaken {
+			return fmt.Errorf("test: claim: %v, %v", claims, err)
 		}
-		if err := s.MarkSent(ctx, c.Replace[0], s.at); err != nil {
+		if err := s.MarkSentAll(ctx, c.Replace[:1], s.at, "other-sender", nil); err != nil {
 			return err
 		}
 	}

@@ -99,6 +99,27 @@ func (f *faultStore) wrap(op string, call func() error) error {
 	return err
 }
 
+// wrapEach runs call, one archive transaction that does what n calls of
+// op did one by one: it takes the faults of all n calls, and the first
+// fault among them fails the whole call, before it or after it, as in
+// wrap.
+func (f *faultStore) wrapEach(op string, n int, call func() error) error {
+	var first fault
+	for i := 0; i < n; i++ {
+		if ft, ok := f.next(op); ok && ft.err != nil && first.err == nil {
+			first = ft
+		}
+	}
+	if first.err != nil && !first.after {
+		return first.err
+	}
+	err := call()
+	if first.err != nil && err == nil {
+		return first.err
+	}
+	return err
+}
+
 func (f *faultStore) Processed(ctx context.Context, id, hash string) (done bool, err error) {
 	err = f.wrap("Processed", func() (e error) { done, e = f.Store.Processed(ctx, id, hash); return })
 	return done, err
@@ -142,8 +163,10 @@ func (f *faultStore) PendingOutbox(ctx context.Context, now time.Time, limit int
 	return ms, err
 }
 
-func (f *faultStore) MarkSent(ctx context.Context, id int64, at time.Time) error {
-	return f.wrap("MarkSent", func() error { return f.Store.MarkSent(ctx, id, at) })
+// MarkSentAll records a round of sent mails in one transaction; it
+// stands for one "MarkSent" call per sent mail (wrapEach).
+func (f *faultStore) MarkSentAll(ctx context.Context, sent []int64, at time.Time, owner string, release []int64) error {
+	return f.wrapEach("MarkSent", len(sent), func() error { return f.Store.MarkSentAll(ctx, sent, at, owner, release) })
 }
 
 func (f *faultStore) MarkRetry(ctx context.Context, id int64, next time.Time, text string) error {

@@ -31,9 +31,12 @@ func (f *faultStore) Leave(ctx context.Context, addr string) (ls []notation.Leav
 	return ls, err
 }
 
-func (f *faultStore) ClaimOutbox(ctx context.Context, id int64, owner string, at time.Time) (ok bool, err error) {
-	err = f.wrap("ClaimOutbox", func() (e error) { ok, e = f.Store.ClaimOutbox(ctx, id, owner, at); return })
-	return ok, err
+// ClaimOutboxes claims a round of mails in one transaction; it stands for
+// one "ClaimOutbox" call per mail, as the daemon claimed them before
+// rounds were claimed at once (wrapEach).
+func (f *faultStore) ClaimOutboxes(ctx context.Context, ids []int64, owner string, at time.Time) (cs []archive.ClaimState, err error) {
+	err = f.wrapEach("ClaimOutbox", len(ids), func() (e error) { cs, e = f.Store.ClaimOutboxes(ctx, ids, owner, at); return })
+	return cs, err
 }
 
 // timerPoint is one step of a timer firing at which TestFaultTimerPoints

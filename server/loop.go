@@ -129,9 +129,10 @@ func (s *Server) reconnect(ctx context.Context, r reconnecter, down time.Time) {
 }
 
 // Poll fetches the mails after the remembered UID (all of them when rescan
-// is set or UIDVALIDITY changed) and handles them in UID order: decide and
-// commit, send the outbox, mark the mail done. It stops at the first mail
-// that cannot be committed, leaving it unread for the next poll.
+// is set or UIDVALIDITY changed) and handles them in UID order, in chunks
+// of up to pollChunk (handleChunk): decide and commit each, send the
+// outbox, mark each mail done. It stops at the first mail that cannot be
+// committed, leaving it unread for the next poll.
 func (s *Server) Poll(ctx context.Context, rescan bool) error {
 	start := s.opts.Now() // every mail that arrived before is fetched below
 	validity, last, err := s.store.MailboxState(ctx, s.opts.Mailbox)
@@ -148,23 +149,66 @@ func (s *Server) Poll(ctx context.Context, rescan bool) error {
 	if current != validity && validity != 0 {
 		s.log.Warn("UIDVALIDITY changed: rescanning the mailbox", "old", validity, "new", current)
 	}
-	for _, m := range msgs {
-		if err := s.HandleMail(ctx, m); err != nil {
+	for len(msgs) > 0 {
+		n := min(len(msgs), pollChunk)
+		if err := s.handleChunk(ctx, msgs[:n]); err != nil {
 			return err
 		}
+		msgs = msgs[n:]
+	}
+	s.polled.Store(start.UnixNano()) // the inbox is read up to start (Decision C4)
+	return nil
+}
+
+// pollChunk is how many fetched mails Poll decides before it sends
+// their replies and marks them done: the outbox's transactions are then
+// shared by the chunk's mails (FlushOutbox claims and records a round of
+// replies in one transaction each), while the first mail's replies wait
+// for at most pollChunk-1 decisions.
+const pollChunk = 20
+
+// handleChunk handles the mails ms in order: each is decided and
+// committed (HandleMail, one transaction each, a later mail seeing what
+// an earlier one wrote); then the outbox is sent, with the replies of
+// all of them (FlushOutbox); then each committed mail is marked done, in
+// order. A mail that cannot be committed ends the chunk: those before it
+// are still sent and marked done, it and those after it stay in the
+// inbox for the next poll, and its error is returned. So a mail is marked
+// done only once its decision is committed and its replies were handed
+// to SMTP, deferred or failed, each recorded in the archive.
+func (s *Server) handleChunk(ctx context.Context, ms []*mailer.Message) error {
+	var handleErr error
+	handled := 0
+	for _, m := range ms {
+		if handleErr = s.HandleMail(ctx, m); handleErr != nil {
+			break
+		}
+		handled++
+	}
+	if handled > 0 {
 		s.FlushOutbox(ctx)
+	}
+	for _, m := range ms[:handled] {
 		if err := s.opts.Inbox.Done(ctx, m.UID); err != nil {
 			return err
 		}
 	}
-	s.polled.Store(start.UnixNano()) // the inbox is read up to start (Decision C4)
-	return nil
+	return handleErr
 }
 
 // FlushOutbox sends every pending mail that is due, in order per game.
 // A temporary SMTP failure (4xx, network) schedules a retry with doubling
 // delay; a permanent one (5xx), or too many attempts, marks the mail failed
 // and logs it for the operator (`taflmail outbox`).
+//
+// It works in rounds of up to flushRound mails, each with two archive
+// transactions whatever its size: one claims the round's mails
+// (archive.Store.ClaimOutboxes) before any goes to SMTP, one records
+// those sent and drops the claims of those not tried
+// (archive.Store.MarkSentAll) after the last; only a deferral or a
+// failure is recorded on its own, at once. A crash between the two sends
+// the round's sent mails again after restart, with the same bytes and
+// Message-IDs (docs/architecture.md, "The mail loop's transactions").
 //
 // A mail is sent and its result recorded even when ctx ends meanwhile (the
 // Sender's own timeout bounds it): abandoning an SMTP transaction after
@@ -174,80 +218,148 @@ func (s *Server) FlushOutbox(ctx context.Context) {
 	stop := ctx
 	ctx = context.WithoutCancel(ctx)
 	for round := 0; round < 100 && stop.Err() == nil; round++ {
-		now := s.opts.Now()
-		pending, err := s.store.PendingOutbox(ctx, now, 20)
-		if err != nil {
-			s.log.Error("reading the outbox failed", "err", err)
+		progress, ok := s.flushRound(ctx, stop)
+		if !ok || !progress {
 			return
 		}
-		if len(pending) == 0 {
-			return
-		}
-		progress, markFailed := false, false
-		held := map[string]bool{} // game and recipients of a mail deferred in this round
-		for _, m := range pending {
-			if stop.Err() != nil {
-				return
-			}
-			key := m.GameID + "\x00" + strings.Join(m.To, ",")
-			if held[key] {
-				continue // a later mail must not overtake a deferred one
-			}
-			// Claim the mail first: a second process on this archive (one
-			// that slipped past the daemon's lock) then never sends it too.
-			claimed, err := s.store.ClaimOutbox(ctx, m.ID, s.owner, s.opts.Now())
-			if errors.Is(err, archive.ErrNotFound) {
-				continue // the engine's reply took its place meanwhile (engine_hold.go)
-			}
-			if err != nil {
-				s.log.Error("claiming an outbox mail failed", "id", m.ID, "err", err)
-				return
-			}
-			if !claimed {
+	}
+}
+
+// roundMails is the number of outbox mails FlushOutbox reads, claims
+// and records in one round: at least the replies of a poll's batch of
+// mails (two or three a mail), few enough that their raw bytes are no
+// burden and that a claim taken at the round's start is far from
+// archive.ClaimLease when the last is sent.
+const roundMails = 50
+
+// flushRound reads, claims, sends and records one round of due outbox
+// mails (FlushOutbox). progress says whether a mail was sent; ok is
+// false when FlushOutbox must stop: nothing was due, an archive call
+// failed (a sent mail that could not be recorded included: every further
+// round would send it again), or stop ended.
+func (s *Server) flushRound(ctx, stop context.Context) (progress, ok bool) {
+	now := s.opts.Now()
+	pending, err := s.store.PendingOutbox(ctx, now, roundMails)
+	if err != nil {
+		s.log.Error("reading the outbox failed", "err", err)
+		return false, false
+	}
+	if len(pending) == 0 {
+		return false, false
+	}
+	ids := make([]int64, len(pending))
+	for i, m := range pending {
+		ids[i] = m.ID
+	}
+	// Claim the mails first: a second process on this archive (one that
+	// slipped past the daemon's lock) then never sends them too.
+	claims, err := s.store.ClaimOutboxes(ctx, ids, s.owner, now)
+	if err != nil {
+		s.log.Error("claiming outbox mails failed", "ids", len(ids), "err", err)
+		return false, false
+	}
+	claimedAt := now
+	var sent, release []int64
+	held := map[string]bool{} // game and recipients of a mail deferred in this round
+	ok = true
+	for i, m := range pending {
+		if claims[i] != archive.ClaimTaken {
+			if claims[i] == archive.ClaimRefused {
 				s.log.Warn("outbox mail claimed by another process: not sent here", "id", m.ID)
-				held[key] = true
-				continue
+				held[m.GameID+"\x00"+strings.Join(m.To, ",")] = true
+			} // ClaimGone: the engine's reply took its place meanwhile (engine_hold.go)
+			continue
+		}
+		key := m.GameID + "\x00" + strings.Join(m.To, ",")
+		if held[key] || stop.Err() != nil || !ok {
+			release = append(release, m.ID) // a later mail must not overtake a deferred one
+			continue
+		}
+		if s.opts.Now().Sub(claimedAt) > archive.ClaimLease/2 {
+			// A slow SMTP server: renew the claims not yet used before
+			// they lapse and another sender may take them.
+			claimedAt = s.opts.Now()
+			if !s.renewClaims(ctx, pending[i:], claims[i:], claimedAt) {
+				ok = false
 			}
-			err = s.opts.Sender.Send(ctx, m.From, m.To, m.Raw)
-			if err == nil {
-				progress = true
-				s.opts.Observer.ReplySent()
-				if m.Attempts > 0 {
-					s.log.Info("sending succeeded after a retry", "id", m.ID, "to", m.To, "attempts", m.Attempts+1,
-						"waited", s.opts.Now().Sub(m.CreatedAt).Round(time.Second), "last_err", m.LastError)
-				}
-				if err := s.store.MarkSent(ctx, m.ID, s.opts.Now()); err != nil {
-					// the mail went out but is still pending: finish this
-					// batch, then stop, or every round would send it again
-					s.log.Error("recording a sent mail failed", "id", m.ID, "err", err)
-					markFailed = true
-				}
-				continue
-			}
-			held[key] = true
-			var se *mailer.SendError
-			temporary := !errors.As(err, &se) || se.Temporary
-			if temporary && m.Attempts+1 < s.opts.MaxAttempts {
-				delay := s.opts.RetryAfter << min(m.Attempts, 16)
-				delay = min(delay, 6*time.Hour)
-				s.log.Warn("sending deferred", "id", m.ID, "to", m.To, "err", err, "retry_in", delay)
-				s.opts.Observer.ReplyDeferred()
-				if err := s.store.MarkRetry(ctx, m.ID, now.Add(delay), err.Error()); err != nil {
-					s.log.Error("recording a retry failed", "id", m.ID, "err", err)
+			if !ok || claims[i] != archive.ClaimTaken {
+				if claims[i] == archive.ClaimTaken {
+					release = append(release, m.ID)
+				} else {
+					held[key] = true
 				}
 				continue
-			}
-			s.log.Error("sending failed for good", "id", m.ID, "to", m.To, "err", err)
-			s.opts.Observer.ReplyFailed()
-			if err := s.store.MarkFailed(ctx, m.ID, err.Error()); err != nil {
-				s.log.Error("recording a failed mail failed", "id", m.ID, "err", err)
-			} else {
-				s.invitationFailed(ctx, m) // the challenger learns of it (invitations.go)
 			}
 		}
-		if !progress || markFailed {
-			return
+		err := s.opts.Sender.Send(ctx, m.From, m.To, m.Raw)
+		if err == nil {
+			progress = true
+			sent = append(sent, m.ID)
+			s.opts.Observer.ReplySent()
+			if m.Attempts > 0 {
+				s.log.Info("sending succeeded after a retry", "id", m.ID, "to", m.To, "attempts", m.Attempts+1,
+					"waited", s.opts.Now().Sub(m.CreatedAt).Round(time.Second), "last_err", m.LastError)
+			}
+			continue
 		}
+		held[key] = true
+		s.sendFailed(ctx, m, now, err)
+	}
+	if err := s.store.MarkSentAll(ctx, sent, s.opts.Now(), s.owner, release); err != nil {
+		// the mails went out but are still pending: stop, or every
+		// round would send them again
+		s.log.Error("recording sent mails failed", "ids", sent, "err", err)
+		return progress, false
+	}
+	return progress, ok
+}
+
+// renewClaims claims again, at at, the mails of pending whose claims
+// (the same index) are held, and writes the outcome into claims: a claim
+// that lapsed meanwhile may have been taken by another sender. It
+// reports false, the claims unchanged, when the archive failed.
+func (s *Server) renewClaims(ctx context.Context, pending []archive.OutboxMail, claims []archive.ClaimState, at time.Time) bool {
+	var ids []int64
+	var idx []int
+	for j, m := range pending {
+		if claims[j] == archive.ClaimTaken {
+			ids, idx = append(ids, m.ID), append(idx, j)
+		}
+	}
+	renewed, err := s.store.ClaimOutboxes(ctx, ids, s.owner, at)
+	if err != nil {
+		s.log.Error("claiming outbox mails failed", "ids", len(ids), "err", err)
+		return false
+	}
+	for k, j := range idx {
+		claims[j] = renewed[k]
+	}
+	return true
+}
+
+// sendFailed records that sending outbox mail m failed with err at now:
+// a temporary failure is retried after a doubling delay (MarkRetry), a
+// permanent one, or the last attempt, marks it failed (MarkFailed) and
+// tells a challenger whose invitation it was.
+func (s *Server) sendFailed(ctx context.Context, m archive.OutboxMail, now time.Time, err error) {
+	var se *mailer.SendError
+	temporary := !errors.As(err, &se) || se.Temporary
+	if temporary && m.Attempts+1 < s.opts.MaxAttempts {
+		delay := s.opts.RetryAfter << min(m.Attempts, 16)
+		delay = min(delay, 6*time.Hour)
+		s.log.Warn("sending deferred", "id", m.ID, "to", m.To, "err", err, "retry_in", delay)
+		s.opts.Observer.ReplyDeferred()
+		if err := s.store.MarkRetry(ctx, m.ID, now.Add(delay), err.Error()); err != nil {
+			s.log.Error("recording a retry failed", "id", m.ID, "err", err)
+		}
+		return
+	}
+	s.log.Error("sending failed for good", "id", m.ID, "to", m.To, "err", err)
+	s.opts.Observer.ReplyFailed()
+	if err := s.store.MarkFailed(ctx, m.ID, err.Error()); err != nil {
+		s.log.Error("recording a failed mail failed", "id", m.ID, "err", err)
+	} else {
+		s.invitationFailed(ctx, m) // the challenger learns of it (invitations.go)
 	}
 }
 

@@ -41,8 +41,10 @@ type Store interface {
 	CountMails(ctx context.Context, f archive.MailFilter) (int, error)
 	Mail(ctx context.Context, messageID string) (archive.ProcessedMail, error)
 	PendingOutbox(ctx context.Context, now time.Time, limit int) ([]archive.OutboxMail, error)
-	ClaimOutbox(ctx context.Context, id int64, owner string, at time.Time) (bool, error)
-	MarkSent(ctx context.Context, id int64, at time.Time) error
+	// ClaimOutboxes and MarkSentAll claim and record a round of the
+	// outbox in one transaction each (FlushOutbox).
+	ClaimOutboxes(ctx context.Context, ids []int64, owner string, at time.Time) ([]archive.ClaimState, error)
+	MarkSentAll(ctx context.Context, sent []int64, at time.Time, owner string, release []int64) error
 	MarkRetry(ctx context.Context, id int64, next time.Time, errText string) error
 	MarkFailed(ctx context.Context, id int64, errText string) error
 	// HeldOutbox finds a reply held for the engine's answer (engine_hold.go).
