@@ -201,7 +201,7 @@ func (s *Server) handleChunk(ctx context.Context, ms []*mailer.Message) error {
 // delay; a permanent one (5xx), or too many attempts, marks the mail failed
 // and logs it for the operator (`taflmail outbox`).
 //
-// It works in rounds of up to flushRound mails, each with two archive
+// It works in rounds of up to roundMails mails, each with two archive
 // transactions whatever its size: one claims the round's mails
 // (archive.Store.ClaimOutboxes) before any goes to SMTP, one records
 // those sent and drops the claims of those not tried
