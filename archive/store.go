@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"modernc.org/sqlite" // also registers the "sqlite" driver
@@ -66,17 +65,10 @@ type Store struct {
 	lock   *fileLock     // the Exclusive lock, or nil
 	calls  *calls        // the calls under way on db, which Close waits for
 
-	migration Migration    // what OpenWith did to the schema
-	commits   atomic.Int64 // write transactions committed (WriteTransactions)
-}
+	migration Migration // what OpenWith did to the schema
 
-// WriteTransactions is how many write transactions this Store has
-// committed since it was opened (the schema's migrations included): in a
-// file archive each one waits for an fsync of the write-ahead log
-// (synchronous=FULL). Tests and benchmarks count them per mail
-// (docs/performance.md); a failed or rolled-back transaction is not
-// counted.
-func (s *Store) WriteTransactions() int64 { return s.commits.Load() }
+	commits commitCount // write transactions committed (WriteTransactions)
+}
 
 // Open opens the archive at path, creating the file and its parent
 // directory if needed, and brings its schema up to date. path ":memory:"
@@ -306,7 +298,7 @@ func (s *Store) write(ctx context.Context, op string, fn func(*sql.Tx) error) er
 	if err := tx.Commit(); err != nil {
 		return fail(op, err)
 	}
-	s.commits.Add(1)
+	s.commits.add()
 	return nil
 }
 
