@@ -104,7 +104,7 @@ func (s *Server) replyBudget(ctx context.Context, addr, domain string, b archive
 	if b == archive.CommandBudget {
 		what = "mails with a command"
 	}
-	n, err := s.store.CountMails(ctx, archive.MailFilter{From: addr, Auth: archive.OnlyUnauthenticated, Budget: b,
+	n, err := s.recordPort().CountMails(ctx, archive.MailFilter{From: addr, Auth: archive.OnlyUnauthenticated, Budget: b,
 		AnsweredOnly: true, Since: hourAgo(now)})
 	if err != nil {
 		return "", notHeld, err
@@ -113,7 +113,7 @@ func (s *Server) replyBudget(ctx context.Context, addr, domain string, b archive
 		return fmt.Sprintf("reply cap for this sender reached: %d %s answered in the last hour", n, what), bySenderCap, nil
 	}
 	if domain != "" {
-		n, err := s.store.CountMails(ctx, archive.MailFilter{Domain: domain, Auth: archive.OnlyUnauthenticated, Budget: b,
+		n, err := s.recordPort().CountMails(ctx, archive.MailFilter{Domain: domain, Auth: archive.OnlyUnauthenticated, Budget: b,
 			AnsweredOnly: true, Since: now.Add(-budgetWindow)})
 		if err != nil {
 			return "", notHeld, err
@@ -129,7 +129,7 @@ func (s *Server) replyBudget(ctx context.Context, addr, domain string, b archive
 	if s.opts.JunkReplies == 0 {
 		return "replies to mails without a key or a valid command are switched off (server.junk_replies_per_10m)", byJunkBudget, nil
 	}
-	all, err := s.store.CountMails(ctx, archive.MailFilter{Auth: archive.OnlyUnauthenticated, Budget: archive.JunkBudget,
+	all, err := s.recordPort().CountMails(ctx, archive.MailFilter{Auth: archive.OnlyUnauthenticated, Budget: archive.JunkBudget,
 		AnsweredOnly: true, Since: now.Add(-budgetWindow)})
 	if err != nil {
 		return "", notHeld, err
@@ -155,7 +155,7 @@ func (ss *session) loopBreaker(disposition string) (string, heldBy, error) {
 	if disposition != applied {
 		f.Disposition, limit = disposition, maxKeyedRefusals
 	}
-	n, err := ss.srv.store.CountMails(ss.ctx, f)
+	n, err := ss.srv.recordPort().CountMails(ss.ctx, f)
 	if err != nil {
 		return "", notHeld, err
 	}
@@ -193,7 +193,7 @@ func (s *Server) capRefusals(ss *session, disposition string, b archive.MailBudg
 	if disposition == applied || b == archive.ConfirmationBudget {
 		return "", notHeld, nil
 	}
-	n, err := s.store.CountMails(ss.ctx, archive.MailFilter{From: ss.from, Disposition: disposition, Budget: b,
+	n, err := s.recordPort().CountMails(ss.ctx, archive.MailFilter{From: ss.from, Disposition: disposition, Budget: b,
 		Auth: archive.OnlyUnauthenticated, AnsweredOnly: true, Since: hourAgo(ss.now)})
 	if err != nil {
 		return "", notHeld, err

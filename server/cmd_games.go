@@ -29,7 +29,7 @@ const maxGamesText = maxReplyText / 2
 // (findGameInText, issue 8 §5). The list goes to the sender's address
 // only, where every mail about those games goes anyway.
 func (ss *session) games(*grammar.GamesCommand) error {
-	gs, err := ss.srv.store.GamesOf(ss.ctx, ss.from)
+	gs, err := ss.srv.gamePort().GamesOf(ss.ctx, ss.from)
 	if err != nil {
 		return err
 	}

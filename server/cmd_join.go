@@ -95,7 +95,7 @@ func (ss *session) pendingEntry(id string) (archive.PendingEntry, bool, error) {
 			return p, true, nil
 		}
 	}
-	p, err := ss.srv.store.PendingEntry(ss.ctx, id, ss.from)
+	p, err := ss.srv.tournamentPort().PendingEntry(ss.ctx, id, ss.from)
 	if errors.Is(err, archive.ErrNotFound) {
 		return archive.PendingEntry{}, false, nil
 	}

@@ -192,7 +192,7 @@ func (ss *session) leaveOf(addr string) ([]notation.Leave, error) {
 	if ls, ok := ss.leaves[addr]; ok {
 		return ls, nil
 	}
-	ls, err := ss.srv.store.Leave(ss.ctx, addr)
+	ls, err := ss.srv.clockPort().Leave(ss.ctx, addr)
 	if err != nil {
 		return nil, err
 	}
@@ -214,7 +214,7 @@ func (ss *session) setLeave(leave []notation.Leave, told func(lang string, games
 		ss.leaves = map[string][]notation.Leave{}
 	}
 	ss.leaves[ss.from] = leave
-	gs, err := ss.srv.store.GamesOf(ss.ctx, ss.from)
+	gs, err := ss.srv.gamePort().GamesOf(ss.ctx, ss.from)
 	if err != nil {
 		return leaveGames{}, err
 	}

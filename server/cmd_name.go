@@ -34,7 +34,7 @@ var _ PublicNameStore = (*archive.Store)(nil)
 // their games (a forged From must not rename anyone); asking does not:
 // the answer goes to the address itself.
 func (ss *session) name(c *grammar.NameCommand) error {
-	ns, ok := ss.srv.store.(PublicNameStore)
+	ns, ok := ss.srv.namePort()
 	if !ok {
 		return errors.New("server: the store keeps no public names")
 	}

@@ -112,7 +112,7 @@ func (ss *session) mayInvite(opp string) error {
 			return ss.refuse("err.invite.once", opp)
 		}
 	}
-	gs, err := ss.srv.store.GamesOf(ss.ctx, opp)
+	gs, err := ss.srv.gamePort().GamesOf(ss.ctx, opp)
 	if err != nil {
 		return err
 	}
@@ -213,7 +213,7 @@ func (ss *session) challengeLimit() error {
 // recentChallenges returns when each game the sender challenged in the
 // last hour was created, this mail's included.
 func (ss *session) recentChallenges() ([]time.Time, error) {
-	gs, err := ss.srv.store.GamesOf(ss.ctx, ss.from)
+	gs, err := ss.srv.gamePort().GamesOf(ss.ctx, ss.from)
 	if err != nil {
 		return nil, err
 	}

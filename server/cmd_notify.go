@@ -92,7 +92,7 @@ func (ss *session) notify(c *grammar.NotifyCommand) error {
 		p, ok := ss.players[ss.from]
 		var err error
 		if !ok {
-			if p, err = ss.srv.store.Player(ss.ctx, ss.from); err != nil && !errors.Is(err, archive.ErrNotFound) {
+			if p, err = ss.srv.gamePort().Player(ss.ctx, ss.from); err != nil && !errors.Is(err, archive.ErrNotFound) {
 				return err
 			}
 		}
@@ -135,11 +135,11 @@ func (ss *session) playsAny() (bool, error) {
 			return true, nil
 		}
 	}
-	gs, err := ss.srv.store.GamesOf(ss.ctx, ss.from)
+	gs, err := ss.srv.gamePort().GamesOf(ss.ctx, ss.from)
 	if err != nil || len(gs) > 0 {
 		return len(gs) > 0, err
 	}
-	es, err := ss.srv.store.EntriesOf(ss.ctx, ss.from)
+	es, err := ss.srv.tournamentPort().EntriesOf(ss.ctx, ss.from)
 	return len(es) > 0, err
 }
 

@@ -61,7 +61,7 @@ func (ss *session) makePrivate(*grammar.PrivateCommand) error {
 	}
 	*flag = true
 	t.changed = true
-	specs, err := ss.srv.store.Spectators(ss.ctx, t.g.ID)
+	specs, err := ss.srv.spectatorPort().Spectators(ss.ctx, t.g.ID)
 	if err != nil {
 		return err
 	}

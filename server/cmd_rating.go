@@ -25,7 +25,7 @@ const maxHistoryListed = 20
 // (Decision R1).
 func (ss *session) ratingCommand(c *grammar.RatingCommand) error {
 	if c.Variant == "" {
-		rs, err := ss.srv.store.RatingsOf(ss.ctx, ss.from)
+		rs, err := ss.srv.tournamentPort().RatingsOf(ss.ctx, ss.from)
 		if err != nil {
 			return err
 		}
@@ -46,7 +46,7 @@ func (ss *session) ratingCommand(c *grammar.RatingCommand) error {
 	if err != nil {
 		return err
 	}
-	hist, err := ss.srv.store.RatingHistory(ss.ctx, ss.from, v.Name)
+	hist, err := ss.srv.tournamentPort().RatingHistory(ss.ctx, ss.from, v.Name)
 	if err != nil {
 		return err
 	}

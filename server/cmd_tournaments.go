@@ -18,11 +18,11 @@ func init() {
 // entries by mail (until their closing day) and those running, each with
 // the command that goes with it. Anyone may ask.
 func (ss *session) tournaments(*grammar.TournamentsCommand) error {
-	created, err := ss.srv.store.Tournaments(ss.ctx, archive.TournamentFilter{Status: archive.TournamentCreated})
+	created, err := ss.srv.tournamentPort().Tournaments(ss.ctx, archive.TournamentFilter{Status: archive.TournamentCreated})
 	if err != nil {
 		return err
 	}
-	running, err := ss.srv.store.Tournaments(ss.ctx, archive.TournamentFilter{Status: archive.TournamentRunning})
+	running, err := ss.srv.tournamentPort().Tournaments(ss.ctx, archive.TournamentFilter{Status: archive.TournamentRunning})
 	if err != nil {
 		return err
 	}
@@ -31,7 +31,7 @@ func (ss *session) tournaments(*grammar.TournamentsCommand) error {
 		if !entryOpen(t, ss.now) {
 			continue
 		}
-		es, err := ss.srv.store.Entries(ss.ctx, t.ID)
+		es, err := ss.srv.tournamentPort().Entries(ss.ctx, t.ID)
 		if err != nil {
 			return err
 		}

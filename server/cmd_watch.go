@@ -99,7 +99,7 @@ func (ss *session) watchRoom(id string) (*archive.Spectator, error) {
 	if n >= maxSpectators {
 		return nil, ss.refuse("err.watch.full", id, maxSpectators)
 	}
-	watching, err := ss.srv.store.Watching(ss.ctx, ss.from)
+	watching, err := ss.srv.spectatorPort().Watching(ss.ctx, ss.from)
 	if err != nil {
 		return nil, err
 	}
@@ -176,7 +176,7 @@ func (ss *session) watchConsent(c *grammar.WatchCommand, what string, resultsOnl
 // spectatorOf returns the sender's spectator row of game id, stored or
 // added by this mail (nil if none), and how many spectators the game has.
 func (ss *session) spectatorOf(id string) (*archive.Spectator, int, error) {
-	specs, err := ss.srv.store.Spectators(ss.ctx, id)
+	specs, err := ss.srv.spectatorPort().Spectators(ss.ctx, id)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -237,7 +237,7 @@ func (ss *session) unwatch(c *grammar.UnwatchCommand) error {
 		}
 		return err
 	}
-	specs, err := ss.srv.store.Spectators(ss.ctx, id)
+	specs, err := ss.srv.spectatorPort().Spectators(ss.ctx, id)
 	if err != nil {
 		return err
 	}
@@ -271,7 +271,7 @@ func (ss *session) unwatch(c *grammar.UnwatchCommand) error {
 func (ss *session) unwatchEvent(named bool, id string) (string, bool, error) {
 	event := strings.ToLower(id)
 	if !named || gameIDShaped(id) {
-		g, err := ss.srv.store.Game(ss.ctx, id)
+		g, err := ss.srv.gamePort().Game(ss.ctx, id)
 		if errors.Is(err, archive.ErrNotFound) {
 			if !named {
 				return "", false, nil
@@ -279,7 +279,7 @@ func (ss *session) unwatchEvent(named bool, id string) (string, bool, error) {
 		} else if err != nil {
 			return "", false, err
 		} else {
-			specs, err := ss.srv.store.Spectators(ss.ctx, id)
+			specs, err := ss.srv.spectatorPort().Spectators(ss.ctx, id)
 			if err != nil {
 				return "", false, err
 			}
@@ -294,7 +294,7 @@ func (ss *session) unwatchEvent(named bool, id string) (string, bool, error) {
 	if event == "" || ss.unwatchingEvent(event, ss.from) {
 		return "", false, nil
 	}
-	specs, err := ss.srv.store.TournamentSpectators(ss.ctx, event)
+	specs, err := ss.srv.tournamentPort().TournamentSpectators(ss.ctx, event)
 	if err != nil {
 		return "", false, err
 	}

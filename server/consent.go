@@ -96,7 +96,7 @@ func (ss *session) askConsent(what, request, text string) error {
 			return &quietRequest{fmt.Sprintf("request to confirm %q not mailed: this mail asks it twice", what)}
 		}
 	}
-	c, err := ss.srv.store.Confirmation(ss.ctx, ss.from, what)
+	c, err := ss.srv.consentPort().Confirmation(ss.ctx, ss.from, what)
 	switch {
 	case err == nil && c.Waiting(ss.now):
 		return &quietRequest{fmt.Sprintf("request to confirm %q not mailed: one was mailed at %s and waits until %s",
@@ -105,7 +105,7 @@ func (ss *session) askConsent(what, request, text string) error {
 		return err
 	}
 	if !ss.consent.asking() { // the requests of one mail go in one reply
-		n, err := ss.srv.store.ConfirmationMails(ss.ctx, ss.from, ss.now.Add(-24*time.Hour))
+		n, err := ss.srv.consentPort().ConfirmationMails(ss.ctx, ss.from, ss.now.Add(-24*time.Hour))
 		if err != nil {
 			return err
 		}
@@ -170,7 +170,7 @@ func confirmationLine(lang, request, key string) string {
 // mail (consented) and records that the sender proved its mailbox.
 // Anything else is refused, and nothing is done.
 func (ss *session) confirmConsent(what string, key *grammar.ConfirmKey) (grammar.Command, error) {
-	c, err := ss.srv.store.Confirmation(ss.ctx, ss.from, what)
+	c, err := ss.srv.consentPort().Confirmation(ss.ctx, ss.from, what)
 	if errors.Is(err, archive.ErrNotFound) || err == nil && (!c.Waiting(ss.now) || !equalFoldKey(key.Text, c.Key)) {
 		return nil, ss.refuse("err.confirm.key", what, int(confirmationExpiry/(24*time.Hour)), what)
 	}
@@ -195,7 +195,7 @@ func (ss *session) confirmConsent(what string, key *grammar.ConfirmKey) (grammar
 // request what (triage.go: such a mail is never held back). It only
 // reads the archive.
 func (ss *session) confirmsWaiting(what, key string) (bool, error) {
-	c, err := ss.srv.store.Confirmation(ss.ctx, ss.from, what)
+	c, err := ss.srv.consentPort().Confirmation(ss.ctx, ss.from, what)
 	if err != nil {
 		return false, ignoreNotFound(err)
 	}
@@ -217,7 +217,7 @@ func (ss *session) markProved() {
 		}
 		return
 	}
-	p, err := ss.srv.store.Player(ss.ctx, ss.from)
+	p, err := ss.srv.gamePort().Player(ss.ctx, ss.from)
 	if err == nil && !p.ProvedAt.IsZero() {
 		return
 	}
@@ -230,7 +230,7 @@ func (ss *session) proved(addr string) bool {
 	if p, ok := ss.players[addr]; ok && !p.ProvedAt.IsZero() {
 		return true
 	}
-	p, err := ss.srv.store.Player(ss.ctx, addr)
+	p, err := ss.srv.gamePort().Player(ss.ctx, addr)
 	ss.noteReadErr(err)
 	return err == nil && !p.ProvedAt.IsZero()
 }
@@ -241,7 +241,7 @@ func (ss *session) blocked(addr string) bool {
 	if p, ok := ss.players[addr]; ok {
 		return p.Blocked
 	}
-	p, err := ss.srv.store.Player(ss.ctx, addr)
+	p, err := ss.srv.gamePort().Player(ss.ctx, addr)
 	ss.noteReadErr(err)
 	return err == nil && p.Blocked
 }

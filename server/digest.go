@@ -77,7 +77,7 @@ func (ss *session) digestOn(addr string) bool {
 	if p, ok := ss.players[addr]; ok {
 		return p.Digest
 	}
-	p, err := ss.srv.store.Player(ss.ctx, addr)
+	p, err := ss.srv.gamePort().Player(ss.ctx, addr)
 	if err != nil {
 		ss.noteReadErr(err)
 		return false
@@ -95,7 +95,7 @@ func (s *Server) runDigests(ctx context.Context) (int, error) {
 	seen := map[string]bool{}
 	for ctx.Err() == nil {
 		now := s.opts.Now()
-		due, err := s.store.DueDigests(ctx, now, timerBatch)
+		due, err := s.digestPort().DueDigests(ctx, now, timerBatch)
 		if err != nil || len(due) == 0 {
 			return sent, err
 		}
@@ -156,7 +156,7 @@ func (s *Server) sendDigest(ctx context.Context, d archive.DigestDue, now time.T
 // message it delivers), and how many games it lists. Nothing is to be
 // committed when the player's setting changed since d was read.
 func (s *Server) decideDigest(ss *session, change *archive.Change, d archive.DigestDue) (verdict, int, error) {
-	p, err := s.store.Player(ss.ctx, d.Address)
+	p, err := s.gamePort().Player(ss.ctx, d.Address)
 	if errors.Is(err, archive.ErrNotFound) {
 		return commitNothing, 0, nil
 	}
@@ -169,7 +169,7 @@ func (s *Server) decideDigest(ss *session, change *archive.Change, d archive.Dig
 	next := zones.Next(p.DigestAt, s.storedZone(p.Address, p.DigestZone), ss.now)
 	change.Digests = []archive.DigestSent{{Address: p.Address, Due: d.Due, Next: next}}
 	ss.lang = cmp.Or(p.Language, s.opts.DefaultLanguage)
-	gs, err := s.store.GamesOf(ss.ctx, p.Address)
+	gs, err := s.gamePort().GamesOf(ss.ctx, p.Address)
 	if err != nil {
 		return commitNothing, 0, err
 	}

@@ -168,7 +168,7 @@ func hasLevel(c *grammar.NewGameCommand) bool {
 // engineGamesOf returns the ids of the running games addr plays against
 // the engine, those this mail starts included.
 func (ss *session) engineGamesOf(addr string) ([]string, error) {
-	gs, err := ss.srv.store.GamesOf(ss.ctx, addr)
+	gs, err := ss.srv.gamePort().GamesOf(ss.ctx, addr)
 	if err != nil {
 		return nil, err
 	}
@@ -212,7 +212,7 @@ const engineServeWindow = 5 * time.Minute
 // one, so expensive games never crowd out cheap ones, and the fair order
 // of the engine's turns (engineturn) serves the cheap ones first.
 func (ss *session) engineBooked(level search.Level) error {
-	levels, err := ss.srv.store.EngineGames(ss.ctx)
+	levels, err := ss.srv.enginePort().EngineGames(ss.ctx)
 	if err != nil {
 		return err
 	}
@@ -350,7 +350,7 @@ func (s *Server) waitContext(ctx context.Context) (context.Context, context.Canc
 func (s *Server) overdueWait(ctx context.Context) time.Duration {
 	now := s.opts.Now()
 	limit := s.engine.Count() + timerBatch
-	due, err := s.store.DueTimers(ctx, now, limit)
+	due, err := s.clockPort().DueTimers(ctx, now, limit)
 	if err != nil || len(due) == limit {
 		return time.Second
 	}
@@ -364,7 +364,7 @@ func (s *Server) overdueWait(ctx context.Context) time.Duration {
 			return time.Second
 		}
 	}
-	if ds, err := s.store.DueDigests(ctx, now, 1); err != nil || len(ds) > 0 {
+	if ds, err := s.digestPort().DueDigests(ctx, now, 1); err != nil || len(ds) > 0 {
 		return time.Second // a digest RunTimers left (digest.go)
 	}
 	return wait
@@ -401,7 +401,7 @@ func (s *Server) startEngine(ctx context.Context, tm archive.Timer) {
 // to read the game is returned.
 func (s *Server) queuedTurnOf(ctx context.Context, tm archive.Timer) (*engineturn.Turn, error) {
 	t := &engineturn.Turn{Ctx: ctx, Timer: tm, Level: search.MaxLevel}
-	g, err := s.store.Game(ctx, tm.GameID)
+	g, err := s.gamePort().Game(ctx, tm.GameID)
 	if errors.Is(err, archive.ErrNotFound) {
 		return t, nil
 	}
@@ -468,7 +468,7 @@ func (e *engineFailure) Unwrap() error { return e.err }
 // engine. It returns nil when the timer is stale (the game no longer
 // waits for it); then nothing is searched.
 func (s *Server) engineThink(ctx context.Context, tm archive.Timer) (*engineThought, error) {
-	g, err := s.store.Game(ctx, tm.GameID)
+	g, err := s.gamePort().Game(ctx, tm.GameID)
 	if errors.Is(err, archive.ErrNotFound) {
 		return nil, &engineFailure{fmt.Errorf("timer %s of game %s: no such game", tm.Key, tm.GameID)}
 	}

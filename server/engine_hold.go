@@ -82,7 +82,7 @@ func (ss *session) engineHold(n *note) (key, carry string) {
 // error. If a sender claims the mail before the commit, the commit fails
 // with archive.ErrConflict and the reply is decided again.
 func (ss *session) takeHeld(t *table, key string) ([]int64, error) {
-	held, err := ss.srv.store.HeldOutbox(ss.ctx, t.g.ID, key)
+	held, err := ss.srv.enginePort().HeldOutbox(ss.ctx, t.g.ID, key)
 	if errors.Is(err, archive.ErrNotFound) {
 		return nil, nil
 	}

@@ -101,7 +101,7 @@ func (s *Server) inspectRead(ctx context.Context, m *mailer.Message) *Inspection
 		}
 	}
 	if ref.id != "" {
-		if g, err := s.store.Game(ctx, ref.id); err == nil {
+		if g, err := s.gamePort().Game(ctx, ref.id); err == nil {
 			in.GameExists = true
 			t := &table{g: g}
 			in.Player = sideOf(g, from)
@@ -128,12 +128,12 @@ func (s *Server) inspectRead(ctx context.Context, m *mailer.Message) *Inspection
 // mail's disposition and reason, when the archive still has it). Its
 // errors are archive.Store.Processed's.
 func (s *Server) inspectProcessed(ctx context.Context, in *Inspection, m *mailer.Message) (bool, error) {
-	done, err := s.store.Processed(ctx, m.MessageID, "")
+	done, err := s.recordPort().Processed(ctx, m.MessageID, "")
 	if err != nil || !done {
 		return false, err
 	}
 	in.Action, in.Why = "ignore", "already processed"
-	if pm, err := s.store.Mail(ctx, m.MessageID); err == nil {
+	if pm, err := s.recordPort().Mail(ctx, m.MessageID); err == nil {
 		in.Why = fmt.Sprintf("already processed at %s: %s", pm.At.UTC().Format(time.RFC3339), pm.Disposition)
 		if pm.Reason != "" {
 			in.Why += " (" + pm.Reason + ")"

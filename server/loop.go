@@ -135,7 +135,7 @@ func (s *Server) reconnect(ctx context.Context, r reconnecter, down time.Time) {
 // committed, leaving it unread for the next poll.
 func (s *Server) Poll(ctx context.Context, rescan bool) error {
 	start := s.opts.Now() // every mail that arrived before is fetched below
-	validity, last, err := s.store.MailboxState(ctx, s.opts.Mailbox)
+	validity, last, err := s.recordPort().MailboxState(ctx, s.opts.Mailbox)
 	if err != nil && !errors.Is(err, archive.ErrNotFound) {
 		return err
 	}
@@ -239,7 +239,7 @@ const roundMails = 50
 // round would send it again), or stop ended.
 func (s *Server) flushRound(ctx, stop context.Context) (progress, ok bool) {
 	now := s.opts.Now()
-	pending, err := s.store.PendingOutbox(ctx, now, roundMails)
+	pending, err := s.outboxPort().PendingOutbox(ctx, now, roundMails)
 	if err != nil {
 		s.log.Error("reading the outbox failed", "err", err)
 		return false, false
@@ -253,7 +253,7 @@ func (s *Server) flushRound(ctx, stop context.Context) (progress, ok bool) {
 	}
 	// Claim the mails first: a second process on this archive (one that
 	// slipped past the daemon's lock) then never sends them too.
-	claims, err := s.store.ClaimOutboxes(ctx, ids, s.owner, now)
+	claims, err := s.outboxPort().ClaimOutboxes(ctx, ids, s.owner, now)
 	if err != nil {
 		s.log.Error("claiming outbox mails failed", "ids", len(ids), "err", err)
 		return false, false
@@ -305,7 +305,7 @@ func (s *Server) flushRound(ctx, stop context.Context) (progress, ok bool) {
 		held[key] = true
 		s.sendFailed(ctx, m, now, err)
 	}
-	if err := s.store.MarkSentAll(ctx, sent, s.opts.Now(), s.owner, release); err != nil {
+	if err := s.outboxPort().MarkSentAll(ctx, sent, s.opts.Now(), s.owner, release); err != nil {
 		// the mails went out but are still pending: stop, or every
 		// round would send them again
 		s.log.Error("recording sent mails failed", "ids", sent, "err", err)
@@ -326,7 +326,7 @@ func (s *Server) renewClaims(ctx context.Context, pending []archive.OutboxMail, 
 			ids, idx = append(ids, m.ID), append(idx, j)
 		}
 	}
-	renewed, err := s.store.ClaimOutboxes(ctx, ids, s.owner, at)
+	renewed, err := s.outboxPort().ClaimOutboxes(ctx, ids, s.owner, at)
 	if err != nil {
 		s.log.Error("claiming outbox mails failed", "ids", len(ids), "err", err)
 		return false
@@ -349,14 +349,14 @@ func (s *Server) sendFailed(ctx context.Context, m archive.OutboxMail, now time.
 		delay = min(delay, 6*time.Hour)
 		s.log.Warn("sending deferred", "id", m.ID, "to", m.To, "err", err, "retry_in", delay)
 		s.opts.Observer.ReplyDeferred()
-		if err := s.store.MarkRetry(ctx, m.ID, now.Add(delay), err.Error()); err != nil {
+		if err := s.outboxPort().MarkRetry(ctx, m.ID, now.Add(delay), err.Error()); err != nil {
 			s.log.Error("recording a retry failed", "id", m.ID, "err", err)
 		}
 		return
 	}
 	s.log.Error("sending failed for good", "id", m.ID, "to", m.To, "err", err)
 	s.opts.Observer.ReplyFailed()
-	if err := s.store.MarkFailed(ctx, m.ID, err.Error()); err != nil {
+	if err := s.outboxPort().MarkFailed(ctx, m.ID, err.Error()); err != nil {
 		s.log.Error("recording a failed mail failed", "id", m.ID, "err", err)
 	} else {
 		s.invitationFailed(ctx, m) // the challenger learns of it (invitations.go)

@@ -103,7 +103,7 @@ func (ss *session) greeting(t *table) (text, told string, err error) {
 	if !ss.proved(opp) {
 		return "", tr(ss.lang, "message.unproved", opp), nil
 	}
-	gs, err := ss.srv.store.GamesOf(ss.ctx, ss.from)
+	gs, err := ss.srv.gamePort().GamesOf(ss.ctx, ss.from)
 	if err != nil {
 		return "", "", err
 	}
@@ -273,7 +273,7 @@ func (ss *session) messagesOff(addr string) bool {
 	if p, ok := ss.players[addr]; ok {
 		return p.MessagesOff
 	}
-	p, err := ss.srv.store.Player(ss.ctx, addr)
+	p, err := ss.srv.gamePort().Player(ss.ctx, addr)
 	if err != nil {
 		ss.noteReadErr(err)
 		return false

@@ -59,7 +59,7 @@ func (s *Server) watchOutbox(ctx context.Context) (stop func()) {
 // reads the outbox again and logs.
 func (s *Server) outboxDue(ctx context.Context) bool {
 	now := s.opts.Now()
-	pending, err := s.store.PendingOutbox(ctx, now, 20)
+	pending, err := s.outboxPort().PendingOutbox(ctx, now, 20)
 	if err != nil {
 		return false
 	}

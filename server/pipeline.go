@@ -159,9 +159,9 @@ func (s *Server) transact(ctx context.Context, c cause, st steps) (bool, error) 
 			return false, err
 		}
 		if v == commitBatch {
-			err = s.store.WriteBatch(ctx, st.batch)
+			err = s.recordPort().WriteBatch(ctx, st.batch)
 		} else {
-			err = s.store.Commit(ctx, change)
+			err = s.recordPort().Commit(ctx, change)
 		}
 		switch {
 		case err == nil:

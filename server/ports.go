@@ -27,19 +27,63 @@ type Sender interface {
 	Send(ctx context.Context, from string, to []string, raw []byte) error
 }
 
-// Store is the durable state; *archive.Store implements it.
-type Store interface {
-	Processed(ctx context.Context, messageID, contentHash string) (bool, error)
-	Commit(ctx context.Context, c archive.Change) error
+// The archive's ports (issue 19 §3). Each part of the referee reads and
+// writes the archive through a small interface of its own, named for what
+// it asks: the core's games and records, the outbox, the clock's timers,
+// the digest, the engine, the spectators, consent and tournaments. A file
+// reaches a port only through the Server's accessor of the same name
+// (s.gamePort(), ss.srv.digestPort(), …), never through the Store itself,
+// so a grep for "Port()" shows what each file asks of the archive, and
+// TestPortsByFile (ports_test.go) holds every file to the ports its room
+// may use. Store is the composition *archive.Store implements, what
+// cmd/taflmail and the tests' fakes hand to New.
+//
+// Every method takes the caller's context and returns the archive's
+// errors (archive.ErrNotFound, ErrInvalid, ErrUnavailable …) as they
+// come, wrapped by the caller if at all. Instants are time.Time in the
+// store's clock; limits ≤ 0 mean no limit unless a method says otherwise.
+
+// gameStore is what the core and every feature read of games and
+// players: the stored game with its plies and leave (Game), a player's
+// games without plies (GamesOf), the player row (Player), and whether a
+// drawn game id is free (GameIDTaken). Game and Player return
+// archive.ErrNotFound when there is none; no games is not an error.
+type gameStore interface {
 	Game(ctx context.Context, id string) (*archive.Game, error)
-	// GameIDTaken and WriteBatch serve game ids unique by construction
-	// and a tournament's start in bounded memory (tournament_start.go).
-	GameIDTaken(ctx context.Context, id string) (bool, error)
-	WriteBatch(ctx context.Context, fn func(b *archive.Batch) error) error
 	GamesOf(ctx context.Context, address string) ([]*archive.Game, error)
 	Player(ctx context.Context, address string) (*archive.Player, error)
-	CountMails(ctx context.Context, f archive.MailFilter) (int, error)
+	// GameIDTaken serves game ids unique by construction (session.go).
+	GameIDTaken(ctx context.Context, id string) (bool, error)
+}
+
+// recordStore is the core's record of mails and its one way to write:
+// whether a mail was processed (Processed, by Message-ID or content
+// hash), the processed mail (Mail, archive.ErrNotFound for none), how
+// many processed mails pass a filter (CountMails, the reply budgets of
+// caps.go, per hour), the IMAP position (MailboxState: UIDVALIDITY and
+// the last UID handled, 0, 0 when never saved), and the writes: Commit
+// writes one archive.Change in one transaction (ErrDuplicate,
+// ErrConflict, ErrNotFound, ErrInvalid, ErrUnavailable as archive.Store
+// documents), WriteBatch a tournament's start in bounded memory
+// (tournament_start.go, pipeline.go).
+type recordStore interface {
+	Processed(ctx context.Context, messageID, contentHash string) (bool, error)
 	Mail(ctx context.Context, messageID string) (archive.ProcessedMail, error)
+	CountMails(ctx context.Context, f archive.MailFilter) (int, error)
+	MailboxState(ctx context.Context, mailbox string) (uidValidity, lastUID uint32, err error)
+	Commit(ctx context.Context, c archive.Change) error
+	WriteBatch(ctx context.Context, fn func(b *archive.Batch) error) error
+}
+
+// outboxStore is the sending side of the outbox (loop.go,
+// outbox_wake.go): at most limit mails due at now (PendingOutbox), the
+// claims of a round by this process's owner name before SMTP
+// (ClaimOutboxes: per id whether it was claimed, not when another holds
+// it or it is no longer pending), the round's sent mails recorded in one
+// transaction (MarkSentAll), and a deferral or a failure for good
+// recorded at once (MarkRetry, MarkFailed). The Mark methods return
+// archive.ErrNotFound for an unknown id.
+type outboxStore interface {
 	PendingOutbox(ctx context.Context, now time.Time, limit int) ([]archive.OutboxMail, error)
 	// ClaimOutboxes and MarkSentAll claim and record a round of the
 	// outbox in one transaction each (FlushOutbox).
@@ -47,25 +91,100 @@ type Store interface {
 	MarkSentAll(ctx context.Context, sent []int64, at time.Time, owner string, release []int64) error
 	MarkRetry(ctx context.Context, id int64, next time.Time, errText string) error
 	MarkFailed(ctx context.Context, id int64, errText string) error
-	// HeldOutbox finds a reply held for the engine's answer (engine_hold.go).
-	HeldOutbox(ctx context.Context, gameID, heldFor string) (archive.OutboxMail, error)
-	MailboxState(ctx context.Context, mailbox string) (uidValidity, lastUID uint32, err error)
+}
+
+// clockStore is the clock's (clock.go, scheduler.go, cmd_leave.go): a
+// player's leave, earliest first (Leave; none is not an error), at most
+// limit timers due at or before now, earliest first (DueTimers), and
+// when the earliest pending timer or digest is due (NextTimer, false
+// when none is pending).
+type clockStore interface {
 	Leave(ctx context.Context, address string) ([]notation.Leave, error)
 	DueTimers(ctx context.Context, now time.Time, limit int) ([]archive.Timer, error)
 	NextTimer(ctx context.Context) (time.Time, bool, error)
-	// DueDigests serves the daily digest (issue 12, digest.go).
+}
+
+// digestStore is the daily digest's (issue 12, digest.go): at most limit
+// players' digests due at or before now, earliest first.
+type digestStore interface {
 	DueDigests(ctx context.Context, now time.Time, limit int) ([]archive.DigestDue, error)
-	// EngineGames counts the running games against the engine by level,
-	// for its global cap (issue 18 §3, engine.go).
+}
+
+// engineStore is the engine opponent's (docs/engine.md): its running
+// games by level, level 1–5 → games, for its global cap (EngineGames,
+// issue 18 §3, engine.go), and the reply held for its ply (HeldOutbox,
+// engine_hold.go: archive.ErrNotFound when none is held).
+type engineStore interface {
 	EngineGames(ctx context.Context) (map[int]int, error)
-	// Spectators and Watching serve "watch" (issue 12, spectators.go).
+	HeldOutbox(ctx context.Context, gameID, heldFor string) (archive.OutboxMail, error)
+}
+
+// spectatorStore is the spectators' of games (issue 12, spectators.go,
+// cmd_watch.go): a game's spectators in the order they came, and the
+// running games an address watches, oldest first; none is not an error.
+// An event's spectators are TournamentStore's.
+type spectatorStore interface {
 	Spectators(ctx context.Context, gameID string) ([]archive.Spectator, error)
 	Watching(ctx context.Context, address string) ([]archive.Spectator, error)
-	// Confirmation and ConfirmationMails serve the requests an address
-	// must confirm (issue 18, consent.go).
+}
+
+// consentStore is consent's (issue 18, consent.go): an address's request
+// to confirm what (archive.ErrNotFound when there is none), and how many
+// mails of requests it was sent at or after since.
+type consentStore interface {
 	Confirmation(ctx context.Context, address, what string) (archive.Confirmation, error)
 	ConfirmationMails(ctx context.Context, address string, since time.Time) (int, error)
+}
+
+// Store is the durable state, every port in one; *archive.Store
+// implements it. The optional PublicNameStore (cmd_name.go) is found by
+// type assertion, so a store without public names is still a Store.
+type Store interface {
+	gameStore
+	recordStore
+	outboxStore
+	clockStore
+	digestStore
+	engineStore
+	spectatorStore
+	consentStore
 	TournamentStore // tournaments and ratings (tournament.go)
+}
+
+// The accessors of the ports: the only places that read s.store.
+
+// gamePort is the archive's games and players.
+func (s *Server) gamePort() gameStore { return s.store }
+
+// recordPort is the record of mails and the one way to write.
+func (s *Server) recordPort() recordStore { return s.store }
+
+// outboxPort is the sending side of the outbox.
+func (s *Server) outboxPort() outboxStore { return s.store }
+
+// clockPort is the clock's leave and timers.
+func (s *Server) clockPort() clockStore { return s.store }
+
+// digestPort is the daily digest's due digests.
+func (s *Server) digestPort() digestStore { return s.store }
+
+// enginePort is the engine opponent's games and held replies.
+func (s *Server) enginePort() engineStore { return s.store }
+
+// spectatorPort is the spectators of games.
+func (s *Server) spectatorPort() spectatorStore { return s.store }
+
+// consentPort is the requests to confirm.
+func (s *Server) consentPort() consentStore { return s.store }
+
+// tournamentPort is the tournaments, their entries and spectators, and
+// the ratings.
+func (s *Server) tournamentPort() TournamentStore { return s.store }
+
+// namePort is the public names, and false when the store keeps none.
+func (s *Server) namePort() (PublicNameStore, bool) {
+	ns, ok := s.store.(PublicNameStore)
+	return ns, ok
 }
 
 var (

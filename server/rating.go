@@ -71,7 +71,7 @@ func (ss *session) playerRating(w *ratingWork, player string) (tournament.Player
 		return p, nil
 	}
 	w.loaded[player] = true
-	r, err := ss.srv.store.Rating(ss.ctx, player, w.variant)
+	r, err := ss.srv.tournamentPort().Rating(ss.ctx, player, w.variant)
 	if errors.Is(err, archive.ErrNotFound) {
 		return tournament.PlayerRating{Player: player, Variant: w.variant, Rating: glicko2.New()}, nil
 	}
@@ -207,7 +207,7 @@ func ratingValue(r glicko2.Rating) archive.RatingValue {
 // instant in the order they were rated: the stored ones by Seq, then this
 // session's), as tournament.RateAll does, keeping each history row's game.
 func (ss *session) rateAgain(w *ratingWork) error {
-	stored, err := ss.srv.store.RatedGames(ss.ctx, w.variant)
+	stored, err := ss.srv.tournamentPort().RatedGames(ss.ctx, w.variant)
 	if err != nil {
 		return err
 	}
@@ -269,7 +269,7 @@ func (ss *session) currentRating(player, variant string) (glicko2.Rating, int, b
 	if r, ok := ss.tourney.stored[k]; ok {
 		return grown(r, ss.now), r.Games, r.Games > 0
 	}
-	r, err := ss.srv.store.Rating(ss.ctx, player, variant)
+	r, err := ss.srv.tournamentPort().Rating(ss.ctx, player, variant)
 	if err != nil {
 		ss.noteReadErr(err)
 		r = archive.Rating{}
@@ -312,7 +312,7 @@ func (ss *session) ratedTerms(lang string, g *archive.Game, opp string) string {
 // ratingsLine is the sender's ratings in one line for the games list,
 // "" when they have none.
 func (ss *session) ratingsLine() string {
-	rs, err := ss.srv.store.RatingsOf(ss.ctx, ss.from)
+	rs, err := ss.srv.tournamentPort().RatingsOf(ss.ctx, ss.from)
 	if err != nil {
 		ss.noteReadErr(err)
 		return ""

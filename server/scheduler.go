@@ -70,7 +70,7 @@ func (s *Server) runGameTimers(ctx context.Context) (int, error) {
 	seen := map[archive.TimerRef]bool{}
 	for ctx.Err() == nil {
 		now := s.opts.Now()
-		due, err := s.store.DueTimers(ctx, now, limit)
+		due, err := s.clockPort().DueTimers(ctx, now, limit)
 		if err != nil || len(due) == 0 {
 			return fired, err
 		}
@@ -306,12 +306,12 @@ func (ss *session) timeout(t *table, to *clock.Timeout, now time.Time) {
 // (RunTimers left them, so they are not retried in a busy loop), or
 // overdueWait's WaitCap while they are only engine turns under way.
 func (s *Server) untilNextTimer(ctx context.Context) time.Duration {
-	next, ok, err := s.store.NextTimer(ctx)
+	next, ok, err := s.clockPort().NextTimer(ctx)
 	if err != nil {
 		s.log.Warn("reading the next timer failed", "err", err)
 		return s.opts.WaitCap
 	}
-	if start, found, err := s.store.NextTournamentStart(ctx); err == nil && found && (!ok || start.Before(next)) {
+	if start, found, err := s.tournamentPort().NextTournamentStart(ctx); err == nil && found && (!ok || start.Before(next)) {
 		next, ok = start, true // a tournament's start date is a timer too
 	}
 	if !ok {

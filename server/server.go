@@ -393,7 +393,7 @@ func (o *Options) defaultEngine() {
 // reported as nil. An error means nothing was recorded: the mail stays
 // unread and is tried again later (e.g. archive.ErrUnavailable).
 func (s *Server) HandleMail(ctx context.Context, m *mailer.Message) error {
-	done, err := s.store.Processed(ctx, m.MessageID, "")
+	done, err := s.recordPort().Processed(ctx, m.MessageID, "")
 	if err != nil {
 		return err
 	}

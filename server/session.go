@@ -95,7 +95,7 @@ func (ss *session) gameID() (string, error) {
 		case ss.batch != nil:
 			return ss.batch.GameIDTaken(id)
 		}
-		return ss.srv.store.GameIDTaken(ss.ctx, id)
+		return ss.srv.gamePort().GameIDTaken(ss.ctx, id)
 	})
 	if err == nil && ss.drawn != nil {
 		ss.drawn[id] = true
@@ -238,7 +238,7 @@ func (ss *session) langOf(addr string) string {
 		return lang
 	}
 	lang := ss.srv.opts.DefaultLanguage
-	p, err := ss.srv.store.Player(ss.ctx, addr)
+	p, err := ss.srv.gamePort().Player(ss.ctx, addr)
 	if err == nil && p.Language != "" {
 		lang = p.Language
 	}
@@ -267,7 +267,7 @@ func (ss *session) playerRow(addr string) *archive.Player {
 		return p
 	}
 	p := &archive.Player{Address: addr}
-	if stored, err := ss.srv.store.Player(ss.ctx, addr); err == nil {
+	if stored, err := ss.srv.gamePort().Player(ss.ctx, addr); err == nil {
 		*p = *stored
 	} else {
 		ss.noteReadErr(err)
@@ -281,7 +281,7 @@ func (ss *session) table(id string) (*table, error) {
 	if t, ok := ss.tables[id]; ok {
 		return t, nil
 	}
-	g, err := ss.srv.store.Game(ss.ctx, id)
+	g, err := ss.srv.gamePort().Game(ss.ctx, id)
 	if errors.Is(err, archive.ErrNotFound) {
 		return nil, ss.refuse("err.unknowngame", clip(id))
 	}

@@ -89,14 +89,14 @@ func (ss *session) watchTournament(c *grammar.WatchCommand, id string, resultsOn
 		return err
 	}
 	if was == nil {
-		specs, err := ss.srv.store.TournamentSpectators(ss.ctx, t.ID)
+		specs, err := ss.srv.tournamentPort().TournamentSpectators(ss.ctx, t.ID)
 		if err != nil {
 			return err
 		}
 		if len(specs) >= maxEventSpectators {
 			return ss.refuse("err.watch.eventfull", t.Name, maxEventSpectators)
 		}
-		watching, err := ss.srv.store.WatchingTournaments(ss.ctx, ss.from)
+		watching, err := ss.srv.tournamentPort().WatchingTournaments(ss.ctx, ss.from)
 		if err != nil {
 			return err
 		}
@@ -138,7 +138,7 @@ func (ss *session) eventSpectatorOf(id string) (*archive.Spectator, error) {
 			return w, nil
 		}
 	}
-	specs, err := ss.srv.store.TournamentSpectators(ss.ctx, id)
+	specs, err := ss.srv.tournamentPort().TournamentSpectators(ss.ctx, id)
 	if err != nil {
 		return nil, err
 	}
@@ -164,11 +164,11 @@ func (ss *session) unwatchingEvent(id, addr string) bool {
 // gameSpectators returns who gets a spectator's mail about t: its own
 // spectators, then those of its tournament who do not watch it anyway.
 func (ss *session) gameSpectators(t *table) ([]archive.Spectator, error) {
-	specs, err := ss.srv.store.Spectators(ss.ctx, t.g.ID)
+	specs, err := ss.srv.spectatorPort().Spectators(ss.ctx, t.g.ID)
 	if err != nil || t.g.TournamentID == "" {
 		return specs, err
 	}
-	evs, err := ss.srv.store.TournamentSpectators(ss.ctx, t.g.TournamentID)
+	evs, err := ss.srv.tournamentPort().TournamentSpectators(ss.ctx, t.g.TournamentID)
 	if err != nil {
 		return nil, err
 	}

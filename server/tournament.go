@@ -120,18 +120,18 @@ func (ss *session) event(id string) (*event, error) {
 	if ev, ok := ss.tourney.events[id]; ok {
 		return ev, nil
 	}
-	t, err := ss.srv.store.Tournament(ss.ctx, id)
+	t, err := ss.srv.tournamentPort().Tournament(ss.ctx, id)
 	if errors.Is(err, archive.ErrNotFound) {
 		return nil, ss.refuse("err.tournament.unknown", id)
 	}
 	if err != nil {
 		return nil, err
 	}
-	es, err := ss.srv.store.Entries(ss.ctx, id)
+	es, err := ss.srv.tournamentPort().Entries(ss.ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	gs, err := ss.srv.store.TournamentResults(ss.ctx, id)
+	gs, err := ss.srv.tournamentPort().TournamentResults(ss.ctx, id)
 	if err != nil {
 		return nil, err
 	}

@@ -162,7 +162,7 @@ func (s *Server) decideTournamentStart(ls *session, id string, started func(game
 // untimed or unreadable time control, and archive errors.
 func (ts *tournamentStart) readEvent() error {
 	ctx, id := ts.ls.ctx, ts.id
-	t, err := ts.s.store.Tournament(ctx, id)
+	t, err := ts.s.tournamentPort().Tournament(ctx, id)
 	if errors.Is(err, archive.ErrNotFound) {
 		return fmt.Errorf("%w: %q", ErrNoTournament, id)
 	}
@@ -172,7 +172,7 @@ func (ts *tournamentStart) readEvent() error {
 	if t.Status != archive.TournamentCreated {
 		return fmt.Errorf("%w: %s is %s", ErrTournamentState, id, t.Status)
 	}
-	entries, err := ts.s.store.Entries(ctx, id)
+	entries, err := ts.s.tournamentPort().Entries(ctx, id)
 	if err != nil {
 		return err
 	}
@@ -199,7 +199,7 @@ func (ts *tournamentStart) readEvent() error {
 // in their group. A pairing that cannot be made is ErrTooFewPlayers.
 func (ts *tournamentStart) pair() error {
 	t := ts.t
-	rs, err := ts.s.store.Ratings(ts.ls.ctx, t.Variant)
+	rs, err := ts.s.tournamentPort().Ratings(ts.ls.ctx, t.Variant)
 	if err != nil {
 		return err
 	}
@@ -506,7 +506,7 @@ func (ss *session) startList(p string, games []*archive.Game, o StartOptions) {
 // its players are told; any other failure stops it (the scheduler tries
 // again).
 func (s *Server) startDueTournaments(ctx context.Context) (int, error) {
-	due, err := s.store.DueTournaments(ctx, s.opts.Now())
+	due, err := s.tournamentPort().DueTournaments(ctx, s.opts.Now())
 	if err != nil {
 		return 0, err
 	}

@@ -159,7 +159,7 @@ func (ss *session) finishEvent(ev *event, sts []*tournament.Standings) {
 	ev.t.Status = archive.TournamentFinished
 	ev.t.FinishedAt = ss.now
 	ev.write = true
-	games, err := ss.srv.store.TournamentGames(ss.ctx, ev.t.ID, true)
+	games, err := ss.srv.tournamentPort().TournamentGames(ss.ctx, ev.t.ID, true)
 	if err != nil {
 		ss.noteReadErr(err)
 		return

@@ -58,7 +58,7 @@ func eventOfThread(m *mailer.Message) string {
 // referee's own address, and with resultsToo also those who asked for
 // results only.
 func (ss *session) eventWatchers(id string, player func(string) bool, resultsToo bool) ([]archive.Spectator, error) {
-	specs, err := ss.srv.store.TournamentSpectators(ss.ctx, id)
+	specs, err := ss.srv.tournamentPort().TournamentSpectators(ss.ctx, id)
 	if err != nil {
 		return nil, fmt.Errorf("server: spectators of tournament %s: %w", id, err)
 	}

@@ -128,12 +128,12 @@ func (ss *session) endWithdrawnGame(ev *event, e archive.Entry, t *table) error 
 // game in a change of the referee's own, so that each game's players get
 // a mail about that game in its thread, as for any other end.
 func (s *Server) settleWithdrawals(ctx context.Context) error {
-	es, err := s.store.UnsettledWithdrawals(ctx)
+	es, err := s.tournamentPort().UnsettledWithdrawals(ctx)
 	if err != nil {
 		return err
 	}
 	for _, e := range es {
-		gs, err := s.store.GamesOf(ctx, e.Player)
+		gs, err := s.gamePort().GamesOf(ctx, e.Player)
 		if err != nil {
 			return err
 		}

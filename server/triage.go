@@ -71,7 +71,7 @@ func (ss *session) lineBudget(c grammar.Command) (archive.MailBudget, error) {
 	case *grammar.JoinCommand:
 		id := strings.ToLower(c.Tournament.Text)
 		if c.Key != nil {
-			p, err := ss.srv.store.PendingEntry(ss.ctx, id, ss.from)
+			p, err := ss.srv.tournamentPort().PendingEntry(ss.ctx, id, ss.from)
 			if err != nil {
 				return archive.JunkBudget, ignoreNotFound(err)
 			}
@@ -80,7 +80,7 @@ func (ss *session) lineBudget(c grammar.Command) (archive.MailBudget, error) {
 			}
 			return archive.JunkBudget, nil
 		}
-		if _, err := ss.srv.store.Tournament(ss.ctx, id); err != nil {
+		if _, err := ss.srv.tournamentPort().Tournament(ss.ctx, id); err != nil {
 			return archive.JunkBudget, ignoreNotFound(err)
 		}
 		return archive.CommandBudget, nil
@@ -105,7 +105,7 @@ func (ss *session) lineBudget(c grammar.Command) (archive.MailBudget, error) {
 	case *grammar.BlockCommand:
 		return archive.CommandBudget, nil
 	case *grammar.WithdrawCommand:
-		es, err := ss.srv.store.Entries(ss.ctx, strings.ToLower(c.Tournament.Text))
+		es, err := ss.srv.tournamentPort().Entries(ss.ctx, strings.ToLower(c.Tournament.Text))
 		if err != nil {
 			return archive.JunkBudget, ignoreNotFound(err)
 		}

@@ -143,7 +143,7 @@ func (s *Server) stopMails(ctx context.Context, addr string, cmd grammar.Command
 			{TournamentID: strings.ToLower(c.Target.ID), Address: addr},
 		}
 	case *grammar.NotifyCommand:
-		p, err := s.store.Player(ctx, addr)
+		p, err := s.gamePort().Player(ctx, addr)
 		if errors.Is(err, archive.ErrNotFound) {
 			return nil
 		}
@@ -156,5 +156,5 @@ func (s *Server) stopMails(ctx context.Context, addr string, cmd grammar.Command
 		p.Digest, p.DigestAt, p.DigestZone, p.DigestDue = false, 0, "", time.Time{}
 		change.Players = []archive.Player{*p}
 	}
-	return s.store.Commit(ctx, change)
+	return s.recordPort().Commit(ctx, change)
 }
