@@ -5,7 +5,8 @@
 // the outbox.
 //
 // It talks to the mail and storage packages only through the small
-// interfaces in ports.go (Inbox, Sender, Store), so its tests use
+// interfaces in ports.go (Inbox, Sender, and the archive's ports that
+// Store composes, one per user), so its tests use
 // in-memory fakes and the real packages meet in cmd/taflmail. The command
 // language is docs/commands.md; who may move is docs/security.md.
 //
@@ -18,7 +19,7 @@
 // The core pipeline, in the order a mail meets it:
 //
 //   - doc.go: this map.
-//   - ports.go: Inbox, Sender and Store, the small interfaces the referee consumes.
+//   - ports.go: Inbox, Sender, and the archive's ports (games, records, outbox, clock, digest…) that Store composes.
 //   - observer.go: Observer, the events counted for /metrics, and the no-op default.
 //   - loop.go: Run (the daemon), Poll, FlushOutbox (the outbox) and reconnecting.
 //   - wake.go: Wake, ending Run's wait for mail at once (the relay is back).
