@@ -34,7 +34,8 @@ import (
 //     and cmd_rating.go are the players' commands.
 
 // TournamentStore is the archive's tournaments and ratings as the referee
-// uses them; *archive.Store implements it (part of Store).
+// uses them, the tournaments' port (ports.go, reached through
+// Server.tournamentPort); *archive.Store implements it (part of Store).
 type TournamentStore interface {
 	Tournament(ctx context.Context, id string) (*archive.Tournament, error)
 	Tournaments(ctx context.Context, f archive.TournamentFilter) ([]*archive.Tournament, error)
