@@ -31,8 +31,9 @@ type Sender interface {
 // writes the archive through a small interface of its own, named for what
 // it asks: the core's games and records, the outbox, the clock's timers,
 // the digest, the engine, the spectators, consent and tournaments. A file
-// reaches a port only through the Server's accessor of the same name
-// (s.gamePort(), ss.srv.digestPort(), …), never through the Store itself,
+// reaches a port only through its accessor on the Server (gameStore by
+// s.gamePort(), digestStore by ss.srv.digestPort(), …), never through the
+// Store itself,
 // so a grep for "Port()" shows what each file asks of the archive, and
 // TestPortsByFile (ports_test.go) holds every file to the ports its room
 // may use. Store is the composition *archive.Store implements, what
@@ -40,8 +41,8 @@ type Sender interface {
 //
 // Every method takes the caller's context and returns the archive's
 // errors (archive.ErrNotFound, ErrInvalid, ErrUnavailable …) as they
-// come, wrapped by the caller if at all. Instants are time.Time in the
-// store's clock; limits ≤ 0 mean no limit unless a method says otherwise.
+// come, wrapped by the caller if at all; *archive.Store's methods of the
+// same names document them in full.
 
 // gameStore is what the core and every feature read of games and
 // players: the stored game with its plies and leave (Game), a player's
