@@ -40,6 +40,7 @@ func (f *fakeSender) Send(_ context.Context, from string, to []string, raw []byt
 	if err != nil {
 		return fmt.Errorf("fake sender: server sent an unreadable mail: %v", err)
 	}
+	logLongLines(raw)
 	f.sent = append(f.sent, sentMail{to: to[0], raw: raw, msg: m})
 	return nil
 }

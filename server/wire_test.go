@@ -1,0 +1,88 @@
+package server
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"mime"
+	"mime/multipart"
+	"mime/quotedprintable"
+	"net/mail"
+	"os"
+	"strings"
+	"unicode/utf8"
+)
+
+// maxMailLine is the longest line, in characters, a mail the referee sends
+// may show a player (RFC 5322 §2.1.1 recommends 78).
+const maxMailLine = 78
+
+// wireText returns the text part of a raw mail as a client that knows
+// nothing of format=flowed shows it: the transfer encoding undone, the
+// lines as sent, LF line ends. In a multipart mail it is the first
+// text/plain part.
+func wireText(raw []byte) (string, error) {
+	m, err := mail.ReadMessage(bytes.NewReader(raw))
+	if err != nil {
+		return "", err
+	}
+	return partText(m.Header.Get("Content-Type"), m.Header.Get("Content-Transfer-Encoding"), m.Body)
+}
+
+func partText(ctype, cte string, body io.Reader) (string, error) {
+	mt, params, err := mime.ParseMediaType(ctype)
+	if err != nil {
+		return "", err
+	}
+	if strings.HasPrefix(mt, "multipart/") {
+		r := multipart.NewReader(body, params["boundary"])
+		for {
+			p, err := r.NextRawPart()
+			if err != nil {
+				return "", fmt.Errorf("no text/plain part: %w", err)
+			}
+			if t, _, _ := mime.ParseMediaType(p.Header.Get("Content-Type")); t == "text/plain" {
+				return partText(p.Header.Get("Content-Type"), p.Header.Get("Content-Transfer-Encoding"), p)
+			}
+		}
+	}
+	if strings.EqualFold(cte, "quoted-printable") {
+		body = quotedprintable.NewReader(body)
+	}
+	b, err := io.ReadAll(body)
+	return strings.ReplaceAll(string(b), "\r\n", "\n"), err
+}
+
+// longLines returns the lines of text longer than maxMailLine characters.
+func longLines(text string) []string {
+	var long []string
+	for line := range strings.SplitSeq(text, "\n") {
+		if utf8.RuneCountInString(line) > maxMailLine {
+			long = append(long, line)
+		}
+	}
+	return long
+}
+
+// logLongLines appends the long lines of a sent mail to the file named by
+// TAFLMAIL_LONGLINES, when set: how the corpus of every mail the tests
+// send was measured (docs/commands.md, "Line length").
+func logLongLines(raw []byte) {
+	path := os.Getenv("TAFLMAIL_LONGLINES")
+	if path == "" {
+		return
+	}
+	text, err := wireText(raw)
+	if err != nil {
+		text = "unreadable: " + err.Error()
+	}
+	f, err := os.OpenFile(path, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	fmt.Fprintf(f, "MAIL %d\n", len(strings.Split(text, "\n")))
+	for _, l := range longLines(text) {
+		fmt.Fprintf(f, "LONG %d %s\n", utf8.RuneCountInString(l), l)
+	}
+}
