@@ -129,7 +129,7 @@ func (o *Outgoing) multipart(h mail.Header, body, cte string) ([]byte, error) {
 	var th message.Header
 	th.Set("Content-Transfer-Encoding", cte)
 	th.Set("Content-Disposition", "inline")
-	th.SetContentType("text/plain", map[string]string{"charset": "utf-8"})
+	th.SetContentType("text/plain", o.textParams())
 	w, err := mw.CreatePart(th)
 	if err != nil {
 		return nil, fmt.Errorf("mailer: outgoing: writing text part: %w", err)

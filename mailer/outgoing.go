@@ -50,6 +50,12 @@ type Outgoing struct {
 	// Attachments are files sent after the text, in this order; none
 	// sends the text alone, as a single-part mail.
 	Attachments []Attachment
+	// Flowed sends the text as format=flowed (RFC 3676, DelSp=no) with its
+	// prose wrapped at [WrapWidth] characters: a client that knows
+	// format=flowed joins the soft-broken lines again and wraps them to
+	// its window, any other shows lines that fit in 78 columns. Lines
+	// marked [Preformatted] are kept as they are (see there).
+	Flowed bool
 }
 
 // reservedHeaders are written by Bytes and may not come from Headers.
@@ -72,7 +78,9 @@ const maxLineBytes = 998
 // RFC 2047 encoded words; runs of white space in the Subject and the extra
 // Headers become one space; header lines are folded at white space near 76
 // characters (RFC 5322 §2.2.3). A body that does not end with a line break
-// gets one.
+// gets one. With Flowed the body is wrapped and the Content-Type carries
+// format=flowed; delsp=no (see [Outgoing.Flowed]); the marks of
+// [Preformatted] are removed in either case.
 //
 // With Attachments the mail is multipart/mixed (RFC 2046 §5.1.3): the
 // same header, but for Content-Type and Content-Transfer-Encoding; then the
@@ -190,11 +198,16 @@ func (o *Outgoing) extraHeaders() (auto string, names []string, err error) {
 }
 
 // encodedBody returns the body as sent, valid UTF-8 with LF line ends and
-// a final one, and its Content-Transfer-Encoding: 7bit for short ASCII
-// lines, else quoted-printable, or 8bit when EightBit is set and no line
-// is too long.
+// a final one, wrapped with Flowed, without the marks of [Preformatted],
+// and its Content-Transfer-Encoding: 7bit for short ASCII lines, else
+// quoted-printable, or 8bit when EightBit is set and no line is too long.
 func (o *Outgoing) encodedBody() (body, cte string) {
 	body = strings.ToValidUTF8(normalizeNewlines(o.Body), "\uFFFD")
+	if o.Flowed {
+		body = flowed(body, WrapWidth)
+	} else {
+		body = Unmark(body)
+	}
 	if body != "" && !strings.HasSuffix(body, "\n") {
 		body += "\n"
 	}
@@ -229,7 +242,7 @@ func (o *Outgoing) header(from *mail.Address, to []*mail.Address, id, auto strin
 	var h mail.Header
 	if len(o.Attachments) == 0 {
 		h.Set("Content-Transfer-Encoding", cte)
-		h.SetContentType("text/plain", map[string]string{"charset": "utf-8"})
+		h.SetContentType("text/plain", o.textParams())
 	} else {
 		h.SetContentType("multipart/mixed", map[string]string{"boundary": o.boundary(id, body)})
 	}
@@ -248,6 +261,14 @@ func (o *Outgoing) header(from *mail.Address, to []*mail.Address, id, auto strin
 	h.SetAddressList("From", []*mail.Address{from})
 	h.SetDate(date)
 	return h
+}
+
+// textParams are the parameters of the text part's Content-Type.
+func (o *Outgoing) textParams() map[string]string {
+	if o.Flowed {
+		return map[string]string{"charset": "utf-8", "format": "flowed", "delsp": "no"}
+	}
+	return map[string]string{"charset": "utf-8"}
 }
 
 // NewMessageID returns a fresh, globally unique message id (without angle

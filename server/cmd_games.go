@@ -3,10 +3,12 @@ package server
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/engine"
 	"github.com/taflmail/taflmail/grammar"
+	"github.com/taflmail/taflmail/mailer"
 )
 
 func init() {
@@ -60,9 +62,9 @@ func (ss *session) games(*grammar.GamesCommand) error {
 		} else {
 			label = ss.withRating(opp, g.Variant)
 		}
-		fmt.Fprintf(&b, "  %s\n", tr(ss.lang, "games.line", g.ID, g.Variant, clip(label), ss.gameState(g)))
+		b.WriteString(mailer.Preformatted(ss.gamesRow(g, clip(label))) + "\n")
 		if tok := tokenOf(g, ss.from); open && tok != "" {
-			fmt.Fprintf(&b, "          [taflmail %s %s]\n", g.ID, tok)
+			b.WriteString(mailer.Preformatted(fmt.Sprintf(gamesIndent+"[taflmail %s %s]", g.ID, tok)) + "\n")
 			tags++
 		}
 	}
@@ -78,6 +80,27 @@ func (ss *session) games(*grammar.GamesCommand) error {
 	ss.say(nil, b.String())
 	return nil
 }
+
+// gamesRow is the row of game g in the games list, its opponent called
+// label: one line when it fits in mailer.WrapWidth, else with the state
+// wrapped under it (and, for an opponent too long for the row, the
+// opponent too), where the game's tag stands.
+func (ss *session) gamesRow(g *archive.Game, label string) string {
+	state := ss.gameState(g)
+	row := "  " + tr(ss.lang, "games.line", g.ID, g.Variant, label, state)
+	if utf8.RuneCountInString(row) <= mailer.WrapWidth {
+		return row
+	}
+	row = strings.TrimRight("  "+tr(ss.lang, "games.line", g.ID, g.Variant, label, ""), " ")
+	if utf8.RuneCountInString(row) > mailer.WrapWidth {
+		row = strings.TrimRight("  "+tr(ss.lang, "games.line", g.ID, g.Variant, "", ""), " ") + "\n" + gamesIndent + label
+	}
+	return row + "\n" + gamesIndent + strings.Join(mailer.Wrap(state, mailer.WrapWidth-len(gamesIndent)), "\n"+gamesIndent)
+}
+
+// gamesIndent is the indent of the lines under a row of the games list:
+// the game's tag, and the state of a row too long for one line.
+const gamesIndent = "          "
 
 // gameState says where a game of the sender stands: whose move, invited,
 // finished with its result, declined.

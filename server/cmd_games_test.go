@@ -25,7 +25,7 @@ func TestGames(t *testing.T) {
 	h.deliver(bob, "x", "new tablut with frank@player.test", nil)
 	h.deliver(alice, "[taflmail "+id+" "+h.mailVars(alice, id)["{{KEY}}"]+"]", "resign", nil)
 	text := to(t, h.deliver(bob, "x", "partien", nil), bob).Text
-	mustContain(t, "German games", text, tr(german, "games.header"),
+	mustContainWrapped(t, "German games", text, tr(german, "games.header"),
 		tr(german, "games.invited.you"), tr(german, "games.invited"), tr(german, "games.declined"),
 		tr(german, "games.finished.won", tr(german, "board.result.defenders")), "gegen alice@player.test")
 	// issue 22 §8: the loser reads that they lost, in the sides' words too.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/taflmail/taflmail/engine"
 	"github.com/taflmail/taflmail/grammar"
+	"github.com/taflmail/taflmail/mailer"
 )
 
 func init() {
@@ -59,26 +60,62 @@ func (ss *session) help(c *grammar.HelpCommand) error {
 // usage gets its description on the next line.
 const helpColumn = 20
 
+// helpLineWidth is the longest line of the overview's command list: a
+// description is wrapped inside its column to end there (mailer.WrapWidth,
+// so the list fits in 78 columns also space-stuffed).
+const helpLineWidth = mailer.WrapWidth
+
 // helpOverview lists the commands in lang, one registered help line each
 // (registry.go), between the catalogue's introduction and closing words.
+// The list is two columns, usage and description, each description
+// wrapped inside its column; it is marked mailer.Preformatted, so no
+// client rejoins its lines.
 func helpOverview(lang string) string {
 	var b strings.Builder
-	b.WriteString(tr(lang, "help.intro") + "\n\n")
+	pad := "  " + strings.Repeat(" ", helpColumn)
 	for _, e := range sortedHelp() {
 		usage := tr(lang, e.key+".usage")
-		b.WriteString("  " + usage)
+		b.WriteString("  " + strings.Join(usageLines(usage, helpLineWidth-2), "\n    "))
 		if _, ok := catalogs[lang][e.key+".what"]; ok {
 			if n := utf8.RuneCountInString(usage); n < helpColumn {
 				b.WriteString(strings.Repeat(" ", helpColumn-n))
 			} else {
-				b.WriteString("\n  " + strings.Repeat(" ", helpColumn))
+				b.WriteString("\n" + pad)
 			}
-			b.WriteString(tr(lang, e.key+".what"))
+			b.WriteString(strings.Join(mailer.Wrap(tr(lang, e.key+".what"), helpLineWidth-len(pad)), "\n"+pad))
 		}
 		b.WriteString("\n")
 	}
-	b.WriteString("\n" + tr(lang, "help.outro"))
-	return b.String()
+	return tr(lang, "help.intro") + "\n\n" + mailer.Preformatted(b.String()) + "\n" + tr(lang, "help.outro")
+}
+
+// usageLines breaks a usage longer than width before its options ("[…]"),
+// which it never cuts, nor a word.
+func usageLines(usage string, width int) []string {
+	var words []string // the usage's words, an option with its spaces one word
+	depth, start := 0, 0
+	for i, r := range usage {
+		switch {
+		case r == '[':
+			depth++
+		case r == ']':
+			depth--
+		case r == ' ' && depth == 0:
+			words = append(words, usage[start:i])
+			start = i + 1
+		}
+	}
+	words = append(words, usage[start:])
+	lines := []string{words[0]}
+	for _, w := range words[1:] {
+		last := &lines[len(lines)-1]
+		if strings.HasPrefix(w, "[") && utf8.RuneCountInString(*last+" "+w) > width {
+			lines = append(lines, w)
+		} else {
+			*last += " " + w
+		}
+	}
+	return lines
 }
 
 // variantHelp describes a variant's rules from its data.

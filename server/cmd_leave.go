@@ -11,6 +11,7 @@ import (
 	"github.com/taflmail/taflmail/clock"
 	"github.com/taflmail/taflmail/engine"
 	"github.com/taflmail/taflmail/grammar"
+	"github.com/taflmail/taflmail/mailer"
 	"github.com/taflmail/taflmail/notation"
 )
 
@@ -394,7 +395,7 @@ func dottedDay(t time.Time, withYear bool) string {
 // caretAt is the line under a quoted line (quoteLine) with a caret at
 // column col (runes, 1-based), as syntaxError draws it.
 func caretAt(col int) string {
-	return "  " + strings.Repeat(" ", min(max(col-1, 0), maxQuoteRunes)) + "^\n"
+	return mailer.Preformatted("  "+strings.Repeat(" ", min(max(col-1, 0), maxQuoteRunes))+"^") + "\n"
 }
 
 // leaveDateForms lists the forms a leave command's days are written in
@@ -410,7 +411,7 @@ func leaveDateForms(lang string) string {
 			syntax = germanDateSyntax.Replace(syntax)
 			examples = germanDateExamples(examples)
 		}
-		b.WriteString("\n    " + syntax + strings.Repeat(" ", max(22-utf8.RuneCountInString(syntax), 1)) + strings.Join(examples, "   "))
+		b.WriteString("\n" + mailer.Preformatted("    "+syntax+strings.Repeat(" ", max(22-utf8.RuneCountInString(syntax), 1))+strings.Join(examples, "   ")))
 	}
 	return b.String()
 }

@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/taflmail/taflmail/grammar"
+	"github.com/taflmail/taflmail/mailer"
 )
 
 func init() {
@@ -64,8 +66,16 @@ func (ss *session) ratingCommand(c *grammar.RatingCommand) error {
 			fmt.Fprintf(&b, "  %s\n", trn(ss.lang, "rating.more", len(hist)-i, len(hist)-i))
 			break
 		}
-		fmt.Fprintf(&b, "  %s  %s  %s  %-9s %-5s %7.1f → %.1f\n", dayText(ss.lang, h.End), h.GameID, tr(ss.lang, "start.vs", h.Opponent),
-			sideName(ss.lang, h.Side), scoreWord(ss.lang, h.Score), h.Before.R, h.After.R)
+		// a row too long for a line has its result on the next, under
+		// the game's id; mailer.Preformatted, as a table
+		day := "  " + dayText(ss.lang, h.End) + "  "
+		head := day + h.GameID + "  " + tr(ss.lang, "start.vs", h.Opponent)
+		result := fmt.Sprintf("%-9s %-5s %7.1f → %.1f", sideName(ss.lang, h.Side), scoreWord(ss.lang, h.Score), h.Before.R, h.After.R)
+		row := head + "  " + result
+		if utf8.RuneCountInString(row) > mailer.WrapWidth {
+			row = head + "\n" + strings.Repeat(" ", utf8.RuneCountInString(day)) + result
+		}
+		b.WriteString(mailer.Preformatted(row) + "\n")
 	}
 	ss.say(nil, b.String())
 	return nil

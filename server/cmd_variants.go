@@ -6,6 +6,7 @@ import (
 
 	"github.com/taflmail/taflmail/engine"
 	"github.com/taflmail/taflmail/grammar"
+	"github.com/taflmail/taflmail/mailer"
 )
 
 func init() {
@@ -14,13 +15,15 @@ func init() {
 }
 
 // variants lists the built-in rule sets (docs/variants.md): name, board
-// size, the rules in brief.
+// size, the rules in brief, wrapped inside their column (as the help
+// overview's descriptions) and marked mailer.Preformatted.
 func (ss *session) variants(*grammar.VariantsCommand) error {
 	var b strings.Builder
-	b.WriteString(tr(ss.lang, "variants.header") + "\n")
+	pad := strings.Repeat(" ", 22) // "  %-13s %2d×%-2d "
 	for _, v := range engine.Variants() {
-		fmt.Fprintf(&b, "  %-13s %2d×%-2d %s\n", v.Name, v.Size, v.Size, variantSummary(ss.lang, v))
+		summary := mailer.Wrap(variantSummary(ss.lang, v), mailer.WrapWidth-len(pad))
+		fmt.Fprintf(&b, "  %-13s %2d×%-2d %s\n", v.Name, v.Size, v.Size, strings.Join(summary, "\n"+pad))
 	}
-	ss.say(nil, b.String())
+	ss.say(nil, tr(ss.lang, "variants.header")+"\n"+mailer.Preformatted(b.String()))
 	return nil
 }

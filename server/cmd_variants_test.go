@@ -17,7 +17,7 @@ func TestVariants(t *testing.T) {
 		text := to(t, h.deliver(alice, "x", word, nil), alice).Text
 		mustContain(t, word, text, tr(lang, "variants.header"))
 		for _, v := range engine.Variants() {
-			mustContain(t, word, text, v.Name, variantSummary(lang, v))
+			mustContainWrapped(t, word, text, v.Name, variantSummary(lang, v))
 		}
 		// the board sizes as the summaries and the CLI write them (trial
 		// report §8)

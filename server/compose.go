@@ -61,6 +61,7 @@ func (ss *session) compose() ([]archive.OutboxMail, error) {
 			Body:      ss.body(n),
 			Date:      ss.now,
 			Headers:   map[string]string{},
+			Flowed:    true, // wrapped at 76, boards and tables as built (mailer.Preformatted)
 		}
 		o.Headers[loopHeader] = "reply"
 		for k, v := range n.headers {

@@ -291,6 +291,7 @@ func (ss *session) digestMail(p *archive.Player, ts []*table) (*archive.OutboxMa
 		To:        []string{addr},
 		Subject:   subject,
 		Body:      b.String(),
+		Flowed:    true, // wrapped at 76, boards and tables as built (mailer.Preformatted)
 		Date:      ss.now,
 		Headers:   s.unsubscribeHeaders(addr, "notify each"), // the way out of the digest, without a key
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/engine"
 	"github.com/taflmail/taflmail/grammar"
+	"github.com/taflmail/taflmail/mailer"
 	"github.com/taflmail/taflmail/notation"
 )
 
@@ -139,7 +140,8 @@ func (t *table) toMove() string { return t.pos.ToMove().String() }
 func (t *table) moveNumber() int { return t.pos.Ply()/2 + 1 }
 
 // board draws the position as the ASCII diagram of every reply, marking
-// the last ply and its captures, with the legend in lang.
+// the last ply and its captures, with the legend in lang; marked
+// mailer.Preformatted.
 func (t *table) board(lang string) string {
 	var b strings.Builder
 	opts := []notation.DiagramOption{notation.WithWords(diagramWords(lang))}
@@ -154,10 +156,11 @@ func (t *table) board(lang string) string {
 	if err := notation.WriteASCII(&b, t.pos, opts...); err != nil {
 		return tr(lang, "board.unavailable")
 	}
-	return b.String()
+	return mailer.Preformatted(b.String())
 }
 
-// moveList writes the plies as numbered move pairs, "  1. d1-d3  h6-h9".
+// moveList writes the plies as numbered move pairs, "  1. d1-d3  h6-h9",
+// marked mailer.Preformatted.
 func (t *table) moveList(lang string) string {
 	ps := t.plies()
 	if len(ps) == 0 {
@@ -171,7 +174,7 @@ func (t *table) moveList(lang string) string {
 		}
 		b.WriteString(strings.TrimRight(line, " ") + "\n")
 	}
-	return b.String()
+	return mailer.Preformatted(b.String())
 }
 
 // record writes the game as a canonical native record (docs/notation.md),

@@ -28,6 +28,9 @@ type sentMail struct {
 type fakeSender struct {
 	sent []sentMail
 	fail func(to string) error
+	// t, when set, is failed by a mail with a line longer than
+	// maxMailLine (checkLineLength).
+	t testing.TB
 }
 
 func (f *fakeSender) Send(_ context.Context, from string, to []string, raw []byte) error {
@@ -41,6 +44,9 @@ func (f *fakeSender) Send(_ context.Context, from string, to []string, raw []byt
 		return fmt.Errorf("fake sender: server sent an unreadable mail: %v", err)
 	}
 	logLongLines(raw)
+	if f.t != nil {
+		checkLineLength(f.t, to[0], raw)
+	}
 	f.sent = append(f.sent, sentMail{to: to[0], raw: raw, msg: m})
 	return nil
 }
@@ -71,7 +77,7 @@ type harness struct {
 
 func newHarness(t *testing.T) *harness {
 	t.Helper()
-	h := &harness{t: t, sender: &fakeSender{}, now: time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)}
+	h := &harness{t: t, sender: &fakeSender{t: t}, now: time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)}
 	clock := func() time.Time { return h.now }
 	st, err := archive.OpenWith(context.Background(), t.TempDir()+"/taflmail.db", archive.Options{Now: clock})
 	if err != nil {
@@ -203,6 +209,21 @@ func mustContain(t *testing.T, what, text string, wants ...string) {
 	for _, w := range wants {
 		if !strings.Contains(text, w) {
 			t.Errorf("%s does not contain %q:\n%s", what, w, text)
+		}
+	}
+}
+
+// mustContainWrapped fails unless text contains every want with runs of
+// white space (line breaks and the indent after them) read as one space:
+// for an entry of a list or a table that a reply wraps inside its column
+// (help, variants, games), whose words must be there in order whatever
+// the breaks.
+func mustContainWrapped(t *testing.T, what, text string, wants ...string) {
+	t.Helper()
+	flat := strings.Join(strings.Fields(text), " ")
+	for _, w := range wants {
+		if !strings.Contains(flat, strings.Join(strings.Fields(w), " ")) {
+			t.Errorf("%s does not contain %q, line breaks aside:\n%s", what, w, text)
 		}
 	}
 }

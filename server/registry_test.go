@@ -5,8 +5,10 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/taflmail/taflmail/grammar"
+	"github.com/taflmail/taflmail/mailer"
 )
 
 // grammarCommands returns the names of the command types of the grammar,
@@ -42,8 +44,11 @@ func TestRegistry(t *testing.T) {
 	}
 }
 
-// TestHelpOverview: the overview has one line per registered help entry,
-// in rank order, in both languages, usage and description in two columns.
+// TestHelpOverview: the overview has one entry per registered help line,
+// in rank order, in both languages, usage and description in two columns
+// that fit in 76 characters: a description wraps inside its column, a
+// long usage before its options, and the list is marked preformatted so
+// no mail rewraps it.
 func TestHelpOverview(t *testing.T) {
 	es := sortedHelp()
 	if len(es) < 10 {
@@ -54,29 +59,50 @@ func TestHelpOverview(t *testing.T) {
 			t.Errorf("help lines %s and %s share rank %d", es[i-1].key, es[i].key, es[i].rank)
 		}
 	}
+	flat := func(s string) string { return strings.Join(strings.Fields(s), " ") }
 	for _, lang := range []string{english, german} {
-		text := helpOverview(lang)
+		marked := helpOverview(lang)
+		text := mailer.Unmark(marked)
+		words := flat(text)
 		at := 0
 		for _, e := range es {
-			line := "\n  " + tr(lang, e.key+".usage")
-			i := strings.Index(text[at:], line)
+			usage := flat(tr(lang, e.key+".usage"))
+			i := strings.Index(words[at:], " "+usage+" ")
 			if i < 0 {
-				t.Errorf("%s overview: %q missing or out of order:\n%s", lang, line, text)
+				t.Errorf("%s overview: %q missing or out of order:\n%s", lang, usage, text)
 				continue
 			}
-			at += i + len(line)
-			if _, ok := catalogs[lang][e.key+".what"]; ok && !strings.HasPrefix(strings.TrimLeft(text[at:], " \n"), tr(lang, e.key+".what")) {
-				t.Errorf("%s overview: %q is not followed by its description", lang, line)
+			at += i + len(usage) + 1
+			if _, ok := catalogs[lang][e.key+".what"]; ok && !strings.HasPrefix(words[at:], " "+flat(tr(lang, e.key+".what"))) {
+				t.Errorf("%s overview: %q is not followed by its description", lang, usage)
 			}
 		}
 		if !strings.HasPrefix(text, tr(lang, "help.intro")+"\n\n") || !strings.HasSuffix(text, "\n\n"+tr(lang, "help.outro")) {
 			t.Errorf("%s overview lacks its introduction or closing words:\n%s", lang, text)
 		}
+		list := text[len(tr(lang, "help.intro"))+2 : len(text)-len(tr(lang, "help.outro"))-2]
+		for line := range strings.SplitSeq(list, "\n") {
+			if n := utf8.RuneCountInString(line); n > mailer.WrapWidth {
+				t.Errorf("%s overview: a line of %d characters, more than %d:\n%s", lang, n, mailer.WrapWidth, line)
+			}
+			if strings.HasPrefix(line, "   ") && !strings.HasPrefix(line, "    ") {
+				t.Errorf("%s overview: a line neither a usage nor in a column: %q", lang, line)
+			}
+			if strings.HasPrefix(line, "    ") && !strings.HasPrefix(line, "  "+strings.Repeat(" ", helpColumn)) && !strings.HasPrefix(line, "    [") {
+				t.Errorf("%s overview: a description line outside its column: %q", lang, line)
+			}
+		}
+		if mailer.Preformatted(list) != marked[len(tr(lang, "help.intro"))+2:len(marked)-len(tr(lang, "help.outro"))-2] {
+			t.Errorf("%s overview: the list is not marked preformatted, or more than the list is", lang)
+		}
 	}
-	// the column: a short usage is padded to it, a long one wraps
-	en := helpOverview(english)
+	// the column: a short usage is padded to it, a long one wraps, as does
+	// a long description
+	en := mailer.Unmark(helpOverview(english))
 	mustContain(t, "overview", en, "\n  board               the current board\n",
-		"\n  new <variant> with <address> [as attackers|defenders] [time <control>]\n                      challenge someone")
+		"\n  new <variant> with <address> [as attackers|defenders] [time <control>]\n                      challenge someone",
+		"\n  new <variant> with engine [level 1-5] [as attackers|defenders]\n    [time <control>]\n                      play the engine",
+		"\n  cancel challenge    withdraw your challenge before it is answered (reply\n                      to the confirmation)")
 }
 
 // TestCommandName: inspect names commands by their registered names.

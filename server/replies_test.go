@@ -160,7 +160,8 @@ var replyScripts = map[string][]step{
 }
 
 // TestReplyTranscripts plays every script of replyScripts against a fresh
-// referee and compares every mail it sends (recipient, subject, text) with
+// referee and compares every mail it sends (recipient, subject, text with
+// its lines as sent, unstuffed) with
 // testdata/replies/<script>.golden; -update rewrites the files, whose diffs
 // are then reviewed.
 func TestReplyTranscripts(t *testing.T) {
@@ -202,7 +203,7 @@ func transcript(t *testing.T, script []step) string {
 			sent = h.deliver(s.from, s.subject, s.body, nil)
 		}
 		for _, m := range sent {
-			fmt.Fprintf(&b, "--- to %s\nSubject: %s\n\n%s\n", m.to, m.msg.Subject, m.msg.Text)
+			fmt.Fprintf(&b, "--- to %s\nSubject: %s\n\n%s\n", m.to, m.msg.Subject, unstuffed(m.raw))
 		}
 		b.WriteString("\n")
 	}

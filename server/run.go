@@ -174,12 +174,14 @@ func firstWordGerman(line string) bool {
 }
 
 // quoteLine quotes the line a refusal is about, cut to maxQuoteRunes
-// characters (quoteText).
+// characters (quoteText), marked mailer.Preformatted: a quote is never
+// wrapped, so a line of up to 200 characters stays one line.
 func quoteLine(lang string, l commandLine) string {
+	q := mailer.Preformatted("> "+quoteText(lang, l.text)) + "\n"
 	if l.n == 0 {
-		return "> " + quoteText(lang, l.text) + "\n"
+		return q
 	}
-	return tr(lang, "err.quote", l.n) + "\n> " + quoteText(lang, l.text) + "\n"
+	return tr(lang, "err.quote", l.n) + "\n" + q
 }
 
 // maxQuoteRunes is how many characters of a line, or of a word taken

@@ -257,6 +257,7 @@ func (ss *session) spectatorMail(t *table, sp archive.Spectator, lang, subject, 
 		To:        []string{addr},
 		Subject:   "[taflmail " + t.g.ID + "] " + subject,
 		Body:      ss.spectatorBody(t, lang, text, stop, board),
+		Flowed:    true, // wrapped at 76, boards and tables as built (mailer.Preformatted)
 		Date:      ss.now,
 		Headers: map[string]string{
 			loopHeader:        "spectator",

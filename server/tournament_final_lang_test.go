@@ -53,6 +53,7 @@ func TestTournamentFinalLanguage(t *testing.T) {
 		mustContain(t, "the final mail to "+tc.addr, text, tc.wants...)
 		mustNotContain(t, "the final mail to "+tc.addr, text, tc.not...)
 		path := filepath.Join("testdata", "replies", tc.golden+".golden")
+		text = unstuffed(finals[tc.addr][0].raw) // the lines as sent, as TestReplyTranscripts writes them
 		if *update {
 			if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 				t.Fatal(err)

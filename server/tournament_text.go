@@ -97,7 +97,7 @@ func (ss *session) standingsText(lang string, t *archive.Tournament, sts []*tour
 		if named && st.Section == 0 {
 			text = text[strings.IndexByte(text, '\n')+1:] // the title line, the event's name
 		}
-		b.WriteString(text)
+		b.WriteString(mailer.Preformatted(text))
 	}
 	if !t.Rated {
 		return b.String()
@@ -106,7 +106,7 @@ func (ss *session) standingsText(lang string, t *archive.Tournament, sts []*tour
 	for _, st := range sts {
 		for _, r := range st.Rows {
 			rt, games, _ := ss.ratingNow(r.Player, t.Variant)
-			fmt.Fprintf(&b, "  %-36s %s\n", r.Player, ratingWords(lang, rt, games))
+			b.WriteString(mailer.Preformatted(fmt.Sprintf("  %-36s %s", r.Player, ratingWords(lang, rt, games))) + "\n")
 		}
 	}
 	return b.String()
@@ -235,6 +235,7 @@ func (ss *session) ownMail(seed, to, subject, body string, atts ...mailer.Attach
 		To:        []string{to},
 		Subject:   subject,
 		Body:      body,
+		Flowed:    true, // wrapped at 76, boards and tables as built (mailer.Preformatted)
 		Date:      ss.now,
 		Headers:   map[string]string{loopHeader: "notice", "Auto-Submitted": "auto-generated"},
 

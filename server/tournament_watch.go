@@ -88,6 +88,7 @@ func (ss *session) eventSpectatorMail(event string, sp archive.Spectator, subjec
 		To:        []string{sp.Address},
 		Subject:   subject,
 		Body:      body,
+		Flowed:    true, // wrapped at 76, boards and tables as built (mailer.Preformatted)
 		Date:      ss.now,
 		Headers:   map[string]string{loopHeader: "spectator", "Auto-Submitted": "auto-generated"},
 

@@ -10,6 +10,7 @@ import (
 	"net/mail"
 	"os"
 	"strings"
+	"testing"
 	"unicode/utf8"
 )
 
@@ -62,6 +63,53 @@ func longLines(text string) []string {
 		}
 	}
 	return long
+}
+
+// checkLineLength fails t when the mail raw to addr shows a line longer
+// than maxMailLine characters, but for the named exceptions of
+// lineExempt.
+func checkLineLength(t testing.TB, addr string, raw []byte) {
+	t.Helper()
+	text, err := wireText(raw)
+	if err != nil {
+		t.Errorf("mail to %s: %v", addr, err)
+		return
+	}
+	for _, l := range longLines(text) {
+		if !lineExempt(l) {
+			t.Errorf("mail to %s has a line of %d characters (at most %d; server/wire_test.go):\n%s", addr, utf8.RuneCountInString(l), maxMailLine, l)
+		}
+	}
+}
+
+// lineExempt reports the long lines a mail may show: a quoted line of
+// the player's own mail ("> …", space-stuffed, up to maxQuoteRunes
+// characters and its length, never wrapped) and the caret under it, and a
+// line of one word that no wrapping can shorten (a URL, a long address).
+func lineExempt(l string) bool {
+	s := strings.TrimPrefix(l, " ")
+	switch {
+	case strings.HasPrefix(s, "> "):
+		return true
+	case strings.TrimLeft(s, " ") == "^":
+		return true
+	}
+	return !strings.Contains(strings.TrimSpace(s), " ")
+}
+
+// unstuffed returns the wire text of a flowed mail with the
+// space-stuffing undone (RFC 3676 §4.4) but the lines as sent: what the
+// reply goldens show, so that their diffs show where lines break.
+func unstuffed(raw []byte) string {
+	text, err := wireText(raw)
+	if err != nil {
+		return "unreadable: " + err.Error()
+	}
+	lines := strings.Split(strings.TrimRight(text, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimPrefix(l, " ")
+	}
+	return strings.Join(lines, "\n")
 }
 
 // logLongLines appends the long lines of a sent mail to the file named by
