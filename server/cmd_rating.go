@@ -39,7 +39,7 @@ func (ss *session) ratingCommand(c *grammar.RatingCommand) error {
 		b.WriteString(tr(ss.lang, "rating.header") + "\n")
 		for _, r := range rs {
 			g := grown(r, ss.now)
-			fmt.Fprintf(&b, "  %-12s %s\n", r.Variant, trn(ss.lang, "rating.line", r.Games, g.R, g.RD, g.Volatility, r.Games, dayText(ss.lang, r.LastEnd)))
+			b.WriteString(tableRow(fmt.Sprintf("  %-12s %s", r.Variant, trn(ss.lang, "rating.line", r.Games, g.R, g.RD, g.Volatility, r.Games, dayText(ss.lang, r.LastEnd))), 15) + "\n")
 		}
 		ss.say(nil, b.String())
 		return nil

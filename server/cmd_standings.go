@@ -31,7 +31,7 @@ func (ss *session) standingsCommand(c *grammar.StandingsCommand) error {
 		for _, e := range ev.entries {
 			if !e.Withdrawn() {
 				n++
-				fmt.Fprintf(&b, "  %2d. %s\n", n, e.Player)
+				b.WriteString(tableRow(fmt.Sprintf("  %2d. %s", n, e.Player), 6) + "\n")
 			}
 		}
 		if n == 0 {

@@ -3,6 +3,7 @@ package server
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/mailer"
@@ -166,6 +167,26 @@ func (ss *session) subject(n *note) string {
 		return tag + tr(n.lang, "subject.move", title, n.game.moveNumber(), sideName(n.lang, n.game.toMove()))
 	}
 	return tag + title
+}
+
+// tableRow is one row of a table or list for a mail body, marked
+// mailer.Preformatted: as it is when it fits in mailer.WrapWidth, else
+// wrapped at spaces with the lines after the first indented by hang
+// spaces, under the row's first column.
+func tableRow(row string, hang int) string {
+	if utf8.RuneCountInString(row) <= mailer.WrapWidth {
+		return mailer.Preformatted(row)
+	}
+	text := strings.TrimLeft(row, " ")
+	lead := row[:len(row)-len(text)]
+	first := mailer.Wrap(text, mailer.WrapWidth-len(lead))[0]
+	lines := []string{lead + first}
+	if rest := strings.TrimLeft(text[len(first):], " "); rest != "" {
+		for _, l := range mailer.Wrap(rest, mailer.WrapWidth-hang) {
+			lines = append(lines, strings.Repeat(" ", hang)+l)
+		}
+	}
+	return mailer.Preformatted(strings.Join(lines, "\n"))
 }
 
 // body writes a reply: the game header, the sections, the board, the move

@@ -43,7 +43,11 @@ func (f *fakeSender) Send(_ context.Context, from string, to []string, raw []byt
 	if err != nil {
 		return fmt.Errorf("fake sender: server sent an unreadable mail: %v", err)
 	}
-	logLongLines(raw)
+	name := ""
+	if f.t != nil {
+		name = f.t.Name()
+	}
+	logLongLines(raw, name)
 	if f.t != nil {
 		checkLineLength(f.t, to[0], raw)
 	}

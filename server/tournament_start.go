@@ -488,8 +488,8 @@ func (ss *session) startList(p string, games []*archive.Game, o StartOptions) {
 		if g.Rated {
 			opp = ss.withRating(opp, g.Variant)
 		}
-		fmt.Fprintf(&b, "  %s  %-9s  %s  %s\n", g.ID, sideName(lang, side), tr(lang, "start.vs", opp), tr(lang, first))
-		fmt.Fprintf(&b, "          [taflmail %s %s]\n", g.ID, tokenOf(g, p))
+		b.WriteString(tableRow(fmt.Sprintf("  %s  %-9s  %s  %s", g.ID, sideName(lang, side), tr(lang, "start.vs", opp), tr(lang, first)), len(gamesIndent)) + "\n")
+		b.WriteString(tableRow(fmt.Sprintf(gamesIndent+"[taflmail %s %s]", g.ID, tokenOf(g, p)), len(gamesIndent)) + "\n")
 	}
 	b.WriteString("\n" + tr(lang, "start.how") + "\n\n")
 	b.WriteString(tr(lang, "signature") + "\n")

@@ -138,7 +138,7 @@ func (ss *session) startWatchMails(t *archive.Tournament, players int, specs []a
 				b.WriteString(tr(lang, "start.watch.group", section) + "\n")
 			}
 			ev := archive.GameEvent{Pairing: archive.Pairing{Round: g.Round, Board: g.Board, MatchGame: g.MatchGame}, GamesPerPairing: t.GamesPerPairing}
-			fmt.Fprintf(&b, "  %s  %-7s  %s %s\n", ids[i], ev.RoundTag(), g.Attackers, tr(lang, "start.vs", g.Defenders))
+			b.WriteString(tableRow(fmt.Sprintf("  %s  %-7s  %s %s", ids[i], ev.RoundTag(), g.Attackers, tr(lang, "start.vs", g.Defenders)), len(gamesIndent)) + "\n")
 		}
 		if n := total - min(len(games), maxStartGames); n > 0 {
 			b.WriteString(trn(lang, "start.watch.more", n, n, t.ID) + "\n")

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/taflmail/taflmail/mailer"
 )
 
 // maxMailLine is the longest line, in characters, a mail the referee sends
@@ -113,9 +115,10 @@ func unstuffed(raw []byte) string {
 }
 
 // logLongLines appends the long lines of a sent mail to the file named by
-// TAFLMAIL_LONGLINES, when set: how the corpus of every mail the tests
+// TAFLMAIL_LONGLINES, when set, after a line naming the mail's test (test,
+// "" when the sender has no t): how the corpus of every mail the tests
 // send was measured (docs/commands.md, "Line length").
-func logLongLines(raw []byte) {
+func logLongLines(raw []byte, test string) {
 	path := os.Getenv("TAFLMAIL_LONGLINES")
 	if path == "" {
 		return
@@ -129,8 +132,26 @@ func logLongLines(raw []byte) {
 		return
 	}
 	defer f.Close()
-	fmt.Fprintf(f, "MAIL %d\n", len(strings.Split(text, "\n")))
+	fmt.Fprintf(f, "MAIL %d %s\n", len(strings.Split(text, "\n")), test)
 	for _, l := range longLines(text) {
 		fmt.Fprintf(f, "LONG %d %s\n", utf8.RuneCountInString(l), l)
+	}
+}
+
+// TestTableRow: a row that fits is only marked; a longer one wraps at
+// spaces under its first column, marked too, never cutting a word.
+func TestTableRow(t *testing.T) {
+	short := "  G00001  brandubh   vs bob@player.test"
+	if got := tableRow(short, 10); got != mailer.Preformatted(short) {
+		t.Errorf("tableRow(%q) = %q, want it only marked", short, got)
+	}
+	long := "  G00001  attackers  vs " + strings.Repeat("y", 50) + "@player.test  you move first"
+	got := mailer.Unmark(tableRow(long, 10))
+	want := "  G00001  attackers  vs\n          " + strings.Repeat("y", 50) + "@player.test\n          you move first"
+	if got != want {
+		t.Errorf("tableRow(long) =\n%s\nwant\n%s", got, want)
+	}
+	if strings.Count(tableRow(long, 10), "\x1e") != 3 {
+		t.Errorf("not every line of a wrapped row is marked: %q", tableRow(long, 10))
 	}
 }
