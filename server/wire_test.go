@@ -67,15 +67,18 @@ func longLines(text string) []string {
 	return long
 }
 
-// checkLineLength fails t when the mail raw to addr shows a line longer
-// than maxMailLine characters, but for the named exceptions of
-// lineExempt.
+// checkLineLength fails t when the mail raw to addr is not format=flowed
+// or shows a line longer than maxMailLine characters, but for the named
+// exceptions of lineExempt.
 func checkLineLength(t testing.TB, addr string, raw []byte) {
 	t.Helper()
 	text, err := wireText(raw)
 	if err != nil {
 		t.Errorf("mail to %s: %v", addr, err)
 		return
+	}
+	if !bytes.Contains(raw, []byte("format=flowed")) {
+		t.Errorf("mail to %s is not format=flowed (mailer.Outgoing.Flowed)", addr)
 	}
 	for _, l := range longLines(text) {
 		if !lineExempt(l) {
@@ -154,4 +157,34 @@ func TestTableRow(t *testing.T) {
 	if strings.Count(tableRow(long, 10), "\x1e") != 3 {
 		t.Errorf("not every line of a wrapped row is marked: %q", tableRow(long, 10))
 	}
+}
+
+// TestBigBoardFits: the largest board, Alea Evangelii's 19×19, is sent as
+// it is drawn and fits in 78 columns with its space-stuffing, so it needs
+// no exception (the harness fails any mail with a longer line).
+func TestBigBoardFits(t *testing.T) {
+	h := newHarness(t)
+	startGame(t, h, "alea", english)
+	m := h.last(alice)
+	text, err := wireText(m.raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := "a  b  c  d  e  f  g  h  i  j  k  l  m  n  o  p  q  r  s"
+	longest := 0
+	for line := range strings.SplitSeq(text, "\n") {
+		if strings.Contains(line, files) {
+			longest = max(longest, utf8.RuneCountInString(line))
+		}
+	}
+	if longest == 0 {
+		t.Fatalf("no 19×19 board in the mail:\n%s", text)
+	}
+	if longest > maxMailLine {
+		t.Errorf("the 19×19 board's files line is %d characters", longest)
+	}
+	// space-stuffed on the wire, as drawn for a flowed-aware reader
+	row := " 19  .  .  A  .  .  A  .  .  .  .  .  .  .  A  .  .  A  .  .  19\n"
+	mustContain(t, "the mail as sent", text, "\n "+row)
+	mustContain(t, "the mail as read", m.msg.Text, "\n"+row)
 }
