@@ -411,7 +411,21 @@ func leaveDateForms(lang string) string {
 			syntax = germanDateSyntax.Replace(syntax)
 			examples = germanDateExamples(examples)
 		}
-		b.WriteString("\n" + mailer.Preformatted("    "+syntax+strings.Repeat(" ", max(22-utf8.RuneCountInString(syntax), 1))+strings.Join(examples, "   ")))
+		// examples that do not fit in mailer.WrapWidth go on, whole, in
+		// their column on the next line
+		row := "    " + syntax + strings.Repeat(" ", max(22-utf8.RuneCountInString(syntax), 1))
+		col := strings.Repeat(" ", utf8.RuneCountInString(row))
+		for i, ex := range examples {
+			switch {
+			case i == 0:
+			case utf8.RuneCountInString(row[strings.LastIndexByte(row, '\n')+1:]+"   "+ex) > mailer.WrapWidth:
+				row += "\n" + col
+			default:
+				row += "   "
+			}
+			row += ex
+		}
+		b.WriteString("\n" + mailer.Preformatted(row))
 	}
 	return b.String()
 }

@@ -206,7 +206,8 @@ func TestLeaveDatesAsWritten(t *testing.T) {
 			`Erwartet: "-" oder "to" oder "bis" oder Zeilenende, gefunden: "bitte".`,
 			"Ein Datum schreibst du in einer dieser Formen", "\n    TT.MM.JJJJ  TT.MM.    24.12.2026   24.12.\n",
 			"\n    TT. Monat             24. Dez. 2026   24. Dez.   24. Dezember\n",
-			"\n    ERSTER - LETZTER      24.12.–2.1.   24. Dez. bis 2. Jan.   24.12. bis 2.1.\n", "Es wurde nichts geändert."}},
+			"\n    ERSTER - LETZTER      24.12.–2.1.   24. Dez. bis 2. Jan.\n" + strings.Repeat(" ", 26) + "24.12. bis 2.1.\n", // the last example under the first: the row would be 78 wide
+			"Es wurde nichts geändert."}},
 		{"urlaub 12/11", []string{"> urlaub 12/11\n" + strings.Repeat(" ", 9) + "^\n",
 			"12/11 kann 12.11.2027 oder 11.12.2026 heißen: Tag und Monat können vertauscht sein. Schreib den Tag zuerst mit Punkten (12.11. oder 11.12.) oder das Jahr zuerst (2027-11-12)."}},
 	} {
