@@ -200,7 +200,7 @@ type Server struct {
 	opts  Options
 	store Store
 	log   *slog.Logger
-	owner string // this process's name in outbox claims (archive.Store.ClaimOutbox)
+	owner string // this process's name in outbox claims (archive.Store.ClaimOutboxes)
 	// polled is Options.Now, in Unix nanoseconds, at the start of the last
 	// Poll that handled every mail it fetched: the inbox has been read up
 	// to then (Decision C4, scheduler.go).
