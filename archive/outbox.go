@@ -94,36 +94,14 @@ const ClaimLease = 10 * time.Minute
 // [Store.ReleaseClaims]. Two processes that share an archive therefore
 // never both send one mail. [ErrNotFound] if there is no such mail.
 func (s *Store) ClaimOutbox(ctx context.Context, id int64, owner string, at time.Time) (bool, error) {
-	const op = "claim outbox"
-	if owner == "" {
-		return false, &Error{Op: op, Err: invalid("empty claim owner")}
+	states, err := s.ClaimOutboxes(ctx, []int64{id}, owner, at)
+	if err != nil {
+		return false, err
 	}
-	var claimed bool
-	err := s.write(ctx, op, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `UPDATE outbox SET claimed_by = ?1, claimed_at = ?2
-WHERE id = ?3 AND status = 'pending' AND (claimed_by = '' OR claimed_by = ?1 OR claimed_at < ?4)`,
-			owner, fmtTime(at), id, fmtTime(at.Add(-ClaimLease)))
-		if err != nil {
-			return err
-		}
-		n, err := res.RowsAffected()
-		if err != nil {
-			return err
-		}
-		if n == 1 {
-			claimed = true
-			return nil
-		}
-		var exists bool
-		if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM outbox WHERE id = ?)`, id).Scan(&exists); err != nil {
-			return err
-		}
-		if !exists {
-			return notFound(op, fmt.Sprintf("outbox mail %d", id))
-		}
-		return nil
-	})
-	return claimed, err
+	if states[0] == ClaimGone {
+		return false, notFound("claim outbox", fmt.Sprintf("outbox mail %d", id))
+	}
+	return states[0] == ClaimTaken, nil
 }
 
 // ClaimState is what [Store.ClaimOutboxes] found for one mail.
