@@ -142,6 +142,36 @@ func FormatDuration(d time.Duration) string {
 	return b.String()
 }
 
+// SpellDuration writes d (not negative) in days, hours, minutes and
+// seconds, largest first and down to the unit smallest (time.Minute drops
+// the seconds, rounding towards zero), each part only when not zero. The
+// words are the caller's: part writes n of unit (notation.Day, time.Hour,
+// time.Minute or time.Second), and join appends a part to the text so
+// far. It returns "" when d is shorter than smallest, so that the caller
+// says zero in its own words. FormatDuration is the notation's own
+// spelling; the referee's mails and the web pages spell durations in the
+// reader's language with this (docs/commands.md, "Replies in German").
+func SpellDuration(d, smallest time.Duration, part func(unit time.Duration, n int) string, join func(text, part string) string) string {
+	d = d.Truncate(smallest)
+	text := ""
+	for _, unit := range []time.Duration{Day, time.Hour, time.Minute, time.Second} {
+		if unit < smallest {
+			break
+		}
+		n := int(d / unit)
+		if n == 0 {
+			continue
+		}
+		d -= time.Duration(n) * unit
+		if text == "" {
+			text = part(unit, n)
+		} else {
+			text = join(text, part(unit, n))
+		}
+	}
+	return text
+}
+
 // Leave is one leave interval of a player: whole UTC days from First to
 // Last, both inclusive (CORRESPONDENCE.md §3.1: "leave 2026-12-24 to
 // 2027-01-02" is 10 days, from 00:00 on the 24th to 24:00 on the 2nd).

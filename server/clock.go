@@ -333,39 +333,21 @@ func durationText(lang string, d time.Duration) string {
 	return spellDuration(lang, d, time.Minute)
 }
 
-// durationUnits are the units a duration of a mail is written in, largest
-// first, with the catalogue's counted noun of each ("count.d": "%dd" in
-// English, "%d Tage" / "%d Tag" in German).
-var durationUnits = []struct {
-	unit time.Duration
-	key  string
-}{{notation.Day, "count.d"}, {time.Hour, "count.h"}, {time.Minute, "count.m"}, {time.Second, "count.s"}}
+// durationKeys are the catalogue's counted nouns of the units a duration
+// of a mail is written in ("count.d": "%dd" in English, "%d Tage" / "%d
+// Tag" in German).
+var durationKeys = map[time.Duration]string{notation.Day: "count.d", time.Hour: "count.h", time.Minute: "count.m", time.Second: "count.s"}
 
-// spellDuration writes d (not negative) in lang in the units of
-// durationUnits down to smallest (time.Minute or time.Second), each part
-// only when not zero, joined as the catalogue's "duration.join" says (no
-// space in English: "1d2h3m", a space in German: "1 Tag 2 Stunden 3
-// Minuten"). Zero is 0 of the largest unit for whole minutes ("0d", "0
-// Tage"), 0 seconds to the second ("0s", "0 Sekunden").
+// spellDuration writes d (not negative) in lang down to the unit smallest
+// (time.Minute or time.Second) by notation.SpellDuration, each part the
+// catalogue's counted noun, joined as "duration.join" says (no space in
+// English: "1d2h3m", a space in German: "1 Tag 2 Stunden 3 Minuten").
+// Zero is 0 of the largest unit for whole minutes ("0d", "0 Tage"), 0
+// seconds to the second ("0s", "0 Sekunden").
 func spellDuration(lang string, d, smallest time.Duration) string {
-	d = d.Truncate(smallest)
-	text := ""
-	for _, u := range durationUnits {
-		if u.unit < smallest {
-			break
-		}
-		n := int(d / u.unit)
-		if n == 0 {
-			continue
-		}
-		d -= time.Duration(n) * u.unit
-		part := trn(lang, u.key, n, n)
-		if text == "" {
-			text = part
-		} else {
-			text = tr(lang, "duration.join", text, part)
-		}
-	}
+	text := notation.SpellDuration(d, smallest,
+		func(unit time.Duration, n int) string { return trn(lang, durationKeys[unit], n, n) },
+		func(text, part string) string { return tr(lang, "duration.join", text, part) })
 	if text != "" {
 		return text
 	}

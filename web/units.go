@@ -6,37 +6,23 @@ import (
 	"github.com/taflmail/taflmail/notation"
 )
 
-// durationUnits are the units a duration of the pages is written in,
-// largest first, with the counted noun of each in texts ("count.d": "%dd"
-// in English, "%d Tage" / "%d Tag" in German).
-var durationUnits = []struct {
-	unit time.Duration
-	key  string
-}{{notation.Day, "count.d"}, {time.Hour, "count.h"}, {time.Minute, "count.m"}}
+// durationKeys are the counted nouns in texts of the units a duration of
+// the pages is written in ("count.d": "%dd" in English, "%d Tage" / "%d
+// Tag" in German).
+var durationKeys = map[time.Duration]string{notation.Day: "count.d", time.Hour: "count.h", time.Minute: "count.m"}
 
 // duration writes d in lang in whole minutes (seconds dropped, never
-// below zero): days, hours and minutes, each only when not zero, joined
-// as "duration.join" says. English writes them as the notation does
-// (notation.FormatDuration: "29d23h59m", "45m", "0d"); German in words
-// with the number's form of the unit, as the German mails do ("29 Tage
-// 23 Stunden 59 Minuten", "1 Tag 1 Stunde", "45 Minuten", "0 Tage";
-// docs/commands.md, "Replies in German: times and days").
+// below zero) by notation.SpellDuration: days, hours and minutes, each
+// only when not zero, joined as "duration.join" says. English writes them
+// as the notation does (notation.FormatDuration: "29d23h59m", "45m",
+// "0d"); German in words with the number's form of the unit, as the
+// German mails do ("29 Tage 23 Stunden 59 Minuten", "1 Tag 1 Stunde", "45
+// Minuten", "0 Tage"; docs/commands.md, "Replies in German: times and
+// days").
 func duration(lang string, d time.Duration) string {
-	d = max(d, 0).Truncate(time.Minute)
-	text := ""
-	for _, u := range durationUnits {
-		n := int(d / u.unit)
-		if n == 0 {
-			continue
-		}
-		d -= time.Duration(n) * u.unit
-		part := trn(lang, u.key, n, n)
-		if text == "" {
-			text = part
-		} else {
-			text = tr(lang, "duration.join", text, part)
-		}
-	}
+	text := notation.SpellDuration(max(d, 0), time.Minute,
+		func(unit time.Duration, n int) string { return trn(lang, durationKeys[unit], n, n) },
+		func(text, part string) string { return tr(lang, "duration.join", text, part) })
 	if text == "" {
 		return trn(lang, "count.d", 0, 0)
 	}

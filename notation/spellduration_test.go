@@ -1,0 +1,32 @@
+package notation
+
+import (
+	"fmt"
+	"testing"
+	"time"
+)
+
+// TestSpellDuration: the parts, largest first and down to the smallest
+// unit asked for, in the caller's words; "" below the smallest unit.
+func TestSpellDuration(t *testing.T) {
+	names := map[time.Duration]string{Day: "D", time.Hour: "H", time.Minute: "M", time.Second: "S"}
+	part := func(unit time.Duration, n int) string { return fmt.Sprintf("%d %s", n, names[unit]) }
+	join := func(text, p string) string { return text + ", " + p }
+	for _, c := range []struct {
+		d, smallest time.Duration
+		want        string
+	}{
+		{29*Day + 23*time.Hour + 59*time.Minute + 30*time.Second, time.Minute, "29 D, 23 H, 59 M"},
+		{29*Day + 23*time.Hour + 59*time.Minute + 30*time.Second, time.Second, "29 D, 23 H, 59 M, 30 S"},
+		{Day + 5*time.Second, time.Second, "1 D, 5 S"},
+		{Day + 5*time.Second, time.Minute, "1 D"},
+		{90 * time.Minute, time.Minute, "1 H, 30 M"},
+		{59 * time.Second, time.Minute, ""},
+		{59 * time.Second, time.Second, "59 S"},
+		{0, time.Second, ""},
+	} {
+		if got := SpellDuration(c.d, c.smallest, part, join); got != c.want {
+			t.Errorf("SpellDuration(%v, %v) = %q, want %q", c.d, c.smallest, got, c.want)
+		}
+	}
+}
