@@ -247,6 +247,8 @@ func (p *page) Day(t time.Time) string {
 	return dayText(p.Lang, t)
 }
 
+// When writes the instant t in UTC to the minute in the page's language
+// ("2027-01-15 10:00 UTC", "15.01.2027 um 10:00 UTC"), "–" for none.
 func (p *page) When(t time.Time) string {
 	if t.IsZero() {
 		return "–"
