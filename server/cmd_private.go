@@ -70,8 +70,9 @@ func (ss *session) makePrivate(*grammar.PrivateCommand) error {
 		if ss.unwatching(t.g.ID, sp.Address) {
 			continue
 		}
-		ss.corr.unwatch = append(ss.corr.unwatch, sp)
-		ss.corr.farewells = append(ss.corr.farewells, farewell{t: t, sp: sp})
+		cor := corrOf(ss)
+		cor.unwatch = append(cor.unwatch, sp)
+		cor.farewells = append(cor.farewells, farewell{t: t, sp: sp})
 		removed++
 	}
 	ss.say(t, trn(ss.lang, "private.set", removed, t.g.ID, removed))

@@ -161,15 +161,16 @@ func (ss *session) undoLastPly(t *table) (archive.Ply, error) {
 		undone, t.newPlies = t.newPlies[k-1], t.newPlies[:k-1]
 	} else {
 		k := len(t.g.Plies)
-		if _, twice := ss.corr.takeBacks[t.g.ID]; twice || k == 0 {
+		cor := corrOf(ss)
+		if _, twice := cor.takeBacks[t.g.ID]; twice || k == 0 {
 			return undone, fmt.Errorf("server: game %s: a second takeback in one mail", t.g.ID)
 		}
 		undone = t.g.Plies[k-1]
 		tb := archive.TakenBack{Ply: undone, UndoneAt: ss.now, UndoneBy: ss.cause.seed}
-		if ss.corr.takeBacks == nil {
-			ss.corr.takeBacks = map[string]archive.TakenBack{}
+		if cor.takeBacks == nil {
+			cor.takeBacks = map[string]archive.TakenBack{}
 		}
-		ss.corr.takeBacks[t.g.ID] = tb
+		cor.takeBacks[t.g.ID] = tb
 		t.g.Plies = t.g.Plies[:k-1]
 		t.g.PlyCount--
 		t.g.TakenBack = append(t.g.TakenBack, tb)

@@ -62,7 +62,8 @@ func (ss *session) watch(c *grammar.WatchCommand) error {
 	if msgid.Valid(ss.cause.seed) {
 		sp.Thread = ss.cause.seed
 	}
-	ss.corr.watch = append(ss.corr.watch, sp)
+	cor := corrOf(ss)
+	cor.watch = append(cor.watch, sp)
 	ss.watchReply(t, id, was, resultsOnly)
 	return nil
 }
@@ -186,14 +187,15 @@ func (ss *session) spectatorOf(id string) (*archive.Spectator, int, error) {
 			mine = &specs[i]
 		}
 	}
-	for i := range ss.corr.watch {
-		if w := &ss.corr.watch[i]; w.GameID == id {
+	cor := corrOf(ss)
+	for i := range cor.watch {
+		if w := &cor.watch[i]; w.GameID == id {
 			mine = w
 		}
 	}
 	n := len(specs)
 	if mine == nil {
-		for _, w := range ss.corr.watch {
+		for _, w := range cor.watch {
 			if w.GameID == id {
 				n++
 			}
@@ -205,7 +207,7 @@ func (ss *session) spectatorOf(id string) (*archive.Spectator, int, error) {
 // watchedHere counts the games the sender starts watching in this mail.
 func (ss *session) watchedHere() int {
 	seen := map[string]bool{}
-	for _, w := range ss.corr.watch {
+	for _, w := range corrOf(ss).watch {
 		if w.GameID != "" {
 			seen[w.GameID] = true
 		}
@@ -232,7 +234,8 @@ func (ss *session) unwatch(c *grammar.UnwatchCommand) error {
 	}
 	if ev, ok, err := ss.unwatchEvent(named, id); err != nil || ok {
 		if ok {
-			ss.corr.unwatch = append(ss.corr.unwatch, archive.Spectator{TournamentID: ev, Address: ss.from})
+			cor := corrOf(ss)
+			cor.unwatch = append(cor.unwatch, archive.Spectator{TournamentID: ev, Address: ss.from})
 			ss.say(nil, tr(ss.lang, "watch.event.stopped", ev))
 		}
 		return err
@@ -245,19 +248,20 @@ func (ss *session) unwatch(c *grammar.UnwatchCommand) error {
 	for _, sp := range specs {
 		found = found || sp.Address == ss.from
 	}
-	kept := ss.corr.watch[:0]
-	for _, w := range ss.corr.watch {
+	cor := corrOf(ss)
+	kept := cor.watch[:0]
+	for _, w := range cor.watch {
 		if w.GameID == id {
 			found = true
 			continue
 		}
 		kept = append(kept, w)
 	}
-	ss.corr.watch = kept
+	cor.watch = kept
 	if !found || ss.unwatching(id, ss.from) {
 		return ss.refuse("err.unwatch.not", clip(id))
 	}
-	ss.corr.unwatch = append(ss.corr.unwatch, archive.Spectator{GameID: id, Address: ss.from})
+	cor.unwatch = append(cor.unwatch, archive.Spectator{GameID: id, Address: ss.from})
 	ss.say(nil, tr(ss.lang, "watch.stopped", id))
 	return nil
 }

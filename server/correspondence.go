@@ -21,7 +21,7 @@ import (
 //   - collect (collector) takes collectCorrespondence: spectators and
 //     takebacks go into the archive change;
 //   - changedGame (quietKeeper) leaves out games whose only change is a
-//     stored message (ss.corr.quiet), so the loop breaker still holds.
+//     stored message (correspondence.quiet), so the loop breaker still holds.
 
 // correspondence is what one mail does to the features of issue 12 beyond
 // the game row (which table.g carries): the games whose spectators get a
@@ -45,6 +45,12 @@ type correspondence struct {
 	quiet map[string]bool
 }
 
+// corrOf returns the correspondence module's state in ss, made on first
+// use (stateOf): the one way to it, for the files of issue 12 alone.
+func corrOf(ss *session) *correspondence {
+	return stateOf[correspondence](ss, correspondenceModule{})
+}
+
 // farewell is a spectator removed from a game that became private.
 type farewell struct {
 	t  *table
@@ -54,20 +60,22 @@ type farewell struct {
 // spectate notes that the players of t were shown a new position, so
 // that its spectators get one too (spectatorMails).
 func (ss *session) spectate(t *table) {
-	for _, p := range ss.corr.public {
+	cor := corrOf(ss)
+	for _, p := range cor.public {
 		if p == t {
 			return
 		}
 	}
-	ss.corr.public = append(ss.corr.public, t)
+	cor.public = append(cor.public, t)
 }
 
 // tellSpectators adds a line of news for the spectators of t.
 func (ss *session) tellSpectators(t *table, text func(lang string) string) {
-	if ss.corr.news == nil {
-		ss.corr.news = map[string][]func(string) string{}
+	cor := corrOf(ss)
+	if cor.news == nil {
+		cor.news = map[string][]func(string) string{}
 	}
-	ss.corr.news[t.g.ID] = append(ss.corr.news[t.g.ID], text)
+	cor.news[t.g.ID] = append(cor.news[t.g.ID], text)
 }
 
 // correspondenceModule registers the features of issue 12 (module.go).
@@ -105,9 +113,13 @@ func (correspondenceModule) quietChange(ss *session, t *table) bool {
 // collectCorrespondence adds to change the spectators and takebacks of
 // this mail.
 func (ss *session) collectCorrespondence(change *archive.Change) {
-	change.Watch = append(change.Watch, ss.corr.watch...)
-	change.Unwatch = append(change.Unwatch, ss.corr.unwatch...)
-	for id, tb := range ss.corr.takeBacks {
+	if !ss.uses(correspondenceModule{}) {
+		return // the mail did nothing of correspondence
+	}
+	cor := corrOf(ss)
+	change.Watch = append(change.Watch, cor.watch...)
+	change.Unwatch = append(change.Unwatch, cor.unwatch...)
+	for id, tb := range cor.takeBacks {
 		if change.TakeBacks == nil {
 			change.TakeBacks = map[string]archive.TakenBack{}
 		}
@@ -117,4 +129,6 @@ func (ss *session) collectCorrespondence(change *archive.Change) {
 
 // changedOnlyByMessage reports whether t's only change in this mail is a
 // message stored for the opponent (relayProse).
-func (ss *session) changedOnlyByMessage(t *table) bool { return ss.corr.quiet[t.g.ID] }
+func (ss *session) changedOnlyByMessage(t *table) bool {
+	return ss.uses(correspondenceModule{}) && corrOf(ss).quiet[t.g.ID]
+}

@@ -201,10 +201,11 @@ func (ss *session) keepMessage(t *table, text string) string {
 			combined = string([]rune(combined)[:maxMessageRunes-utf8.RuneCountInString(cutMark)]) + cutMark
 		}
 		if !t.changed {
-			if ss.corr.quiet == nil {
-				ss.corr.quiet = map[string]bool{}
+			cor := corrOf(ss)
+			if cor.quiet == nil {
+				cor.quiet = map[string]bool{}
 			}
-			ss.corr.quiet[t.g.ID] = true
+			cor.quiet[t.g.ID] = true
 		}
 		*msg, t.changed = combined, true
 	}
@@ -252,7 +253,7 @@ func (ss *session) deliverMessages() {
 		ss.addSection(n, tr(n.lang, "message.heading", opponentOf(t.g, addr))+"\n\n"+indent(*msg))
 		if len(n.sections) > before {
 			*msg, t.changed = "", true
-			delete(ss.corr.quiet, t.g.ID) // delivering is a change the loop breaker must not hide
+			delete(corrOf(ss).quiet, t.g.ID) // delivering is a change the loop breaker must not hide
 		}
 	}
 }

@@ -8,9 +8,17 @@ import "github.com/taflmail/taflmail/archive"
 // features in order, and asks each for the hook it implements. A hook is
 // an interface of one method, found by type assertion, so a module
 // implements only the hooks it needs (as go-imap's session finds its
-// optional extensions). The feature's state still lives in the session
-// (ss.corr, ss.consent, ss.tourney, ss.leaves); the hooks are where the
-// core reaches it.
+// optional extensions).
+//
+// Each module keeps what one session does in its feature in a state of
+// its own, which the session holds in one slot per module (states) and
+// knows nothing of: the slot is made on the first call of the feature's
+// accessor (stateOf), so a session that never touches a feature (most
+// mails touch one or two) makes no state for it, and sessions share
+// none. A feature reaches its state through one accessor in its own file
+// (corrOf, consentOf, tourneyOf, clockOf), which no other file names
+// (TestModuleStateOwners); a hook that only reads the state asks
+// ss.uses first, so that reading makes nothing.
 
 // module is one registered feature. name is how the registry's test and
 // the docs call it.
@@ -115,6 +123,32 @@ var modules = []module{
 	clockModule{},          // leave, end times, timers (clock.go)
 	digestModule{},         // the daily digest (digest.go)
 	engineModule{},         // the engine opponent's held reply (engine_hold.go)
+}
+
+// stateOf returns module m's state in ss: a *T, the zero T made by the
+// first call for m in this session and kept in the session's slot for
+// m. m is a comparable module value (the module's empty struct); T must
+// be the same type at every call for m, else stateOf panics. Only the
+// accessor of m's feature calls it (corrOf, consentOf, tourneyOf,
+// clockOf).
+func stateOf[T any](ss *session, m module) *T {
+	if v, ok := ss.states[m]; ok {
+		return v.(*T)
+	}
+	if ss.states == nil {
+		ss.states = map[module]any{}
+	}
+	p := new(T)
+	ss.states[m] = p
+	return p
+}
+
+// uses reports whether this session made module m's state (stateOf):
+// when not, the feature did nothing in it, and a hook that only reads
+// the state has nothing to read.
+func (ss *session) uses(m module) bool {
+	_, ok := ss.states[m]
+	return ok
 }
 
 // collectModules lets every collector add to change, in registry order.

@@ -60,13 +60,14 @@ type session struct {
 	// refusal.
 	refusals []string
 
-	// corr is what the mail does to spectators, messages, conditional
-	// moves and takebacks beyond the game rows (correspondence.go).
-	corr correspondence
 	// tourney is what it does to tournaments and ratings (tournament.go).
 	tourney tourneyState
 	// consent is what it asks to confirm and confirms (consent.go).
 	consent consentState
+	// states are the feature modules' own states in this session, one
+	// slot per module that made one (stateOf, module.go), nil while the
+	// session touched no feature: the session knows none of them.
+	states map[module]any
 	// own: the session is a change no mail caused (the director's
 	// command, a withdrawal's games ended by the referee; Server.change),
 	// so the caps on the replies to one mail do not apply.

@@ -117,7 +117,8 @@ func (ss *session) watchTournament(c *grammar.WatchCommand, id string, resultsOn
 	if msgid.Valid(ss.cause.seed) {
 		sp.Thread = ss.cause.seed
 	}
-	ss.corr.watch = append(ss.corr.watch, sp)
+	cor := corrOf(ss)
+	cor.watch = append(cor.watch, sp)
 	key := "watch.event"
 	if resultsOnly {
 		key = "watch.event.results"
@@ -133,8 +134,9 @@ func (ss *session) watchTournament(c *grammar.WatchCommand, id string, resultsOn
 // eventSpectatorOf returns the sender's spectator row of tournament id,
 // stored or added by this mail, or nil.
 func (ss *session) eventSpectatorOf(id string) (*archive.Spectator, error) {
-	for i := range ss.corr.watch {
-		if w := &ss.corr.watch[i]; w.TournamentID == id && w.Address == ss.from {
+	cor := corrOf(ss)
+	for i := range cor.watch {
+		if w := &cor.watch[i]; w.TournamentID == id && w.Address == ss.from {
 			return w, nil
 		}
 	}
@@ -153,7 +155,10 @@ func (ss *session) eventSpectatorOf(id string) (*archive.Spectator, error) {
 // unwatchingEvent reports whether this mail stops addr following
 // tournament id.
 func (ss *session) unwatchingEvent(id, addr string) bool {
-	for _, u := range ss.corr.unwatch {
+	if !ss.uses(correspondenceModule{}) {
+		return false
+	}
+	for _, u := range corrOf(ss).unwatch {
 		if u.TournamentID == id && u.Address == addr {
 			return true
 		}
@@ -190,20 +195,24 @@ func (ss *session) gameSpectators(t *table) ([]archive.Spectator, error) {
 func (ss *session) spectatorClock(t *table, lang string) string { return ss.clocksText(lang, t) }
 
 // spectatorMails composes the mails to the spectators of the games whose
-// position this mail changed (ss.corr.public), and the farewells to
+// position this mail changed (correspondence.public), and the farewells to
 // spectators of games that became private. A private game's spectators
 // get nothing; one who asked for results only gets a mail when the game
 // ends. Spectators removed by this mail get nothing more.
 func (ss *session) spectatorMails() ([]archive.OutboxMail, error) {
+	if !ss.uses(correspondenceModule{}) {
+		return nil, nil // no position shown, no spectator removed
+	}
+	cor := corrOf(ss)
 	var out []archive.OutboxMail
-	for _, f := range ss.corr.farewells {
+	for _, f := range cor.farewells {
 		lang := ss.langOf(f.sp.Address)
 		text := tr(lang, "watch.private", f.t.g.ID)
 		if m, ok := ss.spectatorMail(f.t, f.sp, lang, tr(lang, "subject.watch.end", variantTitle(lang, f.t.v)), text, false); ok {
 			out = append(out, m)
 		}
 	}
-	for _, t := range ss.corr.public {
+	for _, t := range cor.public {
 		if privateGame(t.g) {
 			continue
 		}
@@ -228,7 +237,10 @@ func (ss *session) spectatorMails() ([]archive.OutboxMail, error) {
 // unwatching reports whether this mail removes addr from game id's
 // spectators.
 func (ss *session) unwatching(id, addr string) bool {
-	for _, u := range ss.corr.unwatch {
+	if !ss.uses(correspondenceModule{}) {
+		return false
+	}
+	for _, u := range corrOf(ss).unwatch {
 		if u.GameID == id && u.Address == addr {
 			return true
 		}
@@ -301,7 +313,7 @@ func (ss *session) spectatorNews(t *table, lang string) string {
 	for _, p := range t.newPlies {
 		lines = append(lines, tr(lang, "move.played", addressOf(t.g, plySide(t.v, p.N)), p.Move))
 	}
-	for _, f := range ss.corr.news[t.g.ID] {
+	for _, f := range corrOf(ss).news[t.g.ID] {
 		lines = append(lines, f(lang))
 	}
 	if t.g.Status == archive.Finished {
