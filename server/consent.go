@@ -63,6 +63,12 @@ type consentState struct {
 	quiet []string
 }
 
+// consentOf returns the consent module's state in ss, made on first use
+// (stateOf): the one way to it, for consent.go alone.
+func consentOf(ss *session) *consentState {
+	return stateOf[consentState](ss, consentModule{})
+}
+
 // quietRequest is a request the referee neither carries out nor answers
 // (a request to confirm that waits already, the daily cap, a blocked
 // address): a handler returns it, the consent module takes it from run
@@ -75,7 +81,9 @@ func (q *quietRequest) Error() string { return q.why }
 // confirmation: the mail carries the sender's key for a game (ss.auth),
 // which only ever went to that address, or it confirmed what with its
 // key (confirmConsent).
-func (ss *session) consented(what string) bool { return ss.auth != nil || ss.consent.granted[what] }
+func (ss *session) consented(what string) bool {
+	return ss.auth != nil || ss.uses(consentModule{}) && consentOf(ss).granted[what]
+}
 
 // askConsent asks the sender to confirm request what (its line, request,
 // as the confirmation will carry it out; text says in the sender's
@@ -91,7 +99,8 @@ func (ss *session) askConsent(what, request, text string) error {
 	if what != whatUnblock && ss.blocked(ss.from) {
 		return &quietRequest{fmt.Sprintf("request to confirm %q not mailed: the address wrote \"block\"", what)}
 	}
-	for _, c := range ss.consent.write {
+	cs := consentOf(ss)
+	for _, c := range cs.write {
 		if c.What == what {
 			return &quietRequest{fmt.Sprintf("request to confirm %q not mailed: this mail asks it twice", what)}
 		}
@@ -104,7 +113,7 @@ func (ss *session) askConsent(what, request, text string) error {
 	case err != nil && !errors.Is(err, archive.ErrNotFound):
 		return err
 	}
-	if !ss.consent.asking() { // the requests of one mail go in one reply
+	if !cs.asking() { // the requests of one mail go in one reply
 		n, err := ss.srv.consentPort().ConfirmationMails(ss.ctx, ss.from, ss.now.Add(-24*time.Hour))
 		if err != nil {
 			return err
@@ -130,7 +139,7 @@ func (ss *session) askConsent(what, request, text string) error {
 		// the address never got
 		return &quietRequest{fmt.Sprintf("request to confirm %q not mailed: the reply was full", what)}
 	}
-	ss.consent.write = append(ss.consent.write, archive.Confirmation{
+	cs.write = append(cs.write, archive.Confirmation{
 		Address: ss.from, What: what, Request: request, Key: key, AskedAt: ss.now, Expires: expires})
 	if n2.headers == nil {
 		n2.headers = map[string]string{}
@@ -182,11 +191,12 @@ func (ss *session) confirmConsent(what string, key *grammar.ConfirmKey) (grammar
 		return nil, fmt.Errorf("server: stored request %q of %s does not parse: %w", c.Request, ss.from, err)
 	}
 	c.ConfirmedAt = ss.now
-	ss.consent.write = append(ss.consent.write, c)
-	if ss.consent.granted == nil {
-		ss.consent.granted = map[string]bool{}
+	cs := consentOf(ss)
+	cs.write = append(cs.write, c)
+	if cs.granted == nil {
+		cs.granted = map[string]bool{}
 	}
-	ss.consent.granted[what] = true
+	cs.granted[what] = true
 	ss.markProved()
 	return cmd, nil
 }
@@ -264,7 +274,12 @@ func (consentModule) name() string { return "consent" }
 
 func (consentModule) collect(ss *session, change *archive.Change) { ss.collectConsent(change) }
 
-func (consentModule) unmailed(ss *session) []string { return ss.consent.quiet }
+func (consentModule) unmailed(ss *session) []string {
+	if !ss.uses(consentModule{}) {
+		return nil
+	}
+	return consentOf(ss).quiet
+}
 
 // takeError takes a quietRequest from a command line: the request is
 // neither carried out nor answered, and why is recorded (unmailed).
@@ -273,14 +288,17 @@ func (consentModule) takeError(ss *session, err error) bool {
 	if !errors.As(err, &q) {
 		return false
 	}
-	ss.consent.quiet = append(ss.consent.quiet, q.why)
+	cs := consentOf(ss)
+	cs.quiet = append(cs.quiet, q.why)
 	return true
 }
 
 // collectConsent adds to change the requests this mail mailed or
 // confirmed.
 func (ss *session) collectConsent(change *archive.Change) {
-	change.Confirmations = append(change.Confirmations, ss.consent.write...)
+	if ss.uses(consentModule{}) {
+		change.Confirmations = append(change.Confirmations, consentOf(ss).write...)
+	}
 }
 
 // mailtoSubject is a List-Unsubscribe field (RFC 2369) whose mail to the

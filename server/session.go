@@ -62,8 +62,6 @@ type session struct {
 
 	// tourney is what it does to tournaments and ratings (tournament.go).
 	tourney tourneyState
-	// consent is what it asks to confirm and confirms (consent.go).
-	consent consentState
 	// states are the feature modules' own states in this session, one
 	// slot per module that made one (stateOf, module.go), nil while the
 	// session touched no feature: the session knows none of them.
