@@ -66,7 +66,8 @@ func (ss *session) join(c *grammar.JoinCommand) error {
 				return err
 			}
 			p = archive.PendingEntry{TournamentID: t.ID, Player: ss.from, Key: p.Key, AskedAt: ss.now}
-			ss.tourney.pending = append(ss.tourney.pending, p)
+			tst := tourneyOf(ss)
+			tst.pending = append(tst.pending, p)
 		}
 		ss.say(nil, tr(ss.lang, "join.ask", t.Name, dayText(ss.lang, t.StartDate), dayText(ss.lang, t.EntryCloses))+"\n\n"+
 			ss.srv.eventTerms(ss.lang, t)+"\n\n"+tr(ss.lang, "join.confirm", t.ID, p.Key))
@@ -90,7 +91,7 @@ func (ss *session) join(c *grammar.JoinCommand) error {
 // pendingEntry returns the sender's request to enter tournament id, kept
 // or made by this mail, and whether there is one.
 func (ss *session) pendingEntry(id string) (archive.PendingEntry, bool, error) {
-	for _, p := range ss.tourney.pending {
+	for _, p := range tourneyOf(ss).pending {
 		if p.TournamentID == id && p.Player == ss.from {
 			return p, true, nil
 		}

@@ -52,14 +52,15 @@ type ratingWork struct {
 
 // rating returns the session's work on the ratings of variant.
 func (ss *session) rating(variant string) *ratingWork {
-	if ss.tourney.ratings == nil {
-		ss.tourney.ratings = map[string]*ratingWork{}
+	tst := tourneyOf(ss)
+	if tst.ratings == nil {
+		tst.ratings = map[string]*ratingWork{}
 	}
-	w, ok := ss.tourney.ratings[variant]
+	w, ok := tst.ratings[variant]
 	if !ok {
 		w = &ratingWork{variant: variant, state: map[string]tournament.PlayerRating{}, loaded: map[string]bool{},
 			touched: map[string]bool{}}
-		ss.tourney.ratings[variant] = w
+		tst.ratings[variant] = w
 	}
 	return w
 }
@@ -130,7 +131,7 @@ func (ss *session) rateEnded(ended []*table) {
 			return
 		}
 	}
-	for _, w := range ss.tourney.ratings {
+	for _, w := range tourneyOf(ss).ratings {
 		if w.full && !w.fullChanged {
 			if err := ss.rateAgain(w); err != nil {
 				ss.noteReadErr(err)
@@ -266,7 +267,8 @@ func (w *ratingWork) update() archive.RatingUpdate {
 // whether the player has rated games in it.
 func (ss *session) currentRating(player, variant string) (glicko2.Rating, int, bool) {
 	k := [2]string{player, variant}
-	if r, ok := ss.tourney.stored[k]; ok {
+	tst := tourneyOf(ss)
+	if r, ok := tst.stored[k]; ok {
 		return grown(r, ss.now), r.Games, r.Games > 0
 	}
 	r, err := ss.srv.tournamentPort().Rating(ss.ctx, player, variant)
@@ -274,10 +276,10 @@ func (ss *session) currentRating(player, variant string) (glicko2.Rating, int, b
 		ss.noteReadErr(err)
 		r = archive.Rating{}
 	}
-	if ss.tourney.stored == nil {
-		ss.tourney.stored = map[[2]string]archive.Rating{}
+	if tst.stored == nil {
+		tst.stored = map[[2]string]archive.Rating{}
 	}
-	ss.tourney.stored[k] = r
+	tst.stored[k] = r
 	if r.Games == 0 {
 		return glicko2.New(), 0, false
 	}

@@ -60,8 +60,6 @@ type session struct {
 	// refusal.
 	refusals []string
 
-	// tourney is what it does to tournaments and ratings (tournament.go).
-	tourney tourneyState
 	// states are the feature modules' own states in this session, one
 	// slot per module that made one (stateOf, module.go), nil while the
 	// session touched no feature: the session knows none of them.

@@ -124,11 +124,11 @@ func (s *Server) decideStarts(ls *session, change *archive.Change, starts []Game
 	if o.OneMail {
 		ls.cause.seed = "start\x00list\x00" + strings.Join(ids, ",") // seeds the lists' Message-IDs
 		ls.lang = s.opts.DefaultLanguage
-		ls.startLists(tables, o)
+		lists := ls.startLists(tables, o)
 		if ls.readErr != nil {
 			return nil, ls.readErr
 		}
-		change.Outbox = append(change.Outbox, ls.tourney.own...)
+		change.Outbox = append(change.Outbox, lists...)
 	}
 	return ids, nil
 }

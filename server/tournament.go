@@ -77,6 +77,13 @@ type tourneyState struct {
 	own []archive.OutboxMail
 }
 
+// tourneyOf returns the tournament module's state in ss, made on first
+// use (stateOf): the one way to it, for the files of tournaments and
+// ratings alone.
+func tourneyOf(ss *session) *tourneyState {
+	return stateOf[tourneyState](ss, tournamentModule{})
+}
+
 // event is a tournament as one session sees it: the stored row, its
 // entries and its games (the session's tables override the stored copies).
 type event struct {
@@ -115,10 +122,11 @@ const DefaultMaxTournamentPlayers = 300
 // event returns the tournament id as this session sees it, loading it
 // once; nil and a refusal (err.tournament.unknown) when there is none.
 func (ss *session) event(id string) (*event, error) {
-	if ss.tourney.events == nil {
-		ss.tourney.events = map[string]*event{}
+	tst := tourneyOf(ss)
+	if tst.events == nil {
+		tst.events = map[string]*event{}
 	}
-	if ev, ok := ss.tourney.events[id]; ok {
+	if ev, ok := tst.events[id]; ok {
 		return ev, nil
 	}
 	t, err := ss.srv.tournamentPort().Tournament(ss.ctx, id)
@@ -137,7 +145,7 @@ func (ss *session) event(id string) (*event, error) {
 		return nil, err
 	}
 	ev := &event{t: t, entries: es, games: gs}
-	ss.tourney.events[id] = ev
+	tst.events[id] = ev
 	return ev, nil
 }
 
@@ -167,13 +175,14 @@ func (ss *session) setEntry(ev *event, e archive.Entry) {
 	} else {
 		ev.entries = append(ev.entries, e)
 	}
-	for i, w := range ss.tourney.entries {
+	tst := tourneyOf(ss)
+	for i, w := range tst.entries {
 		if w.TournamentID == e.TournamentID && w.Player == e.Player {
-			ss.tourney.entries[i] = e
+			tst.entries[i] = e
 			return
 		}
 	}
-	ss.tourney.entries = append(ss.tourney.entries, e)
+	tst.entries = append(tst.entries, e)
 }
 
 // gameResult is a stored game's result as package tournament counts it:
@@ -244,16 +253,17 @@ func (ss *session) endedTables() []*table {
 // ratings), the tournaments of the tournament games that ended are
 // written (version bump), their players' mails show their standing, and
 // an event whose last game ended is finished, with the final mails to
-// everyone. Archive read failures are kept in ss.readErr.
+// everyone. Archive read failures are kept in ss.readErr. A session
+// where no game ended makes no tournament state here (module.go).
 func (ss *session) gamesEnded() {
-	if ss.tourney.ended {
+	if ss.uses(tournamentModule{}) && tourneyOf(ss).ended {
 		return
 	}
-	ss.tourney.ended = true
 	ended := ss.endedTables()
 	if len(ended) == 0 {
-		return
+		return // nothing to rate or tell: no state made for it
 	}
+	tourneyOf(ss).ended = true
 	ss.rateEnded(ended)
 	var ids []string
 	for _, t := range ended {
@@ -309,7 +319,10 @@ func (tournamentModule) beforeReplies(ss *session) { ss.gamesEnded() }
 // collectTournament adds to change what the session changed of
 // tournaments and ratings, and the referee's own mails.
 func (ss *session) collectTournament(change *archive.Change) {
-	ts := &ss.tourney
+	if !ss.uses(tournamentModule{}) {
+		return // nothing of tournaments, ratings or the referee's own mails
+	}
+	ts := tourneyOf(ss)
 	tc := &archive.TournamentChange{Entries: ts.entries, Pending: ts.pending}
 	for _, id := range sortedKeys(ts.events) {
 		if ev := ts.events[id]; ev.write {

@@ -379,6 +379,7 @@ func (ts *tournamentStart) writeGames(b *archive.Batch) (firstIDs []string, firs
 // (firstIDs, first; startWatchMails), and counts them.
 func (ts *tournamentStart) writeMails(b *archive.Batch, firstIDs []string, first []tournament.Game) error {
 	ls := ts.ls
+	tst := tourneyOf(ls)
 	var mine []*archive.Game
 	for _, e := range ts.in {
 		mine = mine[:0]
@@ -389,20 +390,20 @@ func (ts *tournamentStart) writeMails(b *archive.Batch, firstIDs []string, first
 		if err != nil {
 			return err
 		}
-		ls.tourney.own = ls.tourney.own[:0]
+		tst.own = tst.own[:0]
 		ls.startList(e.Player, mine, ts.o)
-		ts.counts.PlayerMails += len(ls.tourney.own)
-		if err := b.Write(archive.Change{Outbox: ls.tourney.own}); err != nil {
+		ts.counts.PlayerMails += len(tst.own)
+		if err := b.Write(archive.Change{Outbox: tst.own}); err != nil {
 			return err
 		}
 	}
-	ls.tourney.own = ls.tourney.own[:0]
+	tst.own = tst.own[:0]
 	ls.startWatchMails(ts.t, len(ts.in), ts.specs, firstIDs, first, ts.total)
-	ts.counts.SpectatorMails = len(ls.tourney.own)
+	ts.counts.SpectatorMails = len(tst.own)
 	if ls.readErr != nil {
 		return ls.readErr
 	}
-	return b.Write(archive.Change{Outbox: ls.tourney.own})
+	return b.Write(archive.Change{Outbox: tst.own})
 }
 
 // startChunk makes the games of the pairings chunk of tournament t, with
@@ -449,8 +450,10 @@ func drawLots(r io.Reader, players []string) error {
 }
 
 // startLists writes each player's one mail listing their games of a
-// StartGamesWith call with StartOptions.OneMail.
-func (ss *session) startLists(ts []*table, o StartOptions) {
+// StartGamesWith call with StartOptions.OneMail, and returns the mails
+// of this session the referee sends of its own accord (ownMail): the
+// lists, for the caller's change.
+func (ss *session) startLists(ts []*table, o StartOptions) []archive.OutboxMail {
 	var order []string
 	byPlayer := map[string][]*archive.Game{}
 	for _, t := range ts {
@@ -464,6 +467,7 @@ func (ss *session) startLists(ts []*table, o StartOptions) {
 	for _, p := range order {
 		ss.startList(p, byPlayer[p], o)
 	}
+	return tourneyOf(ss).own
 }
 
 // startList queues player p's one mail listing games, p's games in

@@ -124,7 +124,7 @@ func ratingWords(lang string, r glicko2.Rating, games int) string {
 // ratingNow returns a player's rating in variant as of now: as this
 // session left it, else as stored with the RD grown for the idle time.
 func (ss *session) ratingNow(player, variant string) (glicko2.Rating, int, bool) {
-	if w, ok := ss.tourney.ratings[variant]; ok {
+	if w, ok := tourneyOf(ss).ratings[variant]; ok {
 		if p, ok := w.state[player]; ok {
 			rs := tournament.NewRatings()
 			rs.Restore(p)
@@ -246,7 +246,8 @@ func (ss *session) ownMail(seed, to, subject, body string, atts ...mailer.Attach
 		s.log.Warn("mail not sent: it cannot be written", "to", to, "err", err)
 		return
 	}
-	ss.tourney.own = append(ss.tourney.own, archive.OutboxMail{MessageID: o.MessageID, From: s.opts.Address, To: []string{to}, Raw: raw})
+	tst := tourneyOf(ss)
+	tst.own = append(tst.own, archive.OutboxMail{MessageID: o.MessageID, From: s.opts.Address, To: []string{to}, Raw: raw})
 }
 
 // eventTerms is an event's settings in words, in lang: variant, time

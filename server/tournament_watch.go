@@ -114,7 +114,8 @@ func (ss *session) eventSpectatorMail(event string, sp archive.Spectator, subjec
 		s.log.Error("tournament spectator mail not sent: too large", "to", sp.Address, "tournament", event, "bytes", len(raw))
 		return
 	}
-	ss.tourney.own = append(ss.tourney.own, archive.OutboxMail{MessageID: o.MessageID, From: s.opts.Address, To: []string{sp.Address}, Raw: raw})
+	tst := tourneyOf(ss)
+	tst.own = append(tst.own, archive.OutboxMail{MessageID: o.MessageID, From: s.opts.Address, To: []string{sp.Address}, Raw: raw})
 }
 
 // startWatchMails writes, at the start of tournament t with players
