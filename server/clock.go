@@ -150,6 +150,19 @@ type clockModule struct{}
 
 func (clockModule) name() string { return "clock" }
 
+// clockState is what one session changes of the clocks beyond the games'
+// rows: the players whose leave changes, with all of their leave
+// (cmd_leave.go), by address.
+type clockState struct {
+	leaves map[string][]notation.Leave
+}
+
+// clockOf returns the clock module's state in ss, made on first use
+// (stateOf): the one way to it, for clock.go and cmd_leave.go alone.
+func clockOf(ss *session) *clockState {
+	return stateOf[clockState](ss, clockModule{})
+}
+
 func (clockModule) collect(ss *session, change *archive.Change) { ss.collectClock(change) }
 
 // collectClock adds to change what the session changed of the clocks:
@@ -158,11 +171,13 @@ func (clockModule) collect(ss *session, change *archive.Change) { ss.collectCloc
 // leave, an end all change them; recomputing the others changes nothing,
 // and a timer already done stays done).
 func (ss *session) collectClock(change *archive.Change) {
-	for addr, ls := range ss.leaves {
-		if change.Leave == nil {
-			change.Leave = map[string][]notation.Leave{}
+	if ss.uses(clockModule{}) {
+		for addr, ls := range clockOf(ss).leaves {
+			if change.Leave == nil {
+				change.Leave = map[string][]notation.Leave{}
+			}
+			change.Leave[addr] = ls
 		}
-		change.Leave[addr] = ls
 	}
 	for _, g := range change.Games {
 		t := ss.tables[g.ID]

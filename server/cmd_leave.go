@@ -190,8 +190,10 @@ func (ss *session) resumeText(lang string, ts []*table) string {
 // leaveOf returns the leave of the player at addr as this mail has left
 // it so far.
 func (ss *session) leaveOf(addr string) ([]notation.Leave, error) {
-	if ls, ok := ss.leaves[addr]; ok {
-		return ls, nil
+	if ss.uses(clockModule{}) {
+		if ls, ok := clockOf(ss).leaves[addr]; ok {
+			return ls, nil
+		}
 	}
 	ls, err := ss.srv.clockPort().Leave(ss.ctx, addr)
 	if err != nil {
@@ -211,10 +213,11 @@ func (ss *session) leaveOf(addr string) ([]notation.Leave, error) {
 // line and each opponent's notice say how much, game by game
 // (returnedText).
 func (ss *session) setLeave(leave []notation.Leave, told func(lang string, games []*table) string) (leaveGames, error) {
-	if ss.leaves == nil {
-		ss.leaves = map[string][]notation.Leave{}
+	cs := clockOf(ss)
+	if cs.leaves == nil {
+		cs.leaves = map[string][]notation.Leave{}
 	}
-	ss.leaves[ss.from] = leave
+	cs.leaves[ss.from] = leave
 	gs, err := ss.srv.gamePort().GamesOf(ss.ctx, ss.from)
 	if err != nil {
 		return leaveGames{}, err

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/taflmail/taflmail/archive"
-	"github.com/taflmail/taflmail/notation"
 )
 
 // session handles one cause (pipeline.go): for a mail it reads the
@@ -42,8 +41,7 @@ type session struct {
 	// when the mail chooses none (cmd_name.go).
 	publicName *string
 
-	players map[string]*archive.Player  // players whose row changes
-	leaves  map[string][]notation.Leave // players whose leave changes: all of it (cmd_leave.go)
+	players map[string]*archive.Player // players whose row changes
 	// notes are the replies: by recipient, and for a game a mail starts
 	// beside another game of the same recipient, by recipient and game
 	// (noteKey, startNote); order holds their keys in the order made.
