@@ -150,17 +150,17 @@ type clockModule struct{}
 
 func (clockModule) name() string { return "clock" }
 
-// clockState is what one session changes of the clocks beyond the games'
+// clockChanges is what one session changes of the clocks beyond the games'
 // rows: the players whose leave changes, with all of their leave
 // (cmd_leave.go), by address.
-type clockState struct {
+type clockChanges struct {
 	leaves map[string][]notation.Leave
 }
 
 // clockOf returns the clock module's state in ss, made on first use
 // (stateOf): the one way to it, for clock.go and cmd_leave.go alone.
-func clockOf(ss *session) *clockState {
-	return stateOf[clockState](ss, clockModule{})
+func clockOf(ss *session) *clockChanges {
+	return stateOf[clockChanges](ss, clockModule{})
 }
 
 func (clockModule) collect(ss *session, change *archive.Change) { ss.collectClock(change) }
