@@ -2,10 +2,14 @@ package server
 
 import (
 	"errors"
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/mailer"
 )
 
 // hooksOf says which hooks m implements, in the order of hookNames.
@@ -200,5 +204,140 @@ func TestModuleHooksOfTheRegistry(t *testing.T) {
 	ss.newsAdded(n)
 	if n.routine != 2 {
 		t.Errorf("after two news, note.routine = %d, want 2", n.routine)
+	}
+}
+
+// TestModuleStateOf: a module's state is made on the first call of its
+// accessor and is the same one after, sessions share none, a session
+// that made none reports so (uses), and the slot of one module never
+// answers for another type.
+func TestModuleStateOf(t *testing.T) {
+	a, b := &session{}, &session{}
+	if a.uses(correspondenceModule{}) || a.states != nil {
+		t.Fatalf("a new session holds states %v, want none", a.states)
+	}
+	c := corrOf(a)
+	if !a.uses(correspondenceModule{}) || corrOf(a) != c {
+		t.Error("corrOf made a state that uses does not see or the next call does not return")
+	}
+	c.watch = append(c.watch, archive.Spectator{GameID: "K7QX2M", Address: alice})
+	if len(corrOf(b).watch) != 0 || corrOf(b) == c {
+		t.Error("two sessions share the correspondence state")
+	}
+	if a.uses(consentModule{}) || a.uses(tournamentModule{}) || a.uses(clockModule{}) {
+		t.Errorf("corrOf made the state of other modules too: %v", a.states)
+	}
+	consentOf(a).quiet = []string{"asked twice"}
+	tourneyOf(a).ended = true
+	clockOf(a).leaves = nil
+	if len(a.states) != 4 || len(corrOf(a).watch) != 1 || len(consentOf(a).quiet) != 1 || !tourneyOf(a).ended {
+		t.Errorf("four modules' states in one session: %v", a.states)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("stateOf of another type for the correspondence module's slot did not panic")
+		}
+	}()
+	stateOf[consentState](a, correspondenceModule{})
+}
+
+// TestModuleHooksMakeNoState: the hooks the core runs for every session
+// make no module state in a session that touched no feature, and
+// allocate nothing there.
+func TestModuleHooksMakeNoState(t *testing.T) {
+	ss, change, tb := &session{}, &archive.Change{}, &table{g: &archive.Game{ID: "K7QX2M"}}
+	run := func() {
+		ss.collectModules(change)
+		if out, err := ss.moduleMails(); out != nil || err != nil {
+			t.Errorf("moduleMails = %v, %v, want nothing", out, err)
+		}
+		if ss.quietChange(tb) {
+			t.Error("quietChange = true in a session that stored no message")
+		}
+		ss.beforeReplies()
+		if why := ss.unmailed(); why != nil {
+			t.Errorf("unmailed = %v, want none", why)
+		}
+	}
+	if n := testing.AllocsPerRun(20, run); n != 0 {
+		t.Errorf("the hooks allocated %v times in a session touching no feature, want 0", n)
+	}
+	if ss.states != nil {
+		t.Errorf("the hooks made states %v", ss.states)
+	}
+}
+
+// decideOnly decides a mail from from as HandleMail does, replying to
+// the last mail to from when reply is set (its key quoted, as
+// harness.reply), and commits nothing: it returns the session that
+// decided it and the verdict.
+func (h *harness) decideOnly(from, body string, reply bool) (*session, verdict) {
+	h.t.Helper()
+	h.seq++
+	h.now = h.now.Add(time.Second)
+	subject, hdr := "x", ""
+	if reply {
+		last := h.last(from)
+		subject = "Re: " + last.msg.Subject
+		body += "\n\n> " + strings.ReplaceAll(last.msg.Text, "\n", "\n> ")
+		hdr = "In-Reply-To: <" + last.msg.MessageID + ">\r\n"
+	}
+	raw := fmt.Sprintf("From: %s\r\nTo: tafl@game.test\r\nSubject: %s\r\nDate: %s\r\nMessage-ID: <d%d@player.test>\r\n%s"+
+		"Content-Type: text/plain; charset=utf-8\r\n\r\n%s", from, subject, h.now.Format(time.RFC1123Z), h.seq, hdr, strings.ReplaceAll(body, "\n", "\r\n"))
+	m, err := mailer.Parse(strings.NewReader(raw), 0)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	m.Arrived = h.now
+	var seen *session
+	var v verdict
+	_, _, _, err = h.srv.decideCause(h.ctx(), mailCause(m), steps{
+		decide: func(ss *session, change *archive.Change) (verdict, error) {
+			v, _, err := h.srv.decide(ss, change)
+			return v, err
+		},
+		decided: func(ss *session, _ archive.Change, got verdict) { seen, v = ss, got },
+	})
+	if err != nil || seen == nil {
+		h.t.Fatalf("deciding %q: %v", body, err)
+	}
+	return seen, v
+}
+
+// TestModuleStateMadeByUse: deciding real mails, a session makes the
+// state of the modules whose feature the mail touches and of no other:
+// none for "help" or "board", the tournament module's for "games" (it
+// shows ratings), the clock's for leave, correspondence's for a move
+// (its spectators are asked for), correspondence's and consent's for a
+// stranger's "watch" (a request to confirm).
+func TestModuleStateMadeByUse(t *testing.T) {
+	h := newHarness(t)
+	id, _ := startTimed(t, h, "3d+0d")
+	cases := []struct {
+		from, body string
+		reply      bool
+		want       []string
+	}{
+		{carol, "help", false, nil},
+		{alice, "games", false, []string{"tournament"}},
+		{alice, "board", true, nil},
+		{alice, "leave 2026-12-01", true, []string{"clock"}},
+		{alice, openings[0], true, []string{"correspondence"}},
+		{carol, "watch " + id, false, []string{"correspondence", "consent"}},
+	}
+	for _, c := range cases {
+		ss, v := h.decideOnly(c.from, c.body, c.reply)
+		if v != commitReplies {
+			t.Errorf("%q was decided %v, want answered (the hooks ran)", c.body, v)
+		}
+		var got []string
+		for _, m := range modules {
+			if ss.uses(m) {
+				got = append(got, m.name())
+			}
+		}
+		if !slices.Equal(got, c.want) || len(ss.states) != len(c.want) {
+			t.Errorf("%q made the states of %v (%d slots), want %v", c.body, got, len(ss.states), c.want)
+		}
 	}
 }
