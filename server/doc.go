@@ -26,7 +26,7 @@
 //   - outbox_wake.go: while Run waits, sending mail another process queued in the outbox.
 //   - server.go: Options, New, HandleMail; decide, collect and answer one mail; the records.
 //   - pipeline.go: the cause (mail, timer, engine turn, digest, start…) and transact, the one pipeline.
-//   - module.go: the registry of feature modules and the one-method hooks the core asks them for.
+//   - module.go: the registry of feature modules, the one-method hooks the core asks them for, and the slots of their states.
 //   - maillog.go: what the "mail processed" log line says a mail was about (games, tournaments).
 //   - session.go: the session of one mail: notes, refusals, loaded games, the sender's key.
 //   - refusal.go: a refused command's catalogue key and arguments, written once into the reply.

@@ -11,14 +11,25 @@ import "github.com/taflmail/taflmail/archive"
 // optional extensions).
 //
 // Each module keeps what one session does in its feature in a state of
-// its own, which the session holds in one slot per module (states) and
-// knows nothing of: the slot is made on the first call of the feature's
-// accessor (stateOf), so a session that never touches a feature (most
-// mails touch one or two) makes no state for it, and sessions share
-// none. A feature reaches its state through one accessor in its own file
-// (corrOf, consentOf, tourneyOf, clockOf), which no other file names
-// (TestModuleStateOwners); a hook that only reads the state asks
-// ss.uses first, so that reading makes nothing.
+// its own; the session holds it without knowing its type, in
+// session.states, a map from the module (its comparable empty struct)
+// to a pointer to its state. A map keyed by the module rather than a
+// slice indexed by its place in modules, so that no index has to follow
+// the registry's order (which is behaviour, and which the tests swap);
+// made lazily by the first call of the feature's accessor (stateOf)
+// rather than by a constructor hook for every session, so that a session
+// that touches no feature (a "help", a "board") holds a nil map and
+// allocates nothing for the modules, and one that touches one feature
+// makes that one state. The price is a map look-up per access, which
+// each function pays once by keeping the pointer. Sessions share no
+// state: each attempt of transact starts from a fresh session.
+//
+// A feature reaches its state through one accessor in its own file
+// (corrOf, consentOf, tourneyOf, clockOf), which only the feature's
+// files name (TestModuleStateOwners, module_state_test.go); what the
+// core needs of a feature's state it asks through a hook. A hook that
+// runs for every session and only reads the state asks ss.uses first,
+// so that reading makes nothing (TestModuleHooksMakeNoState).
 
 // module is one registered feature. name is how the registry's test and
 // the docs call it.
