@@ -63,8 +63,7 @@ func (ss *session) name(c *grammar.NameCommand) error {
 		return ss.refuse("err.name.key")
 	}
 	if c.Name.Text == "-" {
-		cleared := ""
-		ss.publicName = &cleared
+		publicNameOf(ss).choose("")
 		ss.say(ss.auth, tr(ss.lang, "name.cleared", pseudonym))
 		return nil
 	}
@@ -93,9 +92,43 @@ func (ss *session) name(c *grammar.NameCommand) error {
 	if owner != "" && owner != ss.from {
 		return ss.refuse("err.name.taken", clip(want))
 	}
-	ss.publicName = &want
+	publicNameOf(ss).choose(want)
 	ss.say(ss.auth, tr(ss.lang, "name.set", want, shown))
 	return nil
+}
+
+// publicNameModule registers the public names (module.go): "name"
+// chooses or clears the sender's, and the module writes it with the
+// mail's change.
+type publicNameModule struct{}
+
+func (publicNameModule) name() string { return "publicName" }
+
+// publicNameChoice is what one session changes of the public names: the
+// sender's new one, when the mail chose one.
+type publicNameChoice struct {
+	chosen bool
+	name   string // "" goes back to the pseudonym
+}
+
+// choose makes name the sender's new public name ("" clears it).
+func (c *publicNameChoice) choose(name string) { c.chosen, c.name = true, name }
+
+// publicNameOf returns the public name module's state in ss, made on
+// first use (stateOf): the one way to it, for cmd_name.go alone.
+func publicNameOf(ss *session) *publicNameChoice {
+	return stateOf[publicNameChoice](ss, publicNameModule{})
+}
+
+// collect sets the sender's chosen public name in change
+// (archive.Change.PublicNames; "" clears it).
+func (publicNameModule) collect(ss *session, change *archive.Change) {
+	if !ss.uses(publicNameModule{}) {
+		return
+	}
+	if c := publicNameOf(ss); c.chosen {
+		change.PublicNames = map[string]string{ss.from: c.name}
+	}
 }
 
 // nameRefusals are the refusals of the other reasons of a

@@ -80,7 +80,7 @@
 //   - cmd_leave.go: "leave": days of leave left, taking and cancelling leave.
 //   - cmd_messages.go: "messages": relaying opponents' messages on or off.
 //   - cmd_move.go: a move: who may move, the move-number guard, capture marks.
-//   - cmd_name.go: "name": the public name in exports; PublicNameStore.
+//   - cmd_name.go: "name": the public name in exports; its module; PublicNameStore.
 //   - cmd_new.go: "new VARIANT with ADDRESS": a challenge and its invitation.
 //   - cmd_notify.go: "notify": every mail, or a daily digest at a time and zone.
 //   - cmd_private.go: "private" and "public": whether a game may be watched.

@@ -25,9 +25,9 @@ import "github.com/taflmail/taflmail/archive"
 // state: each attempt of transact starts from a fresh session.
 //
 // A feature reaches its state through one accessor in its own file
-// (corrOf, consentOf, tourneyOf, clockOf), which only the feature's
-// files name (TestModuleStateOwners, module_state_test.go); what the
-// core needs of a feature's state it asks through a hook. A hook that
+// (corrOf, consentOf, tourneyOf, clockOf, publicNameOf), which only the
+// feature's files name (TestModuleStateOwners, module_state_test.go);
+// what the core needs of a feature's state it asks through a hook. A hook that
 // runs for every session and only reads the state asks ss.uses first,
 // so that reading makes nothing (TestModuleHooksMakeNoState).
 
@@ -124,10 +124,12 @@ type errorTaker interface {
 
 // modules are the registered features, in the order the core asks them:
 // the order of their hooks is the order of this list. Today's order is
-// part of the behaviour (collect writes the clock's timers last, after
-// the games every other module may have changed); docs/architecture.md
+// part of the behaviour (collect writes the public name first, where the
+// core wrote it before it was a module, and the clock's timers last,
+// after the games every other module may have changed); docs/architecture.md
 // ("Modules and hooks") names it, and TestModuleRegistry holds both to it.
 var modules = []module{
+	publicNameModule{},     // the public name a player chooses (cmd_name.go)
 	correspondenceModule{}, // spectators, messages, conditional moves, takebacks (correspondence.go)
 	consentModule{},        // requests to confirm (consent.go)
 	tournamentModule{},     // tournaments and ratings (tournament.go)
@@ -141,7 +143,7 @@ var modules = []module{
 // m. m is a comparable module value (the module's empty struct); T must
 // be the same type at every call for m, else stateOf panics. Only the
 // accessor of m's feature calls it (corrOf, consentOf, tourneyOf,
-// clockOf).
+// clockOf, publicNameOf).
 func stateOf[T any](ss *session, m module) *T {
 	if v, ok := ss.states[m]; ok {
 		return v.(*T)

@@ -3,6 +3,7 @@ package server
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"testing"
@@ -33,14 +34,15 @@ func hooksOf(m module) []bool {
 var hookNames = []string{"collector", "plyWatcher", "mailAdder", "quietKeeper", "replyPreparer", "noteHolder", "replyDelayer", "unmailer", "positionWatcher", "proseKeeper", "commandsWatcher", "newsWatcher", "errorTaker"}
 
 // TestModuleRegistry holds the registry to the order docs/architecture.md
-// names ("Modules and hooks"): collect writes the clock's timers after
-// every other module changed the games, and each hook runs in this order.
+// names ("Modules and hooks"): collect writes the public name first, as
+// the core did before it was a module, and the clock's timers after
+// every other module changed the games; each hook runs in this order.
 // Every registered module implements at least one hook (else it is
 // registered for nothing), and each keeps the hooks its feature had when
 // the core still called it by name: losing one would silently drop what
 // the core asked of it.
 func TestModuleRegistry(t *testing.T) {
-	want := []string{"correspondence", "consent", "tournament", "clock", "digest", "engine"}
+	want := []string{"publicName", "correspondence", "consent", "tournament", "clock", "digest", "engine"}
 	var got []string
 	for _, m := range modules {
 		got = append(got, m.name())
@@ -49,6 +51,7 @@ func TestModuleRegistry(t *testing.T) {
 		t.Fatalf("registry order = %v, want %v", got, want)
 	}
 	has := map[string][]string{
+		"publicName":     {"collector"},
 		"correspondence": {"collector", "plyWatcher", "mailAdder", "quietKeeper", "positionWatcher", "proseKeeper", "commandsWatcher"},
 		"consent":        {"collector", "unmailer", "errorTaker"},
 		"tournament":     {"collector", "replyPreparer"},
@@ -309,7 +312,8 @@ func (h *harness) decideOnly(from, body string, reply bool) (*session, verdict) 
 // none for "help" or "board", the tournament module's for "games" (it
 // shows ratings), the clock's for leave, correspondence's for a move
 // (its spectators are asked for), correspondence's and consent's for a
-// stranger's "watch" (a request to confirm).
+// stranger's "watch" (a request to confirm), none for "name" alone (it
+// only asks) and the public name module's for a name chosen.
 func TestModuleStateMadeByUse(t *testing.T) {
 	h := newHarness(t)
 	id, _ := startTimed(t, h, "3d+0d")
@@ -324,6 +328,8 @@ func TestModuleStateMadeByUse(t *testing.T) {
 		{alice, "leave 2026-12-01", true, []string{"clock"}},
 		{alice, openings[0], true, []string{"correspondence"}},
 		{carol, "watch " + id, false, []string{"correspondence", "consent"}},
+		{alice, "name", false, nil},
+		{alice, "name Ada Lovelace", true, []string{"publicName"}},
 	}
 	for _, c := range cases {
 		ss, v := h.decideOnly(c.from, c.body, c.reply)
@@ -338,6 +344,35 @@ func TestModuleStateMadeByUse(t *testing.T) {
 		}
 		if !slices.Equal(got, c.want) || len(ss.states) != len(c.want) {
 			t.Errorf("%q made the states of %v (%d slots), want %v", c.body, got, len(ss.states), c.want)
+		}
+	}
+}
+
+// TestPublicNameCollected: the change of a mail holds the sender's public
+// name exactly when the mail chose one with its key: the name chosen, ""
+// for "name -", and no PublicNames at all for "name" alone, a name
+// refused or one asked without the key.
+func TestPublicNameCollected(t *testing.T) {
+	h := newHarness(t)
+	startGame(t, h, "brandubh", "")
+	cases := []struct {
+		from, body string
+		reply      bool
+		want       map[string]string
+	}{
+		{alice, "name", false, nil},
+		{alice, "name Ada Lovelace", false, nil}, // no key
+		{alice, "name  Ada   Lovelace", true, map[string]string{alice: "Ada Lovelace"}},
+		{alice, "name -", true, map[string]string{alice: ""}},
+		{bob, "name A", true, nil}, // too short
+		{bob, "name Bob B\nboard", true, map[string]string{bob: "Bob B"}},
+	}
+	for _, c := range cases {
+		ss, _ := h.decideOnly(c.from, c.body, c.reply)
+		var change archive.Change
+		ss.collect(&change)
+		if !maps.Equal(change.PublicNames, c.want) || (c.want == nil) != (change.PublicNames == nil) {
+			t.Errorf("%q collected PublicNames %v, want %v", c.body, change.PublicNames, c.want)
 		}
 	}
 }

@@ -574,8 +574,9 @@ func (s *Server) answer(ss *session) (string, error) {
 // collect adds to change what the session changed: the games, their new
 // plies, the player rows (those only when the mail was applied or carried
 // the sender's key: a refused forged mail changes nothing), then what
-// each module collects (module.go: spectators, requests, tournaments, and
-// last the clocks' leave, end times and timers). It returns the tables
+// each module collects (module.go: the public name chosen, spectators,
+// requests, tournaments, and last the clocks' leave, end times and
+// timers). It returns the tables
 // of the games that finished.
 func (ss *session) collect(change *archive.Change) []*table {
 	var finished []*table
@@ -598,9 +599,6 @@ func (ss *session) collect(change *archive.Change) []*table {
 		for _, p := range ss.players {
 			change.Players = append(change.Players, *p)
 		}
-	}
-	if ss.publicName != nil {
-		change.PublicNames = map[string]string{ss.from: *ss.publicName}
 	}
 	ss.collectModules(change) // what each feature changed, the clock's timers last (module.go)
 	return finished

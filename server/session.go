@@ -37,10 +37,6 @@ type session struct {
 	// overview reports that a reply holds the help overview already.
 	overview bool
 
-	// publicName is the sender's new public name ("" clears it), nil
-	// when the mail chooses none (cmd_name.go).
-	publicName *string
-
 	players map[string]*archive.Player // players whose row changes
 	// notes are the replies: by recipient, and for a game a mail starts
 	// beside another game of the same recipient, by recipient and game
