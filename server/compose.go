@@ -15,105 +15,29 @@ import (
 // referees cannot keep each other busy.
 const loopHeader = "X-Taflmail"
 
-// compose turns the notes of a session into outbox mails.
-//
-// The sender's reply to a mail that named one of the sender's games keeps
-// that game's tag, board and key, whatever it answers ("help" in a game's
-// thread included), so that replying to it with a move works (issue 8 §5).
-// A game's thread columns are updated only when the mail changed the game
-// or was applied with the sender's key: a refused forged mail leaves the
-// game row as it was (issue 8 §4).
+// compose turns the notes of a session into outbox mails: the modules
+// prepare the replies, the sender is told of a cut answer, each note
+// that is mailed now becomes one mail (replyMail) in the order the notes
+// were made, as long as the replies to one mail stay under maxReplyBytes,
+// and the modules' own mails follow.
 func (ss *session) compose() ([]archive.OutboxMail, error) {
-	s := ss.srv
 	ss.beforeReplies() // the modules' replyPreparers: results, standings and ratings of the games that ended (module.go)
-	if ss.cut {
-		// the sender is not told of a first part that is not there
-		// (trial 2 report §2); addSection made sure the note exists
-		if n, ok := ss.notes[ss.from]; ok && len(n.sections) == 0 {
-			n.sections = append(n.sections, tr(ss.lang, "err.cutall"))
-		} else if ok {
-			n.sections = append(n.sections, tr(ss.lang, "err.cut"))
-		}
-	}
+	ss.tellCut()
 	var out []archive.OutboxMail
 	size := 0
 	for i, key := range ss.order {
 		n, ok := ss.notes[key]
+		if !ok || !ss.mailedNow(n) {
+			continue
+		}
+		m, ok := ss.replyMail(i, n)
 		if !ok {
 			continue
 		}
-		addr := n.to
-		if addr == s.opts.Address || isEngine(addr) || len(n.sections) == 0 || ss.noteHeld(n) {
-			continue // held by a module: the player's daily digest brings it (module.go)
-		}
-		if n.game == nil && addr == ss.from {
-			n.game = ss.contextTable()
-		}
-		holdFor, carry := ss.replyDelay(n) // the engine's hold, before the thread marks the game changed (module.go)
-		var gameID, token string
-		if n.game != nil {
-			gameID, token = n.game.g.ID, tokenOf(n.game.g, addr)
-		}
-		o := mailer.Outgoing{
-			MessageID: msgid.Reply(ss.cause.seed, i, addr, gameID, token, s.opts.Domain),
-			From:      fmt.Sprintf("%s <%s>", s.opts.Name, s.opts.Address),
-			To:        []string{addr},
-			Subject:   ss.subject(n),
-			Body:      ss.body(n),
-			Date:      ss.now,
-			Headers:   map[string]string{},
-			Flowed:    true, // wrapped at 76, boards and tables as built (mailer.Preformatted)
-		}
-		o.Headers[loopHeader] = "reply"
-		for k, v := range n.headers {
-			o.Headers[k] = v
-		}
-		if gameID != "" {
-			o.Headers["X-Taflmail-Game"] = gameID
-		}
-		if addr == ss.from {
-			// a hostile mail's ids may not be writable: thread what can be
-			if msgid.Valid(ss.cause.seed) {
-				o.InReplyTo = ss.cause.seed
-			}
-			var refs []string
-			if m := ss.cause.mail; m != nil {
-				refs = m.References
-			}
-			for _, id := range append(append([]string(nil), refs...), ss.cause.seed) {
-				if msgid.Valid(id) {
-					o.References = append(o.References, id)
-				}
-			}
-		} else if n.game != nil {
-			if th := threadOf(n.game.g, addr); th != "" {
-				o.InReplyTo, o.References = th, []string{th}
-			}
-		}
-		if n.replaces != nil {
-			if irt, refs, ok := heldThread(n.replaces.Raw); ok {
-				o.InReplyTo, o.References = irt, refs
-			}
-		}
-		if n.game != nil && token != "" && (n.game.changed || ss.did && n.game == ss.auth) {
-			setThread(n.game.g, addr, o.MessageID)
-			n.game.changed = true
-		}
-		raw, err := o.Bytes()
-		if err != nil {
-			// e.g. a From that is no address: such a mail gets no reply
-			// rather than blocking the inbox for ever
-			s.log.Warn("reply not sent: it cannot be written", "to", addr, "err", err)
-			continue
-		}
-		if size += len(raw); !ss.own && size > maxReplyBytes {
+		if size += len(m.Raw); !ss.own && size > maxReplyBytes {
 			// cannot happen while maxReplyText holds; never send it anyway
-			s.log.Error("reply not sent: the replies to one mail would exceed the limit", "to", addr, "bytes", size)
+			ss.srv.log.Error("reply not sent: the replies to one mail would exceed the limit", "to", n.to, "bytes", size)
 			continue
-		}
-		m := archive.OutboxMail{GameID: gameID, MessageID: o.MessageID, From: s.opts.Address, To: []string{addr}, Raw: raw}
-		if holdFor != "" {
-			m.NextAttempt, m.HeldFor, m.Carry = ss.now.Add(s.opts.EngineReplyHold), holdFor, carry
 		}
 		out = append(out, m)
 	}
@@ -122,6 +46,128 @@ func (ss *session) compose() ([]archive.OutboxMail, error) {
 		return nil, err
 	}
 	return append(out, extra...), nil
+}
+
+// tellCut ends the sender's reply with the notice that the answer was
+// cut (addSection), when it was: err.cutall when nothing of it is left,
+// so that the sender is not told of a first part that is not there
+// (trial 2 report §2), else err.cut. addSection made sure the note
+// exists.
+func (ss *session) tellCut() {
+	if !ss.cut {
+		return
+	}
+	if n, ok := ss.notes[ss.from]; ok && len(n.sections) == 0 {
+		n.sections = append(n.sections, tr(ss.lang, "err.cutall"))
+	} else if ok {
+		n.sections = append(n.sections, tr(ss.lang, "err.cut"))
+	}
+}
+
+// mailedNow reports whether note n becomes a mail now: not when it is to
+// the referee itself or the engine, when it says nothing, or when a
+// module holds it back (module.go: the player's daily digest brings it).
+func (ss *session) mailedNow(n *note) bool {
+	return n.to != ss.srv.opts.Address && !isEngine(n.to) && len(n.sections) > 0 && !ss.noteHeld(n)
+}
+
+// replyMail writes note n, the i-th note of the session, as an outbox
+// mail; false when it cannot be written (logged).
+//
+// The sender's reply to a mail that named one of the sender's games keeps
+// that game's tag, board and key, whatever it answers ("help" in a game's
+// thread included), so that replying to it with a move works (issue 8 §5).
+// A game's thread columns are updated only when the mail changed the game
+// or was applied with the sender's key: a refused forged mail leaves the
+// game row as it was (issue 8 §4).
+func (ss *session) replyMail(i int, n *note) (archive.OutboxMail, bool) {
+	s := ss.srv
+	addr := n.to
+	if n.game == nil && addr == ss.from {
+		n.game = ss.contextTable()
+	}
+	holdFor, carry := ss.replyDelay(n) // the engine's hold, before the thread marks the game changed (module.go)
+	var gameID, token string
+	if n.game != nil {
+		gameID, token = n.game.g.ID, tokenOf(n.game.g, addr)
+	}
+	o := ss.outgoing(i, n, gameID, token)
+	ss.thread(&o, n)
+	if n.game != nil && token != "" && (n.game.changed || ss.did && n.game == ss.auth) {
+		setThread(n.game.g, addr, o.MessageID)
+		n.game.changed = true
+	}
+	raw, err := o.Bytes()
+	if err != nil {
+		// e.g. a From that is no address: such a mail gets no reply
+		// rather than blocking the inbox for ever
+		s.log.Warn("reply not sent: it cannot be written", "to", addr, "err", err)
+		return archive.OutboxMail{}, false
+	}
+	m := archive.OutboxMail{GameID: gameID, MessageID: o.MessageID, From: s.opts.Address, To: []string{addr}, Raw: raw}
+	if holdFor != "" {
+		m.NextAttempt, m.HeldFor, m.Carry = ss.now.Add(s.opts.EngineReplyHold), holdFor, carry
+	}
+	return m, true
+}
+
+// outgoing is the mail of note n, the i-th note of the session, about
+// game gameID ("" for none) with the recipient's key token ("" for
+// none), not yet threaded: its Message-ID (seeded by the cause), the
+// referee as its sender, its subject and body, and its header fields
+// (the loop breaker's, the note's own, the game's id).
+func (ss *session) outgoing(i int, n *note, gameID, token string) mailer.Outgoing {
+	s := ss.srv
+	o := mailer.Outgoing{
+		MessageID: msgid.Reply(ss.cause.seed, i, n.to, gameID, token, s.opts.Domain),
+		From:      fmt.Sprintf("%s <%s>", s.opts.Name, s.opts.Address),
+		To:        []string{n.to},
+		Subject:   ss.subject(n),
+		Body:      ss.body(n),
+		Date:      ss.now,
+		Headers:   map[string]string{},
+		Flowed:    true, // wrapped at 76, boards and tables as built (mailer.Preformatted)
+	}
+	o.Headers[loopHeader] = "reply"
+	for k, v := range n.headers {
+		o.Headers[k] = v
+	}
+	if gameID != "" {
+		o.Headers["X-Taflmail-Game"] = gameID
+	}
+	return o
+}
+
+// thread sets In-Reply-To and References of o, the mail of note n: the
+// sender's reply answers the cause's mail (its ids that are valid), a
+// mail to another player continues that player's thread of the game, and
+// a reply that takes the place of a held one is threaded as that one was
+// (engine_hold.go).
+func (ss *session) thread(o *mailer.Outgoing, n *note) {
+	if n.to == ss.from {
+		// a hostile mail's ids may not be writable: thread what can be
+		if msgid.Valid(ss.cause.seed) {
+			o.InReplyTo = ss.cause.seed
+		}
+		var refs []string
+		if m := ss.cause.mail; m != nil {
+			refs = m.References
+		}
+		for _, id := range append(append([]string(nil), refs...), ss.cause.seed) {
+			if msgid.Valid(id) {
+				o.References = append(o.References, id)
+			}
+		}
+	} else if n.game != nil {
+		if th := threadOf(n.game.g, n.to); th != "" {
+			o.InReplyTo, o.References = th, []string{th}
+		}
+	}
+	if n.replaces != nil {
+		if irt, refs, ok := heldThread(n.replaces.Raw); ok {
+			o.InReplyTo, o.References = irt, refs
+		}
+	}
 }
 
 func threadOf(g *archive.Game, addr string) string {
