@@ -358,7 +358,9 @@ var durationKeys = map[time.Duration]string{notation.Day: "count.d", time.Hour: 
 // catalogue's counted noun, joined as "duration.join" says (no space in
 // English: "1d2h3m", a space in German: "1 Tag 2 Stunden 3 Minuten").
 // Zero is 0 of the largest unit for whole minutes ("0d", "0 Tage"), 0
-// seconds to the second ("0s", "0 Sekunden").
+// seconds to the second ("0s", "0 Sekunden"). The web pages spell theirs
+// the same way from their own catalogue (web/units.go, duration, which
+// says why the nouns are not shared); a change of wording changes both.
 func spellDuration(lang string, d, smallest time.Duration) string {
 	text := notation.SpellDuration(d, smallest,
 		func(unit time.Duration, n int) string { return trn(lang, durationKeys[unit], n, n) },

@@ -18,7 +18,11 @@ var durationKeys = map[time.Duration]string{notation.Day: "count.d", time.Hour: 
 // "0d"); German in words with the number's form of the unit, as the
 // German mails do ("29 Tage 23 Stunden 59 Minuten", "1 Tag 1 Stunde", "45
 // Minuten", "0 Tage"; docs/commands.md, "Replies in German: times and
-// days").
+// days"). The referee spells its mails' durations the same way from its
+// own catalogue (server/clock.go, spellDuration): web may not import
+// server, and neither package both may import holds words (notation
+// takes them as arguments, club has none), so the nouns stay with each
+// catalogue; a change of wording changes both.
 func duration(lang string, d time.Duration) string {
 	text := notation.SpellDuration(max(d, 0), time.Minute,
 		func(unit time.Duration, n int) string { return trn(lang, durationKeys[unit], n, n) },
