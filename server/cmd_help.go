@@ -7,6 +7,7 @@ import (
 	"github.com/taflmail/taflmail/engine"
 	"github.com/taflmail/taflmail/grammar"
 	"github.com/taflmail/taflmail/mailer"
+	"github.com/taflmail/taflmail/server/internal/catalog"
 )
 
 func init() {
@@ -76,7 +77,7 @@ func helpOverview(lang string) string {
 	for _, e := range sortedHelp() {
 		usage := tr(lang, e.key+".usage")
 		b.WriteString("  " + strings.Join(usageLines(usage, helpLineWidth-2), "\n    "))
-		if _, ok := catalogs[lang][e.key+".what"]; ok {
+		if _, ok := catalog.Lookup(lang, e.key+".what"); ok {
 			if n := utf8.RuneCountInString(usage); n < helpColumn {
 				b.WriteString(strings.Repeat(" ", helpColumn-n))
 			} else {
@@ -120,6 +121,6 @@ func usageLines(usage string, width int) []string {
 
 // variantHelp describes a variant's rules from its data.
 func variantHelp(lang string, v *engine.Variant) string {
-	return tr(lang, "help.variant", variantTitle(lang, v), v.Name, variantSummary(lang, v),
+	return tr(lang, "help.variant", variantTitle(lang, v), v.Name, catalog.VariantSummary(lang, v),
 		sideName(lang, v.FirstSide.String()))
 }

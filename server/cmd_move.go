@@ -9,6 +9,7 @@ import (
 	"github.com/taflmail/taflmail/engine"
 	"github.com/taflmail/taflmail/grammar"
 	"github.com/taflmail/taflmail/notation"
+	"github.com/taflmail/taflmail/server/internal/catalog"
 )
 
 func init() {
@@ -110,7 +111,7 @@ func (ss *session) checkMoveNumber(t *table, c *grammar.MoveCommand) error {
 // illegal refuses a move the engine does not allow, saying why; a square
 // off the board also gets the board's extent.
 func (ss *session) illegal(t *table, m engine.Move, ill *engine.IllegalMoveError) error {
-	r := ss.refusalOf("err.illegal", m, illegalReason(ss.lang, ill))
+	r := ss.refusalOf("err.illegal", m, catalog.IllegalReason(ss.lang, ill))
 	if ill.Reason == engine.IllegalOffBoard {
 		r.after = " " + boardHint(ss.lang, t)
 	}

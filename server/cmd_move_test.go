@@ -8,6 +8,7 @@ import (
 
 	"github.com/taflmail/taflmail/engine"
 	"github.com/taflmail/taflmail/notation"
+	"github.com/taflmail/taflmail/server/internal/catalog"
 )
 
 func TestMoveRefusals(t *testing.T) {
@@ -104,7 +105,8 @@ func englishOnlyWords() map[string]bool {
 		})
 	}
 	en := map[string]bool{}
-	for _, s := range catalogEN {
+	for _, key := range catalog.Keys(english) {
+		s, _ := catalog.Lookup(english, key)
 		for _, w := range words(s) {
 			en[w] = len(w) > 1
 		}
@@ -112,8 +114,9 @@ func englishOnlyWords() map[string]bool {
 	for _, w := range words("attacker defender king throne corner last ply from to captured move game over win escape") {
 		en[w] = true
 	}
-	for key, s := range catalogDE {
-		if s == catalogEN[key] {
+	for _, key := range catalog.Keys(german) {
+		s, _ := catalog.Lookup(german, key)
+		if en, _ := catalog.Lookup(english, key); s == en {
 			continue
 		}
 		for _, w := range words(s) {

@@ -9,6 +9,7 @@ import (
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/engine"
 	"github.com/taflmail/taflmail/grammar"
+	"github.com/taflmail/taflmail/server/internal/catalog"
 )
 
 func init() {
@@ -87,7 +88,7 @@ func (ss *session) newGame(c *grammar.NewGameCommand) error {
 	}
 	n = ss.startNote(opp, lang, t)
 	ss.addSection(n, tr(lang, "invite.body", ss.from, variantTitle(lang, v), sideName(lang, oppSide))+greeting+"\n"+
-		tr(lang, "invite.rules", variantSummary(lang, v))+"\n"+terms(lang, ss.from)+"\n\n"+tr(lang, "invite.how")+"\n"+
+		tr(lang, "invite.rules", catalog.VariantSummary(lang, v))+"\n"+terms(lang, ss.from)+"\n\n"+tr(lang, "invite.how")+"\n"+
 		tr(lang, "invite.block"))
 	n.subject = tr(lang, "subject.invite", variantTitle(lang, v), ss.from)
 	// one step to refuse every invitation: a mail "block" (RFC 2369)

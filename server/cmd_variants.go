@@ -7,6 +7,7 @@ import (
 	"github.com/taflmail/taflmail/engine"
 	"github.com/taflmail/taflmail/grammar"
 	"github.com/taflmail/taflmail/mailer"
+	"github.com/taflmail/taflmail/server/internal/catalog"
 )
 
 func init() {
@@ -21,7 +22,7 @@ func (ss *session) variants(*grammar.VariantsCommand) error {
 	var b strings.Builder
 	pad := strings.Repeat(" ", 22) // "  %-13s %2d×%-2d "
 	for _, v := range engine.Variants() {
-		summary := mailer.Wrap(variantSummary(ss.lang, v), mailer.WrapWidth-len(pad))
+		summary := mailer.Wrap(catalog.VariantSummary(ss.lang, v), mailer.WrapWidth-len(pad))
 		fmt.Fprintf(&b, "  %-13s %2d×%-2d %s\n", v.Name, v.Size, v.Size, strings.Join(summary, "\n"+pad))
 	}
 	ss.say(nil, tr(ss.lang, "variants.header")+"\n"+mailer.Preformatted(b.String()))

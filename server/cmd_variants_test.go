@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/taflmail/taflmail/engine"
+	"github.com/taflmail/taflmail/server/internal/catalog"
 )
 
 func TestVariants(t *testing.T) {
@@ -17,7 +18,7 @@ func TestVariants(t *testing.T) {
 		text := to(t, h.deliver(alice, "x", word, nil), alice).Text
 		mustContain(t, word, text, tr(lang, "variants.header"))
 		for _, v := range engine.Variants() {
-			mustContainWrapped(t, word, text, v.Name, variantSummary(lang, v))
+			mustContainWrapped(t, word, text, v.Name, catalog.VariantSummary(lang, v))
 		}
 		// the board sizes as the summaries and the CLI write them (trial
 		// report §8)

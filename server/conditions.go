@@ -7,6 +7,7 @@ import (
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/engine"
 	"github.com/taflmail/taflmail/grammar"
+	"github.com/taflmail/taflmail/server/internal/catalog"
 )
 
 // Conditional moves (issue 12): "if h6-h9 then h3-h4", chains "if A then
@@ -91,7 +92,7 @@ func (ss *session) conditionLine(t *table, c *grammar.ConditionalCommand) ([]str
 				if theirs {
 					key = "err.cond.illegal.theirs"
 				}
-				ref := ss.conditionRefusal(cm.Pos.Column, key, m, illegalReason(ss.lang, ill))
+				ref := ss.conditionRefusal(cm.Pos.Column, key, m, catalog.IllegalReason(ss.lang, ill))
 				switch {
 				case ill.Reason == engine.IllegalOffBoard:
 					ref.after = " " + boardHint(ss.lang, t)
@@ -225,7 +226,7 @@ func (ss *session) playCondition(t *table, conds *archive.Conditions, ownerAddr 
 	r, err := next.Play(m)
 	var ill *engine.IllegalMoveError
 	if errors.As(err, &ill) {
-		ss.tell(ownerAddr, t, func(lang string) string { return tr(lang, "cond.failed", answer, illegalReason(lang, ill)) })
+		ss.tell(ownerAddr, t, func(lang string) string { return tr(lang, "cond.failed", answer, catalog.IllegalReason(lang, ill)) })
 		return nil
 	}
 	if err != nil {

@@ -53,15 +53,9 @@
 //   - consent.go: requests an address confirms from its own mailbox; the one invitation.
 //   - unsubscribe.go: List-Unsubscribe and the one-click unsubscribe of RFC 8058.
 //
-// The texts, one catalogue per language and room:
+// The texts (the catalogues themselves are internal/catalog):
 //
-//   - catalog.go: reply languages, tr and trn, side, variant and board words.
-//   - catalog_en.go: every English text of the core and the commands.
-//   - catalog_de.go: the same keys in German.
-//   - catalog_consent_en.go: the English texts of consent, block and unblock.
-//   - catalog_consent_de.go: the same keys in German.
-//   - catalog_tournament_en.go: the English texts of tournaments and ratings.
-//   - catalog_tournament_de.go: the same keys in German.
+//   - catalog.go: reply languages; tr, trn, counted, sideName and variantTitle, forwarders to internal/catalog.
 //
 // The mail commands, one file each, registering its handler in init
 // (with its test beside it):
@@ -132,4 +126,5 @@
 //   - internal/zones: the digest's time-zone rules: names a player may write, places for an abbreviation, the next instant.
 //   - internal/nearmiss: the command phrase a misspelt line meant, and the edit distance of two words.
 //   - internal/msgid: the referee's deterministic Message-IDs (players', spectators', events'), read back for a game and key.
+//   - internal/catalog: every text a player can receive, one catalogue per language and room, and its lookups; side, variant, board and illegal-move words.
 package server

@@ -9,6 +9,7 @@ import (
 	"github.com/taflmail/taflmail/grammar"
 	"github.com/taflmail/taflmail/mailer"
 	"github.com/taflmail/taflmail/notation"
+	"github.com/taflmail/taflmail/server/internal/catalog"
 )
 
 // table is a game being worked on while one mail is handled: the stored
@@ -144,7 +145,7 @@ func (t *table) moveNumber() int { return t.pos.Ply()/2 + 1 }
 // mailer.Preformatted.
 func (t *table) board(lang string) string {
 	var b strings.Builder
-	opts := []notation.DiagramOption{notation.WithWords(diagramWords(lang))}
+	opts := []notation.DiagramOption{notation.WithWords(catalog.DiagramWords(lang))}
 	if t.g.Status == archive.Finished && !t.pos.Outcome().Over() {
 		// resigned or drawn by agreement: the engine would still name a
 		// side to move; the reply says how the game ended

@@ -1,5 +1,7 @@
 package server
 
+import "github.com/taflmail/taflmail/server/internal/catalog"
+
 // refusal is a command's failure, kept as what to say rather than as the
 // words: a catalogue key, its arguments and the language of the sender it
 // is for. Nothing the command did is kept. The words are written once,
@@ -90,11 +92,11 @@ func (ss *session) refuse(key string, args ...any) error {
 
 // refusen is refuse for a text about n things: written in the key's
 // singular form, key + ".one", when n is 1 and the catalogue has one
-// (trn); its key is key either way.
+// (catalog.KeyForCount, as trn); its key is key either way.
 func (ss *session) refusen(key string, n int, args ...any) error {
 	r := ss.refusalOf(key, args...)
-	if _, ok := catalogEN[key+".one"]; ok && n == 1 {
-		r.written = key + ".one"
+	if one := catalog.KeyForCount(key, n); one != key {
+		r.written = one
 	}
 	return r
 }

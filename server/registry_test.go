@@ -9,6 +9,7 @@ import (
 
 	"github.com/taflmail/taflmail/grammar"
 	"github.com/taflmail/taflmail/mailer"
+	"github.com/taflmail/taflmail/server/internal/catalog"
 )
 
 // grammarCommands returns the names of the command types of the grammar,
@@ -73,7 +74,7 @@ func TestHelpOverview(t *testing.T) {
 				continue
 			}
 			at += i + len(usage) + 1
-			if _, ok := catalogs[lang][e.key+".what"]; ok && !strings.HasPrefix(words[at:], " "+flat(tr(lang, e.key+".what"))) {
+			if _, ok := catalog.Lookup(lang, e.key+".what"); ok && !strings.HasPrefix(words[at:], " "+flat(tr(lang, e.key+".what"))) {
 				t.Errorf("%s overview: %q is not followed by its description", lang, usage)
 			}
 		}

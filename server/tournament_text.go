@@ -2,12 +2,12 @@ package server
 
 import (
 	"fmt"
-	"math"
 	"strings"
 
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/engine"
 	"github.com/taflmail/taflmail/mailer"
+	"github.com/taflmail/taflmail/server/internal/catalog"
 	"github.com/taflmail/taflmail/server/internal/msgid"
 	"github.com/taflmail/taflmail/tournament"
 	"github.com/taflmail/taflmail/tournament/glicko2"
@@ -28,20 +28,6 @@ const DefaultMaxAttachmentBytes = 5 << 20
 // name's ".tafl" says which text.
 const recordsType = "text/plain; charset=utf-8"
 
-// fraction writes a multiple of ¼ as the crosstable does: 12½, ¾, 0.
-func fraction(x float64) string {
-	whole := math.Floor(x)
-	q := int(math.Round((x - whole) * 4))
-	frac := [...]string{"", "¼", "½", "¾"}[q%4]
-	if q == 4 {
-		whole++
-	}
-	if whole == 0 && frac != "" {
-		return frac
-	}
-	return fmt.Sprintf("%.0f%s", whole, frac)
-}
-
 // standingLine is a player's place in their group after a game, in
 // lang: points, games, place, and how to get the table; "" when the
 // player has no row (their games were annulled).
@@ -51,8 +37,8 @@ func standingLine(lang string, t *archive.Tournament, sts []*tournament.Standing
 			if r.Player != addr {
 				continue
 			}
-			return tr(lang, "tournament.standing", t.Name, countedPoints(lang, r.Points), r.Played, counted(lang, "games", r.Games), r.PlaceText(), len(st.Rows),
-				fraction(r.SonnebornBerger), t.ID)
+			return tr(lang, "tournament.standing", t.Name, catalog.CountedPoints(lang, r.Points), r.Played, counted(lang, "games", r.Games), r.PlaceText(), len(st.Rows),
+				catalog.Score(r.SonnebornBerger), t.ID)
 		}
 	}
 	return ""

@@ -1,4 +1,4 @@
-package server
+package catalog
 
 // catalogConsentDE holds the German texts of consent (issue 18), under
 // the same keys as catalogConsentEN; init adds them to catalogDE.

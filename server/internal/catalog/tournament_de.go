@@ -1,4 +1,4 @@
-package server
+package catalog
 
 // catalogTournamentDE holds the German texts of tournaments and ratings,
 // the same keys as catalogTournamentEN; init adds them to catalogDE.

@@ -1,4 +1,4 @@
-package server
+package catalog
 
 // catalogDE holds every German text a player can receive (see catalogs):
 // the same keys as catalogEN, each with the same fmt verbs in the same
@@ -450,7 +450,7 @@ Namen mit deinem Schlüssel gilt als deine.`,
 	"summary.tawlbwrdd":    "Glockenaufstellung, keine Sonderfelder, bewaffneter König von zwei Seiten gefangen, Flucht an den Rand, Stellungswiederholung ist remis",
 
 	// Die Titel der Varianten, deren Titel englische Wörter enthalten, nach
-	// dem Namen in der Engine (variantTitle).
+	// dem Namen in der Engine (VariantTitle).
 	"title.historical": "Historical Hnefatafl 11×11 (Flucht an den Rand)",
 	"title.tablut":     "Tablut 9×9 (Linné, wie Aage Nielsen es rekonstruiert hat)",
 	"title.alea":       "Alea Evangelii 19×19 (Tablut-Regeln, einfache Figuren)",

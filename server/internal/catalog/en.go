@@ -1,10 +1,10 @@
-package server
+package catalog
 
 // catalogEN holds every English text a player can receive (see catalogs).
 // Its texts for the board diagram, the illegal-move reasons and the
 // variant summaries are the words notation, the engine and engine.Variant
-// use themselves (TestCatalogs, TestIllegalReasons), so English replies
-// read as they always have.
+// use themselves (TestCatalogEnglishIsTheSources, TestIllegalReasons), so
+// English replies read as they always have.
 var catalogEN = map[string]string{
 	"greeting":          "Hello,",
 	"signature":         "-- \ntaflmail, the Tafl correspondence referee. Send \"help\" for the commands.",
@@ -452,7 +452,7 @@ in your name that carries your key is taken as yours.`,
 	"summary.tawlbwrdd":    "bell layout, no restricted squares, armed king captured on two sides, edge escape, repetition draws",
 
 	// The titles of the variants whose titles hold English words, by engine
-	// name: the engine's Variant.Title (variantTitle).
+	// name: the engine's Variant.Title (VariantTitle).
 	"title.historical": "Historical Hnefatafl 11×11 (edge escape)",
 	"title.tablut":     "Tablut 9×9 (Linnaeus, as reconstructed by Aage Nielsen)",
 	"title.alea":       "Alea Evangelii 19×19 (Tablut rules, plain pieces)",

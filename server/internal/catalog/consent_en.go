@@ -1,9 +1,9 @@
-package server
+package catalog
 
 // catalogConsentEN holds the English texts of consent (issue 18,
-// consent.go, cmd_block.go): the requests to confirm, "block" and
+// server/consent.go, cmd_block.go): the requests to confirm, "block" and
 // "unblock", the refusals of invitations; init adds them to catalogEN,
-// so they are part of it for tr and TestCatalogs.
+// so they are part of it for Text and TestCatalogs.
 var catalogConsentEN = map[string]string{
 	"confirm.watch":               "Someone asked from this address, perhaps you, to watch game %s (%s against %s): you would get a mail with the board after every move.",
 	"confirm.watch.results":       "Someone asked from this address, perhaps you, to watch game %s (%s against %s) for its result: you would get one mail when it ends.",

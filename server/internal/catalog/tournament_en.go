@@ -1,9 +1,9 @@
-package server
+package catalog
 
 // catalogTournamentEN holds the English texts of tournaments and ratings
-// (tournament*.go, rating.go, cmd_tournaments.go, cmd_join.go,
+// (server/tournament*.go, rating.go, cmd_tournaments.go, cmd_join.go,
 // cmd_withdraw.go, cmd_standings.go, cmd_rating.go); init adds them to
-// catalogEN, so they are part of it for tr and TestCatalogs.
+// catalogEN, so they are part of it for Text and TestCatalogs.
 var catalogTournamentEN = map[string]string{
 	"help.tournaments.usage": "tournaments",
 	"help.tournaments.what":  "the tournaments you may join, and those running",

@@ -1,0 +1,109 @@
+// Package catalog holds every text a player can receive from the referee,
+// one catalogue per language, and the lookups that write them: a text is
+// asked for by its key ("move.played", "err.join.full") in a language and
+// written with fmt from its arguments.
+//
+// Two languages exist, English (English, "en") and German (German, "de").
+// Both catalogues have the same keys, and the two texts of a key the same
+// fmt verbs in the same order (TestCatalogs), so a translation may reword
+// a sentence but not reorder its arguments: a caller passes its arguments
+// once, whatever the language. A text about a number of things may have a
+// singular form under key + ".one" (KeyForCount, TextN).
+//
+// The catalogues are data in Go files, one per language and room:
+// en.go and de.go (the core and the commands), consent_en.go and
+// consent_de.go (consent, block and unblock), tournament_en.go and
+// tournament_de.go (tournaments and ratings). The package is pure: it
+// holds no state beyond the catalogues, which never change after init,
+// and knows no session, mail or archive; the referee decides which key to
+// ask for (docs/architecture.md, "Rooms of their own").
+package catalog
+
+import (
+	"fmt"
+	"slices"
+)
+
+// The reply languages: English by default, German for a player who writes
+// German commands or sets "language de" (docs/commands.md).
+const (
+	English = "en"
+	German  = "de"
+)
+
+// catalogs holds the catalogues by language: key → fmt format.
+var catalogs = map[string]map[string]string{
+	English: catalogEN,
+	German:  catalogDE,
+}
+
+// Text returns the text key in language lang, formatted with args by
+// fmt.Sprintf; without args the text is returned as it stands, so a "%"
+// in it needs no doubling. A key missing in lang falls back to English,
+// as does every key in a language other than English and German, and a
+// key missing there too is returned itself; TestCatalogs and the
+// referee's TestCatalogKeysUsed keep both from happening.
+func Text(lang, key string, args ...any) string {
+	s, ok := catalogs[lang][key]
+	if !ok {
+		if s, ok = catalogEN[key]; !ok {
+			return key
+		}
+	}
+	if len(args) == 0 {
+		return s
+	}
+	return fmt.Sprintf(s, args...)
+}
+
+// KeyForCount returns the key of the text about n things: key + ".one"
+// when n is 1 and the English catalogue (and so, by TestCatalogs, the
+// German one) has that singular form, else key ("1 spectator was
+// removed", "2 spectators were removed"; trial 2 report §12).
+func KeyForCount(key string, n int) string {
+	if _, ok := catalogEN[key+".one"]; ok && n == 1 {
+		return key + ".one"
+	}
+	return key
+}
+
+// TextN is Text for a text about n things: the text of KeyForCount(key,
+// n) in lang, formatted with args (n itself is not among them unless the
+// caller passes it). Missing keys fall back as in Text.
+func TextN(lang, key string, n int, args ...any) string {
+	return Text(lang, KeyForCount(key, n), args...)
+}
+
+// Counted writes n things in lang with the counted noun "count."+noun of
+// the catalogue: Counted(English, "games", 1) is "1 game", for 2 "2
+// games". A text with two counts (issue 22 §4: "3 players, 1 game") takes
+// each as a %s written so, as TextN can pick a form for one count only.
+// An unknown noun gives the key "count."+noun, as Text does.
+func Counted(lang, noun string, n int) string {
+	return TextN(lang, "count."+noun, n, n)
+}
+
+// Lookup returns the fmt format of key in the catalogue of lang as it
+// stands, unformatted, and whether that catalogue has it; unlike Text it
+// falls back to nothing, so it tells whether a language has an optional
+// text (a command's ".what" line, a variant's title).
+func Lookup(lang, key string) (format string, ok bool) {
+	format, ok = catalogs[lang][key]
+	return format, ok
+}
+
+// Keys returns every key of the catalogue of lang, sorted; nil for a
+// language other than English and German. The two catalogues give the
+// same keys (TestCatalogs).
+func Keys(lang string) []string {
+	c, ok := catalogs[lang]
+	if !ok {
+		return nil
+	}
+	keys := make([]string, 0, len(c))
+	for k := range c {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
