@@ -12,6 +12,7 @@ import (
 	"github.com/taflmail/taflmail/engine"
 	"github.com/taflmail/taflmail/grammar"
 	"github.com/taflmail/taflmail/notation"
+	"github.com/taflmail/taflmail/server/internal/catalog"
 )
 
 // The referee's side of correspondence clocks (CORRESPONDENCE.md §2–§5,
@@ -240,7 +241,7 @@ func (ss *session) lostOnTime(t *table) (bool, error) {
 	loser := addressOf(t.g, to.Side.String())
 	for _, addr := range []string{t.g.Attackers, t.g.Defenders} {
 		if addr == loser && addr == ss.from {
-			ss.say(t, tr(ss.lang, "timeout.late", stamp(ss.lang, arrival), lastInTime(ss.lang, to.Deadline)))
+			ss.say(t, tr(ss.lang, "timeout.late", catalog.Instant(ss.lang, arrival), lastInTime(ss.lang, to.Deadline)))
 			continue
 		}
 		ss.tell(addr, t, func(lang string) string {
@@ -297,10 +298,10 @@ func (ss *session) clocksText(lang string, t *table) string {
 }
 
 // clockDuration writes a duration of the clock settings, a reminder's
-// threshold, in lang (durationText), never below zero. Remaining times are
-// remainingText's.
+// threshold, in lang (catalog.Duration), never below zero. Remaining times
+// are remainingText's.
 func clockDuration(lang string, d time.Duration) string {
-	return durationText(lang, max(d, 0))
+	return catalog.Duration(lang, max(d, 0))
 }
 
 // clockInstant is the instant the clocks of a reply are shown at
@@ -333,45 +334,9 @@ func (ss *session) clockInstant() time.Time {
 func remainingText(lang string, tc notation.TimeControl, d time.Duration) string {
 	d = max(d, 0).Truncate(time.Second)
 	if d >= time.Hour && !inMinutes(tc) {
-		return spellDuration(lang, d, time.Minute)
+		return catalog.SpellDuration(lang, d, time.Minute)
 	}
-	return spellDuration(lang, d, time.Second)
-}
-
-// durationText writes a duration of a time control or a reminder in lang,
-// in whole minutes (seconds dropped): days, hours and minutes, each only
-// when not zero. English writes them as the notation does
-// (notation.FormatDuration: "30d", "1d12h", "0d"), German in words with
-// the number's form of the unit ("30 Tage", "1 Tag 12 Stunden", "0
-// Tage"); docs/commands.md, "Replies in German".
-func durationText(lang string, d time.Duration) string {
-	return spellDuration(lang, d, time.Minute)
-}
-
-// durationKeys are the catalogue's counted nouns of the units a duration
-// of a mail is written in ("count.d": "%dd" in English, "%d Tage" / "%d
-// Tag" in German).
-var durationKeys = map[time.Duration]string{notation.Day: "count.d", time.Hour: "count.h", time.Minute: "count.m", time.Second: "count.s"}
-
-// spellDuration writes d (not negative) in lang down to the unit smallest
-// (time.Minute or time.Second) by notation.SpellDuration, each part the
-// catalogue's counted noun, joined as "duration.join" says (no space in
-// English: "1d2h3m", a space in German: "1 Tag 2 Stunden 3 Minuten").
-// Zero is 0 of the largest unit for whole minutes ("0d", "0 Tage"), 0
-// seconds to the second ("0s", "0 Sekunden"). The web pages spell theirs
-// the same way from their own catalogue (web/units.go, duration, which
-// says why the nouns are not shared); a change of wording changes both.
-func spellDuration(lang string, d, smallest time.Duration) string {
-	text := notation.SpellDuration(d, smallest,
-		func(unit time.Duration, n int) string { return trn(lang, durationKeys[unit], n, n) },
-		func(text, part string) string { return tr(lang, "duration.join", text, part) })
-	if text != "" {
-		return text
-	}
-	if smallest == time.Second {
-		return trn(lang, "count.s", 0, 0)
-	}
-	return trn(lang, "count.d", 0, 0)
+	return catalog.SpellDuration(lang, d, time.Second)
 }
 
 // inMinutes reports whether a time of the control tc is not a whole
@@ -386,40 +351,31 @@ func inMinutes(tc notation.TimeControl) bool {
 	return false
 }
 
-// stamp writes an instant for a mail in lang, in UTC, as the catalogue's
-// layout "layout.stamp" says: "2026-12-30 10:00:00 UTC", in German
-// "30.12.2026 um 10:00:00 UTC".
-func stamp(lang string, t time.Time) string { return t.UTC().Format(tr(lang, "layout.stamp")) }
-
-// dayText writes a day for a mail in lang, as the catalogue's layout
-// "layout.day" says: "2027-01-15", in German "15.01.2027" (a form the
-// leave command reads back, grammar.LeaveDay). Days are UTC days.
-func dayText(lang string, t time.Time) string { return t.UTC().Format(tr(lang, "layout.day")) }
-
-// lastInTime writes in lang, as stamp does, the last second in which a move still
-// counts against deadline d: d less one second. The deadline itself is the
-// first late instant: a ply arriving at or after it loses on time
-// (clock.State.Expired), because the charge up to it leaves the clock
-// below zero while one second earlier it leaves exactly zero, which still
-// plays (CORRESPONDENCE.md §2.6). Arrivals count in whole seconds (the
-// mailbox's INTERNALDATE, §2.2), so "no later than 00:00:00" is exact: a
-// mail stamped in that second is in time, one stamped 00:00:01 is late.
-// Writing d itself gave "must move before 00:00:01", true but misread.
-func lastInTime(lang string, d time.Time) string { return stamp(lang, d.Add(-time.Second)) }
+// lastInTime writes in lang, as catalog.Instant does, the last second in
+// which a move still counts against deadline d: d less one second. The
+// deadline itself is the first late instant: a ply arriving at or after it
+// loses on time (clock.State.Expired), because the charge up to it leaves
+// the clock below zero while one second earlier it leaves exactly zero,
+// which still plays (CORRESPONDENCE.md §2.6). Arrivals count in whole
+// seconds (the mailbox's INTERNALDATE, §2.2), so "no later than 00:00:00"
+// is exact: a mail stamped in that second is in time, one stamped 00:00:01
+// is late. Writing d itself gave "must move before 00:00:01", true but
+// misread.
+func lastInTime(lang string, d time.Time) string { return catalog.Instant(lang, d.Add(-time.Second)) }
 
 // controlText describes a time control in words, in lang: its notation
 // (tc.String(), "30d+1d", as a new command takes it back) and its
-// durations in lang's words (durationText).
+// durations in lang's words (catalog.Duration).
 func controlText(lang string, tc notation.TimeControl) string {
 	var s string
 	switch tc.Kind {
 	case notation.Fischer:
-		s = tr(lang, "control.fischer", tc.String(), durationText(lang, tc.Base), durationText(lang, tc.Increment))
+		s = tr(lang, "control.fischer", tc.String(), catalog.Duration(lang, tc.Base), catalog.Duration(lang, tc.Increment))
 		if tc.Cap > 0 {
-			s += " " + tr(lang, "control.cap", durationText(lang, tc.Cap))
+			s += " " + tr(lang, "control.cap", catalog.Duration(lang, tc.Cap))
 		}
 	case notation.PerMove:
-		s = tr(lang, "control.permove", tc.String(), durationText(lang, tc.PerMove))
+		s = tr(lang, "control.permove", tc.String(), catalog.Duration(lang, tc.PerMove))
 	default:
 		return tr(lang, "control.none")
 	}
@@ -446,7 +402,7 @@ func leaveText(lang string, ls []notation.Leave) string {
 // 2027-01-02 (10 days)" ("24.12.2026 bis 02.01.2027 (10 Tage)"), or one
 // day.
 func intervalText(lang string, l notation.Leave) string {
-	first, last := dayText(lang, l.First), dayText(lang, l.Last)
+	first, last := catalog.Day(lang, l.First), catalog.Day(lang, l.Last)
 	if first == last {
 		return tr(lang, "leave.day", first)
 	}

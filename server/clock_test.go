@@ -10,6 +10,7 @@ import (
 	"github.com/taflmail/taflmail/clock"
 	"github.com/taflmail/taflmail/engine"
 	"github.com/taflmail/taflmail/notation"
+	"github.com/taflmail/taflmail/server/internal/catalog"
 )
 
 // The clocks through the real referee (CORRESPONDENCE.md §1–§5), on a fake
@@ -250,7 +251,7 @@ func TestExactlyZero(t *testing.T) {
 		t.Fatalf("after a move one second late: %v; want the defenders winning on time after 2 plies", g)
 	}
 	mustContain(t, "alice's mail", to(t, sent, alice).Text,
-		"Your mail reached me at "+stamp(english, at.Add(time.Second))+", but your move had to reach me no later than "+stamp(english, at)+":",
+		"Your mail reached me at "+catalog.Instant(english, at.Add(time.Second))+", but your move had to reach me no later than "+catalog.Instant(english, at)+":",
 		"it came too late, and the game is lost on time",
 		"The game is over: the defenders win, the attackers ran out of time", `[Termination "timeout"]`)
 	mustContain(t, "bob's mail", to(t, sent, bob).Text, "The attackers ran out of time", `[Result "defenders"]`, `[Termination "timeout"]`, "timeout {[%ts ")
@@ -286,7 +287,7 @@ func TestArrivalNotDate(t *testing.T) {
 	if g := h.state(id); g.Reason != "timeout" || len(g.Plies) != 2 {
 		t.Fatalf("a late move with a backdated Date: header: %v; want it lost on time:\n%s", g, texts(sent))
 	}
-	mustContain(t, "alice's mail", to(t, sent, alice).Text, "reached me at "+stamp(english, deadline.Add(time.Minute)))
+	mustContain(t, "alice's mail", to(t, sent, alice).Text, "reached me at "+catalog.Instant(english, deadline.Add(time.Minute)))
 }
 
 // TestClocksInEveryMail (§4.3): a move, a refusal with the board and the
@@ -298,7 +299,7 @@ func TestClocksInEveryMail(t *testing.T) {
 	sent := h.replyAt(start.Add(time.Hour), alice, openings[0])
 	for _, who := range []string{alice, bob} {
 		mustContain(t, who, to(t, sent, who).Text, "Clocks (10d+1d): attackers 10d23h left, defenders 10d left.",
-			"The defenders must move no later than "+stamp(english, start.Add(time.Hour+10*day)))
+			"The defenders must move no later than "+catalog.Instant(english, start.Add(time.Hour+10*day)))
 	}
 	sent = h.replyAt(start.Add(2*time.Hour), alice, "board")
 	mustContain(t, "board", sent[0].msg.Text, "attackers 10d23h left, defenders 9d23h left")

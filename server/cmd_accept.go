@@ -3,6 +3,7 @@ package server
 import (
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/grammar"
+	"github.com/taflmail/taflmail/server/internal/catalog"
 )
 
 func init() {
@@ -28,9 +29,9 @@ func (ss *session) invitation() (*table, error) {
 		// a game with a challenger began with an accept; one without (a
 		// tournament's pairing) never had a challenge to accept
 		if ss.from == t.g.Challenger {
-			return nil, ss.refuse("err.running.own", t.g.ID, opponentOf(t.g, ss.from), stamp(ss.lang, t.g.StartedAt))
+			return nil, ss.refuse("err.running.own", t.g.ID, opponentOf(t.g, ss.from), catalog.Instant(ss.lang, t.g.StartedAt))
 		}
-		return nil, ss.refuse("err.running", t.g.ID, stamp(ss.lang, t.g.StartedAt))
+		return nil, ss.refuse("err.running", t.g.ID, catalog.Instant(ss.lang, t.g.StartedAt))
 	}
 	if t.g.Status != archive.Invited {
 		return nil, ss.refuse("err.notinvited", t.g.ID)

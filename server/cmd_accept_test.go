@@ -8,6 +8,7 @@ import (
 
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/mailer"
+	"github.com/taflmail/taflmail/server/internal/catalog"
 )
 
 // TestAcceptDecline: only the invited player answers a challenge; accept
@@ -31,9 +32,9 @@ func TestAcceptDecline(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := refusedWith(t, h, id, active, h.reply(bob, "accept"), bob, english, "err.running")
-	mustContain(t, "second accept", m.msg.Text, tr(english, "err.running", id, stamp(english, g.StartedAt)))
+	mustContain(t, "second accept", m.msg.Text, tr(english, "err.running", id, catalog.Instant(english, g.StartedAt)))
 	m = refusedWith(t, h, id, active, h.reply(alice, "annehmen"), alice, german, "err.running.own")
-	mustContain(t, "challenger's accept", m.msg.Text, tr(german, "err.running.own", id, bob, stamp(german, g.StartedAt)))
+	mustContain(t, "challenger's accept", m.msg.Text, tr(german, "err.running.own", id, bob, catalog.Instant(german, g.StartedAt)))
 
 	// declined, in German
 	sent = h.deliver(alice, "x", "neu tablut mit carol@player.test", nil)

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/taflmail/taflmail/server/internal/catalog"
 )
 
 // TestClockCommand: "clock" shows the control in words, both clocks, the
@@ -22,7 +24,7 @@ func TestClockCommand(t *testing.T) {
 		"Leave of the attackers: none.", "Leave of the defenders: 2026-12-20 to 2026-12-21 (2 days).",
 		"Clocks (3d/move iccf): attackers 3d left, defenders 3d left.",
 		// ICCF: the third whole day is the last that 3 days pay for
-		"The attackers must move no later than "+stamp(english, start.Add(4*day-time.Second)))
+		"The attackers must move no later than "+catalog.Instant(english, start.Add(4*day-time.Second)))
 	mustContain(t, "subject", sent[0].msg.Subject, "[taflmail "+id)
 
 	u := newHarness(t)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/grammar"
+	"github.com/taflmail/taflmail/server/internal/catalog"
 )
 
 func init() {
@@ -38,7 +39,7 @@ func (ss *session) join(c *grammar.JoinCommand) error {
 	case !t.OpenEntry:
 		return ss.refuse("err.join.invitation", t.Name)
 	case !entryOpen(t, ss.now):
-		return ss.refuse("err.join.closed", t.Name, dayText(ss.lang, t.EntryCloses))
+		return ss.refuse("err.join.closed", t.Name, catalog.Day(ss.lang, t.EntryCloses))
 	}
 	if e, ok := ev.entry(ss.from); ok && !e.Withdrawn() {
 		return ss.refuse("err.join.twice", t.Name, t.ID)
@@ -69,7 +70,7 @@ func (ss *session) join(c *grammar.JoinCommand) error {
 			tst := tourneyOf(ss)
 			tst.pending = append(tst.pending, p)
 		}
-		ss.say(nil, tr(ss.lang, "join.ask", t.Name, dayText(ss.lang, t.StartDate), dayText(ss.lang, t.EntryCloses))+"\n\n"+
+		ss.say(nil, tr(ss.lang, "join.ask", t.Name, catalog.Day(ss.lang, t.StartDate), catalog.Day(ss.lang, t.EntryCloses))+"\n\n"+
 			ss.srv.eventTerms(ss.lang, t)+"\n\n"+tr(ss.lang, "join.confirm", t.ID, p.Key))
 		return nil
 	}
@@ -83,7 +84,7 @@ func (ss *session) join(c *grammar.JoinCommand) error {
 	n := others + 1
 	ss.setEntry(ev, archive.Entry{TournamentID: t.ID, Player: ss.from, Key: key, Seq: seq + 1, JoinedAt: ss.now})
 	ev.write = true
-	ss.say(nil, trn(ss.lang, "join.done", n, t.Name, dayText(ss.lang, t.StartDate), dayText(ss.lang, t.EntryCloses), n)+"\n\n"+
+	ss.say(nil, trn(ss.lang, "join.done", n, t.Name, catalog.Day(ss.lang, t.StartDate), catalog.Day(ss.lang, t.EntryCloses), n)+"\n\n"+
 		ss.srv.eventTerms(ss.lang, t)+"\n\n"+tr(ss.lang, "join.withdraw", t.ID))
 	return nil
 }

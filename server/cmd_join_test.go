@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/server/internal/catalog"
 )
 
 // TestJoin: a player joins an event open for entry, confirming from the
@@ -73,7 +74,7 @@ func TestJoinForgedFrom(t *testing.T) {
 		t.OpenEntry, t.EntryCloses, t.StartDate = true, t.StartDate.AddDate(0, 0, 20), t.StartDate.AddDate(0, 0, 21)
 	})
 	ask := func(lang string) string {
-		return tr(lang, "join.ask", "Cup open", dayText(lang, ev.StartDate), dayText(lang, ev.EntryCloses))
+		return tr(lang, "join.ask", "Cup open", catalog.Day(lang, ev.StartDate), catalog.Day(lang, ev.EntryCloses))
 	}
 	victim, opfer := "victim@player.test", "opfer@player.test"
 	entered := func(addr string) bool {

@@ -13,6 +13,7 @@ import (
 	"github.com/taflmail/taflmail/grammar"
 	"github.com/taflmail/taflmail/mailer"
 	"github.com/taflmail/taflmail/notation"
+	"github.com/taflmail/taflmail/server/internal/catalog"
 )
 
 func init() {
@@ -151,7 +152,7 @@ func (ss *session) cancelNotice(lang string, cut bool, ahead []notation.Leave, t
 	if !cut {
 		return tr(lang, "leave.withdrawn", ss.from, leaveText(lang, ahead))
 	}
-	text := tr(lang, "leave.cancel.cut", ss.from, dayText(lang, utcDay(ss.now)))
+	text := tr(lang, "leave.cancel.cut", ss.from, catalog.Day(lang, utcDay(ss.now)))
 	if len(ahead) > 0 {
 		text += " " + tr(lang, "leave.cancel.also", leaveText(lang, ahead))
 	}
@@ -175,14 +176,14 @@ func (ss *session) resumeText(lang string, ts []*table) string {
 			continue
 		}
 		if !st.Paused(tomorrow) {
-			b.WriteString("\n" + tr(lang, "leave.resume", t.g.ID, dayText(lang, tomorrow)))
+			b.WriteString("\n" + tr(lang, "leave.resume", t.g.ID, catalog.Day(lang, tomorrow)))
 			continue
 		}
 		d := tomorrow
 		for st.Paused(d) { // leave is whole days, and finite
 			d = d.Add(notation.Day)
 		}
-		b.WriteString("\n" + tr(lang, "leave.resume.late", t.g.ID, dayText(lang, d)))
+		b.WriteString("\n" + tr(lang, "leave.resume.late", t.g.ID, catalog.Day(lang, d)))
 	}
 	return b.String()
 }
@@ -322,7 +323,7 @@ func (ss *session) leaveRefusal(le *clock.LeaveError) error {
 	case clock.LeaveInPast:
 		return ss.refuse("err.leave.past", req, left, le.Year)
 	case clock.LeaveReversed:
-		return ss.refuse("err.leave.reversed", dayText(ss.lang, le.Request.First), dayText(ss.lang, le.Request.Last), left, le.Year)
+		return ss.refuse("err.leave.reversed", catalog.Day(ss.lang, le.Request.First), catalog.Day(ss.lang, le.Request.Last), left, le.Year)
 	case clock.LeaveOverlap:
 		return ss.refuse("err.leave.overlap", req, intervalText(ss.lang, le.Conflict), left, le.Year)
 	case clock.LeaveOverAllowance:
@@ -376,7 +377,7 @@ func (ss *session) leaveDateRefusal(c *grammar.LeaveCommand, de *clock.DateError
 		r = ss.refusalOf("err.leave.nomonth", text)
 	case clock.DateAmbiguous:
 		rd := de.Readings
-		r = ss.refusalOf("err.leave.ambiguous", text, dayText(ss.lang, rd[0]), dayText(ss.lang, rd[1]),
+		r = ss.refusalOf("err.leave.ambiguous", text, catalog.Day(ss.lang, rd[0]), catalog.Day(ss.lang, rd[1]),
 			dottedDay(rd[0], de.Day.Year != 0), dottedDay(rd[1], de.Day.Year != 0), rd[0].Format(time.DateOnly))
 	default:
 		return fmt.Errorf("server: leave dates refused for an unknown reason: %w", de)

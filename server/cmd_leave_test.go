@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/taflmail/taflmail/notation"
+	"github.com/taflmail/taflmail/server/internal/catalog"
 )
 
 // The harness's games start on 2026-11-29 (a Sunday) at 10:00 UTC.
@@ -28,7 +29,7 @@ func TestLeaveMovesDeadline(t *testing.T) {
 	mustContain(t, "alice's reply", to(t, sent, alice).Text, "Leave taken: 2026-12-01 (1 day). You have 29 days left in 2026.",
 		"Games whose clocks this concerns: "+id)
 	mustContain(t, "bob's notice", to(t, sent, bob).Text, "alice@player.test takes leave: 2026-12-01 (1 day).",
-		"Clocks (3d+0d):", "must move no later than "+stamp(english, d0.Add(day-time.Second)))
+		"Clocks (3d+0d):", "must move no later than "+catalog.Instant(english, d0.Add(day-time.Second)))
 	if d := h.deadlineOf(id); !d.Equal(d0.Add(day)) {
 		t.Errorf("after alice's leave the deadline is %v, want one day later: %v", d, d0.Add(day))
 	}
@@ -41,7 +42,7 @@ func TestLeaveMovesDeadline(t *testing.T) {
 	}
 	sent = h.reply(alice, "clock")
 	mustContain(t, "clock", sent[0].msg.Text, "Leave of the attackers: 2026-12-01 (1 day).",
-		"Leave of the defenders: 2026-12-01 to 2026-12-02 (2 days).", "must move no later than "+stamp(english, d0.Add(2*day-time.Second)))
+		"Leave of the defenders: 2026-12-01 to 2026-12-02 (2 days).", "must move no later than "+catalog.Instant(english, d0.Add(2*day-time.Second)))
 	h.reply(bob, "leave 2026-12-04")
 	// a move during leave is played, and charged nothing for the leave
 	h.now = time.Date(2026, 12, 2, 12, 0, 0, 0, time.UTC).Add(-h.step)
@@ -292,8 +293,8 @@ func TestCancelLeaveSaysWhatIsTrue(t *testing.T) {
 		sent := h.replyAt(start.Add(day), alice, "cancel leave") // on 2026-11-30; bob's leave runs to 5 Dec
 		for _, m := range []struct{ who, lang string }{{alice, english}, {bob, german}} {
 			text := to(t, sent, m.who).Text
-			mustContain(t, m.who, text, tr(m.lang, "leave.resume.late", id, dayText(m.lang, start.Add(7*day))))
-			mustNotContain(t, m.who, text, tr(m.lang, "leave.resume", id, dayText(m.lang, start.Add(2*day))))
+			mustContain(t, m.who, text, tr(m.lang, "leave.resume.late", id, catalog.Day(m.lang, start.Add(7*day))))
+			mustNotContain(t, m.who, text, tr(m.lang, "leave.resume", id, catalog.Day(m.lang, start.Add(2*day))))
 		}
 		if st := h.stateOf(id); !st.Paused(start.Add(6*day)) || st.Paused(start.Add(7*day)) {
 			t.Errorf("the clocks should stand to 5 December and run from the 6th")

@@ -188,7 +188,7 @@ const maxChallengesPerHour = 5
 // maxChallengesPerHour in the last hour (recentChallenges), saying how
 // many and from when the next one is taken: when enough of them have left
 // the hour's window, written in the sender's digest zone if they set one
-// (digestStamp), else in UTC as stamp writes it.
+// (digestStamp), else in UTC as catalog.Instant writes it.
 func (ss *session) challengeLimit() error {
 	sent, err := ss.recentChallenges()
 	if err != nil {

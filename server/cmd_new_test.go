@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/taflmail/taflmail/server/internal/catalog"
 )
 
 func TestChallengeCap(t *testing.T) {
@@ -42,7 +44,7 @@ func TestChallengeCapSaysWhen(t *testing.T) {
 	next := first.Add(time.Hour)
 	sent := h.deliver(alice, "x", "new brandubh with victim@player.test", nil)
 	h.mustRefuse("err.challenges")
-	mustContain(t, "refusal", to(t, sent, alice).Text, tr(english, "err.challenges", maxChallengesPerHour, stamp(english, next)))
+	mustContain(t, "refusal", to(t, sent, alice).Text, tr(english, "err.challenges", maxChallengesPerHour, catalog.Instant(english, next)))
 	h.step = time.Second // still within the same hour
 	h.deliver(alice, "x", "notify digest 07:30 Europe/Berlin", nil)
 	if p := h.player(alice); p.DigestZone != "Europe/Berlin" {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/taflmail/taflmail/grammar"
 	"github.com/taflmail/taflmail/mailer"
+	"github.com/taflmail/taflmail/server/internal/catalog"
 )
 
 func init() {
@@ -39,7 +40,7 @@ func (ss *session) ratingCommand(c *grammar.RatingCommand) error {
 		b.WriteString(tr(ss.lang, "rating.header") + "\n")
 		for _, r := range rs {
 			g := grown(r, ss.now)
-			b.WriteString(tableRow(fmt.Sprintf("  %-12s %s", r.Variant, trn(ss.lang, "rating.line", r.Games, g.R, g.RD, g.Volatility, r.Games, dayText(ss.lang, r.LastEnd))), 15) + "\n")
+			b.WriteString(tableRow(fmt.Sprintf("  %-12s %s", r.Variant, trn(ss.lang, "rating.line", r.Games, g.R, g.RD, g.Volatility, r.Games, catalog.Day(ss.lang, r.LastEnd))), 15) + "\n")
 		}
 		ss.say(nil, b.String())
 		return nil
@@ -68,7 +69,7 @@ func (ss *session) ratingCommand(c *grammar.RatingCommand) error {
 		}
 		// a row too long for a line has its result on the next, under
 		// the game's id; mailer.Preformatted, as a table
-		day := "  " + dayText(ss.lang, h.End) + "  "
+		day := "  " + catalog.Day(ss.lang, h.End) + "  "
 		head := day + h.GameID + "  " + tr(ss.lang, "start.vs", h.Opponent)
 		result := fmt.Sprintf("%-9s %-5s %7.1f → %.1f", sideName(ss.lang, h.Side), scoreWord(ss.lang, h.Score), h.Before.R, h.After.R)
 		row := head + "  " + result

@@ -7,6 +7,7 @@ import (
 
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/grammar"
+	"github.com/taflmail/taflmail/server/internal/catalog"
 )
 
 func init() {
@@ -42,7 +43,7 @@ func (ss *session) tournaments(*grammar.TournamentsCommand) error {
 			}
 		}
 		open = append(open, fmt.Sprintf("  %s  %s\n    %s", t.ID, t.Name,
-			trn(ss.lang, "tournaments.open", n, t.Variant, t.TimeControl, dayText(ss.lang, t.StartDate), dayText(ss.lang, t.EntryCloses), n, t.ID)))
+			trn(ss.lang, "tournaments.open", n, t.Variant, t.TimeControl, catalog.Day(ss.lang, t.StartDate), catalog.Day(ss.lang, t.EntryCloses), n, t.ID)))
 	}
 	var run []string
 	for _, t := range running {

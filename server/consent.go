@@ -9,6 +9,7 @@ import (
 
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/grammar"
+	"github.com/taflmail/taflmail/server/internal/catalog"
 )
 
 // Consent (issue 18 §1, docs/security.md "Consent"): the referee mails an
@@ -128,7 +129,7 @@ func (ss *session) askConsent(what, request, text string) error {
 	}
 	expires := ss.now.Add(confirmationExpiry)
 	line := confirmationLine(ss.lang, request, key)
-	body := text + "\n\n" + tr(ss.lang, "confirm.how", line, dayText(ss.lang, expires))
+	body := text + "\n\n" + tr(ss.lang, "confirm.how", line, catalog.Day(ss.lang, expires))
 	if what != whatUnblock {
 		body += "\n" + tr(ss.lang, "confirm.block")
 	}

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/taflmail/taflmail/server/internal/catalog"
 	"github.com/taflmail/taflmail/server/internal/zones"
 )
 
@@ -57,10 +58,10 @@ func digestTime(lang string, at int, zone string) string {
 // digestStamp writes the instant t in lang as date and time in the
 // digest's zone with its name ("2026-11-30 07:30:00 Europe/Berlin", in
 // German "30.11.2026 um 07:30:00 Europe/Berlin": the catalogue's layout
-// "layout.zoned"), in UTC as stamp does when zone is "".
+// "layout.zoned"), in UTC as catalog.Instant does when zone is "".
 func digestStamp(lang string, t time.Time, loc *time.Location, zone string) string {
 	if zone == "" {
-		return stamp(lang, t)
+		return catalog.Instant(lang, t)
 	}
 	return t.In(loc).Format(tr(lang, "layout.zoned")) + " " + zone
 }

@@ -126,5 +126,5 @@
 //   - internal/zones: the digest's time-zone rules: names a player may write, places for an abbreviation, the next instant.
 //   - internal/nearmiss: the command phrase a misspelt line meant, and the edit distance of two words.
 //   - internal/msgid: the referee's deterministic Message-IDs (players', spectators', events'), read back for a game and key.
-//   - internal/catalog: every text a player can receive, one catalogue per language and room, and its lookups; side, variant, board and illegal-move words.
+//   - internal/catalog: every text a player can receive, one catalogue per language and room, and its lookups; side, variant, board and illegal-move words; instants, days and durations.
 package server

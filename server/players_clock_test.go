@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/taflmail/taflmail/server/internal/catalog"
 )
 
 // The features of issue 12 with the clocks of the clock stream.
@@ -20,7 +22,7 @@ func TestSpectatorClocksAndTimeout(t *testing.T) {
 	sent := h.replyAt(start.Add(time.Hour), alice, openings[0])
 	spec := to(t, sent, watcher)
 	mustContain(t, "spectator's mail", spec.Text, "Clocks (10d+0d): attackers 9d23h left, defenders 10d left.",
-		"The defenders must move no later than "+stamp(english, start.Add(time.Hour+10*day)))
+		"The defenders must move no later than "+catalog.Instant(english, start.Add(time.Hour+10*day)))
 	h.now = start.Add(time.Hour + 10*day + time.Second + DefaultArrivalGrace) // the deadline and its grace (scheduler.go)
 	sent = h.runTimers(nil)
 	if len(sent) != 4 {

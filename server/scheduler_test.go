@@ -10,6 +10,7 @@ import (
 
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/mailer"
+	"github.com/taflmail/taflmail/server/internal/catalog"
 )
 
 // The scheduler through the real referee on a fake clock (CORRESPONDENCE.md
@@ -75,7 +76,7 @@ func TestRemindersAndTimeout(t *testing.T) {
 		}
 		m := sent[0].msg
 		mustContain(t, "reminder", m.Subject, "[taflmail "+id+" "+key+"]", "reminder, move 1")
-		mustContain(t, "reminder", m.Text, step.want, step.remain, "Your move must reach me no later than "+stamp(english, start.Add(10*day)),
+		mustContain(t, "reminder", m.Text, step.want, step.remain, "Your move must reach me no later than "+catalog.Instant(english, start.Add(10*day)),
 			"Move 1: it is your move", "Clocks (10d+0d)", "Moves so far:", "Your key for this game is "+key)
 		if m.InReplyTo == "" || !strings.Contains(m.MessageID, id+"."+key) {
 			t.Errorf("reminder not in alice's thread: In-Reply-To %q, Message-ID %q", m.InReplyTo, m.MessageID)
@@ -95,9 +96,9 @@ func TestRemindersAndTimeout(t *testing.T) {
 	for who, res := range map[string][2]string{alice: {"you lost (the defenders win)", "You lost."}, bob: {"you won (the defenders win)", "You won."}} {
 		m := to(t, sent, who)
 		mustContain(t, who, m.Subject, "game over, "+res[0])
-		mustContain(t, who, m.Text, "The attackers ran out of time: their move had to reach me no later than "+stamp(english, start.Add(10*day)),
+		mustContain(t, who, m.Text, "The attackers ran out of time: their move had to reach me no later than "+catalog.Instant(english, start.Add(10*day)),
 			"The game is over: the defenders win, the attackers ran out of time ("+id+"). "+res[1], `[Termination "timeout"]`,
-			"timeout {[%ts "+strings.Replace(strings.TrimSuffix(stamp(english, h.now), " UTC"), " ", "T", 1)+"Z]}")
+			"timeout {[%ts "+strings.Replace(strings.TrimSuffix(catalog.Instant(english, h.now), " UTC"), " ", "T", 1)+"Z]}")
 	}
 	if g := h.state(id); g.Status != archive.Finished || g.Result != "defenders" || g.Reason != "timeout" {
 		t.Errorf("game %v, want finished: defenders win on time", g)
@@ -141,7 +142,7 @@ func TestShortGameReminder(t *testing.T) {
 			t.Fatalf("at start+%v: mails\n%s\nwant one reminder to alice", step.at, subjects(sent))
 		}
 		mustContain(t, "reminder", sent[0].msg.Subject, "[taflmail "+id+" ", "reminder, move 1")
-		mustContain(t, "reminder", sent[0].msg.Text, step.want, "no later than "+stamp(english, start.Add(10*time.Minute)))
+		mustContain(t, "reminder", sent[0].msg.Text, step.want, "no later than "+catalog.Instant(english, start.Add(10*time.Minute)))
 	}
 	h.now = start.Add(10*time.Minute + time.Second + DefaultArrivalGrace)
 	if sent := h.runTimers(nil); len(sent) != 2 {

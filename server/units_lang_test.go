@@ -8,43 +8,16 @@ import (
 
 	"github.com/taflmail/taflmail/grammar"
 	"github.com/taflmail/taflmail/notation"
+	"github.com/taflmail/taflmail/server/internal/catalog"
 )
 
 // The words of durations and dates in each reply language
 // (docs/commands.md, "Replies in German").
 
-// TestDurationText: durations of controls and reminders, to the minute.
-// English writes them as the notation does, German in words with the
-// number's form of each unit; zero is 0 days, seconds are dropped.
-func TestDurationText(t *testing.T) {
-	const d, h, m = notation.Day, time.Hour, time.Minute
-	for _, tt := range []struct {
-		d      time.Duration
-		en, de string
-	}{
-		{30 * d, "30d", "30 Tage"},
-		{1 * d, "1d", "1 Tag"},
-		{2 * d, "2d", "2 Tage"},
-		{1 * h, "1h", "1 Stunde"},
-		{12 * h, "12h", "12 Stunden"},
-		{1 * m, "1m", "1 Minute"},
-		{45 * m, "45m", "45 Minuten"},
-		{d + 12*h, "1d12h", "1 Tag 12 Stunden"},
-		{2*d + h + m, "2d1h1m", "2 Tage 1 Stunde 1 Minute"},
-		{d + 5*m, "1d5m", "1 Tag 5 Minuten"},
-		{90 * time.Second, "1m", "1 Minute"},
-		{0, "0d", "0 Tage"},
-	} {
-		if got := durationText(english, tt.d); got != tt.en {
-			t.Errorf("durationText(en, %v) = %q, want %q", tt.d, got, tt.en)
-		}
-		if got := notation.FormatDuration(tt.d); got != tt.en {
-			t.Errorf("English durationText(%v) = %q, but the notation writes %q", tt.d, tt.en, got)
-		}
-		if got := durationText(german, tt.d); got != tt.de {
-			t.Errorf("durationText(de, %v) = %q, want %q", tt.d, got, tt.de)
-		}
-	}
+// TestClockDurationNeverNegative: a clock setting's duration below zero
+// is written as zero (catalog.Duration's own table is TestDurationText in
+// internal/catalog).
+func TestClockDurationNeverNegative(t *testing.T) {
 	if got := clockDuration(german, -time.Hour); got != "0 Tage" {
 		t.Errorf("clockDuration(de, -1h) = %q, want 0 Tage", got)
 	}
@@ -98,11 +71,11 @@ func TestDayAndStampText(t *testing.T) {
 		{english, "2027-01-05", "2027-01-05 09:04:05 UTC", "2027-01-05 09:04:04 UTC", "2027-01-05 10:04:05 Europe/Berlin"},
 		{german, "05.01.2027", "05.01.2027 um 09:04:05 UTC", "05.01.2027 um 09:04:04 UTC", "05.01.2027 um 10:04:05 Europe/Berlin"},
 	} {
-		if got := dayText(tt.lang, at); got != tt.day {
-			t.Errorf("dayText(%s) = %q, want %q", tt.lang, got, tt.day)
+		if got := catalog.Day(tt.lang, at); got != tt.day {
+			t.Errorf("catalog.Day(%s) = %q, want %q", tt.lang, got, tt.day)
 		}
-		if got := stamp(tt.lang, at); got != tt.stamp {
-			t.Errorf("stamp(%s) = %q, want %q", tt.lang, got, tt.stamp)
+		if got := catalog.Instant(tt.lang, at); got != tt.stamp {
+			t.Errorf("catalog.Instant(%s) = %q, want %q", tt.lang, got, tt.stamp)
 		}
 		if got := lastInTime(tt.lang, at); got != tt.last {
 			t.Errorf("lastInTime(%s) = %q, want %q", tt.lang, got, tt.last)
@@ -115,7 +88,7 @@ func TestDayAndStampText(t *testing.T) {
 		}
 	}
 	for _, day := range []time.Time{at, time.Date(2026, 12, 24, 0, 0, 0, 0, time.UTC), time.Date(2028, 2, 29, 23, 0, 0, 0, time.UTC)} {
-		text := dayText(german, day)
+		text := catalog.Day(german, day)
 		ld, err := grammar.ParseLeaveDates("test", text)
 		if err != nil {
 			t.Errorf("the leave command does not read the German day %q: %v", text, err)

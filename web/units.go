@@ -19,8 +19,8 @@ var durationKeys = map[time.Duration]string{notation.Day: "count.d", time.Hour: 
 // German mails do ("29 Tage 23 Stunden 59 Minuten", "1 Tag 1 Stunde", "45
 // Minuten", "0 Tage"; docs/commands.md, "Replies in German: times and
 // days"). The referee spells its mails' durations the same way from its
-// own catalogue (server/clock.go, spellDuration): web may not import
-// server, and neither package both may import holds words (notation
+// own catalogue (server/internal/catalog, SpellDuration): web may not
+// import the referee's packages, and neither package both may import holds words (notation
 // takes them as arguments, club has none), so the nouns stay with each
 // catalogue; a change of wording changes both.
 func duration(lang string, d time.Duration) string {

@@ -13,7 +13,10 @@
 // The catalogues are data in Go files, one per language and room:
 // en.go and de.go (the core and the commands), consent_en.go and
 // consent_de.go (consent, block and unblock), tournament_en.go and
-// tournament_de.go (tournaments and ratings). The package is pure: it
+// tournament_de.go (tournaments and ratings). Beside the lookups
+// (catalog.go) are the words the referee says in every room: sides,
+// variants, the board diagram's legend and illegal moves (words.go), and
+// instants, days and durations (time.go). The package is pure: it
 // holds no state beyond the catalogues, which never change after init,
 // and knows no session, mail or archive; the referee decides which key to
 // ask for (docs/architecture.md, "Rooms of their own").
