@@ -176,6 +176,7 @@ func TestBudgetOf(t *testing.T) {
 		{"other@player.test", confirm, archive.JunkBudget}, // frank's key from another address
 		{"x@a.test", "withdraw open", archive.JunkBudget},  // not entered
 		{"x@a.test", "d1-d3", archive.JunkBudget},
+		{"x@a.test", "hlep", archive.JunkBudget}, // a near miss, answered only as junk is
 	}
 	for _, c := range cases {
 		m := h.parseRaw(strings.NewReader(fmt.Sprintf("From: %s\r\nTo: tafl@game.test\r\nSubject: x\r\nMessage-ID: <t%d@x>\r\n\r\n%s\r\n",

@@ -50,12 +50,13 @@ func (ss *session) prose(t *table) string {
 		text = m.AltReply
 	}
 	var lines []string
-	for _, line := range strings.Split(text, "\n") {
+	only := onlyLine(text)
+	for i, line := range strings.Split(text, "\n") {
 		line = strings.TrimRight(line, " \t\r")
 		if ownMail.MatchString(line) {
 			break
 		}
-		if grammar.IsCommandLine(line) || nearLine(line) != "" || strings.HasPrefix(strings.TrimSpace(line), ">") || subjectTag.MatchString(line) {
+		if grammar.IsCommandLine(line) || nearLine(line, i == only) != "" || strings.HasPrefix(strings.TrimSpace(line), ">") || subjectTag.MatchString(line) {
 			continue
 		}
 		if line == "" && (len(lines) == 0 || lines[len(lines)-1] == "") {
@@ -124,8 +125,9 @@ func (ss *session) greeting(t *table) (text, told string, err error) {
 // holdsCommand reports whether text has a command line, or a misspelt
 // one (nearLine).
 func holdsCommand(text string) bool {
-	for _, line := range strings.Split(text, "\n") {
-		if grammar.IsCommandLine(line) || nearLine(line) != "" {
+	only := onlyLine(text)
+	for i, line := range strings.Split(text, "\n") {
+		if grammar.IsCommandLine(line) || nearLine(line, i == only) != "" {
 			return true
 		}
 	}

@@ -19,11 +19,36 @@ type nearMiss struct{ phrase string }
 func (e *nearMiss) Error() string { return "server: did you mean " + e.phrase + "?" }
 
 // nearLine returns the command phrase a line of a mail's text is near to
-// (nearmiss.Command), or "" for a command line, a quoted line, a game tag line
-// or prose.
-func nearLine(line string) string {
+// (nearmiss.Command; nearmiss.Alone when alone, the line being the only
+// one of its text, onlyLine), or "" for a command line, a quoted line, a
+// game tag line or prose.
+func nearLine(line string, alone bool) string {
 	if strings.HasPrefix(strings.TrimSpace(line), ">") || subjectTag.MatchString(line) || grammar.IsCommandLine(line) {
 		return ""
 	}
+	if alone {
+		return nearmiss.Alone(line)
+	}
 	return nearmiss.Command(line)
+}
+
+// onlyLine returns the index in strings.Split(text, "\n") of the one line
+// of text that is not blank, up to the referee's own mail quoted without
+// marks (ownMail), or -1 when there are none or several: a mail that
+// says one word ("hlep") may mean a short command (nearmiss.Alone).
+func onlyLine(text string) int {
+	only := -1
+	for i, line := range strings.Split(text, "\n") {
+		if ownMail.MatchString(line) {
+			break
+		}
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		if only >= 0 {
+			return -1
+		}
+		only = i
+	}
+	return only
 }

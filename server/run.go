@@ -39,13 +39,14 @@ func (ss *session) commandLines() (lines []commandLine, unread int) {
 	}
 	for _, text := range []string{m.Reply, m.AltReply} {
 		seen := map[string]bool{}
+		only := onlyLine(text)
 		for i, line := range strings.Split(text, "\n") {
 			line = strings.TrimRight(line, " \t\r")
 			if ownMail.MatchString(line) {
 				break // the rest is our own earlier mail, quoted without markers
 			}
 			key := strings.ToLower(strings.Join(strings.Fields(line), " "))
-			near := nearLine(line)
+			near := nearLine(line, i == only)
 			if seen[key] || !grammar.IsCommandLine(line) && near == "" {
 				continue
 			}

@@ -18,6 +18,13 @@
 //     written right ("nun", "ihr" and "denn" are prose);
 //   - punctuation at the ends of a word does not count ("aufgebn!").
 //
+// A line that is all a mail says is asked about with Alone, which adds one
+// rule to Command's: a one-word phrase shorter than minTypoRunes letters
+// (at least minSwapRunes) matches a line of that one word with two
+// neighbours swapped, and no other edit ("hlep", "naem"; "held", "now"
+// and "ihr" stay prose). A swap of two letters seldom makes another
+// word, and a mail of one word has nothing else to say.
+//
 // It reads no mail and writes no text: which lines it is asked about,
 // and the answer, are the referee's.
 package nearmiss
@@ -33,6 +40,11 @@ import (
 // minTypoRunes is the length from which a phrase word may be misspelt by
 // one edit and still be recognised.
 const minTypoRunes = 5
+
+// minSwapRunes is the length from which a phrase word shorter than
+// minTypoRunes may have two neighbours swapped in a line that is all of
+// its mail (Alone): "uhr" ("hur"), not "if" ("fi").
+const minSwapRunes = 3
 
 // Command returns the command phrase, its words joined by one space, that
 // line (no command line) is near to by the rule of the package, or "":
@@ -75,6 +87,46 @@ func Command(line string) string {
 		}
 	}
 	return best
+}
+
+// Alone returns the command phrase that line, the only line of its mail
+// that is not blank (and no command line), is near to, or "": Command's
+// answer, or else the one-word phrase shorter than minTypoRunes letters
+// (at least minSwapRunes) that the line's one word is with two
+// neighbouring letters swapped ("hlep" → "help", "hur" → "uhr"); the
+// first such phrase of grammar.CommandPhrases.
+func Alone(line string) string {
+	if p := Command(line); p != "" {
+		return p
+	}
+	words := strings.Fields(strings.ToLower(line))
+	if len(words) != 1 {
+		return ""
+	}
+	w := []rune(strings.TrimFunc(words[0], unicode.IsPunct))
+	if len(w) < minSwapRunes || len(w) >= minTypoRunes {
+		return ""
+	}
+	for _, p := range grammar.CommandPhrases() {
+		if len(p) == 1 && swapped(w, []rune(p[0])) {
+			return p[0]
+		}
+	}
+	return ""
+}
+
+// swapped reports whether a is b with two neighbouring, different runes
+// swapped.
+func swapped(a, b []rune) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := 0; i+1 < len(a); i++ {
+		if a[i] != b[i] {
+			return a[i] == b[i+1] && a[i+1] == b[i] && a[i] != a[i+1] && string(a[i+2:]) == string(b[i+2:])
+		}
+	}
+	return false
 }
 
 // Distance is the optimal string alignment distance of a and b: the

@@ -48,3 +48,36 @@ func TestDistance(t *testing.T) {
 		}
 	}
 }
+
+// TestAlone: a mail's only line may also be a short command word with two
+// neighbours swapped; any other edit of a short word, a swap in a line of
+// more words, and words of fewer than three letters stay prose, and what
+// Command finds Alone finds too.
+func TestAlone(t *testing.T) {
+	for line, want := range map[string]string{
+		"hlep":   "help",
+		"Hlep!":  "help",
+		"naem":   "name",
+		"jion":   "join",
+		"hur":    "uhr",
+		"nwe":    "new",
+		"baord":  "board", // Command's
+		"resgin": "resign",
+		// prose
+		"help":      "", // the phrase itself
+		"held":      "", // a substitution
+		"now":       "",
+		"ihr":       "",
+		"hi":        "",
+		"ok":        "",
+		"fi":        "", // "if" is too short
+		"thanks":    "",
+		"hlep me":   "",
+		"":          "",
+		"hlep hlep": "",
+	} {
+		if got := Alone(line); got != want {
+			t.Errorf("Alone(%q) = %q, want %q", line, got, want)
+		}
+	}
+}

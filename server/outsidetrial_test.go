@@ -1,0 +1,52 @@
+package server
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/taflmail/taflmail/archive"
+)
+
+// Tests of what an outside player trial of the mail interface tripped
+// over.
+
+// TestTrialShortTypoAlone (§1): a mail whose only line is a short command
+// word with two letters swapped ("hlep"), or a longer one misspelt, is
+// answered "Did you mean …?" in a reply quoting the line, from a stranger
+// and in a game's thread alike, and is not passed on to the opponent;
+// one-word prose ("hi", "thanks", "ok") is still no near miss: a
+// stranger gets the usual "no command" reply and a player's opponent the
+// words.
+func TestTrialShortTypoAlone(t *testing.T) {
+	h := newHarness(t)
+	didYouMean := strings.SplitN(tr(english, "err.didyoumean", "\x00"), "\x00", 2)[0]
+	for _, c := range []struct{ line, near string }{{"hlep", "help"}, {"baord", "board"}, {"resgin", "resign"}, {"Naem", "name"}} {
+		text := to(t, h.deliver("carol@player.test", "x", c.line+"\n", nil), "carol@player.test").Text
+		mustContain(t, "stranger's "+c.line, text, tr(english, "err.quote", 1), "> "+c.line, tr(english, "err.didyoumean", c.near), tr(english, "err.nothing"))
+	}
+	for _, line := range []string{"hi", "thanks", "ok"} {
+		text := to(t, h.deliver("carol@player.test", "x", line, nil), "carol@player.test").Text
+		h.mustRefuse("err.nocommand")
+		mustNotContain(t, "stranger's "+line, text, didYouMean)
+	}
+	id := startBrandubh(t, h)
+	for _, line := range []string{"hlep", "baord", "resgin"} {
+		text := to(t, h.reply(bob, line), bob).Text
+		mustContain(t, "bob's "+line, text, "> "+line, tr(english, "err.nothing"))
+		if g := h.gameOf(id); g.Status != archive.Active || g.MessageToAttackers != "" {
+			t.Errorf("%q: the game is %s, alice's waiting message %q; want it active and nothing passed on", line, g.Status, g.MessageToAttackers)
+		}
+	}
+	for _, line := range []string{"hi", "thanks", "ok"} {
+		text := to(t, h.reply(bob, line), bob).Text
+		mustNotContain(t, "bob's "+line, text, didYouMean)
+		if g := h.gameOf(id); !strings.Contains(g.MessageToAttackers, line) {
+			t.Errorf("%q: alice's waiting message is %q, want the prose", line, g.MessageToAttackers)
+		}
+	}
+	// with other words around it, a swapped short word is prose
+	h.reply(bob, "Nice move!\nhlep")
+	if g := h.gameOf(id); !strings.Contains(g.MessageToAttackers, "Nice move!\nhlep") {
+		t.Errorf("alice's waiting message is %q, want the prose with its hlep", g.MessageToAttackers)
+	}
+}
