@@ -21,7 +21,7 @@ func TestMoveRefusals(t *testing.T) {
 	}{
 		{"out of turn", bob, "d3-e3", []string{"err.notyourturn"}, []string{"> d3-e3", "Nothing was changed"}},
 		{"blocked path", alice, "d1-d4", []string{"err.illegal"}, []string{"d1-d4", "path blocked at d2"}},
-		{"illegal square", alice, "d1-d33", nil, []string{"> d1-d33", "^", "Expected rank 1 to 19"}},
+		{"illegal square", alice, "d1-d33", nil, []string{"> d1-d33", "^", "Expected rank 1 to 7"}}, // Brandubh's board
 		{"two moves", alice, "d1-e1\nd2-c2", []string{"err.twomoves"}, nil},
 		{"wrong number", alice, "3. d1-e1", []string{"err.movenumber"}, nil},
 		{"wrong capture mark", alice, "d1-e1xe2", []string{"err.captures"}, nil},

@@ -50,3 +50,28 @@ func TestTrialShortTypoAlone(t *testing.T) {
 		t.Errorf("alice's waiting message is %q, want the prose with its hlep", g.MessageToAttackers)
 	}
 }
+
+// TestTrialSquareBeyondBoard (§2): a square beyond every board ("d20",
+// "t1") in a mail about a game is refused with the range of the game's
+// board, in the sender's language, not the grammar's limit (19, s); a
+// mail about no game still names the grammar's limit.
+func TestTrialSquareBeyondBoard(t *testing.T) {
+	for _, c := range []struct {
+		variant, lang, line, want, unwanted string
+	}{
+		{"copenhagen", english, "d1-d20", tr(english, "err.expected", tr(english, "syntax.rank.board", 11), `"20"`), tr(english, "syntax.rank")},
+		{"copenhagen", english, "t1-t2", tr(english, "err.expected", tr(english, "syntax.file.board", "k"), `"t"`), tr(english, "syntax.file")},
+		{"copenhagen", german, "d1-d20", tr(german, "err.expected", tr(german, "syntax.rank.board", 11), `"20"`), tr(german, "syntax.rank")},
+		{"copenhagen", german, "t1-t2", tr(german, "err.expected", tr(german, "syntax.file.board", "k"), `"t"`), tr(german, "syntax.file")},
+		{"brandubh", english, "a2-a30", tr(english, "err.expected", tr(english, "syntax.rank.board", 7), `"30"`), tr(english, "syntax.rank")},
+	} {
+		h := newHarness(t)
+		startGame(t, h, c.variant, c.lang)
+		text := to(t, h.reply(alice, c.line), alice).Text
+		mustContain(t, c.variant+" "+c.line, text, "> "+c.line, c.want, tr(c.lang, "err.nothing"))
+		mustNotContain(t, c.variant+" "+c.line, text, c.unwanted)
+	}
+	h := newHarness(t)
+	text := to(t, h.deliver("carol@player.test", "x", "d1-d20", nil), "carol@player.test").Text
+	mustContain(t, "a move about no game", text, tr(english, "err.expected", tr(english, "syntax.rank"), `"20"`))
+}

@@ -27,7 +27,11 @@ func (ss *session) syntaxError(l commandLine) string {
 	}
 	// a caret beyond a cut quote goes under its "…"
 	b.WriteString("  " + strings.Repeat(" ", min(max(col-1, 0), maxQuoteRunes)) + "^\n")
-	b.WriteString(grammarText(ss.lang, l.err))
+	if text := ss.squareText(ge); text != "" {
+		b.WriteString(text)
+	} else {
+		b.WriteString(grammarText(ss.lang, l.err))
+	}
 	if hint := ss.syntaxHint(l, ge); hint != "" {
 		b.WriteString("\n" + hint)
 	}
@@ -49,6 +53,34 @@ func grammarText(lang string, err error) string {
 	return syntaxMessage(lang, ge.Message) + "."
 }
 
+// The grammar's expectations of a square's file and rank: its limits,
+// those of the largest board (grammar.MaxBoardSize).
+const (
+	grammarFile = "file a to s"
+	grammarRank = "rank 1 to 19"
+)
+
+// squareText says in the sender's language what a grammar error about a
+// square's file or rank expected, with the range of the board of the game
+// the mail is about ("Expected rank 1 to 11, found "12"." on 11×11), or
+// returns "" for any other error, or when the mail is about no game of
+// the sender's: then the grammar's limits are all there is to say.
+func (ss *session) squareText(ge *grammar.Error) string {
+	if ge == nil || ge.Expected != grammarFile && ge.Expected != grammarRank {
+		return ""
+	}
+	t := ss.contextTable()
+	if t == nil {
+		return ""
+	}
+	n := t.v.Size
+	expected := tr(ss.lang, "syntax.file.board", string(rune('a'+n-1)))
+	if ge.Expected == grammarRank {
+		expected = tr(ss.lang, "syntax.rank.board", n)
+	}
+	return tr(ss.lang, "err.expected", expected, syntaxPhrase(ss.lang, ge.Found))
+}
+
 // syntaxHint returns a hint for a line that does not parse, or "": how to
 // write the dash of a move, the command a misspelt one was near to, or, for a square beyond any board, which
 // squares the game's board has.
@@ -65,7 +97,7 @@ func (ss *session) syntaxHint(l commandLine, ge *grammar.Error) string {
 	if p := nearmiss.Command(l.text); p != "" && ge != nil && ge.Col > 1 { // "remis anbiten"
 		return tr(ss.lang, "hint.variant", `"`+p+`"`)
 	}
-	if ge != nil && (ge.Expected == "rank 1 to 19" || ge.Expected == "file a to s") {
+	if ge != nil && (ge.Expected == grammarRank || ge.Expected == grammarFile) {
 		if t := ss.contextTable(); t != nil {
 			return boardHint(ss.lang, t)
 		}
@@ -85,8 +117,8 @@ var syntaxPhrases = map[string]string{
 	"a word":                                       "syntax.word",
 	"a number":                                     "syntax.number",
 	"number":                                       "syntax.number",
-	"file a to s":                                  "syntax.file",
-	"rank 1 to 19":                                 "syntax.rank",
+	grammarFile:                                    "syntax.file",
+	grammarRank:                                    "syntax.rank",
 	"square":                                       "syntax.square",
 	"white space":                                  "syntax.whitespace",
 	"a time control such as 30d+1d":                "syntax.timecontrol",

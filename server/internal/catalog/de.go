@@ -167,6 +167,8 @@ var catalogDE = map[string]string{
 	"syntax.number":      "eine Zahl",
 	"syntax.file":        "Linie a bis s",
 	"syntax.rank":        "Reihe 1 bis 19",
+	"syntax.file.board":  "Linie a bis %s", // the board of the game the mail is about (syntax.go, squareText)
+	"syntax.rank.board":  "Reihe 1 bis %d",
 	"syntax.whitespace":  "Leerraum",
 	"syntax.square":      "ein Feld",
 	"syntax.char":        "unerwartetes Zeichen %s",

@@ -169,6 +169,8 @@ var catalogEN = map[string]string{
 	"syntax.number":      "a number",
 	"syntax.file":        "file a to s",
 	"syntax.rank":        "rank 1 to 19",
+	"syntax.file.board":  "file a to %s", // the board of the game the mail is about (syntax.go, squareText)
+	"syntax.rank.board":  "rank 1 to %d",
 	"syntax.whitespace":  "white space",
 	"syntax.square":      "square",
 	"syntax.char":        "unexpected character %s",
