@@ -75,3 +75,23 @@ func TestTrialSquareBeyondBoard(t *testing.T) {
 	text := to(t, h.deliver("carol@player.test", "x", "d1-d20", nil), "carol@player.test").Text
 	mustContain(t, "a move about no game", text, tr(english, "err.expected", tr(english, "syntax.rank"), `"20"`))
 }
+
+// TestTrialRuleErrorQuotesLine (§3): a move refused by the rules (a path
+// blocked, a piece of the side not to move, a square the piece may not
+// stop on) is answered as a line that does not parse is: "In your line
+// N:", the line quoted, the reason, and the board, in both languages,
+// with the number the line has in the mail.
+func TestTrialRuleErrorQuotesLine(t *testing.T) {
+	for _, lang := range []string{english, german} {
+		h := newHarness(t)
+		startGame(t, h, "brandubh", lang)
+		for _, line := range []string{"d1-d4", "d3-d2", "d1-a1"} {
+			text := to(t, h.reply(alice, "Hello Bob,\n\n"+line+"\n\nAlice"), alice).Text
+			h.mustRefuse("err.illegal")
+			mustContain(t, lang+" "+line, text, tr(lang, "err.quote", 3)+"\n> "+line+"\n"+line, tr(lang, "err.nothing"), "a  b  c  d  e  f  g")
+		}
+		// a parse error is quoted alike
+		text := to(t, h.reply(alice, "Hello Bob,\n\nd1-d44\n\nAlice"), alice).Text
+		mustContain(t, lang+" d1-d44", text, tr(lang, "err.quote", 3)+"\n> d1-d44\n", "a  b  c  d  e  f  g")
+	}
+}
