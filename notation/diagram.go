@@ -133,7 +133,8 @@ func (s DiagramSettings) Status(p *engine.Position) string {
 // the verbs and their order.
 type DiagramWords struct {
 	// Attacker, Defender, King, Throne and Corner name the glyphs in the
-	// first legend line: "A attacker  D defender  K king  + throne  # corner".
+	// first legend line: "A attacker  D defender  K king  + throne  # corner"
+	// (throne and corner only when the board shows them, WriteASCII).
 	Attacker, Defender, King, Throne, Corner string
 	// LastPly is the format of the last-ply legend; its verbs are the ply
 	// ("d1-e1"), the from-square marks "()" and the to-square marks "[]":
@@ -247,7 +248,9 @@ var (
 // (so 19×19 fits in 64 columns), empty throne '+' and corners '#', the last
 // ply's from-square in parentheses and its to-square in brackets, captured
 // squares 'x', then a legend and the side to move, in English unless
-// WithWords gives other words. It returns the first write error.
+// WithWords gives other words. The legend names the throne and the
+// corners only when the board shows their glyph: a throne under the king
+// is not listed. It returns the first write error.
 func WriteASCII(w io.Writer, p *engine.Position, opts ...DiagramOption) error {
 	return writeDiagram(w, p, asciiGlyphs, opts)
 }
@@ -272,6 +275,7 @@ func writeDiagram(w io.Writer, p *engine.Position, gl glyphs, opts []DiagramOpti
 		sb.WriteString("\n")
 	}
 	files()
+	drewThrone, drewCorner := false, false // the legend names only the squares drawn
 	for r := n - 1; r >= 0; r-- {
 		fmt.Fprintf(&sb, "%3d ", r+1)
 		for f := 0; f < n; f++ {
@@ -289,9 +293,9 @@ func writeDiagram(w io.Writer, p *engine.Position, gl glyphs, opts []DiagramOpti
 				case c.captured[s]:
 					body = gl.captured
 				case hasThrone && s == throne:
-					body = gl.throne
+					body, drewThrone = gl.throne, true
 				case v.Corners.Present && v.IsCorner(s):
-					body = gl.corner
+					body, drewCorner = gl.corner, true
 				default:
 					body = gl.empty
 				}
@@ -311,10 +315,10 @@ func writeDiagram(w io.Writer, p *engine.Position, gl glyphs, opts []DiagramOpti
 	words := c.words.filled()
 	if c.legend {
 		fmt.Fprintf(&sb, "  %s %s  %s %s  %s %s", gl.attacker, words.Attacker, gl.defender, words.Defender, gl.king, words.King)
-		if hasThrone {
+		if drewThrone {
 			fmt.Fprintf(&sb, "  %s %s", gl.throne, words.Throne)
 		}
-		if v.Corners.Present {
+		if drewCorner {
 			fmt.Fprintf(&sb, "  %s %s", gl.corner, words.Corner)
 		}
 		sb.WriteString("\n")

@@ -1,6 +1,7 @@
 package notation
 
 import (
+	"io"
 	"slices"
 	"strings"
 	"testing"
@@ -81,7 +82,7 @@ func TestDiagramWordsDefault(t *testing.T) {
 		}
 	}
 	if got, want := legend(t, capture, WithLastMove(capPly.Move), WithCaptures(capPly.Captures...)),
-		"  A attacker  D defender  K king  + throne  # corner\n  last ply d2-f2: () from, [] to  x captured\n  defenders to move\n"; got != want {
+		"  A attacker  D defender  K king  # corner\n  last ply d2-f2: () from, [] to  x captured\n  defenders to move\n"; got != want { // the king hides the throne
 		t.Errorf("English legend =\n%s\nwant\n%s", got, want)
 	}
 }
@@ -104,7 +105,7 @@ func TestDiagramWordsGerman(t *testing.T) {
 	capture, capPly := brandubhAfter(t, "d1-e1", "d3-f3", "d2-f2")
 	marks := []DiagramOption{WithLastMove(capPly.Move), WithCaptures(capPly.Captures...)}
 	got := legend(t, capture, append(marks, WithWords(germanWords))...)
-	want := "  A Angreifer  D Verteidiger  K König  + Thron  # Ecke\n" +
+	want := "  A Angreifer  D Verteidiger  K König  # Ecke\n" + // the king hides the throne
 		"  letzter Halbzug d2-f2: () Start, [] Ziel  x geschlagen\n" +
 		"  Verteidiger am Zug\n"
 	if got != want {
@@ -127,8 +128,8 @@ func TestDiagramWordsGerman(t *testing.T) {
 
 	escaped, escPly := brandubhAfter(t, "d1-e1", "d3-e3", "d2-e2", "d4-d1", "e1-f1", "d1-a1")
 	got = legend(t, escaped, WithLastMove(escPly.Move), WithWords(germanWords))
-	if !strings.HasSuffix(got, "  Partie beendet: Verteidiger gewinnen (König entkommen)\n") {
-		t.Errorf("German game-over line:\n%s", got)
+	if !strings.HasPrefix(got, "  A Angreifer  D Verteidiger  K König  + Thron  # Ecke\n") || !strings.HasSuffix(got, "  Partie beendet: Verteidiger gewinnen (König entkommen)\n") {
+		t.Errorf("German legend with the throne, and game-over line:\n%s", got)
 	}
 	// A reason missing from Reasons falls back to the engine's name; empty
 	// fields to the English words.
@@ -221,5 +222,37 @@ func TestDiagramOutcomeWords(t *testing.T) {
 	noReason := WithOutcome(engine.Outcome{Result: engine.DefendersWin, Ply: 1})
 	if got := lastLine(legend(t, p, noReason)); got != "  game over: defenders win" {
 		t.Errorf("end without a reason = %q, want %q", got, "  game over: defenders win")
+	}
+}
+
+// TestLegendNamesDrawnSquares: the legend names the throne and the corners
+// only when the board shows their glyphs: not the throne while the king
+// stands on it (the start), the throne once he has left it, the corners
+// while one is empty (also when the king has escaped to another); ASCII
+// and Unicode alike.
+func TestLegendNamesDrawnSquares(t *testing.T) {
+	start, _ := brandubhAfter(t)
+	offThrone, _ := brandubhAfter(t, "d1-e1", "d3-e3", "d2-e2", "d4-d1")
+	escaped, _ := brandubhAfter(t, "d1-e1", "d3-e3", "d2-e2", "d4-d1", "e1-f1", "d1-a1")
+	for _, c := range []struct {
+		name   string
+		p      *engine.Position
+		throne bool
+	}{{"start", start, false}, {"king off the throne", offThrone, true}, {"king escaped to a1", escaped, true}} {
+		for _, style := range []struct {
+			write          func(io.Writer, *engine.Position, ...DiagramOption) error
+			throne, corner string
+		}{{WriteASCII, "+ throne", "# corner"}, {WriteUnicode, "⊕ throne", "⊠ corner"}} {
+			var b strings.Builder
+			if err := style.write(&b, c.p); err != nil {
+				t.Fatal(err)
+			}
+			if got := strings.Contains(b.String(), style.throne); got != c.throne {
+				t.Errorf("%s: the legend names the throne: %v, want %v:\n%s", c.name, got, c.throne, b.String())
+			}
+			if !strings.Contains(b.String(), style.corner) {
+				t.Errorf("%s: the legend does not name the corners:\n%s", c.name, b.String())
+			}
+		}
 	}
 }

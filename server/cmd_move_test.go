@@ -176,7 +176,7 @@ func TestGermanMoveReply(t *testing.T) {
 	for _, m := range sent {
 		checkGerman(t, "capture to "+m.to, m.msg.Text, names...)
 		mustContain(t, "board", m.msg.Text,
-			"  A Angreifer  D Verteidiger  K König  + Thron  # Ecke\n  letzter Halbzug d2-f2: () Start, [] Ziel  x geschlagen\n  Verteidiger am Zug\n")
+			"  A Angreifer  D Verteidiger  K König  # Ecke\n  letzter Halbzug d2-f2: () Start, [] Ziel  x geschlagen\n  Verteidiger am Zug\n") // the king hides the throne
 	}
 	// bob's king escapes: the game-over line of the board too
 	sent = h.reply(bob, "d4-d1")
@@ -188,7 +188,7 @@ func TestGermanMoveReply(t *testing.T) {
 	for _, m := range sent {
 		checkGerman(t, "mail to "+m.to, m.msg.Text, names...)
 	}
-	mustContain(t, "final board", h.last(alice).msg.Text, "  Partie beendet: Verteidiger gewinnen (König entkommen)")
+	mustContain(t, "final board", h.last(alice).msg.Text, "  A Angreifer  D Verteidiger  K König  + Thron  # Ecke\n", "  Partie beendet: Verteidiger gewinnen (König entkommen)")
 	// the same check finds the English of an English reply
 	en := newHarness(t)
 	startBrandubh(t, en)
