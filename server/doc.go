@@ -31,6 +31,7 @@
 //   - session.go: the session of one mail: notes, refusals, loaded games, the sender's key.
 //   - refusal.go: a refused command's catalogue key and arguments, written once into the reply.
 //   - run.go: a mail's command lines (quotes and quoted referee mails cut), its language, running each.
+//   - ownmail.go: the referee's own lines, from its catalogues, that end what is read of a mail pasting them unquoted.
 //   - registry.go: which handler runs which grammar command; the help overview's lines.
 //   - game.go: table, one game being worked on: replayed position, board, move list, record.
 //   - reply.go: texts several commands share: the position after a change, status, result.

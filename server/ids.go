@@ -122,7 +122,7 @@ func findGame(subject, inReplyTo string, references []string) gameRef {
 // the player wrote) count first, then those of the whole text, quoted
 // parts included; a text whose tags name more than one game names none
 // (its several lists them). The reply text counts only up to a line of
-// our own mail quoted without marks (ownMail: a top-posted answer to the
+// our own mail quoted without marks (ownLine: a top-posted answer to the
 // daily digest names the game the player kept above it). A tag's key
 // counts like a key in the subject: only the player it was mailed to has
 // it.
@@ -162,11 +162,11 @@ func gamesTagged(text string) []string {
 }
 
 // ownMailLine returns the byte offset of text's first line that only our
-// own mails have (ownMail), or -1.
+// own mails have (ownLine), or -1.
 func ownMailLine(text string) int {
 	off := 0
 	for _, line := range strings.SplitAfter(text, "\n") {
-		if ownMail.MatchString(strings.TrimRight(line, "\r\n")) {
+		if ownLine(strings.TrimRight(line, "\r\n")) {
 			return off
 		}
 		off += len(line)

@@ -53,7 +53,7 @@ func (ss *session) prose(t *table) string {
 	only := onlyLine(text)
 	for i, line := range strings.Split(text, "\n") {
 		line = strings.TrimRight(line, " \t\r")
-		if ownMail.MatchString(line) {
+		if ownLine(line) {
 			break
 		}
 		if grammar.IsCommandLine(line) || nearLine(line, i == only) != "" || strings.HasPrefix(strings.TrimSpace(line), ">") || subjectTag.MatchString(line) {

@@ -34,12 +34,12 @@ func nearLine(line string, alone bool) string {
 
 // onlyLine returns the index in strings.Split(text, "\n") of the one line
 // of text that is not blank, up to the referee's own mail quoted without
-// marks (ownMail), or -1 when there are none or several: a mail that
+// marks (ownLine), or -1 when there are none or several: a mail that
 // says one word ("hlep") may mean a short command (nearmiss.Alone).
 func onlyLine(text string) int {
 	only := -1
 	for i, line := range strings.Split(text, "\n") {
-		if ownMail.MatchString(line) {
+		if ownLine(line) {
 			break
 		}
 		if strings.TrimSpace(line) == "" {

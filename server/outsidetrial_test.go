@@ -95,3 +95,47 @@ func TestTrialRuleErrorQuotesLine(t *testing.T) {
 		mustContain(t, lang+" d1-d44", text, tr(lang, "err.quote", 3)+"\n> d1-d44\n", "a  b  c  d  e  f  g")
 	}
 }
+
+// TestTrialPastedRepliesNotRead (§5): a player who writes above a reply of
+// the referee's pasted without quote marks — the help overview, the games
+// list, a leave reply, in English and German — has only their own lines
+// read: the move above the help overview is played (the overview's
+// "d1-d3  a move" is no second move), nothing is refused, and none of the
+// pasted text but its greeting waits for the opponent as a message.
+func TestTrialPastedRepliesNotRead(t *testing.T) {
+	for _, lang := range []string{english, german} {
+		cmds := map[string]string{"help": "help", "games": "games", "leave": "leave 2026-12-24", "board": "board"}
+		if lang == german {
+			cmds = map[string]string{"help": "hilfe", "games": "partien", "leave": "urlaub 24.12.2026", "board": "brett"}
+		}
+		h := newHarness(t)
+		id := startGame(t, h, "brandubh", lang)
+		game := h.last(alice)
+		paste := func(cmd string) string {
+			return to(t, h.deliver(alice, "x", cmd, nil), alice).Text
+		}
+		help, games := paste(cmds["help"]), paste(cmds["games"])
+		leave := to(t, h.replyTo(alice, game, cmds["leave"]), alice).Text // leave wants the key
+		mustContain(t, lang+" leave", leave, strings.SplitN(tr(lang, "leave.taken.now", "\x00", ""), "\x00", 2)[0])
+		mustContain(t, lang+" help", help, tr(lang, "help.intro"))
+		mustContain(t, lang+" games", games, tr(lang, "games.header"))
+
+		sent := h.replyTo(alice, game, "1. d1-e1\n\n"+help)
+		h.mustRefuse()
+		if n := plyCount(t, h, id); n != 1 {
+			t.Fatalf("%s: a move above the pasted help overview: %d plies, want 1:\n%s", lang, n, texts(sent))
+		}
+		mustNotContain(t, lang+" bob's mail", to(t, sent, bob).Text, tr(lang, "help.intro"))
+
+		game = h.last(alice)
+		for name, pasted := range map[string]string{"games": games, "leave": leave} {
+			sent := h.replyTo(alice, game, cmds["board"]+"\n\n"+pasted)
+			h.mustRefuse()
+			mustNotContain(t, lang+" "+name, to(t, sent, alice).Text, tr(lang, "err.quote", 3))
+			// the greeting is no line of the referee's alone: players write it too
+			if g := h.gameOf(id); strings.TrimSpace(strings.ReplaceAll(g.MessageToDefenders, tr(lang, "greeting"), "")) != "" {
+				t.Errorf("%s: the pasted %s reply waits for bob as a message: %q", lang, name, g.MessageToDefenders)
+			}
+		}
+	}
+}

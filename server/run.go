@@ -2,19 +2,12 @@ package server
 
 import (
 	"errors"
-	"regexp"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/taflmail/taflmail/grammar"
 	"github.com/taflmail/taflmail/mailer"
 )
-
-// ownMail matches lines only the referee's own mails have (game header,
-// move list, signature; not the greeting, which players write too), so that a reply quoting an earlier mail in full
-// without quote marks is read only up to there: the quoted board and
-// move list are never taken for commands.
-var ownMail = regexp.MustCompile(`^[>\s]*((Game|Partie) [0-9A-Z]{6}: |Moves so far:|Bisherige Züge:|taflmail, the Tafl|taflmail, der Tafl)`)
 
 // commandLine is one command found in the mail, with its line.
 type commandLine struct {
@@ -42,8 +35,8 @@ func (ss *session) commandLines() (lines []commandLine, unread int) {
 		only := onlyLine(text)
 		for i, line := range strings.Split(text, "\n") {
 			line = strings.TrimRight(line, " \t\r")
-			if ownMail.MatchString(line) {
-				break // the rest is our own earlier mail, quoted without markers
+			if ownLine(line) {
+				break // the rest is our own earlier mail, quoted without markers (ownmail.go)
 			}
 			key := strings.ToLower(strings.Join(strings.Fields(line), " "))
 			near := nearLine(line, i == only)

@@ -1,0 +1,45 @@
+package server
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestOwnLine: the lines the referee writes, from its catalogues in both
+// languages with their arguments filled in, or cut where a mail wraps
+// them, are its own; a player's prose, the greeting, short words the
+// catalogues hold too and command lines (which a reply may tell the player
+// to send) are not.
+func TestOwnLine(t *testing.T) {
+	intro := tr(english, "help.intro")
+	for _, line := range []string{
+		intro,
+		"  " + intro,
+		intro[:strings.LastIndex(intro[:40], " ")], // wrapped
+		tr(german, "help.intro"),
+		tr(english, "games.header"),
+		tr(german, "games.header"),
+		tr(english, "err.quote", 3),
+		tr(german, "err.quote", 12),
+		tr(english, "leave.taken.now", "2026-12-24 (1 day)", "29 days left in 2026"),
+		tr(german, "err.nocommand"),
+		"Game K7QX2M: Brandubh 7×7 (Federation Brandubh)",
+		"> Moves so far:",
+	} {
+		if !ownLine(line) {
+			t.Errorf("ownLine(%q) = false, want true", line)
+		}
+	}
+	for _, line := range []string{
+		"", "Hello,", "Hallo,", "You played well.", "Nothing was changed", "Stellungswiederholung",
+		"Verteidiger gewinnen", "Did you mean that?", "Thanks for the game!",
+		"join winter-2027 confirm 0123456789", // a command a reply tells the player to send
+		"d1-e1",
+		strings.Repeat("Commands ", 20000),
+		intro[:12], // too little of a line to tell
+	} {
+		if ownLine(line) {
+			t.Errorf("ownLine(%.60q) = true, want false", line)
+		}
+	}
+}
