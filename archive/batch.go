@@ -2,7 +2,6 @@ package archive
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"time"
 )
@@ -21,7 +20,7 @@ const batchCacheKiB = 64 << 10
 // safe for concurrent use.
 type Batch struct {
 	ctx context.Context
-	tx  *sql.Tx
+	tx  *txn
 	st  *stmts
 	now time.Time
 }
@@ -38,7 +37,7 @@ type Batch struct {
 func (s *Store) WriteBatch(ctx context.Context, fn func(b *Batch) error) error {
 	const op = "batch"
 	b := &Batch{ctx: ctx, now: s.now().UTC()}
-	err := s.write(ctx, op, func(tx *sql.Tx) error {
+	err := s.write(ctx, op, func(tx *txn) error {
 		b.tx, b.st = tx, newStmts(tx)
 		defer b.st.Close()
 		// A larger page cache while the batch runs: the pages a batch

@@ -3,7 +3,6 @@ package archive
 import (
 	"cmp"
 	"context"
-	"database/sql"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -36,7 +35,7 @@ func TestCloseWaitsForCallsInUse(t *testing.T) {
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		writeErr = s.write(ctx, "test write", func(tx *sql.Tx) error {
+		writeErr = s.write(ctx, "test write", func(tx *txn) error {
 			in <- struct{}{}
 			<-s.calls.closing // Close has begun
 			for i := range rows {
@@ -53,7 +52,7 @@ func TestCloseWaitsForCallsInUse(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			err := s.read(ctx, "test read", func(tx *sql.Tx) error {
+			err := s.read(ctx, "test read", func(tx *txn) error {
 				in <- struct{}{}
 				<-s.calls.closing
 				var n int

@@ -2,7 +2,6 @@ package archive
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -138,7 +137,7 @@ func (s *Store) Commit(ctx context.Context, c Change) error {
 	}
 	now := s.now().UTC()
 	var w *written
-	err := s.write(ctx, op, func(tx *sql.Tx) error {
+	err := s.write(ctx, op, func(tx *txn) error {
 		st := newStmts(tx)
 		defer st.Close()
 		var err error
@@ -168,7 +167,7 @@ type writtenGame struct {
 // write writes c in tx, as Commit documents, and returns what settle
 // needs once it is committed. It stops at the first error, of the
 // database or one of Commit's, leaving tx to be rolled back.
-func (c *Change) write(ctx context.Context, tx *sql.Tx, st *stmts, now time.Time) (*written, error) {
+func (c *Change) write(ctx context.Context, tx *txn, st *stmts, now time.Time) (*written, error) {
 	if err := c.writeMail(ctx, tx, now); err != nil {
 		return nil, err
 	}
@@ -200,16 +199,19 @@ func (c *Change) write(ctx context.Context, tx *sql.Tx, st *stmts, now time.Time
 	return &written{games: games, tournaments: tversions}, nil
 }
 
+// sqlInsertMail records a processed mail.
+const sqlInsertMail = `INSERT INTO processed_mails (message_id, content_hash, sender, game_id, disposition, at,
+	authenticated, replies, reason, subject, budget, sender_domain) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+
 // writeMail records c.Mail as processed, if it has a Message-ID, with the
 // number of outbox mails as its replies. Errors: [ErrDuplicate] when its
 // Message-ID or content hash is already recorded.
-func (c *Change) writeMail(ctx context.Context, tx *sql.Tx, now time.Time) error {
+func (c *Change) writeMail(ctx context.Context, tx *txn, now time.Time) error {
 	m := c.Mail
 	if m.MessageID == "" {
 		return nil
 	}
-	_, err := tx.ExecContext(ctx, `INSERT INTO processed_mails (message_id, content_hash, sender, game_id, disposition, at,
-	authenticated, replies, reason, subject, budget, sender_domain) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	_, err := tx.ExecContext(ctx, sqlInsertMail,
 		m.MessageID, nullString(m.ContentHash), lower(m.From), m.GameID, m.Disposition, fmtTime(orNow(m.At, now)),
 		m.Authenticated, len(c.Outbox), m.Reason, cut(m.Subject, maxSubject), string(m.Budget), lower(m.Domain))
 	if isUniqueViolation(err) {
@@ -224,7 +226,7 @@ func (c *Change) writeMail(ctx context.Context, tx *sql.Tx, now time.Time) error
 // that has a ply taken back, new plies or both has its version bumped
 // once. Errors: those of insertGame, updateGame, takeBack and
 // appendPlies ([ErrConflict], [ErrNotFound]).
-func (c *Change) writeGames(ctx context.Context, tx *sql.Tx, st *stmts, now time.Time) (map[string]*writtenGame, error) {
+func (c *Change) writeGames(ctx context.Context, tx *txn, st *stmts, now time.Time) (map[string]*writtenGame, error) {
 	games := make(map[string]*writtenGame, len(c.Games))
 	for _, g := range c.Games {
 		w := &writtenGame{}
@@ -264,22 +266,25 @@ func (c *Change) writeGames(ctx context.Context, tx *sql.Tx, st *stmts, now time
 	return games, nil
 }
 
-// writePlayers writes what c says about players, in this order: the
-// players (inserted or updated; a proof time, once set, is kept, and so is
-// the next digest time unless the digest setting changed), their public
-// names, the confirmations, the digests sent and the leave, each player's
-// in address order. The error of a player names its address.
-func (c *Change) writePlayers(ctx context.Context, tx *sql.Tx, now time.Time) error {
-	for _, p := range c.Players {
-		at, due := p.digestColumns()
-		_, err := tx.ExecContext(ctx, `INSERT INTO players (address, name, language, messages_off, digest_at, digest_zone, digest_due,
+// sqlInsertPlayer inserts or updates one player.
+const sqlInsertPlayer = `INSERT INTO players (address, name, language, messages_off, digest_at, digest_zone, digest_due,
 	blocked, proved_at, created_at)
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
 ON CONFLICT (address) DO UPDATE SET name = excluded.name, language = excluded.language, messages_off = excluded.messages_off,
 	digest_due = CASE WHEN excluded.digest_at IS players.digest_at AND excluded.digest_zone = players.digest_zone
 		THEN players.digest_due ELSE excluded.digest_due END,
 	digest_at = excluded.digest_at, digest_zone = excluded.digest_zone,
-	blocked = excluded.blocked, proved_at = COALESCE(players.proved_at, excluded.proved_at)`,
+	blocked = excluded.blocked, proved_at = COALESCE(players.proved_at, excluded.proved_at)`
+
+// writePlayers writes what c says about players, in this order: the
+// players (inserted or updated; a proof time, once set, is kept, and so is
+// the next digest time unless the digest setting changed), their public
+// names, the confirmations, the digests sent and the leave, each player's
+// in address order. The error of a player names its address.
+func (c *Change) writePlayers(ctx context.Context, tx *txn, now time.Time) error {
+	for _, p := range c.Players {
+		at, due := p.digestColumns()
+		_, err := tx.ExecContext(ctx, sqlInsertPlayer,
 			lower(p.Address), p.Name, p.Language, p.MessagesOff, at, p.DigestZone, due, p.Blocked, nullTime(p.ProvedAt),
 			fmtTime(orNow(p.CreatedAt, now)))
 		if err != nil {
@@ -308,7 +313,7 @@ ON CONFLICT (address) DO UPDATE SET name = excluded.name, language = excluded.la
 // writeTimers marks c.Fired done, then replaces the timer plans of
 // c.Timers in game ID order. Errors: those of fireTimer ([ErrDuplicate],
 // [ErrConflict]) and replaceTimers.
-func (c *Change) writeTimers(ctx context.Context, tx *sql.Tx, st *stmts, now time.Time) error {
+func (c *Change) writeTimers(ctx context.Context, tx *txn, st *stmts, now time.Time) error {
 	for _, f := range c.Fired {
 		if err := fireTimer(ctx, tx, f, now); err != nil {
 			return err
@@ -325,7 +330,7 @@ func (c *Change) writeTimers(ctx context.Context, tx *sql.Tx, st *stmts, now tim
 // writeOutbox deletes the mails of c.Replace, then queues c.Outbox.
 // Errors: [ErrConflict] when a mail to replace is no longer pending and
 // unclaimed.
-func (c *Change) writeOutbox(ctx context.Context, tx *sql.Tx, now time.Time) error {
+func (c *Change) writeOutbox(ctx context.Context, tx *txn, now time.Time) error {
 	for _, id := range c.Replace {
 		if err := replaceOutbox(ctx, tx, id); err != nil {
 			return err
@@ -380,21 +385,24 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 1, ?, ?, ?, ?, ?, ?, 
 	return nil
 }
 
-// updateGame writes g over the stored game if the stored version is
-// g.Version, and returns the new version, the ply count and the creation
-// time.
-func updateGame(ctx context.Context, tx *sql.Tx, g *Game, now time.Time) (version int64, plyCount int, createdAt time.Time, err error) {
-	ac, dc, err := g.conditionsColumns()
-	if err != nil {
-		return 0, 0, time.Time{}, err
-	}
-	err = tx.QueryRowContext(ctx, `UPDATE games SET variant = ?, attackers = ?, defenders = ?, challenger = ?, status = ?, result = ?,
+// sqlUpdateGame writes a game over the stored one of the same version.
+const sqlUpdateGame = `UPDATE games SET variant = ?, attackers = ?, defenders = ?, challenger = ?, status = ?, result = ?,
 	reason = ?, draw_offer_by = ?, attacker_token = ?, defender_token = ?, attackers_thread = ?, defenders_thread = ?,
 	start_position = ?, time_control = ?, tournament_id = ?, started_at = ?, ended_at = ?, rated = ?, version = version + 1, updated_at = ?,
 	attackers_private = ?, defenders_private = ?, message_to_attackers = ?, message_to_defenders = ?,
 	attackers_conditions = ?, defenders_conditions = ?, takeback_by = ?, engine_level = ?
 WHERE id = ? AND version = ?
-RETURNING version, ply_count, created_at`,
+RETURNING version, ply_count, created_at`
+
+// updateGame writes g over the stored game if the stored version is
+// g.Version, and returns the new version, the ply count and the creation
+// time.
+func updateGame(ctx context.Context, tx *txn, g *Game, now time.Time) (version int64, plyCount int, createdAt time.Time, err error) {
+	ac, dc, err := g.conditionsColumns()
+	if err != nil {
+		return 0, 0, time.Time{}, err
+	}
+	err = tx.QueryRowContext(ctx, sqlUpdateGame,
 		g.Variant, lower(g.Attackers), lower(g.Defenders), lower(g.Challenger), string(g.Status), g.Result,
 		g.Reason, g.DrawOfferBy, g.AttackerToken, g.DefenderToken, g.AttackersThread, g.DefendersThread,
 		g.StartPosition, g.TimeControl, nullString(g.TournamentID), nullTime(g.StartedAt), nullTime(g.EndedAt), g.Rated, fmtTime(now),
@@ -418,13 +426,23 @@ RETURNING version, ply_count, created_at`,
 	return 0, 0, time.Time{}, fmt.Errorf("game %q: version %d, stored %d: %w", g.ID, g.Version, stored, ErrConflict)
 }
 
+// sqlInsertPly appends one ply.
+const sqlInsertPly = `INSERT INTO plies (game_id, n, move, at, avail, message_id) VALUES (?, ?, ?, ?, ?, ?)`
+
+// sqlAddPlies counts appended plies into their game.
+const sqlAddPlies = `UPDATE games SET ply_count = ply_count + ?, version = version + ?, updated_at = ? WHERE id = ?
+RETURNING ply_count`
+
+// sqlPlyCount reads a game's ply count.
+const sqlPlyCount = `SELECT ply_count FROM games WHERE id = ?`
+
 // appendPlies appends plies to game id after checking that they continue
 // the stored ones, and returns the game's ply count after it.
 // bump says whether the append alone bumps the version (it does when the
 // game row is not written in the same change).
-func appendPlies(ctx context.Context, tx *sql.Tx, id string, plies []Ply, bump bool, now time.Time) (int, error) {
+func appendPlies(ctx context.Context, tx *txn, id string, plies []Ply, bump bool, now time.Time) (int, error) {
 	var count int
-	err := tx.QueryRowContext(ctx, `SELECT ply_count FROM games WHERE id = ?`, id).Scan(&count)
+	err := tx.QueryRowContext(ctx, sqlPlyCount, id).Scan(&count)
 	switch {
 	case isNoRows(err):
 		return 0, fmt.Errorf("plies of game %q: %w", id, ErrNotFound)
@@ -434,13 +452,8 @@ func appendPlies(ctx context.Context, tx *sql.Tx, id string, plies []Ply, bump b
 	if plies[0].N != count+1 {
 		return 0, fmt.Errorf("plies of game %q: first new ply is %d, stored plies end at %d: %w", id, plies[0].N, count, ErrConflict)
 	}
-	stmt, err := tx.PrepareContext(ctx, `INSERT INTO plies (game_id, n, move, at, avail, message_id) VALUES (?, ?, ?, ?, ?, ?)`)
-	if err != nil {
-		return 0, err
-	}
-	defer stmt.Close()
 	for _, p := range plies {
-		if _, err := stmt.ExecContext(ctx, id, p.N, p.Move, fmtTime(orNow(p.At, now)), nullTime(p.Avail), p.MessageID); err != nil {
+		if _, err := tx.ExecContext(ctx, sqlInsertPly, id, p.N, p.Move, fmtTime(orNow(p.At, now)), nullTime(p.Avail), p.MessageID); err != nil {
 			if isUniqueViolation(err) {
 				err = ErrConflict
 			}
@@ -451,16 +464,20 @@ func appendPlies(ctx context.Context, tx *sql.Tx, id string, plies []Ply, bump b
 	if bump {
 		bumpBy = 1
 	}
-	err = tx.QueryRowContext(ctx, `UPDATE games SET ply_count = ply_count + ?, version = version + ?, updated_at = ? WHERE id = ?
-RETURNING ply_count`, len(plies), bumpBy, fmtTime(now), id).Scan(&count)
+	err = tx.QueryRowContext(ctx, sqlAddPlies, len(plies), bumpBy, fmtTime(now), id).Scan(&count)
 	if err != nil {
 		return 0, fmt.Errorf("plies of game %q: %w", id, err)
 	}
 	return count, nil
 }
 
+// sqlInsertOutbox queues one outbox mail.
+const sqlInsertOutbox = `INSERT INTO outbox (game_id, message_id, sender, recipients, raw, status, attempts, next_attempt,
+	last_error, created_at, sent_at, held_for, carry)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+
 // insertOutbox queues one mail.
-func insertOutbox(ctx context.Context, tx *sql.Tx, m OutboxMail, now time.Time) error {
+func insertOutbox(ctx context.Context, tx *txn, m OutboxMail, now time.Time) error {
 	to, err := json.Marshal(m.To)
 	if err != nil {
 		return err
@@ -474,9 +491,7 @@ func insertOutbox(ctx context.Context, tx *sql.Tx, m OutboxMail, now time.Time) 
 	if next.IsZero() {
 		next = created
 	}
-	_, err = tx.ExecContext(ctx, `INSERT INTO outbox (game_id, message_id, sender, recipients, raw, status, attempts, next_attempt,
-	last_error, created_at, sent_at, held_for, carry)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	_, err = tx.ExecContext(ctx, sqlInsertOutbox,
 		m.GameID, m.MessageID, m.From, string(to), m.Raw, string(status), m.Attempts, fmtTime(next),
 		m.LastError, fmtTime(created), nullTime(m.SentAt), m.HeldFor, m.Carry)
 	if err != nil {
@@ -488,7 +503,7 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 // replaceOutbox deletes outbox mail id, which a mail of the change takes
 // the place of ([Change.Replace]), if it is Pending and claimed by
 // nobody; else ErrConflict.
-func replaceOutbox(ctx context.Context, tx *sql.Tx, id int64) error {
+func replaceOutbox(ctx context.Context, tx *txn, id int64) error {
 	res, err := tx.ExecContext(ctx, `DELETE FROM outbox WHERE id = ? AND status = 'pending' AND claimed_by = ''`, id)
 	if err != nil {
 		return fmt.Errorf("replacing outbox mail %d: %w", id, err)

@@ -2,7 +2,6 @@ package archive
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"time"
 )
@@ -61,7 +60,7 @@ func (c Confirmation) validate() error {
 
 // writeConfirmations applies Change.Confirmations: it deletes the
 // requests past their expiry at now, then upserts cs.
-func writeConfirmations(ctx context.Context, tx *sql.Tx, cs []Confirmation, now time.Time) error {
+func writeConfirmations(ctx context.Context, tx *txn, cs []Confirmation, now time.Time) error {
 	if len(cs) == 0 {
 		return nil
 	}
@@ -87,7 +86,7 @@ ON CONFLICT (address, what) DO UPDATE SET request = excluded.request, key = excl
 func (s *Store) Confirmation(ctx context.Context, address, what string) (Confirmation, error) {
 	const op = "confirmation"
 	c := Confirmation{What: what}
-	err := s.read(ctx, op, func(tx *sql.Tx) error {
+	err := s.read(ctx, op, func(tx *txn) error {
 		err := tx.QueryRowContext(ctx, `SELECT address, request, key, asked_at, expires_at, confirmed_at FROM confirmations
 WHERE address = ? AND what = ?`, lower(address), what).Scan(&c.Address, &c.Request, &c.Key, scanTime(&c.AskedAt),
 			scanTime(&c.Expires), scanTime(&c.ConfirmedAt))
@@ -105,7 +104,7 @@ WHERE address = ? AND what = ?`, lower(address), what).Scan(&c.Address, &c.Reque
 // share their AskedAt, so it counts the distinct AskedAt.
 func (s *Store) ConfirmationMails(ctx context.Context, address string, since time.Time) (int, error) {
 	var n int
-	err := s.read(ctx, "confirmation mails", func(tx *sql.Tx) error {
+	err := s.read(ctx, "confirmation mails", func(tx *txn) error {
 		return tx.QueryRowContext(ctx, `SELECT count(DISTINCT asked_at) FROM confirmations WHERE address = ? AND asked_at >= ?`,
 			lower(address), fmtTime(since)).Scan(&n)
 	})

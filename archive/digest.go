@@ -2,7 +2,6 @@ package archive
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"time"
 )
@@ -65,7 +64,7 @@ func (p *Player) validateDigest() error {
 // ErrDuplicate when the stored due time is later than d.Due (this digest
 // was committed before), ErrConflict when the player is gone, left the
 // digest or has another due time.
-func fireDigest(ctx context.Context, tx *sql.Tx, d DigestSent) error {
+func fireDigest(ctx context.Context, tx *txn, d DigestSent) error {
 	addr := lower(d.Address)
 	res, err := tx.ExecContext(ctx, `UPDATE players SET digest_due = ? WHERE address = ? AND digest_due = ?`,
 		fmtTime(d.Next), addr, fmtTime(d.Due))
@@ -105,7 +104,7 @@ WHERE digest_due IS NOT NULL AND digest_due <= ? ORDER BY digest_due, address LI
 }
 
 // nextDigest returns when the earliest pending digest is due, inside tx.
-func nextDigest(ctx context.Context, tx *sql.Tx) (time.Time, bool, error) {
+func nextDigest(ctx context.Context, tx *txn) (time.Time, bool, error) {
 	var due time.Time
 	err := tx.QueryRowContext(ctx, `SELECT digest_due FROM players INDEXED BY players_digest_due
 WHERE digest_due IS NOT NULL ORDER BY digest_due LIMIT 1`).Scan(scanTime(&due))

@@ -37,30 +37,39 @@ func scanGame(row scanner) (*Game, error) {
 	return g, nil
 }
 
+// sqlProcessed reads whether a mail of this Message-ID was committed.
+const sqlProcessed = `SELECT EXISTS (SELECT 1 FROM processed_mails WHERE message_id = ?)`
+
+// sqlProcessedOrHash reads whether a mail of this Message-ID or content hash was committed.
+const sqlProcessedOrHash = `SELECT EXISTS (SELECT 1 FROM processed_mails WHERE message_id = ? OR content_hash = ?)`
+
 // Processed reports whether a mail with this Message-ID, or with this
 // content hash if it is not empty, was committed before. It only reads:
 // [Store.Commit] is what reliably refuses a duplicate.
 func (s *Store) Processed(ctx context.Context, messageID, contentHash string) (bool, error) {
 	var found bool
-	err := s.read(ctx, "processed", func(tx *sql.Tx) error {
+	err := s.read(ctx, "processed", func(tx *txn) error {
 		if contentHash == "" {
-			return tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM processed_mails WHERE message_id = ?)`,
+			return tx.QueryRowContext(ctx, sqlProcessed,
 				messageID).Scan(&found)
 		}
-		return tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM processed_mails WHERE message_id = ? OR content_hash = ?)`,
+		return tx.QueryRowContext(ctx, sqlProcessedOrHash,
 			messageID, contentHash).Scan(&found)
 	})
 	return found, err
 }
+
+// sqlGame reads one game by id.
+const sqlGame = `SELECT ` + gameColumns + ` FROM games WHERE id = ?`
 
 // Game returns the game with this id, plies and both players' leave
 // (Game.Leave) included; [ErrNotFound] if there is none.
 func (s *Store) Game(ctx context.Context, id string) (*Game, error) {
 	const op = "game"
 	var g *Game
-	err := s.read(ctx, op, func(tx *sql.Tx) error {
+	err := s.read(ctx, op, func(tx *txn) error {
 		var err error
-		g, err = scanGame(tx.QueryRowContext(ctx, `SELECT `+gameColumns+` FROM games WHERE id = ?`, id))
+		g, err = scanGame(tx.QueryRowContext(ctx, sqlGame, id))
 		if isNoRows(err) {
 			return notFound(op, fmt.Sprintf("game %q", id))
 		}
@@ -89,7 +98,7 @@ func (s *Store) Game(ctx context.Context, id string) (*Game, error) {
 // a game another writer stored meanwhile.
 func (s *Store) GameIDTaken(ctx context.Context, id string) (bool, error) {
 	var taken bool
-	err := s.read(ctx, "game id taken", func(tx *sql.Tx) error {
+	err := s.read(ctx, "game id taken", func(tx *txn) error {
 		return tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM games WHERE id = ?)`, id).Scan(&taken)
 	})
 	return taken, err
@@ -129,7 +138,7 @@ LIMIT ?1 OFFSET ?2`, args...)
 // in one snapshot.
 func (s *Store) queryGames(ctx context.Context, op string, withPlies bool, query string, args ...any) ([]*Game, error) {
 	var games []*Game
-	err := s.read(ctx, op, func(tx *sql.Tx) error {
+	err := s.read(ctx, op, func(tx *txn) error {
 		var err error
 		if games, err = scanAll(ctx, tx, scanGame, query, args...); err != nil {
 			return err
@@ -145,9 +154,14 @@ func (s *Store) queryGames(ctx context.Context, op string, withPlies bool, query
 	return games, nil
 }
 
+// sqlPlies reads the plies of the games in a JSON list of ids.
+const sqlPlies = `SELECT game_id, n, move, at, avail, message_id FROM plies
+WHERE game_id IN (SELECT value FROM json_each(?))
+ORDER BY game_id, n`
+
 // loadPlies fills the Plies of games with one query, and their
 // TakenBack with another.
-func loadPlies(ctx context.Context, tx *sql.Tx, games []*Game) error {
+func loadPlies(ctx context.Context, tx *txn, games []*Game) error {
 	if len(games) == 0 {
 		return nil
 	}
@@ -162,9 +176,7 @@ func loadPlies(ctx context.Context, tx *sql.Tx, games []*Game) error {
 	if err != nil {
 		return err
 	}
-	rows, err := tx.QueryContext(ctx, `SELECT game_id, n, move, at, avail, message_id FROM plies
-WHERE game_id IN (SELECT value FROM json_each(?))
-ORDER BY game_id, n`, string(list))
+	rows, err := tx.QueryContext(ctx, sqlPlies, string(list))
 	if err != nil {
 		return err
 	}
@@ -185,16 +197,19 @@ ORDER BY game_id, n`, string(list))
 	return loadTakenBack(ctx, tx, byID, string(list))
 }
 
+// sqlPlayer reads one player by lower-case address.
+const sqlPlayer = `SELECT address, name, language, messages_off, digest_at, digest_zone, digest_due,
+	blocked, proved_at, created_at
+FROM players WHERE address = ?`
+
 // Player returns the player with this address (any case); [ErrNotFound] if
 // there is none.
 func (s *Store) Player(ctx context.Context, address string) (*Player, error) {
 	const op = "player"
 	p := &Player{}
-	err := s.read(ctx, op, func(tx *sql.Tx) error {
+	err := s.read(ctx, op, func(tx *txn) error {
 		var at sql.NullInt64
-		err := tx.QueryRowContext(ctx, `SELECT address, name, language, messages_off, digest_at, digest_zone, digest_due,
-	blocked, proved_at, created_at
-FROM players WHERE address = ?`,
+		err := tx.QueryRowContext(ctx, sqlPlayer,
 			lower(address)).Scan(&p.Address, &p.Name, &p.Language, &p.MessagesOff, &at, &p.DigestZone, scanTime(&p.DigestDue),
 			&p.Blocked, scanTime(&p.ProvedAt), scanTime(&p.CreatedAt))
 		if isNoRows(err) {
@@ -215,7 +230,7 @@ FROM players WHERE address = ?`,
 // hour.
 func (s *Store) CountRecent(ctx context.Context, from, disposition string, since time.Time) (int, error) {
 	var n int
-	err := s.read(ctx, "count recent", func(tx *sql.Tx) error {
+	err := s.read(ctx, "count recent", func(tx *txn) error {
 		if disposition == "" {
 			return tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM processed_mails WHERE sender = ? AND at >= ?`,
 				lower(from), fmtTime(since)).Scan(&n)
@@ -233,7 +248,7 @@ func (s *Store) CountRecent(ctx context.Context, from, disposition string, since
 // by it (issue 18 §3, docs/engine.md). It reads the games_status index.
 func (s *Store) EngineGames(ctx context.Context) (map[int]int, error) {
 	levels := map[int]int{}
-	err := s.read(ctx, "engine games", func(tx *sql.Tx) error {
+	err := s.read(ctx, "engine games", func(tx *txn) error {
 		rows, err := tx.QueryContext(ctx, `SELECT engine_level, COUNT(*) FROM games
 WHERE status = 'active' AND engine_level > 0 GROUP BY engine_level`)
 		if err != nil {

@@ -2,9 +2,11 @@ package archive
 
 import (
 	"context"
-	"database/sql"
 	"time"
 )
+
+// sqlMailboxState reads one mailbox_state row.
+const sqlMailboxState = `SELECT uid_validity, last_uid FROM mailbox_state WHERE mailbox = ?`
 
 // MailboxState returns the UIDVALIDITY and the highest UID handled of an
 // IMAP mailbox, as last saved; 0, 0 for a mailbox never saved. When the
@@ -12,8 +14,8 @@ import (
 // nothing (RFC 9051 section 2.3.1.1) and the mailbox is read from the start;
 // Processed then keeps mails from being handled twice.
 func (s *Store) MailboxState(ctx context.Context, mailbox string) (uidValidity, lastUID uint32, err error) {
-	err = s.read(ctx, "mailbox state", func(tx *sql.Tx) error {
-		err := tx.QueryRowContext(ctx, `SELECT uid_validity, last_uid FROM mailbox_state WHERE mailbox = ?`,
+	err = s.read(ctx, "mailbox state", func(tx *txn) error {
+		err := tx.QueryRowContext(ctx, sqlMailboxState,
 			mailbox).Scan(&uidValidity, &lastUID)
 		if isNoRows(err) {
 			return nil
@@ -30,15 +32,18 @@ func (s *Store) SetMailboxState(ctx context.Context, mailbox string, uidValidity
 	if mailbox == "" {
 		return &Error{Op: op, Err: invalid("empty mailbox name")}
 	}
-	return s.write(ctx, op, func(tx *sql.Tx) error {
+	return s.write(ctx, op, func(tx *txn) error {
 		return setMailboxState(ctx, tx, MailboxState{Mailbox: mailbox, UIDValidity: uidValidity, LastUID: lastUID}, s.now())
 	})
 }
 
+// sqlSetMailbox upserts one mailbox_state row.
+const sqlSetMailbox = `INSERT INTO mailbox_state (mailbox, uid_validity, last_uid, updated_at) VALUES (?, ?, ?, ?)
+ON CONFLICT (mailbox) DO UPDATE SET uid_validity = excluded.uid_validity, last_uid = excluded.last_uid, updated_at = excluded.updated_at`
+
 // setMailboxState upserts one mailbox_state row.
-func setMailboxState(ctx context.Context, tx *sql.Tx, m MailboxState, now time.Time) error {
-	_, err := tx.ExecContext(ctx, `INSERT INTO mailbox_state (mailbox, uid_validity, last_uid, updated_at) VALUES (?, ?, ?, ?)
-ON CONFLICT (mailbox) DO UPDATE SET uid_validity = excluded.uid_validity, last_uid = excluded.last_uid, updated_at = excluded.updated_at`,
+func setMailboxState(ctx context.Context, tx *txn, m MailboxState, now time.Time) error {
+	_, err := tx.ExecContext(ctx, sqlSetMailbox,
 		m.Mailbox, int64(m.UIDValidity), int64(m.LastUID), fmtTime(now))
 	return err
 }

@@ -2,7 +2,6 @@ package archive
 
 import (
 	"context"
-	"database/sql"
 	"strings"
 )
 
@@ -79,7 +78,7 @@ ORDER BY at DESC, message_id LIMIT ?`, append(args, limit)...)
 func (s *Store) Mail(ctx context.Context, messageID string) (ProcessedMail, error) {
 	const op = "mail"
 	var m ProcessedMail
-	err := s.read(ctx, op, func(tx *sql.Tx) error {
+	err := s.read(ctx, op, func(tx *txn) error {
 		err := tx.QueryRowContext(ctx, `SELECT `+mailColumns+` FROM processed_mails WHERE message_id = ?`, messageID).Scan(
 			&m.MessageID, &m.ContentHash, &m.From, &m.GameID, &m.Disposition, scanTime(&m.At),
 			&m.Authenticated, &m.Replies, &m.Reason, &m.Subject, &m.Budget, &m.Domain)
@@ -102,7 +101,7 @@ func (s *Store) CountMails(ctx context.Context, f MailFilter) (int, error) {
 	}
 	where, args := f.where()
 	var n int
-	err := s.read(ctx, op, func(tx *sql.Tx) error {
+	err := s.read(ctx, op, func(tx *txn) error {
 		return tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM processed_mails`+where, args...).Scan(&n)
 	})
 	return n, err

@@ -2,7 +2,6 @@ package archive
 
 import (
 	"context"
-	"database/sql"
 	"embed"
 	"fmt"
 	"io/fs"
@@ -78,7 +77,7 @@ func (s *Store) Migration() Migration { return s.migration }
 // opening a new file at once apply every step once.
 func (s *Store) migrate(ctx context.Context, ms []migration) error {
 	var current int
-	err := s.read(ctx, "migrate", func(tx *sql.Tx) error {
+	err := s.read(ctx, "migrate", func(tx *txn) error {
 		var err error
 		current, err = schemaVersion(ctx, tx)
 		return err
@@ -92,7 +91,7 @@ func (s *Store) migrate(ctx context.Context, ms []migration) error {
 	start := time.Now()
 	defer func() { s.migration = Migration{From: current, To: len(ms), Took: time.Since(start)} }()
 	for _, m := range ms[current:] {
-		err := s.write(ctx, "migrate", func(tx *sql.Tx) error {
+		err := s.write(ctx, "migrate", func(tx *txn) error {
 			if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
 	version    INTEGER PRIMARY KEY,
 	name       TEXT NOT NULL,
@@ -119,7 +118,7 @@ func (s *Store) migrate(ctx context.Context, ms []migration) error {
 }
 
 // schemaVersion returns the highest applied migration, 0 for a new file.
-func schemaVersion(ctx context.Context, tx *sql.Tx) (int, error) {
+func schemaVersion(ctx context.Context, tx *txn) (int, error) {
 	var exists bool
 	err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM sqlite_schema WHERE type = 'table' AND name = 'schema_migrations')`).Scan(&exists)
 	if err != nil || !exists {

@@ -2,7 +2,6 @@ package archive
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 	"time"
@@ -33,6 +32,16 @@ func (s *Store) queryOutbox(ctx context.Context, op, query string, args ...any) 
 	return queryAll(ctx, s, op, scanOutbox, query, args...)
 }
 
+// sqlPendingOutbox reads the pending outbox mails due at ?1, at most ?2.
+const sqlPendingOutbox = `SELECT ` + outboxColumns + ` FROM outbox AS o
+WHERE o.status = 'pending' AND o.next_attempt <= ?1
+	AND NOT (o.game_id <> '' AND EXISTS (
+		SELECT 1 FROM outbox AS e
+		WHERE e.game_id = o.game_id AND e.status = 'pending' AND e.recipients = o.recipients
+			AND e.next_attempt > ?1 AND (e.created_at, e.id) < (o.created_at, o.id)))
+ORDER BY o.game_id, o.created_at, o.id
+LIMIT ?2`
+
 // PendingOutbox returns up to limit Pending mails due at now (NextAttempt
 // ≤ now), ordered by game, then creation, so the mails of one game come
 // out in the order they were queued; limit ≤ 0 means all. Mails about no
@@ -49,14 +58,7 @@ func (s *Store) PendingOutbox(ctx context.Context, now time.Time, limit int) ([]
 	if limit <= 0 {
 		limit = -1
 	}
-	return s.queryOutbox(ctx, "pending outbox", `SELECT `+outboxColumns+` FROM outbox AS o
-WHERE o.status = 'pending' AND o.next_attempt <= ?1
-	AND NOT (o.game_id <> '' AND EXISTS (
-		SELECT 1 FROM outbox AS e
-		WHERE e.game_id = o.game_id AND e.status = 'pending' AND e.recipients = o.recipients
-			AND e.next_attempt > ?1 AND (e.created_at, e.id) < (o.created_at, o.id)))
-ORDER BY o.game_id, o.created_at, o.id
-LIMIT ?2`, fmtTime(now), limit)
+	return s.queryOutbox(ctx, "pending outbox", sqlPendingOutbox, fmtTime(now), limit)
 }
 
 // HeldOutbox returns the latest Pending mail of game gameID held for
@@ -119,6 +121,13 @@ const (
 	ClaimGone
 )
 
+// sqlClaim claims one pending outbox mail.
+const sqlClaim = `UPDATE outbox SET claimed_by = ?1, claimed_at = ?2
+WHERE id = ?3 AND status = 'pending' AND (claimed_by = '' OR claimed_by = ?1 OR claimed_at < ?4)`
+
+// sqlOutboxExists reads whether an outbox mail exists.
+const sqlOutboxExists = `SELECT EXISTS (SELECT 1 FROM outbox WHERE id = ?)`
+
 // ClaimOutboxes claims the Pending mails ids for the sender owner at
 // instant at, as [Store.ClaimOutbox] claims one, but all in one write
 // transaction: one fsync for a batch of mails instead of one each
@@ -137,20 +146,9 @@ func (s *Store) ClaimOutboxes(ctx context.Context, ids []int64, owner string, at
 		return nil, nil
 	}
 	states := make([]ClaimState, len(ids))
-	err := s.write(ctx, op, func(tx *sql.Tx) error {
-		claim, err := tx.PrepareContext(ctx, `UPDATE outbox SET claimed_by = ?1, claimed_at = ?2
-WHERE id = ?3 AND status = 'pending' AND (claimed_by = '' OR claimed_by = ?1 OR claimed_at < ?4)`)
-		if err != nil {
-			return err
-		}
-		defer claim.Close()
-		exists, err := tx.PrepareContext(ctx, `SELECT EXISTS (SELECT 1 FROM outbox WHERE id = ?)`)
-		if err != nil {
-			return err
-		}
-		defer exists.Close()
+	err := s.write(ctx, op, func(tx *txn) error {
 		for i, id := range ids {
-			res, err := claim.ExecContext(ctx, owner, fmtTime(at), id, fmtTime(at.Add(-ClaimLease)))
+			res, err := tx.ExecContext(ctx, sqlClaim, owner, fmtTime(at), id, fmtTime(at.Add(-ClaimLease)))
 			if err != nil {
 				return err
 			}
@@ -163,7 +161,7 @@ WHERE id = ?3 AND status = 'pending' AND (claimed_by = '' OR claimed_by = ?1 OR 
 				continue
 			}
 			var found bool
-			if err := exists.QueryRowContext(ctx, id).Scan(&found); err != nil {
+			if err := tx.QueryRowContext(ctx, sqlOutboxExists, id).Scan(&found); err != nil {
 				return err
 			}
 			states[i] = ClaimRefused
@@ -187,7 +185,7 @@ WHERE id = ?3 AND status = 'pending' AND (claimed_by = '' OR claimed_by = ?1 OR 
 // [ClaimLease]. It returns how many claims it dropped.
 func (s *Store) ReleaseClaims(ctx context.Context) (int, error) {
 	var n int64
-	err := s.write(ctx, "release claims", func(tx *sql.Tx) error {
+	err := s.write(ctx, "release claims", func(tx *txn) error {
 		res, err := tx.ExecContext(ctx, `UPDATE outbox SET claimed_by = '', claimed_at = NULL WHERE status = 'pending' AND claimed_by <> ''`)
 		if err != nil {
 			return err
@@ -210,12 +208,18 @@ func (s *Store) Outbox(ctx context.Context, status OutboxStatus) ([]OutboxMail, 
 	return s.queryOutbox(ctx, "outbox", `SELECT `+outboxColumns+` FROM outbox WHERE status = ? ORDER BY id`, string(status))
 }
 
+// sqlMarkSent marks one outbox mail sent.
+const sqlMarkSent = `UPDATE outbox SET status = 'sent', sent_at = ?, claimed_by = '', claimed_at = NULL WHERE id = ?`
+
 // MarkSent records that mail id was handed to the SMTP server at at.
 // [ErrNotFound] if there is no such mail.
 func (s *Store) MarkSent(ctx context.Context, id int64, at time.Time) error {
 	return s.updateOutbox(ctx, "mark sent", id,
-		`UPDATE outbox SET status = 'sent', sent_at = ?, claimed_by = '', claimed_at = NULL WHERE id = ?`, fmtTime(at), id)
+		sqlMarkSent, fmtTime(at), id)
 }
+
+// sqlUnclaim drops one owner's claim on a pending outbox mail.
+const sqlUnclaim = `UPDATE outbox SET claimed_by = '', claimed_at = NULL WHERE id = ? AND status = 'pending' AND claimed_by = ?`
 
 // MarkSentAll records, in one write transaction, that the mails sent
 // were handed to the SMTP server at at, as [Store.MarkSent] records one,
@@ -238,14 +242,9 @@ func (s *Store) MarkSentAll(ctx context.Context, sent []int64, at time.Time, own
 		return nil
 	}
 	var missing []int64
-	err := s.write(ctx, op, func(tx *sql.Tx) error {
-		mark, err := tx.PrepareContext(ctx, `UPDATE outbox SET status = 'sent', sent_at = ?, claimed_by = '', claimed_at = NULL WHERE id = ?`)
-		if err != nil {
-			return err
-		}
-		defer mark.Close()
+	err := s.write(ctx, op, func(tx *txn) error {
 		for _, id := range sent {
-			res, err := mark.ExecContext(ctx, fmtTime(at), id)
+			res, err := tx.ExecContext(ctx, sqlMarkSent, fmtTime(at), id)
 			if err != nil {
 				return err
 			}
@@ -258,13 +257,8 @@ func (s *Store) MarkSentAll(ctx context.Context, sent []int64, at time.Time, own
 		if len(release) == 0 {
 			return nil
 		}
-		free, err := tx.PrepareContext(ctx, `UPDATE outbox SET claimed_by = '', claimed_at = NULL WHERE id = ? AND status = 'pending' AND claimed_by = ?`)
-		if err != nil {
-			return err
-		}
-		defer free.Close()
 		for _, id := range release {
-			if _, err := free.ExecContext(ctx, id, owner); err != nil {
+			if _, err := tx.ExecContext(ctx, sqlUnclaim, id, owner); err != nil {
 				return err
 			}
 		}
@@ -302,7 +296,7 @@ WHERE id = ?`, errText, id)
 // sent already.
 func (s *Store) Requeue(ctx context.Context, id int64, next time.Time) error {
 	const op = "requeue"
-	return s.write(ctx, op, func(tx *sql.Tx) error {
+	return s.write(ctx, op, func(tx *txn) error {
 		var status OutboxStatus
 		err := tx.QueryRowContext(ctx, `SELECT status FROM outbox WHERE id = ?`, id).Scan(&status)
 		switch {
@@ -321,7 +315,7 @@ func (s *Store) Requeue(ctx context.Context, id int64, next time.Time) error {
 // updateOutbox runs one UPDATE of outbox row id and reports ErrNotFound if
 // it changed no row.
 func (s *Store) updateOutbox(ctx context.Context, op string, id int64, query string, args ...any) error {
-	return s.write(ctx, op, func(tx *sql.Tx) error {
+	return s.write(ctx, op, func(tx *txn) error {
 		res, err := tx.ExecContext(ctx, query, args...)
 		if err != nil {
 			return err

@@ -2,7 +2,6 @@ package archive
 
 import (
 	"context"
-	"database/sql"
 	"encoding/json"
 	"fmt"
 	"time"
@@ -102,11 +101,14 @@ type Spectator struct {
 	CreatedAt time.Time
 }
 
+// sqlSpectators reads the spectators of one game.
+const sqlSpectators = `SELECT game_id, '', address, results_only, thread, created_at
+FROM spectators WHERE game_id = ? ORDER BY created_at, address`
+
 // Spectators returns the spectators of a game, in the order they came.
 // No spectators is not an error, nor is an unknown game.
 func (s *Store) Spectators(ctx context.Context, gameID string) ([]Spectator, error) {
-	return s.querySpectators(ctx, "spectators", `SELECT game_id, '', address, results_only, thread, created_at
-FROM spectators WHERE game_id = ? ORDER BY created_at, address`, gameID)
+	return s.querySpectators(ctx, "spectators", sqlSpectators, gameID)
 }
 
 // Watching returns the running (invited or active) games address watches,
@@ -148,7 +150,7 @@ func scanSpectator(row scanner) (Spectator, error) {
 
 // writeSpectators applies Change.Watch and Change.Unwatch; a Spectator
 // with a TournamentID is a tournament's.
-func writeSpectators(ctx context.Context, tx *sql.Tx, watch, unwatch []Spectator, now time.Time) error {
+func writeSpectators(ctx context.Context, tx *txn, watch, unwatch []Spectator, now time.Time) error {
 	for _, sp := range unwatch {
 		if sp.TournamentID != "" {
 			if _, err := tx.ExecContext(ctx, `DELETE FROM tournament_spectators WHERE tournament_id = ? AND address = ?`,
@@ -192,9 +194,9 @@ ON CONFLICT (game_id, address) DO UPDATE SET results_only = excluded.results_onl
 // takeBack moves the last ply of game id, which must be tb's, from plies
 // to taken_back and returns the game's ply count after it. bump says
 // whether the takeback alone bumps the game's version.
-func takeBack(ctx context.Context, tx *sql.Tx, id string, tb TakenBack, bump bool, now time.Time) (int, error) {
+func takeBack(ctx context.Context, tx *txn, id string, tb TakenBack, bump bool, now time.Time) (int, error) {
 	var count int
-	err := tx.QueryRowContext(ctx, `SELECT ply_count FROM games WHERE id = ?`, id).Scan(&count)
+	err := tx.QueryRowContext(ctx, sqlPlyCount, id).Scan(&count)
 	switch {
 	case isNoRows(err):
 		return 0, fmt.Errorf("takeback in game %q: %w", id, ErrNotFound)
@@ -230,11 +232,14 @@ RETURNING ply_count`, bumpBy, fmtTime(now), id).Scan(&count)
 	return count, nil
 }
 
-// loadTakenBack fills the TakenBack of games (by id) with one query.
-func loadTakenBack(ctx context.Context, tx *sql.Tx, byID map[string]*Game, list string) error {
-	rows, err := tx.QueryContext(ctx, `SELECT game_id, n, move, at, message_id, undone_at, undone_by FROM taken_back
+// sqlTakenBack reads the plies taken back in the games of a JSON list of ids.
+const sqlTakenBack = `SELECT game_id, n, move, at, message_id, undone_at, undone_by FROM taken_back
 WHERE game_id IN (SELECT value FROM json_each(?))
-ORDER BY game_id, id`, list)
+ORDER BY game_id, id`
+
+// loadTakenBack fills the TakenBack of games (by id) with one query.
+func loadTakenBack(ctx context.Context, tx *txn, byID map[string]*Game, list string) error {
+	rows, err := tx.QueryContext(ctx, sqlTakenBack, list)
 	if err != nil {
 		return err
 	}

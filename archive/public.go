@@ -2,7 +2,6 @@ package archive
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"hash/fnv"
 	"strings"
@@ -29,7 +28,7 @@ func PublicFold(name string) string {
 // writePublicNames sets the public name of each address of names (its
 // key, any case) to the value, "" clearing it; a player not stored yet
 // is added. A name another player holds is ErrConflict.
-func writePublicNames(ctx context.Context, tx *sql.Tx, names map[string]string, now time.Time) error {
+func writePublicNames(ctx context.Context, tx *txn, names map[string]string, now time.Time) error {
 	for _, addr := range sortedKeys(names) {
 		name := strings.Join(strings.Fields(names[addr]), " ")
 		fold := PublicFold(name)
@@ -63,7 +62,7 @@ func validatePublicNames(names map[string]string) error {
 // (lower case); players without one are not in the map.
 func (s *Store) PublicNames(ctx context.Context) (map[string]string, error) {
 	out := map[string]string{}
-	err := s.read(ctx, "public names", func(tx *sql.Tx) error {
+	err := s.read(ctx, "public names", func(tx *txn) error {
 		rows, err := tx.QueryContext(ctx, `SELECT address, public_name FROM players WHERE public_name <> ''`)
 		if err != nil {
 			return err
@@ -85,7 +84,7 @@ func (s *Store) PublicNames(ctx context.Context) (map[string]string, error) {
 // when none (or no such player).
 func (s *Store) PublicName(ctx context.Context, address string) (string, error) {
 	var name string
-	err := s.read(ctx, "public name", func(tx *sql.Tx) error {
+	err := s.read(ctx, "public name", func(tx *txn) error {
 		err := tx.QueryRowContext(ctx, `SELECT public_name FROM players WHERE address = ?`, lower(address)).Scan(&name)
 		if isNoRows(err) {
 			return nil
@@ -103,7 +102,7 @@ func (s *Store) PublicNameOwner(ctx context.Context, name string) (string, error
 	if fold == "" {
 		return "", nil
 	}
-	err := s.read(ctx, "public name owner", func(tx *sql.Tx) error {
+	err := s.read(ctx, "public name owner", func(tx *txn) error {
 		err := tx.QueryRowContext(ctx, `SELECT address FROM players WHERE public_fold = ?`, fold).Scan(&addr)
 		if isNoRows(err) {
 			return nil
@@ -119,7 +118,7 @@ func (s *Store) PublicNameOwner(ctx context.Context, name string) (string, error
 // against the pseudonyms on the pages.
 func (s *Store) PseudonymKey(ctx context.Context) ([]byte, error) {
 	var key []byte
-	err := s.read(ctx, "pseudonym key", func(tx *sql.Tx) error {
+	err := s.read(ctx, "pseudonym key", func(tx *txn) error {
 		return tx.QueryRowContext(ctx, `SELECT key FROM site_keys WHERE name = 'pseudonym'`).Scan(&key)
 	})
 	return key, err
@@ -132,7 +131,7 @@ func (s *Store) PseudonymKey(ctx context.Context) ([]byte, error) {
 // again; it is a few aggregate queries, cheap next to reading the club.
 func (s *Store) ChangeStamp(ctx context.Context) (string, error) {
 	var stamp string
-	err := s.read(ctx, "change stamp", func(tx *sql.Tx) error {
+	err := s.read(ctx, "change stamp", func(tx *txn) error {
 		err := tx.QueryRowContext(ctx, `SELECT
 	(SELECT COUNT(*) || ':' || COALESCE(SUM(version), 0) || ':' || COALESCE(MAX(updated_at), '') FROM games) || '/' ||
 	(SELECT COUNT(*) || ':' || COALESCE(SUM(version), 0) FROM tournaments) || '/' ||

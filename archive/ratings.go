@@ -2,7 +2,6 @@ package archive
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"time"
 )
@@ -102,7 +101,7 @@ func (u *RatingUpdate) validate() error {
 }
 
 // write applies one rating update.
-func (u *RatingUpdate) write(ctx context.Context, tx *sql.Tx) error {
+func (u *RatingUpdate) write(ctx context.Context, tx *txn) error {
 	for _, g := range u.Games {
 		_, err := tx.ExecContext(ctx, `INSERT INTO rated_games (game_id, variant, attackers, defenders, result, ended_at)
 VALUES (?, ?, ?, ?, ?, ?)`, g.GameID, g.Variant, lower(g.Attackers), lower(g.Defenders), g.Result, fmtTime(g.End))
@@ -174,7 +173,7 @@ func scanRating(row scanner) (Rating, error) {
 func (s *Store) Rating(ctx context.Context, player, variant string) (Rating, error) {
 	const op = "rating"
 	var r Rating
-	err := s.read(ctx, op, func(tx *sql.Tx) error {
+	err := s.read(ctx, op, func(tx *txn) error {
 		var err error
 		r, err = scanRating(tx.QueryRowContext(ctx, `SELECT `+ratingColumns+` FROM ratings WHERE player = ? AND variant = ?`,
 			lower(player), variant))

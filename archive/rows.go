@@ -2,7 +2,6 @@ package archive
 
 import (
 	"context"
-	"database/sql"
 )
 
 // scanner is what a scan function reads one row from: *sql.Rows or
@@ -14,7 +13,7 @@ type scanner interface{ Scan(dest ...any) error }
 // result, not an error. op names the operation in errors (see fail).
 func queryAll[T any](ctx context.Context, s *Store, op string, scan func(scanner) (T, error), query string, args ...any) ([]T, error) {
 	var out []T
-	err := s.read(ctx, op, func(tx *sql.Tx) error {
+	err := s.read(ctx, op, func(tx *txn) error {
 		var err error
 		out, err = scanAll(ctx, tx, scan, query, args...)
 		return err
@@ -28,7 +27,7 @@ func queryAll[T any](ctx context.Context, s *Store, op string, scan func(scanner
 // scanAll runs query with args in tx and returns every row as scan reads
 // it, with the rows closed, so that the caller may query tx again (for a
 // game's plies, say). No row is an empty result, not an error.
-func scanAll[T any](ctx context.Context, tx *sql.Tx, scan func(scanner) (T, error), query string, args ...any) ([]T, error) {
+func scanAll[T any](ctx context.Context, tx *txn, scan func(scanner) (T, error), query string, args ...any) ([]T, error) {
 	rows, err := tx.QueryContext(ctx, query, args...)
 	if err != nil {
 		return nil, err

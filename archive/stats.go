@@ -11,7 +11,7 @@ import (
 // the zero time when none waits. It is read at every scrape of /metrics
 // (issue 21), one COUNT over the outbox.
 func (s *Store) OutboxStats(ctx context.Context) (pending int, oldest time.Time, err error) {
-	err = s.read(ctx, "outbox stats", func(tx *sql.Tx) error {
+	err = s.read(ctx, "outbox stats", func(tx *txn) error {
 		var first sql.NullString
 		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*), MIN(created_at) FROM outbox WHERE status = 'pending'`).Scan(&pending, &first); err != nil {
 			return err
@@ -29,7 +29,7 @@ func (s *Store) OutboxStats(ctx context.Context) (pending int, oldest time.Time,
 // due before now−late: the scheduler is behind with those. It reads the
 // pending timers' index by due time.
 func (s *Store) TimerStats(ctx context.Context, now time.Time, late time.Duration) (due, behind int, err error) {
-	err = s.read(ctx, "timer stats", func(tx *sql.Tx) error {
+	err = s.read(ctx, "timer stats", func(tx *txn) error {
 		return tx.QueryRowContext(ctx, `SELECT COUNT(*), COUNT(CASE WHEN due < ?2 THEN 1 END) FROM timers INDEXED BY timers_due
 WHERE done IS NULL AND due <= ?1`, fmtTime(now), fmtTime(now.Add(-late))).Scan(&due, &behind)
 	})

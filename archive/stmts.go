@@ -8,13 +8,15 @@ import (
 // stmts prepares each statement of one transaction once: a Commit that
 // writes thousands of games (a tournament's start: 9,900 games and 39,600
 // timers) would otherwise have SQLite compile the same INSERT for every
-// row. The statements close with Close, before the transaction ends.
+// row. The statements close with Close, before the transaction ends. A
+// query of preparedQueries is not prepared again: it comes from the
+// Store's statements, bound to the transaction (txn.stmt).
 type stmts struct {
-	tx *sql.Tx
+	tx *txn
 	m  map[string]*sql.Stmt
 }
 
-func newStmts(tx *sql.Tx) *stmts { return &stmts{tx: tx, m: map[string]*sql.Stmt{}} }
+func newStmts(tx *txn) *stmts { return &stmts{tx: tx, m: map[string]*sql.Stmt{}} }
 
 // exec runs query, prepared on its first use, with args.
 func (s *stmts) exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
@@ -27,6 +29,9 @@ func (s *stmts) exec(ctx context.Context, query string, args ...any) (sql.Result
 
 // prepare returns query prepared, preparing it on its first use.
 func (s *stmts) prepare(ctx context.Context, query string) (*sql.Stmt, error) {
+	if st := s.tx.stmt(ctx, query); st != nil {
+		return st, nil // prepared once per Store, closed with the transaction
+	}
 	st, ok := s.m[query]
 	if !ok {
 		var err error

@@ -65,6 +65,8 @@ type Store struct {
 	lock   *fileLock     // the Exclusive lock, or nil
 	calls  *calls        // the calls under way on db, which Close waits for
 
+	prepared prepared // the statements of preparedQueries (prepared.go)
+
 	migration Migration // what OpenWith did to the schema
 
 	commits commitCount // write transactions committed (WriteTransactions)
@@ -156,6 +158,7 @@ func OpenWith(ctx context.Context, path string, opts Options) (*Store, error) {
 		}
 		return nil, fail(op, err)
 	}
+	s.prepared = prepareQueries(ctx, db)
 	return s, nil
 }
 
@@ -253,8 +256,9 @@ func dsn(path string, memory bool, opts Options) string {
 }
 
 // Close waits for the calls under way to return, then closes the
-// database and releases the [Options.Exclusive] lock. Calls after Close
-// fail.
+// prepared statements (prepared.go) and the database and releases the
+// [Options.Exclusive] lock. Calls after Close fail with an [*Error]
+// naming the call.
 //
 // The wait is what makes the archive file whole when Close returns:
 // database/sql's Close closes only the idle connections and leaves a
@@ -267,7 +271,10 @@ func dsn(path string, memory bool, opts Options) string {
 // Close waits is waited for too; the calls end as their contexts do.
 func (s *Store) Close() error {
 	s.calls.wait()
-	err := s.db.Close()
+	err := s.prepared.close()
+	if dberr := s.db.Close(); err == nil {
+		err = dberr
+	}
 	if lerr := s.lock.release(); err == nil && lerr != nil {
 		err = lerr
 	}
@@ -278,7 +285,7 @@ func (s *Store) Close() error {
 // commits it if fn returns nil. The transaction takes SQLite's write lock
 // when it begins (BEGIN IMMEDIATE), so a second process makes it wait up to
 // the busy timeout, then fail with ErrUnavailable, before anything is read.
-func (s *Store) write(ctx context.Context, op string, fn func(*sql.Tx) error) error {
+func (s *Store) write(ctx context.Context, op string, fn func(*txn) error) error {
 	s.calls.start()
 	defer s.calls.end()
 	select {
@@ -287,10 +294,11 @@ func (s *Store) write(ctx context.Context, op string, fn func(*sql.Tx) error) er
 		return &Error{Op: op, Err: ctx.Err()}
 	}
 	defer func() { <-s.writer }()
-	tx, err := s.db.BeginTx(ctx, nil)
+	sqlTx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fail(op, err)
 	}
+	tx := &txn{Tx: sqlTx, prepared: s.prepared}
 	if err := fn(tx); err != nil {
 		_ = tx.Rollback()
 		return fail(op, err)
@@ -304,14 +312,15 @@ func (s *Store) write(ctx context.Context, op string, fn func(*sql.Tx) error) er
 
 // read runs fn in a read transaction, so that what it reads in several
 // statements is one snapshot.
-func (s *Store) read(ctx context.Context, op string, fn func(*sql.Tx) error) error {
+func (s *Store) read(ctx context.Context, op string, fn func(*txn) error) error {
 	s.calls.start()
 	defer s.calls.end()
-	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
+	sqlTx, err := s.db.BeginTx(ctx, &sql.TxOptions{ReadOnly: true})
 	if err != nil {
 		return fail(op, err)
 	}
-	defer func() { _ = tx.Rollback() }()
+	defer func() { _ = sqlTx.Rollback() }()
+	tx := &txn{Tx: sqlTx, prepared: s.prepared}
 	return fail(op, fn(tx))
 }
 

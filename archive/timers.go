@@ -2,7 +2,6 @@ package archive
 
 import (
 	"context"
-	"database/sql"
 	"fmt"
 	"time"
 
@@ -14,7 +13,7 @@ import (
 const dayLayout = "2006-01-02"
 
 // replaceLeave writes the whole leave of one player.
-func replaceLeave(ctx context.Context, tx *sql.Tx, addr string, ls []notation.Leave) error {
+func replaceLeave(ctx context.Context, tx *txn, addr string, ls []notation.Leave) error {
 	addr = lower(addr)
 	if _, err := tx.ExecContext(ctx, `DELETE FROM leave WHERE address = ?`, addr); err != nil {
 		return fmt.Errorf("leave of %q: %w", addr, err)
@@ -31,7 +30,7 @@ func replaceLeave(ctx context.Context, tx *sql.Tx, addr string, ls []notation.Le
 
 // fireTimer marks a pending timer done at now: ErrDuplicate when it is
 // done already, ErrConflict when there is no such timer.
-func fireTimer(ctx context.Context, tx *sql.Tx, f TimerRef, now time.Time) error {
+func fireTimer(ctx context.Context, tx *txn, f TimerRef, now time.Time) error {
 	res, err := tx.ExecContext(ctx, `UPDATE timers SET done = ? WHERE game_id = ? AND key = ? AND done IS NULL`,
 		fmtTime(now), f.GameID, f.Key)
 	if err != nil {
@@ -51,15 +50,25 @@ func fireTimer(ctx context.Context, tx *sql.Tx, f TimerRef, now time.Time) error
 	return fmt.Errorf("timer %q of game %q: fired before: %w", f.Key, f.GameID, ErrDuplicate)
 }
 
+// sqlDeleteTimers deletes all of a game's timers.
+const sqlDeleteTimers = `DELETE FROM timers WHERE game_id = ?`
+
+// sqlDeleteTimersBefore deletes a game's pending timers and the done marks of earlier plies.
+const sqlDeleteTimersBefore = `DELETE FROM timers WHERE game_id = ? AND (done IS NULL OR ply < ?)`
+
+// sqlInsertTimer adds one timer unless it is there.
+const sqlInsertTimer = `INSERT INTO timers (game_id, key, kind, ply, due) VALUES (?, ?, ?, ?, ?)
+ON CONFLICT (game_id, key) DO NOTHING`
+
 // replaceTimers writes game id's timer plan: the pending timers and the
 // done marks of earlier plies go, the plan's timers come in unless they
 // are done already.
 func replaceTimers(ctx context.Context, st *stmts, id string, p TimerPlan) error {
 	var err error
 	if p.Ply == 0 {
-		_, err = st.exec(ctx, `DELETE FROM timers WHERE game_id = ?`, id)
+		_, err = st.exec(ctx, sqlDeleteTimers, id)
 	} else {
-		_, err = st.exec(ctx, `DELETE FROM timers WHERE game_id = ? AND (done IS NULL OR ply < ?)`, id, p.Ply)
+		_, err = st.exec(ctx, sqlDeleteTimersBefore, id, p.Ply)
 	}
 	if err != nil {
 		return fmt.Errorf("timers of game %q: %w", id, err)
@@ -68,8 +77,7 @@ func replaceTimers(ctx context.Context, st *stmts, id string, p TimerPlan) error
 		return nil
 	}
 	for _, t := range p.Timers {
-		if _, err := st.exec(ctx, `INSERT INTO timers (game_id, key, kind, ply, due) VALUES (?, ?, ?, ?, ?)
-ON CONFLICT (game_id, key) DO NOTHING`, id, t.Key, string(t.Kind), t.Ply, fmtTime(t.Due)); err != nil {
+		if _, err := st.exec(ctx, sqlInsertTimer, id, t.Key, string(t.Kind), t.Ply, fmtTime(t.Due)); err != nil {
 			return fmt.Errorf("timer %q of game %q: %w", t.Key, id, err)
 		}
 	}
@@ -104,7 +112,7 @@ WHERE done IS NULL AND due <= ? ORDER BY due, game_id, key LIMIT ?`, fmtTime(now
 func (s *Store) NextTimer(ctx context.Context) (time.Time, bool, error) {
 	var due time.Time
 	var found bool
-	err := s.read(ctx, "next timer", func(tx *sql.Tx) error {
+	err := s.read(ctx, "next timer", func(tx *txn) error {
 		err := tx.QueryRowContext(ctx, `SELECT due FROM timers INDEXED BY timers_due WHERE done IS NULL ORDER BY due LIMIT 1`).Scan(scanTime(&due))
 		switch {
 		case isNoRows(err):
@@ -153,7 +161,7 @@ func (s *Store) queryTimers(ctx context.Context, op, query string, args ...any) 
 // first; none is not an error.
 func (s *Store) Leave(ctx context.Context, address string) ([]notation.Leave, error) {
 	var out []notation.Leave
-	err := s.read(ctx, "leave", func(tx *sql.Tx) error {
+	err := s.read(ctx, "leave", func(tx *txn) error {
 		var err error
 		out, err = readLeave(ctx, tx, address)
 		return err
@@ -164,9 +172,12 @@ func (s *Store) Leave(ctx context.Context, address string) ([]notation.Leave, er
 	return out, nil
 }
 
+// sqlLeave reads one player's leave.
+const sqlLeave = `SELECT first_day, last_day FROM leave WHERE address = ? ORDER BY first_day`
+
 // readLeave reads one player's leave inside tx.
-func readLeave(ctx context.Context, tx *sql.Tx, address string) ([]notation.Leave, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT first_day, last_day FROM leave WHERE address = ? ORDER BY first_day`, lower(address))
+func readLeave(ctx context.Context, tx *txn, address string) ([]notation.Leave, error) {
+	rows, err := tx.QueryContext(ctx, sqlLeave, lower(address))
 	if err != nil {
 		return nil, err
 	}

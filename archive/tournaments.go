@@ -180,7 +180,7 @@ type TournamentFilter struct {
 
 // write writes c's tournaments, entries, pairings and ratings
 // and returns the versions the tournaments got, by id.
-func (c *TournamentChange) write(ctx context.Context, tx *sql.Tx, now time.Time) (map[string]int64, error) {
+func (c *TournamentChange) write(ctx context.Context, tx *txn, now time.Time) (map[string]int64, error) {
 	versions := map[string]int64{}
 	if c == nil {
 		return versions, nil
@@ -250,7 +250,7 @@ VALUES (?, ?, ?, ?, ?, ?)`)
 
 // writeTournament inserts or updates one tournament and returns its new
 // version.
-func writeTournament(ctx context.Context, tx *sql.Tx, t *Tournament, now time.Time) (int64, error) {
+func writeTournament(ctx context.Context, tx *txn, t *Tournament, now time.Time) (int64, error) {
 	args := []any{t.Name, t.Variant, t.TimeControl, t.Groups, t.GamesPerPairing, fmtDay(t.StartDate), t.Rated, t.LeaveDays,
 		t.OpenEntry, nullDay(t.EntryCloses), string(t.Status), nullTime(t.StartedAt), nullTime(t.FinishedAt)}
 	if t.Version == 0 {
@@ -366,7 +366,7 @@ func scanTournament(row scanner) (*Tournament, error) {
 func (s *Store) Tournament(ctx context.Context, id string) (*Tournament, error) {
 	const op = "tournament"
 	var t *Tournament
-	err := s.read(ctx, op, func(tx *sql.Tx) error {
+	err := s.read(ctx, op, func(tx *txn) error {
 		var err error
 		t, err = scanTournament(tx.QueryRowContext(ctx, `SELECT `+tournamentColumns+` FROM tournaments WHERE id = ?`, id))
 		if isNoRows(err) {
@@ -407,7 +407,7 @@ WHERE status = 'created' AND start_date <= ? ORDER BY start_date, id`, fmtDay(no
 func (s *Store) NextTournamentStart(ctx context.Context) (time.Time, bool, error) {
 	var day time.Time
 	var found bool
-	err := s.read(ctx, "next tournament start", func(tx *sql.Tx) error {
+	err := s.read(ctx, "next tournament start", func(tx *txn) error {
 		err := tx.QueryRowContext(ctx, `SELECT start_date FROM tournaments INDEXED BY tournaments_start WHERE status = 'created'
 ORDER BY start_date LIMIT 1`).Scan(scanDay(&day))
 		if isNoRows(err) {
@@ -451,7 +451,7 @@ func (s *Store) EntriesOf(ctx context.Context, player string) ([]Entry, error) {
 func (s *Store) PendingEntry(ctx context.Context, tournamentID, player string) (PendingEntry, error) {
 	const op = "pending entry"
 	p := PendingEntry{TournamentID: tournamentID}
-	err := s.read(ctx, op, func(tx *sql.Tx) error {
+	err := s.read(ctx, op, func(tx *txn) error {
 		err := tx.QueryRowContext(ctx, `SELECT player, key, asked_at FROM pending_entries WHERE tournament_id = ? AND player = ?`,
 			tournamentID, lower(player)).Scan(&p.Player, &p.Key, scanTime(&p.AskedAt))
 		if isNoRows(err) {
@@ -473,7 +473,7 @@ func (s *Store) queryEntries(ctx context.Context, op, query string, args ...any)
 // withPlies. None is not an error.
 func (s *Store) TournamentGames(ctx context.Context, tournamentID string, withPlies bool) ([]*Game, error) {
 	var games []*Game
-	err := s.read(ctx, "tournament games", func(tx *sql.Tx) error {
+	err := s.read(ctx, "tournament games", func(tx *txn) error {
 		var err error
 		games, err = scanAll(ctx, tx, scanGame, `SELECT `+gameColumns+` FROM games
 WHERE id IN (SELECT game_id FROM pairings WHERE tournament_id = ?)`, tournamentID)
@@ -508,8 +508,14 @@ WHERE id IN (SELECT game_id FROM pairings WHERE tournament_id = ?)`, tournamentI
 	return games, nil
 }
 
+// sqlEvents reads the tournament pairings of the games in a JSON list of ids.
+const sqlEvents = `SELECT p.game_id, p.tournament_id, p.section, p.round, p.board, p.match_game,
+	t.name, t.games_per_pairing, t.leave_days
+FROM pairings p JOIN tournaments t ON t.id = p.tournament_id
+WHERE p.game_id IN (SELECT value FROM json_each(?))`
+
 // loadEvents fills the Event of the tournament games among games.
-func loadEvents(ctx context.Context, tx *sql.Tx, games []*Game) error {
+func loadEvents(ctx context.Context, tx *txn, games []*Game) error {
 	byID := map[string]*Game{}
 	var ids []string
 	for _, g := range games {
@@ -525,10 +531,7 @@ func loadEvents(ctx context.Context, tx *sql.Tx, games []*Game) error {
 	if err != nil {
 		return err
 	}
-	rows, err := tx.QueryContext(ctx, `SELECT p.game_id, p.tournament_id, p.section, p.round, p.board, p.match_game,
-	t.name, t.games_per_pairing, t.leave_days
-FROM pairings p JOIN tournaments t ON t.id = p.tournament_id
-WHERE p.game_id IN (SELECT value FROM json_each(?))`, string(list))
+	rows, err := tx.QueryContext(ctx, sqlEvents, string(list))
 	if err != nil {
 		return err
 	}
@@ -632,7 +635,7 @@ ORDER BY e.tournament_id, e.withdrawn_at, e.player`)
 // tenth of a second (docs/performance.md). None is not an error.
 func (s *Store) TournamentResults(ctx context.Context, tournamentID string) ([]*Game, error) {
 	var games []*Game
-	err := s.read(ctx, "tournament results", func(tx *sql.Tx) error {
+	err := s.read(ctx, "tournament results", func(tx *txn) error {
 		ev := GameEvent{}
 		err := tx.QueryRowContext(ctx, `SELECT name, games_per_pairing, leave_days FROM tournaments WHERE id = ?`, tournamentID).
 			Scan(&ev.Name, &ev.GamesPerPairing, &ev.LeaveDays)

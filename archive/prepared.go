@@ -1,0 +1,115 @@
+package archive
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+)
+
+// preparedQueries are the statements prepared once per Store: those the
+// referee runs for every mail it decides and for every round of its
+// outbox (docs/performance.md, "Mail loop"). The driver compiles the SQL
+// text of any other statement each time it runs, which the profile of the
+// mail loop showed as a sixth of its CPU. A query joins this list only if
+// no caller runs it again while rows of it are still open in the same
+// transaction: the driver steps a prepared statement in place, so a
+// second run would reset the first one's rows.
+var preparedQueries = [...]string{
+	// reading a mail's decision: Processed, Game, Player, Spectators
+	sqlProcessed, sqlProcessedOrHash,
+	sqlGame, sqlLeave, sqlEvents, sqlPlies, sqlTakenBack,
+	sqlPlayer,
+	sqlSpectators,
+	// committing it: Commit
+	sqlInsertMail, sqlUpdateGame, sqlPlyCount, sqlInsertPly, sqlAddPlies,
+	sqlInsertPlayer, sqlInsertOutbox, sqlSetMailbox,
+	sqlDeleteTimers, sqlDeleteTimersBefore, sqlInsertTimer,
+	// the outbox's round: PendingOutbox, ClaimOutboxes, MarkSentAll
+	sqlPendingOutbox, sqlClaim, sqlOutboxExists, sqlMarkSent, sqlUnclaim,
+	// a poll's start: MailboxState
+	sqlMailboxState,
+}
+
+// prepared is a Store's prepared statements of preparedQueries, by their
+// SQL text. A query missing from it runs unprepared.
+type prepared map[string]*sql.Stmt
+
+// prepareQueries prepares preparedQueries on db once the schema is up to
+// date. database/sql prepares each statement on one connection here and
+// on any other connection the first time it runs there (Tx.StmtContext).
+// A query that cannot be prepared is left out and runs unprepared, where
+// it fails as it would have: that happens only for a schema older than
+// the code, which tests build on purpose (Options.migrations).
+func prepareQueries(ctx context.Context, db *sql.DB) prepared {
+	p := make(prepared, len(preparedQueries))
+	for _, q := range preparedQueries {
+		if st, err := db.PrepareContext(ctx, q); err == nil {
+			p[q] = st
+		}
+	}
+	return p
+}
+
+// close closes the statements; it runs in Store.Close once no call is
+// under way, before the database closes.
+func (p prepared) close() error {
+	var errs []error
+	for _, st := range p {
+		errs = append(errs, st.Close())
+	}
+	return errors.Join(errs...)
+}
+
+// txn is one transaction of a Store (Store.read, Store.write): database/sql's
+// transaction, whose QueryContext, QueryRowContext and ExecContext run a
+// query of preparedQueries through the Store's prepared statement, bound
+// to the transaction on its first use, and any other SQL as sql.Tx does.
+// Callers write SQL as for a plain transaction.
+type txn struct {
+	*sql.Tx
+	prepared prepared
+	bound    map[string]*sql.Stmt // statements of prepared bound to Tx
+}
+
+// stmt returns the prepared statement of query bound to the transaction,
+// or nil if query is not prepared. database/sql closes it with the
+// transaction.
+func (t *txn) stmt(ctx context.Context, query string) *sql.Stmt {
+	p := t.prepared[query]
+	if p == nil {
+		return nil
+	}
+	if st := t.bound[query]; st != nil {
+		return st
+	}
+	st := t.Tx.StmtContext(ctx, p)
+	if t.bound == nil {
+		t.bound = make(map[string]*sql.Stmt, 8)
+	}
+	t.bound[query] = st
+	return st
+}
+
+// QueryContext is sql.Tx's, through the prepared statement if query has one.
+func (t *txn) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	if st := t.stmt(ctx, query); st != nil {
+		return st.QueryContext(ctx, args...)
+	}
+	return t.Tx.QueryContext(ctx, query, args...)
+}
+
+// QueryRowContext is sql.Tx's, through the prepared statement if query has one.
+func (t *txn) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	if st := t.stmt(ctx, query); st != nil {
+		return st.QueryRowContext(ctx, args...)
+	}
+	return t.Tx.QueryRowContext(ctx, query, args...)
+}
+
+// ExecContext is sql.Tx's, through the prepared statement if query has one.
+func (t *txn) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	if st := t.stmt(ctx, query); st != nil {
+		return st.ExecContext(ctx, args...)
+	}
+	return t.Tx.ExecContext(ctx, query, args...)
+}
