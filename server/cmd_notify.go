@@ -92,7 +92,7 @@ func (ss *session) notify(c *grammar.NotifyCommand) error {
 		p, ok := ss.players[ss.from]
 		var err error
 		if !ok {
-			if p, err = ss.srv.gamePort().Player(ss.ctx, ss.from); err != nil && !errors.Is(err, archive.ErrNotFound) {
+			if p, err = ss.storedPlayer(ss.from); err != nil && !errors.Is(err, archive.ErrNotFound) {
 				return err
 			}
 		}

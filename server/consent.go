@@ -228,7 +228,7 @@ func (ss *session) markProved() {
 		}
 		return
 	}
-	p, err := ss.srv.gamePort().Player(ss.ctx, ss.from)
+	p, err := ss.storedPlayer(ss.from)
 	if err == nil && !p.ProvedAt.IsZero() {
 		return
 	}
@@ -241,7 +241,7 @@ func (ss *session) proved(addr string) bool {
 	if p, ok := ss.players[addr]; ok && !p.ProvedAt.IsZero() {
 		return true
 	}
-	p, err := ss.srv.gamePort().Player(ss.ctx, addr)
+	p, err := ss.storedPlayer(addr)
 	ss.noteReadErr(err)
 	return err == nil && !p.ProvedAt.IsZero()
 }
@@ -252,7 +252,7 @@ func (ss *session) blocked(addr string) bool {
 	if p, ok := ss.players[addr]; ok {
 		return p.Blocked
 	}
-	p, err := ss.srv.gamePort().Player(ss.ctx, addr)
+	p, err := ss.storedPlayer(addr)
 	ss.noteReadErr(err)
 	return err == nil && p.Blocked
 }

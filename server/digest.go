@@ -77,7 +77,7 @@ func (ss *session) digestOn(addr string) bool {
 	if p, ok := ss.players[addr]; ok {
 		return p.Digest
 	}
-	p, err := ss.srv.gamePort().Player(ss.ctx, addr)
+	p, err := ss.storedPlayer(addr)
 	if err != nil {
 		ss.noteReadErr(err)
 		return false

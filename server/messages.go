@@ -276,7 +276,7 @@ func (ss *session) messagesOff(addr string) bool {
 	if p, ok := ss.players[addr]; ok {
 		return p.MessagesOff
 	}
-	p, err := ss.srv.gamePort().Player(ss.ctx, addr)
+	p, err := ss.storedPlayer(addr)
 	if err != nil {
 		ss.noteReadErr(err)
 		return false

@@ -41,7 +41,7 @@ var portsByFile = map[string][]string{
 	"cmd_watch.go":       {"gamePort", "spectatorPort", "tournamentPort"},
 
 	// Consent.
-	"consent.go": {"consentPort", "gamePort"},
+	"consent.go": {"consentPort"},
 
 	// Clocks and timers.
 	"scheduler.go": {"clockPort", "tournamentPort"},

@@ -38,6 +38,9 @@ type session struct {
 	overview bool
 
 	players map[string]*archive.Player // players whose row changes
+	// stored are the player rows read from the archive (storedPlayer),
+	// each read once per session, by address as asked.
+	stored map[string]storedRow
 	// notes are the replies: by recipient, and for a game a mail starts
 	// beside another game of the same recipient, by recipient and game
 	// (noteKey, startNote); order holds their keys in the order made.
@@ -229,7 +232,7 @@ func (ss *session) langOf(addr string) string {
 		return lang
 	}
 	lang := ss.srv.opts.DefaultLanguage
-	p, err := ss.srv.gamePort().Player(ss.ctx, addr)
+	p, err := ss.storedPlayer(addr)
 	if err == nil && p.Language != "" {
 		lang = p.Language
 	}
@@ -252,13 +255,42 @@ func (ss *session) noteReadErr(err error) {
 	}
 }
 
+// storedRow is a player row as read (storedPlayer): the row, or the
+// error archive.ErrNotFound for a player never stored.
+type storedRow struct {
+	p   *archive.Player
+	err error
+}
+
+// storedPlayer returns addr's player row as the archive holds it, read
+// once per session: the mail's decision asks for the same rows many times
+// (its language, digest, proof, block, messages) and nothing the session
+// decides is written before its commit, so every read would give the same
+// row. It is archive.Player's answer: archive.ErrNotFound for a player
+// never stored, kept like a row; any other error is not kept, so the next
+// call reads again. The row is shared: callers must not change it
+// (playerRow copies it).
+func (ss *session) storedPlayer(addr string) (*archive.Player, error) {
+	if r, ok := ss.stored[addr]; ok {
+		return r.p, r.err
+	}
+	p, err := ss.srv.gamePort().Player(ss.ctx, addr)
+	if err == nil || errors.Is(err, archive.ErrNotFound) {
+		if ss.stored == nil {
+			ss.stored = map[string]storedRow{}
+		}
+		ss.stored[addr] = storedRow{p, err}
+	}
+	return p, err
+}
+
 // playerRow returns the player row of addr that this mail writes.
 func (ss *session) playerRow(addr string) *archive.Player {
 	if p, ok := ss.players[addr]; ok {
 		return p
 	}
 	p := &archive.Player{Address: addr}
-	if stored, err := ss.srv.gamePort().Player(ss.ctx, addr); err == nil {
+	if stored, err := ss.storedPlayer(addr); err == nil {
 		*p = *stored
 	} else {
 		ss.noteReadErr(err)

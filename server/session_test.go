@@ -2,7 +2,10 @@ package server
 
 import (
 	"context"
+	"errors"
 	"testing"
+
+	"github.com/taflmail/taflmail/archive"
 )
 
 func TestKeysProtectTheGame(t *testing.T) {
@@ -27,4 +30,47 @@ func TestKeysProtectTheGame(t *testing.T) {
 	aliceKey := findGame(h.last(alice).msg.Subject, "", nil).tokens[0]
 	sent = h.deliver(alice, "[taflmail "+id+" "+aliceKey+"]", "1. d1-e1", nil)
 	mustContain(t, "keyed move", to(t, sent, bob).Text, "alice@player.test played d1-e1")
+}
+
+// TestStoredPlayerReadOnce: a session reads a player's row from the
+// archive once and answers every later question about it from that row
+// (its decision commits nothing before the end, so a second read would
+// give the same row); a player never stored is remembered as not found;
+// a failed read is not remembered.
+func TestStoredPlayerReadOnce(t *testing.T) {
+	h := newHarness(t)
+	ctx := context.Background()
+	if err := h.store.Commit(ctx, archive.Change{Players: []archive.Player{{Address: alice, Language: "de", MessagesOff: true}}}); err != nil {
+		t.Fatal(err)
+	}
+	ss := h.srv.newSession(h.ctx(), startCause("", h.now))
+	p, err := ss.storedPlayer(alice)
+	if err != nil || p.Language != "de" {
+		t.Fatalf("storedPlayer(alice) = %+v, %v; want her row", p, err)
+	}
+	if _, err := ss.storedPlayer("nobody@player.test"); !errors.Is(err, archive.ErrNotFound) {
+		t.Fatalf("storedPlayer(nobody) = %v, want ErrNotFound", err)
+	}
+	// Another writer changes alice's row: this session keeps what it read.
+	if err := h.store.Commit(ctx, archive.Change{Players: []archive.Player{{Address: alice, Language: "en"}}}); err != nil {
+		t.Fatal(err)
+	}
+	if again, err := ss.storedPlayer(alice); err != nil || again != p {
+		t.Errorf("storedPlayer(alice) again = %+v, %v; want the row read first", again, err)
+	}
+	if lang, off := ss.langOf(alice), ss.messagesOff(alice); lang != "de" || !off {
+		t.Errorf("langOf, messagesOff = %q, %v; want the session's row: de, true", lang, off)
+	}
+	// A new session reads the row as stored now.
+	if p, err := h.srv.newSession(h.ctx(), startCause("", h.now)).storedPlayer(alice); err != nil || p.Language != "en" {
+		t.Errorf("a new session's storedPlayer(alice) = %+v, %v; want language en", p, err)
+	}
+	// A read that fails is not kept.
+	h.store.Close()
+	if _, err := ss.storedPlayer("carol@player.test"); err == nil || errors.Is(err, archive.ErrNotFound) {
+		t.Fatalf("storedPlayer on a closed archive = %v; want a failure", err)
+	}
+	if _, kept := ss.stored["carol@player.test"]; kept {
+		t.Error("a failed read was kept")
+	}
 }
