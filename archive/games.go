@@ -48,7 +48,7 @@ const sqlProcessedOrHash = `SELECT EXISTS (SELECT 1 FROM processed_mails WHERE m
 // [Store.Commit] is what reliably refuses a duplicate.
 func (s *Store) Processed(ctx context.Context, messageID, contentHash string) (bool, error) {
 	var found bool
-	err := s.read(ctx, "processed", func(tx *txn) error {
+	err := s.readOne(ctx, "processed", func(tx querier) error {
 		if contentHash == "" {
 			return tx.QueryRowContext(ctx, sqlProcessed,
 				messageID).Scan(&found)
@@ -207,7 +207,7 @@ FROM players WHERE address = ?`
 func (s *Store) Player(ctx context.Context, address string) (*Player, error) {
 	const op = "player"
 	p := &Player{}
-	err := s.read(ctx, op, func(tx *txn) error {
+	err := s.readOne(ctx, op, func(tx querier) error {
 		var at sql.NullInt64
 		err := tx.QueryRowContext(ctx, sqlPlayer,
 			lower(address)).Scan(&p.Address, &p.Name, &p.Language, &p.MessagesOff, &at, &p.DigestZone, scanTime(&p.DigestDue),

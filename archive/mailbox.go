@@ -14,7 +14,7 @@ const sqlMailboxState = `SELECT uid_validity, last_uid FROM mailbox_state WHERE 
 // nothing (RFC 9051 section 2.3.1.1) and the mailbox is read from the start;
 // Processed then keeps mails from being handled twice.
 func (s *Store) MailboxState(ctx context.Context, mailbox string) (uidValidity, lastUID uint32, err error) {
-	err = s.read(ctx, "mailbox state", func(tx *txn) error {
+	err = s.readOne(ctx, "mailbox state", func(tx querier) error {
 		err := tx.QueryRowContext(ctx, sqlMailboxState,
 			mailbox).Scan(&uidValidity, &lastUID)
 		if isNoRows(err) {

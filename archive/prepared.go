@@ -113,3 +113,46 @@ func (t *txn) ExecContext(ctx context.Context, query string, args ...any) (sql.R
 	}
 	return t.Tx.ExecContext(ctx, query, args...)
 }
+
+// querier runs a statement: a transaction (*txn), or the Store's
+// database outside any transaction (alone).
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// alone runs a statement on its own, in SQLite's autocommit mode: through
+// the Store's prepared statement if the query has one, else as
+// database/sql's DB runs it.
+type alone struct {
+	db       *sql.DB
+	prepared prepared
+}
+
+// QueryContext is sql.DB's, through the prepared statement if query has one.
+func (a alone) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	if st := a.prepared[query]; st != nil {
+		return st.QueryContext(ctx, args...)
+	}
+	return a.db.QueryContext(ctx, query, args...)
+}
+
+// QueryRowContext is sql.DB's, through the prepared statement if query has one.
+func (a alone) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	if st := a.prepared[query]; st != nil {
+		return st.QueryRowContext(ctx, args...)
+	}
+	return a.db.QueryRowContext(ctx, query, args...)
+}
+
+// readOne is [Store.read] for a read of exactly one statement: fn runs
+// it outside any transaction. One statement reads one snapshot by itself,
+// so it needs no BEGIN and ROLLBACK around it, which the driver would
+// compile and run for every read (most of the reads of a mail's decision
+// are one statement: Processed, Player, Spectators). It counts as a call
+// under way for Close, and its errors are as read's.
+func (s *Store) readOne(ctx context.Context, op string, fn func(querier) error) error {
+	s.calls.start()
+	defer s.calls.end()
+	return fail(op, fn(alone{s.db, s.prepared}))
+}

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -207,5 +208,42 @@ func TestCloseClosesPrepared(t *testing.T) {
 	var ae *Error
 	if !errors.As(err, &ae) || ae.Op != "player" || errors.Is(err, ErrNotFound) {
 		t.Errorf("Player after Close = %v; want an *Error of op \"player\", not ErrNotFound", err)
+	}
+}
+
+// TestCloseWaitsForReadOne: a read of one statement outside a
+// transaction (readOne) counts as a call under way, so Close returns only
+// after it has run and given back its connection, as for read.
+func TestCloseWaitsForReadOne(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(ctx, filepath.Join(t.TempDir(), "taflmail.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := make(chan struct{})
+	var ran atomic.Bool
+	var readErr error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		readErr = s.readOne(ctx, "test read", func(q querier) error {
+			close(in)
+			<-s.calls.closing // Close has begun
+			var found bool
+			err := q.QueryRowContext(ctx, sqlProcessed, "<none>").Scan(&found)
+			ran.Store(true)
+			return err
+		})
+	}()
+	<-in
+	if err := s.Close(); err != nil {
+		t.Fatalf("Close = %v", err)
+	}
+	if !ran.Load() {
+		t.Error("Close returned before the read under way had run")
+	}
+	<-done
+	if readErr != nil {
+		t.Errorf("the read under way = %v", readErr)
 	}
 }
