@@ -244,6 +244,7 @@ func benchMailLoop(b *testing.B, batch int) {
 	}
 	b.ReportAllocs()
 	txns := w.store.WriteTransactions()
+	cpu := processCPU(b)
 	b.ResetTimer()
 	for k := 0; k < b.N; k += batch {
 		for j := k; j < min(k+batch, b.N); j++ {
@@ -252,6 +253,7 @@ func benchMailLoop(b *testing.B, batch int) {
 		w.poll(b)
 	}
 	b.StopTimer()
+	b.ReportMetric(float64(processCPU(b)-cpu)/float64(b.N)/1e3, "cpu-µs/mail")
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "mails/s")
 	// each write transaction waits for an fsync (synchronous=FULL)
 	b.ReportMetric(float64(w.store.WriteTransactions()-txns)/float64(b.N), "txns/mail")
@@ -369,6 +371,7 @@ func benchBareTransport(b *testing.B, batch int) {
 	var validity, last uint32
 	handled := 0
 	b.ReportAllocs()
+	cpu := processCPU(b)
 	b.ResetTimer()
 	for k := 0; k < b.N; k += batch {
 		for j := k; j < min(k+batch, b.N); j++ {
@@ -406,6 +409,7 @@ func benchBareTransport(b *testing.B, batch int) {
 		}
 	}
 	b.StopTimer()
+	b.ReportMetric(float64(processCPU(b)-cpu)/float64(b.N)/1e3, "cpu-µs/mail")
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "mails/s")
 
 	// Every mail was fetched once, answered twice and moved to Processed.
