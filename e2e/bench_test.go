@@ -211,7 +211,8 @@ func (w *loopWorld) newGame(b *testing.B, i int, moves []string) benchGame {
 // 12 plies per mail. batch=1 polls after each mail (the latency-bound
 // case); batch=10 lets ten mails queue before a poll. Run it on one core
 // too: -cpu 1,2. Beside mails/s it reports the archive's write
-// transactions per mail (txns/mail), each one an fsync.
+// transactions per mail (txns/mail), each one an fsync, and the process's
+// CPU time per mail (cpu-µs/mail, processCPU).
 func BenchmarkMailLoop(b *testing.B) {
 	for _, batch := range []int{1, 10} {
 		b.Run(fmt.Sprintf("batch=%d", batch), func(b *testing.B) { benchMailLoop(b, batch) })
@@ -288,7 +289,8 @@ func benchMailLoop(b *testing.B, batch int) {
 // pair per 12 mails, as the games of BenchmarkMailLoop, so the mailboxes
 // grow alike. batch=1 and batch=10 as there. The ratio of the two
 // benchmarks' mails/s, run side by side, is the share of the transport's
-// speed the referee keeps (docs/performance.md).
+// speed the referee keeps (docs/performance.md). It reports the
+// process's CPU time per mail too (cpu-µs/mail, processCPU).
 func BenchmarkBareTransport(b *testing.B) {
 	for _, batch := range []int{1, 10} {
 		b.Run(fmt.Sprintf("batch=%d", batch), func(b *testing.B) { benchBareTransport(b, batch) })
