@@ -47,7 +47,8 @@ func TestMoveRefusals(t *testing.T) {
 }
 
 // TestMoveHints: the common slips get a hint in the refusal, in the
-// player's language: a typographic dash or spaces around the dash, a
+// player's language: a typographic dash, spaces around the dash or no
+// dash at all, a
 // square off the board (Copenhagen runs a1 to k11), a rank no board has.
 // Nothing is played.
 func TestMoveHints(t *testing.T) {
@@ -61,6 +62,8 @@ func TestMoveHints(t *testing.T) {
 				{"d6 — d9", tr(lang, "hint.dash", "d6-d9")},
 				{"d6 - d9", tr(lang, "hint.dash", "d6-d9")},
 				{"1. a4 -a2", tr(lang, "hint.dash", "1. a4-a2")},
+				{"h3h4", tr(lang, "hint.dash", "h3-h4")},
+				{"1. a4 a2", tr(lang, "hint.dash", "1. a4-a2")},
 				{"k12-k1", tr(lang, "hint.board", "k11")},
 				{"d1-d33", tr(lang, "hint.board", "k11")},
 			}
@@ -75,7 +78,9 @@ func TestMoveHints(t *testing.T) {
 	}
 }
 
-// TestDashHint: which lines get the dash hint, and what it proposes.
+// TestDashHint: which lines get the dash hint, and what it proposes; a
+// move without its dash ("e5e3", the outside trial) gets it as one with a
+// typographic dash does.
 func TestDashHint(t *testing.T) {
 	for line, want := range map[string]string{
 		"h3–h4":                             "h3-h4",
@@ -83,6 +88,11 @@ func TestDashHint(t *testing.T) {
 		"Kf6 − c6":                          "Kf6-c6",
 		"12. d6 - d9":                       "12. d6-d9",
 		"12... d6- d9":                      "12... d6-d9",
+		"e5e3":                              "e5-e3", // no dash at all
+		"1... e5e3":                         "1... e5-e3",
+		"Kf6c6":                             "Kf6-c6",
+		"d6 d9":                             "d6-d9",
+		"d1-d3.":                            "",
 		"d1-d3":                             "", // nothing to mend
 		"d1 – d3 please":                    "", // mended, still no move
 		"new brandubh with bob@player.test": "",

@@ -14,9 +14,10 @@ import (
 // added to the refusal, in the player's language.
 
 // dashSlip finds a move written with a typographic dash (en dash, em dash,
-// minus sign, Unicode hyphens: word processors and phones put them in) or
-// with spaces around the hyphen: "h3–h4", "d6 - d9", "d6 -d9".
-var dashSlip = regexp.MustCompile(`([A-Za-z]{1,2}[0-9]{1,2})(\s*[‐‑‒–—―−]\s*|\s+-\s*|-\s+)([A-Za-z][0-9]{1,2})`)
+// minus sign, Unicode hyphens: word processors and phones put them in),
+// with spaces around the hyphen, or with no dash at all: "h3–h4",
+// "d6 - d9", "d6 -d9", "e5e3", "e5 e3".
+var dashSlip = regexp.MustCompile(`([A-Za-z]{1,2}[0-9]{1,2})(\s*[‐‑‒–—―−]\s*|\s+-\s*|-\s+|\s*)([A-Za-z][0-9]{1,2})`)
 
 // dashHint returns the hint for a line that does not parse because of its
 // dash, "Write moves as d6-d9.", or "" when mending the dash does not make
