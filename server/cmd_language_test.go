@@ -64,3 +64,34 @@ func TestStoredLanguageWins(t *testing.T) {
 	sent = h.reply(bob, "brett")
 	mustContain(t, "board for a player without a choice", to(t, sent, bob).Text, tr(german, "greeting"), "Angreifer am Zug")
 }
+
+// TestSlipKeepsLanguage (outside trial): a German line that is no
+// command — a misspelt one ("rücknahme annehmn", answered "Did you
+// mean …?") or one that does not parse ("remis anbiten") — is answered
+// in German, but stores no language: the player's next replies, and the
+// subject of the game's thread, stay in the language they were in. A
+// German command that parses still stores German.
+func TestSlipKeepsLanguage(t *testing.T) {
+	for _, line := range []string{"rücknahme annehmn", "remis anbiten"} {
+		h := newHarness(t)
+		startBrandubh(t, h)
+		before := h.last(alice).msg.Subject
+		sent := h.reply(alice, line)
+		mustContain(t, line, to(t, sent, alice).Text, "> "+line, tr(german, "err.nothing"))
+		if l := h.player(alice).Language; l != "" {
+			t.Errorf("%q stored the language %q, want none", line, l)
+		}
+		got := to(t, h.reply(alice, "board"), alice)
+		mustContain(t, "board after "+line, got.Text, tr(english, "greeting"), "attackers to move")
+		mustNotContain(t, "board after "+line, got.Text, tr(german, "greeting"))
+		if got.Subject != before {
+			t.Errorf("after %q the subject is %q, want %q", line, got.Subject, before)
+		}
+	}
+	h := newHarness(t)
+	startBrandubh(t, h)
+	h.reply(alice, "brett")
+	if l := h.player(alice).Language; l != german {
+		t.Errorf("brett stored the language %q, want %q", l, german)
+	}
+}

@@ -148,17 +148,46 @@ func (ss *session) run() error {
 // is stored). A stored language, chosen with language/sprache or guessed
 // from an earlier mail, wins over the command words, so that a player who
 // wrote "language en" and then "brett" is answered in English and the
-// game's thread keeps its subject (docs/commands.md, Languages).
+// game's thread keeps its subject (docs/commands.md, Languages). Only a
+// line that parsed is stored as a guess: a German line that did not
+// (a misspelt "rücknahme annehmn", nearmiss.go, or "remis anbiten") is
+// answered in German, the language of the command it resembles, in this
+// reply only, so that one slip does not turn an English player's mail
+// German for good (outside trial).
 func (ss *session) chooseLanguage(lines []commandLine) {
+	slip := false
 	for _, l := range lines {
-		if l.cmd != nil && l.cmd.German() || l.cmd == nil && firstWordGerman(l.text) {
+		var near *nearMiss
+		switch {
+		case l.err == nil && l.cmd != nil && l.cmd.German():
 			if p := ss.playerRow(ss.from); p.Language == "" {
 				ss.lang = german
 				p.Language = german
 			}
 			return
+		case errors.As(l.err, &near):
+			slip = slip || firstWordGerman(near.phrase)
+		case l.err != nil:
+			slip = slip || firstWordGerman(l.text)
 		}
 	}
+	if slip && ss.storedLanguage(ss.from) == "" {
+		ss.lang = german
+	}
+}
+
+// storedLanguage returns the language stored for addr, as this mail
+// leaves it so far, or "" for none; it makes no player row.
+func (ss *session) storedLanguage(addr string) string {
+	if p, ok := ss.players[addr]; ok {
+		return p.Language
+	}
+	p, err := ss.storedPlayer(addr)
+	ss.noteReadErr(err)
+	if err != nil {
+		return ""
+	}
+	return p.Language
 }
 
 // firstWordGerman reports whether a line starts with a German keyword.
