@@ -20,10 +20,17 @@ func (e *nearMiss) Error() string { return "server: did you mean " + e.phrase + 
 
 // nearLine returns the command phrase a line of a mail's text is near to
 // (nearmiss.Command; nearmiss.Alone when alone, the line being the only
-// one of its text, onlyLine), or "" for a command line, a quoted line, a
-// game tag line or prose.
+// one of its text, onlyLine) or is with a sentence's marks at its ends
+// (punctuated), or "" for a command line, a quoted line, a game tag line
+// or prose.
 func nearLine(line string, alone bool) string {
-	if strings.HasPrefix(strings.TrimSpace(line), ">") || subjectTag.MatchString(line) || grammar.IsCommandLine(line) {
+	if strings.HasPrefix(strings.TrimSpace(line), ">") || subjectTag.MatchString(line) {
+		return ""
+	}
+	if p := punctuated(line); p != "" {
+		return p
+	}
+	if grammar.IsCommandLine(line) {
 		return ""
 	}
 	if alone {
@@ -51,4 +58,46 @@ func onlyLine(text string) int {
 		only = i
 	}
 	return only
+}
+
+// sentenceMarks are the marks a sentence ends (or, in Spanish, starts)
+// with, which a player may put after a command as after any sentence.
+const sentenceMarks = ".!?,;:…¡¿"
+
+// punctuated returns the command phrase (grammar.CommandPhrases, its
+// words joined by one space, lower case) that line is with sentence marks
+// at its ends ("Accept.", "Verlauf!", "Help?", "remis anbieten!"), or ""
+// for any other line: one without such marks, or whose words without
+// them are no phrase that is a command on its own ("OK.", "Thanks!",
+// "New game?", "Watch!"). A move keeps the grammar's rule: "d1-d3." is
+// refused under its "." (outside trial).
+func punctuated(line string) string {
+	t := strings.TrimSpace(line)
+	bare := strings.TrimSpace(strings.Trim(t, sentenceMarks))
+	if bare == t || bare == "" {
+		return ""
+	}
+	phrase := strings.ToLower(strings.Join(strings.Fields(bare), " "))
+	for _, p := range grammar.CommandPhrases() {
+		if strings.Join(p, " ") != phrase {
+			continue
+		}
+		if _, err := grammar.ParseCommand("mail", 1, phrase); err == nil {
+			return phrase
+		}
+		return ""
+	}
+	return ""
+}
+
+// endsGame reports whether cmd, a command read from a punctuated line,
+// would end a game at once (resign, accept draw): such a line ("Resign?")
+// may be a question to the opponent, so it is asked about, "Did you
+// mean …?", and not run.
+func endsGame(cmd grammar.Command) bool {
+	switch cmd.(type) {
+	case *grammar.ResignCommand, *grammar.AcceptDrawCommand:
+		return true
+	}
+	return false
 }

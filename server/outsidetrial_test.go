@@ -139,3 +139,83 @@ func TestTrialPastedRepliesNotRead(t *testing.T) {
 		}
 	}
 }
+
+// TestTrialPunctuatedCommand (outside trial): a line that is one command
+// phrase with sentence marks at its ends ("Accept.", "Board.",
+// "Verlauf!", "Help?") is read as that command and not passed on to the
+// opponent; one that would end the game at once ("Resign?", "Accept
+// draw.") is asked about, "Did you mean …?", and not run; prose with
+// marks ("Thanks!", "OK.", "Good game!") is still prose, and a move with
+// a mark after it is still refused by the move grammar.
+func TestTrialPunctuatedCommand(t *testing.T) {
+	h := newHarness(t)
+	didYouMean := strings.SplitN(tr(english, "err.didyoumean", "\x00"), "\x00", 2)[0]
+	sent := h.deliver("carol@player.test", "x", "Help?\n", nil)
+	mustContain(t, "Help?", to(t, sent, "carol@player.test").Text, tr(english, "help.intro"))
+	h.mustRefuse()
+
+	sent = h.deliver(alice, "a game?", "new brandubh with bob@player.test", nil)
+	id := findGame(to(t, sent, bob).Subject, "", nil).id
+	sent = h.reply(bob, "Accept.")
+	h.mustRefuse()
+	if g := h.gameOf(id); g.Status != archive.Active || g.MessageToAttackers != "" {
+		t.Fatalf("after Accept. the game is %s, alice's waiting message %q; want it active and nothing passed on", g.Status, g.MessageToAttackers)
+	}
+	mustNotContain(t, "alice's start mail", to(t, sent, alice).Text, "Accept.")
+
+	text := to(t, h.reply(alice, "Board."), alice).Text
+	h.mustRefuse()
+	mustContain(t, "Board.", text, "attackers to move")
+	text = to(t, h.reply(bob, "Verlauf!"), bob).Text
+	h.mustRefuse()
+	mustContain(t, "Verlauf!", text, `[Variant "brandubh"]`)
+	if g := h.gameOf(id); g.MessageToAttackers != "" || g.MessageToDefenders != "" {
+		t.Errorf("commands with marks were passed on: %q, %q", g.MessageToAttackers, g.MessageToDefenders)
+	}
+
+	for _, c := range []struct{ line, near string }{{"Resign?", "resign"}, {"Accept draw.", "accept draw"}} {
+		text := to(t, h.reply(alice, c.line), alice).Text
+		mustContain(t, c.line, text, "> "+c.line, tr(english, "err.didyoumean", c.near))
+		if g := h.gameOf(id); g.Status != archive.Active || g.MessageToDefenders != "" {
+			t.Errorf("%q: the game is %s, bob's waiting message %q; want it active and nothing passed on", c.line, g.Status, g.MessageToDefenders)
+		}
+	}
+
+	for _, line := range []string{"Thanks!", "OK.", "Good game!"} {
+		text := to(t, h.reply(bob, line), bob).Text
+		h.mustRefuse("err.nocommand")
+		mustNotContain(t, line, text, didYouMean)
+		if g := h.gameOf(id); !strings.Contains(g.MessageToAttackers, line) {
+			t.Errorf("%q: alice's waiting message is %q, want the prose", line, g.MessageToAttackers)
+		}
+	}
+
+	before := h.state(id)
+	refusedOnly(t, h, id, before, h.reply(alice, "d1-d3."), alice, "> d1-d3.", tr(english, "syntax.char", "'.'"))
+}
+
+// TestPunctuated: which lines are a command phrase with sentence marks at
+// their ends, and which phrase.
+func TestPunctuated(t *testing.T) {
+	for line, want := range map[string]string{
+		"Accept.":            "accept",
+		"  Board. ":          "board",
+		"Verlauf!":           "verlauf",
+		"¿Help?":             "help",
+		"Remis  Anbieten!!":  "remis anbieten",
+		"help ?":             "help",
+		"accept":             "", // no marks: a command line as it is
+		"OK.":                "",
+		"Thanks!":            "",
+		"Good game!":         "",
+		"New game?":          "", // "new" wants more
+		"Watch!":             "",
+		"d1-d3.":             "", // a move: the grammar's rule
+		"Accept, thank you!": "",
+		"...":                "",
+	} {
+		if got := punctuated(line); got != want {
+			t.Errorf("punctuated(%q) = %q, want %q", line, got, want)
+		}
+	}
+}

@@ -18,8 +18,10 @@ type commandLine struct {
 }
 
 // commandLines finds the command lines of the mail: the lines of the reply
-// text that IsCommandLine accepts, and those that are a command with a
-// typo (nearLine); when it has none, those of the HTML
+// text that IsCommandLine accepts, those that are a command with
+// sentence marks at its ends (punctuated: "Accept." is read as accept,
+// "Resign?" asked about), and those that are a command with a typo
+// (nearLine); when it has none, those of the HTML
 // alternative (a plain part that is only a placeholder, issue 8 §5); when
 // that has none either, the subject. A line repeated word for word is read
 // once, and at most maxCommandLines distinct lines are read: unread counts
@@ -40,6 +42,10 @@ func (ss *session) commandLines() (lines []commandLine, unread int) {
 			}
 			key := strings.ToLower(strings.Join(strings.Fields(line), " "))
 			near := nearLine(line, i == only)
+			bare := punctuated(line) // "Accept.": the command, read as written without its marks
+			if bare != "" {
+				key = bare
+			}
 			if seen[key] || !grammar.IsCommandLine(line) && near == "" {
 				continue
 			}
@@ -48,7 +54,13 @@ func (ss *session) commandLines() (lines []commandLine, unread int) {
 				unread++
 				continue
 			}
-			if near != "" { // a misspelt command: answered, never relayed (nearmiss.go)
+			if bare != "" {
+				if cmd, err := grammar.ParseCommand("mail", i+1, bare); err == nil && !endsGame(cmd) {
+					lines = append(lines, commandLine{n: i + 1, text: line, cmd: cmd})
+					continue
+				}
+			}
+			if near != "" { // a misspelt command, or "Resign?": answered, never relayed (nearmiss.go)
 				lines = append(lines, commandLine{n: i + 1, text: line, err: &nearMiss{phrase: near}})
 				continue
 			}
