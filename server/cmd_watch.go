@@ -120,12 +120,19 @@ func (ss *session) watchReply(t *table, id string, was *archive.Spectator, resul
 	if resultsOnly {
 		key = "watch.results"
 	}
-	text := tr(ss.lang, key, id, t.g.Attackers, t.g.Defenders) + "\n" + tr(ss.lang, "watch.how", id)
+	n2 := ss.noteFor(ss.from, ss.lang, nil)
+	here := ss.contextTable() == nil && (n2.game == nil || n2.game == t)
+	how := "watch.how"
+	if !here {
+		// the reply goes to another game's thread: a bare "unwatch"
+		// there would name that game (trial 3 report §1)
+		how = "watch.how.send"
+	}
+	text := tr(ss.lang, key, id, t.g.Attackers, t.g.Defenders) + "\n" + tr(ss.lang, how, id)
 	if was != nil && was.ResultsOnly == resultsOnly {
 		text = tr(ss.lang, "watch.already", id)
 	}
-	n2 := ss.noteFor(ss.from, ss.lang, nil)
-	if ss.contextTable() == nil && (n2.game == nil || n2.game == t) {
+	if here {
 		// the reply is about the watched game: its tag (without a key),
 		// board and move list; a reply to a mail about one of the
 		// sender's own games stays about that game (compose)
@@ -138,8 +145,9 @@ func (ss *session) watchReply(t *table, id string, was *archive.Spectator, resul
 		return
 	}
 	// the reply is about another game of the sender's: this one's board
-	// goes into the text
-	ss.addSection(n2, text+"\n\n"+t.board(ss.lang)+"\n"+tr(ss.lang, "move.list")+"\n"+t.moveList(ss.lang))
+	// goes into the text, and each board says whose game it shows
+	n2.boards = true
+	ss.addSection(n2, text+"\n\n"+tr(ss.lang, "board.of", id)+"\n"+t.board(ss.lang)+"\n"+tr(ss.lang, "move.list")+"\n"+t.moveList(ss.lang))
 }
 
 // watchConsent decides whether the sender's "watch" of what ("watch

@@ -135,6 +135,8 @@ func TestWatch(t *testing.T) {
 	mustContain(t, "result mail", sent[2].msg.Text, tr(english, "over.result", "the defenders win, the attackers resigned", id),
 		"[Result \"defenders\"]", "1. d1-e1 d3-f3")
 	mustContain(t, "result subject", sent[2].msg.Subject, "[taflmail "+id+"] ", "game over")
+	// the game is over: nothing is left to stop watching
+	mustNotContain(t, "result mail", sent[2].msg.Text, tr(english, "watch.how", id))
 }
 
 // TestWatchGerman: "zuschauen" and "zuschauen beenden" in German, the
@@ -312,6 +314,17 @@ func TestWatchInGameThread(t *testing.T) {
 	if strings.Count(m.Text, "a  b  c  d  e  f  g") != 4 {
 		t.Errorf("want two boards (her game's and the watched one's):\n%s", m.Text)
 	}
+	// a bare "unwatch" in this thread would name alice's game: the
+	// answer names the watched one; each board says whose game it shows,
+	// the watched game's first
+	mustContain(t, "alice's answer", m.Text, tr(english, "watch.how.send", other))
+	mustNotContain(t, "alice's answer", m.Text, tr(english, "watch.how", other))
+	mine, theirs := strings.Index(m.Text, tr(english, "board.of", id)+"\n"), strings.Index(m.Text, tr(english, "board.of", other)+"\n")
+	if theirs < 0 || mine < theirs {
+		t.Errorf("want the watched game's board labelled, then alice's:\n%s", m.Text)
+	}
+	sent = h.reply(alice, "unwatch "+other)
+	mustContain(t, "unwatch with the id", to(t, sent, alice).Text, tr(english, "watch.stopped", other))
 }
 
 // TestWatchTournament: "watch ID" before the start follows every game of

@@ -256,6 +256,9 @@ func (ss *session) body(n *note) string {
 		if c := ss.clocksText(n.lang, t); c != "" {
 			b.WriteString(c + "\n\n") // both clocks in every mail (clock.go)
 		}
+		if n.boards {
+			b.WriteString(tr(n.lang, "board.of", t.g.ID) + "\n")
+		}
 		b.WriteString(t.board(n.lang) + "\n")
 		b.WriteString(tr(n.lang, "move.list") + "\n" + t.moveList(n.lang) + "\n")
 		if tok := tokenOf(t.g, n.to); tok != "" {

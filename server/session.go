@@ -128,6 +128,11 @@ type note struct {
 	// replaces is the held reply whose place this one takes, nil for
 	// none: it is threaded as that reply was (engine_hold.go).
 	replaces *archive.OutboxMail
+	// boards is true when a section holds the board of another game than
+	// game (a "watch" answered in the thread of the sender's own game,
+	// cmd_watch.go): then each board of the mail is labelled with its
+	// game ("board.of").
+	boards bool
 }
 
 // noteKey is the key in session.notes of the reply to addr about the

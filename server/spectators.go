@@ -337,7 +337,7 @@ func plySide(v *engine.Variant, n int) string {
 // spectatorBody writes a spectator's mail: the game header, text, with
 // board the board, the move list and the clocks, then how to stop
 // watching (stop: the game's id, or the tournament's the spectator
-// follows). It never holds a player's key.
+// follows; nothing when the game, and so its watching, is over). It never holds a player's key.
 func (ss *session) spectatorBody(t *table, lang, text, stop string, board bool) string {
 	var b strings.Builder
 	b.WriteString(tr(lang, "greeting") + "\n\n")
@@ -350,7 +350,11 @@ func (ss *session) spectatorBody(t *table, lang, text, stop string, board bool) 
 		if c := ss.spectatorClock(t, lang); c != "" {
 			b.WriteString(c + "\n\n")
 		}
-		b.WriteString(tr(lang, "watch.how", stop) + "\n\n")
+		if t.g.Status != archive.Finished || stop != t.g.ID {
+			// an ended game has nothing left to stop; a tournament's
+			// spectator still follows its other games
+			b.WriteString(tr(lang, "watch.how", stop) + "\n\n")
+		}
 	}
 	b.WriteString(tr(lang, "signature") + "\n")
 	return b.String()

@@ -195,6 +195,8 @@ var catalogDE = map[string]string{
 	"watch.results":        "Du verfolgst das Ergebnis der Partie %s (%s gegen %s): du bekommst eine Mail, wenn sie endet.",
 	"watch.already":        "Du schaust der Partie %s schon zu.",
 	"watch.how":            "Zum Beenden antworte \"zuschauen beenden\" auf diese Mail oder schicke \"zuschauen beenden %s\".",
+	"watch.how.send":       "Zum Beenden schicke \"zuschauen beenden %s\".",
+	"board.of":             "Das Brett der Partie %s:",
 	"watch.tomove":         "Zug %d: %s am Zug.",
 	"watch.stopped":        "Du schaust der Partie %s nicht mehr zu.",
 	"watch.private":        "Die Spieler der Partie %s erlauben keine Zuschauer mehr, daher schaust du ihr nicht mehr zu.",

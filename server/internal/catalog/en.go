@@ -197,6 +197,8 @@ var catalogEN = map[string]string{
 	"watch.results":        "You are watching game %s (%s against %s) for its result: you get one mail when it ends.",
 	"watch.already":        "You are watching game %s already.",
 	"watch.how":            "To stop, reply \"unwatch\" to this mail or send \"unwatch %s\".",
+	"watch.how.send":       "To stop, send \"unwatch %s\".",
+	"board.of":             "The board of game %s:",
 	"watch.tomove":         "Move %d: the %s to move.",
 	"watch.stopped":        "You no longer watch game %s.",
 	"watch.private":        "The players of game %s no longer allow spectators, so you no longer watch it.",
