@@ -51,7 +51,7 @@ func (ss *session) accept(*grammar.AcceptCommand) error {
 	ss.tell(t.g.Challenger, t, func(lang string) string {
 		return tr(lang, "challenge.accepted", ss.from)
 	})
-	ss.say(t, tr(ss.lang, "challenge.accepted", ss.from))
+	ss.say(t, tr(ss.lang, "challenge.accepted.you")) // the accepter reads "You accepted …"
 	ss.showPosition(t)
 	return nil
 }

@@ -24,7 +24,9 @@ func TestAcceptDecline(t *testing.T) {
 		t.Fatalf("after accept: %v, %d mails", g, len(sent))
 	}
 	mustContain(t, "start", to(t, sent, alice).Text, tr(english, "challenge.accepted", bob), tr(english, "move.yours", 1, "attackers"))
-	mustContain(t, "start", to(t, sent, bob).Text, tr(english, "challenge.accepted", bob), tr(english, "move.theirs", 1, "attackers"))
+	// bob reads of his own accept as "You …" (trial 3 report §2)
+	mustContain(t, "start", to(t, sent, bob).Text, tr(english, "challenge.accepted.you"), tr(english, "move.theirs", 1, "attackers"))
+	mustNotContain(t, "start", to(t, sent, bob).Text, bob+" accepted")
 	active := h.state(id)
 	// a second accept (trial 22): the game is running, since its start
 	g, err := h.store.Game(context.Background(), id)

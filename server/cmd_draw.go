@@ -63,7 +63,7 @@ func (ss *session) declineDraw(*grammar.DeclineDrawCommand) error {
 	}
 	t.g.DrawOfferBy = ""
 	t.changed = true
-	ss.say(t, tr(ss.lang, "draw.declined", ss.from))
+	ss.say(t, tr(ss.lang, "draw.declined.you"))
 	ss.tell(opponentOf(t.g, ss.from), t, func(lang string) string { return tr(lang, "draw.declined", ss.from) })
 	return nil
 }

@@ -22,7 +22,8 @@ func TestDraw(t *testing.T) {
 	refusedWith(t, h, id, offered, h.reply(alice, "accept draw"), alice, english, "err.nodraw")
 	sent = h.reply(bob, "remis ablehnen")
 	mustContain(t, "decline", to(t, sent, alice).Text, tr(english, "draw.declined", bob))
-	mustContain(t, "decline", to(t, sent, bob).Text, tr(german, "draw.declined", bob))
+	mustContain(t, "decline", to(t, sent, bob).Text, tr(german, "draw.declined.you"))
+	mustNotContain(t, "decline", to(t, sent, bob).Text, tr(german, "draw.declined", bob))
 	if g := h.state(id); g.DrawOfferBy != "" || g.Status != "active" {
 		t.Fatalf("after the decline: %v", g)
 	}

@@ -115,10 +115,11 @@ func (ss *session) acceptTakeback(*grammar.AcceptTakebackCommand) error {
 		}
 	}
 	ss.dropConditions(t)
-	done := func(lang string) string { return tr(lang, "takeback.done", asker, undone.Move, ss.from) }
-	ss.tell(asker, t, done)
-	ss.say(t, done(ss.lang))
-	ss.tellSpectators(t, done)
+	// each player reads of their own part as "You …", spectators of both
+	// by address
+	ss.tell(asker, t, func(lang string) string { return tr(lang, "takeback.done.asker", undone.Move, ss.from) })
+	ss.say(t, tr(ss.lang, "takeback.done.you", asker, undone.Move))
+	ss.tellSpectators(t, func(lang string) string { return tr(lang, "takeback.done", asker, undone.Move, ss.from) })
 	ss.showPosition(t)
 	return nil
 }
@@ -132,9 +133,8 @@ func (ss *session) declineTakeback(*grammar.DeclineTakebackCommand) error {
 	asker := addressOf(t.g, t.g.TakebackBy)
 	t.g.TakebackBy = ""
 	t.changed = true
-	text := func(lang string) string { return tr(lang, "takeback.declined", ss.from) }
-	ss.say(t, text(ss.lang))
-	ss.tell(asker, t, text)
+	ss.say(t, tr(ss.lang, "takeback.declined.you"))
+	ss.tell(asker, t, func(lang string) string { return tr(lang, "takeback.declined", ss.from) })
 	return nil
 }
 

@@ -23,6 +23,8 @@ func TestTakeback(t *testing.T) {
 	h.reply(alice, "takeback")
 	sent := h.reply(bob, "decline takeback")
 	mustContain(t, "declined", to(t, sent, alice).Text, tr(english, "takeback.declined", bob))
+	mustContain(t, "declined", to(t, sent, bob).Text, tr(english, "takeback.declined.you"))
+	mustNotContain(t, "declined", to(t, sent, bob).Text, bob+" declined")
 	sent = h.reply(alice, "takeback")
 	mustContain(t, "asked", to(t, sent, alice).Text, tr(english, "takeback.asked", bob, "d2-c2"))
 	mustContain(t, "offered", to(t, sent, bob).Text, tr(english, "takeback.offered", alice, "d2-c2"))
@@ -34,8 +36,10 @@ func TestTakeback(t *testing.T) {
 		t.Fatalf("the takeback caused %d mails, want alice, bob, watcher:\n%s", len(sent), texts(sent))
 	}
 	done := tr(english, "takeback.done", alice, "d2-c2", bob)
-	mustContain(t, "alice's mail", to(t, sent, alice).Text, done, trn(english, "cond.dropped", 1, 1), tr(english, "move.yours", 2, "attackers"))
-	mustContain(t, "bob's mail", to(t, sent, bob).Text, done, tr(english, "move.theirs", 2, "attackers"))
+	// each player reads of their own part as "You …" (trial 3 report §2)
+	mustContain(t, "alice's mail", to(t, sent, alice).Text, tr(english, "takeback.done.asker", "d2-c2", bob), trn(english, "cond.dropped", 1, 1), tr(english, "move.yours", 2, "attackers"))
+	mustContain(t, "bob's mail", to(t, sent, bob).Text, tr(english, "takeback.done.you", alice, "d2-c2"), tr(english, "move.theirs", 2, "attackers"))
+	mustNotContain(t, "the players' mails", to(t, sent, alice).Text+to(t, sent, bob).Text, done)
 	mustContain(t, "watcher's mail", to(t, sent, watcher).Text, done, tr(english, "watch.tomove", 2, "attackers"))
 	g, err := h.store.Game(t.Context(), id)
 	if err != nil {
@@ -94,7 +98,7 @@ func TestTakebackAnswers(t *testing.T) {
 	h.reply(bob, "remis anbieten")
 	h.reply(bob, "zurücknehmen")
 	sent = h.reply(alice, "rücknahme annehmen")
-	mustContain(t, "draw lapsed", to(t, sent, bob).Text, tr(german, "takeback.drawlapsed"), tr(german, "takeback.done", bob, "d3-f3", alice))
+	mustContain(t, "draw lapsed", to(t, sent, bob).Text, tr(german, "takeback.drawlapsed"), tr(german, "takeback.done.asker", "d3-f3", alice))
 	if g := h.state(id); g.DrawOfferBy != "" || len(g.Plies) != 1 {
 		t.Fatalf("after the takeback: %v", g)
 	}

@@ -52,6 +52,10 @@ func TestWithdrawConfirmation(t *testing.T) {
 			t.Errorf("bob's game %s: %s %q %q", g.ID, g.Status, g.Result, g.Reason)
 		}
 		gameMail(t, sent, opponentOf(g, bob), g.ID)
+		// bob reads of his own withdrawal as "Du …" (trial 3 report §2)
+		mine := gameMail(t, sent, bob, g.ID).Text
+		mustContain(t, "bob's game mail", mine, tr(german, "withdraw.told.annulled.you", "Cup cup"))
+		mustNotContain(t, "bob's game mail", mine, bob+" ist aus")
 		n++
 	}
 	if n != 4 {

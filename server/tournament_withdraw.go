@@ -109,14 +109,18 @@ func (ss *session) endWithdrawnGame(ev *event, e archive.Entry, t *table) error 
 		return err
 	}
 	t.g.Status, t.g.EndedAt, t.g.DrawOfferBy = archive.Finished, ss.now, ""
-	key := "withdraw.told.lost"
+	key, mine := "withdraw.told.lost", "withdraw.told.lost.you"
 	if e.Annulled {
-		t.g.Result, t.g.Reason, key = "", "annulled", "withdraw.told.annulled"
+		t.g.Result, t.g.Reason, key, mine = "", "annulled", "withdraw.told.annulled", "withdraw.told.annulled.you"
 	} else {
 		t.g.Result, t.g.Reason = opponentSide(sideOf(t.g, e.Player)), "withdrawal"
 	}
 	t.changed = true
 	for _, addr := range []string{t.g.Attackers, t.g.Defenders} {
+		if addr == e.Player { // the player who withdrew reads "You withdrew …"
+			ss.tell(addr, t, func(lang string) string { return tr(lang, mine, ev.t.Name) })
+			continue
+		}
 		ss.tell(addr, t, func(lang string) string { return tr(lang, key, e.Player, ev.t.Name) })
 	}
 	ss.showPosition(t)

@@ -54,8 +54,10 @@ var catalogTournamentDE = map[string]string{
 	"start.watch.group": "Gruppe %d:",
 	"start.watch.more":  "… und %d weitere Partien; schicke \"tabelle %s\" für die Kreuztabelle.",
 
-	"withdraw.told.lost":     "%s ist aus %s ausgeschieden: diese Partie ist für ihn verloren.",
-	"withdraw.told.annulled": "%s ist aus %s ausgeschieden, bevor er die Hälfte seiner Partien beendet hatte: diese Partie wird annulliert, wie alle seine Partien.",
+	"withdraw.told.lost":         "%s ist aus %s ausgeschieden: diese Partie ist für ihn verloren.",
+	"withdraw.told.annulled":     "%s ist aus %s ausgeschieden, bevor er die Hälfte seiner Partien beendet hatte: diese Partie wird annulliert, wie alle seine Partien.",
+	"withdraw.told.lost.you":     "Du bist aus %s ausgeschieden: diese Partie ist für dich verloren.",
+	"withdraw.told.annulled.you": "Du bist aus %s ausgeschieden, bevor du die Hälfte deiner Partien beendet hattest: diese Partie wird annulliert, wie alle deine Partien.",
 
 	"tournaments.none":           "Gerade nimmt kein Turnier Anmeldungen an, und keines läuft.",
 	"tournaments.open.header":    "Turniere, zu denen du dich anmelden kannst:",

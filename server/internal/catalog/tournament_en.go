@@ -56,8 +56,10 @@ var catalogTournamentEN = map[string]string{
 	"start.watch.group": "Group %d:",
 	"start.watch.more":  "… and %d more games; send \"standings %s\" for the crosstable.",
 
-	"withdraw.told.lost":     "%s withdrew from %s: this game is lost for them.",
-	"withdraw.told.annulled": "%s withdrew from %s before finishing half of their games: this game is annulled, as are all their games.",
+	"withdraw.told.lost":         "%s withdrew from %s: this game is lost for them.",
+	"withdraw.told.annulled":     "%s withdrew from %s before finishing half of their games: this game is annulled, as are all their games.",
+	"withdraw.told.lost.you":     "You withdrew from %s: this game is lost for you.",
+	"withdraw.told.annulled.you": "You withdrew from %s before finishing half of your games: this game is annulled, as are all your games.",
 
 	"tournaments.none":           "No tournament takes entries or is running just now.",
 	"tournaments.open.header":    "Tournaments you may join:",
