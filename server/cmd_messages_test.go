@@ -226,3 +226,24 @@ func TestChallengeGreetingMessagesOff(t *testing.T) {
 	mustNotContain(t, "invitation", to(t, sent, carol).Text, "Hello there", "writes:")
 	mustContain(t, "challenger's confirmation", to(t, sent, alice).Text, tr(english, "message.refused", carol))
 }
+
+// TestMessageTopPosted: alice writes her move and a few words above the
+// referee's last mail to her, pasted without quote marks and without an
+// "On … wrote:" line; bob gets her words, not the referee's greeting that
+// begins the pasted mail (trial 3 report §3). A greeting of her own,
+// followed by her own words, is passed on.
+func TestMessageTopPosted(t *testing.T) {
+	h := newHarness(t)
+	startBrandubh(t, h)
+	old := h.last(alice).msg.Text
+	if !strings.HasPrefix(old, tr(english, "greeting")+"\n\n") {
+		t.Fatalf("the referee's mail does not begin with its greeting:\n%s", old)
+	}
+	sent := h.reply(alice, "d1-e1\nYour turn, Bob!\nAlice\n\n"+old)
+	block := messageBlock(to(t, sent, bob).Text, alice)
+	mustContain(t, "message to bob", block, "alice@player.test writes:\n\n  Your turn, Bob!\n  Alice\n")
+	mustNotContain(t, "message to bob", block, "Hello,")
+
+	sent = h.reply(bob, "Hello,\n\nnice move.\nd3-f3")
+	mustContain(t, "message to alice", messageBlock(to(t, sent, alice).Text, bob), "bob@player.test writes:\n\n  Hello,\n\n  nice move.\n")
+}

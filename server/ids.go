@@ -161,17 +161,24 @@ func gamesTagged(text string) []string {
 	return ids
 }
 
-// ownMailLine returns the byte offset of text's first line that only our
-// own mails have (ownLine), or -1.
+// ownMailLine returns the byte offset of the first line of our own mail
+// quoted without marks in text (ownStart: its greeting, or its first line
+// that only our own mails have), or -1.
 func ownMailLine(text string) int {
+	lines := strings.SplitAfter(text, "\n")
+	trimmed := make([]string, len(lines))
+	for i, line := range lines {
+		trimmed[i] = strings.TrimRight(line, "\r\n")
+	}
+	start := ownStart(trimmed)
+	if start < 0 {
+		return -1
+	}
 	off := 0
-	for _, line := range strings.SplitAfter(text, "\n") {
-		if ownLine(strings.TrimRight(line, "\r\n")) {
-			return off
-		}
+	for _, line := range lines[:start] {
 		off += len(line)
 	}
-	return -1
+	return off
 }
 
 // hideKeys replaces the player keys in the game tags of a subject by "…",

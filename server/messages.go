@@ -37,7 +37,8 @@ func messageTo(g *archive.Game, side string) *string {
 // prose returns the sender's own words in the mail, for the opponent: the
 // text the commands were read from (Reply, or AltReply when only it holds
 // commands; both without quoted history and signature, mailer.StripQuoted)
-// up to the referee's own mail quoted without marks, without command
+// up to the referee's own mail quoted without marks (ownStart: from its
+// greeting when that stands just above its first line), without command
 // lines (misspelt ones included, nearLine), quoted lines and game tags, with the keys of game t replaced by
 // "…"; runs of blank lines become one, blank lines at the ends go.
 func (ss *session) prose(t *table) string {
@@ -51,11 +52,12 @@ func (ss *session) prose(t *table) string {
 	}
 	var lines []string
 	only := onlyLine(text)
-	for i, line := range strings.Split(text, "\n") {
+	all := strings.Split(text, "\n")
+	if end := ownStart(all); end >= 0 {
+		all = all[:end] // the referee's mail pasted below, its greeting included
+	}
+	for i, line := range all {
 		line = strings.TrimRight(line, " \t\r")
-		if ownLine(line) {
-			break
-		}
 		if grammar.IsCommandLine(line) || nearLine(line, i == only) != "" || strings.HasPrefix(strings.TrimSpace(line), ">") || subjectTag.MatchString(line) {
 			continue
 		}

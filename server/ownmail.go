@@ -129,6 +129,37 @@ func splitVerbs(line string) []string {
 	return parts
 }
 
+// ownStart returns the index in lines of the first line of the referee's
+// own mail pasted without quote marks, or -1: the first line ownLine
+// recognises, or the greeting ("Hello,", "Hallo,") just above it, blank
+// lines between them, with which that mail begins. A greeting followed
+// by anything else is the player's own and stays.
+func ownStart(lines []string) int {
+	greeting := -1 // the greeting above the lines seen since, all blank
+	for i, line := range lines {
+		if ownLine(line) {
+			if greeting >= 0 {
+				return greeting
+			}
+			return i
+		}
+		l := strings.TrimSpace(strings.TrimLeft(line, "> \t"))
+		switch {
+		case ownGreeting(l):
+			greeting = i
+		case l != "":
+			greeting = -1
+		}
+	}
+	return -1
+}
+
+// ownGreeting reports whether l, trimmed, is the referee's greeting in
+// either language (the catalogues' "greeting").
+func ownGreeting(l string) bool {
+	return l == tr(english, "greeting") || l == tr(german, "greeting")
+}
+
 // maxOwnLineBytes bounds the lines ownLine looks at: no line of the
 // referee's is longer (a quoted line of the player's is cut to
 // maxQuoteRunes), and a 100,000-character line is no pasted reply.

@@ -43,3 +43,26 @@ func TestOwnLine(t *testing.T) {
 		}
 	}
 }
+
+// TestOwnStart: the pasted mail begins at its greeting when the greeting
+// stands just above a line ownLine recognises (blank lines between), at
+// that line otherwise; a player's own greeting above their own words is
+// theirs.
+func TestOwnStart(t *testing.T) {
+	header := "Game K7QX2M: Brandubh 7×7 (Federation Brandubh)"
+	for _, c := range []struct {
+		text string
+		want int
+	}{
+		{"d1-e1\nAlice\n\nHello,\n\n" + header, 3},
+		{"d1-e1\n> Hallo,\n>\n> " + header, 1},
+		{"Hello,\n\nnice move.\n" + header, 3},
+		{"Hello,\n\nnice move.\nd1-e1", -1},
+		{"d1-e1\n" + header, 1},
+		{"Hello,", -1},
+	} {
+		if got := ownStart(strings.Split(c.text, "\n")); got != c.want {
+			t.Errorf("ownStart(%q) = %d, want %d", c.text, got, c.want)
+		}
+	}
+}
