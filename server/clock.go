@@ -365,12 +365,16 @@ func lastInTime(lang string, d time.Time) string { return catalog.Instant(lang, 
 
 // controlText describes a time control in words, in lang: its notation
 // (tc.String(), "30d+1d", as a new command takes it back) and its
-// durations in lang's words (catalog.Duration).
+// durations in lang's words (catalog.Duration); a Fischer control
+// without increment says nothing of one.
 func controlText(lang string, tc notation.TimeControl) string {
 	var s string
 	switch tc.Kind {
 	case notation.Fischer:
 		s = tr(lang, "control.fischer", tc.String(), catalog.Duration(lang, tc.Base), catalog.Duration(lang, tc.Increment))
+		if tc.Increment == 0 { // "3m": nothing comes after a move, so nothing is said of it
+			s = tr(lang, "control.sudden", tc.String(), catalog.Duration(lang, tc.Base))
+		}
 		if tc.Cap > 0 {
 			s += " " + tr(lang, "control.cap", catalog.Duration(lang, tc.Cap))
 		}

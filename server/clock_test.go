@@ -110,7 +110,7 @@ func TestTimeControlForms(t *testing.T) {
 			"Clocks (6d12h+10h): attackers 6d10h left, defenders 6d2h left."},
 		{"10d+2d max 11d", "10d+2d max 11d", time.Hour, day, "(never more than 11d)",
 			"Clocks (10d+2d max 11d): attackers 11d left, defenders 11d left."},
-		{"7d+0d", "7d+0d", 2 * day, 3 * day, "7d+0d: each side has 7d, and 0d more",
+		{"7d+0d", "7d+0d", 2 * day, 3 * day, "7d+0d: each side has 7d for the whole game.", // nothing of a zero increment
 			"Clocks (7d+0d): attackers 5d left, defenders 4d left."},
 		{"3d/move", "3d/move", day, 2*day + 23*time.Hour, "3d/move: 3d for each move",
 			"Clocks (3d/move): attackers 3d left, defenders 3d left."},
@@ -123,6 +123,9 @@ func TestTimeControlForms(t *testing.T) {
 		t.Run(tc.canonical, func(t *testing.T) {
 			h := newHarness(t)
 			inv := h.deliver(alice, "a game?", "new copenhagen with bob@player.test time "+tc.control, nil)
+			if strings.Contains(tc.canonical, "+0d") {
+				mustNotContain(t, "invitation", to(t, inv, bob).Text, "0d more")
+			}
 			mustContain(t, "invitation", to(t, inv, bob).Text, "Time control: "+tc.canonical+": ", tc.invite, "30 days a year")
 			mustContain(t, "confirmation", to(t, inv, alice).Text, "Time control: "+tc.canonical+": ", tc.invite)
 			h.step = time.Second
