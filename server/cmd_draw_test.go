@@ -34,9 +34,10 @@ func TestDraw(t *testing.T) {
 	if g.Status != "finished" || g.Result != "draw" || g.Reason != "draw agreed" {
 		t.Fatalf("after both offered: %v", g)
 	}
-	mustContain(t, "draw", to(t, sent, alice).Text, "The game is over: a draw, both players agreed to a draw")
-	mustContain(t, "draw", to(t, sent, bob).Text, "Die Partie ist beendet: Remis, beide Spieler haben sich auf ein Remis geeinigt")
-	refusedOnly(t, h, id, g, h.reply(bob, "remis anbieten"), bob, tr(german, "err.over", id, "Remis, beide Spieler haben sich auf ein Remis geeinigt"))
+	// the draw said once (trial 3 report §4)
+	mustContain(t, "draw", to(t, sent, alice).Text, "The game is over: both players agreed to a draw ("+id+").\n")
+	mustContain(t, "draw", to(t, sent, bob).Text, "Die Partie ist beendet: beide Spieler haben sich auf ein Remis geeinigt ("+id+").\n")
+	refusedOnly(t, h, id, g, h.reply(bob, "remis anbieten"), bob, tr(german, "err.over", id, "beide Spieler haben sich auf ein Remis geeinigt"))
 }
 
 // TestDrawLapses: a move lapses a standing offer; the other player is told.

@@ -209,6 +209,9 @@ func resultText(lang string, t *table) string {
 		why = tr(lang, "reason.withdrawal", sideName(lang, loser))
 	case "annulled":
 		why = tr(lang, "reason.annulled")
+	case "draw agreed":
+		// "both players agreed to a draw" says the result already
+		return tr(lang, "reason.draw agreed")
 	default:
 		why = tr(lang, "reason."+t.g.Reason)
 	}
@@ -216,15 +219,14 @@ func resultText(lang string, t *table) string {
 }
 
 // youResult says to the player at addr how the game ended for them: "You
-// won.", "You lost.", "Draw."; "" for a game without a result or a
-// reader who is neither player.
+// won.", "You lost."; "" for a game without a result, a draw (the result
+// says "a draw" already, the same for both) or a reader who is neither
+// player.
 func youResult(lang string, g *archive.Game, addr string) string {
 	mine := sideOf(g, addr)
 	switch {
-	case mine == "" || g.Result == "":
+	case mine == "" || g.Result == "" || g.Result == "draw":
 		return ""
-	case g.Result == "draw":
-		return tr(lang, "over.you.drew")
 	case g.Result == mine:
 		return tr(lang, "over.you.won")
 	}

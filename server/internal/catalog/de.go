@@ -45,7 +45,6 @@ var catalogDE = map[string]string{
 	"over.result":            "Die Partie ist beendet: %s (%s).",
 	"over.you.won":           "Du hast gewonnen.",
 	"over.you.lost":          "Du hast verloren.",
-	"over.you.drew":          "Remis.",
 	"over.record":            "Die vollständige Partienotation:",
 	"draw.offered":           "%s bietet Remis an. Antworte \"remis annehmen\" oder \"remis ablehnen\", oder ziehe einfach (das lehnt ab).",
 	"draw.offer.sent":        "Dein Remisangebot wurde an %s gesendet.",

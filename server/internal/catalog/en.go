@@ -47,7 +47,6 @@ var catalogEN = map[string]string{
 	"over.result":            "The game is over: %s (%s).",
 	"over.you.won":           "You won.",
 	"over.you.lost":          "You lost.",
-	"over.you.drew":          "Draw.",
 	"over.record":            "The complete record:",
 	"draw.offered":           "%s offers a draw. Reply \"accept draw\" or \"decline draw\", or simply make your move (that declines).",
 	"draw.offer.sent":        "Your draw offer has been sent to %s.",
