@@ -41,14 +41,16 @@ func nearLine(line string, alone bool) string {
 
 // onlyLine returns the index in strings.Split(text, "\n") of the one line
 // of text that is not blank, up to the referee's own mail quoted without
-// marks (ownLine), or -1 when there are none or several: a mail that
-// says one word ("hlep") may mean a short command (nearmiss.Alone).
+// marks (ownStart: its greeting included), or -1 when there are none or
+// several: a mail that says one word ("hlep") may mean a short command
+// (nearmiss.Alone).
 func onlyLine(text string) int {
 	only := -1
-	for i, line := range strings.Split(text, "\n") {
-		if ownLine(line) {
-			break
-		}
+	lines := strings.Split(text, "\n")
+	if end := ownStart(lines); end >= 0 {
+		lines = lines[:end]
+	}
+	for i, line := range lines {
 		if strings.TrimSpace(line) == "" {
 			continue
 		}

@@ -66,3 +66,25 @@ func TestOwnStart(t *testing.T) {
 		}
 	}
 }
+
+// TestOnlyLinePastedGreeting: a one-word mail above a referee's mail
+// pasted without quote marks is still one word, whether the pasted
+// mail's greeting is recognised with it (ownStart) or not.
+func TestOnlyLinePastedGreeting(t *testing.T) {
+	header := "Game K7QX2M: Brandubh 7×7 (Federation Brandubh)"
+	for _, c := range []struct {
+		text string
+		want int
+	}{
+		{"hlep\n\nHello,\n\n" + header + "\nHello,", 0},
+		{"hlep\n" + header, 0},
+		{"\nhlep\n\nHallo,\n" + header, 1},
+		{"hlep\n\nHello,\n\nnice move.\n" + header, -1},
+		{"hlep\nthanks", -1},
+		{"Hello,\n" + header, -1},
+	} {
+		if got := onlyLine(c.text); got != c.want {
+			t.Errorf("onlyLine(%q) = %d, want %d", c.text, got, c.want)
+		}
+	}
+}
