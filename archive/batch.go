@@ -61,10 +61,11 @@ func (s *Store) WriteBatch(ctx context.Context, fn func(b *Batch) error) error {
 // once the batch is committed; the batch keeps nothing of c, so its
 // memory is the caller's to drop.
 func (b *Batch) Write(c Change) error {
-	if err := c.validate(); err != nil {
+	ws, err := c.validate()
+	if err != nil {
 		return &Error{Op: "batch write", Err: err}
 	}
-	w, err := c.write(b.ctx, b.tx, b.st, b.now)
+	w, err := c.write(b.ctx, b.tx, b.st, ws, b.now)
 	if err != nil {
 		return fail("batch write", err)
 	}

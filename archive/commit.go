@@ -73,11 +73,6 @@ type Change struct {
 	// the mail and the position are saved together.
 	Mailbox *MailboxState
 
-	// Leave replaces the whole leave of each player named by the keys (an
-	// address, any case) with the list: whole UTC days, First ≤ Last, no
-	// two sharing a day. An empty list removes the player's leave.
-	Leave map[string][]notation.Leave
-
 	// Fired marks timers done: each must be pending, or Commit fails with
 	// [ErrDuplicate] (already done: its effect was committed before) or
 	// [ErrConflict] (no such timer: the game's timers were replaced since
@@ -110,6 +105,11 @@ type Change struct {
 	// games and plies: a game's result and the ratings and tournament
 	// state it changes commit together.
 	Tournament *TournamentChange
+
+	// Writes are the features' writes ([Write]): at most one of each
+	// kind, each checked and written at its kind's place in Commit,
+	// whatever its place in the list.
+	Writes []Write
 }
 
 // Commit writes c in one transaction: the processed mail, the games, the
@@ -132,16 +132,17 @@ type Change struct {
 // CreatedAt; every game written gets UpdatedAt = the store's clock.
 func (s *Store) Commit(ctx context.Context, c Change) error {
 	const op = "commit"
-	if err := c.validate(); err != nil {
+	ws, err := c.validate()
+	if err != nil {
 		return &Error{Op: op, Err: err}
 	}
 	now := s.now().UTC()
 	var w *written
-	err := s.write(ctx, op, func(tx *txn) error {
+	err = s.write(ctx, op, func(tx *txn) error {
 		st := newStmts(tx)
 		defer st.Close()
 		var err error
-		w, err = c.write(ctx, tx, st, now)
+		w, err = c.write(ctx, tx, st, ws, now)
 		return err
 	})
 	if err != nil {
@@ -167,7 +168,7 @@ type writtenGame struct {
 // write writes c in tx, as Commit documents, and returns what settle
 // needs once it is committed. It stops at the first error, of the
 // database or one of Commit's, leaving tx to be rolled back.
-func (c *Change) write(ctx context.Context, tx *txn, st *stmts, now time.Time) (*written, error) {
+func (c *Change) write(ctx context.Context, tx *txn, st *stmts, ws writeSet, now time.Time) (*written, error) {
 	if err := c.writeMail(ctx, tx, now); err != nil {
 		return nil, err
 	}
@@ -179,7 +180,7 @@ func (c *Change) write(ctx context.Context, tx *txn, st *stmts, now time.Time) (
 	if err != nil {
 		return nil, err
 	}
-	if err := c.writePlayers(ctx, tx, now); err != nil {
+	if err := c.writePlayers(ctx, tx, ws, now); err != nil {
 		return nil, err
 	}
 	if err := c.writeTimers(ctx, tx, st, now); err != nil {
@@ -281,7 +282,7 @@ ON CONFLICT (address) DO UPDATE SET name = excluded.name, language = excluded.la
 // the next digest time unless the digest setting changed), their public
 // names, the confirmations, the digests sent and the leave, each player's
 // in address order. The error of a player names its address.
-func (c *Change) writePlayers(ctx context.Context, tx *txn, now time.Time) error {
+func (c *Change) writePlayers(ctx context.Context, tx *txn, ws writeSet, now time.Time) error {
 	for _, p := range c.Players {
 		at, due := p.digestColumns()
 		_, err := tx.ExecContext(ctx, sqlInsertPlayer,
@@ -302,12 +303,7 @@ func (c *Change) writePlayers(ctx context.Context, tx *txn, now time.Time) error
 			return err
 		}
 	}
-	for _, addr := range sortedKeys(c.Leave) {
-		if err := replaceLeave(ctx, tx, addr, c.Leave[addr]); err != nil {
-			return err
-		}
-	}
-	return nil
+	return ws.apply(ctx, tx, nil, now, slotLeave)
 }
 
 // writeTimers marks c.Fired done, then replaces the timer plans of
@@ -516,12 +512,23 @@ func replaceOutbox(ctx context.Context, tx *txn, id int64) error {
 	return nil
 }
 
-// validate checks the rules documented on Change's fields before anything
-// is written. It returns the first broken rule as an [ErrInvalid] error,
-// checking the fields in this order: mail, public names, games, new
-// plies, players (with confirmations and digests), takebacks, spectators,
-// outbox, tournament, mailbox, leave, fired timers, timer plans.
-func (c *Change) validate() error {
+// validate checks the rules documented on Change's fields and writes
+// before anything is written, and returns the writes by kind. It returns
+// the first broken rule as an [ErrInvalid] error, checking in this order:
+// the writes' kinds (none nil, none twice), mail, public names, games,
+// new plies, players (with confirmations and digests), takebacks,
+// spectators, outbox, tournament, mailbox, leave, fired timers, timer
+// plans.
+func (c *Change) validate() (writeSet, error) {
+	ws, err := indexWrites(c.Writes)
+	if err != nil {
+		return nil, err
+	}
+	return ws, c.validateFields(ws)
+}
+
+// validateFields is validate's part after the writes are indexed.
+func (c *Change) validateFields(ws writeSet) error {
 	if err := validateMail(c.Mail); err != nil {
 		return err
 	}
@@ -555,7 +562,7 @@ func (c *Change) validate() error {
 	if mb := c.Mailbox; mb != nil && mb.Mailbox == "" {
 		return invalid("mailbox state without mailbox name")
 	}
-	if err := validateLeave(c.Leave); err != nil {
+	if err := ws.check(slotLeave, written); err != nil {
 		return err
 	}
 	return validateTimers(c.Fired, c.Timers, written)

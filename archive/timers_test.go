@@ -140,9 +140,9 @@ func TestTimersInvalid(t *testing.T) {
 		"unknown kind":                {Games: []*archive.Game{g}, Timers: map[string]archive.TimerPlan{g.ID: {Ply: 1, Timers: []archive.Timer{timer("k", "nag", 0)}}}},
 		"key twice":                   {Games: []*archive.Game{g}, Timers: map[string]archive.TimerPlan{g.ID: {Ply: 1, Timers: []archive.Timer{timer("k", archive.TimerReminder, 0), timer("k", archive.TimerDeadline, 0)}}}},
 		"timer of an earlier ply":     {Games: []*archive.Game{g}, Timers: map[string]archive.TimerPlan{g.ID: {Ply: 2, Timers: []archive.Timer{timer("k", archive.TimerReminder, 0)}}}},
-		"overlapping leave": {Leave: map[string][]notation.Leave{"a@x": {
-			{First: day(2026, 12, 1), Last: day(2026, 12, 5)}, {First: day(2026, 12, 5), Last: day(2026, 12, 6)}}}},
-		"reversed leave": {Leave: map[string][]notation.Leave{"a@x": {{First: day(2026, 12, 5), Last: day(2026, 12, 1)}}}},
+		"overlapping leave": {Writes: []archive.Write{archive.LeaveWrite{"a@x": {
+			{First: day(2026, 12, 1), Last: day(2026, 12, 5)}, {First: day(2026, 12, 5), Last: day(2026, 12, 6)}}}}},
+		"reversed leave": {Writes: []archive.Write{archive.LeaveWrite{"a@x": {{First: day(2026, 12, 5), Last: day(2026, 12, 1)}}}}},
 	} {
 		if err := s.Commit(ctx, c); !errors.Is(err, archive.ErrInvalid) {
 			t.Errorf("%s: Commit = %v, want ErrInvalid", name, err)
@@ -161,7 +161,7 @@ func TestLeave(t *testing.T) {
 	g := newGame("EEEEEE")
 	xmas := notation.Leave{First: day(2026, 12, 24), Last: day(2027, 1, 2)}
 	july := notation.Leave{First: day(2027, 7, 1), Last: day(2027, 7, 14)}
-	commit(t, s, archive.Change{Games: []*archive.Game{g}, Leave: map[string][]notation.Leave{"Bob@Example.net": {july, xmas}}})
+	commit(t, s, archive.Change{Games: []*archive.Game{g}, Writes: []archive.Write{archive.LeaveWrite{"Bob@Example.net": {july, xmas}}}})
 	got, err := s.Leave(ctx, "bob@example.NET")
 	if err != nil || !reflect.DeepEqual(got, []notation.Leave{xmas, july}) {
 		t.Fatalf("Leave = %v, %v; want %v, %v", got, err, xmas, july)
@@ -169,7 +169,7 @@ func TestLeave(t *testing.T) {
 	if got := game(t, s, g.ID).Leave; got[engine.Attackers] != nil || !reflect.DeepEqual(got[engine.Defenders], []notation.Leave{xmas, july}) {
 		t.Errorf("Game.Leave = %v", got)
 	}
-	commit(t, s, archive.Change{Leave: map[string][]notation.Leave{"bob@example.net": nil}})
+	commit(t, s, archive.Change{Writes: []archive.Write{archive.LeaveWrite{"bob@example.net": nil}}})
 	if got, err := s.Leave(ctx, "bob@example.net"); err != nil || len(got) != 0 {
 		t.Errorf("Leave after removing it = %v, %v", got, err)
 	}

@@ -173,11 +173,12 @@ func (clockModule) collect(ss *session, change *archive.Change) { ss.collectCloc
 // and a timer already done stays done).
 func (ss *session) collectClock(change *archive.Change) {
 	if ss.uses(clockModule{}) {
-		for addr, ls := range clockOf(ss).leaves {
-			if change.Leave == nil {
-				change.Leave = map[string][]notation.Leave{}
+		if leaves := clockOf(ss).leaves; len(leaves) > 0 {
+			lw := make(archive.LeaveWrite, len(leaves))
+			for addr, ls := range leaves {
+				lw[addr] = ls
 			}
-			change.Leave[addr] = ls
+			change.Writes = append(change.Writes, lw)
 		}
 	}
 	for _, g := range change.Games {

@@ -1,0 +1,98 @@
+package archive
+
+import (
+	"context"
+	"time"
+
+	"github.com/taflmail/taflmail/notation"
+)
+
+// Write is one feature's part of a [Change] ([Change.Writes]): a value of
+// one of the write types this package defines ([LeaveWrite], …), which a
+// feature builds and hands the archive, so that Change names only the
+// core (the mail, the games, their plies, the players, the outbox, the
+// mailbox) and not every feature.
+//
+// Each kind of write has a fixed place in Commit's checks and in its
+// transaction, the place its field had when Change named it, whatever its
+// place in the list: the statements and the first error are the same for
+// any order of the writes. A change holds at most one write of each kind
+// (a second is [ErrInvalid]), so a feature gathers what it writes into
+// one value.
+//
+// Only this package defines writes: the method set is unexported.
+type Write interface {
+	// slot is the write's kind and its place in Commit.
+	slot() slot
+	// check checks the rules documented on the write's type before
+	// anything is written; games holds the IDs of the games the change
+	// writes (nil where the write is checked before the games are).
+	check(games map[string]bool) error
+	// apply writes it in tx.
+	apply(ctx context.Context, tx *txn, st *stmts, now time.Time) error
+}
+
+// slot names a kind of [Write] and where Commit checks and applies it:
+// validate and write each call their writes at fixed points, in the
+// order Change's fields had.
+type slot int
+
+// The kinds of writes.
+const (
+	slotLeave slot = iota + 1
+)
+
+// writeSet is a change's writes by kind, at most one of each.
+type writeSet map[slot]Write
+
+// indexWrites returns ws by kind. Errors: [ErrInvalid] for a nil write or
+// a second write of one kind.
+func indexWrites(ws []Write) (writeSet, error) {
+	set := make(writeSet, len(ws))
+	for _, w := range ws {
+		if w == nil {
+			return nil, invalid("nil write")
+		}
+		if _, ok := set[w.slot()]; ok {
+			return nil, invalid("two writes of kind %T in one change", w)
+		}
+		set[w.slot()] = w
+	}
+	return set, nil
+}
+
+// check checks the write of kind k, if the change has one.
+func (s writeSet) check(k slot, games map[string]bool) error {
+	if w := s[k]; w != nil {
+		return w.check(games)
+	}
+	return nil
+}
+
+// apply writes the write of kind k, if the change has one.
+func (s writeSet) apply(ctx context.Context, tx *txn, st *stmts, now time.Time, k slot) error {
+	if w := s[k]; w != nil {
+		return w.apply(ctx, tx, st, now)
+	}
+	return nil
+}
+
+// LeaveWrite replaces the whole leave of each player named by the keys (an
+// address, any case) with the list: whole UTC days, First ≤ Last, no two
+// sharing a day. An empty list removes the player's leave. It is checked
+// after the mailbox position and written after the digests sent, each
+// player's in address order.
+type LeaveWrite map[string][]notation.Leave
+
+func (LeaveWrite) slot() slot { return slotLeave }
+
+func (l LeaveWrite) check(map[string]bool) error { return validateLeave(l) }
+
+func (l LeaveWrite) apply(ctx context.Context, tx *txn, _ *stmts, _ time.Time) error {
+	for _, addr := range sortedKeys(l) {
+		if err := replaceLeave(ctx, tx, addr, l[addr]); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,84 @@
+package archive_test
+
+import (
+	"context"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/notation"
+)
+
+// TestWritesOneOfAKind: a change with two writes of one kind, or a nil
+// write, is refused as invalid before anything is written, so a feature
+// gathers what it writes into one value and no write is silently merged
+// or dropped.
+func TestWritesOneOfAKind(t *testing.T) {
+	ctx := context.Background()
+	s, _, _ := openStore(t)
+	xmas := notation.Leave{First: day(2026, 12, 24), Last: day(2027, 1, 2)}
+	for name, c := range map[string]archive.Change{
+		"two leave writes": {Mail: mail("<two@x>", ""), Writes: []archive.Write{
+			archive.LeaveWrite{"a@x": {xmas}}, archive.LeaveWrite{"b@x": {xmas}}}},
+		"a nil write": {Mail: mail("<nil@x>", ""), Writes: []archive.Write{archive.LeaveWrite{"a@x": {xmas}}, nil}},
+	} {
+		err := s.Commit(ctx, c)
+		if !errors.Is(err, archive.ErrInvalid) {
+			t.Errorf("%s: Commit = %v, want ErrInvalid", name, err)
+		}
+		if name == "two leave writes" && (err == nil || !strings.Contains(err.Error(), "LeaveWrite")) {
+			t.Errorf("%s: error %v does not name the kind", name, err)
+		}
+		for _, addr := range []string{"a@x", "b@x"} {
+			if got, err := s.Leave(ctx, addr); err != nil || len(got) != 0 {
+				t.Errorf("%s: leave of %s = %v, %v; want none", name, addr, got, err)
+			}
+		}
+		if _, err := s.Mail(ctx, c.Mail.MessageID); !errors.Is(err, archive.ErrNotFound) {
+			t.Errorf("%s: mail recorded: %v", name, err)
+		}
+	}
+}
+
+// TestWritesWithout: a change with no writes, or an empty list, commits
+// its core as before.
+func TestWritesWithout(t *testing.T) {
+	s, _, _ := openStore(t)
+	for i, ws := range [][]archive.Write{nil, {}} {
+		g := newGame([]string{"WNONE1", "WNONE2"}[i])
+		commit(t, s, archive.Change{Games: []*archive.Game{g}, Writes: ws})
+		if got := game(t, s, g.ID); got.Version != 1 {
+			t.Errorf("game %s: version %d, want 1", g.ID, got.Version)
+		}
+	}
+}
+
+// TestWritesCheckedAtTheirPlace: a write is checked at its kind's place,
+// after the core fields checked before it today: a change with a broken
+// game and a broken leave reports the game, and one whose later
+// statement fails writes none of the write.
+func TestWritesCheckedAtTheirPlace(t *testing.T) {
+	ctx := context.Background()
+	s, _, _ := openStore(t)
+	reversed := archive.LeaveWrite{"a@x": {{First: day(2026, 12, 5), Last: day(2026, 12, 1)}}}
+	bad := newGame("WBAD01")
+	bad.Variant = ""
+	err := s.Commit(ctx, archive.Change{Games: []*archive.Game{bad}, Writes: []archive.Write{reversed}})
+	if !errors.Is(err, archive.ErrInvalid) || !strings.Contains(err.Error(), "empty variant") {
+		t.Errorf("Commit = %v, want the game's ErrInvalid", err)
+	}
+	xmas := archive.LeaveWrite{"a@x": {{First: day(2026, 12, 24), Last: day(2027, 1, 2)}}}
+	err = s.Commit(ctx, archive.Change{Replace: []int64{99}, Writes: []archive.Write{xmas}})
+	if !errors.Is(err, archive.ErrConflict) {
+		t.Errorf("Commit replacing a missing mail = %v, want ErrConflict", err)
+	}
+	if got, err := s.Leave(ctx, "a@x"); err != nil || len(got) != 0 {
+		t.Errorf("leave after a failed commit = %v, %v; want none", got, err)
+	}
+	commit(t, s, archive.Change{Writes: []archive.Write{xmas}})
+	if got, err := s.Leave(ctx, "a@x"); err != nil || !reflect.DeepEqual(got, xmas["a@x"]) {
+		t.Errorf("leave = %v, %v; want %v", got, err, xmas["a@x"])
+	}
+}
