@@ -93,13 +93,6 @@ type Change struct {
 	// so the plan is written against the version it was computed from.
 	Timers map[string]TimerPlan
 
-	// PublicNames sets the public name of each player named by the keys
-	// (an address, any case; archive/public.go) to the value, blanks
-	// collapsed, "" clearing it, after Players; a player not stored yet
-	// is added. A name whose PublicFold another player's name has is
-	// [ErrConflict].
-	PublicNames map[string]string
-
 	// Tournament, if not nil, writes tournaments, entries, the pairings
 	// of tournament games and ratings ([TournamentChange]), after the
 	// games and plies: a game's result and the ratings and tournament
@@ -292,7 +285,7 @@ func (c *Change) writePlayers(ctx context.Context, tx *txn, ws writeSet, now tim
 			return fmt.Errorf("player %q: %w", p.Address, err)
 		}
 	}
-	if err := writePublicNames(ctx, tx, c.PublicNames, now); err != nil {
+	if err := ws.apply(ctx, tx, nil, now, slotPublicNames); err != nil {
 		return err
 	}
 	if err := writeConfirmations(ctx, tx, c.Confirmations, now); err != nil {
@@ -532,7 +525,7 @@ func (c *Change) validateFields(ws writeSet) error {
 	if err := validateMail(c.Mail); err != nil {
 		return err
 	}
-	if err := validatePublicNames(c.PublicNames); err != nil {
+	if err := ws.check(slotPublicNames, nil); err != nil {
 		return err
 	}
 	written, err := validateGames(c.Games)

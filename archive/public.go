@@ -45,7 +45,7 @@ ON CONFLICT (address) DO UPDATE SET public_name = excluded.public_name, public_f
 	return nil
 }
 
-// validatePublicNames checks Change.PublicNames.
+// validatePublicNames checks a [PublicNames] write.
 func validatePublicNames(names map[string]string) error {
 	for addr, name := range names {
 		switch {

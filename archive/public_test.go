@@ -18,8 +18,8 @@ func TestPublicNames(t *testing.T) {
 	ctx := context.Background()
 	s, _, _ := openStore(t)
 	commit(t, s, archive.Change{Players: []archive.Player{{Address: "alice@example.org", Name: "Alice"}}})
-	commit(t, s, archive.Change{PublicNames: map[string]string{"Alice@Example.org": "  Ada   Lovelace "}, Players: []archive.Player{{Address: "alice@example.org"}}})
-	commit(t, s, archive.Change{PublicNames: map[string]string{"carol@example.org": "Carol"}}) // not stored before
+	commit(t, s, archive.Change{Writes: []archive.Write{archive.PublicNames{"Alice@Example.org": "  Ada   Lovelace "}}, Players: []archive.Player{{Address: "alice@example.org"}}})
+	commit(t, s, archive.Change{Writes: []archive.Write{archive.PublicNames{"carol@example.org": "Carol"}}}) // not stored before
 	// an upsert of the player from a mail keeps the name
 	commit(t, s, archive.Change{Players: []archive.Player{{Address: "alice@example.org", Name: "A. L.", Language: "de"}}})
 	if n, err := s.PublicName(ctx, "ALICE@example.org"); err != nil || n != "Ada Lovelace" {
@@ -35,12 +35,12 @@ func TestPublicNames(t *testing.T) {
 	if a, _ := s.PublicNameOwner(ctx, "Bob"); a != "" {
 		t.Errorf("PublicNameOwner(Bob) = %q, want none", a)
 	}
-	err = s.Commit(ctx, archive.Change{PublicNames: map[string]string{"bob@example.net": "ADA lovelace"}})
+	err = s.Commit(ctx, archive.Change{Writes: []archive.Write{archive.PublicNames{"bob@example.net": "ADA lovelace"}}})
 	if !errors.Is(err, archive.ErrConflict) {
 		t.Errorf("bob taking alice's name = %v, want ErrConflict", err)
 	}
-	commit(t, s, archive.Change{PublicNames: map[string]string{"alice@example.org": ""}})
-	commit(t, s, archive.Change{PublicNames: map[string]string{"bob@example.net": "Ada Lovelace"}})
+	commit(t, s, archive.Change{Writes: []archive.Write{archive.PublicNames{"alice@example.org": ""}}})
+	commit(t, s, archive.Change{Writes: []archive.Write{archive.PublicNames{"bob@example.net": "Ada Lovelace"}}})
 	if n, _ := s.PublicName(ctx, "alice@example.org"); n != "" {
 		t.Errorf("cleared name = %q", n)
 	}
@@ -82,9 +82,9 @@ func TestChangeStamp(t *testing.T) {
 	clk.Set(t0.Add(time.Minute))
 	commit(t, s, archive.Change{NewPlies: map[string][]archive.Ply{"K7QX2M": {{N: 1, Move: "d1-d3"}}}})
 	s2 := stamp()
-	commit(t, s, archive.Change{PublicNames: map[string]string{"alice@example.org": "Ada"}})
+	commit(t, s, archive.Change{Writes: []archive.Write{archive.PublicNames{"alice@example.org": "Ada"}}})
 	s3 := stamp()
-	commit(t, s, archive.Change{PublicNames: map[string]string{"alice@example.org": "Bea"}})
+	commit(t, s, archive.Change{Writes: []archive.Write{archive.PublicNames{"alice@example.org": "Bea"}}})
 	s4 := stamp()
 	for i, pair := range [][2]string{{s0, s1}, {s1, s2}, {s2, s3}, {s3, s4}} {
 		if pair[0] == pair[1] {

@@ -39,7 +39,8 @@ type slot int
 
 // The kinds of writes.
 const (
-	slotLeave slot = iota + 1
+	slotPublicNames slot = iota + 1
+	slotLeave
 )
 
 // writeSet is a change's writes by kind, at most one of each.
@@ -75,6 +76,21 @@ func (s writeSet) apply(ctx context.Context, tx *txn, st *stmts, now time.Time, 
 		return w.apply(ctx, tx, st, now)
 	}
 	return nil
+}
+
+// PublicNames sets the public name of each player named by the keys (an
+// address, any case; archive/public.go) to the value, blanks collapsed,
+// "" clearing it; a player not stored yet is added. A name whose
+// [PublicFold] another player's name has is [ErrConflict]. It is checked
+// right after the mail and written right after the players.
+type PublicNames map[string]string
+
+func (PublicNames) slot() slot { return slotPublicNames }
+
+func (n PublicNames) check(map[string]bool) error { return validatePublicNames(n) }
+
+func (n PublicNames) apply(ctx context.Context, tx *txn, _ *stmts, now time.Time) error {
+	return writePublicNames(ctx, tx, n, now)
 }
 
 // LeaveWrite replaces the whole leave of each player named by the keys (an

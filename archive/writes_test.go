@@ -82,3 +82,37 @@ func TestWritesCheckedAtTheirPlace(t *testing.T) {
 		t.Errorf("leave = %v, %v; want %v", got, err, xmas["a@x"])
 	}
 }
+
+// TestWritesAnyOrder: the writes of a change are checked at their kinds'
+// places whatever their order in the list: a broken public name (checked
+// right after the mail) is the error of a change whose leave is broken
+// too (checked after the mailbox), listed either way round, and a valid
+// pair commits the same either way.
+func TestWritesAnyOrder(t *testing.T) {
+	ctx := context.Background()
+	s, _, _ := openStore(t)
+	badName := archive.PublicNames{"": "Nobody"}
+	badLeave := archive.LeaveWrite{"a@x": {{First: day(2026, 12, 5), Last: day(2026, 12, 1)}}}
+	for _, ws := range [][]archive.Write{{badName, badLeave}, {badLeave, badName}} {
+		err := s.Commit(ctx, archive.Change{Writes: ws})
+		if !errors.Is(err, archive.ErrInvalid) || !strings.Contains(err.Error(), "public name without address") {
+			t.Errorf("Commit %T, %T = %v, want the public name's ErrInvalid", ws[0], ws[1], err)
+		}
+	}
+	for i, addr := range []string{"a@x", "b@x"} {
+		name := archive.PublicNames{addr: "Player " + addr}
+		leave := archive.LeaveWrite{addr: {{First: day(2026, 12, 24), Last: day(2027, 1, 2)}}}
+		ws := []archive.Write{name, leave}
+		if i == 1 {
+			ws = []archive.Write{leave, name}
+		}
+		commit(t, s, archive.Change{Writes: ws})
+		if got, err := s.Leave(ctx, addr); err != nil || !reflect.DeepEqual(got, leave[addr]) {
+			t.Errorf("leave of %s = %v, %v; want %v", addr, got, err, leave[addr])
+		}
+	}
+	all, err := s.PublicNames(ctx)
+	if err != nil || !reflect.DeepEqual(all, map[string]string{"a@x": "Player a@x", "b@x": "Player b@x"}) {
+		t.Errorf("PublicNames = %v, %v", all, err)
+	}
+}

@@ -121,13 +121,13 @@ func publicNameOf(ss *session) *publicNameChoice {
 }
 
 // collect sets the sender's chosen public name in change
-// (archive.Change.PublicNames; "" clears it).
+// (an archive.PublicNames write; "" clears it).
 func (publicNameModule) collect(ss *session, change *archive.Change) {
 	if !ss.uses(publicNameModule{}) {
 		return
 	}
 	if c := publicNameOf(ss); c.chosen {
-		change.PublicNames = map[string]string{ss.from: c.name}
+		change.Writes = append(change.Writes, archive.PublicNames{ss.from: c.name})
 	}
 }
 

@@ -151,7 +151,7 @@ func (b *builder) build() error {
 	// a player who chose a public name
 	ada := b.player("ada", 0)
 	b.f.Named[ada] = "Ada Lovelace"
-	if err := b.commit(archive.Change{Players: []archive.Player{{Address: ada, Name: "Ada L."}}, PublicNames: map[string]string{ada: "Ada Lovelace"}}); err != nil {
+	if err := b.commit(archive.Change{Players: []archive.Player{{Address: ada, Name: "Ada L."}}, Writes: []archive.Write{archive.PublicNames{ada: "Ada Lovelace"}}}); err != nil {
 		return err
 	}
 	n := b.o.EventPlayers
