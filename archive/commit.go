@@ -53,13 +53,6 @@ type Change struct {
 	Watch   []Spectator
 	Unwatch []Spectator
 
-	// Confirmations are requests that wait for their address to confirm
-	// them, or that it confirmed ([Confirmation], archive/consent.go):
-	// each is inserted, or replaces the stored one of the same address
-	// and What. Writing any deletes every stored request past its
-	// expiry.
-	Confirmations []Confirmation
-
 	// Outbox mails are queued; their ID is assigned by the archive.
 	Outbox []OutboxMail
 
@@ -288,7 +281,7 @@ func (c *Change) writePlayers(ctx context.Context, tx *txn, ws writeSet, now tim
 	if err := ws.apply(ctx, tx, nil, now, slotPublicNames); err != nil {
 		return err
 	}
-	if err := writeConfirmations(ctx, tx, c.Confirmations, now); err != nil {
+	if err := ws.apply(ctx, tx, nil, now, slotConfirmations); err != nil {
 		return err
 	}
 	for _, d := range c.Digests {
@@ -535,7 +528,7 @@ func (c *Change) validateFields(ws writeSet) error {
 	if err := validateNewPlies(c.NewPlies); err != nil {
 		return err
 	}
-	if err := c.validatePlayers(); err != nil {
+	if err := c.validatePlayers(ws); err != nil {
 		return err
 	}
 	if err := validateTakeBacks(c.TakeBacks, c.NewPlies); err != nil {
@@ -624,7 +617,7 @@ func validateNewPlies(newPlies map[string][]Ply) error {
 // validatePlayers checks the players (an address and a valid digest
 // setting), the confirmations, and the digests sent (an address, and a
 // next due time after the due one).
-func (c *Change) validatePlayers() error {
+func (c *Change) validatePlayers(ws writeSet) error {
 	for _, p := range c.Players {
 		if p.Address == "" {
 			return invalid("player without address")
@@ -633,10 +626,8 @@ func (c *Change) validatePlayers() error {
 			return err
 		}
 	}
-	for _, cf := range c.Confirmations {
-		if err := cf.validate(); err != nil {
-			return err
-		}
+	if err := ws.check(slotConfirmations, nil); err != nil {
+		return err
 	}
 	for _, d := range c.Digests {
 		if lower(d.Address) == "" || d.Due.IsZero() || !d.Next.After(d.Due) {

@@ -58,7 +58,7 @@ func (c Confirmation) validate() error {
 	return nil
 }
 
-// writeConfirmations applies Change.Confirmations: it deletes the
+// writeConfirmations applies a [Confirmations] write: it deletes the
 // requests past their expiry at now, then upserts cs.
 func writeConfirmations(ctx context.Context, tx *txn, cs []Confirmation, now time.Time) error {
 	if len(cs) == 0 {

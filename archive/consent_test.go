@@ -24,7 +24,7 @@ func TestConfirmations(t *testing.T) {
 	week := 7 * 24 * time.Hour
 	ask := Confirmation{Address: "Carol@Watch.test", What: "watch K7QX2M", Request: "watch K7QX2M results", Key: "3f9k2m7q4d",
 		AskedAt: now, Expires: now.Add(week)}
-	if err := s.Commit(ctx, Change{Confirmations: []Confirmation{ask}}); err != nil {
+	if err := s.Commit(ctx, Change{Writes: []Write{Confirmations{ask}}}); err != nil {
 		t.Fatal(err)
 	}
 	got, err := s.Confirmation(ctx, "carol@watch.test", "watch K7QX2M")
@@ -46,7 +46,7 @@ func TestConfirmations(t *testing.T) {
 	third := Confirmation{Address: "carol@watch.test", What: "watch cup-27", Request: "watch cup-27", Key: "k2m7q4d3f9", AskedAt: now, Expires: now.Add(week)}
 	confirmed := got
 	confirmed.ConfirmedAt = now
-	if err := s.Commit(ctx, Change{Confirmations: []Confirmation{other, third, confirmed}}); err != nil {
+	if err := s.Commit(ctx, Change{Writes: []Write{Confirmations{other, third, confirmed}}}); err != nil {
 		t.Fatal(err)
 	}
 	if got, _ := s.Confirmation(ctx, "carol@watch.test", "watch K7QX2M"); got.ConfirmedAt.IsZero() || got.Waiting(now) {
@@ -63,8 +63,8 @@ func TestConfirmations(t *testing.T) {
 
 	// past the first one's expiry, writing any request deletes it
 	now = now.Add(week - time.Hour)
-	if err := s.Commit(ctx, Change{Confirmations: []Confirmation{{Address: "dave@watch.test", What: "unblock", Request: "unblock",
-		Key: "x234j270q3", Expires: now.Add(week)}}}); err != nil {
+	if err := s.Commit(ctx, Change{Writes: []Write{Confirmations{{Address: "dave@watch.test", What: "unblock", Request: "unblock",
+		Key: "x234j270q3", Expires: now.Add(week)}}}}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := s.Confirmation(ctx, "carol@watch.test", "watch K7QX2M"); !errors.Is(err, ErrNotFound) {
@@ -82,7 +82,7 @@ func TestConfirmations(t *testing.T) {
 		{Address: "x@y", What: "notify", Request: "notify digest", Key: "k"},
 		{Address: "x@y", What: "notify", Request: "notify digest", Key: "k", AskedAt: now, Expires: now},
 	} {
-		if err := s.Commit(ctx, Change{Confirmations: []Confirmation{bad}}); !errors.Is(err, ErrInvalid) {
+		if err := s.Commit(ctx, Change{Writes: []Write{Confirmations{bad}}}); !errors.Is(err, ErrInvalid) {
 			t.Errorf("Commit(%+v) = %v, want ErrInvalid", bad, err)
 		}
 	}

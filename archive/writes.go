@@ -40,6 +40,7 @@ type slot int
 // The kinds of writes.
 const (
 	slotPublicNames slot = iota + 1
+	slotConfirmations
 	slotLeave
 )
 
@@ -91,6 +92,29 @@ func (n PublicNames) check(map[string]bool) error { return validatePublicNames(n
 
 func (n PublicNames) apply(ctx context.Context, tx *txn, _ *stmts, now time.Time) error {
 	return writePublicNames(ctx, tx, n, now)
+}
+
+// Confirmations are requests that wait for their address to confirm
+// them, or that it confirmed ([Confirmation], archive/consent.go): each
+// is inserted, or replaces the stored one of the same address and What.
+// Writing any deletes every stored request past its expiry. They are
+// checked right after the players and written right after the public
+// names.
+type Confirmations []Confirmation
+
+func (Confirmations) slot() slot { return slotConfirmations }
+
+func (cs Confirmations) check(map[string]bool) error {
+	for _, cf := range cs {
+		if err := cf.validate(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (cs Confirmations) apply(ctx context.Context, tx *txn, _ *stmts, now time.Time) error {
+	return writeConfirmations(ctx, tx, cs, now)
 }
 
 // LeaveWrite replaces the whole leave of each player named by the keys (an

@@ -55,7 +55,7 @@ const whatUnblock = "unblock"
 // consentState is what one mail does about consent.
 type consentState struct {
 	// write are the requests this mail mails, and those it confirmed
-	// (archive.Change.Confirmations).
+	// (an archive.Confirmations write).
 	write []archive.Confirmation
 	// granted are the requests this mail confirmed with their key, by
 	// what ("watch K7QX2M").
@@ -298,7 +298,9 @@ func (consentModule) takeError(ss *session, err error) bool {
 // confirmed.
 func (ss *session) collectConsent(change *archive.Change) {
 	if ss.uses(consentModule{}) {
-		change.Confirmations = append(change.Confirmations, consentOf(ss).write...)
+		if cs := consentOf(ss).write; len(cs) > 0 {
+			change.Writes = append(change.Writes, archive.Confirmations(cs))
+		}
 	}
 }
 
