@@ -73,14 +73,6 @@ type Change struct {
 	// written together, once. Each timer's game must be in Games.
 	Fired []TimerRef
 
-	// Digests move players' digest timers on (archive/digest.go): each
-	// player's stored DigestDue must be the Due given, or Commit fails
-	// with [ErrDuplicate] (it is later: that digest was committed before)
-	// or [ErrConflict] (the player changed or left the digest meanwhile).
-	// They are applied after Players. So a digest mail and its timer's
-	// move are written together, once.
-	Digests []DigestSent
-
 	// Timers replaces the timers of the games named by the keys
 	// ([TimerPlan]), after Fired is applied. Each game must be in Games,
 	// so the plan is written against the version it was computed from.
@@ -284,10 +276,8 @@ func (c *Change) writePlayers(ctx context.Context, tx *txn, ws writeSet, now tim
 	if err := ws.apply(ctx, tx, nil, now, slotConfirmations); err != nil {
 		return err
 	}
-	for _, d := range c.Digests {
-		if err := fireDigest(ctx, tx, d); err != nil {
-			return err
-		}
+	if err := ws.apply(ctx, tx, nil, now, slotDigests); err != nil {
+		return err
 	}
 	return ws.apply(ctx, tx, nil, now, slotLeave)
 }
@@ -629,12 +619,7 @@ func (c *Change) validatePlayers(ws writeSet) error {
 	if err := ws.check(slotConfirmations, nil); err != nil {
 		return err
 	}
-	for _, d := range c.Digests {
-		if lower(d.Address) == "" || d.Due.IsZero() || !d.Next.After(d.Due) {
-			return invalid("digest of %q: due %v, next %v", d.Address, d.Due, d.Next)
-		}
-	}
-	return nil
+	return ws.check(slotDigests, nil)
 }
 
 // validateTakeBacks checks that each takeback names a game, a ply number

@@ -10,7 +10,7 @@ import (
 // a player who chose "notify digest" gets one mail a day listing the games
 // where it is his move. Its timer is the player's row: digest_due is when
 // the next digest is due. The referee finds the due ones with
-// [Store.DueDigests] and commits each digest mail with [Change.Digests],
+// [Store.DueDigests] and commits each digest mail with a [DigestsSent] write,
 // which moves digest_due on only if it still holds the instant that was
 // due: a digest is committed once, and a restart neither loses nor
 // repeats it.
@@ -28,7 +28,7 @@ type DigestDue struct {
 	Due     time.Time // when the digest is due (UTC)
 }
 
-// DigestSent moves one player's digest timer on ([Change.Digests]): the
+// DigestSent moves one player's digest timer on ([DigestsSent]): the
 // digest due at Due was composed, the next one is due at Next (after Due).
 type DigestSent struct {
 	Address string

@@ -29,7 +29,7 @@ func TestDigestColumns(t *testing.T) {
 
 	// the digest is sent: due moves a day on
 	sent := archive.DigestSent{Address: "bob@example.net", Due: due, Next: due.Add(24 * time.Hour)}
-	commit(t, s, archive.Change{Digests: []archive.DigestSent{sent}})
+	commit(t, s, archive.Change{Writes: []archive.Write{archive.DigestsSent{sent}}})
 	// a stale row (read before) with the same setting keeps the new due time
 	commit(t, s, archive.Change{Players: []archive.Player{bob}})
 	if got, _ := s.Player(ctx, "bob"+"@example.net"); !got.DigestDue.Equal(sent.Next) {
@@ -86,12 +86,12 @@ func TestDigestTimer(t *testing.T) {
 	}
 
 	sent := archive.DigestSent{Address: "Alice@Example.org", Due: due[0].Due, Next: due[0].Due.Add(24 * time.Hour)}
-	commit(t, s, archive.Change{Digests: []archive.DigestSent{sent}, Outbox: []archive.OutboxMail{reply("", "digest-1@x", "alice@example.org")}})
-	err = s.Commit(ctx, archive.Change{Digests: []archive.DigestSent{sent}, Outbox: []archive.OutboxMail{reply("", "digest-2@x", "alice@example.org")}})
+	commit(t, s, archive.Change{Writes: []archive.Write{archive.DigestsSent{sent}}, Outbox: []archive.OutboxMail{reply("", "digest-1@x", "alice@example.org")}})
+	err = s.Commit(ctx, archive.Change{Writes: []archive.Write{archive.DigestsSent{sent}}, Outbox: []archive.OutboxMail{reply("", "digest-2@x", "alice@example.org")}})
 	if !errors.Is(err, archive.ErrDuplicate) {
 		t.Errorf("the same digest again: Commit = %v, want ErrDuplicate", err)
 	}
-	err = s.Commit(ctx, archive.Change{Digests: []archive.DigestSent{{Address: "bob@example.net", Due: t0, Next: t0.Add(24 * time.Hour)}},
+	err = s.Commit(ctx, archive.Change{Writes: []archive.Write{archive.DigestsSent{{Address: "bob@example.net", Due: t0, Next: t0.Add(24 * time.Hour)}}},
 		Outbox: []archive.OutboxMail{reply("", "digest-3@x", "bob@example.net")}})
 	if !errors.Is(err, archive.ErrConflict) {
 		t.Errorf("a digest of a player without one: Commit = %v, want ErrConflict", err)
@@ -116,8 +116,8 @@ func TestDigestInvalid(t *testing.T) {
 		"zone, no digest": {Players: []archive.Player{{Address: "a@x", DigestZone: "Europe/Berlin"}}},
 		"zone of 65 bytes": {Players: []archive.Player{{Address: "a@x", Digest: true, DigestAt: 60, DigestDue: t0,
 			DigestZone: strings.Repeat("Z", 65)}}},
-		"next before due": {Digests: []archive.DigestSent{{Address: "a@x", Due: t0, Next: t0}}},
-		"no address":      {Digests: []archive.DigestSent{{Due: t0, Next: t0.Add(time.Hour)}}},
+		"next before due": {Writes: []archive.Write{archive.DigestsSent{{Address: "a@x", Due: t0, Next: t0}}}},
+		"no address":      {Writes: []archive.Write{archive.DigestsSent{{Due: t0, Next: t0.Add(time.Hour)}}}},
 	} {
 		if err := s.Commit(context.Background(), c); !errors.Is(err, archive.ErrInvalid) {
 			t.Errorf("%s: Commit = %v, want ErrInvalid", name, err)
@@ -161,7 +161,7 @@ func TestDigestZone(t *testing.T) {
 	}
 	// the digest is sent; a stale row with the same setting keeps the new due time
 	sent := archive.DigestSent{Address: bob.Address, Due: due, Next: due.Add(24 * time.Hour)}
-	commit(t, s, archive.Change{Digests: []archive.DigestSent{sent}})
+	commit(t, s, archive.Change{Writes: []archive.Write{archive.DigestsSent{sent}}})
 	commit(t, s, archive.Change{Players: []archive.Player{bob}})
 	if got, _ := s.Player(ctx, bob.Address); !got.DigestDue.Equal(sent.Next) {
 		t.Errorf("after a stale upsert DigestDue = %v, want %v", got.DigestDue, sent.Next)

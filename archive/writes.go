@@ -41,6 +41,7 @@ type slot int
 const (
 	slotPublicNames slot = iota + 1
 	slotConfirmations
+	slotDigests
 	slotLeave
 )
 
@@ -115,6 +116,35 @@ func (cs Confirmations) check(map[string]bool) error {
 
 func (cs Confirmations) apply(ctx context.Context, tx *txn, _ *stmts, now time.Time) error {
 	return writeConfirmations(ctx, tx, cs, now)
+}
+
+// DigestsSent move players' digest timers on (archive/digest.go): each
+// player's stored DigestDue must be the Due given, or Commit fails with
+// [ErrDuplicate] (it is later: that digest was committed before) or
+// [ErrConflict] (the player changed or left the digest meanwhile). So a
+// digest mail and its timer's move are written together, once. They are
+// checked right after the confirmations and written right after them,
+// in the order given.
+type DigestsSent []DigestSent
+
+func (DigestsSent) slot() slot { return slotDigests }
+
+func (ds DigestsSent) check(map[string]bool) error {
+	for _, d := range ds {
+		if lower(d.Address) == "" || d.Due.IsZero() || !d.Next.After(d.Due) {
+			return invalid("digest of %q: due %v, next %v", d.Address, d.Due, d.Next)
+		}
+	}
+	return nil
+}
+
+func (ds DigestsSent) apply(ctx context.Context, tx *txn, _ *stmts, _ time.Time) error {
+	for _, d := range ds {
+		if err := fireDigest(ctx, tx, d); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // LeaveWrite replaces the whole leave of each player named by the keys (an

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/notation"
@@ -114,5 +115,29 @@ func TestWritesAnyOrder(t *testing.T) {
 	all, err := s.PublicNames(ctx)
 	if err != nil || !reflect.DeepEqual(all, map[string]string{"a@x": "Player a@x", "b@x": "Player b@x"}) {
 		t.Errorf("PublicNames = %v, %v", all, err)
+	}
+}
+
+// TestWritesAppliedAtTheirPlace: the writes of a change are written at
+// their kinds' places whatever their order in the list: public names go
+// right after the players and before the digests sent, so a change whose
+// public name is taken (ErrConflict) and whose digest was sent already
+// (ErrDuplicate) fails with the name's error, listed either way round.
+func TestWritesAppliedAtTheirPlace(t *testing.T) {
+	ctx := context.Background()
+	s, _, _ := openStore(t)
+	commit(t, s, archive.Change{Players: []archive.Player{{Address: "alice@example.org", Digest: true, DigestAt: 60, DigestDue: t0}},
+		Writes: []archive.Write{archive.PublicNames{"alice@example.org": "Ada"}}})
+	sent := archive.DigestsSent{{Address: "alice@example.org", Due: t0, Next: t0.Add(24 * time.Hour)}}
+	commit(t, s, archive.Change{Writes: []archive.Write{sent}})
+	taken := archive.PublicNames{"bob@example.net": "ADA"}
+	for _, ws := range [][]archive.Write{{sent, taken}, {taken, sent}} {
+		err := s.Commit(ctx, archive.Change{Writes: ws})
+		if !errors.Is(err, archive.ErrConflict) || !strings.Contains(err.Error(), "public name") {
+			t.Errorf("Commit %T, %T = %v, want the public name's ErrConflict", ws[0], ws[1], err)
+		}
+	}
+	if err := s.Commit(ctx, archive.Change{Writes: []archive.Write{sent}}); !errors.Is(err, archive.ErrDuplicate) {
+		t.Errorf("the digest alone again: Commit = %v, want ErrDuplicate", err)
 	}
 }

@@ -32,7 +32,7 @@ import (
 //
 // The digest's timer is the player's row (archive.Player.DigestDue): the
 // scheduler finds it with Store.DueDigests and commits the digest mail
-// with the move of the timer to the next day (archive.Change.Digests) in
+// with the move of the timer to the next day (an archive.DigestsSent write) in
 // one transaction, so a restart neither loses nor repeats a digest. A
 // daemon that was down past the time sends the missed digest once when it
 // is back, then keeps the time of day. In a zone with summer time the
@@ -145,7 +145,13 @@ func (s *Server) sendDigest(ctx context.Context, d archive.DigestDue, now time.T
 			return v, err
 		},
 		committed: func(change archive.Change) {
-			s.log.Info("digest", "to", d.Address, "due", d.Due, "games", games, "next", change.Digests[0].Next)
+			var next time.Time
+			for _, w := range change.Writes {
+				if ds, ok := w.(archive.DigestsSent); ok {
+					next = ds[0].Next
+				}
+			}
+			s.log.Info("digest", "to", d.Address, "due", d.Due, "games", games, "next", next)
 		},
 	})
 }
@@ -167,7 +173,7 @@ func (s *Server) decideDigest(ss *session, change *archive.Change, d archive.Dig
 		return commitNothing, 0, nil
 	}
 	next := zones.Next(p.DigestAt, s.storedZone(p.Address, p.DigestZone), ss.now)
-	change.Digests = []archive.DigestSent{{Address: p.Address, Due: d.Due, Next: next}}
+	change.Writes = append(change.Writes, archive.DigestsSent{{Address: p.Address, Due: d.Due, Next: next}})
 	ss.lang = cmp.Or(p.Language, s.opts.DefaultLanguage)
 	gs, err := s.gamePort().GamesOf(ss.ctx, p.Address)
 	if err != nil {
