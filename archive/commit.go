@@ -46,13 +46,6 @@ type Change struct {
 	// game not in Games still has its Version bumped.
 	TakeBacks map[string]TakenBack
 
-	// Watch adds spectators, or replaces a stored one of the same game and
-	// address; Unwatch removes them (only GameID or TournamentID, and
-	// Address are read; an address that does not watch is no error). The
-	// games, or tournaments, must exist.
-	Watch   []Spectator
-	Unwatch []Spectator
-
 	// Outbox mails are queued; their ID is assigned by the archive.
 	Outbox []OutboxMail
 
@@ -164,7 +157,7 @@ func (c *Change) write(ctx context.Context, tx *txn, st *stmts, ws writeSet, now
 	if err := c.writeTimers(ctx, tx, st, now); err != nil {
 		return nil, err
 	}
-	if err := writeSpectators(ctx, tx, c.Watch, c.Unwatch, now); err != nil {
+	if err := ws.apply(ctx, tx, st, now, slotWatching); err != nil {
 		return nil, err
 	}
 	if err := c.writeOutbox(ctx, tx, now); err != nil {
@@ -524,10 +517,8 @@ func (c *Change) validateFields(ws writeSet) error {
 	if err := validateTakeBacks(c.TakeBacks, c.NewPlies); err != nil {
 		return err
 	}
-	for _, sp := range append(append([]Spectator(nil), c.Watch...), c.Unwatch...) {
-		if (sp.GameID == "") == (sp.TournamentID == "") || sp.Address == "" {
-			return invalid("spectator %q of game %q or tournament %q", sp.Address, sp.GameID, sp.TournamentID)
-		}
+	if err := ws.check(slotWatching, written); err != nil {
+		return err
 	}
 	if err := validateOutbox(c.Outbox); err != nil {
 		return err

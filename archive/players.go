@@ -148,7 +148,7 @@ func scanSpectator(row scanner) (Spectator, error) {
 	return sp, err
 }
 
-// writeSpectators applies Change.Watch and Change.Unwatch; a Spectator
+// writeSpectators applies a [Watching] write; a Spectator
 // with a TournamentID is a tournament's.
 func writeSpectators(ctx context.Context, tx *txn, watch, unwatch []Spectator, now time.Time) error {
 	for _, sp := range unwatch {

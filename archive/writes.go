@@ -43,6 +43,7 @@ const (
 	slotConfirmations
 	slotDigests
 	slotLeave
+	slotWatching
 )
 
 // writeSet is a change's writes by kind, at most one of each.
@@ -145,6 +146,33 @@ func (ds DigestsSent) apply(ctx context.Context, tx *txn, _ *stmts, _ time.Time)
 		}
 	}
 	return nil
+}
+
+// Watching adds and removes spectators. Watch adds them, or replaces a
+// stored one of the same game (or tournament) and address; Unwatch
+// removes them (only GameID or TournamentID, and Address are read; an
+// address that does not watch is no error). Each names a game or a
+// tournament, not both, which must exist (else [ErrNotFound]). It is
+// checked after the takebacks and written after the timers, the removals
+// first.
+type Watching struct {
+	Watch   []Spectator
+	Unwatch []Spectator
+}
+
+func (Watching) slot() slot { return slotWatching }
+
+func (w Watching) check(map[string]bool) error {
+	for _, sp := range append(append([]Spectator(nil), w.Watch...), w.Unwatch...) {
+		if (sp.GameID == "") == (sp.TournamentID == "") || sp.Address == "" {
+			return invalid("spectator %q of game %q or tournament %q", sp.Address, sp.GameID, sp.TournamentID)
+		}
+	}
+	return nil
+}
+
+func (w Watching) apply(ctx context.Context, tx *txn, _ *stmts, now time.Time) error {
+	return writeSpectators(ctx, tx, w.Watch, w.Unwatch, now)
 }
 
 // LeaveWrite replaces the whole leave of each player named by the keys (an

@@ -141,3 +141,29 @@ func TestWritesAppliedAtTheirPlace(t *testing.T) {
 		t.Errorf("the digest alone again: Commit = %v, want ErrDuplicate", err)
 	}
 }
+
+// TestWritesWatchOfANewGame: a spectator of a game the same change
+// inserts is written after the game, as when it was a field of Change,
+// whether the watch comes first in the list of writes or last.
+func TestWritesWatchOfANewGame(t *testing.T) {
+	ctx := context.Background()
+	s, _, _ := openStore(t)
+	leave := archive.LeaveWrite{"carol@example.org": {{First: day(2026, 12, 24), Last: day(2027, 1, 2)}}}
+	for i, id := range []string{"WWATCH", "WWATC2"} {
+		g := newGame(id)
+		watch := archive.Watching{Watch: []archive.Spectator{{GameID: id, Address: "Carol@example.org"}}}
+		ws := []archive.Write{watch, leave}
+		if i == 1 {
+			ws = []archive.Write{leave, watch}
+		}
+		commit(t, s, archive.Change{Writes: ws, Games: []*archive.Game{g}})
+		got, err := s.Spectators(ctx, id)
+		if err != nil || len(got) != 1 || got[0].Address != "carol@example.org" || !got[0].CreatedAt.Equal(t0) {
+			t.Errorf("Spectators(%s) = %+v, %v; want carol since t0", id, got, err)
+		}
+	}
+	err := s.Commit(ctx, archive.Change{Writes: []archive.Write{archive.Watching{Watch: []archive.Spectator{{GameID: "NOSUCH", Address: "carol@example.org"}}}}})
+	if !errors.Is(err, archive.ErrNotFound) {
+		t.Errorf("watching a game nobody writes: Commit = %v, want ErrNotFound", err)
+	}
+}

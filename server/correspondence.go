@@ -36,7 +36,7 @@ type correspondence struct {
 	// because it became private.
 	farewells []farewell
 	// watch and unwatch are the spectators added and removed
-	// (archive.Change.Watch, Unwatch).
+	// (an archive.Watching write).
 	watch, unwatch []archive.Spectator
 	// takeBacks are the plies taken back, by game (archive.Change.TakeBacks).
 	takeBacks map[string]archive.TakenBack
@@ -117,8 +117,9 @@ func (ss *session) collectCorrespondence(change *archive.Change) {
 		return // the mail did nothing of correspondence
 	}
 	cor := corrOf(ss)
-	change.Watch = append(change.Watch, cor.watch...)
-	change.Unwatch = append(change.Unwatch, cor.unwatch...)
+	if len(cor.watch) > 0 || len(cor.unwatch) > 0 {
+		change.Writes = append(change.Writes, archive.Watching{Watch: cor.watch, Unwatch: cor.unwatch})
+	}
 	for id, tb := range cor.takeBacks {
 		if change.TakeBacks == nil {
 			change.TakeBacks = map[string]archive.TakenBack{}

@@ -138,10 +138,10 @@ func (s *Server) stopMails(ctx context.Context, addr string, cmd grammar.Command
 	var change archive.Change
 	switch c := cmd.(type) {
 	case *grammar.UnwatchCommand:
-		change.Unwatch = []archive.Spectator{
+		change.Writes = []archive.Write{archive.Watching{Unwatch: []archive.Spectator{
 			{GameID: strings.ToUpper(c.Target.ID), Address: addr},
 			{TournamentID: strings.ToLower(c.Target.ID), Address: addr},
-		}
+		}}}
 	case *grammar.NotifyCommand:
 		p, err := s.gamePort().Player(ctx, addr)
 		if errors.Is(err, archive.ErrNotFound) {
