@@ -24,12 +24,13 @@ func timerArchive(b *testing.B, n int) string {
 	defer s.Close()
 	const batch = 10000
 	for from := 0; from < n; from += batch {
-		c := archive.Change{Timers: map[string]archive.TimerPlan{}}
+		plans := archive.TimerPlans{}
+		c := archive.Change{Writes: []archive.Write{plans}}
 		for i := from; i < min(from+batch, n); i++ {
 			g := newGame(fmt.Sprintf("T%06d", i))
 			g.TimeControl = "30d+1d"
 			c.Games = append(c.Games, g)
-			c.Timers[g.ID] = archive.TimerPlan{Ply: 1, Timers: []archive.Timer{
+			plans[g.ID] = archive.TimerPlan{Ply: 1, Timers: []archive.Timer{
 				{Key: "ply 1 reminder 7d", Kind: archive.TimerReminder, Ply: 1, Due: t0.Add(time.Duration(i+1) * time.Second)},
 				{Key: "ply 1 deadline", Kind: archive.TimerDeadline, Ply: 1, Due: t0.AddDate(1, 0, 0)},
 			}}

@@ -59,18 +59,6 @@ type Change struct {
 	// the mail and the position are saved together.
 	Mailbox *MailboxState
 
-	// Fired marks timers done: each must be pending, or Commit fails with
-	// [ErrDuplicate] (already done: its effect was committed before) or
-	// [ErrConflict] (no such timer: the game's timers were replaced since
-	// it was read). So a timer's effect, its replies and its done mark are
-	// written together, once. Each timer's game must be in Games.
-	Fired []TimerRef
-
-	// Timers replaces the timers of the games named by the keys
-	// ([TimerPlan]), after Fired is applied. Each game must be in Games,
-	// so the plan is written against the version it was computed from.
-	Timers map[string]TimerPlan
-
 	// Tournament, if not nil, writes tournaments, entries, the pairings
 	// of tournament games and ratings ([TournamentChange]), after the
 	// games and plies: a game's result and the ratings and tournament
@@ -154,7 +142,10 @@ func (c *Change) write(ctx context.Context, tx *txn, st *stmts, ws writeSet, now
 	if err := c.writePlayers(ctx, tx, ws, now); err != nil {
 		return nil, err
 	}
-	if err := c.writeTimers(ctx, tx, st, now); err != nil {
+	if err := ws.apply(ctx, tx, st, now, slotFired); err != nil {
+		return nil, err
+	}
+	if err := ws.apply(ctx, tx, st, now, slotTimerPlans); err != nil {
 		return nil, err
 	}
 	if err := ws.apply(ctx, tx, st, now, slotWatching); err != nil {
@@ -273,23 +264,6 @@ func (c *Change) writePlayers(ctx context.Context, tx *txn, ws writeSet, now tim
 		return err
 	}
 	return ws.apply(ctx, tx, nil, now, slotLeave)
-}
-
-// writeTimers marks c.Fired done, then replaces the timer plans of
-// c.Timers in game ID order. Errors: those of fireTimer ([ErrDuplicate],
-// [ErrConflict]) and replaceTimers.
-func (c *Change) writeTimers(ctx context.Context, tx *txn, st *stmts, now time.Time) error {
-	for _, f := range c.Fired {
-		if err := fireTimer(ctx, tx, f, now); err != nil {
-			return err
-		}
-	}
-	for _, id := range sortedKeys(c.Timers) {
-		if err := replaceTimers(ctx, st, id, c.Timers[id]); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // writeOutbox deletes the mails of c.Replace, then queues c.Outbox.
@@ -532,7 +506,10 @@ func (c *Change) validateFields(ws writeSet) error {
 	if err := ws.check(slotLeave, written); err != nil {
 		return err
 	}
-	return validateTimers(c.Fired, c.Timers, written)
+	if err := ws.check(slotFired, written); err != nil {
+		return err
+	}
+	return ws.check(slotTimerPlans, written)
 }
 
 // validateMail checks the processed mail: none at all (the zero value),
@@ -669,12 +646,9 @@ func validateLeave(leave map[string][]notation.Leave) error {
 	return nil
 }
 
-// validateTimers checks the fired timers and then the timer plans: each
-// belongs to a game in written (the IDs of the games the change writes);
-// a fired timer has a key; a plan is for a ply (0 only with no timers)
-// and its timers have distinct keys, a valid kind, a ply not before the
-// plan's and a due time.
-func validateTimers(fired []TimerRef, plans map[string]TimerPlan, written map[string]bool) error {
+// validateFired checks the fired timers: each has a key and belongs to
+// a game in written (the IDs of the games the change writes).
+func validateFired(fired []TimerRef, written map[string]bool) error {
 	for _, f := range fired {
 		switch {
 		case f.Key == "":
@@ -683,6 +657,14 @@ func validateTimers(fired []TimerRef, plans map[string]TimerPlan, written map[st
 			return invalid("fired timer %q of game %q, which the change does not write", f.Key, f.GameID)
 		}
 	}
+	return nil
+}
+
+// validatePlans checks the timer plans: each belongs to a game in
+// written; a plan is for a ply (0 only with no timers) and its timers
+// have distinct keys, a valid kind, a ply not before the plan's and a
+// due time.
+func validatePlans(plans map[string]TimerPlan, written map[string]bool) error {
 	for id, p := range plans {
 		if !written[id] {
 			return invalid("timers of game %q, which the change does not write", id)

@@ -61,8 +61,8 @@ func TestDigestTimer(t *testing.T) {
 	s, _, _ := openStore(t)
 	g := newGame("D1GEST")
 	deadline := t0.Add(5 * time.Hour)
-	commit(t, s, archive.Change{Games: []*archive.Game{g}, Timers: map[string]archive.TimerPlan{
-		g.ID: {Ply: 1, Timers: []archive.Timer{{Key: "ply 1 deadline", Kind: archive.TimerDeadline, Ply: 1, Due: deadline}}}}})
+	commit(t, s, archive.Change{Games: []*archive.Game{g}, Writes: []archive.Write{archive.TimerPlans{
+		g.ID: {Ply: 1, Timers: []archive.Timer{{Key: "ply 1 deadline", Kind: archive.TimerDeadline, Ply: 1, Due: deadline}}}}}})
 	if next, ok, err := s.NextTimer(ctx); err != nil || !ok || !next.Equal(deadline) {
 		t.Fatalf("NextTimer = %v, %v, %v; want the deadline %v", next, ok, err, deadline)
 	}

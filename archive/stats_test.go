@@ -56,12 +56,12 @@ func TestTimerStats(t *testing.T) {
 	ctx := context.Background()
 	s, _, _ := openStore(t)
 	a := newGame("AAAAAA")
-	commit(t, s, archive.Change{Games: []*archive.Game{a}, Timers: map[string]archive.TimerPlan{
+	commit(t, s, archive.Change{Games: []*archive.Game{a}, Writes: []archive.Write{archive.TimerPlans{
 		a.ID: {Ply: 1, Timers: []archive.Timer{
 			timer("ply 1 reminder 7d", archive.TimerReminder, time.Hour),
 			timer("ply 1 deadline", archive.TimerDeadline, 3*time.Hour),
 		}},
-	}})
+	}}})
 	check := func(name string, now time.Time, wantDue, wantBehind int) {
 		t.Helper()
 		due, behind, err := s.TimerStats(ctx, now, 5*time.Minute)
@@ -73,6 +73,6 @@ func TestTimerStats(t *testing.T) {
 	check("the reminder due, not late", t0.Add(time.Hour+4*time.Minute), 1, 0)
 	check("the reminder late", t0.Add(time.Hour+6*time.Minute), 1, 1)
 	check("both due, the reminder late", t0.Add(3*time.Hour), 2, 1)
-	commit(t, s, archive.Change{Games: []*archive.Game{a}, Fired: []archive.TimerRef{{GameID: a.ID, Key: "ply 1 reminder 7d"}}})
+	commit(t, s, archive.Change{Games: []*archive.Game{a}, Writes: []archive.Write{archive.FiredTimers{{GameID: a.ID, Key: "ply 1 reminder 7d"}}}})
 	check("the reminder fired", t0.Add(3*time.Hour), 1, 0)
 }

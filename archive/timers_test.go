@@ -37,10 +37,10 @@ func TestTimersPlanFireReplace(t *testing.T) {
 	ctx := context.Background()
 	s, clk, _ := openStore(t)
 	a, b := newGame("AAAAAA"), newGame("BBBBBB")
-	commit(t, s, archive.Change{Games: []*archive.Game{a, b}, Timers: map[string]archive.TimerPlan{
+	commit(t, s, archive.Change{Games: []*archive.Game{a, b}, Writes: []archive.Write{archive.TimerPlans{
 		a.ID: {Ply: 1, Timers: []archive.Timer{timer("ply 1 reminder 7d", archive.TimerReminder, time.Hour), timer("ply 1 deadline", archive.TimerDeadline, 3*time.Hour)}},
 		b.ID: {Ply: 1, Timers: []archive.Timer{timer("ply 1 deadline", archive.TimerDeadline, 2*time.Hour)}},
-	}})
+	}}})
 
 	next, ok, err := s.NextTimer(ctx)
 	if err != nil || !ok || !next.Equal(t0.Add(time.Hour)) {
@@ -63,11 +63,11 @@ func TestTimersPlanFireReplace(t *testing.T) {
 	// the reminder fires: done, no longer due; firing it again is a duplicate
 	clk.Set(t0.Add(90 * time.Minute))
 	fire := archive.TimerRef{GameID: a.ID, Key: "ply 1 reminder 7d"}
-	commit(t, s, archive.Change{Games: []*archive.Game{a}, Fired: []archive.TimerRef{fire}})
-	if err := s.Commit(ctx, archive.Change{Games: []*archive.Game{a}, Fired: []archive.TimerRef{fire}}); !errors.Is(err, archive.ErrDuplicate) {
+	commit(t, s, archive.Change{Games: []*archive.Game{a}, Writes: []archive.Write{archive.FiredTimers{fire}}})
+	if err := s.Commit(ctx, archive.Change{Games: []*archive.Game{a}, Writes: []archive.Write{archive.FiredTimers{fire}}}); !errors.Is(err, archive.ErrDuplicate) {
 		t.Errorf("firing a done timer: %v, want ErrDuplicate", err)
 	}
-	if err := s.Commit(ctx, archive.Change{Games: []*archive.Game{a}, Fired: []archive.TimerRef{{GameID: a.ID, Key: "ply 1 reminder 2d"}}}); !errors.Is(err, archive.ErrConflict) {
+	if err := s.Commit(ctx, archive.Change{Games: []*archive.Game{a}, Writes: []archive.Write{archive.FiredTimers{{GameID: a.ID, Key: "ply 1 reminder 2d"}}}}); !errors.Is(err, archive.ErrConflict) {
 		t.Errorf("firing a timer that does not exist: %v, want ErrConflict", err)
 	}
 	ts, err := s.GameTimers(ctx, a.ID)
@@ -76,8 +76,8 @@ func TestTimersPlanFireReplace(t *testing.T) {
 	}
 
 	// a leave moves both timers of ply 1: the reminder stays done
-	commit(t, s, archive.Change{Games: []*archive.Game{a}, Timers: map[string]archive.TimerPlan{a.ID: {Ply: 1, Timers: []archive.Timer{
-		timer("ply 1 reminder 7d", archive.TimerReminder, 5*time.Hour), timer("ply 1 deadline", archive.TimerDeadline, 7*time.Hour)}}}})
+	commit(t, s, archive.Change{Games: []*archive.Game{a}, Writes: []archive.Write{archive.TimerPlans{a.ID: {Ply: 1, Timers: []archive.Timer{
+		timer("ply 1 reminder 7d", archive.TimerReminder, 5*time.Hour), timer("ply 1 deadline", archive.TimerDeadline, 7*time.Hour)}}}}})
 	if due, _ := s.DueTimers(ctx, t0.Add(6*time.Hour), 0); !reflect.DeepEqual(keys(due), []string{"BBBBBB ply 1 deadline"}) {
 		t.Errorf("after the leave DueTimers(t0+6h) = %v; the done reminder must not come back", keys(due))
 	}
@@ -87,17 +87,17 @@ func TestTimersPlanFireReplace(t *testing.T) {
 
 	// a ply: ply 2's timers replace ply 1's, and ply 1's done mark goes
 	next2 := archive.Timer{Key: "ply 2 deadline", Kind: archive.TimerDeadline, Ply: 2, Due: t0.Add(9 * time.Hour)}
-	commit(t, s, archive.Change{Games: []*archive.Game{a}, Timers: map[string]archive.TimerPlan{a.ID: {Ply: 2, Timers: []archive.Timer{next2}}}})
+	commit(t, s, archive.Change{Games: []*archive.Game{a}, Writes: []archive.Write{archive.TimerPlans{a.ID: {Ply: 2, Timers: []archive.Timer{next2}}}}})
 	if ts, _ := s.GameTimers(ctx, a.ID); !reflect.DeepEqual(keys(ts), []string{"AAAAAA ply 2 deadline"}) {
 		t.Errorf("after ply 1: GameTimers = %v", keys(ts))
 	}
 	// the old deadline is gone: firing it is a conflict
-	if err := s.Commit(ctx, archive.Change{Games: []*archive.Game{a}, Fired: []archive.TimerRef{{GameID: a.ID, Key: "ply 1 deadline"}}}); !errors.Is(err, archive.ErrConflict) {
+	if err := s.Commit(ctx, archive.Change{Games: []*archive.Game{a}, Writes: []archive.Write{archive.FiredTimers{{GameID: a.ID, Key: "ply 1 deadline"}}}}); !errors.Is(err, archive.ErrConflict) {
 		t.Errorf("firing a replaced timer: %v, want ErrConflict", err)
 	}
 
 	// the game ends: plan 0 drops everything
-	commit(t, s, archive.Change{Games: []*archive.Game{a, b}, Timers: map[string]archive.TimerPlan{a.ID: {}, b.ID: {}}})
+	commit(t, s, archive.Change{Games: []*archive.Game{a, b}, Writes: []archive.Write{archive.TimerPlans{a.ID: {}, b.ID: {}}}})
 	if _, ok, err := s.NextTimer(ctx); ok || err != nil {
 		t.Errorf("NextTimer with no timers = %v, %v; want none", ok, err)
 	}
@@ -109,11 +109,11 @@ func TestTimersFailedCommitFiresNothing(t *testing.T) {
 	ctx := context.Background()
 	s, _, _ := openStore(t)
 	g := newGame("CCCCCC")
-	commit(t, s, archive.Change{Games: []*archive.Game{g}, Timers: map[string]archive.TimerPlan{
-		g.ID: {Ply: 1, Timers: []archive.Timer{timer("ply 1 deadline", archive.TimerDeadline, 0)}}}})
+	commit(t, s, archive.Change{Games: []*archive.Game{g}, Writes: []archive.Write{archive.TimerPlans{
+		g.ID: {Ply: 1, Timers: []archive.Timer{timer("ply 1 deadline", archive.TimerDeadline, 0)}}}}})
 	stale := *g
 	commit(t, s, archive.Change{Games: []*archive.Game{g}}) // someone else wrote the game
-	err := s.Commit(ctx, archive.Change{Games: []*archive.Game{&stale}, Fired: []archive.TimerRef{{GameID: g.ID, Key: "ply 1 deadline"}},
+	err := s.Commit(ctx, archive.Change{Games: []*archive.Game{&stale}, Writes: []archive.Write{archive.FiredTimers{{GameID: g.ID, Key: "ply 1 deadline"}}},
 		Outbox: []archive.OutboxMail{reply(g.ID, "<r@x>", "bob@example.net")}})
 	if !errors.Is(err, archive.ErrConflict) {
 		t.Fatalf("Commit with a stale game = %v, want ErrConflict", err)
@@ -134,12 +134,12 @@ func TestTimersInvalid(t *testing.T) {
 	g := newGame("DDDDDD")
 	commit(t, s, archive.Change{Games: []*archive.Game{g}})
 	for name, c := range map[string]archive.Change{
-		"plan of a game not written":  {Timers: map[string]archive.TimerPlan{g.ID: {Ply: 1}}},
-		"fired of a game not written": {Fired: []archive.TimerRef{{GameID: g.ID, Key: "k"}}},
-		"plan 0 with timers":          {Games: []*archive.Game{g}, Timers: map[string]archive.TimerPlan{g.ID: {Timers: []archive.Timer{timer("k", archive.TimerReminder, 0)}}}},
-		"unknown kind":                {Games: []*archive.Game{g}, Timers: map[string]archive.TimerPlan{g.ID: {Ply: 1, Timers: []archive.Timer{timer("k", "nag", 0)}}}},
-		"key twice":                   {Games: []*archive.Game{g}, Timers: map[string]archive.TimerPlan{g.ID: {Ply: 1, Timers: []archive.Timer{timer("k", archive.TimerReminder, 0), timer("k", archive.TimerDeadline, 0)}}}},
-		"timer of an earlier ply":     {Games: []*archive.Game{g}, Timers: map[string]archive.TimerPlan{g.ID: {Ply: 2, Timers: []archive.Timer{timer("k", archive.TimerReminder, 0)}}}},
+		"plan of a game not written":  {Writes: []archive.Write{archive.TimerPlans{g.ID: {Ply: 1}}}},
+		"fired of a game not written": {Writes: []archive.Write{archive.FiredTimers{{GameID: g.ID, Key: "k"}}}},
+		"plan 0 with timers":          {Games: []*archive.Game{g}, Writes: []archive.Write{archive.TimerPlans{g.ID: {Timers: []archive.Timer{timer("k", archive.TimerReminder, 0)}}}}},
+		"unknown kind":                {Games: []*archive.Game{g}, Writes: []archive.Write{archive.TimerPlans{g.ID: {Ply: 1, Timers: []archive.Timer{timer("k", "nag", 0)}}}}},
+		"key twice":                   {Games: []*archive.Game{g}, Writes: []archive.Write{archive.TimerPlans{g.ID: {Ply: 1, Timers: []archive.Timer{timer("k", archive.TimerReminder, 0), timer("k", archive.TimerDeadline, 0)}}}}},
+		"timer of an earlier ply":     {Games: []*archive.Game{g}, Writes: []archive.Write{archive.TimerPlans{g.ID: {Ply: 2, Timers: []archive.Timer{timer("k", archive.TimerReminder, 0)}}}}},
 		"overlapping leave": {Writes: []archive.Write{archive.LeaveWrite{"a@x": {
 			{First: day(2026, 12, 1), Last: day(2026, 12, 5)}, {First: day(2026, 12, 5), Last: day(2026, 12, 6)}}}}},
 		"reversed leave": {Writes: []archive.Write{archive.LeaveWrite{"a@x": {{First: day(2026, 12, 5), Last: day(2026, 12, 1)}}}}},
@@ -300,9 +300,9 @@ func TestEngineGameAndTimer(t *testing.T) {
 	s, _, _ := openStore(t)
 	g := newGame("EEEEEE")
 	g.Defenders, g.DefenderToken, g.EngineLevel = "engine@taflmail.invalid", "", 4
-	commit(t, s, archive.Change{Games: []*archive.Game{g}, Timers: map[string]archive.TimerPlan{
+	commit(t, s, archive.Change{Games: []*archive.Game{g}, Writes: []archive.Write{archive.TimerPlans{
 		g.ID: {Ply: 1, Timers: []archive.Timer{timer("ply 1 engine", archive.TimerEngine, 0)}},
-	}})
+	}}})
 	got, err := s.Game(ctx, g.ID)
 	if err != nil || got.EngineLevel != 4 {
 		t.Fatalf("Game = %+v, %v; want engine level 4", got, err)

@@ -350,12 +350,12 @@ type Timer struct {
 	Ply int
 	// Due is when it fires (UTC).
 	Due time.Time
-	// Done is when its effect was committed ([Change.Fired]); zero while
+	// Done is when its effect was committed ([FiredTimers]); zero while
 	// it is pending.
 	Done time.Time
 }
 
-// TimerPlan replaces the timers of one game ([Change.Timers]).
+// TimerPlan replaces the timers of one game ([TimerPlans]).
 type TimerPlan struct {
 	// Ply is the ply the game waits for: the done marks of earlier plies
 	// are dropped, those of Ply and later kept. 0 drops every timer of the

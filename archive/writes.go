@@ -43,6 +43,8 @@ const (
 	slotConfirmations
 	slotDigests
 	slotLeave
+	slotFired
+	slotTimerPlans
 	slotWatching
 )
 
@@ -173,6 +175,51 @@ func (w Watching) check(map[string]bool) error {
 
 func (w Watching) apply(ctx context.Context, tx *txn, _ *stmts, now time.Time) error {
 	return writeSpectators(ctx, tx, w.Watch, w.Unwatch, now)
+}
+
+// FiredTimers marks timers done: each must be pending, or Commit fails
+// with [ErrDuplicate] (already done: its effect was committed before) or
+// [ErrConflict] (no such timer: the game's timers were replaced since it
+// was read). So a timer's effect, its replies and its done mark are
+// written together, once. Each timer's game must be in the change's
+// Games. They are checked after the leave and written after it, in the
+// order given, before the [TimerPlans].
+//
+// The fired timers and the plans are two kinds, not one: the scheduler
+// fires a timer, the clock plans the timers of every game it writes, and
+// each hands its own write.
+type FiredTimers []TimerRef
+
+func (FiredTimers) slot() slot { return slotFired }
+
+func (f FiredTimers) check(games map[string]bool) error { return validateFired(f, games) }
+
+func (f FiredTimers) apply(ctx context.Context, tx *txn, _ *stmts, now time.Time) error {
+	for _, ref := range f {
+		if err := fireTimer(ctx, tx, ref, now); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// TimerPlans replaces the timers of the games named by the keys
+// ([TimerPlan]). Each game must be in the change's Games, so the plan is
+// written against the version it was computed from. They are checked and
+// written right after the [FiredTimers], in game ID order.
+type TimerPlans map[string]TimerPlan
+
+func (TimerPlans) slot() slot { return slotTimerPlans }
+
+func (p TimerPlans) check(games map[string]bool) error { return validatePlans(p, games) }
+
+func (p TimerPlans) apply(ctx context.Context, _ *txn, st *stmts, _ time.Time) error {
+	for _, id := range sortedKeys(p) {
+		if err := replaceTimers(ctx, st, id, p[id]); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // LeaveWrite replaces the whole leave of each player named by the keys (an

@@ -46,7 +46,7 @@ func seedEngineTurn(tb testing.TB, srv *Server, store *archive.Store, id, varian
 	if err != nil {
 		tb.Fatal(err)
 	}
-	c := archive.Change{Games: []*archive.Game{g}, Timers: map[string]archive.TimerPlan{id: plan}}
+	c := archive.Change{Games: []*archive.Game{g}, Writes: []archive.Write{archive.TimerPlans{id: plan}}}
 	if len(ps) > 0 {
 		c.NewPlies = map[string][]archive.Ply{id: ps}
 	}

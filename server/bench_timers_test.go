@@ -26,7 +26,8 @@ func seedTimedGames(tb testing.TB, srv *Server, store *archive.Store, n int, con
 	ctx := context.Background()
 	const batch = 5000
 	for from := 0; from < n; from += batch {
-		c := archive.Change{Timers: map[string]archive.TimerPlan{}}
+		plans := archive.TimerPlans{}
+		c := archive.Change{Writes: []archive.Write{plans}}
 		for i := from; i < min(from+batch, n); i++ {
 			g := &archive.Game{
 				ID: fmt.Sprintf("G%05d", i), Variant: "copenhagen", Status: archive.Active,
@@ -44,7 +45,7 @@ func seedTimedGames(tb testing.TB, srv *Server, store *archive.Store, n int, con
 				tb.Fatal(err)
 			}
 			c.Games = append(c.Games, g)
-			c.Timers[g.ID] = plan
+			plans[g.ID] = plan
 		}
 		if err := store.Commit(ctx, c); err != nil {
 			tb.Fatal(err)

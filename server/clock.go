@@ -181,16 +181,17 @@ func (ss *session) collectClock(change *archive.Change) {
 			change.Writes = append(change.Writes, lw)
 		}
 	}
+	var plans archive.TimerPlans
 	for _, g := range change.Games {
 		t := ss.tables[g.ID]
 		if t == nil {
 			continue
 		}
+		if plans == nil {
+			plans = archive.TimerPlans{}
+		}
 		if g.Status == archive.Invited { // its expiry (invitations.go)
-			if change.Timers == nil {
-				change.Timers = map[string]archive.TimerPlan{}
-			}
-			change.Timers[g.ID] = ss.srv.invitationPlan(g)
+			plans[g.ID] = ss.srv.invitationPlan(g)
 			continue
 		}
 		if g.Status == archive.Finished && g.EndedAt.IsZero() {
@@ -203,10 +204,10 @@ func (ss *session) collectClock(change *archive.Change) {
 			ss.srv.log.Error("game timers not computed", "game", g.ID, "err", err)
 			plan = archive.TimerPlan{}
 		}
-		if change.Timers == nil {
-			change.Timers = map[string]archive.TimerPlan{}
-		}
-		change.Timers[g.ID] = plan
+		plans[g.ID] = plan
+	}
+	if plans != nil {
+		change.Writes = append(change.Writes, plans)
 	}
 }
 

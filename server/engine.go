@@ -602,7 +602,7 @@ func (s *Server) decideEngine(ss *session, change *archive.Change, tm archive.Ti
 		if err := ss.engineReply(t, st, task, th); err != nil {
 			return commitNothing, false, &engineFailure{err}
 		}
-		change.Fired = []archive.TimerRef{{GameID: tm.GameID, Key: tm.Key}}
+		change.Writes = append(change.Writes, archive.FiredTimers{{GameID: tm.GameID, Key: tm.Key}})
 	}
 	return commitReplies, acted, nil
 }

@@ -84,7 +84,7 @@ func seedEngineTurnOf(tb testing.TB, srv *Server, store *archive.Store, id, play
 	if err != nil {
 		tb.Fatal(err)
 	}
-	if err := store.Commit(context.Background(), archive.Change{Games: []*archive.Game{g}, Timers: map[string]archive.TimerPlan{id: plan}}); err != nil {
+	if err := store.Commit(context.Background(), archive.Change{Games: []*archive.Game{g}, Writes: []archive.Write{archive.TimerPlans{id: plan}}}); err != nil {
 		tb.Fatal(err)
 	}
 }

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"errors"
+	"slices"
 	"time"
 
 	"github.com/taflmail/taflmail/archive"
@@ -185,7 +186,7 @@ func (s *Server) fire(ctx context.Context, tm archive.Timer, now time.Time) (boo
 		},
 		committed: func(change archive.Change) {
 			s.log.Info("timer", "game", tm.GameID, "timer", tm.Key, "due", tm.Due, "acted", acted,
-				"done", len(change.Fired) > 0, "replies", len(change.Outbox))
+				"done", slices.ContainsFunc(change.Writes, isFired), "replies", len(change.Outbox))
 		},
 	})
 	return committed && acted, err
@@ -239,7 +240,7 @@ func (s *Server) decideTimer(ss *session, change *archive.Change, tm archive.Tim
 		acted = true
 	}
 	if acted || passed || t.g.Status != archive.Active {
-		change.Fired = []archive.TimerRef{{GameID: tm.GameID, Key: tm.Key}}
+		change.Writes = append(change.Writes, archive.FiredTimers{{GameID: tm.GameID, Key: tm.Key}})
 	}
 	return acted, nil
 }
@@ -322,4 +323,11 @@ func (s *Server) untilNextTimer(ctx context.Context) time.Duration {
 		d = s.overdueWait(ctx)
 	}
 	return min(d, s.opts.WaitCap)
+}
+
+// isFired reports whether w marks a timer done (an archive.FiredTimers
+// write), for the log of a timer's commit.
+func isFired(w archive.Write) bool {
+	_, ok := w.(archive.FiredTimers)
+	return ok
 }

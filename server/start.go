@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"net/mail"
 	"strings"
 	"time"
@@ -90,7 +91,11 @@ func (s *Server) decideStarts(ls *session, change *archive.Change, starts []Game
 	now := ls.now
 	var ids []string
 	var tables []*table
-	drawn := map[string]bool{} // the ids of this attempt's games
+	drawn := map[string]bool{}    // the ids of this attempt's games
+	plans := archive.TimerPlans{} // every game's timers, the clock's write
+	if len(starts) > 0 {
+		change.Writes = append(change.Writes, plans)
+	}
 	for i, st := range starts {
 		ss := s.newSession(ls.ctx, startCause("", now))
 		ss.lang, ss.drawn = s.opts.DefaultLanguage, drawn
@@ -114,11 +119,10 @@ func (s *Server) decideStarts(ls *session, change *archive.Change, starts []Game
 		ss.collect(&c)
 		change.Games = append(change.Games, c.Games...)
 		change.Outbox = append(change.Outbox, c.Outbox...)
-		if change.Timers == nil {
-			change.Timers = map[string]archive.TimerPlan{}
-		}
-		for id, p := range c.Timers {
-			change.Timers[id] = p
+		for _, w := range c.Writes {
+			if ps, ok := w.(archive.TimerPlans); ok {
+				maps.Copy(plans, ps)
+			}
 		}
 	}
 	if o.OneMail {
