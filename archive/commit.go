@@ -37,15 +37,6 @@ type Change struct {
 	// kept, and so is a stored ProvedAt).
 	Players []Player
 
-	// TakeBacks undo the last stored ply of the games named by the keys
-	// (a takeback agreed by both players, issue 12): the ply leaves the
-	// plies, which stay numbered 1 to PlyCount, and is kept in the
-	// taken_back table, from which Game.TakenBack and the record's
-	// comment come. The value's Ply must be the stored last ply (its N and
-	// Move); the game must exist. They are applied before NewPlies, and a
-	// game not in Games still has its Version bumped.
-	TakeBacks map[string]TakenBack
-
 	// Outbox mails are queued; their ID is assigned by the archive.
 	Outbox []OutboxMail
 
@@ -131,25 +122,21 @@ func (c *Change) write(ctx context.Context, tx *txn, st *stmts, ws writeSet, now
 	if err := c.writeMail(ctx, tx, now); err != nil {
 		return nil, err
 	}
-	games, err := c.writeGames(ctx, tx, st, now)
-	if err != nil {
+	a := &applying{tx: tx, st: st, now: now}
+	if err := c.writeGames(ctx, a, ws); err != nil {
 		return nil, err
 	}
 	tversions, err := c.Tournament.write(ctx, tx, now)
 	if err != nil {
 		return nil, err
 	}
-	if err := c.writePlayers(ctx, tx, ws, now); err != nil {
+	if err := c.writePlayers(ctx, a, ws); err != nil {
 		return nil, err
 	}
-	if err := ws.apply(ctx, tx, st, now, slotFired); err != nil {
-		return nil, err
-	}
-	if err := ws.apply(ctx, tx, st, now, slotTimerPlans); err != nil {
-		return nil, err
-	}
-	if err := ws.apply(ctx, tx, st, now, slotWatching); err != nil {
-		return nil, err
+	for _, k := range []slot{slotFired, slotTimerPlans, slotWatching} {
+		if err := ws.apply(ctx, a, k); err != nil {
+			return nil, err
+		}
 	}
 	if err := c.writeOutbox(ctx, tx, now); err != nil {
 		return nil, err
@@ -159,7 +146,7 @@ func (c *Change) write(ctx context.Context, tx *txn, st *stmts, ws writeSet, now
 			return nil, err
 		}
 	}
-	return &written{games: games, tournaments: tversions}, nil
+	return &written{games: a.games, tournaments: tversions}, nil
 }
 
 // sqlInsertMail records a processed mail.
@@ -183,13 +170,14 @@ func (c *Change) writeMail(ctx context.Context, tx *txn, now time.Time) error {
 	return err
 }
 
-// writeGames inserts or updates c.Games, then applies the takebacks and
-// appends the new plies, each in the order of its game ID, and returns
-// what was written of each game in c.Games by ID. A game not in c.Games
-// that has a ply taken back, new plies or both has its version bumped
-// once. Errors: those of insertGame, updateGame, takeBack and
-// appendPlies ([ErrConflict], [ErrNotFound]).
-func (c *Change) writeGames(ctx context.Context, tx *txn, st *stmts, now time.Time) (map[string]*writtenGame, error) {
+// writeGames inserts or updates c.Games, then applies the takebacks of ws
+// and appends the new plies, each in the order of its game ID, and sets
+// a.games to what was written of each game in c.Games by ID. A game not
+// in c.Games that has a ply taken back, new plies or both has its
+// version bumped once. Errors: those of insertGame, updateGame, takeBack
+// and appendPlies ([ErrConflict], [ErrNotFound]).
+func (c *Change) writeGames(ctx context.Context, a *applying, ws writeSet) error {
+	tx, st, now := a.tx, a.st, a.now
 	games := make(map[string]*writtenGame, len(c.Games))
 	for _, g := range c.Games {
 		w := &writtenGame{}
@@ -201,32 +189,27 @@ func (c *Change) writeGames(ctx context.Context, tx *txn, st *stmts, now time.Ti
 			w.version, w.plyCount, w.createdAt, err = updateGame(ctx, tx, g, now)
 		}
 		if err != nil {
-			return nil, err
+			return err
 		}
 		games[g.ID] = w
 	}
-	for _, id := range sortedKeys(c.TakeBacks) {
-		w, inGames := games[id]
-		count, err := takeBack(ctx, tx, id, c.TakeBacks[id], !inGames, now)
-		if err != nil {
-			return nil, err
-		}
-		if inGames {
-			w.plyCount = count
-		}
+	a.games = games
+	if err := ws.apply(ctx, a, slotTakeBacks); err != nil {
+		return err
 	}
+	takeBacks, _ := ws[slotTakeBacks].(TakeBacks)
 	for _, id := range sortedKeys(c.NewPlies) {
 		w, inGames := games[id]
-		_, undone := c.TakeBacks[id]
+		_, undone := takeBacks[id]
 		count, err := appendPlies(ctx, tx, id, c.NewPlies[id], !inGames && !undone, now)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if inGames {
 			w.plyCount = count
 		}
 	}
-	return games, nil
+	return nil
 }
 
 // sqlInsertPlayer inserts or updates one player.
@@ -244,7 +227,8 @@ ON CONFLICT (address) DO UPDATE SET name = excluded.name, language = excluded.la
 // the next digest time unless the digest setting changed), their public
 // names, the confirmations, the digests sent and the leave, each player's
 // in address order. The error of a player names its address.
-func (c *Change) writePlayers(ctx context.Context, tx *txn, ws writeSet, now time.Time) error {
+func (c *Change) writePlayers(ctx context.Context, a *applying, ws writeSet) error {
+	tx, now := a.tx, a.now
 	for _, p := range c.Players {
 		at, due := p.digestColumns()
 		_, err := tx.ExecContext(ctx, sqlInsertPlayer,
@@ -254,16 +238,16 @@ func (c *Change) writePlayers(ctx context.Context, tx *txn, ws writeSet, now tim
 			return fmt.Errorf("player %q: %w", p.Address, err)
 		}
 	}
-	if err := ws.apply(ctx, tx, nil, now, slotPublicNames); err != nil {
+	if err := ws.apply(ctx, a, slotPublicNames); err != nil {
 		return err
 	}
-	if err := ws.apply(ctx, tx, nil, now, slotConfirmations); err != nil {
+	if err := ws.apply(ctx, a, slotConfirmations); err != nil {
 		return err
 	}
-	if err := ws.apply(ctx, tx, nil, now, slotDigests); err != nil {
+	if err := ws.apply(ctx, a, slotDigests); err != nil {
 		return err
 	}
-	return ws.apply(ctx, tx, nil, now, slotLeave)
+	return ws.apply(ctx, a, slotLeave)
 }
 
 // writeOutbox deletes the mails of c.Replace, then queues c.Outbox.
@@ -475,7 +459,7 @@ func (c *Change) validateFields(ws writeSet) error {
 	if err := validateMail(c.Mail); err != nil {
 		return err
 	}
-	if err := ws.check(slotPublicNames, nil); err != nil {
+	if err := ws.check(slotPublicNames, c, nil); err != nil {
 		return err
 	}
 	written, err := validateGames(c.Games)
@@ -488,10 +472,10 @@ func (c *Change) validateFields(ws writeSet) error {
 	if err := c.validatePlayers(ws); err != nil {
 		return err
 	}
-	if err := validateTakeBacks(c.TakeBacks, c.NewPlies); err != nil {
+	if err := ws.check(slotTakeBacks, c, written); err != nil {
 		return err
 	}
-	if err := ws.check(slotWatching, written); err != nil {
+	if err := ws.check(slotWatching, c, written); err != nil {
 		return err
 	}
 	if err := validateOutbox(c.Outbox); err != nil {
@@ -503,13 +487,13 @@ func (c *Change) validateFields(ws writeSet) error {
 	if mb := c.Mailbox; mb != nil && mb.Mailbox == "" {
 		return invalid("mailbox state without mailbox name")
 	}
-	if err := ws.check(slotLeave, written); err != nil {
+	if err := ws.check(slotLeave, c, written); err != nil {
 		return err
 	}
-	if err := ws.check(slotFired, written); err != nil {
+	if err := ws.check(slotFired, c, written); err != nil {
 		return err
 	}
-	return ws.check(slotTimerPlans, written)
+	return ws.check(slotTimerPlans, c, written)
 }
 
 // validateMail checks the processed mail: none at all (the zero value),
@@ -584,10 +568,10 @@ func (c *Change) validatePlayers(ws writeSet) error {
 			return err
 		}
 	}
-	if err := ws.check(slotConfirmations, nil); err != nil {
+	if err := ws.check(slotConfirmations, c, nil); err != nil {
 		return err
 	}
-	return ws.check(slotDigests, nil)
+	return ws.check(slotDigests, c, nil)
 }
 
 // validateTakeBacks checks that each takeback names a game, a ply number

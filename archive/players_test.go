@@ -72,7 +72,7 @@ func TestPlayersColumnsInvalid(t *testing.T) {
 		case "spectator no id":
 			c.Writes = []archive.Write{archive.Watching{Watch: []archive.Spectator{{Address: "carol@example.org"}}}}
 		case "takeback no move":
-			c.TakeBacks = map[string]archive.TakenBack{g.ID: {Ply: archive.Ply{N: 1}}}
+			c.Writes = []archive.Write{archive.TakeBacks{g.ID: {Ply: archive.Ply{N: 1}}}}
 		default:
 			mod(g)
 		}
@@ -113,12 +113,12 @@ func TestTakeBack(t *testing.T) {
 		{Ply: archive.Ply{N: 3, Move: "d2-f2"}},    // not its move
 		{Ply: archive.Ply{N: 4, Move: "a4-a5xa6"}}, // beyond the plies
 	} {
-		err := s.Commit(ctx, archive.Change{TakeBacks: map[string]archive.TakenBack{g.ID: bad}})
+		err := s.Commit(ctx, archive.Change{Writes: []archive.Write{archive.TakeBacks{g.ID: bad}}})
 		if !errors.Is(err, archive.ErrConflict) {
 			t.Errorf("takeback of ply %d %s = %v, want ErrConflict", bad.N, bad.Move, err)
 		}
 	}
-	if err := s.Commit(ctx, archive.Change{TakeBacks: map[string]archive.TakenBack{"NOSUCH": {Ply: archive.Ply{N: 1, Move: "d1-e1"}}}}); !errors.Is(err, archive.ErrNotFound) {
+	if err := s.Commit(ctx, archive.Change{Writes: []archive.Write{archive.TakeBacks{"NOSUCH": {Ply: archive.Ply{N: 1, Move: "d1-e1"}}}}}); !errors.Is(err, archive.ErrNotFound) {
 		t.Errorf("takeback in an unknown game = %v, want ErrNotFound", err)
 	}
 	if now := game(t, s, g.ID); !reflect.DeepEqual(now, stored) {
@@ -128,7 +128,7 @@ func TestTakeBack(t *testing.T) {
 	clk.Set(t0.Add(10 * time.Hour))
 	last := stored.Plies[2]
 	commit(t, s, archive.Change{Mail: mail("<accept@example.net>", g.ID),
-		TakeBacks: map[string]archive.TakenBack{g.ID: {Ply: last, UndoneBy: "<accept@example.net>"}}})
+		Writes: []archive.Write{archive.TakeBacks{g.ID: {Ply: last, UndoneBy: "<accept@example.net>"}}}})
 	after := game(t, s, g.ID)
 	wantTB := []archive.TakenBack{{Ply: last, UndoneAt: t0.Add(10 * time.Hour), UndoneBy: "<accept@example.net>"}}
 	if after.PlyCount != 2 || len(after.Plies) != 2 || after.Version != stored.Version+1 || !reflect.DeepEqual(after.TakenBack, wantTB) {
@@ -140,7 +140,7 @@ func TestTakeBack(t *testing.T) {
 	// one change bump the version once
 	commit(t, s, archive.Change{NewPlies: map[string][]archive.Ply{g.ID: {{N: 3, Move: "a4-b4"}}}})
 	again := game(t, s, g.ID)
-	commit(t, s, archive.Change{TakeBacks: map[string]archive.TakenBack{g.ID: {Ply: again.Plies[2]}},
+	commit(t, s, archive.Change{Writes: []archive.Write{archive.TakeBacks{g.ID: {Ply: again.Plies[2]}}},
 		NewPlies: map[string][]archive.Ply{g.ID: {{N: 3, Move: "g4-g5"}}}})
 	final := game(t, s, g.ID)
 	if final.Version != again.Version+1 || len(final.TakenBack) != 2 || final.Plies[2].Move != "g4-g5" {

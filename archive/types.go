@@ -124,7 +124,7 @@ type Game struct {
 	// or "defenders": the side whose request to take back its last ply
 	// stands. TakenBack lists the plies undone by agreement, oldest
 	// first; filled with Plies, never read by Commit (a takeback goes in
-	// Change.TakeBacks).
+	// a TakeBacks write).
 	AttackersPrivate    bool
 	DefendersPrivate    bool
 	MessageToAttackers  string

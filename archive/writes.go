@@ -25,11 +25,22 @@ type Write interface {
 	// slot is the write's kind and its place in Commit.
 	slot() slot
 	// check checks the rules documented on the write's type before
-	// anything is written; games holds the IDs of the games the change
-	// writes (nil where the write is checked before the games are).
-	check(games map[string]bool) error
-	// apply writes it in tx.
-	apply(ctx context.Context, tx *txn, st *stmts, now time.Time) error
+	// anything is written, against the core of the change c; games holds
+	// the IDs of the games c writes (nil where the write is checked
+	// before the games are).
+	check(c *Change, games map[string]bool) error
+	// apply writes it in a's transaction.
+	apply(ctx context.Context, a *applying) error
+}
+
+// applying is what a write's apply is given: the transaction, its
+// prepared statements, the store's clock, and what the change wrote of
+// its games so far (by ID), which a write that changes them updates.
+type applying struct {
+	tx    *txn
+	st    *stmts
+	now   time.Time
+	games map[string]*writtenGame
 }
 
 // slot names a kind of [Write] and where Commit checks and applies it:
@@ -40,6 +51,7 @@ type slot int
 // The kinds of writes.
 const (
 	slotPublicNames slot = iota + 1
+	slotTakeBacks
 	slotConfirmations
 	slotDigests
 	slotLeave
@@ -67,18 +79,18 @@ func indexWrites(ws []Write) (writeSet, error) {
 	return set, nil
 }
 
-// check checks the write of kind k, if the change has one.
-func (s writeSet) check(k slot, games map[string]bool) error {
+// check checks the write of kind k of c, if c has one.
+func (s writeSet) check(k slot, c *Change, games map[string]bool) error {
 	if w := s[k]; w != nil {
-		return w.check(games)
+		return w.check(c, games)
 	}
 	return nil
 }
 
 // apply writes the write of kind k, if the change has one.
-func (s writeSet) apply(ctx context.Context, tx *txn, st *stmts, now time.Time, k slot) error {
+func (s writeSet) apply(ctx context.Context, a *applying, k slot) error {
 	if w := s[k]; w != nil {
-		return w.apply(ctx, tx, st, now)
+		return w.apply(ctx, a)
 	}
 	return nil
 }
@@ -92,10 +104,10 @@ type PublicNames map[string]string
 
 func (PublicNames) slot() slot { return slotPublicNames }
 
-func (n PublicNames) check(map[string]bool) error { return validatePublicNames(n) }
+func (n PublicNames) check(*Change, map[string]bool) error { return validatePublicNames(n) }
 
-func (n PublicNames) apply(ctx context.Context, tx *txn, _ *stmts, now time.Time) error {
-	return writePublicNames(ctx, tx, n, now)
+func (n PublicNames) apply(ctx context.Context, a *applying) error {
+	return writePublicNames(ctx, a.tx, n, a.now)
 }
 
 // Confirmations are requests that wait for their address to confirm
@@ -108,7 +120,7 @@ type Confirmations []Confirmation
 
 func (Confirmations) slot() slot { return slotConfirmations }
 
-func (cs Confirmations) check(map[string]bool) error {
+func (cs Confirmations) check(*Change, map[string]bool) error {
 	for _, cf := range cs {
 		if err := cf.validate(); err != nil {
 			return err
@@ -117,8 +129,8 @@ func (cs Confirmations) check(map[string]bool) error {
 	return nil
 }
 
-func (cs Confirmations) apply(ctx context.Context, tx *txn, _ *stmts, now time.Time) error {
-	return writeConfirmations(ctx, tx, cs, now)
+func (cs Confirmations) apply(ctx context.Context, a *applying) error {
+	return writeConfirmations(ctx, a.tx, cs, a.now)
 }
 
 // DigestsSent move players' digest timers on (archive/digest.go): each
@@ -132,7 +144,7 @@ type DigestsSent []DigestSent
 
 func (DigestsSent) slot() slot { return slotDigests }
 
-func (ds DigestsSent) check(map[string]bool) error {
+func (ds DigestsSent) check(*Change, map[string]bool) error {
 	for _, d := range ds {
 		if lower(d.Address) == "" || d.Due.IsZero() || !d.Next.After(d.Due) {
 			return invalid("digest of %q: due %v, next %v", d.Address, d.Due, d.Next)
@@ -141,9 +153,9 @@ func (ds DigestsSent) check(map[string]bool) error {
 	return nil
 }
 
-func (ds DigestsSent) apply(ctx context.Context, tx *txn, _ *stmts, _ time.Time) error {
+func (ds DigestsSent) apply(ctx context.Context, a *applying) error {
 	for _, d := range ds {
-		if err := fireDigest(ctx, tx, d); err != nil {
+		if err := fireDigest(ctx, a.tx, d); err != nil {
 			return err
 		}
 	}
@@ -164,7 +176,7 @@ type Watching struct {
 
 func (Watching) slot() slot { return slotWatching }
 
-func (w Watching) check(map[string]bool) error {
+func (w Watching) check(*Change, map[string]bool) error {
 	for _, sp := range append(append([]Spectator(nil), w.Watch...), w.Unwatch...) {
 		if (sp.GameID == "") == (sp.TournamentID == "") || sp.Address == "" {
 			return invalid("spectator %q of game %q or tournament %q", sp.Address, sp.GameID, sp.TournamentID)
@@ -173,8 +185,8 @@ func (w Watching) check(map[string]bool) error {
 	return nil
 }
 
-func (w Watching) apply(ctx context.Context, tx *txn, _ *stmts, now time.Time) error {
-	return writeSpectators(ctx, tx, w.Watch, w.Unwatch, now)
+func (w Watching) apply(ctx context.Context, a *applying) error {
+	return writeSpectators(ctx, a.tx, w.Watch, w.Unwatch, a.now)
 }
 
 // FiredTimers marks timers done: each must be pending, or Commit fails
@@ -192,11 +204,11 @@ type FiredTimers []TimerRef
 
 func (FiredTimers) slot() slot { return slotFired }
 
-func (f FiredTimers) check(games map[string]bool) error { return validateFired(f, games) }
+func (f FiredTimers) check(_ *Change, games map[string]bool) error { return validateFired(f, games) }
 
-func (f FiredTimers) apply(ctx context.Context, tx *txn, _ *stmts, now time.Time) error {
+func (f FiredTimers) apply(ctx context.Context, a *applying) error {
 	for _, ref := range f {
-		if err := fireTimer(ctx, tx, ref, now); err != nil {
+		if err := fireTimer(ctx, a.tx, ref, a.now); err != nil {
 			return err
 		}
 	}
@@ -211,12 +223,42 @@ type TimerPlans map[string]TimerPlan
 
 func (TimerPlans) slot() slot { return slotTimerPlans }
 
-func (p TimerPlans) check(games map[string]bool) error { return validatePlans(p, games) }
+func (p TimerPlans) check(_ *Change, games map[string]bool) error { return validatePlans(p, games) }
 
-func (p TimerPlans) apply(ctx context.Context, _ *txn, st *stmts, _ time.Time) error {
+func (p TimerPlans) apply(ctx context.Context, a *applying) error {
 	for _, id := range sortedKeys(p) {
-		if err := replaceTimers(ctx, st, id, p[id]); err != nil {
+		if err := replaceTimers(ctx, a.st, id, p[id]); err != nil {
 			return err
+		}
+	}
+	return nil
+}
+
+// TakeBacks undo the last stored ply of the games named by the keys (a
+// takeback agreed by both players, issue 12): the ply leaves the plies,
+// which stay numbered 1 to PlyCount, and is kept in the taken_back
+// table, from which Game.TakenBack and the record's comment come. The
+// value's Ply must be the stored last ply (its N and Move); the game must
+// exist. New plies of the same game in the change must start at the ply
+// taken back. They are checked after the players and written right after
+// the games, before the change's NewPlies, in game ID order; a game not
+// in the change's Games still has its Version bumped (once, with its new
+// plies).
+type TakeBacks map[string]TakenBack
+
+func (TakeBacks) slot() slot { return slotTakeBacks }
+
+func (t TakeBacks) check(c *Change, _ map[string]bool) error { return validateTakeBacks(t, c.NewPlies) }
+
+func (t TakeBacks) apply(ctx context.Context, a *applying) error {
+	for _, id := range sortedKeys(t) {
+		w, inGames := a.games[id]
+		count, err := takeBack(ctx, a.tx, id, t[id], !inGames, a.now)
+		if err != nil {
+			return err
+		}
+		if inGames {
+			w.plyCount = count
 		}
 	}
 	return nil
@@ -231,11 +273,11 @@ type LeaveWrite map[string][]notation.Leave
 
 func (LeaveWrite) slot() slot { return slotLeave }
 
-func (l LeaveWrite) check(map[string]bool) error { return validateLeave(l) }
+func (l LeaveWrite) check(*Change, map[string]bool) error { return validateLeave(l) }
 
-func (l LeaveWrite) apply(ctx context.Context, tx *txn, _ *stmts, _ time.Time) error {
+func (l LeaveWrite) apply(ctx context.Context, a *applying) error {
 	for _, addr := range sortedKeys(l) {
-		if err := replaceLeave(ctx, tx, addr, l[addr]); err != nil {
+		if err := replaceLeave(ctx, a.tx, addr, l[addr]); err != nil {
 			return err
 		}
 	}

@@ -167,3 +167,29 @@ func TestWritesWatchOfANewGame(t *testing.T) {
 		t.Errorf("watching a game nobody writes: Commit = %v, want ErrNotFound", err)
 	}
 }
+
+// TestWritesTakeBackWithTheCore: a takeback is checked against the
+// change's new plies (they must start at the ply taken back) and written
+// between the games and the new plies, and the game in Games gets the
+// ply count of both once committed.
+func TestWritesTakeBackWithTheCore(t *testing.T) {
+	ctx := context.Background()
+	s, _, _ := openStore(t)
+	g, plies := brandubhGame("WT4KEB", "d1-e1", "d3-f3", "d2-f2xf3")
+	commit(t, s, archive.Change{Games: []*archive.Game{g}, NewPlies: plies})
+	last := game(t, s, g.ID).Plies[2]
+	err := s.Commit(ctx, archive.Change{Writes: []archive.Write{archive.TakeBacks{g.ID: {Ply: last}}},
+		NewPlies: map[string][]archive.Ply{g.ID: {{N: 4, Move: "a4-b4"}}}})
+	if !errors.Is(err, archive.ErrInvalid) {
+		t.Errorf("new plies not at the ply taken back: Commit = %v, want ErrInvalid", err)
+	}
+	version := g.Version
+	commit(t, s, archive.Change{Games: []*archive.Game{g}, Writes: []archive.Write{archive.TakeBacks{g.ID: {Ply: last}}},
+		NewPlies: map[string][]archive.Ply{g.ID: {{N: 3, Move: "g4-g5"}}}})
+	if g.PlyCount != 3 || g.Version != version+1 {
+		t.Errorf("settled game: PlyCount %d, Version %d; want 3, %d", g.PlyCount, g.Version, version+1)
+	}
+	if got := game(t, s, g.ID); got.Plies[2].Move != "g4-g5" || len(got.TakenBack) != 1 {
+		t.Errorf("stored plies %v, taken back %v", got.Plies, got.TakenBack)
+	}
+}

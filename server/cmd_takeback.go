@@ -18,7 +18,7 @@ func init() {
 // people (the engine opponent takes back nothing) the player who
 // played the last ply may ask to undo it ("takeback"); the opponent
 // accepts or declines, or moves, which declines. An accepted takeback
-// removes the ply from the game (archive.Change.TakeBacks: the archive
+// removes the ply from the game (an archive.TakeBacks write: the archive
 // keeps it apart, and the record names it in a comment), the asker is to
 // move again, a standing draw offer lapses, and both players'
 // conditional moves are dropped.

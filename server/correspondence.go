@@ -1,6 +1,8 @@
 package server
 
 import (
+	"maps"
+
 	"github.com/taflmail/taflmail/archive"
 )
 
@@ -38,7 +40,7 @@ type correspondence struct {
 	// watch and unwatch are the spectators added and removed
 	// (an archive.Watching write).
 	watch, unwatch []archive.Spectator
-	// takeBacks are the plies taken back, by game (archive.Change.TakeBacks).
+	// takeBacks are the plies taken back, by game (an archive.TakeBacks write).
 	takeBacks map[string]archive.TakenBack
 	// quiet are the games whose only change is a message stored for the
 	// opponent: they do not count as changed for the loop breaker.
@@ -120,11 +122,10 @@ func (ss *session) collectCorrespondence(change *archive.Change) {
 	if len(cor.watch) > 0 || len(cor.unwatch) > 0 {
 		change.Writes = append(change.Writes, archive.Watching{Watch: cor.watch, Unwatch: cor.unwatch})
 	}
-	for id, tb := range cor.takeBacks {
-		if change.TakeBacks == nil {
-			change.TakeBacks = map[string]archive.TakenBack{}
-		}
-		change.TakeBacks[id] = tb
+	if len(cor.takeBacks) > 0 {
+		tbs := make(archive.TakeBacks, len(cor.takeBacks))
+		maps.Copy(tbs, cor.takeBacks)
+		change.Writes = append(change.Writes, tbs)
 	}
 }
 

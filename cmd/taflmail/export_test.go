@@ -87,7 +87,7 @@ func TestExportTakeback(t *testing.T) {
 	plies := []archive.Ply{{N: 1, Move: "d1-e1", At: at}, {N: 2, Move: "d3-f3", At: at}, {N: 3, Move: "d2-c2", At: at}}
 	steps := []archive.Change{
 		{Games: []*archive.Game{g}, NewPlies: map[string][]archive.Ply{g.ID: plies}},
-		{TakeBacks: map[string]archive.TakenBack{g.ID: {Ply: plies[2]}}},
+		{Writes: []archive.Write{archive.TakeBacks{g.ID: {Ply: plies[2]}}}},
 		{NewPlies: map[string][]archive.Ply{g.ID: {{N: 3, Move: "d2-f2xf3", At: at}}}},
 	}
 	for _, c := range steps {
