@@ -18,7 +18,7 @@ func TestWriteBatch(t *testing.T) {
 	ctx := context.Background()
 	ev := &archive.Tournament{ID: "cup", Name: "Cup", Variant: "brandubh", TimeControl: "30d+1d", Groups: 1, GamesPerPairing: 2,
 		StartDate: t0.Truncate(24 * time.Hour), LeaveDays: 30, Status: archive.TournamentCreated}
-	if err := s.Commit(ctx, archive.Change{Tournament: &archive.TournamentChange{Tournaments: []*archive.Tournament{ev}}}); err != nil {
+	if err := s.Commit(ctx, archive.Change{Writes: []archive.Write{&archive.TournamentChange{Tournaments: []*archive.Tournament{ev}}}}); err != nil {
 		t.Fatal(err)
 	}
 	if err := s.Commit(ctx, archive.Change{Games: []*archive.Game{newGame("OLD001")}}); err != nil {
@@ -26,7 +26,8 @@ func TestWriteBatch(t *testing.T) {
 	}
 	// carol's games, written in two parts, out of schedule order
 	part := func(ids []string, rounds []int) archive.Change {
-		c := archive.Change{Tournament: &archive.TournamentChange{}}
+		tc := &archive.TournamentChange{}
+		c := archive.Change{Writes: []archive.Write{tc}}
 		for i, id := range ids {
 			g := newGame(id)
 			g.TournamentID, g.Defenders, g.DefenderToken = "cup", "Carol@Example.org", "ct-"+id
@@ -34,7 +35,7 @@ func TestWriteBatch(t *testing.T) {
 				g.Attackers, g.Defenders = g.Defenders, g.Attackers
 			}
 			c.Games = append(c.Games, g)
-			c.Tournament.Pairings = append(c.Tournament.Pairings, archive.Pairing{GameID: id, TournamentID: "cup", Section: 1,
+			tc.Pairings = append(tc.Pairings, archive.Pairing{GameID: id, TournamentID: "cup", Section: 1,
 				Round: rounds[i], Board: 1, MatchGame: 1 + i%2})
 		}
 		return c

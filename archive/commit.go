@@ -13,7 +13,8 @@ import (
 )
 
 // Change is everything one incoming mail (or one timer event) changes,
-// written by [Store.Commit] in one transaction.
+// written by [Store.Commit] in one transaction: the core in its fields,
+// each feature's part as a typed [Write] in Writes.
 type Change struct {
 	// Mail records the mail that caused the change. A zero MessageID means
 	// the change has no mail (a timeout, an operator's command); then the
@@ -50,12 +51,6 @@ type Change struct {
 	// the mail and the position are saved together.
 	Mailbox *MailboxState
 
-	// Tournament, if not nil, writes tournaments, entries, the pairings
-	// of tournament games and ratings ([TournamentChange]), after the
-	// games and plies: a game's result and the ratings and tournament
-	// state it changes commit together.
-	Tournament *TournamentChange
-
 	// Writes are the features' writes ([Write]): at most one of each
 	// kind, each checked and written at its kind's place in Commit,
 	// whatever its place in the list.
@@ -74,7 +69,8 @@ type Change struct {
 // is taken, plies do not continue the stored ones, a fired timer does
 // not exist, or a mail to replace is no longer Pending and unclaimed;
 // [ErrNotFound] if an updated game or a game getting plies does not
-// exist; [ErrInvalid] if c breaks a rule documented on its fields;
+// exist; [ErrInvalid] if c breaks a rule documented on its fields or on
+// its writes' types, or has two writes of one kind or a nil one;
 // [ErrUnavailable] if the database is locked, full or read-only.
 //
 // Timestamps: a zero Mail.At, Ply.At, Player.CreatedAt, Game.CreatedAt or
@@ -103,10 +99,12 @@ func (s *Store) Commit(ctx context.Context, c Change) error {
 }
 
 // written is what a change's write gave its games and tournaments, for
-// settle: by id.
+// settle: by id, and the tournament write whose tournaments got the
+// versions.
 type written struct {
 	games       map[string]*writtenGame
 	tournaments map[string]int64
+	tournament  *TournamentChange
 }
 
 type writtenGame struct {
@@ -126,8 +124,7 @@ func (c *Change) write(ctx context.Context, tx *txn, st *stmts, ws writeSet, now
 	if err := c.writeGames(ctx, a, ws); err != nil {
 		return nil, err
 	}
-	tversions, err := c.Tournament.write(ctx, tx, now)
-	if err != nil {
+	if err := ws.apply(ctx, a, slotTournament); err != nil {
 		return nil, err
 	}
 	if err := c.writePlayers(ctx, a, ws); err != nil {
@@ -146,7 +143,8 @@ func (c *Change) write(ctx context.Context, tx *txn, st *stmts, ws writeSet, now
 			return nil, err
 		}
 	}
-	return &written{games: a.games, tournaments: tversions}, nil
+	tc, _ := ws[slotTournament].(*TournamentChange)
+	return &written{games: a.games, tournaments: a.tournaments, tournament: tc}, nil
 }
 
 // sqlInsertMail records a processed mail.
@@ -276,8 +274,8 @@ func (c *Change) settle(w *written, now time.Time) {
 		g.Version, g.PlyCount, g.CreatedAt, g.UpdatedAt = wg.version, wg.plyCount, wg.createdAt, now
 		g.Attackers, g.Defenders, g.Challenger = lower(g.Attackers), lower(g.Defenders), lower(g.Challenger)
 	}
-	if c.Tournament != nil {
-		for _, t := range c.Tournament.Tournaments {
+	if w.tournament != nil {
+		for _, t := range w.tournament.Tournaments {
 			t.Version = w.tournaments[t.ID]
 		}
 	}
@@ -481,7 +479,7 @@ func (c *Change) validateFields(ws writeSet) error {
 	if err := validateOutbox(c.Outbox); err != nil {
 		return err
 	}
-	if err := c.Tournament.validate(); err != nil {
+	if err := ws.check(slotTournament, c, written); err != nil {
 		return err
 	}
 	if mb := c.Mailbox; mb != nil && mb.Mailbox == "" {

@@ -134,8 +134,9 @@ func (e *GameEvent) RoundTag() string {
 	return s
 }
 
-// TournamentChange is what a [Change] writes of tournaments and ratings,
-// in the same transaction as the games whose results cause it.
+// TournamentChange is what a [Change] writes of tournaments and ratings
+// (a [Write]), in the same transaction as the games whose results cause
+// it.
 type TournamentChange struct {
 	// Tournaments are inserted (Version 0) or updated (Version as read;
 	// [ErrConflict] when it changed since).

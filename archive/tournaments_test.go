@@ -28,7 +28,7 @@ func TestTournamentRoundTrip(t *testing.T) {
 		{TournamentID: "winter", Player: "Alice@Example.org", Key: "k1", Seq: 1},
 		{TournamentID: "winter", Player: "bob@example.net", Key: "k2", Seq: 2},
 	}
-	commit(t, s, archive.Change{Tournament: &archive.TournamentChange{Tournaments: []*archive.Tournament{tm}, Entries: entries}})
+	commit(t, s, archive.Change{Writes: []archive.Write{&archive.TournamentChange{Tournaments: []*archive.Tournament{tm}, Entries: entries}}})
 	if tm.Version != 1 {
 		t.Errorf("Version after insert = %d, want 1", tm.Version)
 	}
@@ -56,16 +56,16 @@ func TestTournamentRoundTrip(t *testing.T) {
 	stale := *got
 	got.Status = archive.TournamentRunning
 	got.StartedAt = t0.Add(time.Hour)
-	commit(t, s, archive.Change{Tournament: &archive.TournamentChange{Tournaments: []*archive.Tournament{got}}})
+	commit(t, s, archive.Change{Writes: []archive.Write{&archive.TournamentChange{Tournaments: []*archive.Tournament{got}}}})
 	if got.Version != 2 {
 		t.Errorf("Version after update = %d, want 2", got.Version)
 	}
-	err = s.Commit(ctx, archive.Change{Tournament: &archive.TournamentChange{Tournaments: []*archive.Tournament{&stale}}})
+	err = s.Commit(ctx, archive.Change{Writes: []archive.Write{&archive.TournamentChange{Tournaments: []*archive.Tournament{&stale}}}})
 	if !errors.Is(err, archive.ErrConflict) {
 		t.Errorf("stale update = %v, want ErrConflict", err)
 	}
 	dup := newTournament("winter")
-	err = s.Commit(ctx, archive.Change{Tournament: &archive.TournamentChange{Tournaments: []*archive.Tournament{dup}}})
+	err = s.Commit(ctx, archive.Change{Writes: []archive.Write{&archive.TournamentChange{Tournaments: []*archive.Tournament{dup}}}})
 	if !errors.Is(err, archive.ErrConflict) {
 		t.Errorf("second insert of id winter = %v, want ErrConflict", err)
 	}
@@ -73,7 +73,7 @@ func TestTournamentRoundTrip(t *testing.T) {
 	// Withdrawal replaces the entry.
 	e := es[1]
 	e.WithdrawnAt, e.Annulled = t0.Add(2*time.Hour), true
-	commit(t, s, archive.Change{Tournament: &archive.TournamentChange{Entries: []archive.Entry{e}}})
+	commit(t, s, archive.Change{Writes: []archive.Write{&archive.TournamentChange{Entries: []archive.Entry{e}}}})
 	es, _ = s.Entries(ctx, "winter")
 	if !es[1].Withdrawn() || !es[1].Annulled || es[1].WithdrawnAt != t0.Add(2*time.Hour) {
 		t.Errorf("withdrawn entry = %+v", es[1])
@@ -100,7 +100,7 @@ func TestTournamentInvalid(t *testing.T) {
 	for i, f := range bad {
 		tm := newTournament("x")
 		f(tm)
-		err := s.Commit(context.Background(), archive.Change{Tournament: &archive.TournamentChange{Tournaments: []*archive.Tournament{tm}}})
+		err := s.Commit(context.Background(), archive.Change{Writes: []archive.Write{&archive.TournamentChange{Tournaments: []*archive.Tournament{tm}}}})
 		if !errors.Is(err, archive.ErrInvalid) {
 			t.Errorf("case %d: Commit = %v, want ErrInvalid", i, err)
 		}
@@ -121,13 +121,13 @@ func TestTournamentGames(t *testing.T) {
 		g.TournamentID, g.Rated, g.StartedAt = "winter", true, t0
 	}
 	casual := newGame("CASUAL")
-	commit(t, s, archive.Change{Games: []*archive.Game{g2, g1, casual}, Tournament: &archive.TournamentChange{
+	commit(t, s, archive.Change{Games: []*archive.Game{g2, g1, casual}, Writes: []archive.Write{&archive.TournamentChange{
 		Tournaments: []*archive.Tournament{tm},
 		Pairings: []archive.Pairing{
 			{GameID: "GAME02", TournamentID: "winter", Section: 1, Round: 1, Board: 1, MatchGame: 2},
 			{GameID: "GAME01", TournamentID: "winter", Section: 1, Round: 1, Board: 1, MatchGame: 1},
 		},
-	}})
+	}}})
 	gs, err := s.TournamentGames(ctx, "winter", true)
 	if err != nil || len(gs) != 2 {
 		t.Fatalf("TournamentGames = %v, %v", gs, err)
@@ -180,8 +180,8 @@ func TestTournamentGames(t *testing.T) {
 		t.Errorf("TournamentResults(nope) = %v, %v; want none", none, err)
 	}
 
-	err = s.Commit(ctx, archive.Change{Tournament: &archive.TournamentChange{
-		Pairings: []archive.Pairing{{GameID: "GAME01", TournamentID: "winter", Section: 1, Round: 2, Board: 1, MatchGame: 1}}}})
+	err = s.Commit(ctx, archive.Change{Writes: []archive.Write{&archive.TournamentChange{
+		Pairings: []archive.Pairing{{GameID: "GAME01", TournamentID: "winter", Section: 1, Round: 2, Board: 1, MatchGame: 1}}}}})
 	if !errors.Is(err, archive.ErrConflict) {
 		t.Errorf("second pairing of a game = %v, want ErrConflict", err)
 	}
@@ -194,7 +194,7 @@ func TestDueTournaments(t *testing.T) {
 	s, _, _ := openStore(t)
 	a, b := newTournament("a"), newTournament("b")
 	b.StartDate = b.StartDate.AddDate(0, 0, 3)
-	commit(t, s, archive.Change{Tournament: &archive.TournamentChange{Tournaments: []*archive.Tournament{a, b}}})
+	commit(t, s, archive.Change{Writes: []archive.Write{&archive.TournamentChange{Tournaments: []*archive.Tournament{a, b}}}})
 	next, ok, err := s.NextTournamentStart(ctx)
 	if err != nil || !ok || !next.Equal(a.StartDate) {
 		t.Errorf("NextTournamentStart = %v, %v, %v; want %v", next, ok, err, a.StartDate)
@@ -213,7 +213,7 @@ func TestDueTournaments(t *testing.T) {
 		}
 	}
 	a.Status = archive.TournamentRunning
-	commit(t, s, archive.Change{Tournament: &archive.TournamentChange{Tournaments: []*archive.Tournament{a}}})
+	commit(t, s, archive.Change{Writes: []archive.Write{&archive.TournamentChange{Tournaments: []*archive.Tournament{a}}}})
 	if next, _, _ := s.NextTournamentStart(ctx); !next.Equal(b.StartDate) {
 		t.Errorf("after a started, NextTournamentStart = %v, want %v", next, b.StartDate)
 	}
@@ -235,8 +235,8 @@ func TestRatingsRoundTrip(t *testing.T) {
 			Score: 0, Before: archive.RatingValue{R: 1500, RD: 350, Volatility: 0.06}, After: bob.Value},
 	}
 	rg := archive.RatedGame{GameID: "GAME01", Variant: "copenhagen", Attackers: g.Attackers, Defenders: g.Defenders, Result: "attackers", End: end}
-	commit(t, s, archive.Change{Tournament: &archive.TournamentChange{Ratings: []archive.RatingUpdate{{
-		Variant: "copenhagen", Games: []archive.RatedGame{rg}, Ratings: []archive.Rating{alice, bob}, History: hist}}}})
+	commit(t, s, archive.Change{Writes: []archive.Write{&archive.TournamentChange{Ratings: []archive.RatingUpdate{{
+		Variant: "copenhagen", Games: []archive.RatedGame{rg}, Ratings: []archive.Rating{alice, bob}, History: hist}}}}})
 	r, err := s.Rating(ctx, "ALICE@example.org", "copenhagen")
 	if err != nil || r != alice {
 		t.Errorf("Rating(alice) = %+v, %v; want %+v", r, err, alice)
@@ -260,15 +260,15 @@ func TestRatingsRoundTrip(t *testing.T) {
 		t.Errorf("RatedGames = %+v, %v; want %+v", games, err, rg)
 	}
 	// A game is rated once.
-	err = s.Commit(ctx, archive.Change{Tournament: &archive.TournamentChange{Ratings: []archive.RatingUpdate{{
-		Variant: "copenhagen", Games: []archive.RatedGame{rg}}}}})
+	err = s.Commit(ctx, archive.Change{Writes: []archive.Write{&archive.TournamentChange{Ratings: []archive.RatingUpdate{{
+		Variant: "copenhagen", Games: []archive.RatedGame{rg}}}}}})
 	if !errors.Is(err, archive.ErrConflict) {
 		t.Errorf("rating a game twice = %v, want ErrConflict", err)
 	}
 	// Replace drops every rating and history row of the variant.
 	carol := archive.Rating{Player: "carol@example.org", Variant: "copenhagen", Value: archive.RatingValue{R: 1500, RD: 350, Volatility: 0.06}, Games: 1, LastEnd: end}
-	commit(t, s, archive.Change{Tournament: &archive.TournamentChange{Ratings: []archive.RatingUpdate{{
-		Variant: "copenhagen", Replace: true, Ratings: []archive.Rating{carol}}}}})
+	commit(t, s, archive.Change{Writes: []archive.Write{&archive.TournamentChange{Ratings: []archive.RatingUpdate{{
+		Variant: "copenhagen", Replace: true, Ratings: []archive.Rating{carol}}}}}})
 	if rs, _ := s.Ratings(ctx, "copenhagen"); len(rs) != 1 || rs[0] != carol {
 		t.Errorf("after Replace, Ratings = %+v", rs)
 	}
@@ -285,10 +285,10 @@ func TestRatingsRoundTrip(t *testing.T) {
 func TestPendingEntries(t *testing.T) {
 	ctx := context.Background()
 	s, _, _ := openStore(t)
-	commit(t, s, archive.Change{Tournament: &archive.TournamentChange{Tournaments: []*archive.Tournament{newTournament("winter")}}})
+	commit(t, s, archive.Change{Writes: []archive.Write{&archive.TournamentChange{Tournaments: []*archive.Tournament{newTournament("winter")}}}})
 	ask := func(key string) {
-		commit(t, s, archive.Change{Tournament: &archive.TournamentChange{
-			Pending: []archive.PendingEntry{{TournamentID: "winter", Player: "Alice@Example.org", Key: key}}}})
+		commit(t, s, archive.Change{Writes: []archive.Write{&archive.TournamentChange{
+			Pending: []archive.PendingEntry{{TournamentID: "winter", Player: "Alice@Example.org", Key: key}}}}})
 	}
 	ask("first00000")
 	ask("second0000")
@@ -299,19 +299,19 @@ func TestPendingEntries(t *testing.T) {
 	if _, err := s.PendingEntry(ctx, "winter", "bob@example.net"); !errors.Is(err, archive.ErrNotFound) {
 		t.Errorf("PendingEntry(bob) = %v, want ErrNotFound", err)
 	}
-	err = s.Commit(ctx, archive.Change{Tournament: &archive.TournamentChange{
-		Pending: []archive.PendingEntry{{TournamentID: "nope", Player: "bob@example.net", Key: "k"}}}})
+	err = s.Commit(ctx, archive.Change{Writes: []archive.Write{&archive.TournamentChange{
+		Pending: []archive.PendingEntry{{TournamentID: "nope", Player: "bob@example.net", Key: "k"}}}}})
 	if !errors.Is(err, archive.ErrNotFound) {
 		t.Errorf("a pending entry of an unknown tournament: %v, want ErrNotFound", err)
 	}
-	commit(t, s, archive.Change{Tournament: &archive.TournamentChange{
-		Entries: []archive.Entry{{TournamentID: "winter", Player: "alice@example.org", Key: "k1", Seq: 1}}}})
+	commit(t, s, archive.Change{Writes: []archive.Write{&archive.TournamentChange{
+		Entries: []archive.Entry{{TournamentID: "winter", Player: "alice@example.org", Key: "k1", Seq: 1}}}}})
 	if _, err := s.PendingEntry(ctx, "winter", "alice@example.org"); !errors.Is(err, archive.ErrNotFound) {
 		t.Errorf("PendingEntry after the entry = %v, want ErrNotFound", err)
 	}
 	// The start drops the requests nobody confirmed.
 	carol := archive.PendingEntry{TournamentID: "winter", Player: "carol@example.org", Key: "carol00000"}
-	commit(t, s, archive.Change{Tournament: &archive.TournamentChange{Pending: []archive.PendingEntry{carol}}})
+	commit(t, s, archive.Change{Writes: []archive.Write{&archive.TournamentChange{Pending: []archive.PendingEntry{carol}}}})
 	if _, err := s.PendingEntry(ctx, "winter", carol.Player); err != nil {
 		t.Fatalf("PendingEntry(carol) = %v", err)
 	}
@@ -320,7 +320,7 @@ func TestPendingEntries(t *testing.T) {
 		t.Fatal(err)
 	}
 	w.Status, w.StartedAt = archive.TournamentRunning, t0.Add(time.Hour)
-	commit(t, s, archive.Change{Tournament: &archive.TournamentChange{Tournaments: []*archive.Tournament{w}}})
+	commit(t, s, archive.Change{Writes: []archive.Write{&archive.TournamentChange{Tournaments: []*archive.Tournament{w}}}})
 	if _, err := s.PendingEntry(ctx, "winter", carol.Player); !errors.Is(err, archive.ErrNotFound) {
 		t.Errorf("PendingEntry(carol) after the start = %v, want ErrNotFound", err)
 	}
@@ -334,7 +334,7 @@ func TestTournamentSpectators(t *testing.T) {
 	s, _, _ := openStore(t)
 	done := newTournament("done")
 	done.Status = archive.TournamentFinished
-	commit(t, s, archive.Change{Tournament: &archive.TournamentChange{Tournaments: []*archive.Tournament{newTournament("winter"), done}}})
+	commit(t, s, archive.Change{Writes: []archive.Write{&archive.TournamentChange{Tournaments: []*archive.Tournament{newTournament("winter"), done}}}})
 	watch := func(id string, results bool) archive.Spectator {
 		return archive.Spectator{TournamentID: id, Address: "Eve@Example.org", ResultsOnly: results, Thread: "<w@x>"}
 	}

@@ -41,6 +41,9 @@ type applying struct {
 	st    *stmts
 	now   time.Time
 	games map[string]*writtenGame
+	// tournaments are the versions the tournament write gave its
+	// tournaments, by ID.
+	tournaments map[string]int64
 }
 
 // slot names a kind of [Write] and where Commit checks and applies it:
@@ -58,6 +61,7 @@ const (
 	slotFired
 	slotTimerPlans
 	slotWatching
+	slotTournament
 )
 
 // writeSet is a change's writes by kind, at most one of each.
@@ -262,6 +266,35 @@ func (t TakeBacks) apply(ctx context.Context, a *applying) error {
 		}
 	}
 	return nil
+}
+
+// A *TournamentChange writes tournaments, entries, the pairings of
+// tournament games and ratings: it is checked after the outbox and
+// written right after the games and plies, so that a game's result and
+// the ratings and tournament state it changes commit together. Its
+// tournaments get their Version once committed, as the games do. A nil
+// one writes nothing.
+func (*TournamentChange) slot() slot { return slotTournament }
+
+func (c *TournamentChange) check(*Change, map[string]bool) error { return c.validate() }
+
+func (c *TournamentChange) apply(ctx context.Context, a *applying) error {
+	versions, err := c.write(ctx, a.tx, a.now)
+	a.tournaments = versions
+	return err
+}
+
+// WriteOf returns c's write of type W, if it has one: what a change
+// writes of a feature, for the code that reads the change after it is
+// built (a log line, what to settle once it is committed).
+func WriteOf[W Write](c *Change) (W, bool) {
+	for _, w := range c.Writes {
+		if w, ok := w.(W); ok {
+			return w, true
+		}
+	}
+	var zero W
+	return zero, false
 }
 
 // LeaveWrite replaces the whole leave of each player named by the keys (an

@@ -193,3 +193,19 @@ func TestWritesTakeBackWithTheCore(t *testing.T) {
 		t.Errorf("stored plies %v, taken back %v", got.Plies, got.TakenBack)
 	}
 }
+
+// TestWriteOf: WriteOf finds a change's write by its type, and reports
+// none when the change has no write of that type.
+func TestWriteOf(t *testing.T) {
+	tc := &archive.TournamentChange{}
+	c := archive.Change{Writes: []archive.Write{archive.PublicNames{"a@x": "A"}, tc}}
+	if got, ok := archive.WriteOf[*archive.TournamentChange](&c); !ok || got != tc {
+		t.Errorf("WriteOf[*TournamentChange] = %p, %v; want %p, true", got, ok, tc)
+	}
+	if got, ok := archive.WriteOf[archive.PublicNames](&c); !ok || got["a@x"] != "A" {
+		t.Errorf("WriteOf[PublicNames] = %v, %v", got, ok)
+	}
+	if got, ok := archive.WriteOf[archive.LeaveWrite](&c); ok || got != nil {
+		t.Errorf("WriteOf[LeaveWrite] = %v, %v; want none", got, ok)
+	}
+}

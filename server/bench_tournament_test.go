@@ -41,7 +41,7 @@ func benchEvent(b *testing.B, n int, now time.Time) (*Server, *archive.Store, st
 		tc.Entries = append(tc.Entries, archive.Entry{TournamentID: "big", Player: fmt.Sprintf("p%03d@player.test", i),
 			Key: fmt.Sprintf("k%09d", i), Seq: i + 1})
 	}
-	if err := store.Commit(ctx, archive.Change{Tournament: tc}); err != nil {
+	if err := store.Commit(ctx, archive.Change{Writes: []archive.Write{tc}}); err != nil {
 		b.Fatal(err)
 	}
 	return srv, store, path

@@ -145,13 +145,8 @@ func (s *Server) sendDigest(ctx context.Context, d archive.DigestDue, now time.T
 			return v, err
 		},
 		committed: func(change archive.Change) {
-			var next time.Time
-			for _, w := range change.Writes {
-				if ds, ok := w.(archive.DigestsSent); ok {
-					next = ds[0].Next
-				}
-			}
-			s.log.Info("digest", "to", d.Address, "due", d.Due, "games", games, "next", next)
+			sent, _ := archive.WriteOf[archive.DigestsSent](&change)
+			s.log.Info("digest", "to", d.Address, "due", d.Due, "games", games, "next", sent[0].Next)
 		},
 	})
 }

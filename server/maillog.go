@@ -30,7 +30,7 @@ func processedAbout(c *archive.Change) []any {
 		about = append(about, "game", game)
 	}
 	var events []string
-	if tc := c.Tournament; tc != nil {
+	if tc, _ := archive.WriteOf[*archive.TournamentChange](c); tc != nil {
 		for _, e := range tc.Entries {
 			events = append(events, e.TournamentID)
 		}

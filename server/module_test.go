@@ -348,17 +348,6 @@ func TestModuleStateMadeByUse(t *testing.T) {
 	}
 }
 
-// writeOf returns the first write of type W in c, if c has one.
-func writeOf[W archive.Write](c archive.Change) (W, bool) {
-	for _, w := range c.Writes {
-		if w, ok := w.(W); ok {
-			return w, true
-		}
-	}
-	var zero W
-	return zero, false
-}
-
 // TestPublicNameCollected: the change of a mail holds the sender's public
 // name exactly when the mail chose one with its key: the name chosen, ""
 // for "name -", and no PublicNames at all for "name" alone, a name
@@ -382,7 +371,7 @@ func TestPublicNameCollected(t *testing.T) {
 		ss, _ := h.decideOnly(c.from, c.body, c.reply)
 		var change archive.Change
 		ss.collect(&change)
-		names, _ := writeOf[archive.PublicNames](change)
+		names, _ := archive.WriteOf[archive.PublicNames](&change)
 		if !maps.Equal(names, c.want) || (c.want == nil) != (names == nil) {
 			t.Errorf("%q collected PublicNames %v, want %v", c.body, names, c.want)
 		}

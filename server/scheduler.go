@@ -3,7 +3,6 @@ package server
 import (
 	"context"
 	"errors"
-	"slices"
 	"time"
 
 	"github.com/taflmail/taflmail/archive"
@@ -186,7 +185,7 @@ func (s *Server) fire(ctx context.Context, tm archive.Timer, now time.Time) (boo
 		},
 		committed: func(change archive.Change) {
 			s.log.Info("timer", "game", tm.GameID, "timer", tm.Key, "due", tm.Due, "acted", acted,
-				"done", slices.ContainsFunc(change.Writes, isFired), "replies", len(change.Outbox))
+				"done", fired(&change), "replies", len(change.Outbox))
 		},
 	})
 	return committed && acted, err
@@ -325,9 +324,9 @@ func (s *Server) untilNextTimer(ctx context.Context) time.Duration {
 	return min(d, s.opts.WaitCap)
 }
 
-// isFired reports whether w marks a timer done (an archive.FiredTimers
+// fired reports whether c marks a timer done (an archive.FiredTimers
 // write), for the log of a timer's commit.
-func isFired(w archive.Write) bool {
-	_, ok := w.(archive.FiredTimers)
+func fired(c *archive.Change) bool {
+	_, ok := archive.WriteOf[archive.FiredTimers](c)
 	return ok
 }

@@ -333,7 +333,7 @@ func (ss *session) collectTournament(change *archive.Change) {
 		tc.Ratings = append(tc.Ratings, ts.ratings[v].update())
 	}
 	if len(tc.Tournaments) > 0 || len(tc.Entries) > 0 || len(tc.Ratings) > 0 || len(tc.Pending) > 0 {
-		change.Tournament = tc
+		change.Writes = append(change.Writes, tc)
 	}
 	change.Outbox = append(change.Outbox, ts.own...)
 }

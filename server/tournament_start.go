@@ -335,7 +335,7 @@ func (ts *tournamentStart) writeEvent(b *archive.Batch) error {
 		e.Section, e.Number, e.Rating = ts.place[e.Player][0], ts.place[e.Player][1], ts.rating(e.Player)
 		tcg.Entries = append(tcg.Entries, e)
 	}
-	return b.Write(archive.Change{Tournament: tcg})
+	return b.Write(archive.Change{Writes: []archive.Write{tcg}})
 }
 
 // writeGames makes and writes the games, startChunkGames at a time
@@ -426,7 +426,7 @@ func (s *Server) startChunk(ctx context.Context, b *archive.Batch, t *archive.To
 		ids[i] = tb.g.ID
 		tcg.Pairings[i] = archive.Pairing{GameID: tb.g.ID, TournamentID: t.ID, Section: g.Section, Round: g.Round, Board: g.Board, MatchGame: g.MatchGame}
 	}
-	c := archive.Change{Tournament: tcg}
+	c := archive.Change{Writes: []archive.Write{tcg}}
 	ss.collect(&c)
 	if ss.readErr != nil {
 		return nil, ss.readErr

@@ -30,7 +30,7 @@ func (h *harness) createEvent(id string, players []string, edit func(*archive.To
 	for i, p := range players {
 		tc.Entries = append(tc.Entries, archive.Entry{TournamentID: id, Player: p, Key: "key" + string(rune('a'+i)), Seq: i + 1})
 	}
-	if err := h.store.Commit(context.Background(), archive.Change{Tournament: tc}); err != nil {
+	if err := h.store.Commit(context.Background(), archive.Change{Writes: []archive.Write{tc}}); err != nil {
 		h.t.Fatal(err)
 	}
 	return t
@@ -264,7 +264,7 @@ func TestTournamentSeeding(t *testing.T) {
 		ratings = append(ratings, archive.Rating{Player: p, Variant: "brandubh", Value: archive.RatingValue{R: 1450 + 50*float64(i), RD: 100, Volatility: 0.06},
 			Games: 5, LastEnd: h.now.Add(-day)})
 	}
-	if err := h.store.Commit(ctx, archive.Change{Tournament: &archive.TournamentChange{Ratings: []archive.RatingUpdate{{Variant: "brandubh", Ratings: ratings}}}}); err != nil {
+	if err := h.store.Commit(ctx, archive.Change{Writes: []archive.Write{&archive.TournamentChange{Ratings: []archive.RatingUpdate{{Variant: "brandubh", Ratings: ratings}}}}}); err != nil {
 		t.Fatal(err)
 	}
 	h.createEvent("groups", players, func(t *archive.Tournament) { t.Groups = 2 })

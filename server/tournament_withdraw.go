@@ -171,10 +171,11 @@ func (s *Server) settleWithdrawals(ctx context.Context) error {
 // settleAfter settles the withdrawals a mail's change just committed;
 // a failure is logged (the scheduler settles them on its next pass).
 func (s *Server) settleAfter(ctx context.Context, c archive.Change) {
-	if c.Tournament == nil {
+	tc, _ := archive.WriteOf[*archive.TournamentChange](&c)
+	if tc == nil {
 		return
 	}
-	for _, e := range c.Tournament.Entries {
+	for _, e := range tc.Entries {
 		if e.Withdrawn() {
 			if err := s.settleWithdrawals(ctx); err != nil {
 				s.log.Error("withdrawal not settled; the scheduler tries again", "err", err)

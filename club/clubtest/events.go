@@ -20,7 +20,7 @@ func (b *builder) tournament(id, name string, players []string, finished, rated 
 	for i, p := range players {
 		entries = append(entries, archive.Entry{TournamentID: id, Player: p, Key: b.secret(), Seq: i + 1})
 	}
-	if err := b.commit(archive.Change{Tournament: &archive.TournamentChange{Tournaments: []*archive.Tournament{t}, Entries: entries}}); err != nil {
+	if err := b.commit(archive.Change{Writes: []archive.Write{&archive.TournamentChange{Tournaments: []*archive.Tournament{t}, Entries: entries}}}); err != nil {
 		return fmt.Errorf("clubtest: create %s: %w", id, err)
 	}
 	b.tick(time.Hour)
@@ -32,7 +32,7 @@ func (b *builder) tournament(id, name string, players []string, finished, rated 
 	for i := range entries {
 		entries[i].Section, entries[i].Number = 1, i+1
 	}
-	if err := b.commit(archive.Change{Tournament: &archive.TournamentChange{Tournaments: []*archive.Tournament{t}, Entries: entries}}); err != nil {
+	if err := b.commit(archive.Change{Writes: []archive.Write{&archive.TournamentChange{Tournaments: []*archive.Tournament{t}, Entries: entries}}}); err != nil {
 		return fmt.Errorf("clubtest: start %s: %w", id, err)
 	}
 	withdrawn := ""
@@ -48,7 +48,7 @@ func (b *builder) tournament(id, name string, players []string, finished, rated 
 			// withdrawn before a game of theirs finished (Decision T3)
 			g.Status, g.Reason, g.EndedAt = archive.Finished, "annulled", b.now
 		}
-		if err := b.commit(archive.Change{Games: []*archive.Game{g}, Tournament: &archive.TournamentChange{Pairings: []archive.Pairing{pairing}}}); err != nil {
+		if err := b.commit(archive.Change{Games: []*archive.Game{g}, Writes: []archive.Write{&archive.TournamentChange{Pairings: []archive.Pairing{pairing}}}}); err != nil {
 			return fmt.Errorf("clubtest: pair %s: %w", g.ID, err)
 		}
 		if annulled {
@@ -65,14 +65,14 @@ func (b *builder) tournament(id, name string, players []string, finished, rated 
 				entries[i].WithdrawnAt, entries[i].Annulled = b.now, true
 			}
 		}
-		if err := b.commit(archive.Change{Tournament: &archive.TournamentChange{Entries: entries}}); err != nil {
+		if err := b.commit(archive.Change{Writes: []archive.Write{&archive.TournamentChange{Entries: entries}}}); err != nil {
 			return err
 		}
 	}
 	if finished {
 		b.tick(time.Hour)
 		t.Status, t.FinishedAt = archive.TournamentFinished, b.now
-		if err := b.commit(archive.Change{Tournament: &archive.TournamentChange{Tournaments: []*archive.Tournament{t}}}); err != nil {
+		if err := b.commit(archive.Change{Writes: []archive.Write{&archive.TournamentChange{Tournaments: []*archive.Tournament{t}}}}); err != nil {
 			return err
 		}
 	}
@@ -88,13 +88,13 @@ func (b *builder) upcoming() error {
 		GamesPerPairing: 2, StartDate: start, LeaveDays: 10, OpenEntry: true, EntryCloses: start.AddDate(0, 0, -3), Status: archive.TournamentCreated}
 	c := &archive.Tournament{ID: "cancelled-2026", Name: "Cancelled Cup", Variant: "tablut", TimeControl: "5d/move", Groups: 1,
 		GamesPerPairing: 1, StartDate: start, Status: archive.TournamentCancelled}
-	return b.commit(archive.Change{Tournament: &archive.TournamentChange{Tournaments: []*archive.Tournament{t, c},
+	return b.commit(archive.Change{Writes: []archive.Write{&archive.TournamentChange{Tournaments: []*archive.Tournament{t, c},
 		Entries: []archive.Entry{
 			{TournamentID: t.ID, Player: b.player("s", 1), Key: b.secret(), Seq: 1},
 			{TournamentID: t.ID, Player: b.player("s", 2), Key: b.secret(), Seq: 2},
 		},
 		Pending: []archive.PendingEntry{{TournamentID: t.ID, Player: b.player("pending", 9), Key: b.secret()}},
-	}})
+	}}})
 }
 
 // casual plays the casual games: finished rated ones, a running timed
@@ -179,5 +179,5 @@ func (b *builder) rate() error {
 		}
 		ups = append(ups, u)
 	}
-	return b.commit(archive.Change{Tournament: &archive.TournamentChange{Ratings: ups}})
+	return b.commit(archive.Change{Writes: []archive.Write{&archive.TournamentChange{Ratings: ups}}})
 }

@@ -65,7 +65,7 @@ stored. A file larger than --max-bytes (1 MiB) is refused unread. The event star
 				}
 				tc.Entries = append(tc.Entries, archive.Entry{TournamentID: t.ID, Player: p, Key: key, Seq: i + 1, JoinedAt: now})
 			}
-			err = store.Commit(cmd.Context(), archive.Change{Tournament: tc})
+			err = store.Commit(cmd.Context(), archive.Change{Writes: []archive.Write{tc}})
 			if errors.Is(err, archive.ErrConflict) {
 				return fmt.Errorf("%s: a tournament %q exists already ('taflmail tournament show %s')", args[0], t.ID, t.ID)
 			}
