@@ -47,11 +47,13 @@ type applying struct {
 }
 
 // slot names a kind of [Write] and where Commit checks and applies it:
-// validate and write each call their writes at fixed points, in the
-// order Change's fields had.
+// validate and write each call their kinds at fixed points, the points
+// where the kinds were checked and written as fields of Change (which
+// differ between the two: a write's check and its statements need not
+// come at the same step).
 type slot int
 
-// The kinds of writes.
+// The kinds of writes; their order here means nothing.
 const (
 	slotPublicNames slot = iota + 1
 	slotTakeBacks
