@@ -261,85 +261,134 @@ func WriteUnicode(w io.Writer, p *engine.Position, opts ...DiagramOption) error 
 	return writeDiagram(w, p, unicodeGlyphs, opts)
 }
 
+// writeDiagram draws p in the glyphs gl as WriteASCII describes: the
+// board, the legend lines when c.legend, the side to move or the end of
+// the game when c.toMove; it writes them in one go, with no line ending
+// in spaces, and returns the write error.
 func writeDiagram(w io.Writer, p *engine.Position, gl glyphs, opts []DiagramOption) error {
 	c := newDiagramConfig(opts)
-	v := p.Variant()
-	n := p.Size()
-	throne, hasThrone := v.ThroneSquare()
 	var sb strings.Builder
-	files := func() {
-		sb.WriteString("    ")
-		for f := 0; f < n; f++ {
-			sb.WriteString(" " + string(rune('a'+f)) + " ")
-		}
-		sb.WriteString("\n")
-	}
-	files()
-	drewThrone, drewCorner := false, false // the legend names only the squares drawn
-	for r := n - 1; r >= 0; r-- {
-		fmt.Fprintf(&sb, "%3d ", r+1)
-		for f := 0; f < n; f++ {
-			s := engine.SquareAt(f, r)
-			var body string
-			switch p.At(s) {
-			case engine.Attacker:
-				body = gl.attacker
-			case engine.Defender:
-				body = gl.defender
-			case engine.King:
-				body = gl.king
-			default:
-				switch {
-				case c.captured[s]:
-					body = gl.captured
-				case hasThrone && s == throne:
-					body, drewThrone = gl.throne, true
-				case v.Corners.Present && v.IsCorner(s):
-					body, drewCorner = gl.corner, true
-				default:
-					body = gl.empty
-				}
-			}
-			open, close := " ", " "
-			if c.last != nil && s == c.last.From {
-				open, close = gl.fromOpen, gl.fromClose
-			}
-			if c.last != nil && s == c.last.To {
-				open, close = gl.toOpen, gl.toClose
-			}
-			sb.WriteString(open + body + close)
-		}
-		fmt.Fprintf(&sb, " %d\n", r+1)
-	}
-	files()
-	words := c.words.filled()
+	drew := writeDiagramBoard(&sb, p, &gl, c)
 	if c.legend {
-		fmt.Fprintf(&sb, "  %s %s  %s %s  %s %s", gl.attacker, words.Attacker, gl.defender, words.Defender, gl.king, words.King)
-		if drewThrone {
-			fmt.Fprintf(&sb, "  %s %s", gl.throne, words.Throne)
-		}
-		if drewCorner {
-			fmt.Fprintf(&sb, "  %s %s", gl.corner, words.Corner)
-		}
-		sb.WriteString("\n")
-		if c.last != nil || len(c.captured) > 0 {
-			sb.WriteString("  ")
-			if c.last != nil {
-				fmt.Fprintf(&sb, words.LastPly, c.last, gl.fromOpen+gl.fromClose, gl.toOpen+gl.toClose)
-			}
-			if len(c.captured) > 0 {
-				if c.last != nil {
-					sb.WriteString("  ")
-				}
-				fmt.Fprintf(&sb, words.Captured, gl.captured)
-			}
-			sb.WriteString("\n")
-		}
+		writeDiagramLegend(&sb, &gl, c, drew)
 	}
 	if c.toMove {
 		sb.WriteString("  " + c.settings().Status(p) + "\n")
 	}
-	lines := strings.Split(sb.String(), "\n")
+	return writeTrimmed(w, sb.String())
+}
+
+// drawnSquares says which restricted squares a board showed with their
+// own glyph: the legend names only those.
+type drawnSquares struct{ throne, corner bool }
+
+// writeDiagramBoard draws the board of p onto sb: the file letters above
+// and below, a rank number on both sides of each rank (the top rank
+// first), and three columns per square, the square's glyph between the
+// marks of the last ply. It reports which restricted squares it drew.
+func writeDiagramBoard(sb *strings.Builder, p *engine.Position, gl *glyphs, c diagramConfig) drawnSquares {
+	n := p.Size()
+	var drew drawnSquares
+	writeFileLetters(sb, n)
+	for r := n - 1; r >= 0; r-- {
+		fmt.Fprintf(sb, "%3d ", r+1)
+		for f := 0; f < n; f++ {
+			s := engine.SquareAt(f, r)
+			body, throne, corner := squareGlyph(p, s, gl, c.captured)
+			drew.throne = drew.throne || throne
+			drew.corner = drew.corner || corner
+			open, close := lastPlyMarks(s, gl, c.last)
+			sb.WriteString(open + body + close)
+		}
+		fmt.Fprintf(sb, " %d\n", r+1)
+	}
+	writeFileLetters(sb, n)
+	return drew
+}
+
+// writeFileLetters writes the line of file letters a.. of an n×n board,
+// each centred over its three columns.
+func writeFileLetters(sb *strings.Builder, n int) {
+	sb.WriteString("    ")
+	for f := 0; f < n; f++ {
+		sb.WriteString(" " + string(rune('a'+f)) + " ")
+	}
+	sb.WriteString("\n")
+}
+
+// squareGlyph returns the glyph of square s of p: its piece; on an empty
+// square the capture mark where captured says so, else the throne, a
+// corner (where the variant has corners) or the empty glyph, the first
+// that applies. throne and corner report that it returned their glyph.
+func squareGlyph(p *engine.Position, s engine.Square, gl *glyphs, captured map[engine.Square]bool) (glyph string, throne, corner bool) {
+	switch p.At(s) {
+	case engine.Attacker:
+		return gl.attacker, false, false
+	case engine.Defender:
+		return gl.defender, false, false
+	case engine.King:
+		return gl.king, false, false
+	}
+	v := p.Variant()
+	if captured[s] {
+		return gl.captured, false, false
+	}
+	if t, ok := v.ThroneSquare(); ok && s == t {
+		return gl.throne, true, false
+	}
+	if v.Corners.Present && v.IsCorner(s) {
+		return gl.corner, false, true
+	}
+	return gl.empty, false, false
+}
+
+// lastPlyMarks returns the characters either side of square s: the
+// from-square marks or the to-square marks of the last ply, or spaces.
+// last is nil when no ply is marked.
+func lastPlyMarks(s engine.Square, gl *glyphs, last *engine.Move) (open, close string) {
+	switch {
+	case last != nil && s == last.To:
+		return gl.toOpen, gl.toClose
+	case last != nil && s == last.From:
+		return gl.fromOpen, gl.fromClose
+	}
+	return " ", " "
+}
+
+// writeDiagramLegend writes the legend lines onto sb in c's words: the
+// glyphs of the pieces, and of the throne and the corners when drew says
+// the board showed them; then, when c marks a last ply or captures, a
+// line explaining those marks.
+func writeDiagramLegend(sb *strings.Builder, gl *glyphs, c diagramConfig, drew drawnSquares) {
+	words := c.words.filled()
+	fmt.Fprintf(sb, "  %s %s  %s %s  %s %s", gl.attacker, words.Attacker, gl.defender, words.Defender, gl.king, words.King)
+	if drew.throne {
+		fmt.Fprintf(sb, "  %s %s", gl.throne, words.Throne)
+	}
+	if drew.corner {
+		fmt.Fprintf(sb, "  %s %s", gl.corner, words.Corner)
+	}
+	sb.WriteString("\n")
+	if c.last == nil && len(c.captured) == 0 {
+		return
+	}
+	sb.WriteString("  ")
+	if c.last != nil {
+		fmt.Fprintf(sb, words.LastPly, c.last, gl.fromOpen+gl.fromClose, gl.toOpen+gl.toClose)
+	}
+	if len(c.captured) > 0 {
+		if c.last != nil {
+			sb.WriteString("  ")
+		}
+		fmt.Fprintf(sb, words.Captured, gl.captured)
+	}
+	sb.WriteString("\n")
+}
+
+// writeTrimmed writes text to w with the spaces at the end of each line
+// removed, and returns the write error.
+func writeTrimmed(w io.Writer, text string) error {
+	lines := strings.Split(text, "\n")
 	for i, l := range lines {
 		lines[i] = strings.TrimRight(l, " ")
 	}
