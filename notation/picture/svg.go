@@ -179,93 +179,142 @@ const svgGlyphStep = 10
 // rounding (as TrueType outlines do between two off-curve points), which
 // carries the end point alone; and a command repeated without its letter.
 func svgPathData(p imgPath, step int64) string {
-	b := make([]byte, 0, 8*len(p))
-	var cur, start, ctrl [2]int64 // current point, contour start, last quadratic control
-	hasCtrl := false
-	round := func(q imgPoint) [2]int64 {
-		return [2]int64{
-			int64(math.Round(q.x*100/float64(step))) * step,
-			int64(math.Round(q.y*100/float64(step))) * step,
-		}
-	}
-	// num writes one coordinate: a minus sign separates it from the
-	// number before, otherwise a space does (none after a command letter).
-	afterCmd, last := true, byte(0)
-	num := func(h int64) {
-		if !afterCmd && h >= 0 {
-			b = append(b, ' ')
-		}
-		b = svgAppendHundredths(b, h, true)
-		afterCmd = false
-	}
-	cmd := func(c byte) {
-		if c == last && c != 'm' && c != 'z' {
-			return // the numbers that follow repeat it
-		}
-		b = append(b, c)
-		afterCmd, last = true, c
-	}
-	rel := func(pts ...[2]int64) {
-		base := cur
-		for _, r := range pts {
-			num(r[0] - base[0])
-			num(r[1] - base[1])
-			cur = r
-		}
-	}
+	w := svgPathWriter{b: make([]byte, 0, 8*len(p)), step: step, afterCmd: true}
 	for i, s := range p {
-		quad := false
 		switch s.op {
 		case 'M':
-			if i == 0 {
-				cmd('M')
-				r := round(s.p[0])
-				num(r[0])
-				num(r[1])
-				cur = r
-			} else {
-				cmd('m')
-				rel(round(s.p[0]))
-			}
-			start = cur
+			w.moveTo(s.p[0], i == 0)
 		case 'L':
-			r := round(s.p[0])
-			switch {
-			case r[1] == cur[1]:
-				cmd('h')
-				num(r[0] - cur[0])
-			case r[0] == cur[0]:
-				cmd('v')
-				num(r[1] - cur[1])
-			default:
-				cmd('l')
-				num(r[0] - cur[0])
-				num(r[1] - cur[1])
-			}
-			cur = r
+			w.lineTo(s.p[0])
 		case 'Q':
-			c, end := round(s.p[0]), round(s.p[1])
-			mirror := [2]int64{2*cur[0] - ctrl[0], 2*cur[1] - ctrl[1]}
-			if hasCtrl && abs64(mirror[0]-c[0]) <= step && abs64(mirror[1]-c[1]) <= step {
-				cmd('t')
-				rel(end)
-				ctrl = mirror
-			} else {
-				cmd('q')
-				rel(c, end)
-				ctrl = c
-			}
-			quad = true
+			w.quadTo(s.p[0], s.p[1])
 		case 'C':
-			cmd('c')
-			rel(round(s.p[0]), round(s.p[1]), round(s.p[2]))
+			w.cubicTo(s.p[0], s.p[1], s.p[2])
 		case 'Z':
-			cmd('z')
-			cur = start
+			w.closePath()
 		}
-		hasCtrl = quad
+		w.hasCtrl = s.op == 'Q'
 	}
-	return string(b)
+	return string(w.b)
+}
+
+// svgPathWriter writes the path data of svgPathData one segment at a
+// time. Points are in hundredths of a drawing unit, rounded to step.
+type svgPathWriter struct {
+	b    []byte // the path data so far
+	step int64  // the grid points are rounded to, in hundredths
+	// cur is the current point, start the start of the contour, ctrl
+	// the control point of the last quadratic curve: the one before when
+	// hasCtrl, the only case in which t may follow.
+	cur, start, ctrl [2]int64
+	hasCtrl          bool
+	// afterCmd: the last byte written is the command letter last, so the
+	// next number needs no separator before it.
+	afterCmd bool
+	last     byte
+}
+
+// round returns q in hundredths, rounded to the writer's step.
+func (w *svgPathWriter) round(q imgPoint) [2]int64 {
+	return [2]int64{
+		int64(math.Round(q.x*100/float64(w.step))) * w.step,
+		int64(math.Round(q.y*100/float64(w.step))) * w.step,
+	}
+}
+
+// num writes one coordinate: a minus sign separates it from the number
+// before, otherwise a space does (none after a command letter).
+func (w *svgPathWriter) num(h int64) {
+	if !w.afterCmd && h >= 0 {
+		w.b = append(w.b, ' ')
+	}
+	w.b = svgAppendHundredths(w.b, h, true)
+	w.afterCmd = false
+}
+
+// cmd writes the command letter c, unless it repeats the last one and
+// the numbers that follow can carry it alone (every command but m and z).
+func (w *svgPathWriter) cmd(c byte) {
+	if c == w.last && c != 'm' && c != 'z' {
+		return
+	}
+	w.b = append(w.b, c)
+	w.afterCmd, w.last = true, c
+}
+
+// rel writes pts relative to the current point as it was before the
+// first of them, and makes the last one current.
+func (w *svgPathWriter) rel(pts ...[2]int64) {
+	base := w.cur
+	for _, r := range pts {
+		w.num(r[0] - base[0])
+		w.num(r[1] - base[1])
+		w.cur = r
+	}
+}
+
+// moveTo starts a contour at q: the path's first point absolute (M),
+// every later one relative (m).
+func (w *svgPathWriter) moveTo(q imgPoint, first bool) {
+	if first {
+		w.cmd('M')
+		r := w.round(q)
+		w.num(r[0])
+		w.num(r[1])
+		w.cur = r
+	} else {
+		w.cmd('m')
+		w.rel(w.round(q))
+	}
+	w.start = w.cur
+}
+
+// lineTo draws a line to q: h or v when it is level or upright once
+// rounded, else l.
+func (w *svgPathWriter) lineTo(q imgPoint) {
+	r := w.round(q)
+	switch {
+	case r[1] == w.cur[1]:
+		w.cmd('h')
+		w.num(r[0] - w.cur[0])
+	case r[0] == w.cur[0]:
+		w.cmd('v')
+		w.num(r[1] - w.cur[1])
+	default:
+		w.cmd('l')
+		w.num(r[0] - w.cur[0])
+		w.num(r[1] - w.cur[1])
+	}
+	w.cur = r
+}
+
+// quadTo draws a quadratic curve through control point ctrl to end: t
+// with the end alone when, after a quadratic curve, ctrl mirrors that
+// curve's control point about the current point within one step; else q.
+func (w *svgPathWriter) quadTo(ctrl, end imgPoint) {
+	c, e := w.round(ctrl), w.round(end)
+	mirror := [2]int64{2*w.cur[0] - w.ctrl[0], 2*w.cur[1] - w.ctrl[1]}
+	if w.hasCtrl && abs64(mirror[0]-c[0]) <= w.step && abs64(mirror[1]-c[1]) <= w.step {
+		w.cmd('t')
+		w.rel(e)
+		w.ctrl = mirror
+	} else {
+		w.cmd('q')
+		w.rel(c, e)
+		w.ctrl = c
+	}
+}
+
+// cubicTo draws a cubic curve through c1 and c2 to end (c).
+func (w *svgPathWriter) cubicTo(c1, c2, end imgPoint) {
+	w.cmd('c')
+	w.rel(w.round(c1), w.round(c2), w.round(end))
+}
+
+// closePath closes the contour (z); its start becomes the current point.
+func (w *svgPathWriter) closePath() {
+	w.cmd('z')
+	w.cur = w.start
 }
 
 func abs64(v int64) int64 {
