@@ -114,16 +114,62 @@ func Start(domain string, users map[string]string) (*Stack, error) {
 
 // StartOptions is Start with every option.
 func StartOptions(o Options) (*Stack, error) {
+	o = o.withDefaults()
+	s, err := newStack(o)
+	if err != nil {
+		return nil, err
+	}
+	imapLn, err := s.listenIMAP(o)
+	if err != nil {
+		return nil, err
+	}
+	if err := s.listenSMTP(o); err != nil {
+		s.imapLn.Close()
+		return nil, err
+	}
+	s.done.Add(2)
+	go func() { defer s.done.Done(); _ = s.imapSrv.Serve(imapLn) }()
+	go s.serveSMTP(s.smtpSrv, s.smtpLn)
+	return s, nil
+}
+
+// withDefaults returns o with its zero fields that stand for a default
+// filled in: Domain, MaxMessageBytes and Logger (one that discards).
+func (o Options) withDefaults() Options {
 	if o.Domain == "" {
 		o.Domain = "taflmail.test"
 	}
 	if o.MaxMessageBytes <= 0 {
 		o.MaxMessageBytes = 32 << 20
 	}
-	logger := o.Logger
-	if logger == nil {
-		logger = log.New(io.Discard, "", 0)
+	if o.Logger == nil {
+		o.Logger = log.New(io.Discard, "", 0)
 	}
+	return o
+}
+
+// startTLS returns the configuration both servers offer by STARTTLS: o.TLS
+// unless the servers speak TLS from the first byte; nil for none.
+func (o Options) startTLS() *tls.Config {
+	if o.ImplicitTLS {
+		return nil
+	}
+	return o.TLS
+}
+
+// wrapListener returns ln as a server of o listens on it: under TLS from
+// the first byte with ImplicitTLS and a TLS configuration, else as it is.
+func (o Options) wrapListener(ln net.Listener) net.Listener {
+	if o.TLS != nil && o.ImplicitTLS {
+		return tls.NewListener(ln, o.TLS)
+	}
+	return ln
+}
+
+// newStack returns a stack of o's domain, not yet listening, with o's
+// users and tokens added; it returns the error of the first user, then of
+// the first token, that cannot be added.
+func newStack(o Options) (*Stack, error) {
 	s := &Stack{
 		domain: strings.ToLower(o.Domain),
 		mem:    imapmemserver.New(),
@@ -141,11 +187,13 @@ func StartOptions(o Options) (*Stack, error) {
 			return nil, err
 		}
 	}
+	return s, nil
+}
 
-	var starttls *tls.Config // offered by STARTTLS, not from the first byte
-	if !o.ImplicitTLS {
-		starttls = o.TLS
-	}
+// listenIMAP makes the stack's IMAP server (IMAP4rev2 and IMAP4rev1, or
+// rev1 alone with LegacyIMAP) and its listener on o.IMAPAddr, and returns
+// the listener to serve it on, under TLS with ImplicitTLS.
+func (s *Stack) listenIMAP(o Options) (net.Listener, error) {
 	caps := imap.CapSet{imap.CapIMAP4rev1: {}, imap.CapIMAP4rev2: {}}
 	if o.LegacyIMAP {
 		caps = imap.CapSet{imap.CapIMAP4rev1: {}}
@@ -156,20 +204,21 @@ func StartOptions(o Options) (*Stack, error) {
 			return &imapSession{SessionIMAP4rev2: mem, stack: s, conn: conn}, nil, nil
 		},
 		Caps:         caps,
-		TLSConfig:    starttls,
+		TLSConfig:    o.startTLS(),
 		InsecureAuth: true,
-		Logger:       logger,
+		Logger:       o.Logger,
 		DebugWriter:  o.Debug,
 	})
 	var err error
 	if s.imapLn, err = net.Listen("tcp", cmp.Or(o.IMAPAddr, "127.0.0.1:0")); err != nil {
 		return nil, fmt.Errorf("devstack: imap listen: %w", err)
 	}
-	imapLn := s.imapLn
-	if o.TLS != nil && o.ImplicitTLS {
-		imapLn = tls.NewListener(imapLn, o.TLS)
-	}
+	return o.wrapListener(s.imapLn), nil
+}
 
+// listenSMTP sets up the stack's SMTP side: newSMTP and smtpListen, which
+// StartSMTP uses again, the first server and its listener on o.SMTPAddr.
+func (s *Stack) listenSMTP(o Options) error {
 	s.newSMTP = func() *smtp.Server {
 		srv := smtp.NewServer(smtp.BackendFunc(func(c *smtp.Conn) (smtp.Session, error) {
 			return &session{stack: s}, nil
@@ -180,29 +229,20 @@ func StartOptions(o Options) (*Stack, error) {
 		srv.MaxRecipients = 100
 		srv.ReadTimeout = time.Minute
 		srv.WriteTimeout = time.Minute
-		srv.ErrorLog = logger
+		srv.ErrorLog = o.Logger
 		srv.Debug = o.Debug
 		srv.EnableSMTPUTF8 = true
-		srv.TLSConfig = starttls
+		srv.TLSConfig = o.startTLS()
 		return srv
 	}
-	s.smtpListen = func(ln net.Listener) net.Listener {
-		if o.TLS != nil && o.ImplicitTLS {
-			return tls.NewListener(ln, o.TLS)
-		}
-		return ln
-	}
+	s.smtpListen = o.wrapListener
 	s.smtpSrv = s.newSMTP()
+	var err error
 	if s.smtpLn, err = net.Listen("tcp", cmp.Or(o.SMTPAddr, "127.0.0.1:0")); err != nil {
-		s.imapLn.Close()
-		return nil, fmt.Errorf("devstack: smtp listen: %w", err)
+		return fmt.Errorf("devstack: smtp listen: %w", err)
 	}
 	s.smtpAddr = s.smtpLn.Addr().String()
-
-	s.done.Add(2)
-	go func() { defer s.done.Done(); _ = s.imapSrv.Serve(imapLn) }()
-	go s.serveSMTP(s.smtpSrv, s.smtpLn)
-	return s, nil
+	return nil
 }
 
 // serveSMTP runs srv on ln until either is closed; s.done counts it.
