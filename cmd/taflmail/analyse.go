@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/taflmail/taflmail/engine"
+	"github.com/taflmail/taflmail/notation"
 	"github.com/taflmail/taflmail/search"
 )
 
@@ -106,52 +107,96 @@ With --json, one object:
 	return cmd
 }
 
+// runAnalyse checks the flags, reads the position asked for and searches
+// it; usage errors come first, then those of the record, then the
+// search's.
 func runAnalyse(cmd *cobra.Command, o analyseOptions, args []string) error {
 	if len(args) != 1 {
 		return usageErrorf(cmd, "want one RECORD file, got %s", counted(len(args), "argument", "arguments"))
 	}
-	// A flag given is checked against its range even when its value is the
-	// zero that stands for "not given" (trial 2 report §9).
-	flags := cmd.Flags()
-	plySet, depthSet, timeSet := flags.Changed("ply"), flags.Changed("depth"), flags.Changed("time")
-	if depthSet && timeSet {
-		return usageErrorf(cmd, "--depth and --time exclude each other")
-	}
-	if depthSet && (o.depth < 1 || o.depth > search.MaxDepth) {
-		return usageErrorf(cmd, "--depth %d: want 1..%d plies", o.depth, search.MaxDepth)
-	}
-	if timeSet && !(o.time > 0 && o.time <= maxAnalyseSeconds) {
-		return usageErrorf(cmd, "--time %v: want a number of seconds above 0 and up to %d (a day)", o.time, maxAnalyseSeconds)
-	}
-	lv := search.Level(o.level)
-	if !lv.Valid() {
-		return usageErrorf(cmd, "--level %d: want %d..%d", o.level, search.MinLevel, search.MaxLevel)
-	}
-	ropts, err := readOptions(cmd, o.format, o.variant)
+	lv, err := checkAnalyseFlags(cmd, o)
 	if err != nil {
 		return err
 	}
 	name := args[0]
-	games, err := readRecordFile(cmd, name, ropts)
+	g, err := readAnalyseGame(cmd, o, name)
 	if err != nil {
 		return err
+	}
+	ply, pos, err := analysePosition(cmd, o, g, name)
+	if err != nil {
+		return err
+	}
+	s := search.New(lv.Options())
+	r, err := s.Search(contextOrBackground(cmd.Context()), pos, analyseLimits(cmd, o))
+	if err != nil {
+		return fmt.Errorf("analyse: %w", err)
+	}
+	return printAnalysis(cmd.OutOrStdout(), o.asJSON, name, g.Number, g.VariantName, ply, pos.ToMove(), r)
+}
+
+// checkAnalyseFlags returns the usage error of the first of --depth and
+// --time together, --depth, --time and --level that is out of its range,
+// else the level to search at. A flag given is checked against its range
+// even when its value is the zero that stands for "not given" (trial 2
+// report §9).
+func checkAnalyseFlags(cmd *cobra.Command, o analyseOptions) (search.Level, error) {
+	flags := cmd.Flags()
+	depthSet, timeSet := flags.Changed("depth"), flags.Changed("time")
+	if depthSet && timeSet {
+		return 0, usageErrorf(cmd, "--depth and --time exclude each other")
+	}
+	if depthSet && (o.depth < 1 || o.depth > search.MaxDepth) {
+		return 0, usageErrorf(cmd, "--depth %d: want 1..%d plies", o.depth, search.MaxDepth)
+	}
+	if timeSet && !(o.time > 0 && o.time <= maxAnalyseSeconds) {
+		return 0, usageErrorf(cmd, "--time %v: want a number of seconds above 0 and up to %d (a day)", o.time, maxAnalyseSeconds)
+	}
+	lv := search.Level(o.level)
+	if !lv.Valid() {
+		return 0, usageErrorf(cmd, "--level %d: want %d..%d", o.level, search.MinLevel, search.MaxLevel)
+	}
+	return lv, nil
+}
+
+// readAnalyseGame reads the record file name and returns the game
+// --game picks, or the error of reading it, of picking it or of setting
+// up its start position.
+func readAnalyseGame(cmd *cobra.Command, o analyseOptions, name string) (*notation.Game, error) {
+	ropts, err := readOptions(cmd, o.format, o.variant)
+	if err != nil {
+		return nil, err
+	}
+	games, err := readRecordFile(cmd, name, ropts)
+	if err != nil {
+		return nil, err
 	}
 	// By its number, as diagram and convert choose a game; a --game given
 	// is never read as the default, 0 included.
-	g, err := pickGame(cmd, games, o.game, flags.Changed("game"), name)
+	g, err := pickGame(cmd, games, o.game, cmd.Flags().Changed("game"), name)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	if g.SetupErr != nil {
-		return g.SetupErr
+		return nil, g.SetupErr
 	}
+	return g, nil
+}
+
+// analysePosition replays g, read from the file name, to the ply --ply
+// asks for (every move when not given) and returns that ply and the
+// position after it. It fails with a usage error for a --ply beyond the
+// game, and when the replay stops before that ply or the game is over
+// there.
+func analysePosition(cmd *cobra.Command, o analyseOptions, g *notation.Game, name string) (int, *engine.Position, error) {
 	// plies are moves: a final time-out or resignation is none (the
 	// count of validate and of taflmail games)
+	plySet := cmd.Flags().Changed("ply")
 	moves := g.Moves()
 	ply := moves
 	if plySet {
 		if o.ply < 0 || o.ply > moves {
-			return usageErrorf(cmd, "--ply %d: want 0..%d (the plies game %d of %s has)",
+			return 0, nil, usageErrorf(cmd, "--ply %d: want 0..%d (the plies game %d of %s has)",
 				o.ply, moves, g.Number, name)
 		}
 		ply = o.ply
@@ -162,30 +207,30 @@ func runAnalyse(cmd *cobra.Command, o analyseOptions, args []string) error {
 		if plySet {
 			prefix = fmt.Sprintf("--ply %d: ", ply)
 		}
-		return replayStopError(prefix, g, name, movesIn(g, stop), why)
+		return 0, nil, replayStopError(prefix, g, name, movesIn(g, stop), why)
 	}
 	pos, _, err := replay.PositionAt(afterMoves(g, ply))
 	if err != nil {
-		return err
+		return 0, nil, err
 	}
 	if out := pos.Outcome(); out.Over() {
-		return fmt.Errorf("analyse: the game is over after ply %d: %v by %v", ply, out.Result, out.Reason)
+		return 0, nil, fmt.Errorf("analyse: the game is over after ply %d: %v by %v", ply, out.Result, out.Reason)
 	}
+	return ply, pos, nil
+}
 
-	lim := search.Limits{Depth: o.depth}
-	if !depthSet {
-		think := search.MaxLevel.Spec().Think
-		if timeSet {
-			think = time.Duration(o.time * float64(time.Second))
-		}
-		lim = search.Budget(think)
+// analyseLimits returns the search limits of the flags: the --depth
+// given, else the think time of --time, else level 5's.
+func analyseLimits(cmd *cobra.Command, o analyseOptions) search.Limits {
+	flags := cmd.Flags()
+	if flags.Changed("depth") {
+		return search.Limits{Depth: o.depth}
 	}
-	s := search.New(lv.Options())
-	r, err := s.Search(contextOrBackground(cmd.Context()), pos, lim)
-	if err != nil {
-		return fmt.Errorf("analyse: %w", err)
+	think := search.MaxLevel.Spec().Think
+	if flags.Changed("time") {
+		think = time.Duration(o.time * float64(time.Second))
 	}
-	return printAnalysis(cmd.OutOrStdout(), o.asJSON, name, g.Number, g.VariantName, ply, pos.ToMove(), r)
+	return search.Budget(think)
 }
 
 // printAnalysis writes the result as text or JSON.
