@@ -153,12 +153,15 @@ var TimeControlForms = []TimeControlForm{
 const DurationForm = "<n>d <n>h <n>m, combined like 2d12h"
 
 // TimeControlFormsText returns TimeControlForms as an aligned block of
-// lines, syntax left and examples right, and DurationForm last, ready to
-// be quoted in a reply:
+// lines, syntax left and examples right, ready to be quoted in a reply:
 //
 //	none                    none
 //	<base>+<inc>            30d+1d   6d12h+10h   7d+0d
 //	…
+//
+// A duration (DurationForm) is no control of its own (CORRESPONDENCE.md
+// §1 has no bare duration), so it is not a row: a reply says how one is
+// written inside a control in a sentence below the table.
 func TimeControlFormsText() string {
 	var b strings.Builder
 	for _, f := range TimeControlForms {
@@ -167,7 +170,6 @@ func TimeControlFormsText() string {
 		b.WriteString(strings.Join(f.Examples, "   "))
 		b.WriteByte('\n')
 	}
-	b.WriteString("<n>d <n>h <n>m" + strings.Repeat(" ", 24-len("<n>d <n>h <n>m")) + "2d12h   36h   90m\n")
 	return b.String()
 }
 

@@ -2,6 +2,7 @@ package grammar
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -142,6 +143,14 @@ func TestTimeControlForms(t *testing.T) {
 	for _, f := range TimeControlForms {
 		if !strings.Contains(text, f.Syntax) {
 			t.Errorf("TimeControlFormsText lacks %q:\n%s", f.Syntax, text)
+		}
+	}
+	// every row is a control: a duration alone (CORRESPONDENCE.md §1) is
+	// none, so a row of durations would read as an accepted form
+	for _, line := range strings.Split(strings.TrimRight(text, "\n"), "\n") {
+		form := strings.TrimSpace(line[:24])
+		if !slices.ContainsFunc(TimeControlForms, func(f TimeControlForm) bool { return f.Syntax == form }) {
+			t.Errorf("TimeControlFormsText has a row %q that is no form of TimeControlForms", line)
 		}
 	}
 }

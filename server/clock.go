@@ -3,6 +3,8 @@ package server
 import (
 	"errors"
 	"fmt"
+	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -461,6 +463,11 @@ func timeControlHint(lang string, l commandLine, ge *grammar.Error) string {
 		}
 		if (w == "time" || w == "zeit") && ge.Col > j {
 			var b strings.Builder
+			if meant, noIncrement := meantControl(string(runes[j:])); noIncrement {
+				b.WriteString(tr(lang, "hint.timecontrol.noinc", meant) + "\n")
+			} else if meant != "" {
+				b.WriteString(tr(lang, "hint.timecontrol.meant", meant) + "\n")
+			}
 			b.WriteString(tr(lang, "hint.timecontrol"))
 			for _, line := range strings.Split(strings.TrimRight(grammar.TimeControlFormsText(), "\n"), "\n") {
 				if lang == german { // the one English word of the table, as commands.md writes it
@@ -468,11 +475,63 @@ func timeControlHint(lang string, l commandLine, ge *grammar.Error) string {
 				}
 				b.WriteString("\n    " + line)
 			}
+			b.WriteString("\n" + tr(lang, "hint.timecontrol.duration"))
 			return b.String()
 		}
 		i = j
 	}
 	return ""
+}
+
+// unitWords are the words for a unit of a duration that players write
+// out ("30 days", "12 Stunden"), after their number.
+var unitWords = regexp.MustCompile(`(?i)(\d+)\s*(days?|tagen?|tage|hours?|hrs?|stunden?|std|minutes?|mins?|minuten?)\b`)
+
+// unitLetter is the letter a time control writes for a unit word of
+// unitWords, by the word's first letter (CORRESPONDENCE.md §1).
+var unitLetter = map[byte]string{'d': "d", 't': "d", 'h': "h", 's': "h", 'm': "m"}
+
+// clauseWords end a time control in a new command, as in the grammar's
+// TimeControlText.
+var clauseWords = []string{"as", "als", "time", "zeit", "level", "stufe", "rated", "gewertet"}
+
+// meantControl reads what a new command wrote after "time"/"zeit" (up to
+// the next clause) and returns the control it may have meant: the same
+// with units written out as letters ("30 days+1 day" → "30d+1d"), or,
+// when that is a duration alone, the duration with no increment ("10d" →
+// "10d+0d", noIncrement true: §1 has no bare duration, and "+0d" is its
+// sudden death). "" when neither parses as a control.
+func meantControl(rest string) (meant string, noIncrement bool) {
+	fields := strings.Fields(rest)
+	for i, f := range fields {
+		if slices.Contains(clauseWords, strings.ToLower(f)) {
+			fields = fields[:i]
+			break
+		}
+	}
+	written := strings.Join(fields, " ")
+	text := unitWords.ReplaceAllStringFunc(written, func(m string) string {
+		sub := unitWords.FindStringSubmatch(m)
+		return sub[1] + unitLetter[strings.ToLower(sub[2])[0]]
+	})
+	if _, err := grammar.ParseTimeControl("time", text); err == nil {
+		if text == written {
+			return "", false
+		}
+		return text, false
+	}
+	iccf := ""
+	if t := strings.TrimSuffix(strings.ToLower(text), " iccf"); len(t) < len(text) {
+		text, iccf = text[:len(t)], " iccf"
+	}
+	if strings.ContainsAny(text, "+/") {
+		return "", false
+	}
+	bare := text + "+0d" + iccf
+	if _, err := grammar.ParseTimeControl("time", bare); err != nil {
+		return "", false
+	}
+	return bare, true
 }
 
 // leaveFrom returns the leave intervals that have not ended before the

@@ -195,8 +195,28 @@ func TestBadTimeControl(t *testing.T) {
 			t.Errorf("%q created %d games", tc.line, len(gs))
 		}
 	}
-	// the forms belong to the time control only
+	// a bare duration is no control (CORRESPONDENCE.md §1): the reply
+	// offers it with no increment, reads units written out as letters,
+	// and no row of the table is a duration alone
+	for _, tc := range []struct{ line, lang, meant string }{
+		{"new copenhagen with bob@player.test as defenders time 10d", english, tr(english, "hint.timecontrol.noinc", "10d+0d")},
+		{"new copenhagen with bob@player.test time 30 days", english, tr(english, "hint.timecontrol.noinc", "30d+0d")},
+		{"new copenhagen with bob@player.test time 2d12h iccf as attackers", english, tr(english, "hint.timecontrol.noinc", "2d12h+0d iccf")},
+		{"new copenhagen with bob@player.test time 30 days+1 day", english, tr(english, "hint.timecontrol.meant", "30d+1d")},
+		{"neu copenhagen mit bob@player.test zeit 10 Tage", german, tr(german, "hint.timecontrol.noinc", "10d+0d")},
+	} {
+		h := newHarness(t)
+		text := to(t, h.deliver(alice, "x", tc.line, nil), alice).Text
+		mustContain(t, tc.line, text, tc.meant, tr(tc.lang, "hint.timecontrol"), tr(tc.lang, "err.nothing"))
+		mustContainWrapped(t, tc.line, text, tr(tc.lang, "hint.timecontrol.duration"))
+		mustNotContain(t, tc.line, text, "<n>d <n>h <n>m          2d12h")
+	}
+	// no guess where none fits
 	h := newHarness(t)
+	text := to(t, h.deliver(alice, "x", "new copenhagen with bob@player.test time 3d/zug", nil), alice).Text
+	mustNotContain(t, "3d/zug", text, "Did you mean")
+	// the forms belong to the time control only
+	h = newHarness(t)
 	sent := h.deliver(alice, "x", "new copenhagen with bobplayer.test time 30d+1d", nil)
 	if strings.Contains(sent[0].msg.Text, "these forms") {
 		t.Errorf("a bad address got the time control forms:\n%s", sent[0].msg.Text)
