@@ -44,7 +44,13 @@ func (ss *session) games(*grammar.GamesCommand) error {
 		b.WriteString(r + "\n\n")
 	}
 	b.WriteString(tr(ss.lang, "games.header") + "\n")
+	type entry struct {
+		g     *archive.Game
+		label string
+	}
+	var entries []entry
 	finished, tags, cut := 0, 0, 0
+	oneLine := true // every row with its state on one line, or every state under its row
 	for _, g := range gs {
 		open := g.Status == archive.Active || g.Status == archive.Invited
 		if !open {
@@ -52,19 +58,27 @@ func (ss *session) games(*grammar.GamesCommand) error {
 				continue
 			}
 		}
-		if b.Len() > maxGamesText {
-			cut++
-			continue
-		}
 		opp, label := opponentOf(g, ss.from), ""
 		if isEngine(opp) {
 			label = playerLabel(ss.lang, g, opp)
 		} else {
 			label = ss.withRating(opp, g.Variant)
 		}
-		b.WriteString(mailer.Preformatted(ss.gamesRow(g, clip(label))) + "\n")
-		if tok := tokenOf(g, ss.from); open && tok != "" {
-			b.WriteString(mailer.Preformatted(fmt.Sprintf(gamesIndent+"[taflmail %s %s]", g.ID, tok)) + "\n")
+		e := entry{g, clip(label)}
+		entries = append(entries, e)
+		if strings.Contains(ss.gamesRow(e.g, e.label, true), "\n") {
+			oneLine = false
+		}
+	}
+	for _, e := range entries {
+		if b.Len() > maxGamesText {
+			cut++
+			continue
+		}
+		b.WriteString(mailer.Preformatted(ss.gamesRow(e.g, e.label, oneLine)) + "\n")
+		open := e.g.Status == archive.Active || e.g.Status == archive.Invited
+		if tok := tokenOf(e.g, ss.from); open && tok != "" {
+			b.WriteString(mailer.Preformatted(fmt.Sprintf(gamesIndent+"[taflmail %s %s]", e.g.ID, tok)) + "\n")
 			tags++
 		}
 	}
@@ -82,13 +96,15 @@ func (ss *session) games(*grammar.GamesCommand) error {
 }
 
 // gamesRow is the row of game g in the games list, its opponent called
-// label: one line when it fits in mailer.WrapWidth, else with the state
-// wrapped under it (and, for an opponent too long for the row, the
-// opponent too), where the game's tag stands.
-func (ss *session) gamesRow(g *archive.Game, label string) string {
+// label. With oneLine, and when it fits in mailer.WrapWidth, the state
+// stands at the row's end; else it is wrapped under the row (and, for an
+// opponent too long for the row, the opponent too), where the game's tag
+// stands. The games list asks for one line only when every row of it
+// fits, so that its entries are laid out alike.
+func (ss *session) gamesRow(g *archive.Game, label string, oneLine bool) string {
 	state := ss.gameState(g)
 	row := "  " + tr(ss.lang, "games.line", g.ID, g.Variant, label, state)
-	if utf8.RuneCountInString(row) <= mailer.WrapWidth {
+	if oneLine && utf8.RuneCountInString(row) <= mailer.WrapWidth {
 		return row
 	}
 	row = strings.TrimRight("  "+tr(ss.lang, "games.line", g.ID, g.Variant, label, ""), " ")

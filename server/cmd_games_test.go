@@ -83,3 +83,33 @@ func TestHelpInGameKeepsTag(t *testing.T) {
 		t.Fatalf("a move in reply to the help answer: %d replies, %d plies; want 2 and 1", len(sent), len(h.state(id).Plies))
 	}
 }
+
+// TestGamesLaidOutAlike: when one game's state does not fit at the end of
+// its row, every game of the list has its state under its row, so that a
+// short "finished: you drew" does not stand alone at a row's end while
+// the others wrap; and no line of an entry is longer than the wrap width.
+func TestGamesLaidOutAlike(t *testing.T) {
+	h := newHarness(t)
+	drawn := startBrandubh(t, h)
+	h.reply(alice, "offer draw")
+	h.reply(bob, "offer draw")
+	if g := h.state(drawn); g.Result != "draw" {
+		t.Fatalf("the game was not drawn: %v", g)
+	}
+	lost := startBrandubh(t, h)
+	h.deliver(alice, "[taflmail "+lost+" "+h.mailVars(alice, lost)["{{KEY}}"]+"]", "resign", nil)
+	running := startBrandubh(t, h)
+	text := to(t, h.deliver(alice, "x", "games", nil), alice).Text
+	mustContainWrapped(t, "games", text, tr(english, "games.finished.drew"),
+		tr(english, "games.finished.lost", tr(english, "board.result.defenders")))
+	for _, line := range strings.Split(text, "\n") {
+		if n := len([]rune(strings.TrimRight(line, " "))); strings.HasPrefix(line, "  ") && n > 76 { // the entries: prose is wrapped when sent
+			t.Errorf("line of %d columns:\n%s", n, line)
+		}
+		for _, id := range []string{drawn, lost, running} {
+			if strings.HasPrefix(line, "  "+id) && (strings.Contains(line, "finished") || strings.Contains(line, "move")) {
+				t.Errorf("game %s has its state on its row while another's is under it:\n%s", id, text)
+			}
+		}
+	}
+}
