@@ -22,3 +22,32 @@ func TestBoard(t *testing.T) {
 	mustContain(t, "German board", sent[0].msg.Text, tr(german, "move.theirs", 1, "Verteidiger"),
 		"  letzter Halbzug d1-e1: () Start, [] Ziel\n  Verteidiger am Zug\n", tr(german, "move.list"))
 }
+
+// TestBoardForSpectator: a spectator's "board" in reply to a spectator's
+// mail gets the position as spectators see it, with no key anywhere and
+// nothing that says it is their move; a stranger who does not watch the
+// game, replying to a spectator's mail forwarded to them, is refused, and
+// so is the spectator once the game is private (its spectators removed).
+func TestBoardForSpectator(t *testing.T) {
+	h := newHarness(t)
+	id := startBrandubh(t, h)
+	keys := h.keysOf(id)
+	h.confirmed(watcher, "watch "+id, nil)
+	h.play(id, "d1-e1")
+	spec := h.last(watcher)
+	before := h.state(id)
+	sent := h.replyTo(watcher, spec, "board")
+	h.mustRefuse()
+	m := to(t, sent, watcher)
+	mustContain(t, "spectator's board", m.Text, tr(english, "watch.tomove", 1, "defenders"), "a  b  c  d  e  f  g",
+		"  last ply d1-e1: () from, [] to\n", "   1. d1-e1\n", tr(english, "watch.how", id))
+	mustContain(t, "spectator's board subject", m.Subject, "[taflmail "+id+"] ")
+	mustNotContain(t, "spectator's board", m.Text, tr(english, "move.yours", 1, "defenders"))
+	noKeys(t, "the spectator's board", *sentTo(sent, watcher), keys)
+	h.unchanged("spectator's board", id, before)
+
+	h.refusal(h.replyTo(viewer, spec, "board"), viewer, english, "err.notplayer")
+
+	h.reply(bob, "private")
+	h.refusal(h.replyTo(watcher, spec, "board"), watcher, english, "err.notplayer")
+}

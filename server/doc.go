@@ -63,7 +63,7 @@
 //
 //   - cmd_accept.go: "accept" and "decline" of an invitation.
 //   - cmd_block.go: "block" and "unblock": no invitations or requests to confirm.
-//   - cmd_board.go: "board": the current position.
+//   - cmd_board.go: "board": the current position, for a player or a spectator.
 //   - cmd_clock.go: "clock": the time control in words and both players' leave.
 //   - cmd_conditions.go: "if … then …", "conditions" and cancelling them.
 //   - cmd_draw.go: offering, accepting and declining a draw.
