@@ -147,6 +147,7 @@ func (ss *session) watchReply(t *table, id string, was *archive.Spectator, resul
 	// the reply is about another game of the sender's: this one's board
 	// goes into the text, and each board says whose game it shows
 	n2.boards = true
+	n2.other = tr(ss.lang, "subject.watch.other", id, variantTitle(ss.lang, t.v))
 	ss.addSection(n2, text+"\n\n"+tr(ss.lang, "board.of", id)+"\n"+t.board(ss.lang)+"\n"+tr(ss.lang, "move.list")+"\n"+t.moveList(ss.lang))
 }
 

@@ -395,3 +395,32 @@ func sentTo(sent []sentMail, addr string) *sentMail {
 	}
 	return nil
 }
+
+// TestWatchInGameThreadSubject: a "watch" alone in the thread of the
+// sender's own game, even one that is over, is answered with that game's
+// tag and a subject that names the watched game, as the mail says nothing
+// else; with a move of the sender's beside it the subject stays about
+// the move.
+func TestWatchInGameThreadSubject(t *testing.T) {
+	h := newHarness(t)
+	id := startBrandubh(t, h)
+	h.deliver("erin@player.test", "x", "new brandubh with frank@player.test", nil)
+	other := findGame(h.last("frank@player.test").msg.Subject, "", nil).id
+	h.reply("frank@player.test", "accept")
+	h.reply(bob, "resign")
+	title := "Brandubh 7×7 (Federation Brandubh)"
+	m := to(t, h.reply(alice, "watch "+other), alice)
+	mustContain(t, "alice's answer", m.Text, tr(english, "watch.started", other, "erin@player.test", "frank@player.test"))
+	if want := "[taflmail " + id + " " + h.keysOf(id)[0] + "] " + tr(english, "subject.watch.other", other, title); m.Subject != want {
+		t.Errorf("subject %q, want %q", m.Subject, want)
+	}
+
+	h2 := newHarness(t)
+	id = startBrandubh(t, h2)
+	h2.deliver("erin@player.test", "x", "new brandubh with frank@player.test", nil)
+	other = findGame(h2.last("frank@player.test").msg.Subject, "", nil).id
+	h2.reply("frank@player.test", "accept")
+	m = to(t, h2.reply(alice, "watch "+other+"\nd1-e1"), alice)
+	mustContain(t, "alice's answer with a move", m.Subject, "[taflmail "+id+" ", tr(english, "subject.move", title, 1, "defenders"))
+	mustNotContain(t, "alice's answer with a move", m.Subject, other)
+}

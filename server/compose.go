@@ -203,6 +203,9 @@ func (ss *session) subject(n *note) string {
 	if n.subject != "" {
 		return tag + n.subject
 	}
+	if n.other != "" && len(n.sections) == 1 {
+		return tag + n.other
+	}
 	title := variantTitle(n.lang, n.game.v)
 	switch {
 	case ss.failed && !ss.did && n.to == ss.from:

@@ -133,6 +133,11 @@ type note struct {
 	// cmd_watch.go): then each board of the mail is labelled with its
 	// game ("board.of").
 	boards bool
+	// other is the subject after the tag of a reply whose one section is
+	// about another game than game (a "watch" answered in the thread of
+	// the sender's own game): then the mail says nothing of game, and its
+	// subject names what it does say. "" for none.
+	other string
 }
 
 // noteKey is the key in session.notes of the reply to addr about the

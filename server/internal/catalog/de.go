@@ -192,6 +192,7 @@ var catalogDE = map[string]string{
 	// takebacks.
 	"subject.watch":        "%s: du schaust zu",
 	"subject.watch.end":    "%s: keine Zuschauer mehr",
+	"subject.watch.other":  "du schaust Partie %s zu, %s",
 	"watch.started":        "Du schaust der Partie %s zu (%s gegen %s). Nach jedem Zug bekommst du eine Mail mit dem Brett und den Zügen.",
 	"watch.results":        "Du verfolgst das Ergebnis der Partie %s (%s gegen %s): du bekommst eine Mail, wenn sie endet.",
 	"watch.already":        "Du schaust der Partie %s schon zu.",

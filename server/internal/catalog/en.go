@@ -194,6 +194,7 @@ var catalogEN = map[string]string{
 	// takebacks.
 	"subject.watch":        "%s: you are watching",
 	"subject.watch.end":    "%s: no more spectators",
+	"subject.watch.other":  "you are watching game %s, %s",
 	"watch.started":        "You are watching game %s (%s against %s). After every move you get a mail with the board and the move list.",
 	"watch.results":        "You are watching game %s (%s against %s) for its result: you get one mail when it ends.",
 	"watch.already":        "You are watching game %s already.",
