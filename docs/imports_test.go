@@ -70,7 +70,7 @@ var importRules = []importRule{
 	{pkg: "server/internal/zones"},
 	{pkg: "server/internal/nearmiss", own: []string{"grammar"}},
 	{pkg: "server/internal/msgid"},
-	{pkg: "server/internal/catalog", own: []string{"engine", "notation"}},
+	{pkg: "server/internal/catalog", own: []string{"engine", "notation", "tournament"}},
 	{pkg: "health", own: []string{"mailer"}, roots: []string{"github.com/prometheus/client_golang"}},
 	{pkg: "config", roots: []string{"github.com/spf13/viper", "github.com/spf13/pflag", "go.yaml.in/yaml/v3"}},
 	{pkg: "cmd/taflmail", anything: true},

@@ -11,7 +11,6 @@ import (
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/mailer"
 	"github.com/taflmail/taflmail/notation"
-	"github.com/taflmail/taflmail/server/internal/catalog"
 	"github.com/taflmail/taflmail/tournament"
 )
 
@@ -423,7 +422,7 @@ func nearly(a, b float64) bool { return a-b < 1e-9 && b-a < 1e-9 }
 func standingsKey(st *tournament.Standings) string {
 	var b strings.Builder
 	for _, r := range st.Rows {
-		b.WriteString(r.PlaceText() + " " + r.Player + " " + catalog.Score(r.Points) + " " + catalog.Score(r.SonnebornBerger) + " " + string(rune('0'+r.Wins)) + "\n")
+		b.WriteString(r.PlaceText() + " " + r.Player + " " + tournament.FormatScore(r.Points) + " " + tournament.FormatScore(r.SonnebornBerger) + " " + string(rune('0'+r.Wins)) + "\n")
 	}
 	return b.String()
 }

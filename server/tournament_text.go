@@ -38,7 +38,7 @@ func standingLine(lang string, t *archive.Tournament, sts []*tournament.Standing
 				continue
 			}
 			return tr(lang, "tournament.standing", t.Name, catalog.CountedPoints(lang, r.Points), r.Played, counted(lang, "games", r.Games), r.PlaceText(), len(st.Rows),
-				catalog.Score(r.SonnebornBerger), t.ID)
+				tournament.FormatScore(r.SonnebornBerger), t.ID)
 		}
 	}
 	return ""

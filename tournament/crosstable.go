@@ -108,12 +108,12 @@ func (s *Standings) TextIn(l Labels) string {
 					m := r.Matches[j-boolInt(j > i)]
 					cell = ""
 					if m.Played > 0 {
-						cell = fraction(m.Score)
+						cell = FormatScore(m.Score)
 					}
 				}
 				row += pad(cell, 3, true)
 			}
-			row += pad(fraction(r.Points), 5, true) + pad(fraction(r.SonnebornBerger), 7, true) + pad(fmt.Sprint(r.Wins), 3, true)
+			row += pad(FormatScore(r.Points), 5, true) + pad(FormatScore(r.SonnebornBerger), 7, true) + pad(fmt.Sprint(r.Wins), 3, true)
 			line("%s", strings.TrimRight(row, " "))
 		}
 	} else {
@@ -123,7 +123,7 @@ func (s *Standings) TextIn(l Labels) string {
 			head(l.Points, 6)+head(l.SB, 8)+head(l.Wins, 4)+head(l.Games, 8))
 		for _, r := range s.Rows {
 			line("%s", pad(r.PlaceText(), 5, true)+"  "+pad(truncate(r.Player, nameW), nameW, false)+
-				pad(fraction(r.Points), 6, true)+pad(fraction(r.SonnebornBerger), 8, true)+
+				pad(FormatScore(r.Points), 6, true)+pad(FormatScore(r.SonnebornBerger), 8, true)+
 				pad(fmt.Sprint(r.Wins), 4, true)+pad(fmt.Sprintf("%d/%d", r.Played, r.Games), 8, true))
 		}
 	}
@@ -180,8 +180,11 @@ func wrapList(b *strings.Builder, prefix string, names []string) {
 	b.WriteString(cur + "\n")
 }
 
-// fraction writes a multiple of ¼ with a vulgar fraction: 12½, ¾, 0.
-func fraction(x float64) string {
+// FormatScore writes a score, a multiple of ¼ (points, Sonneborn–Berger
+// points), with a vulgar fraction, as the crosstable does: 12½, ¾, 0. It
+// is the same in every language; a value that is no multiple of ¼ is
+// written at the nearest one.
+func FormatScore(x float64) string {
 	whole := math.Floor(x)
 	q := int(math.Round((x - whole) * 4))
 	frac := [...]string{"", "¼", "½", "¾"}[q%4]

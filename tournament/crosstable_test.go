@@ -181,8 +181,8 @@ func TestStandingsJSON(t *testing.T) {
 
 func TestFraction(t *testing.T) {
 	for x, want := range map[float64]string{0: "0", 0.25: "¼", 0.5: "½", 0.75: "¾", 1: "1", 1.5: "1½", 17.5: "17½", 88.25: "88¼", 305.75: "305¾"} {
-		if got := fraction(x); got != want {
-			t.Errorf("fraction(%v) = %q, want %q", x, got, want)
+		if got := FormatScore(x); got != want {
+			t.Errorf("FormatScore(%v) = %q, want %q", x, got, want)
 		}
 	}
 }

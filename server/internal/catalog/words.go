@@ -1,12 +1,11 @@
 package catalog
 
 import (
-	"fmt"
-	"math"
 	"strings"
 
 	"github.com/taflmail/taflmail/engine"
 	"github.com/taflmail/taflmail/notation"
+	"github.com/taflmail/taflmail/tournament"
 )
 
 // This file holds the words other packages own and the catalogue says in a
@@ -108,22 +107,7 @@ func IllegalReason(lang string, e *engine.IllegalMoveError) string {
 	return strings.TrimPrefix(e.Error(), "engine: "+e.Move.String()+": ")
 }
 
-// Score writes a score, a multiple of ¼ (points, Sonneborn–Berger), as the
-// crosstable does: 12½, ¾, 0. It is the same in every language.
-func Score(x float64) string {
-	whole := math.Floor(x)
-	q := int(math.Round((x - whole) * 4))
-	frac := [...]string{"", "¼", "½", "¾"}[q%4]
-	if q == 4 {
-		whole++
-	}
-	if whole == 0 && frac != "" {
-		return frac
-	}
-	return fmt.Sprintf("%.0f%s", whole, frac)
-}
-
-// CountedPoints writes a score in lang, as Score does, with "point" in
+// CountedPoints writes a score in lang, as tournament.FormatScore does, with "point" in
 // the singular only for exactly 1 ("1 point", "½ points", "1½ points"),
 // as CLDR's English and German rules have it.
 func CountedPoints(lang string, points float64) string {
@@ -131,5 +115,5 @@ func CountedPoints(lang string, points float64) string {
 	if points == 1 {
 		n = 1
 	}
-	return TextN(lang, "count.points", n, Score(points))
+	return TextN(lang, "count.points", n, tournament.FormatScore(points))
 }
