@@ -57,7 +57,8 @@ func TestMessageRelay(t *testing.T) {
 // TestMessageWaits: prose without a command is answered "no command" (a
 // player must learn that nothing was played) and waits for bob's next
 // mail about the game, which here is the answer to his own move; two
-// such mails both arrive, and the same text sent twice only once.
+// such mails both arrive, the same text sent twice only once, and a text
+// that only ends as the last one does arrives too.
 func TestMessageWaits(t *testing.T) {
 	h := newHarness(t)
 	id := startBrandubh(t, h)
@@ -69,11 +70,12 @@ func TestMessageWaits(t *testing.T) {
 	mustContain(t, "alice told", sent[0].msg.Text, tr(english, "err.nocommand"), tr(english, "message.later", bob))
 	h.reply(alice, "I mean it.")
 	h.reply(alice, "I mean it.")
-	if g, _ := h.store.Game(t.Context(), id); g.MessageToDefenders != "Take your time, Bob.\n\nI mean it." {
+	h.reply(alice, "it.") // ends as the last one does, but says something else
+	if g, _ := h.store.Game(t.Context(), id); g.MessageToDefenders != "Take your time, Bob.\n\nI mean it.\n\nit." {
 		t.Fatalf("waiting for bob: %q", g.MessageToDefenders)
 	}
 	sent = h.reply(bob, "d3-f3")
-	mustContain(t, "bob's answer", messageBlock(to(t, sent, bob).Text, alice), "  Take your time, Bob.\n\n  I mean it.")
+	mustContain(t, "bob's answer", messageBlock(to(t, sent, bob).Text, alice), "  Take your time, Bob.\n\n  I mean it.\n\n  it.")
 	if g, _ := h.store.Game(t.Context(), id); g.MessageToDefenders != "" {
 		t.Errorf("the message still waits after it was delivered: %q", g.MessageToDefenders)
 	}

@@ -178,8 +178,9 @@ func (ss *session) relayProse() {
 }
 
 // keepMessage keeps text, the sender's prose, for the opponent in t — on
-// the game row, after what already waits there unless text is that
-// already (an auto-responder saying the same again), cut to
+// the game row, after what already waits there unless the last message
+// waiting is text already (an auto-responder saying the same again;
+// sameAsLast), cut to
 // maxMessageRunes — and delivers what waits (deliverMessages). It returns
 // what the sender is told: passed on, waiting for the next mail, cut, or
 // why not (the opponent is the engine; the game was over before this
@@ -196,7 +197,7 @@ func (ss *session) keepMessage(t *table, text string) string {
 	}
 	msg := messageTo(t.g, sideOf(t.g, opp))
 	cut := false
-	if !strings.HasSuffix(*msg, text) {
+	if !sameAsLast(*msg, text) {
 		combined := text
 		if *msg != "" {
 			combined = *msg + "\n\n" + text
@@ -284,4 +285,12 @@ func (ss *session) messagesOff(addr string) bool {
 		return false
 	}
 	return p.MessagesOff
+}
+
+// sameAsLast reports whether text is the last of the messages in waiting,
+// which keepMessage joins with a blank line: the whole of waiting, or
+// what follows its last "\n\n". A text that only ends the same way
+// ("Later!" after "Fine. Later!") is a message of its own.
+func sameAsLast(waiting, text string) bool {
+	return waiting == text || strings.HasSuffix(waiting, "\n\n"+text)
 }
