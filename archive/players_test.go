@@ -70,7 +70,7 @@ func TestPlayersColumnsInvalid(t *testing.T) {
 		c := archive.Change{Games: []*archive.Game{g}}
 		switch name {
 		case "spectator no id":
-			c.Writes = []archive.Write{archive.Watching{Watch: []archive.Spectator{{Address: "carol@example.org"}}}}
+			c.Writes = []archive.Write{archive.WatchWrite{Watch: []archive.Spectator{{Address: "carol@example.org"}}}}
 		case "takeback no move":
 			c.Writes = []archive.Write{archive.TakeBacks{g.ID: {Ply: archive.Ply{N: 1}}}}
 		default:
@@ -184,9 +184,9 @@ func TestSpectators(t *testing.T) {
 	g2.Status = archive.Finished
 	commit(t, s, archive.Change{Games: []*archive.Game{g1, g2}})
 	carol := archive.Spectator{GameID: g1.ID, Address: "Carol@Example.org", Thread: "w1@example.org"}
-	commit(t, s, archive.Change{Writes: []archive.Write{archive.Watching{Watch: []archive.Spectator{carol, {GameID: g2.ID, Address: "carol@example.org"}}}}})
+	commit(t, s, archive.Change{Writes: []archive.Write{archive.WatchWrite{Watch: []archive.Spectator{carol, {GameID: g2.ID, Address: "carol@example.org"}}}}})
 	clk.Set(t0.Add(time.Hour))
-	commit(t, s, archive.Change{Writes: []archive.Write{archive.Watching{Watch: []archive.Spectator{{GameID: g1.ID, Address: "dave@example.org", ResultsOnly: true}}}}})
+	commit(t, s, archive.Change{Writes: []archive.Write{archive.WatchWrite{Watch: []archive.Spectator{{GameID: g1.ID, Address: "dave@example.org", ResultsOnly: true}}}}})
 
 	got, err := s.Spectators(ctx, g1.ID)
 	want := []archive.Spectator{
@@ -202,13 +202,13 @@ func TestSpectators(t *testing.T) {
 	}
 	// watching again replaces; unwatching an address that does not watch is no error
 	carol.ResultsOnly = true
-	commit(t, s, archive.Change{Writes: []archive.Write{archive.Watching{Watch: []archive.Spectator{carol},
+	commit(t, s, archive.Change{Writes: []archive.Write{archive.WatchWrite{Watch: []archive.Spectator{carol},
 		Unwatch: []archive.Spectator{{GameID: g1.ID, Address: "DAVE@example.org"}, {GameID: g1.ID, Address: "nobody@example.org"}}}}})
 	got, _ = s.Spectators(ctx, g1.ID)
 	if len(got) != 1 || !got[0].ResultsOnly || !got[0].CreatedAt.Equal(t0) {
 		t.Errorf("after replace and unwatch: %+v", got)
 	}
-	err = s.Commit(ctx, archive.Change{Writes: []archive.Write{archive.Watching{Watch: []archive.Spectator{{GameID: "NOSUCH", Address: "carol@example.org"}}}}})
+	err = s.Commit(ctx, archive.Change{Writes: []archive.Write{archive.WatchWrite{Watch: []archive.Spectator{{GameID: "NOSUCH", Address: "carol@example.org"}}}}})
 	if !errors.Is(err, archive.ErrNotFound) {
 		t.Errorf("watching a game that does not exist: Commit = %v, want ErrNotFound", err)
 	}

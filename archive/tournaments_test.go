@@ -338,8 +338,8 @@ func TestTournamentSpectators(t *testing.T) {
 	watch := func(id string, results bool) archive.Spectator {
 		return archive.Spectator{TournamentID: id, Address: "Eve@Example.org", ResultsOnly: results, Thread: "<w@x>"}
 	}
-	commit(t, s, archive.Change{Writes: []archive.Write{archive.Watching{Watch: []archive.Spectator{watch("winter", false), watch("done", false)}}}})
-	commit(t, s, archive.Change{Writes: []archive.Write{archive.Watching{Watch: []archive.Spectator{watch("winter", true)}}}})
+	commit(t, s, archive.Change{Writes: []archive.Write{archive.WatchWrite{Watch: []archive.Spectator{watch("winter", false), watch("done", false)}}}})
+	commit(t, s, archive.Change{Writes: []archive.Write{archive.WatchWrite{Watch: []archive.Spectator{watch("winter", true)}}}})
 	sp, err := s.TournamentSpectators(ctx, "winter")
 	if err != nil || len(sp) != 1 || sp[0].Address != "eve@example.org" || !sp[0].ResultsOnly || sp[0].GameID != "" || sp[0].TournamentID != "winter" {
 		t.Fatalf("TournamentSpectators = %+v, %v", sp, err)
@@ -347,15 +347,15 @@ func TestTournamentSpectators(t *testing.T) {
 	if w, err := s.WatchingTournaments(ctx, "EVE@example.org"); err != nil || len(w) != 1 || w[0].TournamentID != "winter" {
 		t.Errorf("WatchingTournaments = %+v, %v; want winter only", w, err)
 	}
-	if err := s.Commit(ctx, archive.Change{Writes: []archive.Write{archive.Watching{Watch: []archive.Spectator{watch("nope", false)}}}}); !errors.Is(err, archive.ErrNotFound) {
+	if err := s.Commit(ctx, archive.Change{Writes: []archive.Write{archive.WatchWrite{Watch: []archive.Spectator{watch("nope", false)}}}}); !errors.Is(err, archive.ErrNotFound) {
 		t.Errorf("watching an unknown tournament: %v, want ErrNotFound", err)
 	}
 	both := watch("winter", false)
 	both.GameID = "ABCDEF"
-	if err := s.Commit(ctx, archive.Change{Writes: []archive.Write{archive.Watching{Watch: []archive.Spectator{both}}}}); !errors.Is(err, archive.ErrInvalid) {
+	if err := s.Commit(ctx, archive.Change{Writes: []archive.Write{archive.WatchWrite{Watch: []archive.Spectator{both}}}}); !errors.Is(err, archive.ErrInvalid) {
 		t.Errorf("a spectator of a game and a tournament at once: %v, want ErrInvalid", err)
 	}
-	commit(t, s, archive.Change{Writes: []archive.Write{archive.Watching{Unwatch: []archive.Spectator{{TournamentID: "winter", Address: "eve@example.org"}}}}})
+	commit(t, s, archive.Change{Writes: []archive.Write{archive.WatchWrite{Unwatch: []archive.Spectator{{TournamentID: "winter", Address: "eve@example.org"}}}}})
 	if sp, _ := s.TournamentSpectators(ctx, "winter"); len(sp) != 0 {
 		t.Errorf("after unwatch: %+v", sp)
 	}

@@ -110,7 +110,7 @@ type Game struct {
 
 	// Leave is each player's leave (indexed by engine.Side: attackers 0,
 	// defenders 1), all of it, filled by [Store.Game] from the players'
-	// leave; Commit ignores it (leave is per player: Change.Leave). Replay
+	// leave; Commit ignores it (leave is per player: a [LeaveWrite]). Replay
 	// writes the part that touches the game as leave tags.
 	Leave [2][]notation.Leave
 

@@ -168,21 +168,21 @@ func (ds DigestsSent) apply(ctx context.Context, a *applying) error {
 	return nil
 }
 
-// Watching adds and removes spectators. Watch adds them, or replaces a
+// WatchWrite adds and removes spectators. Watch adds them, or replaces a
 // stored one of the same game (or tournament) and address; Unwatch
 // removes them (only GameID or TournamentID, and Address are read; an
 // address that does not watch is no error). Each names a game or a
 // tournament, not both, which must exist (else [ErrNotFound]). It is
 // checked after the takebacks and written after the timers, the removals
 // first.
-type Watching struct {
+type WatchWrite struct {
 	Watch   []Spectator
 	Unwatch []Spectator
 }
 
-func (Watching) slot() slot { return slotWatching }
+func (WatchWrite) slot() slot { return slotWatching }
 
-func (w Watching) check(*Change, map[string]bool) error {
+func (w WatchWrite) check(*Change, map[string]bool) error {
 	for _, sp := range append(append([]Spectator(nil), w.Watch...), w.Unwatch...) {
 		if (sp.GameID == "") == (sp.TournamentID == "") || sp.Address == "" {
 			return invalid("spectator %q of game %q or tournament %q", sp.Address, sp.GameID, sp.TournamentID)
@@ -191,7 +191,7 @@ func (w Watching) check(*Change, map[string]bool) error {
 	return nil
 }
 
-func (w Watching) apply(ctx context.Context, a *applying) error {
+func (w WatchWrite) apply(ctx context.Context, a *applying) error {
 	return writeSpectators(ctx, a.tx, w.Watch, w.Unwatch, a.now)
 }
 

@@ -151,7 +151,7 @@ func TestWritesWatchOfANewGame(t *testing.T) {
 	leave := archive.LeaveWrite{"carol@example.org": {{First: day(2026, 12, 24), Last: day(2027, 1, 2)}}}
 	for i, id := range []string{"WWATCH", "WWATC2"} {
 		g := newGame(id)
-		watch := archive.Watching{Watch: []archive.Spectator{{GameID: id, Address: "Carol@example.org"}}}
+		watch := archive.WatchWrite{Watch: []archive.Spectator{{GameID: id, Address: "Carol@example.org"}}}
 		ws := []archive.Write{watch, leave}
 		if i == 1 {
 			ws = []archive.Write{leave, watch}
@@ -162,7 +162,7 @@ func TestWritesWatchOfANewGame(t *testing.T) {
 			t.Errorf("Spectators(%s) = %+v, %v; want carol since t0", id, got, err)
 		}
 	}
-	err := s.Commit(ctx, archive.Change{Writes: []archive.Write{archive.Watching{Watch: []archive.Spectator{{GameID: "NOSUCH", Address: "carol@example.org"}}}}})
+	err := s.Commit(ctx, archive.Change{Writes: []archive.Write{archive.WatchWrite{Watch: []archive.Spectator{{GameID: "NOSUCH", Address: "carol@example.org"}}}}})
 	if !errors.Is(err, archive.ErrNotFound) {
 		t.Errorf("watching a game nobody writes: Commit = %v, want ErrNotFound", err)
 	}

@@ -38,7 +38,7 @@ type correspondence struct {
 	// because it became private.
 	farewells []farewell
 	// watch and unwatch are the spectators added and removed
-	// (an archive.Watching write).
+	// (an archive.WatchWrite).
 	watch, unwatch []archive.Spectator
 	// takeBacks are the plies taken back, by game (an archive.TakeBacks write).
 	takeBacks map[string]archive.TakenBack
@@ -120,7 +120,7 @@ func (ss *session) collectCorrespondence(change *archive.Change) {
 	}
 	cor := corrOf(ss)
 	if len(cor.watch) > 0 || len(cor.unwatch) > 0 {
-		change.Writes = append(change.Writes, archive.Watching{Watch: cor.watch, Unwatch: cor.unwatch})
+		change.Writes = append(change.Writes, archive.WatchWrite{Watch: cor.watch, Unwatch: cor.unwatch})
 	}
 	if len(cor.takeBacks) > 0 {
 		tbs := make(archive.TakeBacks, len(cor.takeBacks))

@@ -138,7 +138,7 @@ func (s *Server) stopMails(ctx context.Context, addr string, cmd grammar.Command
 	var change archive.Change
 	switch c := cmd.(type) {
 	case *grammar.UnwatchCommand:
-		change.Writes = []archive.Write{archive.Watching{Unwatch: []archive.Spectator{
+		change.Writes = []archive.Write{archive.WatchWrite{Unwatch: []archive.Spectator{
 			{GameID: strings.ToUpper(c.Target.ID), Address: addr},
 			{TournamentID: strings.ToLower(c.Target.ID), Address: addr},
 		}}}
