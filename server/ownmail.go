@@ -190,9 +190,13 @@ func ownLine(line string) bool {
 }
 
 // matches reports whether l is the template's line with some text, at
-// least one character, for each verb, or the start of it, cut at a
+// least one character, for each verb, or the start of it: cut at a
 // space inside the fixed text before the first verb with minOwnRunes of
-// it kept.
+// it kept, or — when that text has minOwnRunes — at a space inside a
+// later fixed text with minWrapRunes of it kept after its verb's text
+// (wrappedIn). A line that only begins as a template does and then goes
+// on in words of its own ("The board runs from a1 to g7, right?") is
+// the player's.
 func (t ownTemplate) matches(l string) bool {
 	head := t.parts[0]
 	if !strings.HasPrefix(l, head) {
@@ -201,14 +205,15 @@ func (t ownTemplate) matches(l string) bool {
 	if len(t.parts) == 1 {
 		return l == head || utf8.RuneCountInString(head) >= minOwnRunes && l[len(head)] == ' '
 	}
-	if utf8.RuneCountInString(head) >= minOwnRunes {
-		return true // the rest may be wrapped
-	}
+	wraps := utf8.RuneCountInString(head) >= minOwnRunes
 	rest := l[len(head):]
 	last := t.parts[len(t.parts)-1]
 	for i, p := range t.parts[1:] {
 		if len(rest) < 1 {
 			return false
+		}
+		if wraps && wrappedIn(rest, p) {
+			return true
 		}
 		if i == len(t.parts)-2 { // the last part ends the line
 			return len(rest) > len(p) && strings.HasSuffix(rest, last)
@@ -218,6 +223,29 @@ func (t ownTemplate) matches(l string) bool {
 			return false
 		}
 		rest = rest[1+j+len(p):]
+	}
+	return false
+}
+
+// minWrapRunes is the least of a fixed text after a verb that a line cut
+// by its wrapping must keep for ownLine to take it as the referee's: the
+// words of the template that stand after the verb's text tell the
+// referee's line from a player's that begins the same way.
+const minWrapRunes = 4
+
+// wrappedIn reports whether rest, the line after a verb's place, is some
+// text for the verb (a character at least) and then the start of the
+// fixed text p with minWrapRunes of it, the line ending at a space of p
+// or at its end.
+func wrappedIn(rest, p string) bool {
+	for j := 1; j < len(rest); j++ {
+		s := rest[j:]
+		if utf8.RuneCountInString(s) < minWrapRunes {
+			return false
+		}
+		if strings.HasPrefix(p, s) && (len(s) == len(p) || p[len(s)] == ' ') {
+			return true
+		}
 	}
 	return false
 }

@@ -25,6 +25,8 @@ func TestOwnLine(t *testing.T) {
 		tr(german, "err.nocommand"),
 		"Game K7QX2M: Brandubh 7×7 (Federation Brandubh)",
 		"> Moves so far:",
+		wrapAt(tr(english, "game.key", "K7QX2M"), 45), // wrapped after its verb's text
+		wrapAt(tr(german, "game.key", "K7QX2M"), 58),
 	} {
 		if !ownLine(line) {
 			t.Errorf("ownLine(%q) = false, want true", line)
@@ -37,6 +39,13 @@ func TestOwnLine(t *testing.T) {
 		"d1-e1",
 		strings.Repeat("Commands ", 20000),
 		intro[:12], // too little of a line to tell
+		// a player's sentences that begin as a text of the referee's
+		// with a verb in it, then go on in their own words
+		"I read only the first page of the rules, sorry.",
+		"Your message will reach him soon.",
+		"The board runs from a1 to g7, right?",
+		"Die Spieler der Partie sind beide gut",
+		"Du spielst in Gruppe A, oder?",
 	} {
 		if ownLine(line) {
 			t.Errorf("ownLine(%.60q) = true, want false", line)
@@ -86,5 +95,22 @@ func TestOnlyLinePastedGreeting(t *testing.T) {
 		if got := onlyLine(c.text); got != c.want {
 			t.Errorf("onlyLine(%q) = %d, want %d", c.text, got, c.want)
 		}
+	}
+}
+
+// wrapAt returns s cut at its last space before byte n, as a mail client
+// wraps a long line.
+func wrapAt(s string, n int) string { return s[:strings.LastIndex(s[:n], " ")] }
+
+// TestOwnLineKeepsTheMove: a keyed mail whose first line begins as a
+// text of the referee's does ("I read only the first …") and a move
+// below it: the move is played, not cut off as the start of a pasted
+// reply.
+func TestOwnLineKeepsTheMove(t *testing.T) {
+	h := newHarness(t)
+	id := startBrandubh(t, h)
+	h.reply(alice, "I read only the first page of the rules, sorry.\n1. d1-e1")
+	if g, err := h.store.Game(t.Context(), id); err != nil || g.PlyCount != 1 {
+		t.Fatalf("after alice's move below her sentence: %+v, %v; want 1 ply", g, err)
 	}
 }
