@@ -92,13 +92,17 @@ func punctuated(line string) string {
 	return ""
 }
 
-// endsGame reports whether cmd, a command read from a punctuated line,
-// would end a game at once (resign, accept draw): such a line ("Resign?")
-// may be a question to the opponent, so it is asked about, "Did you
-// mean …?", and not run.
-func endsGame(cmd grammar.Command) bool {
+// asksFirst reports whether cmd, a command read from a punctuated line,
+// does what cannot simply be taken back: it ends a game or an invitation
+// (resign, accept draw, decline, cancel challenge, withdraw from a
+// tournament), sends the spectators away (private) or stops an address's
+// mail (block). Such a line ("Resign?", "Decline?") may be a question to
+// the opponent, so it is asked about, "Did you mean …?", and not run.
+func asksFirst(cmd grammar.Command) bool {
 	switch cmd.(type) {
-	case *grammar.ResignCommand, *grammar.AcceptDrawCommand:
+	case *grammar.ResignCommand, *grammar.AcceptDrawCommand, *grammar.DeclineCommand,
+		*grammar.CancelChallengeCommand, *grammar.WithdrawCommand, *grammar.PrivateCommand,
+		*grammar.BlockCommand:
 		return true
 	}
 	return false

@@ -173,11 +173,11 @@ func TestTrialPunctuatedCommand(t *testing.T) {
 		t.Errorf("commands with marks were passed on: %q, %q", g.MessageToAttackers, g.MessageToDefenders)
 	}
 
-	for _, c := range []struct{ line, near string }{{"Resign?", "resign"}, {"Accept draw.", "accept draw"}} {
+	for _, c := range []struct{ line, near string }{{"Resign?", "resign"}, {"Accept draw.", "accept draw"}, {"Private?", "private"}} {
 		text := to(t, h.reply(alice, c.line), alice).Text
 		mustContain(t, c.line, text, "> "+c.line, tr(english, "err.didyoumean", c.near))
-		if g := h.gameOf(id); g.Status != archive.Active || g.MessageToDefenders != "" {
-			t.Errorf("%q: the game is %s, bob's waiting message %q; want it active and nothing passed on", c.line, g.Status, g.MessageToDefenders)
+		if g := h.gameOf(id); g.Status != archive.Active || g.MessageToDefenders != "" || g.AttackersPrivate {
+			t.Errorf("%q: the game is %s (private %v), bob's waiting message %q; want it active, public and nothing passed on", c.line, g.Status, g.AttackersPrivate, g.MessageToDefenders)
 		}
 	}
 

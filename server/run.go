@@ -55,7 +55,7 @@ func (ss *session) commandLines() (lines []commandLine, unread int) {
 				continue
 			}
 			if bare != "" {
-				if cmd, err := grammar.ParseCommand("mail", i+1, bare); err == nil && !endsGame(cmd) {
+				if cmd, err := grammar.ParseCommand("mail", i+1, bare); err == nil && !asksFirst(cmd) {
 					lines = append(lines, commandLine{n: i + 1, text: line, cmd: cmd})
 					continue
 				}
