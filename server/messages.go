@@ -125,10 +125,15 @@ func (ss *session) greeting(t *table) (text, told string, err error) {
 }
 
 // holdsCommand reports whether text has a command line, or a misspelt
-// one (nearLine).
+// one (nearLine), above the referee's mail pasted without quote marks
+// (ownStart), whose lines commandLines does not read either.
 func holdsCommand(text string) bool {
 	only := onlyLine(text)
-	for i, line := range strings.Split(text, "\n") {
+	lines := strings.Split(text, "\n")
+	if end := ownStart(lines); end >= 0 {
+		lines = lines[:end]
+	}
+	for i, line := range lines {
 		if grammar.IsCommandLine(line) || nearLine(line, i == only) != "" {
 			return true
 		}
