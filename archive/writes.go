@@ -69,12 +69,13 @@ const (
 // writeSet is a change's writes by kind, at most one of each.
 type writeSet map[slot]Write
 
-// indexWrites returns ws by kind. Errors: [ErrInvalid] for a nil write or
-// a second write of one kind.
+// indexWrites returns ws by kind. Errors: [ErrInvalid] for a nil write
+// (a nil interface, or a nil *TournamentChange, the one write that is a
+// pointer) or a second write of one kind.
 func indexWrites(ws []Write) (writeSet, error) {
 	set := make(writeSet, len(ws))
 	for _, w := range ws {
-		if w == nil {
+		if tc, ok := w.(*TournamentChange); w == nil || ok && tc == nil {
 			return nil, invalid("nil write")
 		}
 		if _, ok := set[w.slot()]; ok {
@@ -288,7 +289,9 @@ func (c *TournamentChange) apply(ctx context.Context, a *applying) error {
 
 // WriteOf returns c's write of type W, if it has one: what a change
 // writes of a feature, for the code that reads the change after it is
-// built (a log line, what to settle once it is committed).
+// built (a log line, what to settle once it is committed). A change that
+// Commit takes holds at most one write of a kind, so the first of type W
+// is the one.
 func WriteOf[W Write](c *Change) (W, bool) {
 	for _, w := range c.Writes {
 		if w, ok := w.(W); ok {

@@ -24,6 +24,8 @@ func TestWritesOneOfAKind(t *testing.T) {
 		"two leave writes": {Mail: mail("<two@x>", ""), Writes: []archive.Write{
 			archive.LeaveWrite{"a@x": {xmas}}, archive.LeaveWrite{"b@x": {xmas}}}},
 		"a nil write": {Mail: mail("<nil@x>", ""), Writes: []archive.Write{archive.LeaveWrite{"a@x": {xmas}}, nil}},
+		"a nil tournament write": {Mail: mail("<niltc@x>", ""), Writes: []archive.Write{
+			archive.LeaveWrite{"a@x": {xmas}}, (*archive.TournamentChange)(nil)}},
 	} {
 		err := s.Commit(ctx, c)
 		if !errors.Is(err, archive.ErrInvalid) {

@@ -119,10 +119,8 @@ func (s *Server) decideStarts(ls *session, change *archive.Change, starts []Game
 		ss.collect(&c)
 		change.Games = append(change.Games, c.Games...)
 		change.Outbox = append(change.Outbox, c.Outbox...)
-		for _, w := range c.Writes {
-			if ps, ok := w.(archive.TimerPlans); ok {
-				maps.Copy(plans, ps)
-			}
+		if ps, ok := archive.WriteOf[archive.TimerPlans](&c); ok {
+			maps.Copy(plans, ps)
 		}
 	}
 	if o.OneMail {
