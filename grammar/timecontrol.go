@@ -140,7 +140,7 @@ type TimeControlForm struct {
 
 // TimeControlForms are the accepted forms of a time control, in the order
 // of CORRESPONDENCE.md §1. A duration is one or more of "<n>d", "<n>h",
-// "<n>m" (DurationForm).
+// "<n>m", combined like 2d12h.
 var TimeControlForms = []TimeControlForm{
 	{"none", []string{"none"}},
 	{"<base>+<inc>", []string{"30d+1d", "6d12h+10h", "7d+0d"}},
@@ -149,9 +149,6 @@ var TimeControlForms = []TimeControlForm{
 	{"<control> iccf", []string{"30d+1d iccf", "3d/move iccf"}},
 }
 
-// DurationForm is how a duration of a time control is written.
-const DurationForm = "<n>d <n>h <n>m, combined like 2d12h"
-
 // TimeControlFormsText returns TimeControlForms as an aligned block of
 // lines, syntax left and examples right, ready to be quoted in a reply:
 //
@@ -159,7 +156,7 @@ const DurationForm = "<n>d <n>h <n>m, combined like 2d12h"
 //	<base>+<inc>            30d+1d   6d12h+10h   7d+0d
 //	…
 //
-// A duration (DurationForm) is no control of its own (CORRESPONDENCE.md
+// A duration alone is no control of its own (CORRESPONDENCE.md
 // §1 has no bare duration), so it is not a row: a reply says how one is
 // written inside a control in a sentence below the table.
 func TimeControlFormsText() string {

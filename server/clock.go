@@ -338,7 +338,7 @@ func (ss *session) clockInstant() time.Time {
 func remainingText(lang string, tc notation.TimeControl, d time.Duration) string {
 	d = max(d, 0).Truncate(time.Second)
 	if d >= time.Hour && !inMinutes(tc) {
-		return catalog.SpellDuration(lang, d, time.Minute)
+		return catalog.Duration(lang, d)
 	}
 	return catalog.SpellDuration(lang, d, time.Second)
 }
@@ -488,7 +488,8 @@ func timeControlHint(lang string, l commandLine, ge *grammar.Error) string {
 var unitWords = regexp.MustCompile(`(?i)(\d+)\s*(days?|tagen?|tage|hours?|hrs?|stunden?|std|minutes?|mins?|minuten?)\b`)
 
 // unitLetter is the letter a time control writes for a unit word of
-// unitWords, by the word's first letter (CORRESPONDENCE.md §1).
+// unitWords, by the word's first letter (CORRESPONDENCE.md §1): 't' is
+// German "Tage", 's' German "Stunden" (hours; a control has no seconds).
 var unitLetter = map[byte]string{'d': "d", 't': "d", 'h': "h", 's': "h", 'm': "m"}
 
 // clauseWords end a time control in a new command, as in the grammar's

@@ -275,6 +275,9 @@ func (consentModule) name() string { return "consent" }
 
 func (consentModule) collect(ss *session, change *archive.Change) { ss.collectConsent(change) }
 
+// unmailed returns why the mail's requests to confirm were not mailed
+// again (quiet requests, consent.go): the reasons the mail is recorded
+// as ignored with.
 func (consentModule) unmailed(ss *session) []string {
 	if !ss.uses(consentModule{}) {
 		return nil
