@@ -24,7 +24,7 @@
 //   - loop.go: Run (the daemon), Poll, FlushOutbox (the outbox) and reconnecting.
 //   - wake.go: Wake, ending Run's wait for mail at once (the relay is back).
 //   - outbox_wake.go: while Run waits, sending mail another process queued in the outbox.
-//   - server.go: Options, New, HandleMail; decide, collect and answer one mail; the records.
+//   - server.go: Options and their defaults, New, HandleMail; decide, collect and answer one mail; the records; EngineAddress, which no mail comes from.
 //   - pipeline.go: the cause (mail, timer, engine turn, digest, start…) and transact, the one pipeline.
 //   - module.go: the registry of feature modules, the one-method hooks the core asks them for, and the slots of their states.
 //   - maillog.go: what the "mail processed" log line says a mail was about (games, tournaments).
@@ -117,7 +117,7 @@
 //
 // The engine opponent (docs/engine.md):
 //
-//   - engine.go: games against the engine, EngineAddress, its turns' search and commit.
+//   - engine.go: games against the engine, its turns' search and commit.
 //   - engine_hold.go: one mail per move: the reply that leaves the engine to move, held for its ply.
 //
 // Sub-packages with their own state, each with its row in the import

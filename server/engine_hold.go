@@ -5,7 +5,6 @@ import (
 	"errors"
 	"net/mail"
 	"strings"
-	"time"
 
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/search"
@@ -36,9 +35,6 @@ type engineModule struct{}
 func (engineModule) name() string { return "engine" }
 
 func (engineModule) delayReply(ss *session, n *note) (key, carry string) { return ss.engineHold(n) }
-
-// DefaultEngineReplyHold is the default of Options.EngineReplyHold.
-const DefaultEngineReplyHold = 30 * time.Second
 
 // engineHold returns the key of the engine timer the mail of note n
 // waits for (engineTaskOf) and the text the engine's reply then repeats;

@@ -16,6 +16,7 @@ import (
 
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/clock"
+	"github.com/taflmail/taflmail/club"
 	"github.com/taflmail/taflmail/engine"
 	"github.com/taflmail/taflmail/mailer"
 	"github.com/taflmail/taflmail/search"
@@ -281,6 +282,18 @@ func (o *Options) defaultRuntime() {
 	}
 }
 
+// DefaultMaxTournamentPlayers is Options.MaxTournamentPlayers's default
+// and server.max_tournament_players's: a round robin of 300 players in
+// matches is 89,700 games, each player's start list 598 of them; its
+// start takes about two minutes in bounded memory (docs/performance.md).
+const DefaultMaxTournamentPlayers = 300
+
+// DefaultMaxAttachmentBytes is Options.MaxAttachmentBytes when it is 0:
+// 5 MiB, the records of about 3,000 games (a 10-player event's 90 are
+// about 150 KB), a mail of about 7 MB in base64, under Postfix's default
+// message_size_limit of 10,240,000 bytes.
+const DefaultMaxAttachmentBytes = 5 << 20
+
 // defaultCaps fills in the bounds on mails, attachments, tournaments and
 // replies (caps.go); a negative attachment, error-reply or junk-reply
 // bound means none (0).
@@ -359,6 +372,13 @@ func (o *Options) defaultClock() {
 		o.UntimedReminders = clock.DefaultUntimedReminders
 	}
 }
+
+// DefaultEngineGames is the default of Options.EngineGames: how many
+// running games one player may have against the engine.
+const DefaultEngineGames = 3
+
+// DefaultEngineReplyHold is the default of Options.EngineReplyHold.
+const DefaultEngineReplyHold = 30 * time.Second
 
 // defaultEngine fills in the engine opponent's thinking time, searches,
 // table size, games and reply hold (engine.go); a negative number of
@@ -603,6 +623,18 @@ func (ss *session) collect(change *archive.Change) []*table {
 	ss.collectModules(change) // what each feature changed, the clock's timers last (module.go)
 	return finished
 }
+
+// EngineAddress is the address the engine opponent plays under,
+// club.EngineAddress (the club's pages name it too). Its
+// domain, .invalid, is reserved never to exist (RFC 2606 §2): no mail can
+// be delivered to it, and no mail can honestly come from it. The referee
+// ignores every mail From it (ignoreReason), never composes a reply to it
+// (compose) and gives its side of a game no key, so nobody can act as the
+// engine; nobody can challenge it under this address either.
+const EngineAddress = club.EngineAddress
+
+// isEngine reports whether addr is the engine's address.
+func isEngine(addr string) bool { return addr == EngineAddress }
 
 // ignoreReason says why a mail gets no answer at all, or "" to answer it:
 // our own mail, bounces and auto-replies (no loops), unreadable mail.

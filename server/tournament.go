@@ -113,12 +113,6 @@ var (
 // club.MinPlayers (a tournament file listing fewer is refused there).
 const MinPlayers = club.MinPlayers
 
-// DefaultMaxTournamentPlayers is Options.MaxTournamentPlayers's default
-// and server.max_tournament_players's: a round robin of 300 players in
-// matches is 89,700 games, each player's start list 598 of them; its
-// start takes about two minutes in bounded memory (docs/performance.md).
-const DefaultMaxTournamentPlayers = 300
-
 // event returns the tournament id as this session sees it, loading it
 // once; nil and a refusal (err.tournament.unknown) when there is none.
 func (ss *session) event(id string) (*event, error) {

@@ -17,12 +17,6 @@ import (
 // the standings with ratings, the final mail, and the mails the referee
 // sends of its own accord (ownMail).
 
-// DefaultMaxAttachmentBytes is Options.MaxAttachmentBytes when it is 0:
-// 5 MiB, the records of about 3,000 games (a 10-player event's 90 are
-// about 150 KB), a mail of about 7 MB in base64, under Postfix's default
-// message_size_limit of 10,240,000 bytes.
-const DefaultMaxAttachmentBytes = 5 << 20
-
 // recordsType is the media type of the records file of an event: the
 // native record format is UTF-8 text (docs/notation.md), and the file
 // name's ".tafl" says which text.
