@@ -1,7 +1,6 @@
 package server
 
 import (
-	"context"
 	"errors"
 
 	"github.com/taflmail/taflmail/archive"
@@ -13,18 +12,6 @@ func init() {
 	handle("name", (*session).name)
 	helpLine(102, "help.name")
 }
-
-// PublicNameStore is what "name" reads of the archive: the public names
-// players chose and the key of the pseudonyms (archive/public.go). It is
-// apart from Store so that the tests' stores need not have it;
-// *archive.Store implements it.
-type PublicNameStore interface {
-	PublicName(ctx context.Context, address string) (string, error)
-	PublicNameOwner(ctx context.Context, name string) (string, error)
-	PseudonymKey(ctx context.Context) ([]byte, error)
-}
-
-var _ PublicNameStore = (*archive.Store)(nil)
 
 // name answers "name" (issue 20, docs/commands.md): alone it says under
 // which name the club's web pages show the sender; "name Ada Lovelace"

@@ -19,7 +19,7 @@
 // The core pipeline, in the order a mail meets it:
 //
 //   - doc.go: this map.
-//   - ports.go: Inbox, Sender, and the archive's ports (games, records, outbox, clock, digest…) that Store composes.
+//   - ports.go: Inbox, Sender, and every port of the archive (games, records, outbox, clock, digest, tournaments, public names…) that Store composes.
 //   - observer.go: Observer, the events counted for /metrics, and the no-op default.
 //   - loop.go: Run (the daemon), Poll, FlushOutbox (the outbox) and reconnecting.
 //   - wake.go: Wake, ending Run's wait for mail at once (the relay is back).
@@ -75,7 +75,7 @@
 //   - cmd_leave.go: "leave": days of leave left, taking and cancelling leave.
 //   - cmd_messages.go: "messages": relaying opponents' messages on or off.
 //   - cmd_move.go: a move: who may move, the move-number guard, capture marks.
-//   - cmd_name.go: "name": the public name in exports; its module; PublicNameStore.
+//   - cmd_name.go: "name": the public name in exports; its module.
 //   - cmd_new.go: "new VARIANT with ADDRESS": a challenge and its invitation.
 //   - cmd_notify.go: "notify": every mail, or a daily digest at a time and zone.
 //   - cmd_private.go: "private" and "public": whether a game may be watched.
@@ -108,7 +108,7 @@
 //
 // Tournaments and ratings (docs/tournaments.md):
 //
-//   - tournament.go: TournamentStore, an event's state, entries, standings, MinPlayers.
+//   - tournament.go: an event's state, entries, standings, MinPlayers.
 //   - tournament_start.go: starting an event: drawing lots, games in chunks, cancelling.
 //   - tournament_text.go: what players read of an event: standings, the final mail.
 //   - tournament_watch.go: an event's spectators: the start mail and the cancellation.

@@ -137,8 +137,51 @@ type consentStore interface {
 	ConfirmationMails(ctx context.Context, address string, since time.Time) (int, error)
 }
 
+// TournamentStore is the tournaments' and ratings' (docs/tournaments.md,
+// tournament*.go, rating.go and the players' commands of events): the
+// archive's tournaments, their entries and spectators, and the ratings,
+// as the referee uses them, reached through Server.tournamentPort;
+// *archive.Store implements it (part of Store).
+type TournamentStore interface {
+	Tournament(ctx context.Context, id string) (*archive.Tournament, error)
+	Tournaments(ctx context.Context, f archive.TournamentFilter) ([]*archive.Tournament, error)
+	DueTournaments(ctx context.Context, now time.Time) ([]*archive.Tournament, error)
+	NextTournamentStart(ctx context.Context) (time.Time, bool, error)
+	Entries(ctx context.Context, tournamentID string) ([]archive.Entry, error)
+	EntriesOf(ctx context.Context, player string) ([]archive.Entry, error)
+	TournamentGames(ctx context.Context, tournamentID string, withPlies bool) ([]*archive.Game, error)
+	TournamentResults(ctx context.Context, tournamentID string) ([]*archive.Game, error)
+	Rating(ctx context.Context, player, variant string) (archive.Rating, error)
+	RatingsOf(ctx context.Context, player string) ([]archive.Rating, error)
+	Ratings(ctx context.Context, variant string) ([]archive.Rating, error)
+	RatingHistory(ctx context.Context, player, variant string) ([]archive.RatingRecord, error)
+	RatedGames(ctx context.Context, variant string) ([]archive.RatedGame, error)
+	UnsettledWithdrawals(ctx context.Context) ([]archive.Entry, error)
+	// PendingEntry serves the confirmation of "join" (cmd_join.go).
+	PendingEntry(ctx context.Context, tournamentID, player string) (archive.PendingEntry, error)
+	// TournamentSpectators and WatchingTournaments serve "watch ID" for a
+	// tournament (spectators.go).
+	TournamentSpectators(ctx context.Context, tournamentID string) ([]archive.Spectator, error)
+	WatchingTournaments(ctx context.Context, address string) ([]archive.Spectator, error)
+}
+
+var _ TournamentStore = (*archive.Store)(nil)
+
+// PublicNameStore is what "name" reads of the archive (cmd_name.go): the
+// public names players chose and the key of the pseudonyms
+// (archive/public.go). It is
+// apart from Store so that the tests' stores need not have it;
+// *archive.Store implements it.
+type PublicNameStore interface {
+	PublicName(ctx context.Context, address string) (string, error)
+	PublicNameOwner(ctx context.Context, name string) (string, error)
+	PseudonymKey(ctx context.Context) ([]byte, error)
+}
+
+var _ PublicNameStore = (*archive.Store)(nil)
+
 // Store is the durable state, every port in one; *archive.Store
-// implements it. The optional PublicNameStore (cmd_name.go) is found by
+// implements it. The optional PublicNameStore is found by
 // type assertion, so a store without public names is still a Store.
 type Store interface {
 	gameStore
@@ -149,7 +192,7 @@ type Store interface {
 	engineStore
 	spectatorStore
 	consentStore
-	TournamentStore // tournaments and ratings (tournament.go)
+	TournamentStore // tournaments and ratings
 }
 
 // The accessors of the ports: the only places that read s.store.

@@ -2,11 +2,9 @@ package server
 
 import (
 	"cmp"
-	"context"
 	"errors"
 	"fmt"
 	"slices"
-	"time"
 
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/club"
@@ -32,34 +30,6 @@ import (
 //     end and cancellation;
 //   - cmd_tournaments.go, cmd_join.go, cmd_withdraw.go, cmd_standings.go
 //     and cmd_rating.go are the players' commands.
-
-// TournamentStore is the archive's tournaments and ratings as the referee
-// uses them, the tournaments' port (ports.go, reached through
-// Server.tournamentPort); *archive.Store implements it (part of Store).
-type TournamentStore interface {
-	Tournament(ctx context.Context, id string) (*archive.Tournament, error)
-	Tournaments(ctx context.Context, f archive.TournamentFilter) ([]*archive.Tournament, error)
-	DueTournaments(ctx context.Context, now time.Time) ([]*archive.Tournament, error)
-	NextTournamentStart(ctx context.Context) (time.Time, bool, error)
-	Entries(ctx context.Context, tournamentID string) ([]archive.Entry, error)
-	EntriesOf(ctx context.Context, player string) ([]archive.Entry, error)
-	TournamentGames(ctx context.Context, tournamentID string, withPlies bool) ([]*archive.Game, error)
-	TournamentResults(ctx context.Context, tournamentID string) ([]*archive.Game, error)
-	Rating(ctx context.Context, player, variant string) (archive.Rating, error)
-	RatingsOf(ctx context.Context, player string) ([]archive.Rating, error)
-	Ratings(ctx context.Context, variant string) ([]archive.Rating, error)
-	RatingHistory(ctx context.Context, player, variant string) ([]archive.RatingRecord, error)
-	RatedGames(ctx context.Context, variant string) ([]archive.RatedGame, error)
-	UnsettledWithdrawals(ctx context.Context) ([]archive.Entry, error)
-	// PendingEntry serves the confirmation of "join" (cmd_join.go).
-	PendingEntry(ctx context.Context, tournamentID, player string) (archive.PendingEntry, error)
-	// TournamentSpectators and WatchingTournaments serve "watch ID" for a
-	// tournament (spectators.go).
-	TournamentSpectators(ctx context.Context, tournamentID string) ([]archive.Spectator, error)
-	WatchingTournaments(ctx context.Context, address string) ([]archive.Spectator, error)
-}
-
-var _ TournamentStore = (*archive.Store)(nil)
 
 // tourneyState is what one session changes of tournaments and ratings.
 type tourneyState struct {
