@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/club"
 	"github.com/taflmail/taflmail/engine"
 	"github.com/taflmail/taflmail/grammar"
 	"github.com/taflmail/taflmail/mailer"
@@ -25,6 +26,14 @@ type table struct {
 	// did not end it (tournament.go: results, standings, ratings).
 	wasOver bool
 }
+
+// limitEventLeave cuts the players' leave of a tournament game to what
+// the event allows per calendar year (CORRESPONDENCE.md §3.1: a
+// tournament may allow fewer days, or none; clock.LimitLeave), so that
+// its clocks, its timers and its record count only that. The allowance
+// is the game's own data (archive.Game.Event), so every game loaded is
+// cut (load), a casual game not at all.
+func limitEventLeave(g *archive.Game) { club.LimitEventLeave(g) }
 
 // load replays a stored game into a table. A stored game that does not
 // replay is an internal error: the archive only holds plies the engine

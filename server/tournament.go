@@ -336,12 +336,6 @@ func resultWordsFor(lang string, g *archive.Game, addr string) string {
 	return tr(lang, "result.you.lost", resultWords(lang, g))
 }
 
-// limitEventLeave cuts the players' leave of a tournament game to what
-// the event allows per calendar year (CORRESPONDENCE.md §3.1: a
-// tournament may allow fewer days, or none; clock.LimitLeave), so that
-// its clocks, its timers and its record count only that.
-func limitEventLeave(g *archive.Game) { club.LimitEventLeave(g) }
-
 // TournamentExport writes the games of a tournament (archive.Store's
 // TournamentGames with plies, in schedule order) as one native record
 // file: the records one after the other, each with the event's name as
