@@ -1,7 +1,6 @@
 package server
 
 import (
-	"errors"
 	"fmt"
 	"regexp"
 	"slices"
@@ -168,6 +167,8 @@ func clockOf(ss *session) *clockChanges {
 
 func (clockModule) collect(ss *session, change *archive.Change) { ss.collectClock(change) }
 
+func (clockModule) endBefore(ss *session, t *table) (bool, error) { return ss.lostOnTime(t) }
+
 // collectClock adds to change what the session changed of the clocks:
 // the players' new leave, the end time of games that ended, and the
 // timers of every game it writes, recomputed (a ply, an acceptance, a
@@ -213,12 +214,6 @@ func (ss *session) collectClock(change *archive.Change) {
 	}
 }
 
-// errLostOnTime is returned by activeGame when the game was lost on time
-// before the mail arrived: lostOnTime ended it and told both players, and
-// the command is not run (run counts the mail as applied: it changed the
-// game).
-var errLostOnTime = errors.New("server: the game was lost on time before the mail arrived")
-
 // lostOnTime ends t on time when the side to move's deadline had passed
 // when the session's mail arrived (CORRESPONDENCE.md §2.6): whatever the
 // mail asks (a move, a draw, a resignation, leave) comes too late to
@@ -226,7 +221,9 @@ var errLostOnTime = errors.New("server: the game was lost on time before the mai
 // when their mail arrived, both get the result and the record. It reports
 // whether it did. Only the arrival counts, not when the mail is handled
 // (Decision C4): a mail that arrived in time is in time, however late it
-// is read.
+// is read. It is the clock module's gameEnder (module.go): before a
+// command acts on a running game (activeGame), and before leave or a
+// withdrawal changes one.
 func (ss *session) lostOnTime(t *table) (bool, error) {
 	if t.g.Status != archive.Active || !control(t.g).Timed() || engineToMove(t) {
 		// the engine's clock is judged when its ply arrives (engineReply)

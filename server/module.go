@@ -122,6 +122,15 @@ type errorTaker interface {
 	takeError(ss *session, err error) bool
 }
 
+// gameEnder may end the running game t before a command of the mail acts
+// on it (activeGame): true when it ended it, for a reason the mail cannot
+// change (the clock: the side to move lost on time before the mail
+// arrived), and told the players; the command is then not run. An error
+// fails the mail.
+type gameEnder interface {
+	endBefore(ss *session, t *table) (bool, error)
+}
+
 // modules are the registered features, in the order the core asks them:
 // the order of their hooks is the order of this list. Today's order is
 // part of the behaviour (collect writes the public name first, where the
@@ -303,4 +312,18 @@ func (ss *session) afterCommands() {
 			w.afterCommands(ss)
 		}
 	}
+}
+
+// endedBefore offers the running game t to the gameEnders, in registry
+// order, before a command acts on it, and reports whether one ended it;
+// it stops at the first that ended it or failed.
+func (ss *session) endedBefore(t *table) (bool, error) {
+	for _, m := range modules {
+		if e, ok := m.(gameEnder); ok {
+			if ended, err := e.endBefore(ss, t); err != nil || ended {
+				return ended, err
+			}
+		}
+	}
+	return false, nil
 }

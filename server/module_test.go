@@ -28,10 +28,11 @@ func hooksOf(m module) []bool {
 	_, r := m.(commandsWatcher)
 	_, n := m.(newsWatcher)
 	_, e := m.(errorTaker)
-	return []bool{c, w, a, q, p, h, d, u, s, k, r, n, e}
+	_, g := m.(gameEnder)
+	return []bool{c, w, a, q, p, h, d, u, s, k, r, n, e, g}
 }
 
-var hookNames = []string{"collector", "plyWatcher", "mailAdder", "quietKeeper", "replyPreparer", "noteHolder", "replyDelayer", "unmailer", "positionWatcher", "proseKeeper", "commandsWatcher", "newsWatcher", "errorTaker"}
+var hookNames = []string{"collector", "plyWatcher", "mailAdder", "quietKeeper", "replyPreparer", "noteHolder", "replyDelayer", "unmailer", "positionWatcher", "proseKeeper", "commandsWatcher", "newsWatcher", "errorTaker", "gameEnder"}
 
 // TestModuleRegistry holds the registry to the order docs/architecture.md
 // names ("Modules and hooks"): collect writes the public name first, as
@@ -55,7 +56,7 @@ func TestModuleRegistry(t *testing.T) {
 		"correspondence": {"collector", "plyWatcher", "mailAdder", "quietKeeper", "positionWatcher", "proseKeeper", "commandsWatcher"},
 		"consent":        {"collector", "unmailer", "errorTaker"},
 		"tournament":     {"collector", "replyPreparer"},
-		"clock":          {"collector"},
+		"clock":          {"collector", "gameEnder"},
 		"digest":         {"noteHolder", "newsWatcher"},
 		"engine":         {"replyDelayer"},
 	}
@@ -99,6 +100,10 @@ func (r recorder) keepProse(*session) bool           { r.note("keepProse"); retu
 func (r recorder) afterCommands(*session)            { r.note("afterCommands") }
 func (r recorder) newsAdded(*session, *note)         { r.note("newsAdded") }
 func (r recorder) takeError(*session, error) bool    { r.note("takeError"); return r.yes }
+func (r recorder) endBefore(*session, *table) (bool, error) {
+	r.note("endBefore")
+	return r.yes, r.err
+}
 func (r recorder) delayReply(*session, *note) (string, string) {
 	r.note("delayReply")
 	return r.key, r.key + " text"
@@ -168,6 +173,10 @@ func TestModuleHooksRunInOrder(t *testing.T) {
 		t.Error("takeError = false, want b's true")
 	}
 	expect("takeError", "a.takeError", "b.takeError")
+	if ended, err := ss.endedBefore(tb); !ended || err != nil {
+		t.Errorf("endedBefore = %v, %v, want b's true", ended, err)
+	}
+	expect("endedBefore", "a.endBefore", "b.endBefore")
 	if out, err := ss.moduleMails(); !errors.Is(err, boom) || out != nil {
 		t.Errorf("moduleMails = %v, %v, want nothing and c's error", out, err)
 	}
@@ -183,6 +192,11 @@ func TestModuleHooksRunInOrder(t *testing.T) {
 		t.Errorf("afterPly = %v, want nil", err)
 	}
 	expect("afterPly", "b.afterPly", "a.afterPly")
+	modules = []module{a, c, b}
+	if ended, err := ss.endedBefore(tb); !errors.Is(err, boom) {
+		t.Errorf("endedBefore = %v, %v, want c's error", ended, err)
+	}
+	expect("endedBefore", "a.endBefore", "c.endBefore")
 }
 
 // TestModuleHooksOfTheRegistry: through the real registry, a quiet

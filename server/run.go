@@ -132,8 +132,8 @@ func (ss *session) run() error {
 			continue
 		}
 		if err := ss.dispatch(l); err != nil {
-			if errors.Is(err, errLostOnTime) {
-				ss.did = true // the game ended on time instead (clock.go)
+			if errors.Is(err, errGameEnded) {
+				ss.did = true // a module ended the game instead (the clock: lost on time)
 				continue
 			}
 			if ss.takeError(err) { // neither done nor answered: a module's (consent's quiet request, module.go)

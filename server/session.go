@@ -408,8 +408,16 @@ func (ss *session) hasKey(t *table) bool {
 	return false
 }
 
+// errGameEnded is returned by activeGame when a module ended the running
+// game before the command could act on it (gameEnder, module.go: the
+// clock, when the side to move lost on time before the mail arrived);
+// the module told the players, and the command is not run (run counts
+// the mail as applied: it changed the game).
+var errGameEnded = errors.New("server: the game ended before the mail's command could act on it")
+
 // activeGame returns the game of a game command that needs the game to be
-// running.
+// running: a module may end it first (endedBefore), and then it returns
+// errGameEnded.
 func (ss *session) activeGame() (*table, error) {
 	t, err := ss.gameForCommand()
 	if err != nil {
@@ -417,8 +425,8 @@ func (ss *session) activeGame() (*table, error) {
 	}
 	switch t.g.Status {
 	case archive.Active:
-		if lost, err := ss.lostOnTime(t); err != nil || lost {
-			return nil, cmp.Or(err, errLostOnTime) // the mail came after the deadline (clock.go)
+		if ended, err := ss.endedBefore(t); err != nil || ended {
+			return nil, cmp.Or(err, errGameEnded) // a module ended it: the clock, when the mail came after the deadline
 		}
 		return t, nil
 	case archive.Finished:
