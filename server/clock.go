@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"fmt"
 	"regexp"
 	"slices"
@@ -20,7 +21,8 @@ import (
 // docs/clock.md): a game's clock.Game built from the archive, the timers
 // stored with every change of a game, the time-out of a late move, and
 // the clocks every mail about a timed game shows. Package clock does the
-// accounting; the scheduler (scheduler.go) fires the timers.
+// accounting; the clock module fires the timers when they fall due
+// (clock_timers.go), asked by the scheduler (scheduler.go).
 
 // availSlack is how much later than its arrival a ply may be committed
 // and still count as committed on arrival: the opponent's clock starts at
@@ -168,6 +170,19 @@ func clockOf(ss *session) *clockChanges {
 func (clockModule) collect(ss *session, change *archive.Change) { ss.collectClock(change) }
 
 func (clockModule) endBefore(ss *session, t *table) (bool, error) { return ss.lostOnTime(t) }
+
+func (clockModule) runDue(ctx context.Context, s *Server) (int, error) { return s.runGameTimers(ctx) }
+
+// nextDue is when the earliest pending timer is due (Store.NextTimer):
+// a game's, or a player's daily digest, which the archive keeps in the
+// same order.
+func (clockModule) nextDue(ctx context.Context, s *Server) (time.Time, bool, error) {
+	return s.clockPort().NextTimer(ctx)
+}
+
+func (clockModule) overdueWait(ctx context.Context, s *Server, now time.Time) (time.Duration, bool) {
+	return s.overdueTimers(ctx, now)
+}
 
 // collectClock adds to change what the session changed of the clocks:
 // the players' new leave, the end time of games that ended, and the

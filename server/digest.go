@@ -59,6 +59,15 @@ func (digestModule) newsAdded(_ *session, n *note) { n.routine++ }
 
 func (digestModule) holds(ss *session, n *note) bool { return ss.held(n) }
 
+func (digestModule) runDue(ctx context.Context, s *Server) (int, error) { return s.runDigests(ctx) }
+
+// overdueWait: a digest due at now is one RunTimers left (or the digests
+// cannot be read), so Run tries again in a second.
+func (digestModule) overdueWait(ctx context.Context, s *Server, now time.Time) (time.Duration, bool) {
+	ds, err := s.digestPort().DueDigests(ctx, now, 1)
+	return 0, err != nil || len(ds) > 0
+}
+
 // held reports whether note n is held back for the daily digest: it goes
 // to a player other than the sender who chose the digest, about a game
 // still running, and holds nothing but the news of a ply (tellNews).

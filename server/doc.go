@@ -26,6 +26,7 @@
 //   - outbox_wake.go: while Run waits, sending mail another process queued in the outbox.
 //   - server.go: Options and their defaults, New, HandleMail; decide, collect and answer one mail; the records; EngineAddress, which no mail comes from.
 //   - pipeline.go: the cause (mail, timer, engine turn, digest, start…) and transact, the one pipeline.
+//   - scheduler.go: RunTimers and Run's wait: the modules' work due by the clock, the inbox read up to a deadline.
 //   - module.go: the registry of feature modules, the one-method hooks the core asks them for, and the slots of their states.
 //   - maillog.go: what the "mail processed" log line says a mail was about (games, tournaments).
 //   - session.go: the session of one mail: notes, refusals, loaded games, the sender's key.
@@ -91,7 +92,7 @@
 // Clocks and timers (docs/clock.md):
 //
 //   - clock.go: a game's clock from the archive, its timers, the time-out of a late move, clock texts.
-//   - scheduler.go: RunTimers, the durable scheduler: reminders and time-outs from stored timers.
+//   - clock_timers.go: the games' stored timers fired when due: reminders, time-outs, expiries, the engine's turns.
 //   - invitations.go: the end of a challenge never accepted: expiry, cancelling, undeliverable.
 //
 // Correspondence (issue 12):

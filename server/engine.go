@@ -300,59 +300,6 @@ type engineThought struct {
 	elapsed time.Duration
 }
 
-// errEngineDone is the cause that ends Run's wait for mail when an
-// engine turn has ended.
-var errEngineDone = errors.New("server: an engine turn ended")
-
-// waitContext returns the context Run waits for mail under: it ends at
-// the next timer (untilNextTimer), or with the cause errEngineDone as
-// soon as an engine turn ends, so that the engine's reply goes out at
-// once.
-func (s *Server) waitContext(ctx context.Context) (context.Context, context.CancelFunc) {
-	tctx, cancelTimeout := context.WithTimeout(ctx, s.untilNextTimer(ctx))
-	wctx, cancel := context.WithCancelCause(tctx)
-	stop := make(chan struct{})
-	go func() {
-		select {
-		case <-s.engine.Woken():
-			cancel(errEngineDone)
-		case <-stop:
-		case <-wctx.Done():
-		}
-	}()
-	return wctx, func() { close(stop); cancel(nil); cancelTimeout() }
-}
-
-// overdueWait is how long Run waits when timers are overdue: a second
-// (RunTimers left them), or, when every overdue timer waits for something
-// else and no daily digest is overdue, until the first deadline within
-// its grace becomes ripe (Options.ArrivalGrace, scheduler.go), at most
-// WaitCap: an engine turn under way wakes Run when it ends anyway
-// (waitContext). A timer that falls due meanwhile is then fired when the
-// next engine turn ends or the grace is over, at the latest after WaitCap.
-func (s *Server) overdueWait(ctx context.Context) time.Duration {
-	now := s.opts.Now()
-	limit := s.engine.Count() + timerBatch
-	due, err := s.clockPort().DueTimers(ctx, now, limit)
-	if err != nil || len(due) == limit {
-		return time.Second
-	}
-	wait := s.opts.WaitCap
-	for _, tm := range due {
-		switch {
-		case tm.Kind == archive.TimerEngine && s.engine.Taken(archive.TimerRef{GameID: tm.GameID, Key: tm.Key}):
-		case !s.ripe(tm, now):
-			wait = min(wait, tm.Due.Add(s.opts.ArrivalGrace).Sub(now))
-		default:
-			return time.Second
-		}
-	}
-	if ds, err := s.digestPort().DueDigests(ctx, now, 1); err != nil || len(ds) > 0 {
-		return time.Second // a digest RunTimers left (digest.go)
-	}
-	return wait
-}
-
 // startEngine queues the engine's turn of timer tm, unless it is under
 // way or parked already, and starts what the free search slots can take
 // in fair order (engineturn), each on a goroutine of its own. The turn

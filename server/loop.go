@@ -44,7 +44,7 @@ func (s *Server) Run(ctx context.Context) error {
 			stopWatch := s.watchOutbox(ctx) // mail queued by another process (outbox_wake.go)
 			err = s.opts.Inbox.Wait(wctx)
 			stopWatch()
-			woke := errors.Is(context.Cause(wctx), errEngineDone)
+			woke := errors.Is(context.Cause(wctx), errWoken)
 			cancel()
 			if err == nil || errors.Is(err, context.DeadlineExceeded) || woke {
 				continue
@@ -68,6 +68,30 @@ func (s *Server) Run(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// errWoken is the cause that ends Run's wait for mail when Run is woken:
+// an engine turn ended, or Wake was called.
+var errWoken = errors.New("server: Run was woken")
+
+// waitContext returns the context Run waits for mail under: it ends at
+// the next module's due work (untilNextTimer), or with the cause errWoken
+// as soon as Run is woken (the engine runner's Woken: an engine turn
+// ended, or Wake), so that the engine's reply, or what Wake made due,
+// goes out at once.
+func (s *Server) waitContext(ctx context.Context) (context.Context, context.CancelFunc) {
+	tctx, cancelTimeout := context.WithTimeout(ctx, s.untilNextTimer(ctx))
+	wctx, cancel := context.WithCancelCause(tctx)
+	stop := make(chan struct{})
+	go func() {
+		select {
+		case <-s.engine.Woken():
+			cancel(errWoken)
+		case <-stop:
+		case <-wctx.Done():
+		}
+	}()
+	return wctx, func() { close(stop); cancel(nil); cancelTimeout() }
 }
 
 // reconnecter is an Inbox that can dial its server again, as

@@ -1,6 +1,11 @@
 package server
 
-import "github.com/taflmail/taflmail/archive"
+import (
+	"context"
+	"time"
+
+	"github.com/taflmail/taflmail/archive"
+)
 
 // Features as modules (issue 19 §2). The core (a mail's commands, its
 // games, its replies, the pipeline) names no feature: where a feature
@@ -129,6 +134,34 @@ type errorTaker interface {
 // fails the mail.
 type gameEnder interface {
 	endBefore(ss *session, t *table) (bool, error)
+}
+
+// The hooks above are a session's; the scheduler's below are the
+// Server's: the work a feature does when it falls due by the clock rather
+// than by a mail (scheduler.go).
+
+// dueRunner does the feature's work due at Options.Now (RunTimers, after
+// the daemon read the inbox and sent the outbox) and returns how many
+// things it did (tournaments started, timers fired, digests sent). It
+// stops at its first failure and returns it: what it left stays due and
+// is done by a later RunTimers.
+type dueRunner interface {
+	runDue(ctx context.Context, s *Server) (int, error)
+}
+
+// dueTeller says when the feature's next work falls due, for Run's wait
+// (untilNextTimer); false when none is pending. An error is the
+// archive's, and Run then waits WaitCap.
+type dueTeller interface {
+	nextDue(ctx context.Context, s *Server) (time.Time, bool, error)
+}
+
+// overdueTeller says, when work fell due already (untilNextTimer), how
+// its due work at now waits: left when RunTimers left some of it (Run
+// then tries again in a second), else how long until it can go on (a
+// deadline within its grace), 0 for nothing it waits for.
+type overdueTeller interface {
+	overdueWait(ctx context.Context, s *Server, now time.Time) (wait time.Duration, left bool)
 }
 
 // modules are the registered features, in the order the core asks them:
@@ -326,4 +359,57 @@ func (ss *session) endedBefore(t *table) (bool, error) {
 		}
 	}
 	return false, nil
+}
+
+// runDue runs every dueRunner, in registry order, and returns how many
+// things they did; it stops at the first failure and returns it.
+func (s *Server) runDue(ctx context.Context) (int, error) {
+	n := 0
+	for _, m := range modules {
+		if r, ok := m.(dueRunner); ok {
+			did, err := r.runDue(ctx, s)
+			n += did
+			if err != nil {
+				return n, err
+			}
+		}
+	}
+	return n, nil
+}
+
+// nextDue returns the earliest instant a dueTeller names, false when
+// none names one; it stops at the first error and returns it.
+func (s *Server) nextDue(ctx context.Context) (time.Time, bool, error) {
+	var next time.Time
+	found := false
+	for _, m := range modules {
+		if t, ok := m.(dueTeller); ok {
+			at, ok, err := t.nextDue(ctx, s)
+			if err != nil {
+				return time.Time{}, false, err
+			}
+			if ok && (!found || at.Before(next)) {
+				next, found = at, true
+			}
+		}
+	}
+	return next, found, nil
+}
+
+// overdue asks every overdueTeller how its work due at now waits, in
+// registry order: left as soon as one left some (the others are not
+// asked), else the shortest wait named, 0 when none names one.
+func (s *Server) overdue(ctx context.Context, now time.Time) (wait time.Duration, left bool) {
+	for _, m := range modules {
+		if o, ok := m.(overdueTeller); ok {
+			w, left := o.overdueWait(ctx, s, now)
+			if left {
+				return 0, true
+			}
+			if w > 0 && (wait == 0 || w < wait) {
+				wait = w
+			}
+		}
+	}
+	return wait, false
 }

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"maps"
@@ -29,10 +30,13 @@ func hooksOf(m module) []bool {
 	_, n := m.(newsWatcher)
 	_, e := m.(errorTaker)
 	_, g := m.(gameEnder)
-	return []bool{c, w, a, q, p, h, d, u, s, k, r, n, e, g}
+	_, dr := m.(dueRunner)
+	_, dt := m.(dueTeller)
+	_, ot := m.(overdueTeller)
+	return []bool{c, w, a, q, p, h, d, u, s, k, r, n, e, g, dr, dt, ot}
 }
 
-var hookNames = []string{"collector", "plyWatcher", "mailAdder", "quietKeeper", "replyPreparer", "noteHolder", "replyDelayer", "unmailer", "positionWatcher", "proseKeeper", "commandsWatcher", "newsWatcher", "errorTaker", "gameEnder"}
+var hookNames = []string{"collector", "plyWatcher", "mailAdder", "quietKeeper", "replyPreparer", "noteHolder", "replyDelayer", "unmailer", "positionWatcher", "proseKeeper", "commandsWatcher", "newsWatcher", "errorTaker", "gameEnder", "dueRunner", "dueTeller", "overdueTeller"}
 
 // TestModuleRegistry holds the registry to the order docs/architecture.md
 // names ("Modules and hooks"): collect writes the public name first, as
@@ -55,9 +59,9 @@ func TestModuleRegistry(t *testing.T) {
 		"publicName":     {"collector"},
 		"correspondence": {"collector", "plyWatcher", "mailAdder", "quietKeeper", "positionWatcher", "proseKeeper", "commandsWatcher"},
 		"consent":        {"collector", "unmailer", "errorTaker"},
-		"tournament":     {"collector", "replyPreparer"},
-		"clock":          {"collector", "gameEnder"},
-		"digest":         {"noteHolder", "newsWatcher"},
+		"tournament":     {"collector", "replyPreparer", "dueRunner", "dueTeller"},
+		"clock":          {"collector", "gameEnder", "dueRunner", "dueTeller", "overdueTeller"},
+		"digest":         {"noteHolder", "newsWatcher", "dueRunner", "overdueTeller"},
 		"engine":         {"replyDelayer"},
 	}
 	for _, m := range modules {
@@ -78,13 +82,15 @@ func TestModuleRegistry(t *testing.T) {
 
 // recorder is a module with every hook, noting each call in log.
 type recorder struct {
-	id  string
-	log *[]string
-	err error  // afterPly's and mails' error
-	yes bool   // quietChange's, holds', keepProse's and takeError's answer
-	key string // delayReply's key
-	why []string
-	out []archive.OutboxMail
+	id   string
+	log  *[]string
+	err  error  // afterPly's and mails' error
+	yes  bool   // quietChange's, holds', keepProse's and takeError's answer
+	key  string // delayReply's key
+	why  []string
+	out  []archive.OutboxMail
+	due  time.Time     // nextDue's instant (none when zero)
+	wait time.Duration // overdueWait's wait (its left is yes)
 }
 
 func (r recorder) name() string                      { return r.id }
@@ -100,6 +106,18 @@ func (r recorder) keepProse(*session) bool           { r.note("keepProse"); retu
 func (r recorder) afterCommands(*session)            { r.note("afterCommands") }
 func (r recorder) newsAdded(*session, *note)         { r.note("newsAdded") }
 func (r recorder) takeError(*session, error) bool    { r.note("takeError"); return r.yes }
+func (r recorder) runDue(context.Context, *Server) (int, error) {
+	r.note("runDue")
+	return len(r.why), r.err
+}
+func (r recorder) nextDue(context.Context, *Server) (time.Time, bool, error) {
+	r.note("nextDue")
+	return r.due, !r.due.IsZero(), r.err
+}
+func (r recorder) overdueWait(context.Context, *Server, time.Time) (time.Duration, bool) {
+	r.note("overdueWait")
+	return r.wait, r.yes
+}
 func (r recorder) endBefore(*session, *table) (bool, error) {
 	r.note("endBefore")
 	return r.yes, r.err
@@ -197,6 +215,35 @@ func TestModuleHooksRunInOrder(t *testing.T) {
 		t.Errorf("endedBefore = %v, %v, want c's error", ended, err)
 	}
 	expect("endedBefore", "a.endBefore", "c.endBefore")
+
+	// the scheduler's hooks, the Server's
+	s, ctx, now := &Server{}, context.Background(), time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	a.due, b.due, a.wait = now.Add(time.Hour), now.Add(time.Minute), 20*time.Second
+	b.wait, c.wait = 5*time.Second, time.Second
+	modules = []module{a, b, c}
+	if n, err := s.runDue(ctx); n != 3 || !errors.Is(err, boom) {
+		t.Errorf("runDue = %d, %v, want a's 1 and b's 2 things done and c's error", n, err)
+	}
+	expect("runDue", "a.runDue", "b.runDue", "c.runDue")
+	if _, _, err := s.nextDue(ctx); !errors.Is(err, boom) {
+		t.Errorf("nextDue = %v, want c's error", err)
+	}
+	expect("nextDue", "a.nextDue", "b.nextDue", "c.nextDue")
+	b.yes = false
+	modules = []module{a, b}
+	if at, ok, err := s.nextDue(ctx); !ok || err != nil || !at.Equal(b.due) {
+		t.Errorf("nextDue = %v, %v, %v, want b's earlier instant", at, ok, err)
+	}
+	expect("nextDue", "a.nextDue", "b.nextDue")
+	if wait, left := s.overdue(ctx, now); left || wait != b.wait {
+		t.Errorf("overdue = %v, %v, want b's shorter wait", wait, left)
+	}
+	expect("overdue", "a.overdueWait", "b.overdueWait")
+	modules = []module{a, c, b}
+	if _, left := s.overdue(ctx, now); !left {
+		t.Error("overdue: c left work due, want left")
+	}
+	expect("overdue", "a.overdueWait", "c.overdueWait")
 }
 
 // TestModuleHooksOfTheRegistry: through the real registry, a quiet

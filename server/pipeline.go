@@ -16,7 +16,7 @@ type causeKind int
 
 const (
 	causeMail          causeKind = iota // a player's mail (HandleMail)
-	causeTimer                          // a due reminder, deadline or invitation expiry (scheduler.go)
+	causeTimer                          // a due reminder, deadline or invitation expiry (clock_timers.go)
 	causeEngine                         // the engine's turn, its search done (engine.go)
 	causeDigest                         // a player's daily digest falling due (digest.go)
 	causeUndeliverable                  // an invitation the outbox gave up on (invitations.go)

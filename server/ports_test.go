@@ -44,7 +44,8 @@ var portsByFile = map[string][]string{
 	"consent.go": {"consentPort"},
 
 	// Clocks and timers.
-	"scheduler.go": {"clockPort", "tournamentPort"},
+	"clock.go":        {"clockPort"},
+	"clock_timers.go": {"clockPort"},
 
 	// Correspondence.
 	"messages.go":   {"gamePort"},
@@ -61,9 +62,8 @@ var portsByFile = map[string][]string{
 	"tournament_withdraw.go": {"gamePort", "tournamentPort"},
 	"rating.go":              {"tournamentPort"},
 
-	// The engine opponent (engine.go's overdueWait also asks when the
-	// next timer and digest are due, for Run's wait).
-	"engine.go":      {"clockPort", "digestPort", "enginePort", "gamePort"},
+	// The engine opponent.
+	"engine.go":      {"enginePort", "gamePort"},
 	"engine_hold.go": {"enginePort"},
 }
 

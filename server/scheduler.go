@@ -2,26 +2,29 @@ package server
 
 import (
 	"context"
-	"errors"
 	"time"
 
 	"github.com/taflmail/taflmail/archive"
-	"github.com/taflmail/taflmail/clock"
 )
 
-// The durable scheduler (docs/clock.md, "The scheduler"). Every change of
-// a game stores the game's timers in the archive with it (collectClock):
-// the running ply's reminders and, for a timed game, its deadline, each
-// under an idempotency key (clock.Timer.Key). Run sleeps until the earlier
-// of new mail and the next due timer (Store.NextTimer), and RunTimers
-// fires what is due: the timer's effect (a reminder, a time-out), its
-// replies and its done mark are one archive.Change, so a process killed at
-// any point sends no reminder twice and loses no time-out. A deadline is
-// acted on only after the inbox has been read up to it (Decision C4): by a
-// poll that began Options.ArrivalGrace after it, since a mail the IMAP
-// server stamped before the deadline may show in the mailbox only later.
+// The durable scheduler (docs/clock.md, "The scheduler"): the work of the
+// feature modules that falls due by the clock rather than by a mail. Each
+// module keeps its own due work in the archive (the games' timers,
+// clock_timers.go; the players' daily digests, digest.go; the
+// tournaments' start dates and the withdrawals to settle, tournament*.go)
+// and does it through the one pipeline, so a process killed at any point
+// sends no mail twice and loses no time-out. Run sleeps until the earlier
+// of new mail and the next work a module says is due (dueTeller,
+// untilNextTimer), and RunTimers asks each module to do what is due
+// (dueRunner), in the registry's order (module.go). What the scheduler
+// keeps for all of them is Decision C4: a deadline or a digest is acted
+// on only after the inbox has been read up to it, a deadline by a poll
+// that began Options.ArrivalGrace after it (ripe, inboxReadTo,
+// readInbox), since a mail the IMAP server stamped before the deadline
+// may show in the mailbox only later.
 
-// timerBatch is how many due timers RunTimers reads at a time.
+// timerBatch is how many due timers (or digests) RunTimers reads at a
+// time.
 const timerBatch = 100
 
 // DefaultArrivalGrace is the default of Options.ArrivalGrace: how long
@@ -31,111 +34,25 @@ const timerBatch = 100
 // a few seconds apart, and costs nothing in games counted in days.
 const DefaultArrivalGrace = time.Minute
 
-// RunTimers starts the tournaments whose start date has come
-// (StartTournament) and ends the running games of players who withdrew
-// (settleWithdrawals), then fires every timer due at Options.Now, earliest
-// first — the games' timers, then the players' daily digests (digest.go)
-// — and returns how many timers and tournaments it fired. An engine timer
-// is not fired here: it starts the engine's turn on a goroutine of its own
-// (under ctx), which commits the engine's reply when its search ends
-// (engine.go). Before a deadline or a digest it reads the inbox up to that
-// instant (Poll, unless a poll that began at or after it already did;
-// without an Inbox the caller hands every mail to HandleMail and the inbox
-// counts as read), so a move that arrived in time is played rather than
-// forfeited or listed (Decision C4); a deadline waits
-// Options.ArrivalGrace past its instant first, and the poll before it must
-// begin after that grace (ripe). A timer whose game changed meanwhile is
-// recomputed, not fired. It stops at the first failure and returns it: the timers not
-// fired stay pending and fire later.
+// RunTimers does the work of every module that is due at Options.Now
+// (dueRunner), in the registry's order: the tournaments whose start date
+// has come are started and the running games of players who withdrew are
+// ended (the tournament module), then the games' due timers are fired,
+// earliest first (the clock module, clock_timers.go: reminders,
+// time-outs, invitations' expiry, the engine's turns handed to its
+// runner), then the players' daily digests are sent (the digest module).
+// It returns how many things they did (tournaments started, timers
+// fired, digests sent). Before a deadline or a digest a module reads the
+// inbox up to that instant (readInbox, unless a poll that began at or
+// after it already did; without an Inbox the caller hands every mail to
+// HandleMail and the inbox counts as read), so a move that arrived in
+// time is played rather than forfeited or listed (Decision C4); a
+// deadline waits Options.ArrivalGrace past its instant first, and the
+// poll before it must begin after that grace (ripe). It stops at the
+// first failure and returns it: what was not done stays due and is done
+// later.
 func (s *Server) RunTimers(ctx context.Context) (int, error) {
-	started, err := s.startDueTournaments(ctx) // tournaments whose start date has come (tournament_start.go)
-	if err != nil {
-		return started, err
-	}
-	if err := s.settleWithdrawals(ctx); err != nil { // games of players who withdrew (tournament_withdraw.go)
-		return started, err
-	}
-	fired, err := s.runGameTimers(ctx)
-	if err != nil {
-		return started + fired, err
-	}
-	sent, err := s.runDigests(ctx)
-	return started + fired + sent, err
-}
-
-// runGameTimers fires the games' due timers (RunTimers) and starts the
-// engine's turns.
-func (s *Server) runGameTimers(ctx context.Context) (int, error) {
-	fired, limit := 0, timerBatch
-	seen := map[archive.TimerRef]bool{}
-	for ctx.Err() == nil {
-		now := s.opts.Now()
-		due, err := s.clockPort().DueTimers(ctx, now, limit)
-		if err != nil || len(due) == 0 {
-			return fired, err
-		}
-		polled := false
-		for _, tm := range due {
-			if tm.Kind == archive.TimerDeadline && s.ripe(tm, now) && !s.inboxReadTo(tm.Due.Add(s.opts.ArrivalGrace)) {
-				if err := s.readInbox(ctx); err != nil {
-					return fired, err
-				}
-				polled = true
-				break // the mail read may have changed the due timers
-			}
-		}
-		if polled {
-			continue
-		}
-		progress := false
-		for _, tm := range due {
-			ref := archive.TimerRef{GameID: tm.GameID, Key: tm.Key}
-			if seen[ref] || !s.ripe(tm, now) {
-				continue // a deadline within its grace: Run wakes for it (overdueWait)
-			}
-			seen[ref] = true
-			if tm.Kind == archive.TimerEngine {
-				s.startEngine(ctx, tm) // searches on its own goroutine, commits when done (engine.go)
-				continue
-			}
-			progress = true
-			did, err := s.fire(ctx, tm, now)
-			if err != nil {
-				return fired, err
-			}
-			if did {
-				fired++
-			}
-		}
-		if !progress && len(due) == limit {
-			// a whole batch handled in this call (engine turns under
-			// way stay due until they commit): read past it
-			limit += timerBatch
-			continue
-		}
-		if !progress && !s.onlyWaiting(due, now) {
-			// every due timer was handled in this call and is due again:
-			// never spin on it, the next call tries again
-			s.log.Error("timers stay due after they were handled", "count", len(due), "first_game", due[0].GameID, "first_key", due[0].Key)
-			return fired, nil
-		}
-		if !progress {
-			return fired, nil
-		}
-	}
-	return fired, ctx.Err()
-}
-
-// onlyWaiting reports whether every timer of ts waits for something other
-// than RunTimers: an engine turn (its search commits it) or a deadline
-// within its grace at now.
-func (s *Server) onlyWaiting(ts []archive.Timer, now time.Time) bool {
-	for _, tm := range ts {
-		if tm.Kind != archive.TimerEngine && s.ripe(tm, now) {
-			return false
-		}
-	}
-	return true
+	return s.runDue(ctx)
 }
 
 // ripe reports whether timer tm may act at now: any timer but a deadline
@@ -167,166 +84,30 @@ func (s *Server) readInbox(ctx context.Context) error {
 	return nil
 }
 
-// fire acts on one due timer and commits the effect with the timer's done
-// mark and the replies, deciding again when the game changed meanwhile
-// (archive.ErrConflict). It reports whether the timer's effect was
-// committed now: false when it had been before (archive.ErrDuplicate), a
-// later timer overtook it (it is marked done unsent), or the timer was
-// stale and only the game's timers were recomputed.
-func (s *Server) fire(ctx context.Context, tm archive.Timer, now time.Time) (bool, error) {
-	var acted bool
-	// the timer's seed seeds the replies' Message-IDs, so a repeat after
-	// a crash writes the same mails
-	committed, err := s.transact(ctx, timerCause(tm, now), steps{
-		decide: func(ss *session, change *archive.Change) (verdict, error) {
-			var err error
-			acted, err = s.decideTimer(ss, change, tm)
-			return commitReplies, err
-		},
-		committed: func(change archive.Change) {
-			s.log.Info("timer", "game", tm.GameID, "timer", tm.Key, "due", tm.Due, "acted", acted,
-				"done", fired(&change), "replies", len(change.Outbox))
-		},
-	})
-	return committed && acted, err
-}
-
-// decideTimer works out in session ss what due timer tm does, without
-// writing: it marks the timer done in change and reports whether the
-// timer acts (false: its game is not running or a later timer overtook
-// it, and the timer is only marked done; or it is stale, and the change
-// only recomputes the game's timers). The change carries no mail, so a
-// reminder or a time-out never counts against a reply budget (caps.go).
-func (s *Server) decideTimer(ss *session, change *archive.Change, tm archive.Timer) (bool, error) {
-	now := ss.now
-	ss.lang = s.opts.DefaultLanguage
-	t, err := ss.table(tm.GameID)
-	var r *refusal
-	if errors.As(err, &r) {
-		err = errors.New("server: timer " + tm.Key + " of game " + tm.GameID + ": no such game")
-	}
-	if err != nil {
-		return false, err
-	}
-	t.changed = true // written back: its version guards the timers, its thread the replies
-	acted, passed := false, false
-	if t.g.Status == archive.Active {
-		st, err := t.clockState()
-		if err != nil {
-			return false, err
-		}
-		timers := st.Timers(s.thresholds(st.Control))
-		if x, ok := findTimer(timers, tm.Key); ok && !x.At.After(now) {
-			switch x.Kind {
-			case clock.TimerReminder:
-				if overtaken(timers, x, now) {
-					// the daemon was down past a later reminder or the
-					// deadline: that one speaks, this one is done unsent
-					passed = true
-					break
-				}
-				ss.remind(t, st, x)
-				acted = true
-			case clock.TimerDeadline:
-				if to := st.TimeoutAt(now); to != nil {
-					ss.timeout(t, to, now)
-					acted = true
-				}
-			}
-		}
-	}
-	if ss.expireInvitation(t, tm, now) { // an invitation nobody answered (invitations.go)
-		acted = true
-	}
-	if acted || passed || t.g.Status != archive.Active {
-		change.Writes = append(change.Writes, archive.FiredTimers{{GameID: tm.GameID, Key: tm.Key}})
-	}
-	return acted, nil
-}
-
-// overtaken reports whether a timer of ts after x is due at now too: then
-// only the last due one is acted on (a daemon that was down does not send
-// the 7-day and the 2-day reminder at once, nor a reminder with the
-// time-out).
-func overtaken(ts []clock.Timer, x clock.Timer, now time.Time) bool {
-	for _, y := range ts {
-		if y.At.After(x.At) && !y.At.After(now) {
-			return true
-		}
-	}
-	return false
-}
-
-// findTimer returns the timer with key among ts.
-func findTimer(ts []clock.Timer, key string) (clock.Timer, bool) {
-	for _, x := range ts {
-		if x.Key() == key {
-			return x, true
-		}
-	}
-	return clock.Timer{}, false
-}
-
-// remind writes the reminder x to the side to move (CORRESPONDENCE.md
-// §4.1): how much time is left and the deadline (timed), or how long the
-// move has been awaited (untimed), then whose move it is, with the board,
-// the move list and the player's key like every mail about the game.
-func (ss *session) remind(t *table, st *clock.State, x clock.Timer) {
-	addr := addressOf(t.g, x.Side.String())
-	lang := ss.langOf(addr)
-	n := ss.noteFor(addr, lang, t)
-	n.game = t
-	n.subject = tr(lang, "subject.reminder", variantTitle(lang, t.v), t.moveNumber())
-	var text string
-	if st.Control.Timed() {
-		d, _ := st.Deadline()
-		text = tr(lang, "reminder.timed", clockDuration(lang, x.Threshold), remainingText(lang, st.Control, st.Remaining(x.Side, ss.now)), lastInTime(lang, d))
-	} else {
-		text = tr(lang, "reminder.untimed", clockDuration(lang, x.Threshold))
-	}
-	ss.addSection(n, text)
-	ss.addSection(n, statusText(lang, t, addr))
-}
-
-// timeout ends the game on time, declared at now (CORRESPONDENCE.md
-// §4.2): the opponent wins, reason time, and both players get the result
-// and the complete record.
-func (ss *session) timeout(t *table, to *clock.Timeout, now time.Time) {
-	ss.finishOnTime(t, to, now)
-	for _, addr := range []string{t.g.Attackers, t.g.Defenders} {
-		ss.tell(addr, t, func(lang string) string {
-			return tr(lang, "timeout.told", sideName(lang, to.Side.String()), lastInTime(lang, to.Deadline))
-		})
-	}
-	ss.showPosition(t)
-}
-
 // untilNextTimer returns how long Run may wait for mail before the next
-// timer is due: at most WaitCap; when timers are due already, a second
-// (RunTimers left them, so they are not retried in a busy loop), or
-// overdueWait's WaitCap while they are only engine turns under way.
+// module's work is due (dueTeller; a failure to read it is logged and
+// waits WaitCap): at most WaitCap; when work is due already, a second
+// when RunTimers left some of it, else until what it waits for can go on
+// (overdueTeller: a deadline's grace), at most WaitCap; an engine turn
+// under way wakes Run when it ends anyway (waitContext).
 func (s *Server) untilNextTimer(ctx context.Context) time.Duration {
-	next, ok, err := s.clockPort().NextTimer(ctx)
+	next, ok, err := s.nextDue(ctx)
 	if err != nil {
 		s.log.Warn("reading the next timer failed", "err", err)
 		return s.opts.WaitCap
-	}
-	if start, found, err := s.tournamentPort().NextTournamentStart(ctx); err == nil && found && (!ok || start.Before(next)) {
-		next, ok = start, true // a tournament's start date is a timer too
 	}
 	if !ok {
 		return s.opts.WaitCap
 	}
 	d := next.Sub(s.opts.Now())
 	if d <= 0 {
-		d = s.overdueWait(ctx)
+		d = s.opts.WaitCap
+		switch wait, left := s.overdue(ctx, s.opts.Now()); {
+		case left:
+			d = time.Second
+		case wait > 0:
+			d = wait
+		}
 	}
 	return min(d, s.opts.WaitCap)
-}
-
-// fired reports whether c marks a timer done (an archive.FiredTimers
-// write), for the log of a timer's commit.
-func fired(c *archive.Change) bool {
-	_, ok := archive.WriteOf[archive.FiredTimers](c)
-	return ok
 }

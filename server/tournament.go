@@ -2,9 +2,11 @@ package server
 
 import (
 	"cmp"
+	"context"
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/club"
@@ -279,6 +281,29 @@ func (tournamentModule) name() string { return "tournament" }
 func (tournamentModule) collect(ss *session, change *archive.Change) { ss.collectTournament(change) }
 
 func (tournamentModule) beforeReplies(ss *session) { ss.gamesEnded() }
+
+// runDue starts the tournaments whose start date has come
+// (startDueTournaments, tournament_start.go), then ends the running games
+// of players who withdrew (settleWithdrawals, tournament_withdraw.go).
+func (tournamentModule) runDue(ctx context.Context, s *Server) (int, error) {
+	started, err := s.startDueTournaments(ctx)
+	if err != nil {
+		return started, err
+	}
+	return started, s.settleWithdrawals(ctx)
+}
+
+// nextDue is the next tournament's start date: a start date is a timer
+// too. A failure to read it does not fail Run's wait: it counts as none,
+// the games' timers still wake Run, and the next RunTimers starts what
+// is due.
+func (tournamentModule) nextDue(ctx context.Context, s *Server) (time.Time, bool, error) {
+	start, found, err := s.tournamentPort().NextTournamentStart(ctx)
+	if err != nil {
+		return time.Time{}, false, nil
+	}
+	return start, found, nil
+}
 
 // collectTournament adds to change what the session changed of
 // tournaments and ratings, and the referee's own mails.
