@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"errors"
+	"github.com/taflmail/taflmail/server/internal/engineturn"
 	"net/mail"
 	"strings"
 
@@ -33,6 +34,12 @@ import (
 type engineModule struct{}
 
 func (engineModule) name() string { return "engine" }
+
+// install makes the runner of the engine's turns (engine.go), which plays
+// each through enginePlayer.
+func (engineModule) install(s *Server) {
+	s.engine = engineturn.New(s.opts.EngineSearches, enginePlayer{s})
+}
 
 func (engineModule) delayReply(ss *session, n *note) (key, carry string) { return ss.engineHold(n) }
 

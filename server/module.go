@@ -164,6 +164,20 @@ type overdueTeller interface {
 	overdueWait(ctx context.Context, s *Server, now time.Time) (wait time.Duration, left bool)
 }
 
+// installer sets up, once in New, what the feature keeps for the
+// Server's life (the engine: the runner of its turns).
+type installer interface {
+	install(s *Server)
+}
+
+// commitWatcher runs once a mail's change was committed (transact), for
+// what the feature does only when that change is durable (the tournament:
+// the games of a player who withdrew by the mail end). It fails nothing:
+// a failure is the feature's to log, and its work is done later.
+type commitWatcher interface {
+	afterCommit(ctx context.Context, s *Server, change archive.Change)
+}
+
 // modules are the registered features, in the order the core asks them:
 // the order of their hooks is the order of this list. Today's order is
 // part of the behaviour (collect writes the public name first, where the
@@ -177,7 +191,7 @@ var modules = []module{
 	tournamentModule{},     // tournaments and ratings (tournament.go)
 	clockModule{},          // leave, end times, timers (clock.go)
 	digestModule{},         // the daily digest (digest.go)
-	engineModule{},         // the engine opponent's held reply (engine_hold.go)
+	engineModule{},         // the engine opponent: its runner, its held reply (engine_hold.go)
 }
 
 // stateOf returns module m's state in ss: a *T, the zero T made by the
@@ -412,4 +426,23 @@ func (s *Server) overdue(ctx context.Context, now time.Time) (wait time.Duration
 		}
 	}
 	return wait, false
+}
+
+// install runs every installer, in registry order (New).
+func (s *Server) install() {
+	for _, m := range modules {
+		if i, ok := m.(installer); ok {
+			i.install(s)
+		}
+	}
+}
+
+// afterCommit runs every commitWatcher on a mail's committed change, in
+// registry order.
+func (s *Server) afterCommit(ctx context.Context, change archive.Change) {
+	for _, m := range modules {
+		if w, ok := m.(commitWatcher); ok {
+			w.afterCommit(ctx, s, change)
+		}
+	}
 }

@@ -33,10 +33,12 @@ func hooksOf(m module) []bool {
 	_, dr := m.(dueRunner)
 	_, dt := m.(dueTeller)
 	_, ot := m.(overdueTeller)
-	return []bool{c, w, a, q, p, h, d, u, s, k, r, n, e, g, dr, dt, ot}
+	_, in := m.(installer)
+	_, cw := m.(commitWatcher)
+	return []bool{c, w, a, q, p, h, d, u, s, k, r, n, e, g, dr, dt, ot, in, cw}
 }
 
-var hookNames = []string{"collector", "plyWatcher", "mailAdder", "quietKeeper", "replyPreparer", "noteHolder", "replyDelayer", "unmailer", "positionWatcher", "proseKeeper", "commandsWatcher", "newsWatcher", "errorTaker", "gameEnder", "dueRunner", "dueTeller", "overdueTeller"}
+var hookNames = []string{"collector", "plyWatcher", "mailAdder", "quietKeeper", "replyPreparer", "noteHolder", "replyDelayer", "unmailer", "positionWatcher", "proseKeeper", "commandsWatcher", "newsWatcher", "errorTaker", "gameEnder", "dueRunner", "dueTeller", "overdueTeller", "installer", "commitWatcher"}
 
 // TestModuleRegistry holds the registry to the order docs/architecture.md
 // names ("Modules and hooks"): collect writes the public name first, as
@@ -59,10 +61,10 @@ func TestModuleRegistry(t *testing.T) {
 		"publicName":     {"collector"},
 		"correspondence": {"collector", "plyWatcher", "mailAdder", "quietKeeper", "positionWatcher", "proseKeeper", "commandsWatcher"},
 		"consent":        {"collector", "unmailer", "errorTaker"},
-		"tournament":     {"collector", "replyPreparer", "dueRunner", "dueTeller"},
+		"tournament":     {"collector", "replyPreparer", "dueRunner", "dueTeller", "commitWatcher"},
 		"clock":          {"collector", "gameEnder", "dueRunner", "dueTeller", "overdueTeller"},
 		"digest":         {"noteHolder", "newsWatcher", "dueRunner", "overdueTeller"},
-		"engine":         {"replyDelayer"},
+		"engine":         {"replyDelayer", "installer"},
 	}
 	for _, m := range modules {
 		var hooks []string
@@ -118,6 +120,8 @@ func (r recorder) overdueWait(context.Context, *Server, time.Time) (time.Duratio
 	r.note("overdueWait")
 	return r.wait, r.yes
 }
+func (r recorder) install(*Server)                                      { r.note("install") }
+func (r recorder) afterCommit(context.Context, *Server, archive.Change) { r.note("afterCommit") }
 func (r recorder) endBefore(*session, *table) (bool, error) {
 	r.note("endBefore")
 	return r.yes, r.err
@@ -244,6 +248,10 @@ func TestModuleHooksRunInOrder(t *testing.T) {
 		t.Error("overdue: c left work due, want left")
 	}
 	expect("overdue", "a.overdueWait", "c.overdueWait")
+	s.install()
+	expect("install", "a.install", "c.install", "b.install")
+	s.afterCommit(ctx, archive.Change{})
+	expect("afterCommit", "a.afterCommit", "c.afterCommit", "b.afterCommit")
 }
 
 // TestModuleHooksOfTheRegistry: through the real registry, a quiet

@@ -142,8 +142,9 @@ const maxAttempts = 3
 // one archive transaction (Commit, or WriteBatch for commitBatch),
 // decided again from a fresh session when the commit meets
 // archive.ErrConflict (maxAttempts in all). Once committed,
-// the records of the games it finished are written (writeRecords) and a
-// mail's withdrawal is settled (settleAfter; the referee's own changes
+// the records of the games it finished are written (writeRecords) and,
+// for a mail, the modules act on its durable change (afterCommit: the
+// games of a player who withdrew by it end; the referee's own changes
 // settle theirs themselves).
 //
 // It reports whether the change was committed now: false when decide
@@ -170,7 +171,7 @@ func (s *Server) transact(ctx context.Context, c cause, st steps) (bool, error) 
 			}
 			s.writeRecords(finished)
 			if c.kind == causeMail {
-				s.settleAfter(ctx, change) // a player who withdrew by this mail: their games end now (tournament_withdraw.go)
+				s.afterCommit(ctx, change) // the modules' commitWatchers: a player who withdrew by this mail, their games end now (module.go)
 			}
 			return true, nil
 		case errors.Is(err, archive.ErrDuplicate):

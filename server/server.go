@@ -206,7 +206,8 @@ type Server struct {
 	// Poll that handled every mail it fetched: the inbox has been read up
 	// to then (Decision C4, scheduler.go).
 	polled atomic.Int64
-	// engine runs the engine opponent's searches (engine.go).
+	// engine runs the engine opponent's searches (engine.go), made by
+	// the engine module (install).
 	engine *engineturn.Runner
 	// held counts the replies the caps held back, logged once a minute
 	// (held.go).
@@ -233,7 +234,7 @@ func New(o Options) (*Server, error) {
 		o.Observer = noObserver{}
 	}
 	s := &Server{opts: o, store: o.Store, log: o.Logger, owner: owner}
-	s.engine = engineturn.New(o.EngineSearches, enginePlayer{s})
+	s.install() // what the modules keep for the Server's life: the engine's runner (module.go)
 	return s, nil
 }
 

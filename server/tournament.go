@@ -282,6 +282,10 @@ func (tournamentModule) collect(ss *session, change *archive.Change) { ss.collec
 
 func (tournamentModule) beforeReplies(ss *session) { ss.gamesEnded() }
 
+func (tournamentModule) afterCommit(ctx context.Context, s *Server, c archive.Change) {
+	s.settleAfter(ctx, c)
+}
+
 // runDue starts the tournaments whose start date has come
 // (startDueTournaments, tournament_start.go), then ends the running games
 // of players who withdrew (settleWithdrawals, tournament_withdraw.go).
