@@ -103,3 +103,25 @@ func (ss *session) pendingEntry(id string) (archive.PendingEntry, bool, error) {
 	}
 	return p, err == nil, err
 }
+
+// joinBudget is the reply budget of a keyless mail with the "join" line c
+// (triage.go): a confirmation when its key is the one of the sender's
+// pending entry, a command when the tournament exists, else junk. It
+// only reads the archive.
+func (ss *session) joinBudget(c *grammar.JoinCommand) (archive.MailBudget, error) {
+	id := strings.ToLower(c.Tournament.Text)
+	if c.Key != nil {
+		p, err := ss.srv.tournamentPort().PendingEntry(ss.ctx, id, ss.from)
+		if err != nil {
+			return archive.JunkBudget, ignoreNotFound(err)
+		}
+		if strings.EqualFold(c.Key.Text, p.Key) {
+			return archive.ConfirmationBudget, nil
+		}
+		return archive.JunkBudget, nil
+	}
+	if _, err := ss.srv.tournamentPort().Tournament(ss.ctx, id); err != nil {
+		return archive.JunkBudget, ignoreNotFound(err)
+	}
+	return archive.CommandBudget, nil
+}

@@ -110,6 +110,18 @@ func (ss *session) notify(c *grammar.NotifyCommand) error {
 // playing no game must confirm (consent.go).
 const whatNotify = "notify"
 
+// notifyBudget is the reply budget of a keyless mail with the "notify"
+// line c (triage.go): a confirmation when its key is the one the referee
+// mailed this address for its request, else junk. It only reads the
+// archive.
+func (ss *session) notifyBudget(c *grammar.NotifyCommand) (archive.MailBudget, error) {
+	if c.Key != nil {
+		ok, err := ss.confirmsWaiting(whatNotify, c.Key.Text)
+		return confirmationIf(ok), err
+	}
+	return archive.JunkBudget, nil
+}
+
 // notifyConsent decides whether the sender's change of the notify
 // setting to request ("notify digest 07:30 Europe/Berlin", "notify
 // each") takes effect now: it does when the mail is consented (its

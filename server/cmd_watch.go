@@ -318,3 +318,18 @@ func (ss *session) unwatchEvent(named bool, id string) (string, bool, error) {
 	}
 	return "", false, nil
 }
+
+// watchBudget is the reply budget of a keyless mail with the "watch" line
+// c (triage.go): a confirmation when its key is the one the referee
+// mailed this address for that request ("watch ID confirm KEY", the id as
+// written in either case), else junk. It only reads the archive.
+func (ss *session) watchBudget(c *grammar.WatchCommand) (archive.MailBudget, error) {
+	if c.Key != nil {
+		for _, what := range []string{"watch " + strings.ToUpper(c.Target.ID), "watch " + strings.ToLower(c.Target.ID)} {
+			if ok, err := ss.confirmsWaiting(what, c.Key.Text); err != nil || ok {
+				return confirmationIf(ok), err
+			}
+		}
+	}
+	return archive.JunkBudget, nil
+}

@@ -69,3 +69,26 @@ func (ss *session) withdrawWhat(ev *event, e *archive.Entry) string {
 	}
 	return tr(ss.lang, "withdraw.what.lost", ev.t.Name, w.Finished, counted(ss.lang, "games", w.Games))
 }
+
+// withdrawBudget is the reply budget of a keyless mail with the
+// "withdraw" line c (triage.go): for a sender entered in the tournament
+// and not withdrawn, a command, or a confirmation with the key of their
+// entry; else junk. It only reads the archive.
+func (ss *session) withdrawBudget(c *grammar.WithdrawCommand) (archive.MailBudget, error) {
+	es, err := ss.srv.tournamentPort().Entries(ss.ctx, strings.ToLower(c.Tournament.Text))
+	if err != nil {
+		return archive.JunkBudget, ignoreNotFound(err)
+	}
+	for _, e := range es {
+		if e.Player != ss.from || e.Withdrawn() {
+			continue
+		}
+		switch {
+		case c.Key == nil:
+			return archive.CommandBudget, nil
+		case strings.EqualFold(c.Key.Text, e.Key):
+			return archive.ConfirmationBudget, nil
+		}
+	}
+	return archive.JunkBudget, nil
+}

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"github.com/taflmail/taflmail/grammar"
 	"maps"
 
 	"github.com/taflmail/taflmail/archive"
@@ -99,6 +100,14 @@ func (correspondenceModule) positionShown(ss *session, t *table) { ss.spectate(t
 func (correspondenceModule) keepProse(ss *session) bool { return ss.relayOnly() }
 
 func (correspondenceModule) afterCommands(ss *session) { ss.relayProse() }
+
+func (correspondenceModule) lineBudget(ss *session, c grammar.Command) (archive.MailBudget, bool, error) {
+	if w, ok := c.(*grammar.WatchCommand); ok {
+		b, err := ss.watchBudget(w)
+		return b, true, err
+	}
+	return "", false, nil
+}
 
 func (correspondenceModule) collect(ss *session, change *archive.Change) {
 	ss.collectCorrespondence(change)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/taflmail/taflmail/grammar"
 	"slices"
 	"strings"
 	"time"
@@ -58,6 +59,14 @@ func (digestModule) name() string { return "digest" }
 func (digestModule) newsAdded(_ *session, n *note) { n.routine++ }
 
 func (digestModule) holds(ss *session, n *note) bool { return ss.held(n) }
+
+func (digestModule) lineBudget(ss *session, c grammar.Command) (archive.MailBudget, bool, error) {
+	if n, ok := c.(*grammar.NotifyCommand); ok {
+		b, err := ss.notifyBudget(n)
+		return b, true, err
+	}
+	return "", false, nil
+}
 
 func (digestModule) runDue(ctx context.Context, s *Server) (int, error) { return s.runDigests(ctx) }
 

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/grammar"
 )
 
 // Features as modules (issue 19 §2). The core (a mail's commands, its
@@ -134,6 +135,14 @@ type errorTaker interface {
 // fails the mail.
 type gameEnder interface {
 	endBefore(ss *session, t *table) (bool, error)
+}
+
+// budgetTeller says which reply budget a keyless mail is counted in for
+// command line c, when c is one of the feature's commands (lineBudget,
+// triage.go); ok false for any other command. It only reads the archive:
+// a mail the budgets hold back must have changed nothing.
+type budgetTeller interface {
+	lineBudget(ss *session, c grammar.Command) (b archive.MailBudget, ok bool, err error)
 }
 
 // The hooks above are a session's; the scheduler's below are the
@@ -445,4 +454,18 @@ func (s *Server) afterCommit(ctx context.Context, change archive.Change) {
 			w.afterCommit(ctx, s, change)
 		}
 	}
+}
+
+// moduleBudget asks the budgetTellers, in registry order, for the budget
+// of command line c: the first that knows c answers (ok); ok false when
+// none does. It stops at an error.
+func (ss *session) moduleBudget(c grammar.Command) (archive.MailBudget, bool, error) {
+	for _, m := range modules {
+		if t, ok := m.(budgetTeller); ok {
+			if b, ok, err := t.lineBudget(ss, c); ok || err != nil {
+				return b, ok, err
+			}
+		}
+	}
+	return "", false, nil
 }

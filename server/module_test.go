@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/grammar"
 	"github.com/taflmail/taflmail/mailer"
 )
 
@@ -35,10 +36,11 @@ func hooksOf(m module) []bool {
 	_, ot := m.(overdueTeller)
 	_, in := m.(installer)
 	_, cw := m.(commitWatcher)
-	return []bool{c, w, a, q, p, h, d, u, s, k, r, n, e, g, dr, dt, ot, in, cw}
+	_, bt := m.(budgetTeller)
+	return []bool{c, w, a, q, p, h, d, u, s, k, r, n, e, g, dr, dt, ot, in, cw, bt}
 }
 
-var hookNames = []string{"collector", "plyWatcher", "mailAdder", "quietKeeper", "replyPreparer", "noteHolder", "replyDelayer", "unmailer", "positionWatcher", "proseKeeper", "commandsWatcher", "newsWatcher", "errorTaker", "gameEnder", "dueRunner", "dueTeller", "overdueTeller", "installer", "commitWatcher"}
+var hookNames = []string{"collector", "plyWatcher", "mailAdder", "quietKeeper", "replyPreparer", "noteHolder", "replyDelayer", "unmailer", "positionWatcher", "proseKeeper", "commandsWatcher", "newsWatcher", "errorTaker", "gameEnder", "dueRunner", "dueTeller", "overdueTeller", "installer", "commitWatcher", "budgetTeller"}
 
 // TestModuleRegistry holds the registry to the order docs/architecture.md
 // names ("Modules and hooks"): collect writes the public name first, as
@@ -59,11 +61,11 @@ func TestModuleRegistry(t *testing.T) {
 	}
 	has := map[string][]string{
 		"publicName":     {"collector"},
-		"correspondence": {"collector", "plyWatcher", "mailAdder", "quietKeeper", "positionWatcher", "proseKeeper", "commandsWatcher"},
+		"correspondence": {"collector", "plyWatcher", "mailAdder", "quietKeeper", "positionWatcher", "proseKeeper", "commandsWatcher", "budgetTeller"},
 		"consent":        {"collector", "unmailer", "errorTaker"},
-		"tournament":     {"collector", "replyPreparer", "dueRunner", "dueTeller", "commitWatcher"},
+		"tournament":     {"collector", "replyPreparer", "dueRunner", "dueTeller", "commitWatcher", "budgetTeller"},
 		"clock":          {"collector", "gameEnder", "dueRunner", "dueTeller", "overdueTeller"},
-		"digest":         {"noteHolder", "newsWatcher", "dueRunner", "overdueTeller"},
+		"digest":         {"noteHolder", "newsWatcher", "dueRunner", "overdueTeller", "budgetTeller"},
 		"engine":         {"replyDelayer", "installer"},
 	}
 	for _, m := range modules {
@@ -119,6 +121,10 @@ func (r recorder) nextDue(context.Context, *Server) (time.Time, bool, error) {
 func (r recorder) overdueWait(context.Context, *Server, time.Time) (time.Duration, bool) {
 	r.note("overdueWait")
 	return r.wait, r.yes
+}
+func (r recorder) lineBudget(*session, grammar.Command) (archive.MailBudget, bool, error) {
+	r.note("lineBudget")
+	return archive.MailBudget(r.key), r.yes, r.err
 }
 func (r recorder) install(*Server)                                      { r.note("install") }
 func (r recorder) afterCommit(context.Context, *Server, archive.Change) { r.note("afterCommit") }
@@ -199,6 +205,10 @@ func TestModuleHooksRunInOrder(t *testing.T) {
 		t.Errorf("endedBefore = %v, %v, want b's true", ended, err)
 	}
 	expect("endedBefore", "a.endBefore", "b.endBefore")
+	if bud, ok, err := ss.moduleBudget(&grammar.HelpCommand{}); !ok || err != nil || bud != "k" {
+		t.Errorf("moduleBudget = %q, %v, %v, want b's", bud, ok, err)
+	}
+	expect("moduleBudget", "a.lineBudget", "b.lineBudget")
 	if out, err := ss.moduleMails(); !errors.Is(err, boom) || out != nil {
 		t.Errorf("moduleMails = %v, %v, want nothing and c's error", out, err)
 	}
@@ -219,6 +229,10 @@ func TestModuleHooksRunInOrder(t *testing.T) {
 		t.Errorf("endedBefore = %v, %v, want c's error", ended, err)
 	}
 	expect("endedBefore", "a.endBefore", "c.endBefore")
+	if _, _, err := ss.moduleBudget(&grammar.HelpCommand{}); !errors.Is(err, boom) {
+		t.Errorf("moduleBudget = %v, want c's error", err)
+	}
+	expect("moduleBudget", "a.lineBudget", "c.lineBudget")
 
 	// the scheduler's hooks, the Server's
 	s, ctx, now := &Server{}, context.Background(), time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)

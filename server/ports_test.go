@@ -25,7 +25,6 @@ var portsByFile = map[string][]string{
 	"session.go":     {"gamePort"},
 	"inspect.go":     {"gamePort", "recordPort"},
 	"caps.go":        {"recordPort"},
-	"triage.go":      {"tournamentPort"},
 	"unsubscribe.go": {"gamePort", "recordPort"},
 
 	// The mail commands.
@@ -39,6 +38,7 @@ var portsByFile = map[string][]string{
 	"cmd_rating.go":      {"tournamentPort"},
 	"cmd_tournaments.go": {"tournamentPort"},
 	"cmd_watch.go":       {"gamePort", "spectatorPort", "tournamentPort"},
+	"cmd_withdraw.go":    {"tournamentPort"},
 
 	// Consent.
 	"consent.go": {"consentPort"},

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/taflmail/taflmail/grammar"
 	"slices"
 	"time"
 
@@ -281,6 +282,18 @@ func (tournamentModule) name() string { return "tournament" }
 func (tournamentModule) collect(ss *session, change *archive.Change) { ss.collectTournament(change) }
 
 func (tournamentModule) beforeReplies(ss *session) { ss.gamesEnded() }
+
+func (tournamentModule) lineBudget(ss *session, c grammar.Command) (archive.MailBudget, bool, error) {
+	switch c := c.(type) {
+	case *grammar.JoinCommand:
+		b, err := ss.joinBudget(c)
+		return b, true, err
+	case *grammar.WithdrawCommand:
+		b, err := ss.withdrawBudget(c)
+		return b, true, err
+	}
+	return "", false, nil
+}
 
 func (tournamentModule) afterCommit(ctx context.Context, s *Server, c archive.Change) {
 	s.settleAfter(ctx, c)

@@ -2,7 +2,6 @@ package server
 
 import (
 	"errors"
-	"strings"
 
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/grammar"
@@ -61,41 +60,15 @@ func (ss *session) budgetOf() (archive.MailBudget, error) {
 }
 
 // lineBudget returns the budget one parsed command line would put its
-// mail in (see budgetOf), reading the archive only.
+// mail in (see budgetOf), reading the archive only: for the core's
+// commands (a challenge, block, unblock) here, for a feature's the
+// feature's module (moduleBudget: "join" and "withdraw" the tournament's,
+// "watch" correspondence's, "notify" the digest's).
 func (ss *session) lineBudget(c grammar.Command) (archive.MailBudget, error) {
 	switch c := c.(type) {
 	case *grammar.NewGameCommand:
 		if _, ok := lookupVariant(c.Variant); ok {
 			return archive.CommandBudget, nil
-		}
-	case *grammar.JoinCommand:
-		id := strings.ToLower(c.Tournament.Text)
-		if c.Key != nil {
-			p, err := ss.srv.tournamentPort().PendingEntry(ss.ctx, id, ss.from)
-			if err != nil {
-				return archive.JunkBudget, ignoreNotFound(err)
-			}
-			if strings.EqualFold(c.Key.Text, p.Key) {
-				return archive.ConfirmationBudget, nil
-			}
-			return archive.JunkBudget, nil
-		}
-		if _, err := ss.srv.tournamentPort().Tournament(ss.ctx, id); err != nil {
-			return archive.JunkBudget, ignoreNotFound(err)
-		}
-		return archive.CommandBudget, nil
-	case *grammar.WatchCommand:
-		if c.Key != nil {
-			for _, what := range []string{"watch " + strings.ToUpper(c.Target.ID), "watch " + strings.ToLower(c.Target.ID)} {
-				if ok, err := ss.confirmsWaiting(what, c.Key.Text); err != nil || ok {
-					return confirmationIf(ok), err
-				}
-			}
-		}
-	case *grammar.NotifyCommand:
-		if c.Key != nil {
-			ok, err := ss.confirmsWaiting(whatNotify, c.Key.Text)
-			return confirmationIf(ok), err
 		}
 	case *grammar.UnblockCommand:
 		if c.Key != nil {
@@ -104,22 +77,9 @@ func (ss *session) lineBudget(c grammar.Command) (archive.MailBudget, error) {
 		}
 	case *grammar.BlockCommand:
 		return archive.CommandBudget, nil
-	case *grammar.WithdrawCommand:
-		es, err := ss.srv.tournamentPort().Entries(ss.ctx, strings.ToLower(c.Tournament.Text))
-		if err != nil {
-			return archive.JunkBudget, ignoreNotFound(err)
-		}
-		for _, e := range es {
-			if e.Player != ss.from || e.Withdrawn() {
-				continue
-			}
-			switch {
-			case c.Key == nil:
-				return archive.CommandBudget, nil
-			case strings.EqualFold(c.Key.Text, e.Key):
-				return archive.ConfirmationBudget, nil
-			}
-		}
+	}
+	if b, ok, err := ss.moduleBudget(c); ok || err != nil {
+		return b, err // a feature's command (budgetTeller, module.go)
 	}
 	return archive.JunkBudget, nil
 }
