@@ -99,7 +99,7 @@ const (
 	// sends no notes).
 	commitCollected
 	// commitAsIs commits the change as decide left it: nothing composed,
-	// checked or collected (a mail not answered; StartGamesWith's change,
+	// checked or collected (a mail not answered; StartGames's change,
 	// built from a session per game).
 	commitAsIs
 	// commitBatch writes through one archive batch (steps.batch) what

@@ -67,7 +67,7 @@ type session struct {
 	own bool
 
 	// drawn are the game ids drawn by the other sessions of one decision
-	// that starts many games (StartGamesWith), nil for none; batch is
+	// that starts many games (StartGames), nil for none; batch is
 	// the archive transaction a tournament's start writes its games
 	// through (tournament_start.go), nil for none. gameID draws past both.
 	drawn map[string]bool

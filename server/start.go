@@ -31,45 +31,23 @@ type GameStart struct {
 	Rated bool
 }
 
-// StartOptions change how StartGamesWith starts games; the zero value is
-// what StartGames does.
-type StartOptions struct {
-	// OneMail sends each player one mail listing all their games of the
-	// call (opponent, side, who moves first, the game's id and its tag
-	// line with the player's key, which reaches the game) instead of a
-	// mail per game with its board: a tournament's start.
-	OneMail bool
-	// Subject and Intro, with OneMail, give that mail's subject and its
-	// first paragraph for a player in a language ("en", "de"); nil gives
-	// a plain subject and none.
-	Subject func(lang string) string
-	Intro   func(lang, player string) string
-}
-
 // StartGames starts running games without a challenge and returns their
 // ids in the order of starts: each gets a fresh id and a key for each
 // player, starts now (Options.Now: both clocks are set, the first mover's
 // runs), gets its timers (reminders, deadline), and each player gets a
 // mail for each game, opening its thread, with the board, the clocks and
-// the key (StartGamesWith with StartOptions.OneMail sends one list
-// instead). All of it is one archive transaction: either every game
+// the key. All of it is one archive transaction: either every game
 // starts or none does (9,900 games take about a second,
 // docs/performance.md). TournamentID is not checked against the
 // tournaments table: StartTournament starts a stored tournament. It fails for an unknown variant or address, a player
 // against themselves or the server, or an archive error.
 func (s *Server) StartGames(ctx context.Context, starts []GameStart) ([]string, error) {
-	return s.StartGamesWith(ctx, starts, StartOptions{})
-}
-
-// StartGamesWith is StartGames with options: with o.OneMail each player
-// gets one mail listing all their games instead of a mail per game.
-func (s *Server) StartGamesWith(ctx context.Context, starts []GameStart, o StartOptions) ([]string, error) {
 	var ids []string
 	// a conflict (an id taken meanwhile by another writer) draws new ids
 	_, err := s.transact(ctx, startCause("", s.opts.Now()), steps{
 		decide: func(ss *session, change *archive.Change) (verdict, error) {
 			var err error
-			ids, err = s.decideStarts(ss, change, starts, o)
+			ids, err = s.decideStarts(ss, change, starts)
 			return commitAsIs, err
 		},
 		committed: func(change archive.Change) {
@@ -85,12 +63,10 @@ func (s *Server) StartGamesWith(ctx context.Context, starts []GameStart, o Start
 // decideStarts builds in change the start of the games of starts and
 // returns their ids. Each game is decided in a session of its own, seeded
 // with its id, so that a player of two games (a match) gets a mail for
-// each, each with its own key; with o.OneMail the lists are written
-// instead, by ls, the session of the call, seeded with all the ids.
-func (s *Server) decideStarts(ls *session, change *archive.Change, starts []GameStart, o StartOptions) ([]string, error) {
+// each, each with its own key; ls is the session of the call.
+func (s *Server) decideStarts(ls *session, change *archive.Change, starts []GameStart) ([]string, error) {
 	now := ls.now
 	var ids []string
-	var tables []*table
 	drawn := map[string]bool{}    // the ids of this attempt's games
 	plans := archive.TimerPlans{} // every game's timers, the clock's write
 	if len(starts) > 0 {
@@ -99,18 +75,15 @@ func (s *Server) decideStarts(ls *session, change *archive.Change, starts []Game
 	for i, st := range starts {
 		ss := s.newSession(ls.ctx, startCause("", now))
 		ss.lang, ss.drawn = s.opts.DefaultLanguage, drawn
-		t, err := ss.startGame(st, now, !o.OneMail)
+		t, err := ss.startGame(st, now, true)
 		if err != nil {
 			return nil, fmt.Errorf("server: start game %d (%s vs %s): %w", i+1, st.Attackers, st.Defenders, err)
 		}
 		ids = append(ids, t.g.ID)
-		tables = append(tables, t)
 		ss.cause.seed = "start\x00" + t.g.ID // seeds the mails' Message-IDs
-		var out []archive.OutboxMail
-		if !o.OneMail {
-			if out, err = ss.compose(); err != nil {
-				return nil, err
-			}
+		out, err := ss.compose()
+		if err != nil {
+			return nil, err
 		}
 		if ss.readErr != nil {
 			return nil, ss.readErr
@@ -122,15 +95,6 @@ func (s *Server) decideStarts(ls *session, change *archive.Change, starts []Game
 		if ps, ok := archive.WriteOf[archive.TimerPlans](&c); ok {
 			maps.Copy(plans, ps)
 		}
-	}
-	if o.OneMail {
-		ls.cause.seed = "start\x00list\x00" + strings.Join(ids, ",") // seeds the lists' Message-IDs
-		ls.lang = s.opts.DefaultLanguage
-		lists := ls.startLists(tables, o)
-		if ls.readErr != nil {
-			return nil, ls.readErr
-		}
-		change.Outbox = append(change.Outbox, lists...)
 	}
 	return ids, nil
 }

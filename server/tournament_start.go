@@ -132,7 +132,7 @@ type tournamentStart struct {
 	// place is each player's group and Berger number, both from 1.
 	place map[string][2]int
 	specs []archive.Spectator // the event's spectators who are no player
-	o     StartOptions        // the players' mails
+	o     startListText       // the players' mails
 	// started gets each game's id once it is written, when not nil.
 	started func(gameID string)
 	counts  *TournamentStarted
@@ -294,9 +294,9 @@ func (ts *tournamentStart) readForMails() error {
 		return ls.readErr
 	}
 	ts.specs = specs
-	ts.o = StartOptions{
-		Subject: func(lang string) string { return tr(lang, "subject.start", t.Name) },
-		Intro: func(lang, player string) string {
+	ts.o = startListText{
+		subject: func(lang string) string { return tr(lang, "subject.start", t.Name) },
+		intro: func(lang, player string) string {
 			text := tr(lang, "start.intro", t.Name, t.ID, counted(lang, "players", len(ts.in)), counted(lang, "games", ts.total)) + "\n" + ts.s.eventTerms(lang, t)
 			if t.Groups > 1 {
 				k := ts.place[player][0]
@@ -449,38 +449,25 @@ func drawLots(r io.Reader, players []string) error {
 	return nil
 }
 
-// startLists writes each player's one mail listing their games of a
-// StartGamesWith call with StartOptions.OneMail, and returns the mails
-// of this session the referee sends of its own accord (ownMail): the
-// lists, for the caller's change.
-func (ss *session) startLists(ts []*table, o StartOptions) []archive.OutboxMail {
-	var order []string
-	byPlayer := map[string][]*archive.Game{}
-	for _, t := range ts {
-		for _, p := range []string{t.g.Attackers, t.g.Defenders} {
-			if _, ok := byPlayer[p]; !ok {
-				order = append(order, p)
-			}
-			byPlayer[p] = append(byPlayer[p], t.g)
-		}
-	}
-	for _, p := range order {
-		ss.startList(p, byPlayer[p], o)
-	}
-	return tourneyOf(ss).own
+// startListText gives a start list's subject and its first paragraph for
+// a player in a language ("en", "de") (startList); nil gives a plain
+// subject and none.
+type startListText struct {
+	subject func(lang string) string
+	intro   func(lang, player string) string
 }
 
 // startList queues player p's one mail listing games, p's games in
-// schedule order (StartOptions.OneMail): for each its id, p's side, the
+// schedule order, at an event's start: for each its id, p's side, the
 // opponent (with their rating in a rated game), who moves first, and the
 // tag line with p's key. It reads the archive only for what langOf and
 // currentRating have not cached.
-func (ss *session) startList(p string, games []*archive.Game, o StartOptions) {
+func (ss *session) startList(p string, games []*archive.Game, o startListText) {
 	lang := ss.langOf(p)
 	var b strings.Builder
 	b.WriteString(tr(lang, "greeting") + "\n\n")
-	if o.Intro != nil {
-		b.WriteString(o.Intro(lang, p) + "\n\n")
+	if o.intro != nil {
+		b.WriteString(o.intro(lang, p) + "\n\n")
 	}
 	b.WriteString(trn(lang, "start.list", len(games), len(games)) + "\n")
 	for _, g := range games {
@@ -498,8 +485,8 @@ func (ss *session) startList(p string, games []*archive.Game, o StartOptions) {
 	b.WriteString("\n" + tr(lang, "start.how") + "\n\n")
 	b.WriteString(tr(lang, "signature") + "\n")
 	subject := tr(lang, "subject.reply")
-	if o.Subject != nil {
-		subject = o.Subject(lang)
+	if o.subject != nil {
+		subject = o.subject(lang)
 	}
 	ss.ownMail(ss.cause.seed, p, subject, b.String())
 }
