@@ -171,6 +171,12 @@ func (clockModule) collect(ss *session, change *archive.Change) { ss.collectCloc
 
 func (clockModule) endBefore(ss *session, t *table) (bool, error) { return ss.lostOnTime(t) }
 
+// startedTerms are the time control of a game started without a
+// challenge and, timed, the leave allowance (clockTerms).
+func (clockModule) startedTerms(ss *session, lang string, t *table) string {
+	return ss.srv.clockTerms(lang, control(t.g))
+}
+
 func (clockModule) runDue(ctx context.Context, s *Server) (int, error) { return s.runGameTimers(ctx) }
 
 // nextDue is when the earliest pending timer is due (Store.NextTimer):

@@ -145,6 +145,14 @@ type budgetTeller interface {
 	lineBudget(ss *session, c grammar.Command) (b archive.MailBudget, ok bool, err error)
 }
 
+// startTeller states the terms of its feature for game t, started
+// without a challenge, in the mail that tells a player in lang that it
+// started (startGame, start.go): the clock its time control and, timed,
+// the leave allowance; "" for nothing.
+type startTeller interface {
+	startedTerms(ss *session, lang string, t *table) string
+}
+
 // The hooks above are a session's; the scheduler's below are the
 // Server's: the work a feature does when it falls due by the clock rather
 // than by a mail (scheduler.go).
@@ -468,4 +476,19 @@ func (ss *session) moduleBudget(c grammar.Command) (archive.MailBudget, bool, er
 		}
 	}
 	return "", false, nil
+}
+
+// startedTerms returns what every startTeller states of game t's terms
+// for a mail in lang, in registry order, each on a line of its own after
+// a newline; "" when none states anything.
+func (ss *session) startedTerms(lang string, t *table) string {
+	var text string
+	for _, m := range modules {
+		if s, ok := m.(startTeller); ok {
+			if terms := s.startedTerms(ss, lang, t); terms != "" {
+				text += "\n" + terms
+			}
+		}
+	}
+	return text
 }

@@ -37,10 +37,11 @@ func hooksOf(m module) []bool {
 	_, in := m.(installer)
 	_, cw := m.(commitWatcher)
 	_, bt := m.(budgetTeller)
-	return []bool{c, w, a, q, p, h, d, u, s, k, r, n, e, g, dr, dt, ot, in, cw, bt}
+	_, st := m.(startTeller)
+	return []bool{c, w, a, q, p, h, d, u, s, k, r, n, e, g, dr, dt, ot, in, cw, bt, st}
 }
 
-var hookNames = []string{"collector", "plyWatcher", "mailAdder", "quietKeeper", "replyPreparer", "noteHolder", "replyDelayer", "unmailer", "positionWatcher", "proseKeeper", "commandsWatcher", "newsWatcher", "errorTaker", "gameEnder", "dueRunner", "dueTeller", "overdueTeller", "installer", "commitWatcher", "budgetTeller"}
+var hookNames = []string{"collector", "plyWatcher", "mailAdder", "quietKeeper", "replyPreparer", "noteHolder", "replyDelayer", "unmailer", "positionWatcher", "proseKeeper", "commandsWatcher", "newsWatcher", "errorTaker", "gameEnder", "dueRunner", "dueTeller", "overdueTeller", "installer", "commitWatcher", "budgetTeller", "startTeller"}
 
 // TestModuleRegistry holds the registry to the order docs/architecture.md
 // names ("Modules and hooks"): collect writes the public name first, as
@@ -64,7 +65,7 @@ func TestModuleRegistry(t *testing.T) {
 		"correspondence": {"collector", "plyWatcher", "mailAdder", "quietKeeper", "positionWatcher", "proseKeeper", "commandsWatcher", "budgetTeller"},
 		"consent":        {"collector", "unmailer", "errorTaker"},
 		"tournament":     {"collector", "replyPreparer", "dueRunner", "dueTeller", "commitWatcher", "budgetTeller"},
-		"clock":          {"collector", "gameEnder", "dueRunner", "dueTeller", "overdueTeller"},
+		"clock":          {"collector", "gameEnder", "dueRunner", "dueTeller", "overdueTeller", "startTeller"},
 		"digest":         {"noteHolder", "newsWatcher", "dueRunner", "overdueTeller", "budgetTeller"},
 		"engine":         {"replyDelayer", "installer"},
 	}
@@ -125,6 +126,10 @@ func (r recorder) overdueWait(context.Context, *Server, time.Time) (time.Duratio
 func (r recorder) lineBudget(*session, grammar.Command) (archive.MailBudget, bool, error) {
 	r.note("lineBudget")
 	return archive.MailBudget(r.key), r.yes, r.err
+}
+func (r recorder) startedTerms(*session, string, *table) string {
+	r.note("startedTerms")
+	return r.key
 }
 func (r recorder) install(*Server)                                      { r.note("install") }
 func (r recorder) afterCommit(context.Context, *Server, archive.Change) { r.note("afterCommit") }
@@ -209,6 +214,10 @@ func TestModuleHooksRunInOrder(t *testing.T) {
 		t.Errorf("moduleBudget = %q, %v, %v, want b's", bud, ok, err)
 	}
 	expect("moduleBudget", "a.lineBudget", "b.lineBudget")
+	if terms := ss.startedTerms(english, tb); terms != "\nk\nlater" {
+		t.Errorf("startedTerms = %q, want b's and c's, each on a line of its own", terms)
+	}
+	expect("startedTerms", "a.startedTerms", "b.startedTerms", "c.startedTerms")
 	if out, err := ss.moduleMails(); !errors.Is(err, boom) || out != nil {
 		t.Errorf("moduleMails = %v, %v, want nothing and c's error", out, err)
 	}

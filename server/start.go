@@ -134,7 +134,7 @@ func (ss *session) startGame(st GameStart, now time.Time, mails bool) (*table, e
 	}
 	for _, p := range []struct{ addr, side, opp string }{{att, "attackers", def}, {def, "defenders", att}} {
 		ss.tell(p.addr, t, func(lang string) string {
-			return tr(lang, "game.started", variantTitle(lang, v), p.opp, sideName(lang, p.side)) + "\n" + ss.srv.clockTerms(lang, st.TimeControl)
+			return tr(lang, "game.started", variantTitle(lang, v), p.opp, sideName(lang, p.side)) + ss.startedTerms(lang, t) // the clock's terms (module.go)
 		})
 	}
 	ss.showPosition(t)
