@@ -27,7 +27,8 @@
 //   - server.go: Options and their defaults, New, HandleMail; decide, collect and answer one mail; the records; EngineAddress, which no mail comes from.
 //   - pipeline.go: the cause (mail, timer, engine turn, digest, start…) and transact, the one pipeline.
 //   - scheduler.go: RunTimers and Run's wait: the modules' work due by the clock, the inbox read up to a deadline.
-//   - module.go: the registry of feature modules, the one-method hooks the core asks them for, and the slots of their states.
+//   - module.go: the one-method hooks the core asks the feature modules for, their walkers, and the slots of the modules' states.
+//   - assembly.go: the registry of feature modules, in order: the one file that names the features.
 //   - maillog.go: what the "mail processed" log line says a mail was about (games, tournaments).
 //   - session.go: the session of one mail: notes, refusals, loaded games, the sender's key.
 //   - refusal.go: a refused command's catalogue key and arguments, written once into the reply.

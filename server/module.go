@@ -11,7 +11,8 @@ import (
 // Features as modules (issue 19 §2). The core (a mail's commands, its
 // games, its replies, the pipeline) names no feature: where a feature
 // has something to add, the core iterates modules, the registered
-// features in order, and asks each for the hook it implements. A hook is
+// features in order (assembly.go, the one file that names them), and
+// asks each for the hook it implements. A hook is
 // an interface of one method, found by type assertion, so a module
 // implements only the hooks it needs (as go-imap's session finds its
 // optional extensions).
@@ -193,22 +194,6 @@ type installer interface {
 // a failure is the feature's to log, and its work is done later.
 type commitWatcher interface {
 	afterCommit(ctx context.Context, s *Server, change archive.Change)
-}
-
-// modules are the registered features, in the order the core asks them:
-// the order of their hooks is the order of this list. Today's order is
-// part of the behaviour (collect writes the public name first, where the
-// core wrote it before it was a module, and the clock's timers last,
-// after the games every other module may have changed); docs/architecture.md
-// ("Modules and hooks") names it, and TestModuleRegistry holds both to it.
-var modules = []module{
-	publicNameModule{},     // the public name a player chooses (cmd_name.go)
-	correspondenceModule{}, // spectators, messages, conditional moves, takebacks (correspondence.go)
-	consentModule{},        // requests to confirm (consent.go)
-	tournamentModule{},     // tournaments and ratings (tournament.go)
-	clockModule{},          // leave, end times, timers (clock.go)
-	digestModule{},         // the daily digest (digest.go)
-	engineModule{},         // the engine opponent: its runner, its held reply (engine_hold.go)
 }
 
 // stateOf returns module m's state in ss: a *T, the zero T made by the
