@@ -148,8 +148,12 @@ func (r recorder) mails(*session) ([]archive.OutboxMail, error) {
 
 // TestModuleHooksRunInOrder holds the walkers of module.go to the
 // registry's order: every hook is asked of the modules in turn, an error
-// stops afterPly and mails at that module, and the hooks that answer
-// for the session stop at the first module that says yes.
+// stops afterPly, mails, endBefore, lineBudget and the scheduler's
+// runDue and nextDue at that module, the hooks that answer for the
+// session stop at the first module that says yes, startedTerms joins
+// every module's terms in order, runDue counts what each did, nextDue
+// takes the earliest instant and overdue the shortest wait unless a
+// module left work due.
 func TestModuleHooksRunInOrder(t *testing.T) {
 	saved := modules
 	t.Cleanup(func() { modules = saved })
