@@ -59,7 +59,7 @@ func (s *Server) runGameTimers(ctx context.Context) (int, error) {
 		for _, tm := range due {
 			ref := archive.TimerRef{GameID: tm.GameID, Key: tm.Key}
 			if seen[ref] || !s.ripe(tm, now) {
-				continue // a deadline within its grace: Run wakes for it (overdueWait)
+				continue // a deadline within its grace: Run wakes for it (overdueTimers)
 			}
 			seen[ref] = true
 			if tm.Kind == archive.TimerEngine {
