@@ -16,7 +16,7 @@ import (
 // sends no mail twice and loses no time-out. Run sleeps until the earlier
 // of new mail and the next work a module says is due (dueTeller,
 // untilNextTimer), and RunTimers asks each module to do what is due
-// (dueRunner), in the registry's order (module.go). What the scheduler
+// (dueRunner), in the registry's order (assembly.go). What the scheduler
 // keeps for all of them is Decision C4: a deadline or a digest is acted
 // on only after the inbox has been read up to it, a deadline by a poll
 // that began Options.ArrivalGrace after it (ripe, inboxReadTo,
