@@ -4,6 +4,8 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
+	"strings"
 )
 
 // preparedQueries are the statements prepared once per Store: those the
@@ -37,17 +39,31 @@ type prepared map[string]*sql.Stmt
 // prepareQueries prepares preparedQueries on db once the schema is up to
 // date. database/sql prepares each statement on one connection here and
 // on any other connection the first time it runs there (Tx.StmtContext).
-// A query that cannot be prepared is left out and runs unprepared, where
-// it fails as it would have: that happens only for a schema older than
-// the code, which tests build on purpose (Options.migrations).
-func prepareQueries(ctx context.Context, db *sql.DB) prepared {
+//
+// Right after the migrations every query compiles
+// (TestPreparedQueriesPrepare), so a statement that does not prepare
+// means the file's schema is not the one its version says (a table
+// dropped or changed by hand, a damaged file) or the database cannot be
+// read now (I/O, a lock held past the busy timeout, ctx ended). Either
+// should stop the Store where the operator sees it, at Open, not leave
+// it running with a query that fails at the first mail needing it, so
+// the error is returned, naming the query, with the statements prepared
+// so far closed. Only with made-up migrations (Options.migrations,
+// tests of older schemas) is a query that cannot be prepared left out,
+// to run unprepared and fail as it would have: madeUp says so.
+func prepareQueries(ctx context.Context, db *sql.DB, madeUp bool) (prepared, error) {
 	p := make(prepared, len(preparedQueries))
 	for _, q := range preparedQueries {
-		if st, err := db.PrepareContext(ctx, q); err == nil {
+		st, err := db.PrepareContext(ctx, q)
+		switch {
+		case err == nil:
 			p[q] = st
+		case !madeUp:
+			first, _, _ := strings.Cut(q, "\n")
+			return nil, errors.Join(fmt.Errorf("preparing %q: %w", first, err), p.close())
 		}
 	}
-	return p
+	return p, nil
 }
 
 // close closes the statements; it runs in Store.Close once no call is

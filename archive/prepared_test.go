@@ -2,6 +2,7 @@ package archive
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"path/filepath"
 	"strings"
@@ -246,4 +247,44 @@ func TestCloseWaitsForReadOne(t *testing.T) {
 	if readErr != nil {
 		t.Errorf("the read under way = %v", readErr)
 	}
+}
+
+// TestOpenFailsOnUnpreparedQuery: an archive whose schema lacks what a
+// prepared query reads (a table dropped behind the program's back, its
+// version unchanged) is refused at Open with an error naming the query
+// and the cause, and nothing stays open: the lock is free again and the
+// file can be repaired and opened.
+func TestOpenFailsOnUnpreparedQuery(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "taflmail.db")
+	s, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.db.ExecContext(ctx, `ALTER TABLE mailbox_state RENAME TO mailbox_state_aside`); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	_, err = OpenWith(ctx, path, Options{Exclusive: true})
+	var ae *Error
+	if !errors.As(err, &ae) || ae.Op != "open" ||
+		!strings.Contains(err.Error(), `preparing "`) || !strings.Contains(err.Error(), "no such table") {
+		t.Fatalf("OpenWith(table missing) = %v; want an *Error of op \"open\" naming the query and the missing table", err)
+	}
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = db.ExecContext(ctx, `ALTER TABLE mailbox_state_aside RENAME TO mailbox_state`)
+	db.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err = OpenWith(ctx, path, Options{Exclusive: true})
+	if err != nil {
+		t.Fatalf("OpenWith(repaired) = %v", err)
+	}
+	s.Close()
 }
