@@ -12,10 +12,11 @@ import (
 // referee runs for every mail it decides and for every round of its
 // outbox (docs/performance.md, "Mail loop"). The driver compiles the SQL
 // text of any other statement each time it runs, which the profile of the
-// mail loop showed as a sixth of its CPU. A query joins this list only if
-// no caller runs it again while rows of it are still open in the same
-// transaction: the driver steps a prepared statement in place, so a
-// second run would reset the first one's rows.
+// mail loop showed as a sixth of its CPU. The driver steps a prepared
+// statement in place, so it cannot run again while rows of it are open
+// (it fails with "bad parameter or other API misuse"); a transaction
+// therefore runs such a rerun unprepared (txn.stmt), and any query may
+// join this list.
 var preparedQueries = [...]string{
 	// reading a mail's decision: Processed, Game, Player, Spectators
 	sqlProcessed, sqlProcessedOrHash,
@@ -84,32 +85,50 @@ func (p prepared) close() error {
 type txn struct {
 	*sql.Tx
 	prepared prepared
-	bound    map[string]*sql.Stmt // statements of prepared bound to Tx
+	bound    map[string]boundStmt // statements of prepared bound to Tx
+}
+
+// boundStmt is a prepared statement bound to a transaction, with the
+// rows its last QueryContext handed out, which may still be open.
+type boundStmt struct {
+	st   *sql.Stmt
+	rows *sql.Rows
 }
 
 // stmt returns the prepared statement of query bound to the transaction,
-// or nil if query is not prepared. database/sql closes it with the
-// transaction.
+// or nil if query is not prepared or rows of the statement are still
+// open: the driver would refuse to run it again before they are closed
+// (TestPreparedRerunWhileRowsOpen), so that run goes unprepared. Rows
+// are closed once read to the end, by Close, or on an error. A *sql.Row
+// holds its rows only until its Scan, which every caller chains to the
+// call. database/sql closes the statement with the transaction.
 func (t *txn) stmt(ctx context.Context, query string) *sql.Stmt {
 	p := t.prepared[query]
 	if p == nil {
 		return nil
 	}
-	if st := t.bound[query]; st != nil {
-		return st
+	if b, ok := t.bound[query]; ok {
+		if b.rows != nil {
+			if _, err := b.rows.Columns(); err == nil { // still open
+				return nil
+			}
+		}
+		return b.st
 	}
 	st := t.Tx.StmtContext(ctx, p)
 	if t.bound == nil {
-		t.bound = make(map[string]*sql.Stmt, 8)
+		t.bound = make(map[string]boundStmt, 8)
 	}
-	t.bound[query] = st
+	t.bound[query] = boundStmt{st: st}
 	return st
 }
 
 // QueryContext is sql.Tx's, through the prepared statement if query has one.
 func (t *txn) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
 	if st := t.stmt(ctx, query); st != nil {
-		return st.QueryContext(ctx, args...)
+		rows, err := st.QueryContext(ctx, args...)
+		t.bound[query] = boundStmt{st: st, rows: rows}
+		return rows, err
 	}
 	return t.Tx.QueryContext(ctx, query, args...)
 }
