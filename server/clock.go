@@ -23,39 +23,6 @@ import (
 // the clocks every mail about a timed game shows. Package clock does the
 // accounting; the scheduler (scheduler.go) fires the timers.
 
-// availSlack is how much later than its arrival a ply may be committed
-// and still count as committed on arrival: the opponent's clock starts at
-// the arrival. A later commit (the daemon was down) is stored as the
-// ply's Avail and starts the opponent's clock there instead
-// (CORRESPONDENCE.md §2.1); a poll interval of delay is not an outage.
-const availSlack = time.Minute
-
-// arrival returns when the session's mail reached the mailbox: its IMAP
-// INTERNALDATE (mailer.Message.Arrived), never its Date: header, which
-// the sender writes (Decision C2). A mail without one (handed in directly),
-// and every cause that is no mail, arrived now; an arrival after now (the IMAP server's clock runs ahead)
-// counts as now.
-func (ss *session) arrival() time.Time {
-	var a time.Time
-	if m := ss.cause.mail; m != nil {
-		a = m.Arrived
-	}
-	if a.IsZero() || a.After(ss.now) {
-		return ss.now
-	}
-	return a
-}
-
-// plyTimes returns the arrival and the commit time (when notably later,
-// see availSlack) of a ply the session's mail carries.
-func (ss *session) plyTimes() (at, avail time.Time) {
-	at = ss.arrival()
-	if ss.now.Sub(at) >= availSlack {
-		avail = ss.now
-	}
-	return at, avail
-}
-
 // control returns a game's time control: none for an untimed game and for
 // a TimeControl the referee did not write (an older game's free text).
 func control(g *archive.Game) notation.TimeControl {

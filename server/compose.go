@@ -1,7 +1,9 @@
 package server
 
 import (
+	"bytes"
 	"fmt"
+	"net/mail"
 	"strings"
 	"unicode/utf8"
 
@@ -270,4 +272,32 @@ func (ss *session) body(n *note) string {
 	}
 	b.WriteString(tr(n.lang, "signature") + "\n")
 	return b.String()
+}
+
+// indent puts two spaces before every line of text that is not blank.
+func indent(text string) string {
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		if l != "" {
+			lines[i] = "  " + l
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// heldThread returns the In-Reply-To and References of the mail raw (a
+// held reply), ids without angle brackets, so that the mail taking its
+// place answers the player's mail as it would have; ok is false when raw
+// cannot be read.
+func heldThread(raw []byte) (inReplyTo string, refs []string, ok bool) {
+	m, err := mail.ReadMessage(bytes.NewReader(raw))
+	if err != nil {
+		return "", nil, false
+	}
+	strip := func(id string) string { return strings.TrimSuffix(strings.TrimPrefix(id, "<"), ">") }
+	inReplyTo = strip(strings.TrimSpace(m.Header.Get("In-Reply-To")))
+	for _, id := range strings.Fields(m.Header.Get("References")) {
+		refs = append(refs, strip(id))
+	}
+	return inReplyTo, refs, true
 }

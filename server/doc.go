@@ -34,7 +34,7 @@
 //   - ownmail.go: the referee's own lines, from its catalogues, that end what is read of a mail pasting them unquoted.
 //   - registry.go: which handler runs which grammar command; the help overview's lines.
 //   - game.go: table, one game being worked on: replayed position, board, move list, record.
-//   - reply.go: texts several commands share: the position after a change, status, result.
+//   - reply.go: texts several commands share: the position after a change, status, result, a player's label (EngineAddress).
 //   - compose.go: notes → outgoing mails: subject, body, threading, the loop header.
 //   - ids.go: game ids, keys; the game a mail names in its subject, thread (internal/msgid) or text.
 //   - start.go: GameStart, StartGames: games an organiser paired, started without a challenge.
@@ -74,7 +74,7 @@
 //   - cmd_language.go: "language": the sender's reply language.
 //   - cmd_leave.go: "leave": days of leave left, taking and cancelling leave.
 //   - cmd_messages.go: "messages": relaying opponents' messages on or off.
-//   - cmd_move.go: a move: who may move, the move-number guard, capture marks.
+//   - cmd_move.go: a move: who may move, the move-number guard, capture marks, the ply's times.
 //   - cmd_name.go: "name": the public name in exports; its module; PublicNameStore.
 //   - cmd_new.go: "new VARIANT with ADDRESS": a challenge and its invitation.
 //   - cmd_notify.go: "notify": every mail, or a daily digest at a time and zone.
@@ -117,7 +117,7 @@
 //
 // The engine opponent (docs/engine.md):
 //
-//   - engine.go: games against the engine, EngineAddress, its turns' search and commit.
+//   - engine.go: games against the engine, its turns' search and commit.
 //   - engine_hold.go: one mail per move: the reply that leaves the engine to move, held for its ply.
 //
 // Sub-packages with their own state, each with its row in the import

@@ -10,7 +10,6 @@ import (
 
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/clock"
-	"github.com/taflmail/taflmail/club"
 	"github.com/taflmail/taflmail/engine"
 	"github.com/taflmail/taflmail/grammar"
 	"github.com/taflmail/taflmail/search"
@@ -30,15 +29,6 @@ import (
 // transaction, as every timer does. The mail loop never waits for a
 // search: Run only wakes when one ends, to send the reply.
 
-// EngineAddress is the address the engine opponent plays under,
-// club.EngineAddress (the club's pages name it too). Its
-// domain, .invalid, is reserved never to exist (RFC 2606 §2): no mail can
-// be delivered to it, and no mail can honestly come from it. The referee
-// ignores every mail From it (ignoreReason), never composes a reply to it
-// (compose) and gives its side of a game no key, so nobody can act as the
-// engine; nobody can challenge it under this address either.
-const EngineAddress = club.EngineAddress
-
 // DefaultEngineGames is the default of Options.EngineGames: how many
 // running games one player may have against the engine.
 const DefaultEngineGames = 3
@@ -55,9 +45,6 @@ func init() {
 	helpLine(11, "help.engine")
 }
 
-// isEngine reports whether addr is the engine's address.
-func isEngine(addr string) bool { return addr == EngineAddress }
-
 // engineSide returns the side the engine plays in g, or "" when g is a
 // game between two people.
 func engineSide(g *archive.Game) string {
@@ -65,15 +52,6 @@ func engineSide(g *archive.Game) string {
 		return ""
 	}
 	return sideOf(g, EngineAddress)
-}
-
-// playerLabel names a player of t in a mail: the address, or for the
-// engine its name and level.
-func playerLabel(lang string, g *archive.Game, addr string) string {
-	if isEngine(addr) {
-		return tr(lang, "engine.name", g.EngineLevel)
-	}
-	return addr
 }
 
 // newEngineGame handles "new <variant> with engine [level N] [as <side>]

@@ -268,17 +268,6 @@ func (ss *session) deliverMessages() {
 	}
 }
 
-// indent puts two spaces before every line of text that is not blank.
-func indent(text string) string {
-	lines := strings.Split(text, "\n")
-	for i, l := range lines {
-		if l != "" {
-			lines[i] = "  " + l
-		}
-	}
-	return strings.Join(lines, "\n")
-}
-
 // messagesOff reports whether addr wrote "messages off".
 func (ss *session) messagesOff(addr string) bool {
 	if p, ok := ss.players[addr]; ok {

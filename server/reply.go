@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/club"
 	"github.com/taflmail/taflmail/engine"
 )
 
@@ -243,4 +244,49 @@ func capturedText(lang string, caps []engine.Square) string {
 		s = append(s, c.String())
 	}
 	return strings.Join(s, ", ")
+}
+
+// EngineAddress is the address the engine opponent plays under,
+// club.EngineAddress (the club's pages name it too). Its
+// domain, .invalid, is reserved never to exist (RFC 2606 §2): no mail can
+// be delivered to it, and no mail can honestly come from it. The referee
+// ignores every mail From it (ignoreReason), never composes a reply to it
+// (compose) and gives its side of a game no key, so nobody can act as the
+// engine; nobody can challenge it under this address either.
+const EngineAddress = club.EngineAddress
+
+// isEngine reports whether addr is the engine's address.
+func isEngine(addr string) bool { return addr == EngineAddress }
+
+// playerLabel names a player of t in a mail: the address, or for the
+// engine its name and level.
+func playerLabel(lang string, g *archive.Game, addr string) string {
+	if isEngine(addr) {
+		return tr(lang, "engine.name", g.EngineLevel)
+	}
+	return addr
+}
+
+// resultWords is how a finished game ended, in words: "the attackers
+// win", or "no result" for a game annulled by a withdrawal (T3).
+func resultWords(lang string, g *archive.Game) string {
+	if g.Result == "" {
+		return tr(lang, "result.none")
+	}
+	return tr(lang, "result."+g.Result)
+}
+
+// resultWordsFor is resultWords as the player at addr reads it: "you
+// won (the defenders win)", "you lost (…)"; a draw, a game without a
+// result and a reader who is neither player (a spectator) get
+// resultWords. It says it as the games list does (finishedWords).
+func resultWordsFor(lang string, g *archive.Game, addr string) string {
+	mine := sideOf(g, addr)
+	switch {
+	case mine == "" || g.Result == "" || g.Result == "draw":
+		return resultWords(lang, g)
+	case g.Result == mine:
+		return tr(lang, "result.you.won", resultWords(lang, g))
+	}
+	return tr(lang, "result.you.lost", resultWords(lang, g))
 }

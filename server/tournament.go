@@ -348,30 +348,6 @@ func sortedKeys[V any](m map[string]V) []string {
 	return ks
 }
 
-// resultWords is how a finished game ended, in words: "the attackers
-// win", or "no result" for a game annulled by a withdrawal (T3).
-func resultWords(lang string, g *archive.Game) string {
-	if g.Result == "" {
-		return tr(lang, "result.none")
-	}
-	return tr(lang, "result."+g.Result)
-}
-
-// resultWordsFor is resultWords as the player at addr reads it: "you
-// won (the defenders win)", "you lost (…)"; a draw, a game without a
-// result and a reader who is neither player (a spectator) get
-// resultWords. It says it as the games list does (finishedWords).
-func resultWordsFor(lang string, g *archive.Game, addr string) string {
-	mine := sideOf(g, addr)
-	switch {
-	case mine == "" || g.Result == "" || g.Result == "draw":
-		return resultWords(lang, g)
-	case g.Result == mine:
-		return tr(lang, "result.you.won", resultWords(lang, g))
-	}
-	return tr(lang, "result.you.lost", resultWords(lang, g))
-}
-
 // limitEventLeave cuts the players' leave of a tournament game to what
 // the event allows per calendar year (CORRESPONDENCE.md §3.1: a
 // tournament may allow fewer days, or none; clock.LimitLeave), so that
