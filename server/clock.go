@@ -120,6 +120,32 @@ type clockModule struct{}
 
 func (clockModule) name() string { return "clock" }
 
+// offer sets the time control of a new game from its command
+// (newGameControl) and states it, with the leave allowance (clockTerms).
+func (clockModule) offer(ss *session, t *table, c *grammar.NewGameCommand) (offer, error) {
+	tc := newGameControl(c)
+	if tc.Timed() {
+		t.g.TimeControl = tc.String()
+	}
+	return offer{play: func(lang string) string { return ss.srv.clockTerms(lang, tc) }}, nil
+}
+
+// tellGame shows both clocks in every mail about a timed game
+// (clocksText).
+func (clockModule) tellGame(ss *session, lang string, t *table) (header, section string) {
+	return "", ss.clocksText(lang, t)
+}
+
+// syntaxHint gives the accepted forms of a time control under a new
+// command whose time control does not parse (timeControlHint), and of a
+// leave's days under a leave line (leaveDateHint, cmd_leave.go).
+func (clockModule) syntaxHint(ss *session, l commandLine, ge *grammar.Error) string {
+	if h := timeControlHint(ss.lang, l, ge); h != "" {
+		return h
+	}
+	return leaveDateHint(ss.lang, l, ge)
+}
+
 // clockChanges is what one session changes of the clocks beyond the games'
 // rows: the players whose leave changes, with all of their leave
 // (cmd_leave.go), by address.

@@ -132,6 +132,16 @@ func (ss *session) newEngineGame(c *grammar.NewGameCommand, v *engine.Variant) e
 	return nil
 }
 
+// takeChallenge plays a new command that names the engine, or a level,
+// as a game against the engine (newEngineGame), the engineModule's
+// challengeTaker (module.go).
+func (engineModule) takeChallenge(ss *session, c *grammar.NewGameCommand, v *engine.Variant) (bool, error) {
+	if !c.Engine && !hasLevel(c) {
+		return false, nil
+	}
+	return true, ss.newEngineGame(c, v)
+}
+
 // hasLevel reports whether a new command has a level clause ("level 0"
 // included, which the grammar reads as Level 0 like no clause).
 func hasLevel(c *grammar.NewGameCommand) bool {

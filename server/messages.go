@@ -124,6 +124,27 @@ func (ss *session) greeting(t *table) (text, told string, err error) {
 	return text, told, nil
 }
 
+// greetingOffer is the challenger's part of a challenge of t (newGame)
+// for messages: what the challenger is told of their words (greeting)
+// and, for the invitation, those words under a heading naming them.
+func (ss *session) greetingOffer(t *table) (offer, error) {
+	text, told, err := ss.greeting(t)
+	if err != nil {
+		return offer{}, err
+	}
+	var o offer
+	if told != "" {
+		o.told = "\n" + told
+	}
+	if text != "" {
+		from := ss.from
+		o.words = func(lang string) string {
+			return "\n\n" + tr(lang, "message.heading", from) + "\n\n" + indent(text) + "\n"
+		}
+	}
+	return o, nil
+}
+
 // holdsCommand reports whether text has a command line, or a misspelt
 // one (nearLine), above the referee's mail pasted without quote marks
 // (ownStart), whose lines commandLines does not read either.

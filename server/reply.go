@@ -290,3 +290,24 @@ func resultWordsFor(lang string, g *archive.Game, addr string) string {
 	}
 	return tr(lang, "result.you.lost", resultWords(lang, g))
 }
+
+// boardText is game t's board and move list in lang, as every mail about
+// a game ends: labelled with t's id ("board.of") when the mail shows the
+// board of another game too (note.boards).
+func boardText(lang string, t *table, labelled bool) string {
+	var b strings.Builder
+	if labelled {
+		b.WriteString(tr(lang, "board.of", t.g.ID) + "\n")
+	}
+	b.WriteString(t.board(lang) + "\n")
+	b.WriteString(tr(lang, "move.list") + "\n" + t.moveList(lang))
+	return b.String()
+}
+
+// addBoardOf adds to n, the sender's note, a section about game t, which
+// is another game than n's: text, then t's board and move list, labelled
+// with t's id as every board of n then is (note.boards).
+func (ss *session) addBoardOf(n *note, t *table, text string) {
+	n.boards = true
+	ss.addSection(n, text+"\n\n"+boardText(ss.lang, t, true))
+}

@@ -11,6 +11,7 @@ import (
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/club"
 	"github.com/taflmail/taflmail/engine"
+	"github.com/taflmail/taflmail/grammar"
 	"github.com/taflmail/taflmail/tournament"
 )
 
@@ -315,6 +316,27 @@ func (tournamentModule) name() string { return "tournament" }
 func (tournamentModule) collect(ss *session, change *archive.Change) { ss.collectTournament(change) }
 
 func (tournamentModule) beforeReplies(ss *session) { ss.gamesEnded() }
+
+// offer sets whether a new game is rated (the opponent agrees by
+// accepting, CORRESPONDENCE.md §7.3) and states both players' ratings
+// in its variant (ratedTerms).
+func (tournamentModule) offer(ss *session, t *table, c *grammar.NewGameCommand) (offer, error) {
+	t.g.Rated = c.Rated
+	return offer{players: func(lang, opp string) string { return ss.ratedTerms(lang, t.g, opp) }}, nil
+}
+
+// listGames heads the games list with the sender's ratings (ratingsLine)
+// and writes each opponent with theirs in the game's variant
+// (withRating).
+func (tournamentModule) listGames(ss *session) (string, func(*archive.Game, string) string) {
+	return ss.ratingsLine(), func(g *archive.Game, opp string) string { return ss.withRating(opp, g.Variant) }
+}
+
+// tellGame names the event and round in the first line of a mail about a
+// tournament game (eventHeader).
+func (tournamentModule) tellGame(_ *session, lang string, t *table) (header, section string) {
+	return eventHeader(lang, t.g), ""
+}
 
 // collectTournament adds to change what the session changed of
 // tournaments and ratings, and the referee's own mails.
