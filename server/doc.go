@@ -63,7 +63,7 @@
 //
 //   - cmd_accept.go: "accept" and "decline" of an invitation.
 //   - cmd_block.go: "block" and "unblock": no invitations or requests to confirm.
-//   - cmd_board.go: "board": the current position, for a player or a spectator.
+//   - cmd_board.go: "board": the current position, for a player (a module may answer it for a spectator).
 //   - cmd_clock.go: "clock": the time control in words and both players' leave.
 //   - cmd_conditions.go: "if … then …", "conditions" and cancelling them.
 //   - cmd_draw.go: offering, accepting and declining a draw.
@@ -85,7 +85,7 @@
 //   - cmd_takeback.go: "takeback" and its answers, in casual games.
 //   - cmd_tournaments.go: "tournaments": the events open or running.
 //   - cmd_variants.go: "variants": the built-in rule sets.
-//   - cmd_watch.go: "watch" and "unwatch" of a game or an event.
+//   - cmd_watch.go: "watch" and "unwatch" of a game or an event; a spectator's "board".
 //   - cmd_withdraw.go: "withdraw ID" from a tournament.
 //
 // Clocks and timers (docs/clock.md):
@@ -98,7 +98,7 @@
 //
 //   - correspondence.go: what a move does for spectators, messages and conditions.
 //   - spectators.go: the spectators' mails after every change; which ids are a game's.
-//   - messages.go: the prose of a keyed mail relayed to the opponent.
+//   - messages.go: the prose of a keyed mail relayed to the opponent; a challenger's words in the invitation.
 //   - conditions.go: conditional moves: checking, storing, firing.
 //
 // The daily digest:
