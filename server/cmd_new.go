@@ -73,14 +73,13 @@ func (ss *session) newGame(c *grammar.NewGameCommand) error {
 	for _, o := range offers {
 		told += o.told
 	}
-	terms := func(lang, opp string) string { return offerTerms(offers, lang, opp) }
 	oppSide := "defenders"
 	if side == "defenders" {
 		oppSide = "attackers"
 	}
 	// each game a mail starts gets mails of its own (startNote)
 	n := ss.startNote(ss.from, ss.lang, t)
-	ss.addSection(n, tr(ss.lang, "challenge.sent", opp, sideName(ss.lang, side))+told+"\n"+terms(ss.lang, opp))
+	ss.addSection(n, tr(ss.lang, "challenge.sent", opp, sideName(ss.lang, side))+told+"\n"+offerTerms(offers, ss.lang, opp))
 	n.subject = tr(ss.lang, "subject.challenge", variantTitle(ss.lang, v), opp)
 	lang := ss.langOf(opp)
 	var words string
@@ -91,7 +90,7 @@ func (ss *session) newGame(c *grammar.NewGameCommand) error {
 	}
 	n = ss.startNote(opp, lang, t)
 	ss.addSection(n, tr(lang, "invite.body", ss.from, variantTitle(lang, v), sideName(lang, oppSide))+words+"\n"+
-		tr(lang, "invite.rules", catalog.VariantSummary(lang, v))+"\n"+terms(lang, ss.from)+"\n\n"+tr(lang, "invite.how")+"\n"+
+		tr(lang, "invite.rules", catalog.VariantSummary(lang, v))+"\n"+offerTerms(offers, lang, ss.from)+"\n\n"+tr(lang, "invite.how")+"\n"+
 		tr(lang, "invite.block"))
 	n.subject = tr(lang, "subject.invite", variantTitle(lang, v), ss.from)
 	// one step to refuse every invitation: a mail "block" (RFC 2369)
