@@ -354,6 +354,9 @@ func TestModuleHooksMakeNoState(t *testing.T) {
 		if why := ss.unmailed(); why != nil {
 			t.Errorf("unmailed = %v, want none", why)
 		}
+		if header, sections := ss.tellGame("en", tb); header != "" || sections != "" {
+			t.Errorf("tellGame of an untimed casual game = %q, %q, want nothing", header, sections)
+		}
 	}
 	if n := testing.AllocsPerRun(20, run); n != 0 {
 		t.Errorf("the hooks allocated %v times in a session touching no feature, want 0", n)
