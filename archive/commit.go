@@ -98,13 +98,11 @@ func (s *Store) Commit(ctx context.Context, c Change) error {
 	return nil
 }
 
-// written is what a change's write gave its games and tournaments, for
-// settle: by id, and the tournament write whose tournaments got the
-// versions.
+// written is what a change's write gave its games, by id, and what its
+// writes set once it is committed, for settle.
 type written struct {
-	games       map[string]*writtenGame
-	tournaments map[string]int64
-	tournament  *TournamentChange
+	games   map[string]*writtenGame
+	settles []func()
 }
 
 type writtenGame struct {
@@ -121,7 +119,13 @@ func (c *Change) write(ctx context.Context, tx *txn, st *stmts, ws writeSet, now
 		return nil, err
 	}
 	a := &applying{tx: tx, st: st, now: now}
-	if err := c.writeGames(ctx, a, ws); err != nil {
+	if err := c.writeGames(ctx, a); err != nil {
+		return nil, err
+	}
+	if err := ws.apply(ctx, a, slotTakeBacks); err != nil {
+		return nil, err
+	}
+	if err := c.writePlies(ctx, a); err != nil {
 		return nil, err
 	}
 	if err := ws.apply(ctx, a, slotTournament); err != nil {
@@ -143,8 +147,7 @@ func (c *Change) write(ctx context.Context, tx *txn, st *stmts, ws writeSet, now
 			return nil, err
 		}
 	}
-	tc, _ := ws[slotTournament].(*TournamentChange)
-	return &written{games: a.games, tournaments: a.tournaments, tournament: tc}, nil
+	return &written{games: a.games, settles: a.settles}, nil
 }
 
 // sqlInsertMail records a processed mail.
@@ -168,13 +171,10 @@ func (c *Change) writeMail(ctx context.Context, tx *txn, now time.Time) error {
 	return err
 }
 
-// writeGames inserts or updates c.Games, then applies the takebacks of ws
-// and appends the new plies, each in the order of its game ID, and sets
-// a.games to what was written of each game in c.Games by ID. A game not
-// in c.Games that has a ply taken back, new plies or both has its
-// version bumped once. Errors: those of insertGame, updateGame, takeBack
-// and appendPlies ([ErrConflict], [ErrNotFound]).
-func (c *Change) writeGames(ctx context.Context, a *applying, ws writeSet) error {
+// writeGames inserts or updates c.Games and sets a.games to what was
+// written of each by ID. Errors: those of insertGame and updateGame
+// ([ErrConflict], [ErrNotFound]).
+func (c *Change) writeGames(ctx context.Context, a *applying) error {
 	tx, st, now := a.tx, a.st, a.now
 	games := make(map[string]*writtenGame, len(c.Games))
 	for _, g := range c.Games {
@@ -192,18 +192,21 @@ func (c *Change) writeGames(ctx context.Context, a *applying, ws writeSet) error
 		games[g.ID] = w
 	}
 	a.games = games
-	if err := ws.apply(ctx, a, slotTakeBacks); err != nil {
-		return err
-	}
-	takeBacks, _ := ws[slotTakeBacks].(TakeBacks)
+	return nil
+}
+
+// writePlies appends c.NewPlies, in the order of their game IDs, after
+// the games and the takebacks, and updates the ply count of a game in
+// c.Games. A game not in c.Games has its version bumped, unless a
+// takeback of the change bumped it already ([applying.bump]). Errors:
+// those of appendPlies ([ErrConflict], [ErrNotFound]).
+func (c *Change) writePlies(ctx context.Context, a *applying) error {
 	for _, id := range sortedKeys(c.NewPlies) {
-		w, inGames := games[id]
-		_, undone := takeBacks[id]
-		count, err := appendPlies(ctx, tx, id, c.NewPlies[id], !inGames && !undone, now)
+		count, err := appendPlies(ctx, a.tx, id, c.NewPlies[id], a.bump(id), a.now)
 		if err != nil {
 			return err
 		}
-		if inGames {
+		if w, inGames := a.games[id]; inGames {
 			w.plyCount = count
 		}
 	}
@@ -265,19 +268,17 @@ func (c *Change) writeOutbox(ctx context.Context, tx *txn, now time.Time) error 
 	return nil
 }
 
-// settle sets what the archive stored of c's games and tournaments
-// (versions, ply counts, times, lower-case addresses) once the write w
-// is committed.
+// settle sets what the archive stored of c's games (versions, ply
+// counts, times, lower-case addresses) once the write w is committed,
+// then runs what c's writes set then (a tournament's Version).
 func (c *Change) settle(w *written, now time.Time) {
 	for _, g := range c.Games {
 		wg := w.games[g.ID]
 		g.Version, g.PlyCount, g.CreatedAt, g.UpdatedAt = wg.version, wg.plyCount, wg.createdAt, now
 		g.Attackers, g.Defenders, g.Challenger = lower(g.Attackers), lower(g.Defenders), lower(g.Challenger)
 	}
-	if w.tournament != nil {
-		for _, t := range w.tournament.Tournaments {
-			t.Version = w.tournaments[t.ID]
-		}
+	for _, f := range w.settles {
+		f()
 	}
 }
 
@@ -359,8 +360,8 @@ const sqlPlyCount = `SELECT ply_count FROM games WHERE id = ?`
 
 // appendPlies appends plies to game id after checking that they continue
 // the stored ones, and returns the game's ply count after it.
-// bump says whether the append alone bumps the version (it does when the
-// game row is not written in the same change).
+// bump says whether the append bumps the version ([applying.bump]: the
+// game row is not written in the same change, nor bumped by a takeback).
 func appendPlies(ctx context.Context, tx *txn, id string, plies []Ply, bump bool, now time.Time) (int, error) {
 	var count int
 	err := tx.QueryRowContext(ctx, sqlPlyCount, id).Scan(&count)

@@ -4,16 +4,19 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
+	"strings"
 )
 
 // preparedQueries are the statements prepared once per Store: those the
 // referee runs for every mail it decides and for every round of its
 // outbox (docs/performance.md, "Mail loop"). The driver compiles the SQL
 // text of any other statement each time it runs, which the profile of the
-// mail loop showed as a sixth of its CPU. A query joins this list only if
-// no caller runs it again while rows of it are still open in the same
-// transaction: the driver steps a prepared statement in place, so a
-// second run would reset the first one's rows.
+// mail loop showed as a sixth of its CPU. The driver steps a prepared
+// statement in place, so it cannot run again while rows of it are open
+// (it fails with "bad parameter or other API misuse"); a transaction
+// therefore runs such a rerun unprepared (txn.stmt), and any query may
+// join this list.
 var preparedQueries = [...]string{
 	// reading a mail's decision: Processed, Game, Player, Spectators
 	sqlProcessed, sqlProcessedOrHash,
@@ -37,17 +40,31 @@ type prepared map[string]*sql.Stmt
 // prepareQueries prepares preparedQueries on db once the schema is up to
 // date. database/sql prepares each statement on one connection here and
 // on any other connection the first time it runs there (Tx.StmtContext).
-// A query that cannot be prepared is left out and runs unprepared, where
-// it fails as it would have: that happens only for a schema older than
-// the code, which tests build on purpose (Options.migrations).
-func prepareQueries(ctx context.Context, db *sql.DB) prepared {
+//
+// Right after the migrations every query compiles
+// (TestPreparedQueriesPrepare), so a statement that does not prepare
+// means the file's schema is not the one its version says (a table
+// dropped or changed by hand, a damaged file) or the database cannot be
+// read now (I/O, a lock held past the busy timeout, ctx ended). Either
+// should stop the Store where the operator sees it, at Open, not leave
+// it running with a query that fails at the first mail needing it, so
+// the error is returned, naming the query, with the statements prepared
+// so far closed. Only with made-up migrations (Options.migrations,
+// tests of older schemas) is a query that cannot be prepared left out,
+// to run unprepared and fail as it would have: madeUp says so.
+func prepareQueries(ctx context.Context, db *sql.DB, madeUp bool) (prepared, error) {
 	p := make(prepared, len(preparedQueries))
 	for _, q := range preparedQueries {
-		if st, err := db.PrepareContext(ctx, q); err == nil {
+		st, err := db.PrepareContext(ctx, q)
+		switch {
+		case err == nil:
 			p[q] = st
+		case !madeUp:
+			first, _, _ := strings.Cut(q, "\n")
+			return nil, errors.Join(fmt.Errorf("preparing %q: %w", first, err), p.close())
 		}
 	}
-	return p
+	return p, nil
 }
 
 // close closes the statements; it runs in Store.Close once no call is
@@ -68,32 +85,50 @@ func (p prepared) close() error {
 type txn struct {
 	*sql.Tx
 	prepared prepared
-	bound    map[string]*sql.Stmt // statements of prepared bound to Tx
+	bound    map[string]boundStmt // statements of prepared bound to Tx
+}
+
+// boundStmt is a prepared statement bound to a transaction, with the
+// rows its last QueryContext handed out, which may still be open.
+type boundStmt struct {
+	st   *sql.Stmt
+	rows *sql.Rows
 }
 
 // stmt returns the prepared statement of query bound to the transaction,
-// or nil if query is not prepared. database/sql closes it with the
-// transaction.
+// or nil if query is not prepared or rows of the statement are still
+// open: the driver would refuse to run it again before they are closed
+// (TestPreparedRerunWhileRowsOpen), so that run goes unprepared. Rows
+// are closed once read to the end, by Close, or on an error. A *sql.Row
+// holds its rows only until its Scan, which every caller chains to the
+// call. database/sql closes the statement with the transaction.
 func (t *txn) stmt(ctx context.Context, query string) *sql.Stmt {
 	p := t.prepared[query]
 	if p == nil {
 		return nil
 	}
-	if st := t.bound[query]; st != nil {
-		return st
+	if b, ok := t.bound[query]; ok {
+		if b.rows != nil {
+			if _, err := b.rows.Columns(); err == nil { // still open
+				return nil
+			}
+		}
+		return b.st
 	}
 	st := t.Tx.StmtContext(ctx, p)
 	if t.bound == nil {
-		t.bound = make(map[string]*sql.Stmt, 8)
+		t.bound = make(map[string]boundStmt, 8)
 	}
-	t.bound[query] = st
+	t.bound[query] = boundStmt{st: st}
 	return st
 }
 
 // QueryContext is sql.Tx's, through the prepared statement if query has one.
 func (t *txn) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
 	if st := t.stmt(ctx, query); st != nil {
-		return st.QueryContext(ctx, args...)
+		rows, err := st.QueryContext(ctx, args...)
+		t.bound[query] = boundStmt{st: st, rows: rows}
+		return rows, err
 	}
 	return t.Tx.QueryContext(ctx, query, args...)
 }

@@ -2,6 +2,7 @@ package archive
 
 import (
 	"context"
+	"database/sql"
 	"errors"
 	"path/filepath"
 	"strings"
@@ -64,14 +65,14 @@ func TestTxnBindsPreparedStatements(t *testing.T) {
 				return err
 			}
 		}
-		first := tx.bound[sqlProcessed]
+		first := tx.bound[sqlProcessed].st
 		if first == nil {
 			t.Fatal("the listed query is not bound to the transaction")
 		}
 		if err := tx.QueryRowContext(ctx, sqlProcessed, "<none>").Scan(&found); err != nil {
 			return err
 		}
-		if tx.bound[sqlProcessed] != first || len(tx.bound) != 1 {
+		if tx.bound[sqlProcessed].st != first || len(tx.bound) != 1 {
 			t.Errorf("bound = %v; want the one statement, bound once", tx.bound)
 		}
 		var n int
@@ -245,5 +246,112 @@ func TestCloseWaitsForReadOne(t *testing.T) {
 	<-done
 	if readErr != nil {
 		t.Errorf("the read under way = %v", readErr)
+	}
+}
+
+// TestOpenFailsOnUnpreparedQuery: an archive whose schema lacks what a
+// prepared query reads (a table dropped behind the program's back, its
+// version unchanged) is refused at Open with an error naming the query
+// and the cause, and nothing stays open: the lock is free again and the
+// file can be repaired and opened.
+func TestOpenFailsOnUnpreparedQuery(t *testing.T) {
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "taflmail.db")
+	s, err := Open(ctx, path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.db.ExecContext(ctx, `ALTER TABLE mailbox_state RENAME TO mailbox_state_aside`); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	_, err = OpenWith(ctx, path, Options{Exclusive: true})
+	var ae *Error
+	if !errors.As(err, &ae) || ae.Op != "open" ||
+		!strings.Contains(err.Error(), `preparing "`) || !strings.Contains(err.Error(), "no such table") {
+		t.Fatalf("OpenWith(table missing) = %v; want an *Error of op \"open\" naming the query and the missing table", err)
+	}
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = db.ExecContext(ctx, `ALTER TABLE mailbox_state_aside RENAME TO mailbox_state`)
+	db.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err = OpenWith(ctx, path, Options{Exclusive: true})
+	if err != nil {
+		t.Fatalf("OpenWith(repaired) = %v", err)
+	}
+	s.Close()
+}
+
+// TestPreparedRerunWhileRowsOpen: a listed query run again in the same
+// transaction while rows of its first run are still being read (a loop
+// over a game's plies that reads plies inside it) gives both runs all
+// their rows. The driver steps a prepared statement in place, so the
+// second run goes unprepared while the first one's rows are open, and
+// through the statement again once they are closed.
+func TestPreparedRerunWhileRowsOpen(t *testing.T) {
+	ctx := context.Background()
+	s := openPrepared(t)
+	at := time.Date(2026, 12, 7, 4, 0, 0, 0, time.UTC)
+	g := &Game{ID: "G1", Variant: "copenhagen", Attackers: "a@example.org", Defenders: "d@example.org",
+		Challenger: "a@example.org", Status: Active, AttackerToken: "ta", DefenderToken: "td"}
+	if err := s.Commit(ctx, Change{Mail: ProcessedMail{MessageID: "<m1>", Disposition: "applied", At: at},
+		Games: []*Game{g}}); err != nil {
+		t.Fatal(err)
+	}
+	stored, err := s.Game(ctx, "G1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	plies := []Ply{{N: 1, Move: "d1-d3", At: at}, {N: 2, Move: "e1-e2", At: at}, {N: 3, Move: "a4-a2", At: at}}
+	if err := s.Commit(ctx, Change{Mail: ProcessedMail{MessageID: "<m2>", Disposition: "applied", At: at},
+		Games: []*Game{stored}, NewPlies: map[string][]Ply{"G1": plies}}); err != nil {
+		t.Fatal(err)
+	}
+	movesOf := func(tx *txn, inner func()) ([]string, error) {
+		rows, err := tx.QueryContext(ctx, sqlPlies, `["G1"]`)
+		if err != nil {
+			return nil, err
+		}
+		defer rows.Close()
+		var moves []string
+		for rows.Next() {
+			var id, move, msg string
+			var n int
+			var when, avail any
+			if err := rows.Scan(&id, &n, &move, &when, &avail, &msg); err != nil {
+				return nil, err
+			}
+			moves = append(moves, move)
+			inner()
+		}
+		return moves, rows.Err()
+	}
+	err = s.read(ctx, "test", func(tx *txn) error {
+		outer, err := movesOf(tx, func() {
+			if tx.stmt(ctx, sqlPlies) != nil {
+				t.Error("while its rows are open, the statement is handed out again")
+			}
+			inner, err := movesOf(tx, func() {})
+			if err != nil || strings.Join(inner, " ") != "d1-d3 e1-e2 a4-a2" {
+				t.Errorf("inner run = %q, %v; want d1-d3 e1-e2 a4-a2", inner, err)
+			}
+		})
+		if err != nil || strings.Join(outer, " ") != "d1-d3 e1-e2 a4-a2" {
+			t.Errorf("outer run = %q, %v; want d1-d3 e1-e2 a4-a2", outer, err)
+		}
+		if tx.stmt(ctx, sqlPlies) == nil {
+			t.Error("once its rows are closed, the query no longer runs through its statement")
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

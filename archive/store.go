@@ -84,7 +84,9 @@ func Open(ctx context.Context, path string) (*Store, error) {
 // synchronous=FULL (a committed mail survives a power cut), foreign keys on,
 // and write transactions that take the write lock when they begin. A
 // schema newer than this program knows is an error: an old binary never
-// writes to a newer file.
+// writes to a newer file. So is a schema that lacks what the statements
+// prepared at open read (a table dropped by hand): the error names the
+// statement.
 func OpenWith(ctx context.Context, path string, opts Options) (*Store, error) {
 	const op = "open"
 	if path == "" {
@@ -158,7 +160,11 @@ func OpenWith(ctx context.Context, path string, opts Options) (*Store, error) {
 		}
 		return nil, fail(op, err)
 	}
-	s.prepared = prepareQueries(ctx, db)
+	if s.prepared, err = prepareQueries(ctx, db, opts.migrations != nil); err != nil {
+		db.Close()
+		lock.release()
+		return nil, fail(op, err)
+	}
 	return s, nil
 }
 

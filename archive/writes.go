@@ -34,17 +34,40 @@ type Write interface {
 }
 
 // applying is what a write's apply is given: the transaction, its
-// prepared statements, the store's clock, and what the change wrote of
-// its games so far (by ID), which a write that changes them updates.
+// prepared statements, the store's clock, what the change wrote of its
+// games so far (by ID), which a write that changes them updates, and
+// what is to be set on the caller's values once the change is committed.
 type applying struct {
 	tx    *txn
 	st    *stmts
 	now   time.Time
 	games map[string]*writtenGame
-	// tournaments are the versions the tournament write gave its
-	// tournaments, by ID.
-	tournaments map[string]int64
+	// bumped are the games not in the change's Games whose Version a
+	// step of the change has bumped (see bump).
+	bumped map[string]bool
+	// settles run once the change is committed (Change.settle), in the
+	// order the steps added them.
+	settles []func()
 }
+
+// bump reports whether a step that changes game id must bump its
+// Version: not for a game in the change's Games (its update bumped it)
+// nor for one an earlier step bumped, so a change bumps a game once
+// (takebacks, then new plies). It counts the game as bumped.
+func (a *applying) bump(id string) bool {
+	if _, inGames := a.games[id]; inGames || a.bumped[id] {
+		return false
+	}
+	if a.bumped == nil {
+		a.bumped = make(map[string]bool)
+	}
+	a.bumped[id] = true
+	return true
+}
+
+// onCommit has settle run f once the change is committed: for a write
+// that gives the caller's values what was stored (a Version).
+func (a *applying) onCommit(f func()) { a.settles = append(a.settles, f) }
 
 // slot names a kind of [Write] and where Commit checks and applies it:
 // validate and write each call their kinds at fixed points, the points
@@ -259,12 +282,11 @@ func (t TakeBacks) check(c *Change, _ map[string]bool) error { return validateTa
 
 func (t TakeBacks) apply(ctx context.Context, a *applying) error {
 	for _, id := range sortedKeys(t) {
-		w, inGames := a.games[id]
-		count, err := takeBack(ctx, a.tx, id, t[id], !inGames, a.now)
+		count, err := takeBack(ctx, a.tx, id, t[id], a.bump(id), a.now)
 		if err != nil {
 			return err
 		}
-		if inGames {
+		if w, inGames := a.games[id]; inGames {
 			w.plyCount = count
 		}
 	}
@@ -283,8 +305,15 @@ func (c *TournamentChange) check(*Change, map[string]bool) error { return c.vali
 
 func (c *TournamentChange) apply(ctx context.Context, a *applying) error {
 	versions, err := c.write(ctx, a.tx, a.now)
-	a.tournaments = versions
-	return err
+	if err != nil {
+		return err
+	}
+	a.onCommit(func() {
+		for _, t := range c.Tournaments {
+			t.Version = versions[t.ID]
+		}
+	})
+	return nil
 }
 
 // WriteOf returns c's write of type W, if it has one: what a change

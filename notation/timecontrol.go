@@ -142,17 +142,20 @@ func FormatDuration(d time.Duration) string {
 	return b.String()
 }
 
-// SpellDuration writes d (not negative) in days, hours, minutes and
-// seconds, largest first and down to the unit smallest (time.Minute drops
-// the seconds, rounding towards zero), each part only when not zero. The
-// words are the caller's: part writes n of unit (notation.Day, time.Hour,
+// SpellDuration writes d in days, hours, minutes and seconds, largest
+// first and down to the unit smallest (time.Minute drops the seconds,
+// rounding towards zero), each part only when not zero. The words are
+// the caller's: part writes n of unit (notation.Day, time.Hour,
 // time.Minute or time.Second), and join appends a part to the text so
-// far. It returns "" when d is shorter than smallest, so that the caller
-// says zero in its own words. FormatDuration is the notation's own
-// spelling; the referee's mails and the web pages spell durations in the
-// reader's language with this (docs/commands.md, "Replies in German").
+// far. Zero, d shorter than smallest and d below zero alike, is 0 of
+// the largest unit, part(Day, 0), as FormatDuration writes "0d", and to
+// the second 0 seconds, part(time.Second, 0) (a clock run down).
+// FormatDuration is the notation's own spelling; the referee's mails
+// (server/internal/catalog) and the web pages (web/units.go) spell
+// durations in the reader's language with this, each with the words of
+// its own catalogue (docs/commands.md, "Replies in German").
 func SpellDuration(d, smallest time.Duration, part func(unit time.Duration, n int) string, join func(text, part string) string) string {
-	d = d.Truncate(smallest)
+	d = max(d, 0).Truncate(smallest)
 	text := ""
 	for _, unit := range []time.Duration{Day, time.Hour, time.Minute, time.Second} {
 		if unit < smallest {
@@ -169,7 +172,14 @@ func SpellDuration(d, smallest time.Duration, part func(unit time.Duration, n in
 			text = join(text, part(unit, n))
 		}
 	}
-	return text
+	switch {
+	case text != "":
+		return text
+	case smallest < time.Minute:
+		return part(time.Second, 0)
+	default:
+		return part(Day, 0)
+	}
 }
 
 // Leave is one leave interval of a player: whole UTC days from First to

@@ -24,39 +24,6 @@ import (
 // accounting; the clock module fires the timers when they fall due
 // (clock_timers.go), asked by the scheduler (scheduler.go).
 
-// availSlack is how much later than its arrival a ply may be committed
-// and still count as committed on arrival: the opponent's clock starts at
-// the arrival. A later commit (the daemon was down) is stored as the
-// ply's Avail and starts the opponent's clock there instead
-// (CORRESPONDENCE.md §2.1); a poll interval of delay is not an outage.
-const availSlack = time.Minute
-
-// arrival returns when the session's mail reached the mailbox: its IMAP
-// INTERNALDATE (mailer.Message.Arrived), never its Date: header, which
-// the sender writes (Decision C2). A mail without one (handed in directly),
-// and every cause that is no mail, arrived now; an arrival after now (the IMAP server's clock runs ahead)
-// counts as now.
-func (ss *session) arrival() time.Time {
-	var a time.Time
-	if m := ss.cause.mail; m != nil {
-		a = m.Arrived
-	}
-	if a.IsZero() || a.After(ss.now) {
-		return ss.now
-	}
-	return a
-}
-
-// plyTimes returns the arrival and the commit time (when notably later,
-// see availSlack) of a ply the session's mail carries.
-func (ss *session) plyTimes() (at, avail time.Time) {
-	at = ss.arrival()
-	if ss.now.Sub(at) >= availSlack {
-		avail = ss.now
-	}
-	return at, avail
-}
-
 // control returns a game's time control: none for an untimed game and for
 // a TimeControl the referee did not write (an older game's free text).
 func control(g *archive.Game) notation.TimeControl {
@@ -153,6 +120,32 @@ func timerKind(k clock.TimerKind) archive.TimerKind {
 type clockModule struct{}
 
 func (clockModule) name() string { return "clock" }
+
+// offer sets the time control of a new game from its command
+// (newGameControl) and states it, with the leave allowance (clockTerms).
+func (clockModule) offer(ss *session, t *table, c *grammar.NewGameCommand) (offer, error) {
+	tc := newGameControl(c)
+	if tc.Timed() {
+		t.g.TimeControl = tc.String()
+	}
+	return offer{play: func(lang string) string { return ss.srv.clockTerms(lang, tc) }}, nil
+}
+
+// tellGame shows both clocks in every mail about a timed game
+// (clocksText).
+func (clockModule) tellGame(ss *session, lang string, t *table) (header, section string) {
+	return "", ss.clocksText(lang, t)
+}
+
+// syntaxHint gives the accepted forms of a time control under a new
+// command whose time control does not parse (timeControlHint), and of a
+// leave's days under a leave line (leaveDateHint, cmd_leave.go).
+func (clockModule) syntaxHint(ss *session, l commandLine, ge *grammar.Error) string {
+	if h := timeControlHint(ss.lang, l, ge); h != "" {
+		return h
+	}
+	return leaveDateHint(ss.lang, l, ge)
+}
 
 // clockChanges is what one session changes of the clocks beyond the games'
 // rows: the players whose leave changes, with all of their leave

@@ -40,9 +40,8 @@ func (ss *session) games(*grammar.GamesCommand) error {
 		return nil
 	}
 	var b strings.Builder
-	if r := ss.ratingsLine(); r != "" {
-		b.WriteString(r + "\n\n")
-	}
+	head, labelOf := ss.listGames() // the modules' gamesListers: the sender's ratings, the opponents' (module.go)
+	b.WriteString(head)
 	b.WriteString(tr(ss.lang, "games.header") + "\n")
 	type entry struct {
 		g     *archive.Game
@@ -58,11 +57,10 @@ func (ss *session) games(*grammar.GamesCommand) error {
 				continue
 			}
 		}
-		opp, label := opponentOf(g, ss.from), ""
-		if isEngine(opp) {
-			label = playerLabel(ss.lang, g, opp)
-		} else {
-			label = ss.withRating(opp, g.Variant)
+		opp := opponentOf(g, ss.from)
+		label := playerLabel(ss.lang, g, opp)
+		if !isEngine(opp) && labelOf != nil {
+			label = labelOf(g, opp)
 		}
 		e := entry{g, clip(label)}
 		entries = append(entries, e)

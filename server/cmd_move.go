@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"time"
 
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/engine"
@@ -58,7 +59,7 @@ func (ss *session) move(c *grammar.MoveCommand) error {
 	t.pos = next
 	t.last = &r
 	t.changed = true
-	at, avail := ss.plyTimes() // its arrival, never the Date: header (clock.go)
+	at, avail := ss.plyTimes() // its arrival, never the Date: header
 	t.newPlies = append(t.newPlies, archive.Ply{N: t.g.PlyCount + len(t.newPlies) + 1, Move: plyText(r, king), At: at, Avail: avail, MessageID: ss.cause.seed})
 	opp := opponentOf(t.g, ss.from)
 	if t.g.DrawOfferBy != "" {
@@ -156,4 +157,37 @@ func squareList(marks []grammar.Square) string {
 		s = append(s, m.String())
 	}
 	return strings.Join(s, ", ")
+}
+
+// availSlack is how much later than its arrival a ply may be committed
+// and still count as committed on arrival: the opponent's clock starts at
+// the arrival. A later commit (the daemon was down) is stored as the
+// ply's Avail and starts the opponent's clock there instead
+// (CORRESPONDENCE.md §2.1); a poll interval of delay is not an outage.
+const availSlack = time.Minute
+
+// arrival returns when the session's mail reached the mailbox: its IMAP
+// INTERNALDATE (mailer.Message.Arrived), never its Date: header, which
+// the sender writes (Decision C2). A mail without one (handed in directly),
+// and every cause that is no mail, arrived now; an arrival after now (the IMAP server's clock runs ahead)
+// counts as now.
+func (ss *session) arrival() time.Time {
+	var a time.Time
+	if m := ss.cause.mail; m != nil {
+		a = m.Arrived
+	}
+	if a.IsZero() || a.After(ss.now) {
+		return ss.now
+	}
+	return a
+}
+
+// plyTimes returns the arrival and the commit time (when notably later,
+// see availSlack) of a ply the session's mail carries.
+func (ss *session) plyTimes() (at, avail time.Time) {
+	at = ss.arrival()
+	if ss.now.Sub(at) >= availSlack {
+		avail = ss.now
+	}
+	return at, avail
 }

@@ -19,16 +19,20 @@ func init() {
 
 // newGame handles "new <variant> with <address> [as <side>] [time
 // <control>]": it creates an invited game and sends the invitation (with
-// the variant's rules in brief, the time control and the leave allowance)
-// to the opponent and a confirmation to the challenger, each with their
-// own key. Without a time control the game is untimed (Decision C1).
+// the variant's rules in brief and the game's terms) to the opponent and
+// a confirmation to the challenger, each with their own key. A module
+// may play the command itself (its challengeTaker, module.go: a game
+// against the engine); the modules set their terms of the game from the
+// command and write them into both mails (their offerWriters: the
+// challenger's words to the opponent, the time control and the leave
+// allowance, whether it is rated and both players' ratings).
 func (ss *session) newGame(c *grammar.NewGameCommand) error {
 	v, err := ss.variantNamed(c.Variant)
 	if err != nil {
 		return err
 	}
-	if c.Engine || hasLevel(c) {
-		return ss.newEngineGame(c, v) // engine.go
+	if took, err := ss.takeChallenge(c, v); took {
+		return err
 	}
 	addr, err := mail.ParseAddress(strings.Trim(c.Opponent, "<>"))
 	if err != nil {
@@ -61,39 +65,55 @@ func (ss *session) newGame(c *grammar.NewGameCommand) error {
 	if err != nil {
 		return err
 	}
-	tc := newGameControl(c)
-	if tc.Timed() {
-		t.g.TimeControl = tc.String()
+	offers, err := ss.offers(t, c)
+	if err != nil {
+		return err
 	}
-	t.g.Rated = c.Rated // the opponent agrees by accepting (CORRESPONDENCE.md §7.3)
-	terms := func(lang, opp string) string { return ss.srv.clockTerms(lang, tc) + ss.ratedTerms(lang, t.g, opp) }
+	var told string
+	for _, o := range offers {
+		told += o.told
+	}
 	oppSide := "defenders"
 	if side == "defenders" {
 		oppSide = "attackers"
 	}
-	greeting, told, err := ss.greeting(t) // the challenger's own words, for the invitation (messages.go)
-	if err != nil {
-		return err
-	}
-	if told != "" {
-		told = "\n" + told
-	}
 	// each game a mail starts gets mails of its own (startNote)
 	n := ss.startNote(ss.from, ss.lang, t)
-	ss.addSection(n, tr(ss.lang, "challenge.sent", opp, sideName(ss.lang, side))+told+"\n"+terms(ss.lang, opp))
+	ss.addSection(n, tr(ss.lang, "challenge.sent", opp, sideName(ss.lang, side))+told+"\n"+offerTerms(offers, ss.lang, opp))
 	n.subject = tr(ss.lang, "subject.challenge", variantTitle(ss.lang, v), opp)
 	lang := ss.langOf(opp)
-	if greeting != "" {
-		greeting = "\n\n" + tr(lang, "message.heading", ss.from) + "\n\n" + indent(greeting) + "\n"
+	var words string
+	for _, o := range offers {
+		if o.words != nil {
+			words += o.words(lang)
+		}
 	}
 	n = ss.startNote(opp, lang, t)
-	ss.addSection(n, tr(lang, "invite.body", ss.from, variantTitle(lang, v), sideName(lang, oppSide))+greeting+"\n"+
-		tr(lang, "invite.rules", catalog.VariantSummary(lang, v))+"\n"+terms(lang, ss.from)+"\n\n"+tr(lang, "invite.how")+"\n"+
+	ss.addSection(n, tr(lang, "invite.body", ss.from, variantTitle(lang, v), sideName(lang, oppSide))+words+"\n"+
+		tr(lang, "invite.rules", catalog.VariantSummary(lang, v))+"\n"+offerTerms(offers, lang, ss.from)+"\n\n"+tr(lang, "invite.how")+"\n"+
 		tr(lang, "invite.block"))
 	n.subject = tr(lang, "subject.invite", variantTitle(lang, v), ss.from)
 	// one step to refuse every invitation: a mail "block" (RFC 2369)
 	n.headers = map[string]string{"List-Unsubscribe": ss.srv.mailtoSubject("block")}
 	return nil
+}
+
+// offerTerms writes the terms of a challenge the modules offer (offer),
+// in lang to the reader whose opponent is opp: how the game is played,
+// then what its players bring to it, each in the registry's order.
+func offerTerms(offers []offer, lang, opp string) string {
+	var s string
+	for _, o := range offers {
+		if o.play != nil {
+			s += o.play(lang)
+		}
+	}
+	for _, o := range offers {
+		if o.players != nil {
+			s += o.players(lang, opp)
+		}
+	}
+	return s
 }
 
 // mayInvite refuses a challenge to opp that would mail an address that
@@ -187,8 +207,8 @@ const maxChallengesPerHour = 5
 // challengeLimit refuses a challenge when the sender has sent
 // maxChallengesPerHour in the last hour (recentChallenges), saying how
 // many and from when the next one is taken: when enough of them have left
-// the hour's window, written in the sender's digest zone if they set one
-// (digestStamp), else in UTC as catalog.Instant writes it.
+// the hour's window, written for the sender (instant: in their digest
+// zone if they set one, else in UTC as catalog.Instant writes it).
 func (ss *session) challengeLimit() error {
 	sent, err := ss.recentChallenges()
 	if err != nil {
@@ -204,11 +224,7 @@ func (ss *session) challengeLimit() error {
 	if t := next.Truncate(time.Second); !t.Equal(next) {
 		next = t.Add(time.Second) // a stamp of whole seconds never names a moment still inside
 	}
-	zone := ""
-	if p, ok := ss.players[ss.from]; ok {
-		zone = p.DigestZone
-	}
-	return ss.refuse("err.challenges", len(sent), digestStamp(ss.lang, next, ss.srv.storedZone(ss.from, zone), zone))
+	return ss.refuse("err.challenges", len(sent), ss.instant(ss.lang, next, ss.from))
 }
 
 // recentChallenges returns when each game the sender challenged in the

@@ -146,9 +146,8 @@ func (ss *session) watchReply(t *table, id string, was *archive.Spectator, resul
 	}
 	// the reply is about another game of the sender's: this one's board
 	// goes into the text, and each board says whose game it shows
-	n2.boards = true
 	n2.other = tr(ss.lang, "subject.watch.other", id, variantTitle(ss.lang, t.v))
-	ss.addSection(n2, text+"\n\n"+tr(ss.lang, "board.of", id)+"\n"+t.board(ss.lang)+"\n"+tr(ss.lang, "move.list")+"\n"+t.moveList(ss.lang))
+	ss.addBoardOf(n2, t, text)
 }
 
 // watchConsent decides whether the sender's "watch" of what ("watch
@@ -332,4 +331,60 @@ func (ss *session) watchBudget(c *grammar.WatchCommand) (archive.MailBudget, err
 		}
 	}
 	return archive.JunkBudget, nil
+}
+
+// watchedBoard answers a spectator's "board" (the correspondence
+// module's boardShower): when the mail names a game the sender watches
+// (watchedGame), with the position as their mails show it
+// (spectatorBoard). False for any other mail; err is an archive failure.
+func (ss *session) watchedBoard() (bool, error) {
+	t, err := ss.watchedGame()
+	if t == nil || err != nil {
+		return err != nil, err
+	}
+	ss.spectatorBoard(t)
+	return true, nil
+}
+
+// watchedGame returns the one game the mail names when the sender does
+// not play in it but watches it, and it is not private (docs/commands.md,
+// "private": its spectators are removed anyway); nil for anything else,
+// which gameForCommand then refuses. Only an archive failure is returned.
+func (ss *session) watchedGame() (*table, error) {
+	if ss.ref.id == "" || len(ss.ref.several) > 1 {
+		return nil, nil
+	}
+	t, err := ss.table(ss.ref.id)
+	var r *refusal
+	if errors.As(err, &r) {
+		return nil, nil
+	}
+	if err != nil || sideOf(t.g, ss.from) != "" || privateGame(t.g) {
+		return nil, err
+	}
+	sp, _, err := ss.spectatorOf(t.g.ID)
+	if err != nil || sp == nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// spectatorBoard answers a spectator's "board" as their mails show the
+// game: its tag without a key, whose move it is (or the result), the
+// board and the move list, and how to stop watching. Nothing in it lets
+// the spectator move (docs/security.md, Spectators).
+func (ss *session) spectatorBoard(t *table) {
+	n := ss.noteFor(ss.from, ss.lang, nil)
+	text := tr(ss.lang, "watch.tomove", t.moveNumber(), sideName(ss.lang, t.toMove())) + "\n" + tr(ss.lang, "watch.how", t.g.ID)
+	if t.g.Status == archive.Finished {
+		text = tr(ss.lang, "over.result", resultText(ss.lang, t), t.g.ID)
+	}
+	if n.game != nil && n.game != t {
+		ss.addBoardOf(n, t, text)
+		return
+	}
+	n.game = t
+	n.subject = ss.spectatorSubject(t, ss.lang)
+	n.headers = ss.srv.unsubscribeHeaders(ss.from, "unwatch "+t.g.ID)
+	ss.addSection(n, text)
 }

@@ -1,7 +1,9 @@
 package server
 
 import (
+	"bytes"
 	"fmt"
+	"net/mail"
 	"strings"
 	"unicode/utf8"
 
@@ -141,8 +143,8 @@ func (ss *session) outgoing(i int, n *note, gameID, token string) mailer.Outgoin
 // thread sets In-Reply-To and References of o, the mail of note n: the
 // sender's reply answers the cause's mail (its ids that are valid), a
 // mail to another player continues that player's thread of the game, and
-// a reply that takes the place of a held one is threaded as that one was
-// (engine_hold.go).
+// a reply that takes the place of a held one (note.replaces) is threaded
+// as that one was.
 func (ss *session) thread(o *mailer.Outgoing, n *note) {
 	if n.to == ss.from {
 		// a hostile mail's ids may not be writable: thread what can be
@@ -240,13 +242,18 @@ func tableRow(row string, hang int) string {
 
 // body writes a reply: the game header, the sections, the board, the move
 // list and the key, then the signature. A game that ended without starting
-// (archive.Declined) gets only the header and the sections.
+// (archive.Declined) gets only the header and the sections. The modules
+// add to the header and a section of their own before the board (their
+// gameTellers, module.go: the event of a tournament game, the clocks).
 func (ss *session) body(n *note) string {
 	var b strings.Builder
 	b.WriteString(tr(n.lang, "greeting") + "\n\n")
 	t := n.game
+	var sections string // the modules' own
 	if t != nil {
-		b.WriteString(tr(n.lang, "game.header", t.g.ID, variantTitle(n.lang, t.v)) + eventHeader(n.lang, t.g) + "\n")
+		var header string
+		header, sections = ss.tellGame(n.lang, t)
+		b.WriteString(tr(n.lang, "game.header", t.g.ID, variantTitle(n.lang, t.v)) + header + "\n")
 		b.WriteString(tr(n.lang, "game.players", playerLabel(n.lang, t.g, t.g.Attackers), playerLabel(n.lang, t.g, t.g.Defenders)) + "\n\n")
 	}
 	for _, s := range n.sections {
@@ -256,18 +263,40 @@ func (ss *session) body(n *note) string {
 		// a declined, withdrawn, expired or undeliverable challenge never
 		// starts: no board with a side to move, no move list, no key
 		// (trial 22); its sections say how it ended
-		if c := ss.clocksText(n.lang, t); c != "" {
-			b.WriteString(c + "\n\n") // both clocks in every mail (clock.go)
-		}
-		if n.boards {
-			b.WriteString(tr(n.lang, "board.of", t.g.ID) + "\n")
-		}
-		b.WriteString(t.board(n.lang) + "\n")
-		b.WriteString(tr(n.lang, "move.list") + "\n" + t.moveList(n.lang) + "\n")
+		b.WriteString(sections)
+		b.WriteString(boardText(n.lang, t, n.boards) + "\n")
 		if tok := tokenOf(t.g, n.to); tok != "" {
 			b.WriteString(tr(n.lang, "game.key", tok) + "\n\n")
 		}
 	}
 	b.WriteString(tr(n.lang, "signature") + "\n")
 	return b.String()
+}
+
+// indent puts two spaces before every line of text that is not blank.
+func indent(text string) string {
+	lines := strings.Split(text, "\n")
+	for i, l := range lines {
+		if l != "" {
+			lines[i] = "  " + l
+		}
+	}
+	return strings.Join(lines, "\n")
+}
+
+// heldThread returns the In-Reply-To and References of the mail raw (a
+// held reply), ids without angle brackets, so that the mail taking its
+// place answers the player's mail as it would have; ok is false when raw
+// cannot be read.
+func heldThread(raw []byte) (inReplyTo string, refs []string, ok bool) {
+	m, err := mail.ReadMessage(bytes.NewReader(raw))
+	if err != nil {
+		return "", nil, false
+	}
+	strip := func(id string) string { return strings.TrimSuffix(strings.TrimPrefix(id, "<"), ">") }
+	inReplyTo = strip(strings.TrimSpace(m.Header.Get("In-Reply-To")))
+	for _, id := range strings.Fields(m.Header.Get("References")) {
+		refs = append(refs, strip(id))
+	}
+	return inReplyTo, refs, true
 }

@@ -1,10 +1,10 @@
 package server
 
 import (
-	"github.com/taflmail/taflmail/grammar"
 	"maps"
 
 	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/grammar"
 )
 
 // What correspondence players expect (issue 12): spectators
@@ -96,6 +96,15 @@ func (correspondenceModule) afterPly(ss *session, t *table) error {
 }
 
 func (correspondenceModule) positionShown(ss *session, t *table) { ss.spectate(t) }
+
+// offer relays the challenger's words to the invited player (greeting,
+// messages.go).
+func (correspondenceModule) offer(ss *session, t *table, _ *grammar.NewGameCommand) (offer, error) {
+	return ss.greetingOffer(t)
+}
+
+// showBoard answers a spectator's "board" (watchedBoard, cmd_watch.go).
+func (correspondenceModule) showBoard(ss *session) (bool, error) { return ss.watchedBoard() }
 
 func (correspondenceModule) keepProse(ss *session) bool { return ss.relayOnly() }
 

@@ -77,6 +77,20 @@ func (digestModule) overdueWait(ctx context.Context, s *Server, now time.Time) (
 	return 0, err != nil || len(ds) > 0
 }
 
+// instant writes an instant for a player who set the digest in a time
+// zone of their own in that zone, with its name (digestStamp,
+// digest_zone.go); "" for anyone else.
+func (digestModule) instant(ss *session, lang string, t time.Time, addr string) string {
+	zone := ""
+	if p, ok := ss.players[addr]; ok {
+		zone = p.DigestZone
+	}
+	if zone == "" {
+		return ""
+	}
+	return digestStamp(lang, t, ss.srv.storedZone(addr, zone), zone)
+}
+
 // held reports whether note n is held back for the daily digest: it goes
 // to a player other than the sender who chose the digest, about a game
 // still running, and holds nothing but the news of a ply (tellNews).

@@ -36,7 +36,7 @@
 //   - ownmail.go: the referee's own lines, from its catalogues, that end what is read of a mail pasting them unquoted.
 //   - registry.go: which handler runs which grammar command; the help overview's lines.
 //   - game.go: table, one game being worked on: replayed position, board, move list, record.
-//   - reply.go: texts several commands share: the position after a change, status, result.
+//   - reply.go: texts several commands share: the position after a change, status, result, a player's label (the engine by its level).
 //   - compose.go: notes → outgoing mails: subject, body, threading, the loop header.
 //   - ids.go: game ids, keys; the game a mail names in its subject, thread (internal/msgid) or text.
 //   - start.go: GameStart, StartGames: games an organiser paired, started without a challenge.
@@ -65,7 +65,7 @@
 //
 //   - cmd_accept.go: "accept" and "decline" of an invitation.
 //   - cmd_block.go: "block" and "unblock": no invitations or requests to confirm.
-//   - cmd_board.go: "board": the current position, for a player or a spectator.
+//   - cmd_board.go: "board": the current position, for a player (a module may answer it for a spectator).
 //   - cmd_clock.go: "clock": the time control in words and both players' leave.
 //   - cmd_conditions.go: "if … then …", "conditions" and cancelling them.
 //   - cmd_draw.go: offering, accepting and declining a draw.
@@ -76,7 +76,7 @@
 //   - cmd_language.go: "language": the sender's reply language.
 //   - cmd_leave.go: "leave": days of leave left, taking and cancelling leave.
 //   - cmd_messages.go: "messages": relaying opponents' messages on or off.
-//   - cmd_move.go: a move: who may move, the move-number guard, capture marks.
+//   - cmd_move.go: a move: who may move, the move-number guard, capture marks, the ply's times.
 //   - cmd_name.go: "name": the public name in exports; its module.
 //   - cmd_new.go: "new VARIANT with ADDRESS": a challenge and its invitation.
 //   - cmd_notify.go: "notify": every mail, or a daily digest at a time and zone.
@@ -87,7 +87,7 @@
 //   - cmd_takeback.go: "takeback" and its answers, in casual games.
 //   - cmd_tournaments.go: "tournaments": the events open or running.
 //   - cmd_variants.go: "variants": the built-in rule sets.
-//   - cmd_watch.go: "watch" and "unwatch" of a game or an event.
+//   - cmd_watch.go: "watch" and "unwatch" of a game or an event; a spectator's "board".
 //   - cmd_withdraw.go: "withdraw ID" from a tournament.
 //
 // Clocks and timers (docs/clock.md):
@@ -100,7 +100,7 @@
 //
 //   - correspondence.go: what a move does for spectators, messages and conditions.
 //   - spectators.go: the spectators' mails after every change; which ids are a game's.
-//   - messages.go: the prose of a keyed mail relayed to the opponent.
+//   - messages.go: the prose of a keyed mail relayed to the opponent; a challenger's words in the invitation.
 //   - conditions.go: conditional moves: checking, storing, firing.
 //
 // The daily digest:

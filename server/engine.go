@@ -50,15 +50,6 @@ func engineSide(g *archive.Game) string {
 	return sideOf(g, EngineAddress)
 }
 
-// playerLabel names a player of t in a mail: the address, or for the
-// engine its name and level.
-func playerLabel(lang string, g *archive.Game, addr string) string {
-	if isEngine(addr) {
-		return tr(lang, "engine.name", g.EngineLevel)
-	}
-	return addr
-}
-
 // newEngineGame handles "new <variant> with engine [level N] [as <side>]
 // [time <control>]": a running game of the sender against the engine at
 // once, without an invitation. The engine plays at level N
@@ -135,6 +126,16 @@ func (ss *session) newEngineGame(c *grammar.NewGameCommand, v *engine.Variant) e
 	ss.addSection(ss.startNote(ss.from, ss.lang, t), tr(ss.lang, "engine.started", variantTitle(ss.lang, v), int(level), sideName(ss.lang, side))+"\n"+ss.srv.clockTerms(ss.lang, tc))
 	ss.showPosition(t)
 	return nil
+}
+
+// takeChallenge plays a new command that names the engine, or a level,
+// as a game against the engine (newEngineGame), the engineModule's
+// challengeTaker (module.go).
+func (engineModule) takeChallenge(ss *session, c *grammar.NewGameCommand, v *engine.Variant) (bool, error) {
+	if !c.Engine && !hasLevel(c) {
+		return false, nil
+	}
+	return true, ss.newEngineGame(c, v)
 }
 
 // hasLevel reports whether a new command has a level clause ("level 0"

@@ -1,14 +1,12 @@
 package server
 
 import (
-	"bytes"
 	"errors"
-	"github.com/taflmail/taflmail/server/internal/engineturn"
-	"net/mail"
 	"strings"
 
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/search"
+	"github.com/taflmail/taflmail/server/internal/engineturn"
 )
 
 // One mail per move against the engine (issue 22 §5, docs/engine.md).
@@ -103,21 +101,4 @@ func (ss *session) takeHeld(t *table, key string) ([]int64, error) {
 		ss.addSection(n, held.Carry)
 	}
 	return []int64{held.ID}, nil
-}
-
-// heldThread returns the In-Reply-To and References of the mail raw (a
-// held reply), ids without angle brackets, so that the mail taking its
-// place answers the player's mail as it would have; ok is false when raw
-// cannot be read.
-func heldThread(raw []byte) (inReplyTo string, refs []string, ok bool) {
-	m, err := mail.ReadMessage(bytes.NewReader(raw))
-	if err != nil {
-		return "", nil, false
-	}
-	strip := func(id string) string { return strings.TrimSuffix(strings.TrimPrefix(id, "<"), ">") }
-	inReplyTo = strip(strings.TrimSpace(m.Header.Get("In-Reply-To")))
-	for _, id := range strings.Fields(m.Header.Get("References")) {
-		refs = append(refs, strip(id))
-	}
-	return inReplyTo, refs, true
 }

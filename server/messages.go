@@ -124,6 +124,27 @@ func (ss *session) greeting(t *table) (text, told string, err error) {
 	return text, told, nil
 }
 
+// greetingOffer is the challenger's part of a challenge of t (newGame)
+// for messages: what the challenger is told of their words (greeting)
+// and, for the invitation, those words under a heading naming them.
+func (ss *session) greetingOffer(t *table) (offer, error) {
+	text, told, err := ss.greeting(t)
+	if err != nil {
+		return offer{}, err
+	}
+	var o offer
+	if told != "" {
+		o.told = "\n" + told
+	}
+	if text != "" {
+		from := ss.from
+		o.words = func(lang string) string {
+			return "\n\n" + tr(lang, "message.heading", from) + "\n\n" + indent(text) + "\n"
+		}
+	}
+	return o, nil
+}
+
 // holdsCommand reports whether text has a command line, or a misspelt
 // one (nearLine), above the referee's mail pasted without quote marks
 // (ownStart), whose lines commandLines does not read either.
@@ -266,17 +287,6 @@ func (ss *session) deliverMessages() {
 			delete(corrOf(ss).quiet, t.g.ID) // delivering is a change the loop breaker must not hide
 		}
 	}
-}
-
-// indent puts two spaces before every line of text that is not blank.
-func indent(text string) string {
-	lines := strings.Split(text, "\n")
-	for i, l := range lines {
-		if l != "" {
-			lines[i] = "  " + l
-		}
-	}
-	return strings.Join(lines, "\n")
 }
 
 // messagesOff reports whether addr wrote "messages off".

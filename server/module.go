@@ -5,7 +5,9 @@ import (
 	"time"
 
 	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/engine"
 	"github.com/taflmail/taflmail/grammar"
+	"github.com/taflmail/taflmail/server/internal/catalog"
 )
 
 // Features as modules (issue 19 §2). The core (a mail's commands, its
@@ -476,4 +478,183 @@ func (ss *session) startedTerms(lang string, t *table) string {
 		}
 	}
 	return text
+}
+
+// The hooks of a mail's commands and replies: what a feature adds to a
+// challenge, a "board", the games list, every mail about a game, the
+// hint under a line that does not parse, and an instant written for a
+// player. The core asks them where it once called the feature by name.
+
+// challengeTaker may play a new command c for variant v itself
+// (newGame, before the core checks anything of a challenge): true when
+// it took c, with the command's error (the engine opponent's games).
+type challengeTaker interface {
+	takeChallenge(ss *session, c *grammar.NewGameCommand, v *engine.Variant) (bool, error)
+}
+
+// offerWriter takes part in the challenge that offers the new game t
+// (newGame, once t is made): it sets its terms of t from the new command
+// c and returns what the challenger's confirmation and the invitation
+// say of them. An error fails the command.
+type offerWriter interface {
+	offer(ss *session, t *table, c *grammar.NewGameCommand) (offer, error)
+}
+
+// offer is one module's part in the two mails of a challenge (newGame),
+// each part "" or nil for nothing. told ends the first line of the
+// challenger's confirmation and words(lang) the first line of the
+// invitation, in the invited player's language, their leading line
+// break included (the challenger's own words to the opponent, and what
+// became of them). The terms under both mails state first how the game
+// is played, play(lang) (its time control), then what its players bring
+// to it, players(lang, opp) (their ratings), to the reader whose
+// opponent is opp; each part in the registry's order.
+type offer struct {
+	told    string
+	words   func(lang string) string
+	play    func(lang string) string
+	players func(lang, opp string) string
+}
+
+// boardShower may answer a "board" for a game the sender does not play
+// (board, before the core looks for the sender's own game): true when
+// it answered it; err is an archive failure, which fails the mail.
+type boardShower interface {
+	showBoard(ss *session) (bool, error)
+}
+
+// gamesLister adds to the sender's list of games (games): head, a line
+// above the list ("" for none), and label, how it writes the opponent
+// opp of a listed game g (nil to leave the address; an engine opponent
+// is always the core's playerLabel).
+type gamesLister interface {
+	listGames(ss *session) (head string, label func(g *archive.Game, opp string) string)
+}
+
+// gameTeller returns what the feature adds to every mail about game t
+// read in lang (body): header ends the mail's first line, after the
+// game's id and variant; section stands after the note's sections,
+// before the board, in the mail of a game that started ("" for nothing
+// of either).
+type gameTeller interface {
+	tellGame(ss *session, lang string, t *table) (header, section string)
+}
+
+// syntaxHinter returns a hint for command line l, which does not parse
+// (ge its grammar error, nil when it is none), or "" (syntaxHint, after
+// the hint for a move's dash, before those for a misspelt command and a
+// square beyond the board).
+type syntaxHinter interface {
+	syntaxHint(ss *session, l commandLine, ge *grammar.Error) string
+}
+
+// instantWriter writes the instant t in lang for the reader at addr as
+// the feature has them read it (the daily digest: in the time zone addr
+// chose), or "" to leave it to the core, which writes it in UTC
+// (catalog.Instant).
+type instantWriter interface {
+	instant(ss *session, lang string, t time.Time, addr string) string
+}
+
+// takeChallenge offers the new command c to the challengeTakers, in
+// registry order: true, with the command's error, when one took it.
+func (ss *session) takeChallenge(c *grammar.NewGameCommand, v *engine.Variant) (bool, error) {
+	for _, m := range modules {
+		if k, ok := m.(challengeTaker); ok {
+			if took, err := k.takeChallenge(ss, c, v); took {
+				return true, err
+			}
+		}
+	}
+	return false, nil
+}
+
+// offers returns the part of every offerWriter in the challenge of t,
+// in registry order, and stops at the first error.
+func (ss *session) offers(t *table, c *grammar.NewGameCommand) ([]offer, error) {
+	var out []offer
+	for _, m := range modules {
+		if w, ok := m.(offerWriter); ok {
+			o, err := w.offer(ss, t, c)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, o)
+		}
+	}
+	return out, nil
+}
+
+// showBoard offers the mail's "board" to the boardShowers, in registry
+// order, and reports whether one answered it (or failed).
+func (ss *session) showBoard() (bool, error) {
+	for _, m := range modules {
+		if s, ok := m.(boardShower); ok {
+			if done, err := s.showBoard(ss); done || err != nil {
+				return true, err
+			}
+		}
+	}
+	return false, nil
+}
+
+// listGames returns the gamesListers' lines above the games list, each
+// followed by a blank line, in registry order, and the label of the
+// first that writes opponents (nil for none).
+func (ss *session) listGames() (head string, label func(g *archive.Game, opp string) string) {
+	for _, m := range modules {
+		if l, ok := m.(gamesLister); ok {
+			h, f := l.listGames(ss)
+			if h != "" {
+				head += h + "\n\n"
+			}
+			if label == nil {
+				label = f
+			}
+		}
+	}
+	return head, label
+}
+
+// tellGame returns what the gameTellers add to a mail about t read in
+// lang, in registry order: their headers, and their sections, each
+// followed by a blank line.
+func (ss *session) tellGame(lang string, t *table) (header, sections string) {
+	for _, m := range modules {
+		if g, ok := m.(gameTeller); ok {
+			h, s := g.tellGame(ss, lang, t)
+			header += h
+			if s != "" {
+				sections += s + "\n\n"
+			}
+		}
+	}
+	return header, sections
+}
+
+// featureHint returns the first syntaxHinter's hint for l, in registry
+// order, or "".
+func (ss *session) featureHint(l commandLine, ge *grammar.Error) string {
+	for _, m := range modules {
+		if h, ok := m.(syntaxHinter); ok {
+			if hint := h.syntaxHint(ss, l, ge); hint != "" {
+				return hint
+			}
+		}
+	}
+	return ""
+}
+
+// instant writes t in lang for the reader at addr: as the first
+// instantWriter writes it, in registry order, else in UTC
+// (catalog.Instant).
+func (ss *session) instant(lang string, t time.Time, addr string) string {
+	for _, m := range modules {
+		if w, ok := m.(instantWriter); ok {
+			if s := w.instant(ss, lang, t, addr); s != "" {
+				return s
+			}
+		}
+	}
+	return catalog.Instant(lang, t)
 }

@@ -11,8 +11,10 @@ import (
 	"time"
 
 	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/engine"
 	"github.com/taflmail/taflmail/grammar"
 	"github.com/taflmail/taflmail/mailer"
+	"github.com/taflmail/taflmail/server/internal/catalog"
 )
 
 // hooksOf says which hooks m implements, in the order of hookNames.
@@ -38,10 +40,19 @@ func hooksOf(m module) []bool {
 	_, cw := m.(commitWatcher)
 	_, bt := m.(budgetTeller)
 	_, st := m.(startTeller)
-	return []bool{c, w, a, q, p, h, d, u, s, k, r, n, e, g, dr, dt, ot, in, cw, bt, st}
+	_, ct := m.(challengeTaker)
+	_, ow := m.(offerWriter)
+	_, bs := m.(boardShower)
+	_, gl := m.(gamesLister)
+	_, gt := m.(gameTeller)
+	_, sh := m.(syntaxHinter)
+	_, iw := m.(instantWriter)
+	return []bool{c, w, a, q, p, h, d, u, s, k, r, n, e, g, dr, dt, ot, in, cw, bt, st, ct, ow, bs, gl, gt, sh, iw}
 }
 
-var hookNames = []string{"collector", "plyWatcher", "mailAdder", "quietKeeper", "replyPreparer", "noteHolder", "replyDelayer", "unmailer", "positionWatcher", "proseKeeper", "commandsWatcher", "newsWatcher", "errorTaker", "gameEnder", "dueRunner", "dueTeller", "overdueTeller", "installer", "commitWatcher", "budgetTeller", "startTeller"}
+var hookNames = []string{"collector", "plyWatcher", "mailAdder", "quietKeeper", "replyPreparer", "noteHolder", "replyDelayer", "unmailer", "positionWatcher", "proseKeeper", "commandsWatcher", "newsWatcher", "errorTaker",
+	"gameEnder", "dueRunner", "dueTeller", "overdueTeller", "installer", "commitWatcher", "budgetTeller", "startTeller",
+	"challengeTaker", "offerWriter", "boardShower", "gamesLister", "gameTeller", "syntaxHinter", "instantWriter"}
 
 // TestModuleRegistry holds the registry to the order docs/architecture.md
 // names ("Modules and hooks"): collect writes the public name first, as
@@ -62,12 +73,12 @@ func TestModuleRegistry(t *testing.T) {
 	}
 	has := map[string][]string{
 		"publicName":     {"collector"},
-		"correspondence": {"collector", "plyWatcher", "mailAdder", "quietKeeper", "positionWatcher", "proseKeeper", "commandsWatcher", "budgetTeller"},
+		"correspondence": {"collector", "plyWatcher", "mailAdder", "quietKeeper", "positionWatcher", "proseKeeper", "commandsWatcher", "budgetTeller", "offerWriter", "boardShower"},
 		"consent":        {"collector", "unmailer", "errorTaker"},
-		"tournament":     {"collector", "replyPreparer", "dueRunner", "dueTeller", "commitWatcher", "budgetTeller"},
-		"clock":          {"collector", "gameEnder", "dueRunner", "dueTeller", "overdueTeller", "startTeller"},
-		"digest":         {"noteHolder", "newsWatcher", "dueRunner", "overdueTeller", "budgetTeller"},
-		"engine":         {"replyDelayer", "installer"},
+		"tournament":     {"collector", "replyPreparer", "dueRunner", "dueTeller", "commitWatcher", "budgetTeller", "offerWriter", "gamesLister", "gameTeller"},
+		"clock":          {"collector", "gameEnder", "dueRunner", "dueTeller", "overdueTeller", "startTeller", "offerWriter", "gameTeller", "syntaxHinter"},
+		"digest":         {"noteHolder", "newsWatcher", "dueRunner", "overdueTeller", "budgetTeller", "instantWriter"},
+		"engine":         {"replyDelayer", "installer", "challengeTaker"},
 	}
 	for _, m := range modules {
 		var hooks []string
@@ -89,8 +100,8 @@ func TestModuleRegistry(t *testing.T) {
 type recorder struct {
 	id   string
 	log  *[]string
-	err  error  // afterPly's and mails' error
-	yes  bool   // quietChange's, holds', keepProse's and takeError's answer
+	err  error  // afterPly's, mails', offer's and takeChallenge's error
+	yes  bool   // quietChange's, holds', keepProse's, takeError's, takeChallenge's and showBoard's answer; syntaxHint and instant answer too
 	key  string // delayReply's key
 	why  []string
 	out  []archive.OutboxMail
@@ -145,15 +156,50 @@ func (r recorder) mails(*session) ([]archive.OutboxMail, error) {
 	r.note("mails")
 	return r.out, r.err
 }
+func (r recorder) takeChallenge(*session, *grammar.NewGameCommand, *engine.Variant) (bool, error) {
+	r.note("takeChallenge")
+	return r.yes, r.err
+}
+func (r recorder) offer(*session, *table, *grammar.NewGameCommand) (offer, error) {
+	r.note("offer")
+	return offer{told: r.id}, r.err
+}
+func (r recorder) showBoard(*session) (bool, error) { r.note("showBoard"); return r.yes, nil }
+func (r recorder) listGames(*session) (string, func(*archive.Game, string) string) {
+	r.note("listGames")
+	return r.id + " head", func(*archive.Game, string) string { return r.id }
+}
+func (r recorder) tellGame(*session, string, *table) (string, string) {
+	r.note("tellGame")
+	return r.id, r.id + " section"
+}
+func (r recorder) syntaxHint(*session, commandLine, *grammar.Error) string {
+	r.note("syntaxHint")
+	return r.answer()
+}
+func (r recorder) instant(*session, string, time.Time, string) string {
+	r.note("instant")
+	return r.answer()
+}
+
+// answer is the recorder's text for the hooks that answer with one: its
+// id when it says yes, else "".
+func (r recorder) answer() string {
+	if r.yes {
+		return r.id
+	}
+	return ""
+}
 
 // TestModuleHooksRunInOrder holds the walkers of module.go to the
 // registry's order: every hook is asked of the modules in turn, an error
-// stops afterPly, mails, endBefore, lineBudget and the scheduler's
-// runDue and nextDue at that module, the hooks that answer for the
-// session stop at the first module that says yes, startedTerms joins
-// every module's terms in order, runDue counts what each did, nextDue
-// takes the earliest instant and overdue the shortest wait unless a
-// module left work due.
+// stops afterPly, mails, offers, endBefore, lineBudget and the
+// scheduler's runDue and nextDue at that module, the hooks that answer
+// for the session stop at the first module that says yes (or writes a
+// hint or an instant), startedTerms joins every module's terms in order,
+// runDue counts what each did, nextDue takes the earliest instant and
+// overdue the shortest wait unless a module left work due; without an
+// answer the core answers: no board shown, no hint, the instant in UTC.
 func TestModuleHooksRunInOrder(t *testing.T) {
 	saved := modules
 	t.Cleanup(func() { modules = saved })
@@ -227,7 +273,41 @@ func TestModuleHooksRunInOrder(t *testing.T) {
 	}
 	expect("moduleMails", "a.mails", "b.mails", "c.mails")
 
+	if took, err := ss.takeChallenge(nil, nil); !took || err != nil {
+		t.Errorf("takeChallenge = %v, %v, want b's true", took, err)
+	}
+	expect("takeChallenge", "a.takeChallenge", "b.takeChallenge")
+	if offers, err := ss.offers(tb, nil); !errors.Is(err, boom) || offers != nil {
+		t.Errorf("offers = %v, %v, want nothing and c's error", offers, err)
+	}
+	expect("offers", "a.offer", "b.offer", "c.offer")
+	if done, err := ss.showBoard(); !done || err != nil {
+		t.Errorf("showBoard = %v, %v, want b's true", done, err)
+	}
+	expect("showBoard", "a.showBoard", "b.showBoard")
+	if head, label := ss.listGames(); head != "a head\n\nb head\n\nc head\n\n" || label == nil || label(nil, "") != "a" {
+		t.Errorf("listGames = %q and a label, want every head in order and a's label", head)
+	}
+	expect("listGames", "a.listGames", "b.listGames", "c.listGames")
+	if header, sections := ss.tellGame("en", tb); header != "abc" || sections != "a section\n\nb section\n\nc section\n\n" {
+		t.Errorf("tellGame = %q, %q, want every module's in order", header, sections)
+	}
+	expect("tellGame", "a.tellGame", "b.tellGame", "c.tellGame")
+	if hint := ss.featureHint(commandLine{}, nil); hint != "b" {
+		t.Errorf("featureHint = %q, want b's", hint)
+	}
+	expect("featureHint", "a.syntaxHint", "b.syntaxHint")
+	at := time.Date(2026, 11, 30, 7, 30, 0, 0, time.UTC)
+	if s := ss.instant("en", at, alice); s != "b" {
+		t.Errorf("instant = %q, want b's", s)
+	}
+	expect("instant", "a.instant", "b.instant")
+
 	modules = []module{b, a}
+	if offers, err := ss.offers(tb, nil); err != nil || len(offers) != 2 || offers[0].told != "b" || offers[1].told != "a" {
+		t.Errorf("offers = %v, %v, want b's then a's", offers, err)
+	}
+	expect("offers", "b.offer", "a.offer")
 	out, err := ss.moduleMails()
 	if err != nil || len(out) != 2 || out[0].MessageID != "<b@x>" || out[1].MessageID != "<a@x>" {
 		t.Errorf("moduleMails = %v, %v, want b's mail then a's", out, err)
@@ -237,6 +317,19 @@ func TestModuleHooksRunInOrder(t *testing.T) {
 		t.Errorf("afterPly = %v, want nil", err)
 	}
 	expect("afterPly", "b.afterPly", "a.afterPly")
+
+	modules = []module{a}
+	if s, want := ss.instant("en", at, alice), catalog.Instant("en", at); s != want {
+		t.Errorf("instant with no module writing it = %q, want the core's %q", s, want)
+	}
+	if hint := ss.featureHint(commandLine{}, nil); hint != "" {
+		t.Errorf("featureHint with no module hinting = %q, want none", hint)
+	}
+	if done, err := ss.showBoard(); done || err != nil {
+		t.Errorf("showBoard with no module answering = %v, %v, want false", done, err)
+	}
+	log = nil
+
 	modules = []module{a, c, b}
 	if ended, err := ss.endedBefore(tb); !errors.Is(err, boom) {
 		t.Errorf("endedBefore = %v, %v, want c's error", ended, err)
@@ -356,6 +449,9 @@ func TestModuleHooksMakeNoState(t *testing.T) {
 		ss.beforeReplies()
 		if why := ss.unmailed(); why != nil {
 			t.Errorf("unmailed = %v, want none", why)
+		}
+		if header, sections := ss.tellGame("en", tb); header != "" || sections != "" {
+			t.Errorf("tellGame of an untimed casual game = %q, %q, want nothing", header, sections)
 		}
 	}
 	if n := testing.AllocsPerRun(20, run); n != 0 {

@@ -51,10 +51,6 @@ const (
 // one), trimmed of white space at both ends.
 type ownTemplate struct{ parts []string }
 
-// fmtVerb matches a fmt verb with its flags, width and precision ("%s",
-// "%d", "%5.1f"); "%%" stands for itself.
-var fmtVerb = regexp.MustCompile(`%[-+# 0]*[0-9]*(\.[0-9]+)?[a-zA-Z%]`)
-
 var (
 	ownOnce sync.Once
 	// ownByRune holds the catalogue lines by the first rune of their
@@ -104,26 +100,11 @@ func ownTemplates() map[rune][]ownTemplate {
 }
 
 // splitVerbs returns the fixed parts of a catalogue line around its fmt
-// verbs, "%%" read as "%", the first and the last trimmed of white space:
-// "Leave taken: %s. You have %s." is "Leave taken:", ". You have ", ".".
+// verbs as catalog.SplitFormat reads them, "%%" read as "%", the first
+// and the last trimmed of white space: "Leave taken: %s. You have %s."
+// is "Leave taken:", ". You have ", ".".
 func splitVerbs(line string) []string {
-	var parts []string
-	cur := ""
-	rest := line
-	for {
-		loc := fmtVerb.FindStringIndex(rest)
-		if loc == nil {
-			break
-		}
-		if rest[loc[0]:loc[1]] == "%%" {
-			cur += rest[:loc[0]] + "%"
-		} else {
-			parts = append(parts, cur+rest[:loc[0]])
-			cur = ""
-		}
-		rest = rest[loc[1]:]
-	}
-	parts = append(parts, cur+rest)
+	parts, _ := catalog.SplitFormat(line)
 	parts[0] = strings.TrimSpace(parts[0])
 	parts[len(parts)-1] = strings.TrimSpace(parts[len(parts)-1])
 	return parts

@@ -244,3 +244,57 @@ func capturedText(lang string, caps []engine.Square) string {
 	}
 	return strings.Join(s, ", ")
 }
+
+// playerLabel names a player of t in a mail: the address, or for the
+// engine its name and level.
+func playerLabel(lang string, g *archive.Game, addr string) string {
+	if isEngine(addr) {
+		return tr(lang, "engine.name", g.EngineLevel)
+	}
+	return addr
+}
+
+// resultWords is how a finished game ended, in words: "the attackers
+// win", or "no result" for a game annulled by a withdrawal (T3).
+func resultWords(lang string, g *archive.Game) string {
+	if g.Result == "" {
+		return tr(lang, "result.none")
+	}
+	return tr(lang, "result."+g.Result)
+}
+
+// resultWordsFor is resultWords as the player at addr reads it: "you
+// won (the defenders win)", "you lost (…)"; a draw, a game without a
+// result and a reader who is neither player (a spectator) get
+// resultWords. It says it as the games list does (finishedWords).
+func resultWordsFor(lang string, g *archive.Game, addr string) string {
+	mine := sideOf(g, addr)
+	switch {
+	case mine == "" || g.Result == "" || g.Result == "draw":
+		return resultWords(lang, g)
+	case g.Result == mine:
+		return tr(lang, "result.you.won", resultWords(lang, g))
+	}
+	return tr(lang, "result.you.lost", resultWords(lang, g))
+}
+
+// boardText is game t's board and move list in lang, as every mail about
+// a game ends: labelled with t's id ("board.of") when the mail shows the
+// board of another game too (note.boards).
+func boardText(lang string, t *table, labelled bool) string {
+	var b strings.Builder
+	if labelled {
+		b.WriteString(tr(lang, "board.of", t.g.ID) + "\n")
+	}
+	b.WriteString(t.board(lang) + "\n")
+	b.WriteString(tr(lang, "move.list") + "\n" + t.moveList(lang))
+	return b.String()
+}
+
+// addBoardOf adds to n, the sender's note, a section about game t, which
+// is another game than n's: text, then t's board and move list, labelled
+// with t's id as every board of n then is (note.boards).
+func (ss *session) addBoardOf(n *note, t *table, text string) {
+	n.boards = true
+	ss.addSection(n, text+"\n\n"+boardText(ss.lang, t, true))
+}

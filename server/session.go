@@ -129,14 +129,14 @@ type note struct {
 	// none: it is threaded as that reply was (engine_hold.go).
 	replaces *archive.OutboxMail
 	// boards is true when a section holds the board of another game than
-	// game (a "watch" answered in the thread of the sender's own game,
-	// cmd_watch.go): then each board of the mail is labelled with its
-	// game ("board.of").
+	// game (addBoardOf: a game watched, answered in the thread of the
+	// sender's own game): then each board of the mail is labelled with
+	// its game ("board.of").
 	boards bool
 	// other is the subject after the tag of a reply whose one section is
-	// about another game than game (a "watch" answered in the thread of
-	// the sender's own game): then the mail says nothing of game, and its
-	// subject names what it does say. "" for none.
+	// about another game than game (such as a game watched, answered in
+	// the thread of the sender's own game): then the mail says nothing of
+	// game, and its subject names what it does say. "" for none.
 	other string
 }
 

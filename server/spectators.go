@@ -345,8 +345,7 @@ func (ss *session) spectatorBody(t *table, lang, text, stop string, board bool) 
 	b.WriteString(tr(lang, "game.players", t.g.Attackers, t.g.Defenders) + "\n\n")
 	b.WriteString(strings.TrimRight(text, "\n") + "\n\n")
 	if board {
-		b.WriteString(t.board(lang) + "\n")
-		b.WriteString(tr(lang, "move.list") + "\n" + t.moveList(lang) + "\n")
+		b.WriteString(boardText(lang, t, false) + "\n")
 		if c := ss.spectatorClock(t, lang); c != "" {
 			b.WriteString(c + "\n\n")
 		}

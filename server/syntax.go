@@ -82,16 +82,15 @@ func (ss *session) squareText(ge *grammar.Error) string {
 }
 
 // syntaxHint returns a hint for a line that does not parse, or "": how to
-// write the dash of a move, the command a misspelt one was near to, or, for a square beyond any board, which
+// write the dash of a move, a module's hint (its syntaxHinter, module.go:
+// the forms of a time control or of a leave's days), the command a
+// misspelt one was near to, or, for a square beyond any board, which
 // squares the game's board has.
 func (ss *session) syntaxHint(l commandLine, ge *grammar.Error) string {
 	if h := dashHint(ss.lang, l.text); h != "" {
 		return h
 	}
-	if h := timeControlHint(ss.lang, l, ge); h != "" {
-		return h
-	}
-	if h := leaveDateHint(ss.lang, l, ge); h != "" { // cmd_leave.go
+	if h := ss.featureHint(l, ge); h != "" {
 		return h
 	}
 	if p := nearmiss.Command(l.text); p != "" && ge != nil && ge.Col > 1 { // "remis anbiten"

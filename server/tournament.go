@@ -5,13 +5,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/taflmail/taflmail/grammar"
 	"slices"
 	"time"
 
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/club"
 	"github.com/taflmail/taflmail/engine"
+	"github.com/taflmail/taflmail/grammar"
 	"github.com/taflmail/taflmail/tournament"
 )
 
@@ -322,6 +322,27 @@ func (tournamentModule) nextDue(ctx context.Context, s *Server) (time.Time, bool
 	return start, found, nil
 }
 
+// offer sets whether a new game is rated (the opponent agrees by
+// accepting, CORRESPONDENCE.md §7.3) and states both players' ratings
+// in its variant (ratedTerms).
+func (tournamentModule) offer(ss *session, t *table, c *grammar.NewGameCommand) (offer, error) {
+	t.g.Rated = c.Rated
+	return offer{players: func(lang, opp string) string { return ss.ratedTerms(lang, t.g, opp) }}, nil
+}
+
+// listGames heads the games list with the sender's ratings (ratingsLine)
+// and writes each opponent with theirs in the game's variant
+// (withRating).
+func (tournamentModule) listGames(ss *session) (string, func(*archive.Game, string) string) {
+	return ss.ratingsLine(), func(g *archive.Game, opp string) string { return ss.withRating(opp, g.Variant) }
+}
+
+// tellGame names the event and round in the first line of a mail about a
+// tournament game (eventHeader).
+func (tournamentModule) tellGame(_ *session, lang string, t *table) (header, section string) {
+	return eventHeader(lang, t.g), ""
+}
+
 // collectTournament adds to change what the session changed of
 // tournaments and ratings, and the referee's own mails.
 func (ss *session) collectTournament(change *archive.Change) {
@@ -352,30 +373,6 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	slices.Sort(ks)
 	return ks
-}
-
-// resultWords is how a finished game ended, in words: "the attackers
-// win", or "no result" for a game annulled by a withdrawal (T3).
-func resultWords(lang string, g *archive.Game) string {
-	if g.Result == "" {
-		return tr(lang, "result.none")
-	}
-	return tr(lang, "result."+g.Result)
-}
-
-// resultWordsFor is resultWords as the player at addr reads it: "you
-// won (the defenders win)", "you lost (…)"; a draw, a game without a
-// result and a reader who is neither player (a spectator) get
-// resultWords. It says it as the games list does (finishedWords).
-func resultWordsFor(lang string, g *archive.Game, addr string) string {
-	mine := sideOf(g, addr)
-	switch {
-	case mine == "" || g.Result == "" || g.Result == "draw":
-		return resultWords(lang, g)
-	case g.Result == mine:
-		return tr(lang, "result.you.won", resultWords(lang, g))
-	}
-	return tr(lang, "result.you.lost", resultWords(lang, g))
 }
 
 // TournamentExport writes the games of a tournament (archive.Store's

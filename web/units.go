@@ -12,25 +12,20 @@ import (
 var durationKeys = map[time.Duration]string{notation.Day: "count.d", time.Hour: "count.h", time.Minute: "count.m"}
 
 // duration writes d in lang in whole minutes (seconds dropped, never
-// below zero) by notation.SpellDuration: days, hours and minutes, each
-// only when not zero, joined as "duration.join" says. English writes them
-// as the notation does (notation.FormatDuration: "29d23h59m", "45m",
-// "0d"); German in words with the number's form of the unit, as the
-// German mails do ("29 Tage 23 Stunden 59 Minuten", "1 Tag 1 Stunde", "45
-// Minuten", "0 Tage"; docs/commands.md, "Replies in German: times and
-// days"). The referee spells its mails' durations the same way from its
-// own catalogue (server/internal/catalog, SpellDuration): web may not
-// import the referee's packages, and neither package both may import holds words (notation
-// takes them as arguments, club has none), so the nouns stay with each
-// catalogue; a change of wording changes both.
+// below zero) by notation.SpellDuration, which holds the rule (days,
+// hours and minutes, each only when not zero; zero as 0 days), each part
+// a counted noun of the pages' catalogue, joined as "duration.join"
+// says. English writes them as the notation does
+// (notation.FormatDuration: "29d23h59m", "45m", "0d"); German in words
+// with the number's form of the unit, as the German mails do ("29 Tage
+// 23 Stunden 59 Minuten", "1 Tag 1 Stunde", "45 Minuten", "0 Tage";
+// docs/commands.md, "Replies in German: times and days"). The referee's
+// mails call the same rule with the words of their own catalogue
+// (server/internal/catalog, SpellDuration), which web may not import.
 func duration(lang string, d time.Duration) string {
-	text := notation.SpellDuration(max(d, 0), time.Minute,
+	return notation.SpellDuration(d, time.Minute,
 		func(unit time.Duration, n int) string { return trn(lang, durationKeys[unit], n, n) },
 		func(text, part string) string { return tr(lang, "duration.join", text, part) })
-	if text == "" {
-		return trn(lang, "count.d", 0, 0)
-	}
-	return text
 }
 
 // dayText writes the UTC day of t in lang as "layout.day" says:

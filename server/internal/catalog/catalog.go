@@ -25,6 +25,8 @@ package catalog
 import (
 	"fmt"
 	"slices"
+	"strings"
+	"unicode/utf8"
 )
 
 // The reply languages: English by default, German for a player who writes
@@ -109,4 +111,44 @@ func Keys(lang string) []string {
 	}
 	slices.Sort(keys)
 	return keys
+}
+
+// SplitFormat is the one reading of a catalogue text's fmt verbs: it
+// returns the fixed text of format around its verbs (fixed[0] before the
+// first, fixed[len(verbs)] after the last, each as fmt prints it: "%%"
+// is "%") and the verbs' letters in order. A verb is read as fmt reads
+// it: "%", then flags, width, precision and argument indexes ("+-# 0",
+// digits, ".", "*", "[n]"), then its letter; "%" as the letter is a
+// percent sign, not a verb. "Leave taken: %s. You have %-3d%%." is
+// "Leave taken: ", ". You have ", "%." and 's', 'd'. TestCatalogs
+// compares the verbs of a key's two texts with it, and the server reads
+// its own lines in a mail by the fixed text.
+func SplitFormat(format string) (fixed []string, verbs []rune) {
+	var cur strings.Builder
+	for i := 0; i < len(format); {
+		c := format[i]
+		if c != '%' {
+			cur.WriteByte(c)
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(format) && strings.IndexByte("+-# 0123456789.*[]", format[j]) >= 0 {
+			j++
+		}
+		if j == len(format) { // no letter: fmt's %!(NOVERB), kept as it stands
+			cur.WriteString(format[i:])
+			break
+		}
+		verb, size := utf8.DecodeRuneInString(format[j:])
+		if verb == '%' {
+			cur.WriteByte('%')
+		} else {
+			fixed = append(fixed, cur.String())
+			cur.Reset()
+			verbs = append(verbs, verb)
+		}
+		i = j + size
+	}
+	return append(fixed, cur.String()), verbs
 }

@@ -3,6 +3,7 @@ package catalog
 import (
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -11,20 +12,12 @@ import (
 )
 
 // fmtVerbs returns the verbs of a fmt format in order ("%-10s vs %d" →
-// "s", "d"); "%%" is no verb.
+// "s", "d"); "%%" is no verb. They are SplitFormat's.
 func fmtVerbs(format string) []string {
 	var out []string
-	for i := 0; i < len(format); i++ {
-		if format[i] != '%' {
-			continue
-		}
-		i++
-		for i < len(format) && strings.IndexByte("+-# 0123456789.*[]", format[i]) >= 0 {
-			i++
-		}
-		if i < len(format) && format[i] != '%' {
-			out = append(out, string(format[i]))
-		}
+	_, verbs := SplitFormat(format)
+	for _, v := range verbs {
+		out = append(out, string(v))
 	}
 	return out
 }
@@ -38,6 +31,29 @@ func TestFmtVerbs(t *testing.T) {
 	} {
 		if got := strings.Join(fmtVerbs(format), " "); got != want {
 			t.Errorf("fmtVerbs(%q) = %q, want %q", format, got, want)
+		}
+	}
+}
+
+// TestSplitFormat: the fixed text around the verbs, as fmt prints it,
+// and the verbs, argument indexes and flags read as fmt reads them.
+func TestSplitFormat(t *testing.T) {
+	for _, c := range []struct {
+		format, fixed, verbs string
+	}{
+		{"Leave taken: %s. You have %-3d%%.", `"Leave taken: " ". You have " "%."`, "sd"},
+		{"Group %[2]d", `"Group " ""`, "d"},
+		{"100%% sure", `"100% sure"`, ""},
+		{"%5.1f×%*d", `"" "×" ""`, "fd"},
+		{"ends in %", `"ends in %"`, ""},
+	} {
+		fixed, verbs := SplitFormat(c.format)
+		var quoted []string
+		for _, f := range fixed {
+			quoted = append(quoted, strconv.Quote(f))
+		}
+		if got := strings.Join(quoted, " "); got != c.fixed || string(verbs) != c.verbs {
+			t.Errorf("SplitFormat(%q) = %s, %q; want %s, %q", c.format, got, string(verbs), c.fixed, c.verbs)
 		}
 	}
 }

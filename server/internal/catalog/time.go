@@ -39,22 +39,15 @@ func Duration(lang string, d time.Duration) string {
 var durationKeys = map[time.Duration]string{notation.Day: "count.d", time.Hour: "count.h", time.Minute: "count.m", time.Second: "count.s"}
 
 // SpellDuration writes d (not negative) in lang down to the unit smallest
-// (time.Minute or time.Second) by notation.SpellDuration, each part the
-// catalogue's counted noun, joined as "duration.join" says (no space in
-// English: "1d2h3m", a space in German: "1 Tag 2 Stunden 3 Minuten").
-// Zero is 0 of the largest unit for whole minutes ("0d", "0 Tage"), 0
-// seconds to the second ("0s", "0 Sekunden"). The web pages spell theirs
-// the same way from their own catalogue (web/units.go, duration, which
-// says why the nouns are not shared); a change of wording changes both.
+// (time.Minute or time.Second) by notation.SpellDuration, which holds the
+// rule (the parts, and zero as 0 of the largest unit to the minute, "0d",
+// "0 Tage", or 0 seconds to the second, "0s", "0 Sekunden"), each part
+// the catalogue's counted noun, joined as "duration.join" says (no space
+// in English: "1d2h3m", a space in German: "1 Tag 2 Stunden 3 Minuten").
+// The web pages call the same rule with the words of their own catalogue
+// (web/units.go, duration): web may not import the referee's packages.
 func SpellDuration(lang string, d, smallest time.Duration) string {
-	text := notation.SpellDuration(d, smallest,
+	return notation.SpellDuration(d, smallest,
 		func(unit time.Duration, n int) string { return TextN(lang, durationKeys[unit], n, n) },
 		func(text, part string) string { return Text(lang, "duration.join", text, part) })
-	if text != "" {
-		return text
-	}
-	if smallest == time.Second {
-		return TextN(lang, "count.s", 0, 0)
-	}
-	return TextN(lang, "count.d", 0, 0)
 }
