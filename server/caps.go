@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/server/internal/catalog"
 )
 
 // Caps on what the referee answers, against mail loops, backscatter and
@@ -163,7 +164,33 @@ func (ss *session) loopBreaker(disposition string) (string, heldBy, error) {
 		ss.dropNotes(ss.from)
 		return fmt.Sprintf("loop breaker: %d keyed mails about game %s that changed nothing were answered in the last hour", n, ss.auth.g.ID), byLoopBreaker, nil
 	}
+	if n == limit-1 {
+		return "", notHeld, ss.tellPause(f, n+1)
+	}
 	return "", notHeld, nil
+}
+
+// tellPause adds to the sender's reply, the last one loopBreaker lets
+// through, why the next ones are held and until when: counted is how
+// many mails filter f counts with this one; replies resume when the
+// oldest of them is an hour old (f.Since is the start of the hour). So a
+// player learns of the pause once, in a mail that is sent anyway, and the
+// breaker sends no mail of its own that an auto-responder could answer.
+func (ss *session) tellPause(f archive.MailFilter, counted int) error {
+	until := ss.now.Add(time.Hour)
+	ms, err := ss.srv.recordPort().Mails(ss.ctx, f)
+	if err != nil {
+		return err
+	}
+	if len(ms) > 0 {
+		until = ms[len(ms)-1].At.Add(time.Hour) // newest first
+	}
+	key := "breaker.answers"
+	if f.Disposition != "" {
+		key = "breaker.refusals"
+	}
+	ss.say(ss.auth, tr(ss.lang, key, counted, ss.auth.g.ID, catalog.Instant(ss.lang, until)))
+	return nil
 }
 
 // changedGame reports whether the mail changed a game: a ply, a

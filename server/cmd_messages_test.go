@@ -1,8 +1,12 @@
 package server
 
 import (
+	"fmt"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/taflmail/taflmail/server/internal/catalog"
 )
 
 // messageBlock returns the relayed message of a mail: the heading and the
@@ -81,6 +85,54 @@ func TestMessageWaits(t *testing.T) {
 	}
 	if block := messageBlock(to(t, sent, alice).Text, bob); block != "" {
 		t.Errorf("alice got a message from bob, who wrote none:\n%s", block)
+	}
+}
+
+// TestChattyPlayer (outside trial): a keyed mail of prose alone that is
+// passed on is carried out, not refused: a player who writes 15 messages
+// about one game in an hour gets every answer, under the game's usual
+// subject, never "not accepted". The same text sent again is not passed
+// on and is refused; the tenth such refusal in the hour says once that
+// and until when such mails go unanswered, and the eleventh is recorded
+// but not answered (the loop breaker, caps.go).
+func TestChattyPlayer(t *testing.T) {
+	h := newHarness(t)
+	id := startBrandubh(t, h)
+	h.reply(alice, "d1-e1")
+	h.step = time.Minute
+	notAccepted := tr(english, "subject.error", variantTitle(english, mustVariant(t, "brandubh")))
+	for i := range 15 {
+		sent := h.reply(alice, fmt.Sprintf("Thought number %d about our game.", i+1))
+		if len(sent) != 1 {
+			t.Fatalf("message %d caused %d mails, want 1 to alice", i+1, len(sent))
+		}
+		h.mustRefuse()
+		mustContain(t, fmt.Sprintf("answer to message %d", i+1), sent[0].msg.Text, tr(english, "message.later", bob))
+		if strings.Contains(sent[0].msg.Subject, notAccepted) {
+			t.Errorf("message %d was passed on under the subject %q", i+1, sent[0].msg.Subject)
+		}
+	}
+	if g := h.gameOf(id); !strings.Contains(g.MessageToDefenders, "Thought number 15 ") {
+		t.Fatalf("waiting for bob: %q", g.MessageToDefenders)
+	}
+
+	first := h.now.Add(h.step) // the first refused mail's arrival
+	until := catalog.Instant(english, first.Add(time.Hour))
+	for i := range maxKeyedRefusals {
+		sent := h.reply(alice, "Thought number 15 about our game.")
+		if len(sent) != 1 {
+			t.Fatalf("repeat %d caused %d mails, want 1 to alice", i+1, len(sent))
+		}
+		h.mustRefuse("err.nocommand")
+		text := sent[0].msg.Text
+		mustContain(t, fmt.Sprintf("answer to repeat %d", i+1), text, tr(english, "message.same", bob))
+		notice := strings.Join(strings.Fields(tr(english, "breaker.refusals", maxKeyedRefusals, id, until)), " ")
+		if last := i == maxKeyedRefusals-1; last != strings.Contains(strings.Join(strings.Fields(text), " "), notice) {
+			t.Errorf("answer to repeat %d holds the notice: %v, want %v:\n%s", i+1, !last, last, text)
+		}
+	}
+	if sent := h.reply(alice, "Thought number 15 about our game."); len(sent) != 0 {
+		t.Fatalf("past the loop breaker, %d mails were sent:\n%s", len(sent), texts(sent))
 	}
 }
 

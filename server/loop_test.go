@@ -228,8 +228,10 @@ func TestLoopTwoServers(t *testing.T) {
 // mail stop after a bounded number of mails: at once when the responder
 // marks its replies as automatic; when it does not, after the hourly
 // refusal cap (5 for a keyless mail, maxKeyedRefusals for one that quotes
-// our subject and so carries the key); and after the hourly answer cap
-// (30) when its text is itself a command the referee carries out.
+// our subject and so carries the key: its first text is passed on to the
+// opponent, a message and no refusal, and the same text again is
+// refused); and after the hourly answer cap (30) when its text is itself
+// a command the referee carries out.
 func TestLoopVacation(t *testing.T) {
 	const srvAddr = "tafl@game.test"
 	const away = "I am on holiday until 6 December and read no mail."
@@ -243,7 +245,7 @@ func TestLoopVacation(t *testing.T) {
 	}{
 		// alice moves; the server tells bob, whose responder answers.
 		{"move-marked", true, away, aliceMoves, 2},
-		{"move-unmarked", false, away, aliceMoves, 2 + 2*maxKeyedRefusals},
+		{"move-unmarked", false, away, aliceMoves, 2 + 2*(1+maxKeyedRefusals)},
 		// bob asked for help by subject before he left. Unmarked, this
 		// looped for ever until 1fdffbe (docs/reliability.md, bug 7).
 		{"help-marked", true, away, askHelp, 3},

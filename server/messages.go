@@ -165,11 +165,15 @@ func holdsCommand(text string) bool {
 // relayOnly handles a mail without command lines that carries the
 // sender's key for its game: it is answered "no command" as any such
 // mail (a player who wrote "I play d3-f3" must learn that nothing was
-// played), and its prose waits for the opponent (keepMessage). The mail
-// counts as refused, so the loop breaker's refusal cap (caps.go) stops an
-// auto-responder that quotes our subject. It reports false, leaving the
-// mail to the plain "no command" answer, when there is no such key or no
-// prose.
+// played), and its prose waits for the opponent (keepMessage). A message
+// passed on is what the mail asked for, so the mail is applied, not
+// refused, and a chatty player stays clear of the loop breaker's refusal
+// cap (caps.go; its cap on answers still counts the mail). A message
+// not passed on (the text already waits, the opponent is the engine or
+// takes no messages, the game is over) is refused: an auto-responder
+// that quotes our subject, and so our key, says the same again and again,
+// and the refusal cap stops it. It reports false, leaving the mail to the
+// plain "no command" answer, when there is no such key or no prose.
 func (ss *session) relayOnly() bool {
 	t := ss.auth
 	if t == nil {
@@ -179,9 +183,14 @@ func (ss *session) relayOnly() bool {
 	if text == "" {
 		return false
 	}
-	ss.failed = true
-	ss.refusals = append(ss.refusals, "err.nocommand")
-	ss.say(t, tr(ss.lang, "err.nocommand")+"\n"+ss.keepMessage(t, text))
+	told, kept := ss.keepMessage(t, text)
+	if kept {
+		ss.did = true
+	} else {
+		ss.failed = true
+		ss.refusals = append(ss.refusals, "err.nocommand")
+	}
+	ss.say(t, tr(ss.lang, "err.nocommand")+"\n"+told)
 	return true
 }
 
@@ -194,7 +203,8 @@ func (ss *session) relayProse() {
 	if t := ss.auth; t != nil {
 		if text := ss.prose(t); text != "" {
 			if ss.did {
-				ss.say(t, ss.keepMessage(t, text))
+				told, _ := ss.keepMessage(t, text)
+				ss.say(t, told)
 			} else {
 				ss.say(t, tr(ss.lang, "message.notdone"))
 			}
@@ -209,49 +219,51 @@ func (ss *session) relayProse() {
 // sameAsLast), cut to
 // maxMessageRunes — and delivers what waits (deliverMessages). It returns
 // what the sender is told: passed on, waiting for the next mail, cut, or
-// why not (the opponent is the engine; the game was over before this
-// mail; the opponent wrote "messages off").
-func (ss *session) keepMessage(t *table, text string) string {
+// why not (the text waits already; the opponent is the engine; the game
+// was over before this mail; the opponent wrote "messages off"); and
+// kept, whether text was kept (passed on, or waiting).
+func (ss *session) keepMessage(t *table, text string) (told string, kept bool) {
 	opp := opponentOf(t.g, ss.from)
 	switch {
 	case isEngine(opp):
-		return tr(ss.lang, "message.engine") // it reads no mail (engine.go)
+		return tr(ss.lang, "message.engine"), false // it reads no mail (engine.go)
 	case t.g.Status != archive.Invited && t.g.Status != archive.Active && !t.changed:
-		return tr(ss.lang, "message.over", t.g.ID)
+		return tr(ss.lang, "message.over", t.g.ID), false
 	case ss.messagesOff(opp):
-		return tr(ss.lang, "message.refused", opp)
+		return tr(ss.lang, "message.refused", opp), false
 	}
 	msg := messageTo(t.g, sideOf(t.g, opp))
-	cut := false
-	if !sameAsLast(*msg, text) {
-		combined := text
-		if *msg != "" {
-			combined = *msg + "\n\n" + text
-		}
-		if cut = utf8.RuneCountInString(combined) > maxMessageRunes; cut {
-			combined = string([]rune(combined)[:maxMessageRunes-utf8.RuneCountInString(cutMark)]) + cutMark
-		}
-		if !t.changed {
-			cor := corrOf(ss)
-			if cor.quiet == nil {
-				cor.quiet = map[string]bool{}
-			}
-			cor.quiet[t.g.ID] = true
-		}
-		*msg, t.changed = combined, true
+	if sameAsLast(*msg, text) {
+		return tr(ss.lang, "message.same", opp), false
 	}
+	combined := text
+	if *msg != "" {
+		combined = *msg + "\n\n" + text
+	}
+	cut := utf8.RuneCountInString(combined) > maxMessageRunes
+	if cut {
+		combined = string([]rune(combined)[:maxMessageRunes-utf8.RuneCountInString(cutMark)]) + cutMark
+	}
+	if !t.changed {
+		cor := corrOf(ss)
+		if cor.quiet == nil {
+			cor.quiet = map[string]bool{}
+		}
+		cor.quiet[t.g.ID] = true
+	}
+	*msg, t.changed = combined, true
 	if n := ss.noteFor(ss.from, ss.lang, t); n.game == nil {
 		n.game = t
 	}
 	ss.deliverMessages()
-	told := tr(ss.lang, "message.later", opp)
+	told = tr(ss.lang, "message.later", opp)
 	if *msg == "" {
 		told = tr(ss.lang, "message.sent", opp)
 	}
 	if cut {
 		told += " " + tr(ss.lang, "message.cut", maxMessageRunes)
 	}
-	return told
+	return told, true
 }
 
 // deliverMessages adds to each reply about a game that this mail writes

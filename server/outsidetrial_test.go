@@ -183,7 +183,8 @@ func TestTrialPunctuatedCommand(t *testing.T) {
 
 	for _, line := range []string{"Thanks!", "OK.", "Good game!"} {
 		text := to(t, h.reply(bob, line), bob).Text
-		h.mustRefuse("err.nocommand")
+		h.mustRefuse()                                          // passed on to alice: carried out, not refused
+		mustContain(t, line, text, tr(german, "err.nocommand")) // bob wrote "Verlauf!"
 		mustNotContain(t, line, text, didYouMean)
 		if g := h.gameOf(id); !strings.Contains(g.MessageToAttackers, line) {
 			t.Errorf("%q: alice's waiting message is %q, want the prose", line, g.MessageToAttackers)

@@ -61,7 +61,8 @@ type gameStore interface {
 // whether a mail was processed (Processed, by Message-ID or content
 // hash), the processed mail (Mail, archive.ErrNotFound for none), how
 // many processed mails pass a filter (CountMails, the reply budgets of
-// caps.go, per hour), the IMAP position (MailboxState: UIDVALIDITY and
+// caps.go, per hour) and which (Mails, newest first: when the loop
+// breaker's hour ends), the IMAP position (MailboxState: UIDVALIDITY and
 // the last UID handled, 0, 0 when never saved), and the writes: Commit
 // writes one archive.Change in one transaction (ErrDuplicate,
 // ErrConflict, ErrNotFound, ErrInvalid, ErrUnavailable as archive.Store
@@ -71,6 +72,7 @@ type recordStore interface {
 	Processed(ctx context.Context, messageID, contentHash string) (bool, error)
 	Mail(ctx context.Context, messageID string) (archive.ProcessedMail, error)
 	CountMails(ctx context.Context, f archive.MailFilter) (int, error)
+	Mails(ctx context.Context, f archive.MailFilter) ([]archive.ProcessedMail, error)
 	MailboxState(ctx context.Context, mailbox string) (uidValidity, lastUID uint32, err error)
 	Commit(ctx context.Context, c archive.Change) error
 	WriteBatch(ctx context.Context, fn func(b *archive.Batch) error) error

@@ -237,6 +237,9 @@ var catalogDE = map[string]string{
 	"message.unproved": "%s hat mir noch nicht geschrieben, daher wurde deine Nachricht nicht weitergegeben; Nachrichten erreichen diese Adresse, sobald sie antwortet.",
 	"message.over":     "Partie %s ist beendet, daher wurde deine Nachricht nicht weitergegeben.",
 	"message.engine":   "Die Engine liest keine Nachrichten, daher wurde deine nicht weitergegeben.",
+	"message.same":     "Dieselbe Nachricht wartet schon auf %s, daher wurde sie nicht noch einmal angefügt.",
+	"breaker.refusals": "Du hast mir in der letzten Stunde %d Mails zu Partie %s geschickt, die ich nicht ausführen konnte, diese eingeschlossen. Damit ein automatischer Beantworter und ich einander nicht ohne Ende schreiben, beantworte ich solche Mails zu dieser Partie bis %s nicht mehr. Züge und alles andere, was die Partie ändert, werden weiter ausgeführt und beantwortet.",
+	"breaker.answers":  "Ich habe in der letzten Stunde %d deiner Mails zu Partie %s beantwortet, diese eingeschlossen. Damit ein automatischer Beantworter und ich einander nicht ohne Ende schreiben, beantworte ich Mails zu dieser Partie, die nichts an ihr ändern (ein Brett, Hilfe, nur eine Nachricht), bis %s nicht mehr; deine Nachrichten gebe ich trotzdem weiter. Züge und alles andere, was die Partie ändert, werden weiter ausgeführt und beantwortet.",
 	"message.notdone":  "Nichts in deiner Mail wurde ausgeführt, daher wurde auch deine Nachricht nicht weitergegeben; schicke sie mit deinem nächsten Befehl noch einmal.",
 
 	"notify.each":         "Ab jetzt bekommst du für jeden Zug deiner Gegner eine Mail. (\"benachrichtigung täglich 07:00\" bringt dir stattdessen eine Mail am Tag.)",

@@ -239,6 +239,9 @@ var catalogEN = map[string]string{
 	"message.unproved": "%s has not written to me yet, so your message was not passed on; messages reach them once they answer.",
 	"message.over":     "Game %s is over, so your message was not passed on.",
 	"message.engine":   "The engine reads no messages, so yours was not passed on.",
+	"message.same":     "The same message already waits for %s, so it was not added again.",
+	"breaker.refusals": "You sent me %d mails about game %s in the last hour that I could not carry out, this one included. So that an automatic responder and I cannot mail each other without end, I answer no more such mails about this game before %s. Moves and everything else that changes the game are still carried out and answered.",
+	"breaker.answers":  "I answered %d of your mails about game %s in the last hour, this one included. So that an automatic responder and I cannot mail each other without end, I answer no more mails about this game that change nothing in it (a board, help, a message alone) before %s; your messages are still passed on. Moves and everything else that changes the game are still carried out and answered.",
 	"message.notdone":  "Nothing in your mail was carried out, so your message was not passed on either; send it again with your next command.",
 
 	"notify.each":         "From now on you get a mail for every move of your opponents. (\"notify digest 07:00\" gets you one mail a day instead.)",
