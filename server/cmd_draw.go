@@ -13,7 +13,10 @@ func init() {
 }
 
 // offerDraw records a draw offer and tells the opponent; when the
-// opponent's offer already stands, the game is drawn (RULES.md §1.7).
+// opponent's offer already stands, the game is drawn (RULES.md §1.7) —
+// unless the offer was written with sentence marks ("Draw?", marked),
+// which may be a question: then it is asked about, "Did you mean "accept
+// draw"?", as "Accept draw." is (asksFirst), and the offer stands.
 func (ss *session) offerDraw(*grammar.OfferDrawCommand) error {
 	t, err := ss.activeGame()
 	if err != nil {
@@ -22,6 +25,13 @@ func (ss *session) offerDraw(*grammar.OfferDrawCommand) error {
 	mine := sideOf(t.g, ss.from)
 	if t.g.DrawOfferBy == mine {
 		return ss.refuse("err.drawpending", t.g.ID)
+	}
+	if t.g.DrawOfferBy != "" && ss.marked {
+		accept := "accept draw"
+		if ss.lang == german {
+			accept = "remis annehmen"
+		}
+		return ss.refuse("err.didyoumean", accept)
 	}
 	if t.g.DrawOfferBy != "" { // both offered: that is agreement
 		return ss.acceptDraw(nil)

@@ -66,9 +66,16 @@ func onlyLine(text string) int {
 // with, which a player may put after a command as after any sentence.
 const sentenceMarks = ".!?,;:…¡¿"
 
+// askWords are the words that, with sentence marks at their ends
+// (punctuated), stand for the command phrase that only asks what they
+// ask: "Draw?" or "Remis." offers a draw, as "offer draw" does. Without
+// marks they are no command (the grammar's rule).
+var askWords = map[string]string{"draw": "offer draw", "remis": "remis anbieten"}
+
 // punctuated returns the command phrase (grammar.CommandPhrases, its
 // words joined by one space, lower case) that line is with sentence marks
-// at its ends ("Accept.", "Verlauf!", "Help?", "remis anbieten!"), or ""
+// at its ends ("Accept.", "Verlauf!", "Help?", "remis anbieten!"; an
+// askWords word for its phrase: "Draw?" is "offer draw"), or ""
 // for any other line: one without such marks, or whose words without
 // them are no phrase that is a command on its own ("OK.", "Thanks!",
 // "New game?", "Watch!"). A move keeps the grammar's rule: "d1-d3." is
@@ -80,6 +87,9 @@ func punctuated(line string) string {
 		return ""
 	}
 	phrase := strings.ToLower(strings.Join(strings.Fields(bare), " "))
+	if p, ok := askWords[phrase]; ok {
+		phrase = p
+	}
 	for _, p := range grammar.CommandPhrases() {
 		if strings.Join(p, " ") != phrase {
 			continue
@@ -98,6 +108,8 @@ func punctuated(line string) string {
 // tournament), sends the spectators away (private) or stops an address's
 // mail (block). Such a line ("Resign?", "Decline?") may be a question to
 // the opponent, so it is asked about, "Did you mean …?", and not run.
+// A draw offer only asks, so "Draw?" runs; but where the opponent's offer
+// stands it would end the game, and then offerDraw asks too (marked).
 func asksFirst(cmd grammar.Command) bool {
 	switch cmd.(type) {
 	case *grammar.ResignCommand, *grammar.AcceptDrawCommand, *grammar.DeclineCommand,

@@ -195,6 +195,30 @@ func TestTrialPunctuatedCommand(t *testing.T) {
 	refusedOnly(t, h, id, before, h.reply(alice, "d1-d3."), alice, "> d1-d3.", tr(english, "syntax.char", "'.'"))
 }
 
+// TestTrialDrawQuestion (outside trial): "Draw?" offers a draw, as
+// "Takeback?" asks for a takeback: an offer only asks, so it runs and is
+// not passed on as a message. Where the opponent's offer stands, "Draw."
+// would end the game, so it is asked about, "Did you mean "accept
+// draw"?", as "Accept draw." is, and the offer still stands.
+func TestTrialDrawQuestion(t *testing.T) {
+	h := newHarness(t)
+	id := startBrandubh(t, h)
+	sent := h.reply(alice, "Draw?")
+	h.mustRefuse()
+	mustContain(t, "alice's answer", to(t, sent, alice).Text, tr(english, "draw.offer.sent", bob))
+	mustContain(t, "bob's news", to(t, sent, bob).Text, tr(english, "draw.offered", alice))
+	if g := h.gameOf(id); g.DrawOfferBy != "attackers" || g.MessageToDefenders != "" {
+		t.Fatalf("after Draw? the offer is by %q, bob's waiting message %q; want alice's offer and nothing passed on", g.DrawOfferBy, g.MessageToDefenders)
+	}
+	text := to(t, h.reply(bob, "Draw."), bob).Text
+	h.mustRefuse("err.didyoumean")
+	mustContain(t, "bob's answer", text, "> Draw.", tr(english, "err.didyoumean", "accept draw"))
+	if g := h.gameOf(id); g.Status != archive.Active || g.DrawOfferBy != "attackers" || g.MessageToAttackers != "" {
+		t.Fatalf("after bob's Draw. the game is %s, the offer by %q, alice's waiting message %q; want it active, alice's offer standing, nothing passed on",
+			g.Status, g.DrawOfferBy, g.MessageToAttackers)
+	}
+}
+
 // TestPunctuated: which lines are a command phrase with sentence marks at
 // their ends, and which phrase.
 func TestPunctuated(t *testing.T) {
@@ -214,6 +238,10 @@ func TestPunctuated(t *testing.T) {
 		"d1-d3.":             "", // a move: the grammar's rule
 		"Accept, thank you!": "",
 		"...":                "",
+		"Draw?":              "offer draw", // an askWords word: the phrase it stands for
+		"Remis.":             "remis anbieten",
+		"draw":               "", // no marks: prose, the grammar's rule
+		"Draw, please!":      "",
 	} {
 		if got := punctuated(line); got != want {
 			t.Errorf("punctuated(%q) = %q, want %q", line, got, want)

@@ -15,6 +15,9 @@ type commandLine struct {
 	text string
 	cmd  grammar.Command
 	err  error
+	// marked reports that the command was read from a line with
+	// sentence marks at its ends ("Draw?", punctuated).
+	marked bool
 }
 
 // commandLines finds the command lines of the mail: the lines of the reply
@@ -56,7 +59,7 @@ func (ss *session) commandLines() (lines []commandLine, unread int) {
 			}
 			if bare != "" {
 				if cmd, err := grammar.ParseCommand("mail", i+1, bare); err == nil && !asksFirst(cmd) {
-					lines = append(lines, commandLine{n: i + 1, text: line, cmd: cmd})
+					lines = append(lines, commandLine{n: i + 1, text: line, cmd: cmd, marked: true})
 					continue
 				}
 			}
@@ -131,6 +134,7 @@ func (ss *session) run() error {
 			ss.attachBoard()
 			continue
 		}
+		ss.marked = l.marked
 		if err := ss.dispatch(l); err != nil {
 			if errors.Is(err, errGameEnded) {
 				ss.did = true // a module ended the game instead (the clock: lost on time)

@@ -30,6 +30,10 @@ type session struct {
 	// many more distinct command lines were left unread.
 	lines  []commandLine
 	unread int
+	// marked reports that the command line being run was read with
+	// sentence marks at its ends (commandLine.marked): a handler asks
+	// rather than ends a game on it (offerDraw).
+	marked bool
 	// text is how many bytes of section text the replies hold so far;
 	// cut reports that a section was dropped for maxReplyText.
 	text int
