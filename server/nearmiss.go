@@ -2,6 +2,7 @@ package server
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/taflmail/taflmail/grammar"
 	"github.com/taflmail/taflmail/server/internal/nearmiss"
@@ -12,17 +13,23 @@ import (
 // passed on to the opponent (issue 12: command lines are never relayed).
 // The rule of what is near a phrase is server/internal/nearmiss's.
 
-// nearMiss is the error of a line that is a command with a typo: Phrase
-// is the command the player probably meant.
-type nearMiss struct{ phrase string }
+// nearMiss is the error of a line that is a command with a typo: phrase
+// is the command the player probably meant; ownLine reports that the line
+// holds it with a sentence mark and more words after it ("Accept.
+// Sure!", leadingCommand), so the answer says it needs a line of its own.
+type nearMiss struct {
+	phrase  string
+	ownLine bool
+}
 
 func (e *nearMiss) Error() string { return "server: did you mean " + e.phrase + "?" }
 
 // nearLine returns the command phrase a line of a mail's text is near to
 // (nearmiss.Command; nearmiss.Alone when alone, the line being the only
-// one of its text, onlyLine) or is with a sentence's marks at its ends
-// (punctuated), or "" for a command line, a quoted line, a game tag line
-// or prose.
+// one of its text, onlyLine), is with a sentence's marks at its ends
+// (punctuated), or begins with, a mark and a few words after it
+// (leadingCommand), or "" for a command line, a quoted line, a game tag
+// line or prose.
 func nearLine(line string, alone bool) string {
 	if strings.HasPrefix(strings.TrimSpace(line), ">") || subjectTag.MatchString(line) {
 		return ""
@@ -32,6 +39,9 @@ func nearLine(line string, alone bool) string {
 	}
 	if grammar.IsCommandLine(line) {
 		return ""
+	}
+	if p := leadingCommand(line); p != "" {
+		return p
 	}
 	if alone {
 		return nearmiss.Alone(line)
@@ -98,6 +108,33 @@ func punctuated(line string) string {
 			return phrase
 		}
 		return ""
+	}
+	return ""
+}
+
+// maxTrailingWords is how many words at most may follow a command and
+// its sentence mark on one line ("Accept. Sure!") for the line to be read
+// as that command written without a line of its own; a longer line is
+// prose ("Help! I have looked everywhere for the rules of this game.").
+const maxTrailingWords = 3
+
+// leadingCommand returns the command phrase that line begins with, as
+// punctuated reads it (its words, then sentence marks), when one to
+// maxTrailingWords words follow ("Accept. Sure!", "Help! I am lost",
+// "Draw? Gladly."), or "" for any other line. Such a line is answered
+// "Did you mean … on a line of its own?" (nearMiss.ownLine) and is neither
+// run nor passed on: the words after the command may change what it
+// means.
+func leadingCommand(line string) string {
+	f := strings.Fields(line)
+	for k := 1; k < len(f) && k <= 2; k++ { // a phrase has one or two words
+		head, rest := strings.Join(f[:k], " "), f[k:]
+		if last, _ := utf8.DecodeLastRuneInString(head); len(rest) > maxTrailingWords || !strings.ContainsRune(sentenceMarks, last) {
+			continue // a mark must end the command: "Accept. Sure!", not "¿Help me"
+		}
+		if p := punctuated(head); p != "" {
+			return p
+		}
 	}
 	return ""
 }

@@ -219,6 +219,43 @@ func TestTrialDrawQuestion(t *testing.T) {
 	}
 }
 
+// TestTrialCommandOwnLine (outside trial): "Accept. Sure!" on one line
+// is neither run nor passed on: it is answered "Did you mean "accept" on
+// a line of its own?", as other near misses are, and the invitation
+// still waits.
+func TestTrialCommandOwnLine(t *testing.T) {
+	h := newHarness(t)
+	sent := h.deliver(alice, "a game?", "new brandubh with bob@player.test", nil)
+	id := findGame(to(t, sent, bob).Subject, "", nil).id
+	sent = h.reply(bob, "Accept. Sure!")
+	h.mustRefuse()
+	mustContain(t, "bob's answer", to(t, sent, bob).Text, "> Accept. Sure!", tr(english, "err.ownline", "accept"))
+	if g := h.gameOf(id); g.Status != archive.Invited || g.MessageToAttackers != "" {
+		t.Fatalf("after Accept. Sure! the game is %s, alice's waiting message %q; want it invited and nothing passed on", g.Status, g.MessageToAttackers)
+	}
+}
+
+// TestLeadingCommand: which lines begin with a command phrase and its
+// mark followed by a few words, and which phrase.
+func TestLeadingCommand(t *testing.T) {
+	for line, want := range map[string]string{
+		"Accept. Sure!":          "accept",
+		"Accept, thank you!":     "accept",
+		"Help! I am lost":        "help",
+		"Draw? Gladly.":          "offer draw",
+		"Remis anbieten! Gerne.": "remis anbieten",
+		"Accept.":                "", // the command alone: punctuated
+		"Sure. Accept.":          "",
+		"OK. Thanks!":            "",
+		"¿Help me":               "", // the mark must end the command
+		"Help! I have looked everywhere for the rules": "", // more than maxTrailingWords: prose
+	} {
+		if got := leadingCommand(line); got != want {
+			t.Errorf("leadingCommand(%q) = %q, want %q", line, got, want)
+		}
+	}
+}
+
 // TestPunctuated: which lines are a command phrase with sentence marks at
 // their ends, and which phrase.
 func TestPunctuated(t *testing.T) {

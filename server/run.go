@@ -63,8 +63,9 @@ func (ss *session) commandLines() (lines []commandLine, unread int) {
 					continue
 				}
 			}
-			if near != "" { // a misspelt command, or "Resign?": answered, never relayed (nearmiss.go)
-				lines = append(lines, commandLine{n: i + 1, text: line, err: &nearMiss{phrase: near}})
+			if near != "" { // a misspelt command, "Resign?" or "Accept. Sure!": answered, never relayed (nearmiss.go)
+				own := bare == "" && leadingCommand(line) == near
+				lines = append(lines, commandLine{n: i + 1, text: line, err: &nearMiss{phrase: near, ownLine: own}})
 				continue
 			}
 			cmd, err := grammar.ParseCommand("mail", i+1, line)

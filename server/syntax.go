@@ -17,7 +17,11 @@ func (ss *session) syntaxError(l commandLine) string {
 	b.WriteString(quoteLine(ss.lang, l))
 	var near *nearMiss
 	if errors.As(l.err, &near) { // a misspelt command (nearmiss.go)
-		b.WriteString(tr(ss.lang, "err.didyoumean", near.phrase) + "\n" + tr(ss.lang, "err.nothing"))
+		key := "err.didyoumean"
+		if near.ownLine {
+			key = "err.ownline"
+		}
+		b.WriteString(tr(ss.lang, key, near.phrase) + "\n" + tr(ss.lang, "err.nothing"))
 		return b.String()
 	}
 	var ge *grammar.Error
