@@ -336,12 +336,12 @@ func (ss *session) clockInstant() time.Time {
 // remainingText writes a player's remaining time under the control tc
 // for a mail in lang (issue 22 §3), never below zero:
 //
-//   - to the second ("7m30s", "1m59s", "0s", "1h5m10s"; in German "7
-//     Minuten 30 Sekunden", "0 Sekunden") when less than an hour is left,
-//     or the control has a time that is not whole hours ("8m", "90m",
-//     "1h+30m"): there seconds matter;
-//   - otherwise in days, hours and minutes ("29d23h12m", "11h59m"; "29
-//     Tage 23 Stunden 12 Minuten").
+//   - to the second ("7min30s", "1min59s", "0s", "1h5min10s"; in German
+//     "7 Minuten 30 Sekunden", "0 Sekunden") when less than an hour is
+//     left, or the control has a time that is not whole hours ("8m",
+//     "90m", "1h+30m"): there seconds matter;
+//   - otherwise in days, hours and minutes ("29d23h12min", "11h59min";
+//     "29 Tage 23 Stunden 12 Minuten").
 //
 // Either way it is rounded down to the unit shown, so it never promises
 // time the player does not have: a move is late at its deadline, which

@@ -423,27 +423,27 @@ func TestRemainingText(t *testing.T) {
 	}{
 		// an 8-minute game: fresh, after a move, below the 2m reminder,
 		// the time-out mail, late
-		{"8m+0d", 8 * m, "8m"},
-		{"8m+0d", 7*m + 59*s + 900*time.Millisecond, "7m59s"},
-		{"8m+0d", 7*m + 30*s, "7m30s"},
-		{"8m+0d", 2*m - s, "1m59s"},
+		{"8m+0d", 8 * m, "8min"},
+		{"8m+0d", 7*m + 59*s + 900*time.Millisecond, "7min59s"},
+		{"8m+0d", 7*m + 30*s, "7min30s"},
+		{"8m+0d", 2*m - s, "1min59s"},
 		{"8m+0d", 59 * s, "59s"},
 		{"8m+0d", 0, "0s"},
 		{"8m+0d", -3 * s, "0s"},
 		// minutes in the control: seconds also above an hour
-		{"90m+0d", 1*h + 20*m + 5*s, "1h20m5s"},
-		{"1h+30m", 2*h + 15*m, "2h15m"},
-		{"5m/move", 5 * m, "5m"},
-		{"1d+10m", 1*d + 3*h + 7*m + 2*s, "1d3h7m2s"},
+		{"90m+0d", 1*h + 20*m + 5*s, "1h20min5s"},
+		{"1h+30m", 2*h + 15*m, "2h15min"},
+		{"5m/move", 5 * m, "5min"},
+		{"1d+10m", 1*d + 3*h + 7*m + 2*s, "1d3h7min2s"},
 		// hours and days: minutes from an hour up, seconds below
 		{"1h+0d", h, "1h"},
-		{"1h+0d", 59*m + 30*s, "59m30s"},
-		{"12h+1h", 11*h + 59*m + 59*s, "11h59m"},
+		{"1h+0d", 59*m + 30*s, "59min30s"},
+		{"12h+1h", 11*h + 59*m + 59*s, "11h59min"},
 		{"30d+1d", 30 * d, "30d"},
-		{"30d+1d", 29*d + 23*h + 59*m + 59*s, "29d23h59m"},
-		{"30d+1d", 12*d + 4*h + 33*m + 17*s, "12d4h33m"},
+		{"30d+1d", 29*d + 23*h + 59*m + 59*s, "29d23h59min"},
+		{"30d+1d", 12*d + 4*h + 33*m + 17*s, "12d4h33min"},
 		{"30d+1d", h + 30*s, "1h"},
-		{"30d+1d", 59*m + 59*s, "59m59s"},
+		{"30d+1d", 59*m + 59*s, "59min59s"},
 		{"30d+1d", 0, "0s"},
 		{"3d/move iccf", 2 * d, "2d"},
 		{"10d+2d max 20d", 20 * d, "20d"},
@@ -475,14 +475,14 @@ func TestClocksToTheSecond(t *testing.T) {
 	sent = h.reply(bob, "accept")
 	start := h.now // the accept's handling: the game starts, alice's clock runs
 	for _, who := range []string{alice, bob} {
-		mustContain(t, who+" at the start", to(t, sent, who).Text, "Clocks (8m+0d): attackers 8m left, defenders 8m left.")
+		mustContain(t, who+" at the start", to(t, sent, who).Text, "Clocks (8m+0d): attackers 8min left, defenders 8min left.")
 	}
 	// alice moves 30 seconds in; the mail is handled two seconds later
 	h.now = start.Add(30*time.Second - h.step)
 	h.arrival = start.Add(28 * time.Second)
 	sent = h.reply(alice, openings[0])
 	for _, who := range []string{alice, bob} {
-		mustContain(t, who+" after alice's move", to(t, sent, who).Text, "Clocks (8m+0d): attackers 7m32s left, defenders 8m left.")
+		mustContain(t, who+" after alice's move", to(t, sent, who).Text, "Clocks (8m+0d): attackers 7min32s left, defenders 8min left.")
 	}
 	turn := start.Add(28 * time.Second) // bob's clock runs from the arrival
 	// the reminder below 2m: due the first second bob has less
@@ -491,7 +491,7 @@ func TestClocksToTheSecond(t *testing.T) {
 	if len(sent) != 1 || sent[0].to != bob {
 		t.Fatalf("below 2m: mails\n%s\nwant one reminder to bob", subjects(sent))
 	}
-	mustContain(t, "reminder", sent[0].msg.Text, "has fallen below 2m: 1m59s left.", "defenders 1m59s left")
+	mustContain(t, "reminder", sent[0].msg.Text, "has fallen below 2min: 1min59s left.", "defenders 1min59s left")
 	// the deadline, 8m and a second after the turn began, once its grace
 	// for mail stamped before it has passed
 	h.now = turn.Add(8*time.Minute + time.Second + DefaultArrivalGrace)
@@ -500,6 +500,6 @@ func TestClocksToTheSecond(t *testing.T) {
 		t.Fatalf("at the deadline: %s; want the result to both", subjects(sent))
 	}
 	for _, who := range []string{alice, bob} {
-		mustContain(t, who+" time-out", to(t, sent, who).Text, "Clocks (8m+0d): attackers 7m32s left, defenders 0s left.")
+		mustContain(t, who+" time-out", to(t, sent, who).Text, "Clocks (8m+0d): attackers 7min32s left, defenders 0s left.")
 	}
 }

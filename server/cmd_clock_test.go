@@ -45,8 +45,8 @@ func TestClockCommandShortGame(t *testing.T) {
 	for _, tc := range []struct {
 		control, want string
 	}{
-		{"10m+0d", tr(english, "clock.reminder.short", "2m")},
-		{"90m/move", tr(english, "clock.reminder.short", "22m")},
+		{"10m+0d", tr(english, "clock.reminder.short", "2min")},
+		{"90m/move", tr(english, "clock.reminder.short", "22min")},
 		{"3m+0d", tr(english, "clock.reminder.none")},
 		{"1d+0d", ""},
 	} {

@@ -598,7 +598,7 @@ func TestEngineTimed(t *testing.T) {
 	if dl := h.deadlineOf(id); !dl.Equal(h.now.Add(day + time.Second)) {
 		t.Errorf("alice's deadline %v, want a day after the commit", dl)
 	}
-	mustContain(t, "the engine's reply", h.last(alice).msg.Text, "Clocks (1d+0d): attackers 23h59m left, defenders 1d left.")
+	mustContain(t, "the engine's reply", h.last(alice).msg.Text, "Clocks (1d+0d): attackers 23h59min left, defenders 1d left.")
 }
 
 // TestEngineRunWakes: Run, with a WaitCap of an hour, sends the engine's

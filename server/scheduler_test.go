@@ -55,10 +55,10 @@ func TestRemindersAndTimeout(t *testing.T) {
 		remain string
 	}{
 		{3 * day, "", ""},
-		{3*day + time.Second, "has fallen below 7d", "6d23h59m left"},
+		{3*day + time.Second, "has fallen below 7d", "6d23h59min left"},
 		{4 * day, "", ""},
-		{8*day + time.Second, "has fallen below 2d", "1d23h59m left"},
-		{9*day + 12*time.Hour + time.Second, "has fallen below 12h", "11h59m left"},
+		{8*day + time.Second, "has fallen below 2d", "1d23h59min left"},
+		{9*day + 12*time.Hour + time.Second, "has fallen below 12h", "11h59min left"},
 		{10 * day, "", ""},
 	} {
 		h.now = start.Add(step.at)
@@ -127,7 +127,7 @@ func TestShortGameReminder(t *testing.T) {
 		want string        // in the one mail to alice, "" for none
 	}{
 		{8 * time.Minute, ""},
-		{8*time.Minute + time.Second, "has fallen below 2m: 1m59s left"},
+		{8*time.Minute + time.Second, "has fallen below 2min: 1min59s left"},
 		{9 * time.Minute, ""},
 	} {
 		h.now = start.Add(step.at)

@@ -16,12 +16,14 @@ var durationKeys = map[time.Duration]string{notation.Day: "count.d", time.Hour: 
 // hours and minutes, each only when not zero; zero as 0 days), each part
 // a counted noun of the pages' catalogue, joined as "duration.join"
 // says. English writes them as the notation does
-// (notation.FormatDuration: "29d23h59m", "45m", "0d"); German in words
+// (notation.FormatDuration: "29d23h59m", "45m", "0d"), so that the units
+// give back a control's notation ("3m+2s"); German in words
 // with the number's form of the unit, as the German mails do ("29 Tage
 // 23 Stunden 59 Minuten", "1 Tag 1 Stunde", "45 Minuten", "0 Tage";
 // docs/commands.md, "Replies in German: times and days"). The referee's
 // mails call the same rule with the words of their own catalogue
-// (server/internal/catalog, SpellDuration), which web may not import.
+// (server/internal/catalog, SpellDuration), which web may not import;
+// there English minutes are "min".
 func duration(lang string, d time.Duration) string {
 	return notation.SpellDuration(d, time.Minute,
 		func(unit time.Duration, n int) string { return trn(lang, durationKeys[unit], n, n) },

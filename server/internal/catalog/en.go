@@ -511,13 +511,14 @@ in your name that carries your key is taken as yours.`,
 
 	// Durations of clocks, controls and reminders (spellDuration): a
 	// unit each, joined by "duration.join"; English writes them as the
-	// time-control notation does ("29d23h12m", "7m30s").
+	// time-control notation does but for minutes, "min", which a reader
+	// cannot take for months ("29d23h12min", "7min30s").
 	"count.d":       "%dd",
 	"count.d.one":   "%dd",
 	"count.h":       "%dh",
 	"count.h.one":   "%dh",
-	"count.m":       "%dm",
-	"count.m.one":   "%dm",
+	"count.m":       "%dmin",
+	"count.m.one":   "%dmin",
 	"count.s":       "%ds",
 	"count.s.one":   "%ds",
 	"duration.join": "%s%s",

@@ -26,9 +26,12 @@ func Day(lang string, t time.Time) string { return t.UTC().Format(Text(lang, "la
 // Duration writes a duration of a time control or a reminder in lang, in
 // whole minutes (seconds dropped): days, hours and minutes, each only when
 // not zero. English writes them as the notation does
-// (notation.FormatDuration: "30d", "1d12h", "0d"), German in words with
-// the number's form of the unit ("30 Tage", "1 Tag 12 Stunden", "0
-// Tage"). d is not negative; SpellDuration says what zero is.
+// (notation.FormatDuration: "30d", "1d12h", "0d") but for minutes, "min"
+// where the notation has "m" ("3min", "1d5min"), so that a 3-minute game
+// does not read as 3 months; German in words with the number's form of
+// the unit ("30 Tage", "1 Tag 12 Stunden", "0 Tage"). What commands
+// accept is the notation's, unchanged. d is not negative; SpellDuration
+// says what zero is.
 func Duration(lang string, d time.Duration) string {
 	return SpellDuration(lang, d, time.Minute)
 }
@@ -43,9 +46,11 @@ var durationKeys = map[time.Duration]string{notation.Day: "count.d", time.Hour: 
 // rule (the parts, and zero as 0 of the largest unit to the minute, "0d",
 // "0 Tage", or 0 seconds to the second, "0s", "0 Sekunden"), each part
 // the catalogue's counted noun, joined as "duration.join" says (no space
-// in English: "1d2h3m", a space in German: "1 Tag 2 Stunden 3 Minuten").
+// in English: "1d2h3min", a space in German: "1 Tag 2 Stunden 3 Minuten").
 // The web pages call the same rule with the words of their own catalogue
 // (web/units.go, duration): web may not import the referee's packages.
+// There English minutes stay "m", as the units give back a time
+// control's notation ("3m+2s"); a mail writes "min".
 func SpellDuration(lang string, d, smallest time.Duration) string {
 	return notation.SpellDuration(d, smallest,
 		func(unit time.Duration, n int) string { return TextN(lang, durationKeys[unit], n, n) },
