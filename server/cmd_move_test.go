@@ -16,7 +16,7 @@ func TestMoveRefusals(t *testing.T) {
 	id := startBrandubh(t, h)
 	tests := []struct {
 		name, from, body string
-		keys             []string // nil: a line that does not parse
+		keys             []string // nil: a line that does not parse, or prose passed on
 		wants            []string
 	}{
 		{"out of turn", bob, "d3-e3", []string{"err.notyourturn"}, []string{"> d3-e3", "Nothing was changed"}},
@@ -25,7 +25,8 @@ func TestMoveRefusals(t *testing.T) {
 		{"two moves", alice, "d1-e1\nd2-c2", []string{"err.twomoves"}, nil},
 		{"wrong number", alice, "3. d1-e1", []string{"err.movenumber"}, nil},
 		{"wrong capture mark", alice, "d1-e1xe2", []string{"err.captures"}, nil},
-		{"no command", alice, "Hello there, how are you?", []string{"err.nocommand"}, nil},
+		// prose alone is passed on to bob: "no command", but no refusal (TestChattyPlayer)
+		{"no command", alice, "Hello there, how are you?", nil, []string{"I found no command in your mail.", "Your message will reach bob@player.test"}},
 	}
 	for _, tt := range tests {
 		sent := h.reply(tt.from, tt.body)
