@@ -45,7 +45,7 @@ func TestTimedGameArrivalWhileDown(t *testing.T) {
 		// charged the seconds she thought: not nothing (a Date: before the
 		// start would make it so), not a day
 		for _, p := range []*player{m.alice, m.bob} {
-			if !strings.Contains(m.last[p].Text, "Clocks (2d+0d): attackers 1d23h59m left") {
+			if !strings.Contains(m.last[p].Text, "Clocks (2d+0d): attackers 1d23h59min left") {
 				t.Errorf("%s's mail does not show alice's clock charged by the arrival:\n%s", p.name, m.last[p].Text)
 			}
 		}
