@@ -11,10 +11,10 @@ package server
 // core wrote it before it was a module, and the clock's timers last,
 // after the games every other module may have changed); docs/architecture.md
 // ("Modules and hooks") names it, and TestModuleRegistry holds both to it.
-var modules = []module{
+var modules = []Module{
 	publicNameModule{},     // the public name a player chooses (cmd_name.go)
 	correspondenceModule{}, // spectators, messages, conditional moves, takebacks (correspondence.go)
-	consentModule{},        // requests to confirm (consent.go)
+	ConsentModule{},        // requests to confirm (consent.go)
 	tournamentModule{},     // tournaments and ratings (tournament.go)
 	clockModule{},          // leave, end times, timers (clock.go, clock_timers.go)
 	digestModule{},         // the daily digest (digest.go)

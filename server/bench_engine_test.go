@@ -35,7 +35,7 @@ func seedEngineTurn(tb testing.TB, srv *Server, store *archive.Store, id, varian
 		ps = append(ps, archive.Ply{N: i + 1, Move: mv, At: now})
 	}
 	g.Plies = ps
-	t, err := load(g)
+	t, err := Load(g)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -87,9 +87,9 @@ func BenchmarkEngineReply(b *testing.B) {
 					b.Fatal(err)
 				}
 				var depth, nodes, n float64
-				srv.opts.engineSearch = func(ctx context.Context, pos *engine.Position, l search.Level, lim search.Limits) (search.Result, error) {
+				srv.Opts.EngineSearch = func(ctx context.Context, pos *engine.Position, l search.Level, lim search.Limits) (search.Result, error) {
 					o := l.Options() // as Server.engineSearch does
-					o.TableBytes = srv.opts.EngineTableBytes
+					o.TableBytes = srv.Opts.EngineTableBytes
 					r, err := search.New(o).Search(ctx, pos, lim)
 					depth, nodes, n = depth+float64(r.Depth), nodes+float64(r.Nodes), n+1
 					return r, err
@@ -102,7 +102,7 @@ func BenchmarkEngineReply(b *testing.B) {
 					if _, err := srv.RunTimers(ctx); err != nil {
 						b.Fatal(err)
 					}
-					srv.engine.Wait()
+					srv.Engine.Wait()
 					b.StopTimer()
 					if g, err := store.Game(ctx, id); err != nil || g.PlyCount != len(p.plies)+1 {
 						b.Fatalf("game %s: the engine did not reply (%v)", id, err)

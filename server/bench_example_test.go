@@ -29,11 +29,11 @@ func BenchmarkExampleMove(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
-			t := &table{v: v, pos: pos}
+			t := &Table{V: v, Pos: pos}
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				_ = exampleMove(t)
+				_ = ExampleMove(t)
 			}
 		})
 	}

@@ -73,7 +73,7 @@ func engineFloodRun(b *testing.B) time.Duration {
 	wait := time.Since(start)
 	b.StopTimer()
 	cancel() // the level-5 searches still queued or running stop
-	srv.engine.Wait()
+	srv.Engine.Wait()
 	b.StartTimer()
 	return wait
 }

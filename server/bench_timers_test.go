@@ -36,7 +36,7 @@ func seedTimedGames(tb testing.TB, srv *Server, store *archive.Store, n int, con
 				TimeControl: control, StartedAt: start, CreatedAt: start,
 			}
 			g.Challenger = g.Attackers
-			t, err := load(g)
+			t, err := Load(g)
 			if err != nil {
 				tb.Fatal(err)
 			}

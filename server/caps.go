@@ -26,17 +26,17 @@ import (
 // mails of the last hour or the last budgetWindow), so they hold across
 // restarts. What the caps hold back is logged once a minute (heldLog).
 
-// maxRepliesPerHour caps the keyless mails of one budget (junk, or
+// MaxRepliesPerHour caps the keyless mails of one budget (junk, or
 // commands) the referee answers for one address per hour, whatever they
 // ask; a person playing by mail stays far below it, and whatever loops
 // with us without a key (a responder that ignores RFC 3834) stops getting
 // answers.
-const maxRepliesPerHour = 30
+const MaxRepliesPerHour = 30
 
-// budgetWindow is the window the per-domain budget and the budget for
+// BudgetWindow is the window the per-domain budget and the budget for
 // junk from all senders count in (issue 18 §2: at most 60 replies to junk
 // per 10 minutes).
-const budgetWindow = 10 * time.Minute
+const BudgetWindow = 10 * time.Minute
 
 // DefaultJunkReplies is the default of Options.JunkReplies: how many
 // mails of junk (archive.JunkBudget), from all senders together, the
@@ -48,7 +48,7 @@ const DefaultJunkReplies = 60
 // one organizational domain the referee answers per budgetWindow.
 const DefaultDomainReplies = 20
 
-// maxKeyedRefusals is how many refused keyed mails about one game one
+// MaxKeyedRefusals is how many refused keyed mails about one game one
 // player is answered per hour; maxRepliesPerHour bounds the answered keyed
 // mails about one game that changed nothing (board, help, …). Past either,
 // a keyed mail that changed nothing is recorded but not answered. They
@@ -57,20 +57,20 @@ const DefaultDomainReplies = 20
 // game in an hour, and a mail that changes the game (a move, a
 // resignation, a draw offer or answer, an accepted challenge) is always
 // answered.
-const maxKeyedRefusals = 10
+const MaxKeyedRefusals = 10
 
 // maxCommandLines is how many distinct command lines of one mail are read;
 // the reply says when more were left unread (issue 8 §2).
 const maxCommandLines = 20
 
-// maxReplyText bounds, in bytes, the text of all sections of all replies to
+// MaxReplyText bounds, in bytes, the text of all sections of all replies to
 // one mail; with the board, the move list and the headers the replies stay
 // under maxReplyBytes.
-const maxReplyText = 48 << 10
+const MaxReplyText = 48 << 10
 
-// maxReplyBytes bounds, in bytes, all replies one mail causes together,
+// MaxReplyBytes bounds, in bytes, all replies one mail causes together,
 // whatever it holds (issue 8 §2: a 240 KB mail of "help" lines made 35 MB).
-const maxReplyBytes = 64 << 10
+const MaxReplyBytes = 64 << 10
 
 // hourAgo is the start of the window the hourly caps count in.
 func hourAgo(now time.Time) time.Time { return now.Add(-time.Hour) }
@@ -80,10 +80,10 @@ type heldBy string
 
 // The caps that hold replies back.
 const (
-	notHeld        heldBy = ""
+	NotHeld        heldBy = ""
 	bySenderCap    heldBy = "sender_cap"    // maxRepliesPerHour for the sender
-	byDomainBudget heldBy = "domain_budget" // Options.DomainReplies for the sender's domain
-	byJunkBudget   heldBy = "junk_budget"   // Options.JunkReplies for all senders together
+	ByDomainBudget heldBy = "domain_budget" // Options.DomainReplies for the sender's domain
+	ByJunkBudget   heldBy = "junk_budget"   // Options.JunkReplies for all senders together
 	byRefusalCap   heldBy = "refusal_cap"   // Options.ErrorRepliesPerHour refusals to the sender
 	byLoopBreaker  heldBy = "loop_breaker"  // loopBreaker, keyed mails that changed nothing
 )
@@ -99,7 +99,7 @@ const (
 // for is done.
 func (s *Server) replyBudget(ctx context.Context, addr, domain string, b archive.MailBudget, now time.Time) (string, heldBy, error) {
 	if b != archive.JunkBudget && b != archive.CommandBudget {
-		return "", notHeld, nil
+		return "", NotHeld, nil
 	}
 	what := "mails without a key"
 	if b == archive.CommandBudget {
@@ -108,66 +108,66 @@ func (s *Server) replyBudget(ctx context.Context, addr, domain string, b archive
 	n, err := s.recordPort().CountMails(ctx, archive.MailFilter{From: addr, Auth: archive.OnlyUnauthenticated, Budget: b,
 		AnsweredOnly: true, Since: hourAgo(now)})
 	if err != nil {
-		return "", notHeld, err
+		return "", NotHeld, err
 	}
-	if n >= maxRepliesPerHour {
+	if n >= MaxRepliesPerHour {
 		return fmt.Sprintf("reply cap for this sender reached: %d %s answered in the last hour", n, what), bySenderCap, nil
 	}
 	if domain != "" {
 		n, err := s.recordPort().CountMails(ctx, archive.MailFilter{Domain: domain, Auth: archive.OnlyUnauthenticated, Budget: b,
-			AnsweredOnly: true, Since: now.Add(-budgetWindow)})
+			AnsweredOnly: true, Since: now.Add(-BudgetWindow)})
 		if err != nil {
-			return "", notHeld, err
+			return "", NotHeld, err
 		}
-		if n >= s.opts.DomainReplies {
+		if n >= s.Opts.DomainReplies {
 			return fmt.Sprintf("reply budget for the domain %s spent: %d %s answered in the last %v (server.domain_replies_per_10m)",
-				domain, n, what, budgetWindow), byDomainBudget, nil
+				domain, n, what, BudgetWindow), ByDomainBudget, nil
 		}
 	}
 	if b != archive.JunkBudget {
-		return "", notHeld, nil
+		return "", NotHeld, nil
 	}
-	if s.opts.JunkReplies == 0 {
-		return "replies to mails without a key or a valid command are switched off (server.junk_replies_per_10m)", byJunkBudget, nil
+	if s.Opts.JunkReplies == 0 {
+		return "replies to mails without a key or a valid command are switched off (server.junk_replies_per_10m)", ByJunkBudget, nil
 	}
 	all, err := s.recordPort().CountMails(ctx, archive.MailFilter{Auth: archive.OnlyUnauthenticated, Budget: archive.JunkBudget,
-		AnsweredOnly: true, Since: now.Add(-budgetWindow)})
+		AnsweredOnly: true, Since: now.Add(-BudgetWindow)})
 	if err != nil {
-		return "", notHeld, err
+		return "", NotHeld, err
 	}
-	if all >= s.opts.JunkReplies {
+	if all >= s.Opts.JunkReplies {
 		return fmt.Sprintf("reply budget for mails without a key or a valid command spent: %d answered in the last %v (server.junk_replies_per_10m)",
-			all, budgetWindow), byJunkBudget, nil
+			all, BudgetWindow), ByJunkBudget, nil
 	}
-	return "", notHeld, nil
+	return "", NotHeld, nil
 }
 
 // loopBreaker says why the sender's reply to a keyed mail that changed no
 // game is not sent, or "" when it is (see maxKeyedRefusals); the sender's
 // note is then dropped. A keyed mail that changed a game is always
 // answered.
-func (ss *session) loopBreaker(disposition string) (string, heldBy, error) {
-	if ss.auth == nil || ss.changedGame() {
-		return "", notHeld, nil
+func (ss *Session) loopBreaker(disposition string) (string, heldBy, error) {
+	if ss.Auth == nil || ss.changedGame() {
+		return "", NotHeld, nil
 	}
-	f := archive.MailFilter{From: ss.from, GameID: ss.auth.g.ID, Auth: archive.OnlyAuthenticated,
-		AnsweredOnly: true, Since: hourAgo(ss.now)}
-	limit := maxRepliesPerHour
-	if disposition != applied {
-		f.Disposition, limit = disposition, maxKeyedRefusals
+	f := archive.MailFilter{From: ss.From, GameID: ss.Auth.G.ID, Auth: archive.OnlyAuthenticated,
+		AnsweredOnly: true, Since: hourAgo(ss.Now)}
+	limit := MaxRepliesPerHour
+	if disposition != Applied {
+		f.Disposition, limit = disposition, MaxKeyedRefusals
 	}
-	n, err := ss.srv.recordPort().CountMails(ss.ctx, f)
+	n, err := ss.Srv.recordPort().CountMails(ss.Ctx, f)
 	if err != nil {
-		return "", notHeld, err
+		return "", NotHeld, err
 	}
 	if n >= limit {
-		ss.dropNotes(ss.from)
-		return fmt.Sprintf("loop breaker: %d keyed mails about game %s that changed nothing were answered in the last hour", n, ss.auth.g.ID), byLoopBreaker, nil
+		ss.dropNotes(ss.From)
+		return fmt.Sprintf("loop breaker: %d keyed mails about game %s that changed nothing were answered in the last hour", n, ss.Auth.G.ID), byLoopBreaker, nil
 	}
 	if n == limit-1 {
-		return "", notHeld, ss.tellPause(f, n+1)
+		return "", NotHeld, ss.tellPause(f, n+1)
 	}
-	return "", notHeld, nil
+	return "", NotHeld, nil
 }
 
 // tellPause adds to the sender's reply, the last one loopBreaker lets
@@ -176,9 +176,9 @@ func (ss *session) loopBreaker(disposition string) (string, heldBy, error) {
 // oldest of them is an hour old (f.Since is the start of the hour). So a
 // player learns of the pause once, in a mail that is sent anyway, and the
 // breaker sends no mail of its own that an auto-responder could answer.
-func (ss *session) tellPause(f archive.MailFilter, counted int) error {
-	until := ss.now.Add(time.Hour)
-	ms, err := ss.srv.recordPort().Mails(ss.ctx, f)
+func (ss *Session) tellPause(f archive.MailFilter, counted int) error {
+	until := ss.Now.Add(time.Hour)
+	ms, err := ss.Srv.recordPort().Mails(ss.Ctx, f)
 	if err != nil {
 		return err
 	}
@@ -189,16 +189,16 @@ func (ss *session) tellPause(f archive.MailFilter, counted int) error {
 	if f.Disposition != "" {
 		key = "breaker.refusals"
 	}
-	ss.say(ss.auth, tr(ss.lang, key, counted, ss.auth.g.ID, catalog.Instant(ss.lang, until)))
+	ss.Say(ss.Auth, Tr(ss.Lang, key, counted, ss.Auth.G.ID, catalog.Instant(ss.Lang, until)))
 	return nil
 }
 
 // changedGame reports whether the mail changed a game: a ply, a
 // resignation, a draw offer or answer, a challenge or its answer (a
 // message stored for the opponent alone does not count).
-func (ss *session) changedGame() bool {
-	for _, t := range ss.tables {
-		if t.changed && !ss.quietChange(t) { // a stored message alone (module.go's quietKeeper)
+func (ss *Session) changedGame() bool {
+	for _, t := range ss.Tables {
+		if t.Changed && !ss.QuietChange(t) { // a stored message alone (module.go's quietKeeper)
 			return true
 		}
 	}
@@ -213,21 +213,21 @@ func (ss *session) changedGame() bool {
 // recorded, with the reason. A confirmation carrying its key is never
 // held back. Replies to other players are kept. For a keyed mail it is
 // loopBreaker.
-func (s *Server) capRefusals(ss *session, disposition string, b archive.MailBudget) (string, heldBy, error) {
-	if ss.auth != nil {
+func (s *Server) capRefusals(ss *Session, disposition string, b archive.MailBudget) (string, heldBy, error) {
+	if ss.Auth != nil {
 		return ss.loopBreaker(disposition)
 	}
-	if disposition == applied || b == archive.ConfirmationBudget {
-		return "", notHeld, nil
+	if disposition == Applied || b == archive.ConfirmationBudget {
+		return "", NotHeld, nil
 	}
-	n, err := s.recordPort().CountMails(ss.ctx, archive.MailFilter{From: ss.from, Disposition: disposition, Budget: b,
-		Auth: archive.OnlyUnauthenticated, AnsweredOnly: true, Since: hourAgo(ss.now)})
+	n, err := s.recordPort().CountMails(ss.Ctx, archive.MailFilter{From: ss.From, Disposition: disposition, Budget: b,
+		Auth: archive.OnlyUnauthenticated, AnsweredOnly: true, Since: hourAgo(ss.Now)})
 	if err != nil {
-		return "", notHeld, err
+		return "", NotHeld, err
 	}
-	if n >= s.opts.ErrorRepliesPerHour {
-		ss.dropNotes(ss.from)
+	if n >= s.Opts.ErrorRepliesPerHour {
+		ss.dropNotes(ss.From)
 		return fmt.Sprintf("refusal not sent: %d refusals of mails without a key sent to this address in the last hour (server.error_replies_per_hour)", n), byRefusalCap, nil
 	}
-	return "", notHeld, nil
+	return "", NotHeld, nil
 }

@@ -14,25 +14,25 @@ import (
 // Reply languages: English by default, German for a player who writes
 // German commands or sets "language de" (docs/commands.md).
 const (
-	english = catalog.English
-	german  = catalog.German
+	English = catalog.English
+	German  = catalog.German
 )
 
-// tr forwards to catalog.Text: the text key in lang, formatted with args.
-func tr(lang, key string, args ...any) string { return catalog.Text(lang, key, args...) }
+// Tr forwards to catalog.Text: the text key in lang, formatted with args.
+func Tr(lang, key string, args ...any) string { return catalog.Text(lang, key, args...) }
 
-// trn forwards to catalog.TextN: the text key, or its singular form for
+// Trn forwards to catalog.TextN: the text key, or its singular form for
 // n == 1, in lang, formatted with args.
-func trn(lang, key string, n int, args ...any) string {
+func Trn(lang, key string, n int, args ...any) string {
 	return catalog.TextN(lang, key, n, args...)
 }
 
-// counted forwards to catalog.Counted: n things in lang with the counted
+// Counted forwards to catalog.Counted: n things in lang with the counted
 // noun "count."+noun ("1 game", "2 games").
-func counted(lang, noun string, n int) string { return catalog.Counted(lang, noun, n) }
+func Counted(lang, noun string, n int) string { return catalog.Counted(lang, noun, n) }
 
-// sideName forwards to catalog.Side: a side in lang, "attackers" / "Angreifer".
-func sideName(lang, side string) string { return catalog.Side(lang, side) }
+// SideName forwards to catalog.Side: a side in lang, "attackers" / "Angreifer".
+func SideName(lang, side string) string { return catalog.Side(lang, side) }
 
-// variantTitle forwards to catalog.VariantTitle: a variant's title in lang.
-func variantTitle(lang string, v *engine.Variant) string { return catalog.VariantTitle(lang, v) }
+// VariantTitle forwards to catalog.VariantTitle: a variant's title in lang.
+func VariantTitle(lang string, v *engine.Variant) string { return catalog.VariantTitle(lang, v) }

@@ -39,27 +39,27 @@ func dynamicKeys() []string {
 	}
 	for _, v := range engine.Variants() {
 		keys = append(keys, "summary."+v.Name)
-		if _, ok := catalog.Lookup(english, "title."+v.Name); ok {
+		if _, ok := catalog.Lookup(English, "title."+v.Name); ok {
 			keys = append(keys, "title."+v.Name)
 		}
 	}
 	for _, p := range []engine.Piece{engine.Attacker, engine.Defender, engine.King} {
 		keys = append(keys, "piece."+p.String(), "piece.a."+p.String())
 	}
-	for _, e := range helpEntries {
-		keys = append(keys, e.key+".usage")
-		if _, ok := catalog.Lookup(english, e.key+".what"); ok {
-			keys = append(keys, e.key+".what")
+	for _, e := range HelpEntries {
+		keys = append(keys, e.Key+".usage")
+		if _, ok := catalog.Lookup(English, e.Key+".what"); ok {
+			keys = append(keys, e.Key+".what")
 		}
 	}
-	for _, k := range helpTopics {
+	for _, k := range HelpTopics {
 		keys = append(keys, k)
 	}
-	for _, k := range syntaxPhrases {
+	for _, k := range SyntaxPhrases {
 		keys = append(keys, k)
 	}
-	for _, m := range syntaxMessages {
-		keys = append(keys, m.key)
+	for _, m := range SyntaxMessages {
+		keys = append(keys, m.Key)
 	}
 	return keys
 }
@@ -81,9 +81,9 @@ func literalKeys(t *testing.T) (keys map[string]string, literals map[string]bool
 	keys, literals = map[string]string{}, map[string]bool{}
 	lookup := func(name string) (arg int, prefix string) {
 		switch name {
-		case "tr", "trn", "Text", "TextN":
+		case "Tr", "Trn", "Text", "TextN":
 			return 1, ""
-		case "counted", "Counted": // counted(lang, "games", n): key "count.games"
+		case "Counted": // Counted(lang, "games", n): key "count.games"
 			return 1, "count."
 		}
 		return -1, ""
@@ -127,7 +127,7 @@ func literalKeys(t *testing.T) (keys map[string]string, literals map[string]bool
 func catalogueData(name string) bool {
 	base := strings.TrimSuffix(name, ".go")
 	lang := base[strings.LastIndex(base, "_")+1:]
-	return lang == english || lang == german
+	return lang == English || lang == German
 }
 
 // TestCatalogKeysUsed: every key the code asks for is in the catalogue,
@@ -139,18 +139,18 @@ func TestCatalogKeysUsed(t *testing.T) {
 		t.Fatalf("found only %d literal keys in the code; is the scan broken?", len(keys))
 	}
 	for k, pos := range keys {
-		if _, ok := catalog.Lookup(english, k); !ok {
+		if _, ok := catalog.Lookup(English, k); !ok {
 			t.Errorf("%s: key %q is not in the catalogue", pos, k)
 		}
 	}
 	used := map[string]bool{}
 	for _, k := range dynamicKeys() {
-		if _, ok := catalog.Lookup(english, k); !ok {
+		if _, ok := catalog.Lookup(English, k); !ok {
 			t.Errorf("key %q, built from data, is not in the catalogue", k)
 		}
 		used[k] = true
 	}
-	for _, k := range catalog.Keys(english) {
+	for _, k := range catalog.Keys(English) {
 		if one, ok := strings.CutSuffix(k, ".one"); ok && (used[one] || literals[one]) {
 			continue // the singular of a key trn is given
 		}
@@ -165,34 +165,34 @@ func TestCatalogKeysUsed(t *testing.T) {
 func TestTwoCountPhrases(t *testing.T) {
 	tm := &archive.Tournament{ID: "cup", Name: "Cup"}
 	one := []*tournament.Standings{{Rows: []tournament.Standing{{Player: "a@x", Points: 1, Played: 1, Games: 1, Place: 1}}}}
-	if got := standingLine(english, tm, one, "a@x"); !strings.Contains(got, "you have 1 point from 1 of your 1 game,") {
+	if got := standingLine(English, tm, one, "a@x"); !strings.Contains(got, "you have 1 point from 1 of your 1 game,") {
 		t.Errorf("English standing for one game: %q", got)
 	}
-	if got := standingLine(german, tm, one, "a@x"); !strings.Contains(got, "du hast 1 Punkt aus 1 deiner 1 Partie,") {
+	if got := standingLine(German, tm, one, "a@x"); !strings.Contains(got, "du hast 1 Punkt aus 1 deiner 1 Partie,") {
 		t.Errorf("German standing for one game: %q", got)
 	}
 	one[0].Rows[0].Points, one[0].Rows[0].Games = 0.5, 2
-	if got := standingLine(english, tm, one, "a@x"); !strings.Contains(got, "you have ½ points from 1 of your 2 games,") {
+	if got := standingLine(English, tm, one, "a@x"); !strings.Contains(got, "you have ½ points from 1 of your 2 games,") {
 		t.Errorf("English standing for half a point: %q", got)
 	}
-	for lang, want := range map[string]string{english: "starts now: 2 players, 1 game, all", german: "beginnt jetzt: 2 Spieler, 1 Partie, alle"} {
-		if got := tr(lang, "start.intro", "Cup", "cup", counted(lang, "players", 2), counted(lang, "games", 1)); !strings.Contains(got, want) {
+	for lang, want := range map[string]string{English: "starts now: 2 players, 1 game, all", German: "beginnt jetzt: 2 Spieler, 1 Partie, alle"} {
+		if got := Tr(lang, "start.intro", "Cup", "cup", Counted(lang, "players", 2), Counted(lang, "games", 1)); !strings.Contains(got, want) {
 			t.Errorf("%s start.intro: %q, want %q in it", lang, got, want)
 		}
 	}
-	for lang, want := range map[string]string{english: "1 day given back. You have 1 leave day left in 2027.",
-		german: "1 Tag zurückgegeben. Du hast noch 1 Urlaubstag im Jahr 2027."} {
-		if got := tr(lang, "leave.cancelled", counted(lang, "days", 1), counted(lang, "leavedays", 1), 2027); !strings.Contains(got, want) {
+	for lang, want := range map[string]string{English: "1 day given back. You have 1 leave day left in 2027.",
+		German: "1 Tag zurückgegeben. Du hast noch 1 Urlaubstag im Jahr 2027."} {
+		if got := Tr(lang, "leave.cancelled", Counted(lang, "days", 1), Counted(lang, "leavedays", 1), 2027); !strings.Contains(got, want) {
 			t.Errorf("%s leave.cancelled: %q, want %q in it", lang, got, want)
 		}
 	}
-	for lang, want := range map[string]string{english: "having finished 0 of your 1 game,", german: "nachdem du 0 deiner 1 Partie beendet"} {
-		if got := tr(lang, "withdraw.what.annulled", "Cup", 0, counted(lang, "games", 1)); !strings.Contains(got, want) {
+	for lang, want := range map[string]string{English: "having finished 0 of your 1 game,", German: "nachdem du 0 deiner 1 Partie beendet"} {
+		if got := Tr(lang, "withdraw.what.annulled", "Cup", 0, Counted(lang, "games", 1)); !strings.Contains(got, want) {
 			t.Errorf("%s withdraw.what.annulled: %q, want %q in it", lang, got, want)
 		}
 	}
 	st := &tournament.Standings{Event: "Cup", Games: 1}
-	for lang, want := range map[string]string{english: "0 of 1 game finished.", german: "0 von 1 Partie beendet."} {
+	for lang, want := range map[string]string{English: "0 of 1 game finished.", German: "0 von 1 Partie beendet."} {
 		if got := st.TextIn(crosstableLabels(lang)); !strings.Contains(got, want) {
 			t.Errorf("%s crosstable of one game:\n%s\nwant %q in it", lang, got, want)
 		}

@@ -50,23 +50,23 @@ var controls sync.Map
 // start (the creation for a game started before clocks existed), the
 // plies stored and new with their arrival and commit times, both players'
 // leave.
-func (t *table) clockGame() *clock.Game {
-	start := t.g.StartedAt
+func (t *Table) clockGame() *clock.Game {
+	start := t.G.StartedAt
 	if start.IsZero() {
-		start = t.g.CreatedAt
+		start = t.G.CreatedAt
 	}
-	cg := &clock.Game{Control: control(t.g), Start: start, FirstSide: t.v.FirstSide, Leave: t.g.Leave}
-	for _, p := range t.plies() {
+	cg := &clock.Game{Control: control(t.G), Start: start, FirstSide: t.V.FirstSide, Leave: t.G.Leave}
+	for _, p := range t.Plies() {
 		cg.Plies = append(cg.Plies, clock.Ply{Arrival: p.At, Avail: p.Avail})
 	}
 	return cg
 }
 
 // clockState accounts for every ply of t (clock.Game.State).
-func (t *table) clockState() (*clock.State, error) {
+func (t *Table) clockState() (*clock.State, error) {
 	st, err := t.clockGame().State()
 	if err != nil {
-		return nil, fmt.Errorf("server: game %s: %w", t.g.ID, err)
+		return nil, fmt.Errorf("server: game %s: %w", t.G.ID, err)
 	}
 	return st, nil
 }
@@ -75,9 +75,9 @@ func (t *table) clockState() (*clock.State, error) {
 // (Options.Reminders, Options.UntimedReminders).
 func (s *Server) thresholds(tc notation.TimeControl) []time.Duration {
 	if tc.Timed() {
-		return s.opts.Reminders
+		return s.Opts.Reminders
 	}
-	return s.opts.UntimedReminders
+	return s.Opts.UntimedReminders
 }
 
 // timerPlan returns the timers t needs from now on: the running ply's
@@ -85,8 +85,8 @@ func (s *Server) thresholds(tc notation.TimeControl) []time.Duration {
 // against the engine, the engine's reply instead when it is to move, and
 // beside them when it owes an answer to a draw offer (engineTimer); none
 // once the game is not running.
-func (s *Server) timerPlan(t *table) (archive.TimerPlan, error) {
-	if t.g.Status != archive.Active {
+func (s *Server) timerPlan(t *Table) (archive.TimerPlan, error) {
+	if t.G.Status != archive.Active {
 		return archive.TimerPlan{}, nil
 	}
 	st, err := t.clockState()
@@ -119,32 +119,32 @@ func timerKind(k clock.TimerKind) archive.TimerKind {
 // may have changed.
 type clockModule struct{}
 
-func (clockModule) name() string { return "clock" }
+func (clockModule) Name() string { return "clock" }
 
-// offer sets the time control of a new game from its command
+// Offer sets the time control of a new game from its command
 // (newGameControl) and states it, with the leave allowance (clockTerms).
-func (clockModule) offer(ss *session, t *table, c *grammar.NewGameCommand) (offer, error) {
+func (clockModule) Offer(ss *Session, t *Table, c *grammar.NewGameCommand) (Offer, error) {
 	tc := newGameControl(c)
 	if tc.Timed() {
-		t.g.TimeControl = tc.String()
+		t.G.TimeControl = tc.String()
 	}
-	return offer{play: func(lang string) string { return ss.srv.clockTerms(lang, tc) }}, nil
+	return Offer{Play: func(lang string) string { return ss.Srv.clockTerms(lang, tc) }}, nil
 }
 
-// tellGame shows both clocks in every mail about a timed game
+// TellGame shows both clocks in every mail about a timed game
 // (clocksText).
-func (clockModule) tellGame(ss *session, lang string, t *table) (header, section string) {
+func (clockModule) TellGame(ss *Session, lang string, t *Table) (header, section string) {
 	return "", ss.clocksText(lang, t)
 }
 
-// syntaxHint gives the accepted forms of a time control under a new
+// SyntaxHint gives the accepted forms of a time control under a new
 // command whose time control does not parse (timeControlHint), and of a
 // leave's days under a leave line (leaveDateHint, cmd_leave.go).
-func (clockModule) syntaxHint(ss *session, l commandLine, ge *grammar.Error) string {
-	if h := timeControlHint(ss.lang, l, ge); h != "" {
+func (clockModule) SyntaxHint(ss *Session, l CommandLine, ge *grammar.Error) string {
+	if h := timeControlHint(ss.Lang, l, ge); h != "" {
 		return h
 	}
-	return leaveDateHint(ss.lang, l, ge)
+	return leaveDateHint(ss.Lang, l, ge)
 }
 
 // clockChanges is what one session changes of the clocks beyond the games'
@@ -156,30 +156,30 @@ type clockChanges struct {
 
 // clockOf returns the clock module's state in ss, made on first use
 // (stateOf): the one way to it, for clock.go and cmd_leave.go alone.
-func clockOf(ss *session) *clockChanges {
-	return stateOf[clockChanges](ss, clockModule{})
+func clockOf(ss *Session) *clockChanges {
+	return StateOf[clockChanges](ss, clockModule{})
 }
 
-func (clockModule) collect(ss *session, change *archive.Change) { ss.collectClock(change) }
+func (clockModule) Collect(ss *Session, change *archive.Change) { ss.collectClock(change) }
 
-func (clockModule) endBefore(ss *session, t *table) (bool, error) { return ss.lostOnTime(t) }
+func (clockModule) EndBefore(ss *Session, t *Table) (bool, error) { return ss.lostOnTime(t) }
 
-// startedTerms are the time control of a game started without a
+// StartedTerms are the time control of a game started without a
 // challenge and, timed, the leave allowance (clockTerms).
-func (clockModule) startedTerms(ss *session, lang string, t *table) string {
-	return ss.srv.clockTerms(lang, control(t.g))
+func (clockModule) StartedTerms(ss *Session, lang string, t *Table) string {
+	return ss.Srv.clockTerms(lang, control(t.G))
 }
 
-func (clockModule) runDue(ctx context.Context, s *Server) (int, error) { return s.runGameTimers(ctx) }
+func (clockModule) RunDue(ctx context.Context, s *Server) (int, error) { return s.runGameTimers(ctx) }
 
-// nextDue is when the earliest pending timer is due (Store.NextTimer):
+// NextDue is when the earliest pending timer is due (Store.NextTimer):
 // a game's, or a player's daily digest, which the archive keeps in the
 // same order.
-func (clockModule) nextDue(ctx context.Context, s *Server) (time.Time, bool, error) {
-	return s.clockPort().NextTimer(ctx)
+func (clockModule) NextDue(ctx context.Context, s *Server) (time.Time, bool, error) {
+	return s.ClockPort().NextTimer(ctx)
 }
 
-func (clockModule) overdueWait(ctx context.Context, s *Server, now time.Time) (time.Duration, bool) {
+func (clockModule) OverdueWait(ctx context.Context, s *Server, now time.Time) (time.Duration, bool) {
 	return s.overdueTimers(ctx, now)
 }
 
@@ -188,8 +188,8 @@ func (clockModule) overdueWait(ctx context.Context, s *Server, now time.Time) (t
 // timers of every game it writes, recomputed (a ply, an acceptance, a
 // leave, an end all change them; recomputing the others changes nothing,
 // and a timer already done stays done).
-func (ss *session) collectClock(change *archive.Change) {
-	if ss.uses(clockModule{}) {
+func (ss *Session) collectClock(change *archive.Change) {
+	if ss.Uses(clockModule{}) {
 		if leaves := clockOf(ss).leaves; len(leaves) > 0 {
 			lw := make(archive.LeaveWrite, len(leaves))
 			for addr, ls := range leaves {
@@ -200,7 +200,7 @@ func (ss *session) collectClock(change *archive.Change) {
 	}
 	var plans archive.TimerPlans
 	for _, g := range change.Games {
-		t := ss.tables[g.ID]
+		t := ss.Tables[g.ID]
 		if t == nil {
 			continue
 		}
@@ -208,17 +208,17 @@ func (ss *session) collectClock(change *archive.Change) {
 			plans = archive.TimerPlans{}
 		}
 		if g.Status == archive.Invited { // its expiry (invitations.go)
-			plans[g.ID] = ss.srv.invitationPlan(g)
+			plans[g.ID] = ss.Srv.InvitationPlan(g)
 			continue
 		}
 		if g.Status == archive.Finished && g.EndedAt.IsZero() {
-			g.EndedAt = ss.now
+			g.EndedAt = ss.Now
 		}
-		plan, err := ss.srv.timerPlan(t)
+		plan, err := ss.Srv.timerPlan(t)
 		if err != nil {
 			// broken clock data is the referee's fault, not the mail's:
 			// the game keeps no timers rather than the mail failing for ever
-			ss.srv.log.Error("game timers not computed", "game", g.ID, "err", err)
+			ss.Srv.Log.Error("game timers not computed", "game", g.ID, "err", err)
 			plan = archive.TimerPlan{}
 		}
 		plans[g.ID] = plan
@@ -238,8 +238,8 @@ func (ss *session) collectClock(change *archive.Change) {
 // is read. It is the clock module's gameEnder (module.go): before a
 // command acts on a running game (activeGame), and before leave or a
 // withdrawal changes one.
-func (ss *session) lostOnTime(t *table) (bool, error) {
-	if t.g.Status != archive.Active || !control(t.g).Timed() || engineToMove(t) {
+func (ss *Session) lostOnTime(t *Table) (bool, error) {
+	if t.G.Status != archive.Active || !control(t.G).Timed() || engineToMove(t) {
 		// the engine's clock is judged when its ply arrives (engineReply)
 		return false, nil
 	}
@@ -247,45 +247,45 @@ func (ss *session) lostOnTime(t *table) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	arrival := ss.arrival()
+	arrival := ss.Arrival()
 	to := st.TimeoutAt(arrival)
 	if to == nil {
 		return false, nil
 	}
-	ss.finishOnTime(t, to, ss.now)
-	loser := addressOf(t.g, to.Side.String())
-	for _, addr := range []string{t.g.Attackers, t.g.Defenders} {
-		if addr == loser && addr == ss.from {
-			ss.say(t, tr(ss.lang, "timeout.late", catalog.Instant(ss.lang, arrival), lastInTime(ss.lang, to.Deadline)))
+	ss.finishOnTime(t, to, ss.Now)
+	loser := AddressOf(t.G, to.Side.String())
+	for _, addr := range []string{t.G.Attackers, t.G.Defenders} {
+		if addr == loser && addr == ss.From {
+			ss.Say(t, Tr(ss.Lang, "timeout.late", catalog.Instant(ss.Lang, arrival), lastInTime(ss.Lang, to.Deadline)))
 			continue
 		}
-		ss.tell(addr, t, func(lang string) string {
-			return tr(lang, "timeout.told", sideName(lang, to.Side.String()), lastInTime(lang, to.Deadline))
+		ss.Tell(addr, t, func(lang string) string {
+			return Tr(lang, "timeout.told", SideName(lang, to.Side.String()), lastInTime(lang, to.Deadline))
 		})
 	}
-	ss.showPosition(t)
+	ss.ShowPosition(t)
 	return true, nil
 }
 
 // finishOnTime ends t as lost on time by to.Side, declared at at
 // (CORRESPONDENCE.md §4.2: the opponent wins, reason time; the record's
 // Termination is "timeout").
-func (ss *session) finishOnTime(t *table, to *clock.Timeout, at time.Time) {
-	t.g.Status = archive.Finished
-	t.g.Result = to.Side.Opponent().String()
-	t.g.Reason = engine.ReasonTimeout.String()
-	t.g.EndedAt = at
-	t.g.DrawOfferBy = ""
-	t.changed = true
+func (ss *Session) finishOnTime(t *Table, to *clock.Timeout, at time.Time) {
+	t.G.Status = archive.Finished
+	t.G.Result = to.Side.Opponent().String()
+	t.G.Reason = engine.ReasonTimeout.String()
+	t.G.EndedAt = at
+	t.G.DrawOfferBy = ""
+	t.Changed = true
 }
 
 // clocksText is what every mail about a timed game shows
 // (CORRESPONDENCE.md §4.3): both remaining times, who is on leave and, in
 // a running game, the deadline of the side to move. "" for an untimed
 // game or one not started.
-func (ss *session) clocksText(lang string, t *table) string {
-	tc := control(t.g)
-	if !tc.Timed() || t.g.Status != archive.Active && t.g.Status != archive.Finished {
+func (ss *Session) clocksText(lang string, t *Table) string {
+	tc := control(t.G)
+	if !tc.Timed() || t.G.Status != archive.Active && t.G.Status != archive.Finished {
 		return ""
 	}
 	st, err := t.clockState()
@@ -293,21 +293,21 @@ func (ss *session) clocksText(lang string, t *table) string {
 		return ""
 	}
 	at := ss.clockInstant()
-	if t.g.Status == archive.Finished && !t.g.EndedAt.IsZero() && !t.g.EndedAt.Equal(ss.now) {
-		at = t.g.EndedAt // ended before this session; one it ends, ends with its mail
+	if t.G.Status == archive.Finished && !t.G.EndedAt.IsZero() && !t.G.EndedAt.Equal(ss.Now) {
+		at = t.G.EndedAt // ended before this session; one it ends, ends with its mail
 	}
 	c := st.Show(at)
 	var sides []string
 	for _, side := range []engine.Side{engine.Attackers, engine.Defenders} {
-		s := tr(lang, "clock.side", sideName(lang, side.String()), remainingText(lang, tc, c.Remaining[side]))
+		s := Tr(lang, "clock.side", SideName(lang, side.String()), remainingText(lang, tc, c.Remaining[side]))
 		if c.OnLeave[side] {
-			s += " " + tr(lang, "clock.onleave")
+			s += " " + Tr(lang, "clock.onleave")
 		}
 		sides = append(sides, s)
 	}
-	text := tr(lang, "clock.line", tc.String(), strings.Join(sides, ", "))
-	if t.g.Status == archive.Active && !c.Deadline.IsZero() {
-		text += "\n" + tr(lang, "clock.deadline", sideName(lang, c.ToMove.String()), lastInTime(lang, c.Deadline))
+	text := Tr(lang, "clock.line", tc.String(), strings.Join(sides, ", "))
+	if t.G.Status == archive.Active && !c.Deadline.IsZero() {
+		text += "\n" + Tr(lang, "clock.deadline", SideName(lang, c.ToMove.String()), lastInTime(lang, c.Deadline))
 	}
 	return text
 }
@@ -326,11 +326,11 @@ func clockDuration(lang string, d time.Duration) string {
 // 8m clock reads 8m, not the 7m59s left once the reply is written a
 // second later), else now (the daemon was down: the clock started at the
 // commit). A session without a mail (a timer, the engine) shows now.
-func (ss *session) clockInstant() time.Time {
-	if at, avail := ss.plyTimes(); avail.IsZero() {
+func (ss *Session) clockInstant() time.Time {
+	if at, avail := ss.PlyTimes(); avail.IsZero() {
 		return at
 	}
-	return ss.now
+	return ss.Now
 }
 
 // remainingText writes a player's remaining time under the control tc
@@ -386,20 +386,20 @@ func controlText(lang string, tc notation.TimeControl) string {
 	var s string
 	switch tc.Kind {
 	case notation.Fischer:
-		s = tr(lang, "control.fischer", tc.String(), catalog.Duration(lang, tc.Base), catalog.Duration(lang, tc.Increment))
+		s = Tr(lang, "control.fischer", tc.String(), catalog.Duration(lang, tc.Base), catalog.Duration(lang, tc.Increment))
 		if tc.Increment == 0 { // "3m": nothing comes after a move, so nothing is said of it
-			s = tr(lang, "control.sudden", tc.String(), catalog.Duration(lang, tc.Base))
+			s = Tr(lang, "control.sudden", tc.String(), catalog.Duration(lang, tc.Base))
 		}
 		if tc.Cap > 0 {
-			s += " " + tr(lang, "control.cap", catalog.Duration(lang, tc.Cap))
+			s += " " + Tr(lang, "control.cap", catalog.Duration(lang, tc.Cap))
 		}
 	case notation.PerMove:
-		s = tr(lang, "control.permove", tc.String(), catalog.Duration(lang, tc.PerMove))
+		s = Tr(lang, "control.permove", tc.String(), catalog.Duration(lang, tc.PerMove))
 	default:
-		return tr(lang, "control.none")
+		return Tr(lang, "control.none")
 	}
 	if tc.ICCF {
-		s += " " + tr(lang, "control.iccf")
+		s += " " + Tr(lang, "control.iccf")
 	}
 	return s
 }
@@ -408,7 +408,7 @@ func controlText(lang string, tc notation.TimeControl) string {
 // 2027-01-02 (10 days), 2027-07-01 (1 day)", or a word for none.
 func leaveText(lang string, ls []notation.Leave) string {
 	if len(ls) == 0 {
-		return tr(lang, "leave.none")
+		return Tr(lang, "leave.none")
 	}
 	var parts []string
 	for _, l := range ls {
@@ -423,13 +423,13 @@ func leaveText(lang string, ls []notation.Leave) string {
 func intervalText(lang string, l notation.Leave) string {
 	first, last := catalog.Day(lang, l.First), catalog.Day(lang, l.Last)
 	if first == last {
-		return tr(lang, "leave.day", first)
+		return Tr(lang, "leave.day", first)
 	}
-	return tr(lang, "leave.interval", first, last, l.Days())
+	return Tr(lang, "leave.interval", first, last, l.Days())
 }
 
 // leaveDays is the yearly leave allowance (Options.LeaveDays).
-func (s *Server) leaveDays() int { return s.opts.LeaveDays }
+func (s *Server) leaveDays() int { return s.Opts.LeaveDays }
 
 // newGameControl returns the time control of a new command: none without
 // one (Decision C1: a casual game without "time" is untimed).
@@ -443,9 +443,9 @@ func newGameControl(c *grammar.NewGameCommand) notation.TimeControl {
 // clockTerms states a new game's time control and, for a timed game, the
 // leave allowance, for the invitation and the challenger's confirmation.
 func (s *Server) clockTerms(lang string, tc notation.TimeControl) string {
-	text := tr(lang, "invite.control", controlText(lang, tc))
+	text := Tr(lang, "invite.control", controlText(lang, tc))
 	if tc.Timed() {
-		text += "\n" + trn(lang, "invite.leave", s.leaveDays(), s.leaveDays())
+		text += "\n" + Trn(lang, "invite.leave", s.leaveDays(), s.leaveDays())
 	}
 	return text
 }
@@ -454,11 +454,11 @@ func (s *Server) clockTerms(lang string, tc notation.TimeControl) string {
 // (grammar.TimeControlFormsText) under a new command whose time control
 // does not parse: an error at or after its "time"/"zeit" (CORRESPONDENCE.md
 // §1: "refused with the accepted forms"). "" for any other line.
-func timeControlHint(lang string, l commandLine, ge *grammar.Error) string {
+func timeControlHint(lang string, l CommandLine, ge *grammar.Error) string {
 	if ge == nil {
 		return ""
 	}
-	runes := []rune(l.text)
+	runes := []rune(l.Text)
 	blank := func(r rune) bool { return r == ' ' || r == '\t' }
 	for i, n := 0, 0; i < len(runes); n++ {
 		for i < len(runes) && blank(runes[i]) {
@@ -475,18 +475,18 @@ func timeControlHint(lang string, l commandLine, ge *grammar.Error) string {
 		if (w == "time" || w == "zeit") && ge.Col > j {
 			var b strings.Builder
 			if meant, noIncrement := meantControl(string(runes[j:])); noIncrement {
-				b.WriteString(tr(lang, "hint.timecontrol.noinc", meant) + "\n")
+				b.WriteString(Tr(lang, "hint.timecontrol.noinc", meant) + "\n")
 			} else if meant != "" {
-				b.WriteString(tr(lang, "hint.timecontrol.meant", meant) + "\n")
+				b.WriteString(Tr(lang, "hint.timecontrol.meant", meant) + "\n")
 			}
-			b.WriteString(tr(lang, "hint.timecontrol"))
+			b.WriteString(Tr(lang, "hint.timecontrol"))
 			for _, line := range strings.Split(strings.TrimRight(grammar.TimeControlFormsText(), "\n"), "\n") {
-				if lang == german { // the one English word of the table, as commands.md writes it
+				if lang == German { // the one English word of the table, as commands.md writes it
 					line = strings.Replace(line, "<control> iccf   ", "<bedenkzeit> iccf", 1)
 				}
 				b.WriteString("\n    " + line)
 			}
-			b.WriteString("\n" + tr(lang, "hint.timecontrol.duration"))
+			b.WriteString("\n" + Tr(lang, "hint.timecontrol.duration"))
 			return b.String()
 		}
 		i = j

@@ -29,7 +29,7 @@ func startTimed(t *testing.T, h *harness, control string) (string, time.Time) {
 		line += " time " + control
 	}
 	sent := h.deliver(alice, "a game?", line, nil)
-	id := findGame(to(t, sent, bob).Subject, "", nil).id
+	id := FindGame(to(t, sent, bob).Subject, "", nil).Id
 	if id == "" {
 		t.Fatalf("no invitation:\n%s", texts(sent))
 	}
@@ -54,7 +54,7 @@ func (h *harness) stateOf(id string) *clock.State {
 	if err != nil {
 		h.t.Fatal(err)
 	}
-	tb, err := load(g)
+	tb, err := Load(g)
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -131,7 +131,7 @@ func TestTimeControlForms(t *testing.T) {
 			h.step = time.Second
 			h.reply(bob, "accept")
 			start := h.now
-			id := findGame(to(t, inv, bob).Subject, "", nil).id
+			id := FindGame(to(t, inv, bob).Subject, "", nil).Id
 			g, err := h.store.Game(context.Background(), id)
 			if err != nil || g.TimeControl != tc.canonical || !g.StartedAt.Equal(start) {
 				t.Fatalf("stored game: %v, control %q, start %v; want %q, %v", err, g.TimeControl, g.StartedAt, tc.canonical, start)
@@ -179,11 +179,11 @@ func TestUntimedByDefault(t *testing.T) {
 // created.
 func TestBadTimeControl(t *testing.T) {
 	for _, tc := range []struct{ line, lang, want string }{
-		{"new copenhagen with bob@player.test time 30 days", english, "A time control is written in one of these forms:"},
-		{"new copenhagen with bob@player.test time", english, "Expected a time control such as 30d+1d, found end of input."},
-		{"new copenhagen with bob@player.test time 0d+1d as defenders", english, "the time must be more than 0"},
-		{"neu copenhagen mit bob@player.test zeit 3d/zug", german, "Eine Bedenkzeit schreibt man in einer dieser Formen:"},
-		{"neu copenhagen mit bob@player.test zeit 0d+1d", german, "die Zeit muss mehr als 0 sein"},
+		{"new copenhagen with bob@player.test time 30 days", English, "A time control is written in one of these forms:"},
+		{"new copenhagen with bob@player.test time", English, "Expected a time control such as 30d+1d, found end of input."},
+		{"new copenhagen with bob@player.test time 0d+1d as defenders", English, "the time must be more than 0"},
+		{"neu copenhagen mit bob@player.test zeit 3d/zug", German, "Eine Bedenkzeit schreibt man in einer dieser Formen:"},
+		{"neu copenhagen mit bob@player.test zeit 0d+1d", German, "die Zeit muss mehr als 0 sein"},
 	} {
 		h := newHarness(t)
 		sent := h.deliver(alice, "x", tc.line, nil)
@@ -199,16 +199,16 @@ func TestBadTimeControl(t *testing.T) {
 	// offers it with no increment, reads units written out as letters,
 	// and no row of the table is a duration alone
 	for _, tc := range []struct{ line, lang, meant string }{
-		{"new copenhagen with bob@player.test as defenders time 10d", english, tr(english, "hint.timecontrol.noinc", "10d+0d")},
-		{"new copenhagen with bob@player.test time 30 days", english, tr(english, "hint.timecontrol.noinc", "30d+0d")},
-		{"new copenhagen with bob@player.test time 2d12h iccf as attackers", english, tr(english, "hint.timecontrol.noinc", "2d12h+0d iccf")},
-		{"new copenhagen with bob@player.test time 30 days+1 day", english, tr(english, "hint.timecontrol.meant", "30d+1d")},
-		{"neu copenhagen mit bob@player.test zeit 10 Tage", german, tr(german, "hint.timecontrol.noinc", "10d+0d")},
+		{"new copenhagen with bob@player.test as defenders time 10d", English, Tr(English, "hint.timecontrol.noinc", "10d+0d")},
+		{"new copenhagen with bob@player.test time 30 days", English, Tr(English, "hint.timecontrol.noinc", "30d+0d")},
+		{"new copenhagen with bob@player.test time 2d12h iccf as attackers", English, Tr(English, "hint.timecontrol.noinc", "2d12h+0d iccf")},
+		{"new copenhagen with bob@player.test time 30 days+1 day", English, Tr(English, "hint.timecontrol.meant", "30d+1d")},
+		{"neu copenhagen mit bob@player.test zeit 10 Tage", German, Tr(German, "hint.timecontrol.noinc", "10d+0d")},
 	} {
 		h := newHarness(t)
 		text := to(t, h.deliver(alice, "x", tc.line, nil), alice).Text
-		mustContain(t, tc.line, text, tc.meant, tr(tc.lang, "hint.timecontrol"), tr(tc.lang, "err.nothing"))
-		mustContainWrapped(t, tc.line, text, tr(tc.lang, "hint.timecontrol.duration"))
+		mustContain(t, tc.line, text, tc.meant, Tr(tc.lang, "hint.timecontrol"), Tr(tc.lang, "err.nothing"))
+		mustContainWrapped(t, tc.line, text, Tr(tc.lang, "hint.timecontrol.duration"))
 		mustNotContain(t, tc.line, text, "<n>d <n>h <n>m          2d12h")
 	}
 	// no guess where none fits
@@ -274,7 +274,7 @@ func TestExactlyZero(t *testing.T) {
 		t.Fatalf("after a move one second late: %v; want the defenders winning on time after 2 plies", g)
 	}
 	mustContain(t, "alice's mail", to(t, sent, alice).Text,
-		"Your mail reached me at "+catalog.Instant(english, at.Add(time.Second))+", but your move had to reach me no later than "+catalog.Instant(english, at)+":",
+		"Your mail reached me at "+catalog.Instant(English, at.Add(time.Second))+", but your move had to reach me no later than "+catalog.Instant(English, at)+":",
 		"it came too late, and the game is lost on time",
 		"The game is over: the defenders win, the attackers ran out of time", `[Termination "timeout"]`)
 	mustContain(t, "bob's mail", to(t, sent, bob).Text, "The attackers ran out of time", `[Result "defenders"]`, `[Termination "timeout"]`, "timeout {[%ts ")
@@ -310,7 +310,7 @@ func TestArrivalNotDate(t *testing.T) {
 	if g := h.state(id); g.Reason != "timeout" || len(g.Plies) != 2 {
 		t.Fatalf("a late move with a backdated Date: header: %v; want it lost on time:\n%s", g, texts(sent))
 	}
-	mustContain(t, "alice's mail", to(t, sent, alice).Text, "reached me at "+catalog.Instant(english, deadline.Add(time.Minute)))
+	mustContain(t, "alice's mail", to(t, sent, alice).Text, "reached me at "+catalog.Instant(English, deadline.Add(time.Minute)))
 }
 
 // TestClocksInEveryMail (§4.3): a move, a refusal with the board and the
@@ -322,7 +322,7 @@ func TestClocksInEveryMail(t *testing.T) {
 	sent := h.replyAt(start.Add(time.Hour), alice, openings[0])
 	for _, who := range []string{alice, bob} {
 		mustContain(t, who, to(t, sent, who).Text, "Clocks (10d+1d): attackers 10d23h left, defenders 10d left.",
-			"The defenders must move no later than "+catalog.Instant(english, start.Add(time.Hour+10*day)))
+			"The defenders must move no later than "+catalog.Instant(English, start.Add(time.Hour+10*day)))
 	}
 	sent = h.replyAt(start.Add(2*time.Hour), alice, "board")
 	mustContain(t, "board", sent[0].msg.Text, "attackers 10d23h left, defenders 9d23h left")
@@ -452,7 +452,7 @@ func TestRemainingText(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := remainingText(english, tc, tt.left); got != tt.want {
+		if got := remainingText(English, tc, tt.left); got != tt.want {
 			t.Errorf("remainingText(%s, %v) = %q, want %q", tt.control, tt.left, got, tt.want)
 		}
 	}
@@ -465,10 +465,10 @@ func TestRemainingText(t *testing.T) {
 // "0d".
 func TestClocksToTheSecond(t *testing.T) {
 	h := newHarness(t)
-	h.srv.opts.Reminders = []time.Duration{2 * time.Minute}
+	h.srv.Opts.Reminders = []time.Duration{2 * time.Minute}
 	h.step = 5 * time.Second
 	sent := h.deliver(alice, "a game?", "new copenhagen with bob@player.test time 8m+0d", nil)
-	if findGame(to(t, sent, bob).Subject, "", nil).id == "" {
+	if FindGame(to(t, sent, bob).Subject, "", nil).Id == "" {
 		t.Fatalf("no invitation:\n%s", texts(sent))
 	}
 	h.arrival = h.now.Add(h.step - 2*time.Second) // handled two seconds after it arrived

@@ -34,18 +34,18 @@ import (
 // first failure and returns it: the timers not fired stay pending and
 // fire later.
 func (s *Server) runGameTimers(ctx context.Context) (int, error) {
-	fired, limit := 0, timerBatch
+	fired, limit := 0, TimerBatch
 	seen := map[archive.TimerRef]bool{}
 	for ctx.Err() == nil {
-		now := s.opts.Now()
-		due, err := s.clockPort().DueTimers(ctx, now, limit)
+		now := s.Opts.Now()
+		due, err := s.ClockPort().DueTimers(ctx, now, limit)
 		if err != nil || len(due) == 0 {
 			return fired, err
 		}
 		polled := false
 		for _, tm := range due {
-			if tm.Kind == archive.TimerDeadline && s.ripe(tm, now) && !s.inboxReadTo(tm.Due.Add(s.opts.ArrivalGrace)) {
-				if err := s.readInbox(ctx); err != nil {
+			if tm.Kind == archive.TimerDeadline && s.Ripe(tm, now) && !s.InboxReadTo(tm.Due.Add(s.Opts.ArrivalGrace)) {
+				if err := s.ReadInbox(ctx); err != nil {
 					return fired, err
 				}
 				polled = true
@@ -58,7 +58,7 @@ func (s *Server) runGameTimers(ctx context.Context) (int, error) {
 		progress := false
 		for _, tm := range due {
 			ref := archive.TimerRef{GameID: tm.GameID, Key: tm.Key}
-			if seen[ref] || !s.ripe(tm, now) {
+			if seen[ref] || !s.Ripe(tm, now) {
 				continue // a deadline within its grace: Run wakes for it (overdueTimers)
 			}
 			seen[ref] = true
@@ -78,13 +78,13 @@ func (s *Server) runGameTimers(ctx context.Context) (int, error) {
 		if !progress && len(due) == limit {
 			// a whole batch handled in this call (engine turns under
 			// way stay due until they commit): read past it
-			limit += timerBatch
+			limit += TimerBatch
 			continue
 		}
 		if !progress && !s.onlyWaiting(due, now) {
 			// every due timer was handled in this call and is due again:
 			// never spin on it, the next call tries again
-			s.log.Error("timers stay due after they were handled", "count", len(due), "first_game", due[0].GameID, "first_key", due[0].Key)
+			s.Log.Error("timers stay due after they were handled", "count", len(due), "first_game", due[0].GameID, "first_key", due[0].Key)
 			return fired, nil
 		}
 		if !progress {
@@ -99,7 +99,7 @@ func (s *Server) runGameTimers(ctx context.Context) (int, error) {
 // within its grace at now.
 func (s *Server) onlyWaiting(ts []archive.Timer, now time.Time) bool {
 	for _, tm := range ts {
-		if tm.Kind != archive.TimerEngine && s.ripe(tm, now) {
+		if tm.Kind != archive.TimerEngine && s.Ripe(tm, now) {
 			return false
 		}
 	}
@@ -115,16 +115,16 @@ func (s *Server) onlyWaiting(ts []archive.Timer, now time.Time) bool {
 // when the next engine turn ends or the grace is over, at the latest
 // after WaitCap.
 func (s *Server) overdueTimers(ctx context.Context, now time.Time) (wait time.Duration, left bool) {
-	limit := s.engine.Count() + timerBatch
-	due, err := s.clockPort().DueTimers(ctx, now, limit)
+	limit := s.Engine.Count() + TimerBatch
+	due, err := s.ClockPort().DueTimers(ctx, now, limit)
 	if err != nil || len(due) == limit {
 		return 0, true
 	}
 	for _, tm := range due {
 		switch {
-		case tm.Kind == archive.TimerEngine && s.engine.Taken(archive.TimerRef{GameID: tm.GameID, Key: tm.Key}):
-		case !s.ripe(tm, now):
-			if w := tm.Due.Add(s.opts.ArrivalGrace).Sub(now); wait == 0 || w < wait {
+		case tm.Kind == archive.TimerEngine && s.Engine.Taken(archive.TimerRef{GameID: tm.GameID, Key: tm.Key}):
+		case !s.Ripe(tm, now):
+			if w := tm.Due.Add(s.Opts.ArrivalGrace).Sub(now); wait == 0 || w < wait {
 				wait = w
 			}
 		default:
@@ -144,14 +144,14 @@ func (s *Server) fire(ctx context.Context, tm archive.Timer, now time.Time) (boo
 	var acted bool
 	// the timer's seed seeds the replies' Message-IDs, so a repeat after
 	// a crash writes the same mails
-	committed, err := s.transact(ctx, timerCause(tm, now), steps{
-		decide: func(ss *session, change *archive.Change) (verdict, error) {
+	committed, err := s.Transact(ctx, TimerCause(tm, now), Steps{
+		Decide: func(ss *Session, change *archive.Change) (Verdict, error) {
 			var err error
 			acted, err = s.decideTimer(ss, change, tm)
-			return commitReplies, err
+			return CommitReplies, err
 		},
-		committed: func(change archive.Change) {
-			s.log.Info("timer", "game", tm.GameID, "timer", tm.Key, "due", tm.Due, "acted", acted,
+		Committed: func(change archive.Change) {
+			s.Log.Info("timer", "game", tm.GameID, "timer", tm.Key, "due", tm.Due, "acted", acted,
 				"done", fired(&change), "replies", len(change.Outbox))
 		},
 	})
@@ -164,20 +164,20 @@ func (s *Server) fire(ctx context.Context, tm archive.Timer, now time.Time) (boo
 // it, and the timer is only marked done; or it is stale, and the change
 // only recomputes the game's timers). The change carries no mail, so a
 // reminder or a time-out never counts against a reply budget (caps.go).
-func (s *Server) decideTimer(ss *session, change *archive.Change, tm archive.Timer) (bool, error) {
-	now := ss.now
-	ss.lang = s.opts.DefaultLanguage
-	t, err := ss.table(tm.GameID)
-	var r *refusal
+func (s *Server) decideTimer(ss *Session, change *archive.Change, tm archive.Timer) (bool, error) {
+	now := ss.Now
+	ss.Lang = s.Opts.DefaultLanguage
+	t, err := ss.Table(tm.GameID)
+	var r *Refusal
 	if errors.As(err, &r) {
 		err = errors.New("server: timer " + tm.Key + " of game " + tm.GameID + ": no such game")
 	}
 	if err != nil {
 		return false, err
 	}
-	t.changed = true // written back: its version guards the timers, its thread the replies
+	t.Changed = true // written back: its version guards the timers, its thread the replies
 	acted, passed := false, false
-	if t.g.Status == archive.Active {
+	if t.G.Status == archive.Active {
 		st, err := t.clockState()
 		if err != nil {
 			return false, err
@@ -202,10 +202,10 @@ func (s *Server) decideTimer(ss *session, change *archive.Change, tm archive.Tim
 			}
 		}
 	}
-	if ss.expireInvitation(t, tm, now) { // an invitation nobody answered (invitations.go)
+	if ss.ExpireInvitation(t, tm, now) { // an invitation nobody answered (invitations.go)
 		acted = true
 	}
-	if acted || passed || t.g.Status != archive.Active {
+	if acted || passed || t.G.Status != archive.Active {
 		change.Writes = append(change.Writes, archive.FiredTimers{{GameID: tm.GameID, Key: tm.Key}})
 	}
 	return acted, nil
@@ -238,34 +238,34 @@ func findTimer(ts []clock.Timer, key string) (clock.Timer, bool) {
 // §4.1): how much time is left and the deadline (timed), or how long the
 // move has been awaited (untimed), then whose move it is, with the board,
 // the move list and the player's key like every mail about the game.
-func (ss *session) remind(t *table, st *clock.State, x clock.Timer) {
-	addr := addressOf(t.g, x.Side.String())
-	lang := ss.langOf(addr)
-	n := ss.noteFor(addr, lang, t)
-	n.game = t
-	n.subject = tr(lang, "subject.reminder", variantTitle(lang, t.v), t.moveNumber())
+func (ss *Session) remind(t *Table, st *clock.State, x clock.Timer) {
+	addr := AddressOf(t.G, x.Side.String())
+	lang := ss.LangOf(addr)
+	n := ss.NoteFor(addr, lang, t)
+	n.Game = t
+	n.Subject = Tr(lang, "subject.reminder", VariantTitle(lang, t.V), t.MoveNumber())
 	var text string
 	if st.Control.Timed() {
 		d, _ := st.Deadline()
-		text = tr(lang, "reminder.timed", clockDuration(lang, x.Threshold), remainingText(lang, st.Control, st.Remaining(x.Side, ss.now)), lastInTime(lang, d))
+		text = Tr(lang, "reminder.timed", clockDuration(lang, x.Threshold), remainingText(lang, st.Control, st.Remaining(x.Side, ss.Now)), lastInTime(lang, d))
 	} else {
-		text = tr(lang, "reminder.untimed", clockDuration(lang, x.Threshold))
+		text = Tr(lang, "reminder.untimed", clockDuration(lang, x.Threshold))
 	}
-	ss.addSection(n, text)
-	ss.addSection(n, statusText(lang, t, addr))
+	ss.AddSection(n, text)
+	ss.AddSection(n, StatusText(lang, t, addr))
 }
 
 // timeout ends the game on time, declared at now (CORRESPONDENCE.md
 // §4.2): the opponent wins, reason time, and both players get the result
 // and the complete record.
-func (ss *session) timeout(t *table, to *clock.Timeout, now time.Time) {
+func (ss *Session) timeout(t *Table, to *clock.Timeout, now time.Time) {
 	ss.finishOnTime(t, to, now)
-	for _, addr := range []string{t.g.Attackers, t.g.Defenders} {
-		ss.tell(addr, t, func(lang string) string {
-			return tr(lang, "timeout.told", sideName(lang, to.Side.String()), lastInTime(lang, to.Deadline))
+	for _, addr := range []string{t.G.Attackers, t.G.Defenders} {
+		ss.Tell(addr, t, func(lang string) string {
+			return Tr(lang, "timeout.told", SideName(lang, to.Side.String()), lastInTime(lang, to.Deadline))
 		})
 	}
-	ss.showPosition(t)
+	ss.ShowPosition(t)
 }
 
 // fired reports whether c marks a timer done (an archive.FiredTimers

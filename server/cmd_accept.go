@@ -7,9 +7,9 @@ import (
 )
 
 func init() {
-	handle("accept", (*session).accept)
-	handle("decline", (*session).decline)
-	helpLine(20, "help.accept")
+	Handle("accept", (*Session).accept)
+	Handle("decline", (*Session).decline)
+	HelpLine(20, "help.accept")
 }
 
 // invitation returns the invited game the mail answers, checking that the
@@ -17,60 +17,60 @@ func init() {
 // the sender that is already running is refused as such (trial 22: a
 // second accept was told there was no challenge for them), saying when it
 // was accepted.
-func (ss *session) invitation() (*table, error) {
-	t, err := ss.gameForCommand()
+func (ss *Session) invitation() (*Table, error) {
+	t, err := ss.GameForCommand()
 	if err != nil {
 		return nil, err
 	}
-	if t.g.Status == archive.Invited && ss.from == t.g.Challenger {
-		return nil, ss.refuse("err.ownchallenge", t.g.ID) // the challenger may withdraw it (invitations.go)
+	if t.G.Status == archive.Invited && ss.From == t.G.Challenger {
+		return nil, ss.Refuse("err.ownchallenge", t.G.ID) // the challenger may withdraw it (invitations.go)
 	}
-	if t.g.Status == archive.Active && t.g.Challenger != "" && (ss.from == t.g.Attackers || ss.from == t.g.Defenders) {
+	if t.G.Status == archive.Active && t.G.Challenger != "" && (ss.From == t.G.Attackers || ss.From == t.G.Defenders) {
 		// a game with a challenger began with an accept; one without (a
 		// tournament's pairing) never had a challenge to accept
-		if ss.from == t.g.Challenger {
-			return nil, ss.refuse("err.running.own", t.g.ID, opponentOf(t.g, ss.from), catalog.Instant(ss.lang, t.g.StartedAt))
+		if ss.From == t.G.Challenger {
+			return nil, ss.Refuse("err.running.own", t.G.ID, OpponentOf(t.G, ss.From), catalog.Instant(ss.Lang, t.G.StartedAt))
 		}
-		return nil, ss.refuse("err.running", t.g.ID, catalog.Instant(ss.lang, t.g.StartedAt))
+		return nil, ss.Refuse("err.running", t.G.ID, catalog.Instant(ss.Lang, t.G.StartedAt))
 	}
-	if t.g.Status != archive.Invited {
-		return nil, ss.refuse("err.notinvited", t.g.ID)
+	if t.G.Status != archive.Invited {
+		return nil, ss.Refuse("err.notinvited", t.G.ID)
 	}
 	return t, nil
 }
 
 // accept starts an invited game: both players get the board.
-func (ss *session) accept(*grammar.AcceptCommand) error {
+func (ss *Session) accept(*grammar.AcceptCommand) error {
 	t, err := ss.invitation()
 	if err != nil {
 		return err
 	}
-	t.g.Status = archive.Active
-	t.g.StartedAt = ss.now // the first mover's clock starts (CORRESPONDENCE.md §2.1)
-	t.changed = true
-	ss.tell(t.g.Challenger, t, func(lang string) string {
-		return tr(lang, "challenge.accepted", ss.from)
+	t.G.Status = archive.Active
+	t.G.StartedAt = ss.Now // the first mover's clock starts (CORRESPONDENCE.md §2.1)
+	t.Changed = true
+	ss.Tell(t.G.Challenger, t, func(lang string) string {
+		return Tr(lang, "challenge.accepted", ss.From)
 	})
-	ss.say(t, tr(ss.lang, "challenge.accepted.you")) // the accepter reads "You accepted …"
-	ss.showPosition(t)
+	ss.Say(t, Tr(ss.Lang, "challenge.accepted.you")) // the accepter reads "You accepted …"
+	ss.ShowPosition(t)
 	return nil
 }
 
 // decline refuses an invitation.
-func (ss *session) decline(*grammar.DeclineCommand) error {
+func (ss *Session) decline(*grammar.DeclineCommand) error {
 	t, err := ss.invitation()
 	if err != nil {
 		return err
 	}
-	t.g.Status = archive.Declined
-	t.changed = true
-	ss.say(t, tr(ss.lang, "challenge.you.declined"))
-	ss.tell(t.g.Challenger, t, func(lang string) string {
-		return tr(lang, "challenge.declined", ss.from)
+	t.G.Status = archive.Declined
+	t.Changed = true
+	ss.Say(t, Tr(ss.Lang, "challenge.you.declined"))
+	ss.Tell(t.G.Challenger, t, func(lang string) string {
+		return Tr(lang, "challenge.declined", ss.From)
 	})
-	for _, n := range ss.notes {
-		if n.game == t { // not the notes of a game this mail starts
-			n.subject = tr(n.lang, "subject.declined", variantTitle(n.lang, t.v))
+	for _, n := range ss.Notes {
+		if n.Game == t { // not the notes of a game this mail starts
+			n.Subject = Tr(n.Lang, "subject.declined", VariantTitle(n.Lang, t.V))
 		}
 	}
 	return nil

@@ -5,9 +5,9 @@ import (
 )
 
 func init() {
-	handle("block", (*session).block)
-	handle("unblock", (*session).unblock)
-	helpLine(99, "help.block")
+	Handle("block", (*Session).block)
+	Handle("unblock", (*Session).unblock)
+	HelpLine(99, "help.block")
 }
 
 // block answers "block" ("sperren", issue 18, consent.go): from now on
@@ -17,14 +17,14 @@ func init() {
 // stops mail, and what a forger stops with it the address starts again
 // with "unblock". The sender's own mails, and the mails of the games it
 // plays, are not touched.
-func (ss *session) block(*grammar.BlockCommand) error {
-	p := ss.playerRow(ss.from)
+func (ss *Session) block(*grammar.BlockCommand) error {
+	p := ss.PlayerRow(ss.From)
 	if p.Blocked {
-		ss.say(nil, tr(ss.lang, "block.already"))
+		ss.Say(nil, Tr(ss.Lang, "block.already"))
 		return nil
 	}
 	p.Blocked = true
-	ss.say(nil, tr(ss.lang, "block.done"))
+	ss.Say(nil, Tr(ss.Lang, "block.done"))
 	return nil
 }
 
@@ -33,18 +33,18 @@ func (ss *session) block(*grammar.BlockCommand) error {
 // keyless "unblock" only asks the address to confirm it ("unblock
 // confirm KEY"), as "watch" does; a mail with the sender's key for a
 // game needs no confirmation.
-func (ss *session) unblock(c *grammar.UnblockCommand) error {
-	if !ss.blocked(ss.from) {
-		return ss.refuse("unblock.not")
+func (ss *Session) unblock(c *grammar.UnblockCommand) error {
+	if !ss.blocked(ss.From) {
+		return ss.Refuse("unblock.not")
 	}
 	if c.Key != nil {
-		if _, err := ss.confirmConsent(whatUnblock, c.Key); err != nil {
+		if _, err := ss.ConfirmConsent(whatUnblock, c.Key); err != nil {
 			return err
 		}
-	} else if !ss.consented(whatUnblock) {
-		return ss.askConsent(whatUnblock, whatUnblock, tr(ss.lang, "confirm.unblock"))
+	} else if !ss.Consented(whatUnblock) {
+		return ss.AskConsent(whatUnblock, whatUnblock, Tr(ss.Lang, "confirm.unblock"))
 	}
-	ss.playerRow(ss.from).Blocked = false
-	ss.say(nil, tr(ss.lang, "unblock.done"))
+	ss.PlayerRow(ss.From).Blocked = false
+	ss.Say(nil, Tr(ss.Lang, "unblock.done"))
 	return nil
 }

@@ -3,8 +3,8 @@ package server
 import "github.com/taflmail/taflmail/grammar"
 
 func init() {
-	handle("board", (*session).board)
-	helpLine(40, "help.board")
+	Handle("board", (*Session).board)
+	HelpLine(40, "help.board")
 }
 
 // board answers with the current position: whose move it is, the board
@@ -12,16 +12,16 @@ func init() {
 // module may answer (its boardShower, module.go: a spectator of the game
 // the mail names gets the position as a spectator's mail shows it);
 // else anyone who plays no part in the game is refused.
-func (ss *session) board(*grammar.BoardCommand) error {
-	if done, err := ss.showBoard(); done {
+func (ss *Session) board(*grammar.BoardCommand) error {
+	if done, err := ss.ShowBoard(); done {
 		return err
 	}
-	t, err := ss.gameForCommand()
+	t, err := ss.GameForCommand()
 	if err != nil {
 		return err
 	}
-	n := ss.noteFor(ss.from, ss.lang, t)
-	n.game = t
-	ss.addSection(n, statusText(ss.lang, t, ss.from))
+	n := ss.NoteFor(ss.From, ss.Lang, t)
+	n.Game = t
+	ss.AddSection(n, StatusText(ss.Lang, t, ss.From))
 	return nil
 }

@@ -7,8 +7,8 @@ import (
 )
 
 func init() {
-	handle("clock", (*session).clock)
-	helpLine(55, "help.clock")
+	Handle("clock", (*Session).clock)
+	HelpLine(55, "help.clock")
 }
 
 // clock answers "clock" ("uhr") with the game's time control in words
@@ -17,26 +17,26 @@ func init() {
 // (CORRESPONDENCE.md §4.3). For an untimed game it says so; for a game
 // shorter than the reminder thresholds, when it is reminded, if at all
 // (clock.TimedThresholds).
-func (ss *session) clock(*grammar.ClockCommand) error {
-	t, err := ss.gameForCommand()
+func (ss *Session) clock(*grammar.ClockCommand) error {
+	t, err := ss.GameForCommand()
 	if err != nil {
 		return err
 	}
-	tc := control(t.g)
-	text := tr(ss.lang, "clock.control", controlText(ss.lang, tc))
+	tc := control(t.G)
+	text := Tr(ss.Lang, "clock.control", controlText(ss.Lang, tc))
 	for _, side := range []engine.Side{engine.Attackers, engine.Defenders} {
-		text += "\n" + tr(ss.lang, "clock.leave", sideName(ss.lang, side.String()), leaveText(ss.lang, leaveFrom(t.g.Leave[side], ss.now)))
+		text += "\n" + Tr(ss.Lang, "clock.leave", SideName(ss.Lang, side.String()), leaveText(ss.Lang, leaveFrom(t.G.Leave[side], ss.Now)))
 	}
-	if ths := ss.srv.thresholds(tc); clock.ShortControl(tc, ths) {
+	if ths := ss.Srv.thresholds(tc); clock.ShortControl(tc, ths) {
 		// the thresholds could never remind it: say when it is reminded
 		if short := clock.TimedThresholds(tc, ths); len(short) > 0 {
-			text += "\n" + tr(ss.lang, "clock.reminder.short", clockDuration(ss.lang, short[0]))
+			text += "\n" + Tr(ss.Lang, "clock.reminder.short", clockDuration(ss.Lang, short[0]))
 		} else {
-			text += "\n" + tr(ss.lang, "clock.reminder.none")
+			text += "\n" + Tr(ss.Lang, "clock.reminder.none")
 		}
 	}
-	n := ss.noteFor(ss.from, ss.lang, t)
-	n.game = t
-	ss.addSection(n, text)
+	n := ss.NoteFor(ss.From, ss.Lang, t)
+	n.Game = t
+	ss.AddSection(n, text)
 	return nil
 }

@@ -6,10 +6,10 @@ import (
 )
 
 func init() {
-	handle("offer draw", (*session).offerDraw)
-	handle("accept draw", (*session).acceptDraw)
-	handle("decline draw", (*session).declineDraw)
-	helpLine(70, "help.draw")
+	Handle("offer draw", (*Session).offerDraw)
+	Handle("accept draw", (*Session).acceptDraw)
+	Handle("decline draw", (*Session).declineDraw)
+	HelpLine(70, "help.draw")
 }
 
 // offerDraw records a draw offer and tells the opponent; when the
@@ -17,63 +17,63 @@ func init() {
 // unless the offer was written with sentence marks ("Draw?", marked),
 // which may be a question: then it is asked about, "Did you mean "accept
 // draw"?", as "Accept draw." is (asksFirst), and the offer stands.
-func (ss *session) offerDraw(*grammar.OfferDrawCommand) error {
-	t, err := ss.activeGame()
+func (ss *Session) offerDraw(*grammar.OfferDrawCommand) error {
+	t, err := ss.ActiveGame()
 	if err != nil {
 		return err
 	}
-	mine := sideOf(t.g, ss.from)
-	if t.g.DrawOfferBy == mine {
-		return ss.refuse("err.drawpending", t.g.ID)
+	mine := SideOf(t.G, ss.From)
+	if t.G.DrawOfferBy == mine {
+		return ss.Refuse("err.drawpending", t.G.ID)
 	}
-	if t.g.DrawOfferBy != "" && ss.marked {
+	if t.G.DrawOfferBy != "" && ss.marked {
 		accept := "accept draw"
-		if ss.lang == german {
+		if ss.Lang == German {
 			accept = "remis annehmen"
 		}
-		return ss.refuse("err.didyoumean", accept)
+		return ss.Refuse("err.didyoumean", accept)
 	}
-	if t.g.DrawOfferBy != "" { // both offered: that is agreement
+	if t.G.DrawOfferBy != "" { // both offered: that is agreement
 		return ss.acceptDraw(nil)
 	}
-	t.g.DrawOfferBy = mine
-	t.changed = true
-	opp := opponentOf(t.g, ss.from)
-	ss.say(t, tr(ss.lang, "draw.offer.sent", playerLabel(ss.lang, t.g, opp)))
-	ss.tell(opp, t, func(lang string) string { return tr(lang, "draw.offered", ss.from) })
+	t.G.DrawOfferBy = mine
+	t.Changed = true
+	opp := OpponentOf(t.G, ss.From)
+	ss.Say(t, Tr(ss.Lang, "draw.offer.sent", PlayerLabel(ss.Lang, t.G, opp)))
+	ss.Tell(opp, t, func(lang string) string { return Tr(lang, "draw.offered", ss.From) })
 	return nil
 }
 
 // acceptDraw ends the game drawn when the opponent's offer stands.
-func (ss *session) acceptDraw(*grammar.AcceptDrawCommand) error {
-	t, err := ss.activeGame()
+func (ss *Session) acceptDraw(*grammar.AcceptDrawCommand) error {
+	t, err := ss.ActiveGame()
 	if err != nil {
 		return err
 	}
-	if t.g.DrawOfferBy == "" || t.g.DrawOfferBy == sideOf(t.g, ss.from) {
-		return ss.refuse("err.nodraw", t.g.ID)
+	if t.G.DrawOfferBy == "" || t.G.DrawOfferBy == SideOf(t.G, ss.From) {
+		return ss.Refuse("err.nodraw", t.G.ID)
 	}
-	t.g.Status = archive.Finished
-	t.g.Result = "draw"
-	t.g.Reason = "draw agreed"
-	t.g.DrawOfferBy = ""
-	t.changed = true
-	ss.showPosition(t)
+	t.G.Status = archive.Finished
+	t.G.Result = "draw"
+	t.G.Reason = "draw agreed"
+	t.G.DrawOfferBy = ""
+	t.Changed = true
+	ss.ShowPosition(t)
 	return nil
 }
 
 // declineDraw withdraws the opponent's standing offer.
-func (ss *session) declineDraw(*grammar.DeclineDrawCommand) error {
-	t, err := ss.activeGame()
+func (ss *Session) declineDraw(*grammar.DeclineDrawCommand) error {
+	t, err := ss.ActiveGame()
 	if err != nil {
 		return err
 	}
-	if t.g.DrawOfferBy == "" || t.g.DrawOfferBy == sideOf(t.g, ss.from) {
-		return ss.refuse("err.nodraw", t.g.ID)
+	if t.G.DrawOfferBy == "" || t.G.DrawOfferBy == SideOf(t.G, ss.From) {
+		return ss.Refuse("err.nodraw", t.G.ID)
 	}
-	t.g.DrawOfferBy = ""
-	t.changed = true
-	ss.say(t, tr(ss.lang, "draw.declined.you"))
-	ss.tell(opponentOf(t.g, ss.from), t, func(lang string) string { return tr(lang, "draw.declined", ss.from) })
+	t.G.DrawOfferBy = ""
+	t.Changed = true
+	ss.Say(t, Tr(ss.Lang, "draw.declined.you"))
+	ss.Tell(OpponentOf(t.G, ss.From), t, func(lang string) string { return Tr(lang, "draw.declined", ss.From) })
 	return nil
 }

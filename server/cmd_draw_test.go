@@ -10,20 +10,20 @@ func TestDraw(t *testing.T) {
 	h := newHarness(t)
 	id := startBrandubh(t, h)
 	before := h.state(id)
-	refusedWith(t, h, id, before, h.reply(alice, "accept draw"), alice, english, "err.nodraw")
+	refusedWith(t, h, id, before, h.reply(alice, "accept draw"), alice, English, "err.nodraw")
 	sent := h.reply(alice, "offer draw")
-	mustContain(t, "offer", to(t, sent, alice).Text, tr(english, "draw.offer.sent", bob))
-	mustContain(t, "offer", to(t, sent, bob).Text, tr(english, "draw.offered", alice))
+	mustContain(t, "offer", to(t, sent, alice).Text, Tr(English, "draw.offer.sent", bob))
+	mustContain(t, "offer", to(t, sent, bob).Text, Tr(English, "draw.offered", alice))
 	offered := h.state(id)
 	if offered.DrawOfferBy != "attackers" {
 		t.Fatalf("after the offer: %v", offered)
 	}
-	refusedWith(t, h, id, offered, h.reply(alice, "offer draw"), alice, english, "err.drawpending")
-	refusedWith(t, h, id, offered, h.reply(alice, "accept draw"), alice, english, "err.nodraw")
+	refusedWith(t, h, id, offered, h.reply(alice, "offer draw"), alice, English, "err.drawpending")
+	refusedWith(t, h, id, offered, h.reply(alice, "accept draw"), alice, English, "err.nodraw")
 	sent = h.reply(bob, "remis ablehnen")
-	mustContain(t, "decline", to(t, sent, alice).Text, tr(english, "draw.declined", bob))
-	mustContain(t, "decline", to(t, sent, bob).Text, tr(german, "draw.declined.you"))
-	mustNotContain(t, "decline", to(t, sent, bob).Text, tr(german, "draw.declined", bob))
+	mustContain(t, "decline", to(t, sent, alice).Text, Tr(English, "draw.declined", bob))
+	mustContain(t, "decline", to(t, sent, bob).Text, Tr(German, "draw.declined.you"))
+	mustNotContain(t, "decline", to(t, sent, bob).Text, Tr(German, "draw.declined", bob))
 	if g := h.state(id); g.DrawOfferBy != "" || g.Status != "active" {
 		t.Fatalf("after the decline: %v", g)
 	}
@@ -37,7 +37,7 @@ func TestDraw(t *testing.T) {
 	// the draw said once (trial 3 report §4)
 	mustContain(t, "draw", to(t, sent, alice).Text, "The game is over: both players agreed to a draw ("+id+").\n")
 	mustContain(t, "draw", to(t, sent, bob).Text, "Die Partie ist beendet: beide Spieler haben sich auf ein Remis geeinigt ("+id+").\n")
-	refusedOnly(t, h, id, g, h.reply(bob, "remis anbieten"), bob, tr(german, "err.over", id, "beide Spieler haben sich auf ein Remis geeinigt"))
+	refusedOnly(t, h, id, g, h.reply(bob, "remis anbieten"), bob, Tr(German, "err.over", id, "beide Spieler haben sich auf ein Remis geeinigt"))
 }
 
 // TestDrawLapses: a move lapses a standing offer; the other player is told.
@@ -46,7 +46,7 @@ func TestDrawLapses(t *testing.T) {
 	id := startBrandubh(t, h)
 	h.reply(bob, "offer draw")
 	sent := h.reply(alice, "d1-e1")
-	mustContain(t, "lapsed", to(t, sent, bob).Text, tr(english, "draw.lapsed"))
+	mustContain(t, "lapsed", to(t, sent, bob).Text, Tr(English, "draw.lapsed"))
 	if g := h.state(id); g.DrawOfferBy != "" {
 		t.Fatalf("the offer stands after the move: %v", g)
 	}

@@ -12,8 +12,8 @@ import (
 )
 
 func init() {
-	handle("games", (*session).games)
-	helpLine(60, "help.games")
+	Handle("games", (*Session).games)
+	HelpLine(60, "help.games")
 }
 
 // maxFinishedListed is how many finished or declined games "games" lists,
@@ -23,26 +23,26 @@ const maxFinishedListed = 10
 // maxGamesText bounds the list of games, in bytes: the games past it are
 // counted, so that the list always fits into the reply (maxReplyText;
 // trial 2 report §1).
-const maxGamesText = maxReplyText / 2
+const maxGamesText = MaxReplyText / 2
 
 // games lists the sender's games and whose turn it is. Each running game
 // or open challenge is followed by its tag with the sender's key, so that
 // a reply to this list that keeps one game's tag line reaches that game
 // (findGameInText, issue 8 §5). The list goes to the sender's address
 // only, where every mail about those games goes anyway.
-func (ss *session) games(*grammar.GamesCommand) error {
-	gs, err := ss.srv.gamePort().GamesOf(ss.ctx, ss.from)
+func (ss *Session) games(*grammar.GamesCommand) error {
+	gs, err := ss.Srv.GamePort().GamesOf(ss.Ctx, ss.From)
 	if err != nil {
 		return err
 	}
 	if len(gs) == 0 {
-		ss.say(nil, tr(ss.lang, "games.none"))
+		ss.Say(nil, Tr(ss.Lang, "games.none"))
 		return nil
 	}
 	var b strings.Builder
-	head, labelOf := ss.listGames() // the modules' gamesListers: the sender's ratings, the opponents' (module.go)
+	head, labelOf := ss.ListGames() // the modules' gamesListers: the sender's ratings, the opponents' (module.go)
 	b.WriteString(head)
-	b.WriteString(tr(ss.lang, "games.header") + "\n")
+	b.WriteString(Tr(ss.Lang, "games.header") + "\n")
 	type entry struct {
 		g     *archive.Game
 		label string
@@ -57,12 +57,12 @@ func (ss *session) games(*grammar.GamesCommand) error {
 				continue
 			}
 		}
-		opp := opponentOf(g, ss.from)
-		label := playerLabel(ss.lang, g, opp)
-		if !isEngine(opp) && labelOf != nil {
+		opp := OpponentOf(g, ss.From)
+		label := PlayerLabel(ss.Lang, g, opp)
+		if !IsEngine(opp) && labelOf != nil {
 			label = labelOf(g, opp)
 		}
-		e := entry{g, clip(label)}
+		e := entry{g, Clip(label)}
 		entries = append(entries, e)
 		if strings.Contains(ss.gamesRow(e.g, e.label, true), "\n") {
 			oneLine = false
@@ -75,21 +75,21 @@ func (ss *session) games(*grammar.GamesCommand) error {
 		}
 		b.WriteString(mailer.Preformatted(ss.gamesRow(e.g, e.label, oneLine)) + "\n")
 		open := e.g.Status == archive.Active || e.g.Status == archive.Invited
-		if tok := tokenOf(e.g, ss.from); open && tok != "" {
-			b.WriteString(mailer.Preformatted(fmt.Sprintf(gamesIndent+"[taflmail %s %s]", e.g.ID, tok)) + "\n")
+		if tok := TokenOf(e.g, ss.From); open && tok != "" {
+			b.WriteString(mailer.Preformatted(fmt.Sprintf(GamesIndent+"[taflmail %s %s]", e.g.ID, tok)) + "\n")
 			tags++
 		}
 	}
 	if cut > 0 {
-		fmt.Fprintf(&b, "  %s\n", trn(ss.lang, "games.cut", cut, cut))
+		fmt.Fprintf(&b, "  %s\n", Trn(ss.Lang, "games.cut", cut, cut))
 	}
 	if more := finished - maxFinishedListed; more > 0 {
-		fmt.Fprintf(&b, "  %s\n", trn(ss.lang, "games.more", more, more))
+		fmt.Fprintf(&b, "  %s\n", Trn(ss.Lang, "games.more", more, more))
 	}
 	if tags > 0 {
-		b.WriteString("\n" + tr(ss.lang, "games.how"))
+		b.WriteString("\n" + Tr(ss.Lang, "games.how"))
 	}
-	ss.say(nil, b.String())
+	ss.Say(nil, b.String())
 	return nil
 }
 
@@ -99,62 +99,62 @@ func (ss *session) games(*grammar.GamesCommand) error {
 // opponent too long for the row, the opponent too), where the game's tag
 // stands. The games list asks for one line only when every row of it
 // fits, so that its entries are laid out alike.
-func (ss *session) gamesRow(g *archive.Game, label string, oneLine bool) string {
+func (ss *Session) gamesRow(g *archive.Game, label string, oneLine bool) string {
 	state := ss.gameState(g)
-	row := "  " + tr(ss.lang, "games.line", g.ID, g.Variant, label, state)
+	row := "  " + Tr(ss.Lang, "games.line", g.ID, g.Variant, label, state)
 	if oneLine && utf8.RuneCountInString(row) <= mailer.WrapWidth {
 		return row
 	}
-	row = strings.TrimRight("  "+tr(ss.lang, "games.line", g.ID, g.Variant, label, ""), " ")
+	row = strings.TrimRight("  "+Tr(ss.Lang, "games.line", g.ID, g.Variant, label, ""), " ")
 	if utf8.RuneCountInString(row) > mailer.WrapWidth {
-		row = strings.TrimRight("  "+tr(ss.lang, "games.line", g.ID, g.Variant, "", ""), " ") + "\n" + gamesIndent + label
+		row = strings.TrimRight("  "+Tr(ss.Lang, "games.line", g.ID, g.Variant, "", ""), " ") + "\n" + GamesIndent + label
 	}
-	return row + "\n" + gamesIndent + strings.Join(mailer.Wrap(state, mailer.WrapWidth-len(gamesIndent)), "\n"+gamesIndent)
+	return row + "\n" + GamesIndent + strings.Join(mailer.Wrap(state, mailer.WrapWidth-len(GamesIndent)), "\n"+GamesIndent)
 }
 
-// gamesIndent is the indent of the lines under a row of the games list:
+// GamesIndent is the indent of the lines under a row of the games list:
 // the game's tag, and the state of a row too long for one line.
-const gamesIndent = "          "
+const GamesIndent = "          "
 
 // gameState says where a game of the sender stands: whose move, invited,
 // finished with its result, declined.
-func (ss *session) gameState(g *archive.Game) string {
+func (ss *Session) gameState(g *archive.Game) string {
 	switch g.Status {
 	case archive.Active:
-		mine := sideOf(g, ss.from)
+		mine := SideOf(g, ss.From)
 		turn := "attackers"
 		v, _ := engine.Lookup(g.Variant)
 		if v != nil && (g.PlyCount%2 == 1) == (v.FirstSide == engine.Attackers) {
 			turn = "defenders"
 		}
 		if turn == mine {
-			return tr(ss.lang, "games.turn.you", g.PlyCount/2+1)
+			return Tr(ss.Lang, "games.turn.you", g.PlyCount/2+1)
 		}
-		return tr(ss.lang, "games.turn.them", g.PlyCount/2+1)
+		return Tr(ss.Lang, "games.turn.them", g.PlyCount/2+1)
 	case archive.Invited:
-		if g.Challenger != ss.from {
-			return tr(ss.lang, "games.invited.you")
+		if g.Challenger != ss.From {
+			return Tr(ss.Lang, "games.invited.you")
 		}
-		return tr(ss.lang, "games.invited")
+		return Tr(ss.Lang, "games.invited")
 	case archive.Finished:
 		return ss.finishedWords(g)
 	}
-	return declinedWords(ss.lang, g.Reason)
+	return declinedWords(ss.Lang, g.Reason)
 }
 
 // finishedWords says how a finished game ended from the reader's side
 // (issue 22 §8): "finished: you won (defenders win)", "… you lost (…)",
 // "… you drew". A game without a result, or a reader who is neither
 // player, gets the result in the sides' words.
-func (ss *session) finishedWords(g *archive.Game) string {
-	mine := sideOf(g, ss.from)
+func (ss *Session) finishedWords(g *archive.Game) string {
+	mine := SideOf(g, ss.From)
 	switch {
 	case mine == "" || g.Result == "":
-		return tr(ss.lang, "games.finished", resultWords(ss.lang, g))
+		return Tr(ss.Lang, "games.finished", resultWords(ss.Lang, g))
 	case g.Result == "draw":
-		return tr(ss.lang, "games.finished.drew")
+		return Tr(ss.Lang, "games.finished.drew")
 	case g.Result == mine:
-		return tr(ss.lang, "games.finished.won", tr(ss.lang, "board.result."+g.Result))
+		return Tr(ss.Lang, "games.finished.won", Tr(ss.Lang, "board.result."+g.Result))
 	}
-	return tr(ss.lang, "games.finished.lost", tr(ss.lang, "board.result."+g.Result))
+	return Tr(ss.Lang, "games.finished.lost", Tr(ss.Lang, "board.result."+g.Result))
 }

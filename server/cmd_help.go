@@ -11,15 +11,15 @@ import (
 )
 
 func init() {
-	handle("help", (*session).help)
-	helpLine(110, "help.help")
+	Handle("help", (*Session).help)
+	HelpLine(110, "help.help")
 }
 
-// helpTopics are the catalogue keys of the help topics by the words a
+// HelpTopics are the catalogue keys of the help topics by the words a
 // player may write for them. The overviewTopics, and no topic, get the
 // overview; any other topic that is not a variant's name (a typo) gets a
 // line saying so, with the nearest variant name, and the overview.
-var helpTopics = map[string]string{
+var HelpTopics = map[string]string{
 	"moves": "help.moves", "züge": "help.moves", "zuege": "help.moves", "move": "help.moves", "notation": "help.moves",
 	"keys": "help.keys", "schlüssel": "help.keys", "schluessel": "help.keys", "key": "help.keys", "token": "help.keys", "tokens": "help.keys",
 }
@@ -31,63 +31,63 @@ var overviewTopics = map[string]bool{"": true, "commands": true, "command": true
 // an unknown topic is named as such (trial report §8.2), with the nearest
 // variant name as a hint, before the overview. One mail gets the overview
 // once, however many lines ask for it.
-func (ss *session) help(c *grammar.HelpCommand) error {
+func (ss *Session) help(c *grammar.HelpCommand) error {
 	topic := strings.ToLower(c.Topic)
-	if key, ok := helpTopics[topic]; ok {
-		ss.say(nil, tr(ss.lang, key))
+	if key, ok := HelpTopics[topic]; ok {
+		ss.Say(nil, Tr(ss.Lang, key))
 		return nil
 	}
 	if v, ok := engine.Lookup(topic); ok {
-		ss.say(nil, variantHelp(ss.lang, v))
+		ss.Say(nil, VariantHelp(ss.Lang, v))
 		return nil
 	}
 	var text []string
 	if !overviewTopics[topic] {
-		s := tr(ss.lang, "hint.topic", clip(c.Topic))
-		if h := variantHint(ss.lang, topic); h != "" {
+		s := Tr(ss.Lang, "hint.topic", Clip(c.Topic))
+		if h := VariantHint(ss.Lang, topic); h != "" {
 			s += " " + h
 		}
 		text = append(text, s)
 	}
 	if !ss.overview {
 		ss.overview = true
-		text = append(text, helpOverview(ss.lang))
+		text = append(text, HelpOverview(ss.Lang))
 	}
-	ss.say(nil, strings.Join(text, "\n\n"))
+	ss.Say(nil, strings.Join(text, "\n\n"))
 	return nil
 }
 
-// helpColumn is the width of the usage column of the overview; a longer
+// HelpColumn is the width of the usage column of the overview; a longer
 // usage gets its description on the next line.
-const helpColumn = 20
+const HelpColumn = 20
 
 // helpLineWidth is the longest line of the overview's command list: a
 // description is wrapped inside its column to end there (mailer.WrapWidth,
 // so the list fits in 78 columns also space-stuffed).
 const helpLineWidth = mailer.WrapWidth
 
-// helpOverview lists the commands in lang, one registered help line each
+// HelpOverview lists the commands in lang, one registered help line each
 // (registry.go), between the catalogue's introduction and closing words.
 // The list is two columns, usage and description, each description
 // wrapped inside its column; it is marked mailer.Preformatted, so no
 // client rejoins its lines.
-func helpOverview(lang string) string {
+func HelpOverview(lang string) string {
 	var b strings.Builder
-	pad := "  " + strings.Repeat(" ", helpColumn)
-	for _, e := range sortedHelp() {
-		usage := tr(lang, e.key+".usage")
+	pad := "  " + strings.Repeat(" ", HelpColumn)
+	for _, e := range SortedHelp() {
+		usage := Tr(lang, e.Key+".usage")
 		b.WriteString("  " + strings.Join(usageLines(usage, helpLineWidth-2), "\n    "))
-		if _, ok := catalog.Lookup(lang, e.key+".what"); ok {
-			if n := utf8.RuneCountInString(usage); n < helpColumn {
-				b.WriteString(strings.Repeat(" ", helpColumn-n))
+		if _, ok := catalog.Lookup(lang, e.Key+".what"); ok {
+			if n := utf8.RuneCountInString(usage); n < HelpColumn {
+				b.WriteString(strings.Repeat(" ", HelpColumn-n))
 			} else {
 				b.WriteString("\n" + pad)
 			}
-			b.WriteString(strings.Join(mailer.Wrap(tr(lang, e.key+".what"), helpLineWidth-len(pad)), "\n"+pad))
+			b.WriteString(strings.Join(mailer.Wrap(Tr(lang, e.Key+".what"), helpLineWidth-len(pad)), "\n"+pad))
 		}
 		b.WriteString("\n")
 	}
-	return tr(lang, "help.intro") + "\n\n" + mailer.Preformatted(b.String()) + "\n" + tr(lang, "help.outro")
+	return Tr(lang, "help.intro") + "\n\n" + mailer.Preformatted(b.String()) + "\n" + Tr(lang, "help.outro")
 }
 
 // usageLines breaks a usage longer than width before its options ("[…]"),
@@ -119,8 +119,8 @@ func usageLines(usage string, width int) []string {
 	return lines
 }
 
-// variantHelp describes a variant's rules from its data.
-func variantHelp(lang string, v *engine.Variant) string {
-	return tr(lang, "help.variant", variantTitle(lang, v), v.Name, catalog.VariantSummary(lang, v),
-		sideName(lang, v.FirstSide.String()))
+// VariantHelp describes a variant's rules from its data.
+func VariantHelp(lang string, v *engine.Variant) string {
+	return Tr(lang, "help.variant", VariantTitle(lang, v), v.Name, catalog.VariantSummary(lang, v),
+		SideName(lang, v.FirstSide.String()))
 }

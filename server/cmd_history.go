@@ -3,17 +3,17 @@ package server
 import "github.com/taflmail/taflmail/grammar"
 
 func init() {
-	handle("history", (*session).history)
-	helpLine(50, "help.history")
+	Handle("history", (*Session).history)
+	HelpLine(50, "help.history")
 }
 
 // history answers with the complete record in the native format
 // (docs/notation.md).
-func (ss *session) history(*grammar.HistoryCommand) error {
-	t, err := ss.gameForCommand()
+func (ss *Session) history(*grammar.HistoryCommand) error {
+	t, err := ss.GameForCommand()
 	if err != nil {
 		return err
 	}
-	ss.say(t, t.recordText(ss.lang))
+	ss.Say(t, t.RecordText(ss.Lang))
 	return nil
 }

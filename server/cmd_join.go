@@ -10,8 +10,8 @@ import (
 )
 
 func init() {
-	handle("join", (*session).join)
-	helpLine(85, "help.join")
+	Handle("join", (*Session).join)
+	HelpLine(85, "help.join")
 }
 
 // join answers "join ID" ("anmelden"), in two steps, because a mail's
@@ -27,7 +27,7 @@ func init() {
 // players. The entry gets a key of its own, which a withdrawal needs. Entering writes the tournament's row, so an entry and the
 // event's start never both commit on what the other changed. A player
 // who withdrew before the start may join again.
-func (ss *session) join(c *grammar.JoinCommand) error {
+func (ss *Session) join(c *grammar.JoinCommand) error {
 	ev, err := ss.event(strings.ToLower(c.Tournament.Text))
 	if err != nil {
 		return err
@@ -35,27 +35,27 @@ func (ss *session) join(c *grammar.JoinCommand) error {
 	t := ev.t
 	switch {
 	case t.Status != archive.TournamentCreated:
-		return ss.refuse("err.join.started", t.Name)
+		return ss.Refuse("err.join.started", t.Name)
 	case !t.OpenEntry:
-		return ss.refuse("err.join.invitation", t.Name)
-	case !entryOpen(t, ss.now):
-		return ss.refuse("err.join.closed", t.Name, catalog.Day(ss.lang, t.EntryCloses))
+		return ss.Refuse("err.join.invitation", t.Name)
+	case !entryOpen(t, ss.Now):
+		return ss.Refuse("err.join.closed", t.Name, catalog.Day(ss.Lang, t.EntryCloses))
 	}
-	if e, ok := ev.entry(ss.from); ok && !e.Withdrawn() {
-		return ss.refuse("err.join.twice", t.Name, t.ID)
+	if e, ok := ev.entry(ss.From); ok && !e.Withdrawn() {
+		return ss.Refuse("err.join.twice", t.Name, t.ID)
 	}
 	seq, others := 0, 0
 	for _, e := range ev.entries {
 		seq = max(seq, e.Seq)
-		if !e.Withdrawn() && e.Player != ss.from {
+		if !e.Withdrawn() && e.Player != ss.From {
 			others++
 		}
 	}
-	if most := ss.srv.opts.MaxTournamentPlayers; others >= most {
+	if most := ss.Srv.Opts.MaxTournamentPlayers; others >= most {
 		// whatever is entered must start (issue 18 §4): an entry beyond
 		// the most players is refused, at the request and at its
 		// confirmation
-		return ss.refusen("err.join.full", most, t.Name, most)
+		return ss.Refusen("err.join.full", most, t.Name, most)
 	}
 	p, found, err := ss.pendingEntry(t.ID)
 	if err != nil {
@@ -63,41 +63,41 @@ func (ss *session) join(c *grammar.JoinCommand) error {
 	}
 	if c.Key == nil {
 		if !found {
-			if p.Key, err = newToken(ss.srv.opts.Rand); err != nil {
+			if p.Key, err = NewToken(ss.Srv.Opts.Rand); err != nil {
 				return err
 			}
-			p = archive.PendingEntry{TournamentID: t.ID, Player: ss.from, Key: p.Key, AskedAt: ss.now}
+			p = archive.PendingEntry{TournamentID: t.ID, Player: ss.From, Key: p.Key, AskedAt: ss.Now}
 			tst := tourneyOf(ss)
 			tst.pending = append(tst.pending, p)
 		}
-		ss.say(nil, tr(ss.lang, "join.ask", t.Name, catalog.Day(ss.lang, t.StartDate), catalog.Day(ss.lang, t.EntryCloses))+"\n\n"+
-			ss.srv.eventTerms(ss.lang, t)+"\n\n"+tr(ss.lang, "join.confirm", t.ID, p.Key))
+		ss.Say(nil, Tr(ss.Lang, "join.ask", t.Name, catalog.Day(ss.Lang, t.StartDate), catalog.Day(ss.Lang, t.EntryCloses))+"\n\n"+
+			ss.Srv.eventTerms(ss.Lang, t)+"\n\n"+Tr(ss.Lang, "join.confirm", t.ID, p.Key))
 		return nil
 	}
 	if !found || !strings.EqualFold(c.Key.Text, p.Key) {
-		return ss.refuse("err.join.key", t.Name, t.ID)
+		return ss.Refuse("err.join.key", t.Name, t.ID)
 	}
-	key, err := newToken(ss.srv.opts.Rand)
+	key, err := NewToken(ss.Srv.Opts.Rand)
 	if err != nil {
 		return err
 	}
 	n := others + 1
-	ss.setEntry(ev, archive.Entry{TournamentID: t.ID, Player: ss.from, Key: key, Seq: seq + 1, JoinedAt: ss.now})
+	ss.setEntry(ev, archive.Entry{TournamentID: t.ID, Player: ss.From, Key: key, Seq: seq + 1, JoinedAt: ss.Now})
 	ev.write = true
-	ss.say(nil, trn(ss.lang, "join.done", n, t.Name, catalog.Day(ss.lang, t.StartDate), catalog.Day(ss.lang, t.EntryCloses), n)+"\n\n"+
-		ss.srv.eventTerms(ss.lang, t)+"\n\n"+tr(ss.lang, "join.withdraw", t.ID))
+	ss.Say(nil, Trn(ss.Lang, "join.done", n, t.Name, catalog.Day(ss.Lang, t.StartDate), catalog.Day(ss.Lang, t.EntryCloses), n)+"\n\n"+
+		ss.Srv.eventTerms(ss.Lang, t)+"\n\n"+Tr(ss.Lang, "join.withdraw", t.ID))
 	return nil
 }
 
 // pendingEntry returns the sender's request to enter tournament id, kept
 // or made by this mail, and whether there is one.
-func (ss *session) pendingEntry(id string) (archive.PendingEntry, bool, error) {
+func (ss *Session) pendingEntry(id string) (archive.PendingEntry, bool, error) {
 	for _, p := range tourneyOf(ss).pending {
-		if p.TournamentID == id && p.Player == ss.from {
+		if p.TournamentID == id && p.Player == ss.From {
 			return p, true, nil
 		}
 	}
-	p, err := ss.srv.tournamentPort().PendingEntry(ss.ctx, id, ss.from)
+	p, err := ss.Srv.TournamentPort().PendingEntry(ss.Ctx, id, ss.From)
 	if errors.Is(err, archive.ErrNotFound) {
 		return archive.PendingEntry{}, false, nil
 	}
@@ -108,20 +108,20 @@ func (ss *session) pendingEntry(id string) (archive.PendingEntry, bool, error) {
 // (triage.go): a confirmation when its key is the one of the sender's
 // pending entry, a command when the tournament exists, else junk. It
 // only reads the archive.
-func (ss *session) joinBudget(c *grammar.JoinCommand) (archive.MailBudget, error) {
+func (ss *Session) joinBudget(c *grammar.JoinCommand) (archive.MailBudget, error) {
 	id := strings.ToLower(c.Tournament.Text)
 	if c.Key != nil {
-		p, err := ss.srv.tournamentPort().PendingEntry(ss.ctx, id, ss.from)
+		p, err := ss.Srv.TournamentPort().PendingEntry(ss.Ctx, id, ss.From)
 		if err != nil {
-			return archive.JunkBudget, ignoreNotFound(err)
+			return archive.JunkBudget, IgnoreNotFound(err)
 		}
 		if strings.EqualFold(c.Key.Text, p.Key) {
 			return archive.ConfirmationBudget, nil
 		}
 		return archive.JunkBudget, nil
 	}
-	if _, err := ss.srv.tournamentPort().Tournament(ss.ctx, id); err != nil {
-		return archive.JunkBudget, ignoreNotFound(err)
+	if _, err := ss.Srv.TournamentPort().Tournament(ss.Ctx, id); err != nil {
+		return archive.JunkBudget, IgnoreNotFound(err)
 	}
 	return archive.CommandBudget, nil
 }

@@ -7,25 +7,25 @@ import (
 )
 
 func init() {
-	handle("language", (*session).language)
-	helpLine(100, "help.language")
+	Handle("language", (*Session).language)
+	HelpLine(100, "help.language")
 }
 
 // language sets the sender's reply language, from this reply on
 // (docs/commands.md, Languages).
-func (ss *session) language(c *grammar.LanguageCommand) error {
+func (ss *Session) language(c *grammar.LanguageCommand) error {
 	l := strings.ToLower(c.Language)
 	switch l {
 	case "en", "english", "englisch":
-		l = english
+		l = English
 	case "de", "deutsch", "german":
-		l = german
+		l = German
 	default:
-		return ss.refuse("err.badlanguage", clip(l))
+		return ss.Refuse("err.badlanguage", Clip(l))
 	}
-	ss.lang = l
-	p := ss.playerRow(ss.from)
+	ss.Lang = l
+	p := ss.PlayerRow(ss.From)
 	p.Language = l
-	ss.say(nil, tr(l, "language.set"))
+	ss.Say(nil, Tr(l, "language.set"))
 	return nil
 }

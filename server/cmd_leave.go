@@ -17,9 +17,9 @@ import (
 )
 
 func init() {
-	handle("leave", (*session).leave)
-	handle("cancel leave", (*session).cancelLeave)
-	helpLine(65, "help.leave")
+	Handle("leave", (*Session).leave)
+	Handle("cancel leave", (*Session).cancelLeave)
+	HelpLine(65, "help.leave")
 }
 
 // leave answers "leave" alone with the days of leave left this year, and
@@ -31,22 +31,22 @@ func init() {
 // the player's, in all their games: the clocks of every running game of
 // the player stand still during it (Decision C5), their timers move, and
 // each opponent is told. A refusal says why and how many days are left.
-func (ss *session) leave(c *grammar.LeaveCommand) error {
-	taken, err := ss.leaveOf(ss.from)
+func (ss *Session) leave(c *grammar.LeaveCommand) error {
+	taken, err := ss.leaveOf(ss.From)
 	if err != nil {
 		return err
 	}
-	allowance := ss.srv.leaveDays()
-	year := ss.now.UTC().Year()
+	allowance := ss.Srv.leaveDays()
+	year := ss.Now.UTC().Year()
 	if c.First == nil {
-		text := trn(ss.lang, "leave.left", allowance, clock.LeaveLeft(taken, year, allowance), allowance, year)
-		if ahead := leaveFrom(taken, ss.now); len(ahead) > 0 {
-			text += "\n" + tr(ss.lang, "leave.taken", leaveText(ss.lang, ahead))
+		text := Trn(ss.Lang, "leave.left", allowance, clock.LeaveLeft(taken, year, allowance), allowance, year)
+		if ahead := leaveFrom(taken, ss.Now); len(ahead) > 0 {
+			text += "\n" + Tr(ss.Lang, "leave.taken", leaveText(ss.Lang, ahead))
 		}
-		ss.say(ss.contextTable(), text)
+		ss.Say(ss.ContextTable(), text)
 		return nil
 	}
-	req, err := leaveSpan(c, ss.now) // dates that are none are refused first, key or not
+	req, err := leaveSpan(c, ss.Now) // dates that are none are refused first, key or not
 	var de *clock.DateError
 	if errors.As(err, &de) {
 		return ss.leaveDateRefusal(c, de)
@@ -54,10 +54,10 @@ func (ss *session) leave(c *grammar.LeaveCommand) error {
 	if err != nil {
 		return err
 	}
-	if ss.auth == nil {
-		return ss.refuse("err.leavekey")
+	if ss.Auth == nil {
+		return ss.Refuse("err.leavekey")
 	}
-	kept, err := clock.TakeLeave(taken, req, ss.now, allowance)
+	kept, err := clock.TakeLeave(taken, req, ss.Now, allowance)
 	var le *clock.LeaveError
 	if errors.As(err, &le) {
 		return ss.leaveRefusal(le)
@@ -67,15 +67,15 @@ func (ss *session) leave(c *grammar.LeaveCommand) error {
 	}
 	var left []string
 	for y := req.First.Year(); y <= req.Last.Year(); y++ {
-		left = append(left, trn(ss.lang, "leave.year", clock.LeaveLeft(kept, y, allowance), clock.LeaveLeft(kept, y, allowance), y))
+		left = append(left, Trn(ss.Lang, "leave.year", clock.LeaveLeft(kept, y, allowance), clock.LeaveLeft(kept, y, allowance), y))
 	}
-	games, err := ss.setLeave(kept, func(lang string, _ []*table) string {
-		return tr(lang, "leave.told", ss.from, intervalText(lang, req))
+	games, err := ss.setLeave(kept, func(lang string, _ []*Table) string {
+		return Tr(lang, "leave.told", ss.From, intervalText(lang, req))
 	})
 	if err != nil {
 		return err
 	}
-	ss.say(ss.auth, tr(ss.lang, "leave.taken.now", intervalText(ss.lang, req), strings.Join(left, ", "))+"\n"+games.line)
+	ss.Say(ss.Auth, Tr(ss.Lang, "leave.taken.now", intervalText(ss.Lang, req), strings.Join(left, ", "))+"\n"+games.line)
 	return nil
 }
 
@@ -87,16 +87,16 @@ func (ss *session) leave(c *grammar.LeaveCommand) error {
 // for the clocks now; leave cut short lets each clock run again from
 // tomorrow unless the game stays paused by other leave, and then the
 // notice says from which day it runs.
-func (ss *session) cancelLeave(*grammar.CancelLeaveCommand) error {
-	if ss.auth == nil {
-		return ss.refuse("err.leavekey")
+func (ss *Session) cancelLeave(*grammar.CancelLeaveCommand) error {
+	if ss.Auth == nil {
+		return ss.Refuse("err.leavekey")
 	}
-	taken, err := ss.leaveOf(ss.from)
+	taken, err := ss.leaveOf(ss.From)
 	if err != nil {
 		return err
 	}
-	allowance := ss.srv.leaveDays()
-	kept, back, err := clock.CancelLeave(taken, ss.now, allowance)
+	allowance := ss.Srv.leaveDays()
+	kept, back, err := clock.CancelLeave(taken, ss.Now, allowance)
 	var le *clock.LeaveError
 	if errors.As(err, &le) {
 		return ss.leaveRefusal(le)
@@ -104,19 +104,19 @@ func (ss *session) cancelLeave(*grammar.CancelLeaveCommand) error {
 	if err != nil {
 		return err
 	}
-	cut, ahead := cancelledLeave(taken, ss.now)
-	games, err := ss.setLeave(kept, func(lang string, ts []*table) string {
+	cut, ahead := cancelledLeave(taken, ss.Now)
+	games, err := ss.setLeave(kept, func(lang string, ts []*Table) string {
 		return ss.cancelNotice(lang, cut, ahead, ts)
 	})
 	if err != nil {
 		return err
 	}
-	year := ss.now.UTC().Year()
-	text := tr(ss.lang, "leave.cancelled", counted(ss.lang, "days", back), counted(ss.lang, "leavedays", clock.LeaveLeft(kept, year, allowance)), year) + "\n" + games.line
+	year := ss.Now.UTC().Year()
+	text := Tr(ss.Lang, "leave.cancelled", Counted(ss.Lang, "days", back), Counted(ss.Lang, "leavedays", clock.LeaveLeft(kept, year, allowance)), year) + "\n" + games.line
 	if cut {
-		text += ss.resumeText(ss.lang, games.tables)
+		text += ss.resumeText(ss.Lang, games.tables)
 	}
-	ss.say(ss.auth, text)
+	ss.Say(ss.Auth, text)
 	return nil
 }
 
@@ -148,13 +148,13 @@ func utcDay(t time.Time) time.Time {
 // only announced (ahead) is withdrawn and nothing changes for the clocks
 // now; a leave cut short ends tonight, and each timed game says when its
 // clocks run again (resumeText).
-func (ss *session) cancelNotice(lang string, cut bool, ahead []notation.Leave, ts []*table) string {
+func (ss *Session) cancelNotice(lang string, cut bool, ahead []notation.Leave, ts []*Table) string {
 	if !cut {
-		return tr(lang, "leave.withdrawn", ss.from, leaveText(lang, ahead))
+		return Tr(lang, "leave.withdrawn", ss.From, leaveText(lang, ahead))
 	}
-	text := tr(lang, "leave.cancel.cut", ss.from, catalog.Day(lang, utcDay(ss.now)))
+	text := Tr(lang, "leave.cancel.cut", ss.From, catalog.Day(lang, utcDay(ss.Now)))
 	if len(ahead) > 0 {
-		text += " " + tr(lang, "leave.cancel.also", leaveText(lang, ahead))
+		text += " " + Tr(lang, "leave.cancel.also", leaveText(lang, ahead))
 	}
 	return text + ss.resumeText(lang, ts)
 }
@@ -164,11 +164,11 @@ func (ss *session) cancelNotice(lang string, cut bool, ahead []notation.Leave, t
 // is still paused tomorrow (other leave of either player, as package
 // clock counts it: clock.State.Paused), from the first day it is not.
 // Untimed games and games whose clock data is broken get no line.
-func (ss *session) resumeText(lang string, ts []*table) string {
-	tomorrow := utcDay(ss.now).Add(notation.Day)
+func (ss *Session) resumeText(lang string, ts []*Table) string {
+	tomorrow := utcDay(ss.Now).Add(notation.Day)
 	var b strings.Builder
 	for _, t := range ts {
-		if !control(t.g).Timed() {
+		if !control(t.G).Timed() {
 			continue
 		}
 		st, err := t.clockState()
@@ -176,27 +176,27 @@ func (ss *session) resumeText(lang string, ts []*table) string {
 			continue
 		}
 		if !st.Paused(tomorrow) {
-			b.WriteString("\n" + tr(lang, "leave.resume", t.g.ID, catalog.Day(lang, tomorrow)))
+			b.WriteString("\n" + Tr(lang, "leave.resume", t.G.ID, catalog.Day(lang, tomorrow)))
 			continue
 		}
 		d := tomorrow
 		for st.Paused(d) { // leave is whole days, and finite
 			d = d.Add(notation.Day)
 		}
-		b.WriteString("\n" + tr(lang, "leave.resume.late", t.g.ID, catalog.Day(lang, d)))
+		b.WriteString("\n" + Tr(lang, "leave.resume.late", t.G.ID, catalog.Day(lang, d)))
 	}
 	return b.String()
 }
 
 // leaveOf returns the leave of the player at addr as this mail has left
 // it so far.
-func (ss *session) leaveOf(addr string) ([]notation.Leave, error) {
-	if ss.uses(clockModule{}) {
+func (ss *Session) leaveOf(addr string) ([]notation.Leave, error) {
+	if ss.Uses(clockModule{}) {
 		if ls, ok := clockOf(ss).leaves[addr]; ok {
 			return ls, nil
 		}
 	}
-	ls, err := ss.srv.clockPort().Leave(ss.ctx, addr)
+	ls, err := ss.Srv.ClockPort().Leave(ss.Ctx, addr)
 	if err != nil {
 		return nil, err
 	}
@@ -213,25 +213,25 @@ func (ss *session) leaveOf(addr string) ([]notation.Leave, error) {
 // gets back what it used today since then (issue 22 §6): the sender's
 // line and each opponent's notice say how much, game by game
 // (returnedText).
-func (ss *session) setLeave(leave []notation.Leave, told func(lang string, games []*table) string) (leaveGames, error) {
+func (ss *Session) setLeave(leave []notation.Leave, told func(lang string, games []*Table) string) (leaveGames, error) {
 	cs := clockOf(ss)
 	if cs.leaves == nil {
 		cs.leaves = map[string][]notation.Leave{}
 	}
-	cs.leaves[ss.from] = leave
-	gs, err := ss.srv.gamePort().GamesOf(ss.ctx, ss.from)
+	cs.leaves[ss.From] = leave
+	gs, err := ss.Srv.GamePort().GamesOf(ss.Ctx, ss.From)
 	if err != nil {
 		return leaveGames{}, err
 	}
 	var ids, opps []string
 	var back []returned
-	var all []*table
-	with := map[string][]*table{} // each opponent's games: their notice goes with the first
+	var all []*Table
+	with := map[string][]*Table{} // each opponent's games: their notice goes with the first
 	for _, g := range gs {
 		if g.Status != archive.Active {
 			continue
 		}
-		t, err := ss.table(g.ID)
+		t, err := ss.Table(g.ID)
 		if err != nil {
 			return leaveGames{}, err
 		}
@@ -241,18 +241,18 @@ func (ss *session) setLeave(leave []notation.Leave, told func(lang string, games
 			continue // lost on time before this mail: no leave brings it back
 		}
 		side := 0
-		if t.g.Defenders == ss.from {
+		if t.G.Defenders == ss.From {
 			side = 1
 		}
 		before, _ := ss.toMoveRemaining(t)
-		t.g.Leave[side] = leave
-		limitEventLeave(t.g)
-		t.changed = true
+		t.G.Leave[side] = leave
+		LimitEventLeave(t.G)
+		t.Changed = true
 		ids = append(ids, g.ID)
 		all = append(all, t)
-		opp := opponentOf(t.g, ss.from)
+		opp := OpponentOf(t.G, ss.From)
 		if after, toMove := ss.toMoveRemaining(t); after > before {
-			back = append(back, returned{game: g.ID, opp: opp, side: toMove, tc: control(t.g), d: after - before})
+			back = append(back, returned{game: g.ID, opp: opp, side: toMove, tc: control(t.G), d: after - before})
 		}
 		if with[opp] == nil {
 			opps = append(opps, opp)
@@ -260,21 +260,21 @@ func (ss *session) setLeave(leave []notation.Leave, told func(lang string, games
 		with[opp] = append(with[opp], t)
 	}
 	for _, opp := range opps {
-		ss.tell(opp, with[opp][0], func(lang string) string {
+		ss.Tell(opp, with[opp][0], func(lang string) string {
 			return told(lang, with[opp]) + returnedText(lang, back, opp)
 		})
 	}
 	if len(ids) == 0 {
-		return leaveGames{line: tr(ss.lang, "leave.nogames")}, nil
+		return leaveGames{line: Tr(ss.Lang, "leave.nogames")}, nil
 	}
-	return leaveGames{line: tr(ss.lang, "leave.games", strings.Join(ids, ", ")) + returnedText(ss.lang, back, ""), tables: all}, nil
+	return leaveGames{line: Tr(ss.Lang, "leave.games", strings.Join(ids, ", ")) + returnedText(ss.Lang, back, ""), tables: all}, nil
 }
 
 // leaveGames is what setLeave did: the sender's line naming the games
 // (or saying there are none) and those games.
 type leaveGames struct {
 	line   string
-	tables []*table
+	tables []*Table
 }
 
 // returned is time a leave gave back to the side to move of a game: d,
@@ -294,7 +294,7 @@ func returnedText(lang string, back []returned, opp string) string {
 	var b strings.Builder
 	for _, r := range back {
 		if opp == "" || r.opp == opp {
-			b.WriteString("\n" + tr(lang, "leave.returned", r.game, sideName(lang, r.side.String()), remainingText(lang, r.tc, r.d)))
+			b.WriteString("\n" + Tr(lang, "leave.returned", r.game, SideName(lang, r.side.String()), remainingText(lang, r.tc, r.d)))
 		}
 	}
 	return b.String()
@@ -303,8 +303,8 @@ func returnedText(lang string, back []returned, opp string) string {
 // toMoveRemaining returns the remaining time of the side to move of t at
 // the reply's instant (clockInstant), and that side; 0 for a game without
 // a clock or whose clock data is broken.
-func (ss *session) toMoveRemaining(t *table) (time.Duration, engine.Side) {
-	if !control(t.g).Timed() {
+func (ss *Session) toMoveRemaining(t *Table) (time.Duration, engine.Side) {
+	if !control(t.G).Timed() {
 		return 0, 0
 	}
 	st, err := t.clockState()
@@ -317,25 +317,25 @@ func (ss *session) toMoveRemaining(t *table) (time.Duration, engine.Side) {
 
 // leaveRefusal explains a refused leave request or cancellation
 // (CORRESPONDENCE.md §3.3): why, and the days left.
-func (ss *session) leaveRefusal(le *clock.LeaveError) error {
-	req, left := intervalText(ss.lang, le.Request), counted(ss.lang, "leavedays", le.DaysLeft)
+func (ss *Session) leaveRefusal(le *clock.LeaveError) error {
+	req, left := intervalText(ss.Lang, le.Request), Counted(ss.Lang, "leavedays", le.DaysLeft)
 	switch le.Reason {
 	case clock.LeaveInPast:
-		return ss.refuse("err.leave.past", req, left, le.Year)
+		return ss.Refuse("err.leave.past", req, left, le.Year)
 	case clock.LeaveReversed:
-		return ss.refuse("err.leave.reversed", catalog.Day(ss.lang, le.Request.First), catalog.Day(ss.lang, le.Request.Last), left, le.Year)
+		return ss.Refuse("err.leave.reversed", catalog.Day(ss.Lang, le.Request.First), catalog.Day(ss.Lang, le.Request.Last), left, le.Year)
 	case clock.LeaveOverlap:
-		return ss.refuse("err.leave.overlap", req, intervalText(ss.lang, le.Conflict), left, le.Year)
+		return ss.Refuse("err.leave.overlap", req, intervalText(ss.Lang, le.Conflict), left, le.Year)
 	case clock.LeaveOverAllowance:
-		return ss.refuse("err.leave.allowance", req, counted(ss.lang, "days", le.Years[0].Requested), left, le.Year)
+		return ss.Refuse("err.leave.allowance", req, Counted(ss.Lang, "days", le.Years[0].Requested), left, le.Year)
 	case clock.LeaveAcrossYears:
 		var parts []string
 		for _, y := range le.Years {
-			parts = append(parts, tr(ss.lang, "err.leave.yearpart", y.Year, counted(ss.lang, "days", y.Requested), y.Left))
+			parts = append(parts, Tr(ss.Lang, "err.leave.yearpart", y.Year, Counted(ss.Lang, "days", y.Requested), y.Left))
 		}
-		return ss.refuse("err.leave.years", req, strings.Join(parts, "; "))
+		return ss.Refuse("err.leave.years", req, strings.Join(parts, "; "))
 	case clock.LeaveNothingToCancel:
-		return ss.refuse("err.leave.nothing", left, le.Year)
+		return ss.Refuse("err.leave.nothing", left, le.Year)
 	}
 	return fmt.Errorf("server: leave refused for an unknown reason: %w", le)
 }
@@ -359,31 +359,31 @@ func writtenDay(d *grammar.LeaveDay) clock.WrittenDay {
 // leaveDateRefusal explains days of a leave command that are no dates
 // (issue 22 §1): a caret under the day, why, and the forms to write
 // (leaveDateForms), as a line that does not parse is answered.
-func (ss *session) leaveDateRefusal(c *grammar.LeaveCommand, de *clock.DateError) error {
+func (ss *Session) leaveDateRefusal(c *grammar.LeaveCommand, de *clock.DateError) error {
 	d := c.First
 	if de.Last && c.Last != nil {
 		d = c.Last
 	}
-	text := clip(de.Day.Text)
-	var r *refusal
+	text := Clip(de.Day.Text)
+	var r *Refusal
 	end := ""
 	switch de.Reason {
 	case clock.DateNoDay:
-		r, end = ss.refusalOf("syntax.nodate", text), "."
+		r, end = ss.RefusalOf("syntax.nodate", text), "."
 		if de.Year != 0 {
-			r, end = ss.refusalOf("err.leave.noday.year", text, de.Year), ""
+			r, end = ss.RefusalOf("err.leave.noday.year", text, de.Year), ""
 		}
 	case clock.DateNoMonth:
-		r = ss.refusalOf("err.leave.nomonth", text)
+		r = ss.RefusalOf("err.leave.nomonth", text)
 	case clock.DateAmbiguous:
 		rd := de.Readings
-		r = ss.refusalOf("err.leave.ambiguous", text, catalog.Day(ss.lang, rd[0]), catalog.Day(ss.lang, rd[1]),
+		r = ss.RefusalOf("err.leave.ambiguous", text, catalog.Day(ss.Lang, rd[0]), catalog.Day(ss.Lang, rd[1]),
 			dottedDay(rd[0], de.Day.Year != 0), dottedDay(rd[1], de.Day.Year != 0), rd[0].Format(time.DateOnly))
 	default:
 		return fmt.Errorf("server: leave dates refused for an unknown reason: %w", de)
 	}
-	r.before = caretAt(d.Pos.Column)
-	r.after = end + "\n" + leaveDateForms(ss.lang)
+	r.Before = caretAt(d.Pos.Column)
+	r.After = end + "\n" + leaveDateForms(ss.Lang)
 	return r
 }
 
@@ -399,7 +399,7 @@ func dottedDay(t time.Time, withYear bool) string {
 // caretAt is the line under a quoted line (quoteLine) with a caret at
 // column col (runes, 1-based), as syntaxError draws it.
 func caretAt(col int) string {
-	return mailer.Preformatted("  "+strings.Repeat(" ", min(max(col-1, 0), maxQuoteRunes))+"^") + "\n"
+	return mailer.Preformatted("  "+strings.Repeat(" ", min(max(col-1, 0), MaxQuoteRunes))+"^") + "\n"
 }
 
 // leaveDateForms lists the forms a leave command's days are written in
@@ -408,10 +408,10 @@ func caretAt(col int) string {
 // §1).
 func leaveDateForms(lang string) string {
 	var b strings.Builder
-	b.WriteString(tr(lang, "hint.leavedate"))
+	b.WriteString(Tr(lang, "hint.leavedate"))
 	for _, f := range grammar.LeaveDateForms {
 		syntax, examples := f.Syntax, f.Examples
-		if lang == german {
+		if lang == German {
 			syntax = germanDateSyntax.Replace(syntax)
 			examples = germanDateExamples(examples)
 		}
@@ -466,8 +466,8 @@ func germanDateExamples(examples []string) []string {
 // leaveDateHint returns the forms of a leave command's days under a leave
 // line that does not parse: an error after its keyword ("urlaub
 // 24.12.2026 bitte", "leave 2 weeks"). "" for any other line.
-func leaveDateHint(lang string, l commandLine, ge *grammar.Error) string {
-	f := strings.Fields(l.text)
+func leaveDateHint(lang string, l CommandLine, ge *grammar.Error) string {
+	f := strings.Fields(l.Text)
 	if ge == nil || len(f) == 0 {
 		return ""
 	}
@@ -477,7 +477,7 @@ func leaveDateHint(lang string, l commandLine, ge *grammar.Error) string {
 	case len(f) > 1 && strings.EqualFold(f[1], "abbrechen"):
 		return ""
 	}
-	if ge.Col <= strings.Index(l.text, f[0])+len([]rune(f[0])) {
+	if ge.Col <= strings.Index(l.Text, f[0])+len([]rune(f[0])) {
 		return ""
 	}
 	return leaveDateForms(lang)

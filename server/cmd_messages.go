@@ -3,20 +3,20 @@ package server
 import "github.com/taflmail/taflmail/grammar"
 
 func init() {
-	handle("messages", (*session).messages)
-	helpLine(97, "help.messages")
+	Handle("messages", (*Session).messages)
+	HelpLine(97, "help.messages")
 }
 
 // messages stops or starts the relaying of opponents' messages to the
 // sender, in all games, from now on (issue 12, messages.go). Like
 // "language" it needs no key.
-func (ss *session) messages(c *grammar.MessagesCommand) error {
-	p := ss.playerRow(ss.from)
+func (ss *Session) messages(c *grammar.MessagesCommand) error {
+	p := ss.PlayerRow(ss.From)
 	p.MessagesOff = !c.On()
 	if p.MessagesOff {
-		ss.say(nil, tr(ss.lang, "messages.off"))
+		ss.Say(nil, Tr(ss.Lang, "messages.off"))
 	} else {
-		ss.say(nil, tr(ss.lang, "messages.on"))
+		ss.Say(nil, Tr(ss.Lang, "messages.on"))
 	}
 	return nil
 }

@@ -9,8 +9,8 @@ import (
 )
 
 func init() {
-	handle("name", (*session).name)
-	helpLine(102, "help.name")
+	Handle("name", (*Session).name)
+	HelpLine(102, "help.name")
 }
 
 // name answers "name" (issue 20, docs/commands.md): alone it says under
@@ -20,38 +20,38 @@ func init() {
 // changes what everyone sees, so it needs the sender's key for one of
 // their games (a forged From must not rename anyone); asking does not:
 // the answer goes to the address itself.
-func (ss *session) name(c *grammar.NameCommand) error {
-	ns, ok := ss.srv.namePort()
+func (ss *Session) name(c *grammar.NameCommand) error {
+	ns, ok := ss.Srv.NamePort()
 	if !ok {
 		return errors.New("server: the store keeps no public names")
 	}
-	cur, err := ns.PublicName(ss.ctx, ss.from)
+	cur, err := ns.PublicName(ss.Ctx, ss.From)
 	if err != nil {
 		return err
 	}
-	key, err := ns.PseudonymKey(ss.ctx)
+	key, err := ns.PseudonymKey(ss.Ctx)
 	if err != nil {
 		return err
 	}
-	pseudonym := club.Pseudonym(key, ss.from, 0)
+	pseudonym := club.Pseudonym(key, ss.From, 0)
 	shown := cur
 	if shown == "" {
 		shown = pseudonym
 	}
 	if c.Name == nil {
 		if cur == "" {
-			ss.say(nil, tr(ss.lang, "name.show.pseudonym", pseudonym))
+			ss.Say(nil, Tr(ss.Lang, "name.show.pseudonym", pseudonym))
 		} else {
-			ss.say(nil, tr(ss.lang, "name.show", cur))
+			ss.Say(nil, Tr(ss.Lang, "name.show", cur))
 		}
 		return nil
 	}
-	if ss.auth == nil {
-		return ss.refuse("err.name.key")
+	if ss.Auth == nil {
+		return ss.Refuse("err.name.key")
 	}
 	if c.Name.Text == "-" {
 		publicNameOf(ss).choose("")
-		ss.say(ss.auth, tr(ss.lang, "name.cleared", pseudonym))
+		ss.Say(ss.Auth, Tr(ss.Lang, "name.cleared", pseudonym))
 		return nil
 	}
 	want, err := club.CheckPublicName(c.Name.Text)
@@ -59,28 +59,28 @@ func (ss *session) name(c *grammar.NameCommand) error {
 	if errors.As(err, &ne) {
 		switch ne.Reason {
 		case club.NameTooShort:
-			return ss.refuse("err.name.short", clip(want), club.MinPublicName)
+			return ss.Refuse("err.name.short", Clip(want), club.MinPublicName)
 		case club.NameTooLong:
-			return ss.refuse("err.name.long", clip(want), club.MaxPublicName)
+			return ss.Refuse("err.name.long", Clip(want), club.MaxPublicName)
 		}
-		return ss.refuse(nameRefusals[ne.Reason], clip(want))
+		return ss.Refuse(nameRefusals[ne.Reason], Clip(want))
 	}
 	if err != nil {
 		return err
 	}
 	if want == cur {
-		ss.say(ss.auth, tr(ss.lang, "name.same", cur))
+		ss.Say(ss.Auth, Tr(ss.Lang, "name.same", cur))
 		return nil
 	}
-	owner, err := ns.PublicNameOwner(ss.ctx, want)
+	owner, err := ns.PublicNameOwner(ss.Ctx, want)
 	if err != nil {
 		return err
 	}
-	if owner != "" && owner != ss.from {
-		return ss.refuse("err.name.taken", clip(want))
+	if owner != "" && owner != ss.From {
+		return ss.Refuse("err.name.taken", Clip(want))
 	}
 	publicNameOf(ss).choose(want)
-	ss.say(ss.auth, tr(ss.lang, "name.set", want, shown))
+	ss.Say(ss.Auth, Tr(ss.Lang, "name.set", want, shown))
 	return nil
 }
 
@@ -89,7 +89,7 @@ func (ss *session) name(c *grammar.NameCommand) error {
 // mail's change.
 type publicNameModule struct{}
 
-func (publicNameModule) name() string { return "publicName" }
+func (publicNameModule) Name() string { return "publicName" }
 
 // publicNameChoice is what one session changes of the public names: the
 // sender's new one, when the mail chose one.
@@ -103,18 +103,18 @@ func (c *publicNameChoice) choose(name string) { c.chosen, c.name = true, name }
 
 // publicNameOf returns the public name module's state in ss, made on
 // first use (stateOf): the one way to it, for cmd_name.go alone.
-func publicNameOf(ss *session) *publicNameChoice {
-	return stateOf[publicNameChoice](ss, publicNameModule{})
+func publicNameOf(ss *Session) *publicNameChoice {
+	return StateOf[publicNameChoice](ss, publicNameModule{})
 }
 
-// collect sets the sender's chosen public name in change
+// Collect sets the sender's chosen public name in change
 // (an archive.PublicNames write; "" clears it).
-func (publicNameModule) collect(ss *session, change *archive.Change) {
-	if !ss.uses(publicNameModule{}) {
+func (publicNameModule) Collect(ss *Session, change *archive.Change) {
+	if !ss.Uses(publicNameModule{}) {
 		return
 	}
 	if c := publicNameOf(ss); c.chosen {
-		change.Writes = append(change.Writes, archive.PublicNames{ss.from: c.name})
+		change.Writes = append(change.Writes, archive.PublicNames{ss.From: c.name})
 	}
 }
 

@@ -11,8 +11,8 @@ import (
 )
 
 func init() {
-	handle("notify", (*session).notify)
-	helpLine(98, "help.notify")
+	Handle("notify", (*Session).notify)
+	HelpLine(98, "help.notify")
 }
 
 // defaultDigestAt is the time of day of a digest asked for without one,
@@ -32,28 +32,28 @@ const defaultDigestAt = 7 * 60
 // game (issue 18, consent.go) changes its setting only by confirming it:
 // a keyless "notify each" or "notify digest …" asks it to, and "notify
 // confirm KEY" carries out the request the key was mailed for.
-func (ss *session) notify(c *grammar.NotifyCommand) error {
+func (ss *Session) notify(c *grammar.NotifyCommand) error {
 	if c.Key != nil {
-		req, err := ss.confirmConsent(whatNotify, c.Key)
+		req, err := ss.ConfirmConsent(whatNotify, c.Key)
 		if err != nil {
 			return err
 		}
 		nc, ok := req.(*grammar.NotifyCommand)
 		if !ok || nc.Key != nil {
-			return fmt.Errorf("server: the request to confirm %q of %s is %T", whatNotify, ss.from, req)
+			return fmt.Errorf("server: the request to confirm %q of %s is %T", whatNotify, ss.From, req)
 		}
 		c = nc
 	}
 	switch {
 	case c.Each != "":
-		p := ss.playerRow(ss.from)
+		p := ss.PlayerRow(ss.From)
 		if p.Digest {
 			if asked, err := ss.notifyConsent("notify each"); err != nil || asked {
 				return err
 			}
 		}
 		p.Digest, p.DigestAt, p.DigestZone, p.DigestDue = false, 0, "", time.Time{}
-		ss.say(nil, tr(ss.lang, "notify.each"))
+		ss.Say(nil, Tr(ss.Lang, "notify.each"))
 	case c.Digest != "":
 		at := defaultDigestAt
 		if c.At != nil {
@@ -76,31 +76,31 @@ func (ss *session) notify(c *grammar.NotifyCommand) error {
 		if asked, err := ss.notifyConsent(request); err != nil || asked {
 			return err
 		}
-		p := ss.playerRow(ss.from)
+		p := ss.PlayerRow(ss.From)
 		if !p.Digest || p.DigestAt != at || p.DigestZone != zone {
-			p.DigestDue = zones.Next(at, loc, ss.now)
+			p.DigestDue = zones.Next(at, loc, ss.Now)
 		}
 		p.Digest, p.DigestAt, p.DigestZone = true, at, zone
-		hint := tr(ss.lang, "notify.zone.utc")
+		hint := Tr(ss.Lang, "notify.zone.utc")
 		if zone != "" {
-			hint = tr(ss.lang, "notify.zone.local", zone)
+			hint = Tr(ss.Lang, "notify.zone.local", zone)
 		}
-		ss.say(nil, tr(ss.lang, "notify.digest", digestTime(ss.lang, at, zone), digestStamp(ss.lang, p.DigestDue, loc, zone), hint))
+		ss.Say(nil, Tr(ss.Lang, "notify.digest", digestTime(ss.Lang, at, zone), digestStamp(ss.Lang, p.DigestDue, loc, zone), hint))
 	default:
 		// the setting as this mail leaves it so far: a "notify digest"
 		// above this line counts (trial 2 report §6)
-		p, ok := ss.players[ss.from]
+		p, ok := ss.Players[ss.From]
 		var err error
 		if !ok {
-			if p, err = ss.storedPlayer(ss.from); err != nil && !errors.Is(err, archive.ErrNotFound) {
+			if p, err = ss.StoredPlayer(ss.From); err != nil && !errors.Is(err, archive.ErrNotFound) {
 				return err
 			}
 		}
 		if err == nil && p.Digest {
-			loc := ss.srv.storedZone(p.Address, p.DigestZone)
-			ss.say(nil, tr(ss.lang, "notify.show.digest", digestTime(ss.lang, p.DigestAt, p.DigestZone), digestStamp(ss.lang, p.DigestDue, loc, p.DigestZone)))
+			loc := ss.Srv.storedZone(p.Address, p.DigestZone)
+			ss.Say(nil, Tr(ss.Lang, "notify.show.digest", digestTime(ss.Lang, p.DigestAt, p.DigestZone), digestStamp(ss.Lang, p.DigestDue, loc, p.DigestZone)))
 		} else {
-			ss.say(nil, tr(ss.lang, "notify.show.each"))
+			ss.Say(nil, Tr(ss.Lang, "notify.show.each"))
 		}
 	}
 	return nil
@@ -114,10 +114,10 @@ const whatNotify = "notify"
 // line c (triage.go): a confirmation when its key is the one the referee
 // mailed this address for its request, else junk. It only reads the
 // archive.
-func (ss *session) notifyBudget(c *grammar.NotifyCommand) (archive.MailBudget, error) {
+func (ss *Session) notifyBudget(c *grammar.NotifyCommand) (archive.MailBudget, error) {
 	if c.Key != nil {
-		ok, err := ss.confirmsWaiting(whatNotify, c.Key.Text)
-		return confirmationIf(ok), err
+		ok, err := ss.ConfirmsWaiting(whatNotify, c.Key.Text)
+		return ConfirmationIf(ok), err
 	}
 	return archive.JunkBudget, nil
 }
@@ -128,44 +128,44 @@ func (ss *session) notifyBudget(c *grammar.NotifyCommand) (archive.MailBudget, e
 // sender's key for a game, or the confirmation of this request) or the
 // sender plays in a game or a tournament. Otherwise it asks the sender
 // to confirm it (askConsent) and reports asked: nothing else happens.
-func (ss *session) notifyConsent(request string) (asked bool, err error) {
-	if ss.consented(whatNotify) {
+func (ss *Session) notifyConsent(request string) (asked bool, err error) {
+	if ss.Consented(whatNotify) {
 		return false, nil
 	}
 	plays, err := ss.playsAny()
 	if err != nil || plays {
 		return false, err
 	}
-	return true, ss.askConsent(whatNotify, request, tr(ss.lang, "confirm.notify", request))
+	return true, ss.AskConsent(whatNotify, request, Tr(ss.Lang, "confirm.notify", request))
 }
 
 // playsAny reports whether the sender is a player of any game, this
 // mail's new ones included, or entered in a tournament.
-func (ss *session) playsAny() (bool, error) {
-	for _, t := range ss.tables {
-		if sideOf(t.g, ss.from) != "" {
+func (ss *Session) playsAny() (bool, error) {
+	for _, t := range ss.Tables {
+		if SideOf(t.G, ss.From) != "" {
 			return true, nil
 		}
 	}
-	gs, err := ss.srv.gamePort().GamesOf(ss.ctx, ss.from)
+	gs, err := ss.Srv.GamePort().GamesOf(ss.Ctx, ss.From)
 	if err != nil || len(gs) > 0 {
 		return len(gs) > 0, err
 	}
-	es, err := ss.srv.tournamentPort().EntriesOf(ss.ctx, ss.from)
+	es, err := ss.Srv.TournamentPort().EntriesOf(ss.Ctx, ss.From)
 	return len(es) > 0, err
 }
 
 // refuseZone refuses a digest in a time zone that is none: it quotes the
 // name (clipped) and shows the command with a zone that is one, the
 // zone the player may have meant when zones.Suggest finds it.
-func (ss *session) refuseZone(name string, at int) error {
+func (ss *Session) refuseZone(name string, at int) error {
 	if zones.Abbreviation(name) != nil { // "CEST", "PDT": no zone, but a time of known places
 		return ss.refuseFixedZone(name, at)
 	}
 	if sug := zones.Suggest(name); sug != "" {
-		return ss.refuse("notify.zone.suggest", clip(name), clockOfDay(at), sug)
+		return ss.Refuse("notify.zone.suggest", Clip(name), clockOfDay(at), sug)
 	}
-	return ss.refuse("notify.zone.unknown", clip(name), clockOfDay(at))
+	return ss.Refuse("notify.zone.unknown", Clip(name), clockOfDay(at))
 }
 
 // clockOfDay writes minutes after midnight as HH:MM.

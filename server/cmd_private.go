@@ -6,9 +6,9 @@ import (
 )
 
 func init() {
-	handle("private", (*session).makePrivate)
-	handle("public", (*session).makePublic)
-	helpLine(64, "help.private")
+	Handle("private", (*Session).makePrivate)
+	Handle("public", (*Session).makePublic)
+	HelpLine(64, "help.private")
 }
 
 // privateFlag returns the private flag of side in g.
@@ -29,19 +29,19 @@ func otherSide(side string) string {
 
 // privacyGame returns the game of "private" or "public": the sender's,
 // with the key, invited or running, casual.
-func (ss *session) privacyGame() (*table, error) {
-	t, err := ss.gameForCommand()
+func (ss *Session) privacyGame() (*Table, error) {
+	t, err := ss.GameForCommand()
 	if err != nil {
 		return nil, err
 	}
-	switch t.g.Status {
+	switch t.G.Status {
 	case archive.Finished:
-		return nil, ss.refuse("err.over", t.g.ID, resultText(ss.lang, t))
+		return nil, ss.Refuse("err.over", t.G.ID, ResultText(ss.Lang, t))
 	case archive.Declined:
-		return nil, ss.refuse("err.notactive", t.g.ID, tr(ss.lang, "status."+string(t.g.Status)))
+		return nil, ss.Refuse("err.notactive", t.G.ID, Tr(ss.Lang, "status."+string(t.G.Status)))
 	}
-	if tournamentGame(t.g) {
-		return nil, ss.refuse("err.private.tournament", t.g.ID)
+	if tournamentGame(t.G) {
+		return nil, ss.Refuse("err.private.tournament", t.G.ID)
 	}
 	return t, nil
 }
@@ -49,25 +49,25 @@ func (ss *session) privacyGame() (*table, error) {
 // makePrivate refuses spectators for the sender's casual game (issue 12):
 // its spectators are removed and told so, and nobody may watch it while
 // either player wants it private. The opponent is told.
-func (ss *session) makePrivate(*grammar.PrivateCommand) error {
+func (ss *Session) makePrivate(*grammar.PrivateCommand) error {
 	t, err := ss.privacyGame()
 	if err != nil {
 		return err
 	}
-	flag := privateFlag(t.g, sideOf(t.g, ss.from))
+	flag := privateFlag(t.G, SideOf(t.G, ss.From))
 	if *flag {
-		ss.say(t, tr(ss.lang, "private.already", t.g.ID))
+		ss.Say(t, Tr(ss.Lang, "private.already", t.G.ID))
 		return nil
 	}
 	*flag = true
-	t.changed = true
-	specs, err := ss.srv.spectatorPort().Spectators(ss.ctx, t.g.ID)
+	t.Changed = true
+	specs, err := ss.Srv.SpectatorPort().Spectators(ss.Ctx, t.G.ID)
 	if err != nil {
 		return err
 	}
 	removed := 0
 	for _, sp := range specs {
-		if ss.unwatching(t.g.ID, sp.Address) {
+		if ss.unwatching(t.G.ID, sp.Address) {
 			continue
 		}
 		cor := corrOf(ss)
@@ -75,35 +75,35 @@ func (ss *session) makePrivate(*grammar.PrivateCommand) error {
 		cor.farewells = append(cor.farewells, farewell{t: t, sp: sp})
 		removed++
 	}
-	ss.say(t, trn(ss.lang, "private.set", removed, t.g.ID, removed))
-	ss.tell(opponentOf(t.g, ss.from), t, func(lang string) string { return tr(lang, "private.told", ss.from, t.g.ID) })
+	ss.Say(t, Trn(ss.Lang, "private.set", removed, t.G.ID, removed))
+	ss.Tell(OpponentOf(t.G, ss.From), t, func(lang string) string { return Tr(lang, "private.told", ss.From, t.G.ID) })
 	return nil
 }
 
 // makePublic withdraws the sender's wish for privacy: the game is open to
 // spectators again unless the opponent wants it private.
-func (ss *session) makePublic(*grammar.PublicCommand) error {
+func (ss *Session) makePublic(*grammar.PublicCommand) error {
 	t, err := ss.privacyGame()
 	if err != nil {
 		return err
 	}
-	mine := sideOf(t.g, ss.from)
-	flag, theirs := privateFlag(t.g, mine), privateFlag(t.g, otherSide(mine))
+	mine := SideOf(t.G, ss.From)
+	flag, theirs := privateFlag(t.G, mine), privateFlag(t.G, otherSide(mine))
 	switch {
 	case !*flag && !*theirs:
-		ss.say(t, tr(ss.lang, "public.already", t.g.ID))
+		ss.Say(t, Tr(ss.Lang, "public.already", t.G.ID))
 		return nil
 	case !*flag:
-		ss.say(t, tr(ss.lang, "public.opponent", t.g.ID))
+		ss.Say(t, Tr(ss.Lang, "public.opponent", t.G.ID))
 		return nil
 	}
 	*flag = false
-	t.changed = true
+	t.Changed = true
 	if *theirs {
-		ss.say(t, tr(ss.lang, "public.opponent", t.g.ID))
+		ss.Say(t, Tr(ss.Lang, "public.opponent", t.G.ID))
 		return nil
 	}
-	ss.say(t, tr(ss.lang, "public.set", t.g.ID))
-	ss.tell(opponentOf(t.g, ss.from), t, func(lang string) string { return tr(lang, "public.told", ss.from, t.g.ID) })
+	ss.Say(t, Tr(ss.Lang, "public.set", t.G.ID))
+	ss.Tell(OpponentOf(t.G, ss.From), t, func(lang string) string { return Tr(lang, "public.told", ss.From, t.G.ID) })
 	return nil
 }

@@ -6,26 +6,26 @@ import (
 )
 
 func init() {
-	handle("resign", (*session).resign)
-	helpLine(80, "help.resign")
+	Handle("resign", (*Session).resign)
+	HelpLine(80, "help.resign")
 }
 
 // resign ends the game in the opponent's favour; either player may resign
 // at any time (RULES.md §1.7). It is also what the move "---" (a
 // resignation token) does; then c is nil.
-func (ss *session) resign(c *grammar.ResignCommand) error {
-	t, err := ss.activeGame()
+func (ss *Session) resign(c *grammar.ResignCommand) error {
+	t, err := ss.ActiveGame()
 	if err != nil {
 		return err
 	}
-	t.g.Status = archive.Finished
-	t.g.Reason = "resignation"
-	t.g.Result = "attackers"
-	if sideOf(t.g, ss.from) == "attackers" {
-		t.g.Result = "defenders"
+	t.G.Status = archive.Finished
+	t.G.Reason = "resignation"
+	t.G.Result = "attackers"
+	if SideOf(t.G, ss.From) == "attackers" {
+		t.G.Result = "defenders"
 	}
-	t.g.DrawOfferBy = ""
-	t.changed = true
-	ss.showPosition(t)
+	t.G.DrawOfferBy = ""
+	t.Changed = true
+	ss.ShowPosition(t)
 	return nil
 }

@@ -35,7 +35,7 @@ func TestResignationRecord(t *testing.T) {
 // who resigned, and the board of the finished game names no side to move.
 func TestResignGerman(t *testing.T) {
 	h := newHarness(t)
-	id := startGame(t, h, "brandubh", german)
+	id := startGame(t, h, "brandubh", German)
 	sent := h.reply(bob, "aufgeben")
 	if len(sent) != 2 {
 		t.Fatalf("%d mails, want 2", len(sent))
@@ -58,5 +58,5 @@ func TestResignGerman(t *testing.T) {
 		}
 	}
 	sent = h.reply(alice, "aufgeben")
-	refusedOnly(t, h, id, g, sent, alice, tr(german, "err.over", id, "die Angreifer gewinnen, die Verteidiger haben aufgegeben"))
+	refusedOnly(t, h, id, g, sent, alice, Tr(German, "err.over", id, "die Angreifer gewinnen, die Verteidiger haben aufgegeben"))
 }

@@ -8,10 +8,10 @@ import (
 )
 
 func init() {
-	handle("takeback", (*session).takeback)
-	handle("accept takeback", (*session).acceptTakeback)
-	handle("decline takeback", (*session).declineTakeback)
-	helpLine(75, "help.takeback")
+	Handle("takeback", (*Session).takeback)
+	Handle("accept takeback", (*Session).acceptTakeback)
+	Handle("decline takeback", (*Session).declineTakeback)
+	HelpLine(75, "help.takeback")
 }
 
 // Takebacks (issue 12): in a casual, unrated, untimed game between two
@@ -30,124 +30,124 @@ func timedGame(g *archive.Game) bool { return control(g).Timed() }
 // takebackBarred refuses a takeback in a game that allows none: a
 // tournament game (rated, tournamentGame), a timed one, or one against
 // the engine opponent, which never takes back (engine.go).
-func (ss *session) takebackBarred(g *archive.Game) error {
+func (ss *Session) takebackBarred(g *archive.Game) error {
 	switch {
 	case engineSide(g) != "":
-		return ss.refuse("err.takeback.engine", g.ID)
+		return ss.Refuse("err.takeback.engine", g.ID)
 	case tournamentGame(g):
-		return ss.refuse("err.takeback.tournament", g.ID, g.TournamentID)
+		return ss.Refuse("err.takeback.tournament", g.ID, g.TournamentID)
 	case timedGame(g):
-		return ss.refuse("err.takeback.timed", g.ID, g.TimeControl)
+		return ss.Refuse("err.takeback.timed", g.ID, g.TimeControl)
 	}
 	return nil
 }
 
 // takeback asks the opponent to undo the sender's last ply: only before
 // the opponent has answered it.
-func (ss *session) takeback(*grammar.TakebackCommand) error {
-	t, err := ss.activeGame()
+func (ss *Session) takeback(*grammar.TakebackCommand) error {
+	t, err := ss.ActiveGame()
 	if err != nil {
 		return err
 	}
-	if err := ss.takebackBarred(t.g); err != nil {
+	if err := ss.takebackBarred(t.G); err != nil {
 		return err
 	}
-	mine := sideOf(t.g, ss.from)
-	ps := t.plies()
-	if len(ps) == 0 || t.toMove() == mine {
-		return ss.refuse("err.takeback.notyours")
+	mine := SideOf(t.G, ss.From)
+	ps := t.Plies()
+	if len(ps) == 0 || t.ToMove() == mine {
+		return ss.Refuse("err.takeback.notyours")
 	}
-	if t.g.TakebackBy == mine {
-		return ss.refuse("err.takeback.pending", t.g.ID)
+	if t.G.TakebackBy == mine {
+		return ss.Refuse("err.takeback.pending", t.G.ID)
 	}
 	last := ps[len(ps)-1].Move
-	t.g.TakebackBy = mine
-	t.changed = true
-	opp := opponentOf(t.g, ss.from)
-	ss.say(t, tr(ss.lang, "takeback.asked", opp, last))
-	ss.tell(opp, t, func(lang string) string { return tr(lang, "takeback.offered", ss.from, last) })
+	t.G.TakebackBy = mine
+	t.Changed = true
+	opp := OpponentOf(t.G, ss.From)
+	ss.Say(t, Tr(ss.Lang, "takeback.asked", opp, last))
+	ss.Tell(opp, t, func(lang string) string { return Tr(lang, "takeback.offered", ss.From, last) })
 	return nil
 }
 
 // takebackAsked returns the game whose takeback request the sender
 // answers: running, not a tournament's (whose refusal is "never in
 // tournaments", not "no request"), the request the opponent's.
-func (ss *session) takebackAsked() (*table, error) {
-	t, err := ss.activeGame()
+func (ss *Session) takebackAsked() (*Table, error) {
+	t, err := ss.ActiveGame()
 	if err != nil {
 		return nil, err
 	}
-	if tournamentGame(t.g) {
-		return nil, ss.refuse("err.takeback.tournament", t.g.ID, t.g.TournamentID)
+	if tournamentGame(t.G) {
+		return nil, ss.Refuse("err.takeback.tournament", t.G.ID, t.G.TournamentID)
 	}
-	if t.g.TakebackBy == "" || t.g.TakebackBy == sideOf(t.g, ss.from) {
-		return nil, ss.refuse("err.takeback.none", t.g.ID)
+	if t.G.TakebackBy == "" || t.G.TakebackBy == SideOf(t.G, ss.From) {
+		return nil, ss.Refuse("err.takeback.none", t.G.ID)
 	}
 	return t, nil
 }
 
 // acceptTakeback undoes the asker's last ply; both players, and the
 // spectators, get the position.
-func (ss *session) acceptTakeback(*grammar.AcceptTakebackCommand) error {
+func (ss *Session) acceptTakeback(*grammar.AcceptTakebackCommand) error {
 	t, err := ss.takebackAsked()
 	if err != nil {
 		return err
 	}
-	if err := ss.takebackBarred(t.g); err != nil {
+	if err := ss.takebackBarred(t.G); err != nil {
 		return err
 	}
-	asker := addressOf(t.g, t.g.TakebackBy)
-	if t.toMove() != sideOf(t.g, ss.from) || len(t.plies()) == 0 {
+	asker := AddressOf(t.G, t.G.TakebackBy)
+	if t.ToMove() != SideOf(t.G, ss.From) || len(t.Plies()) == 0 {
 		// the asker's ply is no longer the last: cannot happen, a move
 		// lapses the request
-		t.g.TakebackBy, t.changed = "", true
-		return ss.refuse("err.takeback.none", t.g.ID)
+		t.G.TakebackBy, t.Changed = "", true
+		return ss.Refuse("err.takeback.none", t.G.ID)
 	}
 	undone, err := ss.undoLastPly(t)
 	if err != nil {
 		return err
 	}
-	t.g.TakebackBy = ""
-	if t.g.DrawOfferBy != "" {
-		t.g.DrawOfferBy = ""
-		for _, addr := range []string{t.g.Attackers, t.g.Defenders} {
-			ss.tell(addr, t, func(lang string) string { return tr(lang, "takeback.drawlapsed") })
+	t.G.TakebackBy = ""
+	if t.G.DrawOfferBy != "" {
+		t.G.DrawOfferBy = ""
+		for _, addr := range []string{t.G.Attackers, t.G.Defenders} {
+			ss.Tell(addr, t, func(lang string) string { return Tr(lang, "takeback.drawlapsed") })
 		}
 	}
 	ss.dropConditions(t)
 	// each player reads of their own part as "You …", spectators of both
 	// by address
-	ss.tell(asker, t, func(lang string) string { return tr(lang, "takeback.done.asker", undone.Move, ss.from) })
-	ss.say(t, tr(ss.lang, "takeback.done.you", asker, undone.Move))
-	ss.tellSpectators(t, func(lang string) string { return tr(lang, "takeback.done", asker, undone.Move, ss.from) })
-	ss.showPosition(t)
+	ss.Tell(asker, t, func(lang string) string { return Tr(lang, "takeback.done.asker", undone.Move, ss.From) })
+	ss.Say(t, Tr(ss.Lang, "takeback.done.you", asker, undone.Move))
+	ss.tellSpectators(t, func(lang string) string { return Tr(lang, "takeback.done", asker, undone.Move, ss.From) })
+	ss.ShowPosition(t)
 	return nil
 }
 
 // declineTakeback refuses the opponent's request; the asker is told.
-func (ss *session) declineTakeback(*grammar.DeclineTakebackCommand) error {
+func (ss *Session) declineTakeback(*grammar.DeclineTakebackCommand) error {
 	t, err := ss.takebackAsked()
 	if err != nil {
 		return err
 	}
-	asker := addressOf(t.g, t.g.TakebackBy)
-	t.g.TakebackBy = ""
-	t.changed = true
-	ss.say(t, tr(ss.lang, "takeback.declined.you"))
-	ss.tell(asker, t, func(lang string) string { return tr(lang, "takeback.declined", ss.from) })
+	asker := AddressOf(t.G, t.G.TakebackBy)
+	t.G.TakebackBy = ""
+	t.Changed = true
+	ss.Say(t, Tr(ss.Lang, "takeback.declined.you"))
+	ss.Tell(asker, t, func(lang string) string { return Tr(lang, "takeback.declined", ss.From) })
 	return nil
 }
 
 // lapseTakeback withdraws a standing takeback request when the other
 // player moves instead of answering it; the asker is told.
-func (ss *session) lapseTakeback(t *table) {
-	by := t.g.TakebackBy
+func (ss *Session) lapseTakeback(t *Table) {
+	by := t.G.TakebackBy
 	if by == "" {
 		return
 	}
-	t.g.TakebackBy = ""
-	if by != sideOf(t.g, ss.from) {
-		ss.tell(addressOf(t.g, by), t, func(lang string) string { return tr(lang, "takeback.lapsed", ss.from) })
+	t.G.TakebackBy = ""
+	if by != SideOf(t.G, ss.From) {
+		ss.Tell(AddressOf(t.G, by), t, func(lang string) string { return Tr(lang, "takeback.lapsed", ss.From) })
 	}
 }
 
@@ -155,32 +155,32 @@ func (ss *session) lapseTakeback(t *table) {
 // this mail is dropped, a stored one goes into the archive change as
 // taken back (and into t.g.TakenBack, so that the record of this mail
 // names it). It returns the ply undone.
-func (ss *session) undoLastPly(t *table) (archive.Ply, error) {
+func (ss *Session) undoLastPly(t *Table) (archive.Ply, error) {
 	var undone archive.Ply
-	if k := len(t.newPlies); k > 0 {
-		undone, t.newPlies = t.newPlies[k-1], t.newPlies[:k-1]
+	if k := len(t.NewPlies); k > 0 {
+		undone, t.NewPlies = t.NewPlies[k-1], t.NewPlies[:k-1]
 	} else {
-		k := len(t.g.Plies)
+		k := len(t.G.Plies)
 		cor := corrOf(ss)
-		if _, twice := cor.takeBacks[t.g.ID]; twice || k == 0 {
-			return undone, fmt.Errorf("server: game %s: a second takeback in one mail", t.g.ID)
+		if _, twice := cor.takeBacks[t.G.ID]; twice || k == 0 {
+			return undone, fmt.Errorf("server: game %s: a second takeback in one mail", t.G.ID)
 		}
-		undone = t.g.Plies[k-1]
-		tb := archive.TakenBack{Ply: undone, UndoneAt: ss.now, UndoneBy: ss.cause.seed}
+		undone = t.G.Plies[k-1]
+		tb := archive.TakenBack{Ply: undone, UndoneAt: ss.Now, UndoneBy: ss.Cause.Seed}
 		if cor.takeBacks == nil {
 			cor.takeBacks = map[string]archive.TakenBack{}
 		}
-		cor.takeBacks[t.g.ID] = tb
-		t.g.Plies = t.g.Plies[:k-1]
-		t.g.PlyCount--
-		t.g.TakenBack = append(t.g.TakenBack, tb)
+		cor.takeBacks[t.G.ID] = tb
+		t.G.Plies = t.G.Plies[:k-1]
+		t.G.PlyCount--
+		t.G.TakenBack = append(t.G.TakenBack, tb)
 	}
-	g := *t.g
-	g.Plies = t.plies()
-	fresh, err := load(&g)
+	g := *t.G
+	g.Plies = t.Plies()
+	fresh, err := Load(&g)
 	if err != nil {
 		return undone, err
 	}
-	t.pos, t.last, t.changed = fresh.pos, fresh.last, true
+	t.Pos, t.Last, t.Changed = fresh.Pos, fresh.Last, true
 	return undone, nil
 }

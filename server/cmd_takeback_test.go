@@ -22,12 +22,12 @@ func TestTakeback(t *testing.T) {
 	h.reply(alice, "d2-c2\nif e4-e3 then a4-a5")
 	h.reply(alice, "takeback")
 	sent := h.reply(bob, "decline takeback")
-	mustContain(t, "declined", to(t, sent, alice).Text, tr(english, "takeback.declined", bob))
-	mustContain(t, "declined", to(t, sent, bob).Text, tr(english, "takeback.declined.you"))
+	mustContain(t, "declined", to(t, sent, alice).Text, Tr(English, "takeback.declined", bob))
+	mustContain(t, "declined", to(t, sent, bob).Text, Tr(English, "takeback.declined.you"))
 	mustNotContain(t, "declined", to(t, sent, bob).Text, bob+" declined")
 	sent = h.reply(alice, "takeback")
-	mustContain(t, "asked", to(t, sent, alice).Text, tr(english, "takeback.asked", bob, "d2-c2"))
-	mustContain(t, "offered", to(t, sent, bob).Text, tr(english, "takeback.offered", alice, "d2-c2"))
+	mustContain(t, "asked", to(t, sent, alice).Text, Tr(English, "takeback.asked", bob, "d2-c2"))
+	mustContain(t, "offered", to(t, sent, bob).Text, Tr(English, "takeback.offered", alice, "d2-c2"))
 	if g := h.state(id); len(g.Plies) != 3 {
 		t.Fatalf("asking changed the plies: %v", g.Plies)
 	}
@@ -35,12 +35,12 @@ func TestTakeback(t *testing.T) {
 	if len(sent) != 3 {
 		t.Fatalf("the takeback caused %d mails, want alice, bob, watcher:\n%s", len(sent), texts(sent))
 	}
-	done := tr(english, "takeback.done", alice, "d2-c2", bob)
+	done := Tr(English, "takeback.done", alice, "d2-c2", bob)
 	// each player reads of their own part as "You …" (trial 3 report §2)
-	mustContain(t, "alice's mail", to(t, sent, alice).Text, tr(english, "takeback.done.asker", "d2-c2", bob), trn(english, "cond.dropped", 1, 1), tr(english, "move.yours", 2, "attackers"))
-	mustContain(t, "bob's mail", to(t, sent, bob).Text, tr(english, "takeback.done.you", alice, "d2-c2"), tr(english, "move.theirs", 2, "attackers"))
+	mustContain(t, "alice's mail", to(t, sent, alice).Text, Tr(English, "takeback.done.asker", "d2-c2", bob), Trn(English, "cond.dropped", 1, 1), Tr(English, "move.yours", 2, "attackers"))
+	mustContain(t, "bob's mail", to(t, sent, bob).Text, Tr(English, "takeback.done.you", alice, "d2-c2"), Tr(English, "move.theirs", 2, "attackers"))
 	mustNotContain(t, "the players' mails", to(t, sent, alice).Text+to(t, sent, bob).Text, done)
-	mustContain(t, "watcher's mail", to(t, sent, watcher).Text, done, tr(english, "watch.tomove", 2, "attackers"))
+	mustContain(t, "watcher's mail", to(t, sent, watcher).Text, done, Tr(English, "watch.tomove", 2, "attackers"))
 	g, err := h.store.Game(t.Context(), id)
 	if err != nil {
 		t.Fatal(err)
@@ -70,17 +70,17 @@ func TestTakeback(t *testing.T) {
 // second one, an answer without a request; German words.
 func TestTakebackAnswers(t *testing.T) {
 	h := newHarness(t)
-	id := startGame(t, h, "brandubh", german)
+	id := startGame(t, h, "brandubh", German)
 	before := h.state(id)
-	refusedWith(t, h, id, before, h.reply(alice, "zurücknehmen"), alice, german, "err.takeback.notyours")
+	refusedWith(t, h, id, before, h.reply(alice, "zurücknehmen"), alice, German, "err.takeback.notyours")
 	h.reply(alice, "d1-e1")
-	refusedWith(t, h, id, h.state(id), h.reply(bob, "zurücknehmen"), bob, german, "err.takeback.notyours")
-	refusedWith(t, h, id, h.state(id), h.reply(bob, "rücknahme annehmen"), bob, german, "err.takeback.none")
+	refusedWith(t, h, id, h.state(id), h.reply(bob, "zurücknehmen"), bob, German, "err.takeback.notyours")
+	refusedWith(t, h, id, h.state(id), h.reply(bob, "rücknahme annehmen"), bob, German, "err.takeback.none")
 	h.reply(alice, "zurücknehmen")
-	refusedWith(t, h, id, h.state(id), h.reply(alice, "zurücknehmen"), alice, german, "err.takeback.pending")
-	refusedWith(t, h, id, h.state(id), h.reply(alice, "rücknahme annehmen"), alice, german, "err.takeback.none")
+	refusedWith(t, h, id, h.state(id), h.reply(alice, "zurücknehmen"), alice, German, "err.takeback.pending")
+	refusedWith(t, h, id, h.state(id), h.reply(alice, "rücknahme annehmen"), alice, German, "err.takeback.none")
 	sent := h.reply(bob, "rücknahme ablehnen")
-	mustContain(t, "declined", to(t, sent, alice).Text, tr(german, "takeback.declined", bob))
+	mustContain(t, "declined", to(t, sent, alice).Text, Tr(German, "takeback.declined", bob))
 	checkGerman(t, "abgelehnt", to(t, sent, alice).Text, alice, bob, "Brandubh 7×7 (Federation Brandubh)")
 	if g := h.state(id); g.DrawOfferBy != "" || len(g.Plies) != 1 {
 		t.Fatal(g)
@@ -90,7 +90,7 @@ func TestTakebackAnswers(t *testing.T) {
 	}
 	h.reply(alice, "zurücknehmen")
 	sent = h.reply(bob, "d3-f3")
-	mustContain(t, "lapsed", to(t, sent, alice).Text, tr(german, "takeback.lapsed", bob))
+	mustContain(t, "lapsed", to(t, sent, alice).Text, Tr(German, "takeback.lapsed", bob))
 	if g, _ := h.store.Game(t.Context(), id); g.TakebackBy != "" || len(g.Plies) != 2 {
 		t.Fatalf("after bob's move: request %q, %d plies", g.TakebackBy, len(g.Plies))
 	}
@@ -98,7 +98,7 @@ func TestTakebackAnswers(t *testing.T) {
 	h.reply(bob, "remis anbieten")
 	h.reply(bob, "zurücknehmen")
 	sent = h.reply(alice, "rücknahme annehmen")
-	mustContain(t, "draw lapsed", to(t, sent, bob).Text, tr(german, "takeback.drawlapsed"), tr(german, "takeback.done.asker", "d3-f3", alice))
+	mustContain(t, "draw lapsed", to(t, sent, bob).Text, Tr(German, "takeback.drawlapsed"), Tr(German, "takeback.done.asker", "d3-f3", alice))
 	if g := h.state(id); g.DrawOfferBy != "" || len(g.Plies) != 1 {
 		t.Fatalf("after the takeback: %v", g)
 	}
@@ -122,10 +122,10 @@ func TestTakebackBarred(t *testing.T) {
 			h.reply(alice, "d1-e1")
 			h.setGame(id, c.set)
 			before := h.state(id)
-			refusedOnly(t, h, id, before, h.reply(alice, "takeback"), alice, tr(english, c.key, id, c.arg))
+			refusedOnly(t, h, id, before, h.reply(alice, "takeback"), alice, Tr(English, c.key, id, c.arg))
 			// a request made before the game got its clock cannot be accepted either
 			h.setGame(id, func(g *archive.Game) { g.TakebackBy = "attackers" })
-			refusedOnly(t, h, id, h.state(id), h.reply(bob, "accept takeback"), bob, tr(english, c.key, id, c.arg))
+			refusedOnly(t, h, id, h.state(id), h.reply(bob, "accept takeback"), bob, Tr(English, c.key, id, c.arg))
 			if g := h.state(id); len(g.Plies) != 1 {
 				t.Fatalf("plies %v", g.Plies)
 			}
@@ -158,22 +158,22 @@ func TestTournamentGameRefusals(t *testing.T) {
 	}
 	h.inGame(g.ID, alice, h.firstMove(g.ID))
 	for _, c := range []struct{ who, line, lang, key string }{
-		{alice, "takeback", english, "err.takeback.tournament"},
-		{bob, "accept takeback", english, "err.takeback.tournament"},
-		{bob, "private", english, "err.private.tournament"},
-		{alice, "zurücknehmen", german, "err.takeback.tournament"},
-		{bob, "rücknahme ablehnen", german, "err.takeback.tournament"},
-		{alice, "privat", german, "err.private.tournament"},
-		{bob, "accept", german, "err.notinvited"}, // a pairing was never a challenge: not "you already accepted"
+		{alice, "takeback", English, "err.takeback.tournament"},
+		{bob, "accept takeback", English, "err.takeback.tournament"},
+		{bob, "private", English, "err.private.tournament"},
+		{alice, "zurücknehmen", German, "err.takeback.tournament"},
+		{bob, "rücknahme ablehnen", German, "err.takeback.tournament"},
+		{alice, "privat", German, "err.private.tournament"},
+		{bob, "accept", German, "err.notinvited"}, // a pairing was never a challenge: not "you already accepted"
 	} {
 		before := h.state(g.ID)
-		want := tr(c.lang, c.key, g.ID)
+		want := Tr(c.lang, c.key, g.ID)
 		if c.key == "err.takeback.tournament" {
-			want = tr(c.lang, c.key, g.ID, "cup")
+			want = Tr(c.lang, c.key, g.ID, "cup")
 		}
 		refusedOnly(t, h, g.ID, before, h.inGame(g.ID, c.who, c.line), c.who, want)
 	}
-	if !contains(tr(english, "err.takeback.tournament", "X", "y"), "never allowed in tournaments") || contains(tr(english, "err.takeback.tournament", "X", "y"), "rated") {
-		t.Errorf("the reason must be \"never in tournaments\", whether rated or not: %q", tr(english, "err.takeback.tournament", "X", "y"))
+	if !contains(Tr(English, "err.takeback.tournament", "X", "y"), "never allowed in tournaments") || contains(Tr(English, "err.takeback.tournament", "X", "y"), "rated") {
+		t.Errorf("the reason must be \"never in tournaments\", whether rated or not: %q", Tr(English, "err.takeback.tournament", "X", "y"))
 	}
 }

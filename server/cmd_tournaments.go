@@ -11,28 +11,28 @@ import (
 )
 
 func init() {
-	handle("tournaments", (*session).tournaments)
-	helpLine(84, "help.tournaments")
+	Handle("tournaments", (*Session).tournaments)
+	HelpLine(84, "help.tournaments")
 }
 
 // tournaments answers "tournaments" ("turniere"): the events that take
 // entries by mail (until their closing day) and those running, each with
 // the command that goes with it. Anyone may ask.
-func (ss *session) tournaments(*grammar.TournamentsCommand) error {
-	created, err := ss.srv.tournamentPort().Tournaments(ss.ctx, archive.TournamentFilter{Status: archive.TournamentCreated})
+func (ss *Session) tournaments(*grammar.TournamentsCommand) error {
+	created, err := ss.Srv.TournamentPort().Tournaments(ss.Ctx, archive.TournamentFilter{Status: archive.TournamentCreated})
 	if err != nil {
 		return err
 	}
-	running, err := ss.srv.tournamentPort().Tournaments(ss.ctx, archive.TournamentFilter{Status: archive.TournamentRunning})
+	running, err := ss.Srv.TournamentPort().Tournaments(ss.Ctx, archive.TournamentFilter{Status: archive.TournamentRunning})
 	if err != nil {
 		return err
 	}
 	var open []string
 	for _, t := range created {
-		if !entryOpen(t, ss.now) {
+		if !entryOpen(t, ss.Now) {
 			continue
 		}
-		es, err := ss.srv.tournamentPort().Entries(ss.ctx, t.ID)
+		es, err := ss.Srv.TournamentPort().Entries(ss.Ctx, t.ID)
 		if err != nil {
 			return err
 		}
@@ -43,27 +43,27 @@ func (ss *session) tournaments(*grammar.TournamentsCommand) error {
 			}
 		}
 		open = append(open, fmt.Sprintf("  %s  %s\n    %s", t.ID, t.Name,
-			trn(ss.lang, "tournaments.open", n, t.Variant, t.TimeControl, catalog.Day(ss.lang, t.StartDate), catalog.Day(ss.lang, t.EntryCloses), n, t.ID)))
+			Trn(ss.Lang, "tournaments.open", n, t.Variant, t.TimeControl, catalog.Day(ss.Lang, t.StartDate), catalog.Day(ss.Lang, t.EntryCloses), n, t.ID)))
 	}
 	var run []string
 	for _, t := range running {
-		run = append(run, fmt.Sprintf("  %s  %s\n    %s", t.ID, t.Name, tr(ss.lang, "tournaments.running", t.Variant, t.TimeControl, t.ID)))
+		run = append(run, fmt.Sprintf("  %s  %s\n    %s", t.ID, t.Name, Tr(ss.Lang, "tournaments.running", t.Variant, t.TimeControl, t.ID)))
 	}
 	if len(open) == 0 && len(run) == 0 {
-		ss.say(nil, tr(ss.lang, "tournaments.none"))
+		ss.Say(nil, Tr(ss.Lang, "tournaments.none"))
 		return nil
 	}
 	var b strings.Builder
 	if len(open) > 0 {
-		b.WriteString(tr(ss.lang, "tournaments.open.header") + "\n" + strings.Join(open, "\n") + "\n")
+		b.WriteString(Tr(ss.Lang, "tournaments.open.header") + "\n" + strings.Join(open, "\n") + "\n")
 	}
 	if len(run) > 0 {
 		if b.Len() > 0 {
 			b.WriteString("\n")
 		}
-		b.WriteString(tr(ss.lang, "tournaments.running.header") + "\n" + strings.Join(run, "\n") + "\n")
+		b.WriteString(Tr(ss.Lang, "tournaments.running.header") + "\n" + strings.Join(run, "\n") + "\n")
 	}
-	ss.say(nil, b.String())
+	ss.Say(nil, b.String())
 	return nil
 }
 

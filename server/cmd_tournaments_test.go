@@ -12,7 +12,7 @@ import (
 func TestTournamentsList(t *testing.T) {
 	h := newHarness(t)
 	text := to(t, h.deliver("stranger@player.test", "x", "tournaments", nil), "stranger@player.test").Text
-	mustContain(t, "no tournaments", text, tr(english, "tournaments.none"))
+	mustContain(t, "no tournaments", text, Tr(English, "tournaments.none"))
 
 	h.createEvent("open", nil, func(t *archive.Tournament) {
 		t.OpenEntry, t.EntryCloses, t.StartDate = true, t.StartDate.AddDate(0, 0, 5), t.StartDate.AddDate(0, 0, 7)
@@ -24,13 +24,13 @@ func TestTournamentsList(t *testing.T) {
 	}
 	h.srv.FlushOutbox(h.ctx())
 	text = to(t, h.deliver("stranger@player.test", "x", "tournaments", nil), "stranger@player.test").Text
-	mustContain(t, "the list", text, tr(english, "tournaments.open.header"), "open  Cup open", "join open",
-		tr(english, "tournaments.running.header"), "running  Cup running", "standings running")
+	mustContain(t, "the list", text, Tr(English, "tournaments.open.header"), "open  Cup open", "join open",
+		Tr(English, "tournaments.running.header"), "running  Cup running", "standings running")
 	if contains(text, "invited") {
 		t.Errorf("an event by invitation is listed as open:\n%s", text)
 	}
 	text = to(t, h.deliver("fremder@player.test", "x", "turniere", nil), "fremder@player.test").Text
-	mustContain(t, "German list", text, tr(german, "tournaments.open.header"), "anmelden open", "tabelle running")
+	mustContain(t, "German list", text, Tr(German, "tournaments.open.header"), "anmelden open", "tabelle running")
 
 	// after the closing day the event is no longer open
 	h.now = h.now.AddDate(0, 0, 6)

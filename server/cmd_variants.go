@@ -11,20 +11,20 @@ import (
 )
 
 func init() {
-	handle("variants", (*session).variants)
-	helpLine(90, "help.variants")
+	Handle("variants", (*Session).variants)
+	HelpLine(90, "help.variants")
 }
 
 // variants lists the built-in rule sets (docs/variants.md): name, board
 // size, the rules in brief, wrapped inside their column (as the help
 // overview's descriptions) and marked mailer.Preformatted.
-func (ss *session) variants(*grammar.VariantsCommand) error {
+func (ss *Session) variants(*grammar.VariantsCommand) error {
 	var b strings.Builder
 	pad := strings.Repeat(" ", 22) // "  %-13s %2d×%-2d "
 	for _, v := range engine.Variants() {
-		summary := mailer.Wrap(catalog.VariantSummary(ss.lang, v), mailer.WrapWidth-len(pad))
+		summary := mailer.Wrap(catalog.VariantSummary(ss.Lang, v), mailer.WrapWidth-len(pad))
 		fmt.Fprintf(&b, "  %-13s %2d×%-2d %s\n", v.Name, v.Size, v.Size, strings.Join(summary, "\n"+pad))
 	}
-	ss.say(nil, tr(ss.lang, "variants.header")+"\n"+mailer.Preformatted(b.String()))
+	ss.Say(nil, Tr(ss.Lang, "variants.header")+"\n"+mailer.Preformatted(b.String()))
 	return nil
 }

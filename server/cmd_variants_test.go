@@ -13,10 +13,10 @@ func TestVariants(t *testing.T) {
 	sent := h.deliver(alice, "x", "variants", nil)
 	mustContain(t, "variants", to(t, sent, alice).Text, "copenhagen", "brandubh", "tablut")
 	// every variant, with its summary in the reader's language
-	for _, lang := range []string{english, german} {
-		word := map[string]string{english: "variants", german: "varianten"}[lang]
+	for _, lang := range []string{English, German} {
+		word := map[string]string{English: "variants", German: "varianten"}[lang]
 		text := to(t, h.deliver(alice, "x", word, nil), alice).Text
-		mustContain(t, word, text, tr(lang, "variants.header"))
+		mustContain(t, word, text, Tr(lang, "variants.header"))
 		for _, v := range engine.Variants() {
 			mustContainWrapped(t, word, text, v.Name, catalog.VariantSummary(lang, v))
 		}

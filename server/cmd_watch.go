@@ -10,9 +10,9 @@ import (
 )
 
 func init() {
-	handle("watch", (*session).watch)
-	handle("unwatch", (*session).unwatch)
-	helpLine(63, "help.watch")
+	Handle("watch", (*Session).watch)
+	Handle("unwatch", (*Session).unwatch)
+	HelpLine(63, "help.watch")
 }
 
 // watch makes the sender a spectator of a running game (issue 12,
@@ -27,14 +27,14 @@ func init() {
 // private or is the sender's own is refused; so is a game with
 // maxSpectators spectators, and a sender who watches maxWatched games. An
 // id that is no game may name a tournament (watchTournament).
-func (ss *session) watch(c *grammar.WatchCommand) error {
+func (ss *Session) watch(c *grammar.WatchCommand) error {
 	id := strings.ToUpper(c.Target.ID)
 	resultsOnly := c.Results != ""
 	if !gameIDShaped(id) {
 		return ss.watchTournament(c, c.Target.ID, resultsOnly)
 	}
-	t, err := ss.table(id)
-	var r *refusal
+	t, err := ss.Table(id)
+	var r *Refusal
 	if errors.As(err, &r) {
 		return ss.watchTournament(c, c.Target.ID, resultsOnly)
 	}
@@ -51,16 +51,16 @@ func (ss *session) watch(c *grammar.WatchCommand) error {
 	what := "watch " + id
 	resultsOnly, asked, err := ss.watchConsent(c, what, resultsOnly, was, func(lang string, results bool) string {
 		if results {
-			return tr(lang, "confirm.watch.results", id, t.g.Attackers, t.g.Defenders)
+			return Tr(lang, "confirm.watch.results", id, t.G.Attackers, t.G.Defenders)
 		}
-		return tr(lang, "confirm.watch", id, t.g.Attackers, t.g.Defenders)
+		return Tr(lang, "confirm.watch", id, t.G.Attackers, t.G.Defenders)
 	})
 	if err != nil || asked {
 		return err
 	}
-	sp := archive.Spectator{GameID: id, Address: ss.from, ResultsOnly: resultsOnly}
-	if msgid.Valid(ss.cause.seed) {
-		sp.Thread = ss.cause.seed
+	sp := archive.Spectator{GameID: id, Address: ss.From, ResultsOnly: resultsOnly}
+	if msgid.Valid(ss.Cause.Seed) {
+		sp.Thread = ss.Cause.Seed
 	}
 	cor := corrOf(ss)
 	cor.watch = append(cor.watch, sp)
@@ -70,20 +70,20 @@ func (ss *session) watch(c *grammar.WatchCommand) error {
 
 // watchable refuses a watch of t (game id) when the sender plays in it,
 // it has not started, it is over or declined, or it is private.
-func (ss *session) watchable(t *table, id string) error {
-	if sideOf(t.g, ss.from) != "" {
-		return ss.refuse("err.watch.player", id)
+func (ss *Session) watchable(t *Table, id string) error {
+	if SideOf(t.G, ss.From) != "" {
+		return ss.Refuse("err.watch.player", id)
 	}
-	switch t.g.Status {
+	switch t.G.Status {
 	case archive.Invited:
-		return ss.refuse("err.watch.notstarted", id)
+		return ss.Refuse("err.watch.notstarted", id)
 	case archive.Finished:
-		return ss.refuse("err.over", id, resultText(ss.lang, t))
+		return ss.Refuse("err.over", id, ResultText(ss.Lang, t))
 	case archive.Declined:
-		return ss.refuse("err.notactive", id, tr(ss.lang, "status."+string(t.g.Status)))
+		return ss.Refuse("err.notactive", id, Tr(ss.Lang, "status."+string(t.G.Status)))
 	}
-	if privateGame(t.g) {
-		return ss.refuse("err.watch.private", id)
+	if privateGame(t.G) {
+		return ss.Refuse("err.watch.private", id)
 	}
 	return nil
 }
@@ -92,20 +92,20 @@ func (ss *session) watchable(t *table, id string) error {
 // they do not watch it yet; a new spectator is refused when the game has
 // maxSpectators or the sender watches maxWatched games (counting this
 // mail's).
-func (ss *session) watchRoom(id string) (*archive.Spectator, error) {
+func (ss *Session) watchRoom(id string) (*archive.Spectator, error) {
 	was, n, err := ss.spectatorOf(id)
 	if err != nil || was != nil {
 		return was, err
 	}
 	if n >= maxSpectators {
-		return nil, ss.refuse("err.watch.full", id, maxSpectators)
+		return nil, ss.Refuse("err.watch.full", id, maxSpectators)
 	}
-	watching, err := ss.srv.spectatorPort().Watching(ss.ctx, ss.from)
+	watching, err := ss.Srv.SpectatorPort().Watching(ss.Ctx, ss.From)
 	if err != nil {
 		return nil, err
 	}
 	if len(watching)+ss.watchedHere() >= maxWatched {
-		return nil, ss.refuse("err.watch.toomany", maxWatched)
+		return nil, ss.Refuse("err.watch.toomany", maxWatched)
 	}
 	return nil, nil
 }
@@ -115,39 +115,39 @@ func (ss *session) watchRoom(id string) (*archive.Spectator, error) {
 // for the same. The reply is about t (its tag, board and move list) unless the
 // mail is about another of the sender's games: then t's board goes into
 // the text.
-func (ss *session) watchReply(t *table, id string, was *archive.Spectator, resultsOnly bool) {
+func (ss *Session) watchReply(t *Table, id string, was *archive.Spectator, resultsOnly bool) {
 	key := "watch.started"
 	if resultsOnly {
 		key = "watch.results"
 	}
-	n2 := ss.noteFor(ss.from, ss.lang, nil)
-	here := ss.contextTable() == nil && (n2.game == nil || n2.game == t)
+	n2 := ss.NoteFor(ss.From, ss.Lang, nil)
+	here := ss.ContextTable() == nil && (n2.Game == nil || n2.Game == t)
 	how := "watch.how"
 	if !here {
 		// the reply goes to another game's thread: a bare "unwatch"
 		// there would name that game (trial 3 report §1)
 		how = "watch.how.send"
 	}
-	text := tr(ss.lang, key, id, t.g.Attackers, t.g.Defenders) + "\n" + tr(ss.lang, how, id)
+	text := Tr(ss.Lang, key, id, t.G.Attackers, t.G.Defenders) + "\n" + Tr(ss.Lang, how, id)
 	if was != nil && was.ResultsOnly == resultsOnly {
-		text = tr(ss.lang, "watch.already", id)
+		text = Tr(ss.Lang, "watch.already", id)
 	}
 	if here {
 		// the reply is about the watched game: its tag (without a key),
 		// board and move list; a reply to a mail about one of the
 		// sender's own games stays about that game (compose)
-		n2.game = t
-		n2.subject = tr(ss.lang, "subject.watch", variantTitle(ss.lang, t.v))
+		n2.Game = t
+		n2.Subject = Tr(ss.Lang, "subject.watch", VariantTitle(ss.Lang, t.V))
 		// a spectator's mail, which docs/commands.md promises can be left
 		// from the mail program (trial 2 report §12)
-		n2.headers = ss.srv.unsubscribeHeaders(ss.from, "unwatch "+id)
-		ss.addSection(n2, text)
+		n2.Headers = ss.Srv.UnsubscribeHeaders(ss.From, "unwatch "+id)
+		ss.AddSection(n2, text)
 		return
 	}
 	// the reply is about another game of the sender's: this one's board
 	// goes into the text, and each board says whose game it shows
-	n2.other = tr(ss.lang, "subject.watch.other", id, variantTitle(ss.lang, t.v))
-	ss.addBoardOf(n2, t, text)
+	n2.Other = Tr(ss.Lang, "subject.watch.other", id, VariantTitle(ss.Lang, t.V))
+	ss.AddBoardOf(n2, t, text)
 }
 
 // watchConsent decides whether the sender's "watch" of what ("watch
@@ -160,10 +160,10 @@ func (ss *session) watchReply(t *table, id string, was *archive.Spectator, resul
 // the sender to confirm, with text(lang, resultsOnly) saying what it is
 // (askConsent), and asked is true: the command is done, nothing else of
 // it takes effect. Refusals and quiet requests are the error.
-func (ss *session) watchConsent(c *grammar.WatchCommand, what string, resultsOnly bool, was *archive.Spectator,
+func (ss *Session) watchConsent(c *grammar.WatchCommand, what string, resultsOnly bool, was *archive.Spectator,
 	text func(lang string, resultsOnly bool) string) (results, asked bool, err error) {
 	if c.Key != nil {
-		req, err := ss.confirmConsent(what, c.Key)
+		req, err := ss.ConfirmConsent(what, c.Key)
 		if err != nil {
 			return false, false, err
 		}
@@ -172,26 +172,26 @@ func (ss *session) watchConsent(c *grammar.WatchCommand, what string, resultsOnl
 		}
 		return resultsOnly, false, nil
 	}
-	if ss.consented(what) || was != nil && (resultsOnly || !was.ResultsOnly) {
+	if ss.Consented(what) || was != nil && (resultsOnly || !was.ResultsOnly) {
 		return resultsOnly, false, nil
 	}
 	request := what
 	if resultsOnly {
 		request += " results"
 	}
-	return false, true, ss.askConsent(what, request, text(ss.lang, resultsOnly))
+	return false, true, ss.AskConsent(what, request, text(ss.Lang, resultsOnly))
 }
 
 // spectatorOf returns the sender's spectator row of game id, stored or
 // added by this mail (nil if none), and how many spectators the game has.
-func (ss *session) spectatorOf(id string) (*archive.Spectator, int, error) {
-	specs, err := ss.srv.spectatorPort().Spectators(ss.ctx, id)
+func (ss *Session) spectatorOf(id string) (*archive.Spectator, int, error) {
+	specs, err := ss.Srv.SpectatorPort().Spectators(ss.Ctx, id)
 	if err != nil {
 		return nil, 0, err
 	}
 	var mine *archive.Spectator
 	for i := range specs {
-		if specs[i].Address == ss.from && !ss.unwatching(id, ss.from) {
+		if specs[i].Address == ss.From && !ss.unwatching(id, ss.From) {
 			mine = &specs[i]
 		}
 	}
@@ -213,7 +213,7 @@ func (ss *session) spectatorOf(id string) (*archive.Spectator, int, error) {
 }
 
 // watchedHere counts the games the sender starts watching in this mail.
-func (ss *session) watchedHere() int {
+func (ss *Session) watchedHere() int {
 	seen := map[string]bool{}
 	for _, w := range corrOf(ss).watch {
 		if w.GameID != "" {
@@ -229,32 +229,32 @@ func (ss *session) watchedHere() int {
 // bare "unwatch" answers (eventOfThread).
 // It needs no key; the worst a forger can do with it is stop someone's
 // spectator mails, which "watch" starts again (docs/security.md).
-func (ss *session) unwatch(c *grammar.UnwatchCommand) error {
-	id, named := ss.ref.id, c.Target != nil
+func (ss *Session) unwatch(c *grammar.UnwatchCommand) error {
+	id, named := ss.Ref.Id, c.Target != nil
 	if named {
 		id = strings.ToUpper(c.Target.ID)
 	} else if id == "" {
-		id = strings.ToUpper(eventOfThread(ss.cause.mail))
+		id = strings.ToUpper(eventOfThread(ss.Cause.Mail))
 		named = id != ""
 	}
 	if id == "" {
-		return ss.refuse("err.unwatch.which")
+		return ss.Refuse("err.unwatch.which")
 	}
 	if ev, ok, err := ss.unwatchEvent(named, id); err != nil || ok {
 		if ok {
 			cor := corrOf(ss)
-			cor.unwatch = append(cor.unwatch, archive.Spectator{TournamentID: ev, Address: ss.from})
-			ss.say(nil, tr(ss.lang, "watch.event.stopped", ev))
+			cor.unwatch = append(cor.unwatch, archive.Spectator{TournamentID: ev, Address: ss.From})
+			ss.Say(nil, Tr(ss.Lang, "watch.event.stopped", ev))
 		}
 		return err
 	}
-	specs, err := ss.srv.spectatorPort().Spectators(ss.ctx, id)
+	specs, err := ss.Srv.SpectatorPort().Spectators(ss.Ctx, id)
 	if err != nil {
 		return err
 	}
 	found := false
 	for _, sp := range specs {
-		found = found || sp.Address == ss.from
+		found = found || sp.Address == ss.From
 	}
 	cor := corrOf(ss)
 	kept := cor.watch[:0]
@@ -266,11 +266,11 @@ func (ss *session) unwatch(c *grammar.UnwatchCommand) error {
 		kept = append(kept, w)
 	}
 	cor.watch = kept
-	if !found || ss.unwatching(id, ss.from) {
-		return ss.refuse("err.unwatch.not", clip(id))
+	if !found || ss.unwatching(id, ss.From) {
+		return ss.Refuse("err.unwatch.not", Clip(id))
 	}
-	cor.unwatch = append(cor.unwatch, archive.Spectator{GameID: id, Address: ss.from})
-	ss.say(nil, tr(ss.lang, "watch.stopped", id))
+	cor.unwatch = append(cor.unwatch, archive.Spectator{GameID: id, Address: ss.From})
+	ss.Say(nil, Tr(ss.Lang, "watch.stopped", id))
 	return nil
 }
 
@@ -280,10 +280,10 @@ func (ss *session) unwatch(c *grammar.UnwatchCommand) error {
 // mail about a tournament game that the sender does not watch on its
 // own, that game's tournament. ok is false when the sender follows no
 // such tournament (the line is then about a game).
-func (ss *session) unwatchEvent(named bool, id string) (string, bool, error) {
+func (ss *Session) unwatchEvent(named bool, id string) (string, bool, error) {
 	event := strings.ToLower(id)
 	if !named || gameIDShaped(id) {
-		g, err := ss.srv.gamePort().Game(ss.ctx, id)
+		g, err := ss.Srv.GamePort().Game(ss.Ctx, id)
 		if errors.Is(err, archive.ErrNotFound) {
 			if !named {
 				return "", false, nil
@@ -291,27 +291,27 @@ func (ss *session) unwatchEvent(named bool, id string) (string, bool, error) {
 		} else if err != nil {
 			return "", false, err
 		} else {
-			specs, err := ss.srv.spectatorPort().Spectators(ss.ctx, id)
+			specs, err := ss.Srv.SpectatorPort().Spectators(ss.Ctx, id)
 			if err != nil {
 				return "", false, err
 			}
 			for _, sp := range specs {
-				if sp.Address == ss.from {
+				if sp.Address == ss.From {
 					return "", false, nil // watched on its own: unwatch the game
 				}
 			}
 			event = g.TournamentID
 		}
 	}
-	if event == "" || ss.unwatchingEvent(event, ss.from) {
+	if event == "" || ss.unwatchingEvent(event, ss.From) {
 		return "", false, nil
 	}
-	specs, err := ss.srv.tournamentPort().TournamentSpectators(ss.ctx, event)
+	specs, err := ss.Srv.TournamentPort().TournamentSpectators(ss.Ctx, event)
 	if err != nil {
 		return "", false, err
 	}
 	for _, sp := range specs {
-		if sp.Address == ss.from {
+		if sp.Address == ss.From {
 			return event, true, nil
 		}
 	}
@@ -322,11 +322,11 @@ func (ss *session) unwatchEvent(named bool, id string) (string, bool, error) {
 // c (triage.go): a confirmation when its key is the one the referee
 // mailed this address for that request ("watch ID confirm KEY", the id as
 // written in either case), else junk. It only reads the archive.
-func (ss *session) watchBudget(c *grammar.WatchCommand) (archive.MailBudget, error) {
+func (ss *Session) watchBudget(c *grammar.WatchCommand) (archive.MailBudget, error) {
 	if c.Key != nil {
 		for _, what := range []string{"watch " + strings.ToUpper(c.Target.ID), "watch " + strings.ToLower(c.Target.ID)} {
-			if ok, err := ss.confirmsWaiting(what, c.Key.Text); err != nil || ok {
-				return confirmationIf(ok), err
+			if ok, err := ss.ConfirmsWaiting(what, c.Key.Text); err != nil || ok {
+				return ConfirmationIf(ok), err
 			}
 		}
 	}
@@ -337,7 +337,7 @@ func (ss *session) watchBudget(c *grammar.WatchCommand) (archive.MailBudget, err
 // module's boardShower): when the mail names a game the sender watches
 // (watchedGame), with the position as their mails show it
 // (spectatorBoard). False for any other mail; err is an archive failure.
-func (ss *session) watchedBoard() (bool, error) {
+func (ss *Session) watchedBoard() (bool, error) {
 	t, err := ss.watchedGame()
 	if t == nil || err != nil {
 		return err != nil, err
@@ -350,19 +350,19 @@ func (ss *session) watchedBoard() (bool, error) {
 // not play in it but watches it, and it is not private (docs/commands.md,
 // "private": its spectators are removed anyway); nil for anything else,
 // which gameForCommand then refuses. Only an archive failure is returned.
-func (ss *session) watchedGame() (*table, error) {
-	if ss.ref.id == "" || len(ss.ref.several) > 1 {
+func (ss *Session) watchedGame() (*Table, error) {
+	if ss.Ref.Id == "" || len(ss.Ref.Several) > 1 {
 		return nil, nil
 	}
-	t, err := ss.table(ss.ref.id)
-	var r *refusal
+	t, err := ss.Table(ss.Ref.Id)
+	var r *Refusal
 	if errors.As(err, &r) {
 		return nil, nil
 	}
-	if err != nil || sideOf(t.g, ss.from) != "" || privateGame(t.g) {
+	if err != nil || SideOf(t.G, ss.From) != "" || privateGame(t.G) {
 		return nil, err
 	}
-	sp, _, err := ss.spectatorOf(t.g.ID)
+	sp, _, err := ss.spectatorOf(t.G.ID)
 	if err != nil || sp == nil {
 		return nil, err
 	}
@@ -373,18 +373,18 @@ func (ss *session) watchedGame() (*table, error) {
 // game: its tag without a key, whose move it is (or the result), the
 // board and the move list, and how to stop watching. Nothing in it lets
 // the spectator move (docs/security.md, Spectators).
-func (ss *session) spectatorBoard(t *table) {
-	n := ss.noteFor(ss.from, ss.lang, nil)
-	text := tr(ss.lang, "watch.tomove", t.moveNumber(), sideName(ss.lang, t.toMove())) + "\n" + tr(ss.lang, "watch.how", t.g.ID)
-	if t.g.Status == archive.Finished {
-		text = tr(ss.lang, "over.result", resultText(ss.lang, t), t.g.ID)
+func (ss *Session) spectatorBoard(t *Table) {
+	n := ss.NoteFor(ss.From, ss.Lang, nil)
+	text := Tr(ss.Lang, "watch.tomove", t.MoveNumber(), SideName(ss.Lang, t.ToMove())) + "\n" + Tr(ss.Lang, "watch.how", t.G.ID)
+	if t.G.Status == archive.Finished {
+		text = Tr(ss.Lang, "over.result", ResultText(ss.Lang, t), t.G.ID)
 	}
-	if n.game != nil && n.game != t {
-		ss.addBoardOf(n, t, text)
+	if n.Game != nil && n.Game != t {
+		ss.AddBoardOf(n, t, text)
 		return
 	}
-	n.game = t
-	n.subject = ss.spectatorSubject(t, ss.lang)
-	n.headers = ss.srv.unsubscribeHeaders(ss.from, "unwatch "+t.g.ID)
-	ss.addSection(n, text)
+	n.Game = t
+	n.Subject = ss.spectatorSubject(t, ss.Lang)
+	n.Headers = ss.Srv.UnsubscribeHeaders(ss.From, "unwatch "+t.G.ID)
+	ss.AddSection(n, text)
 }

@@ -9,8 +9,8 @@ import (
 )
 
 func init() {
-	handle("withdraw", (*session).withdrawCommand)
-	helpLine(86, "help.withdraw")
+	Handle("withdraw", (*Session).withdrawCommand)
+	HelpLine(86, "help.withdraw")
 }
 
 // withdrawCommand answers "withdraw ID" ("abmelden"): a withdrawal is
@@ -22,65 +22,65 @@ func init() {
 // so only the player can confirm. With the right key the player
 // withdraws (session.withdraw); the referee ends their running games
 // right after this mail's change (settleWithdrawals).
-func (ss *session) withdrawCommand(c *grammar.WithdrawCommand) error {
+func (ss *Session) withdrawCommand(c *grammar.WithdrawCommand) error {
 	id := strings.ToLower(c.Tournament.Text)
 	ev, err := ss.event(id)
 	if err != nil {
 		return err
 	}
-	e, ok := ev.entry(ss.from)
+	e, ok := ev.entry(ss.From)
 	if !ok || e.Withdrawn() {
-		return ss.refuse("err.withdraw.notin", ev.t.Name)
+		return ss.Refuse("err.withdraw.notin", ev.t.Name)
 	}
 	if ev.t.Status != archive.TournamentCreated && ev.t.Status != archive.TournamentRunning {
-		return ss.refuse("err.withdraw.over", ev.t.Name)
+		return ss.Refuse("err.withdraw.over", ev.t.Name)
 	}
 	if c.Key == nil {
-		ss.say(nil, ss.withdrawWhat(ev, e)+"\n\n"+tr(ss.lang, "withdraw.confirm", ev.t.ID, e.Key))
+		ss.Say(nil, ss.withdrawWhat(ev, e)+"\n\n"+Tr(ss.Lang, "withdraw.confirm", ev.t.ID, e.Key))
 		return nil
 	}
 	if !strings.EqualFold(c.Key.Text, e.Key) {
-		return ss.refuse("err.withdraw.key", ev.t.ID)
+		return ss.Refuse("err.withdraw.key", ev.t.ID)
 	}
-	w, err := ss.withdraw(ev, ss.from)
+	w, err := ss.withdraw(ev, ss.From)
 	if err != nil {
 		return err
 	}
 	switch {
 	case ev.t.Status == archive.TournamentCreated:
-		ss.say(nil, tr(ss.lang, "withdraw.done.entry", ev.t.Name))
+		ss.Say(nil, Tr(ss.Lang, "withdraw.done.entry", ev.t.Name))
 	case w.Annulled:
-		ss.say(nil, tr(ss.lang, "withdraw.done.annulled", ev.t.Name, w.Finished, counted(ss.lang, "games", w.Games)))
+		ss.Say(nil, Tr(ss.Lang, "withdraw.done.annulled", ev.t.Name, w.Finished, Counted(ss.Lang, "games", w.Games)))
 	default:
-		ss.say(nil, tr(ss.lang, "withdraw.done.lost", ev.t.Name, w.Finished, counted(ss.lang, "games", w.Games)))
+		ss.Say(nil, Tr(ss.Lang, "withdraw.done.lost", ev.t.Name, w.Finished, Counted(ss.Lang, "games", w.Games)))
 	}
 	return nil
 }
 
 // withdrawWhat says what withdrawing from ev would do to the player of e
 // now (Decision T3).
-func (ss *session) withdrawWhat(ev *event, e *archive.Entry) string {
+func (ss *Session) withdrawWhat(ev *event, e *archive.Entry) string {
 	if ev.t.Status == archive.TournamentCreated {
-		return tr(ss.lang, "withdraw.what.entry", ev.t.Name)
+		return Tr(ss.Lang, "withdraw.what.entry", ev.t.Name)
 	}
 	w, err := tournament.Withdraw(ss.sectionGames(ev, e.Section), e.Player)
 	if err != nil || w.Annulled {
-		return tr(ss.lang, "withdraw.what.annulled", ev.t.Name, w.Finished, counted(ss.lang, "games", w.Games))
+		return Tr(ss.Lang, "withdraw.what.annulled", ev.t.Name, w.Finished, Counted(ss.Lang, "games", w.Games))
 	}
-	return tr(ss.lang, "withdraw.what.lost", ev.t.Name, w.Finished, counted(ss.lang, "games", w.Games))
+	return Tr(ss.Lang, "withdraw.what.lost", ev.t.Name, w.Finished, Counted(ss.Lang, "games", w.Games))
 }
 
 // withdrawBudget is the reply budget of a keyless mail with the
 // "withdraw" line c (triage.go): for a sender entered in the tournament
 // and not withdrawn, a command, or a confirmation with the key of their
 // entry; else junk. It only reads the archive.
-func (ss *session) withdrawBudget(c *grammar.WithdrawCommand) (archive.MailBudget, error) {
-	es, err := ss.srv.tournamentPort().Entries(ss.ctx, strings.ToLower(c.Tournament.Text))
+func (ss *Session) withdrawBudget(c *grammar.WithdrawCommand) (archive.MailBudget, error) {
+	es, err := ss.Srv.TournamentPort().Entries(ss.Ctx, strings.ToLower(c.Tournament.Text))
 	if err != nil {
-		return archive.JunkBudget, ignoreNotFound(err)
+		return archive.JunkBudget, IgnoreNotFound(err)
 	}
 	for _, e := range es {
-		if e.Player != ss.from || e.Withdrawn() {
+		if e.Player != ss.From || e.Withdrawn() {
 			continue
 		}
 		switch {

@@ -12,23 +12,23 @@ import (
 	"github.com/taflmail/taflmail/server/internal/msgid"
 )
 
-// loopHeader marks every mail a taflmail referee sends; a mail carrying it
+// LoopHeader marks every mail a taflmail referee sends; a mail carrying it
 // is never answered, even when a relay stripped Auto-Submitted, so two
 // referees cannot keep each other busy.
-const loopHeader = "X-Taflmail"
+const LoopHeader = "X-Taflmail"
 
 // compose turns the notes of a session into outbox mails: the modules
 // prepare the replies, the sender is told of a cut answer, each note
 // that is mailed now becomes one mail (replyMail) in the order the notes
 // were made, as long as the replies to one mail stay under maxReplyBytes,
 // and the modules' own mails follow.
-func (ss *session) compose() ([]archive.OutboxMail, error) {
-	ss.beforeReplies() // the modules' replyPreparers: results, standings and ratings of the games that ended (module.go)
+func (ss *Session) compose() ([]archive.OutboxMail, error) {
+	ss.BeforeReplies() // the modules' replyPreparers: results, standings and ratings of the games that ended (module.go)
 	ss.tellCut()
 	var out []archive.OutboxMail
 	size := 0
-	for i, key := range ss.order {
-		n, ok := ss.notes[key]
+	for i, key := range ss.Order {
+		n, ok := ss.Notes[key]
 		if !ok || !ss.mailedNow(n) {
 			continue
 		}
@@ -36,14 +36,14 @@ func (ss *session) compose() ([]archive.OutboxMail, error) {
 		if !ok {
 			continue
 		}
-		if size += len(m.Raw); !ss.own && size > maxReplyBytes {
+		if size += len(m.Raw); !ss.Own && size > MaxReplyBytes {
 			// cannot happen while maxReplyText holds; never send it anyway
-			ss.srv.log.Error("reply not sent: the replies to one mail would exceed the limit", "to", n.to, "bytes", size)
+			ss.Srv.Log.Error("reply not sent: the replies to one mail would exceed the limit", "to", n.To, "bytes", size)
 			continue
 		}
 		out = append(out, m)
 	}
-	extra, err := ss.moduleMails() // the modules' own mails: the spectators' (module.go)
+	extra, err := ss.ModuleMails() // the modules' own mails: the spectators' (module.go)
 	if err != nil {
 		return nil, err
 	}
@@ -55,22 +55,22 @@ func (ss *session) compose() ([]archive.OutboxMail, error) {
 // so that the sender is not told of a first part that is not there
 // (trial 2 report §2), else err.cut. addSection made sure the note
 // exists.
-func (ss *session) tellCut() {
+func (ss *Session) tellCut() {
 	if !ss.cut {
 		return
 	}
-	if n, ok := ss.notes[ss.from]; ok && len(n.sections) == 0 {
-		n.sections = append(n.sections, tr(ss.lang, "err.cutall"))
+	if n, ok := ss.Notes[ss.From]; ok && len(n.Sections) == 0 {
+		n.Sections = append(n.Sections, Tr(ss.Lang, "err.cutall"))
 	} else if ok {
-		n.sections = append(n.sections, tr(ss.lang, "err.cut"))
+		n.Sections = append(n.Sections, Tr(ss.Lang, "err.cut"))
 	}
 }
 
 // mailedNow reports whether note n becomes a mail now: not when it is to
 // the referee itself or the engine, when it says nothing, or when a
 // module holds it back (module.go: the player's daily digest brings it).
-func (ss *session) mailedNow(n *note) bool {
-	return n.to != ss.srv.opts.Address && !isEngine(n.to) && len(n.sections) > 0 && !ss.noteHeld(n)
+func (ss *Session) mailedNow(n *Note) bool {
+	return n.To != ss.Srv.Opts.Address && !IsEngine(n.To) && len(n.Sections) > 0 && !ss.NoteHeld(n)
 }
 
 // replyMail writes note n, the i-th note of the session, as an outbox
@@ -82,33 +82,33 @@ func (ss *session) mailedNow(n *note) bool {
 // A game's thread columns are updated only when the mail changed the game
 // or was applied with the sender's key: a refused forged mail leaves the
 // game row as it was (issue 8 §4).
-func (ss *session) replyMail(i int, n *note) (archive.OutboxMail, bool) {
-	s := ss.srv
-	addr := n.to
-	if n.game == nil && addr == ss.from {
-		n.game = ss.contextTable()
+func (ss *Session) replyMail(i int, n *Note) (archive.OutboxMail, bool) {
+	s := ss.Srv
+	addr := n.To
+	if n.Game == nil && addr == ss.From {
+		n.Game = ss.ContextTable()
 	}
-	holdFor, carry := ss.replyDelay(n) // the engine's hold, before the thread marks the game changed (module.go)
+	holdFor, carry := ss.ReplyDelay(n) // the engine's hold, before the thread marks the game changed (module.go)
 	var gameID, token string
-	if n.game != nil {
-		gameID, token = n.game.g.ID, tokenOf(n.game.g, addr)
+	if n.Game != nil {
+		gameID, token = n.Game.G.ID, TokenOf(n.Game.G, addr)
 	}
 	o := ss.outgoing(i, n, gameID, token)
 	ss.thread(&o, n)
-	if n.game != nil && token != "" && (n.game.changed || ss.did && n.game == ss.auth) {
-		setThread(n.game.g, addr, o.MessageID)
-		n.game.changed = true
+	if n.Game != nil && token != "" && (n.Game.Changed || ss.Did && n.Game == ss.Auth) {
+		setThread(n.Game.G, addr, o.MessageID)
+		n.Game.Changed = true
 	}
 	raw, err := o.Bytes()
 	if err != nil {
 		// e.g. a From that is no address: such a mail gets no reply
 		// rather than blocking the inbox for ever
-		s.log.Warn("reply not sent: it cannot be written", "to", addr, "err", err)
+		s.Log.Warn("reply not sent: it cannot be written", "to", addr, "err", err)
 		return archive.OutboxMail{}, false
 	}
-	m := archive.OutboxMail{GameID: gameID, MessageID: o.MessageID, From: s.opts.Address, To: []string{addr}, Raw: raw}
+	m := archive.OutboxMail{GameID: gameID, MessageID: o.MessageID, From: s.Opts.Address, To: []string{addr}, Raw: raw}
 	if holdFor != "" {
-		m.NextAttempt, m.HeldFor, m.Carry = ss.now.Add(s.opts.EngineReplyHold), holdFor, carry
+		m.NextAttempt, m.HeldFor, m.Carry = ss.Now.Add(s.Opts.EngineReplyHold), holdFor, carry
 	}
 	return m, true
 }
@@ -118,20 +118,20 @@ func (ss *session) replyMail(i int, n *note) (archive.OutboxMail, bool) {
 // none), not yet threaded: its Message-ID (seeded by the cause), the
 // referee as its sender, its subject and body, and its header fields
 // (the loop breaker's, the note's own, the game's id).
-func (ss *session) outgoing(i int, n *note, gameID, token string) mailer.Outgoing {
-	s := ss.srv
+func (ss *Session) outgoing(i int, n *Note, gameID, token string) mailer.Outgoing {
+	s := ss.Srv
 	o := mailer.Outgoing{
-		MessageID: msgid.Reply(ss.cause.seed, i, n.to, gameID, token, s.opts.Domain),
-		From:      fmt.Sprintf("%s <%s>", s.opts.Name, s.opts.Address),
-		To:        []string{n.to},
+		MessageID: msgid.Reply(ss.Cause.Seed, i, n.To, gameID, token, s.Opts.Domain),
+		From:      fmt.Sprintf("%s <%s>", s.Opts.Name, s.Opts.Address),
+		To:        []string{n.To},
 		Subject:   ss.subject(n),
 		Body:      ss.body(n),
-		Date:      ss.now,
+		Date:      ss.Now,
 		Headers:   map[string]string{},
 		Flowed:    true, // wrapped at 76, boards and tables as built (mailer.Preformatted)
 	}
-	o.Headers[loopHeader] = "reply"
-	for k, v := range n.headers {
+	o.Headers[LoopHeader] = "reply"
+	for k, v := range n.Headers {
 		o.Headers[k] = v
 	}
 	if gameID != "" {
@@ -145,28 +145,28 @@ func (ss *session) outgoing(i int, n *note, gameID, token string) mailer.Outgoin
 // mail to another player continues that player's thread of the game, and
 // a reply that takes the place of a held one (note.replaces) is threaded
 // as that one was.
-func (ss *session) thread(o *mailer.Outgoing, n *note) {
-	if n.to == ss.from {
+func (ss *Session) thread(o *mailer.Outgoing, n *Note) {
+	if n.To == ss.From {
 		// a hostile mail's ids may not be writable: thread what can be
-		if msgid.Valid(ss.cause.seed) {
-			o.InReplyTo = ss.cause.seed
+		if msgid.Valid(ss.Cause.Seed) {
+			o.InReplyTo = ss.Cause.Seed
 		}
 		var refs []string
-		if m := ss.cause.mail; m != nil {
+		if m := ss.Cause.Mail; m != nil {
 			refs = m.References
 		}
-		for _, id := range append(append([]string(nil), refs...), ss.cause.seed) {
+		for _, id := range append(append([]string(nil), refs...), ss.Cause.Seed) {
 			if msgid.Valid(id) {
 				o.References = append(o.References, id)
 			}
 		}
-	} else if n.game != nil {
-		if th := threadOf(n.game.g, n.to); th != "" {
+	} else if n.Game != nil {
+		if th := threadOf(n.Game.G, n.To); th != "" {
 			o.InReplyTo, o.References = th, []string{th}
 		}
 	}
-	if n.replaces != nil {
-		if irt, refs, ok := heldThread(n.replaces.Raw); ok {
+	if n.Replaces != nil {
+		if irt, refs, ok := heldThread(n.Replaces.Raw); ok {
 			o.InReplyTo, o.References = irt, refs
 		}
 	}
@@ -189,42 +189,42 @@ func setThread(g *archive.Game, addr, id string) {
 
 // subject writes a reply's subject: the game tag with the recipient's key,
 // then what happened.
-func (ss *session) subject(n *note) string {
-	if n.game == nil {
+func (ss *Session) subject(n *Note) string {
+	if n.Game == nil {
 		// Never the player's own subject: a responder that answers
 		// everything would send "Re: help" back, and a subject-only
 		// command would be read again and again.
-		return tr(n.lang, "subject.reply")
+		return Tr(n.Lang, "subject.reply")
 	}
-	g := n.game.g
+	g := n.Game.G
 	tag := "[taflmail " + g.ID
-	if tok := tokenOf(g, n.to); tok != "" {
+	if tok := TokenOf(g, n.To); tok != "" {
 		tag += " " + tok
 	}
 	tag += "] "
-	if n.subject != "" {
-		return tag + n.subject
+	if n.Subject != "" {
+		return tag + n.Subject
 	}
-	if n.other != "" && len(n.sections) == 1 {
-		return tag + n.other
+	if n.Other != "" && len(n.Sections) == 1 {
+		return tag + n.Other
 	}
-	title := variantTitle(n.lang, n.game.v)
+	title := VariantTitle(n.Lang, n.Game.V)
 	switch {
-	case ss.failed && !ss.did && n.to == ss.from:
-		return tag + tr(n.lang, "subject.error", title)
+	case ss.Failed && !ss.Did && n.To == ss.From:
+		return tag + Tr(n.Lang, "subject.error", title)
 	case g.Status == archive.Finished:
-		return tag + tr(n.lang, "subject.over", title, resultWordsFor(n.lang, g, n.to))
+		return tag + Tr(n.Lang, "subject.over", title, resultWordsFor(n.Lang, g, n.To))
 	case g.Status == archive.Active:
-		return tag + tr(n.lang, "subject.move", title, n.game.moveNumber(), sideName(n.lang, n.game.toMove()))
+		return tag + Tr(n.Lang, "subject.move", title, n.Game.MoveNumber(), SideName(n.Lang, n.Game.ToMove()))
 	}
 	return tag + title
 }
 
-// tableRow is one row of a table or list for a mail body, marked
+// TableRow is one row of a table or list for a mail body, marked
 // mailer.Preformatted: as it is when it fits in mailer.WrapWidth, else
 // wrapped at spaces with the lines after the first indented by hang
 // spaces, under the row's first column.
-func tableRow(row string, hang int) string {
+func TableRow(row string, hang int) string {
 	if utf8.RuneCountInString(row) <= mailer.WrapWidth {
 		return mailer.Preformatted(row)
 	}
@@ -245,36 +245,36 @@ func tableRow(row string, hang int) string {
 // (archive.Declined) gets only the header and the sections. The modules
 // add to the header and a section of their own before the board (their
 // gameTellers, module.go: the event of a tournament game, the clocks).
-func (ss *session) body(n *note) string {
+func (ss *Session) body(n *Note) string {
 	var b strings.Builder
-	b.WriteString(tr(n.lang, "greeting") + "\n\n")
-	t := n.game
+	b.WriteString(Tr(n.Lang, "greeting") + "\n\n")
+	t := n.Game
 	var sections string // the modules' own
 	if t != nil {
 		var header string
-		header, sections = ss.tellGame(n.lang, t)
-		b.WriteString(tr(n.lang, "game.header", t.g.ID, variantTitle(n.lang, t.v)) + header + "\n")
-		b.WriteString(tr(n.lang, "game.players", playerLabel(n.lang, t.g, t.g.Attackers), playerLabel(n.lang, t.g, t.g.Defenders)) + "\n\n")
+		header, sections = ss.TellGame(n.Lang, t)
+		b.WriteString(Tr(n.Lang, "game.header", t.G.ID, VariantTitle(n.Lang, t.V)) + header + "\n")
+		b.WriteString(Tr(n.Lang, "game.players", PlayerLabel(n.Lang, t.G, t.G.Attackers), PlayerLabel(n.Lang, t.G, t.G.Defenders)) + "\n\n")
 	}
-	for _, s := range n.sections {
+	for _, s := range n.Sections {
 		b.WriteString(strings.TrimRight(s, "\n") + "\n\n")
 	}
-	if t != nil && t.g.Status != archive.Declined {
+	if t != nil && t.G.Status != archive.Declined {
 		// a declined, withdrawn, expired or undeliverable challenge never
 		// starts: no board with a side to move, no move list, no key
 		// (trial 22); its sections say how it ended
 		b.WriteString(sections)
-		b.WriteString(boardText(n.lang, t, n.boards) + "\n")
-		if tok := tokenOf(t.g, n.to); tok != "" {
-			b.WriteString(tr(n.lang, "game.key", tok) + "\n\n")
+		b.WriteString(BoardText(n.Lang, t, n.boards) + "\n")
+		if tok := TokenOf(t.G, n.To); tok != "" {
+			b.WriteString(Tr(n.Lang, "game.key", tok) + "\n\n")
 		}
 	}
-	b.WriteString(tr(n.lang, "signature") + "\n")
+	b.WriteString(Tr(n.Lang, "signature") + "\n")
 	return b.String()
 }
 
-// indent puts two spaces before every line of text that is not blank.
-func indent(text string) string {
+// Indent puts two spaces before every line of text that is not blank.
+func Indent(text string) string {
 	lines := strings.Split(text, "\n")
 	for i, l := range lines {
 		if l != "" {

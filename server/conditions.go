@@ -49,9 +49,9 @@ func condsOf(g *archive.Game, side string) *archive.Conditions {
 // conditionRefusal refuses a conditional line at the move starting at
 // column col of the line: a caret under it, then the text of key. It is an
 // err.cond.at refusal wrapping the one of key.
-func (ss *session) conditionRefusal(col int, key string, args ...any) *refusal {
-	r := ss.refusalOf("err.cond.at", col, ss.refusalOf(key, args...))
-	r.before = "  " + strings.Repeat(" ", max(col-1, 0)) + "^\n"
+func (ss *Session) conditionRefusal(col int, key string, args ...any) *Refusal {
+	r := ss.RefusalOf("err.cond.at", col, ss.RefusalOf(key, args...))
+	r.Before = "  " + strings.Repeat(" ", max(col-1, 0)) + "^\n"
 	return r
 }
 
@@ -60,11 +60,11 @@ func (ss *session) conditionRefusal(col int, key string, args ...any) *refusal {
 // leads to, with right capture marks if it has any, and no move may
 // follow one that ends the game. It returns the line as canonical ply
 // texts (the first the opponent's).
-func (ss *session) conditionLine(t *table, c *grammar.ConditionalCommand) ([]string, error) {
+func (ss *Session) conditionLine(t *Table, c *grammar.ConditionalCommand) ([]string, error) {
 	if len(c.Pairs) > maxConditionPairs {
 		return nil, ss.conditionRefusal(c.Pairs[maxConditionPairs].If.Pos.Column, "err.cond.long", maxConditionPairs)
 	}
-	pos := t.pos.Clone()
+	pos := t.Pos.Clone()
 	var line []string
 	for _, p := range c.Pairs {
 		for j, cm := range []*grammar.ConditionMove{p.If, p.Then} {
@@ -76,8 +76,8 @@ func (ss *session) conditionLine(t *table, c *grammar.ConditionalCommand) ([]str
 				}
 				return nil, ss.conditionRefusal(cm.Pos.Column, key, line[len(line)-1])
 			}
-			m := engineMove(cm.Move)
-			if why := ss.wrongKingMark(pos, cm.Move); why != "" {
+			m := EngineMove(cm.Move)
+			if why := ss.WrongKingMark(pos, cm.Move); why != "" {
 				key := "err.cond.illegal.mine"
 				if theirs {
 					key = "err.cond.illegal.theirs"
@@ -92,22 +92,22 @@ func (ss *session) conditionLine(t *table, c *grammar.ConditionalCommand) ([]str
 				if theirs {
 					key = "err.cond.illegal.theirs"
 				}
-				ref := ss.conditionRefusal(cm.Pos.Column, key, m, catalog.IllegalReason(ss.lang, ill))
+				ref := ss.conditionRefusal(cm.Pos.Column, key, m, catalog.IllegalReason(ss.Lang, ill))
 				switch {
 				case ill.Reason == engine.IllegalOffBoard:
-					ref.after = " " + boardHint(ss.lang, t)
+					ref.After = " " + BoardHint(ss.Lang, t)
 				case theirs && ill.Reason == engine.IllegalNotYourPiece && len(line) == 0:
-					ref.after = " " + tr(ss.lang, "hint.cond.order")
+					ref.After = " " + Tr(ss.Lang, "hint.cond.order")
 				}
 				return nil, ref
 			}
 			if err != nil {
 				return nil, err
 			}
-			if marks := cm.Move.CaptureSquares(); len(marks) > 0 && !sameSquares(marks, r.Captures) {
-				return nil, ss.conditionRefusal(cm.Pos.Column, "err.captures", squareList(marks), m, capturedText(ss.lang, r.Captures))
+			if marks := cm.Move.CaptureSquares(); len(marks) > 0 && !SameSquares(marks, r.Captures) {
+				return nil, ss.conditionRefusal(cm.Pos.Column, "err.captures", SquareList(marks), m, CapturedText(ss.Lang, r.Captures))
 			}
-			line = append(line, plyText(r, king))
+			line = append(line, PlyText(r, king))
 		}
 	}
 	return line, nil
@@ -135,14 +135,14 @@ func sameMoveText(a, b string) bool {
 	if erra != nil || errb != nil {
 		return a == b
 	}
-	return engineMove(ma) == engineMove(mb)
+	return EngineMove(ma) == EngineMove(mb)
 }
 
 // conditionText writes a line in lang: "if h6-h9 then h3-h4 if …".
 func conditionText(lang string, line []string) string {
 	var parts []string
 	for i := 0; i+1 < len(line); i += 2 {
-		parts = append(parts, tr(lang, "cond.pair", line[i], line[i+1]))
+		parts = append(parts, Tr(lang, "cond.pair", line[i], line[i+1]))
 	}
 	return strings.Join(parts, " ")
 }
@@ -162,29 +162,29 @@ func conditionList(lang string, c archive.Conditions) string {
 // answered at once, the lines going on stay set; any
 // other ply cancels them, and a ply that ends the game drops them. The
 // owner is told what happened; the mover sees the answer like any move.
-func (ss *session) fireConditions(t *table) error {
-	owner := otherSide(sideOf(t.g, ss.from))
-	conds := condsOf(t.g, owner)
-	if conds.Empty() || len(t.newPlies) == 0 {
+func (ss *Session) fireConditions(t *Table) error {
+	owner := otherSide(SideOf(t.G, ss.From))
+	conds := condsOf(t.G, owner)
+	if conds.Empty() || len(t.NewPlies) == 0 {
 		return nil
 	}
 	set := *conds
 	*conds = archive.Conditions{}
-	t.changed = true
-	ownerAddr := addressOf(t.g, owner)
-	played := t.newPlies[len(t.newPlies)-1]
+	t.Changed = true
+	ownerAddr := AddressOf(t.G, owner)
+	played := t.NewPlies[len(t.NewPlies)-1]
 	if set.AtPly != played.N-1 { // cannot happen while every ply passes here
-		ss.tell(ownerAddr, t, func(lang string) string { return tr(lang, "cond.stale") })
+		ss.Tell(ownerAddr, t, func(lang string) string { return Tr(lang, "cond.stale") })
 		return nil
 	}
-	if t.g.Status == archive.Finished {
+	if t.G.Status == archive.Finished {
 		return nil
 	}
 	answer, rest := conditionAnswer(set.Lines, played.Move)
 	if answer == "" {
-		ss.tellNews(ownerAddr, t, func(lang string) string {
+		ss.TellNews(ownerAddr, t, func(lang string) string {
 			// the news of the ply itself says who played it (tellNews)
-			return trn(lang, "cond.cancelled", len(set.Lines), len(set.Lines), played.Move)
+			return Trn(lang, "cond.cancelled", len(set.Lines), len(set.Lines), played.Move)
 		})
 		return nil
 	}
@@ -214,62 +214,62 @@ func conditionAnswer(lines [][]string, move string) (answer string, rest [][]str
 // mover sees the answer like any move and the owner is told it was
 // played (tellConditionPlayed). Only an error of the engine other than an
 // illegal move is returned.
-func (ss *session) playCondition(t *table, conds *archive.Conditions, ownerAddr string, played archive.Ply, answer string, rest [][]string) error {
+func (ss *Session) playCondition(t *Table, conds *archive.Conditions, ownerAddr string, played archive.Ply, answer string, rest [][]string) error {
 	mv, err := grammar.ParseMove("conditions", []byte(answer))
 	if err != nil {
-		ss.tell(ownerAddr, t, func(lang string) string { return tr(lang, "cond.failed", answer, grammarText(lang, err)) })
+		ss.Tell(ownerAddr, t, func(lang string) string { return Tr(lang, "cond.failed", answer, GrammarText(lang, err)) })
 		return nil
 	}
-	m := engineMove(mv)
-	king, _ := t.pos.King()
-	next := t.pos.Clone()
+	m := EngineMove(mv)
+	king, _ := t.Pos.King()
+	next := t.Pos.Clone()
 	r, err := next.Play(m)
 	var ill *engine.IllegalMoveError
 	if errors.As(err, &ill) {
-		ss.tell(ownerAddr, t, func(lang string) string { return tr(lang, "cond.failed", answer, catalog.IllegalReason(lang, ill)) })
+		ss.Tell(ownerAddr, t, func(lang string) string { return Tr(lang, "cond.failed", answer, catalog.IllegalReason(lang, ill)) })
 		return nil
 	}
 	if err != nil {
 		return err
 	}
-	t.pos, t.last = next, &r
+	t.Pos, t.Last = next, &r
 	// the opponent's ply's arrival and commit time: an instant reply, which
 	// the owner's clock is charged nothing for (clock.go); the timers of
 	// the new position come with every game the mail writes (collectClock)
-	t.newPlies = append(t.newPlies, archive.Ply{N: played.N + 1, Move: plyText(r, king), At: played.At, Avail: played.Avail})
-	if t.g.DrawOfferBy != "" { // as any move: cannot stand here, the opponent's ply lapsed it
-		t.g.DrawOfferBy = ""
-		ss.tell(ss.from, t, func(lang string) string { return tr(lang, "draw.lapsed") })
+	t.NewPlies = append(t.NewPlies, archive.Ply{N: played.N + 1, Move: PlyText(r, king), At: played.At, Avail: played.Avail})
+	if t.G.DrawOfferBy != "" { // as any move: cannot stand here, the opponent's ply lapsed it
+		t.G.DrawOfferBy = ""
+		ss.Tell(ss.From, t, func(lang string) string { return Tr(lang, "draw.lapsed") })
 	}
 	if o := r.Outcome; o.Over() {
-		t.g.Status = archive.Finished
-		t.g.Result = o.Result.String()
-		t.g.Reason = o.Reason.String()
+		t.G.Status = archive.Finished
+		t.G.Result = o.Result.String()
+		t.G.Reason = o.Reason.String()
 	} else if len(rest) > 0 {
 		*conds = archive.Conditions{AtPly: played.N + 1, Lines: rest}
 	}
-	ss.tellConditionPlayed(t, ownerAddr, played, plyText(r, king), r.Captures, *conds)
+	ss.tellConditionPlayed(t, ownerAddr, played, PlyText(r, king), r.Captures, *conds)
 	return nil
 }
 
 // tellConditionPlayed tells the mover that the owner's (at ownerAddr)
 // conditional answer ply to played was played, with its captures, and
 // the owner that it was, with the conditional lines left.
-func (ss *session) tellConditionPlayed(t *table, ownerAddr string, played archive.Ply, ply string, captures []engine.Square, left archive.Conditions) {
-	ss.tell(ss.from, t, func(lang string) string {
-		s := tr(lang, "move.played", ownerAddr, ply)
+func (ss *Session) tellConditionPlayed(t *Table, ownerAddr string, played archive.Ply, ply string, captures []engine.Square, left archive.Conditions) {
+	ss.Tell(ss.From, t, func(lang string) string {
+		s := Tr(lang, "move.played", ownerAddr, ply)
 		if len(captures) > 0 {
-			s += " " + tr(lang, "move.captures", capturedText(lang, captures))
+			s += " " + Tr(lang, "move.captures", CapturedText(lang, captures))
 		}
 		return s
 	})
-	ss.tellNews(ownerAddr, t, func(lang string) string {
-		s := tr(lang, "cond.played", ply, playerLabel(lang, t.g, ss.from), played.Move)
+	ss.TellNews(ownerAddr, t, func(lang string) string {
+		s := Tr(lang, "cond.played", ply, PlayerLabel(lang, t.G, ss.From), played.Move)
 		if len(captures) > 0 {
-			s += " " + tr(lang, "move.captures", capturedText(lang, captures))
+			s += " " + Tr(lang, "move.captures", CapturedText(lang, captures))
 		}
 		if !left.Empty() {
-			s += "\n" + trn(lang, "cond.left", len(left.Lines), len(left.Lines)) + "\n" + conditionList(lang, left)
+			s += "\n" + Trn(lang, "cond.left", len(left.Lines), len(left.Lines)) + "\n" + conditionList(lang, left)
 		}
 		return s
 	})
@@ -277,15 +277,15 @@ func (ss *session) tellConditionPlayed(t *table, ownerAddr string, played archiv
 
 // dropConditions clears both players' conditional moves in t (their
 // positions are gone after a takeback) and tells the owners.
-func (ss *session) dropConditions(t *table) {
+func (ss *Session) dropConditions(t *Table) {
 	for _, side := range []string{"attackers", "defenders"} {
-		c := condsOf(t.g, side)
+		c := condsOf(t.G, side)
 		if c.Empty() {
 			continue
 		}
 		n := len(c.Lines)
 		*c = archive.Conditions{}
-		t.changed = true
-		ss.tell(addressOf(t.g, side), t, func(lang string) string { return trn(lang, "cond.dropped", n, n) })
+		t.Changed = true
+		ss.Tell(AddressOf(t.G, side), t, func(lang string) string { return Trn(lang, "cond.dropped", n, n) })
 	}
 }

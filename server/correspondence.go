@@ -32,7 +32,7 @@ import (
 type correspondence struct {
 	// public are the games whose position the players were shown
 	// (showPosition), in that order: their spectators get a mail.
-	public []*table
+	public []*Table
 	// news are extra lines for a game's spectators (a takeback), by game.
 	news map[string][]func(lang string) string
 	// farewells are spectators told that they no longer watch a game
@@ -50,19 +50,19 @@ type correspondence struct {
 
 // corrOf returns the correspondence module's state in ss, made on first
 // use (stateOf): the one way to it, for the files of issue 12 alone.
-func corrOf(ss *session) *correspondence {
-	return stateOf[correspondence](ss, correspondenceModule{})
+func corrOf(ss *Session) *correspondence {
+	return StateOf[correspondence](ss, correspondenceModule{})
 }
 
 // farewell is a spectator removed from a game that became private.
 type farewell struct {
-	t  *table
+	t  *Table
 	sp archive.Spectator
 }
 
 // spectate notes that the players of t were shown a new position, so
 // that its spectators get one too (spectatorMails).
-func (ss *session) spectate(t *table) {
+func (ss *Session) spectate(t *Table) {
 	cor := corrOf(ss)
 	for _, p := range cor.public {
 		if p == t {
@@ -73,44 +73,44 @@ func (ss *session) spectate(t *table) {
 }
 
 // tellSpectators adds a line of news for the spectators of t.
-func (ss *session) tellSpectators(t *table, text func(lang string) string) {
+func (ss *Session) tellSpectators(t *Table, text func(lang string) string) {
 	cor := corrOf(ss)
 	if cor.news == nil {
 		cor.news = map[string][]func(string) string{}
 	}
-	cor.news[t.g.ID] = append(cor.news[t.g.ID], text)
+	cor.news[t.G.ID] = append(cor.news[t.G.ID], text)
 }
 
 // correspondenceModule registers the features of issue 12 (module.go).
 type correspondenceModule struct{}
 
-func (correspondenceModule) name() string { return "correspondence" }
+func (correspondenceModule) Name() string { return "correspondence" }
 
-// afterPly runs after a ply of the player at ss.from in t was applied
+// AfterPly runs after a ply of the player at ss.from in t was applied
 // and both players were told, before the position is shown: the mover's
 // opponent's takeback request lapses, and the opponent's conditional
 // moves are played or cancelled (conditions.go).
-func (correspondenceModule) afterPly(ss *session, t *table) error {
+func (correspondenceModule) AfterPly(ss *Session, t *Table) error {
 	ss.lapseTakeback(t)
 	return ss.fireConditions(t)
 }
 
-func (correspondenceModule) positionShown(ss *session, t *table) { ss.spectate(t) }
+func (correspondenceModule) PositionShown(ss *Session, t *Table) { ss.spectate(t) }
 
-// offer relays the challenger's words to the invited player (greeting,
+// Offer relays the challenger's words to the invited player (greeting,
 // messages.go).
-func (correspondenceModule) offer(ss *session, t *table, _ *grammar.NewGameCommand) (offer, error) {
+func (correspondenceModule) Offer(ss *Session, t *Table, _ *grammar.NewGameCommand) (Offer, error) {
 	return ss.greetingOffer(t)
 }
 
-// showBoard answers a spectator's "board" (watchedBoard, cmd_watch.go).
-func (correspondenceModule) showBoard(ss *session) (bool, error) { return ss.watchedBoard() }
+// ShowBoard answers a spectator's "board" (watchedBoard, cmd_watch.go).
+func (correspondenceModule) ShowBoard(ss *Session) (bool, error) { return ss.watchedBoard() }
 
-func (correspondenceModule) keepProse(ss *session) bool { return ss.relayOnly() }
+func (correspondenceModule) KeepProse(ss *Session) bool { return ss.relayOnly() }
 
-func (correspondenceModule) afterCommands(ss *session) { ss.relayProse() }
+func (correspondenceModule) AfterCommands(ss *Session) { ss.relayProse() }
 
-func (correspondenceModule) lineBudget(ss *session, c grammar.Command) (archive.MailBudget, bool, error) {
+func (correspondenceModule) LineBudget(ss *Session, c grammar.Command) (archive.MailBudget, bool, error) {
 	if w, ok := c.(*grammar.WatchCommand); ok {
 		b, err := ss.watchBudget(w)
 		return b, true, err
@@ -118,22 +118,22 @@ func (correspondenceModule) lineBudget(ss *session, c grammar.Command) (archive.
 	return "", false, nil
 }
 
-func (correspondenceModule) collect(ss *session, change *archive.Change) {
+func (correspondenceModule) Collect(ss *Session, change *archive.Change) {
 	ss.collectCorrespondence(change)
 }
 
-func (correspondenceModule) mails(ss *session) ([]archive.OutboxMail, error) {
+func (correspondenceModule) Mails(ss *Session) ([]archive.OutboxMail, error) {
 	return ss.spectatorMails() // spectators.go: never a player's key
 }
 
-func (correspondenceModule) quietChange(ss *session, t *table) bool {
+func (correspondenceModule) QuietChange(ss *Session, t *Table) bool {
 	return ss.changedOnlyByMessage(t)
 }
 
 // collectCorrespondence adds to change the spectators and takebacks of
 // this mail.
-func (ss *session) collectCorrespondence(change *archive.Change) {
-	if !ss.uses(correspondenceModule{}) {
+func (ss *Session) collectCorrespondence(change *archive.Change) {
+	if !ss.Uses(correspondenceModule{}) {
 		return // the mail did nothing of correspondence
 	}
 	cor := corrOf(ss)
@@ -149,6 +149,6 @@ func (ss *session) collectCorrespondence(change *archive.Change) {
 
 // changedOnlyByMessage reports whether t's only change in this mail is a
 // message stored for the opponent (relayProse).
-func (ss *session) changedOnlyByMessage(t *table) bool {
-	return ss.uses(correspondenceModule{}) && corrOf(ss).quiet[t.g.ID]
+func (ss *Session) changedOnlyByMessage(t *Table) bool {
+	return ss.Uses(correspondenceModule{}) && corrOf(ss).quiet[t.G.ID]
 }

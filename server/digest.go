@@ -45,22 +45,22 @@ import (
 // get one line each with their tag, up to maxReplyText in all, then a
 // count. With the headers the digest stays under maxReplyBytes (caps.go)
 // however many games a player has.
-const maxDigestEntries = maxReplyText - 8<<10
+const maxDigestEntries = MaxReplyText - 8<<10
 
 // digestModule registers the daily digest (module.go): it counts the
 // sections of a note that are only the news of a ply, and holds back the
 // notes it will bring.
 type digestModule struct{}
 
-func (digestModule) name() string { return "digest" }
+func (digestModule) Name() string { return "digest" }
 
-// newsAdded counts the news of a ply in n: a player who chose the digest
+// NewsAdded counts the news of a ply in n: a player who chose the digest
 // does not get a reply made only of such sections (held).
-func (digestModule) newsAdded(_ *session, n *note) { n.routine++ }
+func (digestModule) NewsAdded(_ *Session, n *Note) { n.Routine++ }
 
-func (digestModule) holds(ss *session, n *note) bool { return ss.held(n) }
+func (digestModule) Holds(ss *Session, n *Note) bool { return ss.held(n) }
 
-func (digestModule) lineBudget(ss *session, c grammar.Command) (archive.MailBudget, bool, error) {
+func (digestModule) LineBudget(ss *Session, c grammar.Command) (archive.MailBudget, bool, error) {
 	if n, ok := c.(*grammar.NotifyCommand); ok {
 		b, err := ss.notifyBudget(n)
 		return b, true, err
@@ -68,27 +68,27 @@ func (digestModule) lineBudget(ss *session, c grammar.Command) (archive.MailBudg
 	return "", false, nil
 }
 
-func (digestModule) runDue(ctx context.Context, s *Server) (int, error) { return s.runDigests(ctx) }
+func (digestModule) RunDue(ctx context.Context, s *Server) (int, error) { return s.runDigests(ctx) }
 
-// overdueWait: a digest due at now is one RunTimers left (or the digests
+// OverdueWait: a digest due at now is one RunTimers left (or the digests
 // cannot be read), so Run tries again in a second.
-func (digestModule) overdueWait(ctx context.Context, s *Server, now time.Time) (time.Duration, bool) {
-	ds, err := s.digestPort().DueDigests(ctx, now, 1)
+func (digestModule) OverdueWait(ctx context.Context, s *Server, now time.Time) (time.Duration, bool) {
+	ds, err := s.DigestPort().DueDigests(ctx, now, 1)
 	return 0, err != nil || len(ds) > 0
 }
 
-// instant writes an instant for a player who set the digest in a time
+// Instant writes an instant for a player who set the digest in a time
 // zone of their own in that zone, with its name (digestStamp,
 // digest_zone.go); "" for anyone else.
-func (digestModule) instant(ss *session, lang string, t time.Time, addr string) string {
+func (digestModule) Instant(ss *Session, lang string, t time.Time, addr string) string {
 	zone := ""
-	if p, ok := ss.players[addr]; ok {
+	if p, ok := ss.Players[addr]; ok {
 		zone = p.DigestZone
 	}
 	if zone == "" {
 		return ""
 	}
-	return digestStamp(lang, t, ss.srv.storedZone(addr, zone), zone)
+	return digestStamp(lang, t, ss.Srv.storedZone(addr, zone), zone)
 }
 
 // held reports whether note n is held back for the daily digest: it goes
@@ -96,22 +96,22 @@ func (digestModule) instant(ss *session, lang string, t time.Time, addr string) 
 // still running, and holds nothing but the news of a ply (tellNews).
 // A message waiting for its recipient is not delivered with a held note
 // (deliverMessages): it waits for the digest.
-func (ss *session) held(n *note) bool {
-	if n.to == ss.from || n.routine == 0 || n.routine != len(n.sections) ||
-		n.game == nil || n.game.g.Status != archive.Active {
+func (ss *Session) held(n *Note) bool {
+	if n.To == ss.From || n.Routine == 0 || n.Routine != len(n.Sections) ||
+		n.Game == nil || n.Game.G.Status != archive.Active {
 		return false
 	}
-	return ss.digestOn(n.to)
+	return ss.digestOn(n.To)
 }
 
 // digestOn reports whether addr chose "notify digest".
-func (ss *session) digestOn(addr string) bool {
-	if p, ok := ss.players[addr]; ok {
+func (ss *Session) digestOn(addr string) bool {
+	if p, ok := ss.Players[addr]; ok {
 		return p.Digest
 	}
-	p, err := ss.storedPlayer(addr)
+	p, err := ss.StoredPlayer(addr)
 	if err != nil {
-		ss.noteReadErr(err)
+		ss.NoteReadErr(err)
 		return false
 	}
 	return p.Digest
@@ -126,13 +126,13 @@ func (s *Server) runDigests(ctx context.Context) (int, error) {
 	sent := 0
 	seen := map[string]bool{}
 	for ctx.Err() == nil {
-		now := s.opts.Now()
-		due, err := s.digestPort().DueDigests(ctx, now, timerBatch)
+		now := s.Opts.Now()
+		due, err := s.DigestPort().DueDigests(ctx, now, TimerBatch)
 		if err != nil || len(due) == 0 {
 			return sent, err
 		}
-		if !s.inboxReadTo(due[len(due)-1].Due) {
-			if err := s.readInbox(ctx); err != nil {
+		if !s.InboxReadTo(due[len(due)-1].Due) {
+			if err := s.ReadInbox(ctx); err != nil {
 				return sent, err
 			}
 			continue
@@ -153,7 +153,7 @@ func (s *Server) runDigests(ctx context.Context) (int, error) {
 			}
 		}
 		if !progress {
-			s.log.Error("digests stay due after they were sent", "count", len(due), "first", due[0].Address)
+			s.Log.Error("digests stay due after they were sent", "count", len(due), "first", due[0].Address)
 			return sent, nil
 		}
 	}
@@ -169,16 +169,16 @@ func (s *Server) sendDigest(ctx context.Context, d archive.DigestDue, now time.T
 	games := 0
 	// the digest's seed seeds the Message-ID, so a repeat after a crash
 	// writes the same mail
-	return s.transact(ctx, digestCause(d.Address, d.Due, now), steps{
-		decide: func(ss *session, change *archive.Change) (verdict, error) {
-			var v verdict
+	return s.Transact(ctx, DigestCause(d.Address, d.Due, now), Steps{
+		Decide: func(ss *Session, change *archive.Change) (Verdict, error) {
+			var v Verdict
 			var err error
 			v, games, err = s.decideDigest(ss, change, d)
 			return v, err
 		},
-		committed: func(change archive.Change) {
+		Committed: func(change archive.Change) {
 			sent, _ := archive.WriteOf[archive.DigestsSent](&change)
-			s.log.Info("digest", "to", d.Address, "due", d.Due, "games", games, "next", sent[0].Next)
+			s.Log.Info("digest", "to", d.Address, "due", d.Due, "games", games, "next", sent[0].Next)
 		},
 	})
 }
@@ -188,70 +188,70 @@ func (s *Server) sendDigest(ctx context.Context, d archive.DigestDue, now time.T
 // game waits for the player (transact collects the games whose waiting
 // message it delivers), and how many games it lists. Nothing is to be
 // committed when the player's setting changed since d was read.
-func (s *Server) decideDigest(ss *session, change *archive.Change, d archive.DigestDue) (verdict, int, error) {
-	p, err := s.gamePort().Player(ss.ctx, d.Address)
+func (s *Server) decideDigest(ss *Session, change *archive.Change, d archive.DigestDue) (Verdict, int, error) {
+	p, err := s.GamePort().Player(ss.Ctx, d.Address)
 	if errors.Is(err, archive.ErrNotFound) {
-		return commitNothing, 0, nil
+		return CommitNothing, 0, nil
 	}
 	if err != nil {
-		return commitNothing, 0, err
+		return CommitNothing, 0, err
 	}
 	if !p.Digest || !p.DigestDue.Equal(d.Due) {
-		return commitNothing, 0, nil
+		return CommitNothing, 0, nil
 	}
-	next := zones.Next(p.DigestAt, s.storedZone(p.Address, p.DigestZone), ss.now)
+	next := zones.Next(p.DigestAt, s.storedZone(p.Address, p.DigestZone), ss.Now)
 	change.Writes = append(change.Writes, archive.DigestsSent{{Address: p.Address, Due: d.Due, Next: next}})
-	ss.lang = cmp.Or(p.Language, s.opts.DefaultLanguage)
-	gs, err := s.gamePort().GamesOf(ss.ctx, p.Address)
+	ss.Lang = cmp.Or(p.Language, s.Opts.DefaultLanguage)
+	gs, err := s.GamePort().GamesOf(ss.Ctx, p.Address)
 	if err != nil {
-		return commitNothing, 0, err
+		return CommitNothing, 0, err
 	}
-	var waiting []*table
+	var waiting []*Table
 	for _, g := range gs {
 		if g.Status != archive.Active {
 			continue
 		}
-		t, err := ss.table(g.ID)
+		t, err := ss.Table(g.ID)
 		if err != nil {
-			return commitNothing, 0, err
+			return CommitNothing, 0, err
 		}
-		if t.toMove() == sideOf(t.g, p.Address) {
+		if t.ToMove() == SideOf(t.G, p.Address) {
 			waiting = append(waiting, t)
 		}
 	}
 	if len(waiting) > 0 {
 		o, err := ss.digestMail(p, waiting)
 		if err != nil {
-			return commitNothing, 0, err
+			return CommitNothing, 0, err
 		}
 		if o != nil {
 			change.Outbox = []archive.OutboxMail{*o}
 		}
 	}
-	return commitCollected, len(waiting), nil // not composed: the digest is its one mail
+	return CommitCollected, len(waiting), nil // not composed: the digest is its one mail
 }
 
 // digestOrder sorts the games of a digest by urgency: timed games by the
 // player's deadline, earliest first, then untimed ones by how long the
 // player's move has been awaited, longest first, then by id.
-func (ss *session) digestOrder(ts []*table) {
+func (ss *Session) digestOrder(ts []*Table) {
 	type key struct {
 		deadline time.Time // zero for untimed
 		since    time.Time
 	}
-	keys := map[*table]key{}
+	keys := map[*Table]key{}
 	for _, t := range ts {
 		var k key
 		if st, err := t.clockState(); err == nil && st.Control.Timed() {
 			k.deadline, _ = st.Deadline()
 		}
-		k.since = t.g.StartedAt
-		if ps := t.g.Plies; len(ps) > 0 {
+		k.since = t.G.StartedAt
+		if ps := t.G.Plies; len(ps) > 0 {
 			k.since = ps[len(ps)-1].At
 		}
 		keys[t] = k
 	}
-	slices.SortStableFunc(ts, func(a, b *table) int {
+	slices.SortStableFunc(ts, func(a, b *Table) int {
 		ka, kb := keys[a], keys[b]
 		switch {
 		case ka.deadline.IsZero() != kb.deadline.IsZero():
@@ -264,7 +264,7 @@ func (ss *session) digestOrder(ts []*table) {
 		case !ka.since.Equal(kb.since):
 			return ka.since.Compare(kb.since)
 		}
-		return strings.Compare(a.g.ID, b.g.ID)
+		return strings.Compare(a.G.ID, b.G.ID)
 	})
 }
 
@@ -275,20 +275,20 @@ func (ss *session) digestOrder(ts []*table) {
 // first; the other games one line each with their tag, then a count when
 // even those do not fit into maxReplyText. nil when the mail cannot be
 // written (logged).
-func (ss *session) digestMail(p *archive.Player, ts []*table) (*archive.OutboxMail, error) {
-	s, lang, addr := ss.srv, ss.lang, p.Address
+func (ss *Session) digestMail(p *archive.Player, ts []*Table) (*archive.OutboxMail, error) {
+	s, lang, addr := ss.Srv, ss.Lang, p.Address
 	ss.digestOrder(ts)
 	var b strings.Builder
-	b.WriteString(tr(lang, "greeting") + "\n\n")
-	b.WriteString(tr(lang, "digest.intro", digestTime(lang, p.DigestAt, p.DigestZone)) + "\n\n")
+	b.WriteString(Tr(lang, "greeting") + "\n\n")
+	b.WriteString(Tr(lang, "digest.intro", digestTime(lang, p.DigestAt, p.DigestZone)) + "\n\n")
 	full := 0
 	for _, t := range ts {
 		entry := ss.digestEntry(addr, lang, t)
-		side := sideOf(t.g, addr)
-		msg := messageTo(t.g, side)
+		side := SideOf(t.G, addr)
+		msg := messageTo(t.G, side)
 		text := ""
 		if *msg != "" && !ss.messagesOff(addr) {
-			text = tr(lang, "message.heading", opponentOf(t.g, addr)) + "\n\n" + indent(*msg) + "\n\n"
+			text = Tr(lang, "message.heading", OpponentOf(t.G, addr)) + "\n\n" + Indent(*msg) + "\n\n"
 		}
 		if b.Len()+len(entry)+len(text) > maxDigestEntries {
 			break
@@ -296,71 +296,71 @@ func (ss *session) digestMail(p *archive.Player, ts []*table) (*archive.OutboxMa
 		b.WriteString(entry)
 		b.WriteString(text)
 		if *msg != "" {
-			*msg, t.changed = "", true
+			*msg, t.Changed = "", true
 		}
 		full++
 	}
 	if rest := ts[full:]; len(rest) > 0 {
-		b.WriteString(trn(lang, "digest.more", len(rest), len(rest)) + "\n")
+		b.WriteString(Trn(lang, "digest.more", len(rest), len(rest)) + "\n")
 		for i, t := range rest {
-			line := fmt.Sprintf("  [taflmail %s %s]  %s\n", t.g.ID, tokenOf(t.g, addr),
-				tr(lang, "digest.line", variantTitle(lang, t.v), opponentOf(t.g, addr), t.moveNumber()))
-			if b.Len()+len(line) > maxReplyText {
-				b.WriteString("  " + tr(lang, "digest.rest", len(rest)-i) + "\n")
+			line := fmt.Sprintf("  [taflmail %s %s]  %s\n", t.G.ID, TokenOf(t.G, addr),
+				Tr(lang, "digest.line", VariantTitle(lang, t.V), OpponentOf(t.G, addr), t.MoveNumber()))
+			if b.Len()+len(line) > MaxReplyText {
+				b.WriteString("  " + Tr(lang, "digest.rest", len(rest)-i) + "\n")
 				break
 			}
 			b.WriteString(line)
 		}
 		b.WriteString("\n")
 	}
-	b.WriteString(tr(lang, "signature") + "\n")
-	subject := tr(lang, "digest.subject", len(ts))
+	b.WriteString(Tr(lang, "signature") + "\n")
+	subject := Tr(lang, "digest.subject", len(ts))
 	if len(ts) == 1 {
-		subject = tr(lang, "digest.subject.one")
+		subject = Tr(lang, "digest.subject.one")
 	}
 	o := mailer.Outgoing{
-		MessageID: msgid.Reply(ss.cause.seed, 0, addr, "", "", s.opts.Domain),
-		From:      fmt.Sprintf("%s <%s>", s.opts.Name, s.opts.Address),
+		MessageID: msgid.Reply(ss.Cause.Seed, 0, addr, "", "", s.Opts.Domain),
+		From:      fmt.Sprintf("%s <%s>", s.Opts.Name, s.Opts.Address),
 		To:        []string{addr},
 		Subject:   subject,
 		Body:      b.String(),
 		Flowed:    true, // wrapped at 76, boards and tables as built (mailer.Preformatted)
-		Date:      ss.now,
-		Headers:   s.unsubscribeHeaders(addr, "notify each"), // the way out of the digest, without a key
+		Date:      ss.Now,
+		Headers:   s.UnsubscribeHeaders(addr, "notify each"), // the way out of the digest, without a key
 	}
-	o.Headers[loopHeader] = "digest"
+	o.Headers[LoopHeader] = "digest"
 	raw, err := o.Bytes()
 	if err != nil {
-		s.log.Warn("digest not sent: it cannot be written", "to", addr, "err", err)
+		s.Log.Warn("digest not sent: it cannot be written", "to", addr, "err", err)
 		return nil, nil
 	}
-	if len(raw) > maxReplyBytes {
+	if len(raw) > MaxReplyBytes {
 		// cannot happen while maxReplyText holds; never send it anyway
-		s.log.Error("digest not sent: it would exceed the limit", "to", addr, "bytes", len(raw))
+		s.Log.Error("digest not sent: it would exceed the limit", "to", addr, "bytes", len(raw))
 		return nil, nil
 	}
-	return &archive.OutboxMail{MessageID: o.MessageID, From: s.opts.Address, To: []string{addr}, Raw: raw}, nil
+	return &archive.OutboxMail{MessageID: o.MessageID, From: s.Opts.Address, To: []string{addr}, Raw: raw}, nil
 }
 
 // digestEntry is one game of addr's digest: the game's header and
 // players, the opponent's last ply, the clocks (or since when the move is
 // awaited), the board, whose move, and how to answer: the game's tag line
 // with addr's key and an example move.
-func (ss *session) digestEntry(addr, lang string, t *table) string {
+func (ss *Session) digestEntry(addr, lang string, t *Table) string {
 	var b strings.Builder
-	b.WriteString(tr(lang, "game.header", t.g.ID, variantTitle(lang, t.v)) + "\n")
-	b.WriteString(tr(lang, "game.players", t.g.Attackers, t.g.Defenders) + "\n\n")
-	if ps := t.g.Plies; len(ps) > 0 {
-		b.WriteString(tr(lang, "move.played", opponentOf(t.g, addr), ps[len(ps)-1].Move) + "\n")
+	b.WriteString(Tr(lang, "game.header", t.G.ID, VariantTitle(lang, t.V)) + "\n")
+	b.WriteString(Tr(lang, "game.players", t.G.Attackers, t.G.Defenders) + "\n\n")
+	if ps := t.G.Plies; len(ps) > 0 {
+		b.WriteString(Tr(lang, "move.played", OpponentOf(t.G, addr), ps[len(ps)-1].Move) + "\n")
 	} else {
-		b.WriteString(tr(lang, "digest.first") + "\n")
+		b.WriteString(Tr(lang, "digest.first") + "\n")
 	}
 	if c := ss.clocksText(lang, t); c != "" {
 		b.WriteString(c + "\n")
 	}
-	b.WriteString("\n" + t.board(lang) + "\n")
-	b.WriteString(tr(lang, "move.yours", t.moveNumber(), sideName(lang, t.toMove())) + "\n")
-	b.WriteString(tr(lang, "digest.answer") + "\n")
-	fmt.Fprintf(&b, "    [taflmail %s %s]\n    %s\n\n", t.g.ID, tokenOf(t.g, addr), exampleMove(t))
+	b.WriteString("\n" + t.Board(lang) + "\n")
+	b.WriteString(Tr(lang, "move.yours", t.MoveNumber(), SideName(lang, t.ToMove())) + "\n")
+	b.WriteString(Tr(lang, "digest.answer") + "\n")
+	fmt.Fprintf(&b, "    [taflmail %s %s]\n    %s\n\n", t.G.ID, TokenOf(t.G, addr), ExampleMove(t))
 	return b.String()
 }

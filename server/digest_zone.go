@@ -21,12 +21,12 @@ import (
 // for an abbreviation (zones.Abbreviation) it names the places that use
 // it and shows the command with the first; otherwise (a fixed offset such
 // as Etc/GMT-1) it asks for the place with a general example.
-func (ss *session) refuseFixedZone(name string, at int) error {
+func (ss *Session) refuseFixedZone(name string, at int) error {
 	if places := zones.Abbreviation(name); places != nil {
-		return ss.refuse("notify.zone.abbrev", clip(name), clockOfDay(at), places[0],
+		return ss.Refuse("notify.zone.abbrev", Clip(name), clockOfDay(at), places[0],
 			strings.ToUpper(strings.TrimRight(name, ".,;!")), strings.Join(places, ", "))
 	}
-	return ss.refuse("notify.zone.fixed", clip(name), clockOfDay(at))
+	return ss.Refuse("notify.zone.fixed", Clip(name), clockOfDay(at))
 }
 
 // storedZone returns the zone of a stored digest setting
@@ -39,7 +39,7 @@ func (s *Server) storedZone(addr, name string) *time.Location {
 	}
 	loc, err := time.LoadLocation(name)
 	if err != nil {
-		s.log.Warn("digest time zone unknown; UTC instead", "player", addr, "zone", name, "err", err)
+		s.Log.Warn("digest time zone unknown; UTC instead", "player", addr, "zone", name, "err", err)
 		return time.UTC
 	}
 	return loc
@@ -50,9 +50,9 @@ func (s *Server) storedZone(addr, name string) *time.Location {
 // Europe/Berlin)").
 func digestTime(lang string, at int, zone string) string {
 	if zone == "" {
-		return tr(lang, "digest.at.utc", clockOfDay(at))
+		return Tr(lang, "digest.at.utc", clockOfDay(at))
 	}
-	return tr(lang, "digest.at.zone", clockOfDay(at), zone)
+	return Tr(lang, "digest.at.zone", clockOfDay(at), zone)
 }
 
 // digestStamp writes the instant t in lang as date and time in the
@@ -63,5 +63,5 @@ func digestStamp(lang string, t time.Time, loc *time.Location, zone string) stri
 	if zone == "" {
 		return catalog.Instant(lang, t)
 	}
-	return t.In(loc).Format(tr(lang, "layout.zoned")) + " " + zone
+	return t.In(loc).Format(Tr(lang, "layout.zoned")) + " " + zone
 }

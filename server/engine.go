@@ -38,7 +38,7 @@ const defaultEngineLevel search.Level = 3
 const minEngineThink = 100 * time.Millisecond
 
 func init() {
-	helpLine(11, "help.engine")
+	HelpLine(11, "help.engine")
 }
 
 // engineSide returns the side the engine plays in g, or "" when g is a
@@ -47,7 +47,7 @@ func engineSide(g *archive.Game) string {
 	if g.EngineLevel <= 0 {
 		return ""
 	}
-	return sideOf(g, EngineAddress)
+	return SideOf(g, EngineAddress)
 }
 
 // newEngineGame handles "new <variant> with engine [level N] [as <side>]
@@ -61,77 +61,77 @@ func engineSide(g *archive.Game) string {
 // hour or already plays Options.EngineGames running games against the
 // engine, or the engine is fully booked (engineBooked). A level with a
 // person's address is refused too.
-func (ss *session) newEngineGame(c *grammar.NewGameCommand, v *engine.Variant) error {
+func (ss *Session) newEngineGame(c *grammar.NewGameCommand, v *engine.Variant) error {
 	level, given := defaultEngineLevel, hasLevel(c)
 	if given {
 		level = search.Level(c.Level)
 	}
 	if !c.Engine {
-		return ss.refuse("err.engine.nolevel")
+		return ss.Refuse("err.engine.nolevel")
 	}
-	limit := ss.srv.opts.EngineGames
+	limit := ss.Srv.Opts.EngineGames
 	if limit <= 0 {
-		return ss.refuse("err.engine.off")
+		return ss.Refuse("err.engine.off")
 	}
 	if given && !level.Valid() {
-		return ss.refuse("err.engine.level", c.Level, int(search.MinLevel), int(search.MaxLevel))
+		return ss.Refuse("err.engine.level", c.Level, int(search.MinLevel), int(search.MaxLevel))
 	}
 	if c.Rated {
 		// Ratings are between people (CORRESPONDENCE.md §7): the engine
 		// has no rating of its own, and its strength is set by its level,
 		// so such a game would say nothing of a player's.
-		return ss.refuse("err.engine.rated")
+		return ss.Refuse("err.engine.rated")
 	}
 	side := "attackers"
 	if c.Side != "" {
 		var ok bool
-		if side, ok = normalizeSide(c.Side); !ok {
-			return ss.refuse("err.badside", clip(c.Side))
+		if side, ok = NormalizeSide(c.Side); !ok {
+			return ss.Refuse("err.badside", Clip(c.Side))
 		}
 	}
 	if ss.startedEngineGame() {
-		return ss.refuse("err.engine.onemail")
+		return ss.Refuse("err.engine.onemail")
 	}
-	if err := ss.challengeLimit(); err != nil {
+	if err := ss.ChallengeLimit(); err != nil {
 		return err
 	}
-	running, err := ss.engineGamesOf(ss.from)
+	running, err := ss.engineGamesOf(ss.From)
 	if err != nil {
 		return err
 	}
 	if len(running) >= limit {
-		return ss.refusen("err.engine.games", len(running), len(running), strings.Join(running, ", "), limit)
+		return ss.Refusen("err.engine.games", len(running), len(running), strings.Join(running, ", "), limit)
 	}
 	if err := ss.engineBooked(level); err != nil {
 		return err
 	}
-	t, err := ss.createGame(v, EngineAddress, side)
+	t, err := ss.CreateGame(v, EngineAddress, side)
 	if err != nil {
 		return err
 	}
-	t.g.EngineLevel = int(level)
-	t.g.Status = archive.Active
-	t.g.StartedAt = ss.now // the first mover's clock starts (CORRESPONDENCE.md §2.1)
+	t.G.EngineLevel = int(level)
+	t.G.Status = archive.Active
+	t.G.StartedAt = ss.Now // the first mover's clock starts (CORRESPONDENCE.md §2.1)
 	if side == "attackers" {
-		t.g.DefenderToken = "" // the engine's side has no key: nobody can act for it
+		t.G.DefenderToken = "" // the engine's side has no key: nobody can act for it
 	} else {
-		t.g.AttackerToken = ""
+		t.G.AttackerToken = ""
 	}
 	tc := newGameControl(c)
 	if tc.Timed() {
-		t.g.TimeControl = tc.String()
+		t.G.TimeControl = tc.String()
 	}
 	// its own mail, with its board and key, whatever else the mail
 	// starts (startNote); showPosition finds that note
-	ss.addSection(ss.startNote(ss.from, ss.lang, t), tr(ss.lang, "engine.started", variantTitle(ss.lang, v), int(level), sideName(ss.lang, side))+"\n"+ss.srv.clockTerms(ss.lang, tc))
-	ss.showPosition(t)
+	ss.AddSection(ss.StartNote(ss.From, ss.Lang, t), Tr(ss.Lang, "engine.started", VariantTitle(ss.Lang, v), int(level), SideName(ss.Lang, side))+"\n"+ss.Srv.clockTerms(ss.Lang, tc))
+	ss.ShowPosition(t)
 	return nil
 }
 
-// takeChallenge plays a new command that names the engine, or a level,
+// TakeChallenge plays a new command that names the engine, or a level,
 // as a game against the engine (newEngineGame), the engineModule's
 // challengeTaker (module.go).
-func (engineModule) takeChallenge(ss *session, c *grammar.NewGameCommand, v *engine.Variant) (bool, error) {
+func (engineModule) TakeChallenge(ss *Session, c *grammar.NewGameCommand, v *engine.Variant) (bool, error) {
 	if !c.Engine && !hasLevel(c) {
 		return false, nil
 	}
@@ -151,8 +151,8 @@ func hasLevel(c *grammar.NewGameCommand) bool {
 
 // engineGamesOf returns the ids of the running games addr plays against
 // the engine, those this mail starts included.
-func (ss *session) engineGamesOf(addr string) ([]string, error) {
-	gs, err := ss.srv.gamePort().GamesOf(ss.ctx, addr)
+func (ss *Session) engineGamesOf(addr string) ([]string, error) {
+	gs, err := ss.Srv.GamePort().GamesOf(ss.Ctx, addr)
 	if err != nil {
 		return nil, err
 	}
@@ -162,9 +162,9 @@ func (ss *session) engineGamesOf(addr string) ([]string, error) {
 			ids = append(ids, g.ID)
 		}
 	}
-	for _, t := range ss.tables {
-		if t.changed && t.g.Version == 0 && t.g.Status == archive.Active && engineSide(t.g) != "" && sideOf(t.g, addr) != "" {
-			ids = append(ids, t.g.ID)
+	for _, t := range ss.Tables {
+		if t.Changed && t.G.Version == 0 && t.G.Status == archive.Active && engineSide(t.G) != "" && SideOf(t.G, addr) != "" {
+			ids = append(ids, t.G.ID)
 		}
 	}
 	return ids, nil
@@ -172,9 +172,9 @@ func (ss *session) engineGamesOf(addr string) ([]string, error) {
 
 // startedEngineGame reports whether this mail has started a game against
 // the engine already.
-func (ss *session) startedEngineGame() bool {
-	for _, t := range ss.tables {
-		if t.changed && t.g.Version == 0 && engineSide(t.g) != "" {
+func (ss *Session) startedEngineGame() bool {
+	for _, t := range ss.Tables {
+		if t.Changed && t.G.Version == 0 && engineSide(t.G) != "" {
 			return true
 		}
 	}
@@ -195,30 +195,30 @@ const engineServeWindow = 5 * time.Minute
 // engineServeWindow. Games at higher levels do not count against a lower
 // one, so expensive games never crowd out cheap ones, and the fair order
 // of the engine's turns (engineturn) serves the cheap ones first.
-func (ss *session) engineBooked(level search.Level) error {
-	levels, err := ss.srv.enginePort().EngineGames(ss.ctx)
+func (ss *Session) engineBooked(level search.Level) error {
+	levels, err := ss.Srv.EnginePort().EngineGames(ss.Ctx)
 	if err != nil {
 		return err
 	}
-	if max := ss.srv.opts.EngineMaxGames; max > 0 {
+	if max := ss.Srv.Opts.EngineMaxGames; max > 0 {
 		total := 0
 		for _, n := range levels {
 			total += n
 		}
 		if total >= max {
-			return ss.refusen("err.engine.cap", total, total)
+			return ss.Refusen("err.engine.cap", total, total)
 		}
 		return nil
 	}
-	need, games := ss.srv.levelThink(level), 0
+	need, games := ss.Srv.levelThink(level), 0
 	for l, n := range levels {
 		if search.Level(l) <= level {
-			need += time.Duration(n) * ss.srv.levelThink(search.Level(l))
+			need += time.Duration(n) * ss.Srv.levelThink(search.Level(l))
 			games += n
 		}
 	}
-	if need > time.Duration(ss.srv.opts.EngineSearches)*engineServeWindow {
-		return ss.refusen("err.engine.busy", games, int(level), games, int(level))
+	if need > time.Duration(ss.Srv.Opts.EngineSearches)*engineServeWindow {
+		return ss.Refusen("err.engine.busy", games, int(level), games, int(level))
 	}
 	return nil
 }
@@ -243,9 +243,9 @@ type engineTask struct {
 // second one in the same turn after a refusal, while the plan
 // recomputed for any later change of the game replaces the pending
 // answer rather than adding one.
-func engineTaskOf(t *table, st *clock.State, stored bool) (engineTask, bool) {
-	side := engineSide(t.g)
-	if side == "" || t.g.Status != archive.Active {
+func engineTaskOf(t *Table, st *clock.State, stored bool) (engineTask, bool) {
+	side := engineSide(t.G)
+	if side == "" || t.G.Status != archive.Active {
 		return engineTask{}, false
 	}
 	es := engine.Attackers
@@ -254,10 +254,10 @@ func engineTaskOf(t *table, st *clock.State, stored bool) (engineTask, bool) {
 	}
 	task := engineTask{side: es, ply: st.Ply + 1, due: st.Since}
 	switch {
-	case t.toMove() == side:
+	case t.ToMove() == side:
 		task.key = fmt.Sprintf("ply %d engine", task.ply)
-	case t.g.DrawOfferBy != "" && t.g.DrawOfferBy != side:
-		version := t.g.Version
+	case t.G.DrawOfferBy != "" && t.G.DrawOfferBy != side:
+		version := t.G.Version
 		if !stored {
 			version++ // archive.Store.Commit bumps it by one
 		}
@@ -267,7 +267,7 @@ func engineTaskOf(t *table, st *clock.State, stored bool) (engineTask, bool) {
 		return engineTask{}, false
 	}
 	if task.due.IsZero() {
-		task.due = t.g.StartedAt
+		task.due = t.G.StartedAt
 	}
 	return task, true
 }
@@ -277,7 +277,7 @@ func engineTaskOf(t *table, st *clock.State, stored bool) (engineTask, bool) {
 // it is the engine's ply: then it is the game's only timer, since the
 // engine is reminded of nothing and its clock is charged when it plays
 // (engineTimes), not by a deadline timer.
-func engineTimer(t *table, st *clock.State) (x archive.Timer, move, ok bool) {
+func engineTimer(t *Table, st *clock.State) (x archive.Timer, move, ok bool) {
 	task, ok := engineTaskOf(t, st, false)
 	if !ok {
 		return archive.Timer{}, false, false
@@ -286,9 +286,9 @@ func engineTimer(t *table, st *clock.State) (x archive.Timer, move, ok bool) {
 }
 
 // engineToMove reports whether the engine is to move in t.
-func engineToMove(t *table) bool {
-	side := engineSide(t.g)
-	return side != "" && t.toMove() == side
+func engineToMove(t *Table) bool {
+	side := engineSide(t.G)
+	return side != "" && t.ToMove() == side
 }
 
 // engineThought is a finished search of the engine: the position it
@@ -311,18 +311,18 @@ type engineThought struct {
 // pending for the next RunTimers.
 func (s *Server) startEngine(ctx context.Context, tm archive.Timer) {
 	ref := archive.TimerRef{GameID: tm.GameID, Key: tm.Key}
-	if !s.engine.Claim(ref) {
+	if !s.Engine.Claim(ref) {
 		return
 	}
 	t, err := s.queuedTurnOf(ctx, tm)
 	if err != nil {
 		if ctx.Err() == nil {
-			s.log.Warn("engine turn not queued: it is tried again", "game", tm.GameID, "timer", tm.Key, "err", err)
+			s.Log.Warn("engine turn not queued: it is tried again", "game", tm.GameID, "timer", tm.Key, "err", err)
 		}
-		s.engine.Done(ref, false)
+		s.Engine.Done(ref, false)
 		return
 	}
-	s.engine.Start(t)
+	s.Engine.Start(t)
 }
 
 // queuedTurnOf returns the turn of timer tm as the engine's queue orders
@@ -332,14 +332,14 @@ func (s *Server) startEngine(ctx context.Context, tm archive.Timer) {
 // to read the game is returned.
 func (s *Server) queuedTurnOf(ctx context.Context, tm archive.Timer) (*engineturn.Turn, error) {
 	t := &engineturn.Turn{Ctx: ctx, Timer: tm, Level: search.MaxLevel}
-	g, err := s.gamePort().Game(ctx, tm.GameID)
+	g, err := s.GamePort().Game(ctx, tm.GameID)
 	if errors.Is(err, archive.ErrNotFound) {
 		return t, nil
 	}
 	if err != nil {
 		return nil, err
 	}
-	t.Player = opponentOf(g, EngineAddress)
+	t.Player = OpponentOf(g, EngineAddress)
 	if l := search.Level(g.EngineLevel); l.Valid() {
 		t.Level = l
 	}
@@ -370,20 +370,20 @@ func (s *Server) engineTurn(ctx context.Context, tm archive.Timer, release func(
 	}
 	var perm *engineFailure
 	if errors.As(err, &perm) {
-		s.log.Error("engine turn failed: parked until a restart", "game", tm.GameID, "timer", tm.Key, "err", err)
+		s.Log.Error("engine turn failed: parked until a restart", "game", tm.GameID, "timer", tm.Key, "err", err)
 		return true
 	}
 	if err != nil {
-		s.log.Warn("engine turn failed: it is tried again", "game", tm.GameID, "timer", tm.Key, "err", err)
+		s.Log.Warn("engine turn failed: it is tried again", "game", tm.GameID, "timer", tm.Key, "err", err)
 		return false
 	}
 	if err := s.engineCommit(ctx, tm, th); err != nil {
 		var perm *engineFailure
 		if errors.As(err, &perm) {
-			s.log.Error("engine turn failed: parked until a restart", "game", tm.GameID, "timer", tm.Key, "err", err)
+			s.Log.Error("engine turn failed: parked until a restart", "game", tm.GameID, "timer", tm.Key, "err", err)
 			return true
 		}
-		s.log.Warn("engine reply not committed: it is tried again", "game", tm.GameID, "timer", tm.Key, "err", err)
+		s.Log.Warn("engine reply not committed: it is tried again", "game", tm.GameID, "timer", tm.Key, "err", err)
 	}
 	return false
 }
@@ -399,14 +399,14 @@ func (e *engineFailure) Unwrap() error { return e.err }
 // engine. It returns nil when the timer is stale (the game no longer
 // waits for it); then nothing is searched.
 func (s *Server) engineThink(ctx context.Context, tm archive.Timer) (*engineThought, error) {
-	g, err := s.gamePort().Game(ctx, tm.GameID)
+	g, err := s.GamePort().Game(ctx, tm.GameID)
 	if errors.Is(err, archive.ErrNotFound) {
 		return nil, &engineFailure{fmt.Errorf("timer %s of game %s: no such game", tm.Key, tm.GameID)}
 	}
 	if err != nil {
 		return nil, err
 	}
-	t, err := load(g)
+	t, err := Load(g)
 	if err != nil {
 		return nil, &engineFailure{err}
 	}
@@ -418,24 +418,24 @@ func (s *Server) engineThink(ctx context.Context, tm archive.Timer) (*engineThou
 	if !ok || task.key != tm.Key {
 		return nil, nil
 	}
-	level := search.Level(t.g.EngineLevel)
+	level := search.Level(t.G.EngineLevel)
 	if !level.Valid() {
-		return nil, &engineFailure{fmt.Errorf("game %s: engine level %d", t.g.ID, t.g.EngineLevel)}
+		return nil, &engineFailure{fmt.Errorf("game %s: engine level %d", t.G.ID, t.G.EngineLevel)}
 	}
 	lim := level.Limits(s.engineThinkTime(level, t, st, task))
 	start := time.Now()
-	r, err := s.engineSearch(ctx, t.pos, level, lim)
+	r, err := s.engineSearch(ctx, t.Pos, level, lim)
 	elapsed := time.Since(start)
-	s.opts.Observer.EngineThought(elapsed)
+	s.Opts.Observer.EngineThought(elapsed)
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
 		return nil, &engineFailure{err}
 	}
-	s.log.Info("engine searched", "game", t.g.ID, "timer", tm.Key, "level", int(level), "move", r.Move.String(),
+	s.Log.Info("engine searched", "game", t.G.ID, "timer", tm.Key, "level", int(level), "move", r.Move.String(),
 		"score", r.Score.String(), "depth", r.Depth, "nodes", r.Nodes, "elapsed", elapsed)
-	return &engineThought{posKey: t.pos.Key(), plies: len(t.g.Plies), result: r, elapsed: elapsed}, nil
+	return &engineThought{posKey: t.Pos.Key(), plies: len(t.G.Plies), result: r, elapsed: elapsed}, nil
 }
 
 // engineThinkTime is the engine's think time for one ply at level:
@@ -443,9 +443,9 @@ func (s *Server) engineThink(ctx context.Context, tm archive.Timer) (*engineThou
 // search's level table below (docs/engine.md), and in a timed game at
 // most a twentieth of the engine's remaining time (never below
 // minEngineThink), so that the engine does not lose on time.
-func (s *Server) engineThinkTime(level search.Level, t *table, st *clock.State, task engineTask) time.Duration {
+func (s *Server) engineThinkTime(level search.Level, t *Table, st *clock.State, task engineTask) time.Duration {
 	think := s.levelThink(level)
-	if !task.draw && control(t.g).Timed() {
+	if !task.draw && control(t.G).Timed() {
 		think = min(think, max(st.Remaining(task.side, task.due)/20, minEngineThink))
 	}
 	return max(think, time.Millisecond)
@@ -457,18 +457,18 @@ func (s *Server) engineThinkTime(level search.Level, t *table, st *clock.State, 
 // 1 ms).
 func (s *Server) levelThink(level search.Level) time.Duration {
 	ratio := float64(level.Spec().Think) / float64(search.MaxLevel.Spec().Think)
-	return max(time.Duration(math.Round(ratio*float64(s.opts.EngineThink))), time.Millisecond)
+	return max(time.Duration(math.Round(ratio*float64(s.Opts.EngineThink))), time.Millisecond)
 }
 
 // engineSearch runs one search: a new search.Searcher of the level's
 // evaluation with a table of Options.EngineTableBytes, or the tests'
 // replacement (Options.engineSearch).
 func (s *Server) engineSearch(ctx context.Context, pos *engine.Position, level search.Level, lim search.Limits) (search.Result, error) {
-	if s.opts.engineSearch != nil {
-		return s.opts.engineSearch(ctx, pos, level, lim)
+	if s.Opts.EngineSearch != nil {
+		return s.Opts.EngineSearch(ctx, pos, level, lim)
 	}
 	o := level.Options()
-	o.TableBytes = s.opts.EngineTableBytes
+	o.TableBytes = s.Opts.EngineTableBytes
 	return search.New(o).Search(ctx, pos, lim)
 }
 
@@ -482,15 +482,15 @@ func (s *Server) engineCommit(ctx context.Context, tm archive.Timer, th *engineT
 	var acted bool
 	// the timer's seed seeds the replies' Message-IDs, so a repeat after
 	// a crash writes the same mails
-	_, err := s.transact(ctx, engineCause(tm), steps{
-		decide: func(ss *session, change *archive.Change) (verdict, error) {
-			var v verdict
+	_, err := s.Transact(ctx, EngineCause(tm), Steps{
+		Decide: func(ss *Session, change *archive.Change) (Verdict, error) {
+			var v Verdict
 			var err error
 			v, acted, err = s.decideEngine(ss, change, tm, th)
 			return v, err
 		},
-		committed: func(change archive.Change) {
-			s.log.Info("engine replied", "game", tm.GameID, "timer", tm.Key, "acted", acted, "replies", len(change.Outbox))
+		Committed: func(change archive.Change) {
+			s.Log.Info("engine replied", "game", tm.GameID, "timer", tm.Key, "acted", acted, "replies", len(change.Outbox))
 		},
 	})
 	return err
@@ -502,40 +502,40 @@ func (s *Server) engineCommit(ctx context.Context, tm archive.Timer, th *engineT
 // acts, which it reports. When the game no longer waits for tm, or th
 // searched another position (or is nil), the change only recomputes the
 // game's timers: a new engine timer then searches again.
-func (s *Server) decideEngine(ss *session, change *archive.Change, tm archive.Timer, th *engineThought) (verdict, bool, error) {
-	ss.lang = s.opts.DefaultLanguage
-	t, err := ss.table(tm.GameID)
-	var r *refusal
+func (s *Server) decideEngine(ss *Session, change *archive.Change, tm archive.Timer, th *engineThought) (Verdict, bool, error) {
+	ss.Lang = s.Opts.DefaultLanguage
+	t, err := ss.Table(tm.GameID)
+	var r *Refusal
 	if errors.As(err, &r) {
 		err = &engineFailure{fmt.Errorf("timer %s of game %s: no such game", tm.Key, tm.GameID)}
 	}
 	if err != nil {
-		return commitNothing, false, err
+		return CommitNothing, false, err
 	}
-	if t.g.Status != archive.Active {
-		return commitNothing, false, nil // its end dropped the game's timers
+	if t.G.Status != archive.Active {
+		return CommitNothing, false, nil // its end dropped the game's timers
 	}
 	st, err := t.clockState()
 	if err != nil {
-		return commitNothing, false, &engineFailure{err}
+		return CommitNothing, false, &engineFailure{err}
 	}
-	t.changed = true // written back: its version guards the reply, its thread the mails
+	t.Changed = true // written back: its version guards the reply, its thread the mails
 	task, ok := engineTaskOf(t, st, true)
-	acted := ok && task.key == tm.Key && th != nil && th.posKey == t.pos.Key() && th.plies == len(t.g.Plies)
+	acted := ok && task.key == tm.Key && th != nil && th.posKey == t.Pos.Key() && th.plies == len(t.G.Plies)
 	if acted {
 		if !task.draw {
 			// the player's reply held for this ply: the engine's mail
 			// takes its place when it is still unsent (engine_hold.go)
 			if change.Replace, err = ss.takeHeld(t, tm.Key); err != nil {
-				return commitNothing, false, err
+				return CommitNothing, false, err
 			}
 		}
 		if err := ss.engineReply(t, st, task, th); err != nil {
-			return commitNothing, false, &engineFailure{err}
+			return CommitNothing, false, &engineFailure{err}
 		}
 		change.Writes = append(change.Writes, archive.FiredTimers{{GameID: tm.GameID, Key: tm.Key}})
 	}
-	return commitReplies, acted, nil
+	return CommitReplies, acted, nil
 }
 
 // engineReply carries out the engine's reply to task in t after its
@@ -546,41 +546,41 @@ func (s *Server) decideEngine(ss *session, change *archive.Change, tm archive.Ti
 // (the search's score negated). The player gets the reply with the
 // board, the clocks and, at the end, the record. It never offers a draw
 // itself.
-func (ss *session) engineReply(t *table, st *clock.State, task engineTask, th *engineThought) error {
-	human := opponentOf(t.g, EngineAddress)
+func (ss *Session) engineReply(t *Table, st *clock.State, task engineTask, th *engineThought) error {
+	human := OpponentOf(t.G, EngineAddress)
 	r := th.result
-	offered := t.g.DrawOfferBy != "" && t.g.DrawOfferBy != task.side.String()
+	offered := t.G.DrawOfferBy != "" && t.G.DrawOfferBy != task.side.String()
 	if task.draw {
 		r.Score = -r.Score // the search was from the player's side
 	}
 	switch {
 	case offered && search.AcceptDraw(r):
-		t.g.Status = archive.Finished
-		t.g.Result = "draw"
-		t.g.Reason = "draw agreed"
-		t.g.DrawOfferBy = ""
-		ss.tell(human, t, func(lang string) string { return tr(lang, "engine.draw.accepted") })
+		t.G.Status = archive.Finished
+		t.G.Result = "draw"
+		t.G.Reason = "draw agreed"
+		t.G.DrawOfferBy = ""
+		ss.Tell(human, t, func(lang string) string { return Tr(lang, "engine.draw.accepted") })
 	case task.draw:
-		t.g.DrawOfferBy = ""
-		ss.tell(human, t, func(lang string) string { return tr(lang, "engine.draw.declined") })
+		t.G.DrawOfferBy = ""
+		ss.Tell(human, t, func(lang string) string { return Tr(lang, "engine.draw.declined") })
 	case search.Resign(r):
-		t.g.Status = archive.Finished
-		t.g.Result = task.side.Opponent().String()
-		t.g.Reason = "resignation"
-		t.g.DrawOfferBy = ""
-		ss.tell(human, t, func(lang string) string { return tr(lang, "engine.resigns") })
+		t.G.Status = archive.Finished
+		t.G.Result = task.side.Opponent().String()
+		t.G.Reason = "resignation"
+		t.G.DrawOfferBy = ""
+		ss.Tell(human, t, func(lang string) string { return Tr(lang, "engine.resigns") })
 	default:
 		if offered {
-			t.g.DrawOfferBy = ""
-			ss.tell(human, t, func(lang string) string { return tr(lang, "engine.draw.declined") })
+			t.G.DrawOfferBy = ""
+			ss.Tell(human, t, func(lang string) string { return Tr(lang, "engine.draw.declined") })
 		}
-		at, avail := engineTimes(task.due, ss.now, th.elapsed)
+		at, avail := engineTimes(task.due, ss.Now, th.elapsed)
 		if to := st.TimeoutAt(at); to != nil {
 			// its clock ran out while it thought (a control too short
 			// for its think time): lost on time like any player
-			ss.finishOnTime(t, to, ss.now)
-			ss.tell(human, t, func(lang string) string {
-				return tr(lang, "timeout.told", sideName(lang, to.Side.String()), lastInTime(lang, to.Deadline))
+			ss.finishOnTime(t, to, ss.Now)
+			ss.Tell(human, t, func(lang string) string {
+				return Tr(lang, "timeout.told", SideName(lang, to.Side.String()), lastInTime(lang, to.Deadline))
 			})
 			break
 		}
@@ -588,7 +588,7 @@ func (ss *session) engineReply(t *table, st *clock.State, task engineTask, th *e
 			return err
 		}
 	}
-	ss.showPosition(t)
+	ss.ShowPosition(t)
 	return nil
 }
 
@@ -596,35 +596,35 @@ func (ss *session) engineReply(t *table, st *clock.State, task engineTask, th *e
 // path, as a player's move is played (cmd_move.go), arriving at at, and
 // then, as after a player's move (afterPly), plays the player's
 // conditional answer to it or cancels the player's conditional moves.
-func (ss *session) enginePly(t *table, m engine.Move, at, avail time.Time) error {
-	king, _ := t.pos.King()
-	next := t.pos.Clone()
+func (ss *Session) enginePly(t *Table, m engine.Move, at, avail time.Time) error {
+	king, _ := t.Pos.King()
+	next := t.Pos.Clone()
 	r, err := next.Play(m)
 	if err != nil {
-		return fmt.Errorf("game %s: the engine's move %s: %w", t.g.ID, m, err)
+		return fmt.Errorf("game %s: the engine's move %s: %w", t.G.ID, m, err)
 	}
-	t.pos = next
-	t.last = &r
-	t.newPlies = append(t.newPlies, archive.Ply{N: t.g.PlyCount + len(t.newPlies) + 1, Move: plyText(r, king), At: at, Avail: avail})
+	t.Pos = next
+	t.Last = &r
+	t.NewPlies = append(t.NewPlies, archive.Ply{N: t.G.PlyCount + len(t.NewPlies) + 1, Move: PlyText(r, king), At: at, Avail: avail})
 	if o := r.Outcome; o.Over() {
-		t.g.Status = archive.Finished
-		t.g.Result = o.Result.String()
-		t.g.Reason = o.Reason.String()
+		t.G.Status = archive.Finished
+		t.G.Result = o.Result.String()
+		t.G.Reason = o.Reason.String()
 	}
-	human := opponentOf(t.g, EngineAddress)
-	ss.tell(human, t, func(lang string) string {
-		s := tr(lang, "engine.played", plyText(r, king))
+	human := OpponentOf(t.G, EngineAddress)
+	ss.Tell(human, t, func(lang string) string {
+		s := Tr(lang, "engine.played", PlyText(r, king))
 		if len(r.Captures) > 0 {
-			s += " " + tr(lang, "move.captures", capturedText(lang, r.Captures))
+			s += " " + Tr(lang, "move.captures", CapturedText(lang, r.Captures))
 		}
 		return s
 	})
 	// the player's conditional moves answer the engine's ply as any
 	// opponent's (conditions.go): ss.from names the mover there
-	from := ss.from
-	ss.from = EngineAddress
-	defer func() { ss.from = from }()
-	return ss.afterPly(t)
+	from := ss.From
+	ss.From = EngineAddress
+	defer func() { ss.From = from }()
+	return ss.AfterPly(t)
 }
 
 // engineTimes returns when the engine's ply arrives and, when that is
@@ -641,7 +641,7 @@ func engineTimes(due, now time.Time, elapsed time.Duration) (at, avail time.Time
 	if at.After(now) {
 		at = now
 	}
-	if now.Sub(at) >= availSlack {
+	if now.Sub(at) >= AvailSlack {
 		avail = now
 	}
 	return at, avail

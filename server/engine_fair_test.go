@@ -25,7 +25,7 @@ func TestEngineQuickSlot(t *testing.T) {
 	h := newEngineHarness(t)
 	hold := make(chan struct{})
 	holding := make(chan struct{}, 4)
-	h.srv.opts.engineSearch = func(ctx context.Context, pos *engine.Position, l search.Level, lim search.Limits) (search.Result, error) {
+	h.srv.Opts.EngineSearch = func(ctx context.Context, pos *engine.Position, l search.Level, lim search.Limits) (search.Result, error) {
 		if l == 5 {
 			holding <- struct{}{}
 			select {
@@ -62,7 +62,7 @@ func TestEngineQuickSlot(t *testing.T) {
 		}
 	}
 	close(hold)
-	h.srv.engine.Wait()
+	h.srv.Engine.Wait()
 	for _, id := range []string{"HIGH00", "HIGH01", "HIGH02"} {
 		if n := plyCount(t, h, id); n != 1 {
 			t.Errorf("game %s has %d plies after its search was let go, want 1", id, n)
@@ -76,7 +76,7 @@ func seedEngineTurnOf(tb testing.TB, srv *Server, store *archive.Store, id, play
 	tb.Helper()
 	g := &archive.Game{ID: id, Variant: "brandubh", Status: archive.Active, Attackers: EngineAddress, Defenders: player,
 		Challenger: player, DefenderToken: "d000000000", EngineLevel: int(level), StartedAt: now, CreatedAt: now}
-	t, err := load(g)
+	t, err := Load(g)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -106,7 +106,7 @@ func TestEngineOneGamePerMail(t *testing.T) {
 	for _, m := range sent {
 		text.WriteString(m.msg.Text)
 	}
-	if n := strings.Count(text.String(), tr(english, "err.engine.onemail")); n != 2 {
+	if n := strings.Count(text.String(), Tr(English, "err.engine.onemail")); n != 2 {
 		t.Errorf("the replies give the reason %d times, want 2 (for the second and third line):\n%s", n, text.String())
 	}
 	// the next mail may start the next game
@@ -122,18 +122,18 @@ func TestEngineOneGamePerMail(t *testing.T) {
 // 5, never for level 1. Refusals say why, and a finished game makes room.
 func TestEngineGlobalCap(t *testing.T) {
 	h := newEngineHarness(t)
-	h.srv.opts.EngineMaxGames = 2
+	h.srv.Opts.EngineMaxGames = 2
 	startEngineGame(t, h, "new brandubh with engine")
 	if sent := h.deliver(bob, "x", "new brandubh with engine level 1", nil); !strings.Contains(to(t, sent, bob).Text, "starts now") {
 		t.Fatalf("bob's game under a cap of 2 was refused:\n%s", texts(sent))
 	}
 	sent := h.deliver("carol@player.test", "x", "new brandubh with engine", nil)
-	mustContain(t, "carol's refusal", to(t, sent, "carol@player.test").Text, tr(english, "err.engine.cap", 2))
+	mustContain(t, "carol's refusal", to(t, sent, "carol@player.test").Text, Tr(English, "err.engine.cap", 2))
 
 	// automatic: 100 s at level 5 on one search slot, 300 s in all: three
 	// level-5 games
 	a := newEngineHarness(t)
-	a.srv.opts.EngineThink = 100 * time.Second
+	a.srv.Opts.EngineThink = 100 * time.Second
 	if got := a.srv.levelThink(5); got != 100*time.Second || engineServeWindow != 5*time.Minute {
 		t.Fatalf("level 5 thinks %v in a window of %v; the test wants 100 s and 5 min", got, engineServeWindow)
 	}
@@ -149,7 +149,7 @@ func TestEngineGlobalCap(t *testing.T) {
 		}
 	}
 	sent = a.deliver("p3@flood.test", "x", "new brandubh with engine level 5", nil)
-	mustContain(t, "the fourth level-5 game's refusal", to(t, sent, "p3@flood.test").Text, tr(english, "err.engine.busy", 5, 3, 5))
+	mustContain(t, "the fourth level-5 game's refusal", to(t, sent, "p3@flood.test").Text, Tr(English, "err.engine.busy", 5, 3, 5))
 	a.replyTo("p0@flood.test", first, "resign")
 	if sent := a.deliver("p3@flood.test", "x", "new brandubh with engine level 5", nil); !strings.Contains(to(t, sent, "p3@flood.test").Text, "starts now") {
 		t.Errorf("after a level-5 game ended the next is refused:\n%s", texts(sent))
@@ -162,5 +162,5 @@ func TestEngineGlobalCap(t *testing.T) {
 		}
 	}
 	sent = a.deliver("p4@flood.test", "x", "neu brandubh mit engine stufe 5", nil)
-	mustContain(t, "German refusal", to(t, sent, "p4@flood.test").Text, tr(german, "err.engine.busy", 5, 5, 5))
+	mustContain(t, "German refusal", to(t, sent, "p4@flood.test").Text, Tr(German, "err.engine.busy", 5, 5, 5))
 }

@@ -31,15 +31,15 @@ import (
 // (module.go).
 type engineModule struct{}
 
-func (engineModule) name() string { return "engine" }
+func (engineModule) Name() string { return "engine" }
 
-// install makes the runner of the engine's turns (engine.go), which plays
+// Install makes the runner of the engine's turns (engine.go), which plays
 // each through enginePlayer.
-func (engineModule) install(s *Server) {
-	s.engine = engineturn.New(s.opts.EngineSearches, enginePlayer{s})
+func (engineModule) Install(s *Server) {
+	s.Engine = engineturn.New(s.Opts.EngineSearches, enginePlayer{s})
 }
 
-func (engineModule) delayReply(ss *session, n *note) (key, carry string) { return ss.engineHold(n) }
+func (engineModule) DelayReply(ss *Session, n *Note) (key, carry string) { return ss.engineHold(n) }
 
 // engineHold returns the key of the engine timer the mail of note n
 // waits for (engineTaskOf) and the text the engine's reply then repeats;
@@ -48,13 +48,13 @@ func (engineModule) delayReply(ss *session, n *note) (key, carry string) { retur
 // session changed and that leaves the engine to move, at a level whose
 // think time (levelThink) is shorter than Options.EngineReplyHold. The
 // text is n's sections but the one saying whose move it is.
-func (ss *session) engineHold(n *note) (key, carry string) {
-	t, hold := n.game, ss.srv.opts.EngineReplyHold
-	if hold <= 0 || t == nil || !t.changed || t.g.Status != archive.Active || !engineToMove(t) || n.to != opponentOf(t.g, EngineAddress) {
+func (ss *Session) engineHold(n *Note) (key, carry string) {
+	t, hold := n.Game, ss.Srv.Opts.EngineReplyHold
+	if hold <= 0 || t == nil || !t.Changed || t.G.Status != archive.Active || !engineToMove(t) || n.To != OpponentOf(t.G, EngineAddress) {
 		return "", ""
 	}
-	level := search.Level(t.g.EngineLevel)
-	if !level.Valid() || ss.srv.levelThink(level) >= hold {
+	level := search.Level(t.G.EngineLevel)
+	if !level.Valid() || ss.Srv.levelThink(level) >= hold {
 		return "", ""
 	}
 	st, err := t.clockState()
@@ -65,9 +65,9 @@ func (ss *session) engineHold(n *note) (key, carry string) {
 	if !ok || task.draw {
 		return "", ""
 	}
-	status := statusText(n.lang, t, n.to)
+	status := StatusText(n.Lang, t, n.To)
 	var kept []string
-	for _, s := range n.sections {
+	for _, s := range n.Sections {
 		if s != status {
 			kept = append(kept, strings.TrimRight(s, "\n"))
 		}
@@ -82,8 +82,8 @@ func (ss *session) engineHold(n *note) (key, carry string) {
 // place of (sent, being sent, or never held). Only a failed read is an
 // error. If a sender claims the mail before the commit, the commit fails
 // with archive.ErrConflict and the reply is decided again.
-func (ss *session) takeHeld(t *table, key string) ([]int64, error) {
-	held, err := ss.srv.enginePort().HeldOutbox(ss.ctx, t.g.ID, key)
+func (ss *Session) takeHeld(t *Table, key string) ([]int64, error) {
+	held, err := ss.Srv.EnginePort().HeldOutbox(ss.Ctx, t.G.ID, key)
 	if errors.Is(err, archive.ErrNotFound) {
 		return nil, nil
 	}
@@ -93,12 +93,12 @@ func (ss *session) takeHeld(t *table, key string) ([]int64, error) {
 	if held.ClaimedBy != "" {
 		return nil, nil
 	}
-	human := opponentOf(t.g, EngineAddress)
-	n := ss.noteFor(human, ss.langOf(human), t)
-	n.game = t
-	n.replaces = &held
+	human := OpponentOf(t.G, EngineAddress)
+	n := ss.NoteFor(human, ss.LangOf(human), t)
+	n.Game = t
+	n.Replaces = &held
 	if held.Carry != "" {
-		ss.addSection(n, held.Carry)
+		ss.AddSection(n, held.Carry)
 	}
 	return []int64{held.ID}, nil
 }

@@ -20,10 +20,10 @@ import (
 // and a clock that moves a second before each mail.
 func newHoldHarness(t *testing.T) *harness {
 	h := newHarness(t)
-	h.srv.opts.engineSearch = depthSearch(2)
+	h.srv.Opts.EngineSearch = depthSearch(2)
 	h.step = time.Second
-	if h.srv.opts.EngineReplyHold != DefaultEngineReplyHold {
-		t.Fatalf("EngineReplyHold %v, want the default %v", h.srv.opts.EngineReplyHold, DefaultEngineReplyHold)
+	if h.srv.Opts.EngineReplyHold != DefaultEngineReplyHold {
+		t.Fatalf("EngineReplyHold %v, want the default %v", h.srv.Opts.EngineReplyHold, DefaultEngineReplyHold)
 	}
 	return h
 }
@@ -124,7 +124,7 @@ func TestEngineHoldSlowEngine(t *testing.T) {
 func TestEngineHoldEngineFails(t *testing.T) {
 	h := newHoldHarness(t)
 	id, _ := startEngineGame(t, h, "new brandubh with engine level 2")
-	h.srv.opts.engineSearch = func(context.Context, *engine.Position, search.Level, search.Limits) (search.Result, error) {
+	h.srv.Opts.EngineSearch = func(context.Context, *engine.Position, search.Level, search.Limits) (search.Result, error) {
 		return search.Result{}, errors.New("the search broke")
 	}
 	mv := h.firstMove(id)
@@ -178,7 +178,7 @@ func TestEngineHoldEngineFirst(t *testing.T) {
 	}
 	mustContain(t, "the start with the engine's ply", sent[0].msg.Text, "against the engine (level 1) starts now", "You play the defenders",
 		"The engine played", "it is your move", "Your key for this game is")
-	if id := findGame(sent[0].msg.Subject, "", nil).id; id == "" || len(h.state(id).Plies) != 1 {
+	if id := FindGame(sent[0].msg.Subject, "", nil).Id; id == "" || len(h.state(id).Plies) != 1 {
 		t.Errorf("subject %q: want the game's tag and one ply", sent[0].msg.Subject)
 	}
 }
@@ -187,7 +187,7 @@ func TestEngineHoldEngineFirst(t *testing.T) {
 // its reply at once ("you will hear from me"), as before the hold.
 func TestEngineHoldLongThinker(t *testing.T) {
 	h := newHoldHarness(t)
-	h.srv.opts.EngineReplyHold = 10 * time.Second // level 5 thinks EngineThink, 10 s
+	h.srv.Opts.EngineReplyHold = 10 * time.Second // level 5 thinks EngineThink, 10 s
 	id, _ := startEngineGame(t, h, "new brandubh with engine level 5")
 	sent := h.reply(alice, h.firstMove(id))
 	if len(sent) != 1 {

@@ -49,8 +49,8 @@ func scored(score search.Score) engineSearchFunc {
 // engine_hold_test.go tests the hold.
 func newEngineHarness(t *testing.T) *harness {
 	h := newHarness(t)
-	h.srv.opts.engineSearch = depthSearch(2)
-	h.srv.opts.EngineReplyHold = -1
+	h.srv.Opts.EngineSearch = depthSearch(2)
+	h.srv.Opts.EngineReplyHold = -1
 	return h
 }
 
@@ -66,7 +66,7 @@ func (h *harness) engineTurns(srv *Server) []sentMail {
 		if _, err := srv.RunTimers(context.Background()); err != nil {
 			h.t.Fatalf("RunTimers: %v", err)
 		}
-		srv.engine.Wait()
+		srv.Engine.Wait()
 		srv.FlushOutbox(context.Background())
 		if !h.engineDue() {
 			break
@@ -98,7 +98,7 @@ func startEngineGame(t *testing.T, h *harness, cmd string) (string, sentMail) {
 	if len(sent) != 1 || sent[0].to != alice {
 		t.Fatalf("%q sent %d mails, want 1 (to alice):\n%s", cmd, len(sent), texts(sent))
 	}
-	id := findGame(sent[0].msg.Subject, "", nil).id
+	id := FindGame(sent[0].msg.Subject, "", nil).Id
 	if id == "" {
 		t.Fatalf("%q: the reply names no game:\n%s", cmd, sent[0].msg.Text)
 	}
@@ -106,13 +106,13 @@ func startEngineGame(t *testing.T, h *harness, cmd string) (string, sentMail) {
 }
 
 // tableOf loads game id as the referee does.
-func (h *harness) tableOf(id string) *table {
+func (h *harness) tableOf(id string) *Table {
 	h.t.Helper()
 	g, err := h.store.Game(context.Background(), id)
 	if err != nil {
 		h.t.Fatal(err)
 	}
-	t, err := load(g)
+	t, err := Load(g)
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -123,7 +123,7 @@ func (h *harness) tableOf(id string) *table {
 // first: the player's move in these tests.
 func (h *harness) firstMove(id string) string {
 	h.t.Helper()
-	ms := h.tableOf(id).pos.LegalMoves(nil)
+	ms := h.tableOf(id).Pos.LegalMoves(nil)
 	if len(ms) == 0 {
 		h.t.Fatalf("game %s: no legal move", id)
 	}
@@ -134,7 +134,7 @@ func (h *harness) firstMove(id string) string {
 // wantMove returns the move a depth-2 search finds in game id now.
 func (h *harness) wantMove(id string, level search.Level) engine.Move {
 	h.t.Helper()
-	r, err := depthSearch(2)(context.Background(), h.tableOf(id).pos, level, search.Limits{})
+	r, err := depthSearch(2)(context.Background(), h.tableOf(id).Pos, level, search.Limits{})
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -225,7 +225,7 @@ func TestEngineGameByMail(t *testing.T) {
 			t.Errorf("ply %d %s: message id %q; the engine plays the even plies, alice's mails the odd", i+1, p.Move, p.MessageID)
 		}
 	}
-	rec, err := h.tableOf(id).record()
+	rec, err := h.tableOf(id).Record()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -235,7 +235,7 @@ func TestEngineGameByMail(t *testing.T) {
 		t.Fatalf("the record does not read: %v\n%s", err, rec)
 	}
 	r := games[0].Replay()
-	if r.Err() != nil || r.Final == nil || r.Final.Key() != h.tableOf(id).pos.Key() || len(r.Plies) != len(g.Plies) {
+	if r.Err() != nil || r.Final == nil || r.Final.Key() != h.tableOf(id).Pos.Key() || len(r.Plies) != len(g.Plies) {
 		t.Errorf("the record does not replay to the game's %d plies and position: %v\n%s", len(g.Plies), r.Err(), rec)
 	}
 	mustContain(t, "the record", rec, `[Defenders "`+EngineAddress+`"]`)
@@ -253,7 +253,7 @@ func TestEngineAsAttackers(t *testing.T) {
 	id, start := startEngineGame(t, h, "neu brandubh mit engine stufe 1 als verteidiger")
 	mustContain(t, "start mail", start.msg.Text, "gegen die Engine (Stufe 1) beginnt jetzt", "Du spielst die Verteidiger",
 		"Angreifer: die Engine (Stufe 1)   Verteidiger: alice@player.test", "Angreifer am Zug")
-	if g := h.tableOf(id).g; g.Attackers != EngineAddress || g.AttackerToken != "" || g.EngineLevel != 1 {
+	if g := h.tableOf(id).G; g.Attackers != EngineAddress || g.AttackerToken != "" || g.EngineLevel != 1 {
 		t.Fatalf("game = %+v; want the engine attacking at level 1 without a key", g)
 	}
 	timers := h.timersOf(id)
@@ -321,7 +321,7 @@ func TestEngineDrawOffers(t *testing.T) {
 	})
 	t.Run("accepted on its turn", func(t *testing.T) {
 		h := newEngineHarness(t)
-		h.srv.opts.engineSearch = scored(-300)
+		h.srv.Opts.EngineSearch = scored(-300)
 		id, _ := startEngineGame(t, h, "new brandubh with engine level 4")
 		h.reply(alice, h.firstMove(id)+"\noffer draw")
 		sent := h.engineTurns(nil)
@@ -333,7 +333,7 @@ func TestEngineDrawOffers(t *testing.T) {
 	})
 	t.Run("accepted on her turn", func(t *testing.T) {
 		h := newEngineHarness(t)
-		h.srv.opts.engineSearch = scored(+300) // alice's view: the engine stands 3 attackers worse
+		h.srv.Opts.EngineSearch = scored(+300) // alice's view: the engine stands 3 attackers worse
 		id, _ := startEngineGame(t, h, "new brandubh with engine")
 		h.reply(alice, "offer draw")
 		sent := h.engineTurns(nil)
@@ -344,7 +344,7 @@ func TestEngineDrawOffers(t *testing.T) {
 	})
 	t.Run("a proven win plays on", func(t *testing.T) {
 		h := newEngineHarness(t)
-		h.srv.opts.engineSearch = scored(search.Win - 5)
+		h.srv.Opts.EngineSearch = scored(search.Win - 5)
 		id, _ := startEngineGame(t, h, "new brandubh with engine")
 		h.reply(alice, h.firstMove(id)+"\noffer draw")
 		sent := h.engineTurns(nil)
@@ -369,7 +369,7 @@ func TestEngineResigns(t *testing.T) {
 	} {
 		t.Run(tt.score.String(), func(t *testing.T) {
 			h := newEngineHarness(t)
-			h.srv.opts.engineSearch = scored(tt.score)
+			h.srv.Opts.EngineSearch = scored(tt.score)
 			id, _ := startEngineGame(t, h, "new brandubh with engine level 5 as attackers")
 			h.reply(alice, h.firstMove(id))
 			sent := h.engineTurns(nil)
@@ -413,18 +413,18 @@ func TestEngineKilledWhileThinking(t *testing.T) {
 	}
 
 	// kill -9 while thinking
-	h.srv.opts.engineSearch = blocking
+	h.srv.Opts.EngineSearch = blocking
 	killed := h.restart(h.store, nil)
 	kctx, kill := context.WithCancel(context.Background())
 	if _, err := killed.RunTimers(kctx); err != nil {
 		t.Fatal(err)
 	}
 	<-started
-	if d := killed.untilNextTimer(context.Background()); d != killed.opts.WaitCap {
+	if d := killed.UntilNextTimer(context.Background()); d != killed.Opts.WaitCap {
 		t.Errorf("while the engine thinks, Run waits %v, want WaitCap (the search's end wakes it)", d)
 	}
 	kill()
-	killed.engine.Wait()
+	killed.Engine.Wait()
 	killed.FlushOutbox(context.Background())
 	if st := h.state(id); len(st.Plies) != 1 {
 		t.Fatalf("the killed search committed: %v", st)
@@ -439,14 +439,14 @@ func TestEngineKilledWhileThinking(t *testing.T) {
 		t.Fatal(err)
 	}
 	<-started
-	h.srv.opts.engineSearch = depthSearch(2)
+	h.srv.Opts.EngineSearch = depthSearch(2)
 	restarted := h.restart(h.store, nil)
 	sent := h.engineTurns(restarted)
 	if len(sent) != 1 || len(h.state(id).Plies) != 2 {
 		t.Fatalf("after the restart: %d mails, plies %v", len(sent), h.state(id).Plies)
 	}
 	close(release)
-	slow.engine.Wait()
+	slow.Engine.Wait()
 	slow.FlushOutbox(context.Background())
 	sent = h.engineTurns(restarted)
 	if st := h.state(id); len(st.Plies) != 2 || len(sent) != 0 {
@@ -484,7 +484,7 @@ func TestEngineForgedFrom(t *testing.T) {
 		t.Fatalf("mails from the engine recorded: %+v, %v", mails, err)
 	}
 	for _, m := range mails {
-		if m.Disposition != ignored || !strings.Contains(m.Reason, "sent as the engine") || m.Authenticated {
+		if m.Disposition != Ignored || !strings.Contains(m.Reason, "sent as the engine") || m.Authenticated {
 			t.Errorf("mail from the engine recorded as %+v", m)
 		}
 	}
@@ -525,7 +525,7 @@ func TestEngineGamesCap(t *testing.T) {
 	}
 
 	off := newEngineHarness(t)
-	off.srv.opts.EngineGames = 0 // what New makes of a negative value
+	off.srv.Opts.EngineGames = 0 // what New makes of a negative value
 	sent = off.deliver(alice, "x", "neu brandubh mit engine", nil)
 	mustContain(t, "switched off", to(t, sent, alice).Text, "Partien gegen die Engine sind auf diesem Server abgeschaltet.")
 }
@@ -559,8 +559,8 @@ func TestEngineLevelRefused(t *testing.T) {
 		{"neu brandubh mit engine stufe 7", "Eine Stufe 7 gibt es nicht: die Engine spielt auf den Stufen 1 (die schwächste) bis 5 (die stärkste)."},
 		{"new brandubh with bob@player.test level 3", "A level is for a game against the engine"},
 		{"new brandubh with engine as kings", `"kings" is not a side`},
-		{"new brandubh with engine level 2 rated", tr(english, "err.engine.rated")},
-		{"neu brandubh mit engine gewertet", tr(german, "err.engine.rated")},
+		{"new brandubh with engine level 2 rated", Tr(English, "err.engine.rated")},
+		{"neu brandubh mit engine gewertet", Tr(German, "err.engine.rated")},
 	} {
 		sent := h.deliver(alice, "x", tt.cmd, nil)
 		mustContain(t, tt.cmd, to(t, sent, alice).Text, tt.want)
@@ -584,7 +584,7 @@ func TestEngineTimed(t *testing.T) {
 	turn := h.now
 	h.now = turn.Add(10 * time.Minute) // the search waited for a slot, or the daemon was down
 	h.engineTurns(nil)
-	g := h.tableOf(id).g
+	g := h.tableOf(id).G
 	if len(g.Plies) != 1 {
 		t.Fatalf("plies %v", g.Plies)
 	}
@@ -610,8 +610,8 @@ func TestEngineRunWakes(t *testing.T) {
 	id, _ := startEngineGame(t, h, "new brandubh with engine as defenders")
 	in := newFakeInbox()
 	srv := h.restart(h.store, in)
-	srv.opts.Now = time.Now
-	srv.opts.WaitCap = time.Hour
+	srv.Opts.Now = time.Now
+	srv.Opts.WaitCap = time.Hour
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	done := make(chan error, 1)
@@ -651,7 +651,7 @@ func sentContaining(out []archive.OutboxMail, s string) int {
 // it at most a twentieth of its clock.
 func TestEngineThinkTime(t *testing.T) {
 	h := newEngineHarness(t)
-	h.srv.opts.EngineThink = 20 * time.Second
+	h.srv.Opts.EngineThink = 20 * time.Second
 	id, _ := startEngineGame(t, h, "new brandubh with engine as defenders")
 	tb := h.tableOf(id)
 	st := h.stateOf(id)
@@ -706,7 +706,7 @@ func TestEngineCommitFaults(t *testing.T) {
 			if _, err := srv.RunTimers(ctx); err != nil {
 				t.Fatalf("RunTimers: %v", err)
 			}
-			srv.engine.Wait()
+			srv.Engine.Wait()
 			srv.FlushOutbox(ctx)
 			fs.mu.Lock()
 			left := len(fs.faults[tc.op])

@@ -12,7 +12,7 @@ import (
 // from a, spaces ignored; '.' empty, 't' an attacker, 'T' a defender, 'K'
 // the king. The board is brandubh's (7×7) under brandubh's rules, with
 // toMove to move.
-func examplePosition(t *testing.T, toMove engine.Side, rows ...string) *table {
+func examplePosition(t *testing.T, toMove engine.Side, rows ...string) *Table {
 	t.Helper()
 	v := mustVariant(t, "brandubh")
 	v.Start = make([]string, len(rows))
@@ -27,7 +27,7 @@ func examplePosition(t *testing.T, toMove engine.Side, rows ...string) *table {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &table{v: v, pos: p}
+	return &Table{V: v, Pos: p}
 }
 
 // TestExampleMoveKeepsTheMan: the example is the first quiet move by its
@@ -66,22 +66,22 @@ func TestExampleMoveKeepsTheMan(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			tb := examplePosition(t, engine.Attackers, c.rows...)
-			key := tb.pos.Key()
-			if got := exampleMove(tb); got != c.want {
+			key := tb.Pos.Key()
+			if got := ExampleMove(tb); got != c.want {
 				t.Errorf("exampleMove = %q, want %q", got, c.want)
 			}
-			if tb.pos.Key() != key || tb.pos.Ply() != 0 {
+			if tb.Pos.Key() != key || tb.Pos.Ply() != 0 {
 				t.Errorf("exampleMove changed the position")
 			}
-			ms := tb.pos.LegalMoves(nil)
-			if k := firstQuietByText(tb.pos, ms); k < 0 || ms[k].String() != c.quiet {
+			ms := tb.Pos.LegalMoves(nil)
+			if k := FirstQuietByText(tb.Pos, ms); k < 0 || ms[k].String() != c.quiet {
 				t.Errorf("first quiet move %d, want %s", k, c.quiet)
 			}
-			if k := firstSafeByText(tb.pos, ms); (k >= 0) != c.safeAvailable {
+			if k := FirstSafeByText(tb.Pos, ms); (k >= 0) != c.safeAvailable {
 				t.Errorf("firstSafeByText = %d, want a safe move: %v", k, c.safeAvailable)
 			}
 			// the engine agrees that the first quiet move hangs the man
-			p := tb.pos.Clone()
+			p := tb.Pos.Clone()
 			hang := legalByText(t, p, c.hang)
 			if _, err := p.Play(hang); err != nil {
 				t.Fatal(err)

@@ -52,7 +52,7 @@ func TestPollChunkTransactions(t *testing.T) {
 	h := newHarness(t)
 	id := startBrandubh(t, h)
 	in := queueBatch(h, id)
-	srv := h.restart(h.srv.store, in)
+	srv := h.restart(h.srv.Store, in)
 	before := h.store.WriteTransactions()
 	sentBefore := len(h.sender.sent)
 	if err := srv.Poll(context.Background(), false); err != nil {
@@ -132,7 +132,7 @@ func TestFaultBatchPoints(t *testing.T) {
 				if _, err := h.store.ReleaseClaims(ctx); err != nil {
 					t.Fatal(err)
 				}
-				srv := h.restart(h.srv.store, in)
+				srv := h.restart(h.srv.Store, in)
 				if err := srv.Poll(ctx, true); err != nil {
 					t.Fatalf("Poll after restart %d: %v", i+1, err)
 				}

@@ -114,7 +114,7 @@ func (f *fakeInbox) left() int {
 // after the daemon was killed and started again.
 func (h *harness) restart(store Store, inbox Inbox) *Server {
 	h.t.Helper()
-	o := h.srv.opts
+	o := h.srv.Opts
 	o.Store, o.Inbox = store, inbox
 	srv, err := New(o)
 	if err != nil {
@@ -208,7 +208,7 @@ func TestFaultPoints(t *testing.T) {
 			// is finished off.
 			for i := 0; i < 2; i++ {
 				h.now = h.now.Add(10 * time.Minute)
-				srv = h.restart(h.srv.store, in)
+				srv = h.restart(h.srv.Store, in)
 				if err := srv.Poll(ctx, true); err != nil {
 					t.Fatalf("Poll after restart %d: %v", i+1, err)
 				}
@@ -344,7 +344,7 @@ func (d *downInbox) Reconnect(ctx context.Context) error {
 func TestRunLogsWhileDown(t *testing.T) {
 	h := newHarness(t)
 	log := h.captureLog()
-	h.srv.opts.WaitCap = 50 * time.Millisecond
+	h.srv.Opts.WaitCap = 50 * time.Millisecond
 	in := &downInbox{fakeInbox: newFakeInbox()}
 	srv := h.restart(h.store, in)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -419,9 +419,9 @@ func (r *rejectingInbox) Reconnect(context.Context) error {
 // rejection logged as an error with the pause (issue 21: ~2,900 failed
 // log-ins a day get the mailbox locked).
 func TestRunAuthPause(t *testing.T) {
-	saved := authPause
-	authPause.min, authPause.max = 10*time.Millisecond, 40*time.Millisecond
-	defer func() { authPause = saved }()
+	saved := AuthPause
+	AuthPause.Min, AuthPause.Max = 10*time.Millisecond, 40*time.Millisecond
+	defer func() { AuthPause = saved }()
 	h := newHarness(t)
 	log := h.captureLog()
 	in := &rejectingInbox{fakeInbox: newFakeInbox(), rejections: 4}

@@ -234,7 +234,7 @@ func TestFaultSMTPPermanent(t *testing.T) {
 func TestFaultSMTPGivesUp(t *testing.T) {
 	h := newHarness(t)
 	log := h.captureLog()
-	h.srv.opts.MaxAttempts = 4
+	h.srv.Opts.MaxAttempts = 4
 	tries := 0
 	h.sender.fail = func(string) error {
 		tries++

@@ -190,7 +190,7 @@ func (f *faultStore) TournamentSpectators(ctx context.Context, id string) (sp []
 // withFaults puts a faultStore between the harness's server and archive.
 func (h *harness) withFaults() *faultStore {
 	fs := newFaultStore(h.store)
-	h.srv.store, h.srv.opts.Store = fs, fs
+	h.srv.Store, h.srv.Opts.Store = fs, fs
 	return fs
 }
 
@@ -332,7 +332,7 @@ func TestFaultStorePlayerReadOverwrites(t *testing.T) {
 	if perr != nil {
 		t.Fatal(perr)
 	}
-	if err == nil && p.Language != english {
+	if err == nil && p.Language != English {
 		t.Fatalf("bob's language is %q after a failed read, want en (his choice)", p.Language)
 	}
 	if err == nil {

@@ -29,13 +29,13 @@ func TestFirstByText(t *testing.T) {
 				break
 			}
 			for _, m := range ms {
-				if got := string(appendMoveText(nil, m)); got != m.String() {
+				if got := string(AppendMoveText(nil, m)); got != m.String() {
 					t.Fatalf("appendMoveText(%v) = %q", m, got)
 				}
 			}
 			sorted := append([]engine.Move(nil), ms...)
 			sort.Slice(sorted, func(i, j int) bool { return sorted[i].String() < sorted[j].String() })
-			if got := ms[firstByText(ms)]; got != sorted[0] {
+			if got := ms[FirstByText(ms)]; got != sorted[0] {
 				t.Fatalf("%s ply %d: firstByText chose %v, sorting %v", name, ply, got, sorted[0])
 			}
 			if _, err := pos.Play(ms[rng.IntN(len(ms))]); err != nil {

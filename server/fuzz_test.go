@@ -78,7 +78,7 @@ func newFuzzWorld(t *testing.T) *fuzzWorld {
 	h.reply(alice, "if d3-f3 then d2-f2xf3")
 	h.deliver(watcher, "x", "watch "+w.game, nil)
 	w.sender.keys = h.keysOf(w.game)
-	h.srv.opts.Sender = w.sender
+	h.srv.Opts.Sender = w.sender
 	return w
 }
 
@@ -145,7 +145,7 @@ func FuzzMailToCommands(f *testing.F) {
 		raw = bytes.ReplaceAll(raw, []byte("{{UNIQUE}}"), []byte("u1"))
 		raw = bytes.ReplaceAll(raw, []byte("{{REFS}}"), []byte("<"+threadBob+">"))
 		raw = bytes.ReplaceAll(raw, []byte("{{SUBJECT}}"), []byte("[taflmail "+id+" "+g.DefenderToken+"] Brandubh"))
-		m, err := mailer.Parse(bytes.NewReader(raw), h.srv.opts.MaxMailBytes)
+		m, err := mailer.Parse(bytes.NewReader(raw), h.srv.Opts.MaxMailBytes)
 		if err != nil {
 			return // not a mail: the inbox hands it over with ParseError, see TestFaultPoints/decode
 		}
@@ -178,7 +178,7 @@ func FuzzMailToCommands(f *testing.F) {
 		}
 		if gg, err := h.store.Game(context.Background(), id); err != nil {
 			t.Fatal(err)
-		} else if _, err := load(gg); err != nil {
+		} else if _, err := Load(gg); err != nil {
 			t.Fatalf("the stored game no longer replays: %v", err)
 		}
 		from := strings.ToLower(m.From)

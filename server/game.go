@@ -13,32 +13,32 @@ import (
 	"github.com/taflmail/taflmail/server/internal/catalog"
 )
 
-// table is a game being worked on while one mail is handled: the stored
+// Table is a game being worked on while one mail is handled: the stored
 // game, its position replayed through the engine, and what this mail adds.
-type table struct {
-	g        *archive.Game
-	v        *engine.Variant
-	pos      *engine.Position
-	last     *engine.PlyResult // the last ply played, for the diagram
-	newPlies []archive.Ply
-	changed  bool
-	// wasOver: the game was over when it was loaded, so this session
+type Table struct {
+	G        *archive.Game
+	V        *engine.Variant
+	Pos      *engine.Position
+	Last     *engine.PlyResult // the last ply played, for the diagram
+	NewPlies []archive.Ply
+	Changed  bool
+	// WasOver: the game was over when it was loaded, so this session
 	// did not end it (tournament.go: results, standings, ratings).
-	wasOver bool
+	WasOver bool
 }
 
-// limitEventLeave cuts the players' leave of a tournament game to what
+// LimitEventLeave cuts the players' leave of a tournament game to what
 // the event allows per calendar year (CORRESPONDENCE.md §3.1: a
 // tournament may allow fewer days, or none; clock.LimitLeave), so that
 // its clocks, its timers and its record count only that. The allowance
 // is the game's own data (archive.Game.Event), so every game loaded is
 // cut (load), a casual game not at all.
-func limitEventLeave(g *archive.Game) { club.LimitEventLeave(g) }
+func LimitEventLeave(g *archive.Game) { club.LimitEventLeave(g) }
 
-// load replays a stored game into a table. A stored game that does not
+// Load replays a stored game into a table. A stored game that does not
 // replay is an internal error: the archive only holds plies the engine
 // accepted.
-func load(g *archive.Game) (*table, error) {
+func Load(g *archive.Game) (*Table, error) {
 	v, ok := engine.Lookup(g.Variant)
 	if !ok {
 		return nil, fmt.Errorf("server: game %s: unknown variant %q", g.ID, g.Variant)
@@ -50,8 +50,8 @@ func load(g *archive.Game) (*table, error) {
 	if err != nil {
 		return nil, fmt.Errorf("server: game %s: %w", g.ID, err)
 	}
-	limitEventLeave(g)
-	t := &table{g: g, v: v, pos: r.Final, wasOver: g.Status == archive.Finished}
+	LimitEventLeave(g)
+	t := &Table{G: g, V: v, Pos: r.Final, WasOver: g.Status == archive.Finished}
 	for i, pr := range r.Plies {
 		if r.Game.Plies[i].Ply.Move == nil {
 			continue // a resignation or time-out token
@@ -59,26 +59,26 @@ func load(g *archive.Game) (*table, error) {
 		if !pr.Played || pr.AfterEnd {
 			return nil, fmt.Errorf("server: game %s ply %d does not replay: %v", g.ID, i+1, r.Err())
 		}
-		t.last = &r.Plies[i].PlyResult
+		t.Last = &r.Plies[i].PlyResult
 	}
-	if t.pos == nil {
+	if t.Pos == nil {
 		return nil, fmt.Errorf("server: game %s: no position after replay: %v", g.ID, r.Err())
 	}
 	return t, nil
 }
 
-// engineMove converts a parsed move to the engine's coordinates.
-func engineMove(m *grammar.Move) engine.Move {
+// EngineMove converts a parsed move to the engine's coordinates.
+func EngineMove(m *grammar.Move) engine.Move {
 	return engine.Move{
 		From: engine.SquareAt(m.From.File, m.From.Rank-1),
 		To:   engine.SquareAt(m.To.File, m.To.Rank-1),
 	}
 }
 
-// plyText writes a played ply in canonical OTN: "d1-d3", with the
+// PlyText writes a played ply in canonical OTN: "d1-d3", with the
 // captured squares as "xd4/e5", a captured king, who stood on king, as
 // "xKf6", and a move of the king as "Kf6-c6".
-func plyText(r engine.PlyResult, king engine.Square) string {
+func PlyText(r engine.PlyResult, king engine.Square) string {
 	var b strings.Builder
 	if r.Piece == engine.King {
 		b.WriteByte('K') // canonical OTN marks the king's moves (notation.WriteNative)
@@ -98,9 +98,9 @@ func plyText(r engine.PlyResult, king engine.Square) string {
 	return b.String()
 }
 
-// sideOf returns "attackers" or "defenders" for an address in game g, or ""
+// SideOf returns "attackers" or "defenders" for an address in game g, or ""
 // when the address plays neither side.
-func sideOf(g *archive.Game, addr string) string {
+func SideOf(g *archive.Game, addr string) string {
 	switch addr {
 	case g.Attackers:
 		return "attackers"
@@ -110,16 +110,16 @@ func sideOf(g *archive.Game, addr string) string {
 	return ""
 }
 
-// opponentOf returns the other player's address.
-func opponentOf(g *archive.Game, addr string) string {
+// OpponentOf returns the other player's address.
+func OpponentOf(g *archive.Game, addr string) string {
 	if addr == g.Attackers {
 		return g.Defenders
 	}
 	return g.Attackers
 }
 
-// tokenOf returns the per-game key of the player at addr.
-func tokenOf(g *archive.Game, addr string) string {
+// TokenOf returns the per-game key of the player at addr.
+func TokenOf(g *archive.Game, addr string) string {
 	switch addr {
 	case g.Attackers:
 		return g.AttackerToken
@@ -129,52 +129,52 @@ func tokenOf(g *archive.Game, addr string) string {
 	return ""
 }
 
-// addressOf returns the address playing side.
-func addressOf(g *archive.Game, side string) string {
+// AddressOf returns the address playing side.
+func AddressOf(g *archive.Game, side string) string {
 	if side == "attackers" {
 		return g.Attackers
 	}
 	return g.Defenders
 }
 
-// plies returns every ply of the table, stored and new.
-func (t *table) plies() []archive.Ply {
-	return append(append([]archive.Ply(nil), t.g.Plies...), t.newPlies...)
+// Plies returns every ply of the table, stored and new.
+func (t *Table) Plies() []archive.Ply {
+	return append(append([]archive.Ply(nil), t.G.Plies...), t.NewPlies...)
 }
 
-// toMove names the side to move.
-func (t *table) toMove() string { return t.pos.ToMove().String() }
+// ToMove names the side to move.
+func (t *Table) ToMove() string { return t.Pos.ToMove().String() }
 
-// moveNumber is the number of the move pair the next ply belongs to
+// MoveNumber is the number of the move pair the next ply belongs to
 // (RULES.md §0: a move number counts pairs of plies).
-func (t *table) moveNumber() int { return t.pos.Ply()/2 + 1 }
+func (t *Table) MoveNumber() int { return t.Pos.Ply()/2 + 1 }
 
-// board draws the position as the ASCII diagram of every reply, marking
+// Board draws the position as the ASCII diagram of every reply, marking
 // the last ply and its captures, with the legend in lang; marked
 // mailer.Preformatted.
-func (t *table) board(lang string) string {
+func (t *Table) Board(lang string) string {
 	var b strings.Builder
 	opts := []notation.DiagramOption{notation.WithWords(catalog.DiagramWords(lang))}
-	if t.g.Status == archive.Finished && !t.pos.Outcome().Over() {
+	if t.G.Status == archive.Finished && !t.Pos.Outcome().Over() {
 		// resigned or drawn by agreement: the engine would still name a
 		// side to move; the reply says how the game ended
 		opts = append(opts, notation.WithoutSideToMove())
 	}
-	if t.last != nil {
-		opts = append(opts, notation.WithLastMove(t.last.Move), notation.WithCaptures(t.last.Captures...))
+	if t.Last != nil {
+		opts = append(opts, notation.WithLastMove(t.Last.Move), notation.WithCaptures(t.Last.Captures...))
 	}
-	if err := notation.WriteASCII(&b, t.pos, opts...); err != nil {
-		return tr(lang, "board.unavailable")
+	if err := notation.WriteASCII(&b, t.Pos, opts...); err != nil {
+		return Tr(lang, "board.unavailable")
 	}
 	return mailer.Preformatted(b.String())
 }
 
 // moveList writes the plies as numbered move pairs, "  1. d1-d3  h6-h9",
 // marked mailer.Preformatted.
-func (t *table) moveList(lang string) string {
-	ps := t.plies()
+func (t *Table) moveList(lang string) string {
+	ps := t.Plies()
 	if len(ps) == 0 {
-		return "  " + tr(lang, "move.none") + "\n"
+		return "  " + Tr(lang, "move.none") + "\n"
 	}
 	var b strings.Builder
 	for i := 0; i < len(ps); i += 2 {
@@ -187,11 +187,11 @@ func (t *table) moveList(lang string) string {
 	return mailer.Preformatted(b.String())
 }
 
-// record writes the game as a canonical native record (docs/notation.md),
+// Record writes the game as a canonical native record (docs/notation.md),
 // the same text `taflmail export` writes and `taflmail validate` accepts.
-func (t *table) record() (string, error) {
-	g := *t.g
-	g.Plies = t.plies()
+func (t *Table) Record() (string, error) {
+	g := *t.G
+	g.Plies = t.Plies()
 	r, err := g.Replay()
 	if err != nil {
 		return "", err
@@ -203,12 +203,12 @@ func (t *table) record() (string, error) {
 	return b.String(), nil
 }
 
-// recordText is the record for a reply in lang, or a note that it is
+// RecordText is the record for a reply in lang, or a note that it is
 // unavailable.
-func (t *table) recordText(lang string) string {
-	rec, err := t.record()
+func (t *Table) RecordText(lang string) string {
+	rec, err := t.Record()
 	if err != nil {
-		return tr(lang, "record.unavailable", err)
+		return Tr(lang, "record.unavailable", err)
 	}
 	return rec
 }

@@ -95,7 +95,7 @@ func newHarness(t *testing.T) *harness {
 		Rand:   rand.NewChaCha8([32]byte{1, 2, 3}),
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 		// a conflict's rerun tells again: the last run is the one kept
-		refused: func(keys []string) { h.refused = slices.Clone(keys) },
+		Refused: func(keys []string) { h.refused = slices.Clone(keys) },
 	})
 	if err != nil {
 		t.Fatal(err)
@@ -203,7 +203,7 @@ func (h *harness) refusal(sent []sentMail, addr, lang string, keys ...string) *m
 	h.t.Helper()
 	m := to(h.t, sent, addr)
 	h.mustRefuse(keys...)
-	mustContain(h.t, "refusal", m.Text, tr(lang, "err.nothing"))
+	mustContain(h.t, "refusal", m.Text, Tr(lang, "err.nothing"))
 	return m
 }
 
@@ -258,7 +258,7 @@ func startBrandubh(t *testing.T, h *harness) string {
 	inv := to(t, sent, bob)
 	mustContain(t, "invitation", inv.Text, "alice@player.test challenges you", "Brandubh", "accept")
 	mustContain(t, "invitation subject", inv.Subject, "[taflmail ")
-	id := findGame(inv.Subject, "", nil).id
+	id := FindGame(inv.Subject, "", nil).Id
 	if id == "" {
 		t.Fatalf("invitation subject %q names no game", inv.Subject)
 	}
@@ -277,11 +277,11 @@ func startBrandubh(t *testing.T, h *harness) string {
 func startGame(t *testing.T, h *harness, variant, lang string) string {
 	t.Helper()
 	challenge, accept := "new %s with bob@player.test", "accept"
-	if lang == german {
+	if lang == German {
 		challenge, accept = "neu %s mit bob@player.test", "annehmen"
 	}
 	sent := h.deliver(alice, "x", fmt.Sprintf(challenge, variant), nil)
-	id := findGame(to(t, sent, bob).Subject, "", nil).id
+	id := FindGame(to(t, sent, bob).Subject, "", nil).Id
 	if id == "" {
 		t.Fatalf("no invitation:\n%s", texts(sent))
 	}

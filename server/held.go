@@ -7,25 +7,25 @@ import (
 	"time"
 )
 
-// heldLogEvery is how often at most the referee logs the replies its caps
+// HeldLogEvery is how often at most the referee logs the replies its caps
 // held back (issue 18 §2): a flood of mails makes one warning a minute,
 // not one per mail.
-const heldLogEvery = time.Minute
+const HeldLogEvery = time.Minute
 
-// heldLog counts the replies the caps held back (caps.go) since it last
+// HeldLog counts the replies the caps held back (caps.go) since it last
 // logged them, by cap. The count lives in memory only: the archive has
 // every held mail with its reason (`taflmail mails --ignored`).
-type heldLog struct {
+type HeldLog struct {
 	mu     sync.Mutex
 	since  time.Time // the first reply counted since the last warning
 	last   time.Time // when the last warning was logged; zero for never
 	counts map[heldBy]int
 }
 
-// note counts one reply held back by cap at now and logs the count when
+// Note counts one reply held back by cap at now and logs the count when
 // it is due (report).
-func (h *heldLog) note(log *slog.Logger, by heldBy, now time.Time) {
-	if by == notHeld {
+func (h *HeldLog) Note(log *slog.Logger, by heldBy, now time.Time) {
+	if by == NotHeld {
 		return
 	}
 	h.mu.Lock()
@@ -37,18 +37,18 @@ func (h *heldLog) note(log *slog.Logger, by heldBy, now time.Time) {
 	}
 	h.counts[by]++
 	h.mu.Unlock()
-	h.report(log, now)
+	h.Report(log, now)
 }
 
-// report logs, as one warning "replies held back", how many replies each
+// Report logs, as one warning "replies held back", how many replies each
 // cap held back since the last warning, when there are any and the last
 // warning is at least heldLogEvery old (the first one at once). Run calls
 // it on every round, so counts left by the end of a flood are logged
 // within WaitCap of the minute's end.
-func (h *heldLog) report(log *slog.Logger, now time.Time) {
+func (h *HeldLog) Report(log *slog.Logger, now time.Time) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if len(h.counts) == 0 || !h.last.IsZero() && now.Sub(h.last) < heldLogEvery {
+	if len(h.counts) == 0 || !h.last.IsZero() && now.Sub(h.last) < HeldLogEvery {
 		return
 	}
 	caps := make([]heldBy, 0, len(h.counts))

@@ -19,10 +19,10 @@ import (
 // "d6 - d9", "d6 -d9", "e5e3", "e5 e3".
 var dashSlip = regexp.MustCompile(`([A-Za-z]{1,2}[0-9]{1,2})(\s*[‐‑‒–—―−]\s*|\s+-\s*|-\s+|\s*)([A-Za-z][0-9]{1,2})`)
 
-// dashHint returns the hint for a line that does not parse because of its
+// DashHint returns the hint for a line that does not parse because of its
 // dash, "Write moves as d6-d9.", or "" when mending the dash does not make
 // the line a move.
-func dashHint(lang, line string) string {
+func DashHint(lang, line string) string {
 	fixed := dashSlip.ReplaceAllString(line, "$1-$3")
 	if fixed == line {
 		return ""
@@ -32,21 +32,21 @@ func dashHint(lang, line string) string {
 	if _, ok := cmd.(*grammar.MoveCommand); !ok || err != nil {
 		return ""
 	}
-	return tr(lang, "hint.dash", fixed)
+	return Tr(lang, "hint.dash", fixed)
 }
 
-// boardHint says which squares the board of t has: "The board runs from a1
+// BoardHint says which squares the board of t has: "The board runs from a1
 // to k11." (RULES.md §0: files from a, ranks from 1).
-func boardHint(lang string, t *table) string {
-	n := t.v.Size
-	return tr(lang, "hint.board", engine.SquareAt(n-1, n-1))
+func BoardHint(lang string, t *Table) string {
+	n := t.V.Size
+	return Tr(lang, "hint.board", engine.SquareAt(n-1, n-1))
 }
 
-// variantHint returns "Did you mean copenhagen?" for a variant name with a
+// VariantHint returns "Did you mean copenhagen?" for a variant name with a
 // typo, naming the built-in variant nearest to name (already lower case,
 // without accents, "-" and "_"), or "" when none is near: at most two
 // edits, and fewer edits than the name has letters.
-func variantHint(lang, name string) string {
+func VariantHint(lang, name string) string {
 	best, bestD := "", 3
 	for _, v := range engine.Variants() {
 		if d := nearmiss.Distance(name, v.Name); d < bestD && d < len([]rune(name)) {
@@ -56,5 +56,5 @@ func variantHint(lang, name string) string {
 	if best == "" {
 		return ""
 	}
-	return tr(lang, "hint.variant", best)
+	return Tr(lang, "hint.variant", best)
 }

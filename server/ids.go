@@ -17,7 +17,7 @@ import (
 // same alphabet, 50 random bits (docs/security.md).
 const idAlphabet = club.GameIDAlphabet
 
-var idEncoding = base32.NewEncoding(idAlphabet).WithPadding(base32.NoPadding)
+var IdEncoding = base32.NewEncoding(idAlphabet).WithPadding(base32.NoPadding)
 
 // randomString returns n characters of idAlphabet read from r.
 func randomString(r io.Reader, n int) (string, error) {
@@ -25,31 +25,31 @@ func randomString(r io.Reader, n int) (string, error) {
 	if _, err := io.ReadFull(r, b); err != nil {
 		return "", err
 	}
-	return idEncoding.EncodeToString(b)[:n], nil
+	return IdEncoding.EncodeToString(b)[:n], nil
 }
 
-// newGameID returns a random public game id such as "K7QX2M", which may
+// NewGameID returns a random public game id such as "K7QX2M", which may
 // be taken: freshGameID draws one that is not.
-func newGameID(r io.Reader) (string, error) { return randomString(r, 6) }
+func NewGameID(r io.Reader) (string, error) { return randomString(r, 6) }
 
-// maxGameIDDraws bounds the ids freshGameID draws for one game. With a
+// MaxGameIDDraws bounds the ids freshGameID draws for one game. With a
 // million games stored (a thousandth of the 32^6 ids) the chance that 32
 // draws in a row are all taken is 10^-96: only a broken source of
 // randomness gets there.
-const maxGameIDDraws = 32
+const MaxGameIDDraws = 32
 
-// errNoGameID is freshGameID's failure: every id it drew was taken.
-var errNoGameID = errors.New("server: no free game id in 32 draws (is Options.Rand random?)")
+// ErrNoGameID is freshGameID's failure: every id it drew was taken.
+var ErrNoGameID = errors.New("server: no free game id in 32 draws (is Options.Rand random?)")
 
-// freshGameID draws game ids from r until taken reports one free: the
+// FreshGameID draws game ids from r until taken reports one free: the
 // archive's games, and those of the change being decided (a tournament's
 // start draws a million in one transaction), so that ids are unique by
 // construction, not by luck (issue 18 §4: at 89,700 games, the
 // birthday bound makes about four repeats). Errors: r's, taken's and
 // errNoGameID.
-func freshGameID(r io.Reader, taken func(id string) (bool, error)) (string, error) {
-	for range maxGameIDDraws {
-		id, err := newGameID(r)
+func FreshGameID(r io.Reader, taken func(id string) (bool, error)) (string, error) {
+	for range MaxGameIDDraws {
+		id, err := NewGameID(r)
 		if err != nil {
 			return "", err
 		}
@@ -61,42 +61,42 @@ func freshGameID(r io.Reader, taken func(id string) (bool, error)) (string, erro
 			return id, nil
 		}
 	}
-	return "", errNoGameID
+	return "", ErrNoGameID
 }
 
-// newToken returns a fresh per-game player key such as "3f9k2m7q4d".
-func newToken(r io.Reader) (string, error) {
+// NewToken returns a fresh per-game player key such as "3f9k2m7q4d".
+func NewToken(r io.Reader) (string, error) {
 	s, err := randomString(r, 10)
 	return strings.ToLower(s), err
 }
 
-// subjectTag finds "[taflmail K7QX2M]" or "[taflmail K7QX2M 3f9k2m7q4d]"
+// SubjectTag finds "[taflmail K7QX2M]" or "[taflmail K7QX2M 3f9k2m7q4d]"
 // in a subject, any case. A key of the wrong form ("[taflmail K7QX2M xx]")
 // still names the game: the mail is then told that it does not carry the
 // player's key, not that it names no game (trial report §8.4).
-var subjectTag = regexp.MustCompile(`(?i)\[taflmail\s+([0-9a-z]{6})(?:\s+([^\s\[\]]{1,40}))?\s*\]`)
+var SubjectTag = regexp.MustCompile(`(?i)\[taflmail\s+([0-9a-z]{6})(?:\s+([^\s\[\]]{1,40}))?\s*\]`)
 
 // gameRef is what a mail says about the game it belongs to: the id and the
 // keys it carries (from the subject tag and from the ids of the mails it
 // answers).
 type gameRef struct {
-	id     string
-	tokens []string
-	// several are the games a text names when it names more than one
+	Id     string
+	Tokens []string
+	// Several are the games a text names when it names more than one
 	// (findGameInText), so the refusal can say which: one mail plays in
 	// one game (a reply to the daily digest that keeps several tag lines).
-	several []string
+	Several []string
 }
 
-// findGame reads the game reference of a mail from its subject tag, its
+// FindGame reads the game reference of a mail from its subject tag, its
 // In-Reply-To and its References. The subject wins over the thread when they
 // name different games.
-func findGame(subject, inReplyTo string, references []string) gameRef {
+func FindGame(subject, inReplyTo string, references []string) gameRef {
 	var ref gameRef
-	if m := subjectTag.FindStringSubmatch(subject); m != nil {
-		ref.id = strings.ToUpper(m[1])
+	if m := SubjectTag.FindStringSubmatch(subject); m != nil {
+		ref.Id = strings.ToUpper(m[1])
 		if m[2] != "" {
-			ref.tokens = append(ref.tokens, strings.ToLower(m[2]))
+			ref.Tokens = append(ref.Tokens, strings.ToLower(m[2]))
 		}
 	}
 	ids := append([]string{inReplyTo}, references...)
@@ -105,11 +105,11 @@ func findGame(subject, inReplyTo string, references []string) gameRef {
 		if !ok {
 			continue
 		}
-		if ref.id == "" {
-			ref.id = game
+		if ref.Id == "" {
+			ref.Id = game
 		}
-		if game == ref.id {
-			ref.tokens = append(ref.tokens, token)
+		if game == ref.Id {
+			ref.Tokens = append(ref.Tokens, token)
 		}
 	}
 	return ref
@@ -132,17 +132,17 @@ func findGameInText(reply, text string) gameRef {
 	}
 	for _, t := range []string{reply, text} {
 		var ref gameRef
-		for _, m := range subjectTag.FindAllStringSubmatch(t, -1) {
+		for _, m := range SubjectTag.FindAllStringSubmatch(t, -1) {
 			id := strings.ToUpper(m[1])
-			if ref.id != "" && ref.id != id {
-				return gameRef{several: gamesTagged(t)} // ambiguous: the player must say which
+			if ref.Id != "" && ref.Id != id {
+				return gameRef{Several: gamesTagged(t)} // ambiguous: the player must say which
 			}
-			ref.id = id
+			ref.Id = id
 			if m[2] != "" {
-				ref.tokens = append(ref.tokens, strings.ToLower(m[2]))
+				ref.Tokens = append(ref.Tokens, strings.ToLower(m[2]))
 			}
 		}
-		if ref.id != "" {
+		if ref.Id != "" {
 			return ref
 		}
 	}
@@ -153,7 +153,7 @@ func findGameInText(reply, text string) gameRef {
 // in order.
 func gamesTagged(text string) []string {
 	var ids []string
-	for _, m := range subjectTag.FindAllStringSubmatch(text, -1) {
+	for _, m := range SubjectTag.FindAllStringSubmatch(text, -1) {
 		if id := strings.ToUpper(m[1]); !slices.Contains(ids, id) {
 			ids = append(ids, id)
 		}
@@ -170,7 +170,7 @@ func ownMailLine(text string) int {
 	for i, line := range lines {
 		trimmed[i] = strings.TrimRight(line, "\r\n")
 	}
-	start := ownStart(trimmed)
+	start := OwnStart(trimmed)
 	if start < 0 {
 		return -1
 	}
@@ -184,8 +184,8 @@ func ownMailLine(text string) int {
 // hideKeys replaces the player keys in the game tags of a subject by "…",
 // for the archive's record of the mail (`taflmail mails` shows it).
 func hideKeys(subject string) string {
-	return subjectTag.ReplaceAllStringFunc(subject, func(tag string) string {
-		m := subjectTag.FindStringSubmatch(tag)
+	return SubjectTag.ReplaceAllStringFunc(subject, func(tag string) string {
+		m := SubjectTag.FindStringSubmatch(tag)
 		if m[2] == "" {
 			return tag
 		}
@@ -193,10 +193,10 @@ func hideKeys(subject string) string {
 	})
 }
 
-// stripSubject removes reply prefixes and the game tag from a subject,
+// StripSubject removes reply prefixes and the game tag from a subject,
 // leaving what the player wrote there (a subject-only command).
-func stripSubject(s string) string {
-	s = subjectTag.ReplaceAllString(s, " ")
+func StripSubject(s string) string {
+	s = SubjectTag.ReplaceAllString(s, " ")
 	for {
 		t := strings.TrimSpace(s)
 		low := strings.ToLower(t)

@@ -65,16 +65,16 @@ func (s *Server) Inspect(ctx context.Context, m *mailer.Message) (*Inspection, e
 	if done {
 		return in, nil
 	}
-	decide := func(ss *session, change *archive.Change) (verdict, error) {
-		v, _, err := s.decide(ss, change)
+	decide := func(ss *Session, change *archive.Change) (Verdict, error) {
+		v, _, err := s.Decide(ss, change)
 		return v, err
 	}
-	decided := func(ss *session, change archive.Change, v verdict) {
-		if v == commitReplies {
+	decided := func(ss *Session, change archive.Change, v Verdict) {
+		if v == CommitReplies {
 			s.logDecision(ss, change)
 		}
 	}
-	change, _, _, err := s.decideCause(ctx, mailCause(m), steps{decide: decide, decided: decided}) // as HandleMail, without the commit
+	change, _, _, err := s.DecideCause(ctx, MailCause(m), Steps{Decide: decide, Decided: decided}) // as HandleMail, without the commit
 	if err != nil {
 		return nil, err
 	}
@@ -89,34 +89,34 @@ func (s *Server) Inspect(ctx context.Context, m *mailer.Message) (*Inspection, e
 // read is reported as not existing.
 func (s *Server) inspectRead(ctx context.Context, m *mailer.Message) *Inspection {
 	from := strings.ToLower(m.From)
-	ref := findGame(m.Subject, m.InReplyTo, m.References)
-	if ref.id == "" {
+	ref := FindGame(m.Subject, m.InReplyTo, m.References)
+	if ref.Id == "" {
 		ref = findGameInText(m.Reply, m.Text)
 	}
-	in := &Inspection{MessageID: m.MessageID, From: from, Subject: m.Subject, Game: ref.id, Text: m.Reply, Auth: "not checked"}
-	if s.opts.RequireAuthResults {
+	in := &Inspection{MessageID: m.MessageID, From: from, Subject: m.Subject, Game: ref.Id, Text: m.Reply, Auth: "not checked"}
+	if s.Opts.RequireAuthResults {
 		in.Auth = "fail"
 		if s.authenticated(m) {
 			in.Auth = "pass"
 		}
 	}
-	if ref.id != "" {
-		if g, err := s.gamePort().Game(ctx, ref.id); err == nil {
+	if ref.Id != "" {
+		if g, err := s.GamePort().Game(ctx, ref.Id); err == nil {
 			in.GameExists = true
-			t := &table{g: g}
-			in.Player = sideOf(g, from)
-			ss := &session{from: from, ref: ref}
+			t := &Table{G: g}
+			in.Player = SideOf(g, from)
+			ss := &Session{From: from, Ref: ref}
 			in.KeyOK = ss.hasKey(t)
 		}
 	}
-	ss := &session{srv: s, ctx: ctx, cause: cause{kind: causeMail, seed: m.MessageID, from: from, mail: m}, from: from}
-	lines, _ := ss.commandLines()
+	ss := &Session{Srv: s, Ctx: ctx, Cause: Cause{Kind: CauseMail, Seed: m.MessageID, From: from, Mail: m}, From: from}
+	lines, _ := ss.CommandLines()
 	for _, l := range lines {
-		c := InspectedCommand{Line: l.n, Text: l.text}
-		if l.err != nil {
-			c.Error = l.err.Error()
+		c := InspectedCommand{Line: l.N, Text: l.Text}
+		if l.Err != nil {
+			c.Error = l.Err.Error()
 		} else {
-			c.Command = commandName(l.cmd)
+			c.Command = CommandName(l.cmd)
 		}
 		in.Commands = append(in.Commands, c)
 	}
@@ -146,10 +146,10 @@ func (s *Server) inspectProcessed(ctx context.Context, in *Inspection, m *mailer
 // decision of the mail: ignored, refused, or answered.
 func (in *Inspection) outcome(change archive.Change) {
 	switch change.Mail.Disposition {
-	case ignored:
+	case Ignored:
 		in.Action = "ignore"
 		in.Why = change.Mail.Reason
-	case refused:
+	case Refused:
 		in.Action = "refuse"
 		in.Why = "every command was refused or none was found"
 		if change.Mail.Reason != "" {
@@ -171,5 +171,5 @@ func (in *Inspection) outcome(change archive.Change) {
 // receiving server (Options.AuthservID) shows DKIM, SPF or DMARC passing
 // aligned with the From domain; see mailer.Authenticated.
 func (s *Server) authenticated(m *mailer.Message) bool {
-	return mailer.Authenticated(m, s.opts.AuthservID)
+	return mailer.Authenticated(m, s.Opts.AuthservID)
 }

@@ -44,7 +44,7 @@ func TestInspectChangesNothing(t *testing.T) {
 
 func TestRequireAuthResultsDropsForgery(t *testing.T) {
 	h := newHarness(t)
-	h.srv.opts.RequireAuthResults, h.srv.opts.AuthservID = true, "mx.test"
+	h.srv.Opts.RequireAuthResults, h.srv.Opts.AuthservID = true, "mx.test"
 	sent := h.deliver(alice, "x", "board", map[string]string{"Authentication-Results": "mx.test; dkim=pass header.d=evil.test"})
 	if len(sent) != 0 {
 		t.Fatalf("unauthenticated mail got %d replies, want none (a silent, logged drop)", len(sent))
@@ -64,7 +64,7 @@ func TestRequireAuthResultsDropsForgery(t *testing.T) {
 // the archive (issue 8 §1: "where is my move?").
 func TestInspectSaysWhy(t *testing.T) {
 	h := newHarness(t)
-	h.srv.opts.JunkReplies = 1
+	h.srv.Opts.JunkReplies = 1
 	h.step = time.Minute
 	h.deliver("first@strangers.test", "hi", "help", nil)
 	raw := "From: second@strangers.test\r\nTo: tafl@game.test\r\nSubject: hi\r\nMessage-ID: <second@strangers.test>\r\n\r\nhelp\r\n"

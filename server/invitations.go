@@ -29,20 +29,20 @@ import (
 // Options.InvitationExpiry is 0: 14 days.
 const DefaultInvitationExpiry = 14 * 24 * time.Hour
 
-// invitationKey is the key of an invited game's expiry timer; the key of
+// InvitationKey is the key of an invited game's expiry timer; the key of
 // a running game's timers always names a ply ("ply 12 deadline").
-const invitationKey = "invitation expiry"
+const InvitationKey = "invitation expiry"
 
 // Reasons of a declined game other than the invited player's decline.
 const (
-	reasonWithdrawn     = "withdrawn"
-	reasonExpired       = "expired"
-	reasonUndeliverable = "undeliverable"
+	ReasonWithdrawn     = "withdrawn"
+	ReasonExpired       = "expired"
+	ReasonUndeliverable = "undeliverable"
 )
 
 func init() {
-	handle("cancel challenge", (*session).cancelChallenge)
-	helpLine(25, "help.cancel")
+	Handle("cancel challenge", (*Session).cancelChallenge)
+	HelpLine(25, "help.cancel")
 }
 
 // cancelChallenge withdraws the sender's open challenge: only its
@@ -50,62 +50,62 @@ func init() {
 // player is told, unless it never wrote to the referee (consent.go): an
 // address that never proved its mailbox gets the invitation and nothing
 // more.
-func (ss *session) cancelChallenge(*grammar.CancelChallengeCommand) error {
-	t, err := ss.gameForCommand()
+func (ss *Session) cancelChallenge(*grammar.CancelChallengeCommand) error {
+	t, err := ss.GameForCommand()
 	if err != nil {
 		return err
 	}
-	if t.g.Status != archive.Invited || ss.from != t.g.Challenger {
-		return ss.refuse("err.nochallenge", t.g.ID)
+	if t.G.Status != archive.Invited || ss.From != t.G.Challenger {
+		return ss.Refuse("err.nochallenge", t.G.ID)
 	}
-	opp := opponentOf(t.g, ss.from)
-	ss.endInvitation(t, reasonWithdrawn)
-	ss.say(t, tr(ss.lang, "challenge.withdrawn.you", opp))
-	if ss.proved(opp) {
-		ss.tell(opp, t, func(lang string) string { return tr(lang, "challenge.withdrawn", ss.from) })
+	opp := OpponentOf(t.G, ss.From)
+	ss.endInvitation(t, ReasonWithdrawn)
+	ss.Say(t, Tr(ss.Lang, "challenge.withdrawn.you", opp))
+	if ss.Proved(opp) {
+		ss.Tell(opp, t, func(lang string) string { return Tr(lang, "challenge.withdrawn", ss.From) })
 	}
-	for _, n := range ss.notes {
-		if n.game == t { // not the notes of a game this mail starts
-			n.subject = tr(n.lang, "subject.withdrawn", variantTitle(n.lang, t.v))
+	for _, n := range ss.Notes {
+		if n.Game == t { // not the notes of a game this mail starts
+			n.Subject = Tr(n.Lang, "subject.withdrawn", VariantTitle(n.Lang, t.V))
 		}
 	}
 	return nil
 }
 
 // endInvitation declines the invited game t for reason.
-func (ss *session) endInvitation(t *table, reason string) {
-	t.g.Status = archive.Declined
-	t.g.Reason = reason
-	t.changed = true
+func (ss *Session) endInvitation(t *Table, reason string) {
+	t.G.Status = archive.Declined
+	t.G.Reason = reason
+	t.Changed = true
 }
 
 // invitationExpiry is how long a challenge waits for an answer, 0 for
 // ever (Options.InvitationExpiry).
-func (s *Server) invitationExpiry() time.Duration { return s.opts.InvitationExpiry }
+func (s *Server) invitationExpiry() time.Duration { return s.Opts.InvitationExpiry }
 
-// invitationPlan is the timer plan of an invited game: its expiry, or no
+// InvitationPlan is the timer plan of an invited game: its expiry, or no
 // timer when invitations do not expire.
-func (s *Server) invitationPlan(g *archive.Game) archive.TimerPlan {
+func (s *Server) InvitationPlan(g *archive.Game) archive.TimerPlan {
 	if s.invitationExpiry() <= 0 {
 		return archive.TimerPlan{}
 	}
 	return archive.TimerPlan{Ply: 1, Timers: []archive.Timer{{
-		Key: invitationKey, Kind: archive.TimerDeadline, Ply: 1, Due: g.CreatedAt.Add(s.invitationExpiry()),
+		Key: InvitationKey, Kind: archive.TimerDeadline, Ply: 1, Due: g.CreatedAt.Add(s.invitationExpiry()),
 	}}}
 }
 
-// expireInvitation ends the invited game t whose expiry timer is due and
+// ExpireInvitation ends the invited game t whose expiry timer is due and
 // tells the challenger. It reports whether it did.
-func (ss *session) expireInvitation(t *table, tm archive.Timer, now time.Time) bool {
-	if t.g.Status != archive.Invited || tm.Key != invitationKey || tm.Due.After(now) {
+func (ss *Session) ExpireInvitation(t *Table, tm archive.Timer, now time.Time) bool {
+	if t.G.Status != archive.Invited || tm.Key != InvitationKey || tm.Due.After(now) {
 		return false
 	}
-	ss.endInvitation(t, reasonExpired)
-	opp := opponentOf(t.g, t.g.Challenger)
-	days := int(ss.srv.invitationExpiry().Round(24*time.Hour) / (24 * time.Hour))
-	lang := ss.langOf(t.g.Challenger)
-	ss.tell(t.g.Challenger, t, func(lang string) string { return trn(lang, "challenge.expired", days, opp, days) })
-	ss.notes[t.g.Challenger].subject = tr(lang, "subject.expired", variantTitle(lang, t.v))
+	ss.endInvitation(t, ReasonExpired)
+	opp := OpponentOf(t.G, t.G.Challenger)
+	days := int(ss.Srv.invitationExpiry().Round(24*time.Hour) / (24 * time.Hour))
+	lang := ss.LangOf(t.G.Challenger)
+	ss.Tell(t.G.Challenger, t, func(lang string) string { return Trn(lang, "challenge.expired", days, opp, days) })
+	ss.Notes[t.G.Challenger].Subject = Tr(lang, "subject.expired", VariantTitle(lang, t.V))
 	return true
 }
 
@@ -119,37 +119,37 @@ func (s *Server) invitationFailed(ctx context.Context, m archive.OutboxMail) {
 		return
 	}
 	// the cause's seed seeds the replies' Message-IDs: a repeat writes the same
-	_, err := s.transact(ctx, undeliverableCause(m), steps{
-		decide: func(ss *session, _ *archive.Change) (verdict, error) { return s.decideUndeliverable(ss, m) },
-		committed: func(archive.Change) {
-			s.log.Info("invitation undeliverable: challenge ended", "game", m.GameID, "to", m.To[0])
+	_, err := s.Transact(ctx, UndeliverableCause(m), Steps{
+		Decide: func(ss *Session, _ *archive.Change) (Verdict, error) { return s.decideUndeliverable(ss, m) },
+		Committed: func(archive.Change) {
+			s.Log.Info("invitation undeliverable: challenge ended", "game", m.GameID, "to", m.To[0])
 		},
 	})
 	if err != nil {
-		s.log.Error("ending an undeliverable invitation failed", "game", m.GameID, "err", err)
+		s.Log.Error("ending an undeliverable invitation failed", "game", m.GameID, "err", err)
 	}
 }
 
 // decideUndeliverable works out in session ss the end of the invitation
 // that failed outbox mail m carried: nothing to commit when m is no
 // invitation of a game still invited.
-func (s *Server) decideUndeliverable(ss *session, m archive.OutboxMail) (verdict, error) {
-	ss.lang = s.opts.DefaultLanguage
-	t, err := ss.table(m.GameID)
-	var r *refusal
+func (s *Server) decideUndeliverable(ss *Session, m archive.OutboxMail) (Verdict, error) {
+	ss.Lang = s.Opts.DefaultLanguage
+	t, err := ss.Table(m.GameID)
+	var r *Refusal
 	if errors.As(err, &r) {
-		return commitNothing, nil // no such game
+		return CommitNothing, nil // no such game
 	}
 	if err != nil {
-		return commitNothing, err
+		return CommitNothing, err
 	}
-	invitee := opponentOf(t.g, t.g.Challenger)
-	if t.g.Status != archive.Invited || m.To[0] != invitee {
-		return commitNothing, nil
+	invitee := OpponentOf(t.G, t.G.Challenger)
+	if t.G.Status != archive.Invited || m.To[0] != invitee {
+		return CommitNothing, nil
 	}
-	ss.endInvitation(t, reasonUndeliverable)
-	lang := ss.langOf(t.g.Challenger)
-	ss.tell(t.g.Challenger, t, func(lang string) string { return tr(lang, "challenge.undeliverable", invitee) })
-	ss.notes[t.g.Challenger].subject = tr(lang, "subject.undeliverable", variantTitle(lang, t.v))
-	return commitReplies, nil
+	ss.endInvitation(t, ReasonUndeliverable)
+	lang := ss.LangOf(t.G.Challenger)
+	ss.Tell(t.G.Challenger, t, func(lang string) string { return Tr(lang, "challenge.undeliverable", invitee) })
+	ss.Notes[t.G.Challenger].Subject = Tr(lang, "subject.undeliverable", VariantTitle(lang, t.V))
+	return CommitReplies, nil
 }

@@ -80,7 +80,7 @@ func TestJunkFloodLocksNobodyOut(t *testing.T) {
 	confirm := askToJoin(t, h, "open", "frank@fresh3.test")
 
 	replies := floodJunk(h, 70, "j", "")
-	if budget := h.srv.opts.JunkReplies; replies > budget || replies == 70 {
+	if budget := h.srv.Opts.JunkReplies; replies > budget || replies == 70 {
 		t.Fatalf("70 junk mails got %d replies, want some held back by the budget of %d", replies, budget)
 	}
 
@@ -89,8 +89,8 @@ func TestJunkFloodLocksNobodyOut(t *testing.T) {
 	if len(sent) != 2 {
 		t.Fatalf("the newcomer's challenge after the flood got %d mails, want the confirmation and the invitation:\n%s", len(sent), texts(sent))
 	}
-	mustContain(t, "the challenge's confirmation", to(t, sent, carol).Text, tr(english, "challenge.sent", dave, "attackers"))
-	if id := findGame(to(t, sent, dave).Subject, "", nil).id; id == "" {
+	mustContain(t, "the challenge's confirmation", to(t, sent, carol).Text, Tr(English, "challenge.sent", dave, "attackers"))
+	if id := FindGame(to(t, sent, dave).Subject, "", nil).Id; id == "" {
 		t.Errorf("the invitation names no game: %q", to(t, sent, dave).Subject)
 	} else if g, err := h.store.Game(h.ctx(), id); err != nil || g.Status != archive.Invited {
 		t.Errorf("the challenged game = %v, %v; want it invited", g, err)
@@ -127,7 +127,7 @@ func TestJunkFromOneDomain(t *testing.T) {
 	openEvent(h, "open")
 	confirm := askToJoin(t, h, "open", "gina@busy.test")
 
-	domain := h.srv.opts.DomainReplies
+	domain := h.srv.Opts.DomainReplies
 	if replies := floodJunk(h, domain+10, "m", "mail.busy.test"); replies > domain || replies == 0 {
 		t.Errorf("%d junk mails from one domain got %d replies, want 1 to %d", domain+10, replies, domain)
 	}
@@ -181,9 +181,9 @@ func TestBudgetOf(t *testing.T) {
 	for _, c := range cases {
 		m := h.parseRaw(strings.NewReader(fmt.Sprintf("From: %s\r\nTo: tafl@game.test\r\nSubject: x\r\nMessage-ID: <t%d@x>\r\n\r\n%s\r\n",
 			c.from, len(c.body), strings.ReplaceAll(c.body, "\n", "\r\n"))))
-		ss := h.srv.newSession(h.ctx(), cause{kind: causeMail, seed: m.MessageID, from: c.from, at: h.now, mail: m})
-		ss.lines, _ = ss.commandLines()
-		got, err := ss.budgetOf()
+		ss := h.srv.NewSession(h.ctx(), Cause{Kind: CauseMail, Seed: m.MessageID, From: c.from, At: h.now, Mail: m})
+		ss.Lines, _ = ss.CommandLines()
+		got, err := ss.BudgetOf()
 		if err != nil || got != c.want {
 			t.Errorf("budgetOf(%s: %q) = %q, %v; want %q", c.from, c.body, got, err, c.want)
 		}
@@ -197,14 +197,14 @@ func TestBudgetOf(t *testing.T) {
 func TestHeldBackLoggedOncePerMinute(t *testing.T) {
 	h := newHarness(t)
 	var buf bytes.Buffer
-	h.srv.log = slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	h.srv.Log = slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	h.step = 2 * time.Second // 120 mails in 4 minutes: the last 60 held back
 	start := h.now
 	floodJunk(h, 120, "f", "")
-	h.now = h.now.Add(heldLogEvery)
-	h.srv.held.report(h.srv.log, h.now) // as Run does on every round
+	h.now = h.now.Add(HeldLogEvery)
+	h.srv.Held.Report(h.srv.Log, h.now) // as Run does on every round
 
-	held, err := h.store.CountMails(h.ctx(), archive.MailFilter{Disposition: ignored, Budget: archive.JunkBudget})
+	held, err := h.store.CountMails(h.ctx(), archive.MailFilter{Disposition: Ignored, Budget: archive.JunkBudget})
 	if err != nil || held == 0 {
 		t.Fatalf("%d mails held back, %v; want some", held, err)
 	}
@@ -236,20 +236,20 @@ func TestHeldBackLoggedOncePerMinute(t *testing.T) {
 func TestHeldLogReport(t *testing.T) {
 	var buf bytes.Buffer
 	log := slog.New(slog.NewTextHandler(&buf, nil))
-	var hl heldLog
+	var hl HeldLog
 	t0 := time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
-	hl.report(log, t0)
+	hl.Report(log, t0)
 	if buf.Len() != 0 {
 		t.Fatalf("nothing held, yet logged: %s", buf.String())
 	}
-	hl.note(log, byDomainBudget, t0) // the first is logged at once
-	hl.note(log, byJunkBudget, t0.Add(10*time.Second))
-	hl.note(log, byJunkBudget, t0.Add(59*time.Second))
-	hl.note(log, notHeld, t0.Add(59*time.Second))
+	hl.Note(log, ByDomainBudget, t0) // the first is logged at once
+	hl.Note(log, ByJunkBudget, t0.Add(10*time.Second))
+	hl.Note(log, ByJunkBudget, t0.Add(59*time.Second))
+	hl.Note(log, NotHeld, t0.Add(59*time.Second))
 	if n := strings.Count(buf.String(), "replies held back"); n != 1 {
 		t.Fatalf("%d warnings within the first minute, want 1:\n%s", n, buf.String())
 	}
-	hl.report(log, t0.Add(time.Minute))
+	hl.Report(log, t0.Add(time.Minute))
 	want := []string{"count=1 ", "domain_budget=1", "count=2 ", "junk_budget=2"}
 	for _, w := range want {
 		if !strings.Contains(buf.String(), w) {

@@ -66,7 +66,7 @@ func TestResendLogged(t *testing.T) {
 func TestReconnectedDownFor(t *testing.T) {
 	h := newHarness(t)
 	log := h.captureLog()
-	h.srv.opts.Now = time.Now
+	h.srv.Opts.Now = time.Now
 	in := &downInbox{fakeInbox: newFakeInbox(), back: true}
 	srv := h.restart(h.store, in)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -114,7 +114,7 @@ func TestMailProcessedNames(t *testing.T) {
 		return ""
 	}
 	sent := h.deliver(alice, "a game?", "new brandubh with bob@player.test", nil)
-	id := findGame(to(t, sent, bob).Subject, "", nil).id
+	id := FindGame(to(t, sent, bob).Subject, "", nil).Id
 	line := processed("challenge")
 	mustContain(t, "challenge", line, "game="+id)
 	mustNotContain(t, "challenge", line, "tournament=")

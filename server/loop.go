@@ -21,15 +21,15 @@ import (
 // stopped. An engine search runs beside the loop and wakes it when it
 // ends (engine.go).
 func (s *Server) Run(ctx context.Context) error {
-	if s.opts.Inbox == nil || s.opts.Sender == nil {
+	if s.Opts.Inbox == nil || s.Opts.Sender == nil {
 		return errors.New("server: Run needs Options.Inbox and Options.Sender")
 	}
-	defer s.engine.Wait()
+	defer s.Engine.Wait()
 	rescan := true // the first poll reads the whole inbox: mails handled but not yet moved are finished off
 	backoff := time.Second
 	var down time.Time // the first failure since the mailbox last worked; zero while it works
 	for ctx.Err() == nil {
-		s.held.report(s.log, s.opts.Now()) // what the caps held back, once a minute (held.go)
+		s.Held.Report(s.Log, s.Opts.Now()) // what the caps held back, once a minute (held.go)
 		err := s.Poll(ctx, rescan)
 		if err == nil {
 			rescan = false
@@ -42,7 +42,7 @@ func (s *Server) Run(ctx context.Context) error {
 		if err == nil {
 			wctx, cancel := s.waitContext(ctx)
 			stopWatch := s.watchOutbox(ctx) // mail queued by another process (outbox_wake.go)
-			err = s.opts.Inbox.Wait(wctx)
+			err = s.Opts.Inbox.Wait(wctx)
 			stopWatch()
 			woke := errors.Is(context.Cause(wctx), errWoken)
 			cancel()
@@ -58,12 +58,12 @@ func (s *Server) Run(ctx context.Context) error {
 		// (HandleMail then sees it processed and just marks it done).
 		rescan = true
 		if down.IsZero() {
-			down = s.opts.Now()
+			down = s.Opts.Now()
 		}
-		s.log.Warn("mail loop", "err", err, "retry_in", backoff)
+		s.Log.Warn("mail loop", "err", err, "retry_in", backoff)
 		sleep(ctx, backoff+time.Duration(rand.Int64N(int64(backoff/4)+1)))
 		backoff = min(backoff*2, time.Minute)
-		if r, ok := s.opts.Inbox.(reconnecter); ok && errors.Is(err, mailer.ErrConnection) {
+		if r, ok := s.Opts.Inbox.(reconnecter); ok && errors.Is(err, mailer.ErrConnection) {
 			s.reconnect(ctx, r, down)
 		}
 	}
@@ -80,12 +80,12 @@ var errWoken = errors.New("server: Run was woken")
 // ended, or Wake), so that the engine's reply, or what Wake made due,
 // goes out at once.
 func (s *Server) waitContext(ctx context.Context) (context.Context, context.CancelFunc) {
-	tctx, cancelTimeout := context.WithTimeout(ctx, s.untilNextTimer(ctx))
+	tctx, cancelTimeout := context.WithTimeout(ctx, s.UntilNextTimer(ctx))
 	wctx, cancel := context.WithCancelCause(tctx)
 	stop := make(chan struct{})
 	go func() {
 		select {
-		case <-s.engine.Woken():
+		case <-s.Engine.Woken():
 			cancel(errWoken)
 		case <-stop:
 		case <-wctx.Done():
@@ -104,10 +104,10 @@ type reconnecter interface {
 // unreachable: an operator watching the log sees that it is still down.
 const maxReconnectQuiet = 30 * time.Second
 
-// authPause bounds the pause after the IMAP server rejects the log-in
+// AuthPause bounds the pause after the IMAP server rejects the log-in
 // (mailer.ErrAuth): mailer.AuthRetryDelay of the rejections in a row, a
 // minute doubling up to half an hour. A variable for tests.
-var authPause = struct{ min, max time.Duration }{mailer.DefaultAuthRetryMinDelay, mailer.DefaultAuthRetryMaxDelay}
+var AuthPause = struct{ Min, Max time.Duration }{mailer.DefaultAuthRetryMinDelay, mailer.DefaultAuthRetryMaxDelay}
 
 // reconnect dials the mailbox again until it succeeds or ctx ends. While
 // the server stays unreachable it logs a warning at least every
@@ -125,7 +125,7 @@ var authPause = struct{ min, max time.Duration }{mailer.DefaultAuthRetryMinDelay
 // then, the pause before the first attempt included (issue 21 §7: it used
 // to count from the first attempt only).
 func (s *Server) reconnect(ctx context.Context, r reconnecter, down time.Time) {
-	quiet := min(maxReconnectQuiet, s.opts.WaitCap)
+	quiet := min(maxReconnectQuiet, s.Opts.WaitCap)
 	rejected := 0
 	for {
 		rctx, cancel := context.WithTimeout(ctx, quiet)
@@ -133,20 +133,20 @@ func (s *Server) reconnect(ctx context.Context, r reconnecter, down time.Time) {
 		cancel()
 		switch {
 		case err == nil:
-			s.log.Info("IMAP reconnected", "down_for", s.opts.Now().Sub(down).Round(time.Second))
+			s.Log.Info("IMAP reconnected", "down_for", s.Opts.Now().Sub(down).Round(time.Second))
 			return
 		case ctx.Err() != nil:
 			return
 		case errors.Is(err, mailer.ErrAuth):
 			rejected++
-			pause := mailer.AuthRetryDelay(rejected, authPause.min, authPause.max)
-			s.log.Error("IMAP login rejected, waiting before the next attempt", "rejections", rejected, "retry_in", pause,
-				"down_for", s.opts.Now().Sub(down).Round(time.Second), "err", err)
+			pause := mailer.AuthRetryDelay(rejected, AuthPause.Min, AuthPause.Max)
+			s.Log.Error("IMAP login rejected, waiting before the next attempt", "rejections", rejected, "retry_in", pause,
+				"down_for", s.Opts.Now().Sub(down).Round(time.Second), "err", err)
 			sleep(ctx, pause)
 		case errors.Is(err, context.DeadlineExceeded):
-			s.log.Warn("IMAP still unreachable, retrying", "down_for", s.opts.Now().Sub(down).Round(time.Second), "err", err)
+			s.Log.Warn("IMAP still unreachable, retrying", "down_for", s.Opts.Now().Sub(down).Round(time.Second), "err", err)
 		default:
-			s.log.Warn("reconnect failed", "err", err)
+			s.Log.Warn("reconnect failed", "err", err)
 			return
 		}
 	}
@@ -158,20 +158,20 @@ func (s *Server) reconnect(ctx context.Context, r reconnecter, down time.Time) {
 // outbox, mark each mail done. It stops at the first mail that cannot be
 // committed, leaving it unread for the next poll.
 func (s *Server) Poll(ctx context.Context, rescan bool) error {
-	start := s.opts.Now() // every mail that arrived before is fetched below
-	validity, last, err := s.recordPort().MailboxState(ctx, s.opts.Mailbox)
+	start := s.Opts.Now() // every mail that arrived before is fetched below
+	validity, last, err := s.recordPort().MailboxState(ctx, s.Opts.Mailbox)
 	if err != nil && !errors.Is(err, archive.ErrNotFound) {
 		return err
 	}
 	if rescan {
 		last = 0
 	}
-	msgs, current, err := s.opts.Inbox.Fetch(ctx, validity, last, s.opts.MaxMailBytes)
+	msgs, current, err := s.Opts.Inbox.Fetch(ctx, validity, last, s.Opts.MaxMailBytes)
 	if err != nil {
 		return err
 	}
 	if current != validity && validity != 0 {
-		s.log.Warn("UIDVALIDITY changed: rescanning the mailbox", "old", validity, "new", current)
+		s.Log.Warn("UIDVALIDITY changed: rescanning the mailbox", "old", validity, "new", current)
 	}
 	for len(msgs) > 0 {
 		n := min(len(msgs), pollChunk)
@@ -213,7 +213,7 @@ func (s *Server) handleChunk(ctx context.Context, ms []*mailer.Message) error {
 		s.FlushOutbox(ctx)
 	}
 	for _, m := range ms[:handled] {
-		if err := s.opts.Inbox.Done(ctx, m.UID); err != nil {
+		if err := s.Opts.Inbox.Done(ctx, m.UID); err != nil {
 			return err
 		}
 	}
@@ -262,10 +262,10 @@ const roundMails = 50
 // failed (a sent mail that could not be recorded included: every further
 // round would send it again), or stop ended.
 func (s *Server) flushRound(ctx, stop context.Context) (progress, ok bool) {
-	now := s.opts.Now()
+	now := s.Opts.Now()
 	pending, err := s.outboxPort().PendingOutbox(ctx, now, roundMails)
 	if err != nil {
-		s.log.Error("reading the outbox failed", "err", err)
+		s.Log.Error("reading the outbox failed", "err", err)
 		return false, false
 	}
 	if len(pending) == 0 {
@@ -279,7 +279,7 @@ func (s *Server) flushRound(ctx, stop context.Context) (progress, ok bool) {
 	// slipped past the daemon's lock) then never sends them too.
 	claims, err := s.outboxPort().ClaimOutboxes(ctx, ids, s.owner, now)
 	if err != nil {
-		s.log.Error("claiming outbox mails failed", "ids", len(ids), "err", err)
+		s.Log.Error("claiming outbox mails failed", "ids", len(ids), "err", err)
 		return false, false
 	}
 	claimedAt := now
@@ -289,7 +289,7 @@ func (s *Server) flushRound(ctx, stop context.Context) (progress, ok bool) {
 	for i, m := range pending {
 		if claims[i] != archive.ClaimTaken {
 			if claims[i] == archive.ClaimRefused {
-				s.log.Warn("outbox mail claimed by another process: not sent here", "id", m.ID)
+				s.Log.Warn("outbox mail claimed by another process: not sent here", "id", m.ID)
 				held[m.GameID+"\x00"+strings.Join(m.To, ",")] = true
 			} // ClaimGone: the engine's reply took its place meanwhile (engine_hold.go)
 			continue
@@ -299,10 +299,10 @@ func (s *Server) flushRound(ctx, stop context.Context) (progress, ok bool) {
 			release = append(release, m.ID) // a later mail must not overtake a deferred one
 			continue
 		}
-		if s.opts.Now().Sub(claimedAt) > archive.ClaimLease/2 {
+		if s.Opts.Now().Sub(claimedAt) > archive.ClaimLease/2 {
 			// A slow SMTP server: renew the claims not yet used before
 			// they lapse and another sender may take them.
-			claimedAt = s.opts.Now()
+			claimedAt = s.Opts.Now()
 			if !s.renewClaims(ctx, pending[i:], claims[i:], claimedAt) {
 				ok = false
 			}
@@ -315,24 +315,24 @@ func (s *Server) flushRound(ctx, stop context.Context) (progress, ok bool) {
 				continue
 			}
 		}
-		err := s.opts.Sender.Send(ctx, m.From, m.To, m.Raw)
+		err := s.Opts.Sender.Send(ctx, m.From, m.To, m.Raw)
 		if err == nil {
 			progress = true
 			sent = append(sent, m.ID)
-			s.opts.Observer.ReplySent()
+			s.Opts.Observer.ReplySent()
 			if m.Attempts > 0 {
-				s.log.Info("sending succeeded after a retry", "id", m.ID, "to", m.To, "attempts", m.Attempts+1,
-					"waited", s.opts.Now().Sub(m.CreatedAt).Round(time.Second), "last_err", m.LastError)
+				s.Log.Info("sending succeeded after a retry", "id", m.ID, "to", m.To, "attempts", m.Attempts+1,
+					"waited", s.Opts.Now().Sub(m.CreatedAt).Round(time.Second), "last_err", m.LastError)
 			}
 			continue
 		}
 		held[key] = true
 		s.sendFailed(ctx, m, now, err)
 	}
-	if err := s.outboxPort().MarkSentAll(ctx, sent, s.opts.Now(), s.owner, release); err != nil {
+	if err := s.outboxPort().MarkSentAll(ctx, sent, s.Opts.Now(), s.owner, release); err != nil {
 		// the mails went out but are still pending: stop, or every
 		// round would send them again
-		s.log.Error("recording sent mails failed", "ids", sent, "err", err)
+		s.Log.Error("recording sent mails failed", "ids", sent, "err", err)
 		return progress, false
 	}
 	return progress, ok
@@ -352,7 +352,7 @@ func (s *Server) renewClaims(ctx context.Context, pending []archive.OutboxMail, 
 	}
 	renewed, err := s.outboxPort().ClaimOutboxes(ctx, ids, s.owner, at)
 	if err != nil {
-		s.log.Error("claiming outbox mails failed", "ids", len(ids), "err", err)
+		s.Log.Error("claiming outbox mails failed", "ids", len(ids), "err", err)
 		return false
 	}
 	for k, j := range idx {
@@ -368,20 +368,20 @@ func (s *Server) renewClaims(ctx context.Context, pending []archive.OutboxMail, 
 func (s *Server) sendFailed(ctx context.Context, m archive.OutboxMail, now time.Time, err error) {
 	var se *mailer.SendError
 	temporary := !errors.As(err, &se) || se.Temporary
-	if temporary && m.Attempts+1 < s.opts.MaxAttempts {
-		delay := s.opts.RetryAfter << min(m.Attempts, 16)
+	if temporary && m.Attempts+1 < s.Opts.MaxAttempts {
+		delay := s.Opts.RetryAfter << min(m.Attempts, 16)
 		delay = min(delay, 6*time.Hour)
-		s.log.Warn("sending deferred", "id", m.ID, "to", m.To, "err", err, "retry_in", delay)
-		s.opts.Observer.ReplyDeferred()
+		s.Log.Warn("sending deferred", "id", m.ID, "to", m.To, "err", err, "retry_in", delay)
+		s.Opts.Observer.ReplyDeferred()
 		if err := s.outboxPort().MarkRetry(ctx, m.ID, now.Add(delay), err.Error()); err != nil {
-			s.log.Error("recording a retry failed", "id", m.ID, "err", err)
+			s.Log.Error("recording a retry failed", "id", m.ID, "err", err)
 		}
 		return
 	}
-	s.log.Error("sending failed for good", "id", m.ID, "to", m.To, "err", err)
-	s.opts.Observer.ReplyFailed()
+	s.Log.Error("sending failed for good", "id", m.ID, "to", m.To, "err", err)
+	s.Opts.Observer.ReplyFailed()
 	if err := s.outboxPort().MarkFailed(ctx, m.ID, err.Error()); err != nil {
-		s.log.Error("recording a failed mail failed", "id", m.ID, "err", err)
+		s.Log.Error("recording a failed mail failed", "id", m.ID, "err", err)
 	} else {
 		s.invitationFailed(ctx, m) // the challenger learns of it (invitations.go)
 	}

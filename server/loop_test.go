@@ -181,7 +181,7 @@ func vacation(addr string, auto bool, text string) func(m *mailer.Message) []byt
 func TestLoopTwoServers(t *testing.T) {
 	const a, b = "tafl@a.test", "tafl@b.test"
 	stripAuto := []string{"Auto-Submitted"}
-	stripAll := []string{"Auto-Submitted", loopHeader, "X-Taflmail-Game"}
+	stripAll := []string{"Auto-Submitted", LoopHeader, "X-Taflmail-Game"}
 	invite := func(n *mailNet) { n.post(alice, a, "game", "new brandubh with "+b) }
 	forgedBoard := func(n *mailNet) { n.post(b, a, "board", "board") }
 	forgedHelp := func(n *mailNet) { n.post(b, a, "help", "") }
@@ -201,9 +201,9 @@ func TestLoopTwoServers(t *testing.T) {
 		// This one looped for ever until 1fdffbe: "Re: help" was read as
 		// help again (docs/reliability.md, bug 7).
 		{"forged-help-headers-stripped", stripAuto, forgedHelp, 2},
-		{"invitation-all-stripped", stripAll, invite, 1 + 2*maxRepliesPerHour},
-		{"forged-from-all-stripped", stripAll, forgedBoard, 1 + 2*maxRepliesPerHour},
-		{"forged-help-all-stripped", stripAll, forgedHelp, 1 + 2*maxRepliesPerHour},
+		{"invitation-all-stripped", stripAll, invite, 1 + 2*MaxRepliesPerHour},
+		{"forged-from-all-stripped", stripAll, forgedBoard, 1 + 2*MaxRepliesPerHour},
+		{"forged-help-all-stripped", stripAll, forgedHelp, 1 + 2*MaxRepliesPerHour},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -245,14 +245,14 @@ func TestLoopVacation(t *testing.T) {
 	}{
 		// alice moves; the server tells bob, whose responder answers.
 		{"move-marked", true, away, aliceMoves, 2},
-		{"move-unmarked", false, away, aliceMoves, 2 + 2*(1+maxKeyedRefusals)},
+		{"move-unmarked", false, away, aliceMoves, 2 + 2*(1+MaxKeyedRefusals)},
 		// bob asked for help by subject before he left. Unmarked, this
 		// looped for ever until 1fdffbe (docs/reliability.md, bug 7).
 		{"help-marked", true, away, askHelp, 3},
 		{"help-unmarked", false, away, askHelp, 3 + 2*5},
 		// A responder whose text is a command ("variants"): each answer is
 		// carried out, so only the cap on answers per hour stops it.
-		{"command-unmarked", false, "variants", aliceMoves, 2 + 2*maxRepliesPerHour},
+		{"command-unmarked", false, "variants", aliceMoves, 2 + 2*MaxRepliesPerHour},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -260,7 +260,7 @@ func TestLoopVacation(t *testing.T) {
 			id := startBrandubh(t, h)
 			n := newMailNet(t)
 			n.now = &h.now // one clock for the server, its archive and the net
-			h.srv.opts.Sender = netSender{n}
+			h.srv.Opts.Sender = netSender{n}
 			n.servers[srvAddr] = h.srv
 			n.responders[bob] = vacation(bob, tc.auto, tc.text)
 			h.now = h.now.Add(time.Hour)

@@ -45,7 +45,7 @@ func TestMachineMail(t *testing.T) {
 				t.Fatalf("%d mails sent, want none:\n%s", len(sent), texts(sent))
 			}
 			h.unchanged(tc.file, id, before)
-			if n := h.count(tc.from, ignored); n != 1 {
+			if n := h.count(tc.from, Ignored); n != 1 {
 				t.Errorf("%d mails from %s recorded as ignored, want 1", n, tc.from)
 			}
 			if out := h.outbox(); len(out) != 4 { // the 4 mails of startBrandubh
@@ -114,7 +114,7 @@ func TestRefusalCapPerSender(t *testing.T) {
 			if m.to != alice {
 				t.Fatalf("a refusal went to %s", m.to)
 			}
-			mustContain(t, "refusal", m.msg.Text, tr(english, "err.badkey", id, id))
+			mustContain(t, "refusal", m.msg.Text, Tr(English, "err.badkey", id, id))
 			refusals++
 		}
 	}

@@ -57,7 +57,7 @@ func (h *harness) mailVars(addr, id string) map[string]string {
 		if err != nil {
 			h.t.Fatalf("mailVars: %v", err)
 		}
-		v["{{KEY}}"] = tokenOf(g, addr)
+		v["{{KEY}}"] = TokenOf(g, addr)
 	}
 	var last *mailer.Message
 	for i := len(h.sender.sent) - 1; i >= 0; i-- {
@@ -113,7 +113,7 @@ func (h *harness) loadMail(name string, vars map[string]string) []byte {
 // parseRaw parses raw as the inbox does, with the server's size limit.
 func (h *harness) parseRaw(r io.Reader) *mailer.Message {
 	h.t.Helper()
-	m, err := mailer.Parse(r, h.srv.opts.MaxMailBytes)
+	m, err := mailer.Parse(r, h.srv.Opts.MaxMailBytes)
 	if err != nil {
 		h.t.Fatalf("mailer.Parse: %v", err)
 	}
@@ -206,11 +206,11 @@ func (h *harness) play(id string, moves ...string) {
 		if err != nil {
 			h.t.Fatal(err)
 		}
-		t, err := load(g)
+		t, err := Load(g)
 		if err != nil {
 			h.t.Fatal(err)
 		}
-		who := addressOf(g, t.toMove())
+		who := AddressOf(g, t.ToMove())
 		n := len(g.Plies)
 		h.reply(who, mv)
 		if got := len(h.state(id).Plies); got != n+1 {
@@ -261,8 +261,8 @@ func (l *logBuffer) String() string {
 // captureLog sends the server's log to a buffer and returns it.
 func (h *harness) captureLog() *logBuffer {
 	lb := &logBuffer{}
-	h.srv.log = slog.New(slog.NewTextHandler(lb, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	h.srv.opts.Logger = h.srv.log
+	h.srv.Log = slog.New(slog.NewTextHandler(lb, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	h.srv.Opts.Logger = h.srv.Log
 	return lb
 }
 

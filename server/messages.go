@@ -41,8 +41,8 @@ func messageTo(g *archive.Game, side string) *string {
 // greeting when that stands just above its first line), without command
 // lines (misspelt ones included, nearLine), quoted lines and game tags, with the keys of game t replaced by
 // "…"; runs of blank lines become one, blank lines at the ends go.
-func (ss *session) prose(t *table) string {
-	m := ss.cause.mail
+func (ss *Session) prose(t *Table) string {
+	m := ss.Cause.Mail
 	if m == nil {
 		return "" // no mail, no words
 	}
@@ -51,14 +51,14 @@ func (ss *session) prose(t *table) string {
 		text = m.AltReply
 	}
 	var lines []string
-	only := onlyLine(text)
+	only := OnlyLine(text)
 	all := strings.Split(text, "\n")
-	if end := ownStart(all); end >= 0 {
+	if end := OwnStart(all); end >= 0 {
 		all = all[:end] // the referee's mail pasted below, its greeting included
 	}
 	for i, line := range all {
 		line = strings.TrimRight(line, " \t\r")
-		if grammar.IsCommandLine(line) || nearLine(line, i == only) != "" || strings.HasPrefix(strings.TrimSpace(line), ">") || subjectTag.MatchString(line) {
+		if grammar.IsCommandLine(line) || NearLine(line, i == only) != "" || strings.HasPrefix(strings.TrimSpace(line), ">") || SubjectTag.MatchString(line) {
 			continue
 		}
 		if line == "" && (len(lines) == 0 || lines[len(lines)-1] == "") {
@@ -66,7 +66,7 @@ func (ss *session) prose(t *table) string {
 		}
 		lines = append(lines, line)
 	}
-	return withoutKeys(strings.TrimSpace(strings.Join(lines, "\n")), t.g.AttackerToken, t.g.DefenderToken)
+	return withoutKeys(strings.TrimSpace(strings.Join(lines, "\n")), t.G.AttackerToken, t.G.DefenderToken)
 }
 
 // withoutKeys returns text with every key among keys, in any case,
@@ -91,35 +91,35 @@ func withoutKeys(text string, keys ...string) string {
 // referee (proved, consent.go): a challenge's From can be forged, and the
 // referee mails such an address only the invitation it would send anyway,
 // with no words of the sender's. The challenger is told either way.
-func (ss *session) greeting(t *table) (text, told string, err error) {
-	if ss.auth != nil {
+func (ss *Session) greeting(t *Table) (text, told string, err error) {
+	if ss.Auth != nil {
 		return "", "", nil
 	}
 	text = ss.prose(t)
 	if text == "" {
 		return "", "", nil
 	}
-	opp := opponentOf(t.g, ss.from)
+	opp := OpponentOf(t.G, ss.From)
 	if ss.messagesOff(opp) {
-		return "", tr(ss.lang, "message.refused", opp), nil
+		return "", Tr(ss.Lang, "message.refused", opp), nil
 	}
-	if !ss.proved(opp) {
-		return "", tr(ss.lang, "message.unproved", opp), nil
+	if !ss.Proved(opp) {
+		return "", Tr(ss.Lang, "message.unproved", opp), nil
 	}
-	gs, err := ss.srv.gamePort().GamesOf(ss.ctx, ss.from)
+	gs, err := ss.Srv.GamePort().GamesOf(ss.Ctx, ss.From)
 	if err != nil {
 		return "", "", err
 	}
 	for _, g := range gs {
 		text = withoutKeys(text, g.AttackerToken, g.DefenderToken)
 	}
-	for _, o := range ss.tables { // games of this mail, not stored yet
-		text = withoutKeys(text, o.g.AttackerToken, o.g.DefenderToken)
+	for _, o := range ss.Tables { // games of this mail, not stored yet
+		text = withoutKeys(text, o.G.AttackerToken, o.G.DefenderToken)
 	}
-	told = tr(ss.lang, "message.sent", opp)
+	told = Tr(ss.Lang, "message.sent", opp)
 	if utf8.RuneCountInString(text) > maxMessageRunes {
 		text = string([]rune(text)[:maxMessageRunes-utf8.RuneCountInString(cutMark)]) + cutMark
-		told += " " + tr(ss.lang, "message.cut", maxMessageRunes)
+		told += " " + Tr(ss.Lang, "message.cut", maxMessageRunes)
 	}
 	return text, told, nil
 }
@@ -127,19 +127,19 @@ func (ss *session) greeting(t *table) (text, told string, err error) {
 // greetingOffer is the challenger's part of a challenge of t (newGame)
 // for messages: what the challenger is told of their words (greeting)
 // and, for the invitation, those words under a heading naming them.
-func (ss *session) greetingOffer(t *table) (offer, error) {
+func (ss *Session) greetingOffer(t *Table) (Offer, error) {
 	text, told, err := ss.greeting(t)
 	if err != nil {
-		return offer{}, err
+		return Offer{}, err
 	}
-	var o offer
+	var o Offer
 	if told != "" {
-		o.told = "\n" + told
+		o.Told = "\n" + told
 	}
 	if text != "" {
-		from := ss.from
-		o.words = func(lang string) string {
-			return "\n\n" + tr(lang, "message.heading", from) + "\n\n" + indent(text) + "\n"
+		from := ss.From
+		o.Words = func(lang string) string {
+			return "\n\n" + Tr(lang, "message.heading", from) + "\n\n" + Indent(text) + "\n"
 		}
 	}
 	return o, nil
@@ -149,13 +149,13 @@ func (ss *session) greetingOffer(t *table) (offer, error) {
 // one (nearLine), above the referee's mail pasted without quote marks
 // (ownStart), whose lines commandLines does not read either.
 func holdsCommand(text string) bool {
-	only := onlyLine(text)
+	only := OnlyLine(text)
 	lines := strings.Split(text, "\n")
-	if end := ownStart(lines); end >= 0 {
+	if end := OwnStart(lines); end >= 0 {
 		lines = lines[:end]
 	}
 	for i, line := range lines {
-		if grammar.IsCommandLine(line) || nearLine(line, i == only) != "" {
+		if grammar.IsCommandLine(line) || NearLine(line, i == only) != "" {
 			return true
 		}
 	}
@@ -174,8 +174,8 @@ func holdsCommand(text string) bool {
 // that quotes our subject, and so our key, says the same again and again,
 // and the refusal cap stops it. It reports false, leaving the mail to the
 // plain "no command" answer, when there is no such key or no prose.
-func (ss *session) relayOnly() bool {
-	t := ss.auth
+func (ss *Session) relayOnly() bool {
+	t := ss.Auth
 	if t == nil {
 		return false
 	}
@@ -185,12 +185,12 @@ func (ss *session) relayOnly() bool {
 	}
 	told, kept := ss.keepMessage(t, text)
 	if kept {
-		ss.did = true
+		ss.Did = true
 	} else {
-		ss.failed = true
-		ss.refusals = append(ss.refusals, "err.nocommand")
+		ss.Failed = true
+		ss.Refusals = append(ss.Refusals, "err.nocommand")
 	}
-	ss.say(t, tr(ss.lang, "err.nocommand")+"\n"+told)
+	ss.Say(t, Tr(ss.Lang, "err.nocommand")+"\n"+told)
 	return true
 }
 
@@ -199,14 +199,14 @@ func (ss *session) relayOnly() bool {
 // reply of this mail about a game that is written gets the message
 // waiting for its recipient (deliverMessages). A keyed mail all of whose
 // commands were refused passes nothing on, and says so.
-func (ss *session) relayProse() {
-	if t := ss.auth; t != nil {
+func (ss *Session) relayProse() {
+	if t := ss.Auth; t != nil {
 		if text := ss.prose(t); text != "" {
-			if ss.did {
+			if ss.Did {
 				told, _ := ss.keepMessage(t, text)
-				ss.say(t, told)
+				ss.Say(t, told)
 			} else {
-				ss.say(t, tr(ss.lang, "message.notdone"))
+				ss.Say(t, Tr(ss.Lang, "message.notdone"))
 			}
 		}
 	}
@@ -222,19 +222,19 @@ func (ss *session) relayProse() {
 // why not (the text waits already; the opponent is the engine; the game
 // was over before this mail; the opponent wrote "messages off"); and
 // kept, whether text was kept (passed on, or waiting).
-func (ss *session) keepMessage(t *table, text string) (told string, kept bool) {
-	opp := opponentOf(t.g, ss.from)
+func (ss *Session) keepMessage(t *Table, text string) (told string, kept bool) {
+	opp := OpponentOf(t.G, ss.From)
 	switch {
-	case isEngine(opp):
-		return tr(ss.lang, "message.engine"), false // it reads no mail (engine.go)
-	case t.g.Status != archive.Invited && t.g.Status != archive.Active && !t.changed:
-		return tr(ss.lang, "message.over", t.g.ID), false
+	case IsEngine(opp):
+		return Tr(ss.Lang, "message.engine"), false // it reads no mail (engine.go)
+	case t.G.Status != archive.Invited && t.G.Status != archive.Active && !t.Changed:
+		return Tr(ss.Lang, "message.over", t.G.ID), false
 	case ss.messagesOff(opp):
-		return tr(ss.lang, "message.refused", opp), false
+		return Tr(ss.Lang, "message.refused", opp), false
 	}
-	msg := messageTo(t.g, sideOf(t.g, opp))
+	msg := messageTo(t.G, SideOf(t.G, opp))
 	if sameAsLast(*msg, text) {
-		return tr(ss.lang, "message.same", opp), false
+		return Tr(ss.Lang, "message.same", opp), false
 	}
 	combined := text
 	if *msg != "" {
@@ -244,24 +244,24 @@ func (ss *session) keepMessage(t *table, text string) (told string, kept bool) {
 	if cut {
 		combined = string([]rune(combined)[:maxMessageRunes-utf8.RuneCountInString(cutMark)]) + cutMark
 	}
-	if !t.changed {
+	if !t.Changed {
 		cor := corrOf(ss)
 		if cor.quiet == nil {
 			cor.quiet = map[string]bool{}
 		}
-		cor.quiet[t.g.ID] = true
+		cor.quiet[t.G.ID] = true
 	}
-	*msg, t.changed = combined, true
-	if n := ss.noteFor(ss.from, ss.lang, t); n.game == nil {
-		n.game = t
+	*msg, t.Changed = combined, true
+	if n := ss.NoteFor(ss.From, ss.Lang, t); n.Game == nil {
+		n.Game = t
 	}
 	ss.deliverMessages()
-	told = tr(ss.lang, "message.later", opp)
+	told = Tr(ss.Lang, "message.later", opp)
 	if *msg == "" {
-		told = tr(ss.lang, "message.sent", opp)
+		told = Tr(ss.Lang, "message.sent", opp)
 	}
 	if cut {
-		told += " " + tr(ss.lang, "message.cut", maxMessageRunes)
+		told += " " + Tr(ss.Lang, "message.cut", maxMessageRunes)
 	}
 	return told, true
 }
@@ -272,43 +272,43 @@ func (ss *session) keepMessage(t *table, text string) (told string, kept bool) {
 // writes:", and clears it; a message for a player who wrote "messages
 // off" is dropped. A message that does not fit into the replies
 // (maxReplyText) keeps waiting.
-func (ss *session) deliverMessages() {
-	for _, key := range ss.order {
-		n := ss.notes[key]
-		if n == nil || n.game == nil || ss.held(n) {
+func (ss *Session) deliverMessages() {
+	for _, key := range ss.Order {
+		n := ss.Notes[key]
+		if n == nil || n.Game == nil || ss.held(n) {
 			continue // held for the daily digest, which delivers it (digest.go)
 		}
-		addr := n.to
-		t := n.game
-		side := sideOf(t.g, addr)
-		if side == "" || !(t.changed || ss.did && t == ss.auth) {
+		addr := n.To
+		t := n.Game
+		side := SideOf(t.G, addr)
+		if side == "" || !(t.Changed || ss.Did && t == ss.Auth) {
 			continue
 		}
-		msg := messageTo(t.g, side)
+		msg := messageTo(t.G, side)
 		if *msg == "" {
 			continue
 		}
 		if ss.messagesOff(addr) {
-			*msg, t.changed = "", true
+			*msg, t.Changed = "", true
 			continue
 		}
-		before := len(n.sections)
-		ss.addSection(n, tr(n.lang, "message.heading", opponentOf(t.g, addr))+"\n\n"+indent(*msg))
-		if len(n.sections) > before {
-			*msg, t.changed = "", true
-			delete(corrOf(ss).quiet, t.g.ID) // delivering is a change the loop breaker must not hide
+		before := len(n.Sections)
+		ss.AddSection(n, Tr(n.Lang, "message.heading", OpponentOf(t.G, addr))+"\n\n"+Indent(*msg))
+		if len(n.Sections) > before {
+			*msg, t.Changed = "", true
+			delete(corrOf(ss).quiet, t.G.ID) // delivering is a change the loop breaker must not hide
 		}
 	}
 }
 
 // messagesOff reports whether addr wrote "messages off".
-func (ss *session) messagesOff(addr string) bool {
-	if p, ok := ss.players[addr]; ok {
+func (ss *Session) messagesOff(addr string) bool {
+	if p, ok := ss.Players[addr]; ok {
 		return p.MessagesOff
 	}
-	p, err := ss.storedPlayer(addr)
+	p, err := ss.StoredPlayer(addr)
 	if err != nil {
-		ss.noteReadErr(err)
+		ss.NoteReadErr(err)
 		return false
 	}
 	return p.MessagesOff

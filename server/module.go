@@ -40,205 +40,205 @@ import (
 // runs for every session and only reads the state asks ss.uses first,
 // so that reading makes nothing (TestModuleHooksMakeNoState).
 
-// module is one registered feature. name is how the registry's test and
+// Module is one registered feature. name is how the registry's test and
 // the docs call it.
-type module interface {
-	name() string
+type Module interface {
+	Name() string
 }
 
-// collector adds to the archive change what the feature changed in this
+// Collector adds to the archive change what the feature changed in this
 // session (collect, after the games, plies and players).
-type collector interface {
-	collect(ss *session, change *archive.Change)
+type Collector interface {
+	Collect(ss *Session, change *archive.Change)
 }
 
-// plyWatcher runs after a ply by the player at ss.from (or the engine)
+// PlyWatcher runs after a ply by the player at ss.from (or the engine)
 // in t was applied and both players were told, before the position is
 // shown (move, enginePly). An error fails the mail.
-type plyWatcher interface {
-	afterPly(ss *session, t *table) error
+type PlyWatcher interface {
+	AfterPly(ss *Session, t *Table) error
 }
 
-// mailAdder returns the feature's own mails of this session, appended
+// MailAdder returns the feature's own mails of this session, appended
 // after the notes' mails (compose). An error fails the mail.
-type mailAdder interface {
-	mails(ss *session) ([]archive.OutboxMail, error)
+type MailAdder interface {
+	Mails(ss *Session) ([]archive.OutboxMail, error)
 }
 
-// quietKeeper reports whether t's change in this session is one the loop
+// QuietKeeper reports whether t's change in this session is one the loop
 // breaker does not count as a change of the game (changedGame).
-type quietKeeper interface {
-	quietChange(ss *session, t *table) bool
+type QuietKeeper interface {
+	QuietChange(ss *Session, t *Table) bool
 }
 
-// replyPreparer runs once per session before its replies are written
+// ReplyPreparer runs once per session before its replies are written
 // (compose), and may add to the notes.
-type replyPreparer interface {
-	beforeReplies(ss *session)
+type ReplyPreparer interface {
+	BeforeReplies(ss *Session)
 }
 
-// noteHolder reports whether note n is held back, not mailed now
+// NoteHolder reports whether note n is held back, not mailed now
 // (compose); the feature mails it later.
-type noteHolder interface {
-	holds(ss *session, n *note) bool
+type NoteHolder interface {
+	Holds(ss *Session, n *Note) bool
 }
 
-// replyDelayer returns, for the mail of note n, the key of the timer it
+// ReplyDelayer returns, for the mail of note n, the key of the timer it
 // waits for and the text to carry to the mail that may take its place
 // (archive.OutboxMail.HeldFor, Carry); "" when it waits for nothing
 // (compose).
-type replyDelayer interface {
-	delayReply(ss *session, n *note) (key, carry string)
+type ReplyDelayer interface {
+	DelayReply(ss *Session, n *Note) (key, carry string)
 }
 
-// unmailer returns why requests of this mail were neither carried out
+// Unmailer returns why requests of this mail were neither carried out
 // nor answered: a mail with such reasons and nothing applied is recorded
 // as ignored, with the reasons (decide, answer).
-type unmailer interface {
-	unmailed(ss *session) []string
+type Unmailer interface {
+	Unmailed(ss *Session) []string
 }
 
-// positionWatcher runs when the players of t were shown its position
+// PositionWatcher runs when the players of t were shown its position
 // (showPosition).
-type positionWatcher interface {
-	positionShown(ss *session, t *table)
+type PositionWatcher interface {
+	PositionShown(ss *Session, t *Table)
 }
 
-// proseKeeper may take a mail without command lines (run): true when it
+// ProseKeeper may take a mail without command lines (run): true when it
 // answered the mail itself, so the plain "no command" answer is not
 // given.
-type proseKeeper interface {
-	keepProse(ss *session) bool
+type ProseKeeper interface {
+	KeepProse(ss *Session) bool
 }
 
-// commandsWatcher runs after every command line of the mail ran (run),
+// CommandsWatcher runs after every command line of the mail ran (run),
 // refused or not, unless one failed the mail.
-type commandsWatcher interface {
-	afterCommands(ss *session)
+type CommandsWatcher interface {
+	AfterCommands(ss *Session)
 }
 
-// newsWatcher learns that a section just added to note n is only the
+// NewsWatcher learns that a section just added to note n is only the
 // news of an opponent's ply (tellNews): a feature may treat a note of
 // nothing else apart.
-type newsWatcher interface {
-	newsAdded(ss *session, n *note)
+type NewsWatcher interface {
+	NewsAdded(ss *Session, n *Note)
 }
 
-// errorTaker may take the error a command line's handler returned as the
+// ErrorTaker may take the error a command line's handler returned as the
 // feature's own (run): true when it took it, and the line is then
 // neither carried out nor refused (no reply for it).
-type errorTaker interface {
-	takeError(ss *session, err error) bool
+type ErrorTaker interface {
+	TakeError(ss *Session, err error) bool
 }
 
-// gameEnder may end the running game t before a command of the mail acts
+// GameEnder may end the running game t before a command of the mail acts
 // on it (activeGame): true when it ended it, for a reason the mail cannot
 // change (the clock: the side to move lost on time before the mail
 // arrived), and told the players; the command is then not run. An error
 // fails the mail.
-type gameEnder interface {
-	endBefore(ss *session, t *table) (bool, error)
+type GameEnder interface {
+	EndBefore(ss *Session, t *Table) (bool, error)
 }
 
-// budgetTeller says which reply budget a keyless mail is counted in for
+// BudgetTeller says which reply budget a keyless mail is counted in for
 // command line c, when c is one of the feature's commands (lineBudget,
 // triage.go); ok false for any other command. It only reads the archive:
 // a mail the budgets hold back must have changed nothing.
-type budgetTeller interface {
-	lineBudget(ss *session, c grammar.Command) (b archive.MailBudget, ok bool, err error)
+type BudgetTeller interface {
+	LineBudget(ss *Session, c grammar.Command) (b archive.MailBudget, ok bool, err error)
 }
 
-// startTeller states the terms of its feature for game t, started
+// StartTeller states the terms of its feature for game t, started
 // without a challenge, in the mail that tells a player in lang that it
 // started (startGame, start.go): the clock its time control and, timed,
 // the leave allowance; "" for nothing.
-type startTeller interface {
-	startedTerms(ss *session, lang string, t *table) string
+type StartTeller interface {
+	StartedTerms(ss *Session, lang string, t *Table) string
 }
 
 // The hooks above are a session's; the scheduler's below are the
 // Server's: the work a feature does when it falls due by the clock rather
 // than by a mail (scheduler.go).
 
-// dueRunner does the feature's work due at Options.Now (RunTimers, after
+// DueRunner does the feature's work due at Options.Now (RunTimers, after
 // the daemon read the inbox and sent the outbox) and returns how many
 // things it did (tournaments started, timers fired, digests sent). It
 // stops at its first failure and returns it: what it left stays due and
 // is done by a later RunTimers.
-type dueRunner interface {
-	runDue(ctx context.Context, s *Server) (int, error)
+type DueRunner interface {
+	RunDue(ctx context.Context, s *Server) (int, error)
 }
 
-// dueTeller says when the feature's next work falls due, for Run's wait
+// DueTeller says when the feature's next work falls due, for Run's wait
 // (untilNextTimer); false when none is pending. An error is the
 // archive's, and Run then waits WaitCap.
-type dueTeller interface {
-	nextDue(ctx context.Context, s *Server) (time.Time, bool, error)
+type DueTeller interface {
+	NextDue(ctx context.Context, s *Server) (time.Time, bool, error)
 }
 
-// overdueTeller says, when work fell due already (untilNextTimer), how
+// OverdueTeller says, when work fell due already (untilNextTimer), how
 // its due work at now waits: left when RunTimers left some of it (Run
 // then tries again in a second), else how long until it can go on (a
 // deadline within its grace), 0 for nothing it waits for.
-type overdueTeller interface {
-	overdueWait(ctx context.Context, s *Server, now time.Time) (wait time.Duration, left bool)
+type OverdueTeller interface {
+	OverdueWait(ctx context.Context, s *Server, now time.Time) (wait time.Duration, left bool)
 }
 
-// installer sets up, once in New, what the feature keeps for the
+// Installer sets up, once in New, what the feature keeps for the
 // Server's life (the engine: the runner of its turns).
-type installer interface {
-	install(s *Server)
+type Installer interface {
+	Install(s *Server)
 }
 
-// commitWatcher runs once a mail's change was committed (transact), for
+// CommitWatcher runs once a mail's change was committed (transact), for
 // what the feature does only when that change is durable (the tournament:
 // the games of a player who withdrew by the mail end). It fails nothing:
 // a failure is the feature's to log, and its work is done later.
-type commitWatcher interface {
-	afterCommit(ctx context.Context, s *Server, change archive.Change)
+type CommitWatcher interface {
+	AfterCommit(ctx context.Context, s *Server, change archive.Change)
 }
 
-// stateOf returns module m's state in ss: a *T, the zero T made by the
+// StateOf returns module m's state in ss: a *T, the zero T made by the
 // first call for m in this session and kept in the session's slot for
 // m. m is a comparable module value (the module's empty struct); T must
 // be the same type at every call for m, else stateOf panics. Only the
 // accessor of m's feature calls it (corrOf, consentOf, tourneyOf,
 // clockOf, publicNameOf).
-func stateOf[T any](ss *session, m module) *T {
-	if v, ok := ss.states[m]; ok {
+func StateOf[T any](ss *Session, m Module) *T {
+	if v, ok := ss.States[m]; ok {
 		return v.(*T)
 	}
-	if ss.states == nil {
-		ss.states = map[module]any{}
+	if ss.States == nil {
+		ss.States = map[Module]any{}
 	}
 	p := new(T)
-	ss.states[m] = p
+	ss.States[m] = p
 	return p
 }
 
-// uses reports whether this session made module m's state (stateOf):
+// Uses reports whether this session made module m's state (stateOf):
 // when not, the feature did nothing in it, and a hook that only reads
 // the state has nothing to read.
-func (ss *session) uses(m module) bool {
-	_, ok := ss.states[m]
+func (ss *Session) Uses(m Module) bool {
+	_, ok := ss.States[m]
 	return ok
 }
 
-// collectModules lets every collector add to change, in registry order.
-func (ss *session) collectModules(change *archive.Change) {
+// CollectModules lets every collector add to change, in registry order.
+func (ss *Session) CollectModules(change *archive.Change) {
 	for _, m := range modules {
-		if c, ok := m.(collector); ok {
-			c.collect(ss, change)
+		if c, ok := m.(Collector); ok {
+			c.Collect(ss, change)
 		}
 	}
 }
 
-// afterPly runs every plyWatcher after a ply in t, in registry order,
+// AfterPly runs every plyWatcher after a ply in t, in registry order,
 // and stops at the first error.
-func (ss *session) afterPly(t *table) error {
+func (ss *Session) AfterPly(t *Table) error {
 	for _, m := range modules {
-		if w, ok := m.(plyWatcher); ok {
-			if err := w.afterPly(ss, t); err != nil {
+		if w, ok := m.(PlyWatcher); ok {
+			if err := w.AfterPly(ss, t); err != nil {
 				return err
 			}
 		}
@@ -246,12 +246,12 @@ func (ss *session) afterPly(t *table) error {
 	return nil
 }
 
-// moduleMails returns the mails of every mailAdder, in registry order.
-func (ss *session) moduleMails() ([]archive.OutboxMail, error) {
+// ModuleMails returns the mails of every mailAdder, in registry order.
+func (ss *Session) ModuleMails() ([]archive.OutboxMail, error) {
 	var out []archive.OutboxMail
 	for _, m := range modules {
-		if a, ok := m.(mailAdder); ok {
-			ms, err := a.mails(ss)
+		if a, ok := m.(MailAdder); ok {
+			ms, err := a.Mails(ss)
 			if err != nil {
 				return nil, err
 			}
@@ -261,42 +261,42 @@ func (ss *session) moduleMails() ([]archive.OutboxMail, error) {
 	return out, nil
 }
 
-// quietChange reports whether some module keeps t's change in this
+// QuietChange reports whether some module keeps t's change in this
 // session quiet for the loop breaker.
-func (ss *session) quietChange(t *table) bool {
+func (ss *Session) QuietChange(t *Table) bool {
 	for _, m := range modules {
-		if q, ok := m.(quietKeeper); ok && q.quietChange(ss, t) {
+		if q, ok := m.(QuietKeeper); ok && q.QuietChange(ss, t) {
 			return true
 		}
 	}
 	return false
 }
 
-// beforeReplies runs every replyPreparer, in registry order.
-func (ss *session) beforeReplies() {
+// BeforeReplies runs every replyPreparer, in registry order.
+func (ss *Session) BeforeReplies() {
 	for _, m := range modules {
-		if p, ok := m.(replyPreparer); ok {
-			p.beforeReplies(ss)
+		if p, ok := m.(ReplyPreparer); ok {
+			p.BeforeReplies(ss)
 		}
 	}
 }
 
-// noteHeld reports whether some module holds note n back.
-func (ss *session) noteHeld(n *note) bool {
+// NoteHeld reports whether some module holds note n back.
+func (ss *Session) NoteHeld(n *Note) bool {
 	for _, m := range modules {
-		if h, ok := m.(noteHolder); ok && h.holds(ss, n) {
+		if h, ok := m.(NoteHolder); ok && h.Holds(ss, n) {
 			return true
 		}
 	}
 	return false
 }
 
-// replyDelay returns the first timer key (and its carried text) a module
+// ReplyDelay returns the first timer key (and its carried text) a module
 // makes the mail of note n wait for, in registry order; "" for none.
-func (ss *session) replyDelay(n *note) (key, carry string) {
+func (ss *Session) ReplyDelay(n *Note) (key, carry string) {
 	for _, m := range modules {
-		if d, ok := m.(replyDelayer); ok {
-			if key, carry = d.delayReply(ss, n); key != "" {
+		if d, ok := m.(ReplyDelayer); ok {
+			if key, carry = d.DelayReply(ss, n); key != "" {
 				return key, carry
 			}
 		}
@@ -304,74 +304,74 @@ func (ss *session) replyDelay(n *note) (key, carry string) {
 	return "", ""
 }
 
-// unmailed returns the reasons of every unmailer, in registry order.
-func (ss *session) unmailed() []string {
+// Unmailed returns the reasons of every unmailer, in registry order.
+func (ss *Session) Unmailed() []string {
 	var why []string
 	for _, m := range modules {
-		if u, ok := m.(unmailer); ok {
-			why = append(why, u.unmailed(ss)...)
+		if u, ok := m.(Unmailer); ok {
+			why = append(why, u.Unmailed(ss)...)
 		}
 	}
 	return why
 }
 
-// positionShown runs every positionWatcher on t, in registry order.
-func (ss *session) positionShown(t *table) {
+// PositionShown runs every positionWatcher on t, in registry order.
+func (ss *Session) PositionShown(t *Table) {
 	for _, m := range modules {
-		if w, ok := m.(positionWatcher); ok {
-			w.positionShown(ss, t)
+		if w, ok := m.(PositionWatcher); ok {
+			w.PositionShown(ss, t)
 		}
 	}
 }
 
-// keepProse offers a mail without command lines to the proseKeepers, in
+// KeepProse offers a mail without command lines to the proseKeepers, in
 // registry order, and reports whether one took it.
-func (ss *session) keepProse() bool {
+func (ss *Session) KeepProse() bool {
 	for _, m := range modules {
-		if k, ok := m.(proseKeeper); ok && k.keepProse(ss) {
+		if k, ok := m.(ProseKeeper); ok && k.KeepProse(ss) {
 			return true
 		}
 	}
 	return false
 }
 
-// newsAdded tells every newsWatcher, in registry order, that the section
+// NewsAdded tells every newsWatcher, in registry order, that the section
 // just added to n is only the news of a ply.
-func (ss *session) newsAdded(n *note) {
+func (ss *Session) NewsAdded(n *Note) {
 	for _, m := range modules {
-		if w, ok := m.(newsWatcher); ok {
-			w.newsAdded(ss, n)
+		if w, ok := m.(NewsWatcher); ok {
+			w.NewsAdded(ss, n)
 		}
 	}
 }
 
-// takeError offers err, a command line's error, to the errorTakers in
+// TakeError offers err, a command line's error, to the errorTakers in
 // registry order, and reports whether one took it.
-func (ss *session) takeError(err error) bool {
+func (ss *Session) TakeError(err error) bool {
 	for _, m := range modules {
-		if t, ok := m.(errorTaker); ok && t.takeError(ss, err) {
+		if t, ok := m.(ErrorTaker); ok && t.TakeError(ss, err) {
 			return true
 		}
 	}
 	return false
 }
 
-// afterCommands runs every commandsWatcher, in registry order.
-func (ss *session) afterCommands() {
+// AfterCommands runs every commandsWatcher, in registry order.
+func (ss *Session) AfterCommands() {
 	for _, m := range modules {
-		if w, ok := m.(commandsWatcher); ok {
-			w.afterCommands(ss)
+		if w, ok := m.(CommandsWatcher); ok {
+			w.AfterCommands(ss)
 		}
 	}
 }
 
-// endedBefore offers the running game t to the gameEnders, in registry
+// EndedBefore offers the running game t to the gameEnders, in registry
 // order, before a command acts on it, and reports whether one ended it;
 // it stops at the first that ended it or failed.
-func (ss *session) endedBefore(t *table) (bool, error) {
+func (ss *Session) EndedBefore(t *Table) (bool, error) {
 	for _, m := range modules {
-		if e, ok := m.(gameEnder); ok {
-			if ended, err := e.endBefore(ss, t); err != nil || ended {
+		if e, ok := m.(GameEnder); ok {
+			if ended, err := e.EndBefore(ss, t); err != nil || ended {
 				return ended, err
 			}
 		}
@@ -379,13 +379,13 @@ func (ss *session) endedBefore(t *table) (bool, error) {
 	return false, nil
 }
 
-// runDue runs every dueRunner, in registry order, and returns how many
+// RunDue runs every dueRunner, in registry order, and returns how many
 // things they did; it stops at the first failure and returns it.
-func (s *Server) runDue(ctx context.Context) (int, error) {
+func (s *Server) RunDue(ctx context.Context) (int, error) {
 	n := 0
 	for _, m := range modules {
-		if r, ok := m.(dueRunner); ok {
-			did, err := r.runDue(ctx, s)
+		if r, ok := m.(DueRunner); ok {
+			did, err := r.RunDue(ctx, s)
 			n += did
 			if err != nil {
 				return n, err
@@ -395,14 +395,14 @@ func (s *Server) runDue(ctx context.Context) (int, error) {
 	return n, nil
 }
 
-// nextDue returns the earliest instant a dueTeller names, false when
+// NextDue returns the earliest instant a dueTeller names, false when
 // none names one; it stops at the first error and returns it.
-func (s *Server) nextDue(ctx context.Context) (time.Time, bool, error) {
+func (s *Server) NextDue(ctx context.Context) (time.Time, bool, error) {
 	var next time.Time
 	found := false
 	for _, m := range modules {
-		if t, ok := m.(dueTeller); ok {
-			at, ok, err := t.nextDue(ctx, s)
+		if t, ok := m.(DueTeller); ok {
+			at, ok, err := t.NextDue(ctx, s)
 			if err != nil {
 				return time.Time{}, false, err
 			}
@@ -414,13 +414,13 @@ func (s *Server) nextDue(ctx context.Context) (time.Time, bool, error) {
 	return next, found, nil
 }
 
-// overdue asks every overdueTeller how its work due at now waits, in
+// Overdue asks every overdueTeller how its work due at now waits, in
 // registry order: left as soon as one left some (the others are not
 // asked), else the shortest wait named, 0 when none names one.
-func (s *Server) overdue(ctx context.Context, now time.Time) (wait time.Duration, left bool) {
+func (s *Server) Overdue(ctx context.Context, now time.Time) (wait time.Duration, left bool) {
 	for _, m := range modules {
-		if o, ok := m.(overdueTeller); ok {
-			w, left := o.overdueWait(ctx, s, now)
+		if o, ok := m.(OverdueTeller); ok {
+			w, left := o.OverdueWait(ctx, s, now)
 			if left {
 				return 0, true
 			}
@@ -432,32 +432,32 @@ func (s *Server) overdue(ctx context.Context, now time.Time) (wait time.Duration
 	return wait, false
 }
 
-// install runs every installer, in registry order (New).
-func (s *Server) install() {
+// Install runs every installer, in registry order (New).
+func (s *Server) Install() {
 	for _, m := range modules {
-		if i, ok := m.(installer); ok {
-			i.install(s)
+		if i, ok := m.(Installer); ok {
+			i.Install(s)
 		}
 	}
 }
 
-// afterCommit runs every commitWatcher on a mail's committed change, in
+// AfterCommit runs every commitWatcher on a mail's committed change, in
 // registry order.
-func (s *Server) afterCommit(ctx context.Context, change archive.Change) {
+func (s *Server) AfterCommit(ctx context.Context, change archive.Change) {
 	for _, m := range modules {
-		if w, ok := m.(commitWatcher); ok {
-			w.afterCommit(ctx, s, change)
+		if w, ok := m.(CommitWatcher); ok {
+			w.AfterCommit(ctx, s, change)
 		}
 	}
 }
 
-// moduleBudget asks the budgetTellers, in registry order, for the budget
+// ModuleBudget asks the budgetTellers, in registry order, for the budget
 // of command line c: the first that knows c answers (ok); ok false when
 // none does. It stops at an error.
-func (ss *session) moduleBudget(c grammar.Command) (archive.MailBudget, bool, error) {
+func (ss *Session) ModuleBudget(c grammar.Command) (archive.MailBudget, bool, error) {
 	for _, m := range modules {
-		if t, ok := m.(budgetTeller); ok {
-			if b, ok, err := t.lineBudget(ss, c); ok || err != nil {
+		if t, ok := m.(BudgetTeller); ok {
+			if b, ok, err := t.LineBudget(ss, c); ok || err != nil {
 				return b, ok, err
 			}
 		}
@@ -465,14 +465,14 @@ func (ss *session) moduleBudget(c grammar.Command) (archive.MailBudget, bool, er
 	return "", false, nil
 }
 
-// startedTerms returns what every startTeller states of game t's terms
+// StartedTerms returns what every startTeller states of game t's terms
 // for a mail in lang, in registry order, each on a line of its own after
 // a newline; "" when none states anything.
-func (ss *session) startedTerms(lang string, t *table) string {
+func (ss *Session) StartedTerms(lang string, t *Table) string {
 	var text string
 	for _, m := range modules {
-		if s, ok := m.(startTeller); ok {
-			if terms := s.startedTerms(ss, lang, t); terms != "" {
+		if s, ok := m.(StartTeller); ok {
+			if terms := s.StartedTerms(ss, lang, t); terms != "" {
 				text += "\n" + terms
 			}
 		}
@@ -485,22 +485,22 @@ func (ss *session) startedTerms(lang string, t *table) string {
 // hint under a line that does not parse, and an instant written for a
 // player. The core asks them where it once called the feature by name.
 
-// challengeTaker may play a new command c for variant v itself
+// ChallengeTaker may play a new command c for variant v itself
 // (newGame, before the core checks anything of a challenge): true when
 // it took c, with the command's error (the engine opponent's games).
-type challengeTaker interface {
-	takeChallenge(ss *session, c *grammar.NewGameCommand, v *engine.Variant) (bool, error)
+type ChallengeTaker interface {
+	TakeChallenge(ss *Session, c *grammar.NewGameCommand, v *engine.Variant) (bool, error)
 }
 
-// offerWriter takes part in the challenge that offers the new game t
+// OfferWriter takes part in the challenge that offers the new game t
 // (newGame, once t is made): it sets its terms of t from the new command
 // c and returns what the challenger's confirmation and the invitation
 // say of them. An error fails the command.
-type offerWriter interface {
-	offer(ss *session, t *table, c *grammar.NewGameCommand) (offer, error)
+type OfferWriter interface {
+	Offer(ss *Session, t *Table, c *grammar.NewGameCommand) (Offer, error)
 }
 
-// offer is one module's part in the two mails of a challenge (newGame),
+// Offer is one module's part in the two mails of a challenge (newGame),
 // each part "" or nil for nothing. told ends the first line of the
 // challenger's confirmation and words(lang) the first line of the
 // invitation, in the invited player's language, their leading line
@@ -509,59 +509,59 @@ type offerWriter interface {
 // is played, play(lang) (its time control), then what its players bring
 // to it, players(lang, opp) (their ratings), to the reader whose
 // opponent is opp; each part in the registry's order.
-type offer struct {
-	told    string
-	words   func(lang string) string
-	play    func(lang string) string
-	players func(lang, opp string) string
+type Offer struct {
+	Told    string
+	Words   func(lang string) string
+	Play    func(lang string) string
+	Players func(lang, opp string) string
 }
 
-// boardShower may answer a "board" for a game the sender does not play
+// BoardShower may answer a "board" for a game the sender does not play
 // (board, before the core looks for the sender's own game): true when
 // it answered it; err is an archive failure, which fails the mail.
-type boardShower interface {
-	showBoard(ss *session) (bool, error)
+type BoardShower interface {
+	ShowBoard(ss *Session) (bool, error)
 }
 
-// gamesLister adds to the sender's list of games (games): head, a line
+// GamesLister adds to the sender's list of games (games): head, a line
 // above the list ("" for none), and label, how it writes the opponent
 // opp of a listed game g (nil to leave the address; an engine opponent
 // is always the core's playerLabel).
-type gamesLister interface {
-	listGames(ss *session) (head string, label func(g *archive.Game, opp string) string)
+type GamesLister interface {
+	ListGames(ss *Session) (head string, label func(g *archive.Game, opp string) string)
 }
 
-// gameTeller returns what the feature adds to every mail about game t
+// GameTeller returns what the feature adds to every mail about game t
 // read in lang (body): header ends the mail's first line, after the
 // game's id and variant; section stands after the note's sections,
 // before the board, in the mail of a game that started ("" for nothing
 // of either).
-type gameTeller interface {
-	tellGame(ss *session, lang string, t *table) (header, section string)
+type GameTeller interface {
+	TellGame(ss *Session, lang string, t *Table) (header, section string)
 }
 
-// syntaxHinter returns a hint for command line l, which does not parse
+// SyntaxHinter returns a hint for command line l, which does not parse
 // (ge its grammar error, nil when it is none), or "" (syntaxHint, after
 // the hint for a move's dash, before those for a misspelt command and a
 // square beyond the board).
-type syntaxHinter interface {
-	syntaxHint(ss *session, l commandLine, ge *grammar.Error) string
+type SyntaxHinter interface {
+	SyntaxHint(ss *Session, l CommandLine, ge *grammar.Error) string
 }
 
-// instantWriter writes the instant t in lang for the reader at addr as
+// InstantWriter writes the instant t in lang for the reader at addr as
 // the feature has them read it (the daily digest: in the time zone addr
 // chose), or "" to leave it to the core, which writes it in UTC
 // (catalog.Instant).
-type instantWriter interface {
-	instant(ss *session, lang string, t time.Time, addr string) string
+type InstantWriter interface {
+	Instant(ss *Session, lang string, t time.Time, addr string) string
 }
 
-// takeChallenge offers the new command c to the challengeTakers, in
+// TakeChallenge offers the new command c to the challengeTakers, in
 // registry order: true, with the command's error, when one took it.
-func (ss *session) takeChallenge(c *grammar.NewGameCommand, v *engine.Variant) (bool, error) {
+func (ss *Session) TakeChallenge(c *grammar.NewGameCommand, v *engine.Variant) (bool, error) {
 	for _, m := range modules {
-		if k, ok := m.(challengeTaker); ok {
-			if took, err := k.takeChallenge(ss, c, v); took {
+		if k, ok := m.(ChallengeTaker); ok {
+			if took, err := k.TakeChallenge(ss, c, v); took {
 				return true, err
 			}
 		}
@@ -569,13 +569,13 @@ func (ss *session) takeChallenge(c *grammar.NewGameCommand, v *engine.Variant) (
 	return false, nil
 }
 
-// offers returns the part of every offerWriter in the challenge of t,
+// Offers returns the part of every offerWriter in the challenge of t,
 // in registry order, and stops at the first error.
-func (ss *session) offers(t *table, c *grammar.NewGameCommand) ([]offer, error) {
-	var out []offer
+func (ss *Session) Offers(t *Table, c *grammar.NewGameCommand) ([]Offer, error) {
+	var out []Offer
 	for _, m := range modules {
-		if w, ok := m.(offerWriter); ok {
-			o, err := w.offer(ss, t, c)
+		if w, ok := m.(OfferWriter); ok {
+			o, err := w.Offer(ss, t, c)
 			if err != nil {
 				return nil, err
 			}
@@ -585,12 +585,12 @@ func (ss *session) offers(t *table, c *grammar.NewGameCommand) ([]offer, error) 
 	return out, nil
 }
 
-// showBoard offers the mail's "board" to the boardShowers, in registry
+// ShowBoard offers the mail's "board" to the boardShowers, in registry
 // order, and reports whether one answered it (or failed).
-func (ss *session) showBoard() (bool, error) {
+func (ss *Session) ShowBoard() (bool, error) {
 	for _, m := range modules {
-		if s, ok := m.(boardShower); ok {
-			if done, err := s.showBoard(ss); done || err != nil {
+		if s, ok := m.(BoardShower); ok {
+			if done, err := s.ShowBoard(ss); done || err != nil {
 				return true, err
 			}
 		}
@@ -598,13 +598,13 @@ func (ss *session) showBoard() (bool, error) {
 	return false, nil
 }
 
-// listGames returns the gamesListers' lines above the games list, each
+// ListGames returns the gamesListers' lines above the games list, each
 // followed by a blank line, in registry order, and the label of the
 // first that writes opponents (nil for none).
-func (ss *session) listGames() (head string, label func(g *archive.Game, opp string) string) {
+func (ss *Session) ListGames() (head string, label func(g *archive.Game, opp string) string) {
 	for _, m := range modules {
-		if l, ok := m.(gamesLister); ok {
-			h, f := l.listGames(ss)
+		if l, ok := m.(GamesLister); ok {
+			h, f := l.ListGames(ss)
 			if h != "" {
 				head += h + "\n\n"
 			}
@@ -616,13 +616,13 @@ func (ss *session) listGames() (head string, label func(g *archive.Game, opp str
 	return head, label
 }
 
-// tellGame returns what the gameTellers add to a mail about t read in
+// TellGame returns what the gameTellers add to a mail about t read in
 // lang, in registry order: their headers, and their sections, each
 // followed by a blank line.
-func (ss *session) tellGame(lang string, t *table) (header, sections string) {
+func (ss *Session) TellGame(lang string, t *Table) (header, sections string) {
 	for _, m := range modules {
-		if g, ok := m.(gameTeller); ok {
-			h, s := g.tellGame(ss, lang, t)
+		if g, ok := m.(GameTeller); ok {
+			h, s := g.TellGame(ss, lang, t)
 			header += h
 			if s != "" {
 				sections += s + "\n\n"
@@ -632,12 +632,12 @@ func (ss *session) tellGame(lang string, t *table) (header, sections string) {
 	return header, sections
 }
 
-// featureHint returns the first syntaxHinter's hint for l, in registry
+// FeatureHint returns the first syntaxHinter's hint for l, in registry
 // order, or "".
-func (ss *session) featureHint(l commandLine, ge *grammar.Error) string {
+func (ss *Session) FeatureHint(l CommandLine, ge *grammar.Error) string {
 	for _, m := range modules {
-		if h, ok := m.(syntaxHinter); ok {
-			if hint := h.syntaxHint(ss, l, ge); hint != "" {
+		if h, ok := m.(SyntaxHinter); ok {
+			if hint := h.SyntaxHint(ss, l, ge); hint != "" {
 				return hint
 			}
 		}
@@ -645,13 +645,13 @@ func (ss *session) featureHint(l commandLine, ge *grammar.Error) string {
 	return ""
 }
 
-// instant writes t in lang for the reader at addr: as the first
+// Instant writes t in lang for the reader at addr: as the first
 // instantWriter writes it, in registry order, else in UTC
 // (catalog.Instant).
-func (ss *session) instant(lang string, t time.Time, addr string) string {
+func (ss *Session) Instant(lang string, t time.Time, addr string) string {
 	for _, m := range modules {
-		if w, ok := m.(instantWriter); ok {
-			if s := w.instant(ss, lang, t, addr); s != "" {
+		if w, ok := m.(InstantWriter); ok {
+			if s := w.Instant(ss, lang, t, addr); s != "" {
 				return s
 			}
 		}

@@ -26,7 +26,7 @@ type stateOwner struct {
 var stateOwners = []stateOwner{
 	{"correspondenceModule", "correspondence", "corrOf",
 		[]string{"cmd_private.go", "cmd_takeback.go", "cmd_watch.go", "correspondence.go", "messages.go", "spectators.go"}},
-	{"consentModule", "consentState", "consentOf", []string{"consent.go"}},
+	{"ConsentModule", "ConsentState", "ConsentOf", []string{"consent.go"}},
 	{"tournamentModule", "tourneyState", "tourneyOf",
 		[]string{"cmd_join.go", "rating.go", "tournament.go", "tournament_start.go", "tournament_text.go", "tournament_watch.go"}},
 	{"clockModule", "clockChanges", "clockOf", []string{"clock.go", "cmd_leave.go"}},
@@ -64,7 +64,7 @@ func stateViolations(fset *token.FileSet, files []*ast.File, owners []stateOwner
 					out = append(out, fmt.Sprintf("%s: %s names %s, the state of %s; ask the feature through a hook of %s", fset.Position(n.Pos()), name, n.Name, o.module, moduleFile))
 				}
 			case *ast.SelectorExpr:
-				if n.Sel.Name == "states" && name != moduleFile {
+				if n.Sel.Name == "States" && name != moduleFile {
 					out = append(out, fmt.Sprintf("%s: reads the session's states; a feature reaches its state through its accessor", fset.Position(n.Pos())))
 				}
 			case *ast.CallExpr:
@@ -76,12 +76,12 @@ func stateViolations(fset *token.FileSet, files []*ast.File, owners []stateOwner
 				}
 				ix, ok := n.Fun.(*ast.IndexExpr)
 				if !ok {
-					if id, ok := n.Fun.(*ast.Ident); ok && id.Name == "stateOf" {
+					if id, ok := n.Fun.(*ast.Ident); ok && id.Name == "StateOf" {
 						out = append(out, fmt.Sprintf("%s: stateOf without its state type", fset.Position(n.Pos())))
 					}
 					break
 				}
-				if id, ok := ix.X.(*ast.Ident); !ok || id.Name != "stateOf" {
+				if id, ok := ix.X.(*ast.Ident); !ok || id.Name != "StateOf" {
 					break
 				}
 				o := byName[in]
@@ -137,7 +137,7 @@ func TestStateViolationsFindStrays(t *testing.T) {
 	const core = `package server
 
 func (ss *session) stray() bool {
-	_ = ss.states
+	_ = ss.States
 	return corrOf(ss).quiet["x"]
 }
 `
@@ -145,9 +145,9 @@ func (ss *session) stray() bool {
 
 type corr struct{ quiet map[string]bool }
 
-func corrOf(ss *session) *corr { return stateOf[corr](ss, clockModule{}) }
+func corrOf(ss *session) *corr { return StateOf[corr](ss, clockModule{}) }
 
-func (ss *session) sneak() { stateOf[corr](ss, corrModule{}) }
+func (ss *session) sneak() { StateOf[corr](ss, corrModule{}) }
 `
 	fset := token.NewFileSet()
 	var files []*ast.File

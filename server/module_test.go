@@ -18,35 +18,35 @@ import (
 )
 
 // hooksOf says which hooks m implements, in the order of hookNames.
-func hooksOf(m module) []bool {
-	_, c := m.(collector)
-	_, w := m.(plyWatcher)
-	_, a := m.(mailAdder)
-	_, q := m.(quietKeeper)
-	_, p := m.(replyPreparer)
-	_, h := m.(noteHolder)
-	_, d := m.(replyDelayer)
-	_, u := m.(unmailer)
-	_, s := m.(positionWatcher)
-	_, k := m.(proseKeeper)
-	_, r := m.(commandsWatcher)
-	_, n := m.(newsWatcher)
-	_, e := m.(errorTaker)
-	_, g := m.(gameEnder)
-	_, dr := m.(dueRunner)
-	_, dt := m.(dueTeller)
-	_, ot := m.(overdueTeller)
-	_, in := m.(installer)
-	_, cw := m.(commitWatcher)
-	_, bt := m.(budgetTeller)
-	_, st := m.(startTeller)
-	_, ct := m.(challengeTaker)
-	_, ow := m.(offerWriter)
-	_, bs := m.(boardShower)
-	_, gl := m.(gamesLister)
-	_, gt := m.(gameTeller)
-	_, sh := m.(syntaxHinter)
-	_, iw := m.(instantWriter)
+func hooksOf(m Module) []bool {
+	_, c := m.(Collector)
+	_, w := m.(PlyWatcher)
+	_, a := m.(MailAdder)
+	_, q := m.(QuietKeeper)
+	_, p := m.(ReplyPreparer)
+	_, h := m.(NoteHolder)
+	_, d := m.(ReplyDelayer)
+	_, u := m.(Unmailer)
+	_, s := m.(PositionWatcher)
+	_, k := m.(ProseKeeper)
+	_, r := m.(CommandsWatcher)
+	_, n := m.(NewsWatcher)
+	_, e := m.(ErrorTaker)
+	_, g := m.(GameEnder)
+	_, dr := m.(DueRunner)
+	_, dt := m.(DueTeller)
+	_, ot := m.(OverdueTeller)
+	_, in := m.(Installer)
+	_, cw := m.(CommitWatcher)
+	_, bt := m.(BudgetTeller)
+	_, st := m.(StartTeller)
+	_, ct := m.(ChallengeTaker)
+	_, ow := m.(OfferWriter)
+	_, bs := m.(BoardShower)
+	_, gl := m.(GamesLister)
+	_, gt := m.(GameTeller)
+	_, sh := m.(SyntaxHinter)
+	_, iw := m.(InstantWriter)
 	return []bool{c, w, a, q, p, h, d, u, s, k, r, n, e, g, dr, dt, ot, in, cw, bt, st, ct, ow, bs, gl, gt, sh, iw}
 }
 
@@ -66,7 +66,7 @@ func TestModuleRegistry(t *testing.T) {
 	want := []string{"publicName", "correspondence", "consent", "tournament", "clock", "digest", "engine"}
 	var got []string
 	for _, m := range modules {
-		got = append(got, m.name())
+		got = append(got, m.Name())
 	}
 	if !slices.Equal(got, want) {
 		t.Fatalf("registry order = %v, want %v", got, want)
@@ -88,10 +88,10 @@ func TestModuleRegistry(t *testing.T) {
 			}
 		}
 		if len(hooks) == 0 {
-			t.Errorf("module %s implements no hook", m.name())
+			t.Errorf("module %s implements no hook", m.Name())
 		}
-		if !slices.Equal(hooks, has[m.name()]) {
-			t.Errorf("module %s implements %v, want %v", m.name(), hooks, has[m.name()])
+		if !slices.Equal(hooks, has[m.Name()]) {
+			t.Errorf("module %s implements %v, want %v", m.Name(), hooks, has[m.Name()])
 		}
 	}
 }
@@ -109,75 +109,75 @@ type recorder struct {
 	wait time.Duration // overdueWait's wait (its left is yes)
 }
 
-func (r recorder) name() string                      { return r.id }
+func (r recorder) Name() string                      { return r.id }
 func (r recorder) note(hook string)                  { *r.log = append(*r.log, r.id+"."+hook) }
-func (r recorder) collect(*session, *archive.Change) { r.note("collect") }
-func (r recorder) afterPly(*session, *table) error   { r.note("afterPly"); return r.err }
-func (r recorder) quietChange(*session, *table) bool { r.note("quiet"); return r.yes }
-func (r recorder) beforeReplies(*session)            { r.note("beforeReplies") }
-func (r recorder) holds(*session, *note) bool        { r.note("holds"); return r.yes }
-func (r recorder) unmailed(*session) []string        { r.note("unmailed"); return r.why }
-func (r recorder) positionShown(*session, *table)    { r.note("positionShown") }
-func (r recorder) keepProse(*session) bool           { r.note("keepProse"); return r.yes }
-func (r recorder) afterCommands(*session)            { r.note("afterCommands") }
-func (r recorder) newsAdded(*session, *note)         { r.note("newsAdded") }
-func (r recorder) takeError(*session, error) bool    { r.note("takeError"); return r.yes }
-func (r recorder) runDue(context.Context, *Server) (int, error) {
+func (r recorder) Collect(*Session, *archive.Change) { r.note("collect") }
+func (r recorder) AfterPly(*Session, *Table) error   { r.note("afterPly"); return r.err }
+func (r recorder) QuietChange(*Session, *Table) bool { r.note("quiet"); return r.yes }
+func (r recorder) BeforeReplies(*Session)            { r.note("beforeReplies") }
+func (r recorder) Holds(*Session, *Note) bool        { r.note("holds"); return r.yes }
+func (r recorder) Unmailed(*Session) []string        { r.note("unmailed"); return r.why }
+func (r recorder) PositionShown(*Session, *Table)    { r.note("positionShown") }
+func (r recorder) KeepProse(*Session) bool           { r.note("keepProse"); return r.yes }
+func (r recorder) AfterCommands(*Session)            { r.note("afterCommands") }
+func (r recorder) NewsAdded(*Session, *Note)         { r.note("newsAdded") }
+func (r recorder) TakeError(*Session, error) bool    { r.note("takeError"); return r.yes }
+func (r recorder) RunDue(context.Context, *Server) (int, error) {
 	r.note("runDue")
 	return len(r.why), r.err
 }
-func (r recorder) nextDue(context.Context, *Server) (time.Time, bool, error) {
+func (r recorder) NextDue(context.Context, *Server) (time.Time, bool, error) {
 	r.note("nextDue")
 	return r.due, !r.due.IsZero(), r.err
 }
-func (r recorder) overdueWait(context.Context, *Server, time.Time) (time.Duration, bool) {
+func (r recorder) OverdueWait(context.Context, *Server, time.Time) (time.Duration, bool) {
 	r.note("overdueWait")
 	return r.wait, r.yes
 }
-func (r recorder) lineBudget(*session, grammar.Command) (archive.MailBudget, bool, error) {
+func (r recorder) LineBudget(*Session, grammar.Command) (archive.MailBudget, bool, error) {
 	r.note("lineBudget")
 	return archive.MailBudget(r.key), r.yes, r.err
 }
-func (r recorder) startedTerms(*session, string, *table) string {
+func (r recorder) StartedTerms(*Session, string, *Table) string {
 	r.note("startedTerms")
 	return r.key
 }
-func (r recorder) install(*Server)                                      { r.note("install") }
-func (r recorder) afterCommit(context.Context, *Server, archive.Change) { r.note("afterCommit") }
-func (r recorder) endBefore(*session, *table) (bool, error) {
+func (r recorder) Install(*Server)                                      { r.note("install") }
+func (r recorder) AfterCommit(context.Context, *Server, archive.Change) { r.note("afterCommit") }
+func (r recorder) EndBefore(*Session, *Table) (bool, error) {
 	r.note("endBefore")
 	return r.yes, r.err
 }
-func (r recorder) delayReply(*session, *note) (string, string) {
+func (r recorder) DelayReply(*Session, *Note) (string, string) {
 	r.note("delayReply")
 	return r.key, r.key + " text"
 }
-func (r recorder) mails(*session) ([]archive.OutboxMail, error) {
+func (r recorder) Mails(*Session) ([]archive.OutboxMail, error) {
 	r.note("mails")
 	return r.out, r.err
 }
-func (r recorder) takeChallenge(*session, *grammar.NewGameCommand, *engine.Variant) (bool, error) {
+func (r recorder) TakeChallenge(*Session, *grammar.NewGameCommand, *engine.Variant) (bool, error) {
 	r.note("takeChallenge")
 	return r.yes, r.err
 }
-func (r recorder) offer(*session, *table, *grammar.NewGameCommand) (offer, error) {
+func (r recorder) Offer(*Session, *Table, *grammar.NewGameCommand) (Offer, error) {
 	r.note("offer")
-	return offer{told: r.id}, r.err
+	return Offer{Told: r.id}, r.err
 }
-func (r recorder) showBoard(*session) (bool, error) { r.note("showBoard"); return r.yes, nil }
-func (r recorder) listGames(*session) (string, func(*archive.Game, string) string) {
+func (r recorder) ShowBoard(*Session) (bool, error) { r.note("showBoard"); return r.yes, nil }
+func (r recorder) ListGames(*Session) (string, func(*archive.Game, string) string) {
 	r.note("listGames")
 	return r.id + " head", func(*archive.Game, string) string { return r.id }
 }
-func (r recorder) tellGame(*session, string, *table) (string, string) {
+func (r recorder) TellGame(*Session, string, *Table) (string, string) {
 	r.note("tellGame")
 	return r.id, r.id + " section"
 }
-func (r recorder) syntaxHint(*session, commandLine, *grammar.Error) string {
+func (r recorder) SyntaxHint(*Session, CommandLine, *grammar.Error) string {
 	r.note("syntaxHint")
 	return r.answer()
 }
-func (r recorder) instant(*session, string, time.Time, string) string {
+func (r recorder) Instant(*Session, string, time.Time, string) string {
 	r.note("instant")
 	return r.answer()
 }
@@ -208,7 +208,7 @@ func TestModuleHooksRunInOrder(t *testing.T) {
 	a := recorder{id: "a", log: &log, why: []string{"a1"}, out: []archive.OutboxMail{{MessageID: "<a@x>"}}}
 	b := recorder{id: "b", log: &log, yes: true, key: "k", why: []string{"b1", "b2"}, out: []archive.OutboxMail{{MessageID: "<b@x>"}}}
 	c := recorder{id: "c", log: &log, err: boom, yes: true, key: "later"}
-	ss, tb, n := &session{}, &table{}, &note{}
+	ss, tb, n := &Session{}, &Table{}, &Note{}
 	expect := func(what string, want ...string) {
 		t.Helper()
 		if !slices.Equal(log, want) {
@@ -217,125 +217,125 @@ func TestModuleHooksRunInOrder(t *testing.T) {
 		log = nil
 	}
 
-	modules = []module{a, b, c}
-	ss.collectModules(&archive.Change{})
+	modules = []Module{a, b, c}
+	ss.CollectModules(&archive.Change{})
 	expect("collectModules", "a.collect", "b.collect", "c.collect")
-	if err := ss.afterPly(tb); !errors.Is(err, boom) {
+	if err := ss.AfterPly(tb); !errors.Is(err, boom) {
 		t.Errorf("afterPly = %v, want c's error", err)
 	}
 	expect("afterPly", "a.afterPly", "b.afterPly", "c.afterPly")
-	if !ss.quietChange(tb) {
+	if !ss.QuietChange(tb) {
 		t.Error("quietChange = false, want b's true")
 	}
 	expect("quietChange", "a.quiet", "b.quiet")
-	if !ss.noteHeld(n) {
+	if !ss.NoteHeld(n) {
 		t.Error("noteHeld = false, want b's true")
 	}
 	expect("noteHeld", "a.holds", "b.holds")
-	if key, carry := ss.replyDelay(n); key != "k" || carry != "k text" {
+	if key, carry := ss.ReplyDelay(n); key != "k" || carry != "k text" {
 		t.Errorf("replyDelay = %q, %q, want b's k", key, carry)
 	}
 	expect("replyDelay", "a.delayReply", "b.delayReply")
-	if !ss.keepProse() {
+	if !ss.KeepProse() {
 		t.Error("keepProse = false, want b's true")
 	}
 	expect("keepProse", "a.keepProse", "b.keepProse")
-	if why := ss.unmailed(); !slices.Equal(why, []string{"a1", "b1", "b2"}) {
+	if why := ss.Unmailed(); !slices.Equal(why, []string{"a1", "b1", "b2"}) {
 		t.Errorf("unmailed = %v, want a's then b's", why)
 	}
 	expect("unmailed", "a.unmailed", "b.unmailed", "c.unmailed")
-	ss.beforeReplies()
+	ss.BeforeReplies()
 	expect("beforeReplies", "a.beforeReplies", "b.beforeReplies", "c.beforeReplies")
-	ss.positionShown(tb)
+	ss.PositionShown(tb)
 	expect("positionShown", "a.positionShown", "b.positionShown", "c.positionShown")
-	ss.afterCommands()
+	ss.AfterCommands()
 	expect("afterCommands", "a.afterCommands", "b.afterCommands", "c.afterCommands")
-	ss.newsAdded(n)
+	ss.NewsAdded(n)
 	expect("newsAdded", "a.newsAdded", "b.newsAdded", "c.newsAdded")
-	if !ss.takeError(boom) {
+	if !ss.TakeError(boom) {
 		t.Error("takeError = false, want b's true")
 	}
 	expect("takeError", "a.takeError", "b.takeError")
-	if ended, err := ss.endedBefore(tb); !ended || err != nil {
+	if ended, err := ss.EndedBefore(tb); !ended || err != nil {
 		t.Errorf("endedBefore = %v, %v, want b's true", ended, err)
 	}
 	expect("endedBefore", "a.endBefore", "b.endBefore")
-	if bud, ok, err := ss.moduleBudget(&grammar.HelpCommand{}); !ok || err != nil || bud != "k" {
+	if bud, ok, err := ss.ModuleBudget(&grammar.HelpCommand{}); !ok || err != nil || bud != "k" {
 		t.Errorf("moduleBudget = %q, %v, %v, want b's", bud, ok, err)
 	}
 	expect("moduleBudget", "a.lineBudget", "b.lineBudget")
-	if terms := ss.startedTerms(english, tb); terms != "\nk\nlater" {
+	if terms := ss.StartedTerms(English, tb); terms != "\nk\nlater" {
 		t.Errorf("startedTerms = %q, want b's and c's, each on a line of its own", terms)
 	}
 	expect("startedTerms", "a.startedTerms", "b.startedTerms", "c.startedTerms")
-	if out, err := ss.moduleMails(); !errors.Is(err, boom) || out != nil {
+	if out, err := ss.ModuleMails(); !errors.Is(err, boom) || out != nil {
 		t.Errorf("moduleMails = %v, %v, want nothing and c's error", out, err)
 	}
 	expect("moduleMails", "a.mails", "b.mails", "c.mails")
 
-	if took, err := ss.takeChallenge(nil, nil); !took || err != nil {
+	if took, err := ss.TakeChallenge(nil, nil); !took || err != nil {
 		t.Errorf("takeChallenge = %v, %v, want b's true", took, err)
 	}
 	expect("takeChallenge", "a.takeChallenge", "b.takeChallenge")
-	if offers, err := ss.offers(tb, nil); !errors.Is(err, boom) || offers != nil {
+	if offers, err := ss.Offers(tb, nil); !errors.Is(err, boom) || offers != nil {
 		t.Errorf("offers = %v, %v, want nothing and c's error", offers, err)
 	}
 	expect("offers", "a.offer", "b.offer", "c.offer")
-	if done, err := ss.showBoard(); !done || err != nil {
+	if done, err := ss.ShowBoard(); !done || err != nil {
 		t.Errorf("showBoard = %v, %v, want b's true", done, err)
 	}
 	expect("showBoard", "a.showBoard", "b.showBoard")
-	if head, label := ss.listGames(); head != "a head\n\nb head\n\nc head\n\n" || label == nil || label(nil, "") != "a" {
+	if head, label := ss.ListGames(); head != "a head\n\nb head\n\nc head\n\n" || label == nil || label(nil, "") != "a" {
 		t.Errorf("listGames = %q and a label, want every head in order and a's label", head)
 	}
 	expect("listGames", "a.listGames", "b.listGames", "c.listGames")
-	if header, sections := ss.tellGame("en", tb); header != "abc" || sections != "a section\n\nb section\n\nc section\n\n" {
+	if header, sections := ss.TellGame("en", tb); header != "abc" || sections != "a section\n\nb section\n\nc section\n\n" {
 		t.Errorf("tellGame = %q, %q, want every module's in order", header, sections)
 	}
 	expect("tellGame", "a.tellGame", "b.tellGame", "c.tellGame")
-	if hint := ss.featureHint(commandLine{}, nil); hint != "b" {
+	if hint := ss.FeatureHint(CommandLine{}, nil); hint != "b" {
 		t.Errorf("featureHint = %q, want b's", hint)
 	}
 	expect("featureHint", "a.syntaxHint", "b.syntaxHint")
 	at := time.Date(2026, 11, 30, 7, 30, 0, 0, time.UTC)
-	if s := ss.instant("en", at, alice); s != "b" {
+	if s := ss.Instant("en", at, alice); s != "b" {
 		t.Errorf("instant = %q, want b's", s)
 	}
 	expect("instant", "a.instant", "b.instant")
 
-	modules = []module{b, a}
-	if offers, err := ss.offers(tb, nil); err != nil || len(offers) != 2 || offers[0].told != "b" || offers[1].told != "a" {
+	modules = []Module{b, a}
+	if offers, err := ss.Offers(tb, nil); err != nil || len(offers) != 2 || offers[0].Told != "b" || offers[1].Told != "a" {
 		t.Errorf("offers = %v, %v, want b's then a's", offers, err)
 	}
 	expect("offers", "b.offer", "a.offer")
-	out, err := ss.moduleMails()
+	out, err := ss.ModuleMails()
 	if err != nil || len(out) != 2 || out[0].MessageID != "<b@x>" || out[1].MessageID != "<a@x>" {
 		t.Errorf("moduleMails = %v, %v, want b's mail then a's", out, err)
 	}
 	expect("moduleMails", "b.mails", "a.mails")
-	if err := ss.afterPly(tb); err != nil {
+	if err := ss.AfterPly(tb); err != nil {
 		t.Errorf("afterPly = %v, want nil", err)
 	}
 	expect("afterPly", "b.afterPly", "a.afterPly")
 
-	modules = []module{a}
-	if s, want := ss.instant("en", at, alice), catalog.Instant("en", at); s != want {
+	modules = []Module{a}
+	if s, want := ss.Instant("en", at, alice), catalog.Instant("en", at); s != want {
 		t.Errorf("instant with no module writing it = %q, want the core's %q", s, want)
 	}
-	if hint := ss.featureHint(commandLine{}, nil); hint != "" {
+	if hint := ss.FeatureHint(CommandLine{}, nil); hint != "" {
 		t.Errorf("featureHint with no module hinting = %q, want none", hint)
 	}
-	if done, err := ss.showBoard(); done || err != nil {
+	if done, err := ss.ShowBoard(); done || err != nil {
 		t.Errorf("showBoard with no module answering = %v, %v, want false", done, err)
 	}
 	log = nil
 
-	modules = []module{a, c, b}
-	if ended, err := ss.endedBefore(tb); !errors.Is(err, boom) {
+	modules = []Module{a, c, b}
+	if ended, err := ss.EndedBefore(tb); !errors.Is(err, boom) {
 		t.Errorf("endedBefore = %v, %v, want c's error", ended, err)
 	}
 	expect("endedBefore", "a.endBefore", "c.endBefore")
-	if _, _, err := ss.moduleBudget(&grammar.HelpCommand{}); !errors.Is(err, boom) {
+	if _, _, err := ss.ModuleBudget(&grammar.HelpCommand{}); !errors.Is(err, boom) {
 		t.Errorf("moduleBudget = %v, want c's error", err)
 	}
 	expect("moduleBudget", "a.lineBudget", "c.lineBudget")
@@ -344,33 +344,33 @@ func TestModuleHooksRunInOrder(t *testing.T) {
 	s, ctx, now := &Server{}, context.Background(), time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	a.due, b.due, a.wait = now.Add(time.Hour), now.Add(time.Minute), 20*time.Second
 	b.wait, c.wait = 5*time.Second, time.Second
-	modules = []module{a, b, c}
-	if n, err := s.runDue(ctx); n != 3 || !errors.Is(err, boom) {
+	modules = []Module{a, b, c}
+	if n, err := s.RunDue(ctx); n != 3 || !errors.Is(err, boom) {
 		t.Errorf("runDue = %d, %v, want a's 1 and b's 2 things done and c's error", n, err)
 	}
 	expect("runDue", "a.runDue", "b.runDue", "c.runDue")
-	if _, _, err := s.nextDue(ctx); !errors.Is(err, boom) {
+	if _, _, err := s.NextDue(ctx); !errors.Is(err, boom) {
 		t.Errorf("nextDue = %v, want c's error", err)
 	}
 	expect("nextDue", "a.nextDue", "b.nextDue", "c.nextDue")
 	b.yes = false
-	modules = []module{a, b}
-	if at, ok, err := s.nextDue(ctx); !ok || err != nil || !at.Equal(b.due) {
+	modules = []Module{a, b}
+	if at, ok, err := s.NextDue(ctx); !ok || err != nil || !at.Equal(b.due) {
 		t.Errorf("nextDue = %v, %v, %v, want b's earlier instant", at, ok, err)
 	}
 	expect("nextDue", "a.nextDue", "b.nextDue")
-	if wait, left := s.overdue(ctx, now); left || wait != b.wait {
+	if wait, left := s.Overdue(ctx, now); left || wait != b.wait {
 		t.Errorf("overdue = %v, %v, want b's shorter wait", wait, left)
 	}
 	expect("overdue", "a.overdueWait", "b.overdueWait")
-	modules = []module{a, c, b}
-	if _, left := s.overdue(ctx, now); !left {
+	modules = []Module{a, c, b}
+	if _, left := s.Overdue(ctx, now); !left {
 		t.Error("overdue: c left work due, want left")
 	}
 	expect("overdue", "a.overdueWait", "c.overdueWait")
-	s.install()
+	s.Install()
 	expect("install", "a.install", "c.install", "b.install")
-	s.afterCommit(ctx, archive.Change{})
+	s.AfterCommit(ctx, archive.Change{})
 	expect("afterCommit", "a.afterCommit", "c.afterCommit", "b.afterCommit")
 }
 
@@ -379,23 +379,23 @@ func TestModuleHooksRunInOrder(t *testing.T) {
 // unmailed), any other error is no module's and fails the mail, and the
 // news of a ply is counted once, by the digest, in the note it went to.
 func TestModuleHooksOfTheRegistry(t *testing.T) {
-	ss := &session{}
-	if !ss.takeError(&quietRequest{"asked twice"}) {
+	ss := &Session{}
+	if !ss.TakeError(&QuietRequest{"asked twice"}) {
 		t.Error("takeError(quietRequest) = false, want the consent module to take it")
 	}
-	if why := ss.unmailed(); !slices.Equal(why, []string{"asked twice"}) {
+	if why := ss.Unmailed(); !slices.Equal(why, []string{"asked twice"}) {
 		t.Errorf("unmailed = %v, want the quiet request's reason", why)
 	}
-	for _, err := range []error{errors.New("store down"), &refusal{key: "err.watch.full"}} {
-		if ss.takeError(err) {
+	for _, err := range []error{errors.New("store down"), &Refusal{Key: "err.watch.full"}} {
+		if ss.TakeError(err) {
 			t.Errorf("takeError(%v) = true, want no module to take it", err)
 		}
 	}
-	n := &note{}
-	ss.newsAdded(n)
-	ss.newsAdded(n)
-	if n.routine != 2 {
-		t.Errorf("after two news, note.routine = %d, want 2", n.routine)
+	n := &Note{}
+	ss.NewsAdded(n)
+	ss.NewsAdded(n)
+	if n.Routine != 2 {
+		t.Errorf("after two news, note.routine = %d, want 2", n.Routine)
 	}
 }
 
@@ -404,61 +404,61 @@ func TestModuleHooksOfTheRegistry(t *testing.T) {
 // that made none reports so (uses), and the slot of one module never
 // answers for another type.
 func TestModuleStateOf(t *testing.T) {
-	a, b := &session{}, &session{}
-	if a.uses(correspondenceModule{}) || a.states != nil {
-		t.Fatalf("a new session holds states %v, want none", a.states)
+	a, b := &Session{}, &Session{}
+	if a.Uses(correspondenceModule{}) || a.States != nil {
+		t.Fatalf("a new session holds states %v, want none", a.States)
 	}
 	c := corrOf(a)
-	if !a.uses(correspondenceModule{}) || corrOf(a) != c {
+	if !a.Uses(correspondenceModule{}) || corrOf(a) != c {
 		t.Error("corrOf made a state that uses does not see or the next call does not return")
 	}
 	c.watch = append(c.watch, archive.Spectator{GameID: "K7QX2M", Address: alice})
 	if len(corrOf(b).watch) != 0 || corrOf(b) == c {
 		t.Error("two sessions share the correspondence state")
 	}
-	if a.uses(consentModule{}) || a.uses(tournamentModule{}) || a.uses(clockModule{}) {
-		t.Errorf("corrOf made the state of other modules too: %v", a.states)
+	if a.Uses(ConsentModule{}) || a.Uses(tournamentModule{}) || a.Uses(clockModule{}) {
+		t.Errorf("corrOf made the state of other modules too: %v", a.States)
 	}
-	consentOf(a).quiet = []string{"asked twice"}
+	ConsentOf(a).Quiet = []string{"asked twice"}
 	tourneyOf(a).ended = true
 	clockOf(a).leaves = nil
-	if len(a.states) != 4 || len(corrOf(a).watch) != 1 || len(consentOf(a).quiet) != 1 || !tourneyOf(a).ended {
-		t.Errorf("four modules' states in one session: %v", a.states)
+	if len(a.States) != 4 || len(corrOf(a).watch) != 1 || len(ConsentOf(a).Quiet) != 1 || !tourneyOf(a).ended {
+		t.Errorf("four modules' states in one session: %v", a.States)
 	}
 	defer func() {
 		if recover() == nil {
 			t.Error("stateOf of another type for the correspondence module's slot did not panic")
 		}
 	}()
-	stateOf[consentState](a, correspondenceModule{})
+	StateOf[ConsentState](a, correspondenceModule{})
 }
 
 // TestModuleHooksMakeNoState: the hooks the core runs for every session
 // make no module state in a session that touched no feature, and
 // allocate nothing there.
 func TestModuleHooksMakeNoState(t *testing.T) {
-	ss, change, tb := &session{}, &archive.Change{}, &table{g: &archive.Game{ID: "K7QX2M"}}
+	ss, change, tb := &Session{}, &archive.Change{}, &Table{G: &archive.Game{ID: "K7QX2M"}}
 	run := func() {
-		ss.collectModules(change)
-		if out, err := ss.moduleMails(); out != nil || err != nil {
+		ss.CollectModules(change)
+		if out, err := ss.ModuleMails(); out != nil || err != nil {
 			t.Errorf("moduleMails = %v, %v, want nothing", out, err)
 		}
-		if ss.quietChange(tb) {
+		if ss.QuietChange(tb) {
 			t.Error("quietChange = true in a session that stored no message")
 		}
-		ss.beforeReplies()
-		if why := ss.unmailed(); why != nil {
+		ss.BeforeReplies()
+		if why := ss.Unmailed(); why != nil {
 			t.Errorf("unmailed = %v, want none", why)
 		}
-		if header, sections := ss.tellGame("en", tb); header != "" || sections != "" {
+		if header, sections := ss.TellGame("en", tb); header != "" || sections != "" {
 			t.Errorf("tellGame of an untimed casual game = %q, %q, want nothing", header, sections)
 		}
 	}
 	if n := testing.AllocsPerRun(20, run); n != 0 {
 		t.Errorf("the hooks allocated %v times in a session touching no feature, want 0", n)
 	}
-	if ss.states != nil {
-		t.Errorf("the hooks made states %v", ss.states)
+	if ss.States != nil {
+		t.Errorf("the hooks made states %v", ss.States)
 	}
 }
 
@@ -466,7 +466,7 @@ func TestModuleHooksMakeNoState(t *testing.T) {
 // the last mail to from when reply is set (its key quoted, as
 // harness.reply), and commits nothing: it returns the session that
 // decided it and the verdict.
-func (h *harness) decideOnly(from, body string, reply bool) (*session, verdict) {
+func (h *harness) decideOnly(from, body string, reply bool) (*Session, Verdict) {
 	h.t.Helper()
 	h.seq++
 	h.now = h.now.Add(time.Second)
@@ -484,14 +484,14 @@ func (h *harness) decideOnly(from, body string, reply bool) (*session, verdict) 
 		h.t.Fatal(err)
 	}
 	m.Arrived = h.now
-	var seen *session
-	var v verdict
-	_, _, _, err = h.srv.decideCause(h.ctx(), mailCause(m), steps{
-		decide: func(ss *session, change *archive.Change) (verdict, error) {
-			v, _, err := h.srv.decide(ss, change)
+	var seen *Session
+	var v Verdict
+	_, _, _, err = h.srv.DecideCause(h.ctx(), MailCause(m), Steps{
+		Decide: func(ss *Session, change *archive.Change) (Verdict, error) {
+			v, _, err := h.srv.Decide(ss, change)
 			return v, err
 		},
-		decided: func(ss *session, _ archive.Change, got verdict) { seen, v = ss, got },
+		Decided: func(ss *Session, _ archive.Change, got Verdict) { seen, v = ss, got },
 	})
 	if err != nil || seen == nil {
 		h.t.Fatalf("deciding %q: %v", body, err)
@@ -525,17 +525,17 @@ func TestModuleStateMadeByUse(t *testing.T) {
 	}
 	for _, c := range cases {
 		ss, v := h.decideOnly(c.from, c.body, c.reply)
-		if v != commitReplies {
+		if v != CommitReplies {
 			t.Errorf("%q was decided %v, want answered (the hooks ran)", c.body, v)
 		}
 		var got []string
 		for _, m := range modules {
-			if ss.uses(m) {
-				got = append(got, m.name())
+			if ss.Uses(m) {
+				got = append(got, m.Name())
 			}
 		}
-		if !slices.Equal(got, c.want) || len(ss.states) != len(c.want) {
-			t.Errorf("%q made the states of %v (%d slots), want %v", c.body, got, len(ss.states), c.want)
+		if !slices.Equal(got, c.want) || len(ss.States) != len(c.want) {
+			t.Errorf("%q made the states of %v (%d slots), want %v", c.body, got, len(ss.States), c.want)
 		}
 	}
 }
@@ -562,7 +562,7 @@ func TestPublicNameCollected(t *testing.T) {
 	for _, c := range cases {
 		ss, _ := h.decideOnly(c.from, c.body, c.reply)
 		var change archive.Change
-		ss.collect(&change)
+		ss.Collect(&change)
 		names, _ := archive.WriteOf[archive.PublicNames](&change)
 		if !maps.Equal(names, c.want) || (c.want == nil) != (names == nil) {
 			t.Errorf("%q collected PublicNames %v, want %v", c.body, names, c.want)

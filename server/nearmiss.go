@@ -24,23 +24,23 @@ type nearMiss struct {
 
 func (e *nearMiss) Error() string { return "server: did you mean " + e.phrase + "?" }
 
-// nearLine returns the command phrase a line of a mail's text is near to
+// NearLine returns the command phrase a line of a mail's text is near to
 // (nearmiss.Command; nearmiss.Alone when alone, the line being the only
 // one of its text, onlyLine), is with a sentence's marks at its ends
 // (punctuated), or begins with, a mark and a few words after it
 // (leadingCommand), or "" for a command line, a quoted line, a game tag
 // line or prose.
-func nearLine(line string, alone bool) string {
-	if strings.HasPrefix(strings.TrimSpace(line), ">") || subjectTag.MatchString(line) {
+func NearLine(line string, alone bool) string {
+	if strings.HasPrefix(strings.TrimSpace(line), ">") || SubjectTag.MatchString(line) {
 		return ""
 	}
-	if p := punctuated(line); p != "" {
+	if p := Punctuated(line); p != "" {
 		return p
 	}
 	if grammar.IsCommandLine(line) {
 		return ""
 	}
-	if p := leadingCommand(line); p != "" {
+	if p := LeadingCommand(line); p != "" {
 		return p
 	}
 	if alone {
@@ -49,15 +49,15 @@ func nearLine(line string, alone bool) string {
 	return nearmiss.Command(line)
 }
 
-// onlyLine returns the index in strings.Split(text, "\n") of the one line
+// OnlyLine returns the index in strings.Split(text, "\n") of the one line
 // of text that is not blank, up to the referee's own mail quoted without
 // marks (ownStart: its greeting included), or -1 when there are none or
 // several: a mail that says one word ("hlep") may mean a short command
 // (nearmiss.Alone).
-func onlyLine(text string) int {
+func OnlyLine(text string) int {
 	only := -1
 	lines := strings.Split(text, "\n")
-	if end := ownStart(lines); end >= 0 {
+	if end := OwnStart(lines); end >= 0 {
 		lines = lines[:end]
 	}
 	for i, line := range lines {
@@ -82,7 +82,7 @@ const sentenceMarks = ".!?,;:…¡¿"
 // marks they are no command (the grammar's rule).
 var askWords = map[string]string{"draw": "offer draw", "remis": "remis anbieten"}
 
-// punctuated returns the command phrase (grammar.CommandPhrases, its
+// Punctuated returns the command phrase (grammar.CommandPhrases, its
 // words joined by one space, lower case) that line is with sentence marks
 // at its ends ("Accept.", "Verlauf!", "Help?", "remis anbieten!"; an
 // askWords word for its phrase: "Draw?" is "offer draw"), or ""
@@ -90,7 +90,7 @@ var askWords = map[string]string{"draw": "offer draw", "remis": "remis anbieten"
 // them are no phrase that is a command on its own ("OK.", "Thanks!",
 // "New game?", "Watch!"). A move keeps the grammar's rule: "d1-d3." is
 // refused under its "." (outside trial).
-func punctuated(line string) string {
+func Punctuated(line string) string {
 	t := strings.TrimSpace(line)
 	bare := strings.TrimSpace(strings.Trim(t, sentenceMarks))
 	if bare == t || bare == "" {
@@ -118,21 +118,21 @@ func punctuated(line string) string {
 // prose ("Help! I have looked everywhere for the rules of this game.").
 const maxTrailingWords = 3
 
-// leadingCommand returns the command phrase that line begins with, as
+// LeadingCommand returns the command phrase that line begins with, as
 // punctuated reads it (its words, then sentence marks), when one to
 // maxTrailingWords words follow ("Accept. Sure!", "Help! I am lost",
 // "Draw? Gladly."), or "" for any other line. Such a line is answered
 // "Did you mean … on a line of its own?" (nearMiss.ownLine) and is neither
 // run nor passed on: the words after the command may change what it
 // means.
-func leadingCommand(line string) string {
+func LeadingCommand(line string) string {
 	f := strings.Fields(line)
 	for k := 1; k < len(f) && k <= 2; k++ { // a phrase has one or two words
 		head, rest := strings.Join(f[:k], " "), f[k:]
 		if last, _ := utf8.DecodeLastRuneInString(head); len(rest) > maxTrailingWords || !strings.ContainsRune(sentenceMarks, last) {
 			continue // a mark must end the command: "Accept. Sure!", not "¿Help me"
 		}
-		if p := punctuated(head); p != "" {
+		if p := Punctuated(head); p != "" {
 			return p
 		}
 	}

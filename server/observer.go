@@ -34,4 +34,4 @@ func (noObserver) EngineThought(time.Duration) {}
 // EngineQueue returns how many engine turns wait for a search slot: the
 // queue of the engine opponent (server/internal/engineturn), read for
 // /metrics.
-func (s *Server) EngineQueue() int { return s.engine.Queued() }
+func (s *Server) EngineQueue() int { return s.Engine.Queued() }

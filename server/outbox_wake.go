@@ -28,13 +28,13 @@ const DefaultOutboxPoll = 5 * time.Second
 // flush under way has ended, so that only one FlushOutbox ever runs.
 // With a negative OutboxPoll it does nothing.
 func (s *Server) watchOutbox(ctx context.Context) (stop func()) {
-	if s.opts.OutboxPoll <= 0 {
+	if s.Opts.OutboxPoll <= 0 {
 		return func() {}
 	}
 	quit, done := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(done)
-		t := time.NewTicker(s.opts.OutboxPoll)
+		t := time.NewTicker(s.Opts.OutboxPoll)
 		defer t.Stop()
 		for {
 			select {
@@ -44,7 +44,7 @@ func (s *Server) watchOutbox(ctx context.Context) (stop func()) {
 				return
 			case <-t.C:
 			}
-			if s.outboxDue(ctx) {
+			if s.OutboxDue(ctx) {
 				s.FlushOutbox(ctx)
 			}
 		}
@@ -52,13 +52,13 @@ func (s *Server) watchOutbox(ctx context.Context) (stop func()) {
 	return func() { close(quit); <-done }
 }
 
-// outboxDue reports whether a pending mail is due now (PendingOutbox) that
+// OutboxDue reports whether a pending mail is due now (PendingOutbox) that
 // nobody holds a live claim on: a mail another process is sending, or one
 // this process sent but could not mark sent, would otherwise be tried at
 // every look. A failed read is taken as nothing due: Run's next wake
 // reads the outbox again and logs.
-func (s *Server) outboxDue(ctx context.Context) bool {
-	now := s.opts.Now()
+func (s *Server) OutboxDue(ctx context.Context) bool {
+	now := s.Opts.Now()
 	pending, err := s.outboxPort().PendingOutbox(ctx, now, 20)
 	if err != nil {
 		return false

@@ -86,7 +86,7 @@ func fetches(in *fakeInbox) int {
 func TestOutboxDue(t *testing.T) {
 	h := newHarness(t)
 	ctx := context.Background()
-	if h.srv.outboxDue(ctx) {
+	if h.srv.OutboxDue(ctx) {
 		t.Fatal("an empty outbox is due")
 	}
 	raw := []byte("From: tafl@game.test\r\nTo: bob@example.org\r\nSubject: x\r\nMessage-ID: <x@game.test>\r\n\r\nx\r\n")
@@ -95,14 +95,14 @@ func TestOutboxDue(t *testing.T) {
 	if err := h.store.Commit(ctx, archive.Change{Outbox: []archive.OutboxMail{later}}); err != nil {
 		t.Fatal(err)
 	}
-	if h.srv.outboxDue(ctx) {
+	if h.srv.OutboxDue(ctx) {
 		t.Error("a mail due in an hour is due now")
 	}
 	now := archive.OutboxMail{MessageID: "x@game.test", From: "tafl@game.test", To: []string{"carol@example.org"}, Raw: raw}
 	if err := h.store.Commit(ctx, archive.Change{Outbox: []archive.OutboxMail{now}}); err != nil {
 		t.Fatal(err)
 	}
-	if !h.srv.outboxDue(ctx) {
+	if !h.srv.OutboxDue(ctx) {
 		t.Error("a due mail nobody claimed is not due")
 	}
 	pending, err := h.store.PendingOutbox(ctx, h.now, 0)
@@ -112,11 +112,11 @@ func TestOutboxDue(t *testing.T) {
 	if ok, err := h.store.ClaimOutbox(ctx, pending[0].ID, "other-process", h.now); !ok || err != nil {
 		t.Fatalf("claim: %v, %v", ok, err)
 	}
-	if h.srv.outboxDue(ctx) {
+	if h.srv.OutboxDue(ctx) {
 		t.Error("a mail another sender is sending is due")
 	}
 	h.now = h.now.Add(archive.ClaimLease + time.Second)
-	if !h.srv.outboxDue(ctx) {
+	if !h.srv.OutboxDue(ctx) {
 		t.Error("a mail whose claim lapsed is not due")
 	}
 }

@@ -68,7 +68,7 @@ func ownTemplates() map[rune][]ownTemplate {
 	ownOnce.Do(func() {
 		ownByRune = map[rune][]ownTemplate{}
 		seen := map[string]bool{}
-		for _, lang := range []string{english, german} {
+		for _, lang := range []string{English, German} {
 			for _, key := range catalog.Keys(lang) {
 				text, _ := catalog.Lookup(lang, key)
 				if key == "greeting" {
@@ -110,15 +110,15 @@ func splitVerbs(line string) []string {
 	return parts
 }
 
-// ownStart returns the index in lines of the first line of the referee's
+// OwnStart returns the index in lines of the first line of the referee's
 // own mail pasted without quote marks, or -1: the first line ownLine
 // recognises, or the greeting ("Hello,", "Hallo,") just above it, blank
 // lines between them, with which that mail begins. A greeting followed
 // by anything else is the player's own and stays.
-func ownStart(lines []string) int {
+func OwnStart(lines []string) int {
 	greeting := -1 // the greeting above the lines seen since, all blank
 	for i, line := range lines {
-		if ownLine(line) {
+		if OwnLine(line) {
 			if greeting >= 0 {
 				return greeting
 			}
@@ -138,22 +138,22 @@ func ownStart(lines []string) int {
 // ownGreeting reports whether l, trimmed, is the referee's greeting in
 // either language (the catalogues' "greeting").
 func ownGreeting(l string) bool {
-	return l == tr(english, "greeting") || l == tr(german, "greeting")
+	return l == Tr(English, "greeting") || l == Tr(German, "greeting")
 }
 
 // maxOwnLineBytes bounds the lines ownLine looks at: no line of the
 // referee's is longer (a quoted line of the player's is cut to
 // maxQuoteRunes), and a 100,000-character line is no pasted reply.
-const maxOwnLineBytes = 4 * maxQuoteRunes * utf8.UTFMax
+const maxOwnLineBytes = 4 * MaxQuoteRunes * utf8.UTFMax
 
-// ownLine reports whether line (of a mail's text) is a line the referee
+// OwnLine reports whether line (of a mail's text) is a line the referee
 // writes: ownMail's, or a line of a catalogue text (ownTemplates) with
 // any words where the text has its fmt verbs — the whole line, or the
 // start of one whose fixed text before its first verb has minOwnRunes at
 // least, the rest wrapped onto the next line. A command line is never
 // the referee's (a reply may tell the player a command to send, "join
 // winter-2027 confirm …", and the player may paste it).
-func ownLine(line string) bool {
+func OwnLine(line string) bool {
 	if ownMail.MatchString(line) {
 		return true
 	}

@@ -11,24 +11,24 @@ import (
 // catalogues hold too and command lines (which a reply may tell the player
 // to send) are not.
 func TestOwnLine(t *testing.T) {
-	intro := tr(english, "help.intro")
+	intro := Tr(English, "help.intro")
 	for _, line := range []string{
 		intro,
 		"  " + intro,
 		intro[:strings.LastIndex(intro[:40], " ")], // wrapped
-		tr(german, "help.intro"),
-		tr(english, "games.header"),
-		tr(german, "games.header"),
-		tr(english, "err.quote", 3),
-		tr(german, "err.quote", 12),
-		tr(english, "leave.taken.now", "2026-12-24 (1 day)", "29 days left in 2026"),
-		tr(german, "err.nocommand"),
+		Tr(German, "help.intro"),
+		Tr(English, "games.header"),
+		Tr(German, "games.header"),
+		Tr(English, "err.quote", 3),
+		Tr(German, "err.quote", 12),
+		Tr(English, "leave.taken.now", "2026-12-24 (1 day)", "29 days left in 2026"),
+		Tr(German, "err.nocommand"),
 		"Game K7QX2M: Brandubh 7×7 (Federation Brandubh)",
 		"> Moves so far:",
-		wrapAt(tr(english, "game.key", "K7QX2M"), 45), // wrapped after its verb's text
-		wrapAt(tr(german, "game.key", "K7QX2M"), 58),
+		wrapAt(Tr(English, "game.key", "K7QX2M"), 45), // wrapped after its verb's text
+		wrapAt(Tr(German, "game.key", "K7QX2M"), 58),
 	} {
-		if !ownLine(line) {
+		if !OwnLine(line) {
 			t.Errorf("ownLine(%q) = false, want true", line)
 		}
 	}
@@ -47,7 +47,7 @@ func TestOwnLine(t *testing.T) {
 		"Die Spieler der Partie sind beide gut",
 		"Du spielst in Gruppe A, oder?",
 	} {
-		if ownLine(line) {
+		if OwnLine(line) {
 			t.Errorf("ownLine(%.60q) = true, want false", line)
 		}
 	}
@@ -70,7 +70,7 @@ func TestOwnStart(t *testing.T) {
 		{"d1-e1\n" + header, 1},
 		{"Hello,", -1},
 	} {
-		if got := ownStart(strings.Split(c.text, "\n")); got != c.want {
+		if got := OwnStart(strings.Split(c.text, "\n")); got != c.want {
 			t.Errorf("ownStart(%q) = %d, want %d", c.text, got, c.want)
 		}
 	}
@@ -92,7 +92,7 @@ func TestOnlyLinePastedGreeting(t *testing.T) {
 		{"hlep\nthanks", -1},
 		{"Hello,\n" + header, -1},
 	} {
-		if got := onlyLine(c.text); got != c.want {
+		if got := OnlyLine(c.text); got != c.want {
 			t.Errorf("onlyLine(%q) = %d, want %d", c.text, got, c.want)
 		}
 	}

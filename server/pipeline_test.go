@@ -21,31 +21,31 @@ func TestCauseSeeds(t *testing.T) {
 	m := &mailer.Message{MessageID: "m1@player.test", From: "Alice@Player.test"}
 	cases := []struct {
 		name string
-		c    cause
-		kind causeKind
+		c    Cause
+		kind CauseKind
 		seed string
 	}{
-		{"mail", mailCause(m), causeMail, "m1@player.test"},
-		{"timer", timerCause(tm, at), causeTimer, "timer\x00K7QX2M\x00deadline:12"},
-		{"engine", engineCause(tm), causeEngine, "timer\x00K7QX2M\x00deadline:12"},
-		{"digest", digestCause("bob@player.test", time.Date(2026, 11, 30, 9, 0, 0, 0, berlin), at), causeDigest, "digest\x00bob@player.test\x002026-11-30T08:00:00Z"},
-		{"undeliverable", undeliverableCause(archive.OutboxMail{ID: 42, GameID: "K7QX2M"}), causeUndeliverable, "undeliverable\x00K7QX2M\x0042"},
-		{"start", startCause("start\x00K7QX2M", at), causeStart, "start\x00K7QX2M"},
-		{"own", ownCause("cancel\x00spring"), causeOwn, "cancel\x00spring"},
+		{"mail", MailCause(m), CauseMail, "m1@player.test"},
+		{"timer", TimerCause(tm, at), CauseTimer, "timer\x00K7QX2M\x00deadline:12"},
+		{"engine", EngineCause(tm), CauseEngine, "timer\x00K7QX2M\x00deadline:12"},
+		{"digest", DigestCause("bob@player.test", time.Date(2026, 11, 30, 9, 0, 0, 0, berlin), at), CauseDigest, "digest\x00bob@player.test\x002026-11-30T08:00:00Z"},
+		{"undeliverable", UndeliverableCause(archive.OutboxMail{ID: 42, GameID: "K7QX2M"}), CauseUndeliverable, "undeliverable\x00K7QX2M\x0042"},
+		{"start", StartCause("start\x00K7QX2M", at), CauseStart, "start\x00K7QX2M"},
+		{"own", OwnCause("cancel\x00spring"), CauseOwn, "cancel\x00spring"},
 	}
 	for _, tc := range cases {
-		if tc.c.kind != tc.kind || tc.c.seed != tc.seed {
-			t.Errorf("%s: kind %d, seed %q; want %d, %q", tc.name, tc.c.kind, tc.c.seed, tc.kind, tc.seed)
+		if tc.c.Kind != tc.kind || tc.c.Seed != tc.seed {
+			t.Errorf("%s: kind %d, seed %q; want %d, %q", tc.name, tc.c.Kind, tc.c.Seed, tc.kind, tc.seed)
 		}
-		if mail := tc.kind == causeMail; (tc.c.mail != nil) != mail || (tc.c.from != "") != mail {
-			t.Errorf("%s: mail %v, from %q", tc.name, tc.c.mail, tc.c.from)
+		if mail := tc.kind == CauseMail; (tc.c.Mail != nil) != mail || (tc.c.From != "") != mail {
+			t.Errorf("%s: mail %v, from %q", tc.name, tc.c.Mail, tc.c.From)
 		}
 	}
-	if c := mailCause(m); c.from != "alice@player.test" || c.mail != m {
-		t.Errorf("mail cause: from %q, mail %p; want the lower-case sender and the mail %p", c.from, c.mail, m)
+	if c := MailCause(m); c.From != "alice@player.test" || c.Mail != m {
+		t.Errorf("mail cause: from %q, mail %p; want the lower-case sender and the mail %p", c.From, c.Mail, m)
 	}
-	if c := timerCause(tm, at); !c.at.Equal(at) {
-		t.Errorf("timer cause at %v; want %v", c.at, at)
+	if c := TimerCause(tm, at); !c.At.Equal(at) {
+		t.Errorf("timer cause at %v; want %v", c.At, at)
 	}
 }
 
@@ -54,31 +54,31 @@ func TestCauseSeeds(t *testing.T) {
 // starts, instead of reading a mail that is not there.
 func TestSessionWithoutMail(t *testing.T) {
 	h := newHarness(t)
-	ss := h.srv.newSession(h.ctx(), timerCause(archive.Timer{GameID: "K7QX2M", Key: "deadline:1"}, h.now))
-	if !ss.now.Equal(h.now) || ss.from != "" {
-		t.Errorf("session at %v from %q; want %v from nobody", ss.now, ss.from, h.now)
+	ss := h.srv.NewSession(h.ctx(), TimerCause(archive.Timer{GameID: "K7QX2M", Key: "deadline:1"}, h.now))
+	if !ss.Now.Equal(h.now) || ss.From != "" {
+		t.Errorf("session at %v from %q; want %v from nobody", ss.Now, ss.From, h.now)
 	}
-	if lines, unread := ss.commandLines(); len(lines) != 0 || unread != 0 {
+	if lines, unread := ss.CommandLines(); len(lines) != 0 || unread != 0 {
 		t.Errorf("commandLines = %v, %d; want none", lines, unread)
 	}
 	g := &archive.Game{ID: "K7QX2M", Variant: "brandubh", Attackers: alice, Defenders: bob, Status: archive.Active}
-	tb, err := load(g)
+	tb, err := Load(g)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if p := ss.prose(tb); p != "" {
 		t.Errorf("prose = %q; want none", p)
 	}
-	if a := ss.arrival(); !a.Equal(h.now) {
+	if a := ss.Arrival(); !a.Equal(h.now) {
 		t.Errorf("arrival = %v; want the session's instant %v", a, h.now)
 	}
-	if id := eventOfThread(ss.cause.mail); id != "" {
+	if id := eventOfThread(ss.Cause.Mail); id != "" {
 		t.Errorf("eventOfThread = %q; want none", id)
 	}
 	later := h.now.Add(time.Hour)
 	h.now = later
-	if ss := h.srv.newSession(h.ctx(), ownCause("x")); !ss.now.Equal(later) {
-		t.Errorf("a cause without an instant starts at %v; want Options.Now, %v", ss.now, later)
+	if ss := h.srv.NewSession(h.ctx(), OwnCause("x")); !ss.Now.Equal(later) {
+		t.Errorf("a cause without an instant starts at %v; want Options.Now, %v", ss.Now, later)
 	}
 }
 
@@ -92,34 +92,34 @@ func TestTransact(t *testing.T) {
 	cases := []struct {
 		name          string
 		faults        []fault
-		v             verdict
+		v             Verdict
 		committed     bool
 		conflict      bool
 		commits, runs int
 	}{
-		{"plain", nil, commitAsIs, true, false, 1, 1},
-		{"conflict-once", []fault{{err: errConflict}}, commitAsIs, true, false, 2, 2},
-		{"conflict-thrice", []fault{{err: errConflict}, {err: errConflict}, {err: errConflict}}, commitAsIs, false, true, 3, 3}, // three attempts, as ever
-		{"duplicate", []fault{{err: dup}}, commitAsIs, false, false, 1, 1},
-		{"nothing", nil, commitNothing, false, false, 0, 1},
-		{"replies", nil, commitReplies, true, false, 1, 1},
+		{"plain", nil, CommitAsIs, true, false, 1, 1},
+		{"conflict-once", []fault{{err: errConflict}}, CommitAsIs, true, false, 2, 2},
+		{"conflict-thrice", []fault{{err: errConflict}, {err: errConflict}, {err: errConflict}}, CommitAsIs, false, true, 3, 3}, // three attempts, as ever
+		{"duplicate", []fault{{err: dup}}, CommitAsIs, false, false, 1, 1},
+		{"nothing", nil, CommitNothing, false, false, 0, 1},
+		{"replies", nil, CommitReplies, true, false, 1, 1},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			h := newHarness(t)
 			fs := h.withFaults()
 			fs.inject("Commit", tc.faults...)
-			seen := map[*session]bool{}
+			seen := map[*Session]bool{}
 			hooks := 0
-			ok, err := h.srv.transact(h.ctx(), ownCause("test\x00"+tc.name), steps{
-				decide: func(ss *session, _ *archive.Change) (verdict, error) {
+			ok, err := h.srv.Transact(h.ctx(), OwnCause("test\x00"+tc.name), Steps{
+				Decide: func(ss *Session, _ *archive.Change) (Verdict, error) {
 					if seen[ss] {
 						t.Error("decided twice in the same session")
 					}
 					seen[ss] = true
 					return tc.v, nil
 				},
-				committed: func(archive.Change) { hooks++ },
+				Committed: func(archive.Change) { hooks++ },
 			})
 			if ok != tc.committed || errors.Is(err, archive.ErrConflict) != tc.conflict || err != nil && !tc.conflict {
 				t.Errorf("transact = %v, %v; want committed %v, conflict %v", ok, err, tc.committed, tc.conflict)
@@ -142,9 +142,9 @@ func TestTransactBatch(t *testing.T) {
 	fs := h.withFaults()
 	fs.inject("WriteBatch", fault{err: errConflict})
 	writes := 0
-	ok, err := h.srv.transact(h.ctx(), startCause("start\x00test", h.now), steps{
-		decide: func(*session, *archive.Change) (verdict, error) { return commitBatch, nil },
-		batch:  func(*archive.Batch) error { writes++; return nil },
+	ok, err := h.srv.Transact(h.ctx(), StartCause("start\x00test", h.now), Steps{
+		Decide: func(*Session, *archive.Change) (Verdict, error) { return CommitBatch, nil },
+		Batch:  func(*archive.Batch) error { writes++; return nil },
 	})
 	if !ok || err != nil {
 		t.Fatalf("transact = %v, %v; want committed", ok, err)

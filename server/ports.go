@@ -199,37 +199,37 @@ type Store interface {
 
 // The accessors of the ports: the only places that read s.store.
 
-// gamePort is the archive's games and players.
-func (s *Server) gamePort() gameStore { return s.store }
+// GamePort is the archive's games and players.
+func (s *Server) GamePort() gameStore { return s.Store }
 
 // recordPort is the record of mails and the one way to write.
-func (s *Server) recordPort() recordStore { return s.store }
+func (s *Server) recordPort() recordStore { return s.Store }
 
 // outboxPort is the sending side of the outbox.
-func (s *Server) outboxPort() outboxStore { return s.store }
+func (s *Server) outboxPort() outboxStore { return s.Store }
 
-// clockPort is the clock's leave and timers.
-func (s *Server) clockPort() clockStore { return s.store }
+// ClockPort is the clock's leave and timers.
+func (s *Server) ClockPort() clockStore { return s.Store }
 
-// digestPort is the daily digest's due digests.
-func (s *Server) digestPort() digestStore { return s.store }
+// DigestPort is the daily digest's due digests.
+func (s *Server) DigestPort() digestStore { return s.Store }
 
-// enginePort is the engine opponent's games and held replies.
-func (s *Server) enginePort() engineStore { return s.store }
+// EnginePort is the engine opponent's games and held replies.
+func (s *Server) EnginePort() engineStore { return s.Store }
 
-// spectatorPort is the spectators of games.
-func (s *Server) spectatorPort() spectatorStore { return s.store }
+// SpectatorPort is the spectators of games.
+func (s *Server) SpectatorPort() spectatorStore { return s.Store }
 
 // consentPort is the requests to confirm.
-func (s *Server) consentPort() consentStore { return s.store }
+func (s *Server) consentPort() consentStore { return s.Store }
 
-// tournamentPort is the tournaments, their entries and spectators, and
+// TournamentPort is the tournaments, their entries and spectators, and
 // the ratings.
-func (s *Server) tournamentPort() TournamentStore { return s.store }
+func (s *Server) TournamentPort() TournamentStore { return s.Store }
 
-// namePort is the public names, and false when the store keeps none.
-func (s *Server) namePort() (PublicNameStore, bool) {
-	ns, ok := s.store.(PublicNameStore)
+// NamePort is the public names, and false when the store keeps none.
+func (s *Server) NamePort() (PublicNameStore, bool) {
+	ns, ok := s.Store.(PublicNameStore)
 	return ns, ok
 }
 

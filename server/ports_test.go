@@ -22,49 +22,49 @@ var portsByFile = map[string][]string{
 	"pipeline.go":    {"recordPort"},
 	"loop.go":        {"outboxPort", "recordPort"},
 	"outbox_wake.go": {"outboxPort"},
-	"session.go":     {"gamePort"},
-	"inspect.go":     {"gamePort", "recordPort"},
+	"session.go":     {"GamePort"},
+	"inspect.go":     {"GamePort", "recordPort"},
 	"caps.go":        {"recordPort"},
-	"unsubscribe.go": {"gamePort", "recordPort"},
+	"unsubscribe.go": {"GamePort", "recordPort"},
 
 	// The mail commands.
-	"cmd_games.go":       {"gamePort"},
-	"cmd_join.go":        {"tournamentPort"},
-	"cmd_leave.go":       {"clockPort", "gamePort"},
-	"cmd_name.go":        {"namePort"},
-	"cmd_new.go":         {"gamePort"},
-	"cmd_notify.go":      {"gamePort", "tournamentPort"},
-	"cmd_private.go":     {"spectatorPort"},
-	"cmd_rating.go":      {"tournamentPort"},
-	"cmd_tournaments.go": {"tournamentPort"},
-	"cmd_watch.go":       {"gamePort", "spectatorPort", "tournamentPort"},
-	"cmd_withdraw.go":    {"tournamentPort"},
+	"cmd_games.go":       {"GamePort"},
+	"cmd_join.go":        {"TournamentPort"},
+	"cmd_leave.go":       {"ClockPort", "GamePort"},
+	"cmd_name.go":        {"NamePort"},
+	"cmd_new.go":         {"GamePort"},
+	"cmd_notify.go":      {"GamePort", "TournamentPort"},
+	"cmd_private.go":     {"SpectatorPort"},
+	"cmd_rating.go":      {"TournamentPort"},
+	"cmd_tournaments.go": {"TournamentPort"},
+	"cmd_watch.go":       {"GamePort", "SpectatorPort", "TournamentPort"},
+	"cmd_withdraw.go":    {"TournamentPort"},
 
 	// Consent.
 	"consent.go": {"consentPort"},
 
 	// Clocks and timers.
-	"clock.go":        {"clockPort"},
-	"clock_timers.go": {"clockPort"},
+	"clock.go":        {"ClockPort"},
+	"clock_timers.go": {"ClockPort"},
 
 	// Correspondence.
-	"messages.go":   {"gamePort"},
-	"spectators.go": {"spectatorPort", "tournamentPort"},
+	"messages.go":   {"GamePort"},
+	"spectators.go": {"SpectatorPort", "TournamentPort"},
 
 	// The daily digest.
-	"digest.go": {"digestPort", "gamePort"},
+	"digest.go": {"DigestPort", "GamePort"},
 
 	// Tournaments and ratings.
-	"tournament.go":          {"tournamentPort"},
-	"tournament_start.go":    {"tournamentPort"},
-	"tournament_text.go":     {"tournamentPort"},
-	"tournament_watch.go":    {"tournamentPort"},
-	"tournament_withdraw.go": {"gamePort", "tournamentPort"},
-	"rating.go":              {"tournamentPort"},
+	"tournament.go":          {"TournamentPort"},
+	"tournament_start.go":    {"TournamentPort"},
+	"tournament_text.go":     {"TournamentPort"},
+	"tournament_watch.go":    {"TournamentPort"},
+	"tournament_withdraw.go": {"GamePort", "TournamentPort"},
+	"rating.go":              {"TournamentPort"},
 
 	// The engine opponent.
-	"engine.go":      {"enginePort", "gamePort"},
-	"engine_hold.go": {"enginePort"},
+	"engine.go":      {"EnginePort", "GamePort"},
+	"engine_hold.go": {"EnginePort"},
 }
 
 // portsFile is where the ports and their accessors live: the one file

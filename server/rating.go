@@ -51,7 +51,7 @@ type ratingWork struct {
 }
 
 // rating returns the session's work on the ratings of variant.
-func (ss *session) rating(variant string) *ratingWork {
+func (ss *Session) rating(variant string) *ratingWork {
 	tst := tourneyOf(ss)
 	if tst.ratings == nil {
 		tst.ratings = map[string]*ratingWork{}
@@ -67,12 +67,12 @@ func (ss *session) rating(variant string) *ratingWork {
 
 // playerRating returns a player's rating in w's variant as the session
 // knows it: after this session's games, else as stored.
-func (ss *session) playerRating(w *ratingWork, player string) (tournament.PlayerRating, error) {
+func (ss *Session) playerRating(w *ratingWork, player string) (tournament.PlayerRating, error) {
 	if p, ok := w.state[player]; ok || w.loaded[player] {
 		return p, nil
 	}
 	w.loaded[player] = true
-	r, err := ss.srv.tournamentPort().Rating(ss.ctx, player, w.variant)
+	r, err := ss.Srv.TournamentPort().Rating(ss.Ctx, player, w.variant)
 	if errors.Is(err, archive.ErrNotFound) {
 		return tournament.PlayerRating{Player: player, Variant: w.variant, Rating: glicko2.New()}, nil
 	}
@@ -87,39 +87,39 @@ func (ss *session) playerRating(w *ratingWork, player string) (tournament.Player
 
 // ratedGameOf returns the rated game of a finished game: its players,
 // result and end (the end of its record, Decision R1).
-func (ss *session) ratedGameOf(t *table) archive.RatedGame {
+func (ss *Session) ratedGameOf(t *Table) archive.RatedGame {
 	end := ss.recordEnd(t)
-	return archive.RatedGame{GameID: t.g.ID, Variant: t.g.Variant, Attackers: t.g.Attackers, Defenders: t.g.Defenders,
-		Result: t.g.Result, End: end}
+	return archive.RatedGame{GameID: t.G.ID, Variant: t.G.Variant, Attackers: t.G.Attackers, Defenders: t.G.Defenders,
+		Result: t.G.Result, End: end}
 }
 
 // recordEnd is when t ended as its record says (tournament.GameEnd); when
 // the record cannot tell (it cannot be built), when the referee ended it.
-func (ss *session) recordEnd(t *table) time.Time {
-	g := *t.g
-	g.Plies = t.plies()
+func (ss *Session) recordEnd(t *Table) time.Time {
+	g := *t.G
+	g.Plies = t.Plies()
 	r, err := g.Replay()
 	if err == nil {
 		if end, err := tournament.GameEnd(r.Game); err == nil {
 			return end
 		}
 	}
-	ss.srv.log.Error("game end read from the referee, not the record", "game", t.g.ID, "err", err)
-	if !t.g.EndedAt.IsZero() {
-		return t.g.EndedAt
+	ss.Srv.Log.Error("game end read from the referee, not the record", "game", t.G.ID, "err", err)
+	if !t.G.EndedAt.IsZero() {
+		return t.G.EndedAt
 	}
-	return ss.now
+	return ss.Now
 }
 
 // rateEnded rates the rated games among the tables that ended, in the
 // order they ended, and tells each player their new rating.
-func (ss *session) rateEnded(ended []*table) {
+func (ss *Session) rateEnded(ended []*Table) {
 	var games []archive.RatedGame
-	tables := map[string]*table{}
+	tables := map[string]*Table{}
 	for _, t := range ended {
-		if t.g.Rated && gameResult(t.g) != engine.Ongoing {
+		if t.G.Rated && gameResult(t.G) != engine.Ongoing {
 			games = append(games, ss.ratedGameOf(t))
-			tables[t.g.ID] = t
+			tables[t.G.ID] = t
 		}
 	}
 	slices.SortStableFunc(games, func(a, b archive.RatedGame) int {
@@ -127,14 +127,14 @@ func (ss *session) rateEnded(ended []*table) {
 	})
 	for _, g := range games {
 		if err := ss.rate(g); err != nil {
-			ss.noteReadErr(err)
+			ss.NoteReadErr(err)
 			return
 		}
 	}
 	for _, w := range tourneyOf(ss).ratings {
 		if w.full && !w.fullChanged {
 			if err := ss.rateAgain(w); err != nil {
-				ss.noteReadErr(err)
+				ss.NoteReadErr(err)
 				return
 			}
 		}
@@ -144,8 +144,8 @@ func (ss *session) rateEnded(ended []*table) {
 		w := ss.rating(g.Variant)
 		for _, addr := range []string{g.Attackers, g.Defenders} {
 			p := w.state[addr]
-			ss.tell(addr, t, func(lang string) string {
-				return trn(lang, "rating.after", p.Games, variantTitle(lang, t.v), p.Rating.R, p.Rating.RD, p.Games)
+			ss.Tell(addr, t, func(lang string) string {
+				return Trn(lang, "rating.after", p.Games, VariantTitle(lang, t.V), p.Rating.R, p.Rating.RD, p.Games)
 			})
 		}
 	}
@@ -153,7 +153,7 @@ func (ss *session) rateEnded(ended []*table) {
 
 // rate rates one game: from its players' ratings when it ended after
 // their last rated games, otherwise by rating the variant again.
-func (ss *session) rate(g archive.RatedGame) error {
+func (ss *Session) rate(g archive.RatedGame) error {
 	w := ss.rating(g.Variant)
 	w.games = append(w.games, g)
 	if w.full {
@@ -207,8 +207,8 @@ func ratingValue(r glicko2.Rating) archive.RatingValue {
 // this session's, in the order they ended (games that ended at the same
 // instant in the order they were rated: the stored ones by Seq, then this
 // session's), as tournament.RateAll does, keeping each history row's game.
-func (ss *session) rateAgain(w *ratingWork) error {
-	stored, err := ss.srv.tournamentPort().RatedGames(ss.ctx, w.variant)
+func (ss *Session) rateAgain(w *ratingWork) error {
+	stored, err := ss.Srv.TournamentPort().RatedGames(ss.Ctx, w.variant)
 	if err != nil {
 		return err
 	}
@@ -241,7 +241,7 @@ func (ss *session) rateAgain(w *ratingWork) error {
 		w.state[p.Player] = p
 	}
 	w.fullChanged = true
-	ss.srv.log.Info("ratings rated again: a game ended before one already rated", "variant", w.variant,
+	ss.Srv.Log.Info("ratings rated again: a game ended before one already rated", "variant", w.variant,
 		"games", len(all), "players", len(w.allRatings))
 	return nil
 }
@@ -265,15 +265,15 @@ func (w *ratingWork) update() archive.RatingUpdate {
 // currentRating returns a player's rating in a variant as of now, the RD
 // grown for the idle time (Decision R1, tournament.Ratings.Current), and
 // whether the player has rated games in it.
-func (ss *session) currentRating(player, variant string) (glicko2.Rating, int, bool) {
+func (ss *Session) currentRating(player, variant string) (glicko2.Rating, int, bool) {
 	k := [2]string{player, variant}
 	tst := tourneyOf(ss)
 	if r, ok := tst.stored[k]; ok {
-		return grown(r, ss.now), r.Games, r.Games > 0
+		return grown(r, ss.Now), r.Games, r.Games > 0
 	}
-	r, err := ss.srv.tournamentPort().Rating(ss.ctx, player, variant)
+	r, err := ss.Srv.TournamentPort().Rating(ss.Ctx, player, variant)
 	if err != nil {
-		ss.noteReadErr(err)
+		ss.NoteReadErr(err)
 		r = archive.Rating{}
 	}
 	if tst.stored == nil {
@@ -283,7 +283,7 @@ func (ss *session) currentRating(player, variant string) (glicko2.Rating, int, b
 	if r.Games == 0 {
 		return glicko2.New(), 0, false
 	}
-	return grown(r, ss.now), r.Games, true
+	return grown(r, ss.Now), r.Games, true
 }
 
 // grown is a stored rating as of now: the RD grown by one step for each
@@ -294,7 +294,7 @@ func grown(r archive.Rating, now time.Time) glicko2.Rating { return club.RatingA
 // casual game's rating: whether it is rated and, either way, both
 // players' ratings in its variant (opp is the other player of the
 // recipient); "" when neither has one and the game is not rated.
-func (ss *session) ratedTerms(lang string, g *archive.Game, opp string) string {
+func (ss *Session) ratedTerms(lang string, g *archive.Game, opp string) string {
 	me := g.Attackers
 	if me == opp {
 		me = g.Defenders
@@ -304,19 +304,19 @@ func (ss *session) ratedTerms(lang string, g *archive.Game, opp string) string {
 	if !g.Rated && !okm && !oko {
 		return ""
 	}
-	text := "\n" + tr(lang, "invite.ratings", ratingWords(lang, rm, nm), opp, ratingWords(lang, ro, no))
+	text := "\n" + Tr(lang, "invite.ratings", ratingWords(lang, rm, nm), opp, ratingWords(lang, ro, no))
 	if g.Rated {
-		text += "\n" + tr(lang, "invite.rated")
+		text += "\n" + Tr(lang, "invite.rated")
 	}
 	return text
 }
 
 // ratingsLine is the sender's ratings in one line for the games list,
 // "" when they have none.
-func (ss *session) ratingsLine() string {
-	rs, err := ss.srv.tournamentPort().RatingsOf(ss.ctx, ss.from)
+func (ss *Session) ratingsLine() string {
+	rs, err := ss.Srv.TournamentPort().RatingsOf(ss.Ctx, ss.From)
 	if err != nil {
-		ss.noteReadErr(err)
+		ss.NoteReadErr(err)
 		return ""
 	}
 	if len(rs) == 0 {
@@ -324,10 +324,10 @@ func (ss *session) ratingsLine() string {
 	}
 	var parts []string
 	for _, r := range rs {
-		g := grown(r, ss.now)
+		g := grown(r, ss.Now)
 		parts = append(parts, fmt.Sprintf("%s %.0f (RD %.0f)", r.Variant, g.R, g.RD))
 	}
-	return tr(ss.lang, "games.ratings", strings.Join(parts, ", "))
+	return Tr(ss.Lang, "games.ratings", strings.Join(parts, ", "))
 }
 
 // RatingAt is a stored rating as of at, the RD grown for the idle time

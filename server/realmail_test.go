@@ -52,7 +52,7 @@ var realMailCases = []realMailCase{
 	{file: "quote-unmarked-opponent.eml", from: bob, pre: []string{"d1-e1"}, want: wantApplied, move: "d3-e3"},
 	// ... and a move written below such a copy is not read either: the
 	// sender is told that no command was found.
-	{file: "quote-unmarked-below.eml", from: alice, want: wantRefused, say: []string{tr(english, "err.nocommand"), "attackers to move"}},
+	{file: "quote-unmarked-below.eml", from: alice, want: wantRefused, say: []string{Tr(English, "err.nocommand"), "attackers to move"}},
 	// Signatures and footers.
 	{file: "signature-dashdash.eml", from: alice, want: wantApplied, move: "d1-e1", never: []string{"Board member", "d4-d7"}},
 	{file: "signature-nodash-prose.eml", from: alice, want: wantApplied, move: "d1-e1"},
@@ -82,12 +82,12 @@ var realMailCases = []realMailCase{
 	// Word's automatic en dash is not a move: refused, the line shown
 	// decoded from Windows-1252, a caret under the dash.
 	{file: "windows-1252-endash.eml", from: alice, want: wantRefused,
-		say: []string{"> d1–e1", "    ^", "unexpected character '–'", tr(english, "err.nothing")}},
+		say: []string{"> d1–e1", "    ^", "unexpected character '–'", Tr(English, "err.nothing")}},
 	{file: "utf8-bom.eml", from: alice, want: wantApplied, move: "d1-e1"},
 	{file: "utf8-bom-part.eml", from: alice, want: wantApplied, move: "d1-e1"},
 	{file: "format-flowed.eml", from: alice, want: wantApplied, move: "d1-e1"},
 	// Empty and subject-only mails.
-	{file: "empty-body.eml", from: alice, want: wantRefused, say: []string{tr(english, "err.nocommand"), "attackers to move"}},
+	{file: "empty-body.eml", from: alice, want: wantRefused, say: []string{Tr(English, "err.nocommand"), "attackers to move"}},
 	{file: "subject-only-move.eml", from: alice, want: wantApplied, move: "d1-e1"},
 	{file: "subject-only-board.eml", from: alice, want: wantAnswer, say: []string{"Move 1: it is your move (attackers)", "a  b  c  d  e  f  g"}},
 }
@@ -141,7 +141,7 @@ func checkOutcome(t *testing.T, h *harness, id string, tc realMailCase, before g
 		}
 		mustContain(t, "opponent's mail", to(t, sent, opp).Text, tc.from+" played "+tc.move+".")
 		mustContain(t, "sender's mail", reply, "You played "+tc.move+".")
-		if len(tc.say) == 0 && strings.Contains(reply, tr(english, "err.nothing")) {
+		if len(tc.say) == 0 && strings.Contains(reply, Tr(English, "err.nothing")) {
 			t.Errorf("the sender's mail holds a refusal:\n%s", reply)
 		}
 	case wantRefused, wantAnswer:
@@ -149,7 +149,7 @@ func checkOutcome(t *testing.T, h *harness, id string, tc realMailCase, before g
 		if len(sent) != 1 || sent[0].to != tc.from {
 			t.Fatalf("%d mails sent, want 1 to %s:\n%s", len(sent), tc.from, texts(sent))
 		}
-		if tc.want == wantAnswer && strings.Contains(reply, tr(english, "err.nothing")) {
+		if tc.want == wantAnswer && strings.Contains(reply, Tr(English, "err.nothing")) {
 			t.Errorf("an answer holds a refusal:\n%s", reply)
 		}
 	case wantIgnored:
@@ -164,7 +164,7 @@ func checkOutcome(t *testing.T, h *harness, id string, tc realMailCase, before g
 			t.Errorf("the reply mentions %q:\n%s", n, reply)
 		}
 	}
-	disp := map[string]string{wantApplied: applied, wantAnswer: applied, wantRefused: refused, wantIgnored: ignored}[tc.want]
+	disp := map[string]string{wantApplied: Applied, wantAnswer: Applied, wantRefused: Refused, wantIgnored: Ignored}[tc.want]
 	if n := h.count(tc.from, disp); n < 1 {
 		t.Errorf("no mail from %s recorded as %s", tc.from, disp)
 	}
@@ -175,14 +175,14 @@ func checkOutcome(t *testing.T, h *harness, id string, tc realMailCase, before g
 // into memory, and the move is not played.
 func TestRealMailTooLarge(t *testing.T) {
 	h := newHarness(t)
-	h.srv.opts.MaxMailBytes = 1 << 20
+	h.srv.Opts.MaxMailBytes = 1 << 20
 	id := startBrandubh(t, h)
 	before := h.state(id)
 	head := h.loadMail("too-large.eml", h.mailVars(alice, id))
 	const size = 8 << 20
 	body := &countingReader{r: io.MultiReader(bytes.NewReader(head), &base64Lines{n: size - len(head)})}
 	m := h.parseRaw(body)
-	limit := h.srv.opts.MaxMailBytes
+	limit := h.srv.Opts.MaxMailBytes
 	if body.n > limit+1 {
 		t.Errorf("Parse read %d bytes of an %d-byte mail, more than the limit %d + 1", body.n, size, limit)
 	}
@@ -197,11 +197,11 @@ func TestRealMailTooLarge(t *testing.T) {
 	if len(sent) != 1 || sent[0].to != alice {
 		t.Fatalf("%d mails sent, want one refusal to alice:\n%s", len(sent), texts(sent))
 	}
-	mustContain(t, "refusal", sent[0].msg.Text, tr(english, "err.toolarge", m.Size, limit))
+	mustContain(t, "refusal", sent[0].msg.Text, Tr(English, "err.toolarge", m.Size, limit))
 	if strings.Contains(sent[0].msg.Text, "played") {
 		t.Errorf("the refusal says something was played:\n%s", sent[0].msg.Text)
 	}
-	if h.count(alice, refused) != 1 {
+	if h.count(alice, Refused) != 1 {
 		t.Errorf("the mail is not recorded as refused")
 	}
 	// The reply stays in the thread, so a plain reply to it still carries
@@ -222,7 +222,7 @@ func TestRealMailSubjectOnlyHelp(t *testing.T) {
 	mustContain(t, "help", sent[0].msg.Text, "new <variant> with <address>", "resign")
 	// A plain "Re:" to the answer must not ask for help again (a loop with
 	// a responder, see TestLoopVacation/help-unmarked).
-	if s := stripSubject(sent[0].msg.Subject); grammar.IsCommandLine(s) {
+	if s := StripSubject(sent[0].msg.Subject); grammar.IsCommandLine(s) {
 		t.Errorf("the answer's subject %q holds the command %q again", sent[0].msg.Subject, s)
 	}
 }
@@ -268,15 +268,15 @@ func TestRealMailLanguageKept(t *testing.T) {
 	h := newHarness(t)
 	id := startBrandubh(t, h)
 	sent := h.reply(alice, "sprache de")
-	mustContain(t, "language reply", to(t, sent, alice).Text, tr(german, "language.set"))
+	mustContain(t, "language reply", to(t, sent, alice).Text, Tr(German, "language.set"))
 	sent = h.deliverFile("quote-gmail-top.eml", alice, id) // "d1-e1", no words
 	if len(sent) != 2 {
 		t.Fatalf("%d mails sent, want 2", len(sent))
 	}
 	text := to(t, sent, alice).Text
-	if !strings.Contains(text, tr(german, "greeting")) {
+	if !strings.Contains(text, Tr(German, "greeting")) {
 		t.Fatalf("alice's reply is not in German:\n%s", text)
 	}
 	// bob, who chose nothing, still gets English.
-	mustContain(t, "bob's mail", to(t, sent, bob).Text, tr(english, "greeting"))
+	mustContain(t, "bob's mail", to(t, sent, bob).Text, Tr(English, "greeting"))
 }

@@ -14,7 +14,7 @@ import (
 
 // refusalKeyArgs maps the functions that make a refusal to the index of
 // their key argument.
-var refusalKeyArgs = map[string]int{"refuse": 0, "refusen": 0, "refusalOf": 0, "conditionRefusal": 1}
+var refusalKeyArgs = map[string]int{"Refuse": 0, "Refusen": 0, "RefusalOf": 0, "conditionRefusal": 1}
 
 // refusalKeysInCode returns the keys the package's code (tests aside)
 // passes to refuse, refusen, refusalOf and conditionRefusal, each with a
@@ -138,10 +138,10 @@ func TestRefusalKeysInBothCatalogues(t *testing.T) {
 		t.Errorf("%s: a refusal's key the scan cannot read; write it as a literal, a variable given literals, or a map of literals", pos)
 	}
 	for k, pos := range keys {
-		if _, ok := catalog.Lookup(english, k); !ok {
+		if _, ok := catalog.Lookup(English, k); !ok {
 			t.Errorf("%s: refusal key %q is not in the English catalogue (internal/catalog/en.go or its rooms)", pos, k)
 		}
-		if _, ok := catalog.Lookup(german, k); !ok {
+		if _, ok := catalog.Lookup(German, k); !ok {
 			t.Errorf("%s: refusal key %q is not in the German catalogue (internal/catalog/de.go or its rooms)", pos, k)
 		}
 	}
@@ -151,30 +151,30 @@ func TestRefusalKeysInBothCatalogues(t *testing.T) {
 // wrapping too; its words are the catalogue's in the sender's language,
 // with the words its code added around them.
 func TestRefusalIs(t *testing.T) {
-	ss := &session{lang: german}
-	inner := ss.refusalOf("err.cond.long", 10)
-	outer := ss.refusalOf("err.cond.at", 4, inner)
-	outer.before, outer.after = "     ^\n", " (Hinweis)"
+	ss := &Session{Lang: German}
+	inner := ss.RefusalOf("err.cond.long", 10)
+	outer := ss.RefusalOf("err.cond.at", 4, inner)
+	outer.Before, outer.After = "     ^\n", " (Hinweis)"
 	var err error = fmt.Errorf("wrapped: %w", outer)
 	for _, k := range []string{"err.cond.at", "err.cond.long"} {
-		if !errors.Is(err, refusalKey(k)) {
+		if !errors.Is(err, RefusalKey(k)) {
 			t.Errorf("errors.Is(%v, refusalKey(%q)) = false, want true", err, k)
 		}
 	}
-	if errors.Is(err, refusalKey("err.nogame")) {
+	if errors.Is(err, RefusalKey("err.nogame")) {
 		t.Errorf("the refusal is taken for err.nogame")
 	}
-	if errors.Is(errors.New(tr(german, "err.cond.long", 10)), refusalKey("err.cond.long")) {
+	if errors.Is(errors.New(Tr(German, "err.cond.long", 10)), RefusalKey("err.cond.long")) {
 		t.Errorf("an error of the same words is taken for the refusal")
 	}
-	want := "     ^\n" + tr(german, "err.cond.at", 4, tr(german, "err.cond.long", 10)) + " (Hinweis)"
+	want := "     ^\n" + Tr(German, "err.cond.at", 4, Tr(German, "err.cond.long", 10)) + " (Hinweis)"
 	if got := outer.Error(); got != want {
 		t.Errorf("Error() = %q, want %q", got, want)
 	}
-	if got := outer.keys(); !slices.Equal(got, []string{"err.cond.at", "err.cond.long"}) {
+	if got := outer.Keys(); !slices.Equal(got, []string{"err.cond.at", "err.cond.long"}) {
 		t.Errorf("keys() = %q", got)
 	}
-	ss.lang = english // the language is the one the refusal was made in
+	ss.Lang = English // the language is the one the refusal was made in
 	if got := outer.Error(); got != want {
 		t.Errorf("Error() after the session's language changed = %q, want %q", got, want)
 	}
@@ -183,17 +183,17 @@ func TestRefusalIs(t *testing.T) {
 // TestRefusen: a refusal about n things is written in the singular for
 // one, as trn writes it, and keeps its key in both forms.
 func TestRefusen(t *testing.T) {
-	ss := &session{lang: german}
+	ss := &Session{Lang: German}
 	for _, n := range []int{1, 2} {
-		err := ss.refusen("err.engine.cap", n, n)
-		if want := trn(german, "err.engine.cap", n, n); err.Error() != want {
+		err := ss.Refusen("err.engine.cap", n, n)
+		if want := Trn(German, "err.engine.cap", n, n); err.Error() != want {
 			t.Errorf("n=%d: %q, want %q", n, err.Error(), want)
 		}
-		if !errors.Is(err, refusalKey("err.engine.cap")) {
+		if !errors.Is(err, RefusalKey("err.engine.cap")) {
 			t.Errorf("n=%d: the refusal is not one of err.engine.cap", n)
 		}
 	}
-	if tr(german, "err.engine.cap.one", 1) == tr(german, "err.engine.cap", 1) {
+	if Tr(German, "err.engine.cap.one", 1) == Tr(German, "err.engine.cap", 1) {
 		t.Fatal("err.engine.cap has no singular of its own: the test shows nothing")
 	}
 }

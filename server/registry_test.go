@@ -32,12 +32,12 @@ func TestRegistry(t *testing.T) {
 	want := grammarCommands(t)
 	var got []string
 	names := map[string]bool{}
-	for typ, c := range commands {
+	for typ, c := range Commands {
 		got = append(got, typ.Elem().Name())
-		if c.name == "" || names[c.name] {
-			t.Errorf("%v is registered under the name %q, empty or taken", typ, c.name)
+		if c.Name == "" || names[c.Name] {
+			t.Errorf("%v is registered under the name %q, empty or taken", typ, c.Name)
 		}
-		names[c.name] = true
+		names[c.Name] = true
 	}
 	slices.Sort(got)
 	if !slices.Equal(got, want) {
@@ -51,37 +51,37 @@ func TestRegistry(t *testing.T) {
 // long usage before its options, and the list is marked preformatted so
 // no mail rewraps it.
 func TestHelpOverview(t *testing.T) {
-	es := sortedHelp()
+	es := SortedHelp()
 	if len(es) < 10 {
 		t.Fatalf("%d help lines registered", len(es))
 	}
 	for i := 1; i < len(es); i++ {
-		if es[i].rank == es[i-1].rank {
-			t.Errorf("help lines %s and %s share rank %d", es[i-1].key, es[i].key, es[i].rank)
+		if es[i].Rank == es[i-1].Rank {
+			t.Errorf("help lines %s and %s share rank %d", es[i-1].Key, es[i].Key, es[i].Rank)
 		}
 	}
 	flat := func(s string) string { return strings.Join(strings.Fields(s), " ") }
-	for _, lang := range []string{english, german} {
-		marked := helpOverview(lang)
+	for _, lang := range []string{English, German} {
+		marked := HelpOverview(lang)
 		text := mailer.Unmark(marked)
 		words := flat(text)
 		at := 0
 		for _, e := range es {
-			usage := flat(tr(lang, e.key+".usage"))
+			usage := flat(Tr(lang, e.Key+".usage"))
 			i := strings.Index(words[at:], " "+usage+" ")
 			if i < 0 {
 				t.Errorf("%s overview: %q missing or out of order:\n%s", lang, usage, text)
 				continue
 			}
 			at += i + len(usage) + 1
-			if _, ok := catalog.Lookup(lang, e.key+".what"); ok && !strings.HasPrefix(words[at:], " "+flat(tr(lang, e.key+".what"))) {
+			if _, ok := catalog.Lookup(lang, e.Key+".what"); ok && !strings.HasPrefix(words[at:], " "+flat(Tr(lang, e.Key+".what"))) {
 				t.Errorf("%s overview: %q is not followed by its description", lang, usage)
 			}
 		}
-		if !strings.HasPrefix(text, tr(lang, "help.intro")+"\n\n") || !strings.HasSuffix(text, "\n\n"+tr(lang, "help.outro")) {
+		if !strings.HasPrefix(text, Tr(lang, "help.intro")+"\n\n") || !strings.HasSuffix(text, "\n\n"+Tr(lang, "help.outro")) {
 			t.Errorf("%s overview lacks its introduction or closing words:\n%s", lang, text)
 		}
-		list := text[len(tr(lang, "help.intro"))+2 : len(text)-len(tr(lang, "help.outro"))-2]
+		list := text[len(Tr(lang, "help.intro"))+2 : len(text)-len(Tr(lang, "help.outro"))-2]
 		for line := range strings.SplitSeq(list, "\n") {
 			if n := utf8.RuneCountInString(line); n > mailer.WrapWidth {
 				t.Errorf("%s overview: a line of %d characters, more than %d:\n%s", lang, n, mailer.WrapWidth, line)
@@ -89,17 +89,17 @@ func TestHelpOverview(t *testing.T) {
 			if strings.HasPrefix(line, "   ") && !strings.HasPrefix(line, "    ") {
 				t.Errorf("%s overview: a line neither a usage nor in a column: %q", lang, line)
 			}
-			if strings.HasPrefix(line, "    ") && !strings.HasPrefix(line, "  "+strings.Repeat(" ", helpColumn)) && !strings.HasPrefix(line, "    [") {
+			if strings.HasPrefix(line, "    ") && !strings.HasPrefix(line, "  "+strings.Repeat(" ", HelpColumn)) && !strings.HasPrefix(line, "    [") {
 				t.Errorf("%s overview: a description line outside its column: %q", lang, line)
 			}
 		}
-		if mailer.Preformatted(list) != marked[len(tr(lang, "help.intro"))+2:len(marked)-len(tr(lang, "help.outro"))-2] {
+		if mailer.Preformatted(list) != marked[len(Tr(lang, "help.intro"))+2:len(marked)-len(Tr(lang, "help.outro"))-2] {
 			t.Errorf("%s overview: the list is not marked preformatted, or more than the list is", lang)
 		}
 	}
 	// the column: a short usage is padded to it, a long one wraps, as does
 	// a long description
-	en := mailer.Unmark(helpOverview(english))
+	en := mailer.Unmark(HelpOverview(English))
 	mustContain(t, "overview", en, "\n  board               the current board\n",
 		"\n  new <variant> with <address> [as attackers|defenders] [time <control>]\n                      challenge someone",
 		"\n  new <variant> with engine [level 1-5] [as attackers|defenders]\n    [time <control>]\n                      play the engine",
@@ -116,7 +116,7 @@ func TestCommandName(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := commandName(c); got != want {
+		if got := CommandName(c); got != want {
 			t.Errorf("commandName(%q) = %q, want %q", line, got, want)
 		}
 	}

@@ -11,47 +11,47 @@ import (
 
 // Texts shared by several commands' replies.
 
-// showPosition tells both players the position after a change: the board,
+// ShowPosition tells both players the position after a change: the board,
 // whose move it is, the move list, and at the end the result and the
 // record. The board itself is added when the note is written. The game's
 // spectators get the new position too (spectate). The position of a
 // running game is, for the player other than the sender, only the news of
 // a ply (tellNews, session.go).
-func (ss *session) showPosition(t *table) {
-	for _, addr := range []string{t.g.Attackers, t.g.Defenders} {
-		lang := ss.langOf(addr)
-		n := ss.noteFor(addr, lang, t)
-		n.game = t
-		if t.g.Status == archive.Active && addr != ss.from {
-			ss.tellNews(addr, t, func(lang string) string { return statusText(lang, t, addr) })
+func (ss *Session) ShowPosition(t *Table) {
+	for _, addr := range []string{t.G.Attackers, t.G.Defenders} {
+		lang := ss.LangOf(addr)
+		n := ss.NoteFor(addr, lang, t)
+		n.Game = t
+		if t.G.Status == archive.Active && addr != ss.From {
+			ss.TellNews(addr, t, func(lang string) string { return StatusText(lang, t, addr) })
 			continue
 		}
-		ss.addSection(n, statusText(lang, t, addr))
+		ss.AddSection(n, StatusText(lang, t, addr))
 	}
-	ss.positionShown(t) // the modules' positionWatchers: the spectators (module.go)
+	ss.PositionShown(t) // the modules' positionWatchers: the spectators (module.go)
 }
 
-// statusText says whose move it is, or how the game ended, to the player
+// StatusText says whose move it is, or how the game ended, to the player
 // at addr.
-func statusText(lang string, t *table, addr string) string {
+func StatusText(lang string, t *Table, addr string) string {
 	var b strings.Builder
-	if t.g.Status == archive.Declined {
+	if t.G.Status == archive.Declined {
 		// never started: nobody is to move (trial 22)
-		return tr(lang, "status.notplayed", t.g.ID, declinedWords(lang, t.g.Reason))
+		return Tr(lang, "status.notplayed", t.G.ID, declinedWords(lang, t.G.Reason))
 	}
-	if t.g.Status == archive.Finished {
-		b.WriteString(tr(lang, "over.result", resultText(lang, t), t.g.ID))
-		if you := youResult(lang, t.g, addr); you != "" {
+	if t.G.Status == archive.Finished {
+		b.WriteString(Tr(lang, "over.result", ResultText(lang, t), t.G.ID))
+		if you := youResult(lang, t.G, addr); you != "" {
 			b.WriteString(" " + you)
 		}
-		b.WriteString("\n\n" + tr(lang, "over.record") + "\n\n" + t.recordText(lang))
+		b.WriteString("\n\n" + Tr(lang, "over.record") + "\n\n" + t.RecordText(lang))
 		return b.String()
 	}
-	if t.toMove() == sideOf(t.g, addr) {
-		b.WriteString(tr(lang, "move.yours", t.moveNumber(), sideName(lang, t.toMove())))
-		b.WriteString("\n" + tr(lang, "move.how", exampleMove(t)))
+	if t.ToMove() == SideOf(t.G, addr) {
+		b.WriteString(Tr(lang, "move.yours", t.MoveNumber(), SideName(lang, t.ToMove())))
+		b.WriteString("\n" + Tr(lang, "move.how", ExampleMove(t)))
 	} else {
-		b.WriteString(tr(lang, "move.theirs", t.moveNumber(), sideName(lang, t.toMove())))
+		b.WriteString(Tr(lang, "move.theirs", t.MoveNumber(), SideName(lang, t.ToMove())))
 	}
 	return b.String()
 }
@@ -61,17 +61,17 @@ func statusText(lang string, t *table, addr string) string {
 // withdrawn", "challenge expired unanswered" or "invitation undeliverable".
 func declinedWords(lang, reason string) string {
 	switch reason {
-	case reasonWithdrawn:
-		return tr(lang, "games.withdrawn")
-	case reasonExpired:
-		return tr(lang, "games.expired")
-	case reasonUndeliverable:
-		return tr(lang, "games.undeliverable")
+	case ReasonWithdrawn:
+		return Tr(lang, "games.withdrawn")
+	case ReasonExpired:
+		return Tr(lang, "games.expired")
+	case ReasonUndeliverable:
+		return Tr(lang, "games.undeliverable")
 	}
-	return tr(lang, "games.declined")
+	return Tr(lang, "games.declined")
 }
 
-// exampleMove returns a legal move with its number, for the "how to move"
+// ExampleMove returns a legal move with its number, for the "how to move"
 // line. It is a quiet one: a man's move (not the king's) that captures
 // nothing and does not end the game, so that the example never gives a
 // winning move or a capture away (trial report §8.8). Among the quiet
@@ -80,36 +80,36 @@ func declinedWords(lang, reason string) string {
 // example does not hang a man either; when every quiet move does, the
 // first quiet move by its text. When there is none, the first legal move;
 // without any, "d1-d3".
-func exampleMove(t *table) string {
+func ExampleMove(t *Table) string {
 	var buf [256]engine.Move
-	ms := t.pos.LegalMoves(buf[:0])
+	ms := t.Pos.LegalMoves(buf[:0])
 	if len(ms) == 0 {
 		return "d1-d3"
 	}
-	k := firstSafeByText(t.pos, ms)
+	k := FirstSafeByText(t.Pos, ms)
 	if k < 0 {
-		k = firstQuietByText(t.pos, ms)
+		k = FirstQuietByText(t.Pos, ms)
 	}
 	if k < 0 {
-		k = firstByText(ms)
+		k = FirstByText(ms)
 	}
 	dots := "."
-	if t.pos.Ply()%2 == 1 {
+	if t.Pos.Ply()%2 == 1 {
 		dots = "..."
 	}
-	return fmt.Sprintf("%d%s %s", t.moveNumber(), dots, ms[k])
+	return fmt.Sprintf("%d%s %s", t.MoveNumber(), dots, ms[k])
 }
 
-// firstByText returns the index of the move of ms (not empty) whose text
+// FirstByText returns the index of the move of ms (not empty) whose text
 // comes first ("a10-…" before "a2-…"). Each text is written once into a
 // buffer: sorting by Move.String cost about a thousand allocations a mail
 // (docs/performance.md).
-func firstByText(ms []engine.Move) int { return firstWhere(ms, nil) }
+func FirstByText(ms []engine.Move) int { return firstWhere(ms, nil) }
 
-// firstQuietByText is firstByText among the quiet moves of ms in pos (see
+// FirstQuietByText is firstByText among the quiet moves of ms in pos (see
 // exampleMove), -1 when none is. Each move is tried with Make and
 // Unmake, which leave pos as it was and allocate nothing.
-func firstQuietByText(pos *engine.Position, ms []engine.Move) int {
+func FirstQuietByText(pos *engine.Position, ms []engine.Move) int {
 	return firstWhere(ms, func(m engine.Move) bool {
 		if pos.At(m.From) == engine.King {
 			return false
@@ -122,14 +122,14 @@ func firstQuietByText(pos *engine.Position, ms []engine.Move) int {
 	})
 }
 
-// firstSafeByText is firstByText among the quiet moves of ms in pos (see
+// FirstSafeByText is firstByText among the quiet moves of ms in pos (see
 // firstQuietByText) after which no legal reply of the opponent captures
 // the moved man, -1 when none is. The replies are the engine's
 // (LegalMoves), each tried with Make and Unmake, and a reply captures the
 // man when the engine's captures of that ply (CapturedSquares) include the
 // man's new square: custodial capture and shieldwall alike, by the
 // variant's own rules. pos is left as it was.
-func firstSafeByText(pos *engine.Position, ms []engine.Move) int {
+func FirstSafeByText(pos *engine.Position, ms []engine.Move) int {
 	var replies [256]engine.Move
 	var taken [16]engine.Square
 	return firstWhere(ms, func(m engine.Move) bool {
@@ -169,7 +169,7 @@ func firstWhere(ms []engine.Move, ok func(engine.Move) bool) int {
 	var best, key [16]byte
 	bestLen, k := 0, -1
 	for i, m := range ms {
-		n := len(appendMoveText(key[:0], m))
+		n := len(AppendMoveText(key[:0], m))
 		if k >= 0 && string(key[:n]) >= string(best[:bestLen]) {
 			continue // ok is asked only about a move that would come first
 		}
@@ -180,8 +180,8 @@ func firstWhere(ms []engine.Move, ok func(engine.Move) bool) int {
 	return k
 }
 
-// appendMoveText appends m as Move.String writes it ("a10-a4").
-func appendMoveText(b []byte, m engine.Move) []byte {
+// AppendMoveText appends m as Move.String writes it ("a10-a4").
+func AppendMoveText(b []byte, m engine.Move) []byte {
 	for i, s := range [2]engine.Square{m.From, m.To} {
 		if i > 0 {
 			b = append(b, '-')
@@ -192,28 +192,28 @@ func appendMoveText(b []byte, m engine.Move) []byte {
 	return b
 }
 
-// resultText says who won and why: "the defenders win, the king escaped".
-func resultText(lang string, t *table) string {
-	res := resultWords(lang, t.g)
+// ResultText says who won and why: "the defenders win, the king escaped".
+func ResultText(lang string, t *Table) string {
+	res := resultWords(lang, t.G)
 	var why string
 	loser := "attackers"
-	if t.g.Result == "attackers" {
+	if t.G.Result == "attackers" {
 		loser = "defenders"
 	}
-	switch t.g.Reason {
+	switch t.G.Reason {
 	case "resignation":
-		why = tr(lang, "reason.resignation", sideName(lang, loser))
+		why = Tr(lang, "reason.resignation", SideName(lang, loser))
 	case "timeout":
-		why = tr(lang, "reason.timeout", sideName(lang, loser))
+		why = Tr(lang, "reason.timeout", SideName(lang, loser))
 	case "withdrawal":
-		why = tr(lang, "reason.withdrawal", sideName(lang, loser))
+		why = Tr(lang, "reason.withdrawal", SideName(lang, loser))
 	case "annulled":
-		why = tr(lang, "reason.annulled")
+		why = Tr(lang, "reason.annulled")
 	case "draw agreed":
 		// "both players agreed to a draw" says the result already
-		return tr(lang, "reason.draw agreed")
+		return Tr(lang, "reason.draw agreed")
 	default:
-		why = tr(lang, "reason."+t.g.Reason)
+		why = Tr(lang, "reason."+t.G.Reason)
 	}
 	return res + ", " + why
 }
@@ -223,20 +223,20 @@ func resultText(lang string, t *table) string {
 // says "a draw" already, the same for both) or a reader who is neither
 // player.
 func youResult(lang string, g *archive.Game, addr string) string {
-	mine := sideOf(g, addr)
+	mine := SideOf(g, addr)
 	switch {
 	case mine == "" || g.Result == "" || g.Result == "draw":
 		return ""
 	case g.Result == mine:
-		return tr(lang, "over.you.won")
+		return Tr(lang, "over.you.won")
 	}
-	return tr(lang, "over.you.lost")
+	return Tr(lang, "over.you.lost")
 }
 
-// capturedText lists captured squares, or says "nothing".
-func capturedText(lang string, caps []engine.Square) string {
+// CapturedText lists captured squares, or says "nothing".
+func CapturedText(lang string, caps []engine.Square) string {
 	if len(caps) == 0 {
-		return tr(lang, "move.nothing")
+		return Tr(lang, "move.nothing")
 	}
 	var s []string
 	for _, c := range caps {
@@ -245,11 +245,11 @@ func capturedText(lang string, caps []engine.Square) string {
 	return strings.Join(s, ", ")
 }
 
-// playerLabel names a player of t in a mail: the address, or for the
+// PlayerLabel names a player of t in a mail: the address, or for the
 // engine its name and level.
-func playerLabel(lang string, g *archive.Game, addr string) string {
-	if isEngine(addr) {
-		return tr(lang, "engine.name", g.EngineLevel)
+func PlayerLabel(lang string, g *archive.Game, addr string) string {
+	if IsEngine(addr) {
+		return Tr(lang, "engine.name", g.EngineLevel)
 	}
 	return addr
 }
@@ -258,9 +258,9 @@ func playerLabel(lang string, g *archive.Game, addr string) string {
 // win", or "no result" for a game annulled by a withdrawal (T3).
 func resultWords(lang string, g *archive.Game) string {
 	if g.Result == "" {
-		return tr(lang, "result.none")
+		return Tr(lang, "result.none")
 	}
-	return tr(lang, "result."+g.Result)
+	return Tr(lang, "result."+g.Result)
 }
 
 // resultWordsFor is resultWords as the player at addr reads it: "you
@@ -268,33 +268,33 @@ func resultWords(lang string, g *archive.Game) string {
 // result and a reader who is neither player (a spectator) get
 // resultWords. It says it as the games list does (finishedWords).
 func resultWordsFor(lang string, g *archive.Game, addr string) string {
-	mine := sideOf(g, addr)
+	mine := SideOf(g, addr)
 	switch {
 	case mine == "" || g.Result == "" || g.Result == "draw":
 		return resultWords(lang, g)
 	case g.Result == mine:
-		return tr(lang, "result.you.won", resultWords(lang, g))
+		return Tr(lang, "result.you.won", resultWords(lang, g))
 	}
-	return tr(lang, "result.you.lost", resultWords(lang, g))
+	return Tr(lang, "result.you.lost", resultWords(lang, g))
 }
 
-// boardText is game t's board and move list in lang, as every mail about
+// BoardText is game t's board and move list in lang, as every mail about
 // a game ends: labelled with t's id ("board.of") when the mail shows the
 // board of another game too (note.boards).
-func boardText(lang string, t *table, labelled bool) string {
+func BoardText(lang string, t *Table, labelled bool) string {
 	var b strings.Builder
 	if labelled {
-		b.WriteString(tr(lang, "board.of", t.g.ID) + "\n")
+		b.WriteString(Tr(lang, "board.of", t.G.ID) + "\n")
 	}
-	b.WriteString(t.board(lang) + "\n")
-	b.WriteString(tr(lang, "move.list") + "\n" + t.moveList(lang))
+	b.WriteString(t.Board(lang) + "\n")
+	b.WriteString(Tr(lang, "move.list") + "\n" + t.moveList(lang))
 	return b.String()
 }
 
-// addBoardOf adds to n, the sender's note, a section about game t, which
+// AddBoardOf adds to n, the sender's note, a section about game t, which
 // is another game than n's: text, then t's board and move list, labelled
 // with t's id as every board of n then is (note.boards).
-func (ss *session) addBoardOf(n *note, t *table, text string) {
+func (ss *Session) AddBoardOf(n *Note, t *Table, text string) {
 	n.boards = true
-	ss.addSection(n, text+"\n\n"+boardText(ss.lang, t, true))
+	ss.AddSection(n, text+"\n\n"+BoardText(ss.Lang, t, true))
 }

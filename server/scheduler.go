@@ -23,9 +23,9 @@ import (
 // readInbox), since a mail the IMAP server stamped before the deadline
 // may show in the mailbox only later.
 
-// timerBatch is how many due timers (or digests) RunTimers reads at a
+// TimerBatch is how many due timers (or digests) RunTimers reads at a
 // time.
-const timerBatch = 100
+const TimerBatch = 100
 
 // DefaultArrivalGrace is the default of Options.ArrivalGrace: how long
 // past a deadline the referee waits for mail stamped before it to show in
@@ -52,29 +52,29 @@ const DefaultArrivalGrace = time.Minute
 // first failure and returns it: what was not done stays due and is done
 // later.
 func (s *Server) RunTimers(ctx context.Context) (int, error) {
-	return s.runDue(ctx)
+	return s.RunDue(ctx)
 }
 
-// ripe reports whether timer tm may act at now: any timer but a deadline
+// Ripe reports whether timer tm may act at now: any timer but a deadline
 // at once, a deadline (a time-out, an invitation's expiry) only once
 // Options.ArrivalGrace has passed since it, so that a mail the IMAP
 // server stamped before the deadline and showed a little later is read
 // first (Decision C4).
-func (s *Server) ripe(tm archive.Timer, now time.Time) bool {
-	return tm.Kind != archive.TimerDeadline || !now.Before(tm.Due.Add(s.opts.ArrivalGrace))
+func (s *Server) Ripe(tm archive.Timer, now time.Time) bool {
+	return tm.Kind != archive.TimerDeadline || !now.Before(tm.Due.Add(s.Opts.ArrivalGrace))
 }
 
-// inboxReadTo reports whether a Poll that began at or after at has read
+// InboxReadTo reports whether a Poll that began at or after at has read
 // every mail it fetched (Decision C4).
-func (s *Server) inboxReadTo(at time.Time) bool {
+func (s *Server) InboxReadTo(at time.Time) bool {
 	return s.polled.Load() >= at.UnixNano()
 }
 
-// readInbox reads the inbox to now: Poll and send the replies. Without an
+// ReadInbox reads the inbox to now: Poll and send the replies. Without an
 // Inbox (the caller hands mails to HandleMail itself) it counts as read.
-func (s *Server) readInbox(ctx context.Context) error {
-	if s.opts.Inbox == nil {
-		s.polled.Store(s.opts.Now().UnixNano())
+func (s *Server) ReadInbox(ctx context.Context) error {
+	if s.Opts.Inbox == nil {
+		s.polled.Store(s.Opts.Now().UnixNano())
 		return nil
 	}
 	if err := s.Poll(ctx, false); err != nil {
@@ -84,30 +84,30 @@ func (s *Server) readInbox(ctx context.Context) error {
 	return nil
 }
 
-// untilNextTimer returns how long Run may wait for mail before the next
+// UntilNextTimer returns how long Run may wait for mail before the next
 // module's work is due (dueTeller; a failure to read it is logged and
 // waits WaitCap): at most WaitCap; when work is due already, a second
 // when RunTimers left some of it, else until what it waits for can go on
 // (overdueTeller: a deadline's grace), at most WaitCap; an engine turn
 // under way wakes Run when it ends anyway (waitContext).
-func (s *Server) untilNextTimer(ctx context.Context) time.Duration {
-	next, ok, err := s.nextDue(ctx)
+func (s *Server) UntilNextTimer(ctx context.Context) time.Duration {
+	next, ok, err := s.NextDue(ctx)
 	if err != nil {
-		s.log.Warn("reading the next timer failed", "err", err)
-		return s.opts.WaitCap
+		s.Log.Warn("reading the next timer failed", "err", err)
+		return s.Opts.WaitCap
 	}
 	if !ok {
-		return s.opts.WaitCap
+		return s.Opts.WaitCap
 	}
-	d := next.Sub(s.opts.Now())
+	d := next.Sub(s.Opts.Now())
 	if d <= 0 {
-		d = s.opts.WaitCap
-		switch wait, left := s.overdue(ctx, s.opts.Now()); {
+		d = s.Opts.WaitCap
+		switch wait, left := s.Overdue(ctx, s.Opts.Now()); {
 		case left:
 			d = time.Second
 		case wait > 0:
 			d = wait
 		}
 	}
-	return min(d, s.opts.WaitCap)
+	return min(d, s.Opts.WaitCap)
 }

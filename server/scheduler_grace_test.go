@@ -74,11 +74,11 @@ func TestDeadlineWaitsForMailStampedBefore(t *testing.T) {
 	if len(sent) != 0 {
 		t.Errorf("at the deadline + 0.1 s: mails sent:\n%s", subjects(sent))
 	}
-	if d := srv.untilNextTimer(ctx); d <= 0 || d > srv.opts.ArrivalGrace {
-		t.Errorf("Run waits %v for the deadline, want the rest of the grace (at most %v)", d, srv.opts.ArrivalGrace)
+	if d := srv.UntilNextTimer(ctx); d <= 0 || d > srv.Opts.ArrivalGrace {
+		t.Errorf("Run waits %v for the deadline, want the rest of the grace (at most %v)", d, srv.Opts.ArrivalGrace)
 	}
 
-	h.now = deadline.Add(srv.opts.ArrivalGrace)
+	h.now = deadline.Add(srv.Opts.ArrivalGrace)
 	sent = h.runTimers(srv)
 	g := h.state(id)
 	if g.Status != archive.Active || len(g.Plies) != 1 {
@@ -104,7 +104,7 @@ func TestDeadlineAfterGraceStillTimesOut(t *testing.T) {
 		if late {
 			in.addAt(h, deadline, alice, id, openings[0])
 		}
-		h.now = deadline.Add(h.srv.opts.ArrivalGrace)
+		h.now = deadline.Add(h.srv.Opts.ArrivalGrace)
 		srv := h.restart(h.store, in)
 		sent := h.runTimers(srv)
 		g := h.state(id)

@@ -76,7 +76,7 @@ func TestRemindersAndTimeout(t *testing.T) {
 		}
 		m := sent[0].msg
 		mustContain(t, "reminder", m.Subject, "[taflmail "+id+" "+key+"]", "reminder, move 1")
-		mustContain(t, "reminder", m.Text, step.want, step.remain, "Your move must reach me no later than "+catalog.Instant(english, start.Add(10*day)),
+		mustContain(t, "reminder", m.Text, step.want, step.remain, "Your move must reach me no later than "+catalog.Instant(English, start.Add(10*day)),
 			"Move 1: it is your move", "Clocks (10d+0d)", "Moves so far:", "Your key for this game is "+key)
 		if m.InReplyTo == "" || !strings.Contains(m.MessageID, id+"."+key) {
 			t.Errorf("reminder not in alice's thread: In-Reply-To %q, Message-ID %q", m.InReplyTo, m.MessageID)
@@ -96,9 +96,9 @@ func TestRemindersAndTimeout(t *testing.T) {
 	for who, res := range map[string][2]string{alice: {"you lost (the defenders win)", "You lost."}, bob: {"you won (the defenders win)", "You won."}} {
 		m := to(t, sent, who)
 		mustContain(t, who, m.Subject, "game over, "+res[0])
-		mustContain(t, who, m.Text, "The attackers ran out of time: their move had to reach me no later than "+catalog.Instant(english, start.Add(10*day)),
+		mustContain(t, who, m.Text, "The attackers ran out of time: their move had to reach me no later than "+catalog.Instant(English, start.Add(10*day)),
 			"The game is over: the defenders win, the attackers ran out of time ("+id+"). "+res[1], `[Termination "timeout"]`,
-			"timeout {[%ts "+strings.Replace(strings.TrimSuffix(catalog.Instant(english, h.now), " UTC"), " ", "T", 1)+"Z]}")
+			"timeout {[%ts "+strings.Replace(strings.TrimSuffix(catalog.Instant(English, h.now), " UTC"), " ", "T", 1)+"Z]}")
 	}
 	if g := h.state(id); g.Status != archive.Finished || g.Result != "defenders" || g.Reason != "timeout" {
 		t.Errorf("game %v, want finished: defenders win on time", g)
@@ -142,7 +142,7 @@ func TestShortGameReminder(t *testing.T) {
 			t.Fatalf("at start+%v: mails\n%s\nwant one reminder to alice", step.at, subjects(sent))
 		}
 		mustContain(t, "reminder", sent[0].msg.Subject, "[taflmail "+id+" ", "reminder, move 1")
-		mustContain(t, "reminder", sent[0].msg.Text, step.want, "no later than "+catalog.Instant(english, start.Add(10*time.Minute)))
+		mustContain(t, "reminder", sent[0].msg.Text, step.want, "no later than "+catalog.Instant(English, start.Add(10*time.Minute)))
 	}
 	h.now = start.Add(10*time.Minute + time.Second + DefaultArrivalGrace)
 	if sent := h.runTimers(nil); len(sent) != 2 {
@@ -296,11 +296,11 @@ func TestTimerMailsAreNoStrangerReplies(t *testing.T) {
 	var ids []string
 	for i := 0; i < 3; i++ {
 		sent := h.deliver(alice, "x", "new copenhagen with bob@player.test time 1d+0d", nil)
-		ids = append(ids, findGame(to(t, sent, bob).Subject, "", nil).id)
+		ids = append(ids, FindGame(to(t, sent, bob).Subject, "", nil).Id)
 		h.reply(bob, "accept")
 	}
-	h.srv.opts.JunkReplies = 0 // from now on no keyless mail is answered
-	h.srv.opts.ErrorRepliesPerHour = 0
+	h.srv.Opts.JunkReplies = 0 // from now on no keyless mail is answered
+	h.srv.Opts.ErrorRepliesPerHour = 0
 	count := func(f archive.MailFilter) int {
 		f.Since = start.Add(-time.Hour)
 		n, err := h.store.CountMails(context.Background(), f)
@@ -326,16 +326,16 @@ func TestTimerMailsAreNoStrangerReplies(t *testing.T) {
 func TestUntilNextTimer(t *testing.T) {
 	h := newHarness(t)
 	ctx := context.Background()
-	if d := h.srv.untilNextTimer(ctx); d != time.Minute {
+	if d := h.srv.UntilNextTimer(ctx); d != time.Minute {
 		t.Errorf("no timers: wait %v, want WaitCap", d)
 	}
 	_, start := startTimed(t, h, "10d+0d") // the 7-day reminder is due at start + 3d + 1s
 	h.now = start.Add(3*day + time.Second - 20*time.Second)
-	if d := h.srv.untilNextTimer(ctx); d != 20*time.Second {
+	if d := h.srv.UntilNextTimer(ctx); d != 20*time.Second {
 		t.Errorf("timer in 20 s: wait %v", d)
 	}
 	h.now = start.Add(4 * day)
-	if d := h.srv.untilNextTimer(ctx); d != time.Second {
+	if d := h.srv.UntilNextTimer(ctx); d != time.Second {
 		t.Errorf("timer overdue: wait %v, want 1s", d)
 	}
 }
@@ -345,12 +345,12 @@ func TestUntilNextTimer(t *testing.T) {
 func TestRunWakesForTimer(t *testing.T) {
 	h := newHarness(t)
 	h.now = time.Now().UTC().Truncate(time.Second)
-	h.srv.opts.Reminders = []time.Duration{day - time.Second} // due 2 s into 1d+0d
+	h.srv.Opts.Reminders = []time.Duration{day - time.Second} // due 2 s into 1d+0d
 	startTimed(t, h, "1d+0d")
 	in := newFakeInbox()
 	srv := h.restart(h.store, in)
-	srv.opts.Now = time.Now
-	srv.opts.WaitCap = time.Hour
+	srv.Opts.Now = time.Now
+	srv.Opts.WaitCap = time.Hour
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	done := make(chan error, 1)

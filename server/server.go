@@ -189,29 +189,29 @@ type Options struct {
 	// DefaultEngineReplyHold (30 s); a negative value never holds.
 	EngineReplyHold time.Duration
 
-	// refused, when set, is given the refusal keys of every run of a
+	// Refused, when set, is given the refusal keys of every run of a
 	// mail's commands, a conflict's rerun too (session.refusals; tests).
-	refused func(keys []string)
-	// engineSearch, when set, replaces the engine's search (tests).
-	engineSearch func(ctx context.Context, pos *engine.Position, l search.Level, lim search.Limits) (search.Result, error)
+	Refused func(keys []string)
+	// EngineSearch, when set, replaces the engine's search (tests).
+	EngineSearch func(ctx context.Context, pos *engine.Position, l search.Level, lim search.Limits) (search.Result, error)
 }
 
 // Server is the referee daemon.
 type Server struct {
-	opts  Options
-	store Store
-	log   *slog.Logger
+	Opts  Options
+	Store Store
+	Log   *slog.Logger
 	owner string // this process's name in outbox claims (archive.Store.ClaimOutboxes)
 	// polled is Options.Now, in Unix nanoseconds, at the start of the last
 	// Poll that handled every mail it fetched: the inbox has been read up
 	// to then (Decision C4, scheduler.go).
 	polled atomic.Int64
-	// engine runs the engine opponent's searches (engine.go), made by
+	// Engine runs the engine opponent's searches (engine.go), made by
 	// the engine module (install).
-	engine *engineturn.Runner
-	// held counts the replies the caps held back, logged once a minute
+	Engine *engineturn.Runner
+	// Held counts the replies the caps held back, logged once a minute
 	// (held.go).
-	held heldLog
+	Held HeldLog
 }
 
 // New checks the options and returns a Server. It returns an error naming
@@ -233,8 +233,8 @@ func New(o Options) (*Server, error) {
 	if o.Observer == nil {
 		o.Observer = noObserver{}
 	}
-	s := &Server{opts: o, store: o.Store, log: o.Logger, owner: owner}
-	s.install() // what the modules keep for the Server's life: the engine's runner (module.go)
+	s := &Server{Opts: o, Store: o.Store, Log: o.Logger, owner: owner}
+	s.Install() // what the modules keep for the Server's life: the engine's runner (module.go)
 	return s, nil
 }
 
@@ -331,8 +331,8 @@ func (o *Options) defaultCaps() {
 // defaultDelivery fills in the language of new players and how the
 // outbox is retried and looked at (outbox_wake.go).
 func (o *Options) defaultDelivery() {
-	if o.DefaultLanguage != german {
-		o.DefaultLanguage = english
+	if o.DefaultLanguage != German {
+		o.DefaultLanguage = English
 	}
 	if o.RetryAfter <= 0 {
 		o.RetryAfter = time.Minute
@@ -419,35 +419,35 @@ func (s *Server) HandleMail(ctx context.Context, m *mailer.Message) error {
 		return err
 	}
 	if done {
-		s.log.Info("mail already processed", "message_id", m.MessageID, "uid", m.UID)
+		s.Log.Info("mail already processed", "message_id", m.MessageID, "uid", m.UID)
 		return nil
 	}
 	var held heldBy // the cap that held the last decided reply back
 	var about []any // what it was about, read before Commit sets the versions
-	_, err = s.transact(ctx, mailCause(m), steps{
-		decide: func(ss *session, change *archive.Change) (verdict, error) {
-			v, h, err := s.decide(ss, change)
+	_, err = s.Transact(ctx, MailCause(m), Steps{
+		Decide: func(ss *Session, change *archive.Change) (Verdict, error) {
+			v, h, err := s.Decide(ss, change)
 			held = h
 			if err == nil && m.UID != 0 {
-				change.Mailbox = &archive.MailboxState{Mailbox: s.opts.Mailbox, UIDValidity: m.UIDValidity, LastUID: m.UID}
+				change.Mailbox = &archive.MailboxState{Mailbox: s.Opts.Mailbox, UIDValidity: m.UIDValidity, LastUID: m.UID}
 			}
 			return v, err
 		},
-		decided: func(ss *session, change archive.Change, v verdict) {
-			if v == commitReplies { // answered, not ignored outright
+		Decided: func(ss *Session, change archive.Change, v Verdict) {
+			if v == CommitReplies { // answered, not ignored outright
 				s.logDecision(ss, change)
 			}
 			about = processedAbout(&change)
 		},
-		committed: func(change archive.Change) {
+		Committed: func(change archive.Change) {
 			level := slog.LevelInfo
-			if held != notHeld {
+			if held != NotHeld {
 				level = slog.LevelDebug // counted, and logged once a minute (held.go)
 			}
 			attrs := append([]any{"message_id", m.MessageID, "from", m.From}, about...)
-			s.log.Log(ctx, level, "mail processed", append(attrs, "disposition", change.Mail.Disposition, "replies", len(change.Outbox))...)
-			s.held.note(s.log, held, s.opts.Now())
-			s.opts.Observer.MailHandled(change.Mail.Disposition)
+			s.Log.Log(ctx, level, "mail processed", append(attrs, "disposition", change.Mail.Disposition, "replies", len(change.Outbox))...)
+			s.Held.Note(s.Log, held, s.Opts.Now())
+			s.Opts.Observer.MailHandled(change.Mail.Disposition)
 		},
 	})
 	return err
@@ -455,76 +455,76 @@ func (s *Server) HandleMail(ctx context.Context, m *mailer.Message) error {
 
 // Dispositions of a processed mail (archive.ProcessedMail).
 const (
-	applied = "applied" // at least one command changed or answered something
-	refused = "refused" // answered with an error, nothing changed
-	ignored = "ignored" // not answered: a bounce, an auto-reply, our own mail
+	Applied = "applied" // at least one command changed or answered something
+	Refused = "refused" // answered with an error, nothing changed
+	Ignored = "ignored" // not answered: a bounce, an auto-reply, our own mail
 	errored = "error"   // the referee failed on it: an apology sent, nothing applied, never retried
 )
 
-// decide runs the commands of the mail of session ss without writing
+// Decide runs the commands of the mail of session ss without writing
 // anything: it writes the processed-mail record into change, leaves the
 // replies in the session for transact to compose and collect, and
 // returns the cap that held the sender's reply back (notHeld when none
 // did). A mail the referee does not answer at all is recorded as
 // ignored with the reason (archive.ProcessedMail.Reason) and committed
 // as it is.
-func (s *Server) decide(ss *session, change *archive.Change) (verdict, heldBy, error) {
-	ctx, m, from := ss.ctx, ss.cause.mail, ss.from
-	ss.ref = findGame(m.Subject, m.InReplyTo, m.References)
-	if ss.ref.id == "" {
-		ss.ref = findGameInText(m.Reply, m.Text)
+func (s *Server) Decide(ss *Session, change *archive.Change) (Verdict, heldBy, error) {
+	ctx, m, from := ss.Ctx, ss.Cause.Mail, ss.From
+	ss.Ref = FindGame(m.Subject, m.InReplyTo, m.References)
+	if ss.Ref.Id == "" {
+		ss.Ref = findGameInText(m.Reply, m.Text)
 	}
-	change.Mail = archive.ProcessedMail{MessageID: m.MessageID, From: from, GameID: ss.ref.id, At: ss.now,
+	change.Mail = archive.ProcessedMail{MessageID: m.MessageID, From: from, GameID: ss.Ref.Id, At: ss.Now,
 		Subject: hideKeys(m.Subject), Domain: mailer.OrganizationalDomain(from)}
-	ignore := func(why string, held heldBy) (verdict, heldBy, error) {
+	ignore := func(why string, held heldBy) (Verdict, heldBy, error) {
 		level := slog.LevelInfo
-		if held != notHeld {
+		if held != NotHeld {
 			level = slog.LevelDebug // counted, and logged once a minute (held.go)
 		}
-		s.log.Log(ctx, level, "mail ignored", "message_id", m.MessageID, "from", from, "game", ss.ref.id, "why", why)
-		change.Mail.Disposition, change.Mail.Reason = ignored, why
-		return commitAsIs, held, nil
+		s.Log.Log(ctx, level, "mail ignored", "message_id", m.MessageID, "from", from, "game", ss.Ref.Id, "why", why)
+		change.Mail.Disposition, change.Mail.Reason = Ignored, why
+		return CommitAsIs, held, nil
 	}
 	if why := s.ignoreReason(m, from); why != "" {
-		return ignore(why, notHeld)
+		return ignore(why, NotHeld)
 	}
-	ss.lang = ss.langOf(from)
+	ss.Lang = ss.LangOf(from)
 	if err := ss.authenticate(); err != nil {
-		return commitNothing, notHeld, err
+		return CommitNothing, NotHeld, err
 	}
-	change.Mail.Authenticated = ss.auth != nil
-	if ss.auth != nil {
+	change.Mail.Authenticated = ss.Auth != nil
+	if ss.Auth != nil {
 		ss.markProved() // its key went to this address alone (consent.go)
 	}
 	if !m.TooLarge {
-		ss.lines, ss.unread = ss.commandLines()
+		ss.Lines, ss.unread = ss.CommandLines()
 	}
-	budget, err := ss.budgetOf() // before any budget is consulted, without side effects (triage.go)
+	budget, err := ss.BudgetOf() // before any budget is consulted, without side effects (triage.go)
 	if err != nil {
-		return commitNothing, notHeld, err
+		return CommitNothing, NotHeld, err
 	}
 	change.Mail.Budget = budget
-	why, held, err := s.replyBudget(ctx, from, change.Mail.Domain, budget, ss.now)
+	why, held, err := s.replyBudget(ctx, from, change.Mail.Domain, budget, ss.Now)
 	if err != nil {
-		return commitNothing, notHeld, err
+		return CommitNothing, NotHeld, err
 	}
 	if why != "" {
 		return ignore(why, held)
 	}
 	disposition, err := s.answer(ss)
 	if err != nil {
-		return commitNothing, notHeld, err
+		return CommitNothing, NotHeld, err
 	}
 	change.Mail.Disposition = disposition
 	if change.Mail.Reason, held, err = s.capRefusals(ss, disposition, budget); err != nil {
-		return commitNothing, notHeld, err
+		return CommitNothing, NotHeld, err
 	} else if change.Mail.Reason != "" {
-		s.log.Debug("mail not answered", "message_id", m.MessageID, "from", from, "why", change.Mail.Reason)
-	} else if why := ss.unmailed(); len(why) > 0 {
+		s.Log.Debug("mail not answered", "message_id", m.MessageID, "from", from, "why", change.Mail.Reason)
+	} else if why := ss.Unmailed(); len(why) > 0 {
 		change.Mail.Reason = strings.Join(why, "; ")
-		s.log.Info("request not mailed again", "message_id", m.MessageID, "from", from, "why", change.Mail.Reason)
+		s.Log.Info("request not mailed again", "message_id", m.MessageID, "from", from, "why", change.Mail.Reason)
 	}
-	return commitReplies, held, nil
+	return CommitReplies, held, nil
 }
 
 // logDecision writes, at level debug, what the referee made of a mail it
@@ -533,14 +533,14 @@ func (s *Server) decide(ss *session, change *archive.Change) (verdict, heldBy, e
 // a key), the new plies, who gets a reply, and whether the reply is kept
 // back (the reason is in "mail not answered"). The keys of subjects never
 // appear.
-func (s *Server) logDecision(ss *session, change archive.Change) {
-	if !s.log.Enabled(ss.ctx, slog.LevelDebug) {
+func (s *Server) logDecision(ss *Session, change archive.Change) {
+	if !s.Log.Enabled(ss.Ctx, slog.LevelDebug) {
 		return
 	}
 	var commands []string
-	for _, l := range ss.lines {
-		word, _, _ := strings.Cut(strings.TrimSpace(l.text), " ")
-		if l.err != nil {
+	for _, l := range ss.Lines {
+		word, _, _ := strings.Cut(strings.TrimSpace(l.Text), " ")
+		if l.Err != nil {
 			word += " (not understood)"
 		}
 		commands = append(commands, word)
@@ -553,7 +553,7 @@ func (s *Server) logDecision(ss *session, change archive.Change) {
 	for _, p := range change.NewPlies {
 		plies += len(p)
 	}
-	s.log.Debug("mail decided", "message_id", change.Mail.MessageID, "from", change.Mail.From, "game", change.Mail.GameID,
+	s.Log.Debug("mail decided", "message_id", change.Mail.MessageID, "from", change.Mail.From, "game", change.Mail.GameID,
 		"authenticated", change.Mail.Authenticated, "commands", commands, "unread_lines", ss.unread,
 		"disposition", change.Mail.Disposition, "kept_back", change.Mail.Reason != "", "new_plies", plies, "replies_to", to)
 }
@@ -565,63 +565,63 @@ func (s *Server) logDecision(ss *session, change archive.Change) {
 // so that it cannot be retried forever; nothing it asked for is applied.
 // A transient failure (the archive is unavailable, ctx ended) is
 // returned: the mail stays unread.
-func (s *Server) answer(ss *session) (string, error) {
-	m := ss.cause.mail
+func (s *Server) answer(ss *Session) (string, error) {
+	m := ss.Cause.Mail
 	if m.TooLarge {
-		ss.failed = true
-		ss.say(nil, tr(ss.lang, "err.toolarge", m.Size, s.opts.MaxMailBytes))
-	} else if err := ss.run(); err != nil && (errors.Is(err, archive.ErrUnavailable) || ss.ctx.Err() != nil) {
+		ss.Failed = true
+		ss.Say(nil, Tr(ss.Lang, "err.toolarge", m.Size, s.Opts.MaxMailBytes))
+	} else if err := ss.run(); err != nil && (errors.Is(err, archive.ErrUnavailable) || ss.Ctx.Err() != nil) {
 		return "", err
 	} else if err != nil {
-		s.log.Error("handling mail failed", "message_id", m.MessageID, "from", ss.from, "err", err)
-		c := ss.cause
-		c.at = ss.now
-		apology := s.newSession(ss.ctx, c)
-		apology.lang = ss.lang
-		apology.failed = true
-		apology.say(nil, tr(apology.lang, "err.internal"))
+		s.Log.Error("handling mail failed", "message_id", m.MessageID, "from", ss.From, "err", err)
+		c := ss.Cause
+		c.At = ss.Now
+		apology := s.NewSession(ss.Ctx, c)
+		apology.Lang = ss.Lang
+		apology.Failed = true
+		apology.Say(nil, Tr(apology.Lang, "err.internal"))
 		*ss = *apology
 		return errored, nil
 	}
-	if ss.did {
-		return applied, nil
+	if ss.Did {
+		return Applied, nil
 	}
-	if !ss.failed && len(ss.unmailed()) > 0 {
-		return ignored, nil // only requests that are not mailed again (module.go's unmailers)
+	if !ss.Failed && len(ss.Unmailed()) > 0 {
+		return Ignored, nil // only requests that are not mailed again (module.go's unmailers)
 	}
-	return refused, nil
+	return Refused, nil
 }
 
-// collect adds to change what the session changed: the games, their new
+// Collect adds to change what the session changed: the games, their new
 // plies, the player rows (those only when the mail was applied or carried
 // the sender's key: a refused forged mail changes nothing), then what
 // each module collects (module.go: the public name chosen, spectators,
 // requests, tournaments, and last the clocks' leave, end times and
 // timers). It returns the tables
 // of the games that finished.
-func (ss *session) collect(change *archive.Change) []*table {
-	var finished []*table
-	for _, t := range ss.tables {
-		if !t.changed {
+func (ss *Session) Collect(change *archive.Change) []*Table {
+	var finished []*Table
+	for _, t := range ss.Tables {
+		if !t.Changed {
 			continue
 		}
-		change.Games = append(change.Games, t.g)
-		if len(t.newPlies) > 0 {
+		change.Games = append(change.Games, t.G)
+		if len(t.NewPlies) > 0 {
 			if change.NewPlies == nil {
 				change.NewPlies = map[string][]archive.Ply{}
 			}
-			change.NewPlies[t.g.ID] = t.newPlies
+			change.NewPlies[t.G.ID] = t.NewPlies
 		}
-		if t.g.Status == archive.Finished {
+		if t.G.Status == archive.Finished {
 			finished = append(finished, t)
 		}
 	}
-	if ss.did || ss.auth != nil {
-		for _, p := range ss.players {
+	if ss.Did || ss.Auth != nil {
+		for _, p := range ss.Players {
 			change.Players = append(change.Players, *p)
 		}
 	}
-	ss.collectModules(change) // what each feature changed, the clock's timers last (module.go)
+	ss.CollectModules(change) // what each feature changed, the clock's timers last (module.go)
 	return finished
 }
 
@@ -634,8 +634,8 @@ func (ss *session) collect(change *archive.Change) []*table {
 // engine; nobody can challenge it under this address either.
 const EngineAddress = club.EngineAddress
 
-// isEngine reports whether addr is the engine's address.
-func isEngine(addr string) bool { return addr == EngineAddress }
+// IsEngine reports whether addr is the engine's address.
+func IsEngine(addr string) bool { return addr == EngineAddress }
 
 // ignoreReason says why a mail gets no answer at all, or "" to answer it:
 // our own mail, bounces and auto-replies (no loops), unreadable mail.
@@ -643,17 +643,17 @@ func (s *Server) ignoreReason(m *mailer.Message, from string) string {
 	switch {
 	case m.ParseError != nil:
 		return "unreadable: " + m.ParseError.Error()
-	case from == "" || from == s.opts.Address:
+	case from == "" || from == s.Opts.Address:
 		return "sent by the server itself or by nobody"
-	case isEngine(from):
+	case IsEngine(from):
 		return "sent as the engine, which sends no mail (" + EngineAddress + ")"
 	case m.IsBounce:
 		return "bounce"
 	case m.IsAutoReply:
 		return "auto-reply"
-	case len(m.Header[loopHeader]) > 0:
-		return "sent by a taflmail referee (" + loopHeader + ")"
-	case s.opts.RequireAuthResults && !s.authenticated(m):
+	case len(m.Header[LoopHeader]) > 0:
+		return "sent by a taflmail referee (" + LoopHeader + ")"
+	case s.Opts.RequireAuthResults && !s.authenticated(m):
 		return "Authentication-Results show no DKIM or SPF pass for the sender's domain"
 	}
 	return ""
@@ -662,23 +662,23 @@ func (s *Server) ignoreReason(m *mailer.Message, from string) string {
 // writeRecords writes the native record file of each finished game.
 // Failure is logged: the archive holds the game, and `taflmail export`
 // writes the record again.
-func (s *Server) writeRecords(ts []*table) {
-	if s.opts.RecordsDir == "" {
+func (s *Server) writeRecords(ts []*Table) {
+	if s.Opts.RecordsDir == "" {
 		return
 	}
 	for _, t := range ts {
-		if err := os.MkdirAll(s.opts.RecordsDir, 0o755); err != nil {
-			s.log.Error("writing record failed", "game", t.g.ID, "err", err)
+		if err := os.MkdirAll(s.Opts.RecordsDir, 0o755); err != nil {
+			s.Log.Error("writing record failed", "game", t.G.ID, "err", err)
 			return
 		}
-		rec, err := t.record()
+		rec, err := t.Record()
 		if err != nil {
-			s.log.Error("writing record failed", "game", t.g.ID, "err", err)
+			s.Log.Error("writing record failed", "game", t.G.ID, "err", err)
 			continue
 		}
-		path := filepath.Join(s.opts.RecordsDir, t.g.ID+".tafl")
+		path := filepath.Join(s.Opts.RecordsDir, t.G.ID+".tafl")
 		if err := os.WriteFile(path, []byte(rec), 0o644); err != nil {
-			s.log.Error("writing record failed", "game", t.g.ID, "err", err)
+			s.Log.Error("writing record failed", "game", t.G.ID, "err", err)
 		}
 	}
 }

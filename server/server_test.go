@@ -14,7 +14,7 @@ import (
 
 func TestWholeGameByMail(t *testing.T) {
 	h := newHarness(t)
-	h.srv.opts.RecordsDir = t.TempDir()
+	h.srv.Opts.RecordsDir = t.TempDir()
 	id := startBrandubh(t, h)
 	// A short Brandubh game in which the king escapes to a1 on ply 6.
 	plies := []struct{ who, move string }{
@@ -45,7 +45,7 @@ func TestWholeGameByMail(t *testing.T) {
 	}
 	final := h.last(alice).msg.Text
 	mustContain(t, "final mail", final, "The game is over: the defenders win, the king escaped", `[Result "defenders"]`, `[Termination "king escaped"]`)
-	data, err := os.ReadFile(filepath.Join(h.srv.opts.RecordsDir, id+".tafl"))
+	data, err := os.ReadFile(filepath.Join(h.srv.Opts.RecordsDir, id+".tafl"))
 	if err != nil {
 		t.Fatalf("record file: %v", err)
 	}

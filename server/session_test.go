@@ -16,7 +16,7 @@ func TestKeysProtectTheGame(t *testing.T) {
 	sent := h.deliver(alice, "Re: [taflmail "+id+"] move", "d1-e1", nil)
 	mustContain(t, "forged move", to(t, sent, alice).Text, "does not carry your key")
 	// bob uses his own key in a mail from alice's address: still refused
-	bobKey := findGame(h.last(bob).msg.Subject, "", nil).tokens[0]
+	bobKey := FindGame(h.last(bob).msg.Subject, "", nil).Tokens[0]
 	sent = h.deliver(alice, "[taflmail "+id+" "+bobKey+"] move", "d1-e1", nil)
 	mustContain(t, "wrong key", to(t, sent, alice).Text, "does not carry your key")
 	// a stranger cannot move either
@@ -27,7 +27,7 @@ func TestKeysProtectTheGame(t *testing.T) {
 		t.Fatalf("after forged mails the game has %d plies, want 0", len(g.Plies))
 	}
 	// the subject tag with the right key works without a thread
-	aliceKey := findGame(h.last(alice).msg.Subject, "", nil).tokens[0]
+	aliceKey := FindGame(h.last(alice).msg.Subject, "", nil).Tokens[0]
 	sent = h.deliver(alice, "[taflmail "+id+" "+aliceKey+"]", "1. d1-e1", nil)
 	mustContain(t, "keyed move", to(t, sent, bob).Text, "alice@player.test played d1-e1")
 }
@@ -43,34 +43,34 @@ func TestStoredPlayerReadOnce(t *testing.T) {
 	if err := h.store.Commit(ctx, archive.Change{Players: []archive.Player{{Address: alice, Language: "de", MessagesOff: true}}}); err != nil {
 		t.Fatal(err)
 	}
-	ss := h.srv.newSession(h.ctx(), startCause("", h.now))
-	p, err := ss.storedPlayer(alice)
+	ss := h.srv.NewSession(h.ctx(), StartCause("", h.now))
+	p, err := ss.StoredPlayer(alice)
 	if err != nil || p.Language != "de" {
 		t.Fatalf("storedPlayer(alice) = %+v, %v; want her row", p, err)
 	}
-	if _, err := ss.storedPlayer("nobody@player.test"); !errors.Is(err, archive.ErrNotFound) {
+	if _, err := ss.StoredPlayer("nobody@player.test"); !errors.Is(err, archive.ErrNotFound) {
 		t.Fatalf("storedPlayer(nobody) = %v, want ErrNotFound", err)
 	}
 	// Another writer changes alice's row: this session keeps what it read.
 	if err := h.store.Commit(ctx, archive.Change{Players: []archive.Player{{Address: alice, Language: "en"}}}); err != nil {
 		t.Fatal(err)
 	}
-	if again, err := ss.storedPlayer(alice); err != nil || again != p {
+	if again, err := ss.StoredPlayer(alice); err != nil || again != p {
 		t.Errorf("storedPlayer(alice) again = %+v, %v; want the row read first", again, err)
 	}
-	if lang, off := ss.langOf(alice), ss.messagesOff(alice); lang != "de" || !off {
+	if lang, off := ss.LangOf(alice), ss.messagesOff(alice); lang != "de" || !off {
 		t.Errorf("langOf, messagesOff = %q, %v; want the session's row: de, true", lang, off)
 	}
 	// A new session reads the row as stored now.
-	if p, err := h.srv.newSession(h.ctx(), startCause("", h.now)).storedPlayer(alice); err != nil || p.Language != "en" {
+	if p, err := h.srv.NewSession(h.ctx(), StartCause("", h.now)).StoredPlayer(alice); err != nil || p.Language != "en" {
 		t.Errorf("a new session's storedPlayer(alice) = %+v, %v; want language en", p, err)
 	}
 	// A read that fails is not kept.
 	h.store.Close()
-	if _, err := ss.storedPlayer("carol@player.test"); err == nil || errors.Is(err, archive.ErrNotFound) {
+	if _, err := ss.StoredPlayer("carol@player.test"); err == nil || errors.Is(err, archive.ErrNotFound) {
 		t.Fatalf("storedPlayer on a closed archive = %v; want a failure", err)
 	}
-	if _, kept := ss.stored["carol@player.test"]; kept {
+	if _, kept := ss.Stored["carol@player.test"]; kept {
 		t.Error("a failed read was kept")
 	}
 }

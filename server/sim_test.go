@@ -137,7 +137,7 @@ func TestSimulated120Days(t *testing.T) {
 		} else {
 			// the timer stayed due: a deadline waits Options.ArrivalGrace
 			// past its instant (scheduler.go)
-			h.now = next.Add(h.srv.opts.ArrivalGrace)
+			h.now = next.Add(h.srv.Opts.ArrivalGrace)
 		}
 		record(h.runTimers(nil))
 	}

@@ -71,51 +71,51 @@ const (
 // sender may follow (maxWatchedEvents) is refused; an id that is neither
 // a game nor a tournament too. Like a game's, a keyless request only asks
 // the address to confirm it (watchConsent).
-func (ss *session) watchTournament(c *grammar.WatchCommand, id string, resultsOnly bool) error {
+func (ss *Session) watchTournament(c *grammar.WatchCommand, id string, resultsOnly bool) error {
 	ev, err := ss.event(strings.ToLower(id))
-	var r *refusal
+	var r *Refusal
 	if errors.As(err, &r) {
-		return ss.refuse("err.watch.unknown", clip(id))
+		return ss.Refuse("err.watch.unknown", Clip(id))
 	}
 	if err != nil {
 		return err
 	}
 	t := ev.t
 	if t.Status != archive.TournamentCreated && t.Status != archive.TournamentRunning {
-		return ss.refuse("err.watch.eventover", t.Name)
+		return ss.Refuse("err.watch.eventover", t.Name)
 	}
 	was, err := ss.eventSpectatorOf(t.ID)
 	if err != nil {
 		return err
 	}
 	if was == nil {
-		specs, err := ss.srv.tournamentPort().TournamentSpectators(ss.ctx, t.ID)
+		specs, err := ss.Srv.TournamentPort().TournamentSpectators(ss.Ctx, t.ID)
 		if err != nil {
 			return err
 		}
 		if len(specs) >= maxEventSpectators {
-			return ss.refuse("err.watch.eventfull", t.Name, maxEventSpectators)
+			return ss.Refuse("err.watch.eventfull", t.Name, maxEventSpectators)
 		}
-		watching, err := ss.srv.tournamentPort().WatchingTournaments(ss.ctx, ss.from)
+		watching, err := ss.Srv.TournamentPort().WatchingTournaments(ss.Ctx, ss.From)
 		if err != nil {
 			return err
 		}
 		if len(watching) >= maxWatchedEvents {
-			return ss.refuse("err.watch.events", maxWatchedEvents)
+			return ss.Refuse("err.watch.events", maxWatchedEvents)
 		}
 	}
 	resultsOnly, asked, err := ss.watchConsent(c, "watch "+t.ID, resultsOnly, was, func(lang string, results bool) string {
 		if results {
-			return tr(lang, "confirm.watch.event.results", t.Name, t.ID)
+			return Tr(lang, "confirm.watch.event.results", t.Name, t.ID)
 		}
-		return tr(lang, "confirm.watch.event", t.Name, t.ID)
+		return Tr(lang, "confirm.watch.event", t.Name, t.ID)
 	})
 	if err != nil || asked {
 		return err
 	}
-	sp := archive.Spectator{TournamentID: t.ID, Address: ss.from, ResultsOnly: resultsOnly}
-	if msgid.Valid(ss.cause.seed) {
-		sp.Thread = ss.cause.seed
+	sp := archive.Spectator{TournamentID: t.ID, Address: ss.From, ResultsOnly: resultsOnly}
+	if msgid.Valid(ss.Cause.Seed) {
+		sp.Thread = ss.Cause.Seed
 	}
 	cor := corrOf(ss)
 	cor.watch = append(cor.watch, sp)
@@ -123,29 +123,29 @@ func (ss *session) watchTournament(c *grammar.WatchCommand, id string, resultsOn
 	if resultsOnly {
 		key = "watch.event.results"
 	}
-	text := tr(ss.lang, key, t.Name, t.ID) + "\n" + tr(ss.lang, "watch.how", t.ID)
+	text := Tr(ss.Lang, key, t.Name, t.ID) + "\n" + Tr(ss.Lang, "watch.how", t.ID)
 	if was != nil && was.ResultsOnly == resultsOnly {
-		text = tr(ss.lang, "watch.event.already", t.Name)
+		text = Tr(ss.Lang, "watch.event.already", t.Name)
 	}
-	ss.say(nil, text)
+	ss.Say(nil, text)
 	return nil
 }
 
 // eventSpectatorOf returns the sender's spectator row of tournament id,
 // stored or added by this mail, or nil.
-func (ss *session) eventSpectatorOf(id string) (*archive.Spectator, error) {
+func (ss *Session) eventSpectatorOf(id string) (*archive.Spectator, error) {
 	cor := corrOf(ss)
 	for i := range cor.watch {
-		if w := &cor.watch[i]; w.TournamentID == id && w.Address == ss.from {
+		if w := &cor.watch[i]; w.TournamentID == id && w.Address == ss.From {
 			return w, nil
 		}
 	}
-	specs, err := ss.srv.tournamentPort().TournamentSpectators(ss.ctx, id)
+	specs, err := ss.Srv.TournamentPort().TournamentSpectators(ss.Ctx, id)
 	if err != nil {
 		return nil, err
 	}
 	for i := range specs {
-		if specs[i].Address == ss.from && !ss.unwatchingEvent(id, ss.from) {
+		if specs[i].Address == ss.From && !ss.unwatchingEvent(id, ss.From) {
 			return &specs[i], nil
 		}
 	}
@@ -154,8 +154,8 @@ func (ss *session) eventSpectatorOf(id string) (*archive.Spectator, error) {
 
 // unwatchingEvent reports whether this mail stops addr following
 // tournament id.
-func (ss *session) unwatchingEvent(id, addr string) bool {
-	if !ss.uses(correspondenceModule{}) {
+func (ss *Session) unwatchingEvent(id, addr string) bool {
+	if !ss.Uses(correspondenceModule{}) {
 		return false
 	}
 	for _, u := range corrOf(ss).unwatch {
@@ -168,12 +168,12 @@ func (ss *session) unwatchingEvent(id, addr string) bool {
 
 // gameSpectators returns who gets a spectator's mail about t: its own
 // spectators, then those of its tournament who do not watch it anyway.
-func (ss *session) gameSpectators(t *table) ([]archive.Spectator, error) {
-	specs, err := ss.srv.spectatorPort().Spectators(ss.ctx, t.g.ID)
-	if err != nil || t.g.TournamentID == "" {
+func (ss *Session) gameSpectators(t *Table) ([]archive.Spectator, error) {
+	specs, err := ss.Srv.SpectatorPort().Spectators(ss.Ctx, t.G.ID)
+	if err != nil || t.G.TournamentID == "" {
 		return specs, err
 	}
-	evs, err := ss.srv.tournamentPort().TournamentSpectators(ss.ctx, t.g.TournamentID)
+	evs, err := ss.Srv.TournamentPort().TournamentSpectators(ss.Ctx, t.G.TournamentID)
 	if err != nil {
 		return nil, err
 	}
@@ -192,40 +192,40 @@ func (ss *session) gameSpectators(t *table) ([]archive.Spectator, error) {
 // spectatorClock is the clock part of a spectator's mail: the same lines
 // the players' mails show (clocksText, clock.go), or "" for an untimed
 // game.
-func (ss *session) spectatorClock(t *table, lang string) string { return ss.clocksText(lang, t) }
+func (ss *Session) spectatorClock(t *Table, lang string) string { return ss.clocksText(lang, t) }
 
 // spectatorMails composes the mails to the spectators of the games whose
 // position this mail changed (correspondence.public), and the farewells to
 // spectators of games that became private. A private game's spectators
 // get nothing; one who asked for results only gets a mail when the game
 // ends. Spectators removed by this mail get nothing more.
-func (ss *session) spectatorMails() ([]archive.OutboxMail, error) {
-	if !ss.uses(correspondenceModule{}) {
+func (ss *Session) spectatorMails() ([]archive.OutboxMail, error) {
+	if !ss.Uses(correspondenceModule{}) {
 		return nil, nil // no position shown, no spectator removed
 	}
 	cor := corrOf(ss)
 	var out []archive.OutboxMail
 	for _, f := range cor.farewells {
-		lang := ss.langOf(f.sp.Address)
-		text := tr(lang, "watch.private", f.t.g.ID)
-		if m, ok := ss.spectatorMail(f.t, f.sp, lang, tr(lang, "subject.watch.end", variantTitle(lang, f.t.v)), text, false); ok {
+		lang := ss.LangOf(f.sp.Address)
+		text := Tr(lang, "watch.private", f.t.G.ID)
+		if m, ok := ss.spectatorMail(f.t, f.sp, lang, Tr(lang, "subject.watch.end", VariantTitle(lang, f.t.V)), text, false); ok {
 			out = append(out, m)
 		}
 	}
 	for _, t := range cor.public {
-		if privateGame(t.g) {
+		if privateGame(t.G) {
 			continue
 		}
 		specs, err := ss.gameSpectators(t)
 		if err != nil {
 			return nil, err
 		}
-		over := t.g.Status == archive.Finished
+		over := t.G.Status == archive.Finished
 		for _, sp := range specs {
-			if sp.ResultsOnly && !over || ss.unwatching(t.g.ID, sp.Address) {
+			if sp.ResultsOnly && !over || ss.unwatching(t.G.ID, sp.Address) {
 				continue
 			}
-			lang := ss.langOf(sp.Address)
+			lang := ss.LangOf(sp.Address)
 			if m, ok := ss.spectatorMail(t, sp, lang, ss.spectatorSubject(t, lang), ss.spectatorNews(t, lang), true); ok {
 				out = append(out, m)
 			}
@@ -236,8 +236,8 @@ func (ss *session) spectatorMails() ([]archive.OutboxMail, error) {
 
 // unwatching reports whether this mail removes addr from game id's
 // spectators.
-func (ss *session) unwatching(id, addr string) bool {
-	if !ss.uses(correspondenceModule{}) {
+func (ss *Session) unwatching(id, addr string) bool {
+	if !ss.Uses(correspondenceModule{}) {
 		return false
 	}
 	for _, u := range corrOf(ss).unwatch {
@@ -253,31 +253,31 @@ func (ss *session) unwatching(id, addr string) bool {
 // fields (unsubscribeHeaders; without board it is the farewell of a game
 // that became private). It reports false, and
 // logs why, when the mail cannot be written or is too large.
-func (ss *session) spectatorMail(t *table, sp archive.Spectator, lang, subject, text string, board bool) (archive.OutboxMail, bool) {
-	s := ss.srv
+func (ss *Session) spectatorMail(t *Table, sp archive.Spectator, lang, subject, text string, board bool) (archive.OutboxMail, bool) {
+	s := ss.Srv
 	addr := sp.Address
-	stop := t.g.ID // what "unwatch" names: the game, or the tournament followed
+	stop := t.G.ID // what "unwatch" names: the game, or the tournament followed
 	if sp.TournamentID != "" {
 		stop = sp.TournamentID
 	}
-	if addr == s.opts.Address || sideOf(t.g, addr) != "" {
+	if addr == s.Opts.Address || SideOf(t.G, addr) != "" {
 		return archive.OutboxMail{}, false // never the server, never a player as a spectator
 	}
 	o := mailer.Outgoing{
-		MessageID: msgid.Spectator(ss.cause.seed, addr, t.g.ID, s.opts.Domain),
-		From:      fmt.Sprintf("%s <%s>", s.opts.Name, s.opts.Address),
+		MessageID: msgid.Spectator(ss.Cause.Seed, addr, t.G.ID, s.Opts.Domain),
+		From:      fmt.Sprintf("%s <%s>", s.Opts.Name, s.Opts.Address),
 		To:        []string{addr},
-		Subject:   "[taflmail " + t.g.ID + "] " + subject,
+		Subject:   "[taflmail " + t.G.ID + "] " + subject,
 		Body:      ss.spectatorBody(t, lang, text, stop, board),
 		Flowed:    true, // wrapped at 76, boards and tables as built (mailer.Preformatted)
-		Date:      ss.now,
+		Date:      ss.Now,
 		Headers: map[string]string{
-			loopHeader:        "spectator",
-			"X-Taflmail-Game": t.g.ID,
+			LoopHeader:        "spectator",
+			"X-Taflmail-Game": t.G.ID,
 		},
 	}
 	if board { // not the farewell of a game that became private: nothing is left to leave
-		for k, v := range s.unsubscribeHeaders(addr, "unwatch "+stop) {
+		for k, v := range s.UnsubscribeHeaders(addr, "unwatch "+stop) {
 			o.Headers[k] = v
 		}
 	}
@@ -286,40 +286,40 @@ func (ss *session) spectatorMail(t *table, sp archive.Spectator, lang, subject, 
 	}
 	raw, err := o.Bytes()
 	if err != nil {
-		s.log.Warn("spectator mail not sent: it cannot be written", "to", addr, "game", t.g.ID, "err", err)
+		s.Log.Warn("spectator mail not sent: it cannot be written", "to", addr, "game", t.G.ID, "err", err)
 		return archive.OutboxMail{}, false
 	}
 	if len(raw) > maxSpectatorMailBytes {
-		s.log.Error("spectator mail not sent: too large", "to", addr, "game", t.g.ID, "bytes", len(raw))
+		s.Log.Error("spectator mail not sent: too large", "to", addr, "game", t.G.ID, "bytes", len(raw))
 		return archive.OutboxMail{}, false
 	}
-	return archive.OutboxMail{GameID: t.g.ID, MessageID: o.MessageID, From: s.opts.Address, To: []string{addr}, Raw: raw}, true
+	return archive.OutboxMail{GameID: t.G.ID, MessageID: o.MessageID, From: s.Opts.Address, To: []string{addr}, Raw: raw}, true
 }
 
 // spectatorSubject is a spectator's subject after the tag: the move and
 // who is to move, or the result.
-func (ss *session) spectatorSubject(t *table, lang string) string {
-	if t.g.Status == archive.Finished {
-		return tr(lang, "subject.over", variantTitle(lang, t.v), tr(lang, "result."+t.g.Result))
+func (ss *Session) spectatorSubject(t *Table, lang string) string {
+	if t.G.Status == archive.Finished {
+		return Tr(lang, "subject.over", VariantTitle(lang, t.V), Tr(lang, "result."+t.G.Result))
 	}
-	return tr(lang, "subject.move", variantTitle(lang, t.v), t.moveNumber(), sideName(lang, t.toMove()))
+	return Tr(lang, "subject.move", VariantTitle(lang, t.V), t.MoveNumber(), SideName(lang, t.ToMove()))
 }
 
 // spectatorNews says what happened in this mail, for a spectator: who
 // played which ply, a takeback, and whose move it is or how the game
 // ended (with the record).
-func (ss *session) spectatorNews(t *table, lang string) string {
+func (ss *Session) spectatorNews(t *Table, lang string) string {
 	var lines []string
-	for _, p := range t.newPlies {
-		lines = append(lines, tr(lang, "move.played", addressOf(t.g, plySide(t.v, p.N)), p.Move))
+	for _, p := range t.NewPlies {
+		lines = append(lines, Tr(lang, "move.played", AddressOf(t.G, plySide(t.V, p.N)), p.Move))
 	}
-	for _, f := range corrOf(ss).news[t.g.ID] {
+	for _, f := range corrOf(ss).news[t.G.ID] {
 		lines = append(lines, f(lang))
 	}
-	if t.g.Status == archive.Finished {
-		lines = append(lines, "", tr(lang, "over.result", resultText(lang, t), t.g.ID), "", tr(lang, "over.record"), "", t.recordText(lang))
+	if t.G.Status == archive.Finished {
+		lines = append(lines, "", Tr(lang, "over.result", ResultText(lang, t), t.G.ID), "", Tr(lang, "over.record"), "", t.RecordText(lang))
 	} else {
-		lines = append(lines, "", tr(lang, "watch.tomove", t.moveNumber(), sideName(lang, t.toMove())))
+		lines = append(lines, "", Tr(lang, "watch.tomove", t.MoveNumber(), SideName(lang, t.ToMove())))
 	}
 	return strings.TrimLeft(strings.Join(lines, "\n"), "\n")
 }
@@ -338,23 +338,23 @@ func plySide(v *engine.Variant, n int) string {
 // board the board, the move list and the clocks, then how to stop
 // watching (stop: the game's id, or the tournament's the spectator
 // follows; nothing when the game, and so its watching, is over). It never holds a player's key.
-func (ss *session) spectatorBody(t *table, lang, text, stop string, board bool) string {
+func (ss *Session) spectatorBody(t *Table, lang, text, stop string, board bool) string {
 	var b strings.Builder
-	b.WriteString(tr(lang, "greeting") + "\n\n")
-	b.WriteString(tr(lang, "game.header", t.g.ID, variantTitle(lang, t.v)) + "\n")
-	b.WriteString(tr(lang, "game.players", t.g.Attackers, t.g.Defenders) + "\n\n")
+	b.WriteString(Tr(lang, "greeting") + "\n\n")
+	b.WriteString(Tr(lang, "game.header", t.G.ID, VariantTitle(lang, t.V)) + "\n")
+	b.WriteString(Tr(lang, "game.players", t.G.Attackers, t.G.Defenders) + "\n\n")
 	b.WriteString(strings.TrimRight(text, "\n") + "\n\n")
 	if board {
-		b.WriteString(boardText(lang, t, false) + "\n")
+		b.WriteString(BoardText(lang, t, false) + "\n")
 		if c := ss.spectatorClock(t, lang); c != "" {
 			b.WriteString(c + "\n\n")
 		}
-		if t.g.Status != archive.Finished || stop != t.g.ID {
+		if t.G.Status != archive.Finished || stop != t.G.ID {
 			// an ended game has nothing left to stop; a tournament's
 			// spectator still follows its other games
-			b.WriteString(tr(lang, "watch.how", stop) + "\n\n")
+			b.WriteString(Tr(lang, "watch.how", stop) + "\n\n")
 		}
 	}
-	b.WriteString(tr(lang, "signature") + "\n")
+	b.WriteString(Tr(lang, "signature") + "\n")
 	return b.String()
 }

@@ -44,14 +44,14 @@ type GameStart struct {
 func (s *Server) StartGames(ctx context.Context, starts []GameStart) ([]string, error) {
 	var ids []string
 	// a conflict (an id taken meanwhile by another writer) draws new ids
-	_, err := s.transact(ctx, startCause("", s.opts.Now()), steps{
-		decide: func(ss *session, change *archive.Change) (verdict, error) {
+	_, err := s.Transact(ctx, StartCause("", s.Opts.Now()), Steps{
+		Decide: func(ss *Session, change *archive.Change) (Verdict, error) {
 			var err error
 			ids, err = s.decideStarts(ss, change, starts)
-			return commitAsIs, err
+			return CommitAsIs, err
 		},
-		committed: func(change archive.Change) {
-			s.log.Info("games started", "games", len(ids), "replies", len(change.Outbox))
+		Committed: func(change archive.Change) {
+			s.Log.Info("games started", "games", len(ids), "replies", len(change.Outbox))
 		},
 	})
 	if err != nil {
@@ -64,8 +64,8 @@ func (s *Server) StartGames(ctx context.Context, starts []GameStart) ([]string, 
 // returns their ids. Each game is decided in a session of its own, seeded
 // with its id, so that a player of two games (a match) gets a mail for
 // each, each with its own key; ls is the session of the call.
-func (s *Server) decideStarts(ls *session, change *archive.Change, starts []GameStart) ([]string, error) {
-	now := ls.now
+func (s *Server) decideStarts(ls *Session, change *archive.Change, starts []GameStart) ([]string, error) {
+	now := ls.Now
 	var ids []string
 	drawn := map[string]bool{}    // the ids of this attempt's games
 	plans := archive.TimerPlans{} // every game's timers, the clock's write
@@ -73,23 +73,23 @@ func (s *Server) decideStarts(ls *session, change *archive.Change, starts []Game
 		change.Writes = append(change.Writes, plans)
 	}
 	for i, st := range starts {
-		ss := s.newSession(ls.ctx, startCause("", now))
-		ss.lang, ss.drawn = s.opts.DefaultLanguage, drawn
-		t, err := ss.startGame(st, now, true)
+		ss := s.NewSession(ls.Ctx, StartCause("", now))
+		ss.Lang, ss.drawn = s.Opts.DefaultLanguage, drawn
+		t, err := ss.StartGame(st, now, true)
 		if err != nil {
 			return nil, fmt.Errorf("server: start game %d (%s vs %s): %w", i+1, st.Attackers, st.Defenders, err)
 		}
-		ids = append(ids, t.g.ID)
-		ss.cause.seed = "start\x00" + t.g.ID // seeds the mails' Message-IDs
+		ids = append(ids, t.G.ID)
+		ss.Cause.Seed = "start\x00" + t.G.ID // seeds the mails' Message-IDs
 		out, err := ss.compose()
 		if err != nil {
 			return nil, err
 		}
-		if ss.readErr != nil {
-			return nil, ss.readErr
+		if ss.ReadErr != nil {
+			return nil, ss.ReadErr
 		}
 		c := archive.Change{Outbox: out}
-		ss.collect(&c)
+		ss.Collect(&c)
 		change.Games = append(change.Games, c.Games...)
 		change.Outbox = append(change.Outbox, c.Outbox...)
 		if ps, ok := archive.WriteOf[archive.TimerPlans](&c); ok {
@@ -99,50 +99,50 @@ func (s *Server) decideStarts(ls *session, change *archive.Change, starts []Game
 	return ids, nil
 }
 
-// startGame adds a running game of st to the session, started at now,
+// StartGame adds a running game of st to the session, started at now,
 // with the players' mails when mails is set.
-func (ss *session) startGame(st GameStart, now time.Time, mails bool) (*table, error) {
+func (ss *Session) StartGame(st GameStart, now time.Time, mails bool) (*Table, error) {
 	v, ok := engine.Lookup(st.Variant)
 	if !ok {
 		return nil, fmt.Errorf("unknown variant %q", st.Variant)
 	}
 	att, def := strings.ToLower(strings.TrimSpace(st.Attackers)), strings.ToLower(strings.TrimSpace(st.Defenders))
 	for _, a := range []string{att, def} {
-		if !validAddress(a) || a == ss.srv.opts.Address || isEngine(a) {
+		if !ValidAddress(a) || a == ss.Srv.Opts.Address || IsEngine(a) {
 			return nil, fmt.Errorf("%q is not a player's address", a)
 		}
 	}
 	if att == def {
 		return nil, errors.New("a player cannot play against themselves")
 	}
-	ss.from = att // createGame's challenger: the organiser is nobody's opponent
-	t, err := ss.createGame(v, def, "attackers")
-	ss.from = ""
+	ss.From = att // createGame's challenger: the organiser is nobody's opponent
+	t, err := ss.CreateGame(v, def, "attackers")
+	ss.From = ""
 	if err != nil {
 		return nil, err
 	}
-	t.g.Challenger = ""
-	t.g.Status = archive.Active
-	t.g.StartedAt = now
-	t.g.TournamentID = st.TournamentID
-	t.g.Rated = st.Rated
+	t.G.Challenger = ""
+	t.G.Status = archive.Active
+	t.G.StartedAt = now
+	t.G.TournamentID = st.TournamentID
+	t.G.Rated = st.Rated
 	if st.TimeControl.Timed() {
-		t.g.TimeControl = st.TimeControl.String()
+		t.G.TimeControl = st.TimeControl.String()
 	}
 	if !mails {
 		return t, nil
 	}
 	for _, p := range []struct{ addr, side, opp string }{{att, "attackers", def}, {def, "defenders", att}} {
-		ss.tell(p.addr, t, func(lang string) string {
-			return tr(lang, "game.started", variantTitle(lang, v), p.opp, sideName(lang, p.side)) + ss.startedTerms(lang, t) // the clock's terms (module.go)
+		ss.Tell(p.addr, t, func(lang string) string {
+			return Tr(lang, "game.started", VariantTitle(lang, v), p.opp, SideName(lang, p.side)) + ss.StartedTerms(lang, t) // the clock's terms (module.go)
 		})
 	}
-	ss.showPosition(t)
+	ss.ShowPosition(t)
 	return t, nil
 }
 
-// validAddress reports whether addr is a bare mail address.
-func validAddress(addr string) bool {
+// ValidAddress reports whether addr is a bare mail address.
+func ValidAddress(addr string) bool {
 	a, err := mail.ParseAddress(addr)
 	return err == nil && a.Address == addr
 }

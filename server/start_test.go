@@ -46,7 +46,7 @@ func TestStartGames(t *testing.T) {
 			t.Errorf("game %s: deadline %v", id, d)
 		}
 		for _, who := range []string{alice, bob} {
-			key := tokenOf(g, who)
+			key := TokenOf(g, who)
 			n := 0
 			for _, m := range sent {
 				if m.to == who && strings.Contains(m.msg.Subject, "[taflmail "+id+" "+key+"]") {

@@ -9,52 +9,52 @@ import (
 	"github.com/taflmail/taflmail/server/internal/nearmiss"
 )
 
-// syntaxError explains a line that does not parse: the line, a caret under
+// SyntaxError explains a line that does not parse: the line, a caret under
 // the column, what was expected (in the sender's language), and a hint for
 // a common slip.
-func (ss *session) syntaxError(l commandLine) string {
+func (ss *Session) SyntaxError(l CommandLine) string {
 	var b strings.Builder
-	b.WriteString(quoteLine(ss.lang, l))
+	b.WriteString(quoteLine(ss.Lang, l))
 	var near *nearMiss
-	if errors.As(l.err, &near) { // a misspelt command (nearmiss.go)
+	if errors.As(l.Err, &near) { // a misspelt command (nearmiss.go)
 		key := "err.didyoumean"
 		if near.ownLine {
 			key = "err.ownline"
 		}
-		b.WriteString(tr(ss.lang, key, near.phrase) + "\n" + tr(ss.lang, "err.nothing"))
+		b.WriteString(Tr(ss.Lang, key, near.phrase) + "\n" + Tr(ss.Lang, "err.nothing"))
 		return b.String()
 	}
 	var ge *grammar.Error
 	col := 1
-	if errors.As(l.err, &ge) {
+	if errors.As(l.Err, &ge) {
 		col = ge.Col
 	}
 	// a caret beyond a cut quote goes under its "…"
-	b.WriteString("  " + strings.Repeat(" ", min(max(col-1, 0), maxQuoteRunes)) + "^\n")
+	b.WriteString("  " + strings.Repeat(" ", min(max(col-1, 0), MaxQuoteRunes)) + "^\n")
 	if text := ss.squareText(ge); text != "" {
 		b.WriteString(text)
 	} else {
-		b.WriteString(grammarText(ss.lang, l.err))
+		b.WriteString(GrammarText(ss.Lang, l.Err))
 	}
 	if hint := ss.syntaxHint(l, ge); hint != "" {
 		b.WriteString("\n" + hint)
 	}
-	b.WriteString("\n" + tr(ss.lang, "err.nothing"))
+	b.WriteString("\n" + Tr(ss.Lang, "err.nothing"))
 	return b.String()
 }
 
-// grammarText says in lang what a grammar error says, as a sentence:
+// GrammarText says in lang what a grammar error says, as a sentence:
 // "Expected …, found …." or the message; an error that is no
 // *grammar.Error as it is.
-func grammarText(lang string, err error) string {
+func GrammarText(lang string, err error) string {
 	var ge *grammar.Error
 	switch {
 	case !errors.As(err, &ge):
 		return err.Error()
 	case ge.Expected != "":
-		return tr(lang, "err.expected", expectedText(lang, ge.Expected), syntaxPhrase(lang, ge.Found))
+		return Tr(lang, "err.expected", ExpectedText(lang, ge.Expected), SyntaxPhrase(lang, ge.Found))
 	}
-	return syntaxMessage(lang, ge.Message) + "."
+	return SyntaxMessage(lang, ge.Message) + "."
 }
 
 // The grammar's expectations of a square's file and rank: its limits,
@@ -69,20 +69,20 @@ const (
 // the mail is about ("Expected rank 1 to 11, found "12"." on 11×11), or
 // returns "" for any other error, or when the mail is about no game of
 // the sender's: then the grammar's limits are all there is to say.
-func (ss *session) squareText(ge *grammar.Error) string {
+func (ss *Session) squareText(ge *grammar.Error) string {
 	if ge == nil || ge.Expected != grammarFile && ge.Expected != grammarRank {
 		return ""
 	}
-	t := ss.contextTable()
+	t := ss.ContextTable()
 	if t == nil {
 		return ""
 	}
-	n := t.v.Size
-	expected := tr(ss.lang, "syntax.file.board", string(rune('a'+n-1)))
+	n := t.V.Size
+	expected := Tr(ss.Lang, "syntax.file.board", string(rune('a'+n-1)))
 	if ge.Expected == grammarRank {
-		expected = tr(ss.lang, "syntax.rank.board", n)
+		expected = Tr(ss.Lang, "syntax.rank.board", n)
 	}
-	return tr(ss.lang, "err.expected", expected, syntaxPhrase(ss.lang, ge.Found))
+	return Tr(ss.Lang, "err.expected", expected, SyntaxPhrase(ss.Lang, ge.Found))
 }
 
 // syntaxHint returns a hint for a line that does not parse, or "": how to
@@ -90,28 +90,28 @@ func (ss *session) squareText(ge *grammar.Error) string {
 // the forms of a time control or of a leave's days), the command a
 // misspelt one was near to, or, for a square beyond any board, which
 // squares the game's board has.
-func (ss *session) syntaxHint(l commandLine, ge *grammar.Error) string {
-	if h := dashHint(ss.lang, l.text); h != "" {
+func (ss *Session) syntaxHint(l CommandLine, ge *grammar.Error) string {
+	if h := DashHint(ss.Lang, l.Text); h != "" {
 		return h
 	}
-	if h := ss.featureHint(l, ge); h != "" {
+	if h := ss.FeatureHint(l, ge); h != "" {
 		return h
 	}
-	if p := nearmiss.Command(l.text); p != "" && ge != nil && ge.Col > 1 { // "remis anbiten"
-		return tr(ss.lang, "hint.variant", `"`+p+`"`)
+	if p := nearmiss.Command(l.Text); p != "" && ge != nil && ge.Col > 1 { // "remis anbiten"
+		return Tr(ss.Lang, "hint.variant", `"`+p+`"`)
 	}
 	if ge != nil && (ge.Expected == grammarRank || ge.Expected == grammarFile) {
-		if t := ss.contextTable(); t != nil {
-			return boardHint(ss.lang, t)
+		if t := ss.ContextTable(); t != nil {
+			return BoardHint(ss.Lang, t)
 		}
 	}
 	return ""
 }
 
-// syntaxPhrases maps the grammar's words for what it expected or found
+// SyntaxPhrases maps the grammar's words for what it expected or found
 // (grammar.Error's Expected and Found) to catalogue keys; the English
 // texts are the grammar's own. Quoted text from the line stays as it is.
-var syntaxPhrases = map[string]string{
+var SyntaxPhrases = map[string]string{
 	"end of line":  "syntax.eol",
 	"end of input": "syntax.eoi",
 	"a command (see help) or a move such as d1-d3": "syntax.command",
@@ -139,12 +139,12 @@ var syntaxPhrases = map[string]string{
 	"the key I mailed you":                  "syntax.confirmkey",
 }
 
-// syntaxMessages map the grammar's messages without an expectation
+// SyntaxMessages map the grammar's messages without an expectation
 // (grammar.Error.Message) to catalogue keys, their submatches to the
 // arguments. The first match wins.
-var syntaxMessages = []struct {
+var SyntaxMessages = []struct {
 	re  *regexp.Regexp
-	key string
+	Key string
 }{
 	{regexp.MustCompile(`^unexpected character (.+)$`), "syntax.char"},
 	{regexp.MustCompile(`^number (.+) is too large$`), "syntax.toolarge"},
@@ -176,39 +176,39 @@ var syntaxMessages = []struct {
 	{regexp.MustCompile(`^unexpected (.+)$`), "syntax.unexpected"},
 }
 
-// syntaxPhrase translates one phrase of the grammar, or returns it as it is.
-func syntaxPhrase(lang, s string) string {
-	if key, ok := syntaxPhrases[s]; ok {
-		return tr(lang, key)
+// SyntaxPhrase translates one phrase of the grammar, or returns it as it is.
+func SyntaxPhrase(lang, s string) string {
+	if key, ok := SyntaxPhrases[s]; ok {
+		return Tr(lang, key)
 	}
 	return s
 }
 
-// expectedText translates what the grammar expected: one phrase, or
+// ExpectedText translates what the grammar expected: one phrase, or
 // alternatives joined by " or ".
-func expectedText(lang, s string) string {
-	if _, ok := syntaxPhrases[s]; ok {
-		return syntaxPhrase(lang, s)
+func ExpectedText(lang, s string) string {
+	if _, ok := SyntaxPhrases[s]; ok {
+		return SyntaxPhrase(lang, s)
 	}
 	alts := strings.Split(s, " or ")
 	for i, a := range alts {
-		alts[i] = syntaxPhrase(lang, a)
+		alts[i] = SyntaxPhrase(lang, a)
 	}
-	return strings.Join(alts, tr(lang, "syntax.or"))
+	return strings.Join(alts, Tr(lang, "syntax.or"))
 }
 
-// syntaxMessage translates a message of the grammar, or returns it as it is.
-func syntaxMessage(lang, msg string) string {
-	for _, m := range syntaxMessages {
+// SyntaxMessage translates a message of the grammar, or returns it as it is.
+func SyntaxMessage(lang, msg string) string {
+	for _, m := range SyntaxMessages {
 		sub := m.re.FindStringSubmatch(msg)
 		if sub == nil {
 			continue
 		}
 		args := make([]any, len(sub)-1)
 		for i, s := range sub[1:] {
-			args[i] = syntaxPhrase(lang, s)
+			args[i] = SyntaxPhrase(lang, s)
 		}
-		return tr(lang, m.key, args...)
+		return Tr(lang, m.Key, args...)
 	}
 	return msg
 }

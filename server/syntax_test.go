@@ -34,13 +34,13 @@ func TestSyntaxEnglish(t *testing.T) {
 		if !errors.As(err, &ge) {
 			t.Fatalf("%q parses (%v); the table needs a broken line", line, err)
 		}
-		if got := expectedText(english, ge.Expected); got != ge.Expected {
+		if got := ExpectedText(English, ge.Expected); got != ge.Expected {
 			t.Errorf("%q: expected %q, the grammar says %q", line, got, ge.Expected)
 		}
-		if got := syntaxPhrase(english, ge.Found); got != ge.Found {
+		if got := SyntaxPhrase(English, ge.Found); got != ge.Found {
 			t.Errorf("%q: found %q, the grammar says %q", line, got, ge.Found)
 		}
-		if got := syntaxMessage(english, ge.Message); got != ge.Message {
+		if got := SyntaxMessage(English, ge.Message); got != ge.Message {
 			t.Errorf("%q: message %q, the grammar says %q", line, got, ge.Message)
 		}
 	}
@@ -53,19 +53,19 @@ var quoted = regexp.MustCompile(`"[^"]*"|'[^']*'|U\+[0-9A-F]+`)
 // TestSyntaxGerman: a German player's syntax errors are German throughout:
 // every phrase the grammar uses for these lines has a translation.
 func TestSyntaxGerman(t *testing.T) {
-	ss := &session{lang: german}
+	ss := &Session{Lang: German}
 	for _, line := range brokenLines {
 		_, err := grammar.ParseCommand("mail", 1, line)
-		text := ss.syntaxError(commandLine{n: 1, text: line, err: err})
+		text := ss.SyntaxError(CommandLine{N: 1, Text: line, Err: err})
 		body := text[strings.Index(text, "^\n")+2:]
 		for _, f := range englishIn(quoted.ReplaceAllString(body, " ")) {
 			t.Errorf("%q: English word %s", line, f)
 		}
-		if !strings.HasSuffix(text, tr(german, "err.nothing")) {
+		if !strings.HasSuffix(text, Tr(German, "err.nothing")) {
 			t.Errorf("%q: %s", line, text)
 		}
 	}
-	mustContain(t, "expected", expectedText(german, `"with" or "mit" or end of line`), `"with" oder "mit" oder Zeilenende`)
+	mustContain(t, "expected", ExpectedText(German, `"with" or "mit" or end of line`), `"with" oder "mit" oder Zeilenende`)
 }
 
 // TestLongLineRefusedRestDone (issue 18): a mail line over
@@ -77,7 +77,7 @@ func TestLongLineRefusedRestDone(t *testing.T) {
 	h := newHarness(t)
 	long := "clock " + strings.Repeat("1.", 5000)
 	text := to(t, h.deliver(alice, "x", long, nil), alice).Text
-	mustContain(t, "long line", text, tr(english, "err.nocommand"))
+	mustContain(t, "long line", text, Tr(English, "err.nocommand"))
 	if len(text) > 4000 {
 		t.Errorf("the reply has %d bytes; it quotes the long line whole", len(text))
 	}

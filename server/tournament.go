@@ -53,8 +53,8 @@ type tourneyState struct {
 // tourneyOf returns the tournament module's state in ss, made on first
 // use (stateOf): the one way to it, for the files of tournaments and
 // ratings alone.
-func tourneyOf(ss *session) *tourneyState {
-	return stateOf[tourneyState](ss, tournamentModule{})
+func tourneyOf(ss *Session) *tourneyState {
+	return StateOf[tourneyState](ss, tournamentModule{})
 }
 
 // event is a tournament as one session sees it: the stored row, its
@@ -88,7 +88,7 @@ const MinPlayers = club.MinPlayers
 
 // event returns the tournament id as this session sees it, loading it
 // once; nil and a refusal (err.tournament.unknown) when there is none.
-func (ss *session) event(id string) (*event, error) {
+func (ss *Session) event(id string) (*event, error) {
 	tst := tourneyOf(ss)
 	if tst.events == nil {
 		tst.events = map[string]*event{}
@@ -96,18 +96,18 @@ func (ss *session) event(id string) (*event, error) {
 	if ev, ok := tst.events[id]; ok {
 		return ev, nil
 	}
-	t, err := ss.srv.tournamentPort().Tournament(ss.ctx, id)
+	t, err := ss.Srv.TournamentPort().Tournament(ss.Ctx, id)
 	if errors.Is(err, archive.ErrNotFound) {
-		return nil, ss.refuse("err.tournament.unknown", id)
+		return nil, ss.Refuse("err.tournament.unknown", id)
 	}
 	if err != nil {
 		return nil, err
 	}
-	es, err := ss.srv.tournamentPort().Entries(ss.ctx, id)
+	es, err := ss.Srv.TournamentPort().Entries(ss.Ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	gs, err := ss.srv.tournamentPort().TournamentResults(ss.ctx, id)
+	gs, err := ss.Srv.TournamentPort().TournamentResults(ss.Ctx, id)
 	if err != nil {
 		return nil, err
 	}
@@ -118,9 +118,9 @@ func (ss *session) event(id string) (*event, error) {
 
 // live returns the session's copy of a game of ev: the table's game when
 // the session loaded it, the stored one otherwise.
-func (ss *session) live(g *archive.Game) *archive.Game {
-	if t, ok := ss.tables[g.ID]; ok {
-		return t.g
+func (ss *Session) live(g *archive.Game) *archive.Game {
+	if t, ok := ss.Tables[g.ID]; ok {
+		return t.G
 	}
 	return g
 }
@@ -136,7 +136,7 @@ func (ev *event) entry(player string) (*archive.Entry, bool) {
 }
 
 // setEntry records a changed entry of ev to be written with the session.
-func (ss *session) setEntry(ev *event, e archive.Entry) {
+func (ss *Session) setEntry(ev *event, e archive.Entry) {
 	if p, ok := ev.entry(e.Player); ok {
 		*p = e
 	} else {
@@ -159,7 +159,7 @@ func gameResult(g *archive.Game) engine.Result { return club.GameResult(g) }
 // sections returns ev's round robins (one per group) as package
 // tournament computes standings from, the session's results included.
 // Before the start they have players and no games.
-func (ss *session) sections(ev *event) []tournament.Section {
+func (ss *Session) sections(ev *event) []tournament.Section {
 	return eventSections(ev.t, ev.entries, ev.games, ss.live)
 }
 
@@ -177,7 +177,7 @@ func EventStandings(t *archive.Tournament, entries []archive.Entry, games []*arc
 }
 
 // standings returns ev's standings as this session leaves them.
-func (ss *session) standings(ev *event) ([]*tournament.Standings, error) {
+func (ss *Session) standings(ev *event) ([]*tournament.Standings, error) {
 	var out []*tournament.Standings
 	for _, sec := range ss.sections(ev) {
 		st, err := sec.Standings()
@@ -191,7 +191,7 @@ func (ss *session) standings(ev *event) ([]*tournament.Standings, error) {
 
 // complete reports whether every game of a running ev is over (finished,
 // annulled included) as this session leaves them.
-func (ss *session) complete(ev *event) bool {
+func (ss *Session) complete(ev *event) bool {
 	if ev.t.Status != archive.TournamentRunning || len(ev.games) == 0 {
 		return false
 	}
@@ -204,14 +204,14 @@ func (ss *session) complete(ev *event) bool {
 }
 
 // endedTables returns the tables of the games this session ended, by id.
-func (ss *session) endedTables() []*table {
-	var ts []*table
-	for _, t := range ss.tables {
-		if t.changed && !t.wasOver && t.g.Status == archive.Finished {
+func (ss *Session) endedTables() []*Table {
+	var ts []*Table
+	for _, t := range ss.Tables {
+		if t.Changed && !t.WasOver && t.G.Status == archive.Finished {
 			ts = append(ts, t)
 		}
 	}
-	slices.SortFunc(ts, func(a, b *table) int { return cmp.Compare(a.g.ID, b.g.ID) })
+	slices.SortFunc(ts, func(a, b *Table) int { return cmp.Compare(a.G.ID, b.G.ID) })
 	return ts
 }
 
@@ -222,8 +222,8 @@ func (ss *session) endedTables() []*table {
 // an event whose last game ended is finished, with the final mails to
 // everyone. Archive read failures are kept in ss.readErr. A session
 // where no game ended makes no tournament state here (module.go).
-func (ss *session) gamesEnded() {
-	if ss.uses(tournamentModule{}) && tourneyOf(ss).ended {
+func (ss *Session) gamesEnded() {
+	if ss.Uses(tournamentModule{}) && tourneyOf(ss).ended {
 		return
 	}
 	ended := ss.endedTables()
@@ -234,37 +234,37 @@ func (ss *session) gamesEnded() {
 	ss.rateEnded(ended)
 	var ids []string
 	for _, t := range ended {
-		if id := t.g.TournamentID; id != "" && !slices.Contains(ids, id) {
+		if id := t.G.TournamentID; id != "" && !slices.Contains(ids, id) {
 			ids = append(ids, id)
 		}
 	}
 	for _, id := range ids {
 		ev, err := ss.event(id)
 		if err != nil {
-			var r *refusal
+			var r *Refusal
 			if !errors.As(err, &r) {
-				ss.noteReadErr(err)
+				ss.NoteReadErr(err)
 			}
 			continue
 		}
 		ev.write = true
 		sts, err := ss.standings(ev)
 		if err != nil {
-			ss.srv.log.Error("tournament standings not computed", "tournament", id, "err", err)
+			ss.Srv.Log.Error("tournament standings not computed", "tournament", id, "err", err)
 			continue
 		}
 		told := map[string]bool{}
 		for _, t := range ended {
-			if t.g.TournamentID != id {
+			if t.G.TournamentID != id {
 				continue
 			}
-			for _, addr := range []string{t.g.Attackers, t.g.Defenders} {
+			for _, addr := range []string{t.G.Attackers, t.G.Defenders} {
 				if told[addr] {
 					continue
 				}
 				told[addr] = true
-				if line := standingLine(ss.langOf(addr), ev.t, sts, addr); line != "" {
-					ss.tell(addr, t, func(string) string { return line })
+				if line := standingLine(ss.LangOf(addr), ev.t, sts, addr); line != "" {
+					ss.Tell(addr, t, func(string) string { return line })
 				}
 			}
 		}
@@ -277,13 +277,13 @@ func (ss *session) gamesEnded() {
 // tournamentModule registers tournaments and ratings (module.go).
 type tournamentModule struct{}
 
-func (tournamentModule) name() string { return "tournament" }
+func (tournamentModule) Name() string { return "tournament" }
 
-func (tournamentModule) collect(ss *session, change *archive.Change) { ss.collectTournament(change) }
+func (tournamentModule) Collect(ss *Session, change *archive.Change) { ss.collectTournament(change) }
 
-func (tournamentModule) beforeReplies(ss *session) { ss.gamesEnded() }
+func (tournamentModule) BeforeReplies(ss *Session) { ss.gamesEnded() }
 
-func (tournamentModule) lineBudget(ss *session, c grammar.Command) (archive.MailBudget, bool, error) {
+func (tournamentModule) LineBudget(ss *Session, c grammar.Command) (archive.MailBudget, bool, error) {
 	switch c := c.(type) {
 	case *grammar.JoinCommand:
 		b, err := ss.joinBudget(c)
@@ -295,14 +295,14 @@ func (tournamentModule) lineBudget(ss *session, c grammar.Command) (archive.Mail
 	return "", false, nil
 }
 
-func (tournamentModule) afterCommit(ctx context.Context, s *Server, c archive.Change) {
+func (tournamentModule) AfterCommit(ctx context.Context, s *Server, c archive.Change) {
 	s.settleAfter(ctx, c)
 }
 
-// runDue starts the tournaments whose start date has come
+// RunDue starts the tournaments whose start date has come
 // (startDueTournaments, tournament_start.go), then ends the running games
 // of players who withdrew (settleWithdrawals, tournament_withdraw.go).
-func (tournamentModule) runDue(ctx context.Context, s *Server) (int, error) {
+func (tournamentModule) RunDue(ctx context.Context, s *Server) (int, error) {
 	started, err := s.startDueTournaments(ctx)
 	if err != nil {
 		return started, err
@@ -310,43 +310,43 @@ func (tournamentModule) runDue(ctx context.Context, s *Server) (int, error) {
 	return started, s.settleWithdrawals(ctx)
 }
 
-// nextDue is the next tournament's start date: a start date is a timer
+// NextDue is the next tournament's start date: a start date is a timer
 // too. A failure to read it does not fail Run's wait: it counts as none,
 // the games' timers still wake Run, and the next RunTimers starts what
 // is due.
-func (tournamentModule) nextDue(ctx context.Context, s *Server) (time.Time, bool, error) {
-	start, found, err := s.tournamentPort().NextTournamentStart(ctx)
+func (tournamentModule) NextDue(ctx context.Context, s *Server) (time.Time, bool, error) {
+	start, found, err := s.TournamentPort().NextTournamentStart(ctx)
 	if err != nil {
 		return time.Time{}, false, nil
 	}
 	return start, found, nil
 }
 
-// offer sets whether a new game is rated (the opponent agrees by
+// Offer sets whether a new game is rated (the opponent agrees by
 // accepting, CORRESPONDENCE.md §7.3) and states both players' ratings
 // in its variant (ratedTerms).
-func (tournamentModule) offer(ss *session, t *table, c *grammar.NewGameCommand) (offer, error) {
-	t.g.Rated = c.Rated
-	return offer{players: func(lang, opp string) string { return ss.ratedTerms(lang, t.g, opp) }}, nil
+func (tournamentModule) Offer(ss *Session, t *Table, c *grammar.NewGameCommand) (Offer, error) {
+	t.G.Rated = c.Rated
+	return Offer{Players: func(lang, opp string) string { return ss.ratedTerms(lang, t.G, opp) }}, nil
 }
 
-// listGames heads the games list with the sender's ratings (ratingsLine)
+// ListGames heads the games list with the sender's ratings (ratingsLine)
 // and writes each opponent with theirs in the game's variant
 // (withRating).
-func (tournamentModule) listGames(ss *session) (string, func(*archive.Game, string) string) {
+func (tournamentModule) ListGames(ss *Session) (string, func(*archive.Game, string) string) {
 	return ss.ratingsLine(), func(g *archive.Game, opp string) string { return ss.withRating(opp, g.Variant) }
 }
 
-// tellGame names the event and round in the first line of a mail about a
+// TellGame names the event and round in the first line of a mail about a
 // tournament game (eventHeader).
-func (tournamentModule) tellGame(_ *session, lang string, t *table) (header, section string) {
-	return eventHeader(lang, t.g), ""
+func (tournamentModule) TellGame(_ *Session, lang string, t *Table) (header, section string) {
+	return eventHeader(lang, t.G), ""
 }
 
 // collectTournament adds to change what the session changed of
 // tournaments and ratings, and the referee's own mails.
-func (ss *session) collectTournament(change *archive.Change) {
-	if !ss.uses(tournamentModule{}) {
+func (ss *Session) collectTournament(change *archive.Change) {
+	if !ss.Uses(tournamentModule{}) {
 		return // nothing of tournaments, ratings or the referee's own mails
 	}
 	ts := tourneyOf(ss)

@@ -70,7 +70,7 @@ func attachedFiles(t *testing.T, raw []byte) []attachedFile {
 func finalMails(ms []sentMail, name string) map[string][]sentMail {
 	out := map[string][]sentMail{}
 	for _, m := range ms {
-		if m.msg.Subject == tr(english, "subject.final", name) || m.msg.Subject == tr(german, "subject.final", name) {
+		if m.msg.Subject == Tr(English, "subject.final", name) || m.msg.Subject == Tr(German, "subject.final", name) {
 			out[m.to] = append(out[m.to], m)
 		}
 	}
@@ -154,14 +154,14 @@ func TestTournamentFinalAttachment(t *testing.T) {
 		t.Fatalf("EventStandings = %d, %v", len(sts), err)
 	}
 	finals := finalMails(sent, "Cup cup-28")
-	for addr, lang := range map[string]string{alice: english, bob: english, "carol@player.test": english, viewer: german} {
+	for addr, lang := range map[string]string{alice: English, bob: English, "carol@player.test": English, viewer: German} {
 		if len(finals[addr]) != 1 {
 			t.Errorf("%d final mails to %s, want 1:\n%s", len(finals[addr]), addr, subjects(sent))
 			continue
 		}
 		m := finals[addr][0]
-		mustContain(t, "the final mail to "+addr, m.msg.Text, tr(lang, "tournament.final", "Cup cup-28", 6),
-			untitled(sts[0].TextIn(crosstableLabels(lang))), tr(lang, "crosstable.finished", 6, 6), tr(lang, "tournament.records.attached", 6, "cup-28.tafl"))
+		mustContain(t, "the final mail to "+addr, m.msg.Text, Tr(lang, "tournament.final", "Cup cup-28", 6),
+			untitled(sts[0].TextIn(crosstableLabels(lang))), Tr(lang, "crosstable.finished", 6, 6), Tr(lang, "tournament.records.attached", 6, "cup-28.tafl"))
 		if strings.Contains(m.msg.Text, "[Event ") {
 			t.Errorf("the final mail to %s has records in its text", addr)
 		}
@@ -187,8 +187,8 @@ func TestTournamentFinalOverCeiling(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			h := newHarness(t)
 			var log bytes.Buffer
-			h.srv.log = slog.New(slog.NewTextHandler(&log, nil))
-			h.srv.opts.MaxAttachmentBytes = tc.limit
+			h.srv.Log = slog.New(slog.NewTextHandler(&log, nil))
+			h.srv.Opts.MaxAttachmentBytes = tc.limit
 			sent := finishCup(h)
 			full, _ := h.store.TournamentGames(h.ctx(), "cup-28", true)
 			export, err := TournamentExport(full)
@@ -197,13 +197,13 @@ func TestTournamentFinalOverCeiling(t *testing.T) {
 			}
 			kb := (len(export) + 1023) / 1024
 			finals := finalMails(sent, "Cup cup-28")
-			for addr, lang := range map[string]string{alice: english, bob: english, "carol@player.test": english, viewer: german} {
+			for addr, lang := range map[string]string{alice: English, bob: English, "carol@player.test": English, viewer: German} {
 				if len(finals[addr]) != 1 {
 					t.Errorf("%d final mails to %s, want 1", len(finals[addr]), addr)
 					continue
 				}
 				m := finals[addr][0]
-				mustContain(t, "the final mail to "+addr, m.msg.Text, tr(lang, "crosstable.finished", 6, 6), tr(lang, "tournament.records.large", kb, "cup-28"))
+				mustContain(t, "the final mail to "+addr, m.msg.Text, Tr(lang, "crosstable.finished", 6, 6), Tr(lang, "tournament.records.large", kb, "cup-28"))
 				if files := attachedFiles(t, m.raw); len(files) != 0 {
 					t.Errorf("the final mail to %s has %d attachments over the ceiling", addr, len(files))
 				}
@@ -218,8 +218,8 @@ func TestTournamentFinalOverCeiling(t *testing.T) {
 func TestMaxAttachmentBytesDefault(t *testing.T) {
 	for in, want := range map[int64]int64{0: DefaultMaxAttachmentBytes, -1: 0, 123: 123} {
 		s, err := New(Options{Address: "tafl@game.test", Store: &archive.Store{}, MaxAttachmentBytes: in})
-		if err != nil || s.opts.MaxAttachmentBytes != want {
-			t.Errorf("New(MaxAttachmentBytes %d) = %d, %v; want %d", in, s.opts.MaxAttachmentBytes, err, want)
+		if err != nil || s.Opts.MaxAttachmentBytes != want {
+			t.Errorf("New(MaxAttachmentBytes %d) = %d, %v; want %d", in, s.Opts.MaxAttachmentBytes, err, want)
 		}
 	}
 }
@@ -240,7 +240,7 @@ func TestTournamentFinalSpectatorBackstop(t *testing.T) {
 			maxEventSpectatorMailBytes = tc.limit
 			h := newHarness(t)
 			var log bytes.Buffer
-			h.srv.log = slog.New(slog.NewTextHandler(&log, nil))
+			h.srv.Log = slog.New(slog.NewTextHandler(&log, nil))
 			finals := finalMails(finishCup(h), "Cup cup-28")
 			if len(finals[alice]) != 1 || len(attachedFiles(t, finals[alice][0].raw)) != 1 {
 				t.Fatalf("the player's final mail is not there with its records")
@@ -321,8 +321,8 @@ func TestTournamentFinalLargeRecords(t *testing.T) {
 			continue
 		}
 		m := finals[addr][0]
-		mustContain(t, "the final mail to "+addr, m.msg.Text, tr(english, "tournament.final", "The big cup", n),
-			untitled(sts[0].Text()), tr(english, "tournament.records.attached", n, "big-28.tafl"))
+		mustContain(t, "the final mail to "+addr, m.msg.Text, Tr(English, "tournament.final", "The big cup", n),
+			untitled(sts[0].Text()), Tr(English, "tournament.records.attached", n, "big-28.tafl"))
 		files := attachedFiles(t, m.raw)
 		if len(files) != 1 {
 			t.Errorf("the final mail to %s has %d attachments, want 1", addr, len(files))
@@ -344,13 +344,13 @@ func TestTournamentFinalNamesEventOnce(t *testing.T) {
 	h := newHarness(t)
 	sent := finishCup(h)
 	finals := finalMails(sent, "Cup cup-28")
-	for addr, lang := range map[string]string{alice: english, viewer: german} {
+	for addr, lang := range map[string]string{alice: English, viewer: German} {
 		if len(finals[addr]) != 1 {
 			t.Fatalf("%d final mails to %s, want 1:\n%s", len(finals[addr]), addr, subjects(sent))
 		}
 		text := finals[addr][0].msg.Text
-		mustContain(t, "the final mail to "+addr, text, tr(lang, "tournament.final", "Cup cup-28", 6),
-			tr(lang, "crosstable.place")+" "+tr(lang, "crosstable.player"), tr(lang, "crosstable.finished", 6, 6))
+		mustContain(t, "the final mail to "+addr, text, Tr(lang, "tournament.final", "Cup cup-28", 6),
+			Tr(lang, "crosstable.place")+" "+Tr(lang, "crosstable.player"), Tr(lang, "crosstable.finished", 6, 6))
 		if n := strings.Count(text, "Cup cup-28"); n != 1 {
 			t.Errorf("the final mail to %s names the event %d times, want 1:\n%s", addr, n, text)
 		}

@@ -86,8 +86,8 @@ func (s *Server) startTournament(ctx context.Context, id string, started func(ga
 	var ids []string
 	var counts *TournamentStarted
 	var write func(b *archive.Batch) error
-	_, err := s.transact(ctx, startCause("start\x00"+id, time.Time{}), steps{
-		decide: func(ls *session, _ *archive.Change) (verdict, error) {
+	_, err := s.Transact(ctx, StartCause("start\x00"+id, time.Time{}), Steps{
+		Decide: func(ls *Session, _ *archive.Change) (Verdict, error) {
 			ids = nil // this attempt's
 			collect := started
 			if started != nil {
@@ -95,14 +95,14 @@ func (s *Server) startTournament(ctx context.Context, id string, started func(ga
 			}
 			var err error
 			write, counts, err = s.decideTournamentStart(ls, id, collect)
-			return commitBatch, err
+			return CommitBatch, err
 		},
-		batch: func(b *archive.Batch) error { return write(b) },
-		committed: func(archive.Change) {
+		Batch: func(b *archive.Batch) error { return write(b) },
+		Committed: func(archive.Change) {
 			for _, gid := range ids {
 				started(gid)
 			}
-			s.log.Info("tournament started", "tournament", id, "players", counts.Players, "games", counts.Games)
+			s.Log.Info("tournament started", "tournament", id, "players", counts.Players, "games", counts.Games)
 		},
 	})
 	if err != nil {
@@ -116,7 +116,7 @@ func (s *Server) startTournament(ctx context.Context, id string, started func(ga
 // what the start's mails need, and the counts its write fills in.
 type tournamentStart struct {
 	s  *Server
-	ls *session // the session of the start's mails
+	ls *Session // the session of the start's mails
 	id string   // the event's id as the director or the scheduler gave it
 	// now is when the event and its games start: the session's now.
 	now time.Time
@@ -141,8 +141,8 @@ type tournamentStart struct {
 // decideTournamentStart reads the event in ls, the session of its mails
 // (seeded with the event's id), and returns how to start it through one
 // archive batch and the counts that write fills in.
-func (s *Server) decideTournamentStart(ls *session, id string, started func(gameID string)) (func(b *archive.Batch) error, *TournamentStarted, error) {
-	ts := &tournamentStart{s: s, ls: ls, id: id, now: ls.now, started: started, counts: &TournamentStarted{}}
+func (s *Server) decideTournamentStart(ls *Session, id string, started func(gameID string)) (func(b *archive.Batch) error, *TournamentStarted, error) {
+	ts := &tournamentStart{s: s, ls: ls, id: id, now: ls.Now, started: started, counts: &TournamentStarted{}}
 	if err := ts.readEvent(); err != nil {
 		return nil, nil, err
 	}
@@ -161,8 +161,8 @@ func (s *Server) decideTournamentStart(ls *session, id string, started func(game
 // created), ErrTooFewPlayers (fewer than MinPlayers still entered), an
 // untimed or unreadable time control, and archive errors.
 func (ts *tournamentStart) readEvent() error {
-	ctx, id := ts.ls.ctx, ts.id
-	t, err := ts.s.tournamentPort().Tournament(ctx, id)
+	ctx, id := ts.ls.Ctx, ts.id
+	t, err := ts.s.TournamentPort().Tournament(ctx, id)
 	if errors.Is(err, archive.ErrNotFound) {
 		return fmt.Errorf("%w: %q", ErrNoTournament, id)
 	}
@@ -172,7 +172,7 @@ func (ts *tournamentStart) readEvent() error {
 	if t.Status != archive.TournamentCreated {
 		return fmt.Errorf("%w: %s is %s", ErrTournamentState, id, t.Status)
 	}
-	entries, err := ts.s.tournamentPort().Entries(ctx, id)
+	entries, err := ts.s.TournamentPort().Entries(ctx, id)
 	if err != nil {
 		return err
 	}
@@ -199,7 +199,7 @@ func (ts *tournamentStart) readEvent() error {
 // in their group. A pairing that cannot be made is ErrTooFewPlayers.
 func (ts *tournamentStart) pair() error {
 	t := ts.t
-	rs, err := ts.s.tournamentPort().Ratings(ts.ls.ctx, t.Variant)
+	rs, err := ts.s.TournamentPort().Ratings(ts.ls.Ctx, t.Variant)
 	if err != nil {
 		return err
 	}
@@ -215,7 +215,7 @@ func (ts *tournamentStart) pair() error {
 		return fmt.Errorf("%w: %s: %w", ErrTooFewPlayers, ts.id, err)
 	}
 	for _, e := range ts.in {
-		if !validAddress(e.Player) || e.Player == ts.s.opts.Address || isEngine(e.Player) {
+		if !ValidAddress(e.Player) || e.Player == ts.s.Opts.Address || IsEngine(e.Player) {
 			return fmt.Errorf("server: tournament %s: %q is not a player's address", ts.id, e.Player)
 		}
 	}
@@ -258,7 +258,7 @@ func (ts *tournamentStart) drawGroups() error {
 	for i, e := range ts.in {
 		players[i] = e.Player
 	}
-	if err := drawLots(ts.s.opts.Rand, players); err != nil {
+	if err := drawLots(ts.s.Opts.Rand, players); err != nil {
 		return err
 	}
 	ts.groups = [][]string{players}
@@ -272,9 +272,9 @@ func (ts *tournamentStart) drawGroups() error {
 // makes the players' mails' subject and introduction.
 func (ts *tournamentStart) readForMails() error {
 	ls, t := ts.ls, ts.t
-	ls.lang, ls.own = ts.s.opts.DefaultLanguage, true
+	ls.Lang, ls.Own = ts.s.Opts.DefaultLanguage, true
 	for _, e := range ts.in {
-		ls.langOf(e.Player)
+		ls.LangOf(e.Player)
 		if t.Rated {
 			ls.currentRating(e.Player, t.Variant)
 		}
@@ -288,19 +288,19 @@ func (ts *tournamentStart) readForMails() error {
 		return err
 	}
 	for _, sp := range specs {
-		ls.langOf(sp.Address)
+		ls.LangOf(sp.Address)
 	}
-	if ls.readErr != nil {
-		return ls.readErr
+	if ls.ReadErr != nil {
+		return ls.ReadErr
 	}
 	ts.specs = specs
 	ts.o = startListText{
-		subject: func(lang string) string { return tr(lang, "subject.start", t.Name) },
+		subject: func(lang string) string { return Tr(lang, "subject.start", t.Name) },
 		intro: func(lang, player string) string {
-			text := tr(lang, "start.intro", t.Name, t.ID, counted(lang, "players", len(ts.in)), counted(lang, "games", ts.total)) + "\n" + ts.s.eventTerms(lang, t)
+			text := Tr(lang, "start.intro", t.Name, t.ID, Counted(lang, "players", len(ts.in)), Counted(lang, "games", ts.total)) + "\n" + ts.s.eventTerms(lang, t)
 			if t.Groups > 1 {
 				k := ts.place[player][0]
-				text += "\n" + trn(lang, "start.group", len(ts.groups[k-1]), k, t.Groups, len(ts.groups[k-1]))
+				text += "\n" + Trn(lang, "start.group", len(ts.groups[k-1]), k, t.Groups, len(ts.groups[k-1]))
 			}
 			return text
 		},
@@ -312,7 +312,7 @@ func (ts *tournamentStart) readForMails() error {
 // the games a chunk at a time, then the players' and the spectators'
 // mails.
 func (ts *tournamentStart) write(b *archive.Batch) error {
-	ts.ls.batch = b
+	ts.ls.Batch = b
 	if err := ts.writeEvent(b); err != nil {
 		return err
 	}
@@ -345,7 +345,7 @@ func (ts *tournamentStart) writeEvent(b *archive.Batch) error {
 func (ts *tournamentStart) writeGames(b *archive.Batch) (firstIDs []string, first []tournament.Game, err error) {
 	chunk := make([]tournament.Game, 0, startChunkGames)
 	flush := func() error {
-		ids, err := ts.s.startChunk(ts.ls.ctx, b, ts.t, ts.tc, chunk, ts.now)
+		ids, err := ts.s.startChunk(ts.ls.Ctx, b, ts.t, ts.tc, chunk, ts.now)
 		if err != nil {
 			return err
 		}
@@ -400,8 +400,8 @@ func (ts *tournamentStart) writeMails(b *archive.Batch, firstIDs []string, first
 	tst.own = tst.own[:0]
 	ls.startWatchMails(ts.t, len(ts.in), ts.specs, firstIDs, first, ts.total)
 	ts.counts.SpectatorMails = len(tst.own)
-	if ls.readErr != nil {
-		return ls.readErr
+	if ls.ReadErr != nil {
+		return ls.ReadErr
 	}
 	return b.Write(archive.Change{Outbox: tst.own})
 }
@@ -413,23 +413,23 @@ func (s *Server) startChunk(ctx context.Context, b *archive.Batch, t *archive.To
 	if len(chunk) == 0 {
 		return nil, nil
 	}
-	ss := s.newSession(ctx, startCause("", now))
-	ss.lang, ss.batch = s.opts.DefaultLanguage, b
+	ss := s.NewSession(ctx, StartCause("", now))
+	ss.Lang, ss.Batch = s.Opts.DefaultLanguage, b
 	ids := make([]string, len(chunk))
 	tcg := &archive.TournamentChange{Pairings: make([]archive.Pairing, len(chunk))}
 	for i, g := range chunk {
 		st := GameStart{Variant: t.Variant, Attackers: g.Attackers, Defenders: g.Defenders, TimeControl: tc, TournamentID: t.ID, Rated: t.Rated}
-		tb, err := ss.startGame(st, now, false)
+		tb, err := ss.StartGame(st, now, false)
 		if err != nil {
 			return nil, fmt.Errorf("server: tournament %s: start game %s vs %s: %w", t.ID, g.Attackers, g.Defenders, err)
 		}
-		ids[i] = tb.g.ID
-		tcg.Pairings[i] = archive.Pairing{GameID: tb.g.ID, TournamentID: t.ID, Section: g.Section, Round: g.Round, Board: g.Board, MatchGame: g.MatchGame}
+		ids[i] = tb.G.ID
+		tcg.Pairings[i] = archive.Pairing{GameID: tb.G.ID, TournamentID: t.ID, Section: g.Section, Round: g.Round, Board: g.Board, MatchGame: g.MatchGame}
 	}
 	c := archive.Change{Writes: []archive.Write{tcg}}
-	ss.collect(&c)
-	if ss.readErr != nil {
-		return nil, ss.readErr
+	ss.Collect(&c)
+	if ss.ReadErr != nil {
+		return nil, ss.ReadErr
 	}
 	return ids, b.Write(c)
 }
@@ -462,16 +462,16 @@ type startListText struct {
 // opponent (with their rating in a rated game), who moves first, and the
 // tag line with p's key. It reads the archive only for what langOf and
 // currentRating have not cached.
-func (ss *session) startList(p string, games []*archive.Game, o startListText) {
-	lang := ss.langOf(p)
+func (ss *Session) startList(p string, games []*archive.Game, o startListText) {
+	lang := ss.LangOf(p)
 	var b strings.Builder
-	b.WriteString(tr(lang, "greeting") + "\n\n")
+	b.WriteString(Tr(lang, "greeting") + "\n\n")
 	if o.intro != nil {
 		b.WriteString(o.intro(lang, p) + "\n\n")
 	}
-	b.WriteString(trn(lang, "start.list", len(games), len(games)) + "\n")
+	b.WriteString(Trn(lang, "start.list", len(games), len(games)) + "\n")
 	for _, g := range games {
-		side, opp := sideOf(g, p), opponentOf(g, p)
+		side, opp := SideOf(g, p), OpponentOf(g, p)
 		first := "start.first.them"
 		if v, ok := engine.Lookup(g.Variant); ok && side == v.FirstSide.String() {
 			first = "start.first.you"
@@ -479,16 +479,16 @@ func (ss *session) startList(p string, games []*archive.Game, o startListText) {
 		if g.Rated {
 			opp = ss.withRating(opp, g.Variant)
 		}
-		b.WriteString(tableRow(fmt.Sprintf("  %s  %-9s  %s  %s", g.ID, sideName(lang, side), tr(lang, "start.vs", opp), tr(lang, first)), len(gamesIndent)) + "\n")
-		b.WriteString(tableRow(fmt.Sprintf(gamesIndent+"[taflmail %s %s]", g.ID, tokenOf(g, p)), len(gamesIndent)) + "\n")
+		b.WriteString(TableRow(fmt.Sprintf("  %s  %-9s  %s  %s", g.ID, SideName(lang, side), Tr(lang, "start.vs", opp), Tr(lang, first)), len(GamesIndent)) + "\n")
+		b.WriteString(TableRow(fmt.Sprintf(GamesIndent+"[taflmail %s %s]", g.ID, TokenOf(g, p)), len(GamesIndent)) + "\n")
 	}
-	b.WriteString("\n" + tr(lang, "start.how") + "\n\n")
-	b.WriteString(tr(lang, "signature") + "\n")
-	subject := tr(lang, "subject.reply")
+	b.WriteString("\n" + Tr(lang, "start.how") + "\n\n")
+	b.WriteString(Tr(lang, "signature") + "\n")
+	subject := Tr(lang, "subject.reply")
 	if o.subject != nil {
 		subject = o.subject(lang)
 	}
-	ss.ownMail(ss.cause.seed, p, subject, b.String())
+	ss.ownMail(ss.Cause.Seed, p, subject, b.String())
 }
 
 // startDueTournaments starts the tournaments whose start date has come
@@ -497,7 +497,7 @@ func (ss *session) startList(p string, games []*archive.Game, o startListText) {
 // its players are told; any other failure stops it (the scheduler tries
 // again).
 func (s *Server) startDueTournaments(ctx context.Context) (int, error) {
-	due, err := s.tournamentPort().DueTournaments(ctx, s.opts.Now())
+	due, err := s.TournamentPort().DueTournaments(ctx, s.Opts.Now())
 	if err != nil {
 		return 0, err
 	}
@@ -506,7 +506,7 @@ func (s *Server) startDueTournaments(ctx context.Context) (int, error) {
 		_, err := s.StartTournamentCounted(ctx, t.ID)
 		switch {
 		case errors.Is(err, ErrTooFewPlayers):
-			s.log.Warn("tournament cancelled", "tournament", t.ID, "err", err)
+			s.Log.Warn("tournament cancelled", "tournament", t.ID, "err", err)
 			if err := s.cancelTournament(ctx, t.ID); err != nil {
 				return n, err
 			}
@@ -523,7 +523,7 @@ func (s *Server) startDueTournaments(ctx context.Context) (int, error) {
 // cancelTournament cancels a tournament that cannot start and tells its
 // players and its spectators.
 func (s *Server) cancelTournament(ctx context.Context, id string) error {
-	return s.change(ctx, "cancel\x00"+id, func(ss *session) error {
+	return s.change(ctx, "cancel\x00"+id, func(ss *Session) error {
 		ev, err := ss.event(id)
 		if err != nil {
 			return err
@@ -542,9 +542,9 @@ func (s *Server) cancelTournament(ctx context.Context, id string) error {
 			if e.Withdrawn() {
 				continue
 			}
-			lang := ss.langOf(e.Player)
-			body := tr(lang, "greeting") + "\n\n" + trn(lang, "tournament.cancelled", n, ev.t.Name, n, MinPlayers) + "\n\n" + tr(lang, "signature") + "\n"
-			ss.ownMail("cancel\x00"+id, e.Player, tr(lang, "subject.cancelled", ev.t.Name), body)
+			lang := ss.LangOf(e.Player)
+			body := Tr(lang, "greeting") + "\n\n" + Trn(lang, "tournament.cancelled", n, ev.t.Name, n, MinPlayers) + "\n\n" + Tr(lang, "signature") + "\n"
+			ss.ownMail("cancel\x00"+id, e.Player, Tr(lang, "subject.cancelled", ev.t.Name), body)
 		}
 		ss.cancelWatchMails(ev.t, func(addr string) bool {
 			e, ok := ev.entry(addr)
@@ -559,11 +559,11 @@ func (s *Server) cancelTournament(ctx context.Context, id string) error {
 // replies and own mails go out with the change, which is decided again
 // when a game or tournament it writes changed meanwhile. A refusal of fn
 // is returned as an error with its text.
-func (s *Server) change(ctx context.Context, seed string, fn func(ss *session) error) error {
-	_, err := s.transact(ctx, ownCause(seed), steps{
-		decide: func(ss *session, _ *archive.Change) (verdict, error) {
-			ss.lang, ss.own = s.opts.DefaultLanguage, true
-			return commitReplies, fn(ss)
+func (s *Server) change(ctx context.Context, seed string, fn func(ss *Session) error) error {
+	_, err := s.Transact(ctx, OwnCause(seed), Steps{
+		Decide: func(ss *Session, _ *archive.Change) (Verdict, error) {
+			ss.Lang, ss.Own = s.Opts.DefaultLanguage, true
+			return CommitReplies, fn(ss)
 		},
 	})
 	return err

@@ -191,7 +191,7 @@ func TestTournamentTenPlayers(t *testing.T) {
 	for _, tg := range games {
 		if involves(tg, i) && tg.code == '-' && !involves(tg, j) {
 			g := mustGame(t, h, tg.g.ID)
-			if g.Reason != "withdrawal" || addressOf(g, g.Result) == i {
+			if g.Reason != "withdrawal" || AddressOf(g, g.Result) == i {
 				t.Errorf("I's game %s after the withdrawal: %q won, %q", g.ID, g.Result, g.Reason)
 			}
 		}
@@ -217,7 +217,7 @@ func TestTournamentTenPlayers(t *testing.T) {
 		}
 		h.srv.FlushOutbox(ctx)
 		g := mustGame(t, h, tg.g.ID)
-		if g.Reason != "timeout" || addressOf(g, g.Result) != tg.winner {
+		if g.Reason != "timeout" || AddressOf(g, g.Result) != tg.winner {
 			t.Errorf("time-out game %s: %q won by %q, want %s", g.ID, g.Result, g.Reason, tg.winner)
 		}
 	}

@@ -44,7 +44,7 @@ func (h *harness) inGame(id, player, body string) []sentMail {
 	if err != nil {
 		h.t.Fatal(err)
 	}
-	return h.deliver(player, "[taflmail "+id+" "+tokenOf(g, player)+"]", body, nil)
+	return h.deliver(player, "[taflmail "+id+" "+TokenOf(g, player)+"]", body, nil)
 }
 
 // eventGames returns a tournament's games in schedule order.
@@ -168,7 +168,7 @@ func TestTournamentStart(t *testing.T) {
 	if r, _ := h.store.Game(ctx, g.ID); r.PlyCount != 1 {
 		t.Errorf("game %s has %d plies after the reply, want 1", g.ID, r.PlyCount)
 	}
-	rec, err := (&table{g: mustGame(t, h, g.ID)}).g.Replay()
+	rec, err := (&Table{G: mustGame(t, h, g.ID)}).G.Replay()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -227,11 +227,11 @@ func TestTournamentStartsOnItsDate(t *testing.T) {
 	h := newHarness(t)
 	ctx := context.Background()
 	tm := h.createEvent("dated", []string{alice, bob, "carol@player.test"}, func(t *archive.Tournament) { t.StartDate = t.StartDate.AddDate(0, 0, 1) })
-	if d := h.srv.untilNextTimer(ctx); d != time.Minute {
+	if d := h.srv.UntilNextTimer(ctx); d != time.Minute {
 		t.Errorf("untilNextTimer a day before = %v, want the cap (1m)", d)
 	}
 	h.now = tm.StartDate.Add(-30 * time.Second)
-	if d := h.srv.untilNextTimer(ctx); d != 30*time.Second {
+	if d := h.srv.UntilNextTimer(ctx); d != 30*time.Second {
 		t.Errorf("untilNextTimer 30 s before the start = %v, want 30s", d)
 	}
 	h.now = tm.StartDate
@@ -436,7 +436,7 @@ func standingsKey(st *tournament.Standings) string {
 // budget.
 func TestTournamentMailsSpendNoBudget(t *testing.T) {
 	h := newHarness(t)
-	h.srv.opts.JunkReplies = 1
+	h.srv.Opts.JunkReplies = 1
 	var players []string
 	for _, c := range "abcdef" {
 		players = append(players, string(c)+"@player.test")

@@ -31,7 +31,7 @@ func standingLine(lang string, t *archive.Tournament, sts []*tournament.Standing
 			if r.Player != addr {
 				continue
 			}
-			return tr(lang, "tournament.standing", t.Name, catalog.CountedPoints(lang, r.Points), r.Played, counted(lang, "games", r.Games), r.PlaceText(), len(st.Rows),
+			return Tr(lang, "tournament.standing", t.Name, catalog.CountedPoints(lang, r.Points), r.Played, Counted(lang, "games", r.Games), r.PlaceText(), len(st.Rows),
 				tournament.FormatScore(r.SonnebornBerger), t.ID)
 		}
 	}
@@ -43,18 +43,18 @@ func standingLine(lang string, t *archive.Tournament, sts []*tournament.Standing
 // throughout (docs/commands.md).
 func crosstableLabels(lang string) tournament.Labels {
 	return tournament.Labels{
-		Place:             tr(lang, "crosstable.place"),
-		Player:            tr(lang, "crosstable.player"),
-		Points:            tr(lang, "crosstable.points"),
-		SB:                tr(lang, "crosstable.sb"),
-		Wins:              tr(lang, "crosstable.wins"),
-		Games:             tr(lang, "crosstable.games"),
-		NoEvent:           tr(lang, "crosstable.noevent"),
-		Group:             tr(lang, "crosstable.group"),
-		WithdrawnLost:     tr(lang, "crosstable.withdrawn.lost"),
-		WithdrawnAnnulled: tr(lang, "crosstable.withdrawn.annulled"),
-		Finished:          tr(lang, "crosstable.finished"),
-		FinishedOne:       tr(lang, "crosstable.finished.one"),
+		Place:             Tr(lang, "crosstable.place"),
+		Player:            Tr(lang, "crosstable.player"),
+		Points:            Tr(lang, "crosstable.points"),
+		SB:                Tr(lang, "crosstable.sb"),
+		Wins:              Tr(lang, "crosstable.wins"),
+		Games:             Tr(lang, "crosstable.games"),
+		NoEvent:           Tr(lang, "crosstable.noevent"),
+		Group:             Tr(lang, "crosstable.group"),
+		WithdrawnLost:     Tr(lang, "crosstable.withdrawn.lost"),
+		WithdrawnAnnulled: Tr(lang, "crosstable.withdrawn.annulled"),
+		Finished:          Tr(lang, "crosstable.finished"),
+		FinishedOne:       Tr(lang, "crosstable.finished.one"),
 	}
 }
 
@@ -63,11 +63,11 @@ func crosstableLabels(lang string) tournament.Labels {
 // for a rated event the players' ratings now. named says the mail has
 // named the event already (the "standings" reply's first line): a table
 // then has no title, a group's only "Group N" (trial 22).
-func (ss *session) standingsText(lang string, t *archive.Tournament, sts []*tournament.Standings, named bool) string {
+func (ss *Session) standingsText(lang string, t *archive.Tournament, sts []*tournament.Standings, named bool) string {
 	var b strings.Builder
 	labels := crosstableLabels(lang)
 	if named {
-		labels.Group = tr(lang, "standings.group")
+		labels.Group = Tr(lang, "standings.group")
 	}
 	for i, st := range sts {
 		if i > 0 {
@@ -82,7 +82,7 @@ func (ss *session) standingsText(lang string, t *archive.Tournament, sts []*tour
 	if !t.Rated {
 		return b.String()
 	}
-	b.WriteString("\n" + tr(lang, "tournament.ratings", t.Variant) + "\n")
+	b.WriteString("\n" + Tr(lang, "tournament.ratings", t.Variant) + "\n")
 	for _, st := range sts {
 		for _, r := range st.Rows {
 			rt, games, _ := ss.ratingNow(r.Player, t.Variant)
@@ -96,19 +96,19 @@ func (ss *session) standingsText(lang string, t *archive.Tournament, sts []*tour
 // the player has none yet.
 func ratingWords(lang string, r glicko2.Rating, games int) string {
 	if games == 0 {
-		return tr(lang, "rating.new")
+		return Tr(lang, "rating.new")
 	}
 	return fmt.Sprintf("%.1f (RD %.1f)", r.R, r.RD)
 }
 
 // ratingNow returns a player's rating in variant as of now: as this
 // session left it, else as stored with the RD grown for the idle time.
-func (ss *session) ratingNow(player, variant string) (glicko2.Rating, int, bool) {
+func (ss *Session) ratingNow(player, variant string) (glicko2.Rating, int, bool) {
 	if w, ok := tourneyOf(ss).ratings[variant]; ok {
 		if p, ok := w.state[player]; ok {
 			rs := tournament.NewRatings()
 			rs.Restore(p)
-			return rs.Current(player, variant, ss.now), p.Games, true
+			return rs.Current(player, variant, ss.Now), p.Games, true
 		}
 	}
 	return ss.currentRating(player, variant)
@@ -116,7 +116,7 @@ func (ss *session) ratingNow(player, variant string) (glicko2.Rating, int, bool)
 
 // withRating writes a player for a list with their rating in variant
 // when they have one: "bob@example.org (1612)".
-func (ss *session) withRating(player, variant string) string {
+func (ss *Session) withRating(player, variant string) string {
 	r, _, ok := ss.currentRating(player, variant)
 	if !ok {
 		return player
@@ -135,50 +135,50 @@ func (ss *session) withRating(player, variant string) string {
 // (eventWatchers, those who asked for results only included), in their
 // thread and without a way to stop following, as nothing is left to
 // follow.
-func (ss *session) finishEvent(ev *event, sts []*tournament.Standings) {
+func (ss *Session) finishEvent(ev *event, sts []*tournament.Standings) {
 	ev.t.Status = archive.TournamentFinished
-	ev.t.FinishedAt = ss.now
+	ev.t.FinishedAt = ss.Now
 	ev.write = true
-	games, err := ss.srv.tournamentPort().TournamentGames(ss.ctx, ev.t.ID, true)
+	games, err := ss.Srv.TournamentPort().TournamentGames(ss.Ctx, ev.t.ID, true)
 	if err != nil {
-		ss.noteReadErr(err)
+		ss.NoteReadErr(err)
 		return
 	}
 	for i, g := range games {
-		if t, ok := ss.tables[g.ID]; ok {
-			c := *t.g
-			c.Plies = t.plies()
+		if t, ok := ss.Tables[g.ID]; ok {
+			c := *t.G
+			c.Plies = t.Plies()
 			games[i] = &c
 		}
 	}
 	records, err := TournamentExport(games)
-	limit := ss.srv.opts.MaxAttachmentBytes
+	limit := ss.Srv.Opts.MaxAttachmentBytes
 	var atts []mailer.Attachment
 	switch {
 	case err != nil:
-		ss.srv.log.Error("tournament records not written", "tournament", ev.t.ID, "err", err)
+		ss.Srv.Log.Error("tournament records not written", "tournament", ev.t.ID, "err", err)
 	case int64(len(records)) > limit:
-		ss.srv.log.Warn("tournament records not attached: larger than server.max_attachment_bytes; the final mail says the director has them",
+		ss.Srv.Log.Warn("tournament records not attached: larger than server.max_attachment_bytes; the final mail says the director has them",
 			"tournament", ev.t.ID, "bytes", len(records), "limit", limit)
 	default:
 		atts = []mailer.Attachment{{Filename: ev.t.ID + ".tafl", ContentType: recordsType, Data: records}}
 	}
 	body := func(lang string) string {
 		var b strings.Builder
-		b.WriteString(tr(lang, "greeting") + "\n\n")
-		b.WriteString(trn(lang, "tournament.final", len(games), ev.t.Name, len(games)) + "\n\n")
+		b.WriteString(Tr(lang, "greeting") + "\n\n")
+		b.WriteString(Trn(lang, "tournament.final", len(games), ev.t.Name, len(games)) + "\n\n")
 		// the line above names the event: the table does not again, a
 		// group's is headed "Group N" (as the standings reply, trial 22)
 		b.WriteString(ss.standingsText(lang, ev.t, sts, true) + "\n")
 		switch {
 		case err != nil:
-			b.WriteString(tr(lang, "tournament.records.unavailable", ev.t.ID) + "\n\n")
+			b.WriteString(Tr(lang, "tournament.records.unavailable", ev.t.ID) + "\n\n")
 		case atts == nil:
-			b.WriteString(tr(lang, "tournament.records.large", (len(records)+1023)/1024, ev.t.ID) + "\n\n")
+			b.WriteString(Tr(lang, "tournament.records.large", (len(records)+1023)/1024, ev.t.ID) + "\n\n")
 		default:
-			b.WriteString(trn(lang, "tournament.records.attached", len(games), len(games), atts[0].Filename) + "\n\n")
+			b.WriteString(Trn(lang, "tournament.records.attached", len(games), len(games), atts[0].Filename) + "\n\n")
 		}
-		b.WriteString(tr(lang, "signature") + "\n")
+		b.WriteString(Tr(lang, "signature") + "\n")
 		return b.String()
 	}
 	played := func(addr string) bool {
@@ -189,16 +189,16 @@ func (ss *session) finishEvent(ev *event, sts []*tournament.Standings) {
 		if e.Section == 0 {
 			continue // withdrew before the start
 		}
-		lang := ss.langOf(e.Player)
-		ss.ownMail("final\x00"+ev.t.ID, e.Player, tr(lang, "subject.final", ev.t.Name), body(lang), atts...)
+		lang := ss.LangOf(e.Player)
+		ss.ownMail("final\x00"+ev.t.ID, e.Player, Tr(lang, "subject.final", ev.t.Name), body(lang), atts...)
 	}
 	specs, serr := ss.eventWatchers(ev.t.ID, played, true)
-	ss.noteReadErr(serr)
+	ss.NoteReadErr(serr)
 	for _, sp := range specs {
-		lang := ss.langOf(sp.Address)
-		ss.eventSpectatorMail(ev.t.ID, sp, tr(lang, "subject.final", ev.t.Name), body(lang), false, maxEventSpectatorMailBytes, atts...)
+		lang := ss.LangOf(sp.Address)
+		ss.eventSpectatorMail(ev.t.ID, sp, Tr(lang, "subject.final", ev.t.Name), body(lang), false, maxEventSpectatorMailBytes, atts...)
 	}
-	ss.srv.log.Info("tournament finished", "tournament", ev.t.ID, "games", len(games), "players", len(ev.entries), "spectators", len(specs))
+	ss.Srv.Log.Info("tournament finished", "tournament", ev.t.ID, "games", len(games), "players", len(ev.entries), "spectators", len(specs))
 }
 
 // ownMail queues a mail the referee sends of its own accord (a start
@@ -207,27 +207,27 @@ func (ss *session) finishEvent(ev *event, sts []*tournament.Standings) {
 // replies nor the reply budgets apply (docs/security.md); the caller
 // bounds the attachments (Options.MaxAttachmentBytes). seed and to make
 // its Message-ID, the same each time the same change is decided.
-func (ss *session) ownMail(seed, to, subject, body string, atts ...mailer.Attachment) {
-	s := ss.srv
+func (ss *Session) ownMail(seed, to, subject, body string, atts ...mailer.Attachment) {
+	s := ss.Srv
 	o := mailer.Outgoing{
-		MessageID: msgid.Reply(seed, 0, to, "", "", s.opts.Domain),
-		From:      fmt.Sprintf("%s <%s>", s.opts.Name, s.opts.Address),
+		MessageID: msgid.Reply(seed, 0, to, "", "", s.Opts.Domain),
+		From:      fmt.Sprintf("%s <%s>", s.Opts.Name, s.Opts.Address),
 		To:        []string{to},
 		Subject:   subject,
 		Body:      body,
 		Flowed:    true, // wrapped at 76, boards and tables as built (mailer.Preformatted)
-		Date:      ss.now,
-		Headers:   map[string]string{loopHeader: "notice", "Auto-Submitted": "auto-generated"},
+		Date:      ss.Now,
+		Headers:   map[string]string{LoopHeader: "notice", "Auto-Submitted": "auto-generated"},
 
 		Attachments: atts,
 	}
 	raw, err := o.Bytes()
 	if err != nil {
-		s.log.Warn("mail not sent: it cannot be written", "to", to, "err", err)
+		s.Log.Warn("mail not sent: it cannot be written", "to", to, "err", err)
 		return
 	}
 	tst := tourneyOf(ss)
-	tst.own = append(tst.own, archive.OutboxMail{MessageID: o.MessageID, From: s.opts.Address, To: []string{to}, Raw: raw})
+	tst.own = append(tst.own, archive.OutboxMail{MessageID: o.MessageID, From: s.Opts.Address, To: []string{to}, Raw: raw})
 }
 
 // eventTerms is an event's settings in words, in lang: variant, time
@@ -235,25 +235,25 @@ func (ss *session) ownMail(seed, to, subject, body string, atts ...mailer.Attach
 func (s *Server) eventTerms(lang string, t *archive.Tournament) string {
 	title := t.Variant
 	if v, ok := engine.Lookup(t.Variant); ok {
-		title = variantTitle(lang, v)
+		title = VariantTitle(lang, v)
 	}
 	var b strings.Builder
-	b.WriteString(tr(lang, "tournament.variant", title) + "\n")
-	b.WriteString(tr(lang, "invite.control", controlText(lang, control(&archive.Game{ID: t.ID, TimeControl: t.TimeControl}))) + "\n")
-	format := tr(lang, "tournament.format.pairs")
+	b.WriteString(Tr(lang, "tournament.variant", title) + "\n")
+	b.WriteString(Tr(lang, "invite.control", controlText(lang, control(&archive.Game{ID: t.ID, TimeControl: t.TimeControl}))) + "\n")
+	format := Tr(lang, "tournament.format.pairs")
 	if t.GamesPerPairing == 1 {
-		format = tr(lang, "tournament.format.single")
+		format = Tr(lang, "tournament.format.single")
 	}
 	if t.Groups > 1 {
-		format += " " + tr(lang, "tournament.format.groups", t.Groups)
+		format += " " + Tr(lang, "tournament.format.groups", t.Groups)
 	}
 	b.WriteString(format + "\n")
 	if t.Rated {
-		b.WriteString(tr(lang, "tournament.rated") + "\n")
+		b.WriteString(Tr(lang, "tournament.rated") + "\n")
 	} else {
-		b.WriteString(tr(lang, "tournament.unrated") + "\n")
+		b.WriteString(Tr(lang, "tournament.unrated") + "\n")
 	}
-	b.WriteString(trn(lang, "tournament.leave", min(t.LeaveDays, s.leaveDays()), min(t.LeaveDays, s.leaveDays())))
+	b.WriteString(Trn(lang, "tournament.leave", min(t.LeaveDays, s.leaveDays()), min(t.LeaveDays, s.leaveDays())))
 	return b.String()
 }
 
@@ -263,5 +263,5 @@ func eventHeader(lang string, g *archive.Game) string {
 	if g.Event == nil {
 		return ""
 	}
-	return tr(lang, "game.event", g.Event.Name, g.Event.RoundTag())
+	return Tr(lang, "game.event", g.Event.Name, g.Event.RoundTag())
 }

@@ -57,14 +57,14 @@ func eventOfThread(m *mailer.Message) string {
 // event (player reports it; they get the players' mails), not the
 // referee's own address, and with resultsToo also those who asked for
 // results only.
-func (ss *session) eventWatchers(id string, player func(string) bool, resultsToo bool) ([]archive.Spectator, error) {
-	specs, err := ss.srv.tournamentPort().TournamentSpectators(ss.ctx, id)
+func (ss *Session) eventWatchers(id string, player func(string) bool, resultsToo bool) ([]archive.Spectator, error) {
+	specs, err := ss.Srv.TournamentPort().TournamentSpectators(ss.Ctx, id)
 	if err != nil {
 		return nil, fmt.Errorf("server: spectators of tournament %s: %w", id, err)
 	}
 	var out []archive.Spectator
 	for _, sp := range specs {
-		if sp.ResultsOnly && !resultsToo || ss.unwatchingEvent(id, sp.Address) || player(sp.Address) || sp.Address == ss.srv.opts.Address {
+		if sp.ResultsOnly && !resultsToo || ss.unwatchingEvent(id, sp.Address) || player(sp.Address) || sp.Address == ss.Srv.Opts.Address {
 			continue
 		}
 		out = append(out, sp)
@@ -80,17 +80,17 @@ func (ss *session) eventWatchers(id string, player func(string) bool, resultsToo
 // attached. A mail that cannot be written, or is larger than maxBytes
 // plus twice the bytes of its attachments (base64 writes 4 bytes for 3,
 // and a line end for every 76), is logged and not sent.
-func (ss *session) eventSpectatorMail(event string, sp archive.Spectator, subject, body string, leave bool, maxBytes int, atts ...mailer.Attachment) {
-	s := ss.srv
+func (ss *Session) eventSpectatorMail(event string, sp archive.Spectator, subject, body string, leave bool, maxBytes int, atts ...mailer.Attachment) {
+	s := ss.Srv
 	o := mailer.Outgoing{
-		MessageID: msgid.Event(ss.cause.seed, sp.Address, event, s.opts.Domain),
-		From:      fmt.Sprintf("%s <%s>", s.opts.Name, s.opts.Address),
+		MessageID: msgid.Event(ss.Cause.Seed, sp.Address, event, s.Opts.Domain),
+		From:      fmt.Sprintf("%s <%s>", s.Opts.Name, s.Opts.Address),
 		To:        []string{sp.Address},
 		Subject:   subject,
 		Body:      body,
 		Flowed:    true, // wrapped at 76, boards and tables as built (mailer.Preformatted)
-		Date:      ss.now,
-		Headers:   map[string]string{loopHeader: "spectator", "Auto-Submitted": "auto-generated"},
+		Date:      ss.Now,
+		Headers:   map[string]string{LoopHeader: "spectator", "Auto-Submitted": "auto-generated"},
 
 		Attachments: atts,
 	}
@@ -98,7 +98,7 @@ func (ss *session) eventSpectatorMail(event string, sp archive.Spectator, subjec
 		maxBytes += 2 * len(a.Data)
 	}
 	if leave {
-		for k, v := range s.unsubscribeHeaders(sp.Address, "unwatch "+event) {
+		for k, v := range s.UnsubscribeHeaders(sp.Address, "unwatch "+event) {
 			o.Headers[k] = v
 		}
 	}
@@ -107,15 +107,15 @@ func (ss *session) eventSpectatorMail(event string, sp archive.Spectator, subjec
 	}
 	raw, err := o.Bytes()
 	if err != nil {
-		s.log.Warn("tournament spectator mail not sent: it cannot be written", "to", sp.Address, "tournament", event, "err", err)
+		s.Log.Warn("tournament spectator mail not sent: it cannot be written", "to", sp.Address, "tournament", event, "err", err)
 		return
 	}
 	if len(raw) > maxBytes {
-		s.log.Error("tournament spectator mail not sent: too large", "to", sp.Address, "tournament", event, "bytes", len(raw))
+		s.Log.Error("tournament spectator mail not sent: too large", "to", sp.Address, "tournament", event, "bytes", len(raw))
 		return
 	}
 	tst := tourneyOf(ss)
-	tst.own = append(tst.own, archive.OutboxMail{MessageID: o.MessageID, From: s.opts.Address, To: []string{sp.Address}, Raw: raw})
+	tst.own = append(tst.own, archive.OutboxMail{MessageID: o.MessageID, From: s.Opts.Address, To: []string{sp.Address}, Raw: raw})
 }
 
 // startWatchMails writes, at the start of tournament t with players
@@ -125,28 +125,28 @@ func (ss *session) eventSpectatorMail(event string, sp archive.Spectator, subjec
 // games with id, round tag and who plays whom — the first maxStartGames
 // of its total, given as ids and games (in the same order), then how
 // many more — and how to stop following.
-func (ss *session) startWatchMails(t *archive.Tournament, players int, specs []archive.Spectator, ids []string, games []tournament.Game, total int) {
+func (ss *Session) startWatchMails(t *archive.Tournament, players int, specs []archive.Spectator, ids []string, games []tournament.Game, total int) {
 	for _, sp := range specs {
-		lang := ss.langOf(sp.Address)
+		lang := ss.LangOf(sp.Address)
 		var b strings.Builder
-		b.WriteString(tr(lang, "greeting") + "\n\n")
-		b.WriteString(tr(lang, "start.intro", t.Name, t.ID, counted(lang, "players", players), counted(lang, "games", total)) + "\n" + ss.srv.eventTerms(lang, t) + "\n\n")
-		b.WriteString(trn(lang, "start.watch.list", total, total) + "\n")
+		b.WriteString(Tr(lang, "greeting") + "\n\n")
+		b.WriteString(Tr(lang, "start.intro", t.Name, t.ID, Counted(lang, "players", players), Counted(lang, "games", total)) + "\n" + ss.Srv.eventTerms(lang, t) + "\n\n")
+		b.WriteString(Trn(lang, "start.watch.list", total, total) + "\n")
 		section := 0
 		for i, g := range games[:min(len(games), maxStartGames)] {
 			if t.Groups > 1 && g.Section != section {
 				section = g.Section
-				b.WriteString(tr(lang, "start.watch.group", section) + "\n")
+				b.WriteString(Tr(lang, "start.watch.group", section) + "\n")
 			}
 			ev := archive.GameEvent{Pairing: archive.Pairing{Round: g.Round, Board: g.Board, MatchGame: g.MatchGame}, GamesPerPairing: t.GamesPerPairing}
-			b.WriteString(tableRow(fmt.Sprintf("  %s  %-7s  %s %s", ids[i], ev.RoundTag(), g.Attackers, tr(lang, "start.vs", g.Defenders)), len(gamesIndent)) + "\n")
+			b.WriteString(TableRow(fmt.Sprintf("  %s  %-7s  %s %s", ids[i], ev.RoundTag(), g.Attackers, Tr(lang, "start.vs", g.Defenders)), len(GamesIndent)) + "\n")
 		}
 		if n := total - min(len(games), maxStartGames); n > 0 {
-			b.WriteString(trn(lang, "start.watch.more", n, n, t.ID) + "\n")
+			b.WriteString(Trn(lang, "start.watch.more", n, n, t.ID) + "\n")
 		}
-		b.WriteString("\n" + tr(lang, "watch.how", t.ID) + "\n\n")
-		b.WriteString(tr(lang, "signature") + "\n")
-		ss.eventSpectatorMail(t.ID, sp, tr(lang, "subject.start.watch", t.Name), b.String(), true, maxSpectatorMailBytes)
+		b.WriteString("\n" + Tr(lang, "watch.how", t.ID) + "\n\n")
+		b.WriteString(Tr(lang, "signature") + "\n")
+		ss.eventSpectatorMail(t.ID, sp, Tr(lang, "subject.start.watch", t.Name), b.String(), true, maxSpectatorMailBytes)
 	}
 }
 
@@ -155,12 +155,12 @@ func (ss *session) startWatchMails(t *archive.Tournament, players int, specs []a
 // still in), that it will not take place; those who asked for results
 // only too, as the event's last news. Archive read failures are kept in
 // ss.readErr.
-func (ss *session) cancelWatchMails(t *archive.Tournament, entered func(string) bool, n int) {
+func (ss *Session) cancelWatchMails(t *archive.Tournament, entered func(string) bool, n int) {
 	specs, err := ss.eventWatchers(t.ID, entered, true)
-	ss.noteReadErr(err)
+	ss.NoteReadErr(err)
 	for _, sp := range specs {
-		lang := ss.langOf(sp.Address)
-		body := tr(lang, "greeting") + "\n\n" + trn(lang, "tournament.cancelled", n, t.Name, n, MinPlayers) + "\n\n" + tr(lang, "signature") + "\n"
-		ss.eventSpectatorMail(t.ID, sp, tr(lang, "subject.cancelled", t.Name), body, false, maxSpectatorMailBytes)
+		lang := ss.LangOf(sp.Address)
+		body := Tr(lang, "greeting") + "\n\n" + Trn(lang, "tournament.cancelled", n, t.Name, n, MinPlayers) + "\n\n" + Tr(lang, "signature") + "\n"
+		ss.eventSpectatorMail(t.ID, sp, Tr(lang, "subject.cancelled", t.Name), body, false, maxSpectatorMailBytes)
 	}
 }

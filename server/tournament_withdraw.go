@@ -38,9 +38,9 @@ import (
 // errors.
 func (s *Server) WithdrawPlayer(ctx context.Context, id, player string) (tournament.Withdrawal, error) {
 	var w tournament.Withdrawal
-	err := s.change(ctx, "withdraw\x00"+id+"\x00"+player, func(ss *session) error {
+	err := s.change(ctx, "withdraw\x00"+id+"\x00"+player, func(ss *Session) error {
 		ev, err := ss.event(id)
-		var r *refusal
+		var r *Refusal
 		if errors.As(err, &r) {
 			return fmt.Errorf("%w: %q", ErrNoTournament, id)
 		}
@@ -59,13 +59,13 @@ func (s *Server) WithdrawPlayer(ctx context.Context, id, player string) (tournam
 // withdraw marks player's entry in ev withdrawn now, annulled or not by
 // Decision T3, and returns the decision; the player's running games are
 // ended by settleWithdrawals.
-func (ss *session) withdraw(ev *event, player string) (tournament.Withdrawal, error) {
+func (ss *Session) withdraw(ev *event, player string) (tournament.Withdrawal, error) {
 	e, ok := ev.entry(player)
 	if !ok || e.Withdrawn() {
 		return tournament.Withdrawal{}, fmt.Errorf("%w: %s in %s", ErrNotEntered, player, ev.t.ID)
 	}
 	entry := *e
-	entry.WithdrawnAt = ss.now
+	entry.WithdrawnAt = ss.Now
 	switch ev.t.Status {
 	case archive.TournamentCreated:
 		ss.setEntry(ev, entry)
@@ -87,7 +87,7 @@ func (ss *session) withdraw(ev *event, player string) (tournament.Withdrawal, er
 
 // sectionGames returns the games of one group of ev as package tournament
 // counts them, with this session's results.
-func (ss *session) sectionGames(ev *event, section int) []tournament.Game {
+func (ss *Session) sectionGames(ev *event, section int) []tournament.Game {
 	var out []tournament.Game
 	for _, g := range ev.games {
 		if g.Event == nil || g.Event.Pairing.Section != section {
@@ -104,26 +104,26 @@ func (ss *session) sectionGames(ev *event, section int) []tournament.Game {
 // (reason "withdrawal", a resignation in the record). A game that its
 // deadline had already decided is lost on time instead. Both players are
 // told, with the board and the record.
-func (ss *session) endWithdrawnGame(ev *event, e archive.Entry, t *table) error {
+func (ss *Session) endWithdrawnGame(ev *event, e archive.Entry, t *Table) error {
 	if lost, err := ss.lostOnTime(t); err != nil || lost {
 		return err
 	}
-	t.g.Status, t.g.EndedAt, t.g.DrawOfferBy = archive.Finished, ss.now, ""
+	t.G.Status, t.G.EndedAt, t.G.DrawOfferBy = archive.Finished, ss.Now, ""
 	key, mine := "withdraw.told.lost", "withdraw.told.lost.you"
 	if e.Annulled {
-		t.g.Result, t.g.Reason, key, mine = "", "annulled", "withdraw.told.annulled", "withdraw.told.annulled.you"
+		t.G.Result, t.G.Reason, key, mine = "", "annulled", "withdraw.told.annulled", "withdraw.told.annulled.you"
 	} else {
-		t.g.Result, t.g.Reason = opponentSide(sideOf(t.g, e.Player)), "withdrawal"
+		t.G.Result, t.G.Reason = opponentSide(SideOf(t.G, e.Player)), "withdrawal"
 	}
-	t.changed = true
-	for _, addr := range []string{t.g.Attackers, t.g.Defenders} {
+	t.Changed = true
+	for _, addr := range []string{t.G.Attackers, t.G.Defenders} {
 		if addr == e.Player { // the player who withdrew reads "You withdrew …"
-			ss.tell(addr, t, func(lang string) string { return tr(lang, mine, ev.t.Name) })
+			ss.Tell(addr, t, func(lang string) string { return Tr(lang, mine, ev.t.Name) })
 			continue
 		}
-		ss.tell(addr, t, func(lang string) string { return tr(lang, key, e.Player, ev.t.Name) })
+		ss.Tell(addr, t, func(lang string) string { return Tr(lang, key, e.Player, ev.t.Name) })
 	}
-	ss.showPosition(t)
+	ss.ShowPosition(t)
 	return nil
 }
 
@@ -132,12 +132,12 @@ func (ss *session) endWithdrawnGame(ev *event, e archive.Entry, t *table) error 
 // game in a change of the referee's own, so that each game's players get
 // a mail about that game in its thread, as for any other end.
 func (s *Server) settleWithdrawals(ctx context.Context) error {
-	es, err := s.tournamentPort().UnsettledWithdrawals(ctx)
+	es, err := s.TournamentPort().UnsettledWithdrawals(ctx)
 	if err != nil {
 		return err
 	}
 	for _, e := range es {
-		gs, err := s.gamePort().GamesOf(ctx, e.Player)
+		gs, err := s.GamePort().GamesOf(ctx, e.Player)
 		if err != nil {
 			return err
 		}
@@ -146,14 +146,14 @@ func (s *Server) settleWithdrawals(ctx context.Context) error {
 			if g.TournamentID != e.TournamentID || g.Status != archive.Active {
 				continue
 			}
-			err := s.change(ctx, "withdrawn\x00"+g.ID, func(ss *session) error {
+			err := s.change(ctx, "withdrawn\x00"+g.ID, func(ss *Session) error {
 				ev, err := ss.event(e.TournamentID)
 				if err != nil {
 					return err
 				}
 				cur, ok := ev.entry(e.Player)
-				t, err := ss.table(g.ID)
-				if err != nil || !ok || !cur.Withdrawn() || t.g.Status != archive.Active {
+				t, err := ss.Table(g.ID)
+				if err != nil || !ok || !cur.Withdrawn() || t.G.Status != archive.Active {
 					return err
 				}
 				return ss.endWithdrawnGame(ev, *cur, t)
@@ -163,7 +163,7 @@ func (s *Server) settleWithdrawals(ctx context.Context) error {
 			}
 			n++
 		}
-		s.log.Info("games of a withdrawn player ended", "tournament", e.TournamentID, "player", e.Player, "games", n, "annulled", e.Annulled)
+		s.Log.Info("games of a withdrawn player ended", "tournament", e.TournamentID, "player", e.Player, "games", n, "annulled", e.Annulled)
 	}
 	return nil
 }
@@ -178,7 +178,7 @@ func (s *Server) settleAfter(ctx context.Context, c archive.Change) {
 	for _, e := range tc.Entries {
 		if e.Withdrawn() {
 			if err := s.settleWithdrawals(ctx); err != nil {
-				s.log.Error("withdrawal not settled; the scheduler tries again", "err", err)
+				s.Log.Error("withdrawal not settled; the scheduler tries again", "err", err)
 			}
 			return
 		}

@@ -32,17 +32,17 @@ import (
 //     only effect is the reply itself. Their replies are bounded per
 //     sender, per domain and for all senders together.
 
-// budgetOf returns the budget the session's mail is counted in:
+// BudgetOf returns the budget the session's mail is counted in:
 // archive.NoBudget for a mail carrying the sender's key for its game,
 // else the highest of its lines (confirmation over command over junk).
 // Only an archive failure is returned.
-func (ss *session) budgetOf() (archive.MailBudget, error) {
-	if ss.auth != nil {
+func (ss *Session) BudgetOf() (archive.MailBudget, error) {
+	if ss.Auth != nil {
 		return archive.NoBudget, nil
 	}
 	budget := archive.JunkBudget
-	for _, l := range ss.lines {
-		if l.err != nil || l.cmd == nil {
+	for _, l := range ss.Lines {
+		if l.Err != nil || l.cmd == nil {
 			continue
 		}
 		b, err := ss.lineBudget(l.cmd)
@@ -64,7 +64,7 @@ func (ss *session) budgetOf() (archive.MailBudget, error) {
 // commands (a challenge, block, unblock) here, for a feature's the
 // feature's module (moduleBudget: "join" and "withdraw" the tournament's,
 // "watch" correspondence's, "notify" the digest's).
-func (ss *session) lineBudget(c grammar.Command) (archive.MailBudget, error) {
+func (ss *Session) lineBudget(c grammar.Command) (archive.MailBudget, error) {
 	switch c := c.(type) {
 	case *grammar.NewGameCommand:
 		if _, ok := lookupVariant(c.Variant); ok {
@@ -72,29 +72,29 @@ func (ss *session) lineBudget(c grammar.Command) (archive.MailBudget, error) {
 		}
 	case *grammar.UnblockCommand:
 		if c.Key != nil {
-			ok, err := ss.confirmsWaiting(whatUnblock, c.Key.Text)
-			return confirmationIf(ok), err
+			ok, err := ss.ConfirmsWaiting(whatUnblock, c.Key.Text)
+			return ConfirmationIf(ok), err
 		}
 	case *grammar.BlockCommand:
 		return archive.CommandBudget, nil
 	}
-	if b, ok, err := ss.moduleBudget(c); ok || err != nil {
+	if b, ok, err := ss.ModuleBudget(c); ok || err != nil {
 		return b, err // a feature's command (budgetTeller, module.go)
 	}
 	return archive.JunkBudget, nil
 }
 
-// confirmationIf is archive.ConfirmationBudget when ok, else
+// ConfirmationIf is archive.ConfirmationBudget when ok, else
 // archive.JunkBudget.
-func confirmationIf(ok bool) archive.MailBudget {
+func ConfirmationIf(ok bool) archive.MailBudget {
 	if ok {
 		return archive.ConfirmationBudget
 	}
 	return archive.JunkBudget
 }
 
-// ignoreNotFound returns err unless it is archive.ErrNotFound.
-func ignoreNotFound(err error) error {
+// IgnoreNotFound returns err unless it is archive.ErrNotFound.
+func IgnoreNotFound(err error) error {
 	if errors.Is(err, archive.ErrNotFound) {
 		return nil
 	}

@@ -21,14 +21,14 @@ func TestTrial2HugeAddressRefused(t *testing.T) {
 		lang, line string
 		wants      []string
 	}{
-		{english, "new brandubh with " + strings.Repeat("x", 100000) + "@player.test",
+		{English, "new brandubh with " + strings.Repeat("x", 100000) + "@player.test",
 			[]string{"at most 1000 bytes long; this one has 100030", "(100030 characters)", "Nothing was changed"}}, // grammar.MaxCommandLine
 
-		{german, "neu brandubh mit " + strings.Repeat("x", 100000) + "@player.test",
+		{German, "neu brandubh mit " + strings.Repeat("x", 100000) + "@player.test",
 			[]string{"höchstens 1000 Bytes lang sein; diese hat 100029", "(100029 Zeichen)", "nichts geändert"}},
-		{english, "new brandubh with x@" + strings.Repeat("y", 250) + ".test",
+		{English, "new brandubh with x@" + strings.Repeat("y", 250) + ".test",
 			[]string{"has 257 characters, more than 254"}},
-		{german, "neu brandubh mit x@" + strings.Repeat("y", 250) + ".test",
+		{German, "neu brandubh mit x@" + strings.Repeat("y", 250) + ".test",
 			[]string{"hat 257 Zeichen, mehr als 254"}},
 	} {
 		h := newHarness(t)
@@ -53,16 +53,16 @@ func TestTrial2HugeAddressRefused(t *testing.T) {
 // the first part" and nothing else.
 func TestTrial2HugeWatchLine(t *testing.T) {
 	for _, c := range []struct{ lang, word, want, length string }{
-		{english, "watch", "at most 1000 bytes long; this one has 100006", "(100006 characters)"}, // grammar.MaxCommandLine
-		{german, "zuschauen", "höchstens 1000 Bytes lang sein; diese hat 100010", "(100010 Zeichen)"},
+		{English, "watch", "at most 1000 bytes long; this one has 100006", "(100006 characters)"}, // grammar.MaxCommandLine
+		{German, "zuschauen", "höchstens 1000 Bytes lang sein; diese hat 100010", "(100010 Zeichen)"},
 	} {
 		h := newHarness(t)
 		sent := h.deliver(carol, "hw", c.word+" "+strings.Repeat("A1", 50000), nil)
 		text := to(t, sent, carol).Text
 		mustContain(t, "refusal", text, c.want, "…", c.length)
 		for _, key := range []string{"err.cut", "err.cutall"} {
-			if strings.Contains(text, tr(c.lang, key)) {
-				t.Errorf("%s: the reply says %q:\n%s", c.lang, tr(c.lang, key), text)
+			if strings.Contains(text, Tr(c.lang, key)) {
+				t.Errorf("%s: the reply says %q:\n%s", c.lang, Tr(c.lang, key), text)
 			}
 		}
 		if len(sent[0].raw) > 8<<10 {
@@ -77,18 +77,18 @@ func TestTrial2HugeWatchLine(t *testing.T) {
 // addresses were checked, with a 100,000-character opponent, and 300
 // games with long addresses).
 func TestTrial2GamesListCut(t *testing.T) {
-	for _, lang := range []string{english, german} {
+	for _, lang := range []string{English, German} {
 		h := newHarness(t)
 		sent := h.deliver(carol, "x", "new brandubh with bob@player.test", nil)
-		id := findGame(to(t, sent, bob).Subject, "", nil).id
+		id := FindGame(to(t, sent, bob).Subject, "", nil).Id
 		h.setGame(id, func(g *archive.Game) { g.Defenders = strings.Repeat("x", 100000) + "@player.test" })
 		cmd := "games"
-		if lang == german {
+		if lang == German {
 			cmd = "partien"
 		}
 		text := to(t, h.deliver(carol, "x", cmd, nil), carol).Text
 		mustContain(t, "games", text, id, strings.Repeat("x", 100)+"…")
-		if strings.Contains(text, tr(lang, "err.cut")) || strings.Contains(text, tr(lang, "err.cutall")) {
+		if strings.Contains(text, Tr(lang, "err.cut")) || strings.Contains(text, Tr(lang, "err.cutall")) {
 			t.Errorf("%s: the list was dropped:\n%s", lang, text)
 		}
 
@@ -104,11 +104,11 @@ func TestTrial2GamesListCut(t *testing.T) {
 		}
 		sent = h.deliver(carol, "x", cmd, nil)
 		text = to(t, sent, carol).Text
-		mustContain(t, "games", text, tr(lang, "games.header"))
-		if !strings.Contains(text, strings.SplitN(tr(lang, "games.cut", 1), "1", 2)[0]) {
+		mustContain(t, "games", text, Tr(lang, "games.header"))
+		if !strings.Contains(text, strings.SplitN(Tr(lang, "games.cut", 1), "1", 2)[0]) {
 			t.Errorf("%s: the list does not say it was cut:\n%s", lang, text)
 		}
-		if strings.Contains(text, tr(lang, "err.cut")) || strings.Contains(text, tr(lang, "err.cutall")) {
+		if strings.Contains(text, Tr(lang, "err.cut")) || strings.Contains(text, Tr(lang, "err.cutall")) {
 			t.Errorf("%s: the list was dropped:\n%s", lang, text)
 		}
 	}
@@ -131,26 +131,26 @@ func TestTrial2MisspeltCommands(t *testing.T) {
 	h := newHarness(t)
 	id := startBrandubh(t, h)
 	for _, c := range []struct{ line, lang, want string }{
-		{"aufgebn", german, `Meintest du "aufgeben"?`},
-		{"zurücknehmn", german, `Meintest du "zurücknehmen"?`},
-		{"bedingungn löschen", german, `Meintest du "bedingungen löschen"?`},
-		{"rücknahme annehmn", german, `Meintest du "rücknahme annehmen"?`},
-		{"nachrichten aus bitte", german, `Meintest du "nachrichten aus"?`},
-		{"resing", english, `Did you mean "resign"?`},
-		{"notfy", english, `Did you mean "notify"?`},
-		{"Takebak!", english, `Did you mean "takeback"?`},
-		{"messages off please", english, `Did you mean "messages off"?`},
+		{"aufgebn", German, `Meintest du "aufgeben"?`},
+		{"zurücknehmn", German, `Meintest du "zurücknehmen"?`},
+		{"bedingungn löschen", German, `Meintest du "bedingungen löschen"?`},
+		{"rücknahme annehmn", German, `Meintest du "rücknahme annehmen"?`},
+		{"nachrichten aus bitte", German, `Meintest du "nachrichten aus"?`},
+		{"resing", English, `Did you mean "resign"?`},
+		{"notfy", English, `Did you mean "notify"?`},
+		{"Takebak!", English, `Did you mean "takeback"?`},
+		{"messages off please", English, `Did you mean "messages off"?`},
 	} {
 		h.setPlayerLanguage(bob, c.lang)
 		text := to(t, h.reply(bob, c.line), bob).Text
-		mustContain(t, c.line, text, "> "+c.line, c.want, tr(c.lang, "err.nothing"))
+		mustContain(t, c.line, text, "> "+c.line, c.want, Tr(c.lang, "err.nothing"))
 		g := h.gameOf(id)
 		if g.Status != archive.Active || g.MessageToAttackers != "" {
 			t.Errorf("%q: the game is %s, alice's waiting message %q; want it active and nothing passed on", c.line, g.Status, g.MessageToAttackers)
 		}
 	}
 	// prose near a command word is passed on
-	h.setPlayerLanguage(bob, german)
+	h.setPlayerLanguage(bob, German)
 	prose := "Aufgabe gelöst!\nPartie gefällt mir\nNotify me when you are back\nMessages are welcome"
 	text := to(t, h.reply(bob, prose), bob).Text
 	if strings.Contains(text, "Meintest du") {
@@ -183,9 +183,9 @@ func TestTrial2SecondWordCaret(t *testing.T) {
 		lang, line string
 		wants      []string
 	}{
-		{german, "remis anbiten", []string{"> remis anbiten\n        ^\n",
+		{German, "remis anbiten", []string{"> remis anbiten\n        ^\n",
 			`Erwartet: "anbieten" oder "annehmen" oder "ablehnen", gefunden: "anbiten".`, `Meintest du "remis anbieten"?`}},
-		{english, "offer drw", []string{"> offer drw\n        ^\n", `Expected "draw", found "drw".`}},
+		{English, "offer drw", []string{"> offer drw\n        ^\n", `Expected "draw", found "drw".`}},
 	} {
 		h := newHarness(t)
 		startBrandubh(t, h)
@@ -199,18 +199,18 @@ func TestTrial2SecondWordCaret(t *testing.T) {
 // address that plays no game confirms its change first, consent.go).
 func TestTrial2NotifyAfterDigest(t *testing.T) {
 	for _, c := range []struct{ lang, body string }{
-		{english, "notify digest 06:00\nnotify"},
-		{german, "benachrichtigung täglich 06:00\nbenachrichtigung"},
+		{English, "notify digest 06:00\nnotify"},
+		{German, "benachrichtigung täglich 06:00\nbenachrichtigung"},
 	} {
 		h := newHarness(t)
 		startBrandubh(t, h)
 		text := to(t, h.deliver(bob, "n", c.body, nil), bob).Text
-		show := tr(c.lang, "notify.show.digest", "06:00", "")
+		show := Tr(c.lang, "notify.show.digest", "06:00", "")
 		show = show[:strings.Index(show, "06:00")+5]
 		if !strings.Contains(text, show) {
 			t.Errorf("%s: the reply does not tell the digest just set (%q):\n%s", c.lang, show, text)
 		}
-		if old := tr(c.lang, "notify.show.each")[:30]; strings.Contains(text, old) {
+		if old := Tr(c.lang, "notify.show.each")[:30]; strings.Contains(text, old) {
 			t.Errorf("%s: the reply tells the old setting (%q):\n%s", c.lang, old, text)
 		}
 	}
@@ -222,45 +222,45 @@ func TestTrial2NotifyAfterDigest(t *testing.T) {
 // another's mail. (One mail starts at most one game against the engine,
 // issue 18 §3, so the second game here is against a person.)
 func TestTrial2SeveralNewGames(t *testing.T) {
-	for _, lang := range []string{english, german} {
+	for _, lang := range []string{English, German} {
 		h := newEngineHarness(t)
 		// three people who never wrote: each gets one invitation (consent.go)
 		body := "new brandubh with engine level 1\nnew tablut with dave@player.test as defenders\n" +
 			"new brandubh with bob@player.test\nnew copenhagen with erin@player.test time 30d+1d"
-		if lang == german {
+		if lang == German {
 			body = "neu brandubh mit engine stufe 1\nneu tablut mit dave@player.test als verteidiger\n" +
 				"neu brandubh mit bob@player.test\nneu copenhagen mit erin@player.test zeit 30d+1d"
 		}
 		sent := h.deliver(carol, "games", body, nil)
 		games := map[string]map[string]bool{} // recipient → games named
 		for _, m := range sent {
-			ref := findGame(m.msg.Subject, "", nil)
-			if ref.id == "" || len(ref.tokens) != 1 {
+			ref := FindGame(m.msg.Subject, "", nil)
+			if ref.Id == "" || len(ref.Tokens) != 1 {
 				t.Errorf("%s: a mail to %s names no game with a key: %q", lang, m.to, m.msg.Subject)
 				continue
 			}
-			g := h.gameOf(ref.id)
-			if tokenOf(g, m.to) != ref.tokens[0] || !strings.Contains(m.msg.Text, ref.tokens[0]) {
-				t.Errorf("%s: the mail to %s about %s does not carry the recipient's key", lang, m.to, ref.id)
+			g := h.gameOf(ref.Id)
+			if TokenOf(g, m.to) != ref.Tokens[0] || !strings.Contains(m.msg.Text, ref.Tokens[0]) {
+				t.Errorf("%s: the mail to %s about %s does not carry the recipient's key", lang, m.to, ref.Id)
 			}
 			v, _ := engine.Lookup(g.Variant)
 			ml := lang
 			if m.to == "dave@player.test" || m.to == "erin@player.test" {
-				ml = english // they never wrote: the server's default language
+				ml = English // they never wrote: the server's default language
 			}
-			mustContain(t, "start mail of "+ref.id, m.msg.Text, variantTitle(ml, v), fmt.Sprintf("%d  ", v.Size))
+			mustContain(t, "start mail of "+ref.Id, m.msg.Text, VariantTitle(ml, v), fmt.Sprintf("%d  ", v.Size))
 			for _, other := range []string{"Tablut", "Copenhagen"} {
-				if !strings.Contains(variantTitle(ml, v), other) && strings.Contains(m.msg.Text, other) {
-					t.Errorf("%s: the mail about %s (%s) speaks of %s:\n%s", lang, ref.id, g.Variant, other, m.msg.Text)
+				if !strings.Contains(VariantTitle(ml, v), other) && strings.Contains(m.msg.Text, other) {
+					t.Errorf("%s: the mail about %s (%s) speaks of %s:\n%s", lang, ref.Id, g.Variant, other, m.msg.Text)
 				}
 			}
 			if games[m.to] == nil {
 				games[m.to] = map[string]bool{}
 			}
-			if games[m.to][ref.id] {
-				t.Errorf("%s: two mails to %s about %s", lang, m.to, ref.id)
+			if games[m.to][ref.Id] {
+				t.Errorf("%s: two mails to %s about %s", lang, m.to, ref.Id)
 			}
-			games[m.to][ref.id] = true
+			games[m.to][ref.Id] = true
 		}
 		if len(games[carol]) != 4 || len(games[bob]) != 1 || len(games["dave@player.test"]) != 1 || len(games["erin@player.test"]) != 1 {
 			t.Errorf("%s: carol got mails about %d games, bob about %d, dave about %d, erin about %d; want 4, 1, 1 and 1", lang,
@@ -277,10 +277,10 @@ func TestTrial2Plurals(t *testing.T) {
 		lang, cond, private string
 		wants               []string
 	}{
-		{english, "if d3-f3 then d2-f2xf3 if c4-c3 then g4-g3", "private",
+		{English, "if d3-f3 then d2-f2xf3 if c4-c3 then g4-g3", "private",
 			[]string{"You have 1 conditional line in this game; only you can see it.", "1 spectator was removed.",
 				"1 conditional line stays set:", "Your 1 conditional line did not expect e4-e3; it is cancelled."}},
-		{german, "wenn d3-f3 dann d2-f2xf3 wenn c4-c3 dann g4-g3", "privat",
+		{German, "wenn d3-f3 dann d2-f2xf3 wenn c4-c3 dann g4-g3", "privat",
 			[]string{"Du hast 1 bedingte Zeile in dieser Partie; nur du siehst sie.", "1 Zuschauer wurde entfernt.",
 				"1 bedingte Zeile bleibt gesetzt:", "Deine 1 bedingte Zeile hat e4-e3 nicht erwartet; sie ist gelöscht."}},
 	} {

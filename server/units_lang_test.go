@@ -18,7 +18,7 @@ import (
 // is written as zero (catalog.Duration's own table is TestDurationText in
 // internal/catalog).
 func TestClockDurationNeverNegative(t *testing.T) {
-	if got := clockDuration(german, -time.Hour); got != "0 Tage" {
+	if got := clockDuration(German, -time.Hour); got != "0 Tage" {
 		t.Errorf("clockDuration(de, -1h) = %q, want 0 Tage", got)
 	}
 }
@@ -52,7 +52,7 @@ func TestRemainingTextGerman(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := remainingText(german, tc, tt.left); got != tt.want {
+		if got := remainingText(German, tc, tt.left); got != tt.want {
 			t.Errorf("remainingText(de, %s, %v) = %q, want %q", tt.control, tt.left, got, tt.want)
 		}
 	}
@@ -68,8 +68,8 @@ func TestDayAndStampText(t *testing.T) {
 	}
 	at := time.Date(2027, 1, 5, 10, 4, 5, 0, berlin) // 09:04:05 UTC
 	for _, tt := range []struct{ lang, day, stamp, last, zoned string }{
-		{english, "2027-01-05", "2027-01-05 09:04:05 UTC", "2027-01-05 09:04:04 UTC", "2027-01-05 10:04:05 Europe/Berlin"},
-		{german, "05.01.2027", "05.01.2027 um 09:04:05 UTC", "05.01.2027 um 09:04:04 UTC", "05.01.2027 um 10:04:05 Europe/Berlin"},
+		{English, "2027-01-05", "2027-01-05 09:04:05 UTC", "2027-01-05 09:04:04 UTC", "2027-01-05 10:04:05 Europe/Berlin"},
+		{German, "05.01.2027", "05.01.2027 um 09:04:05 UTC", "05.01.2027 um 09:04:04 UTC", "05.01.2027 um 10:04:05 Europe/Berlin"},
 	} {
 		if got := catalog.Day(tt.lang, at); got != tt.day {
 			t.Errorf("catalog.Day(%s) = %q, want %q", tt.lang, got, tt.day)
@@ -88,7 +88,7 @@ func TestDayAndStampText(t *testing.T) {
 		}
 	}
 	for _, day := range []time.Time{at, time.Date(2026, 12, 24, 0, 0, 0, 0, time.UTC), time.Date(2028, 2, 29, 23, 0, 0, 0, time.UTC)} {
-		text := catalog.Day(german, day)
+		text := catalog.Day(German, day)
 		ld, err := grammar.ParseLeaveDates("test", text)
 		if err != nil {
 			t.Errorf("the leave command does not read the German day %q: %v", text, err)
@@ -124,7 +124,7 @@ func TestLeaveDateFormsGerman(t *testing.T) {
 			t.Errorf("German example %q has an English month name", de)
 		}
 	}
-	forms := leaveDateForms(german)
+	forms := leaveDateForms(German)
 	for en := range germanDates {
 		if strings.Contains(forms, en) {
 			t.Errorf("the German date forms show the English example %q:\n%s", en, forms)

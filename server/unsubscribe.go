@@ -39,15 +39,15 @@ import (
 // oneClick is the List-Unsubscribe-Post field of RFC 8058 §3.1.
 const oneClick = "List-Unsubscribe=One-Click"
 
-// unsubscribeHeaders returns the header fields that let addr stop the
+// UnsubscribeHeaders returns the header fields that let addr stop the
 // mails that the command stop ends ("unwatch K7QX2M", "unwatch cup-27",
 // "notify each"): List-Unsubscribe, and with Options.UnsubscribeURL the
 // one-click URI first and List-Unsubscribe-Post.
-func (s *Server) unsubscribeHeaders(addr, stop string) map[string]string {
+func (s *Server) UnsubscribeHeaders(addr, stop string) map[string]string {
 	h := map[string]string{"List-Unsubscribe": s.mailtoSubject(stop)}
-	if s.opts.UnsubscribeURL != "" {
+	if s.Opts.UnsubscribeURL != "" {
 		q := url.Values{"a": {addr}, "stop": {stop}}
-		h["List-Unsubscribe"] = "<" + s.opts.UnsubscribeURL + "?" + q.Encode() + ">, " + h["List-Unsubscribe"]
+		h["List-Unsubscribe"] = "<" + s.Opts.UnsubscribeURL + "?" + q.Encode() + ">, " + h["List-Unsubscribe"]
 		h["List-Unsubscribe-Post"] = oneClick
 	}
 	return h
@@ -94,11 +94,11 @@ func (s *Server) UnsubscribeHandler() http.Handler {
 		}
 		_, _ = io.Copy(io.Discard, http.MaxBytesReader(w, r.Body, maxUnsubscribeBody))
 		if err := s.stopMails(r.Context(), addr, cmd); err != nil {
-			s.log.Error("one-click unsubscribe failed", "address", addr, "stop", stop, "err", err)
+			s.Log.Error("one-click unsubscribe failed", "address", addr, "stop", stop, "err", err)
 			http.Error(w, "please try again later", http.StatusServiceUnavailable)
 			return
 		}
-		s.log.Info("one-click unsubscribe", "address", addr, "stop", stop)
+		s.Log.Info("one-click unsubscribe", "address", addr, "stop", stop)
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		fmt.Fprintf(w, "Done: %s gets no more of these mails.\n", addr)
 	})
@@ -143,7 +143,7 @@ func (s *Server) stopMails(ctx context.Context, addr string, cmd grammar.Command
 			{TournamentID: strings.ToLower(c.Target.ID), Address: addr},
 		}}}
 	case *grammar.NotifyCommand:
-		p, err := s.gamePort().Player(ctx, addr)
+		p, err := s.GamePort().Player(ctx, addr)
 		if errors.Is(err, archive.ErrNotFound) {
 			return nil
 		}

@@ -26,7 +26,7 @@ func TestUnsubscribeHeaders(t *testing.T) {
 		t.Errorf("without an HTTPS URI: List-Unsubscribe-Post = %q", p)
 	}
 
-	h.srv.opts.UnsubscribeURL = "https://tafl.example.org/unsubscribe"
+	h.srv.Opts.UnsubscribeURL = "https://tafl.example.org/unsubscribe"
 	spec = to(t, h.reply(bob, "d3-f3"), watcher)
 	want := "<https://tafl.example.org/unsubscribe?a=carol%40watch.test&stop=unwatch+" + id + ">, <mailto:tafl@game.test?subject=unwatch%20" + id + ">"
 	if u := spec.Header["List-Unsubscribe"]; len(u) != 1 || u[0] != want {
@@ -56,7 +56,7 @@ func TestUnsubscribeHeaders(t *testing.T) {
 	}
 
 	// the mailto: a mail with the subject and no text
-	mustContain(t, "mailto", to(t, h.deliver(watcher, "unwatch "+id, "", nil), watcher).Text, tr(english, "watch.stopped", id))
+	mustContain(t, "mailto", to(t, h.deliver(watcher, "unwatch "+id, "", nil), watcher).Text, Tr(English, "watch.stopped", id))
 	if sp := h.spectatorsOf(id); len(sp) != 0 {
 		t.Errorf("spectators after the List-Unsubscribe mail: %+v", sp)
 	}
@@ -68,7 +68,7 @@ func TestUnsubscribeHeaders(t *testing.T) {
 // address or a command that does not stop mails is refused.
 func TestOneClickUnsubscribe(t *testing.T) {
 	h := newHarness(t)
-	h.srv.opts.UnsubscribeURL = "https://tafl.example.org/unsubscribe"
+	h.srv.Opts.UnsubscribeURL = "https://tafl.example.org/unsubscribe"
 	id := startBrandubh(t, h)
 	h.confirmed(watcher, "watch "+id, nil)
 	h.createEvent("cup-27", []string{"p1@player.test", "p2@player.test", "p3@player.test"}, nil)
@@ -132,7 +132,7 @@ func TestOneClickUnsubscribe(t *testing.T) {
 func TestUnsubscribeURLChecked(t *testing.T) {
 	h := newHarness(t)
 	for _, bad := range []string{"http://tafl.example.org/u", "https://tafl.example.org/u?x=1", "tafl.example.org/u", "https:///u", "https://tafl.example.org/"} {
-		o := h.srv.opts
+		o := h.srv.Opts
 		o.UnsubscribeURL = bad
 		if _, err := New(o); err == nil {
 			t.Errorf("New with UnsubscribeURL %q: no error", bad)

@@ -8,5 +8,5 @@ package server
 // next poll. Safe from any goroutine; a Wake while Run is busy ends its
 // next wait (one at most is kept), and one before Run does the same.
 func (s *Server) Wake() {
-	s.engine.Wake()
+	s.Engine.Wake()
 }
