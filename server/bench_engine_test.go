@@ -42,7 +42,7 @@ func seedEngineTurn(tb testing.TB, srv *Server, store *archive.Store, id, varian
 	if !engineToMove(t) {
 		tb.Fatalf("game %s: the engine is not to move", id)
 	}
-	plan, err := srv.timerPlan(t)
+	plan, err := timerPlan(srv, t)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -40,7 +40,7 @@ func seedTimedGames(tb testing.TB, srv *Server, store *archive.Store, n int, con
 			if err != nil {
 				tb.Fatal(err)
 			}
-			plan, err := srv.timerPlan(t)
+			plan, err := timerPlan(srv, t)
 			if err != nil {
 				tb.Fatal(err)
 			}

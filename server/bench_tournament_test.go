@@ -82,7 +82,7 @@ func benchStart(b *testing.B, n int) {
 		b.StartTimer()
 		stop := samplePeakHeap(&peak)
 		cpu0 := cpuTime()
-		r, err := srv.StartTournamentCounted(ctx, "big")
+		r, err := StartTournamentCounted(srv, ctx, "big")
 		cpu += cpuTime() - cpu0
 		stop()
 		b.StopTimer()
@@ -144,7 +144,7 @@ func BenchmarkTournamentStandings100(b *testing.B) {
 	now := time.Date(2027, 3, 1, 0, 0, 0, 0, time.UTC)
 	srv, store, _ := benchEvent(b, 100, now)
 	defer store.Close()
-	ids, err := srv.StartTournament(ctx, "big")
+	ids, err := StartTournament(srv, ctx, "big")
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -100,9 +100,12 @@ func literalKeys(t *testing.T) (keys map[string]string, literals map[string]bool
 				switch fun := n.Fun.(type) {
 				case *ast.Ident:
 					arg, prefix = lookup(fun.Name)
+					if i, ok := refusalKeyArgs[fun.Name]; ok {
+						arg = i // conditionRefusal (refusal_test.go)
+					}
 				case *ast.SelectorExpr:
 					if i, ok := refusalKeyArgs[fun.Sel.Name]; ok {
-						arg = i // refuse, refusen, refusalOf, conditionRefusal (refusal_test.go)
+						arg = i // Refuse, Refusen, RefusalOf (refusal_test.go)
 					}
 					if x, ok := fun.X.(*ast.Ident); ok && x.Name == "catalog" {
 						arg, prefix = lookup(fun.Sel.Name)

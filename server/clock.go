@@ -50,7 +50,7 @@ var controls sync.Map
 // start (the creation for a game started before clocks existed), the
 // plies stored and new with their arrival and commit times, both players'
 // leave.
-func (t *Table) clockGame() *clock.Game {
+func clockGame(t *Table) *clock.Game {
 	start := t.G.StartedAt
 	if start.IsZero() {
 		start = t.G.CreatedAt
@@ -63,8 +63,8 @@ func (t *Table) clockGame() *clock.Game {
 }
 
 // clockState accounts for every ply of t (clock.Game.State).
-func (t *Table) clockState() (*clock.State, error) {
-	st, err := t.clockGame().State()
+func clockState(t *Table) (*clock.State, error) {
+	st, err := clockGame(t).State()
 	if err != nil {
 		return nil, fmt.Errorf("server: game %s: %w", t.G.ID, err)
 	}
@@ -73,7 +73,7 @@ func (t *Table) clockState() (*clock.State, error) {
 
 // thresholds returns the reminder thresholds of a game with control tc
 // (Options.Reminders, Options.UntimedReminders).
-func (s *Server) thresholds(tc notation.TimeControl) []time.Duration {
+func thresholds(s *Server, tc notation.TimeControl) []time.Duration {
 	if tc.Timed() {
 		return s.Opts.Reminders
 	}
@@ -85,11 +85,11 @@ func (s *Server) thresholds(tc notation.TimeControl) []time.Duration {
 // against the engine, the engine's reply instead when it is to move, and
 // beside them when it owes an answer to a draw offer (engineTimer); none
 // once the game is not running.
-func (s *Server) timerPlan(t *Table) (archive.TimerPlan, error) {
+func timerPlan(s *Server, t *Table) (archive.TimerPlan, error) {
 	if t.G.Status != archive.Active {
 		return archive.TimerPlan{}, nil
 	}
-	st, err := t.clockState()
+	st, err := clockState(t)
 	if err != nil {
 		return archive.TimerPlan{}, err
 	}
@@ -100,7 +100,7 @@ func (s *Server) timerPlan(t *Table) (archive.TimerPlan, error) {
 			return plan, nil // the engine's turn: its reply is all the game waits for (engine.go)
 		}
 	}
-	for _, x := range st.Timers(s.thresholds(st.Control)) {
+	for _, x := range st.Timers(thresholds(s, st.Control)) {
 		plan.Timers = append(plan.Timers, archive.Timer{Key: x.Key(), Kind: timerKind(x.Kind), Ply: x.Ply, Due: x.At})
 	}
 	return plan, nil
@@ -128,13 +128,13 @@ func (clockModule) Offer(ss *Session, t *Table, c *grammar.NewGameCommand) (Offe
 	if tc.Timed() {
 		t.G.TimeControl = tc.String()
 	}
-	return Offer{Play: func(lang string) string { return ss.Srv.clockTerms(lang, tc) }}, nil
+	return Offer{Play: func(lang string) string { return clockTerms(ss.Srv, lang, tc) }}, nil
 }
 
 // TellGame shows both clocks in every mail about a timed game
 // (clocksText).
 func (clockModule) TellGame(ss *Session, lang string, t *Table) (header, section string) {
-	return "", ss.clocksText(lang, t)
+	return "", clocksText(ss, lang, t)
 }
 
 // SyntaxHint gives the accepted forms of a time control under a new
@@ -160,17 +160,17 @@ func clockOf(ss *Session) *clockChanges {
 	return StateOf[clockChanges](ss, clockModule{})
 }
 
-func (clockModule) Collect(ss *Session, change *archive.Change) { ss.collectClock(change) }
+func (clockModule) Collect(ss *Session, change *archive.Change) { collectClock(ss, change) }
 
-func (clockModule) EndBefore(ss *Session, t *Table) (bool, error) { return ss.lostOnTime(t) }
+func (clockModule) EndBefore(ss *Session, t *Table) (bool, error) { return lostOnTime(ss, t) }
 
 // StartedTerms are the time control of a game started without a
 // challenge and, timed, the leave allowance (clockTerms).
 func (clockModule) StartedTerms(ss *Session, lang string, t *Table) string {
-	return ss.Srv.clockTerms(lang, control(t.G))
+	return clockTerms(ss.Srv, lang, control(t.G))
 }
 
-func (clockModule) RunDue(ctx context.Context, s *Server) (int, error) { return s.runGameTimers(ctx) }
+func (clockModule) RunDue(ctx context.Context, s *Server) (int, error) { return runGameTimers(s, ctx) }
 
 // NextDue is when the earliest pending timer is due (Store.NextTimer):
 // a game's, or a player's daily digest, which the archive keeps in the
@@ -180,7 +180,7 @@ func (clockModule) NextDue(ctx context.Context, s *Server) (time.Time, bool, err
 }
 
 func (clockModule) OverdueWait(ctx context.Context, s *Server, now time.Time) (time.Duration, bool) {
-	return s.overdueTimers(ctx, now)
+	return overdueTimers(s, ctx, now)
 }
 
 // collectClock adds to change what the session changed of the clocks:
@@ -188,7 +188,7 @@ func (clockModule) OverdueWait(ctx context.Context, s *Server, now time.Time) (t
 // timers of every game it writes, recomputed (a ply, an acceptance, a
 // leave, an end all change them; recomputing the others changes nothing,
 // and a timer already done stays done).
-func (ss *Session) collectClock(change *archive.Change) {
+func collectClock(ss *Session, change *archive.Change) {
 	if ss.Uses(clockModule{}) {
 		if leaves := clockOf(ss).leaves; len(leaves) > 0 {
 			lw := make(archive.LeaveWrite, len(leaves))
@@ -214,7 +214,7 @@ func (ss *Session) collectClock(change *archive.Change) {
 		if g.Status == archive.Finished && g.EndedAt.IsZero() {
 			g.EndedAt = ss.Now
 		}
-		plan, err := ss.Srv.timerPlan(t)
+		plan, err := timerPlan(ss.Srv, t)
 		if err != nil {
 			// broken clock data is the referee's fault, not the mail's:
 			// the game keeps no timers rather than the mail failing for ever
@@ -238,12 +238,12 @@ func (ss *Session) collectClock(change *archive.Change) {
 // is read. It is the clock module's gameEnder (module.go): before a
 // command acts on a running game (activeGame), and before leave or a
 // withdrawal changes one.
-func (ss *Session) lostOnTime(t *Table) (bool, error) {
+func lostOnTime(ss *Session, t *Table) (bool, error) {
 	if t.G.Status != archive.Active || !control(t.G).Timed() || engineToMove(t) {
 		// the engine's clock is judged when its ply arrives (engineReply)
 		return false, nil
 	}
-	st, err := t.clockState()
+	st, err := clockState(t)
 	if err != nil {
 		return false, err
 	}
@@ -252,7 +252,7 @@ func (ss *Session) lostOnTime(t *Table) (bool, error) {
 	if to == nil {
 		return false, nil
 	}
-	ss.finishOnTime(t, to, ss.Now)
+	finishOnTime(ss, t, to, ss.Now)
 	loser := AddressOf(t.G, to.Side.String())
 	for _, addr := range []string{t.G.Attackers, t.G.Defenders} {
 		if addr == loser && addr == ss.From {
@@ -270,7 +270,7 @@ func (ss *Session) lostOnTime(t *Table) (bool, error) {
 // finishOnTime ends t as lost on time by to.Side, declared at at
 // (CORRESPONDENCE.md §4.2: the opponent wins, reason time; the record's
 // Termination is "timeout").
-func (ss *Session) finishOnTime(t *Table, to *clock.Timeout, at time.Time) {
+func finishOnTime(ss *Session, t *Table, to *clock.Timeout, at time.Time) {
 	t.G.Status = archive.Finished
 	t.G.Result = to.Side.Opponent().String()
 	t.G.Reason = engine.ReasonTimeout.String()
@@ -283,16 +283,16 @@ func (ss *Session) finishOnTime(t *Table, to *clock.Timeout, at time.Time) {
 // (CORRESPONDENCE.md §4.3): both remaining times, who is on leave and, in
 // a running game, the deadline of the side to move. "" for an untimed
 // game or one not started.
-func (ss *Session) clocksText(lang string, t *Table) string {
+func clocksText(ss *Session, lang string, t *Table) string {
 	tc := control(t.G)
 	if !tc.Timed() || t.G.Status != archive.Active && t.G.Status != archive.Finished {
 		return ""
 	}
-	st, err := t.clockState()
+	st, err := clockState(t)
 	if err != nil {
 		return ""
 	}
-	at := ss.clockInstant()
+	at := clockInstant(ss)
 	if t.G.Status == archive.Finished && !t.G.EndedAt.IsZero() && !t.G.EndedAt.Equal(ss.Now) {
 		at = t.G.EndedAt // ended before this session; one it ends, ends with its mail
 	}
@@ -326,7 +326,7 @@ func clockDuration(lang string, d time.Duration) string {
 // 8m clock reads 8m, not the 7m59s left once the reply is written a
 // second later), else now (the daemon was down: the clock started at the
 // commit). A session without a mail (a timer, the engine) shows now.
-func (ss *Session) clockInstant() time.Time {
+func clockInstant(ss *Session) time.Time {
 	if at, avail := ss.PlyTimes(); avail.IsZero() {
 		return at
 	}
@@ -429,7 +429,7 @@ func intervalText(lang string, l notation.Leave) string {
 }
 
 // leaveDays is the yearly leave allowance (Options.LeaveDays).
-func (s *Server) leaveDays() int { return s.Opts.LeaveDays }
+func leaveDays(s *Server) int { return s.Opts.LeaveDays }
 
 // newGameControl returns the time control of a new command: none without
 // one (Decision C1: a casual game without "time" is untimed).
@@ -442,10 +442,10 @@ func newGameControl(c *grammar.NewGameCommand) notation.TimeControl {
 
 // clockTerms states a new game's time control and, for a timed game, the
 // leave allowance, for the invitation and the challenger's confirmation.
-func (s *Server) clockTerms(lang string, tc notation.TimeControl) string {
+func clockTerms(s *Server, lang string, tc notation.TimeControl) string {
 	text := Tr(lang, "invite.control", controlText(lang, tc))
 	if tc.Timed() {
-		text += "\n" + Trn(lang, "invite.leave", s.leaveDays(), s.leaveDays())
+		text += "\n" + Trn(lang, "invite.leave", leaveDays(s), leaveDays(s))
 	}
 	return text
 }

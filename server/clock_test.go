@@ -58,7 +58,7 @@ func (h *harness) stateOf(id string) *clock.State {
 	if err != nil {
 		h.t.Fatal(err)
 	}
-	st, err := tb.clockState()
+	st, err := clockState(tb)
 	if err != nil {
 		h.t.Fatal(err)
 	}

@@ -33,7 +33,7 @@ import (
 // whose game changed meanwhile is recomputed, not fired. It stops at the
 // first failure and returns it: the timers not fired stay pending and
 // fire later.
-func (s *Server) runGameTimers(ctx context.Context) (int, error) {
+func runGameTimers(s *Server, ctx context.Context) (int, error) {
 	fired, limit := 0, TimerBatch
 	seen := map[archive.TimerRef]bool{}
 	for ctx.Err() == nil {
@@ -63,11 +63,11 @@ func (s *Server) runGameTimers(ctx context.Context) (int, error) {
 			}
 			seen[ref] = true
 			if tm.Kind == archive.TimerEngine {
-				s.startEngine(ctx, tm) // searches on its own goroutine, commits when done (engine.go)
+				startEngine(s, ctx, tm) // searches on its own goroutine, commits when done (engine.go)
 				continue
 			}
 			progress = true
-			did, err := s.fire(ctx, tm, now)
+			did, err := fire(s, ctx, tm, now)
 			if err != nil {
 				return fired, err
 			}
@@ -81,7 +81,7 @@ func (s *Server) runGameTimers(ctx context.Context) (int, error) {
 			limit += TimerBatch
 			continue
 		}
-		if !progress && !s.onlyWaiting(due, now) {
+		if !progress && !onlyWaiting(s, due, now) {
 			// every due timer was handled in this call and is due again:
 			// never spin on it, the next call tries again
 			s.Log.Error("timers stay due after they were handled", "count", len(due), "first_game", due[0].GameID, "first_key", due[0].Key)
@@ -97,7 +97,7 @@ func (s *Server) runGameTimers(ctx context.Context) (int, error) {
 // onlyWaiting reports whether every timer of ts waits for something other
 // than RunTimers: an engine turn (its search commits it) or a deadline
 // within its grace at now.
-func (s *Server) onlyWaiting(ts []archive.Timer, now time.Time) bool {
+func onlyWaiting(s *Server, ts []archive.Timer, now time.Time) bool {
 	for _, tm := range ts {
 		if tm.Kind != archive.TimerEngine && s.Ripe(tm, now) {
 			return false
@@ -114,7 +114,7 @@ func (s *Server) onlyWaiting(ts []archive.Timer, now time.Time) bool {
 // anyway (waitContext). A timer that falls due meanwhile is then fired
 // when the next engine turn ends or the grace is over, at the latest
 // after WaitCap.
-func (s *Server) overdueTimers(ctx context.Context, now time.Time) (wait time.Duration, left bool) {
+func overdueTimers(s *Server, ctx context.Context, now time.Time) (wait time.Duration, left bool) {
 	limit := s.Engine.Count() + TimerBatch
 	due, err := s.ClockPort().DueTimers(ctx, now, limit)
 	if err != nil || len(due) == limit {
@@ -140,14 +140,14 @@ func (s *Server) overdueTimers(ctx context.Context, now time.Time) (wait time.Du
 // committed now: false when it had been before (archive.ErrDuplicate), a
 // later timer overtook it (it is marked done unsent), or the timer was
 // stale and only the game's timers were recomputed.
-func (s *Server) fire(ctx context.Context, tm archive.Timer, now time.Time) (bool, error) {
+func fire(s *Server, ctx context.Context, tm archive.Timer, now time.Time) (bool, error) {
 	var acted bool
 	// the timer's seed seeds the replies' Message-IDs, so a repeat after
 	// a crash writes the same mails
 	committed, err := s.Transact(ctx, TimerCause(tm, now), Steps{
 		Decide: func(ss *Session, change *archive.Change) (Verdict, error) {
 			var err error
-			acted, err = s.decideTimer(ss, change, tm)
+			acted, err = decideTimer(s, ss, change, tm)
 			return CommitReplies, err
 		},
 		Committed: func(change archive.Change) {
@@ -164,7 +164,7 @@ func (s *Server) fire(ctx context.Context, tm archive.Timer, now time.Time) (boo
 // it, and the timer is only marked done; or it is stale, and the change
 // only recomputes the game's timers). The change carries no mail, so a
 // reminder or a time-out never counts against a reply budget (caps.go).
-func (s *Server) decideTimer(ss *Session, change *archive.Change, tm archive.Timer) (bool, error) {
+func decideTimer(s *Server, ss *Session, change *archive.Change, tm archive.Timer) (bool, error) {
 	now := ss.Now
 	ss.Lang = s.Opts.DefaultLanguage
 	t, err := ss.Table(tm.GameID)
@@ -178,11 +178,11 @@ func (s *Server) decideTimer(ss *Session, change *archive.Change, tm archive.Tim
 	t.Changed = true // written back: its version guards the timers, its thread the replies
 	acted, passed := false, false
 	if t.G.Status == archive.Active {
-		st, err := t.clockState()
+		st, err := clockState(t)
 		if err != nil {
 			return false, err
 		}
-		timers := st.Timers(s.thresholds(st.Control))
+		timers := st.Timers(thresholds(s, st.Control))
 		if x, ok := findTimer(timers, tm.Key); ok && !x.At.After(now) {
 			switch x.Kind {
 			case clock.TimerReminder:
@@ -192,11 +192,11 @@ func (s *Server) decideTimer(ss *Session, change *archive.Change, tm archive.Tim
 					passed = true
 					break
 				}
-				ss.remind(t, st, x)
+				remind(ss, t, st, x)
 				acted = true
 			case clock.TimerDeadline:
 				if to := st.TimeoutAt(now); to != nil {
-					ss.timeout(t, to, now)
+					timeout(ss, t, to, now)
 					acted = true
 				}
 			}
@@ -238,7 +238,7 @@ func findTimer(ts []clock.Timer, key string) (clock.Timer, bool) {
 // §4.1): how much time is left and the deadline (timed), or how long the
 // move has been awaited (untimed), then whose move it is, with the board,
 // the move list and the player's key like every mail about the game.
-func (ss *Session) remind(t *Table, st *clock.State, x clock.Timer) {
+func remind(ss *Session, t *Table, st *clock.State, x clock.Timer) {
 	addr := AddressOf(t.G, x.Side.String())
 	lang := ss.LangOf(addr)
 	n := ss.NoteFor(addr, lang, t)
@@ -258,8 +258,8 @@ func (ss *Session) remind(t *Table, st *clock.State, x clock.Timer) {
 // timeout ends the game on time, declared at now (CORRESPONDENCE.md
 // §4.2): the opponent wins, reason time, and both players get the result
 // and the complete record.
-func (ss *Session) timeout(t *Table, to *clock.Timeout, now time.Time) {
-	ss.finishOnTime(t, to, now)
+func timeout(ss *Session, t *Table, to *clock.Timeout, now time.Time) {
+	finishOnTime(ss, t, to, now)
 	for _, addr := range []string{t.G.Attackers, t.G.Defenders} {
 		ss.Tell(addr, t, func(lang string) string {
 			return Tr(lang, "timeout.told", SideName(lang, to.Side.String()), lastInTime(lang, to.Deadline))

@@ -7,17 +7,17 @@ import (
 )
 
 func init() {
-	Handle("clock", (*Session).clock)
+	Handle("clock", clockCommand)
 	HelpLine(55, "help.clock")
 }
 
-// clock answers "clock" ("uhr") with the game's time control in words
+// clockCommand answers "clock" ("uhr") with the game's time control in words
 // and both players' leave; the reply's clocks line (clocksText) gives
 // both remaining times and the deadline of the side to move
 // (CORRESPONDENCE.md §4.3). For an untimed game it says so; for a game
 // shorter than the reminder thresholds, when it is reminded, if at all
 // (clock.TimedThresholds).
-func (ss *Session) clock(*grammar.ClockCommand) error {
+func clockCommand(ss *Session, _ *grammar.ClockCommand) error {
 	t, err := ss.GameForCommand()
 	if err != nil {
 		return err
@@ -27,7 +27,7 @@ func (ss *Session) clock(*grammar.ClockCommand) error {
 	for _, side := range []engine.Side{engine.Attackers, engine.Defenders} {
 		text += "\n" + Tr(ss.Lang, "clock.leave", SideName(ss.Lang, side.String()), leaveText(ss.Lang, leaveFrom(t.G.Leave[side], ss.Now)))
 	}
-	if ths := ss.Srv.thresholds(tc); clock.ShortControl(tc, ths) {
+	if ths := thresholds(ss.Srv, tc); clock.ShortControl(tc, ths) {
 		// the thresholds could never remind it: say when it is reminded
 		if short := clock.TimedThresholds(tc, ths); len(short) > 0 {
 			text += "\n" + Tr(ss.Lang, "clock.reminder.short", clockDuration(ss.Lang, short[0]))

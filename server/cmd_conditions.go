@@ -8,9 +8,9 @@ import (
 )
 
 func init() {
-	Handle("if", (*Session).conditional)
-	Handle("conditions", (*Session).conditions)
-	Handle("cancel conditions", (*Session).cancelConditions)
+	Handle("if", conditional)
+	Handle("conditions", conditions)
+	Handle("cancel conditions", cancelConditions)
 	HelpLine(35, "help.conditions")
 }
 
@@ -20,7 +20,7 @@ func init() {
 // that breaks it, one that answers a move of the opponent otherwise than
 // a line already set is refused as a conflict, a repeated line changes
 // nothing. The other lines of the mail are decided on their own.
-func (ss *Session) conditional(c *grammar.ConditionalCommand) error {
+func conditional(ss *Session, c *grammar.ConditionalCommand) error {
 	t, err := ss.ActiveGame()
 	if err != nil {
 		return err
@@ -34,7 +34,7 @@ func (ss *Session) conditional(c *grammar.ConditionalCommand) error {
 		*conds = archive.Conditions{}
 		t.Changed = true
 	}
-	line, err := ss.conditionLine(t, c)
+	line, err := conditionLine(ss, t, c)
 	if err != nil {
 		return err
 	}
@@ -44,7 +44,7 @@ func (ss *Session) conditional(c *grammar.ConditionalCommand) error {
 			return nil
 		}
 		if i := conflict(have, line); i >= 0 {
-			return ss.conditionRefusal(c.Pairs[i/2].Then.Pos.Column, "err.cond.conflict", line[i-1], have[i], conditionText(ss.Lang, have))
+			return conditionRefusal(ss, c.Pairs[i/2].Then.Pos.Column, "err.cond.conflict", line[i-1], have[i], conditionText(ss.Lang, have))
 		}
 	}
 	if len(conds.Lines) >= maxConditionLines {
@@ -59,7 +59,7 @@ func (ss *Session) conditional(c *grammar.ConditionalCommand) error {
 
 // conditions lists the sender's conditional moves in the game; only the
 // sender sees them.
-func (ss *Session) conditions(*grammar.ConditionsCommand) error {
+func conditions(ss *Session, _ *grammar.ConditionsCommand) error {
 	t, err := ss.GameForCommand()
 	if err != nil {
 		return err
@@ -74,7 +74,7 @@ func (ss *Session) conditions(*grammar.ConditionsCommand) error {
 }
 
 // cancelConditions drops the sender's conditional moves in the game.
-func (ss *Session) cancelConditions(*grammar.CancelConditionsCommand) error {
+func cancelConditions(ss *Session, _ *grammar.CancelConditionsCommand) error {
 	t, err := ss.GameForCommand()
 	if err != nil {
 		return err

@@ -10,7 +10,7 @@ import (
 )
 
 func init() {
-	Handle("join", (*Session).join)
+	Handle("join", join)
 	HelpLine(85, "help.join")
 }
 
@@ -27,8 +27,8 @@ func init() {
 // players. The entry gets a key of its own, which a withdrawal needs. Entering writes the tournament's row, so an entry and the
 // event's start never both commit on what the other changed. A player
 // who withdrew before the start may join again.
-func (ss *Session) join(c *grammar.JoinCommand) error {
-	ev, err := ss.event(strings.ToLower(c.Tournament.Text))
+func join(ss *Session, c *grammar.JoinCommand) error {
+	ev, err := loadEvent(ss, strings.ToLower(c.Tournament.Text))
 	if err != nil {
 		return err
 	}
@@ -57,7 +57,7 @@ func (ss *Session) join(c *grammar.JoinCommand) error {
 		// confirmation
 		return ss.Refusen("err.join.full", most, t.Name, most)
 	}
-	p, found, err := ss.pendingEntry(t.ID)
+	p, found, err := pendingEntry(ss, t.ID)
 	if err != nil {
 		return err
 	}
@@ -71,7 +71,7 @@ func (ss *Session) join(c *grammar.JoinCommand) error {
 			tst.pending = append(tst.pending, p)
 		}
 		ss.Say(nil, Tr(ss.Lang, "join.ask", t.Name, catalog.Day(ss.Lang, t.StartDate), catalog.Day(ss.Lang, t.EntryCloses))+"\n\n"+
-			ss.Srv.eventTerms(ss.Lang, t)+"\n\n"+Tr(ss.Lang, "join.confirm", t.ID, p.Key))
+			eventTerms(ss.Srv, ss.Lang, t)+"\n\n"+Tr(ss.Lang, "join.confirm", t.ID, p.Key))
 		return nil
 	}
 	if !found || !strings.EqualFold(c.Key.Text, p.Key) {
@@ -82,16 +82,16 @@ func (ss *Session) join(c *grammar.JoinCommand) error {
 		return err
 	}
 	n := others + 1
-	ss.setEntry(ev, archive.Entry{TournamentID: t.ID, Player: ss.From, Key: key, Seq: seq + 1, JoinedAt: ss.Now})
+	setEntry(ss, ev, archive.Entry{TournamentID: t.ID, Player: ss.From, Key: key, Seq: seq + 1, JoinedAt: ss.Now})
 	ev.write = true
 	ss.Say(nil, Trn(ss.Lang, "join.done", n, t.Name, catalog.Day(ss.Lang, t.StartDate), catalog.Day(ss.Lang, t.EntryCloses), n)+"\n\n"+
-		ss.Srv.eventTerms(ss.Lang, t)+"\n\n"+Tr(ss.Lang, "join.withdraw", t.ID))
+		eventTerms(ss.Srv, ss.Lang, t)+"\n\n"+Tr(ss.Lang, "join.withdraw", t.ID))
 	return nil
 }
 
 // pendingEntry returns the sender's request to enter tournament id, kept
 // or made by this mail, and whether there is one.
-func (ss *Session) pendingEntry(id string) (archive.PendingEntry, bool, error) {
+func pendingEntry(ss *Session, id string) (archive.PendingEntry, bool, error) {
 	for _, p := range tourneyOf(ss).pending {
 		if p.TournamentID == id && p.Player == ss.From {
 			return p, true, nil
@@ -108,7 +108,7 @@ func (ss *Session) pendingEntry(id string) (archive.PendingEntry, bool, error) {
 // (triage.go): a confirmation when its key is the one of the sender's
 // pending entry, a command when the tournament exists, else junk. It
 // only reads the archive.
-func (ss *Session) joinBudget(c *grammar.JoinCommand) (archive.MailBudget, error) {
+func joinBudget(ss *Session, c *grammar.JoinCommand) (archive.MailBudget, error) {
 	id := strings.ToLower(c.Tournament.Text)
 	if c.Key != nil {
 		p, err := ss.Srv.TournamentPort().PendingEntry(ss.Ctx, id, ss.From)

@@ -54,7 +54,7 @@ func TestJoin(t *testing.T) {
 	h.refusal(h.deliver("frank@player.test", "x", late, nil), "frank@player.test", English, "err.join.closed") // confirmed after the closing day
 
 	// started: no more entries
-	if _, err := h.srv.StartTournament(h.ctx(), "open"); err != nil {
+	if _, err := StartTournament(h.srv, h.ctx(), "open"); err != nil {
 		t.Fatal(err)
 	}
 	h.srv.FlushOutbox(h.ctx())
@@ -127,7 +127,7 @@ func TestJoinForgedFrom(t *testing.T) {
 	h.joinByMail("open", alice, "join")
 	h.joinByMail("open", bob, "join")
 	h.now = ev.StartDate
-	if _, err := h.srv.StartTournament(h.ctx(), "open"); err != nil {
+	if _, err := StartTournament(h.srv, h.ctx(), "open"); err != nil {
 		t.Fatal(err)
 	}
 	h.srv.FlushOutbox(h.ctx())

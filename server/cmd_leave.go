@@ -17,8 +17,8 @@ import (
 )
 
 func init() {
-	Handle("leave", (*Session).leave)
-	Handle("cancel leave", (*Session).cancelLeave)
+	Handle("leave", leave)
+	Handle("cancel leave", cancelLeave)
 	HelpLine(65, "help.leave")
 }
 
@@ -31,12 +31,12 @@ func init() {
 // the player's, in all their games: the clocks of every running game of
 // the player stand still during it (Decision C5), their timers move, and
 // each opponent is told. A refusal says why and how many days are left.
-func (ss *Session) leave(c *grammar.LeaveCommand) error {
-	taken, err := ss.leaveOf(ss.From)
+func leave(ss *Session, c *grammar.LeaveCommand) error {
+	taken, err := leaveOf(ss, ss.From)
 	if err != nil {
 		return err
 	}
-	allowance := ss.Srv.leaveDays()
+	allowance := leaveDays(ss.Srv)
 	year := ss.Now.UTC().Year()
 	if c.First == nil {
 		text := Trn(ss.Lang, "leave.left", allowance, clock.LeaveLeft(taken, year, allowance), allowance, year)
@@ -49,7 +49,7 @@ func (ss *Session) leave(c *grammar.LeaveCommand) error {
 	req, err := leaveSpan(c, ss.Now) // dates that are none are refused first, key or not
 	var de *clock.DateError
 	if errors.As(err, &de) {
-		return ss.leaveDateRefusal(c, de)
+		return leaveDateRefusal(ss, c, de)
 	}
 	if err != nil {
 		return err
@@ -60,7 +60,7 @@ func (ss *Session) leave(c *grammar.LeaveCommand) error {
 	kept, err := clock.TakeLeave(taken, req, ss.Now, allowance)
 	var le *clock.LeaveError
 	if errors.As(err, &le) {
-		return ss.leaveRefusal(le)
+		return leaveRefusal(ss, le)
 	}
 	if err != nil {
 		return err
@@ -69,7 +69,7 @@ func (ss *Session) leave(c *grammar.LeaveCommand) error {
 	for y := req.First.Year(); y <= req.Last.Year(); y++ {
 		left = append(left, Trn(ss.Lang, "leave.year", clock.LeaveLeft(kept, y, allowance), clock.LeaveLeft(kept, y, allowance), y))
 	}
-	games, err := ss.setLeave(kept, func(lang string, _ []*Table) string {
+	games, err := setLeave(ss, kept, func(lang string, _ []*Table) string {
 		return Tr(lang, "leave.told", ss.From, intervalText(lang, req))
 	})
 	if err != nil {
@@ -87,26 +87,26 @@ func (ss *Session) leave(c *grammar.LeaveCommand) error {
 // for the clocks now; leave cut short lets each clock run again from
 // tomorrow unless the game stays paused by other leave, and then the
 // notice says from which day it runs.
-func (ss *Session) cancelLeave(*grammar.CancelLeaveCommand) error {
+func cancelLeave(ss *Session, _ *grammar.CancelLeaveCommand) error {
 	if ss.Auth == nil {
 		return ss.Refuse("err.leavekey")
 	}
-	taken, err := ss.leaveOf(ss.From)
+	taken, err := leaveOf(ss, ss.From)
 	if err != nil {
 		return err
 	}
-	allowance := ss.Srv.leaveDays()
+	allowance := leaveDays(ss.Srv)
 	kept, back, err := clock.CancelLeave(taken, ss.Now, allowance)
 	var le *clock.LeaveError
 	if errors.As(err, &le) {
-		return ss.leaveRefusal(le)
+		return leaveRefusal(ss, le)
 	}
 	if err != nil {
 		return err
 	}
 	cut, ahead := cancelledLeave(taken, ss.Now)
-	games, err := ss.setLeave(kept, func(lang string, ts []*Table) string {
-		return ss.cancelNotice(lang, cut, ahead, ts)
+	games, err := setLeave(ss, kept, func(lang string, ts []*Table) string {
+		return cancelNotice(ss, lang, cut, ahead, ts)
 	})
 	if err != nil {
 		return err
@@ -114,7 +114,7 @@ func (ss *Session) cancelLeave(*grammar.CancelLeaveCommand) error {
 	year := ss.Now.UTC().Year()
 	text := Tr(ss.Lang, "leave.cancelled", Counted(ss.Lang, "days", back), Counted(ss.Lang, "leavedays", clock.LeaveLeft(kept, year, allowance)), year) + "\n" + games.line
 	if cut {
-		text += ss.resumeText(ss.Lang, games.tables)
+		text += resumeText(ss, ss.Lang, games.tables)
 	}
 	ss.Say(ss.Auth, text)
 	return nil
@@ -148,7 +148,7 @@ func utcDay(t time.Time) time.Time {
 // only announced (ahead) is withdrawn and nothing changes for the clocks
 // now; a leave cut short ends tonight, and each timed game says when its
 // clocks run again (resumeText).
-func (ss *Session) cancelNotice(lang string, cut bool, ahead []notation.Leave, ts []*Table) string {
+func cancelNotice(ss *Session, lang string, cut bool, ahead []notation.Leave, ts []*Table) string {
 	if !cut {
 		return Tr(lang, "leave.withdrawn", ss.From, leaveText(lang, ahead))
 	}
@@ -156,7 +156,7 @@ func (ss *Session) cancelNotice(lang string, cut bool, ahead []notation.Leave, t
 	if len(ahead) > 0 {
 		text += " " + Tr(lang, "leave.cancel.also", leaveText(lang, ahead))
 	}
-	return text + ss.resumeText(lang, ts)
+	return text + resumeText(ss, lang, ts)
 }
 
 // resumeText says, a line per timed game of ts, when its clocks run
@@ -164,14 +164,14 @@ func (ss *Session) cancelNotice(lang string, cut bool, ahead []notation.Leave, t
 // is still paused tomorrow (other leave of either player, as package
 // clock counts it: clock.State.Paused), from the first day it is not.
 // Untimed games and games whose clock data is broken get no line.
-func (ss *Session) resumeText(lang string, ts []*Table) string {
+func resumeText(ss *Session, lang string, ts []*Table) string {
 	tomorrow := utcDay(ss.Now).Add(notation.Day)
 	var b strings.Builder
 	for _, t := range ts {
 		if !control(t.G).Timed() {
 			continue
 		}
-		st, err := t.clockState()
+		st, err := clockState(t)
 		if err != nil {
 			continue
 		}
@@ -190,7 +190,7 @@ func (ss *Session) resumeText(lang string, ts []*Table) string {
 
 // leaveOf returns the leave of the player at addr as this mail has left
 // it so far.
-func (ss *Session) leaveOf(addr string) ([]notation.Leave, error) {
+func leaveOf(ss *Session, addr string) ([]notation.Leave, error) {
 	if ss.Uses(clockModule{}) {
 		if ls, ok := clockOf(ss).leaves[addr]; ok {
 			return ls, nil
@@ -213,7 +213,7 @@ func (ss *Session) leaveOf(addr string) ([]notation.Leave, error) {
 // gets back what it used today since then (issue 22 §6): the sender's
 // line and each opponent's notice say how much, game by game
 // (returnedText).
-func (ss *Session) setLeave(leave []notation.Leave, told func(lang string, games []*Table) string) (leaveGames, error) {
+func setLeave(ss *Session, leave []notation.Leave, told func(lang string, games []*Table) string) (leaveGames, error) {
 	cs := clockOf(ss)
 	if cs.leaves == nil {
 		cs.leaves = map[string][]notation.Leave{}
@@ -235,7 +235,7 @@ func (ss *Session) setLeave(leave []notation.Leave, told func(lang string, games
 		if err != nil {
 			return leaveGames{}, err
 		}
-		if lost, err := ss.lostOnTime(t); err != nil {
+		if lost, err := lostOnTime(ss, t); err != nil {
 			return leaveGames{}, err
 		} else if lost {
 			continue // lost on time before this mail: no leave brings it back
@@ -244,14 +244,14 @@ func (ss *Session) setLeave(leave []notation.Leave, told func(lang string, games
 		if t.G.Defenders == ss.From {
 			side = 1
 		}
-		before, _ := ss.toMoveRemaining(t)
+		before, _ := toMoveRemaining(ss, t)
 		t.G.Leave[side] = leave
 		LimitEventLeave(t.G)
 		t.Changed = true
 		ids = append(ids, g.ID)
 		all = append(all, t)
 		opp := OpponentOf(t.G, ss.From)
-		if after, toMove := ss.toMoveRemaining(t); after > before {
+		if after, toMove := toMoveRemaining(ss, t); after > before {
 			back = append(back, returned{game: g.ID, opp: opp, side: toMove, tc: control(t.G), d: after - before})
 		}
 		if with[opp] == nil {
@@ -303,21 +303,21 @@ func returnedText(lang string, back []returned, opp string) string {
 // toMoveRemaining returns the remaining time of the side to move of t at
 // the reply's instant (clockInstant), and that side; 0 for a game without
 // a clock or whose clock data is broken.
-func (ss *Session) toMoveRemaining(t *Table) (time.Duration, engine.Side) {
+func toMoveRemaining(ss *Session, t *Table) (time.Duration, engine.Side) {
 	if !control(t.G).Timed() {
 		return 0, 0
 	}
-	st, err := t.clockState()
+	st, err := clockState(t)
 	if err != nil {
 		return 0, 0
 	}
-	c := st.Show(ss.clockInstant())
+	c := st.Show(clockInstant(ss))
 	return c.Remaining[c.ToMove], c.ToMove
 }
 
 // leaveRefusal explains a refused leave request or cancellation
 // (CORRESPONDENCE.md §3.3): why, and the days left.
-func (ss *Session) leaveRefusal(le *clock.LeaveError) error {
+func leaveRefusal(ss *Session, le *clock.LeaveError) error {
 	req, left := intervalText(ss.Lang, le.Request), Counted(ss.Lang, "leavedays", le.DaysLeft)
 	switch le.Reason {
 	case clock.LeaveInPast:
@@ -359,7 +359,7 @@ func writtenDay(d *grammar.LeaveDay) clock.WrittenDay {
 // leaveDateRefusal explains days of a leave command that are no dates
 // (issue 22 §1): a caret under the day, why, and the forms to write
 // (leaveDateForms), as a line that does not parse is answered.
-func (ss *Session) leaveDateRefusal(c *grammar.LeaveCommand, de *clock.DateError) error {
+func leaveDateRefusal(ss *Session, c *grammar.LeaveCommand, de *clock.DateError) error {
 	d := c.First
 	if de.Last && c.Last != nil {
 		d = c.Last

@@ -3,14 +3,14 @@ package server
 import "github.com/taflmail/taflmail/grammar"
 
 func init() {
-	Handle("messages", (*Session).messages)
+	Handle("messages", messages)
 	HelpLine(97, "help.messages")
 }
 
 // messages stops or starts the relaying of opponents' messages to the
 // sender, in all games, from now on (issue 12, messages.go). Like
 // "language" it needs no key.
-func (ss *Session) messages(c *grammar.MessagesCommand) error {
+func messages(ss *Session, c *grammar.MessagesCommand) error {
 	p := ss.PlayerRow(ss.From)
 	p.MessagesOff = !c.On()
 	if p.MessagesOff {

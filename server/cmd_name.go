@@ -9,7 +9,7 @@ import (
 )
 
 func init() {
-	Handle("name", (*Session).name)
+	Handle("name", name)
 	HelpLine(102, "help.name")
 }
 
@@ -20,7 +20,7 @@ func init() {
 // changes what everyone sees, so it needs the sender's key for one of
 // their games (a forged From must not rename anyone); asking does not:
 // the answer goes to the address itself.
-func (ss *Session) name(c *grammar.NameCommand) error {
+func name(ss *Session, c *grammar.NameCommand) error {
 	ns, ok := ss.Srv.NamePort()
 	if !ok {
 		return errors.New("server: the store keeps no public names")

@@ -11,7 +11,7 @@ import (
 )
 
 func init() {
-	Handle("notify", (*Session).notify)
+	Handle("notify", notify)
 	HelpLine(98, "help.notify")
 }
 
@@ -32,7 +32,7 @@ const defaultDigestAt = 7 * 60
 // game (issue 18, consent.go) changes its setting only by confirming it:
 // a keyless "notify each" or "notify digest …" asks it to, and "notify
 // confirm KEY" carries out the request the key was mailed for.
-func (ss *Session) notify(c *grammar.NotifyCommand) error {
+func notify(ss *Session, c *grammar.NotifyCommand) error {
 	if c.Key != nil {
 		req, err := ss.ConfirmConsent(whatNotify, c.Key)
 		if err != nil {
@@ -48,7 +48,7 @@ func (ss *Session) notify(c *grammar.NotifyCommand) error {
 	case c.Each != "":
 		p := ss.PlayerRow(ss.From)
 		if p.Digest {
-			if asked, err := ss.notifyConsent("notify each"); err != nil || asked {
+			if asked, err := notifyConsent(ss, "notify each"); err != nil || asked {
 				return err
 			}
 		}
@@ -63,17 +63,17 @@ func (ss *Session) notify(c *grammar.NotifyCommand) error {
 		if c.Zone != nil {
 			var ok bool
 			if loc, zone, ok = zones.Find(c.Zone.Text); !ok {
-				return ss.refuseZone(c.Zone.Text, at)
+				return refuseZone(ss, c.Zone.Text, at)
 			}
 			if zones.Fixed(zone) {
-				return ss.refuseFixedZone(c.Zone.Text, at)
+				return refuseFixedZone(ss, c.Zone.Text, at)
 			}
 		}
 		request := "notify digest " + clockOfDay(at)
 		if zone != "" {
 			request += " " + zone
 		}
-		if asked, err := ss.notifyConsent(request); err != nil || asked {
+		if asked, err := notifyConsent(ss, request); err != nil || asked {
 			return err
 		}
 		p := ss.PlayerRow(ss.From)
@@ -97,7 +97,7 @@ func (ss *Session) notify(c *grammar.NotifyCommand) error {
 			}
 		}
 		if err == nil && p.Digest {
-			loc := ss.Srv.storedZone(p.Address, p.DigestZone)
+			loc := storedZone(ss.Srv, p.Address, p.DigestZone)
 			ss.Say(nil, Tr(ss.Lang, "notify.show.digest", digestTime(ss.Lang, p.DigestAt, p.DigestZone), digestStamp(ss.Lang, p.DigestDue, loc, p.DigestZone)))
 		} else {
 			ss.Say(nil, Tr(ss.Lang, "notify.show.each"))
@@ -114,7 +114,7 @@ const whatNotify = "notify"
 // line c (triage.go): a confirmation when its key is the one the referee
 // mailed this address for its request, else junk. It only reads the
 // archive.
-func (ss *Session) notifyBudget(c *grammar.NotifyCommand) (archive.MailBudget, error) {
+func notifyBudget(ss *Session, c *grammar.NotifyCommand) (archive.MailBudget, error) {
 	if c.Key != nil {
 		ok, err := ss.ConfirmsWaiting(whatNotify, c.Key.Text)
 		return ConfirmationIf(ok), err
@@ -128,11 +128,11 @@ func (ss *Session) notifyBudget(c *grammar.NotifyCommand) (archive.MailBudget, e
 // sender's key for a game, or the confirmation of this request) or the
 // sender plays in a game or a tournament. Otherwise it asks the sender
 // to confirm it (askConsent) and reports asked: nothing else happens.
-func (ss *Session) notifyConsent(request string) (asked bool, err error) {
+func notifyConsent(ss *Session, request string) (asked bool, err error) {
 	if ss.Consented(whatNotify) {
 		return false, nil
 	}
-	plays, err := ss.playsAny()
+	plays, err := playsAny(ss)
 	if err != nil || plays {
 		return false, err
 	}
@@ -141,7 +141,7 @@ func (ss *Session) notifyConsent(request string) (asked bool, err error) {
 
 // playsAny reports whether the sender is a player of any game, this
 // mail's new ones included, or entered in a tournament.
-func (ss *Session) playsAny() (bool, error) {
+func playsAny(ss *Session) (bool, error) {
 	for _, t := range ss.Tables {
 		if SideOf(t.G, ss.From) != "" {
 			return true, nil
@@ -158,9 +158,9 @@ func (ss *Session) playsAny() (bool, error) {
 // refuseZone refuses a digest in a time zone that is none: it quotes the
 // name (clipped) and shows the command with a zone that is one, the
 // zone the player may have meant when zones.Suggest finds it.
-func (ss *Session) refuseZone(name string, at int) error {
+func refuseZone(ss *Session, name string, at int) error {
 	if zones.Abbreviation(name) != nil { // "CEST", "PDT": no zone, but a time of known places
-		return ss.refuseFixedZone(name, at)
+		return refuseFixedZone(ss, name, at)
 	}
 	if sug := zones.Suggest(name); sug != "" {
 		return ss.Refuse("notify.zone.suggest", Clip(name), clockOfDay(at), sug)

@@ -6,8 +6,8 @@ import (
 )
 
 func init() {
-	Handle("private", (*Session).makePrivate)
-	Handle("public", (*Session).makePublic)
+	Handle("private", makePrivate)
+	Handle("public", makePublic)
 	HelpLine(64, "help.private")
 }
 
@@ -29,7 +29,7 @@ func otherSide(side string) string {
 
 // privacyGame returns the game of "private" or "public": the sender's,
 // with the key, invited or running, casual.
-func (ss *Session) privacyGame() (*Table, error) {
+func privacyGame(ss *Session) (*Table, error) {
 	t, err := ss.GameForCommand()
 	if err != nil {
 		return nil, err
@@ -49,8 +49,8 @@ func (ss *Session) privacyGame() (*Table, error) {
 // makePrivate refuses spectators for the sender's casual game (issue 12):
 // its spectators are removed and told so, and nobody may watch it while
 // either player wants it private. The opponent is told.
-func (ss *Session) makePrivate(*grammar.PrivateCommand) error {
-	t, err := ss.privacyGame()
+func makePrivate(ss *Session, _ *grammar.PrivateCommand) error {
+	t, err := privacyGame(ss)
 	if err != nil {
 		return err
 	}
@@ -67,7 +67,7 @@ func (ss *Session) makePrivate(*grammar.PrivateCommand) error {
 	}
 	removed := 0
 	for _, sp := range specs {
-		if ss.unwatching(t.G.ID, sp.Address) {
+		if unwatching(ss, t.G.ID, sp.Address) {
 			continue
 		}
 		cor := corrOf(ss)
@@ -82,8 +82,8 @@ func (ss *Session) makePrivate(*grammar.PrivateCommand) error {
 
 // makePublic withdraws the sender's wish for privacy: the game is open to
 // spectators again unless the opponent wants it private.
-func (ss *Session) makePublic(*grammar.PublicCommand) error {
-	t, err := ss.privacyGame()
+func makePublic(ss *Session, _ *grammar.PublicCommand) error {
+	t, err := privacyGame(ss)
 	if err != nil {
 		return err
 	}

@@ -12,7 +12,7 @@ import (
 )
 
 func init() {
-	Handle("rating", (*Session).ratingCommand)
+	Handle("rating", ratingCommand)
 	HelpLine(88, "help.rating")
 }
 
@@ -26,7 +26,7 @@ const maxHistoryListed = 20
 // each game's date, id, opponent, side, score and the rating before and
 // after. The RD shown has grown for the time since the last rated game
 // (Decision R1).
-func (ss *Session) ratingCommand(c *grammar.RatingCommand) error {
+func ratingCommand(ss *Session, c *grammar.RatingCommand) error {
 	if c.Variant == "" {
 		rs, err := ss.Srv.TournamentPort().RatingsOf(ss.Ctx, ss.From)
 		if err != nil {
@@ -57,7 +57,7 @@ func (ss *Session) ratingCommand(c *grammar.RatingCommand) error {
 		ss.Say(nil, Tr(ss.Lang, "rating.none.variant", VariantTitle(ss.Lang, v)))
 		return nil
 	}
-	r, games, _ := ss.currentRating(ss.From, v.Name)
+	r, games, _ := currentRating(ss, ss.From, v.Name)
 	var b strings.Builder
 	b.WriteString(Trn(ss.Lang, "rating.variant", games, VariantTitle(ss.Lang, v), r.R, r.RD, r.Volatility, games) + "\n\n")
 	b.WriteString(Tr(ss.Lang, "rating.history") + "\n")

@@ -9,7 +9,7 @@ import (
 )
 
 func init() {
-	Handle("standings", (*Session).standingsCommand)
+	Handle("standings", standingsCommand)
 	HelpLine(87, "help.standings")
 }
 
@@ -17,8 +17,8 @@ func init() {
 // crosstable (a ranked list beyond 10 players; one per group), with the
 // players' ratings for a rated event, or before the start the players
 // entered so far. Standings are public: anyone may ask.
-func (ss *Session) standingsCommand(c *grammar.StandingsCommand) error {
-	ev, err := ss.event(strings.ToLower(c.Tournament.Text))
+func standingsCommand(ss *Session, c *grammar.StandingsCommand) error {
+	ev, err := loadEvent(ss, strings.ToLower(c.Tournament.Text))
 	if err != nil {
 		return err
 	}
@@ -26,7 +26,7 @@ func (ss *Session) standingsCommand(c *grammar.StandingsCommand) error {
 	head := Tr(ss.Lang, "standings.header", t.Name, t.ID, statusWords(ss.Lang, t.Status))
 	if t.Status == archive.TournamentCreated || t.Status == archive.TournamentCancelled {
 		var b strings.Builder
-		b.WriteString(head + "\n" + ss.Srv.eventTerms(ss.Lang, t) + "\n\n")
+		b.WriteString(head + "\n" + eventTerms(ss.Srv, ss.Lang, t) + "\n\n")
 		n := 0
 		for _, e := range ev.entries {
 			if !e.Withdrawn() {
@@ -40,11 +40,11 @@ func (ss *Session) standingsCommand(c *grammar.StandingsCommand) error {
 		ss.Say(nil, b.String())
 		return nil
 	}
-	sts, err := ss.standings(ev)
+	sts, err := standings(ss, ev)
 	if err != nil {
 		return err
 	}
-	ss.Say(nil, head+"\n\n"+ss.standingsText(ss.Lang, t, sts, true))
+	ss.Say(nil, head+"\n\n"+standingsText(ss, ss.Lang, t, sts, true))
 	return nil
 }
 

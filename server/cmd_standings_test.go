@@ -16,7 +16,7 @@ func TestStandingsCommand(t *testing.T) {
 	h.createEvent("cup", []string{alice, bob, carol}, nil)
 	text := to(t, h.deliver("stranger@player.test", "x", "standings cup", nil), "stranger@player.test").Text
 	mustContain(t, "before the start", text, "Cup cup (cup), taking entries.", " 1. alice@player.test", " 3. carol@player.test")
-	if _, err := h.srv.StartTournament(h.ctx(), "cup"); err != nil {
+	if _, err := StartTournament(h.srv, h.ctx(), "cup"); err != nil {
 		t.Fatal(err)
 	}
 	h.srv.FlushOutbox(h.ctx())
@@ -41,7 +41,7 @@ func TestStandingsCommand(t *testing.T) {
 		players = append(players, p+"@player.test")
 	}
 	h.createEvent("groups", players, func(t *archive.Tournament) { t.Groups = 2 })
-	if _, err := h.srv.StartTournament(h.ctx(), "groups"); err != nil {
+	if _, err := StartTournament(h.srv, h.ctx(), "groups"); err != nil {
 		t.Fatal(err)
 	}
 	h.srv.FlushOutbox(h.ctx())

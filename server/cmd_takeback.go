@@ -8,9 +8,9 @@ import (
 )
 
 func init() {
-	Handle("takeback", (*Session).takeback)
-	Handle("accept takeback", (*Session).acceptTakeback)
-	Handle("decline takeback", (*Session).declineTakeback)
+	Handle("takeback", takeback)
+	Handle("accept takeback", acceptTakeback)
+	Handle("decline takeback", declineTakeback)
 	HelpLine(75, "help.takeback")
 }
 
@@ -30,7 +30,7 @@ func timedGame(g *archive.Game) bool { return control(g).Timed() }
 // takebackBarred refuses a takeback in a game that allows none: a
 // tournament game (rated, tournamentGame), a timed one, or one against
 // the engine opponent, which never takes back (engine.go).
-func (ss *Session) takebackBarred(g *archive.Game) error {
+func takebackBarred(ss *Session, g *archive.Game) error {
 	switch {
 	case engineSide(g) != "":
 		return ss.Refuse("err.takeback.engine", g.ID)
@@ -44,12 +44,12 @@ func (ss *Session) takebackBarred(g *archive.Game) error {
 
 // takeback asks the opponent to undo the sender's last ply: only before
 // the opponent has answered it.
-func (ss *Session) takeback(*grammar.TakebackCommand) error {
+func takeback(ss *Session, _ *grammar.TakebackCommand) error {
 	t, err := ss.ActiveGame()
 	if err != nil {
 		return err
 	}
-	if err := ss.takebackBarred(t.G); err != nil {
+	if err := takebackBarred(ss, t.G); err != nil {
 		return err
 	}
 	mine := SideOf(t.G, ss.From)
@@ -72,7 +72,7 @@ func (ss *Session) takeback(*grammar.TakebackCommand) error {
 // takebackAsked returns the game whose takeback request the sender
 // answers: running, not a tournament's (whose refusal is "never in
 // tournaments", not "no request"), the request the opponent's.
-func (ss *Session) takebackAsked() (*Table, error) {
+func takebackAsked(ss *Session) (*Table, error) {
 	t, err := ss.ActiveGame()
 	if err != nil {
 		return nil, err
@@ -88,12 +88,12 @@ func (ss *Session) takebackAsked() (*Table, error) {
 
 // acceptTakeback undoes the asker's last ply; both players, and the
 // spectators, get the position.
-func (ss *Session) acceptTakeback(*grammar.AcceptTakebackCommand) error {
-	t, err := ss.takebackAsked()
+func acceptTakeback(ss *Session, _ *grammar.AcceptTakebackCommand) error {
+	t, err := takebackAsked(ss)
 	if err != nil {
 		return err
 	}
-	if err := ss.takebackBarred(t.G); err != nil {
+	if err := takebackBarred(ss, t.G); err != nil {
 		return err
 	}
 	asker := AddressOf(t.G, t.G.TakebackBy)
@@ -103,7 +103,7 @@ func (ss *Session) acceptTakeback(*grammar.AcceptTakebackCommand) error {
 		t.G.TakebackBy, t.Changed = "", true
 		return ss.Refuse("err.takeback.none", t.G.ID)
 	}
-	undone, err := ss.undoLastPly(t)
+	undone, err := undoLastPly(ss, t)
 	if err != nil {
 		return err
 	}
@@ -114,19 +114,19 @@ func (ss *Session) acceptTakeback(*grammar.AcceptTakebackCommand) error {
 			ss.Tell(addr, t, func(lang string) string { return Tr(lang, "takeback.drawlapsed") })
 		}
 	}
-	ss.dropConditions(t)
+	dropConditions(ss, t)
 	// each player reads of their own part as "You …", spectators of both
 	// by address
 	ss.Tell(asker, t, func(lang string) string { return Tr(lang, "takeback.done.asker", undone.Move, ss.From) })
 	ss.Say(t, Tr(ss.Lang, "takeback.done.you", asker, undone.Move))
-	ss.tellSpectators(t, func(lang string) string { return Tr(lang, "takeback.done", asker, undone.Move, ss.From) })
+	tellSpectators(ss, t, func(lang string) string { return Tr(lang, "takeback.done", asker, undone.Move, ss.From) })
 	ss.ShowPosition(t)
 	return nil
 }
 
 // declineTakeback refuses the opponent's request; the asker is told.
-func (ss *Session) declineTakeback(*grammar.DeclineTakebackCommand) error {
-	t, err := ss.takebackAsked()
+func declineTakeback(ss *Session, _ *grammar.DeclineTakebackCommand) error {
+	t, err := takebackAsked(ss)
 	if err != nil {
 		return err
 	}
@@ -140,7 +140,7 @@ func (ss *Session) declineTakeback(*grammar.DeclineTakebackCommand) error {
 
 // lapseTakeback withdraws a standing takeback request when the other
 // player moves instead of answering it; the asker is told.
-func (ss *Session) lapseTakeback(t *Table) {
+func lapseTakeback(ss *Session, t *Table) {
 	by := t.G.TakebackBy
 	if by == "" {
 		return
@@ -155,7 +155,7 @@ func (ss *Session) lapseTakeback(t *Table) {
 // this mail is dropped, a stored one goes into the archive change as
 // taken back (and into t.g.TakenBack, so that the record of this mail
 // names it). It returns the ply undone.
-func (ss *Session) undoLastPly(t *Table) (archive.Ply, error) {
+func undoLastPly(ss *Session, t *Table) (archive.Ply, error) {
 	var undone archive.Ply
 	if k := len(t.NewPlies); k > 0 {
 		undone, t.NewPlies = t.NewPlies[k-1], t.NewPlies[:k-1]

@@ -143,7 +143,7 @@ func TestTakebackBarred(t *testing.T) {
 func TestTournamentGameRefusals(t *testing.T) {
 	h := newHarness(t)
 	h.createEvent("cup", []string{alice, bob, "carol@player.test"}, func(t *archive.Tournament) { t.Rated = false })
-	if _, err := h.srv.StartTournament(h.ctx(), "cup"); err != nil {
+	if _, err := StartTournament(h.srv, h.ctx(), "cup"); err != nil {
 		t.Fatal(err)
 	}
 	h.srv.FlushOutbox(h.ctx())

@@ -11,14 +11,14 @@ import (
 )
 
 func init() {
-	Handle("tournaments", (*Session).tournaments)
+	Handle("tournaments", tournaments)
 	HelpLine(84, "help.tournaments")
 }
 
 // tournaments answers "tournaments" ("turniere"): the events that take
 // entries by mail (until their closing day) and those running, each with
 // the command that goes with it. Anyone may ask.
-func (ss *Session) tournaments(*grammar.TournamentsCommand) error {
+func tournaments(ss *Session, _ *grammar.TournamentsCommand) error {
 	created, err := ss.Srv.TournamentPort().Tournaments(ss.Ctx, archive.TournamentFilter{Status: archive.TournamentCreated})
 	if err != nil {
 		return err

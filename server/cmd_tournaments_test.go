@@ -19,7 +19,7 @@ func TestTournamentsList(t *testing.T) {
 	})
 	h.createEvent("invited", []string{alice, bob}, func(t *archive.Tournament) { t.StartDate = t.StartDate.AddDate(0, 0, 7) })
 	h.createEvent("running", []string{alice, bob, "carol@player.test"}, nil)
-	if _, err := h.srv.StartTournament(h.ctx(), "running"); err != nil {
+	if _, err := StartTournament(h.srv, h.ctx(), "running"); err != nil {
 		t.Fatal(err)
 	}
 	h.srv.FlushOutbox(h.ctx())

@@ -10,8 +10,8 @@ import (
 )
 
 func init() {
-	Handle("watch", (*Session).watch)
-	Handle("unwatch", (*Session).unwatch)
+	Handle("watch", watch)
+	Handle("unwatch", unwatch)
 	HelpLine(63, "help.watch")
 }
 
@@ -27,29 +27,29 @@ func init() {
 // private or is the sender's own is refused; so is a game with
 // maxSpectators spectators, and a sender who watches maxWatched games. An
 // id that is no game may name a tournament (watchTournament).
-func (ss *Session) watch(c *grammar.WatchCommand) error {
+func watch(ss *Session, c *grammar.WatchCommand) error {
 	id := strings.ToUpper(c.Target.ID)
 	resultsOnly := c.Results != ""
 	if !gameIDShaped(id) {
-		return ss.watchTournament(c, c.Target.ID, resultsOnly)
+		return watchTournament(ss, c, c.Target.ID, resultsOnly)
 	}
 	t, err := ss.Table(id)
 	var r *Refusal
 	if errors.As(err, &r) {
-		return ss.watchTournament(c, c.Target.ID, resultsOnly)
+		return watchTournament(ss, c, c.Target.ID, resultsOnly)
 	}
 	if err != nil {
 		return err
 	}
-	if err := ss.watchable(t, id); err != nil {
+	if err := watchable(ss, t, id); err != nil {
 		return err
 	}
-	was, err := ss.watchRoom(id)
+	was, err := watchRoom(ss, id)
 	if err != nil {
 		return err
 	}
 	what := "watch " + id
-	resultsOnly, asked, err := ss.watchConsent(c, what, resultsOnly, was, func(lang string, results bool) string {
+	resultsOnly, asked, err := watchConsent(ss, c, what, resultsOnly, was, func(lang string, results bool) string {
 		if results {
 			return Tr(lang, "confirm.watch.results", id, t.G.Attackers, t.G.Defenders)
 		}
@@ -64,13 +64,13 @@ func (ss *Session) watch(c *grammar.WatchCommand) error {
 	}
 	cor := corrOf(ss)
 	cor.watch = append(cor.watch, sp)
-	ss.watchReply(t, id, was, resultsOnly)
+	watchReply(ss, t, id, was, resultsOnly)
 	return nil
 }
 
 // watchable refuses a watch of t (game id) when the sender plays in it,
 // it has not started, it is over or declined, or it is private.
-func (ss *Session) watchable(t *Table, id string) error {
+func watchable(ss *Session, t *Table, id string) error {
 	if SideOf(t.G, ss.From) != "" {
 		return ss.Refuse("err.watch.player", id)
 	}
@@ -92,8 +92,8 @@ func (ss *Session) watchable(t *Table, id string) error {
 // they do not watch it yet; a new spectator is refused when the game has
 // maxSpectators or the sender watches maxWatched games (counting this
 // mail's).
-func (ss *Session) watchRoom(id string) (*archive.Spectator, error) {
-	was, n, err := ss.spectatorOf(id)
+func watchRoom(ss *Session, id string) (*archive.Spectator, error) {
+	was, n, err := spectatorOf(ss, id)
 	if err != nil || was != nil {
 		return was, err
 	}
@@ -104,7 +104,7 @@ func (ss *Session) watchRoom(id string) (*archive.Spectator, error) {
 	if err != nil {
 		return nil, err
 	}
-	if len(watching)+ss.watchedHere() >= maxWatched {
+	if len(watching)+watchedHere(ss) >= maxWatched {
 		return nil, ss.Refuse("err.watch.toomany", maxWatched)
 	}
 	return nil, nil
@@ -115,7 +115,7 @@ func (ss *Session) watchRoom(id string) (*archive.Spectator, error) {
 // for the same. The reply is about t (its tag, board and move list) unless the
 // mail is about another of the sender's games: then t's board goes into
 // the text.
-func (ss *Session) watchReply(t *Table, id string, was *archive.Spectator, resultsOnly bool) {
+func watchReply(ss *Session, t *Table, id string, was *archive.Spectator, resultsOnly bool) {
 	key := "watch.started"
 	if resultsOnly {
 		key = "watch.results"
@@ -160,7 +160,7 @@ func (ss *Session) watchReply(t *Table, id string, was *archive.Spectator, resul
 // the sender to confirm, with text(lang, resultsOnly) saying what it is
 // (askConsent), and asked is true: the command is done, nothing else of
 // it takes effect. Refusals and quiet requests are the error.
-func (ss *Session) watchConsent(c *grammar.WatchCommand, what string, resultsOnly bool, was *archive.Spectator,
+func watchConsent(ss *Session, c *grammar.WatchCommand, what string, resultsOnly bool, was *archive.Spectator,
 	text func(lang string, resultsOnly bool) string) (results, asked bool, err error) {
 	if c.Key != nil {
 		req, err := ss.ConfirmConsent(what, c.Key)
@@ -184,14 +184,14 @@ func (ss *Session) watchConsent(c *grammar.WatchCommand, what string, resultsOnl
 
 // spectatorOf returns the sender's spectator row of game id, stored or
 // added by this mail (nil if none), and how many spectators the game has.
-func (ss *Session) spectatorOf(id string) (*archive.Spectator, int, error) {
+func spectatorOf(ss *Session, id string) (*archive.Spectator, int, error) {
 	specs, err := ss.Srv.SpectatorPort().Spectators(ss.Ctx, id)
 	if err != nil {
 		return nil, 0, err
 	}
 	var mine *archive.Spectator
 	for i := range specs {
-		if specs[i].Address == ss.From && !ss.unwatching(id, ss.From) {
+		if specs[i].Address == ss.From && !unwatching(ss, id, ss.From) {
 			mine = &specs[i]
 		}
 	}
@@ -213,7 +213,7 @@ func (ss *Session) spectatorOf(id string) (*archive.Spectator, int, error) {
 }
 
 // watchedHere counts the games the sender starts watching in this mail.
-func (ss *Session) watchedHere() int {
+func watchedHere(ss *Session) int {
 	seen := map[string]bool{}
 	for _, w := range corrOf(ss).watch {
 		if w.GameID != "" {
@@ -229,7 +229,7 @@ func (ss *Session) watchedHere() int {
 // bare "unwatch" answers (eventOfThread).
 // It needs no key; the worst a forger can do with it is stop someone's
 // spectator mails, which "watch" starts again (docs/security.md).
-func (ss *Session) unwatch(c *grammar.UnwatchCommand) error {
+func unwatch(ss *Session, c *grammar.UnwatchCommand) error {
 	id, named := ss.Ref.Id, c.Target != nil
 	if named {
 		id = strings.ToUpper(c.Target.ID)
@@ -240,7 +240,7 @@ func (ss *Session) unwatch(c *grammar.UnwatchCommand) error {
 	if id == "" {
 		return ss.Refuse("err.unwatch.which")
 	}
-	if ev, ok, err := ss.unwatchEvent(named, id); err != nil || ok {
+	if ev, ok, err := unwatchEvent(ss, named, id); err != nil || ok {
 		if ok {
 			cor := corrOf(ss)
 			cor.unwatch = append(cor.unwatch, archive.Spectator{TournamentID: ev, Address: ss.From})
@@ -266,7 +266,7 @@ func (ss *Session) unwatch(c *grammar.UnwatchCommand) error {
 		kept = append(kept, w)
 	}
 	cor.watch = kept
-	if !found || ss.unwatching(id, ss.From) {
+	if !found || unwatching(ss, id, ss.From) {
 		return ss.Refuse("err.unwatch.not", Clip(id))
 	}
 	cor.unwatch = append(cor.unwatch, archive.Spectator{GameID: id, Address: ss.From})
@@ -280,7 +280,7 @@ func (ss *Session) unwatch(c *grammar.UnwatchCommand) error {
 // mail about a tournament game that the sender does not watch on its
 // own, that game's tournament. ok is false when the sender follows no
 // such tournament (the line is then about a game).
-func (ss *Session) unwatchEvent(named bool, id string) (string, bool, error) {
+func unwatchEvent(ss *Session, named bool, id string) (string, bool, error) {
 	event := strings.ToLower(id)
 	if !named || gameIDShaped(id) {
 		g, err := ss.Srv.GamePort().Game(ss.Ctx, id)
@@ -303,7 +303,7 @@ func (ss *Session) unwatchEvent(named bool, id string) (string, bool, error) {
 			event = g.TournamentID
 		}
 	}
-	if event == "" || ss.unwatchingEvent(event, ss.From) {
+	if event == "" || unwatchingEvent(ss, event, ss.From) {
 		return "", false, nil
 	}
 	specs, err := ss.Srv.TournamentPort().TournamentSpectators(ss.Ctx, event)
@@ -322,7 +322,7 @@ func (ss *Session) unwatchEvent(named bool, id string) (string, bool, error) {
 // c (triage.go): a confirmation when its key is the one the referee
 // mailed this address for that request ("watch ID confirm KEY", the id as
 // written in either case), else junk. It only reads the archive.
-func (ss *Session) watchBudget(c *grammar.WatchCommand) (archive.MailBudget, error) {
+func watchBudget(ss *Session, c *grammar.WatchCommand) (archive.MailBudget, error) {
 	if c.Key != nil {
 		for _, what := range []string{"watch " + strings.ToUpper(c.Target.ID), "watch " + strings.ToLower(c.Target.ID)} {
 			if ok, err := ss.ConfirmsWaiting(what, c.Key.Text); err != nil || ok {
@@ -337,12 +337,12 @@ func (ss *Session) watchBudget(c *grammar.WatchCommand) (archive.MailBudget, err
 // module's boardShower): when the mail names a game the sender watches
 // (watchedGame), with the position as their mails show it
 // (spectatorBoard). False for any other mail; err is an archive failure.
-func (ss *Session) watchedBoard() (bool, error) {
-	t, err := ss.watchedGame()
+func watchedBoard(ss *Session) (bool, error) {
+	t, err := watchedGame(ss)
 	if t == nil || err != nil {
 		return err != nil, err
 	}
-	ss.spectatorBoard(t)
+	spectatorBoard(ss, t)
 	return true, nil
 }
 
@@ -350,7 +350,7 @@ func (ss *Session) watchedBoard() (bool, error) {
 // not play in it but watches it, and it is not private (docs/commands.md,
 // "private": its spectators are removed anyway); nil for anything else,
 // which gameForCommand then refuses. Only an archive failure is returned.
-func (ss *Session) watchedGame() (*Table, error) {
+func watchedGame(ss *Session) (*Table, error) {
 	if ss.Ref.Id == "" || len(ss.Ref.Several) > 1 {
 		return nil, nil
 	}
@@ -362,7 +362,7 @@ func (ss *Session) watchedGame() (*Table, error) {
 	if err != nil || SideOf(t.G, ss.From) != "" || privateGame(t.G) {
 		return nil, err
 	}
-	sp, _, err := ss.spectatorOf(t.G.ID)
+	sp, _, err := spectatorOf(ss, t.G.ID)
 	if err != nil || sp == nil {
 		return nil, err
 	}
@@ -373,7 +373,7 @@ func (ss *Session) watchedGame() (*Table, error) {
 // game: its tag without a key, whose move it is (or the result), the
 // board and the move list, and how to stop watching. Nothing in it lets
 // the spectator move (docs/security.md, Spectators).
-func (ss *Session) spectatorBoard(t *Table) {
+func spectatorBoard(ss *Session, t *Table) {
 	n := ss.NoteFor(ss.From, ss.Lang, nil)
 	text := Tr(ss.Lang, "watch.tomove", t.MoveNumber(), SideName(ss.Lang, t.ToMove())) + "\n" + Tr(ss.Lang, "watch.how", t.G.ID)
 	if t.G.Status == archive.Finished {
@@ -384,7 +384,7 @@ func (ss *Session) spectatorBoard(t *Table) {
 		return
 	}
 	n.Game = t
-	n.Subject = ss.spectatorSubject(t, ss.Lang)
+	n.Subject = spectatorSubject(ss, t, ss.Lang)
 	n.Headers = ss.Srv.UnsubscribeHeaders(ss.From, "unwatch "+t.G.ID)
 	ss.AddSection(n, text)
 }

@@ -343,7 +343,7 @@ func TestWatchTournament(t *testing.T) {
 		Tr(English, "watch.event", "Cup cup-27", "cup-27"))
 	mustContain(t, "German results", to(t, h.confirmed(viewer, "zuschauen cup-27 ergebnis", nil), viewer).Text,
 		Tr(German, "watch.event.results", "Cup cup-27", "cup-27"))
-	if _, err := h.srv.StartTournament(h.ctx(), "cup-27"); err != nil {
+	if _, err := StartTournament(h.srv, h.ctx(), "cup-27"); err != nil {
 		t.Fatal(err)
 	}
 	h.srv.FlushOutbox(h.ctx())

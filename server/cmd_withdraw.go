@@ -9,7 +9,7 @@ import (
 )
 
 func init() {
-	Handle("withdraw", (*Session).withdrawCommand)
+	Handle("withdraw", withdrawCommand)
 	HelpLine(86, "help.withdraw")
 }
 
@@ -22,9 +22,9 @@ func init() {
 // so only the player can confirm. With the right key the player
 // withdraws (session.withdraw); the referee ends their running games
 // right after this mail's change (settleWithdrawals).
-func (ss *Session) withdrawCommand(c *grammar.WithdrawCommand) error {
+func withdrawCommand(ss *Session, c *grammar.WithdrawCommand) error {
 	id := strings.ToLower(c.Tournament.Text)
-	ev, err := ss.event(id)
+	ev, err := loadEvent(ss, id)
 	if err != nil {
 		return err
 	}
@@ -36,13 +36,13 @@ func (ss *Session) withdrawCommand(c *grammar.WithdrawCommand) error {
 		return ss.Refuse("err.withdraw.over", ev.t.Name)
 	}
 	if c.Key == nil {
-		ss.Say(nil, ss.withdrawWhat(ev, e)+"\n\n"+Tr(ss.Lang, "withdraw.confirm", ev.t.ID, e.Key))
+		ss.Say(nil, withdrawWhat(ss, ev, e)+"\n\n"+Tr(ss.Lang, "withdraw.confirm", ev.t.ID, e.Key))
 		return nil
 	}
 	if !strings.EqualFold(c.Key.Text, e.Key) {
 		return ss.Refuse("err.withdraw.key", ev.t.ID)
 	}
-	w, err := ss.withdraw(ev, ss.From)
+	w, err := withdraw(ss, ev, ss.From)
 	if err != nil {
 		return err
 	}
@@ -59,11 +59,11 @@ func (ss *Session) withdrawCommand(c *grammar.WithdrawCommand) error {
 
 // withdrawWhat says what withdrawing from ev would do to the player of e
 // now (Decision T3).
-func (ss *Session) withdrawWhat(ev *event, e *archive.Entry) string {
+func withdrawWhat(ss *Session, ev *event, e *archive.Entry) string {
 	if ev.t.Status == archive.TournamentCreated {
 		return Tr(ss.Lang, "withdraw.what.entry", ev.t.Name)
 	}
-	w, err := tournament.Withdraw(ss.sectionGames(ev, e.Section), e.Player)
+	w, err := tournament.Withdraw(sectionGames(ss, ev, e.Section), e.Player)
 	if err != nil || w.Annulled {
 		return Tr(ss.Lang, "withdraw.what.annulled", ev.t.Name, w.Finished, Counted(ss.Lang, "games", w.Games))
 	}
@@ -74,7 +74,7 @@ func (ss *Session) withdrawWhat(ev *event, e *archive.Entry) string {
 // "withdraw" line c (triage.go): for a sender entered in the tournament
 // and not withdrawn, a command, or a confirmation with the key of their
 // entry; else junk. It only reads the archive.
-func (ss *Session) withdrawBudget(c *grammar.WithdrawCommand) (archive.MailBudget, error) {
+func withdrawBudget(ss *Session, c *grammar.WithdrawCommand) (archive.MailBudget, error) {
 	es, err := ss.Srv.TournamentPort().Entries(ss.Ctx, strings.ToLower(c.Tournament.Text))
 	if err != nil {
 		return archive.JunkBudget, IgnoreNotFound(err)

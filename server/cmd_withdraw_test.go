@@ -16,7 +16,7 @@ func TestWithdrawConfirmation(t *testing.T) {
 	h := newHarness(t)
 	players := []string{alice, bob, "carol@player.test"}
 	h.createEvent("cup", players, nil)
-	if _, err := h.srv.StartTournament(h.ctx(), "cup"); err != nil {
+	if _, err := StartTournament(h.srv, h.ctx(), "cup"); err != nil {
 		t.Fatal(err)
 	}
 	h.srv.FlushOutbox(h.ctx())
@@ -71,7 +71,7 @@ func TestWithdrawByDirector(t *testing.T) {
 	h := newHarness(t)
 	carol := "carol@player.test"
 	h.createEvent("cup", []string{alice, bob, carol}, nil)
-	if _, err := h.srv.StartTournament(h.ctx(), "cup"); err != nil {
+	if _, err := StartTournament(h.srv, h.ctx(), "cup"); err != nil {
 		t.Fatal(err)
 	}
 	h.srv.FlushOutbox(h.ctx())
@@ -82,7 +82,7 @@ func TestWithdrawByDirector(t *testing.T) {
 			h.inGame(g.ID, g.Attackers, "resign")
 		}
 	}
-	w, err := h.srv.WithdrawPlayer(h.ctx(), "cup", carol)
+	w, err := WithdrawPlayer(h.srv, h.ctx(), "cup", carol)
 	if err != nil || w.Annulled || w.Finished != 2 || w.Games != 4 {
 		t.Fatalf("WithdrawPlayer = %+v, %v; want 2 of 4 finished, not annulled", w, err)
 	}
@@ -95,10 +95,10 @@ func TestWithdrawByDirector(t *testing.T) {
 	if tm.Status != archive.TournamentFinished {
 		t.Errorf("status after the last game = %s, want finished", tm.Status)
 	}
-	if _, err := h.srv.WithdrawPlayer(h.ctx(), "cup", alice); err == nil || !strings.Contains(err.Error(), "finished") {
+	if _, err := WithdrawPlayer(h.srv, h.ctx(), "cup", alice); err == nil || !strings.Contains(err.Error(), "finished") {
 		t.Errorf("withdrawing from a finished event = %v", err)
 	}
-	if _, err := h.srv.WithdrawPlayer(h.ctx(), "nope", alice); err == nil {
+	if _, err := WithdrawPlayer(h.srv, h.ctx(), "nope", alice); err == nil {
 		t.Errorf("withdrawing from an unknown event = nil")
 	}
 }

@@ -49,7 +49,7 @@ func condsOf(g *archive.Game, side string) *archive.Conditions {
 // conditionRefusal refuses a conditional line at the move starting at
 // column col of the line: a caret under it, then the text of key. It is an
 // err.cond.at refusal wrapping the one of key.
-func (ss *Session) conditionRefusal(col int, key string, args ...any) *Refusal {
+func conditionRefusal(ss *Session, col int, key string, args ...any) *Refusal {
 	r := ss.RefusalOf("err.cond.at", col, ss.RefusalOf(key, args...))
 	r.Before = "  " + strings.Repeat(" ", max(col-1, 0)) + "^\n"
 	return r
@@ -60,9 +60,9 @@ func (ss *Session) conditionRefusal(col int, key string, args ...any) *Refusal {
 // leads to, with right capture marks if it has any, and no move may
 // follow one that ends the game. It returns the line as canonical ply
 // texts (the first the opponent's).
-func (ss *Session) conditionLine(t *Table, c *grammar.ConditionalCommand) ([]string, error) {
+func conditionLine(ss *Session, t *Table, c *grammar.ConditionalCommand) ([]string, error) {
 	if len(c.Pairs) > maxConditionPairs {
-		return nil, ss.conditionRefusal(c.Pairs[maxConditionPairs].If.Pos.Column, "err.cond.long", maxConditionPairs)
+		return nil, conditionRefusal(ss, c.Pairs[maxConditionPairs].If.Pos.Column, "err.cond.long", maxConditionPairs)
 	}
 	pos := t.Pos.Clone()
 	var line []string
@@ -74,7 +74,7 @@ func (ss *Session) conditionLine(t *Table, c *grammar.ConditionalCommand) ([]str
 				if theirs {
 					key = "err.cond.over.mine"
 				}
-				return nil, ss.conditionRefusal(cm.Pos.Column, key, line[len(line)-1])
+				return nil, conditionRefusal(ss, cm.Pos.Column, key, line[len(line)-1])
 			}
 			m := EngineMove(cm.Move)
 			if why := ss.WrongKingMark(pos, cm.Move); why != "" {
@@ -82,7 +82,7 @@ func (ss *Session) conditionLine(t *Table, c *grammar.ConditionalCommand) ([]str
 				if theirs {
 					key = "err.cond.illegal.theirs"
 				}
-				return nil, ss.conditionRefusal(cm.Pos.Column, key, "K"+m.String(), why)
+				return nil, conditionRefusal(ss, cm.Pos.Column, key, "K"+m.String(), why)
 			}
 			king, _ := pos.King()
 			r, err := pos.Play(m)
@@ -92,7 +92,7 @@ func (ss *Session) conditionLine(t *Table, c *grammar.ConditionalCommand) ([]str
 				if theirs {
 					key = "err.cond.illegal.theirs"
 				}
-				ref := ss.conditionRefusal(cm.Pos.Column, key, m, catalog.IllegalReason(ss.Lang, ill))
+				ref := conditionRefusal(ss, cm.Pos.Column, key, m, catalog.IllegalReason(ss.Lang, ill))
 				switch {
 				case ill.Reason == engine.IllegalOffBoard:
 					ref.After = " " + BoardHint(ss.Lang, t)
@@ -105,7 +105,7 @@ func (ss *Session) conditionLine(t *Table, c *grammar.ConditionalCommand) ([]str
 				return nil, err
 			}
 			if marks := cm.Move.CaptureSquares(); len(marks) > 0 && !SameSquares(marks, r.Captures) {
-				return nil, ss.conditionRefusal(cm.Pos.Column, "err.captures", SquareList(marks), m, CapturedText(ss.Lang, r.Captures))
+				return nil, conditionRefusal(ss, cm.Pos.Column, "err.captures", SquareList(marks), m, CapturedText(ss.Lang, r.Captures))
 			}
 			line = append(line, PlyText(r, king))
 		}
@@ -162,7 +162,7 @@ func conditionList(lang string, c archive.Conditions) string {
 // answered at once, the lines going on stay set; any
 // other ply cancels them, and a ply that ends the game drops them. The
 // owner is told what happened; the mover sees the answer like any move.
-func (ss *Session) fireConditions(t *Table) error {
+func fireConditions(ss *Session, t *Table) error {
 	owner := otherSide(SideOf(t.G, ss.From))
 	conds := condsOf(t.G, owner)
 	if conds.Empty() || len(t.NewPlies) == 0 {
@@ -188,7 +188,7 @@ func (ss *Session) fireConditions(t *Table) error {
 		})
 		return nil
 	}
-	return ss.playCondition(t, conds, ownerAddr, played, answer, rest)
+	return playCondition(ss, t, conds, ownerAddr, played, answer, rest)
 }
 
 // conditionAnswer returns the answer of the conditional lines to the ply
@@ -214,7 +214,7 @@ func conditionAnswer(lines [][]string, move string) (answer string, rest [][]str
 // mover sees the answer like any move and the owner is told it was
 // played (tellConditionPlayed). Only an error of the engine other than an
 // illegal move is returned.
-func (ss *Session) playCondition(t *Table, conds *archive.Conditions, ownerAddr string, played archive.Ply, answer string, rest [][]string) error {
+func playCondition(ss *Session, t *Table, conds *archive.Conditions, ownerAddr string, played archive.Ply, answer string, rest [][]string) error {
 	mv, err := grammar.ParseMove("conditions", []byte(answer))
 	if err != nil {
 		ss.Tell(ownerAddr, t, func(lang string) string { return Tr(lang, "cond.failed", answer, GrammarText(lang, err)) })
@@ -248,14 +248,14 @@ func (ss *Session) playCondition(t *Table, conds *archive.Conditions, ownerAddr 
 	} else if len(rest) > 0 {
 		*conds = archive.Conditions{AtPly: played.N + 1, Lines: rest}
 	}
-	ss.tellConditionPlayed(t, ownerAddr, played, PlyText(r, king), r.Captures, *conds)
+	tellConditionPlayed(ss, t, ownerAddr, played, PlyText(r, king), r.Captures, *conds)
 	return nil
 }
 
 // tellConditionPlayed tells the mover that the owner's (at ownerAddr)
 // conditional answer ply to played was played, with its captures, and
 // the owner that it was, with the conditional lines left.
-func (ss *Session) tellConditionPlayed(t *Table, ownerAddr string, played archive.Ply, ply string, captures []engine.Square, left archive.Conditions) {
+func tellConditionPlayed(ss *Session, t *Table, ownerAddr string, played archive.Ply, ply string, captures []engine.Square, left archive.Conditions) {
 	ss.Tell(ss.From, t, func(lang string) string {
 		s := Tr(lang, "move.played", ownerAddr, ply)
 		if len(captures) > 0 {
@@ -277,7 +277,7 @@ func (ss *Session) tellConditionPlayed(t *Table, ownerAddr string, played archiv
 
 // dropConditions clears both players' conditional moves in t (their
 // positions are gone after a takeback) and tells the owners.
-func (ss *Session) dropConditions(t *Table) {
+func dropConditions(ss *Session, t *Table) {
 	for _, side := range []string{"attackers", "defenders"} {
 		c := condsOf(t.G, side)
 		if c.Empty() {

@@ -62,7 +62,7 @@ type farewell struct {
 
 // spectate notes that the players of t were shown a new position, so
 // that its spectators get one too (spectatorMails).
-func (ss *Session) spectate(t *Table) {
+func spectate(ss *Session, t *Table) {
 	cor := corrOf(ss)
 	for _, p := range cor.public {
 		if p == t {
@@ -73,7 +73,7 @@ func (ss *Session) spectate(t *Table) {
 }
 
 // tellSpectators adds a line of news for the spectators of t.
-func (ss *Session) tellSpectators(t *Table, text func(lang string) string) {
+func tellSpectators(ss *Session, t *Table, text func(lang string) string) {
 	cor := corrOf(ss)
 	if cor.news == nil {
 		cor.news = map[string][]func(string) string{}
@@ -91,48 +91,48 @@ func (correspondenceModule) Name() string { return "correspondence" }
 // opponent's takeback request lapses, and the opponent's conditional
 // moves are played or cancelled (conditions.go).
 func (correspondenceModule) AfterPly(ss *Session, t *Table) error {
-	ss.lapseTakeback(t)
-	return ss.fireConditions(t)
+	lapseTakeback(ss, t)
+	return fireConditions(ss, t)
 }
 
-func (correspondenceModule) PositionShown(ss *Session, t *Table) { ss.spectate(t) }
+func (correspondenceModule) PositionShown(ss *Session, t *Table) { spectate(ss, t) }
 
 // Offer relays the challenger's words to the invited player (greeting,
 // messages.go).
 func (correspondenceModule) Offer(ss *Session, t *Table, _ *grammar.NewGameCommand) (Offer, error) {
-	return ss.greetingOffer(t)
+	return greetingOffer(ss, t)
 }
 
 // ShowBoard answers a spectator's "board" (watchedBoard, cmd_watch.go).
-func (correspondenceModule) ShowBoard(ss *Session) (bool, error) { return ss.watchedBoard() }
+func (correspondenceModule) ShowBoard(ss *Session) (bool, error) { return watchedBoard(ss) }
 
-func (correspondenceModule) KeepProse(ss *Session) bool { return ss.relayOnly() }
+func (correspondenceModule) KeepProse(ss *Session) bool { return relayOnly(ss) }
 
-func (correspondenceModule) AfterCommands(ss *Session) { ss.relayProse() }
+func (correspondenceModule) AfterCommands(ss *Session) { relayProse(ss) }
 
 func (correspondenceModule) LineBudget(ss *Session, c grammar.Command) (archive.MailBudget, bool, error) {
 	if w, ok := c.(*grammar.WatchCommand); ok {
-		b, err := ss.watchBudget(w)
+		b, err := watchBudget(ss, w)
 		return b, true, err
 	}
 	return "", false, nil
 }
 
 func (correspondenceModule) Collect(ss *Session, change *archive.Change) {
-	ss.collectCorrespondence(change)
+	collectCorrespondence(ss, change)
 }
 
 func (correspondenceModule) Mails(ss *Session) ([]archive.OutboxMail, error) {
-	return ss.spectatorMails() // spectators.go: never a player's key
+	return spectatorMails(ss) // spectators.go: never a player's key
 }
 
 func (correspondenceModule) QuietChange(ss *Session, t *Table) bool {
-	return ss.changedOnlyByMessage(t)
+	return changedOnlyByMessage(ss, t)
 }
 
 // collectCorrespondence adds to change the spectators and takebacks of
 // this mail.
-func (ss *Session) collectCorrespondence(change *archive.Change) {
+func collectCorrespondence(ss *Session, change *archive.Change) {
 	if !ss.Uses(correspondenceModule{}) {
 		return // the mail did nothing of correspondence
 	}
@@ -149,6 +149,6 @@ func (ss *Session) collectCorrespondence(change *archive.Change) {
 
 // changedOnlyByMessage reports whether t's only change in this mail is a
 // message stored for the opponent (relayProse).
-func (ss *Session) changedOnlyByMessage(t *Table) bool {
+func changedOnlyByMessage(ss *Session, t *Table) bool {
 	return ss.Uses(correspondenceModule{}) && corrOf(ss).quiet[t.G.ID]
 }

@@ -58,17 +58,17 @@ func (digestModule) Name() string { return "digest" }
 // does not get a reply made only of such sections (held).
 func (digestModule) NewsAdded(_ *Session, n *Note) { n.Routine++ }
 
-func (digestModule) Holds(ss *Session, n *Note) bool { return ss.held(n) }
+func (digestModule) Holds(ss *Session, n *Note) bool { return held(ss, n) }
 
 func (digestModule) LineBudget(ss *Session, c grammar.Command) (archive.MailBudget, bool, error) {
 	if n, ok := c.(*grammar.NotifyCommand); ok {
-		b, err := ss.notifyBudget(n)
+		b, err := notifyBudget(ss, n)
 		return b, true, err
 	}
 	return "", false, nil
 }
 
-func (digestModule) RunDue(ctx context.Context, s *Server) (int, error) { return s.runDigests(ctx) }
+func (digestModule) RunDue(ctx context.Context, s *Server) (int, error) { return runDigests(s, ctx) }
 
 // OverdueWait: a digest due at now is one RunTimers left (or the digests
 // cannot be read), so Run tries again in a second.
@@ -88,7 +88,7 @@ func (digestModule) Instant(ss *Session, lang string, t time.Time, addr string) 
 	if zone == "" {
 		return ""
 	}
-	return digestStamp(lang, t, ss.Srv.storedZone(addr, zone), zone)
+	return digestStamp(lang, t, storedZone(ss.Srv, addr, zone), zone)
 }
 
 // held reports whether note n is held back for the daily digest: it goes
@@ -96,16 +96,16 @@ func (digestModule) Instant(ss *Session, lang string, t time.Time, addr string) 
 // still running, and holds nothing but the news of a ply (tellNews).
 // A message waiting for its recipient is not delivered with a held note
 // (deliverMessages): it waits for the digest.
-func (ss *Session) held(n *Note) bool {
+func held(ss *Session, n *Note) bool {
 	if n.To == ss.From || n.Routine == 0 || n.Routine != len(n.Sections) ||
 		n.Game == nil || n.Game.G.Status != archive.Active {
 		return false
 	}
-	return ss.digestOn(n.To)
+	return digestOn(ss, n.To)
 }
 
 // digestOn reports whether addr chose "notify digest".
-func (ss *Session) digestOn(addr string) bool {
+func digestOn(ss *Session, addr string) bool {
 	if p, ok := ss.Players[addr]; ok {
 		return p.Digest
 	}
@@ -122,7 +122,7 @@ func (ss *Session) digestOn(addr string) bool {
 // the digest's time (as before a deadline, Decision C4): a move the player
 // sent before then is played, not listed. It stops at the first failure
 // and returns it: the digests not sent stay due.
-func (s *Server) runDigests(ctx context.Context) (int, error) {
+func runDigests(s *Server, ctx context.Context) (int, error) {
 	sent := 0
 	seen := map[string]bool{}
 	for ctx.Err() == nil {
@@ -144,7 +144,7 @@ func (s *Server) runDigests(ctx context.Context) (int, error) {
 				continue
 			}
 			seen[key], progress = true, true
-			did, err := s.sendDigest(ctx, d, now)
+			did, err := sendDigest(s, ctx, d, now)
 			if err != nil {
 				return sent, err
 			}
@@ -165,7 +165,7 @@ func (s *Server) runDigests(ctx context.Context) (int, error) {
 // reports whether the timer moved now: false when the digest was
 // committed before (archive.ErrDuplicate) or the player changed the
 // setting since it was read.
-func (s *Server) sendDigest(ctx context.Context, d archive.DigestDue, now time.Time) (bool, error) {
+func sendDigest(s *Server, ctx context.Context, d archive.DigestDue, now time.Time) (bool, error) {
 	games := 0
 	// the digest's seed seeds the Message-ID, so a repeat after a crash
 	// writes the same mail
@@ -173,7 +173,7 @@ func (s *Server) sendDigest(ctx context.Context, d archive.DigestDue, now time.T
 		Decide: func(ss *Session, change *archive.Change) (Verdict, error) {
 			var v Verdict
 			var err error
-			v, games, err = s.decideDigest(ss, change, d)
+			v, games, err = decideDigest(s, ss, change, d)
 			return v, err
 		},
 		Committed: func(change archive.Change) {
@@ -188,7 +188,7 @@ func (s *Server) sendDigest(ctx context.Context, d archive.DigestDue, now time.T
 // game waits for the player (transact collects the games whose waiting
 // message it delivers), and how many games it lists. Nothing is to be
 // committed when the player's setting changed since d was read.
-func (s *Server) decideDigest(ss *Session, change *archive.Change, d archive.DigestDue) (Verdict, int, error) {
+func decideDigest(s *Server, ss *Session, change *archive.Change, d archive.DigestDue) (Verdict, int, error) {
 	p, err := s.GamePort().Player(ss.Ctx, d.Address)
 	if errors.Is(err, archive.ErrNotFound) {
 		return CommitNothing, 0, nil
@@ -199,7 +199,7 @@ func (s *Server) decideDigest(ss *Session, change *archive.Change, d archive.Dig
 	if !p.Digest || !p.DigestDue.Equal(d.Due) {
 		return CommitNothing, 0, nil
 	}
-	next := zones.Next(p.DigestAt, s.storedZone(p.Address, p.DigestZone), ss.Now)
+	next := zones.Next(p.DigestAt, storedZone(s, p.Address, p.DigestZone), ss.Now)
 	change.Writes = append(change.Writes, archive.DigestsSent{{Address: p.Address, Due: d.Due, Next: next}})
 	ss.Lang = cmp.Or(p.Language, s.Opts.DefaultLanguage)
 	gs, err := s.GamePort().GamesOf(ss.Ctx, p.Address)
@@ -220,7 +220,7 @@ func (s *Server) decideDigest(ss *Session, change *archive.Change, d archive.Dig
 		}
 	}
 	if len(waiting) > 0 {
-		o, err := ss.digestMail(p, waiting)
+		o, err := digestMail(ss, p, waiting)
 		if err != nil {
 			return CommitNothing, 0, err
 		}
@@ -234,7 +234,7 @@ func (s *Server) decideDigest(ss *Session, change *archive.Change, d archive.Dig
 // digestOrder sorts the games of a digest by urgency: timed games by the
 // player's deadline, earliest first, then untimed ones by how long the
 // player's move has been awaited, longest first, then by id.
-func (ss *Session) digestOrder(ts []*Table) {
+func digestOrder(ss *Session, ts []*Table) {
 	type key struct {
 		deadline time.Time // zero for untimed
 		since    time.Time
@@ -242,7 +242,7 @@ func (ss *Session) digestOrder(ts []*Table) {
 	keys := map[*Table]key{}
 	for _, t := range ts {
 		var k key
-		if st, err := t.clockState(); err == nil && st.Control.Timed() {
+		if st, err := clockState(t); err == nil && st.Control.Timed() {
 			k.deadline, _ = st.Deadline()
 		}
 		k.since = t.G.StartedAt
@@ -275,19 +275,19 @@ func (ss *Session) digestOrder(ts []*Table) {
 // first; the other games one line each with their tag, then a count when
 // even those do not fit into maxReplyText. nil when the mail cannot be
 // written (logged).
-func (ss *Session) digestMail(p *archive.Player, ts []*Table) (*archive.OutboxMail, error) {
+func digestMail(ss *Session, p *archive.Player, ts []*Table) (*archive.OutboxMail, error) {
 	s, lang, addr := ss.Srv, ss.Lang, p.Address
-	ss.digestOrder(ts)
+	digestOrder(ss, ts)
 	var b strings.Builder
 	b.WriteString(Tr(lang, "greeting") + "\n\n")
 	b.WriteString(Tr(lang, "digest.intro", digestTime(lang, p.DigestAt, p.DigestZone)) + "\n\n")
 	full := 0
 	for _, t := range ts {
-		entry := ss.digestEntry(addr, lang, t)
+		entry := digestEntry(ss, addr, lang, t)
 		side := SideOf(t.G, addr)
 		msg := messageTo(t.G, side)
 		text := ""
-		if *msg != "" && !ss.messagesOff(addr) {
+		if *msg != "" && !messagesOff(ss, addr) {
 			text = Tr(lang, "message.heading", OpponentOf(t.G, addr)) + "\n\n" + Indent(*msg) + "\n\n"
 		}
 		if b.Len()+len(entry)+len(text) > maxDigestEntries {
@@ -346,7 +346,7 @@ func (ss *Session) digestMail(p *archive.Player, ts []*Table) (*archive.OutboxMa
 // players, the opponent's last ply, the clocks (or since when the move is
 // awaited), the board, whose move, and how to answer: the game's tag line
 // with addr's key and an example move.
-func (ss *Session) digestEntry(addr, lang string, t *Table) string {
+func digestEntry(ss *Session, addr, lang string, t *Table) string {
 	var b strings.Builder
 	b.WriteString(Tr(lang, "game.header", t.G.ID, VariantTitle(lang, t.V)) + "\n")
 	b.WriteString(Tr(lang, "game.players", t.G.Attackers, t.G.Defenders) + "\n\n")
@@ -355,7 +355,7 @@ func (ss *Session) digestEntry(addr, lang string, t *Table) string {
 	} else {
 		b.WriteString(Tr(lang, "digest.first") + "\n")
 	}
-	if c := ss.clocksText(lang, t); c != "" {
+	if c := clocksText(ss, lang, t); c != "" {
 		b.WriteString(c + "\n")
 	}
 	b.WriteString("\n" + t.Board(lang) + "\n")

@@ -270,7 +270,7 @@ func TestDigestBounded(t *testing.T) {
 		}
 		ts = append(ts, tb)
 	}
-	o, err := ss.digestMail(&archive.Player{Address: alice, Digest: true, DigestAt: 60}, ts)
+	o, err := digestMail(ss, &archive.Player{Address: alice, Digest: true, DigestAt: 60}, ts)
 	if err != nil || o == nil {
 		t.Fatalf("digestMail = %v, %v", o, err)
 	}

@@ -21,7 +21,7 @@ import (
 // for an abbreviation (zones.Abbreviation) it names the places that use
 // it and shows the command with the first; otherwise (a fixed offset such
 // as Etc/GMT-1) it asks for the place with a general example.
-func (ss *Session) refuseFixedZone(name string, at int) error {
+func refuseFixedZone(ss *Session, name string, at int) error {
 	if places := zones.Abbreviation(name); places != nil {
 		return ss.Refuse("notify.zone.abbrev", Clip(name), clockOfDay(at), places[0],
 			strings.ToUpper(strings.TrimRight(name, ".,;!")), strings.Join(places, ", "))
@@ -33,7 +33,7 @@ func (ss *Session) refuseFixedZone(name string, at int) error {
 // (archive.Player.DigestZone): UTC for "", and UTC too, logged, for a
 // name this program cannot load (a zone that a later copy of the zone
 // database renamed away), so that the digest still comes once a day.
-func (s *Server) storedZone(addr, name string) *time.Location {
+func storedZone(s *Server, addr, name string) *time.Location {
 	if name == "" {
 		return time.UTC
 	}

@@ -61,7 +61,7 @@ func engineSide(g *archive.Game) string {
 // hour or already plays Options.EngineGames running games against the
 // engine, or the engine is fully booked (engineBooked). A level with a
 // person's address is refused too.
-func (ss *Session) newEngineGame(c *grammar.NewGameCommand, v *engine.Variant) error {
+func newEngineGame(ss *Session, c *grammar.NewGameCommand, v *engine.Variant) error {
 	level, given := defaultEngineLevel, hasLevel(c)
 	if given {
 		level = search.Level(c.Level)
@@ -89,20 +89,20 @@ func (ss *Session) newEngineGame(c *grammar.NewGameCommand, v *engine.Variant) e
 			return ss.Refuse("err.badside", Clip(c.Side))
 		}
 	}
-	if ss.startedEngineGame() {
+	if startedEngineGame(ss) {
 		return ss.Refuse("err.engine.onemail")
 	}
 	if err := ss.ChallengeLimit(); err != nil {
 		return err
 	}
-	running, err := ss.engineGamesOf(ss.From)
+	running, err := engineGamesOf(ss, ss.From)
 	if err != nil {
 		return err
 	}
 	if len(running) >= limit {
 		return ss.Refusen("err.engine.games", len(running), len(running), strings.Join(running, ", "), limit)
 	}
-	if err := ss.engineBooked(level); err != nil {
+	if err := engineBooked(ss, level); err != nil {
 		return err
 	}
 	t, err := ss.CreateGame(v, EngineAddress, side)
@@ -123,7 +123,7 @@ func (ss *Session) newEngineGame(c *grammar.NewGameCommand, v *engine.Variant) e
 	}
 	// its own mail, with its board and key, whatever else the mail
 	// starts (startNote); showPosition finds that note
-	ss.AddSection(ss.StartNote(ss.From, ss.Lang, t), Tr(ss.Lang, "engine.started", VariantTitle(ss.Lang, v), int(level), SideName(ss.Lang, side))+"\n"+ss.Srv.clockTerms(ss.Lang, tc))
+	ss.AddSection(ss.StartNote(ss.From, ss.Lang, t), Tr(ss.Lang, "engine.started", VariantTitle(ss.Lang, v), int(level), SideName(ss.Lang, side))+"\n"+clockTerms(ss.Srv, ss.Lang, tc))
 	ss.ShowPosition(t)
 	return nil
 }
@@ -135,7 +135,7 @@ func (engineModule) TakeChallenge(ss *Session, c *grammar.NewGameCommand, v *eng
 	if !c.Engine && !hasLevel(c) {
 		return false, nil
 	}
-	return true, ss.newEngineGame(c, v)
+	return true, newEngineGame(ss, c, v)
 }
 
 // hasLevel reports whether a new command has a level clause ("level 0"
@@ -151,7 +151,7 @@ func hasLevel(c *grammar.NewGameCommand) bool {
 
 // engineGamesOf returns the ids of the running games addr plays against
 // the engine, those this mail starts included.
-func (ss *Session) engineGamesOf(addr string) ([]string, error) {
+func engineGamesOf(ss *Session, addr string) ([]string, error) {
 	gs, err := ss.Srv.GamePort().GamesOf(ss.Ctx, addr)
 	if err != nil {
 		return nil, err
@@ -172,7 +172,7 @@ func (ss *Session) engineGamesOf(addr string) ([]string, error) {
 
 // startedEngineGame reports whether this mail has started a game against
 // the engine already.
-func (ss *Session) startedEngineGame() bool {
+func startedEngineGame(ss *Session) bool {
 	for _, t := range ss.Tables {
 		if t.Changed && t.G.Version == 0 && engineSide(t.G) != "" {
 			return true
@@ -195,7 +195,7 @@ const engineServeWindow = 5 * time.Minute
 // engineServeWindow. Games at higher levels do not count against a lower
 // one, so expensive games never crowd out cheap ones, and the fair order
 // of the engine's turns (engineturn) serves the cheap ones first.
-func (ss *Session) engineBooked(level search.Level) error {
+func engineBooked(ss *Session, level search.Level) error {
 	levels, err := ss.Srv.EnginePort().EngineGames(ss.Ctx)
 	if err != nil {
 		return err
@@ -210,10 +210,10 @@ func (ss *Session) engineBooked(level search.Level) error {
 		}
 		return nil
 	}
-	need, games := ss.Srv.levelThink(level), 0
+	need, games := levelThink(ss.Srv, level), 0
 	for l, n := range levels {
 		if search.Level(l) <= level {
-			need += time.Duration(n) * ss.Srv.levelThink(search.Level(l))
+			need += time.Duration(n) * levelThink(ss.Srv, search.Level(l))
 			games += n
 		}
 	}
@@ -309,12 +309,12 @@ type engineThought struct {
 // and the engine searches again after the restart. When the game cannot
 // be read to queue the turn, the failure is logged and the timer stays
 // pending for the next RunTimers.
-func (s *Server) startEngine(ctx context.Context, tm archive.Timer) {
+func startEngine(s *Server, ctx context.Context, tm archive.Timer) {
 	ref := archive.TimerRef{GameID: tm.GameID, Key: tm.Key}
 	if !s.Engine.Claim(ref) {
 		return
 	}
-	t, err := s.queuedTurnOf(ctx, tm)
+	t, err := queuedTurnOf(s, ctx, tm)
 	if err != nil {
 		if ctx.Err() == nil {
 			s.Log.Warn("engine turn not queued: it is tried again", "game", tm.GameID, "timer", tm.Key, "err", err)
@@ -330,7 +330,7 @@ func (s *Server) startEngine(ctx context.Context, tm archive.Timer) {
 // that does not exist waits as the most expensive turn of nobody in
 // particular; its search then parks it (engineThink). Any other failure
 // to read the game is returned.
-func (s *Server) queuedTurnOf(ctx context.Context, tm archive.Timer) (*engineturn.Turn, error) {
+func queuedTurnOf(s *Server, ctx context.Context, tm archive.Timer) (*engineturn.Turn, error) {
 	t := &engineturn.Turn{Ctx: ctx, Timer: tm, Level: search.MaxLevel}
 	g, err := s.GamePort().Game(ctx, tm.GameID)
 	if errors.Is(err, archive.ErrNotFound) {
@@ -354,7 +354,7 @@ var _ engineturn.Player = enginePlayer{}
 
 // PlayTurn plays turn t through engineTurn (engineturn.Player).
 func (p enginePlayer) PlayTurn(t *engineturn.Turn, searched func()) (park bool) {
-	return p.s.engineTurn(t.Ctx, t.Timer, searched)
+	return engineTurn(p.s, t.Ctx, t.Timer, searched)
 }
 
 // engineTurn searches the position of timer tm in the slot it was given,
@@ -362,8 +362,8 @@ func (p enginePlayer) PlayTurn(t *engineturn.Turn, searched func()) (park bool) 
 // It reports whether the timer should be parked: the search failed in a
 // way a retry would not mend. Other failures (the archive unavailable)
 // are logged and leave the timer pending: the next RunTimers tries again.
-func (s *Server) engineTurn(ctx context.Context, tm archive.Timer, release func()) (park bool) {
-	th, err := s.engineThink(ctx, tm)
+func engineTurn(s *Server, ctx context.Context, tm archive.Timer, release func()) (park bool) {
+	th, err := engineThink(s, ctx, tm)
 	release()
 	if ctx.Err() != nil {
 		return false // stopping: the timer stays pending
@@ -377,7 +377,7 @@ func (s *Server) engineTurn(ctx context.Context, tm archive.Timer, release func(
 		s.Log.Warn("engine turn failed: it is tried again", "game", tm.GameID, "timer", tm.Key, "err", err)
 		return false
 	}
-	if err := s.engineCommit(ctx, tm, th); err != nil {
+	if err := engineCommit(s, ctx, tm, th); err != nil {
 		var perm *engineFailure
 		if errors.As(err, &perm) {
 			s.Log.Error("engine turn failed: parked until a restart", "game", tm.GameID, "timer", tm.Key, "err", err)
@@ -398,7 +398,7 @@ func (e *engineFailure) Unwrap() error { return e.err }
 // engineThink searches the position of the game of timer tm for the
 // engine. It returns nil when the timer is stale (the game no longer
 // waits for it); then nothing is searched.
-func (s *Server) engineThink(ctx context.Context, tm archive.Timer) (*engineThought, error) {
+func engineThink(s *Server, ctx context.Context, tm archive.Timer) (*engineThought, error) {
 	g, err := s.GamePort().Game(ctx, tm.GameID)
 	if errors.Is(err, archive.ErrNotFound) {
 		return nil, &engineFailure{fmt.Errorf("timer %s of game %s: no such game", tm.Key, tm.GameID)}
@@ -410,7 +410,7 @@ func (s *Server) engineThink(ctx context.Context, tm archive.Timer) (*engineThou
 	if err != nil {
 		return nil, &engineFailure{err}
 	}
-	st, err := t.clockState()
+	st, err := clockState(t)
 	if err != nil {
 		return nil, &engineFailure{err}
 	}
@@ -422,9 +422,9 @@ func (s *Server) engineThink(ctx context.Context, tm archive.Timer) (*engineThou
 	if !level.Valid() {
 		return nil, &engineFailure{fmt.Errorf("game %s: engine level %d", t.G.ID, t.G.EngineLevel)}
 	}
-	lim := level.Limits(s.engineThinkTime(level, t, st, task))
+	lim := level.Limits(engineThinkTime(s, level, t, st, task))
 	start := time.Now()
-	r, err := s.engineSearch(ctx, t.Pos, level, lim)
+	r, err := engineSearch(s, ctx, t.Pos, level, lim)
 	elapsed := time.Since(start)
 	s.Opts.Observer.EngineThought(elapsed)
 	if err != nil {
@@ -443,8 +443,8 @@ func (s *Server) engineThink(ctx context.Context, tm archive.Timer) (*engineThou
 // search's level table below (docs/engine.md), and in a timed game at
 // most a twentieth of the engine's remaining time (never below
 // minEngineThink), so that the engine does not lose on time.
-func (s *Server) engineThinkTime(level search.Level, t *Table, st *clock.State, task engineTask) time.Duration {
-	think := s.levelThink(level)
+func engineThinkTime(s *Server, level search.Level, t *Table, st *clock.State, task engineTask) time.Duration {
+	think := levelThink(s, level)
 	if !task.draw && control(t.G).Timed() {
 		think = min(think, max(st.Remaining(task.side, task.due)/20, minEngineThink))
 	}
@@ -455,7 +455,7 @@ func (s *Server) engineThinkTime(level search.Level, t *Table, st *clock.State, 
 // timed game's clock shortens it: Options.EngineThink at search.MaxLevel,
 // the same fraction of it as in search's level table below (at least
 // 1 ms).
-func (s *Server) levelThink(level search.Level) time.Duration {
+func levelThink(s *Server, level search.Level) time.Duration {
 	ratio := float64(level.Spec().Think) / float64(search.MaxLevel.Spec().Think)
 	return max(time.Duration(math.Round(ratio*float64(s.Opts.EngineThink))), time.Millisecond)
 }
@@ -463,7 +463,7 @@ func (s *Server) levelThink(level search.Level) time.Duration {
 // engineSearch runs one search: a new search.Searcher of the level's
 // evaluation with a table of Options.EngineTableBytes, or the tests'
 // replacement (Options.engineSearch).
-func (s *Server) engineSearch(ctx context.Context, pos *engine.Position, level search.Level, lim search.Limits) (search.Result, error) {
+func engineSearch(s *Server, ctx context.Context, pos *engine.Position, level search.Level, lim search.Limits) (search.Result, error) {
 	if s.Opts.EngineSearch != nil {
 		return s.Opts.EngineSearch(ctx, pos, level, lim)
 	}
@@ -478,7 +478,7 @@ func (s *Server) engineSearch(ctx context.Context, pos *engine.Position, level s
 // the position is the one searched. A reply committed before
 // (archive.ErrDuplicate: another process, or a turn that overlapped this
 // one) is not committed again.
-func (s *Server) engineCommit(ctx context.Context, tm archive.Timer, th *engineThought) error {
+func engineCommit(s *Server, ctx context.Context, tm archive.Timer, th *engineThought) error {
 	var acted bool
 	// the timer's seed seeds the replies' Message-IDs, so a repeat after
 	// a crash writes the same mails
@@ -486,7 +486,7 @@ func (s *Server) engineCommit(ctx context.Context, tm archive.Timer, th *engineT
 		Decide: func(ss *Session, change *archive.Change) (Verdict, error) {
 			var v Verdict
 			var err error
-			v, acted, err = s.decideEngine(ss, change, tm, th)
+			v, acted, err = decideEngine(s, ss, change, tm, th)
 			return v, err
 		},
 		Committed: func(change archive.Change) {
@@ -502,7 +502,7 @@ func (s *Server) engineCommit(ctx context.Context, tm archive.Timer, th *engineT
 // acts, which it reports. When the game no longer waits for tm, or th
 // searched another position (or is nil), the change only recomputes the
 // game's timers: a new engine timer then searches again.
-func (s *Server) decideEngine(ss *Session, change *archive.Change, tm archive.Timer, th *engineThought) (Verdict, bool, error) {
+func decideEngine(s *Server, ss *Session, change *archive.Change, tm archive.Timer, th *engineThought) (Verdict, bool, error) {
 	ss.Lang = s.Opts.DefaultLanguage
 	t, err := ss.Table(tm.GameID)
 	var r *Refusal
@@ -515,7 +515,7 @@ func (s *Server) decideEngine(ss *Session, change *archive.Change, tm archive.Ti
 	if t.G.Status != archive.Active {
 		return CommitNothing, false, nil // its end dropped the game's timers
 	}
-	st, err := t.clockState()
+	st, err := clockState(t)
 	if err != nil {
 		return CommitNothing, false, &engineFailure{err}
 	}
@@ -526,11 +526,11 @@ func (s *Server) decideEngine(ss *Session, change *archive.Change, tm archive.Ti
 		if !task.draw {
 			// the player's reply held for this ply: the engine's mail
 			// takes its place when it is still unsent (engine_hold.go)
-			if change.Replace, err = ss.takeHeld(t, tm.Key); err != nil {
+			if change.Replace, err = takeHeld(ss, t, tm.Key); err != nil {
 				return CommitNothing, false, err
 			}
 		}
-		if err := ss.engineReply(t, st, task, th); err != nil {
+		if err := engineReply(ss, t, st, task, th); err != nil {
 			return CommitNothing, false, &engineFailure{err}
 		}
 		change.Writes = append(change.Writes, archive.FiredTimers{{GameID: tm.GameID, Key: tm.Key}})
@@ -546,7 +546,7 @@ func (s *Server) decideEngine(ss *Session, change *archive.Change, tm archive.Ti
 // (the search's score negated). The player gets the reply with the
 // board, the clocks and, at the end, the record. It never offers a draw
 // itself.
-func (ss *Session) engineReply(t *Table, st *clock.State, task engineTask, th *engineThought) error {
+func engineReply(ss *Session, t *Table, st *clock.State, task engineTask, th *engineThought) error {
 	human := OpponentOf(t.G, EngineAddress)
 	r := th.result
 	offered := t.G.DrawOfferBy != "" && t.G.DrawOfferBy != task.side.String()
@@ -578,13 +578,13 @@ func (ss *Session) engineReply(t *Table, st *clock.State, task engineTask, th *e
 		if to := st.TimeoutAt(at); to != nil {
 			// its clock ran out while it thought (a control too short
 			// for its think time): lost on time like any player
-			ss.finishOnTime(t, to, ss.Now)
+			finishOnTime(ss, t, to, ss.Now)
 			ss.Tell(human, t, func(lang string) string {
 				return Tr(lang, "timeout.told", SideName(lang, to.Side.String()), lastInTime(lang, to.Deadline))
 			})
 			break
 		}
-		if err := ss.enginePly(t, r.Move, at, avail); err != nil {
+		if err := enginePly(ss, t, r.Move, at, avail); err != nil {
 			return err
 		}
 	}
@@ -596,7 +596,7 @@ func (ss *Session) engineReply(t *Table, st *clock.State, task engineTask, th *e
 // path, as a player's move is played (cmd_move.go), arriving at at, and
 // then, as after a player's move (afterPly), plays the player's
 // conditional answer to it or cancels the player's conditional moves.
-func (ss *Session) enginePly(t *Table, m engine.Move, at, avail time.Time) error {
+func enginePly(ss *Session, t *Table, m engine.Move, at, avail time.Time) error {
 	king, _ := t.Pos.King()
 	next := t.Pos.Clone()
 	r, err := next.Play(m)

@@ -80,7 +80,7 @@ func seedEngineTurnOf(tb testing.TB, srv *Server, store *archive.Store, id, play
 	if err != nil {
 		tb.Fatal(err)
 	}
-	plan, err := srv.timerPlan(t)
+	plan, err := timerPlan(srv, t)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -134,7 +134,7 @@ func TestEngineGlobalCap(t *testing.T) {
 	// level-5 games
 	a := newEngineHarness(t)
 	a.srv.Opts.EngineThink = 100 * time.Second
-	if got := a.srv.levelThink(5); got != 100*time.Second || engineServeWindow != 5*time.Minute {
+	if got := levelThink(a.srv, 5); got != 100*time.Second || engineServeWindow != 5*time.Minute {
 		t.Fatalf("level 5 thinks %v in a window of %v; the test wants 100 s and 5 min", got, engineServeWindow)
 	}
 	var first sentMail

@@ -39,7 +39,7 @@ func (engineModule) Install(s *Server) {
 	s.Engine = engineturn.New(s.Opts.EngineSearches, enginePlayer{s})
 }
 
-func (engineModule) DelayReply(ss *Session, n *Note) (key, carry string) { return ss.engineHold(n) }
+func (engineModule) DelayReply(ss *Session, n *Note) (key, carry string) { return engineHold(ss, n) }
 
 // engineHold returns the key of the engine timer the mail of note n
 // waits for (engineTaskOf) and the text the engine's reply then repeats;
@@ -48,16 +48,16 @@ func (engineModule) DelayReply(ss *Session, n *Note) (key, carry string) { retur
 // session changed and that leaves the engine to move, at a level whose
 // think time (levelThink) is shorter than Options.EngineReplyHold. The
 // text is n's sections but the one saying whose move it is.
-func (ss *Session) engineHold(n *Note) (key, carry string) {
+func engineHold(ss *Session, n *Note) (key, carry string) {
 	t, hold := n.Game, ss.Srv.Opts.EngineReplyHold
 	if hold <= 0 || t == nil || !t.Changed || t.G.Status != archive.Active || !engineToMove(t) || n.To != OpponentOf(t.G, EngineAddress) {
 		return "", ""
 	}
 	level := search.Level(t.G.EngineLevel)
-	if !level.Valid() || ss.Srv.levelThink(level) >= hold {
+	if !level.Valid() || levelThink(ss.Srv, level) >= hold {
 		return "", ""
 	}
-	st, err := t.clockState()
+	st, err := clockState(t)
 	if err != nil {
 		return "", ""
 	}
@@ -82,7 +82,7 @@ func (ss *Session) engineHold(n *Note) (key, carry string) {
 // place of (sent, being sent, or never held). Only a failed read is an
 // error. If a sender claims the mail before the commit, the commit fails
 // with archive.ErrConflict and the reply is decided again.
-func (ss *Session) takeHeld(t *Table, key string) ([]int64, error) {
+func takeHeld(ss *Session, t *Table, key string) ([]int64, error) {
 	held, err := ss.Srv.EnginePort().HeldOutbox(ss.Ctx, t.G.ID, key)
 	if errors.Is(err, archive.ErrNotFound) {
 		return nil, nil

@@ -661,14 +661,14 @@ func TestEngineThinkTime(t *testing.T) {
 	}
 	for l := search.MinLevel; l <= search.MaxLevel; l++ {
 		want := 2 * l.Spec().Think
-		if got := h.srv.engineThinkTime(l, tb, st, task); got != want {
+		if got := engineThinkTime(h.srv, l, tb, st, task); got != want {
 			t.Errorf("level %d thinks %v, want %v", l, got, want)
 		}
 	}
 	id, _ = startEngineGame(t, h, "new brandubh with engine as defenders time 3m+0m")
 	tb, st = h.tableOf(id), h.stateOf(id)
 	task, _ = engineTaskOf(tb, st, true)
-	if got := h.srv.engineThinkTime(5, tb, st, task); got != 9*time.Second {
+	if got := engineThinkTime(h.srv, 5, tb, st, task); got != 9*time.Second {
 		t.Errorf("level 5 with 3m on its clock thinks %v, want 9s", got)
 	}
 }

@@ -122,7 +122,7 @@ func TestStartIDsDrawnTwice(t *testing.T) {
 	}
 
 	h.createEvent("twice", []string{alice, bob, "carol@player.test", "dave@player.test"}, nil)
-	gids, err := h.srv.StartTournament(h.ctx(), "twice")
+	gids, err := StartTournament(h.srv, h.ctx(), "twice")
 	if err != nil || len(gids) != 12 {
 		t.Fatalf("StartTournament with every id drawn twice = %v, %v", gids, err)
 	}
@@ -149,7 +149,7 @@ func TestStartTournamentChunks(t *testing.T) {
 		players = append(players, fmt.Sprintf("p%02d@player.test", i))
 	}
 	h.createEvent("chunks", players, nil)
-	r, err := h.srv.StartTournamentCounted(h.ctx(), "chunks")
+	r, err := StartTournamentCounted(h.srv, h.ctx(), "chunks")
 	if err != nil || r.Games != 18*17 || r.Players != 18 || r.PlayerMails != 18 {
 		t.Fatalf("StartTournamentCounted = %+v, %v", r, err)
 	}

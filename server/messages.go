@@ -41,7 +41,7 @@ func messageTo(g *archive.Game, side string) *string {
 // greeting when that stands just above its first line), without command
 // lines (misspelt ones included, nearLine), quoted lines and game tags, with the keys of game t replaced by
 // "…"; runs of blank lines become one, blank lines at the ends go.
-func (ss *Session) prose(t *Table) string {
+func prose(ss *Session, t *Table) string {
 	m := ss.Cause.Mail
 	if m == nil {
 		return "" // no mail, no words
@@ -91,16 +91,16 @@ func withoutKeys(text string, keys ...string) string {
 // referee (proved, consent.go): a challenge's From can be forged, and the
 // referee mails such an address only the invitation it would send anyway,
 // with no words of the sender's. The challenger is told either way.
-func (ss *Session) greeting(t *Table) (text, told string, err error) {
+func greeting(ss *Session, t *Table) (text, told string, err error) {
 	if ss.Auth != nil {
 		return "", "", nil
 	}
-	text = ss.prose(t)
+	text = prose(ss, t)
 	if text == "" {
 		return "", "", nil
 	}
 	opp := OpponentOf(t.G, ss.From)
-	if ss.messagesOff(opp) {
+	if messagesOff(ss, opp) {
 		return "", Tr(ss.Lang, "message.refused", opp), nil
 	}
 	if !ss.Proved(opp) {
@@ -127,8 +127,8 @@ func (ss *Session) greeting(t *Table) (text, told string, err error) {
 // greetingOffer is the challenger's part of a challenge of t (newGame)
 // for messages: what the challenger is told of their words (greeting)
 // and, for the invitation, those words under a heading naming them.
-func (ss *Session) greetingOffer(t *Table) (Offer, error) {
-	text, told, err := ss.greeting(t)
+func greetingOffer(ss *Session, t *Table) (Offer, error) {
+	text, told, err := greeting(ss, t)
 	if err != nil {
 		return Offer{}, err
 	}
@@ -174,16 +174,16 @@ func holdsCommand(text string) bool {
 // that quotes our subject, and so our key, says the same again and again,
 // and the refusal cap stops it. It reports false, leaving the mail to the
 // plain "no command" answer, when there is no such key or no prose.
-func (ss *Session) relayOnly() bool {
+func relayOnly(ss *Session) bool {
 	t := ss.Auth
 	if t == nil {
 		return false
 	}
-	text := ss.prose(t)
+	text := prose(ss, t)
 	if text == "" {
 		return false
 	}
-	told, kept := ss.keepMessage(t, text)
+	told, kept := keepMessage(ss, t, text)
 	if kept {
 		ss.Did = true
 	} else {
@@ -199,18 +199,18 @@ func (ss *Session) relayOnly() bool {
 // reply of this mail about a game that is written gets the message
 // waiting for its recipient (deliverMessages). A keyed mail all of whose
 // commands were refused passes nothing on, and says so.
-func (ss *Session) relayProse() {
+func relayProse(ss *Session) {
 	if t := ss.Auth; t != nil {
-		if text := ss.prose(t); text != "" {
+		if text := prose(ss, t); text != "" {
 			if ss.Did {
-				told, _ := ss.keepMessage(t, text)
+				told, _ := keepMessage(ss, t, text)
 				ss.Say(t, told)
 			} else {
 				ss.Say(t, Tr(ss.Lang, "message.notdone"))
 			}
 		}
 	}
-	ss.deliverMessages()
+	deliverMessages(ss)
 }
 
 // keepMessage keeps text, the sender's prose, for the opponent in t — on
@@ -222,14 +222,14 @@ func (ss *Session) relayProse() {
 // why not (the text waits already; the opponent is the engine; the game
 // was over before this mail; the opponent wrote "messages off"); and
 // kept, whether text was kept (passed on, or waiting).
-func (ss *Session) keepMessage(t *Table, text string) (told string, kept bool) {
+func keepMessage(ss *Session, t *Table, text string) (told string, kept bool) {
 	opp := OpponentOf(t.G, ss.From)
 	switch {
 	case IsEngine(opp):
 		return Tr(ss.Lang, "message.engine"), false // it reads no mail (engine.go)
 	case t.G.Status != archive.Invited && t.G.Status != archive.Active && !t.Changed:
 		return Tr(ss.Lang, "message.over", t.G.ID), false
-	case ss.messagesOff(opp):
+	case messagesOff(ss, opp):
 		return Tr(ss.Lang, "message.refused", opp), false
 	}
 	msg := messageTo(t.G, SideOf(t.G, opp))
@@ -255,7 +255,7 @@ func (ss *Session) keepMessage(t *Table, text string) (told string, kept bool) {
 	if n := ss.NoteFor(ss.From, ss.Lang, t); n.Game == nil {
 		n.Game = t
 	}
-	ss.deliverMessages()
+	deliverMessages(ss)
 	told = Tr(ss.Lang, "message.later", opp)
 	if *msg == "" {
 		told = Tr(ss.Lang, "message.sent", opp)
@@ -272,10 +272,10 @@ func (ss *Session) keepMessage(t *Table, text string) (told string, kept bool) {
 // writes:", and clears it; a message for a player who wrote "messages
 // off" is dropped. A message that does not fit into the replies
 // (maxReplyText) keeps waiting.
-func (ss *Session) deliverMessages() {
+func deliverMessages(ss *Session) {
 	for _, key := range ss.Order {
 		n := ss.Notes[key]
-		if n == nil || n.Game == nil || ss.held(n) {
+		if n == nil || n.Game == nil || held(ss, n) {
 			continue // held for the daily digest, which delivers it (digest.go)
 		}
 		addr := n.To
@@ -288,7 +288,7 @@ func (ss *Session) deliverMessages() {
 		if *msg == "" {
 			continue
 		}
-		if ss.messagesOff(addr) {
+		if messagesOff(ss, addr) {
 			*msg, t.Changed = "", true
 			continue
 		}
@@ -302,7 +302,7 @@ func (ss *Session) deliverMessages() {
 }
 
 // messagesOff reports whether addr wrote "messages off".
-func (ss *Session) messagesOff(addr string) bool {
+func messagesOff(ss *Session, addr string) bool {
 	if p, ok := ss.Players[addr]; ok {
 		return p.MessagesOff
 	}

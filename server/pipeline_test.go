@@ -66,7 +66,7 @@ func TestSessionWithoutMail(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p := ss.prose(tb); p != "" {
+	if p := prose(ss, tb); p != "" {
 		t.Errorf("prose = %q; want none", p)
 	}
 	if a := ss.Arrival(); !a.Equal(h.now) {

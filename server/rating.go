@@ -51,7 +51,7 @@ type ratingWork struct {
 }
 
 // rating returns the session's work on the ratings of variant.
-func (ss *Session) rating(variant string) *ratingWork {
+func rating(ss *Session, variant string) *ratingWork {
 	tst := tourneyOf(ss)
 	if tst.ratings == nil {
 		tst.ratings = map[string]*ratingWork{}
@@ -67,7 +67,7 @@ func (ss *Session) rating(variant string) *ratingWork {
 
 // playerRating returns a player's rating in w's variant as the session
 // knows it: after this session's games, else as stored.
-func (ss *Session) playerRating(w *ratingWork, player string) (tournament.PlayerRating, error) {
+func playerRating(ss *Session, w *ratingWork, player string) (tournament.PlayerRating, error) {
 	if p, ok := w.state[player]; ok || w.loaded[player] {
 		return p, nil
 	}
@@ -87,15 +87,15 @@ func (ss *Session) playerRating(w *ratingWork, player string) (tournament.Player
 
 // ratedGameOf returns the rated game of a finished game: its players,
 // result and end (the end of its record, Decision R1).
-func (ss *Session) ratedGameOf(t *Table) archive.RatedGame {
-	end := ss.recordEnd(t)
+func ratedGameOf(ss *Session, t *Table) archive.RatedGame {
+	end := recordEnd(ss, t)
 	return archive.RatedGame{GameID: t.G.ID, Variant: t.G.Variant, Attackers: t.G.Attackers, Defenders: t.G.Defenders,
 		Result: t.G.Result, End: end}
 }
 
 // recordEnd is when t ended as its record says (tournament.GameEnd); when
 // the record cannot tell (it cannot be built), when the referee ended it.
-func (ss *Session) recordEnd(t *Table) time.Time {
+func recordEnd(ss *Session, t *Table) time.Time {
 	g := *t.G
 	g.Plies = t.Plies()
 	r, err := g.Replay()
@@ -113,12 +113,12 @@ func (ss *Session) recordEnd(t *Table) time.Time {
 
 // rateEnded rates the rated games among the tables that ended, in the
 // order they ended, and tells each player their new rating.
-func (ss *Session) rateEnded(ended []*Table) {
+func rateEnded(ss *Session, ended []*Table) {
 	var games []archive.RatedGame
 	tables := map[string]*Table{}
 	for _, t := range ended {
 		if t.G.Rated && gameResult(t.G) != engine.Ongoing {
-			games = append(games, ss.ratedGameOf(t))
+			games = append(games, ratedGameOf(ss, t))
 			tables[t.G.ID] = t
 		}
 	}
@@ -126,14 +126,14 @@ func (ss *Session) rateEnded(ended []*Table) {
 		return cmp.Or(a.End.Compare(b.End), cmp.Compare(a.GameID, b.GameID))
 	})
 	for _, g := range games {
-		if err := ss.rate(g); err != nil {
+		if err := rate(ss, g); err != nil {
 			ss.NoteReadErr(err)
 			return
 		}
 	}
 	for _, w := range tourneyOf(ss).ratings {
 		if w.full && !w.fullChanged {
-			if err := ss.rateAgain(w); err != nil {
+			if err := rateAgain(ss, w); err != nil {
 				ss.NoteReadErr(err)
 				return
 			}
@@ -141,7 +141,7 @@ func (ss *Session) rateEnded(ended []*Table) {
 	}
 	for _, g := range games {
 		t := tables[g.GameID]
-		w := ss.rating(g.Variant)
+		w := rating(ss, g.Variant)
 		for _, addr := range []string{g.Attackers, g.Defenders} {
 			p := w.state[addr]
 			ss.Tell(addr, t, func(lang string) string {
@@ -153,17 +153,17 @@ func (ss *Session) rateEnded(ended []*Table) {
 
 // rate rates one game: from its players' ratings when it ended after
 // their last rated games, otherwise by rating the variant again.
-func (ss *Session) rate(g archive.RatedGame) error {
-	w := ss.rating(g.Variant)
+func rate(ss *Session, g archive.RatedGame) error {
+	w := rating(ss, g.Variant)
 	w.games = append(w.games, g)
 	if w.full {
 		return nil
 	}
-	pa, err := ss.playerRating(w, g.Attackers)
+	pa, err := playerRating(ss, w, g.Attackers)
 	if err != nil {
 		return err
 	}
-	pd, err := ss.playerRating(w, g.Defenders)
+	pd, err := playerRating(ss, w, g.Defenders)
 	if err != nil {
 		return err
 	}
@@ -207,7 +207,7 @@ func ratingValue(r glicko2.Rating) archive.RatingValue {
 // this session's, in the order they ended (games that ended at the same
 // instant in the order they were rated: the stored ones by Seq, then this
 // session's), as tournament.RateAll does, keeping each history row's game.
-func (ss *Session) rateAgain(w *ratingWork) error {
+func rateAgain(ss *Session, w *ratingWork) error {
 	stored, err := ss.Srv.TournamentPort().RatedGames(ss.Ctx, w.variant)
 	if err != nil {
 		return err
@@ -265,7 +265,7 @@ func (w *ratingWork) update() archive.RatingUpdate {
 // currentRating returns a player's rating in a variant as of now, the RD
 // grown for the idle time (Decision R1, tournament.Ratings.Current), and
 // whether the player has rated games in it.
-func (ss *Session) currentRating(player, variant string) (glicko2.Rating, int, bool) {
+func currentRating(ss *Session, player, variant string) (glicko2.Rating, int, bool) {
 	k := [2]string{player, variant}
 	tst := tourneyOf(ss)
 	if r, ok := tst.stored[k]; ok {
@@ -294,13 +294,13 @@ func grown(r archive.Rating, now time.Time) glicko2.Rating { return club.RatingA
 // casual game's rating: whether it is rated and, either way, both
 // players' ratings in its variant (opp is the other player of the
 // recipient); "" when neither has one and the game is not rated.
-func (ss *Session) ratedTerms(lang string, g *archive.Game, opp string) string {
+func ratedTerms(ss *Session, lang string, g *archive.Game, opp string) string {
 	me := g.Attackers
 	if me == opp {
 		me = g.Defenders
 	}
-	rm, nm, okm := ss.currentRating(me, g.Variant)
-	ro, no, oko := ss.currentRating(opp, g.Variant)
+	rm, nm, okm := currentRating(ss, me, g.Variant)
+	ro, no, oko := currentRating(ss, opp, g.Variant)
 	if !g.Rated && !okm && !oko {
 		return ""
 	}
@@ -313,7 +313,7 @@ func (ss *Session) ratedTerms(lang string, g *archive.Game, opp string) string {
 
 // ratingsLine is the sender's ratings in one line for the games list,
 // "" when they have none.
-func (ss *Session) ratingsLine() string {
+func ratingsLine(ss *Session) string {
 	rs, err := ss.Srv.TournamentPort().RatingsOf(ss.Ctx, ss.From)
 	if err != nil {
 		ss.NoteReadErr(err)

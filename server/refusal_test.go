@@ -12,9 +12,9 @@ import (
 	"github.com/taflmail/taflmail/server/internal/catalog"
 )
 
-// refusalKeyArgs maps the functions that make a refusal to the index of
-// their key argument.
-var refusalKeyArgs = map[string]int{"Refuse": 0, "Refusen": 0, "RefusalOf": 0, "conditionRefusal": 1}
+// refusalKeyArgs maps the functions and methods that make a refusal to
+// the index of their key argument.
+var refusalKeyArgs = map[string]int{"Refuse": 0, "Refusen": 0, "RefusalOf": 0, "conditionRefusal": 2}
 
 // refusalKeysInCode returns the keys the package's code (tests aside)
 // passes to refuse, refusen, refusalOf and conditionRefusal, each with a
@@ -87,11 +87,14 @@ func refusalKeysInCode(t *testing.T) (keys map[string]string, unread []string) {
 				if !ok {
 					return true
 				}
-				sel, ok := call.Fun.(*ast.SelectorExpr)
-				if !ok {
-					return true
+				var name string
+				switch fun := call.Fun.(type) {
+				case *ast.SelectorExpr:
+					name = fun.Sel.Name
+				case *ast.Ident:
+					name = fun.Name
 				}
-				arg, ok := refusalKeyArgs[sel.Sel.Name]
+				arg, ok := refusalKeyArgs[name]
 				if !ok || arg >= len(call.Args) {
 					return true
 				}

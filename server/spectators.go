@@ -71,8 +71,8 @@ const (
 // sender may follow (maxWatchedEvents) is refused; an id that is neither
 // a game nor a tournament too. Like a game's, a keyless request only asks
 // the address to confirm it (watchConsent).
-func (ss *Session) watchTournament(c *grammar.WatchCommand, id string, resultsOnly bool) error {
-	ev, err := ss.event(strings.ToLower(id))
+func watchTournament(ss *Session, c *grammar.WatchCommand, id string, resultsOnly bool) error {
+	ev, err := loadEvent(ss, strings.ToLower(id))
 	var r *Refusal
 	if errors.As(err, &r) {
 		return ss.Refuse("err.watch.unknown", Clip(id))
@@ -84,7 +84,7 @@ func (ss *Session) watchTournament(c *grammar.WatchCommand, id string, resultsOn
 	if t.Status != archive.TournamentCreated && t.Status != archive.TournamentRunning {
 		return ss.Refuse("err.watch.eventover", t.Name)
 	}
-	was, err := ss.eventSpectatorOf(t.ID)
+	was, err := eventSpectatorOf(ss, t.ID)
 	if err != nil {
 		return err
 	}
@@ -104,7 +104,7 @@ func (ss *Session) watchTournament(c *grammar.WatchCommand, id string, resultsOn
 			return ss.Refuse("err.watch.events", maxWatchedEvents)
 		}
 	}
-	resultsOnly, asked, err := ss.watchConsent(c, "watch "+t.ID, resultsOnly, was, func(lang string, results bool) string {
+	resultsOnly, asked, err := watchConsent(ss, c, "watch "+t.ID, resultsOnly, was, func(lang string, results bool) string {
 		if results {
 			return Tr(lang, "confirm.watch.event.results", t.Name, t.ID)
 		}
@@ -133,7 +133,7 @@ func (ss *Session) watchTournament(c *grammar.WatchCommand, id string, resultsOn
 
 // eventSpectatorOf returns the sender's spectator row of tournament id,
 // stored or added by this mail, or nil.
-func (ss *Session) eventSpectatorOf(id string) (*archive.Spectator, error) {
+func eventSpectatorOf(ss *Session, id string) (*archive.Spectator, error) {
 	cor := corrOf(ss)
 	for i := range cor.watch {
 		if w := &cor.watch[i]; w.TournamentID == id && w.Address == ss.From {
@@ -145,7 +145,7 @@ func (ss *Session) eventSpectatorOf(id string) (*archive.Spectator, error) {
 		return nil, err
 	}
 	for i := range specs {
-		if specs[i].Address == ss.From && !ss.unwatchingEvent(id, ss.From) {
+		if specs[i].Address == ss.From && !unwatchingEvent(ss, id, ss.From) {
 			return &specs[i], nil
 		}
 	}
@@ -154,7 +154,7 @@ func (ss *Session) eventSpectatorOf(id string) (*archive.Spectator, error) {
 
 // unwatchingEvent reports whether this mail stops addr following
 // tournament id.
-func (ss *Session) unwatchingEvent(id, addr string) bool {
+func unwatchingEvent(ss *Session, id, addr string) bool {
 	if !ss.Uses(correspondenceModule{}) {
 		return false
 	}
@@ -168,7 +168,7 @@ func (ss *Session) unwatchingEvent(id, addr string) bool {
 
 // gameSpectators returns who gets a spectator's mail about t: its own
 // spectators, then those of its tournament who do not watch it anyway.
-func (ss *Session) gameSpectators(t *Table) ([]archive.Spectator, error) {
+func gameSpectators(ss *Session, t *Table) ([]archive.Spectator, error) {
 	specs, err := ss.Srv.SpectatorPort().Spectators(ss.Ctx, t.G.ID)
 	if err != nil || t.G.TournamentID == "" {
 		return specs, err
@@ -182,7 +182,7 @@ func (ss *Session) gameSpectators(t *Table) ([]archive.Spectator, error) {
 		seen[sp.Address] = true
 	}
 	for _, sp := range evs {
-		if !seen[sp.Address] && !ss.unwatchingEvent(sp.TournamentID, sp.Address) {
+		if !seen[sp.Address] && !unwatchingEvent(ss, sp.TournamentID, sp.Address) {
 			specs = append(specs, sp)
 		}
 	}
@@ -192,14 +192,14 @@ func (ss *Session) gameSpectators(t *Table) ([]archive.Spectator, error) {
 // spectatorClock is the clock part of a spectator's mail: the same lines
 // the players' mails show (clocksText, clock.go), or "" for an untimed
 // game.
-func (ss *Session) spectatorClock(t *Table, lang string) string { return ss.clocksText(lang, t) }
+func spectatorClock(ss *Session, t *Table, lang string) string { return clocksText(ss, lang, t) }
 
 // spectatorMails composes the mails to the spectators of the games whose
 // position this mail changed (correspondence.public), and the farewells to
 // spectators of games that became private. A private game's spectators
 // get nothing; one who asked for results only gets a mail when the game
 // ends. Spectators removed by this mail get nothing more.
-func (ss *Session) spectatorMails() ([]archive.OutboxMail, error) {
+func spectatorMails(ss *Session) ([]archive.OutboxMail, error) {
 	if !ss.Uses(correspondenceModule{}) {
 		return nil, nil // no position shown, no spectator removed
 	}
@@ -208,7 +208,7 @@ func (ss *Session) spectatorMails() ([]archive.OutboxMail, error) {
 	for _, f := range cor.farewells {
 		lang := ss.LangOf(f.sp.Address)
 		text := Tr(lang, "watch.private", f.t.G.ID)
-		if m, ok := ss.spectatorMail(f.t, f.sp, lang, Tr(lang, "subject.watch.end", VariantTitle(lang, f.t.V)), text, false); ok {
+		if m, ok := spectatorMail(ss, f.t, f.sp, lang, Tr(lang, "subject.watch.end", VariantTitle(lang, f.t.V)), text, false); ok {
 			out = append(out, m)
 		}
 	}
@@ -216,17 +216,17 @@ func (ss *Session) spectatorMails() ([]archive.OutboxMail, error) {
 		if privateGame(t.G) {
 			continue
 		}
-		specs, err := ss.gameSpectators(t)
+		specs, err := gameSpectators(ss, t)
 		if err != nil {
 			return nil, err
 		}
 		over := t.G.Status == archive.Finished
 		for _, sp := range specs {
-			if sp.ResultsOnly && !over || ss.unwatching(t.G.ID, sp.Address) {
+			if sp.ResultsOnly && !over || unwatching(ss, t.G.ID, sp.Address) {
 				continue
 			}
 			lang := ss.LangOf(sp.Address)
-			if m, ok := ss.spectatorMail(t, sp, lang, ss.spectatorSubject(t, lang), ss.spectatorNews(t, lang), true); ok {
+			if m, ok := spectatorMail(ss, t, sp, lang, spectatorSubject(ss, t, lang), spectatorNews(ss, t, lang), true); ok {
 				out = append(out, m)
 			}
 		}
@@ -236,7 +236,7 @@ func (ss *Session) spectatorMails() ([]archive.OutboxMail, error) {
 
 // unwatching reports whether this mail removes addr from game id's
 // spectators.
-func (ss *Session) unwatching(id, addr string) bool {
+func unwatching(ss *Session, id, addr string) bool {
 	if !ss.Uses(correspondenceModule{}) {
 		return false
 	}
@@ -253,7 +253,7 @@ func (ss *Session) unwatching(id, addr string) bool {
 // fields (unsubscribeHeaders; without board it is the farewell of a game
 // that became private). It reports false, and
 // logs why, when the mail cannot be written or is too large.
-func (ss *Session) spectatorMail(t *Table, sp archive.Spectator, lang, subject, text string, board bool) (archive.OutboxMail, bool) {
+func spectatorMail(ss *Session, t *Table, sp archive.Spectator, lang, subject, text string, board bool) (archive.OutboxMail, bool) {
 	s := ss.Srv
 	addr := sp.Address
 	stop := t.G.ID // what "unwatch" names: the game, or the tournament followed
@@ -268,7 +268,7 @@ func (ss *Session) spectatorMail(t *Table, sp archive.Spectator, lang, subject, 
 		From:      fmt.Sprintf("%s <%s>", s.Opts.Name, s.Opts.Address),
 		To:        []string{addr},
 		Subject:   "[taflmail " + t.G.ID + "] " + subject,
-		Body:      ss.spectatorBody(t, lang, text, stop, board),
+		Body:      spectatorBody(ss, t, lang, text, stop, board),
 		Flowed:    true, // wrapped at 76, boards and tables as built (mailer.Preformatted)
 		Date:      ss.Now,
 		Headers: map[string]string{
@@ -298,7 +298,7 @@ func (ss *Session) spectatorMail(t *Table, sp archive.Spectator, lang, subject, 
 
 // spectatorSubject is a spectator's subject after the tag: the move and
 // who is to move, or the result.
-func (ss *Session) spectatorSubject(t *Table, lang string) string {
+func spectatorSubject(ss *Session, t *Table, lang string) string {
 	if t.G.Status == archive.Finished {
 		return Tr(lang, "subject.over", VariantTitle(lang, t.V), Tr(lang, "result."+t.G.Result))
 	}
@@ -308,7 +308,7 @@ func (ss *Session) spectatorSubject(t *Table, lang string) string {
 // spectatorNews says what happened in this mail, for a spectator: who
 // played which ply, a takeback, and whose move it is or how the game
 // ended (with the record).
-func (ss *Session) spectatorNews(t *Table, lang string) string {
+func spectatorNews(ss *Session, t *Table, lang string) string {
 	var lines []string
 	for _, p := range t.NewPlies {
 		lines = append(lines, Tr(lang, "move.played", AddressOf(t.G, plySide(t.V, p.N)), p.Move))
@@ -338,7 +338,7 @@ func plySide(v *engine.Variant, n int) string {
 // board the board, the move list and the clocks, then how to stop
 // watching (stop: the game's id, or the tournament's the spectator
 // follows; nothing when the game, and so its watching, is over). It never holds a player's key.
-func (ss *Session) spectatorBody(t *Table, lang, text, stop string, board bool) string {
+func spectatorBody(ss *Session, t *Table, lang, text, stop string, board bool) string {
 	var b strings.Builder
 	b.WriteString(Tr(lang, "greeting") + "\n\n")
 	b.WriteString(Tr(lang, "game.header", t.G.ID, VariantTitle(lang, t.V)) + "\n")
@@ -346,7 +346,7 @@ func (ss *Session) spectatorBody(t *Table, lang, text, stop string, board bool) 
 	b.WriteString(strings.TrimRight(text, "\n") + "\n\n")
 	if board {
 		b.WriteString(BoardText(lang, t, false) + "\n")
-		if c := ss.spectatorClock(t, lang); c != "" {
+		if c := spectatorClock(ss, t, lang); c != "" {
 			b.WriteString(c + "\n\n")
 		}
 		if t.G.Status != archive.Finished || stop != t.G.ID {

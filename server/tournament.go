@@ -86,9 +86,9 @@ var (
 // club.MinPlayers (a tournament file listing fewer is refused there).
 const MinPlayers = club.MinPlayers
 
-// event returns the tournament id as this session sees it, loading it
+// loadEvent returns the tournament id as the session ss sees it, loading it
 // once; nil and a refusal (err.tournament.unknown) when there is none.
-func (ss *Session) event(id string) (*event, error) {
+func loadEvent(ss *Session, id string) (*event, error) {
 	tst := tourneyOf(ss)
 	if tst.events == nil {
 		tst.events = map[string]*event{}
@@ -118,7 +118,7 @@ func (ss *Session) event(id string) (*event, error) {
 
 // live returns the session's copy of a game of ev: the table's game when
 // the session loaded it, the stored one otherwise.
-func (ss *Session) live(g *archive.Game) *archive.Game {
+func live(ss *Session, g *archive.Game) *archive.Game {
 	if t, ok := ss.Tables[g.ID]; ok {
 		return t.G
 	}
@@ -136,7 +136,7 @@ func (ev *event) entry(player string) (*archive.Entry, bool) {
 }
 
 // setEntry records a changed entry of ev to be written with the session.
-func (ss *Session) setEntry(ev *event, e archive.Entry) {
+func setEntry(ss *Session, ev *event, e archive.Entry) {
 	if p, ok := ev.entry(e.Player); ok {
 		*p = e
 	} else {
@@ -159,8 +159,8 @@ func gameResult(g *archive.Game) engine.Result { return club.GameResult(g) }
 // sections returns ev's round robins (one per group) as package
 // tournament computes standings from, the session's results included.
 // Before the start they have players and no games.
-func (ss *Session) sections(ev *event) []tournament.Section {
-	return eventSections(ev.t, ev.entries, ev.games, ss.live)
+func sections(ss *Session, ev *event) []tournament.Section {
+	return eventSections(ev.t, ev.entries, ev.games, func(g *archive.Game) *archive.Game { return live(ss, g) })
 }
 
 // eventSections builds the sections of tournament t from its entries and
@@ -177,9 +177,9 @@ func EventStandings(t *archive.Tournament, entries []archive.Entry, games []*arc
 }
 
 // standings returns ev's standings as this session leaves them.
-func (ss *Session) standings(ev *event) ([]*tournament.Standings, error) {
+func standings(ss *Session, ev *event) ([]*tournament.Standings, error) {
 	var out []*tournament.Standings
-	for _, sec := range ss.sections(ev) {
+	for _, sec := range sections(ss, ev) {
 		st, err := sec.Standings()
 		if err != nil {
 			return nil, fmt.Errorf("server: standings of %s: %w", ev.t.ID, err)
@@ -191,12 +191,12 @@ func (ss *Session) standings(ev *event) ([]*tournament.Standings, error) {
 
 // complete reports whether every game of a running ev is over (finished,
 // annulled included) as this session leaves them.
-func (ss *Session) complete(ev *event) bool {
+func complete(ss *Session, ev *event) bool {
 	if ev.t.Status != archive.TournamentRunning || len(ev.games) == 0 {
 		return false
 	}
 	for _, g := range ev.games {
-		if ss.live(g).Status != archive.Finished {
+		if live(ss, g).Status != archive.Finished {
 			return false
 		}
 	}
@@ -204,7 +204,7 @@ func (ss *Session) complete(ev *event) bool {
 }
 
 // endedTables returns the tables of the games this session ended, by id.
-func (ss *Session) endedTables() []*Table {
+func endedTables(ss *Session) []*Table {
 	var ts []*Table
 	for _, t := range ss.Tables {
 		if t.Changed && !t.WasOver && t.G.Status == archive.Finished {
@@ -222,16 +222,16 @@ func (ss *Session) endedTables() []*Table {
 // an event whose last game ended is finished, with the final mails to
 // everyone. Archive read failures are kept in ss.readErr. A session
 // where no game ended makes no tournament state here (module.go).
-func (ss *Session) gamesEnded() {
+func gamesEnded(ss *Session) {
 	if ss.Uses(tournamentModule{}) && tourneyOf(ss).ended {
 		return
 	}
-	ended := ss.endedTables()
+	ended := endedTables(ss)
 	if len(ended) == 0 {
 		return // nothing to rate or tell: no state made for it
 	}
 	tourneyOf(ss).ended = true
-	ss.rateEnded(ended)
+	rateEnded(ss, ended)
 	var ids []string
 	for _, t := range ended {
 		if id := t.G.TournamentID; id != "" && !slices.Contains(ids, id) {
@@ -239,7 +239,7 @@ func (ss *Session) gamesEnded() {
 		}
 	}
 	for _, id := range ids {
-		ev, err := ss.event(id)
+		ev, err := loadEvent(ss, id)
 		if err != nil {
 			var r *Refusal
 			if !errors.As(err, &r) {
@@ -248,7 +248,7 @@ func (ss *Session) gamesEnded() {
 			continue
 		}
 		ev.write = true
-		sts, err := ss.standings(ev)
+		sts, err := standings(ss, ev)
 		if err != nil {
 			ss.Srv.Log.Error("tournament standings not computed", "tournament", id, "err", err)
 			continue
@@ -268,8 +268,8 @@ func (ss *Session) gamesEnded() {
 				}
 			}
 		}
-		if ss.complete(ev) {
-			ss.finishEvent(ev, sts)
+		if complete(ss, ev) {
+			finishEvent(ss, ev, sts)
 		}
 	}
 }
@@ -279,35 +279,35 @@ type tournamentModule struct{}
 
 func (tournamentModule) Name() string { return "tournament" }
 
-func (tournamentModule) Collect(ss *Session, change *archive.Change) { ss.collectTournament(change) }
+func (tournamentModule) Collect(ss *Session, change *archive.Change) { collectTournament(ss, change) }
 
-func (tournamentModule) BeforeReplies(ss *Session) { ss.gamesEnded() }
+func (tournamentModule) BeforeReplies(ss *Session) { gamesEnded(ss) }
 
 func (tournamentModule) LineBudget(ss *Session, c grammar.Command) (archive.MailBudget, bool, error) {
 	switch c := c.(type) {
 	case *grammar.JoinCommand:
-		b, err := ss.joinBudget(c)
+		b, err := joinBudget(ss, c)
 		return b, true, err
 	case *grammar.WithdrawCommand:
-		b, err := ss.withdrawBudget(c)
+		b, err := withdrawBudget(ss, c)
 		return b, true, err
 	}
 	return "", false, nil
 }
 
 func (tournamentModule) AfterCommit(ctx context.Context, s *Server, c archive.Change) {
-	s.settleAfter(ctx, c)
+	settleAfter(s, ctx, c)
 }
 
 // RunDue starts the tournaments whose start date has come
 // (startDueTournaments, tournament_start.go), then ends the running games
 // of players who withdrew (settleWithdrawals, tournament_withdraw.go).
 func (tournamentModule) RunDue(ctx context.Context, s *Server) (int, error) {
-	started, err := s.startDueTournaments(ctx)
+	started, err := startDueTournaments(s, ctx)
 	if err != nil {
 		return started, err
 	}
-	return started, s.settleWithdrawals(ctx)
+	return started, settleWithdrawals(s, ctx)
 }
 
 // NextDue is the next tournament's start date: a start date is a timer
@@ -327,14 +327,14 @@ func (tournamentModule) NextDue(ctx context.Context, s *Server) (time.Time, bool
 // in its variant (ratedTerms).
 func (tournamentModule) Offer(ss *Session, t *Table, c *grammar.NewGameCommand) (Offer, error) {
 	t.G.Rated = c.Rated
-	return Offer{Players: func(lang, opp string) string { return ss.ratedTerms(lang, t.G, opp) }}, nil
+	return Offer{Players: func(lang, opp string) string { return ratedTerms(ss, lang, t.G, opp) }}, nil
 }
 
 // ListGames heads the games list with the sender's ratings (ratingsLine)
 // and writes each opponent with theirs in the game's variant
 // (withRating).
 func (tournamentModule) ListGames(ss *Session) (string, func(*archive.Game, string) string) {
-	return ss.ratingsLine(), func(g *archive.Game, opp string) string { return ss.withRating(opp, g.Variant) }
+	return ratingsLine(ss), func(g *archive.Game, opp string) string { return withRating(ss, opp, g.Variant) }
 }
 
 // TellGame names the event and round in the first line of a mail about a
@@ -345,7 +345,7 @@ func (tournamentModule) TellGame(_ *Session, lang string, t *Table) (header, sec
 
 // collectTournament adds to change what the session changed of
 // tournaments and ratings, and the referee's own mails.
-func (ss *Session) collectTournament(change *archive.Change) {
+func collectTournament(ss *Session, change *archive.Change) {
 	if !ss.Uses(tournamentModule{}) {
 		return // nothing of tournaments, ratings or the referee's own mails
 	}

@@ -17,7 +17,7 @@ func TestTournamentFinalLanguage(t *testing.T) {
 	const carol = "carol@player.test"
 	h.createEvent("cup-29", []string{alice, bob, carol}, nil)
 	h.deliver(carol, "x", "sprache de", nil)
-	if _, err := h.srv.StartTournament(h.ctx(), "cup-29"); err != nil {
+	if _, err := StartTournament(h.srv, h.ctx(), "cup-29"); err != nil {
 		t.Fatal(err)
 	}
 	h.srv.FlushOutbox(h.ctx())

@@ -121,7 +121,7 @@ func finishCup(h *harness) []sentMail {
 	h.createEvent("cup-28", []string{alice, bob, "carol@player.test"}, nil)
 	h.confirmed(viewer, "language de\nwatch cup-28 results", nil)
 	before := len(h.sender.sent)
-	if _, err := h.srv.StartTournament(h.ctx(), "cup-28"); err != nil {
+	if _, err := StartTournament(h.srv, h.ctx(), "cup-28"); err != nil {
 		h.t.Fatal(err)
 	}
 	h.srv.FlushOutbox(h.ctx())
@@ -281,7 +281,7 @@ func TestTournamentFinalLargeRecords(t *testing.T) {
 	const n = 30 * 29
 	h.createEvent("big-28", players, func(t *archive.Tournament) { t.Name, t.Rated = "The big cup", false })
 	h.confirmed(watcher, "watch big-28 results", nil)
-	if ids, err := h.srv.StartTournament(h.ctx(), "big-28"); err != nil || len(ids) != n {
+	if ids, err := StartTournament(h.srv, h.ctx(), "big-28"); err != nil || len(ids) != n {
 		t.Fatalf("StartTournament = %d games, %v; want %d", len(ids), err, n)
 	}
 	h.srv.FlushOutbox(h.ctx())
@@ -362,7 +362,7 @@ func TestTournamentFinalNamesEventOnce(t *testing.T) {
 	}
 	h.createEvent("groups", players, func(t *archive.Tournament) { t.Groups = 2 })
 	before := len(h.sender.sent)
-	if _, err := h.srv.StartTournament(h.ctx(), "groups"); err != nil {
+	if _, err := StartTournament(h.srv, h.ctx(), "groups"); err != nil {
 		t.Fatal(err)
 	}
 	h.srv.FlushOutbox(h.ctx())

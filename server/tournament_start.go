@@ -60,9 +60,9 @@ const startChunkGames = 256
 // Errors: ErrNoTournament, ErrTournamentState (not in status created),
 // ErrTooFewPlayers (fewer than MinPlayers still entered, or a group of
 // fewer than two), and archive errors.
-func (s *Server) StartTournament(ctx context.Context, id string) ([]string, error) {
+func StartTournament(s *Server, ctx context.Context, id string) ([]string, error) {
 	var ids []string
-	_, err := s.startTournament(ctx, id, func(gid string) { ids = append(ids, gid) })
+	_, err := startTournament(s, ctx, id, func(gid string) { ids = append(ids, gid) })
 	if err != nil {
 		return nil, err
 	}
@@ -74,15 +74,15 @@ func (s *Server) StartTournament(ctx context.Context, id string) ([]string, erro
 // for players and for spectators (what `taflmail tournament start` and
 // the scheduler use, holding no list of the games). Its errors are
 // StartTournament's.
-func (s *Server) StartTournamentCounted(ctx context.Context, id string) (TournamentStarted, error) {
-	return s.startTournament(ctx, id, nil)
+func StartTournamentCounted(s *Server, ctx context.Context, id string) (TournamentStarted, error) {
+	return startTournament(s, ctx, id, nil)
 }
 
 // startTournament does StartTournament's work in one archive batch
 // (transact), deciding it afresh when the event changed since it was read
 // (a withdrawal: it is paired again); once it started, each game's id
 // goes to started when it is not nil, in schedule order.
-func (s *Server) startTournament(ctx context.Context, id string, started func(gameID string)) (TournamentStarted, error) {
+func startTournament(s *Server, ctx context.Context, id string, started func(gameID string)) (TournamentStarted, error) {
 	var ids []string
 	var counts *TournamentStarted
 	var write func(b *archive.Batch) error
@@ -94,7 +94,7 @@ func (s *Server) startTournament(ctx context.Context, id string, started func(ga
 				collect = func(gid string) { ids = append(ids, gid) }
 			}
 			var err error
-			write, counts, err = s.decideTournamentStart(ls, id, collect)
+			write, counts, err = decideTournamentStart(s, ls, id, collect)
 			return CommitBatch, err
 		},
 		Batch: func(b *archive.Batch) error { return write(b) },
@@ -141,7 +141,7 @@ type tournamentStart struct {
 // decideTournamentStart reads the event in ls, the session of its mails
 // (seeded with the event's id), and returns how to start it through one
 // archive batch and the counts that write fills in.
-func (s *Server) decideTournamentStart(ls *Session, id string, started func(gameID string)) (func(b *archive.Batch) error, *TournamentStarted, error) {
+func decideTournamentStart(s *Server, ls *Session, id string, started func(gameID string)) (func(b *archive.Batch) error, *TournamentStarted, error) {
 	ts := &tournamentStart{s: s, ls: ls, id: id, now: ls.Now, started: started, counts: &TournamentStarted{}}
 	if err := ts.readEvent(); err != nil {
 		return nil, nil, err
@@ -276,14 +276,14 @@ func (ts *tournamentStart) readForMails() error {
 	for _, e := range ts.in {
 		ls.LangOf(e.Player)
 		if t.Rated {
-			ls.currentRating(e.Player, t.Variant)
+			currentRating(ls, e.Player, t.Variant)
 		}
 	}
 	playing := map[string]bool{}
 	for _, e := range ts.in {
 		playing[e.Player] = true
 	}
-	specs, err := ls.eventWatchers(t.ID, func(a string) bool { return playing[a] }, false)
+	specs, err := eventWatchers(ls, t.ID, func(a string) bool { return playing[a] }, false)
 	if err != nil {
 		return err
 	}
@@ -297,7 +297,7 @@ func (ts *tournamentStart) readForMails() error {
 	ts.o = startListText{
 		subject: func(lang string) string { return Tr(lang, "subject.start", t.Name) },
 		intro: func(lang, player string) string {
-			text := Tr(lang, "start.intro", t.Name, t.ID, Counted(lang, "players", len(ts.in)), Counted(lang, "games", ts.total)) + "\n" + ts.s.eventTerms(lang, t)
+			text := Tr(lang, "start.intro", t.Name, t.ID, Counted(lang, "players", len(ts.in)), Counted(lang, "games", ts.total)) + "\n" + eventTerms(ts.s, lang, t)
 			if t.Groups > 1 {
 				k := ts.place[player][0]
 				text += "\n" + Trn(lang, "start.group", len(ts.groups[k-1]), k, t.Groups, len(ts.groups[k-1]))
@@ -345,7 +345,7 @@ func (ts *tournamentStart) writeEvent(b *archive.Batch) error {
 func (ts *tournamentStart) writeGames(b *archive.Batch) (firstIDs []string, first []tournament.Game, err error) {
 	chunk := make([]tournament.Game, 0, startChunkGames)
 	flush := func() error {
-		ids, err := ts.s.startChunk(ts.ls.Ctx, b, ts.t, ts.tc, chunk, ts.now)
+		ids, err := startChunk(ts.s, ts.ls.Ctx, b, ts.t, ts.tc, chunk, ts.now)
 		if err != nil {
 			return err
 		}
@@ -391,14 +391,14 @@ func (ts *tournamentStart) writeMails(b *archive.Batch, firstIDs []string, first
 			return err
 		}
 		tst.own = tst.own[:0]
-		ls.startList(e.Player, mine, ts.o)
+		startList(ls, e.Player, mine, ts.o)
 		ts.counts.PlayerMails += len(tst.own)
 		if err := b.Write(archive.Change{Outbox: tst.own}); err != nil {
 			return err
 		}
 	}
 	tst.own = tst.own[:0]
-	ls.startWatchMails(ts.t, len(ts.in), ts.specs, firstIDs, first, ts.total)
+	startWatchMails(ls, ts.t, len(ts.in), ts.specs, firstIDs, first, ts.total)
 	ts.counts.SpectatorMails = len(tst.own)
 	if ls.ReadErr != nil {
 		return ls.ReadErr
@@ -409,7 +409,7 @@ func (ts *tournamentStart) writeMails(b *archive.Batch, firstIDs []string, first
 // startChunk makes the games of the pairings chunk of tournament t, with
 // control tc, started at now, and writes them through b with their
 // timers and pairings. It returns their ids, in the order of chunk.
-func (s *Server) startChunk(ctx context.Context, b *archive.Batch, t *archive.Tournament, tc notation.TimeControl, chunk []tournament.Game, now time.Time) ([]string, error) {
+func startChunk(s *Server, ctx context.Context, b *archive.Batch, t *archive.Tournament, tc notation.TimeControl, chunk []tournament.Game, now time.Time) ([]string, error) {
 	if len(chunk) == 0 {
 		return nil, nil
 	}
@@ -462,7 +462,7 @@ type startListText struct {
 // opponent (with their rating in a rated game), who moves first, and the
 // tag line with p's key. It reads the archive only for what langOf and
 // currentRating have not cached.
-func (ss *Session) startList(p string, games []*archive.Game, o startListText) {
+func startList(ss *Session, p string, games []*archive.Game, o startListText) {
 	lang := ss.LangOf(p)
 	var b strings.Builder
 	b.WriteString(Tr(lang, "greeting") + "\n\n")
@@ -477,7 +477,7 @@ func (ss *Session) startList(p string, games []*archive.Game, o startListText) {
 			first = "start.first.you"
 		}
 		if g.Rated {
-			opp = ss.withRating(opp, g.Variant)
+			opp = withRating(ss, opp, g.Variant)
 		}
 		b.WriteString(TableRow(fmt.Sprintf("  %s  %-9s  %s  %s", g.ID, SideName(lang, side), Tr(lang, "start.vs", opp), Tr(lang, first)), len(GamesIndent)) + "\n")
 		b.WriteString(TableRow(fmt.Sprintf(GamesIndent+"[taflmail %s %s]", g.ID, TokenOf(g, p)), len(GamesIndent)) + "\n")
@@ -488,7 +488,7 @@ func (ss *Session) startList(p string, games []*archive.Game, o startListText) {
 	if o.subject != nil {
 		subject = o.subject(lang)
 	}
-	ss.ownMail(ss.Cause.Seed, p, subject, b.String())
+	addOwnMail(ss, ss.Cause.Seed, p, subject, b.String())
 }
 
 // startDueTournaments starts the tournaments whose start date has come
@@ -496,18 +496,18 @@ func (ss *Session) startList(p string, games []*archive.Game, o startListText) {
 // cancelled. One that cannot start for lack of players is cancelled and
 // its players are told; any other failure stops it (the scheduler tries
 // again).
-func (s *Server) startDueTournaments(ctx context.Context) (int, error) {
+func startDueTournaments(s *Server, ctx context.Context) (int, error) {
 	due, err := s.TournamentPort().DueTournaments(ctx, s.Opts.Now())
 	if err != nil {
 		return 0, err
 	}
 	n := 0
 	for _, t := range due {
-		_, err := s.StartTournamentCounted(ctx, t.ID)
+		_, err := StartTournamentCounted(s, ctx, t.ID)
 		switch {
 		case errors.Is(err, ErrTooFewPlayers):
 			s.Log.Warn("tournament cancelled", "tournament", t.ID, "err", err)
-			if err := s.cancelTournament(ctx, t.ID); err != nil {
+			if err := cancelTournament(s, ctx, t.ID); err != nil {
 				return n, err
 			}
 		case errors.Is(err, ErrTournamentState):
@@ -522,9 +522,9 @@ func (s *Server) startDueTournaments(ctx context.Context) (int, error) {
 
 // cancelTournament cancels a tournament that cannot start and tells its
 // players and its spectators.
-func (s *Server) cancelTournament(ctx context.Context, id string) error {
-	return s.change(ctx, "cancel\x00"+id, func(ss *Session) error {
-		ev, err := ss.event(id)
+func cancelTournament(s *Server, ctx context.Context, id string) error {
+	return change(s, ctx, "cancel\x00"+id, func(ss *Session) error {
+		ev, err := loadEvent(ss, id)
 		if err != nil {
 			return err
 		}
@@ -544,9 +544,9 @@ func (s *Server) cancelTournament(ctx context.Context, id string) error {
 			}
 			lang := ss.LangOf(e.Player)
 			body := Tr(lang, "greeting") + "\n\n" + Trn(lang, "tournament.cancelled", n, ev.t.Name, n, MinPlayers) + "\n\n" + Tr(lang, "signature") + "\n"
-			ss.ownMail("cancel\x00"+id, e.Player, Tr(lang, "subject.cancelled", ev.t.Name), body)
+			addOwnMail(ss, "cancel\x00"+id, e.Player, Tr(lang, "subject.cancelled", ev.t.Name), body)
 		}
-		ss.cancelWatchMails(ev.t, func(addr string) bool {
+		cancelWatchMails(ss, ev.t, func(addr string) bool {
 			e, ok := ev.entry(addr)
 			return ok && !e.Withdrawn()
 		}, n)
@@ -559,7 +559,7 @@ func (s *Server) cancelTournament(ctx context.Context, id string) error {
 // replies and own mails go out with the change, which is decided again
 // when a game or tournament it writes changed meanwhile. A refusal of fn
 // is returned as an error with its text.
-func (s *Server) change(ctx context.Context, seed string, fn func(ss *Session) error) error {
+func change(s *Server, ctx context.Context, seed string, fn func(ss *Session) error) error {
 	_, err := s.Transact(ctx, OwnCause(seed), Steps{
 		Decide: func(ss *Session, _ *archive.Change) (Verdict, error) {
 			ss.Lang, ss.Own = s.Opts.DefaultLanguage, true

@@ -102,7 +102,7 @@ func TestTournamentTenPlayers(t *testing.T) {
 	letter := func(addr string) string { return strings.ToUpper(addr[:1]) }
 	h.createEvent("club", players, func(t *archive.Tournament) { t.Name = "Club championship" })
 	before := len(h.sender.sent)
-	ids, err := h.srv.StartTournament(ctx, "club")
+	ids, err := StartTournament(h.srv, ctx, "club")
 	if err != nil || len(ids) != 90 {
 		t.Fatalf("StartTournament = %d games, %v", len(ids), err)
 	}

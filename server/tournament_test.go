@@ -111,7 +111,7 @@ func TestTournamentStart(t *testing.T) {
 	players := []string{alice, bob, "carol@player.test", "dave@player.test"}
 	h.createEvent("spring", players, nil)
 	before := len(h.sender.sent)
-	ids, err := h.srv.StartTournament(ctx, "spring")
+	ids, err := StartTournament(h.srv, ctx, "spring")
 	if err != nil || len(ids) != 12 {
 		t.Fatalf("StartTournament = %d games, %v; want 12", len(ids), err)
 	}
@@ -147,10 +147,10 @@ func TestTournamentStart(t *testing.T) {
 			t.Errorf("entry after the start: %+v", e)
 		}
 	}
-	if _, err := h.srv.StartTournament(ctx, "spring"); !errors.Is(err, ErrTournamentState) {
+	if _, err := StartTournament(h.srv, ctx, "spring"); !errors.Is(err, ErrTournamentState) {
 		t.Errorf("second start = %v, want ErrTournamentState", err)
 	}
-	if _, err := h.srv.StartTournament(ctx, "nope"); !errors.Is(err, ErrNoTournament) {
+	if _, err := StartTournament(h.srv, ctx, "nope"); !errors.Is(err, ErrNoTournament) {
 		t.Errorf("start of an unknown id = %v, want ErrNoTournament", err)
 	}
 
@@ -201,7 +201,7 @@ func TestTournamentTooFew(t *testing.T) {
 	h := newHarness(t)
 	ctx := context.Background()
 	h.createEvent("tiny", []string{alice, bob}, func(t *archive.Tournament) { t.StartDate = t.StartDate.AddDate(0, 0, 2) })
-	if _, err := h.srv.StartTournament(ctx, "tiny"); !errors.Is(err, ErrTooFewPlayers) {
+	if _, err := StartTournament(h.srv, ctx, "tiny"); !errors.Is(err, ErrTooFewPlayers) {
 		t.Fatalf("StartTournament(2 players) = %v, want ErrTooFewPlayers", err)
 	}
 	if n, err := h.srv.RunTimers(ctx); err != nil || n != 0 {
@@ -267,7 +267,7 @@ func TestTournamentSeeding(t *testing.T) {
 		t.Fatal(err)
 	}
 	h.createEvent("groups", players, func(t *archive.Tournament) { t.Groups = 2 })
-	if _, err := h.srv.StartTournament(ctx, "groups"); err != nil {
+	if _, err := StartTournament(h.srv, ctx, "groups"); err != nil {
 		t.Fatal(err)
 	}
 	es, _ := h.store.Entries(ctx, "groups")
@@ -304,7 +304,7 @@ func TestTournamentBerger(t *testing.T) {
 	h := newHarness(t)
 	players := []string{"a@player.test", "b@player.test", "c@player.test", "d@player.test", "e@player.test"}
 	h.createEvent("single", players, func(t *archive.Tournament) { t.GamesPerPairing = 1 })
-	if _, err := h.srv.StartTournament(context.Background(), "single"); err != nil {
+	if _, err := StartTournament(h.srv, context.Background(), "single"); err != nil {
 		t.Fatal(err)
 	}
 	gs := h.eventGames("single")
@@ -341,7 +341,7 @@ func TestTournamentExportRatings(t *testing.T) {
 	ctx := context.Background()
 	players := []string{alice, bob, "carol@player.test"}
 	h.createEvent("rated", players, nil)
-	if _, err := h.srv.StartTournament(ctx, "rated"); err != nil {
+	if _, err := StartTournament(h.srv, ctx, "rated"); err != nil {
 		t.Fatal(err)
 	}
 	gs := h.eventGames("rated")
@@ -442,7 +442,7 @@ func TestTournamentMailsSpendNoBudget(t *testing.T) {
 		players = append(players, string(c)+"@player.test")
 	}
 	h.createEvent("cup", players, nil)
-	if _, err := h.srv.StartTournament(h.ctx(), "cup"); err != nil {
+	if _, err := StartTournament(h.srv, h.ctx(), "cup"); err != nil {
 		t.Fatal(err)
 	}
 	h.srv.FlushOutbox(h.ctx())

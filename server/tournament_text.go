@@ -63,7 +63,7 @@ func crosstableLabels(lang string) tournament.Labels {
 // for a rated event the players' ratings now. named says the mail has
 // named the event already (the "standings" reply's first line): a table
 // then has no title, a group's only "Group N" (trial 22).
-func (ss *Session) standingsText(lang string, t *archive.Tournament, sts []*tournament.Standings, named bool) string {
+func standingsText(ss *Session, lang string, t *archive.Tournament, sts []*tournament.Standings, named bool) string {
 	var b strings.Builder
 	labels := crosstableLabels(lang)
 	if named {
@@ -85,7 +85,7 @@ func (ss *Session) standingsText(lang string, t *archive.Tournament, sts []*tour
 	b.WriteString("\n" + Tr(lang, "tournament.ratings", t.Variant) + "\n")
 	for _, st := range sts {
 		for _, r := range st.Rows {
-			rt, games, _ := ss.ratingNow(r.Player, t.Variant)
+			rt, games, _ := ratingNow(ss, r.Player, t.Variant)
 			b.WriteString(mailer.Preformatted(fmt.Sprintf("  %-36s %s", r.Player, ratingWords(lang, rt, games))) + "\n")
 		}
 	}
@@ -103,7 +103,7 @@ func ratingWords(lang string, r glicko2.Rating, games int) string {
 
 // ratingNow returns a player's rating in variant as of now: as this
 // session left it, else as stored with the RD grown for the idle time.
-func (ss *Session) ratingNow(player, variant string) (glicko2.Rating, int, bool) {
+func ratingNow(ss *Session, player, variant string) (glicko2.Rating, int, bool) {
 	if w, ok := tourneyOf(ss).ratings[variant]; ok {
 		if p, ok := w.state[player]; ok {
 			rs := tournament.NewRatings()
@@ -111,13 +111,13 @@ func (ss *Session) ratingNow(player, variant string) (glicko2.Rating, int, bool)
 			return rs.Current(player, variant, ss.Now), p.Games, true
 		}
 	}
-	return ss.currentRating(player, variant)
+	return currentRating(ss, player, variant)
 }
 
 // withRating writes a player for a list with their rating in variant
 // when they have one: "bob@example.org (1612)".
-func (ss *Session) withRating(player, variant string) string {
-	r, _, ok := ss.currentRating(player, variant)
+func withRating(ss *Session, player, variant string) string {
+	r, _, ok := currentRating(ss, player, variant)
 	if !ok {
 		return player
 	}
@@ -135,7 +135,7 @@ func (ss *Session) withRating(player, variant string) string {
 // (eventWatchers, those who asked for results only included), in their
 // thread and without a way to stop following, as nothing is left to
 // follow.
-func (ss *Session) finishEvent(ev *event, sts []*tournament.Standings) {
+func finishEvent(ss *Session, ev *event, sts []*tournament.Standings) {
 	ev.t.Status = archive.TournamentFinished
 	ev.t.FinishedAt = ss.Now
 	ev.write = true
@@ -169,7 +169,7 @@ func (ss *Session) finishEvent(ev *event, sts []*tournament.Standings) {
 		b.WriteString(Trn(lang, "tournament.final", len(games), ev.t.Name, len(games)) + "\n\n")
 		// the line above names the event: the table does not again, a
 		// group's is headed "Group N" (as the standings reply, trial 22)
-		b.WriteString(ss.standingsText(lang, ev.t, sts, true) + "\n")
+		b.WriteString(standingsText(ss, lang, ev.t, sts, true) + "\n")
 		switch {
 		case err != nil:
 			b.WriteString(Tr(lang, "tournament.records.unavailable", ev.t.ID) + "\n\n")
@@ -190,24 +190,24 @@ func (ss *Session) finishEvent(ev *event, sts []*tournament.Standings) {
 			continue // withdrew before the start
 		}
 		lang := ss.LangOf(e.Player)
-		ss.ownMail("final\x00"+ev.t.ID, e.Player, Tr(lang, "subject.final", ev.t.Name), body(lang), atts...)
+		addOwnMail(ss, "final\x00"+ev.t.ID, e.Player, Tr(lang, "subject.final", ev.t.Name), body(lang), atts...)
 	}
-	specs, serr := ss.eventWatchers(ev.t.ID, played, true)
+	specs, serr := eventWatchers(ss, ev.t.ID, played, true)
 	ss.NoteReadErr(serr)
 	for _, sp := range specs {
 		lang := ss.LangOf(sp.Address)
-		ss.eventSpectatorMail(ev.t.ID, sp, Tr(lang, "subject.final", ev.t.Name), body(lang), false, maxEventSpectatorMailBytes, atts...)
+		eventSpectatorMail(ss, ev.t.ID, sp, Tr(lang, "subject.final", ev.t.Name), body(lang), false, maxEventSpectatorMailBytes, atts...)
 	}
 	ss.Srv.Log.Info("tournament finished", "tournament", ev.t.ID, "games", len(games), "players", len(ev.entries), "spectators", len(specs))
 }
 
-// ownMail queues a mail the referee sends of its own accord (a start
+// addOwnMail queues a mail the referee sends of its own accord (a start
 // list, a final crosstable with its records attached, a cancellation):
 // not a reply to anybody's mail, so neither the caps on one mail's
 // replies nor the reply budgets apply (docs/security.md); the caller
 // bounds the attachments (Options.MaxAttachmentBytes). seed and to make
 // its Message-ID, the same each time the same change is decided.
-func (ss *Session) ownMail(seed, to, subject, body string, atts ...mailer.Attachment) {
+func addOwnMail(ss *Session, seed, to, subject, body string, atts ...mailer.Attachment) {
 	s := ss.Srv
 	o := mailer.Outgoing{
 		MessageID: msgid.Reply(seed, 0, to, "", "", s.Opts.Domain),
@@ -232,7 +232,7 @@ func (ss *Session) ownMail(seed, to, subject, body string, atts ...mailer.Attach
 
 // eventTerms is an event's settings in words, in lang: variant, time
 // control, format, rating, leave allowance.
-func (s *Server) eventTerms(lang string, t *archive.Tournament) string {
+func eventTerms(s *Server, lang string, t *archive.Tournament) string {
 	title := t.Variant
 	if v, ok := engine.Lookup(t.Variant); ok {
 		title = VariantTitle(lang, v)
@@ -253,7 +253,7 @@ func (s *Server) eventTerms(lang string, t *archive.Tournament) string {
 	} else {
 		b.WriteString(Tr(lang, "tournament.unrated") + "\n")
 	}
-	b.WriteString(Trn(lang, "tournament.leave", min(t.LeaveDays, s.leaveDays()), min(t.LeaveDays, s.leaveDays())))
+	b.WriteString(Trn(lang, "tournament.leave", min(t.LeaveDays, leaveDays(s)), min(t.LeaveDays, leaveDays(s))))
 	return b.String()
 }
 

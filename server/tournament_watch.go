@@ -57,14 +57,14 @@ func eventOfThread(m *mailer.Message) string {
 // event (player reports it; they get the players' mails), not the
 // referee's own address, and with resultsToo also those who asked for
 // results only.
-func (ss *Session) eventWatchers(id string, player func(string) bool, resultsToo bool) ([]archive.Spectator, error) {
+func eventWatchers(ss *Session, id string, player func(string) bool, resultsToo bool) ([]archive.Spectator, error) {
 	specs, err := ss.Srv.TournamentPort().TournamentSpectators(ss.Ctx, id)
 	if err != nil {
 		return nil, fmt.Errorf("server: spectators of tournament %s: %w", id, err)
 	}
 	var out []archive.Spectator
 	for _, sp := range specs {
-		if sp.ResultsOnly && !resultsToo || ss.unwatchingEvent(id, sp.Address) || player(sp.Address) || sp.Address == ss.Srv.Opts.Address {
+		if sp.ResultsOnly && !resultsToo || unwatchingEvent(ss, id, sp.Address) || player(sp.Address) || sp.Address == ss.Srv.Opts.Address {
 			continue
 		}
 		out = append(out, sp)
@@ -80,7 +80,7 @@ func (ss *Session) eventWatchers(id string, player func(string) bool, resultsToo
 // attached. A mail that cannot be written, or is larger than maxBytes
 // plus twice the bytes of its attachments (base64 writes 4 bytes for 3,
 // and a line end for every 76), is logged and not sent.
-func (ss *Session) eventSpectatorMail(event string, sp archive.Spectator, subject, body string, leave bool, maxBytes int, atts ...mailer.Attachment) {
+func eventSpectatorMail(ss *Session, event string, sp archive.Spectator, subject, body string, leave bool, maxBytes int, atts ...mailer.Attachment) {
 	s := ss.Srv
 	o := mailer.Outgoing{
 		MessageID: msgid.Event(ss.Cause.Seed, sp.Address, event, s.Opts.Domain),
@@ -125,12 +125,12 @@ func (ss *Session) eventSpectatorMail(event string, sp archive.Spectator, subjec
 // games with id, round tag and who plays whom — the first maxStartGames
 // of its total, given as ids and games (in the same order), then how
 // many more — and how to stop following.
-func (ss *Session) startWatchMails(t *archive.Tournament, players int, specs []archive.Spectator, ids []string, games []tournament.Game, total int) {
+func startWatchMails(ss *Session, t *archive.Tournament, players int, specs []archive.Spectator, ids []string, games []tournament.Game, total int) {
 	for _, sp := range specs {
 		lang := ss.LangOf(sp.Address)
 		var b strings.Builder
 		b.WriteString(Tr(lang, "greeting") + "\n\n")
-		b.WriteString(Tr(lang, "start.intro", t.Name, t.ID, Counted(lang, "players", players), Counted(lang, "games", total)) + "\n" + ss.Srv.eventTerms(lang, t) + "\n\n")
+		b.WriteString(Tr(lang, "start.intro", t.Name, t.ID, Counted(lang, "players", players), Counted(lang, "games", total)) + "\n" + eventTerms(ss.Srv, lang, t) + "\n\n")
 		b.WriteString(Trn(lang, "start.watch.list", total, total) + "\n")
 		section := 0
 		for i, g := range games[:min(len(games), maxStartGames)] {
@@ -146,7 +146,7 @@ func (ss *Session) startWatchMails(t *archive.Tournament, players int, specs []a
 		}
 		b.WriteString("\n" + Tr(lang, "watch.how", t.ID) + "\n\n")
 		b.WriteString(Tr(lang, "signature") + "\n")
-		ss.eventSpectatorMail(t.ID, sp, Tr(lang, "subject.start.watch", t.Name), b.String(), true, maxSpectatorMailBytes)
+		eventSpectatorMail(ss, t.ID, sp, Tr(lang, "subject.start.watch", t.Name), b.String(), true, maxSpectatorMailBytes)
 	}
 }
 
@@ -155,12 +155,12 @@ func (ss *Session) startWatchMails(t *archive.Tournament, players int, specs []a
 // still in), that it will not take place; those who asked for results
 // only too, as the event's last news. Archive read failures are kept in
 // ss.readErr.
-func (ss *Session) cancelWatchMails(t *archive.Tournament, entered func(string) bool, n int) {
-	specs, err := ss.eventWatchers(t.ID, entered, true)
+func cancelWatchMails(ss *Session, t *archive.Tournament, entered func(string) bool, n int) {
+	specs, err := eventWatchers(ss, t.ID, entered, true)
 	ss.NoteReadErr(err)
 	for _, sp := range specs {
 		lang := ss.LangOf(sp.Address)
 		body := Tr(lang, "greeting") + "\n\n" + Trn(lang, "tournament.cancelled", n, t.Name, n, MinPlayers) + "\n\n" + Tr(lang, "signature") + "\n"
-		ss.eventSpectatorMail(t.ID, sp, Tr(lang, "subject.cancelled", t.Name), body, false, maxSpectatorMailBytes)
+		eventSpectatorMail(ss, t.ID, sp, Tr(lang, "subject.cancelled", t.Name), body, false, maxSpectatorMailBytes)
 	}
 }

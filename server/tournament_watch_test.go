@@ -57,7 +57,7 @@ func TestTournamentStartTellsSpectators(t *testing.T) {
 	}
 
 	before := len(h.sender.sent)
-	started, err := h.srv.StartTournamentCounted(h.ctx(), "cup-27")
+	started, err := StartTournamentCounted(h.srv, h.ctx(), "cup-27")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +132,7 @@ func TestTournamentStartSpectatorMailBounded(t *testing.T) {
 	h.createEvent("big-27", players, func(t *archive.Tournament) { t.Groups, t.GamesPerPairing = 2, 1 })
 	h.confirmed(watcher, "watch big-27", nil)
 	before := len(h.sender.sent)
-	ids, err := h.srv.StartTournament(h.ctx(), "big-27")
+	ids, err := StartTournament(h.srv, h.ctx(), "big-27")
 	if err != nil || len(ids) != 132 {
 		t.Fatalf("StartTournament = %d games, %v; want 132", len(ids), err)
 	}
@@ -171,7 +171,7 @@ func TestTournamentStartSpectatorOneTransaction(t *testing.T) {
 			before, out := len(h.sender.sent), len(h.outbox())
 			fs := h.withFaults()
 			fs.inject(tc.op, tc.fault)
-			_, err := h.srv.StartTournament(h.ctx(), "cup-28")
+			_, err := StartTournament(h.srv, h.ctx(), "cup-28")
 			if !errors.Is(err, archive.ErrUnavailable) {
 				t.Fatalf("StartTournament with %s failing = %v, want ErrUnavailable", tc.op, err)
 			}
@@ -185,10 +185,10 @@ func TestTournamentStartSpectatorOneTransaction(t *testing.T) {
 				if gs := h.eventGames("cup-28"); len(gs) != 0 {
 					t.Errorf("the failed start left %d games", len(gs))
 				}
-				if _, err := h.srv.StartTournament(h.ctx(), "cup-28"); err != nil {
+				if _, err := StartTournament(h.srv, h.ctx(), "cup-28"); err != nil {
 					t.Fatalf("the start tried again: %v", err)
 				}
-			} else if _, err := h.srv.StartTournament(h.ctx(), "cup-28"); !errors.Is(err, ErrTournamentState) {
+			} else if _, err := StartTournament(h.srv, h.ctx(), "cup-28"); !errors.Is(err, ErrTournamentState) {
 				t.Fatalf("the start after a lost ack = %v, want ErrTournamentState", err)
 			}
 			h.srv.FlushOutbox(h.ctx())
@@ -217,7 +217,7 @@ func TestTournamentEndTellsSpectators(t *testing.T) {
 	h.confirmed(viewer, "language de\nwatch cup-28 results", nil)
 	h.confirmed(far, "watch other-28", nil)
 	h.confirmed(alice, "watch cup-28", nil)
-	if _, err := h.srv.StartTournament(h.ctx(), "cup-28"); err != nil {
+	if _, err := StartTournament(h.srv, h.ctx(), "cup-28"); err != nil {
 		t.Fatal(err)
 	}
 	h.srv.FlushOutbox(h.ctx())

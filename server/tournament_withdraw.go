@@ -36,10 +36,10 @@ import (
 // Errors: ErrNoTournament, ErrNotEntered (not a player, or withdrawn
 // already), ErrTournamentState (the event is over or cancelled), archive
 // errors.
-func (s *Server) WithdrawPlayer(ctx context.Context, id, player string) (tournament.Withdrawal, error) {
+func WithdrawPlayer(s *Server, ctx context.Context, id, player string) (tournament.Withdrawal, error) {
 	var w tournament.Withdrawal
-	err := s.change(ctx, "withdraw\x00"+id+"\x00"+player, func(ss *Session) error {
-		ev, err := ss.event(id)
+	err := change(s, ctx, "withdraw\x00"+id+"\x00"+player, func(ss *Session) error {
+		ev, err := loadEvent(ss, id)
 		var r *Refusal
 		if errors.As(err, &r) {
 			return fmt.Errorf("%w: %q", ErrNoTournament, id)
@@ -47,19 +47,19 @@ func (s *Server) WithdrawPlayer(ctx context.Context, id, player string) (tournam
 		if err != nil {
 			return err
 		}
-		w, err = ss.withdraw(ev, player)
+		w, err = withdraw(ss, ev, player)
 		return err
 	})
 	if err != nil {
 		return w, err
 	}
-	return w, s.settleWithdrawals(ctx)
+	return w, settleWithdrawals(s, ctx)
 }
 
 // withdraw marks player's entry in ev withdrawn now, annulled or not by
 // Decision T3, and returns the decision; the player's running games are
 // ended by settleWithdrawals.
-func (ss *Session) withdraw(ev *event, player string) (tournament.Withdrawal, error) {
+func withdraw(ss *Session, ev *event, player string) (tournament.Withdrawal, error) {
 	e, ok := ev.entry(player)
 	if !ok || e.Withdrawn() {
 		return tournament.Withdrawal{}, fmt.Errorf("%w: %s in %s", ErrNotEntered, player, ev.t.ID)
@@ -68,32 +68,32 @@ func (ss *Session) withdraw(ev *event, player string) (tournament.Withdrawal, er
 	entry.WithdrawnAt = ss.Now
 	switch ev.t.Status {
 	case archive.TournamentCreated:
-		ss.setEntry(ev, entry)
+		setEntry(ss, ev, entry)
 		ev.write = true
 		return tournament.Withdrawal{Player: player}, nil
 	case archive.TournamentRunning:
 	default:
 		return tournament.Withdrawal{}, fmt.Errorf("%w: %s is %s", ErrTournamentState, ev.t.ID, ev.t.Status)
 	}
-	w, err := tournament.Withdraw(ss.sectionGames(ev, entry.Section), player)
+	w, err := tournament.Withdraw(sectionGames(ss, ev, entry.Section), player)
 	if err != nil {
 		return tournament.Withdrawal{}, fmt.Errorf("server: withdrawing %s from %s: %w", player, ev.t.ID, err)
 	}
 	entry.Annulled = w.Annulled
-	ss.setEntry(ev, entry)
+	setEntry(ss, ev, entry)
 	ev.write = true
 	return w, nil
 }
 
 // sectionGames returns the games of one group of ev as package tournament
 // counts them, with this session's results.
-func (ss *Session) sectionGames(ev *event, section int) []tournament.Game {
+func sectionGames(ss *Session, ev *event, section int) []tournament.Game {
 	var out []tournament.Game
 	for _, g := range ev.games {
 		if g.Event == nil || g.Event.Pairing.Section != section {
 			continue
 		}
-		l := ss.live(g)
+		l := live(ss, g)
 		out = append(out, tournament.Game{Attackers: l.Attackers, Defenders: l.Defenders, Result: gameResult(l)})
 	}
 	return out
@@ -104,8 +104,8 @@ func (ss *Session) sectionGames(ev *event, section int) []tournament.Game {
 // (reason "withdrawal", a resignation in the record). A game that its
 // deadline had already decided is lost on time instead. Both players are
 // told, with the board and the record.
-func (ss *Session) endWithdrawnGame(ev *event, e archive.Entry, t *Table) error {
-	if lost, err := ss.lostOnTime(t); err != nil || lost {
+func endWithdrawnGame(ss *Session, ev *event, e archive.Entry, t *Table) error {
+	if lost, err := lostOnTime(ss, t); err != nil || lost {
 		return err
 	}
 	t.G.Status, t.G.EndedAt, t.G.DrawOfferBy = archive.Finished, ss.Now, ""
@@ -131,7 +131,7 @@ func (ss *Session) endWithdrawnGame(ev *event, e archive.Entry, t *Table) error 
 // from a running tournament (archive.Store.UnsettledWithdrawals), each
 // game in a change of the referee's own, so that each game's players get
 // a mail about that game in its thread, as for any other end.
-func (s *Server) settleWithdrawals(ctx context.Context) error {
+func settleWithdrawals(s *Server, ctx context.Context) error {
 	es, err := s.TournamentPort().UnsettledWithdrawals(ctx)
 	if err != nil {
 		return err
@@ -146,8 +146,8 @@ func (s *Server) settleWithdrawals(ctx context.Context) error {
 			if g.TournamentID != e.TournamentID || g.Status != archive.Active {
 				continue
 			}
-			err := s.change(ctx, "withdrawn\x00"+g.ID, func(ss *Session) error {
-				ev, err := ss.event(e.TournamentID)
+			err := change(s, ctx, "withdrawn\x00"+g.ID, func(ss *Session) error {
+				ev, err := loadEvent(ss, e.TournamentID)
 				if err != nil {
 					return err
 				}
@@ -156,7 +156,7 @@ func (s *Server) settleWithdrawals(ctx context.Context) error {
 				if err != nil || !ok || !cur.Withdrawn() || t.G.Status != archive.Active {
 					return err
 				}
-				return ss.endWithdrawnGame(ev, *cur, t)
+				return endWithdrawnGame(ss, ev, *cur, t)
 			})
 			if err != nil {
 				return fmt.Errorf("server: ending game %s of %s, who withdrew from %s: %w", g.ID, e.Player, e.TournamentID, err)
@@ -170,14 +170,14 @@ func (s *Server) settleWithdrawals(ctx context.Context) error {
 
 // settleAfter settles the withdrawals a mail's change just committed;
 // a failure is logged (the scheduler settles them on its next pass).
-func (s *Server) settleAfter(ctx context.Context, c archive.Change) {
+func settleAfter(s *Server, ctx context.Context, c archive.Change) {
 	tc, _ := archive.WriteOf[*archive.TournamentChange](&c)
 	if tc == nil {
 		return
 	}
 	for _, e := range tc.Entries {
 		if e.Withdrawn() {
-			if err := s.settleWithdrawals(ctx); err != nil {
+			if err := settleWithdrawals(s, ctx); err != nil {
 				s.Log.Error("withdrawal not settled; the scheduler tries again", "err", err)
 			}
 			return

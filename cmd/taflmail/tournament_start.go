@@ -40,7 +40,7 @@ group of fewer than 2, does not start.`,
 			}
 			defer store.Close()
 			id := strings.ToLower(args[0])
-			r, err := srv.StartTournamentCounted(cmd.Context(), id)
+			r, err := server.StartTournamentCounted(srv, cmd.Context(), id)
 			if err != nil {
 				return err
 			}

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/taflmail/taflmail/server"
 )
 
 // newTournamentWithdrawCommand returns `taflmail tournament withdraw ID
@@ -34,7 +36,7 @@ the outbox for the running daemon). It cannot be undone.`,
 			}
 			defer store.Close()
 			id, player := strings.ToLower(args[0]), strings.ToLower(strings.TrimSpace(args[1]))
-			w, err := srv.WithdrawPlayer(cmd.Context(), id, player)
+			w, err := server.WithdrawPlayer(srv, cmd.Context(), id, player)
 			if err != nil {
 				return err
 			}
