@@ -13,6 +13,7 @@ import (
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/engine"
 	"github.com/taflmail/taflmail/search"
+	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
 // benchMiddleGame is a Copenhagen middle game: the first 30 plies of game
@@ -24,10 +25,10 @@ const benchMiddleGame = "h1-h3 f4-i4 g1-i1 g5-g3 h3-i3 f5-i5 d1-d3 g3-g2 f2-c2 g
 // seedEngineTurn stores a running game of variant in which the engine,
 // at level, plays the attackers and is to move after the plies, with
 // its timer due at now.
-func seedEngineTurn(tb testing.TB, srv *Server, store *archive.Store, id, variant string, plies []string, level search.Level, now time.Time) {
+func seedEngineTurn(tb testing.TB, srv *referee.Server, store *archive.Store, id, variant string, plies []string, level search.Level, now time.Time) {
 	tb.Helper()
 	g := &archive.Game{
-		ID: id, Variant: variant, Status: archive.Active, Attackers: EngineAddress, Defenders: "d@player.test",
+		ID: id, Variant: variant, Status: archive.Active, Attackers: referee.EngineAddress, Defenders: "d@player.test",
 		Challenger: "d@player.test", DefenderToken: "d000000000", EngineLevel: int(level), StartedAt: now, CreatedAt: now,
 	}
 	var ps []archive.Ply
@@ -35,7 +36,7 @@ func seedEngineTurn(tb testing.TB, srv *Server, store *archive.Store, id, varian
 		ps = append(ps, archive.Ply{N: i + 1, Move: mv, At: now})
 	}
 	g.Plies = ps
-	t, err := Load(g)
+	t, err := referee.Load(g)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -81,7 +82,7 @@ func BenchmarkEngineReply(b *testing.B) {
 					b.Fatal(err)
 				}
 				defer store.Close()
-				srv, err := New(Options{Address: "tafl@game.test", Store: store, Sender: &fakeSender{}, Now: func() time.Time { return now },
+				srv, err := referee.New(referee.Options{Address: "tafl@game.test", Store: store, Sender: &fakeSender{}, Now: func() time.Time { return now },
 					Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 				if err != nil {
 					b.Fatal(err)

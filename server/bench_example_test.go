@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/taflmail/taflmail/engine"
+	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
 // BenchmarkExampleMove: the "how to move" example of a reply, chosen in
@@ -29,11 +30,11 @@ func BenchmarkExampleMove(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
-			t := &Table{V: v, Pos: pos}
+			t := &referee.Table{V: v, Pos: pos}
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				_ = ExampleMove(t)
+				_ = referee.ExampleMove(t)
 			}
 		})
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
 // BenchmarkEngineFlood measures how long a real player's level-1 game
@@ -44,7 +45,7 @@ func engineFloodRun(b *testing.B) time.Duration {
 		b.Fatal(err)
 	}
 	defer store.Close()
-	srv, err := New(Options{Address: "tafl@game.test", Store: store, Sender: &fakeSender{}, Now: func() time.Time { return now },
+	srv, err := referee.New(referee.Options{Address: "tafl@game.test", Store: store, Sender: &fakeSender{}, Now: func() time.Time { return now },
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil)), EngineThink: time.Second, EngineSearches: 1})
 	if err != nil {
 		b.Fatal(err)

@@ -15,13 +15,14 @@ import (
 	"time"
 
 	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
 // seedTimedGames writes n running Copenhagen games with the control into
 // the archive, started at start, each between its own two players, with
 // the timers the referee computes for them (srv.timerPlan), in batches of
 // one transaction.
-func seedTimedGames(tb testing.TB, srv *Server, store *archive.Store, n int, control string, start time.Time) {
+func seedTimedGames(tb testing.TB, srv *referee.Server, store *archive.Store, n int, control string, start time.Time) {
 	tb.Helper()
 	ctx := context.Background()
 	const batch = 5000
@@ -36,7 +37,7 @@ func seedTimedGames(tb testing.TB, srv *Server, store *archive.Store, n int, con
 				TimeControl: control, StartedAt: start, CreatedAt: start,
 			}
 			g.Challenger = g.Attackers
-			t, err := Load(g)
+			t, err := referee.Load(g)
 			if err != nil {
 				tb.Fatal(err)
 			}
@@ -70,7 +71,7 @@ func BenchmarkRemindersDue1000(b *testing.B) {
 			b.Fatal(err)
 		}
 		sender := &fakeSender{}
-		srv, err := New(Options{Address: "tafl@game.test", Store: store, Sender: sender, Now: func() time.Time { return now },
+		srv, err := referee.New(referee.Options{Address: "tafl@game.test", Store: store, Sender: sender, Now: func() time.Time { return now },
 			Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 		if err != nil {
 			b.Fatal(err)
@@ -121,7 +122,7 @@ func TestIdleDaemonChild(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer store.Close()
-	srv, err := New(Options{Address: "tafl@game.test", Store: store, Inbox: newFakeInbox(), Sender: &fakeSender{},
+	srv, err := referee.New(referee.Options{Address: "tafl@game.test", Store: store, Inbox: newFakeInbox(), Sender: &fakeSender{},
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatal(err)
@@ -188,7 +189,7 @@ func BenchmarkIdleDaemon(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		srv, err := New(Options{Address: "tafl@game.test", Store: store, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
+		srv, err := referee.New(referee.Options{Address: "tafl@game.test", Store: store, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -15,12 +15,13 @@ import (
 	"time"
 
 	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
 // benchEvent stores a created tournament of n players (rated, brandubh,
 // 30d+1d, matches of two games) in a fresh archive and returns a referee
 // over it, and the archive's file.
-func benchEvent(b *testing.B, n int, now time.Time) (*Server, *archive.Store, string) {
+func benchEvent(b *testing.B, n int, now time.Time) (*referee.Server, *archive.Store, string) {
 	b.Helper()
 	ctx := context.Background()
 	clock := func() time.Time { return now }
@@ -29,7 +30,7 @@ func benchEvent(b *testing.B, n int, now time.Time) (*Server, *archive.Store, st
 	if err != nil {
 		b.Fatal(err)
 	}
-	srv, err := New(Options{Address: "tafl@game.test", Store: store, Now: clock, Rand: rand.NewChaCha8([32]byte{5}),
+	srv, err := referee.New(referee.Options{Address: "tafl@game.test", Store: store, Now: clock, Rand: rand.NewChaCha8([32]byte{5}),
 		Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		b.Fatal(err)

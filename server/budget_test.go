@@ -10,6 +10,7 @@ import (
 
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/engine"
+	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
 // The findings of the outside attack of issue 8 §1, §2 and §4, reproduced
@@ -20,7 +21,7 @@ import (
 func startCopenhagen(t *testing.T, h *harness) string {
 	t.Helper()
 	h.deliver(alice, "a game?", "new copenhagen with bob@player.test", nil)
-	id := FindGame(h.last(bob).msg.Subject, "", nil).Id
+	id := referee.FindGame(h.last(bob).msg.Subject, "", nil).Id
 	if id == "" {
 		t.Fatal("no invitation reached bob")
 	}
@@ -170,8 +171,8 @@ func TestOneMailCannotAmplify(t *testing.T) {
 	}
 	// every game the mail starts has its start mails, the challenger's and
 	// the invitation (trial 2 report §10): the reply and two per challenge
-	if len(sent) > 1+2*MaxChallengesPerHour {
-		t.Errorf("one mail caused %d replies (invitations to strangers included), want at most %d", len(sent), 1+2*MaxChallengesPerHour)
+	if len(sent) > 1+2*referee.MaxChallengesPerHour {
+		t.Errorf("one mail caused %d replies (invitations to strangers included), want at most %d", len(sent), 1+2*referee.MaxChallengesPerHour)
 	}
 	var own strings.Builder
 	for _, m := range sent {
@@ -219,7 +220,7 @@ func TestStrangerReplyBudget(t *testing.T) {
 	if sent := h.reply(alice, moves[0]); len(sent) != 2 || plyCount(t, h, id) != 1 {
 		t.Errorf("a keyed move after the stranger budget was spent caused %d replies, %d plies; want 2 and 1", len(sent), plyCount(t, h, id))
 	}
-	h.step = BudgetWindow
+	h.step = referee.BudgetWindow
 	if sent := h.deliver("late@strangers.test", "hello", "help", nil); len(sent) != 1 {
 		t.Errorf("a stranger 10 minutes later got %d replies, want 1 (the budget is per 10 minutes)", len(sent))
 	}
@@ -312,7 +313,7 @@ func TestAdversarialGame(t *testing.T) {
 	if got := plyCount(t, h, id); got != 100 {
 		t.Errorf("%d of 100 plies stored", got)
 	}
-	windows := int(h.now.Sub(start)/BudgetWindow) + 1
+	windows := int(h.now.Sub(start)/referee.BudgetWindow) + 1
 	if domain := h.srv.Opts.DomainReplies; strangerJunk > windows*domain || strangerCommands > windows*domain {
 		t.Errorf("the strangers of one domain got %d replies to junk and %d to challenges in %d windows, want at most %d each",
 			strangerJunk, strangerCommands, windows, windows*domain)
@@ -321,11 +322,11 @@ func TestAdversarialGame(t *testing.T) {
 		t.Errorf("strangers got %d and the forger %d replies to junk, want at most the budget %d in %d windows together",
 			strangerJunk, forgerReplies, junk, windows)
 	}
-	if forgerReplies > MaxRepliesPerHour {
-		t.Errorf("the forger's 100 mails caused %d replies, want at most %d", forgerReplies, MaxRepliesPerHour)
+	if forgerReplies > referee.MaxRepliesPerHour {
+		t.Errorf("the forger's 100 mails caused %d replies, want at most %d", forgerReplies, referee.MaxRepliesPerHour)
 	}
 	keyless := strangerJunk + strangerCommands + forgerReplies
-	if bound := keyedReplies*8<<10 + keyless*MaxReplyBytes; total > bound {
+	if bound := keyedReplies*8<<10 + keyless*referee.MaxReplyBytes; total > bound {
 		t.Errorf("all replies took %d bytes, want at most %d", total, bound)
 	}
 	t.Logf("%d keyed replies, %d to the forger, %d to strangers' junk, %d to their challenges, %d bytes in all",
@@ -337,8 +338,8 @@ func TestAdversarialGame(t *testing.T) {
 func checkBound(t *testing.T, what string, sent []sentMail) int {
 	t.Helper()
 	n := totalBytes(sent)
-	if n > MaxReplyBytes {
-		t.Errorf("%s caused %d bytes of replies, more than %d", what, n, MaxReplyBytes)
+	if n > referee.MaxReplyBytes {
+		t.Errorf("%s caused %d bytes of replies, more than %d", what, n, referee.MaxReplyBytes)
 	}
 	return n
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/engine"
 	"github.com/taflmail/taflmail/server/internal/catalog"
+	"github.com/taflmail/taflmail/server/internal/referee"
 	"github.com/taflmail/taflmail/tournament"
 )
 
@@ -39,26 +40,26 @@ func dynamicKeys() []string {
 	}
 	for _, v := range engine.Variants() {
 		keys = append(keys, "summary."+v.Name)
-		if _, ok := catalog.Lookup(English, "title."+v.Name); ok {
+		if _, ok := catalog.Lookup(referee.English, "title."+v.Name); ok {
 			keys = append(keys, "title."+v.Name)
 		}
 	}
 	for _, p := range []engine.Piece{engine.Attacker, engine.Defender, engine.King} {
 		keys = append(keys, "piece."+p.String(), "piece.a."+p.String())
 	}
-	for _, e := range HelpEntries {
+	for _, e := range referee.HelpEntries {
 		keys = append(keys, e.Key+".usage")
-		if _, ok := catalog.Lookup(English, e.Key+".what"); ok {
+		if _, ok := catalog.Lookup(referee.English, e.Key+".what"); ok {
 			keys = append(keys, e.Key+".what")
 		}
 	}
-	for _, k := range HelpTopics {
+	for _, k := range referee.HelpTopics {
 		keys = append(keys, k)
 	}
-	for _, k := range SyntaxPhrases {
+	for _, k := range referee.SyntaxPhrases {
 		keys = append(keys, k)
 	}
-	for _, m := range SyntaxMessages {
+	for _, m := range referee.SyntaxMessages {
 		keys = append(keys, m.Key)
 	}
 	return keys
@@ -107,7 +108,7 @@ func literalKeys(t *testing.T) (keys map[string]string, literals map[string]bool
 					if i, ok := refusalKeyArgs[fun.Sel.Name]; ok {
 						arg = i // Refuse, Refusen, RefusalOf (refusal_test.go)
 					}
-					if x, ok := fun.X.(*ast.Ident); ok && x.Name == "catalog" {
+					if x, ok := fun.X.(*ast.Ident); ok && (x.Name == "catalog" || x.Name == "referee") {
 						arg, prefix = lookup(fun.Sel.Name)
 					}
 				}
@@ -130,7 +131,7 @@ func literalKeys(t *testing.T) (keys map[string]string, literals map[string]bool
 func catalogueData(name string) bool {
 	base := strings.TrimSuffix(name, ".go")
 	lang := base[strings.LastIndex(base, "_")+1:]
-	return lang == English || lang == German
+	return lang == referee.English || lang == referee.German
 }
 
 // TestCatalogKeysUsed: every key the code asks for is in the catalogue,
@@ -142,18 +143,18 @@ func TestCatalogKeysUsed(t *testing.T) {
 		t.Fatalf("found only %d literal keys in the code; is the scan broken?", len(keys))
 	}
 	for k, pos := range keys {
-		if _, ok := catalog.Lookup(English, k); !ok {
+		if _, ok := catalog.Lookup(referee.English, k); !ok {
 			t.Errorf("%s: key %q is not in the catalogue", pos, k)
 		}
 	}
 	used := map[string]bool{}
 	for _, k := range dynamicKeys() {
-		if _, ok := catalog.Lookup(English, k); !ok {
+		if _, ok := catalog.Lookup(referee.English, k); !ok {
 			t.Errorf("key %q, built from data, is not in the catalogue", k)
 		}
 		used[k] = true
 	}
-	for _, k := range catalog.Keys(English) {
+	for _, k := range catalog.Keys(referee.English) {
 		if one, ok := strings.CutSuffix(k, ".one"); ok && (used[one] || literals[one]) {
 			continue // the singular of a key trn is given
 		}
@@ -168,34 +169,34 @@ func TestCatalogKeysUsed(t *testing.T) {
 func TestTwoCountPhrases(t *testing.T) {
 	tm := &archive.Tournament{ID: "cup", Name: "Cup"}
 	one := []*tournament.Standings{{Rows: []tournament.Standing{{Player: "a@x", Points: 1, Played: 1, Games: 1, Place: 1}}}}
-	if got := standingLine(English, tm, one, "a@x"); !strings.Contains(got, "you have 1 point from 1 of your 1 game,") {
+	if got := standingLine(referee.English, tm, one, "a@x"); !strings.Contains(got, "you have 1 point from 1 of your 1 game,") {
 		t.Errorf("English standing for one game: %q", got)
 	}
-	if got := standingLine(German, tm, one, "a@x"); !strings.Contains(got, "du hast 1 Punkt aus 1 deiner 1 Partie,") {
+	if got := standingLine(referee.German, tm, one, "a@x"); !strings.Contains(got, "du hast 1 Punkt aus 1 deiner 1 Partie,") {
 		t.Errorf("German standing for one game: %q", got)
 	}
 	one[0].Rows[0].Points, one[0].Rows[0].Games = 0.5, 2
-	if got := standingLine(English, tm, one, "a@x"); !strings.Contains(got, "you have ½ points from 1 of your 2 games,") {
+	if got := standingLine(referee.English, tm, one, "a@x"); !strings.Contains(got, "you have ½ points from 1 of your 2 games,") {
 		t.Errorf("English standing for half a point: %q", got)
 	}
-	for lang, want := range map[string]string{English: "starts now: 2 players, 1 game, all", German: "beginnt jetzt: 2 Spieler, 1 Partie, alle"} {
-		if got := Tr(lang, "start.intro", "Cup", "cup", Counted(lang, "players", 2), Counted(lang, "games", 1)); !strings.Contains(got, want) {
+	for lang, want := range map[string]string{referee.English: "starts now: 2 players, 1 game, all", referee.German: "beginnt jetzt: 2 Spieler, 1 Partie, alle"} {
+		if got := referee.Tr(lang, "start.intro", "Cup", "cup", referee.Counted(lang, "players", 2), referee.Counted(lang, "games", 1)); !strings.Contains(got, want) {
 			t.Errorf("%s start.intro: %q, want %q in it", lang, got, want)
 		}
 	}
-	for lang, want := range map[string]string{English: "1 day given back. You have 1 leave day left in 2027.",
-		German: "1 Tag zurückgegeben. Du hast noch 1 Urlaubstag im Jahr 2027."} {
-		if got := Tr(lang, "leave.cancelled", Counted(lang, "days", 1), Counted(lang, "leavedays", 1), 2027); !strings.Contains(got, want) {
+	for lang, want := range map[string]string{referee.English: "1 day given back. You have 1 leave day left in 2027.",
+		referee.German: "1 Tag zurückgegeben. Du hast noch 1 Urlaubstag im Jahr 2027."} {
+		if got := referee.Tr(lang, "leave.cancelled", referee.Counted(lang, "days", 1), referee.Counted(lang, "leavedays", 1), 2027); !strings.Contains(got, want) {
 			t.Errorf("%s leave.cancelled: %q, want %q in it", lang, got, want)
 		}
 	}
-	for lang, want := range map[string]string{English: "having finished 0 of your 1 game,", German: "nachdem du 0 deiner 1 Partie beendet"} {
-		if got := Tr(lang, "withdraw.what.annulled", "Cup", 0, Counted(lang, "games", 1)); !strings.Contains(got, want) {
+	for lang, want := range map[string]string{referee.English: "having finished 0 of your 1 game,", referee.German: "nachdem du 0 deiner 1 Partie beendet"} {
+		if got := referee.Tr(lang, "withdraw.what.annulled", "Cup", 0, referee.Counted(lang, "games", 1)); !strings.Contains(got, want) {
 			t.Errorf("%s withdraw.what.annulled: %q, want %q in it", lang, got, want)
 		}
 	}
 	st := &tournament.Standings{Event: "Cup", Games: 1}
-	for lang, want := range map[string]string{English: "0 of 1 game finished.", German: "0 von 1 Partie beendet."} {
+	for lang, want := range map[string]string{referee.English: "0 of 1 game finished.", referee.German: "0 von 1 Partie beendet."} {
 		if got := st.TextIn(crosstableLabels(lang)); !strings.Contains(got, want) {
 			t.Errorf("%s crosstable of one game:\n%s\nwant %q in it", lang, got, want)
 		}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
 // countingSender counts the mails handed to it by Message-ID (the raw
@@ -58,7 +59,7 @@ func TestTwoProcessesSendEachMailOnce(t *testing.T) {
 	sender := &countingSender{count: map[string]int{}}
 	var wg sync.WaitGroup
 	for _, st := range []*archive.Store{first, open()} {
-		srv, err := New(Options{Address: "tafl@game.test", Store: st, Sender: sender,
+		srv, err := referee.New(referee.Options{Address: "tafl@game.test", Store: st, Sender: sender,
 			Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 		if err != nil {
 			t.Fatal(err)

@@ -15,6 +15,7 @@ import (
 	"github.com/taflmail/taflmail/grammar"
 	"github.com/taflmail/taflmail/notation"
 	"github.com/taflmail/taflmail/server/internal/catalog"
+	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
 // The referee's side of correspondence clocks (CORRESPONDENCE.md §2–§5,
@@ -50,7 +51,7 @@ var controls sync.Map
 // start (the creation for a game started before clocks existed), the
 // plies stored and new with their arrival and commit times, both players'
 // leave.
-func clockGame(t *Table) *clock.Game {
+func clockGame(t *referee.Table) *clock.Game {
 	start := t.G.StartedAt
 	if start.IsZero() {
 		start = t.G.CreatedAt
@@ -63,7 +64,7 @@ func clockGame(t *Table) *clock.Game {
 }
 
 // clockState accounts for every ply of t (clock.Game.State).
-func clockState(t *Table) (*clock.State, error) {
+func clockState(t *referee.Table) (*clock.State, error) {
 	st, err := clockGame(t).State()
 	if err != nil {
 		return nil, fmt.Errorf("server: game %s: %w", t.G.ID, err)
@@ -73,7 +74,7 @@ func clockState(t *Table) (*clock.State, error) {
 
 // thresholds returns the reminder thresholds of a game with control tc
 // (Options.Reminders, Options.UntimedReminders).
-func thresholds(s *Server, tc notation.TimeControl) []time.Duration {
+func thresholds(s *referee.Server, tc notation.TimeControl) []time.Duration {
 	if tc.Timed() {
 		return s.Opts.Reminders
 	}
@@ -85,7 +86,7 @@ func thresholds(s *Server, tc notation.TimeControl) []time.Duration {
 // against the engine, the engine's reply instead when it is to move, and
 // beside them when it owes an answer to a draw offer (engineTimer); none
 // once the game is not running.
-func timerPlan(s *Server, t *Table) (archive.TimerPlan, error) {
+func timerPlan(s *referee.Server, t *referee.Table) (archive.TimerPlan, error) {
 	if t.G.Status != archive.Active {
 		return archive.TimerPlan{}, nil
 	}
@@ -123,24 +124,24 @@ func (clockModule) Name() string { return "clock" }
 
 // Offer sets the time control of a new game from its command
 // (newGameControl) and states it, with the leave allowance (clockTerms).
-func (clockModule) Offer(ss *Session, t *Table, c *grammar.NewGameCommand) (Offer, error) {
+func (clockModule) Offer(ss *referee.Session, t *referee.Table, c *grammar.NewGameCommand) (referee.Offer, error) {
 	tc := newGameControl(c)
 	if tc.Timed() {
 		t.G.TimeControl = tc.String()
 	}
-	return Offer{Play: func(lang string) string { return clockTerms(ss.Srv, lang, tc) }}, nil
+	return referee.Offer{Play: func(lang string) string { return clockTerms(ss.Srv, lang, tc) }}, nil
 }
 
 // TellGame shows both clocks in every mail about a timed game
 // (clocksText).
-func (clockModule) TellGame(ss *Session, lang string, t *Table) (header, section string) {
+func (clockModule) TellGame(ss *referee.Session, lang string, t *referee.Table) (header, section string) {
 	return "", clocksText(ss, lang, t)
 }
 
 // SyntaxHint gives the accepted forms of a time control under a new
 // command whose time control does not parse (timeControlHint), and of a
 // leave's days under a leave line (leaveDateHint, cmd_leave.go).
-func (clockModule) SyntaxHint(ss *Session, l CommandLine, ge *grammar.Error) string {
+func (clockModule) SyntaxHint(ss *referee.Session, l referee.CommandLine, ge *grammar.Error) string {
 	if h := timeControlHint(ss.Lang, l, ge); h != "" {
 		return h
 	}
@@ -156,30 +157,34 @@ type clockChanges struct {
 
 // clockOf returns the clock module's state in ss, made on first use
 // (stateOf): the one way to it, for clock.go and cmd_leave.go alone.
-func clockOf(ss *Session) *clockChanges {
-	return StateOf[clockChanges](ss, clockModule{})
+func clockOf(ss *referee.Session) *clockChanges {
+	return referee.StateOf[clockChanges](ss, clockModule{})
 }
 
-func (clockModule) Collect(ss *Session, change *archive.Change) { collectClock(ss, change) }
+func (clockModule) Collect(ss *referee.Session, change *archive.Change) { collectClock(ss, change) }
 
-func (clockModule) EndBefore(ss *Session, t *Table) (bool, error) { return lostOnTime(ss, t) }
+func (clockModule) EndBefore(ss *referee.Session, t *referee.Table) (bool, error) {
+	return lostOnTime(ss, t)
+}
 
 // StartedTerms are the time control of a game started without a
 // challenge and, timed, the leave allowance (clockTerms).
-func (clockModule) StartedTerms(ss *Session, lang string, t *Table) string {
+func (clockModule) StartedTerms(ss *referee.Session, lang string, t *referee.Table) string {
 	return clockTerms(ss.Srv, lang, control(t.G))
 }
 
-func (clockModule) RunDue(ctx context.Context, s *Server) (int, error) { return runGameTimers(s, ctx) }
+func (clockModule) RunDue(ctx context.Context, s *referee.Server) (int, error) {
+	return runGameTimers(s, ctx)
+}
 
 // NextDue is when the earliest pending timer is due (Store.NextTimer):
 // a game's, or a player's daily digest, which the archive keeps in the
 // same order.
-func (clockModule) NextDue(ctx context.Context, s *Server) (time.Time, bool, error) {
+func (clockModule) NextDue(ctx context.Context, s *referee.Server) (time.Time, bool, error) {
 	return s.ClockPort().NextTimer(ctx)
 }
 
-func (clockModule) OverdueWait(ctx context.Context, s *Server, now time.Time) (time.Duration, bool) {
+func (clockModule) OverdueWait(ctx context.Context, s *referee.Server, now time.Time) (time.Duration, bool) {
 	return overdueTimers(s, ctx, now)
 }
 
@@ -188,7 +193,7 @@ func (clockModule) OverdueWait(ctx context.Context, s *Server, now time.Time) (t
 // timers of every game it writes, recomputed (a ply, an acceptance, a
 // leave, an end all change them; recomputing the others changes nothing,
 // and a timer already done stays done).
-func collectClock(ss *Session, change *archive.Change) {
+func collectClock(ss *referee.Session, change *archive.Change) {
 	if ss.Uses(clockModule{}) {
 		if leaves := clockOf(ss).leaves; len(leaves) > 0 {
 			lw := make(archive.LeaveWrite, len(leaves))
@@ -238,7 +243,7 @@ func collectClock(ss *Session, change *archive.Change) {
 // is read. It is the clock module's gameEnder (module.go): before a
 // command acts on a running game (activeGame), and before leave or a
 // withdrawal changes one.
-func lostOnTime(ss *Session, t *Table) (bool, error) {
+func lostOnTime(ss *referee.Session, t *referee.Table) (bool, error) {
 	if t.G.Status != archive.Active || !control(t.G).Timed() || engineToMove(t) {
 		// the engine's clock is judged when its ply arrives (engineReply)
 		return false, nil
@@ -253,14 +258,14 @@ func lostOnTime(ss *Session, t *Table) (bool, error) {
 		return false, nil
 	}
 	finishOnTime(ss, t, to, ss.Now)
-	loser := AddressOf(t.G, to.Side.String())
+	loser := referee.AddressOf(t.G, to.Side.String())
 	for _, addr := range []string{t.G.Attackers, t.G.Defenders} {
 		if addr == loser && addr == ss.From {
-			ss.Say(t, Tr(ss.Lang, "timeout.late", catalog.Instant(ss.Lang, arrival), lastInTime(ss.Lang, to.Deadline)))
+			ss.Say(t, referee.Tr(ss.Lang, "timeout.late", catalog.Instant(ss.Lang, arrival), lastInTime(ss.Lang, to.Deadline)))
 			continue
 		}
 		ss.Tell(addr, t, func(lang string) string {
-			return Tr(lang, "timeout.told", SideName(lang, to.Side.String()), lastInTime(lang, to.Deadline))
+			return referee.Tr(lang, "timeout.told", referee.SideName(lang, to.Side.String()), lastInTime(lang, to.Deadline))
 		})
 	}
 	ss.ShowPosition(t)
@@ -270,7 +275,7 @@ func lostOnTime(ss *Session, t *Table) (bool, error) {
 // finishOnTime ends t as lost on time by to.Side, declared at at
 // (CORRESPONDENCE.md §4.2: the opponent wins, reason time; the record's
 // Termination is "timeout").
-func finishOnTime(ss *Session, t *Table, to *clock.Timeout, at time.Time) {
+func finishOnTime(ss *referee.Session, t *referee.Table, to *clock.Timeout, at time.Time) {
 	t.G.Status = archive.Finished
 	t.G.Result = to.Side.Opponent().String()
 	t.G.Reason = engine.ReasonTimeout.String()
@@ -283,7 +288,7 @@ func finishOnTime(ss *Session, t *Table, to *clock.Timeout, at time.Time) {
 // (CORRESPONDENCE.md §4.3): both remaining times, who is on leave and, in
 // a running game, the deadline of the side to move. "" for an untimed
 // game or one not started.
-func clocksText(ss *Session, lang string, t *Table) string {
+func clocksText(ss *referee.Session, lang string, t *referee.Table) string {
 	tc := control(t.G)
 	if !tc.Timed() || t.G.Status != archive.Active && t.G.Status != archive.Finished {
 		return ""
@@ -299,15 +304,15 @@ func clocksText(ss *Session, lang string, t *Table) string {
 	c := st.Show(at)
 	var sides []string
 	for _, side := range []engine.Side{engine.Attackers, engine.Defenders} {
-		s := Tr(lang, "clock.side", SideName(lang, side.String()), remainingText(lang, tc, c.Remaining[side]))
+		s := referee.Tr(lang, "clock.side", referee.SideName(lang, side.String()), remainingText(lang, tc, c.Remaining[side]))
 		if c.OnLeave[side] {
-			s += " " + Tr(lang, "clock.onleave")
+			s += " " + referee.Tr(lang, "clock.onleave")
 		}
 		sides = append(sides, s)
 	}
-	text := Tr(lang, "clock.line", tc.String(), strings.Join(sides, ", "))
+	text := referee.Tr(lang, "clock.line", tc.String(), strings.Join(sides, ", "))
 	if t.G.Status == archive.Active && !c.Deadline.IsZero() {
-		text += "\n" + Tr(lang, "clock.deadline", SideName(lang, c.ToMove.String()), lastInTime(lang, c.Deadline))
+		text += "\n" + referee.Tr(lang, "clock.deadline", referee.SideName(lang, c.ToMove.String()), lastInTime(lang, c.Deadline))
 	}
 	return text
 }
@@ -326,7 +331,7 @@ func clockDuration(lang string, d time.Duration) string {
 // 8m clock reads 8m, not the 7m59s left once the reply is written a
 // second later), else now (the daemon was down: the clock started at the
 // commit). A session without a mail (a timer, the engine) shows now.
-func clockInstant(ss *Session) time.Time {
+func clockInstant(ss *referee.Session) time.Time {
 	if at, avail := ss.PlyTimes(); avail.IsZero() {
 		return at
 	}
@@ -386,20 +391,20 @@ func controlText(lang string, tc notation.TimeControl) string {
 	var s string
 	switch tc.Kind {
 	case notation.Fischer:
-		s = Tr(lang, "control.fischer", tc.String(), catalog.Duration(lang, tc.Base), catalog.Duration(lang, tc.Increment))
+		s = referee.Tr(lang, "control.fischer", tc.String(), catalog.Duration(lang, tc.Base), catalog.Duration(lang, tc.Increment))
 		if tc.Increment == 0 { // "3m": nothing comes after a move, so nothing is said of it
-			s = Tr(lang, "control.sudden", tc.String(), catalog.Duration(lang, tc.Base))
+			s = referee.Tr(lang, "control.sudden", tc.String(), catalog.Duration(lang, tc.Base))
 		}
 		if tc.Cap > 0 {
-			s += " " + Tr(lang, "control.cap", catalog.Duration(lang, tc.Cap))
+			s += " " + referee.Tr(lang, "control.cap", catalog.Duration(lang, tc.Cap))
 		}
 	case notation.PerMove:
-		s = Tr(lang, "control.permove", tc.String(), catalog.Duration(lang, tc.PerMove))
+		s = referee.Tr(lang, "control.permove", tc.String(), catalog.Duration(lang, tc.PerMove))
 	default:
-		return Tr(lang, "control.none")
+		return referee.Tr(lang, "control.none")
 	}
 	if tc.ICCF {
-		s += " " + Tr(lang, "control.iccf")
+		s += " " + referee.Tr(lang, "control.iccf")
 	}
 	return s
 }
@@ -408,7 +413,7 @@ func controlText(lang string, tc notation.TimeControl) string {
 // 2027-01-02 (10 days), 2027-07-01 (1 day)", or a word for none.
 func leaveText(lang string, ls []notation.Leave) string {
 	if len(ls) == 0 {
-		return Tr(lang, "leave.none")
+		return referee.Tr(lang, "leave.none")
 	}
 	var parts []string
 	for _, l := range ls {
@@ -423,13 +428,13 @@ func leaveText(lang string, ls []notation.Leave) string {
 func intervalText(lang string, l notation.Leave) string {
 	first, last := catalog.Day(lang, l.First), catalog.Day(lang, l.Last)
 	if first == last {
-		return Tr(lang, "leave.day", first)
+		return referee.Tr(lang, "leave.day", first)
 	}
-	return Tr(lang, "leave.interval", first, last, l.Days())
+	return referee.Tr(lang, "leave.interval", first, last, l.Days())
 }
 
 // leaveDays is the yearly leave allowance (Options.LeaveDays).
-func leaveDays(s *Server) int { return s.Opts.LeaveDays }
+func leaveDays(s *referee.Server) int { return s.Opts.LeaveDays }
 
 // newGameControl returns the time control of a new command: none without
 // one (Decision C1: a casual game without "time" is untimed).
@@ -442,10 +447,10 @@ func newGameControl(c *grammar.NewGameCommand) notation.TimeControl {
 
 // clockTerms states a new game's time control and, for a timed game, the
 // leave allowance, for the invitation and the challenger's confirmation.
-func clockTerms(s *Server, lang string, tc notation.TimeControl) string {
-	text := Tr(lang, "invite.control", controlText(lang, tc))
+func clockTerms(s *referee.Server, lang string, tc notation.TimeControl) string {
+	text := referee.Tr(lang, "invite.control", controlText(lang, tc))
 	if tc.Timed() {
-		text += "\n" + Trn(lang, "invite.leave", leaveDays(s), leaveDays(s))
+		text += "\n" + referee.Trn(lang, "invite.leave", leaveDays(s), leaveDays(s))
 	}
 	return text
 }
@@ -454,7 +459,7 @@ func clockTerms(s *Server, lang string, tc notation.TimeControl) string {
 // (grammar.TimeControlFormsText) under a new command whose time control
 // does not parse: an error at or after its "time"/"zeit" (CORRESPONDENCE.md
 // §1: "refused with the accepted forms"). "" for any other line.
-func timeControlHint(lang string, l CommandLine, ge *grammar.Error) string {
+func timeControlHint(lang string, l referee.CommandLine, ge *grammar.Error) string {
 	if ge == nil {
 		return ""
 	}
@@ -475,18 +480,18 @@ func timeControlHint(lang string, l CommandLine, ge *grammar.Error) string {
 		if (w == "time" || w == "zeit") && ge.Col > j {
 			var b strings.Builder
 			if meant, noIncrement := meantControl(string(runes[j:])); noIncrement {
-				b.WriteString(Tr(lang, "hint.timecontrol.noinc", meant) + "\n")
+				b.WriteString(referee.Tr(lang, "hint.timecontrol.noinc", meant) + "\n")
 			} else if meant != "" {
-				b.WriteString(Tr(lang, "hint.timecontrol.meant", meant) + "\n")
+				b.WriteString(referee.Tr(lang, "hint.timecontrol.meant", meant) + "\n")
 			}
-			b.WriteString(Tr(lang, "hint.timecontrol"))
+			b.WriteString(referee.Tr(lang, "hint.timecontrol"))
 			for _, line := range strings.Split(strings.TrimRight(grammar.TimeControlFormsText(), "\n"), "\n") {
-				if lang == German { // the one English word of the table, as commands.md writes it
+				if lang == referee.German { // the one English word of the table, as commands.md writes it
 					line = strings.Replace(line, "<control> iccf   ", "<bedenkzeit> iccf", 1)
 				}
 				b.WriteString("\n    " + line)
 			}
-			b.WriteString("\n" + Tr(lang, "hint.timecontrol.duration"))
+			b.WriteString("\n" + referee.Tr(lang, "hint.timecontrol.duration"))
 			return b.String()
 		}
 		i = j

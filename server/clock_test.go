@@ -11,6 +11,7 @@ import (
 	"github.com/taflmail/taflmail/engine"
 	"github.com/taflmail/taflmail/notation"
 	"github.com/taflmail/taflmail/server/internal/catalog"
+	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
 // The clocks through the real referee (CORRESPONDENCE.md §1–§5), on a fake
@@ -29,7 +30,7 @@ func startTimed(t *testing.T, h *harness, control string) (string, time.Time) {
 		line += " time " + control
 	}
 	sent := h.deliver(alice, "a game?", line, nil)
-	id := FindGame(to(t, sent, bob).Subject, "", nil).Id
+	id := referee.FindGame(to(t, sent, bob).Subject, "", nil).Id
 	if id == "" {
 		t.Fatalf("no invitation:\n%s", texts(sent))
 	}
@@ -54,7 +55,7 @@ func (h *harness) stateOf(id string) *clock.State {
 	if err != nil {
 		h.t.Fatal(err)
 	}
-	tb, err := Load(g)
+	tb, err := referee.Load(g)
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -131,7 +132,7 @@ func TestTimeControlForms(t *testing.T) {
 			h.step = time.Second
 			h.reply(bob, "accept")
 			start := h.now
-			id := FindGame(to(t, inv, bob).Subject, "", nil).Id
+			id := referee.FindGame(to(t, inv, bob).Subject, "", nil).Id
 			g, err := h.store.Game(context.Background(), id)
 			if err != nil || g.TimeControl != tc.canonical || !g.StartedAt.Equal(start) {
 				t.Fatalf("stored game: %v, control %q, start %v; want %q, %v", err, g.TimeControl, g.StartedAt, tc.canonical, start)
@@ -179,11 +180,11 @@ func TestUntimedByDefault(t *testing.T) {
 // created.
 func TestBadTimeControl(t *testing.T) {
 	for _, tc := range []struct{ line, lang, want string }{
-		{"new copenhagen with bob@player.test time 30 days", English, "A time control is written in one of these forms:"},
-		{"new copenhagen with bob@player.test time", English, "Expected a time control such as 30d+1d, found end of input."},
-		{"new copenhagen with bob@player.test time 0d+1d as defenders", English, "the time must be more than 0"},
-		{"neu copenhagen mit bob@player.test zeit 3d/zug", German, "Eine Bedenkzeit schreibt man in einer dieser Formen:"},
-		{"neu copenhagen mit bob@player.test zeit 0d+1d", German, "die Zeit muss mehr als 0 sein"},
+		{"new copenhagen with bob@player.test time 30 days", referee.English, "A time control is written in one of these forms:"},
+		{"new copenhagen with bob@player.test time", referee.English, "Expected a time control such as 30d+1d, found end of input."},
+		{"new copenhagen with bob@player.test time 0d+1d as defenders", referee.English, "the time must be more than 0"},
+		{"neu copenhagen mit bob@player.test zeit 3d/zug", referee.German, "Eine Bedenkzeit schreibt man in einer dieser Formen:"},
+		{"neu copenhagen mit bob@player.test zeit 0d+1d", referee.German, "die Zeit muss mehr als 0 sein"},
 	} {
 		h := newHarness(t)
 		sent := h.deliver(alice, "x", tc.line, nil)
@@ -199,16 +200,16 @@ func TestBadTimeControl(t *testing.T) {
 	// offers it with no increment, reads units written out as letters,
 	// and no row of the table is a duration alone
 	for _, tc := range []struct{ line, lang, meant string }{
-		{"new copenhagen with bob@player.test as defenders time 10d", English, Tr(English, "hint.timecontrol.noinc", "10d+0d")},
-		{"new copenhagen with bob@player.test time 30 days", English, Tr(English, "hint.timecontrol.noinc", "30d+0d")},
-		{"new copenhagen with bob@player.test time 2d12h iccf as attackers", English, Tr(English, "hint.timecontrol.noinc", "2d12h+0d iccf")},
-		{"new copenhagen with bob@player.test time 30 days+1 day", English, Tr(English, "hint.timecontrol.meant", "30d+1d")},
-		{"neu copenhagen mit bob@player.test zeit 10 Tage", German, Tr(German, "hint.timecontrol.noinc", "10d+0d")},
+		{"new copenhagen with bob@player.test as defenders time 10d", referee.English, referee.Tr(referee.English, "hint.timecontrol.noinc", "10d+0d")},
+		{"new copenhagen with bob@player.test time 30 days", referee.English, referee.Tr(referee.English, "hint.timecontrol.noinc", "30d+0d")},
+		{"new copenhagen with bob@player.test time 2d12h iccf as attackers", referee.English, referee.Tr(referee.English, "hint.timecontrol.noinc", "2d12h+0d iccf")},
+		{"new copenhagen with bob@player.test time 30 days+1 day", referee.English, referee.Tr(referee.English, "hint.timecontrol.meant", "30d+1d")},
+		{"neu copenhagen mit bob@player.test zeit 10 Tage", referee.German, referee.Tr(referee.German, "hint.timecontrol.noinc", "10d+0d")},
 	} {
 		h := newHarness(t)
 		text := to(t, h.deliver(alice, "x", tc.line, nil), alice).Text
-		mustContain(t, tc.line, text, tc.meant, Tr(tc.lang, "hint.timecontrol"), Tr(tc.lang, "err.nothing"))
-		mustContainWrapped(t, tc.line, text, Tr(tc.lang, "hint.timecontrol.duration"))
+		mustContain(t, tc.line, text, tc.meant, referee.Tr(tc.lang, "hint.timecontrol"), referee.Tr(tc.lang, "err.nothing"))
+		mustContainWrapped(t, tc.line, text, referee.Tr(tc.lang, "hint.timecontrol.duration"))
 		mustNotContain(t, tc.line, text, "<n>d <n>h <n>m          2d12h")
 	}
 	// no guess where none fits
@@ -274,7 +275,7 @@ func TestExactlyZero(t *testing.T) {
 		t.Fatalf("after a move one second late: %v; want the defenders winning on time after 2 plies", g)
 	}
 	mustContain(t, "alice's mail", to(t, sent, alice).Text,
-		"Your mail reached me at "+catalog.Instant(English, at.Add(time.Second))+", but your move had to reach me no later than "+catalog.Instant(English, at)+":",
+		"Your mail reached me at "+catalog.Instant(referee.English, at.Add(time.Second))+", but your move had to reach me no later than "+catalog.Instant(referee.English, at)+":",
 		"it came too late, and the game is lost on time",
 		"The game is over: the defenders win, the attackers ran out of time", `[Termination "timeout"]`)
 	mustContain(t, "bob's mail", to(t, sent, bob).Text, "The attackers ran out of time", `[Result "defenders"]`, `[Termination "timeout"]`, "timeout {[%ts ")
@@ -310,7 +311,7 @@ func TestArrivalNotDate(t *testing.T) {
 	if g := h.state(id); g.Reason != "timeout" || len(g.Plies) != 2 {
 		t.Fatalf("a late move with a backdated Date: header: %v; want it lost on time:\n%s", g, texts(sent))
 	}
-	mustContain(t, "alice's mail", to(t, sent, alice).Text, "reached me at "+catalog.Instant(English, deadline.Add(time.Minute)))
+	mustContain(t, "alice's mail", to(t, sent, alice).Text, "reached me at "+catalog.Instant(referee.English, deadline.Add(time.Minute)))
 }
 
 // TestClocksInEveryMail (§4.3): a move, a refusal with the board and the
@@ -322,7 +323,7 @@ func TestClocksInEveryMail(t *testing.T) {
 	sent := h.replyAt(start.Add(time.Hour), alice, openings[0])
 	for _, who := range []string{alice, bob} {
 		mustContain(t, who, to(t, sent, who).Text, "Clocks (10d+1d): attackers 10d23h left, defenders 10d left.",
-			"The defenders must move no later than "+catalog.Instant(English, start.Add(time.Hour+10*day)))
+			"The defenders must move no later than "+catalog.Instant(referee.English, start.Add(time.Hour+10*day)))
 	}
 	sent = h.replyAt(start.Add(2*time.Hour), alice, "board")
 	mustContain(t, "board", sent[0].msg.Text, "attackers 10d23h left, defenders 9d23h left")
@@ -452,7 +453,7 @@ func TestRemainingText(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := remainingText(English, tc, tt.left); got != tt.want {
+		if got := remainingText(referee.English, tc, tt.left); got != tt.want {
 			t.Errorf("remainingText(%s, %v) = %q, want %q", tt.control, tt.left, got, tt.want)
 		}
 	}
@@ -468,7 +469,7 @@ func TestClocksToTheSecond(t *testing.T) {
 	h.srv.Opts.Reminders = []time.Duration{2 * time.Minute}
 	h.step = 5 * time.Second
 	sent := h.deliver(alice, "a game?", "new copenhagen with bob@player.test time 8m+0d", nil)
-	if FindGame(to(t, sent, bob).Subject, "", nil).Id == "" {
+	if referee.FindGame(to(t, sent, bob).Subject, "", nil).Id == "" {
 		t.Fatalf("no invitation:\n%s", texts(sent))
 	}
 	h.arrival = h.now.Add(h.step - 2*time.Second) // handled two seconds after it arrived
@@ -494,7 +495,7 @@ func TestClocksToTheSecond(t *testing.T) {
 	mustContain(t, "reminder", sent[0].msg.Text, "has fallen below 2min: 1min59s left.", "defenders 1min59s left")
 	// the deadline, 8m and a second after the turn began, once its grace
 	// for mail stamped before it has passed
-	h.now = turn.Add(8*time.Minute + time.Second + DefaultArrivalGrace)
+	h.now = turn.Add(8*time.Minute + time.Second + referee.DefaultArrivalGrace)
 	sent = h.runTimers(nil)
 	if len(sent) != 2 {
 		t.Fatalf("at the deadline: %s; want the result to both", subjects(sent))

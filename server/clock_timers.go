@@ -7,6 +7,7 @@ import (
 
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/clock"
+	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
 // The games' timers: the clock module's due work (docs/clock.md, "The
@@ -33,8 +34,8 @@ import (
 // whose game changed meanwhile is recomputed, not fired. It stops at the
 // first failure and returns it: the timers not fired stay pending and
 // fire later.
-func runGameTimers(s *Server, ctx context.Context) (int, error) {
-	fired, limit := 0, TimerBatch
+func runGameTimers(s *referee.Server, ctx context.Context) (int, error) {
+	fired, limit := 0, referee.TimerBatch
 	seen := map[archive.TimerRef]bool{}
 	for ctx.Err() == nil {
 		now := s.Opts.Now()
@@ -78,7 +79,7 @@ func runGameTimers(s *Server, ctx context.Context) (int, error) {
 		if !progress && len(due) == limit {
 			// a whole batch handled in this call (engine turns under
 			// way stay due until they commit): read past it
-			limit += TimerBatch
+			limit += referee.TimerBatch
 			continue
 		}
 		if !progress && !onlyWaiting(s, due, now) {
@@ -97,7 +98,7 @@ func runGameTimers(s *Server, ctx context.Context) (int, error) {
 // onlyWaiting reports whether every timer of ts waits for something other
 // than RunTimers: an engine turn (its search commits it) or a deadline
 // within its grace at now.
-func onlyWaiting(s *Server, ts []archive.Timer, now time.Time) bool {
+func onlyWaiting(s *referee.Server, ts []archive.Timer, now time.Time) bool {
 	for _, tm := range ts {
 		if tm.Kind != archive.TimerEngine && s.Ripe(tm, now) {
 			return false
@@ -114,8 +115,8 @@ func onlyWaiting(s *Server, ts []archive.Timer, now time.Time) bool {
 // anyway (waitContext). A timer that falls due meanwhile is then fired
 // when the next engine turn ends or the grace is over, at the latest
 // after WaitCap.
-func overdueTimers(s *Server, ctx context.Context, now time.Time) (wait time.Duration, left bool) {
-	limit := s.Engine.Count() + TimerBatch
+func overdueTimers(s *referee.Server, ctx context.Context, now time.Time) (wait time.Duration, left bool) {
+	limit := s.Engine.Count() + referee.TimerBatch
 	due, err := s.ClockPort().DueTimers(ctx, now, limit)
 	if err != nil || len(due) == limit {
 		return 0, true
@@ -140,15 +141,15 @@ func overdueTimers(s *Server, ctx context.Context, now time.Time) (wait time.Dur
 // committed now: false when it had been before (archive.ErrDuplicate), a
 // later timer overtook it (it is marked done unsent), or the timer was
 // stale and only the game's timers were recomputed.
-func fire(s *Server, ctx context.Context, tm archive.Timer, now time.Time) (bool, error) {
+func fire(s *referee.Server, ctx context.Context, tm archive.Timer, now time.Time) (bool, error) {
 	var acted bool
 	// the timer's seed seeds the replies' Message-IDs, so a repeat after
 	// a crash writes the same mails
-	committed, err := s.Transact(ctx, TimerCause(tm, now), Steps{
-		Decide: func(ss *Session, change *archive.Change) (Verdict, error) {
+	committed, err := s.Transact(ctx, referee.TimerCause(tm, now), referee.Steps{
+		Decide: func(ss *referee.Session, change *archive.Change) (referee.Verdict, error) {
 			var err error
 			acted, err = decideTimer(s, ss, change, tm)
-			return CommitReplies, err
+			return referee.CommitReplies, err
 		},
 		Committed: func(change archive.Change) {
 			s.Log.Info("timer", "game", tm.GameID, "timer", tm.Key, "due", tm.Due, "acted", acted,
@@ -164,11 +165,11 @@ func fire(s *Server, ctx context.Context, tm archive.Timer, now time.Time) (bool
 // it, and the timer is only marked done; or it is stale, and the change
 // only recomputes the game's timers). The change carries no mail, so a
 // reminder or a time-out never counts against a reply budget (caps.go).
-func decideTimer(s *Server, ss *Session, change *archive.Change, tm archive.Timer) (bool, error) {
+func decideTimer(s *referee.Server, ss *referee.Session, change *archive.Change, tm archive.Timer) (bool, error) {
 	now := ss.Now
 	ss.Lang = s.Opts.DefaultLanguage
 	t, err := ss.Table(tm.GameID)
-	var r *Refusal
+	var r *referee.Refusal
 	if errors.As(err, &r) {
 		err = errors.New("server: timer " + tm.Key + " of game " + tm.GameID + ": no such game")
 	}
@@ -238,31 +239,31 @@ func findTimer(ts []clock.Timer, key string) (clock.Timer, bool) {
 // §4.1): how much time is left and the deadline (timed), or how long the
 // move has been awaited (untimed), then whose move it is, with the board,
 // the move list and the player's key like every mail about the game.
-func remind(ss *Session, t *Table, st *clock.State, x clock.Timer) {
-	addr := AddressOf(t.G, x.Side.String())
+func remind(ss *referee.Session, t *referee.Table, st *clock.State, x clock.Timer) {
+	addr := referee.AddressOf(t.G, x.Side.String())
 	lang := ss.LangOf(addr)
 	n := ss.NoteFor(addr, lang, t)
 	n.Game = t
-	n.Subject = Tr(lang, "subject.reminder", VariantTitle(lang, t.V), t.MoveNumber())
+	n.Subject = referee.Tr(lang, "subject.reminder", referee.VariantTitle(lang, t.V), t.MoveNumber())
 	var text string
 	if st.Control.Timed() {
 		d, _ := st.Deadline()
-		text = Tr(lang, "reminder.timed", clockDuration(lang, x.Threshold), remainingText(lang, st.Control, st.Remaining(x.Side, ss.Now)), lastInTime(lang, d))
+		text = referee.Tr(lang, "reminder.timed", clockDuration(lang, x.Threshold), remainingText(lang, st.Control, st.Remaining(x.Side, ss.Now)), lastInTime(lang, d))
 	} else {
-		text = Tr(lang, "reminder.untimed", clockDuration(lang, x.Threshold))
+		text = referee.Tr(lang, "reminder.untimed", clockDuration(lang, x.Threshold))
 	}
 	ss.AddSection(n, text)
-	ss.AddSection(n, StatusText(lang, t, addr))
+	ss.AddSection(n, referee.StatusText(lang, t, addr))
 }
 
 // timeout ends the game on time, declared at now (CORRESPONDENCE.md
 // §4.2): the opponent wins, reason time, and both players get the result
 // and the complete record.
-func timeout(ss *Session, t *Table, to *clock.Timeout, now time.Time) {
+func timeout(ss *referee.Session, t *referee.Table, to *clock.Timeout, now time.Time) {
 	finishOnTime(ss, t, to, now)
 	for _, addr := range []string{t.G.Attackers, t.G.Defenders} {
 		ss.Tell(addr, t, func(lang string) string {
-			return Tr(lang, "timeout.told", SideName(lang, to.Side.String()), lastInTime(lang, to.Deadline))
+			return referee.Tr(lang, "timeout.told", referee.SideName(lang, to.Side.String()), lastInTime(lang, to.Deadline))
 		})
 	}
 	ss.ShowPosition(t)

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"github.com/taflmail/taflmail/server/internal/referee"
 	"testing"
 )
 
@@ -15,12 +16,12 @@ func TestBoard(t *testing.T) {
 	if len(sent) != 1 || sent[0].to != bob {
 		t.Fatalf("%d mails, want one to bob", len(sent))
 	}
-	mustContain(t, "board", sent[0].msg.Text, Tr(English, "move.yours", 1, "defenders"), "a  b  c  d  e  f  g",
+	mustContain(t, "board", sent[0].msg.Text, referee.Tr(referee.English, "move.yours", 1, "defenders"), "a  b  c  d  e  f  g",
 		"  last ply d1-e1: () from, [] to\n  defenders to move\n", "   1. d1-e1\n")
 	h.unchanged("board", id, before)
 	sent = h.reply(alice, "brett")
-	mustContain(t, "German board", sent[0].msg.Text, Tr(German, "move.theirs", 1, "Verteidiger"),
-		"  letzter Halbzug d1-e1: () Start, [] Ziel\n  Verteidiger am Zug\n", Tr(German, "move.list"))
+	mustContain(t, "German board", sent[0].msg.Text, referee.Tr(referee.German, "move.theirs", 1, "Verteidiger"),
+		"  letzter Halbzug d1-e1: () Start, [] Ziel\n  Verteidiger am Zug\n", referee.Tr(referee.German, "move.list"))
 }
 
 // TestBoardForSpectator: a spectator's "board" in reply to a spectator's
@@ -39,15 +40,15 @@ func TestBoardForSpectator(t *testing.T) {
 	sent := h.replyTo(watcher, spec, "board")
 	h.mustRefuse()
 	m := to(t, sent, watcher)
-	mustContain(t, "spectator's board", m.Text, Tr(English, "watch.tomove", 1, "defenders"), "a  b  c  d  e  f  g",
-		"  last ply d1-e1: () from, [] to\n", "   1. d1-e1\n", Tr(English, "watch.how", id))
+	mustContain(t, "spectator's board", m.Text, referee.Tr(referee.English, "watch.tomove", 1, "defenders"), "a  b  c  d  e  f  g",
+		"  last ply d1-e1: () from, [] to\n", "   1. d1-e1\n", referee.Tr(referee.English, "watch.how", id))
 	mustContain(t, "spectator's board subject", m.Subject, "[taflmail "+id+"] ")
-	mustNotContain(t, "spectator's board", m.Text, Tr(English, "move.yours", 1, "defenders"))
+	mustNotContain(t, "spectator's board", m.Text, referee.Tr(referee.English, "move.yours", 1, "defenders"))
 	noKeys(t, "the spectator's board", *sentTo(sent, watcher), keys)
 	h.unchanged("spectator's board", id, before)
 
-	h.refusal(h.replyTo(viewer, spec, "board"), viewer, English, "err.notplayer")
+	h.refusal(h.replyTo(viewer, spec, "board"), viewer, referee.English, "err.notplayer")
 
 	h.reply(bob, "private")
-	h.refusal(h.replyTo(watcher, spec, "board"), watcher, English, "err.notplayer")
+	h.refusal(h.replyTo(watcher, spec, "board"), watcher, referee.English, "err.notplayer")
 }

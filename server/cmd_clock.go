@@ -4,11 +4,12 @@ import (
 	"github.com/taflmail/taflmail/clock"
 	"github.com/taflmail/taflmail/engine"
 	"github.com/taflmail/taflmail/grammar"
+	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
 func init() {
-	Handle("clock", clockCommand)
-	HelpLine(55, "help.clock")
+	referee.Handle("clock", clockCommand)
+	referee.HelpLine(55, "help.clock")
 }
 
 // clockCommand answers "clock" ("uhr") with the game's time control in words
@@ -17,22 +18,22 @@ func init() {
 // (CORRESPONDENCE.md §4.3). For an untimed game it says so; for a game
 // shorter than the reminder thresholds, when it is reminded, if at all
 // (clock.TimedThresholds).
-func clockCommand(ss *Session, _ *grammar.ClockCommand) error {
+func clockCommand(ss *referee.Session, _ *grammar.ClockCommand) error {
 	t, err := ss.GameForCommand()
 	if err != nil {
 		return err
 	}
 	tc := control(t.G)
-	text := Tr(ss.Lang, "clock.control", controlText(ss.Lang, tc))
+	text := referee.Tr(ss.Lang, "clock.control", controlText(ss.Lang, tc))
 	for _, side := range []engine.Side{engine.Attackers, engine.Defenders} {
-		text += "\n" + Tr(ss.Lang, "clock.leave", SideName(ss.Lang, side.String()), leaveText(ss.Lang, leaveFrom(t.G.Leave[side], ss.Now)))
+		text += "\n" + referee.Tr(ss.Lang, "clock.leave", referee.SideName(ss.Lang, side.String()), leaveText(ss.Lang, leaveFrom(t.G.Leave[side], ss.Now)))
 	}
 	if ths := thresholds(ss.Srv, tc); clock.ShortControl(tc, ths) {
 		// the thresholds could never remind it: say when it is reminded
 		if short := clock.TimedThresholds(tc, ths); len(short) > 0 {
-			text += "\n" + Tr(ss.Lang, "clock.reminder.short", clockDuration(ss.Lang, short[0]))
+			text += "\n" + referee.Tr(ss.Lang, "clock.reminder.short", clockDuration(ss.Lang, short[0]))
 		} else {
-			text += "\n" + Tr(ss.Lang, "clock.reminder.none")
+			text += "\n" + referee.Tr(ss.Lang, "clock.reminder.none")
 		}
 	}
 	n := ss.NoteFor(ss.From, ss.Lang, t)

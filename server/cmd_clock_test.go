@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/taflmail/taflmail/server/internal/catalog"
+	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
 // TestClockCommand: "clock" shows the control in words, both clocks, the
@@ -24,7 +25,7 @@ func TestClockCommand(t *testing.T) {
 		"Leave of the attackers: none.", "Leave of the defenders: 2026-12-20 to 2026-12-21 (2 days).",
 		"Clocks (3d/move iccf): attackers 3d left, defenders 3d left.",
 		// ICCF: the third whole day is the last that 3 days pay for
-		"The attackers must move no later than "+catalog.Instant(English, start.Add(4*day-time.Second)))
+		"The attackers must move no later than "+catalog.Instant(referee.English, start.Add(4*day-time.Second)))
 	mustContain(t, "subject", sent[0].msg.Subject, "[taflmail "+id)
 
 	u := newHarness(t)
@@ -45,9 +46,9 @@ func TestClockCommandShortGame(t *testing.T) {
 	for _, tc := range []struct {
 		control, want string
 	}{
-		{"10m+0d", Tr(English, "clock.reminder.short", "2min")},
-		{"90m/move", Tr(English, "clock.reminder.short", "22min")},
-		{"3m+0d", Tr(English, "clock.reminder.none")},
+		{"10m+0d", referee.Tr(referee.English, "clock.reminder.short", "2min")},
+		{"90m/move", referee.Tr(referee.English, "clock.reminder.short", "22min")},
+		{"3m+0d", referee.Tr(referee.English, "clock.reminder.none")},
 		{"1d+0d", ""},
 	} {
 		h := newHarness(t)
@@ -62,5 +63,5 @@ func TestClockCommandShortGame(t *testing.T) {
 	h := newHarness(t)
 	startTimed(t, h, "10m+0d")
 	sent := h.reply(bob, "uhr")
-	mustContain(t, "German", sent[0].msg.Text, Tr(German, "clock.reminder.short", "2 Minuten"))
+	mustContain(t, "German", sent[0].msg.Text, referee.Tr(referee.German, "clock.reminder.short", "2 Minuten"))
 }

@@ -5,13 +5,14 @@ import (
 
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/grammar"
+	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
 func init() {
-	Handle("if", conditional)
-	Handle("conditions", conditions)
-	Handle("cancel conditions", cancelConditions)
-	HelpLine(35, "help.conditions")
+	referee.Handle("if", conditional)
+	referee.Handle("conditions", conditions)
+	referee.Handle("cancel conditions", cancelConditions)
+	referee.HelpLine(35, "help.conditions")
 }
 
 // conditional sets a conditional line (conditions.go): the player's game,
@@ -20,12 +21,12 @@ func init() {
 // that breaks it, one that answers a move of the opponent otherwise than
 // a line already set is refused as a conflict, a repeated line changes
 // nothing. The other lines of the mail are decided on their own.
-func conditional(ss *Session, c *grammar.ConditionalCommand) error {
+func conditional(ss *referee.Session, c *grammar.ConditionalCommand) error {
 	t, err := ss.ActiveGame()
 	if err != nil {
 		return err
 	}
-	owner := SideOf(t.G, ss.From)
+	owner := referee.SideOf(t.G, ss.From)
 	if t.ToMove() == owner {
 		return ss.Refuse("err.cond.yourmove")
 	}
@@ -40,7 +41,7 @@ func conditional(ss *Session, c *grammar.ConditionalCommand) error {
 	}
 	for _, have := range conds.Lines {
 		if slices.Equal(have, line) {
-			ss.Say(t, Tr(ss.Lang, "cond.duplicate", conditionText(ss.Lang, line)))
+			ss.Say(t, referee.Tr(ss.Lang, "cond.duplicate", conditionText(ss.Lang, line)))
 			return nil
 		}
 		if i := conflict(have, line); i >= 0 {
@@ -53,40 +54,40 @@ func conditional(ss *Session, c *grammar.ConditionalCommand) error {
 	conds.AtPly = t.Pos.Ply()
 	conds.Lines = append(conds.Lines, line)
 	t.Changed = true
-	ss.Say(t, Trn(ss.Lang, "cond.set", len(conds.Lines), conditionText(ss.Lang, line), len(conds.Lines)))
+	ss.Say(t, referee.Trn(ss.Lang, "cond.set", len(conds.Lines), conditionText(ss.Lang, line), len(conds.Lines)))
 	return nil
 }
 
 // conditions lists the sender's conditional moves in the game; only the
 // sender sees them.
-func conditions(ss *Session, _ *grammar.ConditionsCommand) error {
+func conditions(ss *referee.Session, _ *grammar.ConditionsCommand) error {
 	t, err := ss.GameForCommand()
 	if err != nil {
 		return err
 	}
-	c := condsOf(t.G, SideOf(t.G, ss.From))
+	c := condsOf(t.G, referee.SideOf(t.G, ss.From))
 	if c.Empty() {
-		ss.Say(t, Tr(ss.Lang, "cond.none", t.G.ID))
+		ss.Say(t, referee.Tr(ss.Lang, "cond.none", t.G.ID))
 		return nil
 	}
-	ss.Say(t, Tr(ss.Lang, "cond.list", t.G.ID)+"\n"+conditionList(ss.Lang, *c))
+	ss.Say(t, referee.Tr(ss.Lang, "cond.list", t.G.ID)+"\n"+conditionList(ss.Lang, *c))
 	return nil
 }
 
 // cancelConditions drops the sender's conditional moves in the game.
-func cancelConditions(ss *Session, _ *grammar.CancelConditionsCommand) error {
+func cancelConditions(ss *referee.Session, _ *grammar.CancelConditionsCommand) error {
 	t, err := ss.GameForCommand()
 	if err != nil {
 		return err
 	}
-	c := condsOf(t.G, SideOf(t.G, ss.From))
+	c := condsOf(t.G, referee.SideOf(t.G, ss.From))
 	if c.Empty() {
-		ss.Say(t, Tr(ss.Lang, "cond.none", t.G.ID))
+		ss.Say(t, referee.Tr(ss.Lang, "cond.none", t.G.ID))
 		return nil
 	}
 	n := len(c.Lines)
 	*c = archive.Conditions{}
 	t.Changed = true
-	ss.Say(t, Trn(ss.Lang, "cond.cancelled.you", n, n))
+	ss.Say(t, referee.Trn(ss.Lang, "cond.cancelled.you", n, n))
 	return nil
 }

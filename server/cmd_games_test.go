@@ -1,6 +1,7 @@
 package server
 
 import (
+	"github.com/taflmail/taflmail/server/internal/referee"
 	"strings"
 	"testing"
 )
@@ -8,7 +9,7 @@ import (
 func TestGames(t *testing.T) {
 	h := newHarness(t)
 	sent := h.deliver(alice, "x", "games", nil)
-	mustContain(t, "no games", to(t, sent, alice).Text, Tr(English, "games.none"))
+	mustContain(t, "no games", to(t, sent, alice).Text, referee.Tr(referee.English, "games.none"))
 	id := startBrandubh(t, h)
 	sent = h.deliver(alice, "x", "games", nil)
 	mustContain(t, "games", to(t, sent, alice).Text, id, "brandubh", "bob@player.test", "your move (move 1)")
@@ -25,9 +26,9 @@ func TestGames(t *testing.T) {
 	h.deliver(bob, "x", "new tablut with frank@player.test", nil)
 	h.deliver(alice, "[taflmail "+id+" "+h.mailVars(alice, id)["{{KEY}}"]+"]", "resign", nil)
 	text := to(t, h.deliver(bob, "x", "partien", nil), bob).Text
-	mustContainWrapped(t, "German games", text, Tr(German, "games.header"),
-		Tr(German, "games.invited.you"), Tr(German, "games.invited"), Tr(German, "games.declined"),
-		Tr(German, "games.finished.won", Tr(German, "board.result.defenders")), "gegen alice@player.test")
+	mustContainWrapped(t, "German games", text, referee.Tr(referee.German, "games.header"),
+		referee.Tr(referee.German, "games.invited.you"), referee.Tr(referee.German, "games.invited"), referee.Tr(referee.German, "games.declined"),
+		referee.Tr(referee.German, "games.finished.won", referee.Tr(referee.German, "board.result.defenders")), "gegen alice@player.test")
 	// issue 22 §8: the loser reads that they lost, in the sides' words too.
 	text = to(t, h.deliver(alice, "x", "games", nil), alice).Text
 	mustContain(t, "loser's games", text, "finished: you lost (defenders win)")
@@ -43,13 +44,13 @@ func TestGamesTagLeadsBack(t *testing.T) {
 	h := newHarness(t)
 	first := startBrandubh(t, h)
 	h.deliver(alice, "x", "new tablut with carol@player.test", nil)
-	second := FindGame(h.last("carol@player.test").msg.Subject, "", nil).Id
+	second := referee.FindGame(h.last("carol@player.test").msg.Subject, "", nil).Id
 	h.reply("carol@player.test", "accept")
 
 	list := h.deliver(alice, "my games?", "games", nil)
 	text := to(t, list, alice).Text
 	key := h.mailVars(alice, first)["{{KEY}}"]
-	mustContain(t, "games list", text, "[taflmail "+first+" "+key+"]", "[taflmail "+second+" ", Tr(English, "games.how"))
+	mustContain(t, "games list", text, "[taflmail "+first+" "+key+"]", "[taflmail "+second+" ", referee.Tr(referee.English, "games.how"))
 
 	// alice replies quoting the whole list: two games, so no game, and
 	// the answer names both.
@@ -68,7 +69,7 @@ func TestGamesTagLeadsBack(t *testing.T) {
 	}
 	// The tag without the key names the game but cannot move in it.
 	sent = h.deliver(bob, "a move", "d3-e3\n[taflmail "+first+"]", nil)
-	mustContain(t, "keyless tag", to(t, sent, bob).Text, Tr(English, "err.badkey", first, first))
+	mustContain(t, "keyless tag", to(t, sent, bob).Text, referee.Tr(referee.English, "err.badkey", first, first))
 }
 
 // Issue 8 §5: "help" sent in a game's thread is answered in that thread,
@@ -100,8 +101,8 @@ func TestGamesLaidOutAlike(t *testing.T) {
 	h.deliver(alice, "[taflmail "+lost+" "+h.mailVars(alice, lost)["{{KEY}}"]+"]", "resign", nil)
 	running := startBrandubh(t, h)
 	text := to(t, h.deliver(alice, "x", "games", nil), alice).Text
-	mustContainWrapped(t, "games", text, Tr(English, "games.finished.drew"),
-		Tr(English, "games.finished.lost", Tr(English, "board.result.defenders")))
+	mustContainWrapped(t, "games", text, referee.Tr(referee.English, "games.finished.drew"),
+		referee.Tr(referee.English, "games.finished.lost", referee.Tr(referee.English, "board.result.defenders")))
 	for _, line := range strings.Split(text, "\n") {
 		if n := len([]rune(strings.TrimRight(line, " "))); strings.HasPrefix(line, "  ") && n > 76 { // the entries: prose is wrapped when sent
 			t.Errorf("line of %d columns:\n%s", n, line)

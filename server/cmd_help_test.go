@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/taflmail/taflmail/mailer"
+	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
 func TestHelp(t *testing.T) {
@@ -21,39 +22,39 @@ func TestHelp(t *testing.T) {
 func TestHelpTopics(t *testing.T) {
 	h := newHarness(t)
 	for _, c := range []struct{ line, lang, want string }{
-		{"help moves", English, Tr(English, "help.moves")},
-		{"help notation", English, Tr(English, "help.moves")},
-		{"help keys", English, Tr(English, "help.keys")},
-		{"hilfe züge", German, Tr(German, "help.moves")},
-		{"hilfe schlüssel", German, Tr(German, "help.keys")},
-		{"help brandubh", German, "Brandubh 7×7 (Federation Brandubh) (brandubh)\nFlucht in eine Ecke"}, // alice is German now
-		{"help tablut", German, "Tablut 9×9 (Linné, wie Aage Nielsen es rekonstruiert hat) (tablut)\n"},
-		{"help commands", German, Tr(German, "help.intro")},
-		{"help nosuch", German, Tr(German, "hint.topic", "nosuch") + "\n\n" + Tr(German, "help.intro")},
-		{"hilfe brandub", German, Tr(German, "hint.topic", "brandub") + " " + Tr(German, "hint.variant", "brandubh")},
-		{"sprache en", English, Tr(English, "language.set")},
-		{"help copenhagen", English, "Copenhagen Hnefatafl 11×11 (copenhagen)\ntournament standard: corner escape"},
-		{"help copenhagn", English, Tr(English, "hint.topic", "copenhagn") + " " + Tr(English, "hint.variant", "copenhagen")},
-		{"help keys", English, "do not forward these mails"},
-		{"help", English, mailer.Unmark(HelpOverview(English))},
+		{"help moves", referee.English, referee.Tr(referee.English, "help.moves")},
+		{"help notation", referee.English, referee.Tr(referee.English, "help.moves")},
+		{"help keys", referee.English, referee.Tr(referee.English, "help.keys")},
+		{"hilfe züge", referee.German, referee.Tr(referee.German, "help.moves")},
+		{"hilfe schlüssel", referee.German, referee.Tr(referee.German, "help.keys")},
+		{"help brandubh", referee.German, "Brandubh 7×7 (Federation Brandubh) (brandubh)\nFlucht in eine Ecke"}, // alice is German now
+		{"help tablut", referee.German, "Tablut 9×9 (Linné, wie Aage Nielsen es rekonstruiert hat) (tablut)\n"},
+		{"help commands", referee.German, referee.Tr(referee.German, "help.intro")},
+		{"help nosuch", referee.German, referee.Tr(referee.German, "hint.topic", "nosuch") + "\n\n" + referee.Tr(referee.German, "help.intro")},
+		{"hilfe brandub", referee.German, referee.Tr(referee.German, "hint.topic", "brandub") + " " + referee.Tr(referee.German, "hint.variant", "brandubh")},
+		{"sprache en", referee.English, referee.Tr(referee.English, "language.set")},
+		{"help copenhagen", referee.English, "Copenhagen Hnefatafl 11×11 (copenhagen)\ntournament standard: corner escape"},
+		{"help copenhagn", referee.English, referee.Tr(referee.English, "hint.topic", "copenhagn") + " " + referee.Tr(referee.English, "hint.variant", "copenhagen")},
+		{"help keys", referee.English, "do not forward these mails"},
+		{"help", referee.English, mailer.Unmark(referee.HelpOverview(referee.English))},
 	} {
 		sent := h.deliver(alice, "x", c.line, nil)
 		text := to(t, sent, alice).Text
 		mustContain(t, c.line, text, c.want)
-		if strings.Contains(text, Tr(c.lang, "err.nothing")) {
+		if strings.Contains(text, referee.Tr(c.lang, "err.nothing")) {
 			t.Errorf("%s: refused:\n%s", c.line, text)
 		}
 	}
-	mustContain(t, "variant help", VariantHelp(English, mustVariant(t, "brandubh")), "First ply: attackers.")
-	mustContain(t, "variant help", VariantHelp(German, mustVariant(t, "brandubh")), "Erster Halbzug: Angreifer.")
-	for _, lang := range []string{English, German} {
+	mustContain(t, "variant help", referee.VariantHelp(referee.English, mustVariant(t, "brandubh")), "First ply: attackers.")
+	mustContain(t, "variant help", referee.VariantHelp(referee.German, mustVariant(t, "brandubh")), "Erster Halbzug: Angreifer.")
+	for _, lang := range []string{referee.English, referee.German} {
 		for _, key := range []string{"help.keys", "help.moves", "help.outro"} {
-			if s := Tr(lang, key); strings.Contains(s, "docs/") || strings.Contains(s, ".md") {
+			if s := referee.Tr(lang, key); strings.Contains(s, "docs/") || strings.Contains(s, ".md") {
 				t.Errorf("%s %s points at a repository file: %q", lang, key, s)
 			}
 		}
 		for _, v := range []string{"brandubh", "copenhagen", "ardri"} {
-			if s := VariantHelp(lang, mustVariant(t, v)); strings.Contains(s, "RULES.md") || strings.Contains(s, "seed") || strings.Contains(s, "records/") {
+			if s := referee.VariantHelp(lang, mustVariant(t, v)); strings.Contains(s, "RULES.md") || strings.Contains(s, "seed") || strings.Contains(s, "records/") {
 				t.Errorf("%s help %s points at the project's sources: %q", lang, v, s)
 			}
 		}
@@ -71,10 +72,10 @@ func TestHelpOnceAMail(t *testing.T) {
 	}
 	sent := h.deliver(alice, "x", strings.Join(lines, "\n"), nil)
 	text := to(t, sent, alice).Text
-	if n := strings.Count(text, Tr(English, "help.intro")); n != 1 {
+	if n := strings.Count(text, referee.Tr(referee.English, "help.intro")); n != 1 {
 		t.Errorf("the reply holds the overview %d times, want once:\n%s", n, text)
 	}
 	for i := 1; i <= 5; i++ {
-		mustContain(t, "reply", text, Tr(English, "hint.topic", fmt.Sprintf("topic%d", i)))
+		mustContain(t, "reply", text, referee.Tr(referee.English, "hint.topic", fmt.Sprintf("topic%d", i)))
 	}
 }

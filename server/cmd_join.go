@@ -7,11 +7,12 @@ import (
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/grammar"
 	"github.com/taflmail/taflmail/server/internal/catalog"
+	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
 func init() {
-	Handle("join", join)
-	HelpLine(85, "help.join")
+	referee.Handle("join", join)
+	referee.HelpLine(85, "help.join")
 }
 
 // join answers "join ID" ("anmelden"), in two steps, because a mail's
@@ -27,7 +28,7 @@ func init() {
 // players. The entry gets a key of its own, which a withdrawal needs. Entering writes the tournament's row, so an entry and the
 // event's start never both commit on what the other changed. A player
 // who withdrew before the start may join again.
-func join(ss *Session, c *grammar.JoinCommand) error {
+func join(ss *referee.Session, c *grammar.JoinCommand) error {
 	ev, err := loadEvent(ss, strings.ToLower(c.Tournament.Text))
 	if err != nil {
 		return err
@@ -63,35 +64,35 @@ func join(ss *Session, c *grammar.JoinCommand) error {
 	}
 	if c.Key == nil {
 		if !found {
-			if p.Key, err = NewToken(ss.Srv.Opts.Rand); err != nil {
+			if p.Key, err = referee.NewToken(ss.Srv.Opts.Rand); err != nil {
 				return err
 			}
 			p = archive.PendingEntry{TournamentID: t.ID, Player: ss.From, Key: p.Key, AskedAt: ss.Now}
 			tst := tourneyOf(ss)
 			tst.pending = append(tst.pending, p)
 		}
-		ss.Say(nil, Tr(ss.Lang, "join.ask", t.Name, catalog.Day(ss.Lang, t.StartDate), catalog.Day(ss.Lang, t.EntryCloses))+"\n\n"+
-			eventTerms(ss.Srv, ss.Lang, t)+"\n\n"+Tr(ss.Lang, "join.confirm", t.ID, p.Key))
+		ss.Say(nil, referee.Tr(ss.Lang, "join.ask", t.Name, catalog.Day(ss.Lang, t.StartDate), catalog.Day(ss.Lang, t.EntryCloses))+"\n\n"+
+			eventTerms(ss.Srv, ss.Lang, t)+"\n\n"+referee.Tr(ss.Lang, "join.confirm", t.ID, p.Key))
 		return nil
 	}
 	if !found || !strings.EqualFold(c.Key.Text, p.Key) {
 		return ss.Refuse("err.join.key", t.Name, t.ID)
 	}
-	key, err := NewToken(ss.Srv.Opts.Rand)
+	key, err := referee.NewToken(ss.Srv.Opts.Rand)
 	if err != nil {
 		return err
 	}
 	n := others + 1
 	setEntry(ss, ev, archive.Entry{TournamentID: t.ID, Player: ss.From, Key: key, Seq: seq + 1, JoinedAt: ss.Now})
 	ev.write = true
-	ss.Say(nil, Trn(ss.Lang, "join.done", n, t.Name, catalog.Day(ss.Lang, t.StartDate), catalog.Day(ss.Lang, t.EntryCloses), n)+"\n\n"+
-		eventTerms(ss.Srv, ss.Lang, t)+"\n\n"+Tr(ss.Lang, "join.withdraw", t.ID))
+	ss.Say(nil, referee.Trn(ss.Lang, "join.done", n, t.Name, catalog.Day(ss.Lang, t.StartDate), catalog.Day(ss.Lang, t.EntryCloses), n)+"\n\n"+
+		eventTerms(ss.Srv, ss.Lang, t)+"\n\n"+referee.Tr(ss.Lang, "join.withdraw", t.ID))
 	return nil
 }
 
 // pendingEntry returns the sender's request to enter tournament id, kept
 // or made by this mail, and whether there is one.
-func pendingEntry(ss *Session, id string) (archive.PendingEntry, bool, error) {
+func pendingEntry(ss *referee.Session, id string) (archive.PendingEntry, bool, error) {
 	for _, p := range tourneyOf(ss).pending {
 		if p.TournamentID == id && p.Player == ss.From {
 			return p, true, nil
@@ -108,12 +109,12 @@ func pendingEntry(ss *Session, id string) (archive.PendingEntry, bool, error) {
 // (triage.go): a confirmation when its key is the one of the sender's
 // pending entry, a command when the tournament exists, else junk. It
 // only reads the archive.
-func joinBudget(ss *Session, c *grammar.JoinCommand) (archive.MailBudget, error) {
+func joinBudget(ss *referee.Session, c *grammar.JoinCommand) (archive.MailBudget, error) {
 	id := strings.ToLower(c.Tournament.Text)
 	if c.Key != nil {
 		p, err := ss.Srv.TournamentPort().PendingEntry(ss.Ctx, id, ss.From)
 		if err != nil {
-			return archive.JunkBudget, IgnoreNotFound(err)
+			return archive.JunkBudget, referee.IgnoreNotFound(err)
 		}
 		if strings.EqualFold(c.Key.Text, p.Key) {
 			return archive.ConfirmationBudget, nil
@@ -121,7 +122,7 @@ func joinBudget(ss *Session, c *grammar.JoinCommand) (archive.MailBudget, error)
 		return archive.JunkBudget, nil
 	}
 	if _, err := ss.Srv.TournamentPort().Tournament(ss.Ctx, id); err != nil {
-		return archive.JunkBudget, IgnoreNotFound(err)
+		return archive.JunkBudget, referee.IgnoreNotFound(err)
 	}
 	return archive.CommandBudget, nil
 }

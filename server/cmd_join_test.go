@@ -6,6 +6,7 @@ import (
 
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/server/internal/catalog"
+	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
 // TestJoin: a player joins an event open for entry, confirming from the
@@ -31,10 +32,10 @@ func TestJoin(t *testing.T) {
 	}
 
 	for _, tc := range []struct{ from, body, lang, key string }{
-		{alice, "join open", English, "err.join.twice"},
-		{alice, "join nope", English, "err.tournament.unknown"},
-		{"carol@player.test", "anmelden nope", German, "err.tournament.unknown"},
-		{"dave@player.test", "join invited", English, "err.join.invitation"},
+		{alice, "join open", referee.English, "err.join.twice"},
+		{alice, "join nope", referee.English, "err.tournament.unknown"},
+		{"carol@player.test", "anmelden nope", referee.German, "err.tournament.unknown"},
+		{"dave@player.test", "join invited", referee.English, "err.join.invitation"},
 	} {
 		h.refusal(h.deliver(tc.from, "x", tc.body, nil), tc.from, tc.lang, tc.key)
 	}
@@ -50,15 +51,15 @@ func TestJoin(t *testing.T) {
 	h.deliver("frank@player.test", "x", "join open", nil)
 	late := joinConfirmLine.FindString(h.last("frank@player.test").msg.Text)
 	h.now = ev.EntryCloses.AddDate(0, 0, 1)
-	h.refusal(h.deliver("frank@player.test", "x", "join open", nil), "frank@player.test", English, "err.join.closed")
-	h.refusal(h.deliver("frank@player.test", "x", late, nil), "frank@player.test", English, "err.join.closed") // confirmed after the closing day
+	h.refusal(h.deliver("frank@player.test", "x", "join open", nil), "frank@player.test", referee.English, "err.join.closed")
+	h.refusal(h.deliver("frank@player.test", "x", late, nil), "frank@player.test", referee.English, "err.join.closed") // confirmed after the closing day
 
 	// started: no more entries
 	if _, err := StartTournament(h.srv, h.ctx(), "open"); err != nil {
 		t.Fatal(err)
 	}
 	h.srv.FlushOutbox(h.ctx())
-	h.refusal(h.deliver("gina@player.test", "x", "join open", nil), "gina@player.test", English, "err.join.started")
+	h.refusal(h.deliver("gina@player.test", "x", "join open", nil), "gina@player.test", referee.English, "err.join.started")
 }
 
 // TestJoinForgedFrom: "join" under a forged From enters nobody. The
@@ -74,7 +75,7 @@ func TestJoinForgedFrom(t *testing.T) {
 		t.OpenEntry, t.EntryCloses, t.StartDate = true, t.StartDate.AddDate(0, 0, 20), t.StartDate.AddDate(0, 0, 21)
 	})
 	ask := func(lang string) string {
-		return Tr(lang, "join.ask", "Cup open", catalog.Day(lang, ev.StartDate), catalog.Day(lang, ev.EntryCloses))
+		return referee.Tr(lang, "join.ask", "Cup open", catalog.Day(lang, ev.StartDate), catalog.Day(lang, ev.EntryCloses))
 	}
 	victim, opfer := "victim@player.test", "opfer@player.test"
 	entered := func(addr string) bool {
@@ -93,7 +94,7 @@ func TestJoinForgedFrom(t *testing.T) {
 	// the forged request: the reply goes to the victim and asks to confirm
 	sent := h.deliver(victim, "x", "join open", nil)
 	text := to(t, sent, victim).Text
-	mustContain(t, "the request", text, ask(English))
+	mustContain(t, "the request", text, ask(referee.English))
 	first := joinConfirmLine.FindStringSubmatch(text)
 	if first == nil || contains(text, "You are entered in") || entered(victim) {
 		t.Fatalf("a join without confirmation entered %s:\n%s", victim, text)
@@ -104,19 +105,19 @@ func TestJoinForgedFrom(t *testing.T) {
 		t.Errorf("a repeated request changed the key: %v, first %v", again, first[4])
 	}
 	for _, c := range []struct{ line, lang string }{
-		{"join open confirm 0000000000", English}, {"join open confirm " + first[4] + "x", English}, {"anmelden open bestätigen abc", German},
+		{"join open confirm 0000000000", referee.English}, {"join open confirm " + first[4] + "x", referee.English}, {"anmelden open bestätigen abc", referee.German},
 	} {
 		h.refusal(h.deliver(victim, "x", c.line, nil), victim, c.lang, "err.join.key")
 	}
 	// the key from another address is worth nothing
-	h.refusal(h.deliver("forger@evil.test", "x", first[0], nil), "forger@evil.test", English, "err.join.key") // a key from a stranger
+	h.refusal(h.deliver("forger@evil.test", "x", first[0], nil), "forger@evil.test", referee.English, "err.join.key") // a key from a stranger
 	if entered(victim) || entered("forger@evil.test") {
 		t.Fatal("a forged or guessed confirmation entered someone")
 	}
 
 	// German: the request and the confirmation
 	text = to(t, h.deliver(opfer, "x", "anmelden open", nil), opfer).Text
-	mustContain(t, "German request", text, ask(German))
+	mustContain(t, "German request", text, ask(referee.German))
 	m := joinConfirmLine.FindStringSubmatch(text)
 	if m == nil || m[1] != "anmelden" || entered(opfer) {
 		t.Fatalf("German request:\n%s", text)
@@ -140,7 +141,7 @@ func TestJoinForgedFrom(t *testing.T) {
 		t.Errorf("%d games, want 6 (3 players, matches of two)", n)
 	}
 	// the victim's own confirmation comes too late: the event started
-	h.refusal(h.deliver(victim, "x", first[0], nil), victim, English, "err.join.started")
+	h.refusal(h.deliver(victim, "x", first[0], nil), victim, referee.English, "err.join.started")
 }
 
 // TestJoinFull: an event open for entry takes at most
@@ -163,12 +164,12 @@ func TestJoinFull(t *testing.T) {
 		t.Fatal("dave's request got no confirmation line")
 	}
 	h.joinByMail("open", "carol@player.test", "join")
-	text := h.refusal(h.deliver("erin@player.test", "x", "join open", nil), "erin@player.test", English, "err.join.full").Text
+	text := h.refusal(h.deliver("erin@player.test", "x", "join open", nil), "erin@player.test", referee.English, "err.join.full").Text
 	if joinConfirmLine.MatchString(text) {
 		t.Errorf("the refused request got a confirmation line:\n%s", text)
 	}
-	h.refusal(h.deliver("dave@player.test", "x", early, nil), "dave@player.test", English, "err.join.full") // a confirmation when full
-	h.refusal(h.deliver("frank@player.test", "x", "anmelden open", nil), "frank@player.test", German, "err.join.full")
+	h.refusal(h.deliver("dave@player.test", "x", early, nil), "dave@player.test", referee.English, "err.join.full") // a confirmation when full
+	h.refusal(h.deliver("frank@player.test", "x", "anmelden open", nil), "frank@player.test", referee.German, "err.join.full")
 	if es, _ := h.store.Entries(h.ctx(), "open"); len(es) != 3 {
 		t.Errorf("%d entries, want 3: %+v", len(es), es)
 	}

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"github.com/taflmail/taflmail/server/internal/referee"
 	"testing"
 )
 
@@ -24,19 +25,19 @@ func TestGermanReplies(t *testing.T) {
 func TestLanguageCommand(t *testing.T) {
 	h := newHarness(t)
 	sent := h.deliver(alice, "x", "language de", nil)
-	mustContain(t, "language de", to(t, sent, alice).Text, Tr(German, "language.set"), Tr(German, "greeting"))
+	mustContain(t, "language de", to(t, sent, alice).Text, referee.Tr(referee.German, "language.set"), referee.Tr(referee.German, "greeting"))
 	sent = h.deliver(alice, "x", "games", nil)
-	mustContain(t, "games after language de", to(t, sent, alice).Text, Tr(German, "games.none"))
+	mustContain(t, "games after language de", to(t, sent, alice).Text, referee.Tr(referee.German, "games.none"))
 	sent = h.deliver(alice, "x", "sprache en", nil)
-	mustContain(t, "sprache en", to(t, sent, alice).Text, Tr(English, "language.set"), Tr(English, "greeting"))
+	mustContain(t, "sprache en", to(t, sent, alice).Text, referee.Tr(referee.English, "language.set"), referee.Tr(referee.English, "greeting"))
 	sent = h.deliver(alice, "x", "language klingon", nil)
-	mustContain(t, "unknown language", to(t, sent, alice).Text, Tr(English, "err.badlanguage", "klingon"))
+	mustContain(t, "unknown language", to(t, sent, alice).Text, referee.Tr(referee.English, "err.badlanguage", "klingon"))
 	// alice chose English: her choice wins over the German command word
 	sent = h.deliver(alice, "x", "sprache klingonisch", nil)
-	mustContain(t, "unknown language, German words, English chosen", to(t, sent, alice).Text, Tr(English, "err.badlanguage", "klingonisch"))
+	mustContain(t, "unknown language, German words, English chosen", to(t, sent, alice).Text, referee.Tr(referee.English, "err.badlanguage", "klingonisch"))
 	// carol chose nothing: the German command word is answered in German
 	sent = h.deliver("carol@player.test", "x", "sprache klingonisch", nil)
-	mustContain(t, "unknown language, German words, no choice", to(t, sent, "carol@player.test").Text, Tr(German, "err.badlanguage", "klingonisch"))
+	mustContain(t, "unknown language, German words, no choice", to(t, sent, "carol@player.test").Text, referee.Tr(referee.German, "err.badlanguage", "klingonisch"))
 }
 
 // TestStoredLanguageWins: a player who chose "language en" and then
@@ -48,21 +49,21 @@ func TestStoredLanguageWins(t *testing.T) {
 	h := newHarness(t)
 	startBrandubh(t, h)
 	sent := h.reply(alice, "language en")
-	mustContain(t, "language en", to(t, sent, alice).Text, Tr(English, "language.set"))
+	mustContain(t, "language en", to(t, sent, alice).Text, referee.Tr(referee.English, "language.set"))
 	before := h.last(alice).msg.Subject
 	sent = h.reply(alice, "brett")
 	got := to(t, sent, alice)
-	mustContain(t, "board for an English chooser", got.Text, Tr(English, "greeting"), "attackers to move")
-	mustNotContain(t, "board for an English chooser", got.Text, Tr(German, "greeting"), "Angreifer")
+	mustContain(t, "board for an English chooser", got.Text, referee.Tr(referee.English, "greeting"), "attackers to move")
+	mustNotContain(t, "board for an English chooser", got.Text, referee.Tr(referee.German, "greeting"), "Angreifer")
 	if got.Subject != before {
 		t.Errorf("subject flipped with the German command word:\n got %q\nwant %q", got.Subject, before)
 	}
 	// the choice is still stored: a later English command stays English
 	sent = h.reply(alice, "board")
-	mustContain(t, "board after brett", to(t, sent, alice).Text, Tr(English, "greeting"))
+	mustContain(t, "board after brett", to(t, sent, alice).Text, referee.Tr(referee.English, "greeting"))
 	// bob chose nothing: his German command is answered in German
 	sent = h.reply(bob, "brett")
-	mustContain(t, "board for a player without a choice", to(t, sent, bob).Text, Tr(German, "greeting"), "Angreifer am Zug")
+	mustContain(t, "board for a player without a choice", to(t, sent, bob).Text, referee.Tr(referee.German, "greeting"), "Angreifer am Zug")
 }
 
 // TestSlipKeepsLanguage (outside trial): a German line that is no
@@ -77,13 +78,13 @@ func TestSlipKeepsLanguage(t *testing.T) {
 		startBrandubh(t, h)
 		before := h.last(alice).msg.Subject
 		sent := h.reply(alice, line)
-		mustContain(t, line, to(t, sent, alice).Text, "> "+line, Tr(German, "err.nothing"))
+		mustContain(t, line, to(t, sent, alice).Text, "> "+line, referee.Tr(referee.German, "err.nothing"))
 		if l := h.player(alice).Language; l != "" {
 			t.Errorf("%q stored the language %q, want none", line, l)
 		}
 		got := to(t, h.reply(alice, "board"), alice)
-		mustContain(t, "board after "+line, got.Text, Tr(English, "greeting"), "attackers to move")
-		mustNotContain(t, "board after "+line, got.Text, Tr(German, "greeting"))
+		mustContain(t, "board after "+line, got.Text, referee.Tr(referee.English, "greeting"), "attackers to move")
+		mustNotContain(t, "board after "+line, got.Text, referee.Tr(referee.German, "greeting"))
 		if got.Subject != before {
 			t.Errorf("after %q the subject is %q, want %q", line, got.Subject, before)
 		}
@@ -91,7 +92,7 @@ func TestSlipKeepsLanguage(t *testing.T) {
 	h := newHarness(t)
 	startBrandubh(t, h)
 	h.reply(alice, "brett")
-	if l := h.player(alice).Language; l != German {
-		t.Errorf("brett stored the language %q, want %q", l, German)
+	if l := h.player(alice).Language; l != referee.German {
+		t.Errorf("brett stored the language %q, want %q", l, referee.German)
 	}
 }

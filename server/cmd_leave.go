@@ -14,12 +14,13 @@ import (
 	"github.com/taflmail/taflmail/mailer"
 	"github.com/taflmail/taflmail/notation"
 	"github.com/taflmail/taflmail/server/internal/catalog"
+	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
 func init() {
-	Handle("leave", leave)
-	Handle("cancel leave", cancelLeave)
-	HelpLine(65, "help.leave")
+	referee.Handle("leave", leave)
+	referee.Handle("cancel leave", cancelLeave)
+	referee.HelpLine(65, "help.leave")
 }
 
 // leave answers "leave" alone with the days of leave left this year, and
@@ -31,7 +32,7 @@ func init() {
 // the player's, in all their games: the clocks of every running game of
 // the player stand still during it (Decision C5), their timers move, and
 // each opponent is told. A refusal says why and how many days are left.
-func leave(ss *Session, c *grammar.LeaveCommand) error {
+func leave(ss *referee.Session, c *grammar.LeaveCommand) error {
 	taken, err := leaveOf(ss, ss.From)
 	if err != nil {
 		return err
@@ -39,9 +40,9 @@ func leave(ss *Session, c *grammar.LeaveCommand) error {
 	allowance := leaveDays(ss.Srv)
 	year := ss.Now.UTC().Year()
 	if c.First == nil {
-		text := Trn(ss.Lang, "leave.left", allowance, clock.LeaveLeft(taken, year, allowance), allowance, year)
+		text := referee.Trn(ss.Lang, "leave.left", allowance, clock.LeaveLeft(taken, year, allowance), allowance, year)
 		if ahead := leaveFrom(taken, ss.Now); len(ahead) > 0 {
-			text += "\n" + Tr(ss.Lang, "leave.taken", leaveText(ss.Lang, ahead))
+			text += "\n" + referee.Tr(ss.Lang, "leave.taken", leaveText(ss.Lang, ahead))
 		}
 		ss.Say(ss.ContextTable(), text)
 		return nil
@@ -67,15 +68,15 @@ func leave(ss *Session, c *grammar.LeaveCommand) error {
 	}
 	var left []string
 	for y := req.First.Year(); y <= req.Last.Year(); y++ {
-		left = append(left, Trn(ss.Lang, "leave.year", clock.LeaveLeft(kept, y, allowance), clock.LeaveLeft(kept, y, allowance), y))
+		left = append(left, referee.Trn(ss.Lang, "leave.year", clock.LeaveLeft(kept, y, allowance), clock.LeaveLeft(kept, y, allowance), y))
 	}
-	games, err := setLeave(ss, kept, func(lang string, _ []*Table) string {
-		return Tr(lang, "leave.told", ss.From, intervalText(lang, req))
+	games, err := setLeave(ss, kept, func(lang string, _ []*referee.Table) string {
+		return referee.Tr(lang, "leave.told", ss.From, intervalText(lang, req))
 	})
 	if err != nil {
 		return err
 	}
-	ss.Say(ss.Auth, Tr(ss.Lang, "leave.taken.now", intervalText(ss.Lang, req), strings.Join(left, ", "))+"\n"+games.line)
+	ss.Say(ss.Auth, referee.Tr(ss.Lang, "leave.taken.now", intervalText(ss.Lang, req), strings.Join(left, ", "))+"\n"+games.line)
 	return nil
 }
 
@@ -87,7 +88,7 @@ func leave(ss *Session, c *grammar.LeaveCommand) error {
 // for the clocks now; leave cut short lets each clock run again from
 // tomorrow unless the game stays paused by other leave, and then the
 // notice says from which day it runs.
-func cancelLeave(ss *Session, _ *grammar.CancelLeaveCommand) error {
+func cancelLeave(ss *referee.Session, _ *grammar.CancelLeaveCommand) error {
 	if ss.Auth == nil {
 		return ss.Refuse("err.leavekey")
 	}
@@ -105,14 +106,14 @@ func cancelLeave(ss *Session, _ *grammar.CancelLeaveCommand) error {
 		return err
 	}
 	cut, ahead := cancelledLeave(taken, ss.Now)
-	games, err := setLeave(ss, kept, func(lang string, ts []*Table) string {
+	games, err := setLeave(ss, kept, func(lang string, ts []*referee.Table) string {
 		return cancelNotice(ss, lang, cut, ahead, ts)
 	})
 	if err != nil {
 		return err
 	}
 	year := ss.Now.UTC().Year()
-	text := Tr(ss.Lang, "leave.cancelled", Counted(ss.Lang, "days", back), Counted(ss.Lang, "leavedays", clock.LeaveLeft(kept, year, allowance)), year) + "\n" + games.line
+	text := referee.Tr(ss.Lang, "leave.cancelled", referee.Counted(ss.Lang, "days", back), referee.Counted(ss.Lang, "leavedays", clock.LeaveLeft(kept, year, allowance)), year) + "\n" + games.line
 	if cut {
 		text += resumeText(ss, ss.Lang, games.tables)
 	}
@@ -148,13 +149,13 @@ func utcDay(t time.Time) time.Time {
 // only announced (ahead) is withdrawn and nothing changes for the clocks
 // now; a leave cut short ends tonight, and each timed game says when its
 // clocks run again (resumeText).
-func cancelNotice(ss *Session, lang string, cut bool, ahead []notation.Leave, ts []*Table) string {
+func cancelNotice(ss *referee.Session, lang string, cut bool, ahead []notation.Leave, ts []*referee.Table) string {
 	if !cut {
-		return Tr(lang, "leave.withdrawn", ss.From, leaveText(lang, ahead))
+		return referee.Tr(lang, "leave.withdrawn", ss.From, leaveText(lang, ahead))
 	}
-	text := Tr(lang, "leave.cancel.cut", ss.From, catalog.Day(lang, utcDay(ss.Now)))
+	text := referee.Tr(lang, "leave.cancel.cut", ss.From, catalog.Day(lang, utcDay(ss.Now)))
 	if len(ahead) > 0 {
-		text += " " + Tr(lang, "leave.cancel.also", leaveText(lang, ahead))
+		text += " " + referee.Tr(lang, "leave.cancel.also", leaveText(lang, ahead))
 	}
 	return text + resumeText(ss, lang, ts)
 }
@@ -164,7 +165,7 @@ func cancelNotice(ss *Session, lang string, cut bool, ahead []notation.Leave, ts
 // is still paused tomorrow (other leave of either player, as package
 // clock counts it: clock.State.Paused), from the first day it is not.
 // Untimed games and games whose clock data is broken get no line.
-func resumeText(ss *Session, lang string, ts []*Table) string {
+func resumeText(ss *referee.Session, lang string, ts []*referee.Table) string {
 	tomorrow := utcDay(ss.Now).Add(notation.Day)
 	var b strings.Builder
 	for _, t := range ts {
@@ -176,21 +177,21 @@ func resumeText(ss *Session, lang string, ts []*Table) string {
 			continue
 		}
 		if !st.Paused(tomorrow) {
-			b.WriteString("\n" + Tr(lang, "leave.resume", t.G.ID, catalog.Day(lang, tomorrow)))
+			b.WriteString("\n" + referee.Tr(lang, "leave.resume", t.G.ID, catalog.Day(lang, tomorrow)))
 			continue
 		}
 		d := tomorrow
 		for st.Paused(d) { // leave is whole days, and finite
 			d = d.Add(notation.Day)
 		}
-		b.WriteString("\n" + Tr(lang, "leave.resume.late", t.G.ID, catalog.Day(lang, d)))
+		b.WriteString("\n" + referee.Tr(lang, "leave.resume.late", t.G.ID, catalog.Day(lang, d)))
 	}
 	return b.String()
 }
 
 // leaveOf returns the leave of the player at addr as this mail has left
 // it so far.
-func leaveOf(ss *Session, addr string) ([]notation.Leave, error) {
+func leaveOf(ss *referee.Session, addr string) ([]notation.Leave, error) {
 	if ss.Uses(clockModule{}) {
 		if ls, ok := clockOf(ss).leaves[addr]; ok {
 			return ls, nil
@@ -213,7 +214,7 @@ func leaveOf(ss *Session, addr string) ([]notation.Leave, error) {
 // gets back what it used today since then (issue 22 §6): the sender's
 // line and each opponent's notice say how much, game by game
 // (returnedText).
-func setLeave(ss *Session, leave []notation.Leave, told func(lang string, games []*Table) string) (leaveGames, error) {
+func setLeave(ss *referee.Session, leave []notation.Leave, told func(lang string, games []*referee.Table) string) (leaveGames, error) {
 	cs := clockOf(ss)
 	if cs.leaves == nil {
 		cs.leaves = map[string][]notation.Leave{}
@@ -225,8 +226,8 @@ func setLeave(ss *Session, leave []notation.Leave, told func(lang string, games 
 	}
 	var ids, opps []string
 	var back []returned
-	var all []*Table
-	with := map[string][]*Table{} // each opponent's games: their notice goes with the first
+	var all []*referee.Table
+	with := map[string][]*referee.Table{} // each opponent's games: their notice goes with the first
 	for _, g := range gs {
 		if g.Status != archive.Active {
 			continue
@@ -246,11 +247,11 @@ func setLeave(ss *Session, leave []notation.Leave, told func(lang string, games 
 		}
 		before, _ := toMoveRemaining(ss, t)
 		t.G.Leave[side] = leave
-		LimitEventLeave(t.G)
+		referee.LimitEventLeave(t.G)
 		t.Changed = true
 		ids = append(ids, g.ID)
 		all = append(all, t)
-		opp := OpponentOf(t.G, ss.From)
+		opp := referee.OpponentOf(t.G, ss.From)
 		if after, toMove := toMoveRemaining(ss, t); after > before {
 			back = append(back, returned{game: g.ID, opp: opp, side: toMove, tc: control(t.G), d: after - before})
 		}
@@ -265,16 +266,16 @@ func setLeave(ss *Session, leave []notation.Leave, told func(lang string, games 
 		})
 	}
 	if len(ids) == 0 {
-		return leaveGames{line: Tr(ss.Lang, "leave.nogames")}, nil
+		return leaveGames{line: referee.Tr(ss.Lang, "leave.nogames")}, nil
 	}
-	return leaveGames{line: Tr(ss.Lang, "leave.games", strings.Join(ids, ", ")) + returnedText(ss.Lang, back, ""), tables: all}, nil
+	return leaveGames{line: referee.Tr(ss.Lang, "leave.games", strings.Join(ids, ", ")) + returnedText(ss.Lang, back, ""), tables: all}, nil
 }
 
 // leaveGames is what setLeave did: the sender's line naming the games
 // (or saying there are none) and those games.
 type leaveGames struct {
 	line   string
-	tables []*Table
+	tables []*referee.Table
 }
 
 // returned is time a leave gave back to the side to move of a game: d,
@@ -294,7 +295,7 @@ func returnedText(lang string, back []returned, opp string) string {
 	var b strings.Builder
 	for _, r := range back {
 		if opp == "" || r.opp == opp {
-			b.WriteString("\n" + Tr(lang, "leave.returned", r.game, SideName(lang, r.side.String()), remainingText(lang, r.tc, r.d)))
+			b.WriteString("\n" + referee.Tr(lang, "leave.returned", r.game, referee.SideName(lang, r.side.String()), remainingText(lang, r.tc, r.d)))
 		}
 	}
 	return b.String()
@@ -303,7 +304,7 @@ func returnedText(lang string, back []returned, opp string) string {
 // toMoveRemaining returns the remaining time of the side to move of t at
 // the reply's instant (clockInstant), and that side; 0 for a game without
 // a clock or whose clock data is broken.
-func toMoveRemaining(ss *Session, t *Table) (time.Duration, engine.Side) {
+func toMoveRemaining(ss *referee.Session, t *referee.Table) (time.Duration, engine.Side) {
 	if !control(t.G).Timed() {
 		return 0, 0
 	}
@@ -317,8 +318,8 @@ func toMoveRemaining(ss *Session, t *Table) (time.Duration, engine.Side) {
 
 // leaveRefusal explains a refused leave request or cancellation
 // (CORRESPONDENCE.md §3.3): why, and the days left.
-func leaveRefusal(ss *Session, le *clock.LeaveError) error {
-	req, left := intervalText(ss.Lang, le.Request), Counted(ss.Lang, "leavedays", le.DaysLeft)
+func leaveRefusal(ss *referee.Session, le *clock.LeaveError) error {
+	req, left := intervalText(ss.Lang, le.Request), referee.Counted(ss.Lang, "leavedays", le.DaysLeft)
 	switch le.Reason {
 	case clock.LeaveInPast:
 		return ss.Refuse("err.leave.past", req, left, le.Year)
@@ -327,11 +328,11 @@ func leaveRefusal(ss *Session, le *clock.LeaveError) error {
 	case clock.LeaveOverlap:
 		return ss.Refuse("err.leave.overlap", req, intervalText(ss.Lang, le.Conflict), left, le.Year)
 	case clock.LeaveOverAllowance:
-		return ss.Refuse("err.leave.allowance", req, Counted(ss.Lang, "days", le.Years[0].Requested), left, le.Year)
+		return ss.Refuse("err.leave.allowance", req, referee.Counted(ss.Lang, "days", le.Years[0].Requested), left, le.Year)
 	case clock.LeaveAcrossYears:
 		var parts []string
 		for _, y := range le.Years {
-			parts = append(parts, Tr(ss.Lang, "err.leave.yearpart", y.Year, Counted(ss.Lang, "days", y.Requested), y.Left))
+			parts = append(parts, referee.Tr(ss.Lang, "err.leave.yearpart", y.Year, referee.Counted(ss.Lang, "days", y.Requested), y.Left))
 		}
 		return ss.Refuse("err.leave.years", req, strings.Join(parts, "; "))
 	case clock.LeaveNothingToCancel:
@@ -359,13 +360,13 @@ func writtenDay(d *grammar.LeaveDay) clock.WrittenDay {
 // leaveDateRefusal explains days of a leave command that are no dates
 // (issue 22 §1): a caret under the day, why, and the forms to write
 // (leaveDateForms), as a line that does not parse is answered.
-func leaveDateRefusal(ss *Session, c *grammar.LeaveCommand, de *clock.DateError) error {
+func leaveDateRefusal(ss *referee.Session, c *grammar.LeaveCommand, de *clock.DateError) error {
 	d := c.First
 	if de.Last && c.Last != nil {
 		d = c.Last
 	}
-	text := Clip(de.Day.Text)
-	var r *Refusal
+	text := referee.Clip(de.Day.Text)
+	var r *referee.Refusal
 	end := ""
 	switch de.Reason {
 	case clock.DateNoDay:
@@ -399,7 +400,7 @@ func dottedDay(t time.Time, withYear bool) string {
 // caretAt is the line under a quoted line (quoteLine) with a caret at
 // column col (runes, 1-based), as syntaxError draws it.
 func caretAt(col int) string {
-	return mailer.Preformatted("  "+strings.Repeat(" ", min(max(col-1, 0), MaxQuoteRunes))+"^") + "\n"
+	return mailer.Preformatted("  "+strings.Repeat(" ", min(max(col-1, 0), referee.MaxQuoteRunes))+"^") + "\n"
 }
 
 // leaveDateForms lists the forms a leave command's days are written in
@@ -408,10 +409,10 @@ func caretAt(col int) string {
 // §1).
 func leaveDateForms(lang string) string {
 	var b strings.Builder
-	b.WriteString(Tr(lang, "hint.leavedate"))
+	b.WriteString(referee.Tr(lang, "hint.leavedate"))
 	for _, f := range grammar.LeaveDateForms {
 		syntax, examples := f.Syntax, f.Examples
-		if lang == German {
+		if lang == referee.German {
 			syntax = germanDateSyntax.Replace(syntax)
 			examples = germanDateExamples(examples)
 		}
@@ -466,7 +467,7 @@ func germanDateExamples(examples []string) []string {
 // leaveDateHint returns the forms of a leave command's days under a leave
 // line that does not parse: an error after its keyword ("urlaub
 // 24.12.2026 bitte", "leave 2 weeks"). "" for any other line.
-func leaveDateHint(lang string, l CommandLine, ge *grammar.Error) string {
+func leaveDateHint(lang string, l referee.CommandLine, ge *grammar.Error) string {
 	f := strings.Fields(l.Text)
 	if ge == nil || len(f) == 0 {
 		return ""

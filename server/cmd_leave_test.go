@@ -8,6 +8,7 @@ import (
 
 	"github.com/taflmail/taflmail/notation"
 	"github.com/taflmail/taflmail/server/internal/catalog"
+	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
 // The harness's games start on 2026-11-29 (a Sunday) at 10:00 UTC.
@@ -29,7 +30,7 @@ func TestLeaveMovesDeadline(t *testing.T) {
 	mustContain(t, "alice's reply", to(t, sent, alice).Text, "Leave taken: 2026-12-01 (1 day). You have 29 days left in 2026.",
 		"Games whose clocks this concerns: "+id)
 	mustContain(t, "bob's notice", to(t, sent, bob).Text, "alice@player.test takes leave: 2026-12-01 (1 day).",
-		"Clocks (3d+0d):", "must move no later than "+catalog.Instant(English, d0.Add(day-time.Second)))
+		"Clocks (3d+0d):", "must move no later than "+catalog.Instant(referee.English, d0.Add(day-time.Second)))
 	if d := h.deadlineOf(id); !d.Equal(d0.Add(day)) {
 		t.Errorf("after alice's leave the deadline is %v, want one day later: %v", d, d0.Add(day))
 	}
@@ -42,7 +43,7 @@ func TestLeaveMovesDeadline(t *testing.T) {
 	}
 	sent = h.reply(alice, "clock")
 	mustContain(t, "clock", sent[0].msg.Text, "Leave of the attackers: 2026-12-01 (1 day).",
-		"Leave of the defenders: 2026-12-01 to 2026-12-02 (2 days).", "must move no later than "+catalog.Instant(English, d0.Add(2*day-time.Second)))
+		"Leave of the defenders: 2026-12-01 to 2026-12-02 (2 days).", "must move no later than "+catalog.Instant(referee.English, d0.Add(2*day-time.Second)))
 	h.reply(bob, "leave 2026-12-04")
 	// a move during leave is played, and charged nothing for the leave
 	h.now = time.Date(2026, 12, 2, 12, 0, 0, 0, time.UTC).Add(-h.step)
@@ -137,7 +138,7 @@ func TestLeaveAcrossGames(t *testing.T) {
 	id1, _ := startTimed(t, h, "3d+0d")
 	sent := h.deliver(alice, "x", "new copenhagen with carol@player.test time 5d+0d", nil)
 	h.reply(carol, "accept")
-	id2 := FindGame(to(t, sent, carol).Subject, "", nil).Id
+	id2 := referee.FindGame(to(t, sent, carol).Subject, "", nil).Id
 	d1, d2 := h.deadlineOf(id1), h.deadlineOf(id2)
 	sent = h.reply(alice, "leave 2026-12-01 to 2026-12-02")
 	if len(sent) != 3 {
@@ -261,7 +262,7 @@ func TestCancelLeaveSaysWhatIsTrue(t *testing.T) {
 		h.replyAt(start.Add(time.Hour), bob, "urlaub 24.12.–31.12.")
 		sent := h.replyAt(start.Add(2*time.Hour), bob, "urlaub abbrechen")
 		notice := to(t, sent, alice).Text
-		mustContain(t, "alice's notice", notice, Tr(English, "leave.withdrawn", bob, "2026-12-24 to 2026-12-31 (8 days)"))
+		mustContain(t, "alice's notice", notice, referee.Tr(referee.English, "leave.withdrawn", bob, "2026-12-24 to 2026-12-31 (8 days)"))
 		mustNotContain(t, "alice's notice", notice, "run again", "tomorrow")
 		mustNotContain(t, "bob's reply", to(t, sent, bob).Text, "ab morgen", "wieder")
 		if h.stateOf(id).Paused(start.Add(day)) {
@@ -275,11 +276,11 @@ func TestCancelLeaveSaysWhatIsTrue(t *testing.T) {
 		h.replyAt(start.Add(time.Hour), alice, "leave 29.11. to 5.12.")
 		h.replyAt(start.Add(2*time.Hour), alice, "leave 20.12.")
 		sent := h.replyAt(start.Add(day), alice, "cancel leave") // on 2026-11-30
-		want := Tr(English, "leave.resume", id, "2026-12-01")
+		want := referee.Tr(referee.English, "leave.resume", id, "2026-12-01")
 		mustContain(t, "alice's reply", to(t, sent, alice).Text, want)
 		mustContain(t, "bob's notice", to(t, sent, bob).Text,
-			Tr(English, "leave.cancel.cut", alice, "2026-11-30"),
-			Tr(English, "leave.cancel.also", "2026-12-20 (1 day)"),
+			referee.Tr(referee.English, "leave.cancel.cut", alice, "2026-11-30"),
+			referee.Tr(referee.English, "leave.cancel.also", "2026-12-20 (1 day)"),
 			want)
 		if st := h.stateOf(id); !st.Paused(start.Add(day)) || st.Paused(start.Add(2*day)) {
 			t.Errorf("the clocks should stand today and run tomorrow")
@@ -291,10 +292,10 @@ func TestCancelLeaveSaysWhatIsTrue(t *testing.T) {
 		h.replyAt(start.Add(time.Hour), bob, "urlaub 29.11. bis 5.12.")
 		h.replyAt(start.Add(2*time.Hour), alice, "leave 30.11. to 20.12.")
 		sent := h.replyAt(start.Add(day), alice, "cancel leave") // on 2026-11-30; bob's leave runs to 5 Dec
-		for _, m := range []struct{ who, lang string }{{alice, English}, {bob, German}} {
+		for _, m := range []struct{ who, lang string }{{alice, referee.English}, {bob, referee.German}} {
 			text := to(t, sent, m.who).Text
-			mustContain(t, m.who, text, Tr(m.lang, "leave.resume.late", id, catalog.Day(m.lang, start.Add(7*day))))
-			mustNotContain(t, m.who, text, Tr(m.lang, "leave.resume", id, catalog.Day(m.lang, start.Add(2*day))))
+			mustContain(t, m.who, text, referee.Tr(m.lang, "leave.resume.late", id, catalog.Day(m.lang, start.Add(7*day))))
+			mustNotContain(t, m.who, text, referee.Tr(m.lang, "leave.resume", id, catalog.Day(m.lang, start.Add(2*day))))
 		}
 		if st := h.stateOf(id); !st.Paused(start.Add(6*day)) || st.Paused(start.Add(7*day)) {
 			t.Errorf("the clocks should stand to 5 December and run from the 6th")

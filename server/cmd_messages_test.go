@@ -7,13 +7,14 @@ import (
 	"time"
 
 	"github.com/taflmail/taflmail/server/internal/catalog"
+	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
 // messageBlock returns the relayed message of a mail: the heading and the
 // lines after it up to the board, or "".
 func messageBlock(text, from string) string {
-	for _, lang := range []string{English, German} {
-		i := strings.Index(text, Tr(lang, "message.heading", from))
+	for _, lang := range []string{referee.English, referee.German} {
+		i := strings.Index(text, referee.Tr(lang, "message.heading", from))
 		if i < 0 {
 			continue
 		}
@@ -47,7 +48,7 @@ func TestMessageRelay(t *testing.T) {
 			t.Errorf("the relayed message holds %q:\n%s", never, block)
 		}
 	}
-	mustContain(t, "alice told", to(t, sent, alice).Text, Tr(English, "message.sent", bob))
+	mustContain(t, "alice told", to(t, sent, alice).Text, referee.Tr(referee.English, "message.sent", bob))
 	if strings.Contains(to(t, sent, watcher).Text, "good luck") || strings.Contains(to(t, sent, watcher).Text, "writes:") {
 		t.Errorf("the spectator got the message:\n%s", to(t, sent, watcher).Text)
 	}
@@ -71,7 +72,7 @@ func TestMessageWaits(t *testing.T) {
 	if len(sent) != 1 {
 		t.Fatalf("a keyed mail of prose caused %d mails, want 1 to alice:\n%s", len(sent), texts(sent))
 	}
-	mustContain(t, "alice told", sent[0].msg.Text, Tr(English, "err.nocommand"), Tr(English, "message.later", bob))
+	mustContain(t, "alice told", sent[0].msg.Text, referee.Tr(referee.English, "err.nocommand"), referee.Tr(referee.English, "message.later", bob))
 	h.reply(alice, "I mean it.")
 	h.reply(alice, "I mean it.")
 	h.reply(alice, "it.") // ends as the last one does, but says something else
@@ -100,14 +101,14 @@ func TestChattyPlayer(t *testing.T) {
 	id := startBrandubh(t, h)
 	h.reply(alice, "d1-e1")
 	h.step = time.Minute
-	notAccepted := Tr(English, "subject.error", VariantTitle(English, mustVariant(t, "brandubh")))
+	notAccepted := referee.Tr(referee.English, "subject.error", referee.VariantTitle(referee.English, mustVariant(t, "brandubh")))
 	for i := range 15 {
 		sent := h.reply(alice, fmt.Sprintf("Thought number %d about our game.", i+1))
 		if len(sent) != 1 {
 			t.Fatalf("message %d caused %d mails, want 1 to alice", i+1, len(sent))
 		}
 		h.mustRefuse()
-		mustContain(t, fmt.Sprintf("answer to message %d", i+1), sent[0].msg.Text, Tr(English, "message.later", bob))
+		mustContain(t, fmt.Sprintf("answer to message %d", i+1), sent[0].msg.Text, referee.Tr(referee.English, "message.later", bob))
 		if strings.Contains(sent[0].msg.Subject, notAccepted) {
 			t.Errorf("message %d was passed on under the subject %q", i+1, sent[0].msg.Subject)
 		}
@@ -117,17 +118,17 @@ func TestChattyPlayer(t *testing.T) {
 	}
 
 	first := h.now.Add(h.step) // the first refused mail's arrival
-	until := catalog.Instant(English, first.Add(time.Hour))
-	for i := range MaxKeyedRefusals {
+	until := catalog.Instant(referee.English, first.Add(time.Hour))
+	for i := range referee.MaxKeyedRefusals {
 		sent := h.reply(alice, "Thought number 15 about our game.")
 		if len(sent) != 1 {
 			t.Fatalf("repeat %d caused %d mails, want 1 to alice", i+1, len(sent))
 		}
 		h.mustRefuse("err.nocommand")
 		text := sent[0].msg.Text
-		mustContain(t, fmt.Sprintf("answer to repeat %d", i+1), text, Tr(English, "message.same", bob))
-		notice := strings.Join(strings.Fields(Tr(English, "breaker.refusals", MaxKeyedRefusals, id, until)), " ")
-		if last := i == MaxKeyedRefusals-1; last != strings.Contains(strings.Join(strings.Fields(text), " "), notice) {
+		mustContain(t, fmt.Sprintf("answer to repeat %d", i+1), text, referee.Tr(referee.English, "message.same", bob))
+		notice := strings.Join(strings.Fields(referee.Tr(referee.English, "breaker.refusals", referee.MaxKeyedRefusals, id, until)), " ")
+		if last := i == referee.MaxKeyedRefusals-1; last != strings.Contains(strings.Join(strings.Fields(text), " "), notice) {
 			t.Errorf("answer to repeat %d holds the notice: %v, want %v:\n%s", i+1, !last, last, text)
 		}
 	}
@@ -144,9 +145,9 @@ func TestForgedMessage(t *testing.T) {
 	id := startBrandubh(t, h)
 	before := h.state(id)
 	sent := h.deliver(alice, "Re: [taflmail "+id+"] your move", "I resign, you cheat!\nd1-e1", nil)
-	refusedWith(t, h, id, before, sent, alice, English, "err.badkey")
+	refusedWith(t, h, id, before, sent, alice, referee.English, "err.badkey")
 	sent = h.deliver(alice, "Re: [taflmail "+id+"] again", "You are a cheat, Bob.", nil)
-	refusedOnly(t, h, id, before, sent, alice, Tr(English, "err.nocommand"))
+	refusedOnly(t, h, id, before, sent, alice, referee.Tr(referee.English, "err.nocommand"))
 	if g, _ := h.store.Game(t.Context(), id); g.MessageToDefenders != "" {
 		t.Fatalf("a forged mail left a message for bob: %q", g.MessageToDefenders)
 	}
@@ -166,13 +167,13 @@ func TestMessagesOff(t *testing.T) {
 	h.reply(alice, "Still there?") // waits for bob
 	game := h.last(bob)
 	sent := h.deliver(bob, "x", "nachrichten aus", nil)
-	mustContain(t, "nachrichten aus", to(t, sent, bob).Text, Tr(German, "messages.off"))
+	mustContain(t, "nachrichten aus", to(t, sent, bob).Text, referee.Tr(referee.German, "messages.off"))
 	sent = h.replyTo(bob, game, "d3-f3")
 	if strings.Contains(to(t, sent, bob).Text, "Still there") {
 		t.Errorf("a message reached bob after messages off:\n%s", to(t, sent, bob).Text)
 	}
 	sent = h.reply(alice, "Hello?\nd2-f2xf3")
-	mustContain(t, "alice told", to(t, sent, alice).Text, Tr(English, "message.refused", bob))
+	mustContain(t, "alice told", to(t, sent, alice).Text, referee.Tr(referee.English, "message.refused", bob))
 	if strings.Contains(to(t, sent, bob).Text, "Hello?") {
 		t.Errorf("bob got a message with messages off")
 	}
@@ -182,8 +183,8 @@ func TestMessagesOff(t *testing.T) {
 	mustContain(t, "bob's message", messageBlock(to(t, sent, alice).Text, bob), "Back again.")
 	sent = h.reply(alice, "Welcome back.\nb4-b3")
 	mustContain(t, "alice's message", messageBlock(to(t, sent, bob).Text, alice), "Welcome back.")
-	mustContain(t, "messages off", to(t, h.deliver(alice, "x", "messages off", nil), alice).Text, Tr(English, "messages.off"))
-	mustContain(t, "nachrichten an", to(t, h.deliver(alice, "x", "nachrichten an", nil), alice).Text, Tr(German, "messages.on"))
+	mustContain(t, "messages off", to(t, h.deliver(alice, "x", "messages off", nil), alice).Text, referee.Tr(referee.English, "messages.off"))
+	mustContain(t, "nachrichten an", to(t, h.deliver(alice, "x", "nachrichten an", nil), alice).Text, referee.Tr(referee.German, "messages.on"))
 	if p, err := h.store.Player(t.Context(), alice); err != nil || p.MessagesOff {
 		t.Errorf("alice after nachrichten an: %+v, %v", p, err)
 	}
@@ -200,13 +201,13 @@ func TestMessageCut(t *testing.T) {
 	if n := len([]rune(block)); n > maxMessageRunes+200 || !strings.HasSuffix(strings.TrimSpace(block), "[…]") {
 		t.Errorf("a 3,200-character message arrived with %d characters, ending %q", n, block[max(0, len(block)-20):])
 	}
-	mustContain(t, "alice told", to(t, sent, alice).Text, Tr(English, "message.cut", maxMessageRunes))
+	mustContain(t, "alice told", to(t, sent, alice).Text, referee.Tr(referee.English, "message.cut", maxMessageRunes))
 	sent = h.reply(bob, "Good game.\nresign")
 	mustContain(t, "the last word", messageBlock(to(t, sent, alice).Text, bob), "Good game.")
 	mustContain(t, "the last word", to(t, sent, alice).Text, "The game is over")
 	// after the end, words are not passed on
 	sent = h.reply(bob, "Rematch?")
-	mustContain(t, "after the end", to(t, sent, bob).Text, Tr(English, "message.over", FindGame(sent[0].msg.Subject, "", nil).Id))
+	mustContain(t, "after the end", to(t, sent, bob).Text, referee.Tr(referee.English, "message.over", referee.FindGame(sent[0].msg.Subject, "", nil).Id))
 }
 
 // TestChallengeGreeting: the words of a challenge mail reach an invited
@@ -223,7 +224,7 @@ func TestChallengeGreeting(t *testing.T) {
 	inv := to(t, sent, bob).Text
 	mustContain(t, "invitation", inv, "alice@player.test writes:\n\n  Hi Bob, fancy a game of Tablut?\n  My key … is no business of yours.\n  Alice\n")
 	mustNotContain(t, "invitation", inv, key, strings.ToUpper(key), "new tablut")
-	mustContain(t, "challenger's confirmation", to(t, sent, alice).Text, Tr(English, "message.sent", bob))
+	mustContain(t, "challenger's confirmation", to(t, sent, alice).Text, referee.Tr(referee.English, "message.sent", bob))
 
 	long := strings.Repeat("All work and no play makes Jack a dull boy.\n", 60) // 2640 characters
 	sent = h.deliver(alice, "a game?", "new tablut with bob@player.test\n"+long, nil)
@@ -233,12 +234,12 @@ func TestChallengeGreeting(t *testing.T) {
 		t.Errorf("the invitation quotes %d of the greeting's 60 lines, want it cut to %d characters", n, maxMessageRunes)
 	}
 	mustContain(t, "challenger told of the cut", to(t, sent, alice).Text,
-		Tr(English, "message.sent", bob), Tr(English, "message.cut", maxMessageRunes))
+		referee.Tr(referee.English, "message.sent", bob), referee.Tr(referee.English, "message.cut", maxMessageRunes))
 
 	// a challenge without prose has no heading; the engine reads none
 	sent = h.deliver(alice, "a game?", "new tablut with bob@player.test", nil)
 	mustNotContain(t, "invitation without a greeting", to(t, sent, bob).Text, "writes:")
-	mustNotContain(t, "confirmation without a greeting", to(t, sent, alice).Text, Tr(English, "message.sent", bob))
+	mustNotContain(t, "confirmation without a greeting", to(t, sent, alice).Text, referee.Tr(referee.English, "message.sent", bob))
 }
 
 // TestChallengeGreetingStranger: an address that never wrote to the
@@ -255,19 +256,19 @@ func TestChallengeGreetingStranger(t *testing.T) {
 	mustContain(t, "invitation", inv, "alice@player.test challenges you")
 	mustNotContain(t, "invitation", inv, "writes:", "Hi Carol", "cheap watches", "www.example.test", "Cheers")
 	conf := to(t, sent, alice).Text
-	mustContain(t, "challenger's confirmation", conf, Tr(English, "message.unproved", carol))
-	mustNotContain(t, "challenger's confirmation", conf, Tr(English, "message.sent", carol))
+	mustContain(t, "challenger's confirmation", conf, referee.Tr(referee.English, "message.unproved", carol))
+	mustNotContain(t, "challenger's confirmation", conf, referee.Tr(referee.English, "message.sent", carol))
 
 	h.deliver("dave@player.test", "x", "help", nil)
 	sent = h.deliver(alice, "a game?", "Hello Dave!\nnew tablut with dave@player.test", nil)
 	mustNotContain(t, "invitation to an address that wrote without a key", to(t, sent, "dave@player.test").Text, "writes:", "Hello Dave")
-	mustContain(t, "challenger's confirmation", to(t, sent, alice).Text, Tr(English, "message.unproved", "dave@player.test"))
+	mustContain(t, "challenger's confirmation", to(t, sent, alice).Text, referee.Tr(referee.English, "message.unproved", "dave@player.test"))
 
 	// once carol answers with her key, alice's words reach her
 	h.reply(carol, "decline")
 	sent = h.deliver(alice, "a game?", "Another try?\nnew tablut with carol@player.test", nil)
 	mustContain(t, "invitation after carol wrote", to(t, sent, carol).Text, "alice@player.test writes:\n\n  Another try?\n")
-	mustContain(t, "challenger's confirmation", to(t, sent, alice).Text, Tr(English, "message.sent", carol))
+	mustContain(t, "challenger's confirmation", to(t, sent, alice).Text, referee.Tr(referee.English, "message.sent", carol))
 }
 
 // TestChallengeGreetingMessagesOff: a player who wrote "messages off"
@@ -278,7 +279,7 @@ func TestChallengeGreetingMessagesOff(t *testing.T) {
 	h.deliver(carol, "x", "messages off", nil)
 	sent := h.deliver(alice, "a game?", "Hello there!\nnew tablut with carol@player.test", nil)
 	mustNotContain(t, "invitation", to(t, sent, carol).Text, "Hello there", "writes:")
-	mustContain(t, "challenger's confirmation", to(t, sent, alice).Text, Tr(English, "message.refused", carol))
+	mustContain(t, "challenger's confirmation", to(t, sent, alice).Text, referee.Tr(referee.English, "message.refused", carol))
 }
 
 // TestMessageTopPosted: alice writes her move and a few words above the
@@ -290,7 +291,7 @@ func TestMessageTopPosted(t *testing.T) {
 	h := newHarness(t)
 	startBrandubh(t, h)
 	old := h.last(alice).msg.Text
-	if !strings.HasPrefix(old, Tr(English, "greeting")+"\n\n") {
+	if !strings.HasPrefix(old, referee.Tr(referee.English, "greeting")+"\n\n") {
 		t.Fatalf("the referee's mail does not begin with its greeting:\n%s", old)
 	}
 	sent := h.reply(alice, "d1-e1\nYour turn, Bob!\nAlice\n\n"+old)

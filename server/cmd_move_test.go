@@ -9,6 +9,7 @@ import (
 	"github.com/taflmail/taflmail/engine"
 	"github.com/taflmail/taflmail/notation"
 	"github.com/taflmail/taflmail/server/internal/catalog"
+	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
 func TestMoveRefusals(t *testing.T) {
@@ -53,26 +54,26 @@ func TestMoveRefusals(t *testing.T) {
 // square off the board (Copenhagen runs a1 to k11), a rank no board has.
 // Nothing is played.
 func TestMoveHints(t *testing.T) {
-	for _, lang := range []string{English, German} {
+	for _, lang := range []string{referee.English, referee.German} {
 		t.Run(lang, func(t *testing.T) {
 			h := newHarness(t)
 			id := startGame(t, h, "copenhagen", lang)
 			before := h.state(id)
 			cases := []struct{ line, hint string }{
-				{"h3–h4", Tr(lang, "hint.dash", "h3-h4")},
-				{"d6 — d9", Tr(lang, "hint.dash", "d6-d9")},
-				{"d6 - d9", Tr(lang, "hint.dash", "d6-d9")},
-				{"1. a4 -a2", Tr(lang, "hint.dash", "1. a4-a2")},
-				{"h3h4", Tr(lang, "hint.dash", "h3-h4")},
-				{"1. a4 a2", Tr(lang, "hint.dash", "1. a4-a2")},
-				{"k12-k1", Tr(lang, "hint.board", "k11")},
-				{"d1-d33", Tr(lang, "hint.board", "k11")},
+				{"h3–h4", referee.Tr(lang, "hint.dash", "h3-h4")},
+				{"d6 — d9", referee.Tr(lang, "hint.dash", "d6-d9")},
+				{"d6 - d9", referee.Tr(lang, "hint.dash", "d6-d9")},
+				{"1. a4 -a2", referee.Tr(lang, "hint.dash", "1. a4-a2")},
+				{"h3h4", referee.Tr(lang, "hint.dash", "h3-h4")},
+				{"1. a4 a2", referee.Tr(lang, "hint.dash", "1. a4-a2")},
+				{"k12-k1", referee.Tr(lang, "hint.board", "k11")},
+				{"d1-d33", referee.Tr(lang, "hint.board", "k11")},
 			}
 			for _, c := range cases {
 				sent := h.reply(alice, c.line)
-				r := refusedOnly(t, h, id, before, sent, alice, "> "+c.line, c.hint, Tr(lang, "err.nothing"))
+				r := refusedOnly(t, h, id, before, sent, alice, "> "+c.line, c.hint, referee.Tr(lang, "err.nothing"))
 				if c.line == "k12-k1" {
-					mustContain(t, c.line, r.msg.Text, Tr(lang, "err.illegal", "k12-k1", Tr(lang, "illegal.offboard", "k12")))
+					mustContain(t, c.line, r.msg.Text, referee.Tr(lang, "err.illegal", "k12-k1", referee.Tr(lang, "illegal.offboard", "k12")))
 				}
 			}
 		})
@@ -98,8 +99,8 @@ func TestDashHint(t *testing.T) {
 		"d1 – d3 please":                    "", // mended, still no move
 		"new brandubh with bob@player.test": "",
 	} {
-		got := DashHint(English, line)
-		if want == "" && got != "" || want != "" && got != Tr(English, "hint.dash", want) {
+		got := referee.DashHint(referee.English, line)
+		if want == "" && got != "" || want != "" && got != referee.Tr(referee.English, "hint.dash", want) {
 			t.Errorf("dashHint(%q) = %q, want the hint for %q", line, got, want)
 		}
 	}
@@ -116,8 +117,8 @@ func englishOnlyWords() map[string]bool {
 		})
 	}
 	en := map[string]bool{}
-	for _, key := range catalog.Keys(English) {
-		s, _ := catalog.Lookup(English, key)
+	for _, key := range catalog.Keys(referee.English) {
+		s, _ := catalog.Lookup(referee.English, key)
 		for _, w := range words(s) {
 			en[w] = len(w) > 1
 		}
@@ -125,9 +126,9 @@ func englishOnlyWords() map[string]bool {
 	for _, w := range words("attacker defender king throne corner last ply from to captured move game over win escape") {
 		en[w] = true
 	}
-	for _, key := range catalog.Keys(German) {
-		s, _ := catalog.Lookup(German, key)
-		if en, _ := catalog.Lookup(English, key); s == en {
+	for _, key := range catalog.Keys(referee.German) {
+		s, _ := catalog.Lookup(referee.German, key)
+		if en, _ := catalog.Lookup(referee.English, key); s == en {
 			continue
 		}
 		for _, w := range words(s) {
@@ -177,7 +178,7 @@ func checkGerman(t *testing.T, what, text string, names ...string) {
 // the end of the game hold no English sentence, board legends included.
 func TestGermanMoveReply(t *testing.T) {
 	h := newHarness(t)
-	id := startGame(t, h, "brandubh", German)
+	id := startGame(t, h, "brandubh", referee.German)
 	names := []string{alice, bob, "Brandubh 7×7 (Federation Brandubh)", "taflmail"}
 	h.play(id, "d1-e1", "d3-f3")
 	sent := h.reply(alice, "2. d2-f2xf3") // a capture
@@ -214,22 +215,22 @@ func TestGermanMoveReply(t *testing.T) {
 // played; in a conditional line the same. The move without the mark is
 // played.
 func TestKingMarkOnAnotherPiece(t *testing.T) {
-	for _, lang := range []string{English, German} {
+	for _, lang := range []string{referee.English, referee.German} {
 		t.Run(lang, func(t *testing.T) {
 			h := newHarness(t)
 			id := startGame(t, h, "brandubh", lang)
 			before := h.state(id)
-			why := Tr(lang, "illegal.notking", "d1", Tr(lang, "piece.a.attacker"))
+			why := referee.Tr(lang, "illegal.notking", "d1", referee.Tr(lang, "piece.a.attacker"))
 			sent := h.reply(alice, "1. Kd1-e1")
-			r := refusedOnly(t, h, id, before, sent, alice, "> 1. Kd1-e1", Tr(lang, "err.illegal", "Kd1-e1", why),
-				Tr(lang, "err.nothing"), "a  b  c  d  e  f  g")
-			if lang == English {
+			r := refusedOnly(t, h, id, before, sent, alice, "> 1. Kd1-e1", referee.Tr(lang, "err.illegal", "Kd1-e1", why),
+				referee.Tr(lang, "err.nothing"), "a  b  c  d  e  f  g")
+			if lang == referee.English {
 				mustContain(t, "refusal", r.msg.Text, "Kd1-e1 is not a legal move: the piece on d1 is an attacker, not the king.")
 			}
 			sent = h.reply(bob, "if Kd1-e1 then d3-f3")
 			refusedWith(t, h, id, before, sent, bob, lang, "err.cond.at", "err.cond.illegal.theirs")
 			sent = h.reply(alice, "1. d1-e1")
-			mustContain(t, "the move without K", to(t, sent, bob).Text, Tr(lang, "move.played", alice, "d1-e1"))
+			mustContain(t, "the move without K", to(t, sent, bob).Text, referee.Tr(lang, "move.played", alice, "d1-e1"))
 		})
 	}
 }
@@ -258,7 +259,7 @@ func TestExampleMoveIsQuiet(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := ExampleMove(&Table{V: v, Pos: p}); got != c.want {
+		if got := referee.ExampleMove(&referee.Table{V: v, Pos: p}); got != c.want {
 			t.Errorf("%s: exampleMove = %q, want %q", c.name, got, c.want)
 		}
 	}
@@ -270,15 +271,15 @@ func TestExampleMoveIsQuiet(t *testing.T) {
 // tag with a key of the wrong form names the game (the mail lacks the
 // key; it does name a game).
 func TestTrialMoveMessages(t *testing.T) {
-	for _, lang := range []string{English, German} {
+	for _, lang := range []string{referee.English, referee.German} {
 		t.Run(lang, func(t *testing.T) {
 			h := newHarness(t)
 			id := startGame(t, h, "brandubh", lang)
 			before := h.state(id)
 			for _, line := range []string{"d6 - d9", "d1 -e1", "d1 e1"} {
 				r := refusedOnly(t, h, id, before, h.reply(alice, line), alice,
-					Tr(lang, "err.expected", "\"-\"", Tr(lang, "syntax.whitespace")))
-				if strings.Contains(r.msg.Text, Tr(lang, "syntax.eoi")) {
+					referee.Tr(lang, "err.expected", "\"-\"", referee.Tr(lang, "syntax.whitespace")))
+				if strings.Contains(r.msg.Text, referee.Tr(lang, "syntax.eoi")) {
 					t.Errorf("%s: the refusal speaks of the end of the input:\n%s", line, r.msg.Text)
 				}
 			}
@@ -286,7 +287,7 @@ func TestTrialMoveMessages(t *testing.T) {
 			sent := h.deliver(alice, "[taflmail "+id+" xx] board", "", nil)
 			refusedWith(t, h, id, before, sent, alice, lang, "err.badkey")
 			sent = h.reply(alice, "1 . d1-e1")
-			mustContain(t, "1 . d1-e1", to(t, sent, bob).Text, Tr(lang, "move.played", alice, "d1-e1"))
+			mustContain(t, "1 . d1-e1", to(t, sent, bob).Text, referee.Tr(lang, "move.played", alice, "d1-e1"))
 		})
 	}
 }

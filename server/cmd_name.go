@@ -6,11 +6,12 @@ import (
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/club"
 	"github.com/taflmail/taflmail/grammar"
+	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
 func init() {
-	Handle("name", name)
-	HelpLine(102, "help.name")
+	referee.Handle("name", name)
+	referee.HelpLine(102, "help.name")
 }
 
 // name answers "name" (issue 20, docs/commands.md): alone it says under
@@ -20,7 +21,7 @@ func init() {
 // changes what everyone sees, so it needs the sender's key for one of
 // their games (a forged From must not rename anyone); asking does not:
 // the answer goes to the address itself.
-func name(ss *Session, c *grammar.NameCommand) error {
+func name(ss *referee.Session, c *grammar.NameCommand) error {
 	ns, ok := ss.Srv.NamePort()
 	if !ok {
 		return errors.New("server: the store keeps no public names")
@@ -40,9 +41,9 @@ func name(ss *Session, c *grammar.NameCommand) error {
 	}
 	if c.Name == nil {
 		if cur == "" {
-			ss.Say(nil, Tr(ss.Lang, "name.show.pseudonym", pseudonym))
+			ss.Say(nil, referee.Tr(ss.Lang, "name.show.pseudonym", pseudonym))
 		} else {
-			ss.Say(nil, Tr(ss.Lang, "name.show", cur))
+			ss.Say(nil, referee.Tr(ss.Lang, "name.show", cur))
 		}
 		return nil
 	}
@@ -51,7 +52,7 @@ func name(ss *Session, c *grammar.NameCommand) error {
 	}
 	if c.Name.Text == "-" {
 		publicNameOf(ss).choose("")
-		ss.Say(ss.Auth, Tr(ss.Lang, "name.cleared", pseudonym))
+		ss.Say(ss.Auth, referee.Tr(ss.Lang, "name.cleared", pseudonym))
 		return nil
 	}
 	want, err := club.CheckPublicName(c.Name.Text)
@@ -59,17 +60,17 @@ func name(ss *Session, c *grammar.NameCommand) error {
 	if errors.As(err, &ne) {
 		switch ne.Reason {
 		case club.NameTooShort:
-			return ss.Refuse("err.name.short", Clip(want), club.MinPublicName)
+			return ss.Refuse("err.name.short", referee.Clip(want), club.MinPublicName)
 		case club.NameTooLong:
-			return ss.Refuse("err.name.long", Clip(want), club.MaxPublicName)
+			return ss.Refuse("err.name.long", referee.Clip(want), club.MaxPublicName)
 		}
-		return ss.Refuse(nameRefusals[ne.Reason], Clip(want))
+		return ss.Refuse(nameRefusals[ne.Reason], referee.Clip(want))
 	}
 	if err != nil {
 		return err
 	}
 	if want == cur {
-		ss.Say(ss.Auth, Tr(ss.Lang, "name.same", cur))
+		ss.Say(ss.Auth, referee.Tr(ss.Lang, "name.same", cur))
 		return nil
 	}
 	owner, err := ns.PublicNameOwner(ss.Ctx, want)
@@ -77,10 +78,10 @@ func name(ss *Session, c *grammar.NameCommand) error {
 		return err
 	}
 	if owner != "" && owner != ss.From {
-		return ss.Refuse("err.name.taken", Clip(want))
+		return ss.Refuse("err.name.taken", referee.Clip(want))
 	}
 	publicNameOf(ss).choose(want)
-	ss.Say(ss.Auth, Tr(ss.Lang, "name.set", want, shown))
+	ss.Say(ss.Auth, referee.Tr(ss.Lang, "name.set", want, shown))
 	return nil
 }
 
@@ -103,13 +104,13 @@ func (c *publicNameChoice) choose(name string) { c.chosen, c.name = true, name }
 
 // publicNameOf returns the public name module's state in ss, made on
 // first use (stateOf): the one way to it, for cmd_name.go alone.
-func publicNameOf(ss *Session) *publicNameChoice {
-	return StateOf[publicNameChoice](ss, publicNameModule{})
+func publicNameOf(ss *referee.Session) *publicNameChoice {
+	return referee.StateOf[publicNameChoice](ss, publicNameModule{})
 }
 
 // Collect sets the sender's chosen public name in change
 // (an archive.PublicNames write; "" clears it).
-func (publicNameModule) Collect(ss *Session, change *archive.Change) {
+func (publicNameModule) Collect(ss *referee.Session, change *archive.Change) {
 	if !ss.Uses(publicNameModule{}) {
 		return
 	}

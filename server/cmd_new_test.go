@@ -7,11 +7,12 @@ import (
 	"time"
 
 	"github.com/taflmail/taflmail/server/internal/catalog"
+	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
 func TestChallengeCap(t *testing.T) {
 	h := newHarness(t)
-	for i := 0; i < MaxChallengesPerHour; i++ {
+	for i := 0; i < referee.MaxChallengesPerHour; i++ {
 		sent := h.deliver(alice, "x", fmt.Sprintf("new brandubh with p%d@player.test", i), nil)
 		if len(sent) != 2 {
 			t.Fatalf("challenge %d: %d mails, want 2", i+1, len(sent))
@@ -33,7 +34,7 @@ func TestChallengeCapSaysWhen(t *testing.T) {
 	h := newHarness(t)
 	h.step = 10 * time.Minute
 	var first time.Time
-	for i := 0; i < MaxChallengesPerHour; i++ {
+	for i := 0; i < referee.MaxChallengesPerHour; i++ {
 		if sent := h.deliver(alice, "x", fmt.Sprintf("new brandubh with p%d@player.test", i), nil); len(sent) != 2 {
 			t.Fatalf("challenge %d: %d mails, want 2", i+1, len(sent))
 		}
@@ -44,7 +45,7 @@ func TestChallengeCapSaysWhen(t *testing.T) {
 	next := first.Add(time.Hour)
 	sent := h.deliver(alice, "x", "new brandubh with victim@player.test", nil)
 	h.mustRefuse("err.challenges")
-	mustContain(t, "refusal", to(t, sent, alice).Text, Tr(English, "err.challenges", MaxChallengesPerHour, catalog.Instant(English, next)))
+	mustContain(t, "refusal", to(t, sent, alice).Text, referee.Tr(referee.English, "err.challenges", referee.MaxChallengesPerHour, catalog.Instant(referee.English, next)))
 	h.step = time.Second // still within the same hour
 	h.deliver(alice, "x", "notify digest 07:30 Europe/Berlin", nil)
 	if p := h.player(alice); p.DigestZone != "Europe/Berlin" {
@@ -57,7 +58,7 @@ func TestChallengeCapSaysWhen(t *testing.T) {
 		t.Skip(err)
 	}
 	mustContain(t, "German refusal", to(t, sent, alice).Text,
-		Tr(German, "err.challenges", MaxChallengesPerHour, next.In(berlin).Format("02.01.2006 um 15:04:05")+" Europe/Berlin"))
+		referee.Tr(referee.German, "err.challenges", referee.MaxChallengesPerHour, next.In(berlin).Format("02.01.2006 um 15:04:05")+" Europe/Berlin"))
 	h.now = next.Add(-h.step)
 	if sent = h.deliver(alice, "x", "new brandubh with victim@player.test", nil); len(sent) != 2 {
 		t.Fatalf("the challenge at %v, when the refusal said, sent %d mails, want 2:\n%s", next, len(sent), texts(sent))
@@ -73,14 +74,14 @@ func TestNewGame(t *testing.T) {
 	if len(sent) != 2 {
 		t.Fatalf("%d mails, want 2", len(sent))
 	}
-	id := FindGame(to(t, sent, alice).Subject, "", nil).Id
+	id := referee.FindGame(to(t, sent, alice).Subject, "", nil).Id
 	g := h.state(id)
 	if g.Status != "invited" || g.AttackerToken == "" || g.DefenderToken == "" || g.AttackerToken == g.DefenderToken {
 		t.Fatalf("new game %v", g)
 	}
-	mustContain(t, "confirmation", to(t, sent, alice).Text, Tr(German, "challenge.sent", bob, "Verteidiger"), g.DefenderToken)
-	mustContain(t, "invitation", to(t, sent, bob).Text, Tr(English, "invite.body", alice, "Brandubh 7×7 (Federation Brandubh)", "attackers"),
-		Tr(English, "invite.rules", "corner escape, armed king strong only on and beside the throne, weak elsewhere"), g.AttackerToken)
+	mustContain(t, "confirmation", to(t, sent, alice).Text, referee.Tr(referee.German, "challenge.sent", bob, "Verteidiger"), g.DefenderToken)
+	mustContain(t, "invitation", to(t, sent, bob).Text, referee.Tr(referee.English, "invite.body", alice, "Brandubh 7×7 (Federation Brandubh)", "attackers"),
+		referee.Tr(referee.English, "invite.rules", "corner escape, armed king strong only on and beside the throne, weak elsewhere"), g.AttackerToken)
 }
 
 // TestNewGameRefusals: what "new" refuses, in both languages, with the
@@ -93,21 +94,21 @@ func TestNewGameRefusals(t *testing.T) {
 		never string
 	}{
 		{"new copenhagn with bob@player.test", "neu copenhagn mit bob@player.test", "err.unknownvariant", func(l string) string {
-			return Tr(l, "hint.variant", "copenhagen")
+			return referee.Tr(l, "hint.variant", "copenhagen")
 		}, ""},
 		{"new tabult with bob@player.test", "neu tabult mit bob@player.test", "err.unknownvariant", func(l string) string {
-			return Tr(l, "hint.variant", "tablut")
+			return referee.Tr(l, "hint.variant", "tablut")
 		}, ""},
 		{"new chess with bob@player.test", "neu schach mit bob@player.test", "err.unknownvariant", nil, "?"},
 		{"new brandubh with alice@player.test", "neu brandubh mit alice@player.test", "err.self", nil, ""},
 		{"new brandubh with tafl@game.test", "neu brandubh mit tafl@game.test", "err.inviteme", nil, ""},
 		{"new brandubh with bob@player.test as kings", "neu brandubh mit bob@player.test als könige", "err.badside", nil, ""},
 	}
-	for _, lang := range []string{English, German} {
+	for _, lang := range []string{referee.English, referee.German} {
 		h := newHarness(t)
 		for _, c := range cases {
 			line := c.en
-			if lang == German {
+			if lang == referee.German {
 				line = c.de
 			}
 			sent := h.deliver(alice, "x", line, nil)
@@ -115,7 +116,7 @@ func TestNewGameRefusals(t *testing.T) {
 				t.Fatalf("%s: %d mails, want one refusal to alice:\n%s", line, len(sent), texts(sent))
 			}
 			h.mustRefuse(c.key)
-			mustContain(t, line, sent[0].msg.Text, Tr(lang, "err.nothing"))
+			mustContain(t, line, sent[0].msg.Text, referee.Tr(lang, "err.nothing"))
 			if c.hint != nil {
 				mustContain(t, line, sent[0].msg.Text, c.hint(lang)+"\n")
 			}
@@ -132,8 +133,8 @@ func TestVariantHint(t *testing.T) {
 		"copenhagn": "copenhagen", "kopenhagen": "copenhagen", "tabult": "tablut", "brandub": "brandubh",
 		"fetlarr": "fetlar", "seabatle": "seabattle", "chess": "", "x": "", "": "",
 	} {
-		got := VariantHint(English, name)
-		if want == "" && got != "" || want != "" && got != Tr(English, "hint.variant", want) {
+		got := referee.VariantHint(referee.English, name)
+		if want == "" && got != "" || want != "" && got != referee.Tr(referee.English, "hint.variant", want) {
 			t.Errorf("variantHint(%q) = %q, want the hint for %q", name, got, want)
 		}
 	}

@@ -7,12 +7,13 @@ import (
 
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/grammar"
+	"github.com/taflmail/taflmail/server/internal/referee"
 	"github.com/taflmail/taflmail/server/internal/zones"
 )
 
 func init() {
-	Handle("notify", notify)
-	HelpLine(98, "help.notify")
+	referee.Handle("notify", notify)
+	referee.HelpLine(98, "help.notify")
 }
 
 // defaultDigestAt is the time of day of a digest asked for without one,
@@ -32,7 +33,7 @@ const defaultDigestAt = 7 * 60
 // game (issue 18, consent.go) changes its setting only by confirming it:
 // a keyless "notify each" or "notify digest …" asks it to, and "notify
 // confirm KEY" carries out the request the key was mailed for.
-func notify(ss *Session, c *grammar.NotifyCommand) error {
+func notify(ss *referee.Session, c *grammar.NotifyCommand) error {
 	if c.Key != nil {
 		req, err := ss.ConfirmConsent(whatNotify, c.Key)
 		if err != nil {
@@ -53,7 +54,7 @@ func notify(ss *Session, c *grammar.NotifyCommand) error {
 			}
 		}
 		p.Digest, p.DigestAt, p.DigestZone, p.DigestDue = false, 0, "", time.Time{}
-		ss.Say(nil, Tr(ss.Lang, "notify.each"))
+		ss.Say(nil, referee.Tr(ss.Lang, "notify.each"))
 	case c.Digest != "":
 		at := defaultDigestAt
 		if c.At != nil {
@@ -81,11 +82,11 @@ func notify(ss *Session, c *grammar.NotifyCommand) error {
 			p.DigestDue = zones.Next(at, loc, ss.Now)
 		}
 		p.Digest, p.DigestAt, p.DigestZone = true, at, zone
-		hint := Tr(ss.Lang, "notify.zone.utc")
+		hint := referee.Tr(ss.Lang, "notify.zone.utc")
 		if zone != "" {
-			hint = Tr(ss.Lang, "notify.zone.local", zone)
+			hint = referee.Tr(ss.Lang, "notify.zone.local", zone)
 		}
-		ss.Say(nil, Tr(ss.Lang, "notify.digest", digestTime(ss.Lang, at, zone), digestStamp(ss.Lang, p.DigestDue, loc, zone), hint))
+		ss.Say(nil, referee.Tr(ss.Lang, "notify.digest", digestTime(ss.Lang, at, zone), digestStamp(ss.Lang, p.DigestDue, loc, zone), hint))
 	default:
 		// the setting as this mail leaves it so far: a "notify digest"
 		// above this line counts (trial 2 report §6)
@@ -98,9 +99,9 @@ func notify(ss *Session, c *grammar.NotifyCommand) error {
 		}
 		if err == nil && p.Digest {
 			loc := storedZone(ss.Srv, p.Address, p.DigestZone)
-			ss.Say(nil, Tr(ss.Lang, "notify.show.digest", digestTime(ss.Lang, p.DigestAt, p.DigestZone), digestStamp(ss.Lang, p.DigestDue, loc, p.DigestZone)))
+			ss.Say(nil, referee.Tr(ss.Lang, "notify.show.digest", digestTime(ss.Lang, p.DigestAt, p.DigestZone), digestStamp(ss.Lang, p.DigestDue, loc, p.DigestZone)))
 		} else {
-			ss.Say(nil, Tr(ss.Lang, "notify.show.each"))
+			ss.Say(nil, referee.Tr(ss.Lang, "notify.show.each"))
 		}
 	}
 	return nil
@@ -114,10 +115,10 @@ const whatNotify = "notify"
 // line c (triage.go): a confirmation when its key is the one the referee
 // mailed this address for its request, else junk. It only reads the
 // archive.
-func notifyBudget(ss *Session, c *grammar.NotifyCommand) (archive.MailBudget, error) {
+func notifyBudget(ss *referee.Session, c *grammar.NotifyCommand) (archive.MailBudget, error) {
 	if c.Key != nil {
 		ok, err := ss.ConfirmsWaiting(whatNotify, c.Key.Text)
-		return ConfirmationIf(ok), err
+		return referee.ConfirmationIf(ok), err
 	}
 	return archive.JunkBudget, nil
 }
@@ -128,7 +129,7 @@ func notifyBudget(ss *Session, c *grammar.NotifyCommand) (archive.MailBudget, er
 // sender's key for a game, or the confirmation of this request) or the
 // sender plays in a game or a tournament. Otherwise it asks the sender
 // to confirm it (askConsent) and reports asked: nothing else happens.
-func notifyConsent(ss *Session, request string) (asked bool, err error) {
+func notifyConsent(ss *referee.Session, request string) (asked bool, err error) {
 	if ss.Consented(whatNotify) {
 		return false, nil
 	}
@@ -136,14 +137,14 @@ func notifyConsent(ss *Session, request string) (asked bool, err error) {
 	if err != nil || plays {
 		return false, err
 	}
-	return true, ss.AskConsent(whatNotify, request, Tr(ss.Lang, "confirm.notify", request))
+	return true, ss.AskConsent(whatNotify, request, referee.Tr(ss.Lang, "confirm.notify", request))
 }
 
 // playsAny reports whether the sender is a player of any game, this
 // mail's new ones included, or entered in a tournament.
-func playsAny(ss *Session) (bool, error) {
+func playsAny(ss *referee.Session) (bool, error) {
 	for _, t := range ss.Tables {
-		if SideOf(t.G, ss.From) != "" {
+		if referee.SideOf(t.G, ss.From) != "" {
 			return true, nil
 		}
 	}
@@ -158,14 +159,14 @@ func playsAny(ss *Session) (bool, error) {
 // refuseZone refuses a digest in a time zone that is none: it quotes the
 // name (clipped) and shows the command with a zone that is one, the
 // zone the player may have meant when zones.Suggest finds it.
-func refuseZone(ss *Session, name string, at int) error {
+func refuseZone(ss *referee.Session, name string, at int) error {
 	if zones.Abbreviation(name) != nil { // "CEST", "PDT": no zone, but a time of known places
 		return refuseFixedZone(ss, name, at)
 	}
 	if sug := zones.Suggest(name); sug != "" {
-		return ss.Refuse("notify.zone.suggest", Clip(name), clockOfDay(at), sug)
+		return ss.Refuse("notify.zone.suggest", referee.Clip(name), clockOfDay(at), sug)
 	}
-	return ss.Refuse("notify.zone.unknown", Clip(name), clockOfDay(at))
+	return ss.Refuse("notify.zone.unknown", referee.Clip(name), clockOfDay(at))
 }
 
 // clockOfDay writes minutes after midnight as HH:MM.

@@ -3,12 +3,13 @@ package server
 import (
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/grammar"
+	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
 func init() {
-	Handle("private", makePrivate)
-	Handle("public", makePublic)
-	HelpLine(64, "help.private")
+	referee.Handle("private", makePrivate)
+	referee.Handle("public", makePublic)
+	referee.HelpLine(64, "help.private")
 }
 
 // privateFlag returns the private flag of side in g.
@@ -29,16 +30,16 @@ func otherSide(side string) string {
 
 // privacyGame returns the game of "private" or "public": the sender's,
 // with the key, invited or running, casual.
-func privacyGame(ss *Session) (*Table, error) {
+func privacyGame(ss *referee.Session) (*referee.Table, error) {
 	t, err := ss.GameForCommand()
 	if err != nil {
 		return nil, err
 	}
 	switch t.G.Status {
 	case archive.Finished:
-		return nil, ss.Refuse("err.over", t.G.ID, ResultText(ss.Lang, t))
+		return nil, ss.Refuse("err.over", t.G.ID, referee.ResultText(ss.Lang, t))
 	case archive.Declined:
-		return nil, ss.Refuse("err.notactive", t.G.ID, Tr(ss.Lang, "status."+string(t.G.Status)))
+		return nil, ss.Refuse("err.notactive", t.G.ID, referee.Tr(ss.Lang, "status."+string(t.G.Status)))
 	}
 	if tournamentGame(t.G) {
 		return nil, ss.Refuse("err.private.tournament", t.G.ID)
@@ -49,14 +50,14 @@ func privacyGame(ss *Session) (*Table, error) {
 // makePrivate refuses spectators for the sender's casual game (issue 12):
 // its spectators are removed and told so, and nobody may watch it while
 // either player wants it private. The opponent is told.
-func makePrivate(ss *Session, _ *grammar.PrivateCommand) error {
+func makePrivate(ss *referee.Session, _ *grammar.PrivateCommand) error {
 	t, err := privacyGame(ss)
 	if err != nil {
 		return err
 	}
-	flag := privateFlag(t.G, SideOf(t.G, ss.From))
+	flag := privateFlag(t.G, referee.SideOf(t.G, ss.From))
 	if *flag {
-		ss.Say(t, Tr(ss.Lang, "private.already", t.G.ID))
+		ss.Say(t, referee.Tr(ss.Lang, "private.already", t.G.ID))
 		return nil
 	}
 	*flag = true
@@ -75,35 +76,35 @@ func makePrivate(ss *Session, _ *grammar.PrivateCommand) error {
 		cor.farewells = append(cor.farewells, farewell{t: t, sp: sp})
 		removed++
 	}
-	ss.Say(t, Trn(ss.Lang, "private.set", removed, t.G.ID, removed))
-	ss.Tell(OpponentOf(t.G, ss.From), t, func(lang string) string { return Tr(lang, "private.told", ss.From, t.G.ID) })
+	ss.Say(t, referee.Trn(ss.Lang, "private.set", removed, t.G.ID, removed))
+	ss.Tell(referee.OpponentOf(t.G, ss.From), t, func(lang string) string { return referee.Tr(lang, "private.told", ss.From, t.G.ID) })
 	return nil
 }
 
 // makePublic withdraws the sender's wish for privacy: the game is open to
 // spectators again unless the opponent wants it private.
-func makePublic(ss *Session, _ *grammar.PublicCommand) error {
+func makePublic(ss *referee.Session, _ *grammar.PublicCommand) error {
 	t, err := privacyGame(ss)
 	if err != nil {
 		return err
 	}
-	mine := SideOf(t.G, ss.From)
+	mine := referee.SideOf(t.G, ss.From)
 	flag, theirs := privateFlag(t.G, mine), privateFlag(t.G, otherSide(mine))
 	switch {
 	case !*flag && !*theirs:
-		ss.Say(t, Tr(ss.Lang, "public.already", t.G.ID))
+		ss.Say(t, referee.Tr(ss.Lang, "public.already", t.G.ID))
 		return nil
 	case !*flag:
-		ss.Say(t, Tr(ss.Lang, "public.opponent", t.G.ID))
+		ss.Say(t, referee.Tr(ss.Lang, "public.opponent", t.G.ID))
 		return nil
 	}
 	*flag = false
 	t.Changed = true
 	if *theirs {
-		ss.Say(t, Tr(ss.Lang, "public.opponent", t.G.ID))
+		ss.Say(t, referee.Tr(ss.Lang, "public.opponent", t.G.ID))
 		return nil
 	}
-	ss.Say(t, Tr(ss.Lang, "public.set", t.G.ID))
-	ss.Tell(OpponentOf(t.G, ss.From), t, func(lang string) string { return Tr(lang, "public.told", ss.From, t.G.ID) })
+	ss.Say(t, referee.Tr(ss.Lang, "public.set", t.G.ID))
+	ss.Tell(referee.OpponentOf(t.G, ss.From), t, func(lang string) string { return referee.Tr(lang, "public.told", ss.From, t.G.ID) })
 	return nil
 }

@@ -9,11 +9,12 @@ import (
 	"github.com/taflmail/taflmail/grammar"
 	"github.com/taflmail/taflmail/mailer"
 	"github.com/taflmail/taflmail/server/internal/catalog"
+	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
 func init() {
-	Handle("rating", ratingCommand)
-	HelpLine(88, "help.rating")
+	referee.Handle("rating", ratingCommand)
+	referee.HelpLine(88, "help.rating")
 }
 
 // maxHistoryListed is how many rated games "rating VARIANT" lists, newest
@@ -26,21 +27,21 @@ const maxHistoryListed = 20
 // each game's date, id, opponent, side, score and the rating before and
 // after. The RD shown has grown for the time since the last rated game
 // (Decision R1).
-func ratingCommand(ss *Session, c *grammar.RatingCommand) error {
+func ratingCommand(ss *referee.Session, c *grammar.RatingCommand) error {
 	if c.Variant == "" {
 		rs, err := ss.Srv.TournamentPort().RatingsOf(ss.Ctx, ss.From)
 		if err != nil {
 			return err
 		}
 		if len(rs) == 0 {
-			ss.Say(nil, Tr(ss.Lang, "rating.none"))
+			ss.Say(nil, referee.Tr(ss.Lang, "rating.none"))
 			return nil
 		}
 		var b strings.Builder
-		b.WriteString(Tr(ss.Lang, "rating.header") + "\n")
+		b.WriteString(referee.Tr(ss.Lang, "rating.header") + "\n")
 		for _, r := range rs {
 			g := grown(r, ss.Now)
-			b.WriteString(TableRow(fmt.Sprintf("  %-12s %s", r.Variant, Trn(ss.Lang, "rating.line", r.Games, g.R, g.RD, g.Volatility, r.Games, catalog.Day(ss.Lang, r.LastEnd))), 15) + "\n")
+			b.WriteString(referee.TableRow(fmt.Sprintf("  %-12s %s", r.Variant, referee.Trn(ss.Lang, "rating.line", r.Games, g.R, g.RD, g.Volatility, r.Games, catalog.Day(ss.Lang, r.LastEnd))), 15) + "\n")
 		}
 		ss.Say(nil, b.String())
 		return nil
@@ -54,24 +55,24 @@ func ratingCommand(ss *Session, c *grammar.RatingCommand) error {
 		return err
 	}
 	if len(hist) == 0 {
-		ss.Say(nil, Tr(ss.Lang, "rating.none.variant", VariantTitle(ss.Lang, v)))
+		ss.Say(nil, referee.Tr(ss.Lang, "rating.none.variant", referee.VariantTitle(ss.Lang, v)))
 		return nil
 	}
 	r, games, _ := currentRating(ss, ss.From, v.Name)
 	var b strings.Builder
-	b.WriteString(Trn(ss.Lang, "rating.variant", games, VariantTitle(ss.Lang, v), r.R, r.RD, r.Volatility, games) + "\n\n")
-	b.WriteString(Tr(ss.Lang, "rating.history") + "\n")
+	b.WriteString(referee.Trn(ss.Lang, "rating.variant", games, referee.VariantTitle(ss.Lang, v), r.R, r.RD, r.Volatility, games) + "\n\n")
+	b.WriteString(referee.Tr(ss.Lang, "rating.history") + "\n")
 	slices.Reverse(hist)
 	for i, h := range hist {
 		if i == maxHistoryListed {
-			fmt.Fprintf(&b, "  %s\n", Trn(ss.Lang, "rating.more", len(hist)-i, len(hist)-i))
+			fmt.Fprintf(&b, "  %s\n", referee.Trn(ss.Lang, "rating.more", len(hist)-i, len(hist)-i))
 			break
 		}
 		// a row too long for a line has its result on the next, under
 		// the game's id; mailer.Preformatted, as a table
 		day := "  " + catalog.Day(ss.Lang, h.End) + "  "
-		head := day + h.GameID + "  " + Tr(ss.Lang, "start.vs", h.Opponent)
-		result := fmt.Sprintf("%-9s %-5s %7.1f → %.1f", SideName(ss.Lang, h.Side), scoreWord(ss.Lang, h.Score), h.Before.R, h.After.R)
+		head := day + h.GameID + "  " + referee.Tr(ss.Lang, "start.vs", h.Opponent)
+		result := fmt.Sprintf("%-9s %-5s %7.1f → %.1f", referee.SideName(ss.Lang, h.Side), scoreWord(ss.Lang, h.Score), h.Before.R, h.After.R)
 		row := head + "  " + result
 		if utf8.RuneCountInString(row) > mailer.WrapWidth {
 			row = head + "\n" + strings.Repeat(" ", utf8.RuneCountInString(day)) + result
@@ -86,9 +87,9 @@ func ratingCommand(ss *Session, c *grammar.RatingCommand) error {
 func scoreWord(lang string, score float64) string {
 	switch score {
 	case 1:
-		return Tr(lang, "rating.won")
+		return referee.Tr(lang, "rating.won")
 	case 0.5:
-		return Tr(lang, "rating.drawn")
+		return referee.Tr(lang, "rating.drawn")
 	}
-	return Tr(lang, "rating.lost")
+	return referee.Tr(lang, "rating.lost")
 }

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"github.com/taflmail/taflmail/server/internal/referee"
 	"testing"
 )
 
@@ -10,11 +11,11 @@ import (
 func TestRatingCommand(t *testing.T) {
 	h := newHarness(t)
 	text := to(t, h.deliver(alice, "x", "rating", nil), alice).Text
-	mustContain(t, "no rating", text, Tr(English, "rating.none"))
+	mustContain(t, "no rating", text, referee.Tr(referee.English, "rating.none"))
 
 	sent := h.deliver(alice, "x", "new brandubh with bob@player.test rated", nil)
-	mustContain(t, "the invitation", to(t, sent, bob).Text, Tr(English, "invite.rated"), "you no rating yet (1500)")
-	mustContain(t, "the confirmation", to(t, sent, alice).Text, Tr(English, "invite.rated"))
+	mustContain(t, "the invitation", to(t, sent, bob).Text, referee.Tr(referee.English, "invite.rated"), "you no rating yet (1500)")
+	mustContain(t, "the confirmation", to(t, sent, alice).Text, referee.Tr(referee.English, "invite.rated"))
 	h.reply(bob, "accept")
 	h.reply(alice, "d1-e1")
 	sent = h.reply(bob, "resign")
@@ -33,7 +34,7 @@ func TestRatingCommand(t *testing.T) {
 	h.deliver(alice, "x", "new brandubh with bob@player.test", nil)
 	inv := h.last(bob).msg.Text
 	mustContain(t, "unrated invitation with ratings", inv, "du 1337.7 (RD 290.3), alice@player.test 1662.3 (RD 290.3)")
-	if contains(inv, Tr(German, "invite.rated")) {
+	if contains(inv, referee.Tr(referee.German, "invite.rated")) {
 		t.Errorf("an unrated invitation says it is rated:\n%s", inv)
 	}
 	// "games" shows the ratings

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/taflmail/taflmail/grammar"
+	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
 func TestResignationRecord(t *testing.T) {
@@ -35,7 +36,7 @@ func TestResignationRecord(t *testing.T) {
 // who resigned, and the board of the finished game names no side to move.
 func TestResignGerman(t *testing.T) {
 	h := newHarness(t)
-	id := startGame(t, h, "brandubh", German)
+	id := startGame(t, h, "brandubh", referee.German)
 	sent := h.reply(bob, "aufgeben")
 	if len(sent) != 2 {
 		t.Fatalf("%d mails, want 2", len(sent))
@@ -58,5 +59,5 @@ func TestResignGerman(t *testing.T) {
 		}
 	}
 	sent = h.reply(alice, "aufgeben")
-	refusedOnly(t, h, id, g, sent, alice, Tr(German, "err.over", id, "die Angreifer gewinnen, die Verteidiger haben aufgegeben"))
+	refusedOnly(t, h, id, g, sent, alice, referee.Tr(referee.German, "err.over", id, "die Angreifer gewinnen, die Verteidiger haben aufgegeben"))
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
 // TestStandingsCommand: the standings are public: a stranger gets the
@@ -51,5 +52,5 @@ func TestStandingsCommand(t *testing.T) {
 		t.Errorf("the event's name is in the standings in groups %d times, want 1:\n%s", n, text)
 	}
 	text = to(t, h.deliver("stranger@player.test", "x", "standings nope", nil), "stranger@player.test").Text
-	mustContain(t, "unknown", text, Tr(English, "err.tournament.unknown", "nope"))
+	mustContain(t, "unknown", text, referee.Tr(referee.English, "err.tournament.unknown", "nope"))
 }

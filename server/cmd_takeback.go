@@ -5,13 +5,14 @@ import (
 
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/grammar"
+	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
 func init() {
-	Handle("takeback", takeback)
-	Handle("accept takeback", acceptTakeback)
-	Handle("decline takeback", declineTakeback)
-	HelpLine(75, "help.takeback")
+	referee.Handle("takeback", takeback)
+	referee.Handle("accept takeback", acceptTakeback)
+	referee.Handle("decline takeback", declineTakeback)
+	referee.HelpLine(75, "help.takeback")
 }
 
 // Takebacks (issue 12): in a casual, unrated, untimed game between two
@@ -30,7 +31,7 @@ func timedGame(g *archive.Game) bool { return control(g).Timed() }
 // takebackBarred refuses a takeback in a game that allows none: a
 // tournament game (rated, tournamentGame), a timed one, or one against
 // the engine opponent, which never takes back (engine.go).
-func takebackBarred(ss *Session, g *archive.Game) error {
+func takebackBarred(ss *referee.Session, g *archive.Game) error {
 	switch {
 	case engineSide(g) != "":
 		return ss.Refuse("err.takeback.engine", g.ID)
@@ -44,7 +45,7 @@ func takebackBarred(ss *Session, g *archive.Game) error {
 
 // takeback asks the opponent to undo the sender's last ply: only before
 // the opponent has answered it.
-func takeback(ss *Session, _ *grammar.TakebackCommand) error {
+func takeback(ss *referee.Session, _ *grammar.TakebackCommand) error {
 	t, err := ss.ActiveGame()
 	if err != nil {
 		return err
@@ -52,7 +53,7 @@ func takeback(ss *Session, _ *grammar.TakebackCommand) error {
 	if err := takebackBarred(ss, t.G); err != nil {
 		return err
 	}
-	mine := SideOf(t.G, ss.From)
+	mine := referee.SideOf(t.G, ss.From)
 	ps := t.Plies()
 	if len(ps) == 0 || t.ToMove() == mine {
 		return ss.Refuse("err.takeback.notyours")
@@ -63,16 +64,16 @@ func takeback(ss *Session, _ *grammar.TakebackCommand) error {
 	last := ps[len(ps)-1].Move
 	t.G.TakebackBy = mine
 	t.Changed = true
-	opp := OpponentOf(t.G, ss.From)
-	ss.Say(t, Tr(ss.Lang, "takeback.asked", opp, last))
-	ss.Tell(opp, t, func(lang string) string { return Tr(lang, "takeback.offered", ss.From, last) })
+	opp := referee.OpponentOf(t.G, ss.From)
+	ss.Say(t, referee.Tr(ss.Lang, "takeback.asked", opp, last))
+	ss.Tell(opp, t, func(lang string) string { return referee.Tr(lang, "takeback.offered", ss.From, last) })
 	return nil
 }
 
 // takebackAsked returns the game whose takeback request the sender
 // answers: running, not a tournament's (whose refusal is "never in
 // tournaments", not "no request"), the request the opponent's.
-func takebackAsked(ss *Session) (*Table, error) {
+func takebackAsked(ss *referee.Session) (*referee.Table, error) {
 	t, err := ss.ActiveGame()
 	if err != nil {
 		return nil, err
@@ -80,7 +81,7 @@ func takebackAsked(ss *Session) (*Table, error) {
 	if tournamentGame(t.G) {
 		return nil, ss.Refuse("err.takeback.tournament", t.G.ID, t.G.TournamentID)
 	}
-	if t.G.TakebackBy == "" || t.G.TakebackBy == SideOf(t.G, ss.From) {
+	if t.G.TakebackBy == "" || t.G.TakebackBy == referee.SideOf(t.G, ss.From) {
 		return nil, ss.Refuse("err.takeback.none", t.G.ID)
 	}
 	return t, nil
@@ -88,7 +89,7 @@ func takebackAsked(ss *Session) (*Table, error) {
 
 // acceptTakeback undoes the asker's last ply; both players, and the
 // spectators, get the position.
-func acceptTakeback(ss *Session, _ *grammar.AcceptTakebackCommand) error {
+func acceptTakeback(ss *referee.Session, _ *grammar.AcceptTakebackCommand) error {
 	t, err := takebackAsked(ss)
 	if err != nil {
 		return err
@@ -96,8 +97,8 @@ func acceptTakeback(ss *Session, _ *grammar.AcceptTakebackCommand) error {
 	if err := takebackBarred(ss, t.G); err != nil {
 		return err
 	}
-	asker := AddressOf(t.G, t.G.TakebackBy)
-	if t.ToMove() != SideOf(t.G, ss.From) || len(t.Plies()) == 0 {
+	asker := referee.AddressOf(t.G, t.G.TakebackBy)
+	if t.ToMove() != referee.SideOf(t.G, ss.From) || len(t.Plies()) == 0 {
 		// the asker's ply is no longer the last: cannot happen, a move
 		// lapses the request
 		t.G.TakebackBy, t.Changed = "", true
@@ -111,43 +112,43 @@ func acceptTakeback(ss *Session, _ *grammar.AcceptTakebackCommand) error {
 	if t.G.DrawOfferBy != "" {
 		t.G.DrawOfferBy = ""
 		for _, addr := range []string{t.G.Attackers, t.G.Defenders} {
-			ss.Tell(addr, t, func(lang string) string { return Tr(lang, "takeback.drawlapsed") })
+			ss.Tell(addr, t, func(lang string) string { return referee.Tr(lang, "takeback.drawlapsed") })
 		}
 	}
 	dropConditions(ss, t)
 	// each player reads of their own part as "You …", spectators of both
 	// by address
-	ss.Tell(asker, t, func(lang string) string { return Tr(lang, "takeback.done.asker", undone.Move, ss.From) })
-	ss.Say(t, Tr(ss.Lang, "takeback.done.you", asker, undone.Move))
-	tellSpectators(ss, t, func(lang string) string { return Tr(lang, "takeback.done", asker, undone.Move, ss.From) })
+	ss.Tell(asker, t, func(lang string) string { return referee.Tr(lang, "takeback.done.asker", undone.Move, ss.From) })
+	ss.Say(t, referee.Tr(ss.Lang, "takeback.done.you", asker, undone.Move))
+	tellSpectators(ss, t, func(lang string) string { return referee.Tr(lang, "takeback.done", asker, undone.Move, ss.From) })
 	ss.ShowPosition(t)
 	return nil
 }
 
 // declineTakeback refuses the opponent's request; the asker is told.
-func declineTakeback(ss *Session, _ *grammar.DeclineTakebackCommand) error {
+func declineTakeback(ss *referee.Session, _ *grammar.DeclineTakebackCommand) error {
 	t, err := takebackAsked(ss)
 	if err != nil {
 		return err
 	}
-	asker := AddressOf(t.G, t.G.TakebackBy)
+	asker := referee.AddressOf(t.G, t.G.TakebackBy)
 	t.G.TakebackBy = ""
 	t.Changed = true
-	ss.Say(t, Tr(ss.Lang, "takeback.declined.you"))
-	ss.Tell(asker, t, func(lang string) string { return Tr(lang, "takeback.declined", ss.From) })
+	ss.Say(t, referee.Tr(ss.Lang, "takeback.declined.you"))
+	ss.Tell(asker, t, func(lang string) string { return referee.Tr(lang, "takeback.declined", ss.From) })
 	return nil
 }
 
 // lapseTakeback withdraws a standing takeback request when the other
 // player moves instead of answering it; the asker is told.
-func lapseTakeback(ss *Session, t *Table) {
+func lapseTakeback(ss *referee.Session, t *referee.Table) {
 	by := t.G.TakebackBy
 	if by == "" {
 		return
 	}
 	t.G.TakebackBy = ""
-	if by != SideOf(t.G, ss.From) {
-		ss.Tell(AddressOf(t.G, by), t, func(lang string) string { return Tr(lang, "takeback.lapsed", ss.From) })
+	if by != referee.SideOf(t.G, ss.From) {
+		ss.Tell(referee.AddressOf(t.G, by), t, func(lang string) string { return referee.Tr(lang, "takeback.lapsed", ss.From) })
 	}
 }
 
@@ -155,7 +156,7 @@ func lapseTakeback(ss *Session, t *Table) {
 // this mail is dropped, a stored one goes into the archive change as
 // taken back (and into t.g.TakenBack, so that the record of this mail
 // names it). It returns the ply undone.
-func undoLastPly(ss *Session, t *Table) (archive.Ply, error) {
+func undoLastPly(ss *referee.Session, t *referee.Table) (archive.Ply, error) {
 	var undone archive.Ply
 	if k := len(t.NewPlies); k > 0 {
 		undone, t.NewPlies = t.NewPlies[k-1], t.NewPlies[:k-1]
@@ -177,7 +178,7 @@ func undoLastPly(ss *Session, t *Table) (archive.Ply, error) {
 	}
 	g := *t.G
 	g.Plies = t.Plies()
-	fresh, err := Load(&g)
+	fresh, err := referee.Load(&g)
 	if err != nil {
 		return undone, err
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/notation"
+	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
 // TestTakeback: alice asks to take back her last ply, bob accepts: the
@@ -22,12 +23,12 @@ func TestTakeback(t *testing.T) {
 	h.reply(alice, "d2-c2\nif e4-e3 then a4-a5")
 	h.reply(alice, "takeback")
 	sent := h.reply(bob, "decline takeback")
-	mustContain(t, "declined", to(t, sent, alice).Text, Tr(English, "takeback.declined", bob))
-	mustContain(t, "declined", to(t, sent, bob).Text, Tr(English, "takeback.declined.you"))
+	mustContain(t, "declined", to(t, sent, alice).Text, referee.Tr(referee.English, "takeback.declined", bob))
+	mustContain(t, "declined", to(t, sent, bob).Text, referee.Tr(referee.English, "takeback.declined.you"))
 	mustNotContain(t, "declined", to(t, sent, bob).Text, bob+" declined")
 	sent = h.reply(alice, "takeback")
-	mustContain(t, "asked", to(t, sent, alice).Text, Tr(English, "takeback.asked", bob, "d2-c2"))
-	mustContain(t, "offered", to(t, sent, bob).Text, Tr(English, "takeback.offered", alice, "d2-c2"))
+	mustContain(t, "asked", to(t, sent, alice).Text, referee.Tr(referee.English, "takeback.asked", bob, "d2-c2"))
+	mustContain(t, "offered", to(t, sent, bob).Text, referee.Tr(referee.English, "takeback.offered", alice, "d2-c2"))
 	if g := h.state(id); len(g.Plies) != 3 {
 		t.Fatalf("asking changed the plies: %v", g.Plies)
 	}
@@ -35,12 +36,12 @@ func TestTakeback(t *testing.T) {
 	if len(sent) != 3 {
 		t.Fatalf("the takeback caused %d mails, want alice, bob, watcher:\n%s", len(sent), texts(sent))
 	}
-	done := Tr(English, "takeback.done", alice, "d2-c2", bob)
+	done := referee.Tr(referee.English, "takeback.done", alice, "d2-c2", bob)
 	// each player reads of their own part as "You …" (trial 3 report §2)
-	mustContain(t, "alice's mail", to(t, sent, alice).Text, Tr(English, "takeback.done.asker", "d2-c2", bob), Trn(English, "cond.dropped", 1, 1), Tr(English, "move.yours", 2, "attackers"))
-	mustContain(t, "bob's mail", to(t, sent, bob).Text, Tr(English, "takeback.done.you", alice, "d2-c2"), Tr(English, "move.theirs", 2, "attackers"))
+	mustContain(t, "alice's mail", to(t, sent, alice).Text, referee.Tr(referee.English, "takeback.done.asker", "d2-c2", bob), referee.Trn(referee.English, "cond.dropped", 1, 1), referee.Tr(referee.English, "move.yours", 2, "attackers"))
+	mustContain(t, "bob's mail", to(t, sent, bob).Text, referee.Tr(referee.English, "takeback.done.you", alice, "d2-c2"), referee.Tr(referee.English, "move.theirs", 2, "attackers"))
 	mustNotContain(t, "the players' mails", to(t, sent, alice).Text+to(t, sent, bob).Text, done)
-	mustContain(t, "watcher's mail", to(t, sent, watcher).Text, done, Tr(English, "watch.tomove", 2, "attackers"))
+	mustContain(t, "watcher's mail", to(t, sent, watcher).Text, done, referee.Tr(referee.English, "watch.tomove", 2, "attackers"))
 	g, err := h.store.Game(t.Context(), id)
 	if err != nil {
 		t.Fatal(err)
@@ -70,17 +71,17 @@ func TestTakeback(t *testing.T) {
 // second one, an answer without a request; German words.
 func TestTakebackAnswers(t *testing.T) {
 	h := newHarness(t)
-	id := startGame(t, h, "brandubh", German)
+	id := startGame(t, h, "brandubh", referee.German)
 	before := h.state(id)
-	refusedWith(t, h, id, before, h.reply(alice, "zurücknehmen"), alice, German, "err.takeback.notyours")
+	refusedWith(t, h, id, before, h.reply(alice, "zurücknehmen"), alice, referee.German, "err.takeback.notyours")
 	h.reply(alice, "d1-e1")
-	refusedWith(t, h, id, h.state(id), h.reply(bob, "zurücknehmen"), bob, German, "err.takeback.notyours")
-	refusedWith(t, h, id, h.state(id), h.reply(bob, "rücknahme annehmen"), bob, German, "err.takeback.none")
+	refusedWith(t, h, id, h.state(id), h.reply(bob, "zurücknehmen"), bob, referee.German, "err.takeback.notyours")
+	refusedWith(t, h, id, h.state(id), h.reply(bob, "rücknahme annehmen"), bob, referee.German, "err.takeback.none")
 	h.reply(alice, "zurücknehmen")
-	refusedWith(t, h, id, h.state(id), h.reply(alice, "zurücknehmen"), alice, German, "err.takeback.pending")
-	refusedWith(t, h, id, h.state(id), h.reply(alice, "rücknahme annehmen"), alice, German, "err.takeback.none")
+	refusedWith(t, h, id, h.state(id), h.reply(alice, "zurücknehmen"), alice, referee.German, "err.takeback.pending")
+	refusedWith(t, h, id, h.state(id), h.reply(alice, "rücknahme annehmen"), alice, referee.German, "err.takeback.none")
 	sent := h.reply(bob, "rücknahme ablehnen")
-	mustContain(t, "declined", to(t, sent, alice).Text, Tr(German, "takeback.declined", bob))
+	mustContain(t, "declined", to(t, sent, alice).Text, referee.Tr(referee.German, "takeback.declined", bob))
 	checkGerman(t, "abgelehnt", to(t, sent, alice).Text, alice, bob, "Brandubh 7×7 (Federation Brandubh)")
 	if g := h.state(id); g.DrawOfferBy != "" || len(g.Plies) != 1 {
 		t.Fatal(g)
@@ -90,7 +91,7 @@ func TestTakebackAnswers(t *testing.T) {
 	}
 	h.reply(alice, "zurücknehmen")
 	sent = h.reply(bob, "d3-f3")
-	mustContain(t, "lapsed", to(t, sent, alice).Text, Tr(German, "takeback.lapsed", bob))
+	mustContain(t, "lapsed", to(t, sent, alice).Text, referee.Tr(referee.German, "takeback.lapsed", bob))
 	if g, _ := h.store.Game(t.Context(), id); g.TakebackBy != "" || len(g.Plies) != 2 {
 		t.Fatalf("after bob's move: request %q, %d plies", g.TakebackBy, len(g.Plies))
 	}
@@ -98,7 +99,7 @@ func TestTakebackAnswers(t *testing.T) {
 	h.reply(bob, "remis anbieten")
 	h.reply(bob, "zurücknehmen")
 	sent = h.reply(alice, "rücknahme annehmen")
-	mustContain(t, "draw lapsed", to(t, sent, bob).Text, Tr(German, "takeback.drawlapsed"), Tr(German, "takeback.done.asker", "d3-f3", alice))
+	mustContain(t, "draw lapsed", to(t, sent, bob).Text, referee.Tr(referee.German, "takeback.drawlapsed"), referee.Tr(referee.German, "takeback.done.asker", "d3-f3", alice))
 	if g := h.state(id); g.DrawOfferBy != "" || len(g.Plies) != 1 {
 		t.Fatalf("after the takeback: %v", g)
 	}
@@ -122,10 +123,10 @@ func TestTakebackBarred(t *testing.T) {
 			h.reply(alice, "d1-e1")
 			h.setGame(id, c.set)
 			before := h.state(id)
-			refusedOnly(t, h, id, before, h.reply(alice, "takeback"), alice, Tr(English, c.key, id, c.arg))
+			refusedOnly(t, h, id, before, h.reply(alice, "takeback"), alice, referee.Tr(referee.English, c.key, id, c.arg))
 			// a request made before the game got its clock cannot be accepted either
 			h.setGame(id, func(g *archive.Game) { g.TakebackBy = "attackers" })
-			refusedOnly(t, h, id, h.state(id), h.reply(bob, "accept takeback"), bob, Tr(English, c.key, id, c.arg))
+			refusedOnly(t, h, id, h.state(id), h.reply(bob, "accept takeback"), bob, referee.Tr(referee.English, c.key, id, c.arg))
 			if g := h.state(id); len(g.Plies) != 1 {
 				t.Fatalf("plies %v", g.Plies)
 			}
@@ -158,22 +159,22 @@ func TestTournamentGameRefusals(t *testing.T) {
 	}
 	h.inGame(g.ID, alice, h.firstMove(g.ID))
 	for _, c := range []struct{ who, line, lang, key string }{
-		{alice, "takeback", English, "err.takeback.tournament"},
-		{bob, "accept takeback", English, "err.takeback.tournament"},
-		{bob, "private", English, "err.private.tournament"},
-		{alice, "zurücknehmen", German, "err.takeback.tournament"},
-		{bob, "rücknahme ablehnen", German, "err.takeback.tournament"},
-		{alice, "privat", German, "err.private.tournament"},
-		{bob, "accept", German, "err.notinvited"}, // a pairing was never a challenge: not "you already accepted"
+		{alice, "takeback", referee.English, "err.takeback.tournament"},
+		{bob, "accept takeback", referee.English, "err.takeback.tournament"},
+		{bob, "private", referee.English, "err.private.tournament"},
+		{alice, "zurücknehmen", referee.German, "err.takeback.tournament"},
+		{bob, "rücknahme ablehnen", referee.German, "err.takeback.tournament"},
+		{alice, "privat", referee.German, "err.private.tournament"},
+		{bob, "accept", referee.German, "err.notinvited"}, // a pairing was never a challenge: not "you already accepted"
 	} {
 		before := h.state(g.ID)
-		want := Tr(c.lang, c.key, g.ID)
+		want := referee.Tr(c.lang, c.key, g.ID)
 		if c.key == "err.takeback.tournament" {
-			want = Tr(c.lang, c.key, g.ID, "cup")
+			want = referee.Tr(c.lang, c.key, g.ID, "cup")
 		}
 		refusedOnly(t, h, g.ID, before, h.inGame(g.ID, c.who, c.line), c.who, want)
 	}
-	if !contains(Tr(English, "err.takeback.tournament", "X", "y"), "never allowed in tournaments") || contains(Tr(English, "err.takeback.tournament", "X", "y"), "rated") {
-		t.Errorf("the reason must be \"never in tournaments\", whether rated or not: %q", Tr(English, "err.takeback.tournament", "X", "y"))
+	if !contains(referee.Tr(referee.English, "err.takeback.tournament", "X", "y"), "never allowed in tournaments") || contains(referee.Tr(referee.English, "err.takeback.tournament", "X", "y"), "rated") {
+		t.Errorf("the reason must be \"never in tournaments\", whether rated or not: %q", referee.Tr(referee.English, "err.takeback.tournament", "X", "y"))
 	}
 }

@@ -8,17 +8,18 @@ import (
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/grammar"
 	"github.com/taflmail/taflmail/server/internal/catalog"
+	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
 func init() {
-	Handle("tournaments", tournaments)
-	HelpLine(84, "help.tournaments")
+	referee.Handle("tournaments", tournaments)
+	referee.HelpLine(84, "help.tournaments")
 }
 
 // tournaments answers "tournaments" ("turniere"): the events that take
 // entries by mail (until their closing day) and those running, each with
 // the command that goes with it. Anyone may ask.
-func tournaments(ss *Session, _ *grammar.TournamentsCommand) error {
+func tournaments(ss *referee.Session, _ *grammar.TournamentsCommand) error {
 	created, err := ss.Srv.TournamentPort().Tournaments(ss.Ctx, archive.TournamentFilter{Status: archive.TournamentCreated})
 	if err != nil {
 		return err
@@ -43,25 +44,25 @@ func tournaments(ss *Session, _ *grammar.TournamentsCommand) error {
 			}
 		}
 		open = append(open, fmt.Sprintf("  %s  %s\n    %s", t.ID, t.Name,
-			Trn(ss.Lang, "tournaments.open", n, t.Variant, t.TimeControl, catalog.Day(ss.Lang, t.StartDate), catalog.Day(ss.Lang, t.EntryCloses), n, t.ID)))
+			referee.Trn(ss.Lang, "tournaments.open", n, t.Variant, t.TimeControl, catalog.Day(ss.Lang, t.StartDate), catalog.Day(ss.Lang, t.EntryCloses), n, t.ID)))
 	}
 	var run []string
 	for _, t := range running {
-		run = append(run, fmt.Sprintf("  %s  %s\n    %s", t.ID, t.Name, Tr(ss.Lang, "tournaments.running", t.Variant, t.TimeControl, t.ID)))
+		run = append(run, fmt.Sprintf("  %s  %s\n    %s", t.ID, t.Name, referee.Tr(ss.Lang, "tournaments.running", t.Variant, t.TimeControl, t.ID)))
 	}
 	if len(open) == 0 && len(run) == 0 {
-		ss.Say(nil, Tr(ss.Lang, "tournaments.none"))
+		ss.Say(nil, referee.Tr(ss.Lang, "tournaments.none"))
 		return nil
 	}
 	var b strings.Builder
 	if len(open) > 0 {
-		b.WriteString(Tr(ss.Lang, "tournaments.open.header") + "\n" + strings.Join(open, "\n") + "\n")
+		b.WriteString(referee.Tr(ss.Lang, "tournaments.open.header") + "\n" + strings.Join(open, "\n") + "\n")
 	}
 	if len(run) > 0 {
 		if b.Len() > 0 {
 			b.WriteString("\n")
 		}
-		b.WriteString(Tr(ss.Lang, "tournaments.running.header") + "\n" + strings.Join(run, "\n") + "\n")
+		b.WriteString(referee.Tr(ss.Lang, "tournaments.running.header") + "\n" + strings.Join(run, "\n") + "\n")
 	}
 	ss.Say(nil, b.String())
 	return nil

@@ -6,6 +6,7 @@ import (
 
 	"github.com/taflmail/taflmail/engine"
 	"github.com/taflmail/taflmail/server/internal/catalog"
+	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
 func TestVariants(t *testing.T) {
@@ -13,10 +14,10 @@ func TestVariants(t *testing.T) {
 	sent := h.deliver(alice, "x", "variants", nil)
 	mustContain(t, "variants", to(t, sent, alice).Text, "copenhagen", "brandubh", "tablut")
 	// every variant, with its summary in the reader's language
-	for _, lang := range []string{English, German} {
-		word := map[string]string{English: "variants", German: "varianten"}[lang]
+	for _, lang := range []string{referee.English, referee.German} {
+		word := map[string]string{referee.English: "variants", referee.German: "varianten"}[lang]
 		text := to(t, h.deliver(alice, "x", word, nil), alice).Text
-		mustContain(t, word, text, Tr(lang, "variants.header"))
+		mustContain(t, word, text, referee.Tr(lang, "variants.header"))
 		for _, v := range engine.Variants() {
 			mustContainWrapped(t, word, text, v.Name, catalog.VariantSummary(lang, v))
 		}

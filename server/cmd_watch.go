@@ -7,12 +7,13 @@ import (
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/grammar"
 	"github.com/taflmail/taflmail/server/internal/msgid"
+	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
 func init() {
-	Handle("watch", watch)
-	Handle("unwatch", unwatch)
-	HelpLine(63, "help.watch")
+	referee.Handle("watch", watch)
+	referee.Handle("unwatch", unwatch)
+	referee.HelpLine(63, "help.watch")
 }
 
 // watch makes the sender a spectator of a running game (issue 12,
@@ -27,14 +28,14 @@ func init() {
 // private or is the sender's own is refused; so is a game with
 // maxSpectators spectators, and a sender who watches maxWatched games. An
 // id that is no game may name a tournament (watchTournament).
-func watch(ss *Session, c *grammar.WatchCommand) error {
+func watch(ss *referee.Session, c *grammar.WatchCommand) error {
 	id := strings.ToUpper(c.Target.ID)
 	resultsOnly := c.Results != ""
 	if !gameIDShaped(id) {
 		return watchTournament(ss, c, c.Target.ID, resultsOnly)
 	}
 	t, err := ss.Table(id)
-	var r *Refusal
+	var r *referee.Refusal
 	if errors.As(err, &r) {
 		return watchTournament(ss, c, c.Target.ID, resultsOnly)
 	}
@@ -51,9 +52,9 @@ func watch(ss *Session, c *grammar.WatchCommand) error {
 	what := "watch " + id
 	resultsOnly, asked, err := watchConsent(ss, c, what, resultsOnly, was, func(lang string, results bool) string {
 		if results {
-			return Tr(lang, "confirm.watch.results", id, t.G.Attackers, t.G.Defenders)
+			return referee.Tr(lang, "confirm.watch.results", id, t.G.Attackers, t.G.Defenders)
 		}
-		return Tr(lang, "confirm.watch", id, t.G.Attackers, t.G.Defenders)
+		return referee.Tr(lang, "confirm.watch", id, t.G.Attackers, t.G.Defenders)
 	})
 	if err != nil || asked {
 		return err
@@ -70,17 +71,17 @@ func watch(ss *Session, c *grammar.WatchCommand) error {
 
 // watchable refuses a watch of t (game id) when the sender plays in it,
 // it has not started, it is over or declined, or it is private.
-func watchable(ss *Session, t *Table, id string) error {
-	if SideOf(t.G, ss.From) != "" {
+func watchable(ss *referee.Session, t *referee.Table, id string) error {
+	if referee.SideOf(t.G, ss.From) != "" {
 		return ss.Refuse("err.watch.player", id)
 	}
 	switch t.G.Status {
 	case archive.Invited:
 		return ss.Refuse("err.watch.notstarted", id)
 	case archive.Finished:
-		return ss.Refuse("err.over", id, ResultText(ss.Lang, t))
+		return ss.Refuse("err.over", id, referee.ResultText(ss.Lang, t))
 	case archive.Declined:
-		return ss.Refuse("err.notactive", id, Tr(ss.Lang, "status."+string(t.G.Status)))
+		return ss.Refuse("err.notactive", id, referee.Tr(ss.Lang, "status."+string(t.G.Status)))
 	}
 	if privateGame(t.G) {
 		return ss.Refuse("err.watch.private", id)
@@ -92,7 +93,7 @@ func watchable(ss *Session, t *Table, id string) error {
 // they do not watch it yet; a new spectator is refused when the game has
 // maxSpectators or the sender watches maxWatched games (counting this
 // mail's).
-func watchRoom(ss *Session, id string) (*archive.Spectator, error) {
+func watchRoom(ss *referee.Session, id string) (*archive.Spectator, error) {
 	was, n, err := spectatorOf(ss, id)
 	if err != nil || was != nil {
 		return was, err
@@ -115,7 +116,7 @@ func watchRoom(ss *Session, id string) (*archive.Spectator, error) {
 // for the same. The reply is about t (its tag, board and move list) unless the
 // mail is about another of the sender's games: then t's board goes into
 // the text.
-func watchReply(ss *Session, t *Table, id string, was *archive.Spectator, resultsOnly bool) {
+func watchReply(ss *referee.Session, t *referee.Table, id string, was *archive.Spectator, resultsOnly bool) {
 	key := "watch.started"
 	if resultsOnly {
 		key = "watch.results"
@@ -128,16 +129,16 @@ func watchReply(ss *Session, t *Table, id string, was *archive.Spectator, result
 		// there would name that game (trial 3 report §1)
 		how = "watch.how.send"
 	}
-	text := Tr(ss.Lang, key, id, t.G.Attackers, t.G.Defenders) + "\n" + Tr(ss.Lang, how, id)
+	text := referee.Tr(ss.Lang, key, id, t.G.Attackers, t.G.Defenders) + "\n" + referee.Tr(ss.Lang, how, id)
 	if was != nil && was.ResultsOnly == resultsOnly {
-		text = Tr(ss.Lang, "watch.already", id)
+		text = referee.Tr(ss.Lang, "watch.already", id)
 	}
 	if here {
 		// the reply is about the watched game: its tag (without a key),
 		// board and move list; a reply to a mail about one of the
 		// sender's own games stays about that game (compose)
 		n2.Game = t
-		n2.Subject = Tr(ss.Lang, "subject.watch", VariantTitle(ss.Lang, t.V))
+		n2.Subject = referee.Tr(ss.Lang, "subject.watch", referee.VariantTitle(ss.Lang, t.V))
 		// a spectator's mail, which docs/commands.md promises can be left
 		// from the mail program (trial 2 report §12)
 		n2.Headers = ss.Srv.UnsubscribeHeaders(ss.From, "unwatch "+id)
@@ -146,7 +147,7 @@ func watchReply(ss *Session, t *Table, id string, was *archive.Spectator, result
 	}
 	// the reply is about another game of the sender's: this one's board
 	// goes into the text, and each board says whose game it shows
-	n2.Other = Tr(ss.Lang, "subject.watch.other", id, VariantTitle(ss.Lang, t.V))
+	n2.Other = referee.Tr(ss.Lang, "subject.watch.other", id, referee.VariantTitle(ss.Lang, t.V))
 	ss.AddBoardOf(n2, t, text)
 }
 
@@ -160,7 +161,7 @@ func watchReply(ss *Session, t *Table, id string, was *archive.Spectator, result
 // the sender to confirm, with text(lang, resultsOnly) saying what it is
 // (askConsent), and asked is true: the command is done, nothing else of
 // it takes effect. Refusals and quiet requests are the error.
-func watchConsent(ss *Session, c *grammar.WatchCommand, what string, resultsOnly bool, was *archive.Spectator,
+func watchConsent(ss *referee.Session, c *grammar.WatchCommand, what string, resultsOnly bool, was *archive.Spectator,
 	text func(lang string, resultsOnly bool) string) (results, asked bool, err error) {
 	if c.Key != nil {
 		req, err := ss.ConfirmConsent(what, c.Key)
@@ -184,7 +185,7 @@ func watchConsent(ss *Session, c *grammar.WatchCommand, what string, resultsOnly
 
 // spectatorOf returns the sender's spectator row of game id, stored or
 // added by this mail (nil if none), and how many spectators the game has.
-func spectatorOf(ss *Session, id string) (*archive.Spectator, int, error) {
+func spectatorOf(ss *referee.Session, id string) (*archive.Spectator, int, error) {
 	specs, err := ss.Srv.SpectatorPort().Spectators(ss.Ctx, id)
 	if err != nil {
 		return nil, 0, err
@@ -213,7 +214,7 @@ func spectatorOf(ss *Session, id string) (*archive.Spectator, int, error) {
 }
 
 // watchedHere counts the games the sender starts watching in this mail.
-func watchedHere(ss *Session) int {
+func watchedHere(ss *referee.Session) int {
 	seen := map[string]bool{}
 	for _, w := range corrOf(ss).watch {
 		if w.GameID != "" {
@@ -229,7 +230,7 @@ func watchedHere(ss *Session) int {
 // bare "unwatch" answers (eventOfThread).
 // It needs no key; the worst a forger can do with it is stop someone's
 // spectator mails, which "watch" starts again (docs/security.md).
-func unwatch(ss *Session, c *grammar.UnwatchCommand) error {
+func unwatch(ss *referee.Session, c *grammar.UnwatchCommand) error {
 	id, named := ss.Ref.Id, c.Target != nil
 	if named {
 		id = strings.ToUpper(c.Target.ID)
@@ -244,7 +245,7 @@ func unwatch(ss *Session, c *grammar.UnwatchCommand) error {
 		if ok {
 			cor := corrOf(ss)
 			cor.unwatch = append(cor.unwatch, archive.Spectator{TournamentID: ev, Address: ss.From})
-			ss.Say(nil, Tr(ss.Lang, "watch.event.stopped", ev))
+			ss.Say(nil, referee.Tr(ss.Lang, "watch.event.stopped", ev))
 		}
 		return err
 	}
@@ -267,10 +268,10 @@ func unwatch(ss *Session, c *grammar.UnwatchCommand) error {
 	}
 	cor.watch = kept
 	if !found || unwatching(ss, id, ss.From) {
-		return ss.Refuse("err.unwatch.not", Clip(id))
+		return ss.Refuse("err.unwatch.not", referee.Clip(id))
 	}
 	cor.unwatch = append(cor.unwatch, archive.Spectator{GameID: id, Address: ss.From})
-	ss.Say(nil, Tr(ss.Lang, "watch.stopped", id))
+	ss.Say(nil, referee.Tr(ss.Lang, "watch.stopped", id))
 	return nil
 }
 
@@ -280,7 +281,7 @@ func unwatch(ss *Session, c *grammar.UnwatchCommand) error {
 // mail about a tournament game that the sender does not watch on its
 // own, that game's tournament. ok is false when the sender follows no
 // such tournament (the line is then about a game).
-func unwatchEvent(ss *Session, named bool, id string) (string, bool, error) {
+func unwatchEvent(ss *referee.Session, named bool, id string) (string, bool, error) {
 	event := strings.ToLower(id)
 	if !named || gameIDShaped(id) {
 		g, err := ss.Srv.GamePort().Game(ss.Ctx, id)
@@ -322,11 +323,11 @@ func unwatchEvent(ss *Session, named bool, id string) (string, bool, error) {
 // c (triage.go): a confirmation when its key is the one the referee
 // mailed this address for that request ("watch ID confirm KEY", the id as
 // written in either case), else junk. It only reads the archive.
-func watchBudget(ss *Session, c *grammar.WatchCommand) (archive.MailBudget, error) {
+func watchBudget(ss *referee.Session, c *grammar.WatchCommand) (archive.MailBudget, error) {
 	if c.Key != nil {
 		for _, what := range []string{"watch " + strings.ToUpper(c.Target.ID), "watch " + strings.ToLower(c.Target.ID)} {
 			if ok, err := ss.ConfirmsWaiting(what, c.Key.Text); err != nil || ok {
-				return ConfirmationIf(ok), err
+				return referee.ConfirmationIf(ok), err
 			}
 		}
 	}
@@ -337,7 +338,7 @@ func watchBudget(ss *Session, c *grammar.WatchCommand) (archive.MailBudget, erro
 // module's boardShower): when the mail names a game the sender watches
 // (watchedGame), with the position as their mails show it
 // (spectatorBoard). False for any other mail; err is an archive failure.
-func watchedBoard(ss *Session) (bool, error) {
+func watchedBoard(ss *referee.Session) (bool, error) {
 	t, err := watchedGame(ss)
 	if t == nil || err != nil {
 		return err != nil, err
@@ -350,16 +351,16 @@ func watchedBoard(ss *Session) (bool, error) {
 // not play in it but watches it, and it is not private (docs/commands.md,
 // "private": its spectators are removed anyway); nil for anything else,
 // which gameForCommand then refuses. Only an archive failure is returned.
-func watchedGame(ss *Session) (*Table, error) {
+func watchedGame(ss *referee.Session) (*referee.Table, error) {
 	if ss.Ref.Id == "" || len(ss.Ref.Several) > 1 {
 		return nil, nil
 	}
 	t, err := ss.Table(ss.Ref.Id)
-	var r *Refusal
+	var r *referee.Refusal
 	if errors.As(err, &r) {
 		return nil, nil
 	}
-	if err != nil || SideOf(t.G, ss.From) != "" || privateGame(t.G) {
+	if err != nil || referee.SideOf(t.G, ss.From) != "" || privateGame(t.G) {
 		return nil, err
 	}
 	sp, _, err := spectatorOf(ss, t.G.ID)
@@ -373,11 +374,11 @@ func watchedGame(ss *Session) (*Table, error) {
 // game: its tag without a key, whose move it is (or the result), the
 // board and the move list, and how to stop watching. Nothing in it lets
 // the spectator move (docs/security.md, Spectators).
-func spectatorBoard(ss *Session, t *Table) {
+func spectatorBoard(ss *referee.Session, t *referee.Table) {
 	n := ss.NoteFor(ss.From, ss.Lang, nil)
-	text := Tr(ss.Lang, "watch.tomove", t.MoveNumber(), SideName(ss.Lang, t.ToMove())) + "\n" + Tr(ss.Lang, "watch.how", t.G.ID)
+	text := referee.Tr(ss.Lang, "watch.tomove", t.MoveNumber(), referee.SideName(ss.Lang, t.ToMove())) + "\n" + referee.Tr(ss.Lang, "watch.how", t.G.ID)
 	if t.G.Status == archive.Finished {
-		text = Tr(ss.Lang, "over.result", ResultText(ss.Lang, t), t.G.ID)
+		text = referee.Tr(ss.Lang, "over.result", referee.ResultText(ss.Lang, t), t.G.ID)
 	}
 	if n.Game != nil && n.Game != t {
 		ss.AddBoardOf(n, t, text)

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
 const (
@@ -49,7 +50,7 @@ func noKeys(t *testing.T, what string, m sentMail, keys []string) {
 			t.Errorf("%s to %s holds a player's key %s:\n%s", what, m.to, k, m.raw)
 		}
 	}
-	if ref := FindGame(m.msg.Subject, m.msg.MessageID, m.msg.References); len(ref.Tokens) > 0 {
+	if ref := referee.FindGame(m.msg.Subject, m.msg.MessageID, m.msg.References); len(ref.Tokens) > 0 {
 		t.Errorf("%s to %s: its subject or thread carries keys %v", what, m.to, ref.Tokens)
 	}
 }
@@ -78,7 +79,7 @@ func TestWatch(t *testing.T) {
 		t.Fatalf("watch: %d mails, want one to watcher:\n%s", len(sent), texts(sent))
 	}
 	ask := sent[0]
-	mustContain(t, "request to confirm", ask.msg.Text, Tr(English, "confirm.watch", id, alice, bob), "    watch "+id+" confirm ")
+	mustContain(t, "request to confirm", ask.msg.Text, referee.Tr(referee.English, "confirm.watch", id, alice, bob), "    watch "+id+" confirm ")
 	noKeys(t, "the request to confirm", ask, keys)
 	if sp := h.spectatorsOf(id); len(sp) != 0 {
 		t.Fatalf("the request alone made spectators: %+v", sp)
@@ -89,12 +90,12 @@ func TestWatch(t *testing.T) {
 		t.Fatalf("watch confirmed: %d mails, want one to watcher:\n%s", len(sent), texts(sent))
 	}
 	conf := sent[0]
-	mustContain(t, "confirmation", conf.msg.Text, Tr(English, "watch.started", id, alice, bob), Tr(English, "watch.how", id),
-		"a  b  c  d  e  f  g", Tr(English, "move.list"))
-	mustContain(t, "confirmation subject", conf.msg.Subject, "[taflmail "+id+"] ", Tr(English, "subject.watch", "Brandubh 7×7 (Federation Brandubh)"))
+	mustContain(t, "confirmation", conf.msg.Text, referee.Tr(referee.English, "watch.started", id, alice, bob), referee.Tr(referee.English, "watch.how", id),
+		"a  b  c  d  e  f  g", referee.Tr(referee.English, "move.list"))
+	mustContain(t, "confirmation subject", conf.msg.Subject, "[taflmail "+id+"] ", referee.Tr(referee.English, "subject.watch", "Brandubh 7×7 (Federation Brandubh)"))
 	noKeys(t, "the confirmation", conf, keys)
 	h.confirmed(viewer, "watch "+id+" results", nil)
-	mustContain(t, "results only", h.last(viewer).msg.Text, Tr(English, "watch.results", id, alice, bob))
+	mustContain(t, "results only", h.last(viewer).msg.Text, referee.Tr(referee.English, "watch.results", id, alice, bob))
 
 	sent = h.reply(alice, "d1-e1")
 	if len(sent) != 3 {
@@ -105,15 +106,15 @@ func TestWatch(t *testing.T) {
 		t.Fatalf("the third mail went to %s, want the watcher", spec.to)
 	}
 	noKeys(t, "the spectator's mail", spec, keys)
-	mustContain(t, "spectator's mail", spec.msg.Text, "alice@player.test played d1-e1.", Tr(English, "watch.tomove", 1, "defenders"),
-		"(.)[A]", "1. d1-e1", Tr(English, "watch.how", id))
+	mustContain(t, "spectator's mail", spec.msg.Text, "alice@player.test played d1-e1.", referee.Tr(referee.English, "watch.tomove", 1, "defenders"),
+		"(.)[A]", "1. d1-e1", referee.Tr(referee.English, "watch.how", id))
 	if !strings.HasPrefix(spec.msg.MessageID, "tm."+id+".watch.") || spec.msg.InReplyTo != "watch-1@watch.test" {
 		t.Errorf("spectator's Message-ID %q, In-Reply-To %q; want tm.%s.watch.… answering watcher's watch mail", spec.msg.MessageID, spec.msg.InReplyTo, id)
 	}
 	if got := spec.msg.Header["List-Unsubscribe"]; len(got) != 1 || !strings.Contains(got[0], "subject=unwatch%20"+id) {
 		t.Errorf("List-Unsubscribe = %q", got)
 	}
-	if strings.Contains(spec.msg.Text, Tr(English, "move.yours", 1, "defenders")) {
+	if strings.Contains(spec.msg.Text, referee.Tr(referee.English, "move.yours", 1, "defenders")) {
 		t.Errorf("the spectator is told it is his move:\n%s", spec.msg.Text)
 	}
 
@@ -123,7 +124,7 @@ func TestWatch(t *testing.T) {
 	// watcher stops by replying to a spectator's mail; she is told, and
 	// gets nothing more
 	sent = h.reply(watcher, "unwatch")
-	mustContain(t, "unwatch", to(t, sent, watcher).Text, Tr(English, "watch.stopped", id))
+	mustContain(t, "unwatch", to(t, sent, watcher).Text, referee.Tr(referee.English, "watch.stopped", id))
 	if sp := h.spectatorsOf(id); len(sp) != 1 || sp[0].Address != viewer {
 		t.Fatalf("spectators after watcher's unwatch: %+v, want viewer only", sp)
 	}
@@ -132,30 +133,30 @@ func TestWatch(t *testing.T) {
 		t.Fatalf("the resignation caused %d mails, want alice, bob and viewer:\n%s", len(sent), texts(sent))
 	}
 	noKeys(t, "the result mail", sent[2], keys)
-	mustContain(t, "result mail", sent[2].msg.Text, Tr(English, "over.result", "the defenders win, the attackers resigned", id),
+	mustContain(t, "result mail", sent[2].msg.Text, referee.Tr(referee.English, "over.result", "the defenders win, the attackers resigned", id),
 		"[Result \"defenders\"]", "1. d1-e1 d3-f3")
 	mustContain(t, "result subject", sent[2].msg.Subject, "[taflmail "+id+"] ", "game over")
 	// the game is over: nothing is left to stop watching
-	mustNotContain(t, "result mail", sent[2].msg.Text, Tr(English, "watch.how", id))
+	mustNotContain(t, "result mail", sent[2].msg.Text, referee.Tr(referee.English, "watch.how", id))
 }
 
 // TestWatchGerman: "zuschauen" and "zuschauen beenden" in German, the
 // spectator's mails German throughout.
 func TestWatchGerman(t *testing.T) {
 	h := newHarness(t)
-	id := startGame(t, h, "brandubh", German)
+	id := startGame(t, h, "brandubh", referee.German)
 	sent := h.deliver(watcher, "x", "zuschauen "+id, nil)
 	checkGerman(t, "Bitte um Bestätigung", to(t, sent, watcher).Text, watcher, alice, bob, id)
-	mustContain(t, "Bitte um Bestätigung", to(t, sent, watcher).Text, Tr(German, "confirm.watch", id, alice, bob), "    zuschauen "+id+" bestätigen ")
+	mustContain(t, "Bitte um Bestätigung", to(t, sent, watcher).Text, referee.Tr(referee.German, "confirm.watch", id, alice, bob), "    zuschauen "+id+" bestätigen ")
 	sent = h.deliver(watcher, "x", confirmationRE.FindStringSubmatch(to(t, sent, watcher).Text)[1], nil)
 	checkGerman(t, "Bestätigung", to(t, sent, watcher).Text, watcher, alice, bob, "Brandubh 7×7 (Federation Brandubh)")
-	mustContain(t, "Bestätigung", to(t, sent, watcher).Text, Tr(German, "watch.started", id, alice, bob))
+	mustContain(t, "Bestätigung", to(t, sent, watcher).Text, referee.Tr(referee.German, "watch.started", id, alice, bob))
 	sent = h.reply(alice, "d1-e1")
 	spec := to(t, sent, watcher)
 	checkGerman(t, "Zuschauermail", spec.Text, watcher, alice, bob, "Brandubh 7×7 (Federation Brandubh)")
-	mustContain(t, "Zuschauermail", spec.Text, Tr(German, "move.played", alice, "d1-e1"), Tr(German, "watch.tomove", 1, "Verteidiger"))
+	mustContain(t, "Zuschauermail", spec.Text, referee.Tr(referee.German, "move.played", alice, "d1-e1"), referee.Tr(referee.German, "watch.tomove", 1, "Verteidiger"))
 	sent = h.deliver(watcher, "x", "zuschauen beenden "+id, nil)
-	mustContain(t, "beenden", to(t, sent, watcher).Text, Tr(German, "watch.stopped", id))
+	mustContain(t, "beenden", to(t, sent, watcher).Text, referee.Tr(referee.German, "watch.stopped", id))
 	if sp := h.spectatorsOf(id); len(sp) != 0 {
 		t.Errorf("spectators after zuschauen beenden: %+v", sp)
 	}
@@ -167,19 +168,19 @@ func TestWatchRefusals(t *testing.T) {
 	h := newHarness(t)
 	id := startBrandubh(t, h)
 	h.deliver(alice, "x", "new tablut with carol@player.test", nil)
-	invited := FindGame(h.last("carol@player.test").msg.Subject, "", nil).Id
+	invited := referee.FindGame(h.last("carol@player.test").msg.Subject, "", nil).Id
 	for _, c := range []struct{ from, line, lang, key string }{
-		{watcher, "watch ABCDEF", English, "err.watch.unknown"},
-		{watcher, "watch autumn2026", English, "err.watch.unknown"},
-		{alice, "watch " + id, English, "err.watch.player"},
-		{watcher, "watch " + invited, English, "err.watch.notstarted"},
-		{watcher, "unwatch " + id, English, "err.unwatch.not"},
-		{watcher, "unwatch", English, "err.unwatch.which"},
-		{viewer, "zuschauen beenden", German, "err.unwatch.which"},
+		{watcher, "watch ABCDEF", referee.English, "err.watch.unknown"},
+		{watcher, "watch autumn2026", referee.English, "err.watch.unknown"},
+		{alice, "watch " + id, referee.English, "err.watch.player"},
+		{watcher, "watch " + invited, referee.English, "err.watch.notstarted"},
+		{watcher, "unwatch " + id, referee.English, "err.unwatch.not"},
+		{watcher, "unwatch", referee.English, "err.unwatch.which"},
+		{viewer, "zuschauen beenden", referee.German, "err.unwatch.which"},
 	} {
 		sent := h.deliver(c.from, "x", c.line, nil)
 		h.mustRefuse(c.key)
-		mustContain(t, c.line, to(t, sent, c.from).Text, "> "+c.line, Tr(c.lang, "err.nothing"))
+		mustContain(t, c.line, to(t, sent, c.from).Text, "> "+c.line, referee.Tr(c.lang, "err.nothing"))
 		if len(sent) != 1 {
 			t.Errorf("%s: %d mails, want the refusal only", c.line, len(sent))
 		}
@@ -199,7 +200,7 @@ func TestWatchRefusals(t *testing.T) {
 	var games []string
 	for i := 0; i < maxWatched; i++ {
 		h.deliver(fmt.Sprintf("p%02d@player.test", i), "x", fmt.Sprintf("new brandubh with q%02d@player.test", i), nil)
-		g := FindGame(h.last(fmt.Sprintf("q%02d@player.test", i)).msg.Subject, "", nil).Id
+		g := referee.FindGame(h.last(fmt.Sprintf("q%02d@player.test", i)).msg.Subject, "", nil).Id
 		h.reply(fmt.Sprintf("q%02d@player.test", i), "accept")
 		games = append(games, g)
 	}
@@ -210,7 +211,7 @@ func TestWatchRefusals(t *testing.T) {
 	}
 	h.confirmed(viewer, strings.Join(lines, "\n"), nil)
 	h.deliver(alice, "x", "new brandubh with erin@player.test", nil)
-	extra := FindGame(h.last("erin@player.test").msg.Subject, "", nil).Id
+	extra := referee.FindGame(h.last("erin@player.test").msg.Subject, "", nil).Id
 	h.reply("erin@player.test", "accept")
 	sent = h.deliver(viewer, "x", "watch "+extra, nil)
 	to(t, sent, viewer)
@@ -242,22 +243,22 @@ func TestStolenSpectatorMail(t *testing.T) {
 
 	// watcher replies with bob's move
 	sent := h.replyTo(watcher, stolen, "d3-f3")
-	refusedWith(t, h, id, before, sent, watcher, English, "err.notplayer")
+	refusedWith(t, h, id, before, sent, watcher, referee.English, "err.notplayer")
 
 	// a forger writes in bob's name, answering watcher's mail: its thread and
 	// subject, but no key
 	sent = h.replyTo(bob, stolen, "d3-f3")
-	refusedWith(t, h, id, before, sent, bob, English, "err.badkey")
+	refusedWith(t, h, id, before, sent, bob, referee.English, "err.badkey")
 
 	// watcher forwards her mail to bob, who replies to the forward
 	fwd := h.deliver(bob, "Fwd: "+stolen.msg.Subject, "d3-f3\n\n---------- Forwarded message ---------\n"+stolen.msg.Text,
 		map[string]string{"References": "<" + stolen.msg.MessageID + ">", "In-Reply-To": "<fwd-1@watch.test>"})
-	refusedWith(t, h, id, before, fwd, bob, English, "err.badkey")
+	refusedWith(t, h, id, before, fwd, bob, referee.English, "err.badkey")
 
 	// a forger who adds a made-up key to the spectator's subject tag
 	sent = h.deliver(bob, "Re: [taflmail "+id+" abcdefghjk]", "d3-f3",
 		map[string]string{"In-Reply-To": "<" + stolen.msg.MessageID + ">"})
-	refusedWith(t, h, id, before, sent, bob, English, "err.badkey")
+	refusedWith(t, h, id, before, sent, bob, referee.English, "err.badkey")
 
 	// bob's real reply to his own mail still plays
 	if sent = h.reply(bob, "d3-f3"); len(h.state(id).Plies) != 2 {
@@ -286,7 +287,7 @@ func TestSpectatorsAreStrangers(t *testing.T) {
 	if sent := h.reply(alice, "d1-e1"); len(sent) != 2 {
 		t.Errorf("alice's keyed move caused %d mails, want 2 (no spectator has confirmed)", len(sent))
 	}
-	h.srv.Opts.JunkReplies = DefaultJunkReplies
+	h.srv.Opts.JunkReplies = referee.DefaultJunkReplies
 	for _, a := range asked {
 		h.deliver(a.to, "x", confirmationRE.FindStringSubmatch(a.msg.Text)[1], nil)
 	}
@@ -305,26 +306,26 @@ func TestWatchInGameThread(t *testing.T) {
 	h := newHarness(t)
 	id := startBrandubh(t, h)
 	h.deliver("erin@player.test", "x", "new brandubh with frank@player.test", nil)
-	other := FindGame(h.last("frank@player.test").msg.Subject, "", nil).Id
+	other := referee.FindGame(h.last("frank@player.test").msg.Subject, "", nil).Id
 	h.reply("frank@player.test", "accept")
 	sent := h.reply(alice, "watch "+other+"\nd1-e1")
 	m := to(t, sent, alice)
 	mustContain(t, "alice's answer", m.Subject, "[taflmail "+id+" "+h.keysOf(id)[0]+"]")
-	mustContain(t, "alice's answer", m.Text, Tr(English, "watch.started", other, "erin@player.test", "frank@player.test"), "You played d1-e1.")
+	mustContain(t, "alice's answer", m.Text, referee.Tr(referee.English, "watch.started", other, "erin@player.test", "frank@player.test"), "You played d1-e1.")
 	if strings.Count(m.Text, "a  b  c  d  e  f  g") != 4 {
 		t.Errorf("want two boards (her game's and the watched one's):\n%s", m.Text)
 	}
 	// a bare "unwatch" in this thread would name alice's game: the
 	// answer names the watched one; each board says whose game it shows,
 	// the watched game's first
-	mustContain(t, "alice's answer", m.Text, Tr(English, "watch.how.send", other))
-	mustNotContain(t, "alice's answer", m.Text, Tr(English, "watch.how", other))
-	mine, theirs := strings.Index(m.Text, Tr(English, "board.of", id)+"\n"), strings.Index(m.Text, Tr(English, "board.of", other)+"\n")
+	mustContain(t, "alice's answer", m.Text, referee.Tr(referee.English, "watch.how.send", other))
+	mustNotContain(t, "alice's answer", m.Text, referee.Tr(referee.English, "watch.how", other))
+	mine, theirs := strings.Index(m.Text, referee.Tr(referee.English, "board.of", id)+"\n"), strings.Index(m.Text, referee.Tr(referee.English, "board.of", other)+"\n")
 	if theirs < 0 || mine < theirs {
 		t.Errorf("want the watched game's board labelled, then alice's:\n%s", m.Text)
 	}
 	sent = h.reply(alice, "unwatch "+other)
-	mustContain(t, "unwatch with the id", to(t, sent, alice).Text, Tr(English, "watch.stopped", other))
+	mustContain(t, "unwatch with the id", to(t, sent, alice).Text, referee.Tr(referee.English, "watch.stopped", other))
 }
 
 // TestWatchTournament: "watch ID" before the start follows every game of
@@ -338,11 +339,11 @@ func TestWatchTournament(t *testing.T) {
 	h := newHarness(t)
 	h.createEvent("cup-27", []string{alice, bob, "erin@player.test"}, nil)
 	ask := to(t, h.deliver(watcher, "x", "watch cup-27", nil), watcher)
-	mustContain(t, "request", ask.Text, Tr(English, "confirm.watch.event", "Cup cup-27", "cup-27"), "    watch cup-27 confirm ")
+	mustContain(t, "request", ask.Text, referee.Tr(referee.English, "confirm.watch.event", "Cup cup-27", "cup-27"), "    watch cup-27 confirm ")
 	mustContain(t, "watch", to(t, h.deliver(watcher, "x", confirmationRE.FindStringSubmatch(ask.Text)[1], nil), watcher).Text,
-		Tr(English, "watch.event", "Cup cup-27", "cup-27"))
+		referee.Tr(referee.English, "watch.event", "Cup cup-27", "cup-27"))
 	mustContain(t, "German results", to(t, h.confirmed(viewer, "zuschauen cup-27 ergebnis", nil), viewer).Text,
-		Tr(German, "watch.event.results", "Cup cup-27", "cup-27"))
+		referee.Tr(referee.German, "watch.event.results", "Cup cup-27", "cup-27"))
 	if _, err := StartTournament(h.srv, h.ctx(), "cup-27"); err != nil {
 		t.Fatal(err)
 	}
@@ -356,7 +357,7 @@ func TestWatchTournament(t *testing.T) {
 		t.Fatalf("a move in game %s: mail to the spectator %v, to the results-only one %v; want only the first", g.ID, m != nil, sentTo(sent, viewer) != nil)
 	}
 	noKeys(t, "tournament spectator", *m, h.keysOf(g.ID))
-	mustContain(t, "spectator mail", m.msg.Text, Tr(English, "watch.how", "cup-27"))
+	mustContain(t, "spectator mail", m.msg.Text, referee.Tr(referee.English, "watch.how", "cup-27"))
 	if u := string(m.raw); !contains(u, "unwatch%20cup-27") {
 		t.Errorf("List-Unsubscribe does not name the tournament:\n%s", u)
 	}
@@ -369,9 +370,9 @@ func TestWatchTournament(t *testing.T) {
 	}
 	// a bare unwatch in reply to the spectator mail stops the tournament
 	sent = h.replyTo(watcher, *m, "unwatch")
-	mustContain(t, "unwatch reply", to(t, sent, watcher).Text, Tr(English, "watch.event.stopped", "cup-27"))
+	mustContain(t, "unwatch reply", to(t, sent, watcher).Text, referee.Tr(referee.English, "watch.event.stopped", "cup-27"))
 	mustContain(t, "German unwatch", to(t, h.deliver(viewer, "x", "zuschauen beenden cup-27", nil), viewer).Text,
-		Tr(German, "watch.event.stopped", "cup-27"))
+		referee.Tr(referee.German, "watch.event.stopped", "cup-27"))
 	if sp, _ := h.store.TournamentSpectators(h.ctx(), "cup-27"); len(sp) != 0 {
 		t.Errorf("spectators after unwatch: %+v", sp)
 	}
@@ -405,22 +406,22 @@ func TestWatchInGameThreadSubject(t *testing.T) {
 	h := newHarness(t)
 	id := startBrandubh(t, h)
 	h.deliver("erin@player.test", "x", "new brandubh with frank@player.test", nil)
-	other := FindGame(h.last("frank@player.test").msg.Subject, "", nil).Id
+	other := referee.FindGame(h.last("frank@player.test").msg.Subject, "", nil).Id
 	h.reply("frank@player.test", "accept")
 	h.reply(bob, "resign")
 	title := "Brandubh 7×7 (Federation Brandubh)"
 	m := to(t, h.reply(alice, "watch "+other), alice)
-	mustContain(t, "alice's answer", m.Text, Tr(English, "watch.started", other, "erin@player.test", "frank@player.test"))
-	if want := "[taflmail " + id + " " + h.keysOf(id)[0] + "] " + Tr(English, "subject.watch.other", other, title); m.Subject != want {
+	mustContain(t, "alice's answer", m.Text, referee.Tr(referee.English, "watch.started", other, "erin@player.test", "frank@player.test"))
+	if want := "[taflmail " + id + " " + h.keysOf(id)[0] + "] " + referee.Tr(referee.English, "subject.watch.other", other, title); m.Subject != want {
 		t.Errorf("subject %q, want %q", m.Subject, want)
 	}
 
 	h2 := newHarness(t)
 	id = startBrandubh(t, h2)
 	h2.deliver("erin@player.test", "x", "new brandubh with frank@player.test", nil)
-	other = FindGame(h2.last("frank@player.test").msg.Subject, "", nil).Id
+	other = referee.FindGame(h2.last("frank@player.test").msg.Subject, "", nil).Id
 	h2.reply("frank@player.test", "accept")
 	m = to(t, h2.reply(alice, "watch "+other+"\nd1-e1"), alice)
-	mustContain(t, "alice's answer with a move", m.Subject, "[taflmail "+id+" ", Tr(English, "subject.move", title, 1, "defenders"))
+	mustContain(t, "alice's answer with a move", m.Subject, "[taflmail "+id+" ", referee.Tr(referee.English, "subject.move", title, 1, "defenders"))
 	mustNotContain(t, "alice's answer with a move", m.Subject, other)
 }

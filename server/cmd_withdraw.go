@@ -5,12 +5,13 @@ import (
 
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/grammar"
+	"github.com/taflmail/taflmail/server/internal/referee"
 	"github.com/taflmail/taflmail/tournament"
 )
 
 func init() {
-	Handle("withdraw", withdrawCommand)
-	HelpLine(86, "help.withdraw")
+	referee.Handle("withdraw", withdrawCommand)
+	referee.HelpLine(86, "help.withdraw")
 }
 
 // withdrawCommand answers "withdraw ID" ("abmelden"): a withdrawal is
@@ -22,7 +23,7 @@ func init() {
 // so only the player can confirm. With the right key the player
 // withdraws (session.withdraw); the referee ends their running games
 // right after this mail's change (settleWithdrawals).
-func withdrawCommand(ss *Session, c *grammar.WithdrawCommand) error {
+func withdrawCommand(ss *referee.Session, c *grammar.WithdrawCommand) error {
 	id := strings.ToLower(c.Tournament.Text)
 	ev, err := loadEvent(ss, id)
 	if err != nil {
@@ -36,7 +37,7 @@ func withdrawCommand(ss *Session, c *grammar.WithdrawCommand) error {
 		return ss.Refuse("err.withdraw.over", ev.t.Name)
 	}
 	if c.Key == nil {
-		ss.Say(nil, withdrawWhat(ss, ev, e)+"\n\n"+Tr(ss.Lang, "withdraw.confirm", ev.t.ID, e.Key))
+		ss.Say(nil, withdrawWhat(ss, ev, e)+"\n\n"+referee.Tr(ss.Lang, "withdraw.confirm", ev.t.ID, e.Key))
 		return nil
 	}
 	if !strings.EqualFold(c.Key.Text, e.Key) {
@@ -48,36 +49,36 @@ func withdrawCommand(ss *Session, c *grammar.WithdrawCommand) error {
 	}
 	switch {
 	case ev.t.Status == archive.TournamentCreated:
-		ss.Say(nil, Tr(ss.Lang, "withdraw.done.entry", ev.t.Name))
+		ss.Say(nil, referee.Tr(ss.Lang, "withdraw.done.entry", ev.t.Name))
 	case w.Annulled:
-		ss.Say(nil, Tr(ss.Lang, "withdraw.done.annulled", ev.t.Name, w.Finished, Counted(ss.Lang, "games", w.Games)))
+		ss.Say(nil, referee.Tr(ss.Lang, "withdraw.done.annulled", ev.t.Name, w.Finished, referee.Counted(ss.Lang, "games", w.Games)))
 	default:
-		ss.Say(nil, Tr(ss.Lang, "withdraw.done.lost", ev.t.Name, w.Finished, Counted(ss.Lang, "games", w.Games)))
+		ss.Say(nil, referee.Tr(ss.Lang, "withdraw.done.lost", ev.t.Name, w.Finished, referee.Counted(ss.Lang, "games", w.Games)))
 	}
 	return nil
 }
 
 // withdrawWhat says what withdrawing from ev would do to the player of e
 // now (Decision T3).
-func withdrawWhat(ss *Session, ev *event, e *archive.Entry) string {
+func withdrawWhat(ss *referee.Session, ev *event, e *archive.Entry) string {
 	if ev.t.Status == archive.TournamentCreated {
-		return Tr(ss.Lang, "withdraw.what.entry", ev.t.Name)
+		return referee.Tr(ss.Lang, "withdraw.what.entry", ev.t.Name)
 	}
 	w, err := tournament.Withdraw(sectionGames(ss, ev, e.Section), e.Player)
 	if err != nil || w.Annulled {
-		return Tr(ss.Lang, "withdraw.what.annulled", ev.t.Name, w.Finished, Counted(ss.Lang, "games", w.Games))
+		return referee.Tr(ss.Lang, "withdraw.what.annulled", ev.t.Name, w.Finished, referee.Counted(ss.Lang, "games", w.Games))
 	}
-	return Tr(ss.Lang, "withdraw.what.lost", ev.t.Name, w.Finished, Counted(ss.Lang, "games", w.Games))
+	return referee.Tr(ss.Lang, "withdraw.what.lost", ev.t.Name, w.Finished, referee.Counted(ss.Lang, "games", w.Games))
 }
 
 // withdrawBudget is the reply budget of a keyless mail with the
 // "withdraw" line c (triage.go): for a sender entered in the tournament
 // and not withdrawn, a command, or a confirmation with the key of their
 // entry; else junk. It only reads the archive.
-func withdrawBudget(ss *Session, c *grammar.WithdrawCommand) (archive.MailBudget, error) {
+func withdrawBudget(ss *referee.Session, c *grammar.WithdrawCommand) (archive.MailBudget, error) {
 	es, err := ss.Srv.TournamentPort().Entries(ss.Ctx, strings.ToLower(c.Tournament.Text))
 	if err != nil {
-		return archive.JunkBudget, IgnoreNotFound(err)
+		return archive.JunkBudget, referee.IgnoreNotFound(err)
 	}
 	for _, e := range es {
 		if e.Player != ss.From || e.Withdrawn() {

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
 // TestWithdrawConfirmation: "withdraw ID" only asks, saying what it
@@ -26,9 +27,9 @@ func TestWithdrawConfirmation(t *testing.T) {
 		t.Fatalf("asking withdrew alice: %+v", e)
 	}
 	// a wrong key (a forger who guesses) changes nothing
-	h.refusal(h.deliver(alice, "x", "withdraw cup confirm aaaaaaaaaa", nil), alice, English, "err.withdraw.key")
-	h.refusal(h.deliver("dave@player.test", "x", "withdraw cup", nil), "dave@player.test", English, "err.withdraw.notin")
-	h.refusal(h.deliver("dave@player.test", "x", "abmelden nope", nil), "dave@player.test", German, "err.tournament.unknown")
+	h.refusal(h.deliver(alice, "x", "withdraw cup confirm aaaaaaaaaa", nil), alice, referee.English, "err.withdraw.key")
+	h.refusal(h.deliver("dave@player.test", "x", "withdraw cup", nil), "dave@player.test", referee.English, "err.withdraw.notin")
+	h.refusal(h.deliver("dave@player.test", "x", "abmelden nope", nil), "dave@player.test", referee.German, "err.tournament.unknown")
 
 	// the German confirmation
 	sent := h.deliver(bob, "x", "abmelden cup", nil)
@@ -45,23 +46,23 @@ func TestWithdrawConfirmation(t *testing.T) {
 	// a mail in the game's thread
 	n := 0
 	for _, g := range h.eventGames("cup") {
-		if SideOf(g, bob) == "" {
+		if referee.SideOf(g, bob) == "" {
 			continue
 		}
 		if g.Status != archive.Finished || g.Result != "" || g.Reason != "annulled" {
 			t.Errorf("bob's game %s: %s %q %q", g.ID, g.Status, g.Result, g.Reason)
 		}
-		gameMail(t, sent, OpponentOf(g, bob), g.ID)
+		gameMail(t, sent, referee.OpponentOf(g, bob), g.ID)
 		// bob reads of his own withdrawal as "Du …" (trial 3 report §2)
 		mine := gameMail(t, sent, bob, g.ID).Text
-		mustContain(t, "bob's game mail", mine, Tr(German, "withdraw.told.annulled.you", "Cup cup"))
+		mustContain(t, "bob's game mail", mine, referee.Tr(referee.German, "withdraw.told.annulled.you", "Cup cup"))
 		mustNotContain(t, "bob's game mail", mine, bob+" ist aus")
 		n++
 	}
 	if n != 4 {
 		t.Errorf("bob had %d games, want 4", n)
 	}
-	h.refusal(h.deliver(bob, "x", "withdraw cup", nil), bob, German, "err.withdraw.notin") // twice
+	h.refusal(h.deliver(bob, "x", "withdraw cup", nil), bob, referee.German, "err.withdraw.notin") // twice
 }
 
 // TestWithdrawByDirector: the director's withdrawal of a player who
@@ -78,7 +79,7 @@ func TestWithdrawByDirector(t *testing.T) {
 	// carol finishes two of her four games (both against alice), and
 	// alice and bob all of theirs
 	for _, g := range h.eventGames("cup") {
-		if SideOf(g, bob) == "" || SideOf(g, alice) != "" {
+		if referee.SideOf(g, bob) == "" || referee.SideOf(g, alice) != "" {
 			h.inGame(g.ID, g.Attackers, "resign")
 		}
 	}
@@ -87,7 +88,7 @@ func TestWithdrawByDirector(t *testing.T) {
 		t.Fatalf("WithdrawPlayer = %+v, %v; want 2 of 4 finished, not annulled", w, err)
 	}
 	for _, g := range h.eventGames("cup") {
-		if SideOf(g, carol) != "" && SideOf(g, bob) != "" && (g.Reason != "withdrawal" || AddressOf(g, g.Result) != bob) {
+		if referee.SideOf(g, carol) != "" && referee.SideOf(g, bob) != "" && (g.Reason != "withdrawal" || referee.AddressOf(g, g.Result) != bob) {
 			t.Errorf("carol's game against bob %s: %q %q", g.ID, g.Result, g.Reason)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"github.com/taflmail/taflmail/engine"
 	"github.com/taflmail/taflmail/grammar"
 	"github.com/taflmail/taflmail/server/internal/catalog"
+	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
 // Conditional moves (issue 12): "if h6-h9 then h3-h4", chains "if A then
@@ -49,7 +50,7 @@ func condsOf(g *archive.Game, side string) *archive.Conditions {
 // conditionRefusal refuses a conditional line at the move starting at
 // column col of the line: a caret under it, then the text of key. It is an
 // err.cond.at refusal wrapping the one of key.
-func conditionRefusal(ss *Session, col int, key string, args ...any) *Refusal {
+func conditionRefusal(ss *referee.Session, col int, key string, args ...any) *referee.Refusal {
 	r := ss.RefusalOf("err.cond.at", col, ss.RefusalOf(key, args...))
 	r.Before = "  " + strings.Repeat(" ", max(col-1, 0)) + "^\n"
 	return r
@@ -60,7 +61,7 @@ func conditionRefusal(ss *Session, col int, key string, args ...any) *Refusal {
 // leads to, with right capture marks if it has any, and no move may
 // follow one that ends the game. It returns the line as canonical ply
 // texts (the first the opponent's).
-func conditionLine(ss *Session, t *Table, c *grammar.ConditionalCommand) ([]string, error) {
+func conditionLine(ss *referee.Session, t *referee.Table, c *grammar.ConditionalCommand) ([]string, error) {
 	if len(c.Pairs) > maxConditionPairs {
 		return nil, conditionRefusal(ss, c.Pairs[maxConditionPairs].If.Pos.Column, "err.cond.long", maxConditionPairs)
 	}
@@ -76,7 +77,7 @@ func conditionLine(ss *Session, t *Table, c *grammar.ConditionalCommand) ([]stri
 				}
 				return nil, conditionRefusal(ss, cm.Pos.Column, key, line[len(line)-1])
 			}
-			m := EngineMove(cm.Move)
+			m := referee.EngineMove(cm.Move)
 			if why := ss.WrongKingMark(pos, cm.Move); why != "" {
 				key := "err.cond.illegal.mine"
 				if theirs {
@@ -95,19 +96,19 @@ func conditionLine(ss *Session, t *Table, c *grammar.ConditionalCommand) ([]stri
 				ref := conditionRefusal(ss, cm.Pos.Column, key, m, catalog.IllegalReason(ss.Lang, ill))
 				switch {
 				case ill.Reason == engine.IllegalOffBoard:
-					ref.After = " " + BoardHint(ss.Lang, t)
+					ref.After = " " + referee.BoardHint(ss.Lang, t)
 				case theirs && ill.Reason == engine.IllegalNotYourPiece && len(line) == 0:
-					ref.After = " " + Tr(ss.Lang, "hint.cond.order")
+					ref.After = " " + referee.Tr(ss.Lang, "hint.cond.order")
 				}
 				return nil, ref
 			}
 			if err != nil {
 				return nil, err
 			}
-			if marks := cm.Move.CaptureSquares(); len(marks) > 0 && !SameSquares(marks, r.Captures) {
-				return nil, conditionRefusal(ss, cm.Pos.Column, "err.captures", SquareList(marks), m, CapturedText(ss.Lang, r.Captures))
+			if marks := cm.Move.CaptureSquares(); len(marks) > 0 && !referee.SameSquares(marks, r.Captures) {
+				return nil, conditionRefusal(ss, cm.Pos.Column, "err.captures", referee.SquareList(marks), m, referee.CapturedText(ss.Lang, r.Captures))
 			}
-			line = append(line, PlyText(r, king))
+			line = append(line, referee.PlyText(r, king))
 		}
 	}
 	return line, nil
@@ -135,14 +136,14 @@ func sameMoveText(a, b string) bool {
 	if erra != nil || errb != nil {
 		return a == b
 	}
-	return EngineMove(ma) == EngineMove(mb)
+	return referee.EngineMove(ma) == referee.EngineMove(mb)
 }
 
 // conditionText writes a line in lang: "if h6-h9 then h3-h4 if …".
 func conditionText(lang string, line []string) string {
 	var parts []string
 	for i := 0; i+1 < len(line); i += 2 {
-		parts = append(parts, Tr(lang, "cond.pair", line[i], line[i+1]))
+		parts = append(parts, referee.Tr(lang, "cond.pair", line[i], line[i+1]))
 	}
 	return strings.Join(parts, " ")
 }
@@ -162,8 +163,8 @@ func conditionList(lang string, c archive.Conditions) string {
 // answered at once, the lines going on stay set; any
 // other ply cancels them, and a ply that ends the game drops them. The
 // owner is told what happened; the mover sees the answer like any move.
-func fireConditions(ss *Session, t *Table) error {
-	owner := otherSide(SideOf(t.G, ss.From))
+func fireConditions(ss *referee.Session, t *referee.Table) error {
+	owner := otherSide(referee.SideOf(t.G, ss.From))
 	conds := condsOf(t.G, owner)
 	if conds.Empty() || len(t.NewPlies) == 0 {
 		return nil
@@ -171,10 +172,10 @@ func fireConditions(ss *Session, t *Table) error {
 	set := *conds
 	*conds = archive.Conditions{}
 	t.Changed = true
-	ownerAddr := AddressOf(t.G, owner)
+	ownerAddr := referee.AddressOf(t.G, owner)
 	played := t.NewPlies[len(t.NewPlies)-1]
 	if set.AtPly != played.N-1 { // cannot happen while every ply passes here
-		ss.Tell(ownerAddr, t, func(lang string) string { return Tr(lang, "cond.stale") })
+		ss.Tell(ownerAddr, t, func(lang string) string { return referee.Tr(lang, "cond.stale") })
 		return nil
 	}
 	if t.G.Status == archive.Finished {
@@ -184,7 +185,7 @@ func fireConditions(ss *Session, t *Table) error {
 	if answer == "" {
 		ss.TellNews(ownerAddr, t, func(lang string) string {
 			// the news of the ply itself says who played it (tellNews)
-			return Trn(lang, "cond.cancelled", len(set.Lines), len(set.Lines), played.Move)
+			return referee.Trn(lang, "cond.cancelled", len(set.Lines), len(set.Lines), played.Move)
 		})
 		return nil
 	}
@@ -214,19 +215,23 @@ func conditionAnswer(lines [][]string, move string) (answer string, rest [][]str
 // mover sees the answer like any move and the owner is told it was
 // played (tellConditionPlayed). Only an error of the engine other than an
 // illegal move is returned.
-func playCondition(ss *Session, t *Table, conds *archive.Conditions, ownerAddr string, played archive.Ply, answer string, rest [][]string) error {
+func playCondition(ss *referee.Session, t *referee.Table, conds *archive.Conditions, ownerAddr string, played archive.Ply, answer string, rest [][]string) error {
 	mv, err := grammar.ParseMove("conditions", []byte(answer))
 	if err != nil {
-		ss.Tell(ownerAddr, t, func(lang string) string { return Tr(lang, "cond.failed", answer, GrammarText(lang, err)) })
+		ss.Tell(ownerAddr, t, func(lang string) string {
+			return referee.Tr(lang, "cond.failed", answer, referee.GrammarText(lang, err))
+		})
 		return nil
 	}
-	m := EngineMove(mv)
+	m := referee.EngineMove(mv)
 	king, _ := t.Pos.King()
 	next := t.Pos.Clone()
 	r, err := next.Play(m)
 	var ill *engine.IllegalMoveError
 	if errors.As(err, &ill) {
-		ss.Tell(ownerAddr, t, func(lang string) string { return Tr(lang, "cond.failed", answer, catalog.IllegalReason(lang, ill)) })
+		ss.Tell(ownerAddr, t, func(lang string) string {
+			return referee.Tr(lang, "cond.failed", answer, catalog.IllegalReason(lang, ill))
+		})
 		return nil
 	}
 	if err != nil {
@@ -236,10 +241,10 @@ func playCondition(ss *Session, t *Table, conds *archive.Conditions, ownerAddr s
 	// the opponent's ply's arrival and commit time: an instant reply, which
 	// the owner's clock is charged nothing for (clock.go); the timers of
 	// the new position come with every game the mail writes (collectClock)
-	t.NewPlies = append(t.NewPlies, archive.Ply{N: played.N + 1, Move: PlyText(r, king), At: played.At, Avail: played.Avail})
+	t.NewPlies = append(t.NewPlies, archive.Ply{N: played.N + 1, Move: referee.PlyText(r, king), At: played.At, Avail: played.Avail})
 	if t.G.DrawOfferBy != "" { // as any move: cannot stand here, the opponent's ply lapsed it
 		t.G.DrawOfferBy = ""
-		ss.Tell(ss.From, t, func(lang string) string { return Tr(lang, "draw.lapsed") })
+		ss.Tell(ss.From, t, func(lang string) string { return referee.Tr(lang, "draw.lapsed") })
 	}
 	if o := r.Outcome; o.Over() {
 		t.G.Status = archive.Finished
@@ -248,28 +253,28 @@ func playCondition(ss *Session, t *Table, conds *archive.Conditions, ownerAddr s
 	} else if len(rest) > 0 {
 		*conds = archive.Conditions{AtPly: played.N + 1, Lines: rest}
 	}
-	tellConditionPlayed(ss, t, ownerAddr, played, PlyText(r, king), r.Captures, *conds)
+	tellConditionPlayed(ss, t, ownerAddr, played, referee.PlyText(r, king), r.Captures, *conds)
 	return nil
 }
 
 // tellConditionPlayed tells the mover that the owner's (at ownerAddr)
 // conditional answer ply to played was played, with its captures, and
 // the owner that it was, with the conditional lines left.
-func tellConditionPlayed(ss *Session, t *Table, ownerAddr string, played archive.Ply, ply string, captures []engine.Square, left archive.Conditions) {
+func tellConditionPlayed(ss *referee.Session, t *referee.Table, ownerAddr string, played archive.Ply, ply string, captures []engine.Square, left archive.Conditions) {
 	ss.Tell(ss.From, t, func(lang string) string {
-		s := Tr(lang, "move.played", ownerAddr, ply)
+		s := referee.Tr(lang, "move.played", ownerAddr, ply)
 		if len(captures) > 0 {
-			s += " " + Tr(lang, "move.captures", CapturedText(lang, captures))
+			s += " " + referee.Tr(lang, "move.captures", referee.CapturedText(lang, captures))
 		}
 		return s
 	})
 	ss.TellNews(ownerAddr, t, func(lang string) string {
-		s := Tr(lang, "cond.played", ply, PlayerLabel(lang, t.G, ss.From), played.Move)
+		s := referee.Tr(lang, "cond.played", ply, referee.PlayerLabel(lang, t.G, ss.From), played.Move)
 		if len(captures) > 0 {
-			s += " " + Tr(lang, "move.captures", CapturedText(lang, captures))
+			s += " " + referee.Tr(lang, "move.captures", referee.CapturedText(lang, captures))
 		}
 		if !left.Empty() {
-			s += "\n" + Trn(lang, "cond.left", len(left.Lines), len(left.Lines)) + "\n" + conditionList(lang, left)
+			s += "\n" + referee.Trn(lang, "cond.left", len(left.Lines), len(left.Lines)) + "\n" + conditionList(lang, left)
 		}
 		return s
 	})
@@ -277,7 +282,7 @@ func tellConditionPlayed(ss *Session, t *Table, ownerAddr string, played archive
 
 // dropConditions clears both players' conditional moves in t (their
 // positions are gone after a takeback) and tells the owners.
-func dropConditions(ss *Session, t *Table) {
+func dropConditions(ss *referee.Session, t *referee.Table) {
 	for _, side := range []string{"attackers", "defenders"} {
 		c := condsOf(t.G, side)
 		if c.Empty() {
@@ -286,6 +291,6 @@ func dropConditions(ss *Session, t *Table) {
 		n := len(c.Lines)
 		*c = archive.Conditions{}
 		t.Changed = true
-		ss.Tell(AddressOf(t.G, side), t, func(lang string) string { return Trn(lang, "cond.dropped", n, n) })
+		ss.Tell(referee.AddressOf(t.G, side), t, func(lang string) string { return referee.Trn(lang, "cond.dropped", n, n) })
 	}
 }

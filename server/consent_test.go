@@ -10,6 +10,7 @@ import (
 
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/mailer"
+	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
 // The attack of issue 18 §1, reproduced through the real referee: a
@@ -33,7 +34,7 @@ func victim(i int) string { return fmt.Sprintf("victim%02d@elsewhere.test", i) }
 func TestForgedWatchMailsNobody(t *testing.T) {
 	h := newHarness(t)
 	h.deliver(mallory, "game", "new copenhagen with "+mallet, nil)
-	id := FindGame(h.last(mallet).msg.Subject, "", nil).Id
+	id := referee.FindGame(h.last(mallet).msg.Subject, "", nil).Id
 	h.reply(mallet, "accept")
 	h.step = 10 * time.Second
 	perVictim := map[string]int{}
@@ -122,11 +123,11 @@ func TestWatchConfirmation(t *testing.T) {
 	h := newHarness(t)
 	id := startBrandubh(t, h)
 	h.deliver("erin@player.test", "x", "new tablut with frank@player.test", nil)
-	other := FindGame(h.last("frank@player.test").msg.Subject, "", nil).Id
+	other := referee.FindGame(h.last("frank@player.test").msg.Subject, "", nil).Id
 	h.reply("frank@player.test", "accept")
 
 	ask := to(t, h.deliver(watcher, "x", "watch "+id+" results", nil), watcher)
-	mustContain(t, "request", ask.Text, Tr(English, "confirm.watch.results", id, alice, bob), Tr(English, "confirm.block"))
+	mustContain(t, "request", ask.Text, referee.Tr(referee.English, "confirm.watch.results", id, alice, bob), referee.Tr(referee.English, "confirm.block"))
 	if u := ask.Header["List-Unsubscribe"]; len(u) != 1 || !strings.Contains(u[0], "subject=block") {
 		t.Errorf("the request's List-Unsubscribe = %q, want a mail \"block\"", u)
 	}
@@ -141,7 +142,7 @@ func TestWatchConfirmation(t *testing.T) {
 		if sent := h.deliver(watcher, "x", again, nil); len(sent) != 0 {
 			t.Errorf("%q while a request waits sent %d mails:\n%s", again, len(sent), texts(sent))
 		}
-		if pm := h.lastProcessed(); pm.Disposition != Ignored || !strings.Contains(pm.Reason, "watch "+id) {
+		if pm := h.lastProcessed(); pm.Disposition != referee.Ignored || !strings.Contains(pm.Reason, "watch "+id) {
 			t.Errorf("%q while a request waits was recorded %s, %q", again, pm.Disposition, pm.Reason)
 		}
 	}
@@ -151,43 +152,43 @@ func TestWatchConfirmation(t *testing.T) {
 	}
 
 	for _, c := range []struct{ from, line, want string }{
-		{watcher, "watch " + id + " confirm abcdefghjk", Tr(English, "err.confirm.key", "watch "+id, 7, "watch "+id)},
-		{viewer, line, Tr(English, "err.confirm.key", "watch "+id, 7, "watch "+id)},
-		{watcher, "watch " + other + " confirm " + key, Tr(English, "err.confirm.key", "watch "+other, 7, "watch "+other)},
+		{watcher, "watch " + id + " confirm abcdefghjk", referee.Tr(referee.English, "err.confirm.key", "watch "+id, 7, "watch "+id)},
+		{viewer, line, referee.Tr(referee.English, "err.confirm.key", "watch "+id, 7, "watch "+id)},
+		{watcher, "watch " + other + " confirm " + key, referee.Tr(referee.English, "err.confirm.key", "watch "+other, 7, "watch "+other)},
 	} {
-		mustContain(t, c.line+" from "+c.from, to(t, h.deliver(c.from, "x", c.line, nil), c.from).Text, c.want, Tr(English, "err.nothing"))
+		mustContain(t, c.line+" from "+c.from, to(t, h.deliver(c.from, "x", c.line, nil), c.from).Text, c.want, referee.Tr(referee.English, "err.nothing"))
 	}
 	if sp := h.spectatorsOf(id); len(sp) != 0 {
 		t.Fatalf("spectators before the confirmation: %+v", sp)
 	}
 
 	conf := to(t, h.deliver(watcher, "x", strings.ToUpper(line), map[string]string{"Message-ID": "<yes@watch.test>"}), watcher)
-	mustContain(t, "confirmed", conf.Text, Tr(English, "watch.results", id, alice, bob))
+	mustContain(t, "confirmed", conf.Text, referee.Tr(referee.English, "watch.results", id, alice, bob))
 	if sp := h.spectatorsOf(id); len(sp) != 1 || sp[0].Address != watcher || !sp[0].ResultsOnly || sp[0].Thread != "yes@watch.test" {
 		t.Fatalf("spectators after the confirmation: %+v", sp)
 	}
 	if p := h.player(watcher); p.ProvedAt.IsZero() {
 		t.Error("the confirmation did not record that the address proved its mailbox")
 	}
-	mustContain(t, "used key", to(t, h.deliver(watcher, "x", line, nil), watcher).Text, Tr(English, "err.confirm.key", "watch "+id, 7, "watch "+id))
+	mustContain(t, "used key", to(t, h.deliver(watcher, "x", line, nil), watcher).Text, referee.Tr(referee.English, "err.confirm.key", "watch "+id, 7, "watch "+id))
 	// from results only to every move is more mail: it asks again
-	mustContain(t, "more mail", to(t, h.deliver(watcher, "x", "watch "+id, nil), watcher).Text, Tr(English, "confirm.watch", id, alice, bob))
+	mustContain(t, "more mail", to(t, h.deliver(watcher, "x", "watch "+id, nil), watcher).Text, referee.Tr(referee.English, "confirm.watch", id, alice, bob))
 	// fewer mails need no confirmation
 	h.confirmed(viewer, "watch "+other, nil)
 	mustContain(t, "fewer mails", to(t, h.deliver(viewer, "x", "watch "+other+" results", nil), viewer).Text,
-		Tr(English, "watch.results", other, "erin@player.test", "frank@player.test"))
+		referee.Tr(referee.English, "watch.results", other, "erin@player.test", "frank@player.test"))
 
 	// an unanswered request lapses after a week: its key no longer works,
 	// and a new request gets a new one
 	ask = to(t, h.deliver(viewer, "x", "watch "+id, nil), viewer)
 	stale := confirmLineIn(t, ask)
-	h.now = h.now.Add(ConfirmationExpiry)
-	mustContain(t, "expired key", to(t, h.deliver(viewer, "x", stale, nil), viewer).Text, Tr(English, "err.confirm.key", "watch "+id, 7, "watch "+id))
+	h.now = h.now.Add(referee.ConfirmationExpiry)
+	mustContain(t, "expired key", to(t, h.deliver(viewer, "x", stale, nil), viewer).Text, referee.Tr(referee.English, "err.confirm.key", "watch "+id, 7, "watch "+id))
 	fresh := confirmLineIn(t, to(t, h.deliver(viewer, "x", "watch "+id, nil), viewer))
 	if fresh == stale {
 		t.Errorf("the new request has the expired key: %q", fresh)
 	}
-	mustContain(t, "new key", to(t, h.deliver(viewer, "x", fresh, nil), viewer).Text, Tr(English, "watch.started", id, alice, bob))
+	mustContain(t, "new key", to(t, h.deliver(viewer, "x", fresh, nil), viewer).Text, referee.Tr(referee.English, "watch.started", id, alice, bob))
 }
 
 // TestConfirmationMailsPerDay: forged requests for one address about
@@ -202,7 +203,7 @@ func TestConfirmationMailsPerDay(t *testing.T) {
 	for i := 0; i < 6; i++ {
 		p, q := fmt.Sprintf("p%d@player.test", i), fmt.Sprintf("q%d@player.test", i)
 		h.deliver(p, "x", "new brandubh with "+q, nil)
-		games = append(games, FindGame(h.last(q).msg.Subject, "", nil).Id)
+		games = append(games, referee.FindGame(h.last(q).msg.Subject, "", nil).Id)
 		h.reply(q, "accept")
 	}
 	h.createEvent("cup-27", []string{alice, bob, "erin@player.test"}, nil)
@@ -215,8 +216,8 @@ func TestConfirmationMailsPerDay(t *testing.T) {
 			t.Errorf("%q sent nothing, recorded %q", line, h.lastProcessed().Reason)
 		}
 	}
-	if mails != MaxConfirmationMailsPerDay {
-		t.Errorf("6 mails of requests for one address sent it %d mails, want %d", mails, MaxConfirmationMailsPerDay)
+	if mails != referee.MaxConfirmationMailsPerDay {
+		t.Errorf("6 mails of requests for one address sent it %d mails, want %d", mails, referee.MaxConfirmationMailsPerDay)
 	}
 	if n := len(confirmationRE.FindAllString(h.sender.sent[len(h.sender.sent)-3].msg.Text, -1)); n != 2 {
 		t.Errorf("the reply to a mail with two watch lines gives %d lines to confirm, want 2", n)
@@ -239,15 +240,15 @@ func TestInvitationOnce(t *testing.T) {
 		t.Fatalf("two challenges to frank in one mail sent him %d mails, want 1:\n%s", n, texts(sent))
 	}
 	inv := to(t, sent, frank)
-	mustContain(t, "invitation", inv.Text, Tr(English, "invite.how"), Tr(English, "invite.block"))
+	mustContain(t, "invitation", inv.Text, referee.Tr(referee.English, "invite.how"), referee.Tr(referee.English, "invite.block"))
 	if u := inv.Header["List-Unsubscribe"]; len(u) != 1 || !strings.Contains(u[0], "subject=block") {
 		t.Errorf("the invitation's List-Unsubscribe = %q, want a mail \"block\"", u)
 	}
-	mustContain(t, "second challenge", to(t, sent, alice).Text, Tr(English, "err.invite.once", frank))
+	mustContain(t, "second challenge", to(t, sent, alice).Text, referee.Tr(referee.English, "err.invite.once", frank))
 
 	for _, from := range []string{bob, "mallory@evil.test"} {
 		sent := h.deliver(from, "x", "new copenhagen with "+frank, nil)
-		mustContain(t, "challenge from "+from, to(t, sent, from).Text, Tr(English, "err.invite.once", frank), Tr(English, "err.nothing"))
+		mustContain(t, "challenge from "+from, to(t, sent, from).Text, referee.Tr(referee.English, "err.invite.once", frank), referee.Tr(referee.English, "err.nothing"))
 		if n := len(mailsTo(sent, frank)); n != 0 {
 			t.Errorf("a second challenger's challenge sent frank %d mails", n)
 		}
@@ -276,12 +277,12 @@ func TestInvitationOnce(t *testing.T) {
 func TestBlock(t *testing.T) {
 	h := newHarness(t)
 	id := startBrandubh(t, h)
-	mustContain(t, "block", to(t, h.deliver(watcher, "x", "block", nil), watcher).Text, Tr(English, "block.done"))
+	mustContain(t, "block", to(t, h.deliver(watcher, "x", "block", nil), watcher).Text, referee.Tr(referee.English, "block.done"))
 	if p := h.player(watcher); !p.Blocked {
 		t.Fatal("block did not block")
 	}
 	sent := h.deliver(alice, "x", "new brandubh with "+watcher, nil)
-	mustContain(t, "challenge", to(t, sent, alice).Text, Tr(English, "err.invite.blocked", watcher))
+	mustContain(t, "challenge", to(t, sent, alice).Text, referee.Tr(referee.English, "err.invite.blocked", watcher))
 	if len(mailsTo(sent, watcher)) != 0 {
 		t.Error("a blocked address was invited")
 	}
@@ -289,27 +290,27 @@ func TestBlock(t *testing.T) {
 		if sent := h.deliver(watcher, "x", line, nil); len(sent) != 0 {
 			t.Errorf("%q from a blocked address sent %d mails", line, len(sent))
 		}
-		if pm := h.lastProcessed(); pm.Disposition != Ignored || !strings.Contains(pm.Reason, "block") {
+		if pm := h.lastProcessed(); pm.Disposition != referee.Ignored || !strings.Contains(pm.Reason, "block") {
 			t.Errorf("%q from a blocked address recorded as %s, %q", line, pm.Disposition, pm.Reason)
 		}
 	}
-	mustContain(t, "block again", to(t, h.deliver(watcher, "x", "block", nil), watcher).Text, Tr(English, "block.already"))
+	mustContain(t, "block again", to(t, h.deliver(watcher, "x", "block", nil), watcher).Text, referee.Tr(referee.English, "block.already"))
 
 	ask := to(t, h.deliver(watcher, "x", "entsperren", nil), watcher)
-	mustContain(t, "unblock", ask.Text, Tr(German, "confirm.unblock"), "    entsperren bestätigen ")
-	mustNotContain(t, "unblock", ask.Text, Tr(German, "confirm.block"))
+	mustContain(t, "unblock", ask.Text, referee.Tr(referee.German, "confirm.unblock"), "    entsperren bestätigen ")
+	mustNotContain(t, "unblock", ask.Text, referee.Tr(referee.German, "confirm.block"))
 	if !h.player(watcher).Blocked {
 		t.Fatal("a keyless unblock unblocked")
 	}
-	mustContain(t, "unblocked", to(t, h.deliver(watcher, "x", confirmLineIn(t, ask), nil), watcher).Text, Tr(German, "unblock.done"))
+	mustContain(t, "unblocked", to(t, h.deliver(watcher, "x", confirmLineIn(t, ask), nil), watcher).Text, referee.Tr(referee.German, "unblock.done"))
 	if p := h.player(watcher); p.Blocked || p.ProvedAt.IsZero() {
 		t.Fatalf("after the confirmation: blocked %v, proved %v", p.Blocked, p.ProvedAt)
 	}
-	mustContain(t, "unblock, not blocked", to(t, h.deliver(watcher, "x", "unblock", nil), watcher).Text, Tr(German, "unblock.not"))
+	mustContain(t, "unblock, not blocked", to(t, h.deliver(watcher, "x", "unblock", nil), watcher).Text, referee.Tr(referee.German, "unblock.not"))
 	if sent := h.deliver(alice, "x", "new brandubh with "+watcher, nil); len(mailsTo(sent, watcher)) != 1 {
 		t.Error("no invitation after unblock")
 	}
-	mustContain(t, "sperren", to(t, h.deliver(viewer, "x", "sperren", nil), viewer).Text, Tr(German, "block.done"))
+	mustContain(t, "sperren", to(t, h.deliver(viewer, "x", "sperren", nil), viewer).Text, referee.Tr(referee.German, "block.done"))
 }
 
 // TestNotifyNonPlayer: an address that plays no game changes its notify
@@ -318,20 +319,20 @@ func TestBlock(t *testing.T) {
 func TestNotifyNonPlayer(t *testing.T) {
 	h := newHarness(t)
 	ask := to(t, h.deliver(watcher, "x", "notify digest 07:30 Europe/Berlin", nil), watcher)
-	mustContain(t, "request", ask.Text, Tr(English, "confirm.notify", "notify digest 07:30 Europe/Berlin"), "    notify confirm ")
+	mustContain(t, "request", ask.Text, referee.Tr(referee.English, "confirm.notify", "notify digest 07:30 Europe/Berlin"), "    notify confirm ")
 	if p, err := h.store.Player(context.Background(), watcher); err == nil && p.Digest {
 		t.Fatal("a keyless notify of a non-player set the digest")
 	}
 	conf := to(t, h.deliver(watcher, "x", confirmLineIn(t, ask), nil), watcher)
-	mustContain(t, "confirmed", conf.Text, Tr(English, "notify.zone.local", "Europe/Berlin"))
+	mustContain(t, "confirmed", conf.Text, referee.Tr(referee.English, "notify.zone.local", "Europe/Berlin"))
 	if p := h.player(watcher); !p.Digest || p.DigestAt != 7*60+30 || p.DigestZone != "Europe/Berlin" {
 		t.Fatalf("after the confirmation: %+v", p)
 	}
 	// German
 	ask = to(t, h.deliver(viewer, "x", "benachrichtigung täglich 08:00", nil), viewer)
-	mustContain(t, "German request", ask.Text, Tr(German, "confirm.notify", "notify digest 08:00"), "    benachrichtigung bestätigen ")
+	mustContain(t, "German request", ask.Text, referee.Tr(referee.German, "confirm.notify", "notify digest 08:00"), "    benachrichtigung bestätigen ")
 	h.deliver(viewer, "x", confirmLineIn(t, ask), nil)
-	if p := h.player(viewer); !p.Digest || p.DigestAt != 8*60 || p.Language != German {
+	if p := h.player(viewer); !p.Digest || p.DigestAt != 8*60 || p.Language != referee.German {
 		t.Fatalf("after the German confirmation: %+v", p)
 	}
 
@@ -396,7 +397,7 @@ func TestConsentBudgets(t *testing.T) {
 		{"x@a.test", "block", archive.CommandBudget},
 	} {
 		m := h.parseRaw(strings.NewReader(fmt.Sprintf("From: %s\r\nTo: tafl@game.test\r\nSubject: x\r\nMessage-ID: <b%d@x>\r\n\r\n%s\r\n", c.from, h.seq, c.body)))
-		ss := h.srv.NewSession(h.ctx(), Cause{Kind: CauseMail, Seed: m.MessageID, From: c.from, At: h.now, Mail: m})
+		ss := h.srv.NewSession(h.ctx(), referee.Cause{Kind: referee.CauseMail, Seed: m.MessageID, From: c.from, At: h.now, Mail: m})
 		ss.Lines, _ = ss.CommandLines()
 		if got, err := ss.BudgetOf(); err != nil || got != c.want {
 			t.Errorf("budgetOf(%s: %q) = %q, %v; want %q", c.from, c.body, got, err, c.want)
@@ -404,10 +405,10 @@ func TestConsentBudgets(t *testing.T) {
 	}
 
 	h.step = time.Second
-	floodJunk(h, 2*DefaultJunkReplies, "f", "")
+	floodJunk(h, 2*referee.DefaultJunkReplies, "f", "")
 	if sent := h.deliver("late@late.test", "x", "help", nil); len(sent) != 0 {
 		t.Fatalf("the flood did not spend the budget for junk: help was answered")
 	}
-	mustContain(t, "confirmation in a flood", to(t, h.deliver(watcher, "x", line, nil), watcher).Text, Tr(English, "watch.started", id, alice, bob))
-	mustContain(t, "block in a flood", to(t, h.deliver("newcomer@late.test", "x", "block", nil), "newcomer@late.test").Text, Tr(English, "block.done"))
+	mustContain(t, "confirmation in a flood", to(t, h.deliver(watcher, "x", line, nil), watcher).Text, referee.Tr(referee.English, "watch.started", id, alice, bob))
+	mustContain(t, "block in a flood", to(t, h.deliver("newcomer@late.test", "x", "block", nil), "newcomer@late.test").Text, referee.Tr(referee.English, "block.done"))
 }

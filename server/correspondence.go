@@ -5,6 +5,7 @@ import (
 
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/grammar"
+	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
 // What correspondence players expect (issue 12): spectators
@@ -32,7 +33,7 @@ import (
 type correspondence struct {
 	// public are the games whose position the players were shown
 	// (showPosition), in that order: their spectators get a mail.
-	public []*Table
+	public []*referee.Table
 	// news are extra lines for a game's spectators (a takeback), by game.
 	news map[string][]func(lang string) string
 	// farewells are spectators told that they no longer watch a game
@@ -50,19 +51,19 @@ type correspondence struct {
 
 // corrOf returns the correspondence module's state in ss, made on first
 // use (stateOf): the one way to it, for the files of issue 12 alone.
-func corrOf(ss *Session) *correspondence {
-	return StateOf[correspondence](ss, correspondenceModule{})
+func corrOf(ss *referee.Session) *correspondence {
+	return referee.StateOf[correspondence](ss, correspondenceModule{})
 }
 
 // farewell is a spectator removed from a game that became private.
 type farewell struct {
-	t  *Table
+	t  *referee.Table
 	sp archive.Spectator
 }
 
 // spectate notes that the players of t were shown a new position, so
 // that its spectators get one too (spectatorMails).
-func spectate(ss *Session, t *Table) {
+func spectate(ss *referee.Session, t *referee.Table) {
 	cor := corrOf(ss)
 	for _, p := range cor.public {
 		if p == t {
@@ -73,7 +74,7 @@ func spectate(ss *Session, t *Table) {
 }
 
 // tellSpectators adds a line of news for the spectators of t.
-func tellSpectators(ss *Session, t *Table, text func(lang string) string) {
+func tellSpectators(ss *referee.Session, t *referee.Table, text func(lang string) string) {
 	cor := corrOf(ss)
 	if cor.news == nil {
 		cor.news = map[string][]func(string) string{}
@@ -90,27 +91,27 @@ func (correspondenceModule) Name() string { return "correspondence" }
 // and both players were told, before the position is shown: the mover's
 // opponent's takeback request lapses, and the opponent's conditional
 // moves are played or cancelled (conditions.go).
-func (correspondenceModule) AfterPly(ss *Session, t *Table) error {
+func (correspondenceModule) AfterPly(ss *referee.Session, t *referee.Table) error {
 	lapseTakeback(ss, t)
 	return fireConditions(ss, t)
 }
 
-func (correspondenceModule) PositionShown(ss *Session, t *Table) { spectate(ss, t) }
+func (correspondenceModule) PositionShown(ss *referee.Session, t *referee.Table) { spectate(ss, t) }
 
 // Offer relays the challenger's words to the invited player (greeting,
 // messages.go).
-func (correspondenceModule) Offer(ss *Session, t *Table, _ *grammar.NewGameCommand) (Offer, error) {
+func (correspondenceModule) Offer(ss *referee.Session, t *referee.Table, _ *grammar.NewGameCommand) (referee.Offer, error) {
 	return greetingOffer(ss, t)
 }
 
 // ShowBoard answers a spectator's "board" (watchedBoard, cmd_watch.go).
-func (correspondenceModule) ShowBoard(ss *Session) (bool, error) { return watchedBoard(ss) }
+func (correspondenceModule) ShowBoard(ss *referee.Session) (bool, error) { return watchedBoard(ss) }
 
-func (correspondenceModule) KeepProse(ss *Session) bool { return relayOnly(ss) }
+func (correspondenceModule) KeepProse(ss *referee.Session) bool { return relayOnly(ss) }
 
-func (correspondenceModule) AfterCommands(ss *Session) { relayProse(ss) }
+func (correspondenceModule) AfterCommands(ss *referee.Session) { relayProse(ss) }
 
-func (correspondenceModule) LineBudget(ss *Session, c grammar.Command) (archive.MailBudget, bool, error) {
+func (correspondenceModule) LineBudget(ss *referee.Session, c grammar.Command) (archive.MailBudget, bool, error) {
 	if w, ok := c.(*grammar.WatchCommand); ok {
 		b, err := watchBudget(ss, w)
 		return b, true, err
@@ -118,21 +119,21 @@ func (correspondenceModule) LineBudget(ss *Session, c grammar.Command) (archive.
 	return "", false, nil
 }
 
-func (correspondenceModule) Collect(ss *Session, change *archive.Change) {
+func (correspondenceModule) Collect(ss *referee.Session, change *archive.Change) {
 	collectCorrespondence(ss, change)
 }
 
-func (correspondenceModule) Mails(ss *Session) ([]archive.OutboxMail, error) {
+func (correspondenceModule) Mails(ss *referee.Session) ([]archive.OutboxMail, error) {
 	return spectatorMails(ss) // spectators.go: never a player's key
 }
 
-func (correspondenceModule) QuietChange(ss *Session, t *Table) bool {
+func (correspondenceModule) QuietChange(ss *referee.Session, t *referee.Table) bool {
 	return changedOnlyByMessage(ss, t)
 }
 
 // collectCorrespondence adds to change the spectators and takebacks of
 // this mail.
-func collectCorrespondence(ss *Session, change *archive.Change) {
+func collectCorrespondence(ss *referee.Session, change *archive.Change) {
 	if !ss.Uses(correspondenceModule{}) {
 		return // the mail did nothing of correspondence
 	}
@@ -149,6 +150,6 @@ func collectCorrespondence(ss *Session, change *archive.Change) {
 
 // changedOnlyByMessage reports whether t's only change in this mail is a
 // message stored for the opponent (relayProse).
-func changedOnlyByMessage(ss *Session, t *Table) bool {
+func changedOnlyByMessage(ss *referee.Session, t *referee.Table) bool {
 	return ss.Uses(correspondenceModule{}) && corrOf(ss).quiet[t.G.ID]
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/mailer"
 	"github.com/taflmail/taflmail/server/internal/msgid"
+	"github.com/taflmail/taflmail/server/internal/referee"
 	"github.com/taflmail/taflmail/server/internal/zones"
 )
 
@@ -45,7 +46,7 @@ import (
 // get one line each with their tag, up to maxReplyText in all, then a
 // count. With the headers the digest stays under maxReplyBytes (caps.go)
 // however many games a player has.
-const maxDigestEntries = MaxReplyText - 8<<10
+const maxDigestEntries = referee.MaxReplyText - 8<<10
 
 // digestModule registers the daily digest (module.go): it counts the
 // sections of a note that are only the news of a ply, and holds back the
@@ -56,11 +57,11 @@ func (digestModule) Name() string { return "digest" }
 
 // NewsAdded counts the news of a ply in n: a player who chose the digest
 // does not get a reply made only of such sections (held).
-func (digestModule) NewsAdded(_ *Session, n *Note) { n.Routine++ }
+func (digestModule) NewsAdded(_ *referee.Session, n *referee.Note) { n.Routine++ }
 
-func (digestModule) Holds(ss *Session, n *Note) bool { return held(ss, n) }
+func (digestModule) Holds(ss *referee.Session, n *referee.Note) bool { return held(ss, n) }
 
-func (digestModule) LineBudget(ss *Session, c grammar.Command) (archive.MailBudget, bool, error) {
+func (digestModule) LineBudget(ss *referee.Session, c grammar.Command) (archive.MailBudget, bool, error) {
 	if n, ok := c.(*grammar.NotifyCommand); ok {
 		b, err := notifyBudget(ss, n)
 		return b, true, err
@@ -68,11 +69,13 @@ func (digestModule) LineBudget(ss *Session, c grammar.Command) (archive.MailBudg
 	return "", false, nil
 }
 
-func (digestModule) RunDue(ctx context.Context, s *Server) (int, error) { return runDigests(s, ctx) }
+func (digestModule) RunDue(ctx context.Context, s *referee.Server) (int, error) {
+	return runDigests(s, ctx)
+}
 
 // OverdueWait: a digest due at now is one RunTimers left (or the digests
 // cannot be read), so Run tries again in a second.
-func (digestModule) OverdueWait(ctx context.Context, s *Server, now time.Time) (time.Duration, bool) {
+func (digestModule) OverdueWait(ctx context.Context, s *referee.Server, now time.Time) (time.Duration, bool) {
 	ds, err := s.DigestPort().DueDigests(ctx, now, 1)
 	return 0, err != nil || len(ds) > 0
 }
@@ -80,7 +83,7 @@ func (digestModule) OverdueWait(ctx context.Context, s *Server, now time.Time) (
 // Instant writes an instant for a player who set the digest in a time
 // zone of their own in that zone, with its name (digestStamp,
 // digest_zone.go); "" for anyone else.
-func (digestModule) Instant(ss *Session, lang string, t time.Time, addr string) string {
+func (digestModule) Instant(ss *referee.Session, lang string, t time.Time, addr string) string {
 	zone := ""
 	if p, ok := ss.Players[addr]; ok {
 		zone = p.DigestZone
@@ -96,7 +99,7 @@ func (digestModule) Instant(ss *Session, lang string, t time.Time, addr string) 
 // still running, and holds nothing but the news of a ply (tellNews).
 // A message waiting for its recipient is not delivered with a held note
 // (deliverMessages): it waits for the digest.
-func held(ss *Session, n *Note) bool {
+func held(ss *referee.Session, n *referee.Note) bool {
 	if n.To == ss.From || n.Routine == 0 || n.Routine != len(n.Sections) ||
 		n.Game == nil || n.Game.G.Status != archive.Active {
 		return false
@@ -105,7 +108,7 @@ func held(ss *Session, n *Note) bool {
 }
 
 // digestOn reports whether addr chose "notify digest".
-func digestOn(ss *Session, addr string) bool {
+func digestOn(ss *referee.Session, addr string) bool {
 	if p, ok := ss.Players[addr]; ok {
 		return p.Digest
 	}
@@ -122,12 +125,12 @@ func digestOn(ss *Session, addr string) bool {
 // the digest's time (as before a deadline, Decision C4): a move the player
 // sent before then is played, not listed. It stops at the first failure
 // and returns it: the digests not sent stay due.
-func runDigests(s *Server, ctx context.Context) (int, error) {
+func runDigests(s *referee.Server, ctx context.Context) (int, error) {
 	sent := 0
 	seen := map[string]bool{}
 	for ctx.Err() == nil {
 		now := s.Opts.Now()
-		due, err := s.DigestPort().DueDigests(ctx, now, TimerBatch)
+		due, err := s.DigestPort().DueDigests(ctx, now, referee.TimerBatch)
 		if err != nil || len(due) == 0 {
 			return sent, err
 		}
@@ -165,13 +168,13 @@ func runDigests(s *Server, ctx context.Context) (int, error) {
 // reports whether the timer moved now: false when the digest was
 // committed before (archive.ErrDuplicate) or the player changed the
 // setting since it was read.
-func sendDigest(s *Server, ctx context.Context, d archive.DigestDue, now time.Time) (bool, error) {
+func sendDigest(s *referee.Server, ctx context.Context, d archive.DigestDue, now time.Time) (bool, error) {
 	games := 0
 	// the digest's seed seeds the Message-ID, so a repeat after a crash
 	// writes the same mail
-	return s.Transact(ctx, DigestCause(d.Address, d.Due, now), Steps{
-		Decide: func(ss *Session, change *archive.Change) (Verdict, error) {
-			var v Verdict
+	return s.Transact(ctx, referee.DigestCause(d.Address, d.Due, now), referee.Steps{
+		Decide: func(ss *referee.Session, change *archive.Change) (referee.Verdict, error) {
+			var v referee.Verdict
 			var err error
 			v, games, err = decideDigest(s, ss, change, d)
 			return v, err
@@ -188,58 +191,58 @@ func sendDigest(s *Server, ctx context.Context, d archive.DigestDue, now time.Ti
 // game waits for the player (transact collects the games whose waiting
 // message it delivers), and how many games it lists. Nothing is to be
 // committed when the player's setting changed since d was read.
-func decideDigest(s *Server, ss *Session, change *archive.Change, d archive.DigestDue) (Verdict, int, error) {
+func decideDigest(s *referee.Server, ss *referee.Session, change *archive.Change, d archive.DigestDue) (referee.Verdict, int, error) {
 	p, err := s.GamePort().Player(ss.Ctx, d.Address)
 	if errors.Is(err, archive.ErrNotFound) {
-		return CommitNothing, 0, nil
+		return referee.CommitNothing, 0, nil
 	}
 	if err != nil {
-		return CommitNothing, 0, err
+		return referee.CommitNothing, 0, err
 	}
 	if !p.Digest || !p.DigestDue.Equal(d.Due) {
-		return CommitNothing, 0, nil
+		return referee.CommitNothing, 0, nil
 	}
 	next := zones.Next(p.DigestAt, storedZone(s, p.Address, p.DigestZone), ss.Now)
 	change.Writes = append(change.Writes, archive.DigestsSent{{Address: p.Address, Due: d.Due, Next: next}})
 	ss.Lang = cmp.Or(p.Language, s.Opts.DefaultLanguage)
 	gs, err := s.GamePort().GamesOf(ss.Ctx, p.Address)
 	if err != nil {
-		return CommitNothing, 0, err
+		return referee.CommitNothing, 0, err
 	}
-	var waiting []*Table
+	var waiting []*referee.Table
 	for _, g := range gs {
 		if g.Status != archive.Active {
 			continue
 		}
 		t, err := ss.Table(g.ID)
 		if err != nil {
-			return CommitNothing, 0, err
+			return referee.CommitNothing, 0, err
 		}
-		if t.ToMove() == SideOf(t.G, p.Address) {
+		if t.ToMove() == referee.SideOf(t.G, p.Address) {
 			waiting = append(waiting, t)
 		}
 	}
 	if len(waiting) > 0 {
 		o, err := digestMail(ss, p, waiting)
 		if err != nil {
-			return CommitNothing, 0, err
+			return referee.CommitNothing, 0, err
 		}
 		if o != nil {
 			change.Outbox = []archive.OutboxMail{*o}
 		}
 	}
-	return CommitCollected, len(waiting), nil // not composed: the digest is its one mail
+	return referee.CommitCollected, len(waiting), nil // not composed: the digest is its one mail
 }
 
 // digestOrder sorts the games of a digest by urgency: timed games by the
 // player's deadline, earliest first, then untimed ones by how long the
 // player's move has been awaited, longest first, then by id.
-func digestOrder(ss *Session, ts []*Table) {
+func digestOrder(ss *referee.Session, ts []*referee.Table) {
 	type key struct {
 		deadline time.Time // zero for untimed
 		since    time.Time
 	}
-	keys := map[*Table]key{}
+	keys := map[*referee.Table]key{}
 	for _, t := range ts {
 		var k key
 		if st, err := clockState(t); err == nil && st.Control.Timed() {
@@ -251,7 +254,7 @@ func digestOrder(ss *Session, ts []*Table) {
 		}
 		keys[t] = k
 	}
-	slices.SortStableFunc(ts, func(a, b *Table) int {
+	slices.SortStableFunc(ts, func(a, b *referee.Table) int {
 		ka, kb := keys[a], keys[b]
 		switch {
 		case ka.deadline.IsZero() != kb.deadline.IsZero():
@@ -275,20 +278,20 @@ func digestOrder(ss *Session, ts []*Table) {
 // first; the other games one line each with their tag, then a count when
 // even those do not fit into maxReplyText. nil when the mail cannot be
 // written (logged).
-func digestMail(ss *Session, p *archive.Player, ts []*Table) (*archive.OutboxMail, error) {
+func digestMail(ss *referee.Session, p *archive.Player, ts []*referee.Table) (*archive.OutboxMail, error) {
 	s, lang, addr := ss.Srv, ss.Lang, p.Address
 	digestOrder(ss, ts)
 	var b strings.Builder
-	b.WriteString(Tr(lang, "greeting") + "\n\n")
-	b.WriteString(Tr(lang, "digest.intro", digestTime(lang, p.DigestAt, p.DigestZone)) + "\n\n")
+	b.WriteString(referee.Tr(lang, "greeting") + "\n\n")
+	b.WriteString(referee.Tr(lang, "digest.intro", digestTime(lang, p.DigestAt, p.DigestZone)) + "\n\n")
 	full := 0
 	for _, t := range ts {
 		entry := digestEntry(ss, addr, lang, t)
-		side := SideOf(t.G, addr)
+		side := referee.SideOf(t.G, addr)
 		msg := messageTo(t.G, side)
 		text := ""
 		if *msg != "" && !messagesOff(ss, addr) {
-			text = Tr(lang, "message.heading", OpponentOf(t.G, addr)) + "\n\n" + Indent(*msg) + "\n\n"
+			text = referee.Tr(lang, "message.heading", referee.OpponentOf(t.G, addr)) + "\n\n" + referee.Indent(*msg) + "\n\n"
 		}
 		if b.Len()+len(entry)+len(text) > maxDigestEntries {
 			break
@@ -301,22 +304,22 @@ func digestMail(ss *Session, p *archive.Player, ts []*Table) (*archive.OutboxMai
 		full++
 	}
 	if rest := ts[full:]; len(rest) > 0 {
-		b.WriteString(Trn(lang, "digest.more", len(rest), len(rest)) + "\n")
+		b.WriteString(referee.Trn(lang, "digest.more", len(rest), len(rest)) + "\n")
 		for i, t := range rest {
-			line := fmt.Sprintf("  [taflmail %s %s]  %s\n", t.G.ID, TokenOf(t.G, addr),
-				Tr(lang, "digest.line", VariantTitle(lang, t.V), OpponentOf(t.G, addr), t.MoveNumber()))
-			if b.Len()+len(line) > MaxReplyText {
-				b.WriteString("  " + Tr(lang, "digest.rest", len(rest)-i) + "\n")
+			line := fmt.Sprintf("  [taflmail %s %s]  %s\n", t.G.ID, referee.TokenOf(t.G, addr),
+				referee.Tr(lang, "digest.line", referee.VariantTitle(lang, t.V), referee.OpponentOf(t.G, addr), t.MoveNumber()))
+			if b.Len()+len(line) > referee.MaxReplyText {
+				b.WriteString("  " + referee.Tr(lang, "digest.rest", len(rest)-i) + "\n")
 				break
 			}
 			b.WriteString(line)
 		}
 		b.WriteString("\n")
 	}
-	b.WriteString(Tr(lang, "signature") + "\n")
-	subject := Tr(lang, "digest.subject", len(ts))
+	b.WriteString(referee.Tr(lang, "signature") + "\n")
+	subject := referee.Tr(lang, "digest.subject", len(ts))
 	if len(ts) == 1 {
-		subject = Tr(lang, "digest.subject.one")
+		subject = referee.Tr(lang, "digest.subject.one")
 	}
 	o := mailer.Outgoing{
 		MessageID: msgid.Reply(ss.Cause.Seed, 0, addr, "", "", s.Opts.Domain),
@@ -328,13 +331,13 @@ func digestMail(ss *Session, p *archive.Player, ts []*Table) (*archive.OutboxMai
 		Date:      ss.Now,
 		Headers:   s.UnsubscribeHeaders(addr, "notify each"), // the way out of the digest, without a key
 	}
-	o.Headers[LoopHeader] = "digest"
+	o.Headers[referee.LoopHeader] = "digest"
 	raw, err := o.Bytes()
 	if err != nil {
 		s.Log.Warn("digest not sent: it cannot be written", "to", addr, "err", err)
 		return nil, nil
 	}
-	if len(raw) > MaxReplyBytes {
+	if len(raw) > referee.MaxReplyBytes {
 		// cannot happen while maxReplyText holds; never send it anyway
 		s.Log.Error("digest not sent: it would exceed the limit", "to", addr, "bytes", len(raw))
 		return nil, nil
@@ -346,21 +349,21 @@ func digestMail(ss *Session, p *archive.Player, ts []*Table) (*archive.OutboxMai
 // players, the opponent's last ply, the clocks (or since when the move is
 // awaited), the board, whose move, and how to answer: the game's tag line
 // with addr's key and an example move.
-func digestEntry(ss *Session, addr, lang string, t *Table) string {
+func digestEntry(ss *referee.Session, addr, lang string, t *referee.Table) string {
 	var b strings.Builder
-	b.WriteString(Tr(lang, "game.header", t.G.ID, VariantTitle(lang, t.V)) + "\n")
-	b.WriteString(Tr(lang, "game.players", t.G.Attackers, t.G.Defenders) + "\n\n")
+	b.WriteString(referee.Tr(lang, "game.header", t.G.ID, referee.VariantTitle(lang, t.V)) + "\n")
+	b.WriteString(referee.Tr(lang, "game.players", t.G.Attackers, t.G.Defenders) + "\n\n")
 	if ps := t.G.Plies; len(ps) > 0 {
-		b.WriteString(Tr(lang, "move.played", OpponentOf(t.G, addr), ps[len(ps)-1].Move) + "\n")
+		b.WriteString(referee.Tr(lang, "move.played", referee.OpponentOf(t.G, addr), ps[len(ps)-1].Move) + "\n")
 	} else {
-		b.WriteString(Tr(lang, "digest.first") + "\n")
+		b.WriteString(referee.Tr(lang, "digest.first") + "\n")
 	}
 	if c := clocksText(ss, lang, t); c != "" {
 		b.WriteString(c + "\n")
 	}
 	b.WriteString("\n" + t.Board(lang) + "\n")
-	b.WriteString(Tr(lang, "move.yours", t.MoveNumber(), SideName(lang, t.ToMove())) + "\n")
-	b.WriteString(Tr(lang, "digest.answer") + "\n")
-	fmt.Fprintf(&b, "    [taflmail %s %s]\n    %s\n\n", t.G.ID, TokenOf(t.G, addr), ExampleMove(t))
+	b.WriteString(referee.Tr(lang, "move.yours", t.MoveNumber(), referee.SideName(lang, t.ToMove())) + "\n")
+	b.WriteString(referee.Tr(lang, "digest.answer") + "\n")
+	fmt.Fprintf(&b, "    [taflmail %s %s]\n    %s\n\n", t.G.ID, referee.TokenOf(t.G, addr), referee.ExampleMove(t))
 	return b.String()
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/mailer"
+	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
 // The daily digest (issue 12, digest.go) through the referee on a fake
@@ -47,12 +48,12 @@ func TestDigestInsteadOfEachPly(t *testing.T) {
 	id := startBrandubh(t, h)
 	sent := h.deliver(bob, "settings", "notify digest 07:30", nil)
 	mustContain(t, "the answer to notify digest", to(t, sent, bob).Text,
-		Tr(English, "notify.digest", "07:30 UTC", "2026-11-30 07:30:00 UTC", Tr(English, "notify.zone.utc")))
+		referee.Tr(referee.English, "notify.digest", "07:30 UTC", "2026-11-30 07:30:00 UTC", referee.Tr(referee.English, "notify.zone.utc")))
 	if p := h.player(bob); !p.Digest || p.DigestAt != 450 || !p.DigestDue.Equal(time.Date(2026, 11, 30, 7, 30, 0, 0, time.UTC)) {
 		t.Fatalf("bob's row = %+v", p)
 	}
 	mustContain(t, "notify alone", to(t, h.deliver(bob, "x", "notify", nil), bob).Text,
-		Tr(English, "notify.show.digest", "07:30 UTC", "2026-11-30 07:30:00 UTC"))
+		referee.Tr(referee.English, "notify.show.digest", "07:30 UTC", "2026-11-30 07:30:00 UTC"))
 
 	sent = h.reply(alice, "d1-e1\n\nGood luck, Bob!")
 	if got := mailsTo(sent, bob); len(got) != 0 {
@@ -76,10 +77,10 @@ func TestDigestInsteadOfEachPly(t *testing.T) {
 		t.Fatalf("at 07:30 the scheduler sent:\n%s", subjects(got))
 	}
 	digest := got[0].msg
-	if digest.Subject != Tr(English, "digest.subject.one") {
+	if digest.Subject != referee.Tr(referee.English, "digest.subject.one") {
 		t.Errorf("digest subject %q", digest.Subject)
 	}
-	mustContain(t, "digest", digest.Text, Tr(English, "digest.intro", "07:30 UTC"), "Game "+id+": Brandubh",
+	mustContain(t, "digest", digest.Text, referee.Tr(referee.English, "digest.intro", "07:30 UTC"), "Game "+id+": Brandubh",
 		"alice@player.test played d1-e1.", "[taflmail "+id+" "+key+"]", "Move 1: it is your move (defenders).",
 		"alice@player.test writes:", "Good luck, Bob!")
 	if g, _ := h.store.Game(context.Background(), id); g.MessageToDefenders != "" {
@@ -111,13 +112,13 @@ func TestDigestInsteadOfEachPly(t *testing.T) {
 
 	// urgent news comes at once: a draw offer, a ply that lapses bob's
 	// own offer, the result
-	mustContain(t, "a draw offer to a digest player", to(t, h.reply(alice, "offer draw"), bob).Text, Tr(English, "draw.offered", alice))
+	mustContain(t, "a draw offer to a digest player", to(t, h.reply(alice, "offer draw"), bob).Text, referee.Tr(referee.English, "draw.offered", alice))
 	h.reply(bob, "decline draw")
 	h.reply(bob, "offer draw")
-	mustContain(t, "a lapsed offer to a digest player", to(t, h.reply(alice, "d2-f2xf3"), bob).Text, Tr(English, "draw.lapsed"))
+	mustContain(t, "a lapsed offer to a digest player", to(t, h.reply(alice, "d2-f2xf3"), bob).Text, referee.Tr(referee.English, "draw.lapsed"))
 
 	// notify each: alice's plies reach bob again
-	mustContain(t, "notify each", to(t, h.deliver(bob, "x", "notify each", nil), bob).Text, Tr(English, "notify.each"))
+	mustContain(t, "notify each", to(t, h.deliver(bob, "x", "notify each", nil), bob).Text, referee.Tr(referee.English, "notify.each"))
 	if p := h.player(bob); p.Digest || !p.DigestDue.IsZero() {
 		t.Errorf("after notify each bob's row = %+v", p)
 	}
@@ -190,7 +191,7 @@ func TestDigestThirtyGames(t *testing.T) {
 	var ids []string
 	for i := range 30 {
 		sent := h.deliver(alice, "x", "new brandubh with bob@player.test", nil)
-		id := FindGame(to(t, sent, bob).Subject, "", nil).Id
+		id := referee.FindGame(to(t, sent, bob).Subject, "", nil).Id
 		if id == "" {
 			t.Fatalf("game %d: no invitation:\n%s", i+1, texts(sent))
 		}
@@ -210,10 +211,10 @@ func TestDigestThirtyGames(t *testing.T) {
 		t.Fatalf("the digest: %d mails:\n%s", len(got), subjects(got))
 	}
 	digest := got[0]
-	if len(digest.raw) > MaxReplyBytes {
-		t.Errorf("the digest has %d bytes, more than maxReplyBytes %d", len(digest.raw), MaxReplyBytes)
+	if len(digest.raw) > referee.MaxReplyBytes {
+		t.Errorf("the digest has %d bytes, more than maxReplyBytes %d", len(digest.raw), referee.MaxReplyBytes)
 	}
-	if digest.msg.Subject != Tr(English, "digest.subject", 30) {
+	if digest.msg.Subject != referee.Tr(referee.English, "digest.subject", 30) {
 		t.Errorf("subject %q", digest.msg.Subject)
 	}
 	for _, id := range ids {
@@ -222,7 +223,7 @@ func TestDigestThirtyGames(t *testing.T) {
 	tag := func(id string) string { return "[taflmail " + id + " " + h.mailVars(bob, id)["{{KEY}}"] + "]" }
 
 	sent := h.replyTo(bob, digest, tag(ids[0])+"\nd3-f3\n"+tag(ids[1])+"\nd3-f3")
-	mustContain(t, "two games in one mail", to(t, sent, bob).Text, "Your mail names several games", ids[0], ids[1], Tr(English, "err.nothing"))
+	mustContain(t, "two games in one mail", to(t, sent, bob).Text, "Your mail names several games", ids[0], ids[1], referee.Tr(referee.English, "err.nothing"))
 	quoted := "> " + strings.ReplaceAll(digest.msg.Text, "\n", "\n> ")
 	sent = h.replyTo(bob, digest, "d3-f3\n\n"+quoted)
 	mustContain(t, "one move under the quoted digest", to(t, sent, bob).Text, "Your mail names several games", ids[0], ids[29])
@@ -258,13 +259,13 @@ func (h *harness) lastAbout(addr, id string) sentMail {
 // tag line per game, then a count.
 func TestDigestBounded(t *testing.T) {
 	h := newHarness(t)
-	ss := h.srv.NewSession(context.Background(), Cause{Kind: CauseDigest, Seed: "bounded", At: h.now})
-	ss.Lang = English
-	var ts []*Table
+	ss := h.srv.NewSession(context.Background(), referee.Cause{Kind: referee.CauseDigest, Seed: "bounded", At: h.now})
+	ss.Lang = referee.English
+	var ts []*referee.Table
 	for i := range 1500 {
 		g := &archive.Game{ID: fmt.Sprintf("G%05d", i), Variant: "copenhagen", Attackers: alice, Defenders: bob,
 			Status: archive.Active, AttackerToken: "aaaaaaaaaa", DefenderToken: "bbbbbbbbbb"}
-		tb, err := Load(g)
+		tb, err := referee.Load(g)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -274,8 +275,8 @@ func TestDigestBounded(t *testing.T) {
 	if err != nil || o == nil {
 		t.Fatalf("digestMail = %v, %v", o, err)
 	}
-	if len(o.Raw) > MaxReplyBytes {
-		t.Errorf("the digest of 1500 games has %d bytes, more than %d", len(o.Raw), MaxReplyBytes)
+	if len(o.Raw) > referee.MaxReplyBytes {
+		t.Errorf("the digest of 1500 games has %d bytes, more than %d", len(o.Raw), referee.MaxReplyBytes)
 	}
 	m, err := mailer.Parse(strings.NewReader(string(o.Raw)), 0)
 	if err != nil {
@@ -286,7 +287,7 @@ func TestDigestBounded(t *testing.T) {
 	if full == 0 || full >= lines || !strings.Contains(m.Text, "send \"games\" for the list") {
 		t.Errorf("%d full entries, %d tag lines, no count at the end:\n%s", full, lines, m.Text[len(m.Text)-500:])
 	}
-	if !strings.Contains(m.Text, Tr(English, "digest.more", 1500-full)) {
+	if !strings.Contains(m.Text, referee.Tr(referee.English, "digest.more", 1500-full)) {
 		t.Errorf("the digest does not say that %d more games wait", 1500-full)
 	}
 }
@@ -295,20 +296,20 @@ func TestDigestBounded(t *testing.T) {
 // in German and the digest is German.
 func TestDigestGerman(t *testing.T) {
 	h := newHarness(t)
-	id := startGame(t, h, "brandubh", German)
+	id := startGame(t, h, "brandubh", referee.German)
 	mustContain(t, "benachrichtigung täglich", to(t, h.deliver(bob, "x", "Benachrichtigung täglich um 7:30 Uhr", nil), bob).Text,
-		Tr(German, "notify.digest", "07:30 Uhr UTC", "30.11.2026 um 07:30:00 UTC", Tr(German, "notify.zone.utc")))
+		referee.Tr(referee.German, "notify.digest", "07:30 Uhr UTC", "30.11.2026 um 07:30:00 UTC", referee.Tr(referee.German, "notify.zone.utc")))
 	h.play(id, "d1-e1")
 	h.now = time.Date(2026, 11, 30, 7, 30, 0, 0, time.UTC)
 	got := h.runTimers(nil)
 	if len(got) != 1 {
 		t.Fatalf("%d mails:\n%s", len(got), subjects(got))
 	}
-	if got[0].msg.Subject != Tr(German, "digest.subject.one") {
+	if got[0].msg.Subject != referee.Tr(referee.German, "digest.subject.one") {
 		t.Errorf("subject %q", got[0].msg.Subject)
 	}
-	mustContain(t, "German digest", got[0].msg.Text, Tr(German, "digest.intro", "07:30 Uhr UTC"), "Partie "+id+": ",
+	mustContain(t, "German digest", got[0].msg.Text, referee.Tr(referee.German, "digest.intro", "07:30 Uhr UTC"), "Partie "+id+": ",
 		"alice@player.test hat d1-e1 gezogen.", "Zug 1: du bist am Zug (Verteidiger).")
-	mustContain(t, "benachrichtigung einzeln", to(t, h.deliver(bob, "x", "benachrichtigung einzeln", nil), bob).Text, Tr(German, "notify.each"))
+	mustContain(t, "benachrichtigung einzeln", to(t, h.deliver(bob, "x", "benachrichtigung einzeln", nil), bob).Text, referee.Tr(referee.German, "notify.each"))
 	mustContain(t, "a bad time", to(t, h.deliver(bob, "x", "benachrichtigung täglich 25:00", nil), bob).Text, "25:00")
 }

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/taflmail/taflmail/server/internal/catalog"
+	"github.com/taflmail/taflmail/server/internal/referee"
 	"github.com/taflmail/taflmail/server/internal/zones"
 )
 
@@ -21,19 +22,19 @@ import (
 // for an abbreviation (zones.Abbreviation) it names the places that use
 // it and shows the command with the first; otherwise (a fixed offset such
 // as Etc/GMT-1) it asks for the place with a general example.
-func refuseFixedZone(ss *Session, name string, at int) error {
+func refuseFixedZone(ss *referee.Session, name string, at int) error {
 	if places := zones.Abbreviation(name); places != nil {
-		return ss.Refuse("notify.zone.abbrev", Clip(name), clockOfDay(at), places[0],
+		return ss.Refuse("notify.zone.abbrev", referee.Clip(name), clockOfDay(at), places[0],
 			strings.ToUpper(strings.TrimRight(name, ".,;!")), strings.Join(places, ", "))
 	}
-	return ss.Refuse("notify.zone.fixed", Clip(name), clockOfDay(at))
+	return ss.Refuse("notify.zone.fixed", referee.Clip(name), clockOfDay(at))
 }
 
 // storedZone returns the zone of a stored digest setting
 // (archive.Player.DigestZone): UTC for "", and UTC too, logged, for a
 // name this program cannot load (a zone that a later copy of the zone
 // database renamed away), so that the digest still comes once a day.
-func storedZone(s *Server, addr, name string) *time.Location {
+func storedZone(s *referee.Server, addr, name string) *time.Location {
 	if name == "" {
 		return time.UTC
 	}
@@ -50,9 +51,9 @@ func storedZone(s *Server, addr, name string) *time.Location {
 // Europe/Berlin)").
 func digestTime(lang string, at int, zone string) string {
 	if zone == "" {
-		return Tr(lang, "digest.at.utc", clockOfDay(at))
+		return referee.Tr(lang, "digest.at.utc", clockOfDay(at))
 	}
-	return Tr(lang, "digest.at.zone", clockOfDay(at), zone)
+	return referee.Tr(lang, "digest.at.zone", clockOfDay(at), zone)
 }
 
 // digestStamp writes the instant t in lang as date and time in the
@@ -63,5 +64,5 @@ func digestStamp(lang string, t time.Time, loc *time.Location, zone string) stri
 	if zone == "" {
 		return catalog.Instant(lang, t)
 	}
-	return t.In(loc).Format(Tr(lang, "layout.zoned")) + " " + zone
+	return t.In(loc).Format(referee.Tr(lang, "layout.zoned")) + " " + zone
 }

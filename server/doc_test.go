@@ -2,6 +2,7 @@ package server
 
 import (
 	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -12,9 +13,20 @@ import (
 var docFileLine = regexp.MustCompile(`^//   - ([a-z0-9_]+\.go): \S`)
 
 // TestDocMapsEveryFile checks that doc.go names every non-test .go file of
-// the package, each once, and no file that does not exist (issue 19 §7).
+// the package, each once, and no file that does not exist (issue 19 §7);
+// and the same of the core's own map, internal/referee/doc.go.
 func TestDocMapsEveryFile(t *testing.T) {
-	doc, err := os.ReadFile("doc.go")
+	for _, dir := range []string{".", filepath.Join("internal", "referee")} {
+		checkDocMap(t, dir)
+	}
+}
+
+// checkDocMap checks the map in dir's doc.go against dir's non-test .go
+// files.
+func checkDocMap(t *testing.T, dir string) {
+	t.Helper()
+	pkg := filepath.ToSlash(filepath.Join("server", dir))
+	doc, err := os.ReadFile(filepath.Join(dir, "doc.go"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -24,7 +36,7 @@ func TestDocMapsEveryFile(t *testing.T) {
 			named[m[1]]++
 		}
 	}
-	entries, err := os.ReadDir(".")
+	entries, err := os.ReadDir(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,20 +48,20 @@ func TestDocMapsEveryFile(t *testing.T) {
 		}
 	}
 	if len(files) == 0 {
-		t.Fatal("no .go files found in the package directory")
+		t.Fatalf("no .go files found in %s", pkg)
 	}
 	for _, f := range files {
 		switch named[f] {
 		case 0:
-			t.Errorf("server/%s is not in server/doc.go: add the line\n\t//   - %s: <what it holds>\nunder the heading of its room (core pipeline, commands, clocks, correspondence, digest, tournaments, engine, consent and triage, texts)", f, f)
+			t.Errorf("%s/%s is not in %s/doc.go: add the line\n\t//   - %s: <what it holds>\nunder the heading of its room (core pipeline, commands, clocks, correspondence, digest, tournaments, engine, consent and triage, texts)", pkg, f, pkg, f)
 		case 1:
 		default:
-			t.Errorf("server/doc.go names server/%s %d times: keep one line", f, named[f])
+			t.Errorf("%s/doc.go names %s/%s %d times: keep one line", pkg, pkg, f, named[f])
 		}
 	}
 	for f := range named {
 		if !slices.Contains(files, f) {
-			t.Errorf("server/doc.go names server/%s, which does not exist (or is a test file): remove its line, or rename it to the file that now holds that code", f)
+			t.Errorf("%s/doc.go names %s/%s, which does not exist (or is a test file): remove its line, or rename it to the file that now holds that code", pkg, pkg, f)
 		}
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/taflmail/taflmail/grammar"
 	"github.com/taflmail/taflmail/search"
 	"github.com/taflmail/taflmail/server/internal/engineturn"
+	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
 // The engine opponent by mail (issue 13, docs/engine.md "Playing the
@@ -38,7 +39,7 @@ const defaultEngineLevel search.Level = 3
 const minEngineThink = 100 * time.Millisecond
 
 func init() {
-	HelpLine(11, "help.engine")
+	referee.HelpLine(11, "help.engine")
 }
 
 // engineSide returns the side the engine plays in g, or "" when g is a
@@ -47,7 +48,7 @@ func engineSide(g *archive.Game) string {
 	if g.EngineLevel <= 0 {
 		return ""
 	}
-	return SideOf(g, EngineAddress)
+	return referee.SideOf(g, referee.EngineAddress)
 }
 
 // newEngineGame handles "new <variant> with engine [level N] [as <side>]
@@ -61,7 +62,7 @@ func engineSide(g *archive.Game) string {
 // hour or already plays Options.EngineGames running games against the
 // engine, or the engine is fully booked (engineBooked). A level with a
 // person's address is refused too.
-func newEngineGame(ss *Session, c *grammar.NewGameCommand, v *engine.Variant) error {
+func newEngineGame(ss *referee.Session, c *grammar.NewGameCommand, v *engine.Variant) error {
 	level, given := defaultEngineLevel, hasLevel(c)
 	if given {
 		level = search.Level(c.Level)
@@ -85,8 +86,8 @@ func newEngineGame(ss *Session, c *grammar.NewGameCommand, v *engine.Variant) er
 	side := "attackers"
 	if c.Side != "" {
 		var ok bool
-		if side, ok = NormalizeSide(c.Side); !ok {
-			return ss.Refuse("err.badside", Clip(c.Side))
+		if side, ok = referee.NormalizeSide(c.Side); !ok {
+			return ss.Refuse("err.badside", referee.Clip(c.Side))
 		}
 	}
 	if startedEngineGame(ss) {
@@ -105,7 +106,7 @@ func newEngineGame(ss *Session, c *grammar.NewGameCommand, v *engine.Variant) er
 	if err := engineBooked(ss, level); err != nil {
 		return err
 	}
-	t, err := ss.CreateGame(v, EngineAddress, side)
+	t, err := ss.CreateGame(v, referee.EngineAddress, side)
 	if err != nil {
 		return err
 	}
@@ -123,7 +124,7 @@ func newEngineGame(ss *Session, c *grammar.NewGameCommand, v *engine.Variant) er
 	}
 	// its own mail, with its board and key, whatever else the mail
 	// starts (startNote); showPosition finds that note
-	ss.AddSection(ss.StartNote(ss.From, ss.Lang, t), Tr(ss.Lang, "engine.started", VariantTitle(ss.Lang, v), int(level), SideName(ss.Lang, side))+"\n"+clockTerms(ss.Srv, ss.Lang, tc))
+	ss.AddSection(ss.StartNote(ss.From, ss.Lang, t), referee.Tr(ss.Lang, "engine.started", referee.VariantTitle(ss.Lang, v), int(level), referee.SideName(ss.Lang, side))+"\n"+clockTerms(ss.Srv, ss.Lang, tc))
 	ss.ShowPosition(t)
 	return nil
 }
@@ -131,7 +132,7 @@ func newEngineGame(ss *Session, c *grammar.NewGameCommand, v *engine.Variant) er
 // TakeChallenge plays a new command that names the engine, or a level,
 // as a game against the engine (newEngineGame), the engineModule's
 // challengeTaker (module.go).
-func (engineModule) TakeChallenge(ss *Session, c *grammar.NewGameCommand, v *engine.Variant) (bool, error) {
+func (engineModule) TakeChallenge(ss *referee.Session, c *grammar.NewGameCommand, v *engine.Variant) (bool, error) {
 	if !c.Engine && !hasLevel(c) {
 		return false, nil
 	}
@@ -151,7 +152,7 @@ func hasLevel(c *grammar.NewGameCommand) bool {
 
 // engineGamesOf returns the ids of the running games addr plays against
 // the engine, those this mail starts included.
-func engineGamesOf(ss *Session, addr string) ([]string, error) {
+func engineGamesOf(ss *referee.Session, addr string) ([]string, error) {
 	gs, err := ss.Srv.GamePort().GamesOf(ss.Ctx, addr)
 	if err != nil {
 		return nil, err
@@ -163,7 +164,7 @@ func engineGamesOf(ss *Session, addr string) ([]string, error) {
 		}
 	}
 	for _, t := range ss.Tables {
-		if t.Changed && t.G.Version == 0 && t.G.Status == archive.Active && engineSide(t.G) != "" && SideOf(t.G, addr) != "" {
+		if t.Changed && t.G.Version == 0 && t.G.Status == archive.Active && engineSide(t.G) != "" && referee.SideOf(t.G, addr) != "" {
 			ids = append(ids, t.G.ID)
 		}
 	}
@@ -172,7 +173,7 @@ func engineGamesOf(ss *Session, addr string) ([]string, error) {
 
 // startedEngineGame reports whether this mail has started a game against
 // the engine already.
-func startedEngineGame(ss *Session) bool {
+func startedEngineGame(ss *referee.Session) bool {
 	for _, t := range ss.Tables {
 		if t.Changed && t.G.Version == 0 && engineSide(t.G) != "" {
 			return true
@@ -195,7 +196,7 @@ const engineServeWindow = 5 * time.Minute
 // engineServeWindow. Games at higher levels do not count against a lower
 // one, so expensive games never crowd out cheap ones, and the fair order
 // of the engine's turns (engineturn) serves the cheap ones first.
-func engineBooked(ss *Session, level search.Level) error {
+func engineBooked(ss *referee.Session, level search.Level) error {
 	levels, err := ss.Srv.EnginePort().EngineGames(ss.Ctx)
 	if err != nil {
 		return err
@@ -243,7 +244,7 @@ type engineTask struct {
 // second one in the same turn after a refusal, while the plan
 // recomputed for any later change of the game replaces the pending
 // answer rather than adding one.
-func engineTaskOf(t *Table, st *clock.State, stored bool) (engineTask, bool) {
+func engineTaskOf(t *referee.Table, st *clock.State, stored bool) (engineTask, bool) {
 	side := engineSide(t.G)
 	if side == "" || t.G.Status != archive.Active {
 		return engineTask{}, false
@@ -277,7 +278,7 @@ func engineTaskOf(t *Table, st *clock.State, stored bool) (engineTask, bool) {
 // it is the engine's ply: then it is the game's only timer, since the
 // engine is reminded of nothing and its clock is charged when it plays
 // (engineTimes), not by a deadline timer.
-func engineTimer(t *Table, st *clock.State) (x archive.Timer, move, ok bool) {
+func engineTimer(t *referee.Table, st *clock.State) (x archive.Timer, move, ok bool) {
 	task, ok := engineTaskOf(t, st, false)
 	if !ok {
 		return archive.Timer{}, false, false
@@ -286,7 +287,7 @@ func engineTimer(t *Table, st *clock.State) (x archive.Timer, move, ok bool) {
 }
 
 // engineToMove reports whether the engine is to move in t.
-func engineToMove(t *Table) bool {
+func engineToMove(t *referee.Table) bool {
 	side := engineSide(t.G)
 	return side != "" && t.ToMove() == side
 }
@@ -309,7 +310,7 @@ type engineThought struct {
 // and the engine searches again after the restart. When the game cannot
 // be read to queue the turn, the failure is logged and the timer stays
 // pending for the next RunTimers.
-func startEngine(s *Server, ctx context.Context, tm archive.Timer) {
+func startEngine(s *referee.Server, ctx context.Context, tm archive.Timer) {
 	ref := archive.TimerRef{GameID: tm.GameID, Key: tm.Key}
 	if !s.Engine.Claim(ref) {
 		return
@@ -330,7 +331,7 @@ func startEngine(s *Server, ctx context.Context, tm archive.Timer) {
 // that does not exist waits as the most expensive turn of nobody in
 // particular; its search then parks it (engineThink). Any other failure
 // to read the game is returned.
-func queuedTurnOf(s *Server, ctx context.Context, tm archive.Timer) (*engineturn.Turn, error) {
+func queuedTurnOf(s *referee.Server, ctx context.Context, tm archive.Timer) (*engineturn.Turn, error) {
 	t := &engineturn.Turn{Ctx: ctx, Timer: tm, Level: search.MaxLevel}
 	g, err := s.GamePort().Game(ctx, tm.GameID)
 	if errors.Is(err, archive.ErrNotFound) {
@@ -339,7 +340,7 @@ func queuedTurnOf(s *Server, ctx context.Context, tm archive.Timer) (*engineturn
 	if err != nil {
 		return nil, err
 	}
-	t.Player = OpponentOf(g, EngineAddress)
+	t.Player = referee.OpponentOf(g, referee.EngineAddress)
 	if l := search.Level(g.EngineLevel); l.Valid() {
 		t.Level = l
 	}
@@ -348,7 +349,7 @@ func queuedTurnOf(s *Server, ctx context.Context, tm archive.Timer) (*engineturn
 
 // enginePlayer plays the turns the engine's runner starts: the search
 // and the commit of the engine's reply (engineTurn).
-type enginePlayer struct{ s *Server }
+type enginePlayer struct{ s *referee.Server }
 
 var _ engineturn.Player = enginePlayer{}
 
@@ -362,7 +363,7 @@ func (p enginePlayer) PlayTurn(t *engineturn.Turn, searched func()) (park bool) 
 // It reports whether the timer should be parked: the search failed in a
 // way a retry would not mend. Other failures (the archive unavailable)
 // are logged and leave the timer pending: the next RunTimers tries again.
-func engineTurn(s *Server, ctx context.Context, tm archive.Timer, release func()) (park bool) {
+func engineTurn(s *referee.Server, ctx context.Context, tm archive.Timer, release func()) (park bool) {
 	th, err := engineThink(s, ctx, tm)
 	release()
 	if ctx.Err() != nil {
@@ -398,7 +399,7 @@ func (e *engineFailure) Unwrap() error { return e.err }
 // engineThink searches the position of the game of timer tm for the
 // engine. It returns nil when the timer is stale (the game no longer
 // waits for it); then nothing is searched.
-func engineThink(s *Server, ctx context.Context, tm archive.Timer) (*engineThought, error) {
+func engineThink(s *referee.Server, ctx context.Context, tm archive.Timer) (*engineThought, error) {
 	g, err := s.GamePort().Game(ctx, tm.GameID)
 	if errors.Is(err, archive.ErrNotFound) {
 		return nil, &engineFailure{fmt.Errorf("timer %s of game %s: no such game", tm.Key, tm.GameID)}
@@ -406,7 +407,7 @@ func engineThink(s *Server, ctx context.Context, tm archive.Timer) (*engineThoug
 	if err != nil {
 		return nil, err
 	}
-	t, err := Load(g)
+	t, err := referee.Load(g)
 	if err != nil {
 		return nil, &engineFailure{err}
 	}
@@ -443,7 +444,7 @@ func engineThink(s *Server, ctx context.Context, tm archive.Timer) (*engineThoug
 // search's level table below (docs/engine.md), and in a timed game at
 // most a twentieth of the engine's remaining time (never below
 // minEngineThink), so that the engine does not lose on time.
-func engineThinkTime(s *Server, level search.Level, t *Table, st *clock.State, task engineTask) time.Duration {
+func engineThinkTime(s *referee.Server, level search.Level, t *referee.Table, st *clock.State, task engineTask) time.Duration {
 	think := levelThink(s, level)
 	if !task.draw && control(t.G).Timed() {
 		think = min(think, max(st.Remaining(task.side, task.due)/20, minEngineThink))
@@ -455,7 +456,7 @@ func engineThinkTime(s *Server, level search.Level, t *Table, st *clock.State, t
 // timed game's clock shortens it: Options.EngineThink at search.MaxLevel,
 // the same fraction of it as in search's level table below (at least
 // 1 ms).
-func levelThink(s *Server, level search.Level) time.Duration {
+func levelThink(s *referee.Server, level search.Level) time.Duration {
 	ratio := float64(level.Spec().Think) / float64(search.MaxLevel.Spec().Think)
 	return max(time.Duration(math.Round(ratio*float64(s.Opts.EngineThink))), time.Millisecond)
 }
@@ -463,7 +464,7 @@ func levelThink(s *Server, level search.Level) time.Duration {
 // engineSearch runs one search: a new search.Searcher of the level's
 // evaluation with a table of Options.EngineTableBytes, or the tests'
 // replacement (Options.engineSearch).
-func engineSearch(s *Server, ctx context.Context, pos *engine.Position, level search.Level, lim search.Limits) (search.Result, error) {
+func engineSearch(s *referee.Server, ctx context.Context, pos *engine.Position, level search.Level, lim search.Limits) (search.Result, error) {
 	if s.Opts.EngineSearch != nil {
 		return s.Opts.EngineSearch(ctx, pos, level, lim)
 	}
@@ -478,13 +479,13 @@ func engineSearch(s *Server, ctx context.Context, pos *engine.Position, level se
 // the position is the one searched. A reply committed before
 // (archive.ErrDuplicate: another process, or a turn that overlapped this
 // one) is not committed again.
-func engineCommit(s *Server, ctx context.Context, tm archive.Timer, th *engineThought) error {
+func engineCommit(s *referee.Server, ctx context.Context, tm archive.Timer, th *engineThought) error {
 	var acted bool
 	// the timer's seed seeds the replies' Message-IDs, so a repeat after
 	// a crash writes the same mails
-	_, err := s.Transact(ctx, EngineCause(tm), Steps{
-		Decide: func(ss *Session, change *archive.Change) (Verdict, error) {
-			var v Verdict
+	_, err := s.Transact(ctx, referee.EngineCause(tm), referee.Steps{
+		Decide: func(ss *referee.Session, change *archive.Change) (referee.Verdict, error) {
+			var v referee.Verdict
 			var err error
 			v, acted, err = decideEngine(s, ss, change, tm, th)
 			return v, err
@@ -502,22 +503,22 @@ func engineCommit(s *Server, ctx context.Context, tm archive.Timer, th *engineTh
 // acts, which it reports. When the game no longer waits for tm, or th
 // searched another position (or is nil), the change only recomputes the
 // game's timers: a new engine timer then searches again.
-func decideEngine(s *Server, ss *Session, change *archive.Change, tm archive.Timer, th *engineThought) (Verdict, bool, error) {
+func decideEngine(s *referee.Server, ss *referee.Session, change *archive.Change, tm archive.Timer, th *engineThought) (referee.Verdict, bool, error) {
 	ss.Lang = s.Opts.DefaultLanguage
 	t, err := ss.Table(tm.GameID)
-	var r *Refusal
+	var r *referee.Refusal
 	if errors.As(err, &r) {
 		err = &engineFailure{fmt.Errorf("timer %s of game %s: no such game", tm.Key, tm.GameID)}
 	}
 	if err != nil {
-		return CommitNothing, false, err
+		return referee.CommitNothing, false, err
 	}
 	if t.G.Status != archive.Active {
-		return CommitNothing, false, nil // its end dropped the game's timers
+		return referee.CommitNothing, false, nil // its end dropped the game's timers
 	}
 	st, err := clockState(t)
 	if err != nil {
-		return CommitNothing, false, &engineFailure{err}
+		return referee.CommitNothing, false, &engineFailure{err}
 	}
 	t.Changed = true // written back: its version guards the reply, its thread the mails
 	task, ok := engineTaskOf(t, st, true)
@@ -527,15 +528,15 @@ func decideEngine(s *Server, ss *Session, change *archive.Change, tm archive.Tim
 			// the player's reply held for this ply: the engine's mail
 			// takes its place when it is still unsent (engine_hold.go)
 			if change.Replace, err = takeHeld(ss, t, tm.Key); err != nil {
-				return CommitNothing, false, err
+				return referee.CommitNothing, false, err
 			}
 		}
 		if err := engineReply(ss, t, st, task, th); err != nil {
-			return CommitNothing, false, &engineFailure{err}
+			return referee.CommitNothing, false, &engineFailure{err}
 		}
 		change.Writes = append(change.Writes, archive.FiredTimers{{GameID: tm.GameID, Key: tm.Key}})
 	}
-	return CommitReplies, acted, nil
+	return referee.CommitReplies, acted, nil
 }
 
 // engineReply carries out the engine's reply to task in t after its
@@ -546,8 +547,8 @@ func decideEngine(s *Server, ss *Session, change *archive.Change, tm archive.Tim
 // (the search's score negated). The player gets the reply with the
 // board, the clocks and, at the end, the record. It never offers a draw
 // itself.
-func engineReply(ss *Session, t *Table, st *clock.State, task engineTask, th *engineThought) error {
-	human := OpponentOf(t.G, EngineAddress)
+func engineReply(ss *referee.Session, t *referee.Table, st *clock.State, task engineTask, th *engineThought) error {
+	human := referee.OpponentOf(t.G, referee.EngineAddress)
 	r := th.result
 	offered := t.G.DrawOfferBy != "" && t.G.DrawOfferBy != task.side.String()
 	if task.draw {
@@ -559,20 +560,20 @@ func engineReply(ss *Session, t *Table, st *clock.State, task engineTask, th *en
 		t.G.Result = "draw"
 		t.G.Reason = "draw agreed"
 		t.G.DrawOfferBy = ""
-		ss.Tell(human, t, func(lang string) string { return Tr(lang, "engine.draw.accepted") })
+		ss.Tell(human, t, func(lang string) string { return referee.Tr(lang, "engine.draw.accepted") })
 	case task.draw:
 		t.G.DrawOfferBy = ""
-		ss.Tell(human, t, func(lang string) string { return Tr(lang, "engine.draw.declined") })
+		ss.Tell(human, t, func(lang string) string { return referee.Tr(lang, "engine.draw.declined") })
 	case search.Resign(r):
 		t.G.Status = archive.Finished
 		t.G.Result = task.side.Opponent().String()
 		t.G.Reason = "resignation"
 		t.G.DrawOfferBy = ""
-		ss.Tell(human, t, func(lang string) string { return Tr(lang, "engine.resigns") })
+		ss.Tell(human, t, func(lang string) string { return referee.Tr(lang, "engine.resigns") })
 	default:
 		if offered {
 			t.G.DrawOfferBy = ""
-			ss.Tell(human, t, func(lang string) string { return Tr(lang, "engine.draw.declined") })
+			ss.Tell(human, t, func(lang string) string { return referee.Tr(lang, "engine.draw.declined") })
 		}
 		at, avail := engineTimes(task.due, ss.Now, th.elapsed)
 		if to := st.TimeoutAt(at); to != nil {
@@ -580,7 +581,7 @@ func engineReply(ss *Session, t *Table, st *clock.State, task engineTask, th *en
 			// for its think time): lost on time like any player
 			finishOnTime(ss, t, to, ss.Now)
 			ss.Tell(human, t, func(lang string) string {
-				return Tr(lang, "timeout.told", SideName(lang, to.Side.String()), lastInTime(lang, to.Deadline))
+				return referee.Tr(lang, "timeout.told", referee.SideName(lang, to.Side.String()), lastInTime(lang, to.Deadline))
 			})
 			break
 		}
@@ -596,7 +597,7 @@ func engineReply(ss *Session, t *Table, st *clock.State, task engineTask, th *en
 // path, as a player's move is played (cmd_move.go), arriving at at, and
 // then, as after a player's move (afterPly), plays the player's
 // conditional answer to it or cancels the player's conditional moves.
-func enginePly(ss *Session, t *Table, m engine.Move, at, avail time.Time) error {
+func enginePly(ss *referee.Session, t *referee.Table, m engine.Move, at, avail time.Time) error {
 	king, _ := t.Pos.King()
 	next := t.Pos.Clone()
 	r, err := next.Play(m)
@@ -605,24 +606,24 @@ func enginePly(ss *Session, t *Table, m engine.Move, at, avail time.Time) error 
 	}
 	t.Pos = next
 	t.Last = &r
-	t.NewPlies = append(t.NewPlies, archive.Ply{N: t.G.PlyCount + len(t.NewPlies) + 1, Move: PlyText(r, king), At: at, Avail: avail})
+	t.NewPlies = append(t.NewPlies, archive.Ply{N: t.G.PlyCount + len(t.NewPlies) + 1, Move: referee.PlyText(r, king), At: at, Avail: avail})
 	if o := r.Outcome; o.Over() {
 		t.G.Status = archive.Finished
 		t.G.Result = o.Result.String()
 		t.G.Reason = o.Reason.String()
 	}
-	human := OpponentOf(t.G, EngineAddress)
+	human := referee.OpponentOf(t.G, referee.EngineAddress)
 	ss.Tell(human, t, func(lang string) string {
-		s := Tr(lang, "engine.played", PlyText(r, king))
+		s := referee.Tr(lang, "engine.played", referee.PlyText(r, king))
 		if len(r.Captures) > 0 {
-			s += " " + Tr(lang, "move.captures", CapturedText(lang, r.Captures))
+			s += " " + referee.Tr(lang, "move.captures", referee.CapturedText(lang, r.Captures))
 		}
 		return s
 	})
 	// the player's conditional moves answer the engine's ply as any
 	// opponent's (conditions.go): ss.from names the mover there
 	from := ss.From
-	ss.From = EngineAddress
+	ss.From = referee.EngineAddress
 	defer func() { ss.From = from }()
 	return ss.AfterPly(t)
 }
@@ -641,7 +642,7 @@ func engineTimes(due, now time.Time, elapsed time.Duration) (at, avail time.Time
 	if at.After(now) {
 		at = now
 	}
-	if now.Sub(at) >= AvailSlack {
+	if now.Sub(at) >= referee.AvailSlack {
 		avail = now
 	}
 	return at, avail

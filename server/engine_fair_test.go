@@ -10,6 +10,7 @@ import (
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/engine"
 	"github.com/taflmail/taflmail/search"
+	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
 // Issue 18 §3: the engine queue is fair and bounded. The order is tested
@@ -72,11 +73,11 @@ func TestEngineQuickSlot(t *testing.T) {
 
 // seedEngineTurnOf stores a running Brandubh game of player against the
 // engine at level, the engine (attackers) to move, its timer due at now.
-func seedEngineTurnOf(tb testing.TB, srv *Server, store *archive.Store, id, player string, level search.Level, now time.Time) {
+func seedEngineTurnOf(tb testing.TB, srv *referee.Server, store *archive.Store, id, player string, level search.Level, now time.Time) {
 	tb.Helper()
-	g := &archive.Game{ID: id, Variant: "brandubh", Status: archive.Active, Attackers: EngineAddress, Defenders: player,
+	g := &archive.Game{ID: id, Variant: "brandubh", Status: archive.Active, Attackers: referee.EngineAddress, Defenders: player,
 		Challenger: player, DefenderToken: "d000000000", EngineLevel: int(level), StartedAt: now, CreatedAt: now}
-	t, err := Load(g)
+	t, err := referee.Load(g)
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -106,7 +107,7 @@ func TestEngineOneGamePerMail(t *testing.T) {
 	for _, m := range sent {
 		text.WriteString(m.msg.Text)
 	}
-	if n := strings.Count(text.String(), Tr(English, "err.engine.onemail")); n != 2 {
+	if n := strings.Count(text.String(), referee.Tr(referee.English, "err.engine.onemail")); n != 2 {
 		t.Errorf("the replies give the reason %d times, want 2 (for the second and third line):\n%s", n, text.String())
 	}
 	// the next mail may start the next game
@@ -128,7 +129,7 @@ func TestEngineGlobalCap(t *testing.T) {
 		t.Fatalf("bob's game under a cap of 2 was refused:\n%s", texts(sent))
 	}
 	sent := h.deliver("carol@player.test", "x", "new brandubh with engine", nil)
-	mustContain(t, "carol's refusal", to(t, sent, "carol@player.test").Text, Tr(English, "err.engine.cap", 2))
+	mustContain(t, "carol's refusal", to(t, sent, "carol@player.test").Text, referee.Tr(referee.English, "err.engine.cap", 2))
 
 	// automatic: 100 s at level 5 on one search slot, 300 s in all: three
 	// level-5 games
@@ -149,7 +150,7 @@ func TestEngineGlobalCap(t *testing.T) {
 		}
 	}
 	sent = a.deliver("p3@flood.test", "x", "new brandubh with engine level 5", nil)
-	mustContain(t, "the fourth level-5 game's refusal", to(t, sent, "p3@flood.test").Text, Tr(English, "err.engine.busy", 5, 3, 5))
+	mustContain(t, "the fourth level-5 game's refusal", to(t, sent, "p3@flood.test").Text, referee.Tr(referee.English, "err.engine.busy", 5, 3, 5))
 	a.replyTo("p0@flood.test", first, "resign")
 	if sent := a.deliver("p3@flood.test", "x", "new brandubh with engine level 5", nil); !strings.Contains(to(t, sent, "p3@flood.test").Text, "starts now") {
 		t.Errorf("after a level-5 game ended the next is refused:\n%s", texts(sent))
@@ -162,5 +163,5 @@ func TestEngineGlobalCap(t *testing.T) {
 		}
 	}
 	sent = a.deliver("p4@flood.test", "x", "neu brandubh mit engine stufe 5", nil)
-	mustContain(t, "German refusal", to(t, sent, "p4@flood.test").Text, Tr(German, "err.engine.busy", 5, 5, 5))
+	mustContain(t, "German refusal", to(t, sent, "p4@flood.test").Text, referee.Tr(referee.German, "err.engine.busy", 5, 5, 5))
 }

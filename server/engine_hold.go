@@ -7,6 +7,7 @@ import (
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/search"
 	"github.com/taflmail/taflmail/server/internal/engineturn"
+	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
 // One mail per move against the engine (issue 22 §5, docs/engine.md).
@@ -35,11 +36,13 @@ func (engineModule) Name() string { return "engine" }
 
 // Install makes the runner of the engine's turns (engine.go), which plays
 // each through enginePlayer.
-func (engineModule) Install(s *Server) {
+func (engineModule) Install(s *referee.Server) {
 	s.Engine = engineturn.New(s.Opts.EngineSearches, enginePlayer{s})
 }
 
-func (engineModule) DelayReply(ss *Session, n *Note) (key, carry string) { return engineHold(ss, n) }
+func (engineModule) DelayReply(ss *referee.Session, n *referee.Note) (key, carry string) {
+	return engineHold(ss, n)
+}
 
 // engineHold returns the key of the engine timer the mail of note n
 // waits for (engineTaskOf) and the text the engine's reply then repeats;
@@ -48,9 +51,9 @@ func (engineModule) DelayReply(ss *Session, n *Note) (key, carry string) { retur
 // session changed and that leaves the engine to move, at a level whose
 // think time (levelThink) is shorter than Options.EngineReplyHold. The
 // text is n's sections but the one saying whose move it is.
-func engineHold(ss *Session, n *Note) (key, carry string) {
+func engineHold(ss *referee.Session, n *referee.Note) (key, carry string) {
 	t, hold := n.Game, ss.Srv.Opts.EngineReplyHold
-	if hold <= 0 || t == nil || !t.Changed || t.G.Status != archive.Active || !engineToMove(t) || n.To != OpponentOf(t.G, EngineAddress) {
+	if hold <= 0 || t == nil || !t.Changed || t.G.Status != archive.Active || !engineToMove(t) || n.To != referee.OpponentOf(t.G, referee.EngineAddress) {
 		return "", ""
 	}
 	level := search.Level(t.G.EngineLevel)
@@ -65,7 +68,7 @@ func engineHold(ss *Session, n *Note) (key, carry string) {
 	if !ok || task.draw {
 		return "", ""
 	}
-	status := StatusText(n.Lang, t, n.To)
+	status := referee.StatusText(n.Lang, t, n.To)
 	var kept []string
 	for _, s := range n.Sections {
 		if s != status {
@@ -82,7 +85,7 @@ func engineHold(ss *Session, n *Note) (key, carry string) {
 // place of (sent, being sent, or never held). Only a failed read is an
 // error. If a sender claims the mail before the commit, the commit fails
 // with archive.ErrConflict and the reply is decided again.
-func takeHeld(ss *Session, t *Table, key string) ([]int64, error) {
+func takeHeld(ss *referee.Session, t *referee.Table, key string) ([]int64, error) {
 	held, err := ss.Srv.EnginePort().HeldOutbox(ss.Ctx, t.G.ID, key)
 	if errors.Is(err, archive.ErrNotFound) {
 		return nil, nil
@@ -93,7 +96,7 @@ func takeHeld(ss *Session, t *Table, key string) ([]int64, error) {
 	if held.ClaimedBy != "" {
 		return nil, nil
 	}
-	human := OpponentOf(t.G, EngineAddress)
+	human := referee.OpponentOf(t.G, referee.EngineAddress)
 	n := ss.NoteFor(human, ss.LangOf(human), t)
 	n.Game = t
 	n.Replaces = &held

@@ -11,6 +11,7 @@ import (
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/engine"
 	"github.com/taflmail/taflmail/search"
+	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
 // The reply to a move against the engine waits for the engine's answer
@@ -22,8 +23,8 @@ func newHoldHarness(t *testing.T) *harness {
 	h := newHarness(t)
 	h.srv.Opts.EngineSearch = depthSearch(2)
 	h.step = time.Second
-	if h.srv.Opts.EngineReplyHold != DefaultEngineReplyHold {
-		t.Fatalf("EngineReplyHold %v, want the default %v", h.srv.Opts.EngineReplyHold, DefaultEngineReplyHold)
+	if h.srv.Opts.EngineReplyHold != referee.DefaultEngineReplyHold {
+		t.Fatalf("EngineReplyHold %v, want the default %v", h.srv.Opts.EngineReplyHold, referee.DefaultEngineReplyHold)
 	}
 	return h
 }
@@ -178,7 +179,7 @@ func TestEngineHoldEngineFirst(t *testing.T) {
 	}
 	mustContain(t, "the start with the engine's ply", sent[0].msg.Text, "against the engine (level 1) starts now", "You play the defenders",
 		"The engine played", "it is your move", "Your key for this game is")
-	if id := FindGame(sent[0].msg.Subject, "", nil).Id; id == "" || len(h.state(id).Plies) != 1 {
+	if id := referee.FindGame(sent[0].msg.Subject, "", nil).Id; id == "" || len(h.state(id).Plies) != 1 {
 		t.Errorf("subject %q: want the game's tag and one ply", sent[0].msg.Subject)
 	}
 }
@@ -203,7 +204,7 @@ func TestEngineHoldLongThinker(t *testing.T) {
 // sentBeforeCommit is a Store on which another sender claims and sends
 // the mail the first Commit wants to replace, just before that Commit.
 type sentBeforeCommit struct {
-	Store
+	referee.Store
 	done bool
 	at   time.Time
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/taflmail/taflmail/engine"
 	"github.com/taflmail/taflmail/notation"
 	"github.com/taflmail/taflmail/search"
+	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
 // The engine opponent by mail (engine.go) through the real referee on a
@@ -56,7 +57,7 @@ func newEngineHarness(t *testing.T) *harness {
 
 // engineTurns fires the due timers and waits for the engine turns they
 // start, until no engine timer is due; it returns the mails sent.
-func (h *harness) engineTurns(srv *Server) []sentMail {
+func (h *harness) engineTurns(srv *referee.Server) []sentMail {
 	h.t.Helper()
 	if srv == nil {
 		srv = h.srv
@@ -98,7 +99,7 @@ func startEngineGame(t *testing.T, h *harness, cmd string) (string, sentMail) {
 	if len(sent) != 1 || sent[0].to != alice {
 		t.Fatalf("%q sent %d mails, want 1 (to alice):\n%s", cmd, len(sent), texts(sent))
 	}
-	id := FindGame(sent[0].msg.Subject, "", nil).Id
+	id := referee.FindGame(sent[0].msg.Subject, "", nil).Id
 	if id == "" {
 		t.Fatalf("%q: the reply names no game:\n%s", cmd, sent[0].msg.Text)
 	}
@@ -106,13 +107,13 @@ func startEngineGame(t *testing.T, h *harness, cmd string) (string, sentMail) {
 }
 
 // tableOf loads game id as the referee does.
-func (h *harness) tableOf(id string) *Table {
+func (h *harness) tableOf(id string) *referee.Table {
 	h.t.Helper()
 	g, err := h.store.Game(context.Background(), id)
 	if err != nil {
 		h.t.Fatal(err)
 	}
-	t, err := Load(g)
+	t, err := referee.Load(g)
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -145,12 +146,12 @@ func (h *harness) wantMove(id string, level search.Level) engine.Move {
 func (h *harness) noMailToEngine() {
 	h.t.Helper()
 	for _, o := range h.outbox() {
-		if slices.Contains(o.To, EngineAddress) {
+		if slices.Contains(o.To, referee.EngineAddress) {
 			h.t.Errorf("a mail was queued for the engine: %s", o.MessageID)
 		}
 	}
 	for _, s := range h.sender.sent {
-		if s.to == EngineAddress {
+		if s.to == referee.EngineAddress {
 			h.t.Errorf("a mail was sent to the engine: %s", s.msg.Subject)
 		}
 	}
@@ -172,7 +173,7 @@ func TestEngineGameByMail(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if g.Status != archive.Active || g.EngineLevel != 2 || g.Defenders != EngineAddress || g.DefenderToken != "" || g.AttackerToken == "" {
+	if g.Status != archive.Active || g.EngineLevel != 2 || g.Defenders != referee.EngineAddress || g.DefenderToken != "" || g.AttackerToken == "" {
 		t.Fatalf("game = %+v; want active, level 2, the engine defending without a key", g)
 	}
 	if sent := h.engineTurns(nil); len(sent) != 0 {
@@ -238,7 +239,7 @@ func TestEngineGameByMail(t *testing.T) {
 	if r.Err() != nil || r.Final == nil || r.Final.Key() != h.tableOf(id).Pos.Key() || len(r.Plies) != len(g.Plies) {
 		t.Errorf("the record does not replay to the game's %d plies and position: %v\n%s", len(g.Plies), r.Err(), rec)
 	}
-	mustContain(t, "the record", rec, `[Defenders "`+EngineAddress+`"]`)
+	mustContain(t, "the record", rec, `[Defenders "`+referee.EngineAddress+`"]`)
 	if timers := h.timersOf(id); len(timers) != 0 {
 		t.Errorf("a finished game keeps timers: %+v", timers)
 	}
@@ -253,7 +254,7 @@ func TestEngineAsAttackers(t *testing.T) {
 	id, start := startEngineGame(t, h, "neu brandubh mit engine stufe 1 als verteidiger")
 	mustContain(t, "start mail", start.msg.Text, "gegen die Engine (Stufe 1) beginnt jetzt", "Du spielst die Verteidiger",
 		"Angreifer: die Engine (Stufe 1)   Verteidiger: alice@player.test", "Angreifer am Zug")
-	if g := h.tableOf(id).G; g.Attackers != EngineAddress || g.AttackerToken != "" || g.EngineLevel != 1 {
+	if g := h.tableOf(id).G; g.Attackers != referee.EngineAddress || g.AttackerToken != "" || g.EngineLevel != 1 {
 		t.Fatalf("game = %+v; want the engine attacking at level 1 without a key", g)
 	}
 	timers := h.timersOf(id)
@@ -473,25 +474,25 @@ func TestEngineForgedFrom(t *testing.T) {
 	before := h.state(id)
 	sentBefore := len(h.sender.sent)
 	subject := h.last(alice).msg.Subject
-	h.deliver(EngineAddress, "Re: "+subject, h.firstMove(id)+"\nresign", nil)
+	h.deliver(referee.EngineAddress, "Re: "+subject, h.firstMove(id)+"\nresign", nil)
 	h.deliver("Engine@TaflMail.Invalid", "Re: "+subject, "offer draw", nil)
 	h.unchanged("mail forged from the engine", id, before)
 	if len(h.sender.sent) != sentBefore {
 		t.Errorf("mail forged from the engine was answered:\n%s", texts(h.sender.sent[sentBefore:]))
 	}
-	mails, err := h.store.Mails(context.Background(), archive.MailFilter{From: EngineAddress})
+	mails, err := h.store.Mails(context.Background(), archive.MailFilter{From: referee.EngineAddress})
 	if err != nil || len(mails) != 2 {
 		t.Fatalf("mails from the engine recorded: %+v, %v", mails, err)
 	}
 	for _, m := range mails {
-		if m.Disposition != Ignored || !strings.Contains(m.Reason, "sent as the engine") || m.Authenticated {
+		if m.Disposition != referee.Ignored || !strings.Contains(m.Reason, "sent as the engine") || m.Authenticated {
 			t.Errorf("mail from the engine recorded as %+v", m)
 		}
 	}
 
-	sent := h.deliver(bob, "x", "new brandubh with "+EngineAddress, nil)
+	sent := h.deliver(bob, "x", "new brandubh with "+referee.EngineAddress, nil)
 	mustContain(t, "challenge to the engine's address", to(t, sent, bob).Text, "is not a mail address I can invite")
-	if _, err := h.srv.StartGames(context.Background(), []GameStart{{Variant: "brandubh", Attackers: bob, Defenders: EngineAddress}}); err == nil {
+	if _, err := h.srv.StartGames(context.Background(), []referee.GameStart{{Variant: "brandubh", Attackers: bob, Defenders: referee.EngineAddress}}); err == nil {
 		t.Error("StartGames paired a player with the engine's address")
 	}
 	h.noMailToEngine()
@@ -504,14 +505,14 @@ func TestEngineGamesCap(t *testing.T) {
 	h := newEngineHarness(t)
 	var ids []string
 	var starts []sentMail
-	for i := 0; i < DefaultEngineGames; i++ {
+	for i := 0; i < referee.DefaultEngineGames; i++ {
 		id, m := startEngineGame(t, h, "new brandubh with engine")
 		ids, starts = append(ids, id), append(starts, m)
 	}
 	sent := h.deliver(alice, "one more", "new tablut with engine", nil)
 	mustContain(t, "refusal", to(t, sent, alice).Text,
 		fmt.Sprintf("You are playing %d games against the engine already (%s); %d at a time is the most.",
-			DefaultEngineGames, strings.Join(sortedIDs(h, ids), ", "), DefaultEngineGames))
+			referee.DefaultEngineGames, strings.Join(sortedIDs(h, ids), ", "), referee.DefaultEngineGames))
 	h.replyTo(alice, starts[0], "resign")
 	if st := h.state(ids[0]); st.Status != archive.Finished {
 		t.Fatalf("alice's resignation: %v", st)
@@ -559,8 +560,8 @@ func TestEngineLevelRefused(t *testing.T) {
 		{"neu brandubh mit engine stufe 7", "Eine Stufe 7 gibt es nicht: die Engine spielt auf den Stufen 1 (die schwächste) bis 5 (die stärkste)."},
 		{"new brandubh with bob@player.test level 3", "A level is for a game against the engine"},
 		{"new brandubh with engine as kings", `"kings" is not a side`},
-		{"new brandubh with engine level 2 rated", Tr(English, "err.engine.rated")},
-		{"neu brandubh mit engine gewertet", Tr(German, "err.engine.rated")},
+		{"new brandubh with engine level 2 rated", referee.Tr(referee.English, "err.engine.rated")},
+		{"neu brandubh mit engine gewertet", referee.Tr(referee.German, "err.engine.rated")},
 	} {
 		sent := h.deliver(alice, "x", tt.cmd, nil)
 		mustContain(t, tt.cmd, to(t, sent, alice).Text, tt.want)

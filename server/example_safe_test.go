@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/taflmail/taflmail/engine"
+	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
 // examplePosition draws a test position as the engine's rule tests do: one
@@ -12,7 +13,7 @@ import (
 // from a, spaces ignored; '.' empty, 't' an attacker, 'T' a defender, 'K'
 // the king. The board is brandubh's (7×7) under brandubh's rules, with
 // toMove to move.
-func examplePosition(t *testing.T, toMove engine.Side, rows ...string) *Table {
+func examplePosition(t *testing.T, toMove engine.Side, rows ...string) *referee.Table {
 	t.Helper()
 	v := mustVariant(t, "brandubh")
 	v.Start = make([]string, len(rows))
@@ -27,7 +28,7 @@ func examplePosition(t *testing.T, toMove engine.Side, rows ...string) *Table {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &Table{V: v, Pos: p}
+	return &referee.Table{V: v, Pos: p}
 }
 
 // TestExampleMoveKeepsTheMan: the example is the first quiet move by its
@@ -67,17 +68,17 @@ func TestExampleMoveKeepsTheMan(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			tb := examplePosition(t, engine.Attackers, c.rows...)
 			key := tb.Pos.Key()
-			if got := ExampleMove(tb); got != c.want {
+			if got := referee.ExampleMove(tb); got != c.want {
 				t.Errorf("exampleMove = %q, want %q", got, c.want)
 			}
 			if tb.Pos.Key() != key || tb.Pos.Ply() != 0 {
 				t.Errorf("exampleMove changed the position")
 			}
 			ms := tb.Pos.LegalMoves(nil)
-			if k := FirstQuietByText(tb.Pos, ms); k < 0 || ms[k].String() != c.quiet {
+			if k := referee.FirstQuietByText(tb.Pos, ms); k < 0 || ms[k].String() != c.quiet {
 				t.Errorf("first quiet move %d, want %s", k, c.quiet)
 			}
-			if k := FirstSafeByText(tb.Pos, ms); (k >= 0) != c.safeAvailable {
+			if k := referee.FirstSafeByText(tb.Pos, ms); (k >= 0) != c.safeAvailable {
 				t.Errorf("firstSafeByText = %d, want a safe move: %v", k, c.safeAvailable)
 			}
 			// the engine agrees that the first quiet move hangs the man

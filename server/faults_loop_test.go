@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/taflmail/taflmail/mailer"
+	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
 // fakeInbox is an IMAP mailbox in memory: Fetch parses the raw mails as
@@ -112,11 +113,11 @@ func (f *fakeInbox) left() int {
 
 // restart returns a new Server on the same archive, inbox and sender, as
 // after the daemon was killed and started again.
-func (h *harness) restart(store Store, inbox Inbox) *Server {
+func (h *harness) restart(store referee.Store, inbox referee.Inbox) *referee.Server {
 	h.t.Helper()
 	o := h.srv.Opts
 	o.Store, o.Inbox = store, inbox
-	srv, err := New(o)
+	srv, err := referee.New(o)
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -419,9 +420,9 @@ func (r *rejectingInbox) Reconnect(context.Context) error {
 // rejection logged as an error with the pause (issue 21: ~2,900 failed
 // log-ins a day get the mailbox locked).
 func TestRunAuthPause(t *testing.T) {
-	saved := AuthPause
-	AuthPause.Min, AuthPause.Max = 10*time.Millisecond, 40*time.Millisecond
-	defer func() { AuthPause = saved }()
+	saved := referee.AuthPause
+	referee.AuthPause.Min, referee.AuthPause.Max = 10*time.Millisecond, 40*time.Millisecond
+	defer func() { referee.AuthPause = saved }()
 	h := newHarness(t)
 	log := h.captureLog()
 	in := &rejectingInbox{fakeInbox: newFakeInbox(), rejections: 4}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
 // errUnavailable is what the archive returns when SQLite is locked or the
@@ -35,13 +36,13 @@ type fault struct {
 
 // faultStore wraps the archive and fails chosen calls.
 type faultStore struct {
-	Store
+	referee.Store
 	mu     sync.Mutex
 	faults map[string][]fault
 	calls  map[string]int
 }
 
-func newFaultStore(s Store) *faultStore {
+func newFaultStore(s referee.Store) *faultStore {
 	return &faultStore{Store: s, faults: map[string][]fault{}, calls: map[string]int{}}
 }
 
@@ -332,7 +333,7 @@ func TestFaultStorePlayerReadOverwrites(t *testing.T) {
 	if perr != nil {
 		t.Fatal(perr)
 	}
-	if err == nil && p.Language != English {
+	if err == nil && p.Language != referee.English {
 		t.Fatalf("bob's language is %q after a failed read, want en (his choice)", p.Language)
 	}
 	if err == nil {

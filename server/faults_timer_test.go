@@ -12,6 +12,7 @@ import (
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/mailer"
 	"github.com/taflmail/taflmail/notation"
+	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
 // The scheduler's calls on the archive, for fault injection.
@@ -143,7 +144,7 @@ func runTimerPoint(t *testing.T, kind string, p timerPoint) (unfired []string) {
 	id, start := startTimed(t, h, "10d+0d")
 	h.now = start.Add(3*day + time.Second) // the 7-day reminder
 	if kind == "timeout" {
-		h.now = start.Add(10*day + time.Second + DefaultArrivalGrace) // the deadline and its grace
+		h.now = start.Add(10*day + time.Second + referee.DefaultArrivalGrace) // the deadline and its grace
 	}
 	before := len(h.sender.sent)
 	fs := h.withFaults()

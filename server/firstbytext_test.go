@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/taflmail/taflmail/engine"
+	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
 // TestFirstByText: the example move of a reply is the first legal move in
@@ -29,13 +30,13 @@ func TestFirstByText(t *testing.T) {
 				break
 			}
 			for _, m := range ms {
-				if got := string(AppendMoveText(nil, m)); got != m.String() {
+				if got := string(referee.AppendMoveText(nil, m)); got != m.String() {
 					t.Fatalf("appendMoveText(%v) = %q", m, got)
 				}
 			}
 			sorted := append([]engine.Move(nil), ms...)
 			sort.Slice(sorted, func(i, j int) bool { return sorted[i].String() < sorted[j].String() })
-			if got := ms[FirstByText(ms)]; got != sorted[0] {
+			if got := ms[referee.FirstByText(ms)]; got != sorted[0] {
 				t.Fatalf("%s ply %d: firstByText chose %v, sorting %v", name, ply, got, sorted[0])
 			}
 			if _, err := pos.Play(ms[rng.IntN(len(ms))]); err != nil {

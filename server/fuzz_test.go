@@ -16,6 +16,7 @@ import (
 
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/mailer"
+	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
 // fuzzSender counts what the server sends and keeps nothing but the
@@ -67,7 +68,7 @@ func newFuzzWorld(t *testing.T) *fuzzWorld {
 	}
 	t.Cleanup(func() { st.Close() })
 	h.store = st
-	h.srv, err = New(Options{Address: "tafl@game.test", Store: st, Sender: h.sender, Now: clock,
+	h.srv, err = referee.New(referee.Options{Address: "tafl@game.test", Store: st, Sender: h.sender, Now: clock,
 		Rand: rand.NewChaCha8([32]byte{9}), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		t.Fatal(err)
@@ -178,7 +179,7 @@ func FuzzMailToCommands(f *testing.F) {
 		}
 		if gg, err := h.store.Game(context.Background(), id); err != nil {
 			t.Fatal(err)
-		} else if _, err := Load(gg); err != nil {
+		} else if _, err := referee.Load(gg); err != nil {
 			t.Fatalf("the stored game no longer replays: %v", err)
 		}
 		from := strings.ToLower(m.From)

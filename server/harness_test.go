@@ -14,6 +14,7 @@ import (
 
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/mailer"
+	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
 // sentMail is one mail the fake sender was given, parsed back.
@@ -59,7 +60,7 @@ func (f *fakeSender) Send(_ context.Context, from string, to []string, raw []byt
 // fake clock; mails are handed to HandleMail directly.
 type harness struct {
 	t      *testing.T
-	srv    *Server
+	srv    *referee.Server
 	store  *archive.Store
 	sender *fakeSender
 	now    time.Time
@@ -89,7 +90,7 @@ func newHarness(t *testing.T) *harness {
 	}
 	t.Cleanup(func() { st.Close() })
 	h.store = st
-	h.srv, err = New(Options{
+	h.srv, err = referee.New(referee.Options{
 		Address: "tafl@game.test", Store: st, Sender: h.sender,
 		Now:    clock,
 		Rand:   rand.NewChaCha8([32]byte{1, 2, 3}),
@@ -203,7 +204,7 @@ func (h *harness) refusal(sent []sentMail, addr, lang string, keys ...string) *m
 	h.t.Helper()
 	m := to(h.t, sent, addr)
 	h.mustRefuse(keys...)
-	mustContain(h.t, "refusal", m.Text, Tr(lang, "err.nothing"))
+	mustContain(h.t, "refusal", m.Text, referee.Tr(lang, "err.nothing"))
 	return m
 }
 
@@ -258,7 +259,7 @@ func startBrandubh(t *testing.T, h *harness) string {
 	inv := to(t, sent, bob)
 	mustContain(t, "invitation", inv.Text, "alice@player.test challenges you", "Brandubh", "accept")
 	mustContain(t, "invitation subject", inv.Subject, "[taflmail ")
-	id := FindGame(inv.Subject, "", nil).Id
+	id := referee.FindGame(inv.Subject, "", nil).Id
 	if id == "" {
 		t.Fatalf("invitation subject %q names no game", inv.Subject)
 	}
@@ -277,11 +278,11 @@ func startBrandubh(t *testing.T, h *harness) string {
 func startGame(t *testing.T, h *harness, variant, lang string) string {
 	t.Helper()
 	challenge, accept := "new %s with bob@player.test", "accept"
-	if lang == German {
+	if lang == referee.German {
 		challenge, accept = "neu %s mit bob@player.test", "annehmen"
 	}
 	sent := h.deliver(alice, "x", fmt.Sprintf(challenge, variant), nil)
-	id := FindGame(to(t, sent, bob).Subject, "", nil).Id
+	id := referee.FindGame(to(t, sent, bob).Subject, "", nil).Id
 	if id == "" {
 		t.Fatalf("no invitation:\n%s", texts(sent))
 	}

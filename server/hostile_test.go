@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/taflmail/taflmail/mailer"
+	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
 // hostileMailFiles are the mail files of the tests in this file.
@@ -34,7 +35,7 @@ func refusedOnly(t *testing.T, h *harness, id string, before gameState, sent []s
 // (harness.mustRefuse): the refusal's words are the catalogue tests'.
 func refusedWith(t *testing.T, h *harness, id string, before gameState, sent []sentMail, want, lang string, keys ...string) *sentMail {
 	t.Helper()
-	r := refusedOnly(t, h, id, before, sent, want, Tr(lang, "err.nothing"))
+	r := refusedOnly(t, h, id, before, sent, want, referee.Tr(lang, "err.nothing"))
 	h.mustRefuse(keys...)
 	return r
 }
@@ -49,7 +50,7 @@ func TestHostileForgedFrom(t *testing.T) {
 			id := startBrandubh(t, h)
 			before := h.state(id)
 			sent := h.deliverFile(f, alice, id)
-			refusedWith(t, h, id, before, sent, alice, English, "err.badkey")
+			refusedWith(t, h, id, before, sent, alice, referee.English, "err.badkey")
 		})
 	}
 }
@@ -64,7 +65,7 @@ func TestHostileStolenKey(t *testing.T) {
 	vars := h.mailVars(alice, id)
 	key := vars["{{KEY}}"]
 	sent := h.deliverRaw(h.loadMail("stolen-key-stranger.eml", vars))
-	r := refusedWith(t, h, id, before, sent, "mallory@evil.test", English, "err.notplayer")
+	r := refusedWith(t, h, id, before, sent, "mallory@evil.test", referee.English, "err.notplayer")
 	if strings.Contains(r.msg.Text, "a  b  c") || strings.Contains(r.msg.Text+r.msg.Subject, key) {
 		t.Errorf("the stranger's refusal shows the board or alice's key:\n%s", r.msg.Text)
 	}
@@ -74,7 +75,7 @@ func TestHostileStolenKey(t *testing.T) {
 		t.Errorf("the stranger's refusal has Message-ID %s", r.msg.MessageID)
 	}
 	sent = h.deliverRaw(h.loadMail("stolen-key-opponent.eml", vars))
-	r = refusedWith(t, h, id, before, sent, bob, English, "err.badkey")
+	r = refusedWith(t, h, id, before, sent, bob, referee.English, "err.badkey")
 	if strings.Contains(r.msg.Text+r.msg.Subject+r.msg.MessageID, key) {
 		t.Errorf("bob's refusal shows alice's key:\n%s", r.raw)
 	}
@@ -101,10 +102,10 @@ func TestHostileReplay(t *testing.T) {
 	mustContain(t, "log", log.String(), "mail already processed", "CAF3x9QmZ+gmail-top-1@mail.gmail.com")
 
 	sent := h.deliverFile("replay-stale-number.eml", alice, id)
-	refusedWith(t, h, id, before, sent, alice, English, "err.movenumber")
+	refusedWith(t, h, id, before, sent, alice, referee.English, "err.movenumber")
 	mustContain(t, "the refusal", sent[0].msg.Text, "> 1. d1-e1")
 	sent = h.deliverFile("replay-no-number.eml", alice, id)
-	refusedWith(t, h, id, before, sent, alice, English, "err.illegal")
+	refusedWith(t, h, id, before, sent, alice, referee.English, "err.illegal")
 	mustContain(t, "the refusal", sent[0].msg.Text, "> d1-e1")
 }
 
@@ -114,7 +115,7 @@ func TestHostileOutOfTurn(t *testing.T) {
 	id := startBrandubh(t, h)
 	before := h.state(id)
 	sent := h.deliverFile("out-of-turn.eml", bob, id)
-	refusedWith(t, h, id, before, sent, bob, English, "err.notyourturn")
+	refusedWith(t, h, id, before, sent, bob, referee.English, "err.notyourturn")
 	if !strings.Contains(sent[0].msg.Subject, "your mail was not accepted") {
 		t.Errorf("subject %q", sent[0].msg.Subject)
 	}
@@ -126,7 +127,7 @@ func TestHostileTwoMoves(t *testing.T) {
 	id := startBrandubh(t, h)
 	before := h.state(id)
 	sent := h.deliverFile("two-moves.eml", alice, id)
-	refusedWith(t, h, id, before, sent, alice, English, "err.twomoves")
+	refusedWith(t, h, id, before, sent, alice, referee.English, "err.twomoves")
 }
 
 // TestHostileFinishedGame: after alice resigned, moves from either player
@@ -141,7 +142,7 @@ func TestHostileFinishedGame(t *testing.T) {
 		t.Fatalf("after resign: %v", before)
 	}
 	sent := h.deliverFile("finished-game.eml", alice, id)
-	refusedOnly(t, h, id, before, sent, alice, Tr(English, "err.over", id, "the defenders win, the attackers resigned"))
+	refusedOnly(t, h, id, before, sent, alice, referee.Tr(referee.English, "err.over", id, "the defenders win, the attackers resigned"))
 	sent = h.reply(bob, "d3-e3")
 	refusedOnly(t, h, id, before, sent, bob, "is over")
 }
@@ -160,7 +161,7 @@ func TestHostileGameNotNamed(t *testing.T) {
 	b1, b2 := h.state(g1), h.state(g2)
 
 	sent := h.deliverFile("no-game.eml", alice, "")
-	refusedWith(t, h, g1, b1, sent, alice, English, "err.nogame")
+	refusedWith(t, h, g1, b1, sent, alice, referee.English, "err.nogame")
 
 	g, err := h.store.Game(context.Background(), g1)
 	if err != nil {
@@ -170,11 +171,11 @@ func TestHostileGameNotNamed(t *testing.T) {
 	vars["{{MSGID}}"] = g.AttackersThread // the thread of game 1, with alice's key for it
 	vars["{{GAME2}}"] = g2
 	sent = h.deliverRaw(h.loadMail("other-game.eml", vars))
-	refusedWith(t, h, g2, b2, sent, alice, English, "err.badkey")
+	refusedWith(t, h, g2, b2, sent, alice, referee.English, "err.badkey")
 	h.unchanged("a mail naming game 2 in game 1's thread", g1, b1)
 
 	sent = h.deliverFile("unknown-game.eml", alice, "")
-	refusedWith(t, h, g1, b1, sent, alice, English, "err.unknowngame")
+	refusedWith(t, h, g1, b1, sent, alice, referee.English, "err.unknowngame")
 	h.unchanged("a mail naming no existing game", g2, b2)
 }
 
@@ -227,7 +228,7 @@ func TestHostileAuthResults(t *testing.T) {
 				t.Fatalf("%d mails sent, want none:\n%s", len(sent), texts(sent))
 			}
 			mustContain(t, "log", log.String(), `msg="mail ignored"`, "Authentication-Results show no DKIM or SPF pass")
-			if h.count(alice, Ignored) != 1 {
+			if h.count(alice, referee.Ignored) != 1 {
 				t.Error("the mail is not recorded as ignored")
 			}
 		})
@@ -297,15 +298,15 @@ func TestHostilePoisonHeaders(t *testing.T) {
 // (trial report §7): with the move read and played, and with no command
 // found, threaded to the game either way.
 func TestTextCutSaid(t *testing.T) {
-	for _, lang := range []string{English, German} {
+	for _, lang := range []string{referee.English, referee.German} {
 		t.Run(lang, func(t *testing.T) {
 			h := newHarness(t)
 			id := startGame(t, h, "brandubh", lang)
-			said := Tr(lang, "err.textcut", 256)
+			said := referee.Tr(lang, "err.textcut", 256)
 			h.mutate = func(m *mailer.Message) { m.TextCut = true }
 			sent := h.reply(alice, "1. d1-e1\n\nlong prose, cut")
 			r := to(t, sent, alice)
-			mustContain(t, "reply to the cut mail", r.Text, Tr(lang, "move.played.you", "d1-e1"), said)
+			mustContain(t, "reply to the cut mail", r.Text, referee.Tr(lang, "move.played.you", "d1-e1"), said)
 			mustContain(t, "its subject", r.Subject, "[taflmail "+id+" ")
 			if strings.Contains(to(t, sent, bob).Text, said) {
 				t.Errorf("the opponent is told about the cut:\n%s", to(t, sent, bob).Text)

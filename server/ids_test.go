@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
 // twiceReader is a source of randomness that draws every game id twice:
@@ -54,11 +55,11 @@ func (x *scriptReader) Read(p []byte) (int, error) {
 // idBytes returns the 4 bytes newGameID turns into id.
 func idBytes(t *testing.T, id string) []byte {
 	t.Helper()
-	b, err := IdEncoding.DecodeString(id + "00")
+	b, err := referee.IdEncoding.DecodeString(id + "00")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := NewGameID(&scriptReader{script: [][]byte{b[:4]}}); got != id {
+	if got, _ := referee.NewGameID(&scriptReader{script: [][]byte{b[:4]}}); got != id {
 		t.Fatalf("idBytes(%s) make %s", id, got)
 	}
 	return b[:4]
@@ -70,7 +71,7 @@ func idBytes(t *testing.T, id string) []byte {
 func TestFreshGameID(t *testing.T) {
 	r := &scriptReader{r: rand.NewChaCha8([32]byte{7}), script: [][]byte{idBytes(t, "AAAAAA"), idBytes(t, "BBBBBB"), idBytes(t, "CCCCCC")}}
 	var asked []string
-	id, err := FreshGameID(r, func(id string) (bool, error) {
+	id, err := referee.FreshGameID(r, func(id string) (bool, error) {
 		asked = append(asked, id)
 		return id != "CCCCCC", nil
 	})
@@ -78,12 +79,12 @@ func TestFreshGameID(t *testing.T) {
 		t.Errorf("freshGameID = %q, %v after %v; want CCCCCC after AAAAAA, BBBBBB", id, err, asked)
 	}
 	n := 0
-	_, err = FreshGameID(rand.NewChaCha8([32]byte{8}), func(string) (bool, error) { n++; return true, nil })
-	if !errors.Is(err, ErrNoGameID) || n != MaxGameIDDraws {
-		t.Errorf("every id taken: %v after %d draws, want errNoGameID after %d", err, n, MaxGameIDDraws)
+	_, err = referee.FreshGameID(rand.NewChaCha8([32]byte{8}), func(string) (bool, error) { n++; return true, nil })
+	if !errors.Is(err, referee.ErrNoGameID) || n != referee.MaxGameIDDraws {
+		t.Errorf("every id taken: %v after %d draws, want errNoGameID after %d", err, n, referee.MaxGameIDDraws)
 	}
 	broken := errors.New("disk on fire")
-	if _, err := FreshGameID(rand.NewChaCha8([32]byte{9}), func(string) (bool, error) { return false, broken }); !errors.Is(err, broken) {
+	if _, err := referee.FreshGameID(rand.NewChaCha8([32]byte{9}), func(string) (bool, error) { return false, broken }); !errors.Is(err, broken) {
 		t.Errorf("a failing check: %v", err)
 	}
 }
@@ -93,12 +94,12 @@ func TestFreshGameID(t *testing.T) {
 // noticed, with ErrConflict).
 func TestGameIDNotStored(t *testing.T) {
 	h := newHarness(t)
-	ids, err := h.srv.StartGames(h.ctx(), []GameStart{{Variant: "brandubh", Attackers: alice, Defenders: bob}})
+	ids, err := h.srv.StartGames(h.ctx(), []referee.GameStart{{Variant: "brandubh", Attackers: alice, Defenders: bob}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	h.srv.Opts.Rand = &scriptReader{r: rand.NewChaCha8([32]byte{3}), script: [][]byte{idBytes(t, ids[0]), idBytes(t, "K7QX2M")}}
-	ss := h.srv.NewSession(h.ctx(), StartCause("", h.now))
+	ss := h.srv.NewSession(h.ctx(), referee.StartCause("", h.now))
 	if id, err := ss.GameID(); id != "K7QX2M" || err != nil {
 		t.Errorf("gameID with %s stored drew %q, %v; want K7QX2M", ids[0], id, err)
 	}
@@ -112,7 +113,7 @@ func TestGameIDNotStored(t *testing.T) {
 func TestStartIDsDrawnTwice(t *testing.T) {
 	h := newHarness(t)
 	h.srv.Opts.Rand = &twiceReader{r: rand.NewChaCha8([32]byte{4})}
-	ids, err := h.srv.StartGames(h.ctx(), []GameStart{
+	ids, err := h.srv.StartGames(h.ctx(), []referee.GameStart{
 		{Variant: "brandubh", Attackers: alice, Defenders: bob},
 		{Variant: "brandubh", Attackers: bob, Defenders: alice},
 		{Variant: "brandubh", Attackers: alice, Defenders: "carol@player.test"},
@@ -171,7 +172,7 @@ func TestStartTournamentChunks(t *testing.T) {
 		var want []string
 		for _, g := range gs {
 			if g.Attackers == p || g.Defenders == p {
-				want = append(want, fmt.Sprintf("[taflmail %s %s]", g.ID, TokenOf(g, p)))
+				want = append(want, fmt.Sprintf("[taflmail %s %s]", g.ID, referee.TokenOf(g, p)))
 			}
 		}
 		if got := startTags.FindAllString(text, -1); fmt.Sprint(got) != fmt.Sprint(want) {

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
 // Issue 18 §2: junk cannot lock anyone out. The budgets limit the replies
@@ -89,8 +90,8 @@ func TestJunkFloodLocksNobodyOut(t *testing.T) {
 	if len(sent) != 2 {
 		t.Fatalf("the newcomer's challenge after the flood got %d mails, want the confirmation and the invitation:\n%s", len(sent), texts(sent))
 	}
-	mustContain(t, "the challenge's confirmation", to(t, sent, carol).Text, Tr(English, "challenge.sent", dave, "attackers"))
-	if id := FindGame(to(t, sent, dave).Subject, "", nil).Id; id == "" {
+	mustContain(t, "the challenge's confirmation", to(t, sent, carol).Text, referee.Tr(referee.English, "challenge.sent", dave, "attackers"))
+	if id := referee.FindGame(to(t, sent, dave).Subject, "", nil).Id; id == "" {
 		t.Errorf("the invitation names no game: %q", to(t, sent, dave).Subject)
 	} else if g, err := h.store.Game(h.ctx(), id); err != nil || g.Status != archive.Invited {
 		t.Errorf("the challenged game = %v, %v; want it invited", g, err)
@@ -181,7 +182,7 @@ func TestBudgetOf(t *testing.T) {
 	for _, c := range cases {
 		m := h.parseRaw(strings.NewReader(fmt.Sprintf("From: %s\r\nTo: tafl@game.test\r\nSubject: x\r\nMessage-ID: <t%d@x>\r\n\r\n%s\r\n",
 			c.from, len(c.body), strings.ReplaceAll(c.body, "\n", "\r\n"))))
-		ss := h.srv.NewSession(h.ctx(), Cause{Kind: CauseMail, Seed: m.MessageID, From: c.from, At: h.now, Mail: m})
+		ss := h.srv.NewSession(h.ctx(), referee.Cause{Kind: referee.CauseMail, Seed: m.MessageID, From: c.from, At: h.now, Mail: m})
 		ss.Lines, _ = ss.CommandLines()
 		got, err := ss.BudgetOf()
 		if err != nil || got != c.want {
@@ -201,10 +202,10 @@ func TestHeldBackLoggedOncePerMinute(t *testing.T) {
 	h.step = 2 * time.Second // 120 mails in 4 minutes: the last 60 held back
 	start := h.now
 	floodJunk(h, 120, "f", "")
-	h.now = h.now.Add(HeldLogEvery)
+	h.now = h.now.Add(referee.HeldLogEvery)
 	h.srv.Held.Report(h.srv.Log, h.now) // as Run does on every round
 
-	held, err := h.store.CountMails(h.ctx(), archive.MailFilter{Disposition: Ignored, Budget: archive.JunkBudget})
+	held, err := h.store.CountMails(h.ctx(), archive.MailFilter{Disposition: referee.Ignored, Budget: archive.JunkBudget})
 	if err != nil || held == 0 {
 		t.Fatalf("%d mails held back, %v; want some", held, err)
 	}
@@ -236,16 +237,16 @@ func TestHeldBackLoggedOncePerMinute(t *testing.T) {
 func TestHeldLogReport(t *testing.T) {
 	var buf bytes.Buffer
 	log := slog.New(slog.NewTextHandler(&buf, nil))
-	var hl HeldLog
+	var hl referee.HeldLog
 	t0 := time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
 	hl.Report(log, t0)
 	if buf.Len() != 0 {
 		t.Fatalf("nothing held, yet logged: %s", buf.String())
 	}
-	hl.Note(log, ByDomainBudget, t0) // the first is logged at once
-	hl.Note(log, ByJunkBudget, t0.Add(10*time.Second))
-	hl.Note(log, ByJunkBudget, t0.Add(59*time.Second))
-	hl.Note(log, NotHeld, t0.Add(59*time.Second))
+	hl.Note(log, referee.ByDomainBudget, t0) // the first is logged at once
+	hl.Note(log, referee.ByJunkBudget, t0.Add(10*time.Second))
+	hl.Note(log, referee.ByJunkBudget, t0.Add(59*time.Second))
+	hl.Note(log, referee.NotHeld, t0.Add(59*time.Second))
 	if n := strings.Count(buf.String(), "replies held back"); n != 1 {
 		t.Fatalf("%d warnings within the first minute, want 1:\n%s", n, buf.String())
 	}

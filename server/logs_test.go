@@ -9,6 +9,7 @@ import (
 
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/mailer"
+	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
 // TestDebugDecision: at level debug the referee logs what it made of each
@@ -114,7 +115,7 @@ func TestMailProcessedNames(t *testing.T) {
 		return ""
 	}
 	sent := h.deliver(alice, "a game?", "new brandubh with bob@player.test", nil)
-	id := FindGame(to(t, sent, bob).Subject, "", nil).Id
+	id := referee.FindGame(to(t, sent, bob).Subject, "", nil).Id
 	line := processed("challenge")
 	mustContain(t, "challenge", line, "game="+id)
 	mustNotContain(t, "challenge", line, "tournament=")

@@ -14,6 +14,7 @@ import (
 
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/mailer"
+	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
 // mailNet is a tiny mail system for loop tests: servers and responders
@@ -25,7 +26,7 @@ type mailNet struct {
 	queue []netMail
 	// servers and responders by address; anything else is a person whose
 	// mail is only counted.
-	servers    map[string]*Server
+	servers    map[string]*referee.Server
 	responders map[string]func(m *mailer.Message) []byte
 	// strip lists header fields a relay on the way removes.
 	strip []string
@@ -41,7 +42,7 @@ type netMail struct {
 func newMailNet(t *testing.T) *mailNet {
 	now := time.Date(2026, 11, 29, 10, 0, 0, 0, time.UTC)
 	return &mailNet{t: t, now: &now,
-		servers: map[string]*Server{}, responders: map[string]func(*mailer.Message) []byte{}, pairs: map[string]int{}}
+		servers: map[string]*referee.Server{}, responders: map[string]func(*mailer.Message) []byte{}, pairs: map[string]int{}}
 }
 
 // netSender is a Sender that puts mail into the net's queue.
@@ -55,7 +56,7 @@ func (s netSender) Send(_ context.Context, from string, to []string, raw []byte)
 }
 
 // addServer starts a referee at addr with its own archive.
-func (n *mailNet) addServer(addr string, seed byte) *Server {
+func (n *mailNet) addServer(addr string, seed byte) *referee.Server {
 	n.t.Helper()
 	clock := func() time.Time { return *n.now }
 	st, err := archive.OpenWith(context.Background(), n.t.TempDir()+"/taflmail.db", archive.Options{Now: clock})
@@ -63,7 +64,7 @@ func (n *mailNet) addServer(addr string, seed byte) *Server {
 		n.t.Fatal(err)
 	}
 	n.t.Cleanup(func() { st.Close() })
-	srv, err := New(Options{Address: addr, Store: st, Sender: netSender{n}, Now: clock,
+	srv, err := referee.New(referee.Options{Address: addr, Store: st, Sender: netSender{n}, Now: clock,
 		Rand: rand.NewChaCha8([32]byte{seed}), Logger: slog.New(slog.NewTextHandler(io.Discard, nil))})
 	if err != nil {
 		n.t.Fatal(err)
@@ -181,7 +182,7 @@ func vacation(addr string, auto bool, text string) func(m *mailer.Message) []byt
 func TestLoopTwoServers(t *testing.T) {
 	const a, b = "tafl@a.test", "tafl@b.test"
 	stripAuto := []string{"Auto-Submitted"}
-	stripAll := []string{"Auto-Submitted", LoopHeader, "X-Taflmail-Game"}
+	stripAll := []string{"Auto-Submitted", referee.LoopHeader, "X-Taflmail-Game"}
 	invite := func(n *mailNet) { n.post(alice, a, "game", "new brandubh with "+b) }
 	forgedBoard := func(n *mailNet) { n.post(b, a, "board", "board") }
 	forgedHelp := func(n *mailNet) { n.post(b, a, "help", "") }
@@ -201,9 +202,9 @@ func TestLoopTwoServers(t *testing.T) {
 		// This one looped for ever until 1fdffbe: "Re: help" was read as
 		// help again (docs/reliability.md, bug 7).
 		{"forged-help-headers-stripped", stripAuto, forgedHelp, 2},
-		{"invitation-all-stripped", stripAll, invite, 1 + 2*MaxRepliesPerHour},
-		{"forged-from-all-stripped", stripAll, forgedBoard, 1 + 2*MaxRepliesPerHour},
-		{"forged-help-all-stripped", stripAll, forgedHelp, 1 + 2*MaxRepliesPerHour},
+		{"invitation-all-stripped", stripAll, invite, 1 + 2*referee.MaxRepliesPerHour},
+		{"forged-from-all-stripped", stripAll, forgedBoard, 1 + 2*referee.MaxRepliesPerHour},
+		{"forged-help-all-stripped", stripAll, forgedHelp, 1 + 2*referee.MaxRepliesPerHour},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -245,14 +246,14 @@ func TestLoopVacation(t *testing.T) {
 	}{
 		// alice moves; the server tells bob, whose responder answers.
 		{"move-marked", true, away, aliceMoves, 2},
-		{"move-unmarked", false, away, aliceMoves, 2 + 2*(1+MaxKeyedRefusals)},
+		{"move-unmarked", false, away, aliceMoves, 2 + 2*(1+referee.MaxKeyedRefusals)},
 		// bob asked for help by subject before he left. Unmarked, this
 		// looped for ever until 1fdffbe (docs/reliability.md, bug 7).
 		{"help-marked", true, away, askHelp, 3},
 		{"help-unmarked", false, away, askHelp, 3 + 2*5},
 		// A responder whose text is a command ("variants"): each answer is
 		// carried out, so only the cap on answers per hour stops it.
-		{"command-unmarked", false, "variants", aliceMoves, 2 + 2*MaxRepliesPerHour},
+		{"command-unmarked", false, "variants", aliceMoves, 2 + 2*referee.MaxRepliesPerHour},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"github.com/taflmail/taflmail/server/internal/referee"
 	"strings"
 	"testing"
 	"time"
@@ -45,7 +46,7 @@ func TestMachineMail(t *testing.T) {
 				t.Fatalf("%d mails sent, want none:\n%s", len(sent), texts(sent))
 			}
 			h.unchanged(tc.file, id, before)
-			if n := h.count(tc.from, Ignored); n != 1 {
+			if n := h.count(tc.from, referee.Ignored); n != 1 {
 				t.Errorf("%d mails from %s recorded as ignored, want 1", n, tc.from)
 			}
 			if out := h.outbox(); len(out) != 4 { // the 4 mails of startBrandubh
@@ -114,7 +115,7 @@ func TestRefusalCapPerSender(t *testing.T) {
 			if m.to != alice {
 				t.Fatalf("a refusal went to %s", m.to)
 			}
-			mustContain(t, "refusal", m.msg.Text, Tr(English, "err.badkey", id, id))
+			mustContain(t, "refusal", m.msg.Text, referee.Tr(referee.English, "err.badkey", id, id))
 			refusals++
 		}
 	}

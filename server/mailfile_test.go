@@ -23,6 +23,7 @@ import (
 
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/mailer"
+	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
 // mailDir holds the raw test mails. Their placeholders are listed at
@@ -57,7 +58,7 @@ func (h *harness) mailVars(addr, id string) map[string]string {
 		if err != nil {
 			h.t.Fatalf("mailVars: %v", err)
 		}
-		v["{{KEY}}"] = TokenOf(g, addr)
+		v["{{KEY}}"] = referee.TokenOf(g, addr)
 	}
 	var last *mailer.Message
 	for i := len(h.sender.sent) - 1; i >= 0; i-- {
@@ -206,11 +207,11 @@ func (h *harness) play(id string, moves ...string) {
 		if err != nil {
 			h.t.Fatal(err)
 		}
-		t, err := Load(g)
+		t, err := referee.Load(g)
 		if err != nil {
 			h.t.Fatal(err)
 		}
-		who := AddressOf(g, t.ToMove())
+		who := referee.AddressOf(g, t.ToMove())
 		n := len(g.Plies)
 		h.reply(who, mv)
 		if got := len(h.state(id).Plies); got != n+1 {

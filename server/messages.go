@@ -7,6 +7,7 @@ import (
 
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/grammar"
+	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
 // Messages to the opponent (issue 12): the prose of a player's keyed mail
@@ -41,7 +42,7 @@ func messageTo(g *archive.Game, side string) *string {
 // greeting when that stands just above its first line), without command
 // lines (misspelt ones included, nearLine), quoted lines and game tags, with the keys of game t replaced by
 // "…"; runs of blank lines become one, blank lines at the ends go.
-func prose(ss *Session, t *Table) string {
+func prose(ss *referee.Session, t *referee.Table) string {
 	m := ss.Cause.Mail
 	if m == nil {
 		return "" // no mail, no words
@@ -51,14 +52,14 @@ func prose(ss *Session, t *Table) string {
 		text = m.AltReply
 	}
 	var lines []string
-	only := OnlyLine(text)
+	only := referee.OnlyLine(text)
 	all := strings.Split(text, "\n")
-	if end := OwnStart(all); end >= 0 {
+	if end := referee.OwnStart(all); end >= 0 {
 		all = all[:end] // the referee's mail pasted below, its greeting included
 	}
 	for i, line := range all {
 		line = strings.TrimRight(line, " \t\r")
-		if grammar.IsCommandLine(line) || NearLine(line, i == only) != "" || strings.HasPrefix(strings.TrimSpace(line), ">") || SubjectTag.MatchString(line) {
+		if grammar.IsCommandLine(line) || referee.NearLine(line, i == only) != "" || strings.HasPrefix(strings.TrimSpace(line), ">") || referee.SubjectTag.MatchString(line) {
 			continue
 		}
 		if line == "" && (len(lines) == 0 || lines[len(lines)-1] == "") {
@@ -91,7 +92,7 @@ func withoutKeys(text string, keys ...string) string {
 // referee (proved, consent.go): a challenge's From can be forged, and the
 // referee mails such an address only the invitation it would send anyway,
 // with no words of the sender's. The challenger is told either way.
-func greeting(ss *Session, t *Table) (text, told string, err error) {
+func greeting(ss *referee.Session, t *referee.Table) (text, told string, err error) {
 	if ss.Auth != nil {
 		return "", "", nil
 	}
@@ -99,12 +100,12 @@ func greeting(ss *Session, t *Table) (text, told string, err error) {
 	if text == "" {
 		return "", "", nil
 	}
-	opp := OpponentOf(t.G, ss.From)
+	opp := referee.OpponentOf(t.G, ss.From)
 	if messagesOff(ss, opp) {
-		return "", Tr(ss.Lang, "message.refused", opp), nil
+		return "", referee.Tr(ss.Lang, "message.refused", opp), nil
 	}
 	if !ss.Proved(opp) {
-		return "", Tr(ss.Lang, "message.unproved", opp), nil
+		return "", referee.Tr(ss.Lang, "message.unproved", opp), nil
 	}
 	gs, err := ss.Srv.GamePort().GamesOf(ss.Ctx, ss.From)
 	if err != nil {
@@ -116,10 +117,10 @@ func greeting(ss *Session, t *Table) (text, told string, err error) {
 	for _, o := range ss.Tables { // games of this mail, not stored yet
 		text = withoutKeys(text, o.G.AttackerToken, o.G.DefenderToken)
 	}
-	told = Tr(ss.Lang, "message.sent", opp)
+	told = referee.Tr(ss.Lang, "message.sent", opp)
 	if utf8.RuneCountInString(text) > maxMessageRunes {
 		text = string([]rune(text)[:maxMessageRunes-utf8.RuneCountInString(cutMark)]) + cutMark
-		told += " " + Tr(ss.Lang, "message.cut", maxMessageRunes)
+		told += " " + referee.Tr(ss.Lang, "message.cut", maxMessageRunes)
 	}
 	return text, told, nil
 }
@@ -127,19 +128,19 @@ func greeting(ss *Session, t *Table) (text, told string, err error) {
 // greetingOffer is the challenger's part of a challenge of t (newGame)
 // for messages: what the challenger is told of their words (greeting)
 // and, for the invitation, those words under a heading naming them.
-func greetingOffer(ss *Session, t *Table) (Offer, error) {
+func greetingOffer(ss *referee.Session, t *referee.Table) (referee.Offer, error) {
 	text, told, err := greeting(ss, t)
 	if err != nil {
-		return Offer{}, err
+		return referee.Offer{}, err
 	}
-	var o Offer
+	var o referee.Offer
 	if told != "" {
 		o.Told = "\n" + told
 	}
 	if text != "" {
 		from := ss.From
 		o.Words = func(lang string) string {
-			return "\n\n" + Tr(lang, "message.heading", from) + "\n\n" + Indent(text) + "\n"
+			return "\n\n" + referee.Tr(lang, "message.heading", from) + "\n\n" + referee.Indent(text) + "\n"
 		}
 	}
 	return o, nil
@@ -149,13 +150,13 @@ func greetingOffer(ss *Session, t *Table) (Offer, error) {
 // one (nearLine), above the referee's mail pasted without quote marks
 // (ownStart), whose lines commandLines does not read either.
 func holdsCommand(text string) bool {
-	only := OnlyLine(text)
+	only := referee.OnlyLine(text)
 	lines := strings.Split(text, "\n")
-	if end := OwnStart(lines); end >= 0 {
+	if end := referee.OwnStart(lines); end >= 0 {
 		lines = lines[:end]
 	}
 	for i, line := range lines {
-		if grammar.IsCommandLine(line) || NearLine(line, i == only) != "" {
+		if grammar.IsCommandLine(line) || referee.NearLine(line, i == only) != "" {
 			return true
 		}
 	}
@@ -174,7 +175,7 @@ func holdsCommand(text string) bool {
 // that quotes our subject, and so our key, says the same again and again,
 // and the refusal cap stops it. It reports false, leaving the mail to the
 // plain "no command" answer, when there is no such key or no prose.
-func relayOnly(ss *Session) bool {
+func relayOnly(ss *referee.Session) bool {
 	t := ss.Auth
 	if t == nil {
 		return false
@@ -190,7 +191,7 @@ func relayOnly(ss *Session) bool {
 		ss.Failed = true
 		ss.Refusals = append(ss.Refusals, "err.nocommand")
 	}
-	ss.Say(t, Tr(ss.Lang, "err.nocommand")+"\n"+told)
+	ss.Say(t, referee.Tr(ss.Lang, "err.nocommand")+"\n"+told)
 	return true
 }
 
@@ -199,14 +200,14 @@ func relayOnly(ss *Session) bool {
 // reply of this mail about a game that is written gets the message
 // waiting for its recipient (deliverMessages). A keyed mail all of whose
 // commands were refused passes nothing on, and says so.
-func relayProse(ss *Session) {
+func relayProse(ss *referee.Session) {
 	if t := ss.Auth; t != nil {
 		if text := prose(ss, t); text != "" {
 			if ss.Did {
 				told, _ := keepMessage(ss, t, text)
 				ss.Say(t, told)
 			} else {
-				ss.Say(t, Tr(ss.Lang, "message.notdone"))
+				ss.Say(t, referee.Tr(ss.Lang, "message.notdone"))
 			}
 		}
 	}
@@ -222,19 +223,19 @@ func relayProse(ss *Session) {
 // why not (the text waits already; the opponent is the engine; the game
 // was over before this mail; the opponent wrote "messages off"); and
 // kept, whether text was kept (passed on, or waiting).
-func keepMessage(ss *Session, t *Table, text string) (told string, kept bool) {
-	opp := OpponentOf(t.G, ss.From)
+func keepMessage(ss *referee.Session, t *referee.Table, text string) (told string, kept bool) {
+	opp := referee.OpponentOf(t.G, ss.From)
 	switch {
-	case IsEngine(opp):
-		return Tr(ss.Lang, "message.engine"), false // it reads no mail (engine.go)
+	case referee.IsEngine(opp):
+		return referee.Tr(ss.Lang, "message.engine"), false // it reads no mail (engine.go)
 	case t.G.Status != archive.Invited && t.G.Status != archive.Active && !t.Changed:
-		return Tr(ss.Lang, "message.over", t.G.ID), false
+		return referee.Tr(ss.Lang, "message.over", t.G.ID), false
 	case messagesOff(ss, opp):
-		return Tr(ss.Lang, "message.refused", opp), false
+		return referee.Tr(ss.Lang, "message.refused", opp), false
 	}
-	msg := messageTo(t.G, SideOf(t.G, opp))
+	msg := messageTo(t.G, referee.SideOf(t.G, opp))
 	if sameAsLast(*msg, text) {
-		return Tr(ss.Lang, "message.same", opp), false
+		return referee.Tr(ss.Lang, "message.same", opp), false
 	}
 	combined := text
 	if *msg != "" {
@@ -256,12 +257,12 @@ func keepMessage(ss *Session, t *Table, text string) (told string, kept bool) {
 		n.Game = t
 	}
 	deliverMessages(ss)
-	told = Tr(ss.Lang, "message.later", opp)
+	told = referee.Tr(ss.Lang, "message.later", opp)
 	if *msg == "" {
-		told = Tr(ss.Lang, "message.sent", opp)
+		told = referee.Tr(ss.Lang, "message.sent", opp)
 	}
 	if cut {
-		told += " " + Tr(ss.Lang, "message.cut", maxMessageRunes)
+		told += " " + referee.Tr(ss.Lang, "message.cut", maxMessageRunes)
 	}
 	return told, true
 }
@@ -272,7 +273,7 @@ func keepMessage(ss *Session, t *Table, text string) (told string, kept bool) {
 // writes:", and clears it; a message for a player who wrote "messages
 // off" is dropped. A message that does not fit into the replies
 // (maxReplyText) keeps waiting.
-func deliverMessages(ss *Session) {
+func deliverMessages(ss *referee.Session) {
 	for _, key := range ss.Order {
 		n := ss.Notes[key]
 		if n == nil || n.Game == nil || held(ss, n) {
@@ -280,7 +281,7 @@ func deliverMessages(ss *Session) {
 		}
 		addr := n.To
 		t := n.Game
-		side := SideOf(t.G, addr)
+		side := referee.SideOf(t.G, addr)
 		if side == "" || !(t.Changed || ss.Did && t == ss.Auth) {
 			continue
 		}
@@ -293,7 +294,7 @@ func deliverMessages(ss *Session) {
 			continue
 		}
 		before := len(n.Sections)
-		ss.AddSection(n, Tr(n.Lang, "message.heading", OpponentOf(t.G, addr))+"\n\n"+Indent(*msg))
+		ss.AddSection(n, referee.Tr(n.Lang, "message.heading", referee.OpponentOf(t.G, addr))+"\n\n"+referee.Indent(*msg))
 		if len(n.Sections) > before {
 			*msg, t.Changed = "", true
 			delete(corrOf(ss).quiet, t.G.ID) // delivering is a change the loop breaker must not hide
@@ -302,7 +303,7 @@ func deliverMessages(ss *Session) {
 }
 
 // messagesOff reports whether addr wrote "messages off".
-func messagesOff(ss *Session, addr string) bool {
+func messagesOff(ss *referee.Session, addr string) bool {
 	if p, ok := ss.Players[addr]; ok {
 		return p.MessagesOff
 	}

@@ -76,12 +76,12 @@ func stateViolations(fset *token.FileSet, files []*ast.File, owners []stateOwner
 				}
 				ix, ok := n.Fun.(*ast.IndexExpr)
 				if !ok {
-					if id, ok := n.Fun.(*ast.Ident); ok && id.Name == "StateOf" {
+					if isStateOf(n.Fun) {
 						out = append(out, fmt.Sprintf("%s: stateOf without its state type", fset.Position(n.Pos())))
 					}
 					break
 				}
-				if id, ok := ix.X.(*ast.Ident); !ok || id.Name != "StateOf" {
+				if !isStateOf(ix.X) {
 					break
 				}
 				o := byName[in]
@@ -176,4 +176,17 @@ func (ss *session) sneak() { StateOf[corr](ss, corrModule{}) }
 			t.Errorf("violation %d = %q, want it to start %q", i, got[i], want[i])
 		}
 	}
+}
+
+// isStateOf reports whether e names the generic StateOf: as the core
+// calls it (StateOf) or as a feature does (referee.StateOf).
+func isStateOf(e ast.Expr) bool {
+	switch e := e.(type) {
+	case *ast.Ident:
+		return e.Name == "StateOf"
+	case *ast.SelectorExpr:
+		x, ok := e.X.(*ast.Ident)
+		return ok && x.Name == "referee" && e.Sel.Name == "StateOf"
+	}
+	return false
 }

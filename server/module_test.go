@@ -15,38 +15,39 @@ import (
 	"github.com/taflmail/taflmail/grammar"
 	"github.com/taflmail/taflmail/mailer"
 	"github.com/taflmail/taflmail/server/internal/catalog"
+	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
 // hooksOf says which hooks m implements, in the order of hookNames.
-func hooksOf(m Module) []bool {
-	_, c := m.(Collector)
-	_, w := m.(PlyWatcher)
-	_, a := m.(MailAdder)
-	_, q := m.(QuietKeeper)
-	_, p := m.(ReplyPreparer)
-	_, h := m.(NoteHolder)
-	_, d := m.(ReplyDelayer)
-	_, u := m.(Unmailer)
-	_, s := m.(PositionWatcher)
-	_, k := m.(ProseKeeper)
-	_, r := m.(CommandsWatcher)
-	_, n := m.(NewsWatcher)
-	_, e := m.(ErrorTaker)
-	_, g := m.(GameEnder)
-	_, dr := m.(DueRunner)
-	_, dt := m.(DueTeller)
-	_, ot := m.(OverdueTeller)
-	_, in := m.(Installer)
-	_, cw := m.(CommitWatcher)
-	_, bt := m.(BudgetTeller)
-	_, st := m.(StartTeller)
-	_, ct := m.(ChallengeTaker)
-	_, ow := m.(OfferWriter)
-	_, bs := m.(BoardShower)
-	_, gl := m.(GamesLister)
-	_, gt := m.(GameTeller)
-	_, sh := m.(SyntaxHinter)
-	_, iw := m.(InstantWriter)
+func hooksOf(m referee.Module) []bool {
+	_, c := m.(referee.Collector)
+	_, w := m.(referee.PlyWatcher)
+	_, a := m.(referee.MailAdder)
+	_, q := m.(referee.QuietKeeper)
+	_, p := m.(referee.ReplyPreparer)
+	_, h := m.(referee.NoteHolder)
+	_, d := m.(referee.ReplyDelayer)
+	_, u := m.(referee.Unmailer)
+	_, s := m.(referee.PositionWatcher)
+	_, k := m.(referee.ProseKeeper)
+	_, r := m.(referee.CommandsWatcher)
+	_, n := m.(referee.NewsWatcher)
+	_, e := m.(referee.ErrorTaker)
+	_, g := m.(referee.GameEnder)
+	_, dr := m.(referee.DueRunner)
+	_, dt := m.(referee.DueTeller)
+	_, ot := m.(referee.OverdueTeller)
+	_, in := m.(referee.Installer)
+	_, cw := m.(referee.CommitWatcher)
+	_, bt := m.(referee.BudgetTeller)
+	_, st := m.(referee.StartTeller)
+	_, ct := m.(referee.ChallengeTaker)
+	_, ow := m.(referee.OfferWriter)
+	_, bs := m.(referee.BoardShower)
+	_, gl := m.(referee.GamesLister)
+	_, gt := m.(referee.GameTeller)
+	_, sh := m.(referee.SyntaxHinter)
+	_, iw := m.(referee.InstantWriter)
 	return []bool{c, w, a, q, p, h, d, u, s, k, r, n, e, g, dr, dt, ot, in, cw, bt, st, ct, ow, bs, gl, gt, sh, iw}
 }
 
@@ -109,75 +110,77 @@ type recorder struct {
 	wait time.Duration // overdueWait's wait (its left is yes)
 }
 
-func (r recorder) Name() string                      { return r.id }
-func (r recorder) note(hook string)                  { *r.log = append(*r.log, r.id+"."+hook) }
-func (r recorder) Collect(*Session, *archive.Change) { r.note("collect") }
-func (r recorder) AfterPly(*Session, *Table) error   { r.note("afterPly"); return r.err }
-func (r recorder) QuietChange(*Session, *Table) bool { r.note("quiet"); return r.yes }
-func (r recorder) BeforeReplies(*Session)            { r.note("beforeReplies") }
-func (r recorder) Holds(*Session, *Note) bool        { r.note("holds"); return r.yes }
-func (r recorder) Unmailed(*Session) []string        { r.note("unmailed"); return r.why }
-func (r recorder) PositionShown(*Session, *Table)    { r.note("positionShown") }
-func (r recorder) KeepProse(*Session) bool           { r.note("keepProse"); return r.yes }
-func (r recorder) AfterCommands(*Session)            { r.note("afterCommands") }
-func (r recorder) NewsAdded(*Session, *Note)         { r.note("newsAdded") }
-func (r recorder) TakeError(*Session, error) bool    { r.note("takeError"); return r.yes }
-func (r recorder) RunDue(context.Context, *Server) (int, error) {
+func (r recorder) Name() string                                      { return r.id }
+func (r recorder) note(hook string)                                  { *r.log = append(*r.log, r.id+"."+hook) }
+func (r recorder) Collect(*referee.Session, *archive.Change)         { r.note("collect") }
+func (r recorder) AfterPly(*referee.Session, *referee.Table) error   { r.note("afterPly"); return r.err }
+func (r recorder) QuietChange(*referee.Session, *referee.Table) bool { r.note("quiet"); return r.yes }
+func (r recorder) BeforeReplies(*referee.Session)                    { r.note("beforeReplies") }
+func (r recorder) Holds(*referee.Session, *referee.Note) bool        { r.note("holds"); return r.yes }
+func (r recorder) Unmailed(*referee.Session) []string                { r.note("unmailed"); return r.why }
+func (r recorder) PositionShown(*referee.Session, *referee.Table)    { r.note("positionShown") }
+func (r recorder) KeepProse(*referee.Session) bool                   { r.note("keepProse"); return r.yes }
+func (r recorder) AfterCommands(*referee.Session)                    { r.note("afterCommands") }
+func (r recorder) NewsAdded(*referee.Session, *referee.Note)         { r.note("newsAdded") }
+func (r recorder) TakeError(*referee.Session, error) bool            { r.note("takeError"); return r.yes }
+func (r recorder) RunDue(context.Context, *referee.Server) (int, error) {
 	r.note("runDue")
 	return len(r.why), r.err
 }
-func (r recorder) NextDue(context.Context, *Server) (time.Time, bool, error) {
+func (r recorder) NextDue(context.Context, *referee.Server) (time.Time, bool, error) {
 	r.note("nextDue")
 	return r.due, !r.due.IsZero(), r.err
 }
-func (r recorder) OverdueWait(context.Context, *Server, time.Time) (time.Duration, bool) {
+func (r recorder) OverdueWait(context.Context, *referee.Server, time.Time) (time.Duration, bool) {
 	r.note("overdueWait")
 	return r.wait, r.yes
 }
-func (r recorder) LineBudget(*Session, grammar.Command) (archive.MailBudget, bool, error) {
+func (r recorder) LineBudget(*referee.Session, grammar.Command) (archive.MailBudget, bool, error) {
 	r.note("lineBudget")
 	return archive.MailBudget(r.key), r.yes, r.err
 }
-func (r recorder) StartedTerms(*Session, string, *Table) string {
+func (r recorder) StartedTerms(*referee.Session, string, *referee.Table) string {
 	r.note("startedTerms")
 	return r.key
 }
-func (r recorder) Install(*Server)                                      { r.note("install") }
-func (r recorder) AfterCommit(context.Context, *Server, archive.Change) { r.note("afterCommit") }
-func (r recorder) EndBefore(*Session, *Table) (bool, error) {
+func (r recorder) Install(*referee.Server) { r.note("install") }
+func (r recorder) AfterCommit(context.Context, *referee.Server, archive.Change) {
+	r.note("afterCommit")
+}
+func (r recorder) EndBefore(*referee.Session, *referee.Table) (bool, error) {
 	r.note("endBefore")
 	return r.yes, r.err
 }
-func (r recorder) DelayReply(*Session, *Note) (string, string) {
+func (r recorder) DelayReply(*referee.Session, *referee.Note) (string, string) {
 	r.note("delayReply")
 	return r.key, r.key + " text"
 }
-func (r recorder) Mails(*Session) ([]archive.OutboxMail, error) {
+func (r recorder) Mails(*referee.Session) ([]archive.OutboxMail, error) {
 	r.note("mails")
 	return r.out, r.err
 }
-func (r recorder) TakeChallenge(*Session, *grammar.NewGameCommand, *engine.Variant) (bool, error) {
+func (r recorder) TakeChallenge(*referee.Session, *grammar.NewGameCommand, *engine.Variant) (bool, error) {
 	r.note("takeChallenge")
 	return r.yes, r.err
 }
-func (r recorder) Offer(*Session, *Table, *grammar.NewGameCommand) (Offer, error) {
+func (r recorder) Offer(*referee.Session, *referee.Table, *grammar.NewGameCommand) (referee.Offer, error) {
 	r.note("offer")
-	return Offer{Told: r.id}, r.err
+	return referee.Offer{Told: r.id}, r.err
 }
-func (r recorder) ShowBoard(*Session) (bool, error) { r.note("showBoard"); return r.yes, nil }
-func (r recorder) ListGames(*Session) (string, func(*archive.Game, string) string) {
+func (r recorder) ShowBoard(*referee.Session) (bool, error) { r.note("showBoard"); return r.yes, nil }
+func (r recorder) ListGames(*referee.Session) (string, func(*archive.Game, string) string) {
 	r.note("listGames")
 	return r.id + " head", func(*archive.Game, string) string { return r.id }
 }
-func (r recorder) TellGame(*Session, string, *Table) (string, string) {
+func (r recorder) TellGame(*referee.Session, string, *referee.Table) (string, string) {
 	r.note("tellGame")
 	return r.id, r.id + " section"
 }
-func (r recorder) SyntaxHint(*Session, CommandLine, *grammar.Error) string {
+func (r recorder) SyntaxHint(*referee.Session, referee.CommandLine, *grammar.Error) string {
 	r.note("syntaxHint")
 	return r.answer()
 }
-func (r recorder) Instant(*Session, string, time.Time, string) string {
+func (r recorder) Instant(*referee.Session, string, time.Time, string) string {
 	r.note("instant")
 	return r.answer()
 }
@@ -201,14 +204,14 @@ func (r recorder) answer() string {
 // overdue the shortest wait unless a module left work due; without an
 // answer the core answers: no board shown, no hint, the instant in UTC.
 func TestModuleHooksRunInOrder(t *testing.T) {
-	saved := modules
-	t.Cleanup(func() { modules = saved })
+	saved := referee.Modules
+	t.Cleanup(func() { referee.Modules = saved })
 	var log []string
 	boom := errors.New("boom")
 	a := recorder{id: "a", log: &log, why: []string{"a1"}, out: []archive.OutboxMail{{MessageID: "<a@x>"}}}
 	b := recorder{id: "b", log: &log, yes: true, key: "k", why: []string{"b1", "b2"}, out: []archive.OutboxMail{{MessageID: "<b@x>"}}}
 	c := recorder{id: "c", log: &log, err: boom, yes: true, key: "later"}
-	ss, tb, n := &Session{}, &Table{}, &Note{}
+	ss, tb, n := &referee.Session{}, &referee.Table{}, &referee.Note{}
 	expect := func(what string, want ...string) {
 		t.Helper()
 		if !slices.Equal(log, want) {
@@ -217,7 +220,7 @@ func TestModuleHooksRunInOrder(t *testing.T) {
 		log = nil
 	}
 
-	modules = []Module{a, b, c}
+	referee.Modules = []referee.Module{a, b, c}
 	ss.CollectModules(&archive.Change{})
 	expect("collectModules", "a.collect", "b.collect", "c.collect")
 	if err := ss.AfterPly(tb); !errors.Is(err, boom) {
@@ -264,7 +267,7 @@ func TestModuleHooksRunInOrder(t *testing.T) {
 		t.Errorf("moduleBudget = %q, %v, %v, want b's", bud, ok, err)
 	}
 	expect("moduleBudget", "a.lineBudget", "b.lineBudget")
-	if terms := ss.StartedTerms(English, tb); terms != "\nk\nlater" {
+	if terms := ss.StartedTerms(referee.English, tb); terms != "\nk\nlater" {
 		t.Errorf("startedTerms = %q, want b's and c's, each on a line of its own", terms)
 	}
 	expect("startedTerms", "a.startedTerms", "b.startedTerms", "c.startedTerms")
@@ -293,7 +296,7 @@ func TestModuleHooksRunInOrder(t *testing.T) {
 		t.Errorf("tellGame = %q, %q, want every module's in order", header, sections)
 	}
 	expect("tellGame", "a.tellGame", "b.tellGame", "c.tellGame")
-	if hint := ss.FeatureHint(CommandLine{}, nil); hint != "b" {
+	if hint := ss.FeatureHint(referee.CommandLine{}, nil); hint != "b" {
 		t.Errorf("featureHint = %q, want b's", hint)
 	}
 	expect("featureHint", "a.syntaxHint", "b.syntaxHint")
@@ -303,7 +306,7 @@ func TestModuleHooksRunInOrder(t *testing.T) {
 	}
 	expect("instant", "a.instant", "b.instant")
 
-	modules = []Module{b, a}
+	referee.Modules = []referee.Module{b, a}
 	if offers, err := ss.Offers(tb, nil); err != nil || len(offers) != 2 || offers[0].Told != "b" || offers[1].Told != "a" {
 		t.Errorf("offers = %v, %v, want b's then a's", offers, err)
 	}
@@ -318,11 +321,11 @@ func TestModuleHooksRunInOrder(t *testing.T) {
 	}
 	expect("afterPly", "b.afterPly", "a.afterPly")
 
-	modules = []Module{a}
+	referee.Modules = []referee.Module{a}
 	if s, want := ss.Instant("en", at, alice), catalog.Instant("en", at); s != want {
 		t.Errorf("instant with no module writing it = %q, want the core's %q", s, want)
 	}
-	if hint := ss.FeatureHint(CommandLine{}, nil); hint != "" {
+	if hint := ss.FeatureHint(referee.CommandLine{}, nil); hint != "" {
 		t.Errorf("featureHint with no module hinting = %q, want none", hint)
 	}
 	if done, err := ss.ShowBoard(); done || err != nil {
@@ -330,7 +333,7 @@ func TestModuleHooksRunInOrder(t *testing.T) {
 	}
 	log = nil
 
-	modules = []Module{a, c, b}
+	referee.Modules = []referee.Module{a, c, b}
 	if ended, err := ss.EndedBefore(tb); !errors.Is(err, boom) {
 		t.Errorf("endedBefore = %v, %v, want c's error", ended, err)
 	}
@@ -341,10 +344,10 @@ func TestModuleHooksRunInOrder(t *testing.T) {
 	expect("moduleBudget", "a.lineBudget", "c.lineBudget")
 
 	// the scheduler's hooks, the Server's
-	s, ctx, now := &Server{}, context.Background(), time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	s, ctx, now := &referee.Server{}, context.Background(), time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	a.due, b.due, a.wait = now.Add(time.Hour), now.Add(time.Minute), 20*time.Second
 	b.wait, c.wait = 5*time.Second, time.Second
-	modules = []Module{a, b, c}
+	referee.Modules = []referee.Module{a, b, c}
 	if n, err := s.RunDue(ctx); n != 3 || !errors.Is(err, boom) {
 		t.Errorf("runDue = %d, %v, want a's 1 and b's 2 things done and c's error", n, err)
 	}
@@ -354,7 +357,7 @@ func TestModuleHooksRunInOrder(t *testing.T) {
 	}
 	expect("nextDue", "a.nextDue", "b.nextDue", "c.nextDue")
 	b.yes = false
-	modules = []Module{a, b}
+	referee.Modules = []referee.Module{a, b}
 	if at, ok, err := s.NextDue(ctx); !ok || err != nil || !at.Equal(b.due) {
 		t.Errorf("nextDue = %v, %v, %v, want b's earlier instant", at, ok, err)
 	}
@@ -363,7 +366,7 @@ func TestModuleHooksRunInOrder(t *testing.T) {
 		t.Errorf("overdue = %v, %v, want b's shorter wait", wait, left)
 	}
 	expect("overdue", "a.overdueWait", "b.overdueWait")
-	modules = []Module{a, c, b}
+	referee.Modules = []referee.Module{a, c, b}
 	if _, left := s.Overdue(ctx, now); !left {
 		t.Error("overdue: c left work due, want left")
 	}
@@ -379,19 +382,19 @@ func TestModuleHooksRunInOrder(t *testing.T) {
 // unmailed), any other error is no module's and fails the mail, and the
 // news of a ply is counted once, by the digest, in the note it went to.
 func TestModuleHooksOfTheRegistry(t *testing.T) {
-	ss := &Session{}
-	if !ss.TakeError(&QuietRequest{"asked twice"}) {
+	ss := &referee.Session{}
+	if !ss.TakeError(&referee.QuietRequest{Why: "asked twice"}) {
 		t.Error("takeError(quietRequest) = false, want the consent module to take it")
 	}
 	if why := ss.Unmailed(); !slices.Equal(why, []string{"asked twice"}) {
 		t.Errorf("unmailed = %v, want the quiet request's reason", why)
 	}
-	for _, err := range []error{errors.New("store down"), &Refusal{Key: "err.watch.full"}} {
+	for _, err := range []error{errors.New("store down"), &referee.Refusal{Key: "err.watch.full"}} {
 		if ss.TakeError(err) {
 			t.Errorf("takeError(%v) = true, want no module to take it", err)
 		}
 	}
-	n := &Note{}
+	n := &referee.Note{}
 	ss.NewsAdded(n)
 	ss.NewsAdded(n)
 	if n.Routine != 2 {
@@ -404,7 +407,7 @@ func TestModuleHooksOfTheRegistry(t *testing.T) {
 // that made none reports so (uses), and the slot of one module never
 // answers for another type.
 func TestModuleStateOf(t *testing.T) {
-	a, b := &Session{}, &Session{}
+	a, b := &referee.Session{}, &referee.Session{}
 	if a.Uses(correspondenceModule{}) || a.States != nil {
 		t.Fatalf("a new session holds states %v, want none", a.States)
 	}
@@ -416,13 +419,13 @@ func TestModuleStateOf(t *testing.T) {
 	if len(corrOf(b).watch) != 0 || corrOf(b) == c {
 		t.Error("two sessions share the correspondence state")
 	}
-	if a.Uses(ConsentModule{}) || a.Uses(tournamentModule{}) || a.Uses(clockModule{}) {
+	if a.Uses(referee.ConsentModule{}) || a.Uses(tournamentModule{}) || a.Uses(clockModule{}) {
 		t.Errorf("corrOf made the state of other modules too: %v", a.States)
 	}
-	ConsentOf(a).Quiet = []string{"asked twice"}
+	referee.ConsentOf(a).Quiet = []string{"asked twice"}
 	tourneyOf(a).ended = true
 	clockOf(a).leaves = nil
-	if len(a.States) != 4 || len(corrOf(a).watch) != 1 || len(ConsentOf(a).Quiet) != 1 || !tourneyOf(a).ended {
+	if len(a.States) != 4 || len(corrOf(a).watch) != 1 || len(referee.ConsentOf(a).Quiet) != 1 || !tourneyOf(a).ended {
 		t.Errorf("four modules' states in one session: %v", a.States)
 	}
 	defer func() {
@@ -430,14 +433,14 @@ func TestModuleStateOf(t *testing.T) {
 			t.Error("stateOf of another type for the correspondence module's slot did not panic")
 		}
 	}()
-	StateOf[ConsentState](a, correspondenceModule{})
+	referee.StateOf[referee.ConsentState](a, correspondenceModule{})
 }
 
 // TestModuleHooksMakeNoState: the hooks the core runs for every session
 // make no module state in a session that touched no feature, and
 // allocate nothing there.
 func TestModuleHooksMakeNoState(t *testing.T) {
-	ss, change, tb := &Session{}, &archive.Change{}, &Table{G: &archive.Game{ID: "K7QX2M"}}
+	ss, change, tb := &referee.Session{}, &archive.Change{}, &referee.Table{G: &archive.Game{ID: "K7QX2M"}}
 	run := func() {
 		ss.CollectModules(change)
 		if out, err := ss.ModuleMails(); out != nil || err != nil {
@@ -466,7 +469,7 @@ func TestModuleHooksMakeNoState(t *testing.T) {
 // the last mail to from when reply is set (its key quoted, as
 // harness.reply), and commits nothing: it returns the session that
 // decided it and the verdict.
-func (h *harness) decideOnly(from, body string, reply bool) (*Session, Verdict) {
+func (h *harness) decideOnly(from, body string, reply bool) (*referee.Session, referee.Verdict) {
 	h.t.Helper()
 	h.seq++
 	h.now = h.now.Add(time.Second)
@@ -484,14 +487,14 @@ func (h *harness) decideOnly(from, body string, reply bool) (*Session, Verdict) 
 		h.t.Fatal(err)
 	}
 	m.Arrived = h.now
-	var seen *Session
-	var v Verdict
-	_, _, _, err = h.srv.DecideCause(h.ctx(), MailCause(m), Steps{
-		Decide: func(ss *Session, change *archive.Change) (Verdict, error) {
+	var seen *referee.Session
+	var v referee.Verdict
+	_, _, _, err = h.srv.DecideCause(h.ctx(), referee.MailCause(m), referee.Steps{
+		Decide: func(ss *referee.Session, change *archive.Change) (referee.Verdict, error) {
 			v, _, err := h.srv.Decide(ss, change)
 			return v, err
 		},
-		Decided: func(ss *Session, _ archive.Change, got Verdict) { seen, v = ss, got },
+		Decided: func(ss *referee.Session, _ archive.Change, got referee.Verdict) { seen, v = ss, got },
 	})
 	if err != nil || seen == nil {
 		h.t.Fatalf("deciding %q: %v", body, err)
@@ -525,7 +528,7 @@ func TestModuleStateMadeByUse(t *testing.T) {
 	}
 	for _, c := range cases {
 		ss, v := h.decideOnly(c.from, c.body, c.reply)
-		if v != CommitReplies {
+		if v != referee.CommitReplies {
 			t.Errorf("%q was decided %v, want answered (the hooks ran)", c.body, v)
 		}
 		var got []string

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
 // TestOutboxWatchSendsOtherProcessMail: a mail another process queues in
@@ -26,7 +27,7 @@ func TestOutboxWatchSendsOtherProcessMail(t *testing.T) {
 	}
 	defer daemon.Close()
 	in, sender := newFakeInbox(), &fakeSender{}
-	srv, err := New(Options{
+	srv, err := referee.New(referee.Options{
 		Address: "tafl@game.test", Store: daemon, Inbox: in, Sender: sender, Now: time.Now,
 		Rand: rand.NewChaCha8([32]byte{4}), Logger: slog.New(slog.NewTextHandler(io.Discard, nil)),
 		WaitCap: time.Hour, OutboxPoll: 10 * time.Millisecond,

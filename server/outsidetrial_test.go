@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
 // Tests of what an outside player trial of the mail interface tripped
@@ -19,10 +20,10 @@ import (
 // words.
 func TestTrialShortTypoAlone(t *testing.T) {
 	h := newHarness(t)
-	didYouMean := strings.SplitN(Tr(English, "err.didyoumean", "\x00"), "\x00", 2)[0]
+	didYouMean := strings.SplitN(referee.Tr(referee.English, "err.didyoumean", "\x00"), "\x00", 2)[0]
 	for _, c := range []struct{ line, near string }{{"hlep", "help"}, {"baord", "board"}, {"resgin", "resign"}, {"Naem", "name"}} {
 		text := to(t, h.deliver("carol@player.test", "x", c.line+"\n", nil), "carol@player.test").Text
-		mustContain(t, "stranger's "+c.line, text, Tr(English, "err.quote", 1), "> "+c.line, Tr(English, "err.didyoumean", c.near), Tr(English, "err.nothing"))
+		mustContain(t, "stranger's "+c.line, text, referee.Tr(referee.English, "err.quote", 1), "> "+c.line, referee.Tr(referee.English, "err.didyoumean", c.near), referee.Tr(referee.English, "err.nothing"))
 	}
 	for _, line := range []string{"hi", "thanks", "ok"} {
 		text := to(t, h.deliver("carol@player.test", "x", line, nil), "carol@player.test").Text
@@ -32,7 +33,7 @@ func TestTrialShortTypoAlone(t *testing.T) {
 	id := startBrandubh(t, h)
 	for _, line := range []string{"hlep", "baord", "resgin"} {
 		text := to(t, h.reply(bob, line), bob).Text
-		mustContain(t, "bob's "+line, text, "> "+line, Tr(English, "err.nothing"))
+		mustContain(t, "bob's "+line, text, "> "+line, referee.Tr(referee.English, "err.nothing"))
 		if g := h.gameOf(id); g.Status != archive.Active || g.MessageToAttackers != "" {
 			t.Errorf("%q: the game is %s, alice's waiting message %q; want it active and nothing passed on", line, g.Status, g.MessageToAttackers)
 		}
@@ -59,21 +60,21 @@ func TestTrialSquareBeyondBoard(t *testing.T) {
 	for _, c := range []struct {
 		variant, lang, line, want, unwanted string
 	}{
-		{"copenhagen", English, "d1-d20", Tr(English, "err.expected", Tr(English, "syntax.rank.board", 11), `"20"`), Tr(English, "syntax.rank")},
-		{"copenhagen", English, "t1-t2", Tr(English, "err.expected", Tr(English, "syntax.file.board", "k"), `"t"`), Tr(English, "syntax.file")},
-		{"copenhagen", German, "d1-d20", Tr(German, "err.expected", Tr(German, "syntax.rank.board", 11), `"20"`), Tr(German, "syntax.rank")},
-		{"copenhagen", German, "t1-t2", Tr(German, "err.expected", Tr(German, "syntax.file.board", "k"), `"t"`), Tr(German, "syntax.file")},
-		{"brandubh", English, "a2-a30", Tr(English, "err.expected", Tr(English, "syntax.rank.board", 7), `"30"`), Tr(English, "syntax.rank")},
+		{"copenhagen", referee.English, "d1-d20", referee.Tr(referee.English, "err.expected", referee.Tr(referee.English, "syntax.rank.board", 11), `"20"`), referee.Tr(referee.English, "syntax.rank")},
+		{"copenhagen", referee.English, "t1-t2", referee.Tr(referee.English, "err.expected", referee.Tr(referee.English, "syntax.file.board", "k"), `"t"`), referee.Tr(referee.English, "syntax.file")},
+		{"copenhagen", referee.German, "d1-d20", referee.Tr(referee.German, "err.expected", referee.Tr(referee.German, "syntax.rank.board", 11), `"20"`), referee.Tr(referee.German, "syntax.rank")},
+		{"copenhagen", referee.German, "t1-t2", referee.Tr(referee.German, "err.expected", referee.Tr(referee.German, "syntax.file.board", "k"), `"t"`), referee.Tr(referee.German, "syntax.file")},
+		{"brandubh", referee.English, "a2-a30", referee.Tr(referee.English, "err.expected", referee.Tr(referee.English, "syntax.rank.board", 7), `"30"`), referee.Tr(referee.English, "syntax.rank")},
 	} {
 		h := newHarness(t)
 		startGame(t, h, c.variant, c.lang)
 		text := to(t, h.reply(alice, c.line), alice).Text
-		mustContain(t, c.variant+" "+c.line, text, "> "+c.line, c.want, Tr(c.lang, "err.nothing"))
+		mustContain(t, c.variant+" "+c.line, text, "> "+c.line, c.want, referee.Tr(c.lang, "err.nothing"))
 		mustNotContain(t, c.variant+" "+c.line, text, c.unwanted)
 	}
 	h := newHarness(t)
 	text := to(t, h.deliver("carol@player.test", "x", "d1-d20", nil), "carol@player.test").Text
-	mustContain(t, "a move about no game", text, Tr(English, "err.expected", Tr(English, "syntax.rank"), `"20"`))
+	mustContain(t, "a move about no game", text, referee.Tr(referee.English, "err.expected", referee.Tr(referee.English, "syntax.rank"), `"20"`))
 }
 
 // TestTrialRuleErrorQuotesLine (§3): a move refused by the rules (a path
@@ -82,17 +83,17 @@ func TestTrialSquareBeyondBoard(t *testing.T) {
 // N:", the line quoted, the reason, and the board, in both languages,
 // with the number the line has in the mail.
 func TestTrialRuleErrorQuotesLine(t *testing.T) {
-	for _, lang := range []string{English, German} {
+	for _, lang := range []string{referee.English, referee.German} {
 		h := newHarness(t)
 		startGame(t, h, "brandubh", lang)
 		for _, line := range []string{"d1-d4", "d3-d2", "d1-a1"} {
 			text := to(t, h.reply(alice, "Hello Bob,\n\n"+line+"\n\nAlice"), alice).Text
 			h.mustRefuse("err.illegal")
-			mustContain(t, lang+" "+line, text, Tr(lang, "err.quote", 3)+"\n> "+line+"\n"+line, Tr(lang, "err.nothing"), "a  b  c  d  e  f  g")
+			mustContain(t, lang+" "+line, text, referee.Tr(lang, "err.quote", 3)+"\n> "+line+"\n"+line, referee.Tr(lang, "err.nothing"), "a  b  c  d  e  f  g")
 		}
 		// a parse error is quoted alike
 		text := to(t, h.reply(alice, "Hello Bob,\n\nd1-d44\n\nAlice"), alice).Text
-		mustContain(t, lang+" d1-d44", text, Tr(lang, "err.quote", 3)+"\n> d1-d44\n", "a  b  c  d  e  f  g")
+		mustContain(t, lang+" d1-d44", text, referee.Tr(lang, "err.quote", 3)+"\n> d1-d44\n", "a  b  c  d  e  f  g")
 	}
 }
 
@@ -103,9 +104,9 @@ func TestTrialRuleErrorQuotesLine(t *testing.T) {
 // "d1-d3  a move" is no second move), nothing is refused, and none of the
 // pasted text but its greeting waits for the opponent as a message.
 func TestTrialPastedRepliesNotRead(t *testing.T) {
-	for _, lang := range []string{English, German} {
+	for _, lang := range []string{referee.English, referee.German} {
 		cmds := map[string]string{"help": "help", "games": "games", "leave": "leave 2026-12-24", "board": "board"}
-		if lang == German {
+		if lang == referee.German {
 			cmds = map[string]string{"help": "hilfe", "games": "partien", "leave": "urlaub 24.12.2026", "board": "brett"}
 		}
 		h := newHarness(t)
@@ -116,24 +117,24 @@ func TestTrialPastedRepliesNotRead(t *testing.T) {
 		}
 		help, games := paste(cmds["help"]), paste(cmds["games"])
 		leave := to(t, h.replyTo(alice, game, cmds["leave"]), alice).Text // leave wants the key
-		mustContain(t, lang+" leave", leave, strings.SplitN(Tr(lang, "leave.taken.now", "\x00", ""), "\x00", 2)[0])
-		mustContain(t, lang+" help", help, Tr(lang, "help.intro"))
-		mustContain(t, lang+" games", games, Tr(lang, "games.header"))
+		mustContain(t, lang+" leave", leave, strings.SplitN(referee.Tr(lang, "leave.taken.now", "\x00", ""), "\x00", 2)[0])
+		mustContain(t, lang+" help", help, referee.Tr(lang, "help.intro"))
+		mustContain(t, lang+" games", games, referee.Tr(lang, "games.header"))
 
 		sent := h.replyTo(alice, game, "1. d1-e1\n\n"+help)
 		h.mustRefuse()
 		if n := plyCount(t, h, id); n != 1 {
 			t.Fatalf("%s: a move above the pasted help overview: %d plies, want 1:\n%s", lang, n, texts(sent))
 		}
-		mustNotContain(t, lang+" bob's mail", to(t, sent, bob).Text, Tr(lang, "help.intro"))
+		mustNotContain(t, lang+" bob's mail", to(t, sent, bob).Text, referee.Tr(lang, "help.intro"))
 
 		game = h.last(alice)
 		for name, pasted := range map[string]string{"games": games, "leave": leave} {
 			sent := h.replyTo(alice, game, cmds["board"]+"\n\n"+pasted)
 			h.mustRefuse()
-			mustNotContain(t, lang+" "+name, to(t, sent, alice).Text, Tr(lang, "err.quote", 3))
+			mustNotContain(t, lang+" "+name, to(t, sent, alice).Text, referee.Tr(lang, "err.quote", 3))
 			// the greeting is no line of the referee's alone: players write it too
-			if g := h.gameOf(id); strings.TrimSpace(strings.ReplaceAll(g.MessageToDefenders, Tr(lang, "greeting"), "")) != "" {
+			if g := h.gameOf(id); strings.TrimSpace(strings.ReplaceAll(g.MessageToDefenders, referee.Tr(lang, "greeting"), "")) != "" {
 				t.Errorf("%s: the pasted %s reply waits for bob as a message: %q", lang, name, g.MessageToDefenders)
 			}
 		}
@@ -149,13 +150,13 @@ func TestTrialPastedRepliesNotRead(t *testing.T) {
 // a mark after it is still refused by the move grammar.
 func TestTrialPunctuatedCommand(t *testing.T) {
 	h := newHarness(t)
-	didYouMean := strings.SplitN(Tr(English, "err.didyoumean", "\x00"), "\x00", 2)[0]
+	didYouMean := strings.SplitN(referee.Tr(referee.English, "err.didyoumean", "\x00"), "\x00", 2)[0]
 	sent := h.deliver("carol@player.test", "x", "Help?\n", nil)
-	mustContain(t, "Help?", to(t, sent, "carol@player.test").Text, Tr(English, "help.intro"))
+	mustContain(t, "Help?", to(t, sent, "carol@player.test").Text, referee.Tr(referee.English, "help.intro"))
 	h.mustRefuse()
 
 	sent = h.deliver(alice, "a game?", "new brandubh with bob@player.test", nil)
-	id := FindGame(to(t, sent, bob).Subject, "", nil).Id
+	id := referee.FindGame(to(t, sent, bob).Subject, "", nil).Id
 	sent = h.reply(bob, "Accept.")
 	h.mustRefuse()
 	if g := h.gameOf(id); g.Status != archive.Active || g.MessageToAttackers != "" {
@@ -175,7 +176,7 @@ func TestTrialPunctuatedCommand(t *testing.T) {
 
 	for _, c := range []struct{ line, near string }{{"Resign?", "resign"}, {"Accept draw.", "accept draw"}, {"Private?", "private"}} {
 		text := to(t, h.reply(alice, c.line), alice).Text
-		mustContain(t, c.line, text, "> "+c.line, Tr(English, "err.didyoumean", c.near))
+		mustContain(t, c.line, text, "> "+c.line, referee.Tr(referee.English, "err.didyoumean", c.near))
 		if g := h.gameOf(id); g.Status != archive.Active || g.MessageToDefenders != "" || g.AttackersPrivate {
 			t.Errorf("%q: the game is %s (private %v), bob's waiting message %q; want it active, public and nothing passed on", c.line, g.Status, g.AttackersPrivate, g.MessageToDefenders)
 		}
@@ -183,8 +184,8 @@ func TestTrialPunctuatedCommand(t *testing.T) {
 
 	for _, line := range []string{"Thanks!", "OK.", "Good game!"} {
 		text := to(t, h.reply(bob, line), bob).Text
-		h.mustRefuse()                                          // passed on to alice: carried out, not refused
-		mustContain(t, line, text, Tr(German, "err.nocommand")) // bob wrote "Verlauf!"
+		h.mustRefuse()                                                          // passed on to alice: carried out, not refused
+		mustContain(t, line, text, referee.Tr(referee.German, "err.nocommand")) // bob wrote "Verlauf!"
 		mustNotContain(t, line, text, didYouMean)
 		if g := h.gameOf(id); !strings.Contains(g.MessageToAttackers, line) {
 			t.Errorf("%q: alice's waiting message is %q, want the prose", line, g.MessageToAttackers)
@@ -192,7 +193,7 @@ func TestTrialPunctuatedCommand(t *testing.T) {
 	}
 
 	before := h.state(id)
-	refusedOnly(t, h, id, before, h.reply(alice, "d1-d3."), alice, "> d1-d3.", Tr(English, "syntax.char", "'.'"))
+	refusedOnly(t, h, id, before, h.reply(alice, "d1-d3."), alice, "> d1-d3.", referee.Tr(referee.English, "syntax.char", "'.'"))
 }
 
 // TestTrialDrawQuestion (outside trial): "Draw?" offers a draw, as
@@ -205,14 +206,14 @@ func TestTrialDrawQuestion(t *testing.T) {
 	id := startBrandubh(t, h)
 	sent := h.reply(alice, "Draw?")
 	h.mustRefuse()
-	mustContain(t, "alice's answer", to(t, sent, alice).Text, Tr(English, "draw.offer.sent", bob))
-	mustContain(t, "bob's news", to(t, sent, bob).Text, Tr(English, "draw.offered", alice))
+	mustContain(t, "alice's answer", to(t, sent, alice).Text, referee.Tr(referee.English, "draw.offer.sent", bob))
+	mustContain(t, "bob's news", to(t, sent, bob).Text, referee.Tr(referee.English, "draw.offered", alice))
 	if g := h.gameOf(id); g.DrawOfferBy != "attackers" || g.MessageToDefenders != "" {
 		t.Fatalf("after Draw? the offer is by %q, bob's waiting message %q; want alice's offer and nothing passed on", g.DrawOfferBy, g.MessageToDefenders)
 	}
 	text := to(t, h.reply(bob, "Draw."), bob).Text
 	h.mustRefuse("err.didyoumean")
-	mustContain(t, "bob's answer", text, "> Draw.", Tr(English, "err.didyoumean", "accept draw"))
+	mustContain(t, "bob's answer", text, "> Draw.", referee.Tr(referee.English, "err.didyoumean", "accept draw"))
 	if g := h.gameOf(id); g.Status != archive.Active || g.DrawOfferBy != "attackers" || g.MessageToAttackers != "" {
 		t.Fatalf("after bob's Draw. the game is %s, the offer by %q, alice's waiting message %q; want it active, alice's offer standing, nothing passed on",
 			g.Status, g.DrawOfferBy, g.MessageToAttackers)
@@ -226,10 +227,10 @@ func TestTrialDrawQuestion(t *testing.T) {
 func TestTrialCommandOwnLine(t *testing.T) {
 	h := newHarness(t)
 	sent := h.deliver(alice, "a game?", "new brandubh with bob@player.test", nil)
-	id := FindGame(to(t, sent, bob).Subject, "", nil).Id
+	id := referee.FindGame(to(t, sent, bob).Subject, "", nil).Id
 	sent = h.reply(bob, "Accept. Sure!")
 	h.mustRefuse()
-	mustContain(t, "bob's answer", to(t, sent, bob).Text, "> Accept. Sure!", Tr(English, "err.ownline", "accept"))
+	mustContain(t, "bob's answer", to(t, sent, bob).Text, "> Accept. Sure!", referee.Tr(referee.English, "err.ownline", "accept"))
 	if g := h.gameOf(id); g.Status != archive.Invited || g.MessageToAttackers != "" {
 		t.Fatalf("after Accept. Sure! the game is %s, alice's waiting message %q; want it invited and nothing passed on", g.Status, g.MessageToAttackers)
 	}
@@ -250,7 +251,7 @@ func TestLeadingCommand(t *testing.T) {
 		"¿Help me":               "", // the mark must end the command
 		"Help! I have looked everywhere for the rules": "", // more than maxTrailingWords: prose
 	} {
-		if got := LeadingCommand(line); got != want {
+		if got := referee.LeadingCommand(line); got != want {
 			t.Errorf("leadingCommand(%q) = %q, want %q", line, got, want)
 		}
 	}
@@ -280,7 +281,7 @@ func TestPunctuated(t *testing.T) {
 		"draw":               "", // no marks: prose, the grammar's rule
 		"Draw, please!":      "",
 	} {
-		if got := Punctuated(line); got != want {
+		if got := referee.Punctuated(line); got != want {
 			t.Errorf("punctuated(%q) = %q, want %q", line, got, want)
 		}
 	}

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"github.com/taflmail/taflmail/server/internal/referee"
 	"strings"
 	"testing"
 )
@@ -11,24 +12,24 @@ import (
 // catalogues hold too and command lines (which a reply may tell the player
 // to send) are not.
 func TestOwnLine(t *testing.T) {
-	intro := Tr(English, "help.intro")
+	intro := referee.Tr(referee.English, "help.intro")
 	for _, line := range []string{
 		intro,
 		"  " + intro,
 		intro[:strings.LastIndex(intro[:40], " ")], // wrapped
-		Tr(German, "help.intro"),
-		Tr(English, "games.header"),
-		Tr(German, "games.header"),
-		Tr(English, "err.quote", 3),
-		Tr(German, "err.quote", 12),
-		Tr(English, "leave.taken.now", "2026-12-24 (1 day)", "29 days left in 2026"),
-		Tr(German, "err.nocommand"),
+		referee.Tr(referee.German, "help.intro"),
+		referee.Tr(referee.English, "games.header"),
+		referee.Tr(referee.German, "games.header"),
+		referee.Tr(referee.English, "err.quote", 3),
+		referee.Tr(referee.German, "err.quote", 12),
+		referee.Tr(referee.English, "leave.taken.now", "2026-12-24 (1 day)", "29 days left in 2026"),
+		referee.Tr(referee.German, "err.nocommand"),
 		"Game K7QX2M: Brandubh 7×7 (Federation Brandubh)",
 		"> Moves so far:",
-		wrapAt(Tr(English, "game.key", "K7QX2M"), 45), // wrapped after its verb's text
-		wrapAt(Tr(German, "game.key", "K7QX2M"), 58),
+		wrapAt(referee.Tr(referee.English, "game.key", "K7QX2M"), 45), // wrapped after its verb's text
+		wrapAt(referee.Tr(referee.German, "game.key", "K7QX2M"), 58),
 	} {
-		if !OwnLine(line) {
+		if !referee.OwnLine(line) {
 			t.Errorf("ownLine(%q) = false, want true", line)
 		}
 	}
@@ -47,7 +48,7 @@ func TestOwnLine(t *testing.T) {
 		"Die Spieler der Partie sind beide gut",
 		"Du spielst in Gruppe A, oder?",
 	} {
-		if OwnLine(line) {
+		if referee.OwnLine(line) {
 			t.Errorf("ownLine(%.60q) = true, want false", line)
 		}
 	}
@@ -70,7 +71,7 @@ func TestOwnStart(t *testing.T) {
 		{"d1-e1\n" + header, 1},
 		{"Hello,", -1},
 	} {
-		if got := OwnStart(strings.Split(c.text, "\n")); got != c.want {
+		if got := referee.OwnStart(strings.Split(c.text, "\n")); got != c.want {
 			t.Errorf("ownStart(%q) = %d, want %d", c.text, got, c.want)
 		}
 	}
@@ -92,7 +93,7 @@ func TestOnlyLinePastedGreeting(t *testing.T) {
 		{"hlep\nthanks", -1},
 		{"Hello,\n" + header, -1},
 	} {
-		if got := OnlyLine(c.text); got != c.want {
+		if got := referee.OnlyLine(c.text); got != c.want {
 			t.Errorf("onlyLine(%q) = %d, want %d", c.text, got, c.want)
 		}
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/mailer"
+	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
 // TestCauseSeeds: the seed of each kind of cause is the string the
@@ -21,30 +22,30 @@ func TestCauseSeeds(t *testing.T) {
 	m := &mailer.Message{MessageID: "m1@player.test", From: "Alice@Player.test"}
 	cases := []struct {
 		name string
-		c    Cause
-		kind CauseKind
+		c    referee.Cause
+		kind referee.CauseKind
 		seed string
 	}{
-		{"mail", MailCause(m), CauseMail, "m1@player.test"},
-		{"timer", TimerCause(tm, at), CauseTimer, "timer\x00K7QX2M\x00deadline:12"},
-		{"engine", EngineCause(tm), CauseEngine, "timer\x00K7QX2M\x00deadline:12"},
-		{"digest", DigestCause("bob@player.test", time.Date(2026, 11, 30, 9, 0, 0, 0, berlin), at), CauseDigest, "digest\x00bob@player.test\x002026-11-30T08:00:00Z"},
-		{"undeliverable", UndeliverableCause(archive.OutboxMail{ID: 42, GameID: "K7QX2M"}), CauseUndeliverable, "undeliverable\x00K7QX2M\x0042"},
-		{"start", StartCause("start\x00K7QX2M", at), CauseStart, "start\x00K7QX2M"},
-		{"own", OwnCause("cancel\x00spring"), CauseOwn, "cancel\x00spring"},
+		{"mail", referee.MailCause(m), referee.CauseMail, "m1@player.test"},
+		{"timer", referee.TimerCause(tm, at), referee.CauseTimer, "timer\x00K7QX2M\x00deadline:12"},
+		{"engine", referee.EngineCause(tm), referee.CauseEngine, "timer\x00K7QX2M\x00deadline:12"},
+		{"digest", referee.DigestCause("bob@player.test", time.Date(2026, 11, 30, 9, 0, 0, 0, berlin), at), referee.CauseDigest, "digest\x00bob@player.test\x002026-11-30T08:00:00Z"},
+		{"undeliverable", referee.UndeliverableCause(archive.OutboxMail{ID: 42, GameID: "K7QX2M"}), referee.CauseUndeliverable, "undeliverable\x00K7QX2M\x0042"},
+		{"start", referee.StartCause("start\x00K7QX2M", at), referee.CauseStart, "start\x00K7QX2M"},
+		{"own", referee.OwnCause("cancel\x00spring"), referee.CauseOwn, "cancel\x00spring"},
 	}
 	for _, tc := range cases {
 		if tc.c.Kind != tc.kind || tc.c.Seed != tc.seed {
 			t.Errorf("%s: kind %d, seed %q; want %d, %q", tc.name, tc.c.Kind, tc.c.Seed, tc.kind, tc.seed)
 		}
-		if mail := tc.kind == CauseMail; (tc.c.Mail != nil) != mail || (tc.c.From != "") != mail {
+		if mail := tc.kind == referee.CauseMail; (tc.c.Mail != nil) != mail || (tc.c.From != "") != mail {
 			t.Errorf("%s: mail %v, from %q", tc.name, tc.c.Mail, tc.c.From)
 		}
 	}
-	if c := MailCause(m); c.From != "alice@player.test" || c.Mail != m {
+	if c := referee.MailCause(m); c.From != "alice@player.test" || c.Mail != m {
 		t.Errorf("mail cause: from %q, mail %p; want the lower-case sender and the mail %p", c.From, c.Mail, m)
 	}
-	if c := TimerCause(tm, at); !c.At.Equal(at) {
+	if c := referee.TimerCause(tm, at); !c.At.Equal(at) {
 		t.Errorf("timer cause at %v; want %v", c.At, at)
 	}
 }
@@ -54,7 +55,7 @@ func TestCauseSeeds(t *testing.T) {
 // starts, instead of reading a mail that is not there.
 func TestSessionWithoutMail(t *testing.T) {
 	h := newHarness(t)
-	ss := h.srv.NewSession(h.ctx(), TimerCause(archive.Timer{GameID: "K7QX2M", Key: "deadline:1"}, h.now))
+	ss := h.srv.NewSession(h.ctx(), referee.TimerCause(archive.Timer{GameID: "K7QX2M", Key: "deadline:1"}, h.now))
 	if !ss.Now.Equal(h.now) || ss.From != "" {
 		t.Errorf("session at %v from %q; want %v from nobody", ss.Now, ss.From, h.now)
 	}
@@ -62,7 +63,7 @@ func TestSessionWithoutMail(t *testing.T) {
 		t.Errorf("commandLines = %v, %d; want none", lines, unread)
 	}
 	g := &archive.Game{ID: "K7QX2M", Variant: "brandubh", Attackers: alice, Defenders: bob, Status: archive.Active}
-	tb, err := Load(g)
+	tb, err := referee.Load(g)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,7 +78,7 @@ func TestSessionWithoutMail(t *testing.T) {
 	}
 	later := h.now.Add(time.Hour)
 	h.now = later
-	if ss := h.srv.NewSession(h.ctx(), OwnCause("x")); !ss.Now.Equal(later) {
+	if ss := h.srv.NewSession(h.ctx(), referee.OwnCause("x")); !ss.Now.Equal(later) {
 		t.Errorf("a cause without an instant starts at %v; want Options.Now, %v", ss.Now, later)
 	}
 }
@@ -92,27 +93,27 @@ func TestTransact(t *testing.T) {
 	cases := []struct {
 		name          string
 		faults        []fault
-		v             Verdict
+		v             referee.Verdict
 		committed     bool
 		conflict      bool
 		commits, runs int
 	}{
-		{"plain", nil, CommitAsIs, true, false, 1, 1},
-		{"conflict-once", []fault{{err: errConflict}}, CommitAsIs, true, false, 2, 2},
-		{"conflict-thrice", []fault{{err: errConflict}, {err: errConflict}, {err: errConflict}}, CommitAsIs, false, true, 3, 3}, // three attempts, as ever
-		{"duplicate", []fault{{err: dup}}, CommitAsIs, false, false, 1, 1},
-		{"nothing", nil, CommitNothing, false, false, 0, 1},
-		{"replies", nil, CommitReplies, true, false, 1, 1},
+		{"plain", nil, referee.CommitAsIs, true, false, 1, 1},
+		{"conflict-once", []fault{{err: errConflict}}, referee.CommitAsIs, true, false, 2, 2},
+		{"conflict-thrice", []fault{{err: errConflict}, {err: errConflict}, {err: errConflict}}, referee.CommitAsIs, false, true, 3, 3}, // three attempts, as ever
+		{"duplicate", []fault{{err: dup}}, referee.CommitAsIs, false, false, 1, 1},
+		{"nothing", nil, referee.CommitNothing, false, false, 0, 1},
+		{"replies", nil, referee.CommitReplies, true, false, 1, 1},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			h := newHarness(t)
 			fs := h.withFaults()
 			fs.inject("Commit", tc.faults...)
-			seen := map[*Session]bool{}
+			seen := map[*referee.Session]bool{}
 			hooks := 0
-			ok, err := h.srv.Transact(h.ctx(), OwnCause("test\x00"+tc.name), Steps{
-				Decide: func(ss *Session, _ *archive.Change) (Verdict, error) {
+			ok, err := h.srv.Transact(h.ctx(), referee.OwnCause("test\x00"+tc.name), referee.Steps{
+				Decide: func(ss *referee.Session, _ *archive.Change) (referee.Verdict, error) {
 					if seen[ss] {
 						t.Error("decided twice in the same session")
 					}
@@ -142,8 +143,8 @@ func TestTransactBatch(t *testing.T) {
 	fs := h.withFaults()
 	fs.inject("WriteBatch", fault{err: errConflict})
 	writes := 0
-	ok, err := h.srv.Transact(h.ctx(), StartCause("start\x00test", h.now), Steps{
-		Decide: func(*Session, *archive.Change) (Verdict, error) { return CommitBatch, nil },
+	ok, err := h.srv.Transact(h.ctx(), referee.StartCause("start\x00test", h.now), referee.Steps{
+		Decide: func(*referee.Session, *archive.Change) (referee.Verdict, error) { return referee.CommitBatch, nil },
 		Batch:  func(*archive.Batch) error { writes++; return nil },
 	})
 	if !ok || err != nil {

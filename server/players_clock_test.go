@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/taflmail/taflmail/server/internal/catalog"
+	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
 // The features of issue 12 with the clocks of the clock stream.
@@ -22,8 +23,8 @@ func TestSpectatorClocksAndTimeout(t *testing.T) {
 	sent := h.replyAt(start.Add(time.Hour), alice, openings[0])
 	spec := to(t, sent, watcher)
 	mustContain(t, "spectator's mail", spec.Text, "Clocks (10d+0d): attackers 9d23h left, defenders 10d left.",
-		"The defenders must move no later than "+catalog.Instant(English, start.Add(time.Hour+10*day)))
-	h.now = start.Add(time.Hour + 10*day + time.Second + DefaultArrivalGrace) // the deadline and its grace (scheduler.go)
+		"The defenders must move no later than "+catalog.Instant(referee.English, start.Add(time.Hour+10*day)))
+	h.now = start.Add(time.Hour + 10*day + time.Second + referee.DefaultArrivalGrace) // the deadline and its grace (scheduler.go)
 	sent = h.runTimers(nil)
 	if len(sent) != 4 {
 		t.Fatalf("the time-out sent %d mails, want both players and both spectators:\n%s", len(sent), subjects(sent))
@@ -53,7 +54,7 @@ func TestConditionalInstantReply(t *testing.T) {
 	}
 	// alice used one hour; bob three days less one hour; the answer nothing
 	mustContain(t, "clocks", to(t, sent, bob).Text, "Clocks (10d+0d): attackers 9d23h left, defenders 7d1h left.")
-	if !strings.Contains(to(t, sent, alice).Text, Tr(English, "cond.played", openings[2], bob, openings[1])) {
+	if !strings.Contains(to(t, sent, alice).Text, referee.Tr(referee.English, "cond.played", openings[2], bob, openings[1])) {
 		t.Errorf("alice not told of her answer:\n%s", to(t, sent, alice).Text)
 	}
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/club"
 	"github.com/taflmail/taflmail/engine"
+	"github.com/taflmail/taflmail/server/internal/referee"
 	"github.com/taflmail/taflmail/tournament"
 	"github.com/taflmail/taflmail/tournament/glicko2"
 )
@@ -51,7 +52,7 @@ type ratingWork struct {
 }
 
 // rating returns the session's work on the ratings of variant.
-func rating(ss *Session, variant string) *ratingWork {
+func rating(ss *referee.Session, variant string) *ratingWork {
 	tst := tourneyOf(ss)
 	if tst.ratings == nil {
 		tst.ratings = map[string]*ratingWork{}
@@ -67,7 +68,7 @@ func rating(ss *Session, variant string) *ratingWork {
 
 // playerRating returns a player's rating in w's variant as the session
 // knows it: after this session's games, else as stored.
-func playerRating(ss *Session, w *ratingWork, player string) (tournament.PlayerRating, error) {
+func playerRating(ss *referee.Session, w *ratingWork, player string) (tournament.PlayerRating, error) {
 	if p, ok := w.state[player]; ok || w.loaded[player] {
 		return p, nil
 	}
@@ -87,7 +88,7 @@ func playerRating(ss *Session, w *ratingWork, player string) (tournament.PlayerR
 
 // ratedGameOf returns the rated game of a finished game: its players,
 // result and end (the end of its record, Decision R1).
-func ratedGameOf(ss *Session, t *Table) archive.RatedGame {
+func ratedGameOf(ss *referee.Session, t *referee.Table) archive.RatedGame {
 	end := recordEnd(ss, t)
 	return archive.RatedGame{GameID: t.G.ID, Variant: t.G.Variant, Attackers: t.G.Attackers, Defenders: t.G.Defenders,
 		Result: t.G.Result, End: end}
@@ -95,7 +96,7 @@ func ratedGameOf(ss *Session, t *Table) archive.RatedGame {
 
 // recordEnd is when t ended as its record says (tournament.GameEnd); when
 // the record cannot tell (it cannot be built), when the referee ended it.
-func recordEnd(ss *Session, t *Table) time.Time {
+func recordEnd(ss *referee.Session, t *referee.Table) time.Time {
 	g := *t.G
 	g.Plies = t.Plies()
 	r, err := g.Replay()
@@ -113,9 +114,9 @@ func recordEnd(ss *Session, t *Table) time.Time {
 
 // rateEnded rates the rated games among the tables that ended, in the
 // order they ended, and tells each player their new rating.
-func rateEnded(ss *Session, ended []*Table) {
+func rateEnded(ss *referee.Session, ended []*referee.Table) {
 	var games []archive.RatedGame
-	tables := map[string]*Table{}
+	tables := map[string]*referee.Table{}
 	for _, t := range ended {
 		if t.G.Rated && gameResult(t.G) != engine.Ongoing {
 			games = append(games, ratedGameOf(ss, t))
@@ -145,7 +146,7 @@ func rateEnded(ss *Session, ended []*Table) {
 		for _, addr := range []string{g.Attackers, g.Defenders} {
 			p := w.state[addr]
 			ss.Tell(addr, t, func(lang string) string {
-				return Trn(lang, "rating.after", p.Games, VariantTitle(lang, t.V), p.Rating.R, p.Rating.RD, p.Games)
+				return referee.Trn(lang, "rating.after", p.Games, referee.VariantTitle(lang, t.V), p.Rating.R, p.Rating.RD, p.Games)
 			})
 		}
 	}
@@ -153,7 +154,7 @@ func rateEnded(ss *Session, ended []*Table) {
 
 // rate rates one game: from its players' ratings when it ended after
 // their last rated games, otherwise by rating the variant again.
-func rate(ss *Session, g archive.RatedGame) error {
+func rate(ss *referee.Session, g archive.RatedGame) error {
 	w := rating(ss, g.Variant)
 	w.games = append(w.games, g)
 	if w.full {
@@ -207,7 +208,7 @@ func ratingValue(r glicko2.Rating) archive.RatingValue {
 // this session's, in the order they ended (games that ended at the same
 // instant in the order they were rated: the stored ones by Seq, then this
 // session's), as tournament.RateAll does, keeping each history row's game.
-func rateAgain(ss *Session, w *ratingWork) error {
+func rateAgain(ss *referee.Session, w *ratingWork) error {
 	stored, err := ss.Srv.TournamentPort().RatedGames(ss.Ctx, w.variant)
 	if err != nil {
 		return err
@@ -265,7 +266,7 @@ func (w *ratingWork) update() archive.RatingUpdate {
 // currentRating returns a player's rating in a variant as of now, the RD
 // grown for the idle time (Decision R1, tournament.Ratings.Current), and
 // whether the player has rated games in it.
-func currentRating(ss *Session, player, variant string) (glicko2.Rating, int, bool) {
+func currentRating(ss *referee.Session, player, variant string) (glicko2.Rating, int, bool) {
 	k := [2]string{player, variant}
 	tst := tourneyOf(ss)
 	if r, ok := tst.stored[k]; ok {
@@ -294,7 +295,7 @@ func grown(r archive.Rating, now time.Time) glicko2.Rating { return club.RatingA
 // casual game's rating: whether it is rated and, either way, both
 // players' ratings in its variant (opp is the other player of the
 // recipient); "" when neither has one and the game is not rated.
-func ratedTerms(ss *Session, lang string, g *archive.Game, opp string) string {
+func ratedTerms(ss *referee.Session, lang string, g *archive.Game, opp string) string {
 	me := g.Attackers
 	if me == opp {
 		me = g.Defenders
@@ -304,16 +305,16 @@ func ratedTerms(ss *Session, lang string, g *archive.Game, opp string) string {
 	if !g.Rated && !okm && !oko {
 		return ""
 	}
-	text := "\n" + Tr(lang, "invite.ratings", ratingWords(lang, rm, nm), opp, ratingWords(lang, ro, no))
+	text := "\n" + referee.Tr(lang, "invite.ratings", ratingWords(lang, rm, nm), opp, ratingWords(lang, ro, no))
 	if g.Rated {
-		text += "\n" + Tr(lang, "invite.rated")
+		text += "\n" + referee.Tr(lang, "invite.rated")
 	}
 	return text
 }
 
 // ratingsLine is the sender's ratings in one line for the games list,
 // "" when they have none.
-func ratingsLine(ss *Session) string {
+func ratingsLine(ss *referee.Session) string {
 	rs, err := ss.Srv.TournamentPort().RatingsOf(ss.Ctx, ss.From)
 	if err != nil {
 		ss.NoteReadErr(err)
@@ -327,7 +328,7 @@ func ratingsLine(ss *Session) string {
 		g := grown(r, ss.Now)
 		parts = append(parts, fmt.Sprintf("%s %.0f (RD %.0f)", r.Variant, g.R, g.RD))
 	}
-	return Tr(ss.Lang, "games.ratings", strings.Join(parts, ", "))
+	return referee.Tr(ss.Lang, "games.ratings", strings.Join(parts, ", "))
 }
 
 // RatingAt is a stored rating as of at, the RD grown for the idle time

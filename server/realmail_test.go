@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/taflmail/taflmail/grammar"
+	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
 // Outcomes of a test mail.
@@ -52,7 +53,7 @@ var realMailCases = []realMailCase{
 	{file: "quote-unmarked-opponent.eml", from: bob, pre: []string{"d1-e1"}, want: wantApplied, move: "d3-e3"},
 	// ... and a move written below such a copy is not read either: the
 	// sender is told that no command was found.
-	{file: "quote-unmarked-below.eml", from: alice, want: wantRefused, say: []string{Tr(English, "err.nocommand"), "attackers to move"}},
+	{file: "quote-unmarked-below.eml", from: alice, want: wantRefused, say: []string{referee.Tr(referee.English, "err.nocommand"), "attackers to move"}},
 	// Signatures and footers.
 	{file: "signature-dashdash.eml", from: alice, want: wantApplied, move: "d1-e1", never: []string{"Board member", "d4-d7"}},
 	{file: "signature-nodash-prose.eml", from: alice, want: wantApplied, move: "d1-e1"},
@@ -82,12 +83,12 @@ var realMailCases = []realMailCase{
 	// Word's automatic en dash is not a move: refused, the line shown
 	// decoded from Windows-1252, a caret under the dash.
 	{file: "windows-1252-endash.eml", from: alice, want: wantRefused,
-		say: []string{"> d1–e1", "    ^", "unexpected character '–'", Tr(English, "err.nothing")}},
+		say: []string{"> d1–e1", "    ^", "unexpected character '–'", referee.Tr(referee.English, "err.nothing")}},
 	{file: "utf8-bom.eml", from: alice, want: wantApplied, move: "d1-e1"},
 	{file: "utf8-bom-part.eml", from: alice, want: wantApplied, move: "d1-e1"},
 	{file: "format-flowed.eml", from: alice, want: wantApplied, move: "d1-e1"},
 	// Empty and subject-only mails.
-	{file: "empty-body.eml", from: alice, want: wantRefused, say: []string{Tr(English, "err.nocommand"), "attackers to move"}},
+	{file: "empty-body.eml", from: alice, want: wantRefused, say: []string{referee.Tr(referee.English, "err.nocommand"), "attackers to move"}},
 	{file: "subject-only-move.eml", from: alice, want: wantApplied, move: "d1-e1"},
 	{file: "subject-only-board.eml", from: alice, want: wantAnswer, say: []string{"Move 1: it is your move (attackers)", "a  b  c  d  e  f  g"}},
 }
@@ -141,7 +142,7 @@ func checkOutcome(t *testing.T, h *harness, id string, tc realMailCase, before g
 		}
 		mustContain(t, "opponent's mail", to(t, sent, opp).Text, tc.from+" played "+tc.move+".")
 		mustContain(t, "sender's mail", reply, "You played "+tc.move+".")
-		if len(tc.say) == 0 && strings.Contains(reply, Tr(English, "err.nothing")) {
+		if len(tc.say) == 0 && strings.Contains(reply, referee.Tr(referee.English, "err.nothing")) {
 			t.Errorf("the sender's mail holds a refusal:\n%s", reply)
 		}
 	case wantRefused, wantAnswer:
@@ -149,7 +150,7 @@ func checkOutcome(t *testing.T, h *harness, id string, tc realMailCase, before g
 		if len(sent) != 1 || sent[0].to != tc.from {
 			t.Fatalf("%d mails sent, want 1 to %s:\n%s", len(sent), tc.from, texts(sent))
 		}
-		if tc.want == wantAnswer && strings.Contains(reply, Tr(English, "err.nothing")) {
+		if tc.want == wantAnswer && strings.Contains(reply, referee.Tr(referee.English, "err.nothing")) {
 			t.Errorf("an answer holds a refusal:\n%s", reply)
 		}
 	case wantIgnored:
@@ -164,7 +165,7 @@ func checkOutcome(t *testing.T, h *harness, id string, tc realMailCase, before g
 			t.Errorf("the reply mentions %q:\n%s", n, reply)
 		}
 	}
-	disp := map[string]string{wantApplied: Applied, wantAnswer: Applied, wantRefused: Refused, wantIgnored: Ignored}[tc.want]
+	disp := map[string]string{wantApplied: referee.Applied, wantAnswer: referee.Applied, wantRefused: referee.Refused, wantIgnored: referee.Ignored}[tc.want]
 	if n := h.count(tc.from, disp); n < 1 {
 		t.Errorf("no mail from %s recorded as %s", tc.from, disp)
 	}
@@ -197,11 +198,11 @@ func TestRealMailTooLarge(t *testing.T) {
 	if len(sent) != 1 || sent[0].to != alice {
 		t.Fatalf("%d mails sent, want one refusal to alice:\n%s", len(sent), texts(sent))
 	}
-	mustContain(t, "refusal", sent[0].msg.Text, Tr(English, "err.toolarge", m.Size, limit))
+	mustContain(t, "refusal", sent[0].msg.Text, referee.Tr(referee.English, "err.toolarge", m.Size, limit))
 	if strings.Contains(sent[0].msg.Text, "played") {
 		t.Errorf("the refusal says something was played:\n%s", sent[0].msg.Text)
 	}
-	if h.count(alice, Refused) != 1 {
+	if h.count(alice, referee.Refused) != 1 {
 		t.Errorf("the mail is not recorded as refused")
 	}
 	// The reply stays in the thread, so a plain reply to it still carries
@@ -222,7 +223,7 @@ func TestRealMailSubjectOnlyHelp(t *testing.T) {
 	mustContain(t, "help", sent[0].msg.Text, "new <variant> with <address>", "resign")
 	// A plain "Re:" to the answer must not ask for help again (a loop with
 	// a responder, see TestLoopVacation/help-unmarked).
-	if s := StripSubject(sent[0].msg.Subject); grammar.IsCommandLine(s) {
+	if s := referee.StripSubject(sent[0].msg.Subject); grammar.IsCommandLine(s) {
 		t.Errorf("the answer's subject %q holds the command %q again", sent[0].msg.Subject, s)
 	}
 }
@@ -268,15 +269,15 @@ func TestRealMailLanguageKept(t *testing.T) {
 	h := newHarness(t)
 	id := startBrandubh(t, h)
 	sent := h.reply(alice, "sprache de")
-	mustContain(t, "language reply", to(t, sent, alice).Text, Tr(German, "language.set"))
+	mustContain(t, "language reply", to(t, sent, alice).Text, referee.Tr(referee.German, "language.set"))
 	sent = h.deliverFile("quote-gmail-top.eml", alice, id) // "d1-e1", no words
 	if len(sent) != 2 {
 		t.Fatalf("%d mails sent, want 2", len(sent))
 	}
 	text := to(t, sent, alice).Text
-	if !strings.Contains(text, Tr(German, "greeting")) {
+	if !strings.Contains(text, referee.Tr(referee.German, "greeting")) {
 		t.Fatalf("alice's reply is not in German:\n%s", text)
 	}
 	// bob, who chose nothing, still gets English.
-	mustContain(t, "bob's mail", to(t, sent, bob).Text, Tr(English, "greeting"))
+	mustContain(t, "bob's mail", to(t, sent, bob).Text, referee.Tr(referee.English, "greeting"))
 }

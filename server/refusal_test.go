@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/taflmail/taflmail/server/internal/catalog"
+	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
 // refusalKeyArgs maps the functions and methods that make a refusal to
@@ -141,10 +142,10 @@ func TestRefusalKeysInBothCatalogues(t *testing.T) {
 		t.Errorf("%s: a refusal's key the scan cannot read; write it as a literal, a variable given literals, or a map of literals", pos)
 	}
 	for k, pos := range keys {
-		if _, ok := catalog.Lookup(English, k); !ok {
+		if _, ok := catalog.Lookup(referee.English, k); !ok {
 			t.Errorf("%s: refusal key %q is not in the English catalogue (internal/catalog/en.go or its rooms)", pos, k)
 		}
-		if _, ok := catalog.Lookup(German, k); !ok {
+		if _, ok := catalog.Lookup(referee.German, k); !ok {
 			t.Errorf("%s: refusal key %q is not in the German catalogue (internal/catalog/de.go or its rooms)", pos, k)
 		}
 	}
@@ -154,30 +155,30 @@ func TestRefusalKeysInBothCatalogues(t *testing.T) {
 // wrapping too; its words are the catalogue's in the sender's language,
 // with the words its code added around them.
 func TestRefusalIs(t *testing.T) {
-	ss := &Session{Lang: German}
+	ss := &referee.Session{Lang: referee.German}
 	inner := ss.RefusalOf("err.cond.long", 10)
 	outer := ss.RefusalOf("err.cond.at", 4, inner)
 	outer.Before, outer.After = "     ^\n", " (Hinweis)"
 	var err error = fmt.Errorf("wrapped: %w", outer)
 	for _, k := range []string{"err.cond.at", "err.cond.long"} {
-		if !errors.Is(err, RefusalKey(k)) {
+		if !errors.Is(err, referee.RefusalKey(k)) {
 			t.Errorf("errors.Is(%v, refusalKey(%q)) = false, want true", err, k)
 		}
 	}
-	if errors.Is(err, RefusalKey("err.nogame")) {
+	if errors.Is(err, referee.RefusalKey("err.nogame")) {
 		t.Errorf("the refusal is taken for err.nogame")
 	}
-	if errors.Is(errors.New(Tr(German, "err.cond.long", 10)), RefusalKey("err.cond.long")) {
+	if errors.Is(errors.New(referee.Tr(referee.German, "err.cond.long", 10)), referee.RefusalKey("err.cond.long")) {
 		t.Errorf("an error of the same words is taken for the refusal")
 	}
-	want := "     ^\n" + Tr(German, "err.cond.at", 4, Tr(German, "err.cond.long", 10)) + " (Hinweis)"
+	want := "     ^\n" + referee.Tr(referee.German, "err.cond.at", 4, referee.Tr(referee.German, "err.cond.long", 10)) + " (Hinweis)"
 	if got := outer.Error(); got != want {
 		t.Errorf("Error() = %q, want %q", got, want)
 	}
 	if got := outer.Keys(); !slices.Equal(got, []string{"err.cond.at", "err.cond.long"}) {
 		t.Errorf("keys() = %q", got)
 	}
-	ss.Lang = English // the language is the one the refusal was made in
+	ss.Lang = referee.English // the language is the one the refusal was made in
 	if got := outer.Error(); got != want {
 		t.Errorf("Error() after the session's language changed = %q, want %q", got, want)
 	}
@@ -186,17 +187,17 @@ func TestRefusalIs(t *testing.T) {
 // TestRefusen: a refusal about n things is written in the singular for
 // one, as trn writes it, and keeps its key in both forms.
 func TestRefusen(t *testing.T) {
-	ss := &Session{Lang: German}
+	ss := &referee.Session{Lang: referee.German}
 	for _, n := range []int{1, 2} {
 		err := ss.Refusen("err.engine.cap", n, n)
-		if want := Trn(German, "err.engine.cap", n, n); err.Error() != want {
+		if want := referee.Trn(referee.German, "err.engine.cap", n, n); err.Error() != want {
 			t.Errorf("n=%d: %q, want %q", n, err.Error(), want)
 		}
-		if !errors.Is(err, RefusalKey("err.engine.cap")) {
+		if !errors.Is(err, referee.RefusalKey("err.engine.cap")) {
 			t.Errorf("n=%d: the refusal is not one of err.engine.cap", n)
 		}
 	}
-	if Tr(German, "err.engine.cap.one", 1) == Tr(German, "err.engine.cap", 1) {
+	if referee.Tr(referee.German, "err.engine.cap.one", 1) == referee.Tr(referee.German, "err.engine.cap", 1) {
 		t.Fatal("err.engine.cap has no singular of its own: the test shows nothing")
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/taflmail/taflmail/grammar"
 	"github.com/taflmail/taflmail/mailer"
 	"github.com/taflmail/taflmail/server/internal/catalog"
+	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
 // grammarCommands returns the names of the command types of the grammar,
@@ -32,7 +33,7 @@ func TestRegistry(t *testing.T) {
 	want := grammarCommands(t)
 	var got []string
 	names := map[string]bool{}
-	for typ, c := range Commands {
+	for typ, c := range referee.Commands {
 		got = append(got, typ.Elem().Name())
 		if c.Name == "" || names[c.Name] {
 			t.Errorf("%v is registered under the name %q, empty or taken", typ, c.Name)
@@ -51,7 +52,7 @@ func TestRegistry(t *testing.T) {
 // long usage before its options, and the list is marked preformatted so
 // no mail rewraps it.
 func TestHelpOverview(t *testing.T) {
-	es := SortedHelp()
+	es := referee.SortedHelp()
 	if len(es) < 10 {
 		t.Fatalf("%d help lines registered", len(es))
 	}
@@ -61,27 +62,27 @@ func TestHelpOverview(t *testing.T) {
 		}
 	}
 	flat := func(s string) string { return strings.Join(strings.Fields(s), " ") }
-	for _, lang := range []string{English, German} {
-		marked := HelpOverview(lang)
+	for _, lang := range []string{referee.English, referee.German} {
+		marked := referee.HelpOverview(lang)
 		text := mailer.Unmark(marked)
 		words := flat(text)
 		at := 0
 		for _, e := range es {
-			usage := flat(Tr(lang, e.Key+".usage"))
+			usage := flat(referee.Tr(lang, e.Key+".usage"))
 			i := strings.Index(words[at:], " "+usage+" ")
 			if i < 0 {
 				t.Errorf("%s overview: %q missing or out of order:\n%s", lang, usage, text)
 				continue
 			}
 			at += i + len(usage) + 1
-			if _, ok := catalog.Lookup(lang, e.Key+".what"); ok && !strings.HasPrefix(words[at:], " "+flat(Tr(lang, e.Key+".what"))) {
+			if _, ok := catalog.Lookup(lang, e.Key+".what"); ok && !strings.HasPrefix(words[at:], " "+flat(referee.Tr(lang, e.Key+".what"))) {
 				t.Errorf("%s overview: %q is not followed by its description", lang, usage)
 			}
 		}
-		if !strings.HasPrefix(text, Tr(lang, "help.intro")+"\n\n") || !strings.HasSuffix(text, "\n\n"+Tr(lang, "help.outro")) {
+		if !strings.HasPrefix(text, referee.Tr(lang, "help.intro")+"\n\n") || !strings.HasSuffix(text, "\n\n"+referee.Tr(lang, "help.outro")) {
 			t.Errorf("%s overview lacks its introduction or closing words:\n%s", lang, text)
 		}
-		list := text[len(Tr(lang, "help.intro"))+2 : len(text)-len(Tr(lang, "help.outro"))-2]
+		list := text[len(referee.Tr(lang, "help.intro"))+2 : len(text)-len(referee.Tr(lang, "help.outro"))-2]
 		for line := range strings.SplitSeq(list, "\n") {
 			if n := utf8.RuneCountInString(line); n > mailer.WrapWidth {
 				t.Errorf("%s overview: a line of %d characters, more than %d:\n%s", lang, n, mailer.WrapWidth, line)
@@ -89,17 +90,17 @@ func TestHelpOverview(t *testing.T) {
 			if strings.HasPrefix(line, "   ") && !strings.HasPrefix(line, "    ") {
 				t.Errorf("%s overview: a line neither a usage nor in a column: %q", lang, line)
 			}
-			if strings.HasPrefix(line, "    ") && !strings.HasPrefix(line, "  "+strings.Repeat(" ", HelpColumn)) && !strings.HasPrefix(line, "    [") {
+			if strings.HasPrefix(line, "    ") && !strings.HasPrefix(line, "  "+strings.Repeat(" ", referee.HelpColumn)) && !strings.HasPrefix(line, "    [") {
 				t.Errorf("%s overview: a description line outside its column: %q", lang, line)
 			}
 		}
-		if mailer.Preformatted(list) != marked[len(Tr(lang, "help.intro"))+2:len(marked)-len(Tr(lang, "help.outro"))-2] {
+		if mailer.Preformatted(list) != marked[len(referee.Tr(lang, "help.intro"))+2:len(marked)-len(referee.Tr(lang, "help.outro"))-2] {
 			t.Errorf("%s overview: the list is not marked preformatted, or more than the list is", lang)
 		}
 	}
 	// the column: a short usage is padded to it, a long one wraps, as does
 	// a long description
-	en := mailer.Unmark(HelpOverview(English))
+	en := mailer.Unmark(referee.HelpOverview(referee.English))
 	mustContain(t, "overview", en, "\n  board               the current board\n",
 		"\n  new <variant> with <address> [as attackers|defenders] [time <control>]\n                      challenge someone",
 		"\n  new <variant> with engine [level 1-5] [as attackers|defenders]\n    [time <control>]\n                      play the engine",
@@ -116,7 +117,7 @@ func TestCommandName(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := CommandName(c); got != want {
+		if got := referee.CommandName(c); got != want {
 			t.Errorf("commandName(%q) = %q, want %q", line, got, want)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/mailer"
 	"github.com/taflmail/taflmail/server/internal/catalog"
+	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
 // The scheduler through the real referee on a fake clock (CORRESPONDENCE.md
@@ -18,7 +19,7 @@ import (
 
 // runTimers fires the due timers at the harness's now and sends the
 // outbox; it returns the mails sent.
-func (h *harness) runTimers(srv *Server) []sentMail {
+func (h *harness) runTimers(srv *referee.Server) []sentMail {
 	h.t.Helper()
 	if srv == nil {
 		srv = h.srv
@@ -76,7 +77,7 @@ func TestRemindersAndTimeout(t *testing.T) {
 		}
 		m := sent[0].msg
 		mustContain(t, "reminder", m.Subject, "[taflmail "+id+" "+key+"]", "reminder, move 1")
-		mustContain(t, "reminder", m.Text, step.want, step.remain, "Your move must reach me no later than "+catalog.Instant(English, start.Add(10*day)),
+		mustContain(t, "reminder", m.Text, step.want, step.remain, "Your move must reach me no later than "+catalog.Instant(referee.English, start.Add(10*day)),
 			"Move 1: it is your move", "Clocks (10d+0d)", "Moves so far:", "Your key for this game is "+key)
 		if m.InReplyTo == "" || !strings.Contains(m.MessageID, id+"."+key) {
 			t.Errorf("reminder not in alice's thread: In-Reply-To %q, Message-ID %q", m.InReplyTo, m.MessageID)
@@ -87,7 +88,7 @@ func TestRemindersAndTimeout(t *testing.T) {
 	if sent := h.runTimers(nil); len(sent) != 0 {
 		t.Fatalf("at the deadline, within its grace: %d mails, want none yet:\n%s", len(sent), subjects(sent))
 	}
-	h.now = start.Add(10*day + time.Second + DefaultArrivalGrace)
+	h.now = start.Add(10*day + time.Second + referee.DefaultArrivalGrace)
 	sent := h.runTimers(nil)
 	if len(sent) != 2 {
 		t.Fatalf("at the deadline: %d mails, want the result to both:\n%s", len(sent), subjects(sent))
@@ -96,9 +97,9 @@ func TestRemindersAndTimeout(t *testing.T) {
 	for who, res := range map[string][2]string{alice: {"you lost (the defenders win)", "You lost."}, bob: {"you won (the defenders win)", "You won."}} {
 		m := to(t, sent, who)
 		mustContain(t, who, m.Subject, "game over, "+res[0])
-		mustContain(t, who, m.Text, "The attackers ran out of time: their move had to reach me no later than "+catalog.Instant(English, start.Add(10*day)),
+		mustContain(t, who, m.Text, "The attackers ran out of time: their move had to reach me no later than "+catalog.Instant(referee.English, start.Add(10*day)),
 			"The game is over: the defenders win, the attackers ran out of time ("+id+"). "+res[1], `[Termination "timeout"]`,
-			"timeout {[%ts "+strings.Replace(strings.TrimSuffix(catalog.Instant(English, h.now), " UTC"), " ", "T", 1)+"Z]}")
+			"timeout {[%ts "+strings.Replace(strings.TrimSuffix(catalog.Instant(referee.English, h.now), " UTC"), " ", "T", 1)+"Z]}")
 	}
 	if g := h.state(id); g.Status != archive.Finished || g.Result != "defenders" || g.Reason != "timeout" {
 		t.Errorf("game %v, want finished: defenders win on time", g)
@@ -142,9 +143,9 @@ func TestShortGameReminder(t *testing.T) {
 			t.Fatalf("at start+%v: mails\n%s\nwant one reminder to alice", step.at, subjects(sent))
 		}
 		mustContain(t, "reminder", sent[0].msg.Subject, "[taflmail "+id+" ", "reminder, move 1")
-		mustContain(t, "reminder", sent[0].msg.Text, step.want, "no later than "+catalog.Instant(English, start.Add(10*time.Minute)))
+		mustContain(t, "reminder", sent[0].msg.Text, step.want, "no later than "+catalog.Instant(referee.English, start.Add(10*time.Minute)))
 	}
-	h.now = start.Add(10*time.Minute + time.Second + DefaultArrivalGrace)
+	h.now = start.Add(10*time.Minute + time.Second + referee.DefaultArrivalGrace)
 	if sent := h.runTimers(nil); len(sent) != 2 {
 		t.Fatalf("at the deadline: %d mails, want the result to both:\n%s", len(sent), subjects(sent))
 	}
@@ -296,7 +297,7 @@ func TestTimerMailsAreNoStrangerReplies(t *testing.T) {
 	var ids []string
 	for i := 0; i < 3; i++ {
 		sent := h.deliver(alice, "x", "new copenhagen with bob@player.test time 1d+0d", nil)
-		ids = append(ids, FindGame(to(t, sent, bob).Subject, "", nil).Id)
+		ids = append(ids, referee.FindGame(to(t, sent, bob).Subject, "", nil).Id)
 		h.reply(bob, "accept")
 	}
 	h.srv.Opts.JunkReplies = 0 // from now on no keyless mail is answered

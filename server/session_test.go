@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
 func TestKeysProtectTheGame(t *testing.T) {
@@ -16,7 +17,7 @@ func TestKeysProtectTheGame(t *testing.T) {
 	sent := h.deliver(alice, "Re: [taflmail "+id+"] move", "d1-e1", nil)
 	mustContain(t, "forged move", to(t, sent, alice).Text, "does not carry your key")
 	// bob uses his own key in a mail from alice's address: still refused
-	bobKey := FindGame(h.last(bob).msg.Subject, "", nil).Tokens[0]
+	bobKey := referee.FindGame(h.last(bob).msg.Subject, "", nil).Tokens[0]
 	sent = h.deliver(alice, "[taflmail "+id+" "+bobKey+"] move", "d1-e1", nil)
 	mustContain(t, "wrong key", to(t, sent, alice).Text, "does not carry your key")
 	// a stranger cannot move either
@@ -27,7 +28,7 @@ func TestKeysProtectTheGame(t *testing.T) {
 		t.Fatalf("after forged mails the game has %d plies, want 0", len(g.Plies))
 	}
 	// the subject tag with the right key works without a thread
-	aliceKey := FindGame(h.last(alice).msg.Subject, "", nil).Tokens[0]
+	aliceKey := referee.FindGame(h.last(alice).msg.Subject, "", nil).Tokens[0]
 	sent = h.deliver(alice, "[taflmail "+id+" "+aliceKey+"]", "1. d1-e1", nil)
 	mustContain(t, "keyed move", to(t, sent, bob).Text, "alice@player.test played d1-e1")
 }
@@ -43,7 +44,7 @@ func TestStoredPlayerReadOnce(t *testing.T) {
 	if err := h.store.Commit(ctx, archive.Change{Players: []archive.Player{{Address: alice, Language: "de", MessagesOff: true}}}); err != nil {
 		t.Fatal(err)
 	}
-	ss := h.srv.NewSession(h.ctx(), StartCause("", h.now))
+	ss := h.srv.NewSession(h.ctx(), referee.StartCause("", h.now))
 	p, err := ss.StoredPlayer(alice)
 	if err != nil || p.Language != "de" {
 		t.Fatalf("storedPlayer(alice) = %+v, %v; want her row", p, err)
@@ -62,7 +63,7 @@ func TestStoredPlayerReadOnce(t *testing.T) {
 		t.Errorf("langOf, messagesOff = %q, %v; want the session's row: de, true", lang, off)
 	}
 	// A new session reads the row as stored now.
-	if p, err := h.srv.NewSession(h.ctx(), StartCause("", h.now)).StoredPlayer(alice); err != nil || p.Language != "en" {
+	if p, err := h.srv.NewSession(h.ctx(), referee.StartCause("", h.now)).StoredPlayer(alice); err != nil || p.Language != "en" {
 		t.Errorf("a new session's storedPlayer(alice) = %+v, %v; want language en", p, err)
 	}
 	// A read that fails is not kept.

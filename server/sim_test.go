@@ -12,6 +12,7 @@ import (
 	"github.com/taflmail/taflmail/clock"
 	"github.com/taflmail/taflmail/engine"
 	"github.com/taflmail/taflmail/notation"
+	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
 // simEvent is a mail a player sends at a day of the simulated game.
@@ -85,7 +86,7 @@ func TestSimulated120Days(t *testing.T) {
 		want = append(want, at(r.day, r.rest)+" "+r.who+" reminder "+r.th)
 	}
 	// the time-out is declared when the arrival grace after the deadline has passed
-	lost := time.Second + DefaultArrivalGrace
+	lost := time.Second + referee.DefaultArrivalGrace
 	want = append(want, at(118, lost)+" "+alice+" result", at(118, lost)+" "+bob+" result")
 	slices.Sort(want)
 

@@ -4,18 +4,23 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 )
 
-// packageFiles parses the package's non-test files for the tests that
-// read its source (catalogue keys, refusal keys), keeping those whose
-// name keep accepts (all when keep is nil). The positions are in fset.
+// packageFiles parses the non-test files of the package and of the core
+// it assembles (internal/referee) for the tests that read the referee's
+// source (catalogue keys, refusal keys, ports, module states), keeping
+// those whose name keep accepts (all when keep is nil). The two
+// directories share no file name, so a file is named by its base name.
+// The positions are in fset.
 func packageFiles(t *testing.T, keep func(name string) bool) (*token.FileSet, []*ast.File) {
 	t.Helper()
 	fset := token.NewFileSet()
-	return fset, parseDir(t, fset, ".", keep)
+	files := parseDir(t, fset, ".", keep)
+	return fset, append(files, parseDirAs(t, fset, filepath.Join("internal", "referee"), keep, filepath.Base)...)
 }
 
 // parseDir parses the non-test files of the directory dir (relative to
@@ -23,6 +28,13 @@ func packageFiles(t *testing.T, keep func(name string) bool) (*token.FileSet, []
 // when keep is nil): packageFiles for the package, and its sub-packages
 // for the tests that read their source too (TestCatalogKeysUsed).
 func parseDir(t *testing.T, fset *token.FileSet, dir string, keep func(name string) bool) []*ast.File {
+	t.Helper()
+	return parseDirAs(t, fset, dir, keep, func(path string) string { return path })
+}
+
+// parseDirAs is parseDir with each file named in fset by as(path): the
+// core's files by their base name, as the package's own are named.
+func parseDirAs(t *testing.T, fset *token.FileSet, dir string, keep func(name string) bool, as func(path string) string) []*ast.File {
 	t.Helper()
 	names, err := filepath.Glob(filepath.Join(dir, "*.go"))
 	if err != nil {
@@ -34,7 +46,11 @@ func parseDir(t *testing.T, fset *token.FileSet, dir string, keep func(name stri
 		if strings.HasSuffix(name, "_test.go") || keep != nil && !keep(name) {
 			continue
 		}
-		f, err := parser.ParseFile(fset, path, nil, 0)
+		src, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f, err := parser.ParseFile(fset, as(path), src, 0)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/taflmail/taflmail/grammar"
 	"github.com/taflmail/taflmail/mailer"
 	"github.com/taflmail/taflmail/server/internal/msgid"
+	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
 // Spectators (issue 12, docs/security.md "Spectators"): an address that
@@ -71,11 +72,11 @@ const (
 // sender may follow (maxWatchedEvents) is refused; an id that is neither
 // a game nor a tournament too. Like a game's, a keyless request only asks
 // the address to confirm it (watchConsent).
-func watchTournament(ss *Session, c *grammar.WatchCommand, id string, resultsOnly bool) error {
+func watchTournament(ss *referee.Session, c *grammar.WatchCommand, id string, resultsOnly bool) error {
 	ev, err := loadEvent(ss, strings.ToLower(id))
-	var r *Refusal
+	var r *referee.Refusal
 	if errors.As(err, &r) {
-		return ss.Refuse("err.watch.unknown", Clip(id))
+		return ss.Refuse("err.watch.unknown", referee.Clip(id))
 	}
 	if err != nil {
 		return err
@@ -106,9 +107,9 @@ func watchTournament(ss *Session, c *grammar.WatchCommand, id string, resultsOnl
 	}
 	resultsOnly, asked, err := watchConsent(ss, c, "watch "+t.ID, resultsOnly, was, func(lang string, results bool) string {
 		if results {
-			return Tr(lang, "confirm.watch.event.results", t.Name, t.ID)
+			return referee.Tr(lang, "confirm.watch.event.results", t.Name, t.ID)
 		}
-		return Tr(lang, "confirm.watch.event", t.Name, t.ID)
+		return referee.Tr(lang, "confirm.watch.event", t.Name, t.ID)
 	})
 	if err != nil || asked {
 		return err
@@ -123,9 +124,9 @@ func watchTournament(ss *Session, c *grammar.WatchCommand, id string, resultsOnl
 	if resultsOnly {
 		key = "watch.event.results"
 	}
-	text := Tr(ss.Lang, key, t.Name, t.ID) + "\n" + Tr(ss.Lang, "watch.how", t.ID)
+	text := referee.Tr(ss.Lang, key, t.Name, t.ID) + "\n" + referee.Tr(ss.Lang, "watch.how", t.ID)
 	if was != nil && was.ResultsOnly == resultsOnly {
-		text = Tr(ss.Lang, "watch.event.already", t.Name)
+		text = referee.Tr(ss.Lang, "watch.event.already", t.Name)
 	}
 	ss.Say(nil, text)
 	return nil
@@ -133,7 +134,7 @@ func watchTournament(ss *Session, c *grammar.WatchCommand, id string, resultsOnl
 
 // eventSpectatorOf returns the sender's spectator row of tournament id,
 // stored or added by this mail, or nil.
-func eventSpectatorOf(ss *Session, id string) (*archive.Spectator, error) {
+func eventSpectatorOf(ss *referee.Session, id string) (*archive.Spectator, error) {
 	cor := corrOf(ss)
 	for i := range cor.watch {
 		if w := &cor.watch[i]; w.TournamentID == id && w.Address == ss.From {
@@ -154,7 +155,7 @@ func eventSpectatorOf(ss *Session, id string) (*archive.Spectator, error) {
 
 // unwatchingEvent reports whether this mail stops addr following
 // tournament id.
-func unwatchingEvent(ss *Session, id, addr string) bool {
+func unwatchingEvent(ss *referee.Session, id, addr string) bool {
 	if !ss.Uses(correspondenceModule{}) {
 		return false
 	}
@@ -168,7 +169,7 @@ func unwatchingEvent(ss *Session, id, addr string) bool {
 
 // gameSpectators returns who gets a spectator's mail about t: its own
 // spectators, then those of its tournament who do not watch it anyway.
-func gameSpectators(ss *Session, t *Table) ([]archive.Spectator, error) {
+func gameSpectators(ss *referee.Session, t *referee.Table) ([]archive.Spectator, error) {
 	specs, err := ss.Srv.SpectatorPort().Spectators(ss.Ctx, t.G.ID)
 	if err != nil || t.G.TournamentID == "" {
 		return specs, err
@@ -192,14 +193,16 @@ func gameSpectators(ss *Session, t *Table) ([]archive.Spectator, error) {
 // spectatorClock is the clock part of a spectator's mail: the same lines
 // the players' mails show (clocksText, clock.go), or "" for an untimed
 // game.
-func spectatorClock(ss *Session, t *Table, lang string) string { return clocksText(ss, lang, t) }
+func spectatorClock(ss *referee.Session, t *referee.Table, lang string) string {
+	return clocksText(ss, lang, t)
+}
 
 // spectatorMails composes the mails to the spectators of the games whose
 // position this mail changed (correspondence.public), and the farewells to
 // spectators of games that became private. A private game's spectators
 // get nothing; one who asked for results only gets a mail when the game
 // ends. Spectators removed by this mail get nothing more.
-func spectatorMails(ss *Session) ([]archive.OutboxMail, error) {
+func spectatorMails(ss *referee.Session) ([]archive.OutboxMail, error) {
 	if !ss.Uses(correspondenceModule{}) {
 		return nil, nil // no position shown, no spectator removed
 	}
@@ -207,8 +210,8 @@ func spectatorMails(ss *Session) ([]archive.OutboxMail, error) {
 	var out []archive.OutboxMail
 	for _, f := range cor.farewells {
 		lang := ss.LangOf(f.sp.Address)
-		text := Tr(lang, "watch.private", f.t.G.ID)
-		if m, ok := spectatorMail(ss, f.t, f.sp, lang, Tr(lang, "subject.watch.end", VariantTitle(lang, f.t.V)), text, false); ok {
+		text := referee.Tr(lang, "watch.private", f.t.G.ID)
+		if m, ok := spectatorMail(ss, f.t, f.sp, lang, referee.Tr(lang, "subject.watch.end", referee.VariantTitle(lang, f.t.V)), text, false); ok {
 			out = append(out, m)
 		}
 	}
@@ -236,7 +239,7 @@ func spectatorMails(ss *Session) ([]archive.OutboxMail, error) {
 
 // unwatching reports whether this mail removes addr from game id's
 // spectators.
-func unwatching(ss *Session, id, addr string) bool {
+func unwatching(ss *referee.Session, id, addr string) bool {
 	if !ss.Uses(correspondenceModule{}) {
 		return false
 	}
@@ -253,14 +256,14 @@ func unwatching(ss *Session, id, addr string) bool {
 // fields (unsubscribeHeaders; without board it is the farewell of a game
 // that became private). It reports false, and
 // logs why, when the mail cannot be written or is too large.
-func spectatorMail(ss *Session, t *Table, sp archive.Spectator, lang, subject, text string, board bool) (archive.OutboxMail, bool) {
+func spectatorMail(ss *referee.Session, t *referee.Table, sp archive.Spectator, lang, subject, text string, board bool) (archive.OutboxMail, bool) {
 	s := ss.Srv
 	addr := sp.Address
 	stop := t.G.ID // what "unwatch" names: the game, or the tournament followed
 	if sp.TournamentID != "" {
 		stop = sp.TournamentID
 	}
-	if addr == s.Opts.Address || SideOf(t.G, addr) != "" {
+	if addr == s.Opts.Address || referee.SideOf(t.G, addr) != "" {
 		return archive.OutboxMail{}, false // never the server, never a player as a spectator
 	}
 	o := mailer.Outgoing{
@@ -272,8 +275,8 @@ func spectatorMail(ss *Session, t *Table, sp archive.Spectator, lang, subject, t
 		Flowed:    true, // wrapped at 76, boards and tables as built (mailer.Preformatted)
 		Date:      ss.Now,
 		Headers: map[string]string{
-			LoopHeader:        "spectator",
-			"X-Taflmail-Game": t.G.ID,
+			referee.LoopHeader: "spectator",
+			"X-Taflmail-Game":  t.G.ID,
 		},
 	}
 	if board { // not the farewell of a game that became private: nothing is left to leave
@@ -298,28 +301,28 @@ func spectatorMail(ss *Session, t *Table, sp archive.Spectator, lang, subject, t
 
 // spectatorSubject is a spectator's subject after the tag: the move and
 // who is to move, or the result.
-func spectatorSubject(ss *Session, t *Table, lang string) string {
+func spectatorSubject(ss *referee.Session, t *referee.Table, lang string) string {
 	if t.G.Status == archive.Finished {
-		return Tr(lang, "subject.over", VariantTitle(lang, t.V), Tr(lang, "result."+t.G.Result))
+		return referee.Tr(lang, "subject.over", referee.VariantTitle(lang, t.V), referee.Tr(lang, "result."+t.G.Result))
 	}
-	return Tr(lang, "subject.move", VariantTitle(lang, t.V), t.MoveNumber(), SideName(lang, t.ToMove()))
+	return referee.Tr(lang, "subject.move", referee.VariantTitle(lang, t.V), t.MoveNumber(), referee.SideName(lang, t.ToMove()))
 }
 
 // spectatorNews says what happened in this mail, for a spectator: who
 // played which ply, a takeback, and whose move it is or how the game
 // ended (with the record).
-func spectatorNews(ss *Session, t *Table, lang string) string {
+func spectatorNews(ss *referee.Session, t *referee.Table, lang string) string {
 	var lines []string
 	for _, p := range t.NewPlies {
-		lines = append(lines, Tr(lang, "move.played", AddressOf(t.G, plySide(t.V, p.N)), p.Move))
+		lines = append(lines, referee.Tr(lang, "move.played", referee.AddressOf(t.G, plySide(t.V, p.N)), p.Move))
 	}
 	for _, f := range corrOf(ss).news[t.G.ID] {
 		lines = append(lines, f(lang))
 	}
 	if t.G.Status == archive.Finished {
-		lines = append(lines, "", Tr(lang, "over.result", ResultText(lang, t), t.G.ID), "", Tr(lang, "over.record"), "", t.RecordText(lang))
+		lines = append(lines, "", referee.Tr(lang, "over.result", referee.ResultText(lang, t), t.G.ID), "", referee.Tr(lang, "over.record"), "", t.RecordText(lang))
 	} else {
-		lines = append(lines, "", Tr(lang, "watch.tomove", t.MoveNumber(), SideName(lang, t.ToMove())))
+		lines = append(lines, "", referee.Tr(lang, "watch.tomove", t.MoveNumber(), referee.SideName(lang, t.ToMove())))
 	}
 	return strings.TrimLeft(strings.Join(lines, "\n"), "\n")
 }
@@ -338,23 +341,23 @@ func plySide(v *engine.Variant, n int) string {
 // board the board, the move list and the clocks, then how to stop
 // watching (stop: the game's id, or the tournament's the spectator
 // follows; nothing when the game, and so its watching, is over). It never holds a player's key.
-func spectatorBody(ss *Session, t *Table, lang, text, stop string, board bool) string {
+func spectatorBody(ss *referee.Session, t *referee.Table, lang, text, stop string, board bool) string {
 	var b strings.Builder
-	b.WriteString(Tr(lang, "greeting") + "\n\n")
-	b.WriteString(Tr(lang, "game.header", t.G.ID, VariantTitle(lang, t.V)) + "\n")
-	b.WriteString(Tr(lang, "game.players", t.G.Attackers, t.G.Defenders) + "\n\n")
+	b.WriteString(referee.Tr(lang, "greeting") + "\n\n")
+	b.WriteString(referee.Tr(lang, "game.header", t.G.ID, referee.VariantTitle(lang, t.V)) + "\n")
+	b.WriteString(referee.Tr(lang, "game.players", t.G.Attackers, t.G.Defenders) + "\n\n")
 	b.WriteString(strings.TrimRight(text, "\n") + "\n\n")
 	if board {
-		b.WriteString(BoardText(lang, t, false) + "\n")
+		b.WriteString(referee.BoardText(lang, t, false) + "\n")
 		if c := spectatorClock(ss, t, lang); c != "" {
 			b.WriteString(c + "\n\n")
 		}
 		if t.G.Status != archive.Finished || stop != t.G.ID {
 			// an ended game has nothing left to stop; a tournament's
 			// spectator still follows its other games
-			b.WriteString(Tr(lang, "watch.how", stop) + "\n\n")
+			b.WriteString(referee.Tr(lang, "watch.how", stop) + "\n\n")
 		}
 	}
-	b.WriteString(Tr(lang, "signature") + "\n")
+	b.WriteString(referee.Tr(lang, "signature") + "\n")
 	return b.String()
 }

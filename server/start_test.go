@@ -8,6 +8,7 @@ import (
 
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/notation"
+	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
 // TestStartGames: an organiser's match of two timed games between the same
@@ -22,7 +23,7 @@ func TestStartGames(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := len(h.sender.sent)
-	ids, err := h.srv.StartGames(context.Background(), []GameStart{
+	ids, err := h.srv.StartGames(context.Background(), []referee.GameStart{
 		{Variant: "brandubh", Attackers: alice, Defenders: "Bob@Player.test", TimeControl: tc, TournamentID: "autumn-2026"},
 		{Variant: "brandubh", Attackers: bob, Defenders: alice, TimeControl: tc, TournamentID: "autumn-2026"},
 	})
@@ -46,7 +47,7 @@ func TestStartGames(t *testing.T) {
 			t.Errorf("game %s: deadline %v", id, d)
 		}
 		for _, who := range []string{alice, bob} {
-			key := TokenOf(g, who)
+			key := referee.TokenOf(g, who)
 			n := 0
 			for _, m := range sent {
 				if m.to == who && strings.Contains(m.msg.Subject, "[taflmail "+id+" "+key+"]") {
@@ -69,7 +70,7 @@ func TestStartGames(t *testing.T) {
 		t.Errorf("the move in reply to the start mail was not played: %v", g)
 	}
 
-	for _, bad := range [][]GameStart{
+	for _, bad := range [][]referee.GameStart{
 		{{Variant: "chess", Attackers: alice, Defenders: bob}},
 		{{Variant: "brandubh", Attackers: alice, Defenders: alice}},
 		{{Variant: "brandubh", Attackers: alice, Defenders: "tafl@game.test"}},

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"github.com/taflmail/taflmail/server/internal/referee"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -54,7 +55,7 @@ func TestSyntaxTextsTranslated(t *testing.T) {
 				if ok && lok && sel.Sel.Name == "Message" && l.Kind == token.STRING {
 					found++
 					msg, _ := strconv.Unquote(l.Value)
-					if SyntaxMessage(German, msg) == msg {
+					if referee.SyntaxMessage(referee.German, msg) == msg {
 						t.Errorf("%s: the grammar's message %q has no translation in syntaxMessages", fset.Position(a.Pos()), msg)
 					}
 				}
@@ -86,13 +87,13 @@ func TestSyntaxTextsTranslated(t *testing.T) {
 					}
 					found++
 					msg := fmtSample.Replace(format)
-					if SyntaxMessage(German, msg) == msg {
+					if referee.SyntaxMessage(referee.German, msg) == msg {
 						t.Errorf("%s: the grammar's message %q has no translation in syntaxMessages", pos, format)
 					}
 				case "expectedError":
 					if phrase, ok := lit(1); ok {
 						found++
-						if _, ok := SyntaxPhrases[phrase]; !ok {
+						if _, ok := referee.SyntaxPhrases[phrase]; !ok {
 							t.Errorf("%s: the grammar's expectation %q has no translation in syntaxPhrases", pos, phrase)
 						}
 					}
@@ -104,7 +105,7 @@ func TestSyntaxTextsTranslated(t *testing.T) {
 				for i := 1; i < len(call.Args); i += 2 {
 					if phrase, ok := lit(i); ok {
 						found++
-						if _, ok := SyntaxPhrases[phrase]; !ok {
+						if _, ok := referee.SyntaxPhrases[phrase]; !ok {
 							t.Errorf("%s: the grammar's word %q has no translation in syntaxPhrases", pos, phrase)
 						}
 					}

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/taflmail/taflmail/grammar"
+	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
 // brokenLines are command lines that do not parse, one for each kind of
@@ -34,13 +35,13 @@ func TestSyntaxEnglish(t *testing.T) {
 		if !errors.As(err, &ge) {
 			t.Fatalf("%q parses (%v); the table needs a broken line", line, err)
 		}
-		if got := ExpectedText(English, ge.Expected); got != ge.Expected {
+		if got := referee.ExpectedText(referee.English, ge.Expected); got != ge.Expected {
 			t.Errorf("%q: expected %q, the grammar says %q", line, got, ge.Expected)
 		}
-		if got := SyntaxPhrase(English, ge.Found); got != ge.Found {
+		if got := referee.SyntaxPhrase(referee.English, ge.Found); got != ge.Found {
 			t.Errorf("%q: found %q, the grammar says %q", line, got, ge.Found)
 		}
-		if got := SyntaxMessage(English, ge.Message); got != ge.Message {
+		if got := referee.SyntaxMessage(referee.English, ge.Message); got != ge.Message {
 			t.Errorf("%q: message %q, the grammar says %q", line, got, ge.Message)
 		}
 	}
@@ -53,19 +54,19 @@ var quoted = regexp.MustCompile(`"[^"]*"|'[^']*'|U\+[0-9A-F]+`)
 // TestSyntaxGerman: a German player's syntax errors are German throughout:
 // every phrase the grammar uses for these lines has a translation.
 func TestSyntaxGerman(t *testing.T) {
-	ss := &Session{Lang: German}
+	ss := &referee.Session{Lang: referee.German}
 	for _, line := range brokenLines {
 		_, err := grammar.ParseCommand("mail", 1, line)
-		text := ss.SyntaxError(CommandLine{N: 1, Text: line, Err: err})
+		text := ss.SyntaxError(referee.CommandLine{N: 1, Text: line, Err: err})
 		body := text[strings.Index(text, "^\n")+2:]
 		for _, f := range englishIn(quoted.ReplaceAllString(body, " ")) {
 			t.Errorf("%q: English word %s", line, f)
 		}
-		if !strings.HasSuffix(text, Tr(German, "err.nothing")) {
+		if !strings.HasSuffix(text, referee.Tr(referee.German, "err.nothing")) {
 			t.Errorf("%q: %s", line, text)
 		}
 	}
-	mustContain(t, "expected", ExpectedText(German, `"with" or "mit" or end of line`), `"with" oder "mit" oder Zeilenende`)
+	mustContain(t, "expected", referee.ExpectedText(referee.German, `"with" or "mit" or end of line`), `"with" oder "mit" oder Zeilenende`)
 }
 
 // TestLongLineRefusedRestDone (issue 18): a mail line over
@@ -77,7 +78,7 @@ func TestLongLineRefusedRestDone(t *testing.T) {
 	h := newHarness(t)
 	long := "clock " + strings.Repeat("1.", 5000)
 	text := to(t, h.deliver(alice, "x", long, nil), alice).Text
-	mustContain(t, "long line", text, Tr(English, "err.nocommand"))
+	mustContain(t, "long line", text, referee.Tr(referee.English, "err.nocommand"))
 	if len(text) > 4000 {
 		t.Errorf("the reply has %d bytes; it quotes the long line whole", len(text))
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/taflmail/taflmail/club"
 	"github.com/taflmail/taflmail/engine"
 	"github.com/taflmail/taflmail/grammar"
+	"github.com/taflmail/taflmail/server/internal/referee"
 	"github.com/taflmail/taflmail/tournament"
 )
 
@@ -53,8 +54,8 @@ type tourneyState struct {
 // tourneyOf returns the tournament module's state in ss, made on first
 // use (stateOf): the one way to it, for the files of tournaments and
 // ratings alone.
-func tourneyOf(ss *Session) *tourneyState {
-	return StateOf[tourneyState](ss, tournamentModule{})
+func tourneyOf(ss *referee.Session) *tourneyState {
+	return referee.StateOf[tourneyState](ss, tournamentModule{})
 }
 
 // event is a tournament as one session sees it: the stored row, its
@@ -88,7 +89,7 @@ const MinPlayers = club.MinPlayers
 
 // loadEvent returns the tournament id as the session ss sees it, loading it
 // once; nil and a refusal (err.tournament.unknown) when there is none.
-func loadEvent(ss *Session, id string) (*event, error) {
+func loadEvent(ss *referee.Session, id string) (*event, error) {
 	tst := tourneyOf(ss)
 	if tst.events == nil {
 		tst.events = map[string]*event{}
@@ -118,7 +119,7 @@ func loadEvent(ss *Session, id string) (*event, error) {
 
 // live returns the session's copy of a game of ev: the table's game when
 // the session loaded it, the stored one otherwise.
-func live(ss *Session, g *archive.Game) *archive.Game {
+func live(ss *referee.Session, g *archive.Game) *archive.Game {
 	if t, ok := ss.Tables[g.ID]; ok {
 		return t.G
 	}
@@ -136,7 +137,7 @@ func (ev *event) entry(player string) (*archive.Entry, bool) {
 }
 
 // setEntry records a changed entry of ev to be written with the session.
-func setEntry(ss *Session, ev *event, e archive.Entry) {
+func setEntry(ss *referee.Session, ev *event, e archive.Entry) {
 	if p, ok := ev.entry(e.Player); ok {
 		*p = e
 	} else {
@@ -159,7 +160,7 @@ func gameResult(g *archive.Game) engine.Result { return club.GameResult(g) }
 // sections returns ev's round robins (one per group) as package
 // tournament computes standings from, the session's results included.
 // Before the start they have players and no games.
-func sections(ss *Session, ev *event) []tournament.Section {
+func sections(ss *referee.Session, ev *event) []tournament.Section {
 	return eventSections(ev.t, ev.entries, ev.games, func(g *archive.Game) *archive.Game { return live(ss, g) })
 }
 
@@ -177,7 +178,7 @@ func EventStandings(t *archive.Tournament, entries []archive.Entry, games []*arc
 }
 
 // standings returns ev's standings as this session leaves them.
-func standings(ss *Session, ev *event) ([]*tournament.Standings, error) {
+func standings(ss *referee.Session, ev *event) ([]*tournament.Standings, error) {
 	var out []*tournament.Standings
 	for _, sec := range sections(ss, ev) {
 		st, err := sec.Standings()
@@ -191,7 +192,7 @@ func standings(ss *Session, ev *event) ([]*tournament.Standings, error) {
 
 // complete reports whether every game of a running ev is over (finished,
 // annulled included) as this session leaves them.
-func complete(ss *Session, ev *event) bool {
+func complete(ss *referee.Session, ev *event) bool {
 	if ev.t.Status != archive.TournamentRunning || len(ev.games) == 0 {
 		return false
 	}
@@ -204,14 +205,14 @@ func complete(ss *Session, ev *event) bool {
 }
 
 // endedTables returns the tables of the games this session ended, by id.
-func endedTables(ss *Session) []*Table {
-	var ts []*Table
+func endedTables(ss *referee.Session) []*referee.Table {
+	var ts []*referee.Table
 	for _, t := range ss.Tables {
 		if t.Changed && !t.WasOver && t.G.Status == archive.Finished {
 			ts = append(ts, t)
 		}
 	}
-	slices.SortFunc(ts, func(a, b *Table) int { return cmp.Compare(a.G.ID, b.G.ID) })
+	slices.SortFunc(ts, func(a, b *referee.Table) int { return cmp.Compare(a.G.ID, b.G.ID) })
 	return ts
 }
 
@@ -222,7 +223,7 @@ func endedTables(ss *Session) []*Table {
 // an event whose last game ended is finished, with the final mails to
 // everyone. Archive read failures are kept in ss.readErr. A session
 // where no game ended makes no tournament state here (module.go).
-func gamesEnded(ss *Session) {
+func gamesEnded(ss *referee.Session) {
 	if ss.Uses(tournamentModule{}) && tourneyOf(ss).ended {
 		return
 	}
@@ -241,7 +242,7 @@ func gamesEnded(ss *Session) {
 	for _, id := range ids {
 		ev, err := loadEvent(ss, id)
 		if err != nil {
-			var r *Refusal
+			var r *referee.Refusal
 			if !errors.As(err, &r) {
 				ss.NoteReadErr(err)
 			}
@@ -279,11 +280,13 @@ type tournamentModule struct{}
 
 func (tournamentModule) Name() string { return "tournament" }
 
-func (tournamentModule) Collect(ss *Session, change *archive.Change) { collectTournament(ss, change) }
+func (tournamentModule) Collect(ss *referee.Session, change *archive.Change) {
+	collectTournament(ss, change)
+}
 
-func (tournamentModule) BeforeReplies(ss *Session) { gamesEnded(ss) }
+func (tournamentModule) BeforeReplies(ss *referee.Session) { gamesEnded(ss) }
 
-func (tournamentModule) LineBudget(ss *Session, c grammar.Command) (archive.MailBudget, bool, error) {
+func (tournamentModule) LineBudget(ss *referee.Session, c grammar.Command) (archive.MailBudget, bool, error) {
 	switch c := c.(type) {
 	case *grammar.JoinCommand:
 		b, err := joinBudget(ss, c)
@@ -295,14 +298,14 @@ func (tournamentModule) LineBudget(ss *Session, c grammar.Command) (archive.Mail
 	return "", false, nil
 }
 
-func (tournamentModule) AfterCommit(ctx context.Context, s *Server, c archive.Change) {
+func (tournamentModule) AfterCommit(ctx context.Context, s *referee.Server, c archive.Change) {
 	settleAfter(s, ctx, c)
 }
 
 // RunDue starts the tournaments whose start date has come
 // (startDueTournaments, tournament_start.go), then ends the running games
 // of players who withdrew (settleWithdrawals, tournament_withdraw.go).
-func (tournamentModule) RunDue(ctx context.Context, s *Server) (int, error) {
+func (tournamentModule) RunDue(ctx context.Context, s *referee.Server) (int, error) {
 	started, err := startDueTournaments(s, ctx)
 	if err != nil {
 		return started, err
@@ -314,7 +317,7 @@ func (tournamentModule) RunDue(ctx context.Context, s *Server) (int, error) {
 // too. A failure to read it does not fail Run's wait: it counts as none,
 // the games' timers still wake Run, and the next RunTimers starts what
 // is due.
-func (tournamentModule) NextDue(ctx context.Context, s *Server) (time.Time, bool, error) {
+func (tournamentModule) NextDue(ctx context.Context, s *referee.Server) (time.Time, bool, error) {
 	start, found, err := s.TournamentPort().NextTournamentStart(ctx)
 	if err != nil {
 		return time.Time{}, false, nil
@@ -325,27 +328,27 @@ func (tournamentModule) NextDue(ctx context.Context, s *Server) (time.Time, bool
 // Offer sets whether a new game is rated (the opponent agrees by
 // accepting, CORRESPONDENCE.md §7.3) and states both players' ratings
 // in its variant (ratedTerms).
-func (tournamentModule) Offer(ss *Session, t *Table, c *grammar.NewGameCommand) (Offer, error) {
+func (tournamentModule) Offer(ss *referee.Session, t *referee.Table, c *grammar.NewGameCommand) (referee.Offer, error) {
 	t.G.Rated = c.Rated
-	return Offer{Players: func(lang, opp string) string { return ratedTerms(ss, lang, t.G, opp) }}, nil
+	return referee.Offer{Players: func(lang, opp string) string { return ratedTerms(ss, lang, t.G, opp) }}, nil
 }
 
 // ListGames heads the games list with the sender's ratings (ratingsLine)
 // and writes each opponent with theirs in the game's variant
 // (withRating).
-func (tournamentModule) ListGames(ss *Session) (string, func(*archive.Game, string) string) {
+func (tournamentModule) ListGames(ss *referee.Session) (string, func(*archive.Game, string) string) {
 	return ratingsLine(ss), func(g *archive.Game, opp string) string { return withRating(ss, opp, g.Variant) }
 }
 
 // TellGame names the event and round in the first line of a mail about a
 // tournament game (eventHeader).
-func (tournamentModule) TellGame(_ *Session, lang string, t *Table) (header, section string) {
+func (tournamentModule) TellGame(_ *referee.Session, lang string, t *referee.Table) (header, section string) {
 	return eventHeader(lang, t.G), ""
 }
 
 // collectTournament adds to change what the session changed of
 // tournaments and ratings, and the referee's own mails.
-func collectTournament(ss *Session, change *archive.Change) {
+func collectTournament(ss *referee.Session, change *archive.Change) {
 	if !ss.Uses(tournamentModule{}) {
 		return // nothing of tournaments, ratings or the referee's own mails
 	}

@@ -15,6 +15,7 @@ import (
 
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/notation"
+	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
 // attachedFile is a file attached to a mail the referee sent.
@@ -70,7 +71,7 @@ func attachedFiles(t *testing.T, raw []byte) []attachedFile {
 func finalMails(ms []sentMail, name string) map[string][]sentMail {
 	out := map[string][]sentMail{}
 	for _, m := range ms {
-		if m.msg.Subject == Tr(English, "subject.final", name) || m.msg.Subject == Tr(German, "subject.final", name) {
+		if m.msg.Subject == referee.Tr(referee.English, "subject.final", name) || m.msg.Subject == referee.Tr(referee.German, "subject.final", name) {
 			out[m.to] = append(out[m.to], m)
 		}
 	}
@@ -154,14 +155,14 @@ func TestTournamentFinalAttachment(t *testing.T) {
 		t.Fatalf("EventStandings = %d, %v", len(sts), err)
 	}
 	finals := finalMails(sent, "Cup cup-28")
-	for addr, lang := range map[string]string{alice: English, bob: English, "carol@player.test": English, viewer: German} {
+	for addr, lang := range map[string]string{alice: referee.English, bob: referee.English, "carol@player.test": referee.English, viewer: referee.German} {
 		if len(finals[addr]) != 1 {
 			t.Errorf("%d final mails to %s, want 1:\n%s", len(finals[addr]), addr, subjects(sent))
 			continue
 		}
 		m := finals[addr][0]
-		mustContain(t, "the final mail to "+addr, m.msg.Text, Tr(lang, "tournament.final", "Cup cup-28", 6),
-			untitled(sts[0].TextIn(crosstableLabels(lang))), Tr(lang, "crosstable.finished", 6, 6), Tr(lang, "tournament.records.attached", 6, "cup-28.tafl"))
+		mustContain(t, "the final mail to "+addr, m.msg.Text, referee.Tr(lang, "tournament.final", "Cup cup-28", 6),
+			untitled(sts[0].TextIn(crosstableLabels(lang))), referee.Tr(lang, "crosstable.finished", 6, 6), referee.Tr(lang, "tournament.records.attached", 6, "cup-28.tafl"))
 		if strings.Contains(m.msg.Text, "[Event ") {
 			t.Errorf("the final mail to %s has records in its text", addr)
 		}
@@ -197,13 +198,13 @@ func TestTournamentFinalOverCeiling(t *testing.T) {
 			}
 			kb := (len(export) + 1023) / 1024
 			finals := finalMails(sent, "Cup cup-28")
-			for addr, lang := range map[string]string{alice: English, bob: English, "carol@player.test": English, viewer: German} {
+			for addr, lang := range map[string]string{alice: referee.English, bob: referee.English, "carol@player.test": referee.English, viewer: referee.German} {
 				if len(finals[addr]) != 1 {
 					t.Errorf("%d final mails to %s, want 1", len(finals[addr]), addr)
 					continue
 				}
 				m := finals[addr][0]
-				mustContain(t, "the final mail to "+addr, m.msg.Text, Tr(lang, "crosstable.finished", 6, 6), Tr(lang, "tournament.records.large", kb, "cup-28"))
+				mustContain(t, "the final mail to "+addr, m.msg.Text, referee.Tr(lang, "crosstable.finished", 6, 6), referee.Tr(lang, "tournament.records.large", kb, "cup-28"))
 				if files := attachedFiles(t, m.raw); len(files) != 0 {
 					t.Errorf("the final mail to %s has %d attachments over the ceiling", addr, len(files))
 				}
@@ -216,8 +217,8 @@ func TestTournamentFinalOverCeiling(t *testing.T) {
 // TestMaxAttachmentBytesDefault: New takes 0 for the default and a
 // negative value for none.
 func TestMaxAttachmentBytesDefault(t *testing.T) {
-	for in, want := range map[int64]int64{0: DefaultMaxAttachmentBytes, -1: 0, 123: 123} {
-		s, err := New(Options{Address: "tafl@game.test", Store: &archive.Store{}, MaxAttachmentBytes: in})
+	for in, want := range map[int64]int64{0: referee.DefaultMaxAttachmentBytes, -1: 0, 123: 123} {
+		s, err := referee.New(referee.Options{Address: "tafl@game.test", Store: &archive.Store{}, MaxAttachmentBytes: in})
 		if err != nil || s.Opts.MaxAttachmentBytes != want {
 			t.Errorf("New(MaxAttachmentBytes %d) = %d, %v; want %d", in, s.Opts.MaxAttachmentBytes, err, want)
 		}
@@ -321,8 +322,8 @@ func TestTournamentFinalLargeRecords(t *testing.T) {
 			continue
 		}
 		m := finals[addr][0]
-		mustContain(t, "the final mail to "+addr, m.msg.Text, Tr(English, "tournament.final", "The big cup", n),
-			untitled(sts[0].Text()), Tr(English, "tournament.records.attached", n, "big-28.tafl"))
+		mustContain(t, "the final mail to "+addr, m.msg.Text, referee.Tr(referee.English, "tournament.final", "The big cup", n),
+			untitled(sts[0].Text()), referee.Tr(referee.English, "tournament.records.attached", n, "big-28.tafl"))
 		files := attachedFiles(t, m.raw)
 		if len(files) != 1 {
 			t.Errorf("the final mail to %s has %d attachments, want 1", addr, len(files))
@@ -344,13 +345,13 @@ func TestTournamentFinalNamesEventOnce(t *testing.T) {
 	h := newHarness(t)
 	sent := finishCup(h)
 	finals := finalMails(sent, "Cup cup-28")
-	for addr, lang := range map[string]string{alice: English, viewer: German} {
+	for addr, lang := range map[string]string{alice: referee.English, viewer: referee.German} {
 		if len(finals[addr]) != 1 {
 			t.Fatalf("%d final mails to %s, want 1:\n%s", len(finals[addr]), addr, subjects(sent))
 		}
 		text := finals[addr][0].msg.Text
-		mustContain(t, "the final mail to "+addr, text, Tr(lang, "tournament.final", "Cup cup-28", 6),
-			Tr(lang, "crosstable.place")+" "+Tr(lang, "crosstable.player"), Tr(lang, "crosstable.finished", 6, 6))
+		mustContain(t, "the final mail to "+addr, text, referee.Tr(lang, "tournament.final", "Cup cup-28", 6),
+			referee.Tr(lang, "crosstable.place")+" "+referee.Tr(lang, "crosstable.player"), referee.Tr(lang, "crosstable.finished", 6, 6))
 		if n := strings.Count(text, "Cup cup-28"); n != 1 {
 			t.Errorf("the final mail to %s names the event %d times, want 1:\n%s", addr, n, text)
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/engine"
 	"github.com/taflmail/taflmail/notation"
+	"github.com/taflmail/taflmail/server/internal/referee"
 	"github.com/taflmail/taflmail/tournament"
 )
 
@@ -60,7 +61,7 @@ const startChunkGames = 256
 // Errors: ErrNoTournament, ErrTournamentState (not in status created),
 // ErrTooFewPlayers (fewer than MinPlayers still entered, or a group of
 // fewer than two), and archive errors.
-func StartTournament(s *Server, ctx context.Context, id string) ([]string, error) {
+func StartTournament(s *referee.Server, ctx context.Context, id string) ([]string, error) {
 	var ids []string
 	_, err := startTournament(s, ctx, id, func(gid string) { ids = append(ids, gid) })
 	if err != nil {
@@ -74,7 +75,7 @@ func StartTournament(s *Server, ctx context.Context, id string) ([]string, error
 // for players and for spectators (what `taflmail tournament start` and
 // the scheduler use, holding no list of the games). Its errors are
 // StartTournament's.
-func StartTournamentCounted(s *Server, ctx context.Context, id string) (TournamentStarted, error) {
+func StartTournamentCounted(s *referee.Server, ctx context.Context, id string) (TournamentStarted, error) {
 	return startTournament(s, ctx, id, nil)
 }
 
@@ -82,12 +83,12 @@ func StartTournamentCounted(s *Server, ctx context.Context, id string) (Tourname
 // (transact), deciding it afresh when the event changed since it was read
 // (a withdrawal: it is paired again); once it started, each game's id
 // goes to started when it is not nil, in schedule order.
-func startTournament(s *Server, ctx context.Context, id string, started func(gameID string)) (TournamentStarted, error) {
+func startTournament(s *referee.Server, ctx context.Context, id string, started func(gameID string)) (TournamentStarted, error) {
 	var ids []string
 	var counts *TournamentStarted
 	var write func(b *archive.Batch) error
-	_, err := s.Transact(ctx, StartCause("start\x00"+id, time.Time{}), Steps{
-		Decide: func(ls *Session, _ *archive.Change) (Verdict, error) {
+	_, err := s.Transact(ctx, referee.StartCause("start\x00"+id, time.Time{}), referee.Steps{
+		Decide: func(ls *referee.Session, _ *archive.Change) (referee.Verdict, error) {
 			ids = nil // this attempt's
 			collect := started
 			if started != nil {
@@ -95,7 +96,7 @@ func startTournament(s *Server, ctx context.Context, id string, started func(gam
 			}
 			var err error
 			write, counts, err = decideTournamentStart(s, ls, id, collect)
-			return CommitBatch, err
+			return referee.CommitBatch, err
 		},
 		Batch: func(b *archive.Batch) error { return write(b) },
 		Committed: func(archive.Change) {
@@ -115,9 +116,9 @@ func startTournament(s *Server, ctx context.Context, id string, started func(gam
 // decided it: the event, its players still entered and their pairing,
 // what the start's mails need, and the counts its write fills in.
 type tournamentStart struct {
-	s  *Server
-	ls *Session // the session of the start's mails
-	id string   // the event's id as the director or the scheduler gave it
+	s  *referee.Server
+	ls *referee.Session // the session of the start's mails
+	id string           // the event's id as the director or the scheduler gave it
 	// now is when the event and its games start: the session's now.
 	now time.Time
 	t   *archive.Tournament
@@ -141,7 +142,7 @@ type tournamentStart struct {
 // decideTournamentStart reads the event in ls, the session of its mails
 // (seeded with the event's id), and returns how to start it through one
 // archive batch and the counts that write fills in.
-func decideTournamentStart(s *Server, ls *Session, id string, started func(gameID string)) (func(b *archive.Batch) error, *TournamentStarted, error) {
+func decideTournamentStart(s *referee.Server, ls *referee.Session, id string, started func(gameID string)) (func(b *archive.Batch) error, *TournamentStarted, error) {
 	ts := &tournamentStart{s: s, ls: ls, id: id, now: ls.Now, started: started, counts: &TournamentStarted{}}
 	if err := ts.readEvent(); err != nil {
 		return nil, nil, err
@@ -215,7 +216,7 @@ func (ts *tournamentStart) pair() error {
 		return fmt.Errorf("%w: %s: %w", ErrTooFewPlayers, ts.id, err)
 	}
 	for _, e := range ts.in {
-		if !ValidAddress(e.Player) || e.Player == ts.s.Opts.Address || IsEngine(e.Player) {
+		if !referee.ValidAddress(e.Player) || e.Player == ts.s.Opts.Address || referee.IsEngine(e.Player) {
 			return fmt.Errorf("server: tournament %s: %q is not a player's address", ts.id, e.Player)
 		}
 	}
@@ -295,12 +296,12 @@ func (ts *tournamentStart) readForMails() error {
 	}
 	ts.specs = specs
 	ts.o = startListText{
-		subject: func(lang string) string { return Tr(lang, "subject.start", t.Name) },
+		subject: func(lang string) string { return referee.Tr(lang, "subject.start", t.Name) },
 		intro: func(lang, player string) string {
-			text := Tr(lang, "start.intro", t.Name, t.ID, Counted(lang, "players", len(ts.in)), Counted(lang, "games", ts.total)) + "\n" + eventTerms(ts.s, lang, t)
+			text := referee.Tr(lang, "start.intro", t.Name, t.ID, referee.Counted(lang, "players", len(ts.in)), referee.Counted(lang, "games", ts.total)) + "\n" + eventTerms(ts.s, lang, t)
 			if t.Groups > 1 {
 				k := ts.place[player][0]
-				text += "\n" + Trn(lang, "start.group", len(ts.groups[k-1]), k, t.Groups, len(ts.groups[k-1]))
+				text += "\n" + referee.Trn(lang, "start.group", len(ts.groups[k-1]), k, t.Groups, len(ts.groups[k-1]))
 			}
 			return text
 		},
@@ -409,16 +410,16 @@ func (ts *tournamentStart) writeMails(b *archive.Batch, firstIDs []string, first
 // startChunk makes the games of the pairings chunk of tournament t, with
 // control tc, started at now, and writes them through b with their
 // timers and pairings. It returns their ids, in the order of chunk.
-func startChunk(s *Server, ctx context.Context, b *archive.Batch, t *archive.Tournament, tc notation.TimeControl, chunk []tournament.Game, now time.Time) ([]string, error) {
+func startChunk(s *referee.Server, ctx context.Context, b *archive.Batch, t *archive.Tournament, tc notation.TimeControl, chunk []tournament.Game, now time.Time) ([]string, error) {
 	if len(chunk) == 0 {
 		return nil, nil
 	}
-	ss := s.NewSession(ctx, StartCause("", now))
+	ss := s.NewSession(ctx, referee.StartCause("", now))
 	ss.Lang, ss.Batch = s.Opts.DefaultLanguage, b
 	ids := make([]string, len(chunk))
 	tcg := &archive.TournamentChange{Pairings: make([]archive.Pairing, len(chunk))}
 	for i, g := range chunk {
-		st := GameStart{Variant: t.Variant, Attackers: g.Attackers, Defenders: g.Defenders, TimeControl: tc, TournamentID: t.ID, Rated: t.Rated}
+		st := referee.GameStart{Variant: t.Variant, Attackers: g.Attackers, Defenders: g.Defenders, TimeControl: tc, TournamentID: t.ID, Rated: t.Rated}
 		tb, err := ss.StartGame(st, now, false)
 		if err != nil {
 			return nil, fmt.Errorf("server: tournament %s: start game %s vs %s: %w", t.ID, g.Attackers, g.Defenders, err)
@@ -462,16 +463,16 @@ type startListText struct {
 // opponent (with their rating in a rated game), who moves first, and the
 // tag line with p's key. It reads the archive only for what langOf and
 // currentRating have not cached.
-func startList(ss *Session, p string, games []*archive.Game, o startListText) {
+func startList(ss *referee.Session, p string, games []*archive.Game, o startListText) {
 	lang := ss.LangOf(p)
 	var b strings.Builder
-	b.WriteString(Tr(lang, "greeting") + "\n\n")
+	b.WriteString(referee.Tr(lang, "greeting") + "\n\n")
 	if o.intro != nil {
 		b.WriteString(o.intro(lang, p) + "\n\n")
 	}
-	b.WriteString(Trn(lang, "start.list", len(games), len(games)) + "\n")
+	b.WriteString(referee.Trn(lang, "start.list", len(games), len(games)) + "\n")
 	for _, g := range games {
-		side, opp := SideOf(g, p), OpponentOf(g, p)
+		side, opp := referee.SideOf(g, p), referee.OpponentOf(g, p)
 		first := "start.first.them"
 		if v, ok := engine.Lookup(g.Variant); ok && side == v.FirstSide.String() {
 			first = "start.first.you"
@@ -479,12 +480,12 @@ func startList(ss *Session, p string, games []*archive.Game, o startListText) {
 		if g.Rated {
 			opp = withRating(ss, opp, g.Variant)
 		}
-		b.WriteString(TableRow(fmt.Sprintf("  %s  %-9s  %s  %s", g.ID, SideName(lang, side), Tr(lang, "start.vs", opp), Tr(lang, first)), len(GamesIndent)) + "\n")
-		b.WriteString(TableRow(fmt.Sprintf(GamesIndent+"[taflmail %s %s]", g.ID, TokenOf(g, p)), len(GamesIndent)) + "\n")
+		b.WriteString(referee.TableRow(fmt.Sprintf("  %s  %-9s  %s  %s", g.ID, referee.SideName(lang, side), referee.Tr(lang, "start.vs", opp), referee.Tr(lang, first)), len(referee.GamesIndent)) + "\n")
+		b.WriteString(referee.TableRow(fmt.Sprintf(referee.GamesIndent+"[taflmail %s %s]", g.ID, referee.TokenOf(g, p)), len(referee.GamesIndent)) + "\n")
 	}
-	b.WriteString("\n" + Tr(lang, "start.how") + "\n\n")
-	b.WriteString(Tr(lang, "signature") + "\n")
-	subject := Tr(lang, "subject.reply")
+	b.WriteString("\n" + referee.Tr(lang, "start.how") + "\n\n")
+	b.WriteString(referee.Tr(lang, "signature") + "\n")
+	subject := referee.Tr(lang, "subject.reply")
 	if o.subject != nil {
 		subject = o.subject(lang)
 	}
@@ -496,7 +497,7 @@ func startList(ss *Session, p string, games []*archive.Game, o startListText) {
 // cancelled. One that cannot start for lack of players is cancelled and
 // its players are told; any other failure stops it (the scheduler tries
 // again).
-func startDueTournaments(s *Server, ctx context.Context) (int, error) {
+func startDueTournaments(s *referee.Server, ctx context.Context) (int, error) {
 	due, err := s.TournamentPort().DueTournaments(ctx, s.Opts.Now())
 	if err != nil {
 		return 0, err
@@ -522,8 +523,8 @@ func startDueTournaments(s *Server, ctx context.Context) (int, error) {
 
 // cancelTournament cancels a tournament that cannot start and tells its
 // players and its spectators.
-func cancelTournament(s *Server, ctx context.Context, id string) error {
-	return change(s, ctx, "cancel\x00"+id, func(ss *Session) error {
+func cancelTournament(s *referee.Server, ctx context.Context, id string) error {
+	return change(s, ctx, "cancel\x00"+id, func(ss *referee.Session) error {
 		ev, err := loadEvent(ss, id)
 		if err != nil {
 			return err
@@ -543,8 +544,8 @@ func cancelTournament(s *Server, ctx context.Context, id string) error {
 				continue
 			}
 			lang := ss.LangOf(e.Player)
-			body := Tr(lang, "greeting") + "\n\n" + Trn(lang, "tournament.cancelled", n, ev.t.Name, n, MinPlayers) + "\n\n" + Tr(lang, "signature") + "\n"
-			addOwnMail(ss, "cancel\x00"+id, e.Player, Tr(lang, "subject.cancelled", ev.t.Name), body)
+			body := referee.Tr(lang, "greeting") + "\n\n" + referee.Trn(lang, "tournament.cancelled", n, ev.t.Name, n, MinPlayers) + "\n\n" + referee.Tr(lang, "signature") + "\n"
+			addOwnMail(ss, "cancel\x00"+id, e.Player, referee.Tr(lang, "subject.cancelled", ev.t.Name), body)
 		}
 		cancelWatchMails(ss, ev.t, func(addr string) bool {
 			e, ok := ev.entry(addr)
@@ -559,11 +560,11 @@ func cancelTournament(s *Server, ctx context.Context, id string) error {
 // replies and own mails go out with the change, which is decided again
 // when a game or tournament it writes changed meanwhile. A refusal of fn
 // is returned as an error with its text.
-func change(s *Server, ctx context.Context, seed string, fn func(ss *Session) error) error {
-	_, err := s.Transact(ctx, OwnCause(seed), Steps{
-		Decide: func(ss *Session, _ *archive.Change) (Verdict, error) {
+func change(s *referee.Server, ctx context.Context, seed string, fn func(ss *referee.Session) error) error {
+	_, err := s.Transact(ctx, referee.OwnCause(seed), referee.Steps{
+		Decide: func(ss *referee.Session, _ *archive.Change) (referee.Verdict, error) {
 			ss.Lang, ss.Own = s.Opts.DefaultLanguage, true
-			return CommitReplies, fn(ss)
+			return referee.CommitReplies, fn(ss)
 		},
 	})
 	return err

@@ -9,6 +9,7 @@ import (
 
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/notation"
+	"github.com/taflmail/taflmail/server/internal/referee"
 	"github.com/taflmail/taflmail/tournament"
 )
 
@@ -191,7 +192,7 @@ func TestTournamentTenPlayers(t *testing.T) {
 	for _, tg := range games {
 		if involves(tg, i) && tg.code == '-' && !involves(tg, j) {
 			g := mustGame(t, h, tg.g.ID)
-			if g.Reason != "withdrawal" || AddressOf(g, g.Result) == i {
+			if g.Reason != "withdrawal" || referee.AddressOf(g, g.Result) == i {
 				t.Errorf("I's game %s after the withdrawal: %q won, %q", g.ID, g.Result, g.Reason)
 			}
 		}
@@ -211,13 +212,13 @@ func TestTournamentTenPlayers(t *testing.T) {
 	slices.SortFunc(outs, func(a, b tenGame) int { return h.deadlineOf(a.g.ID).Compare(h.deadlineOf(b.g.ID)) })
 	before = len(h.sender.sent)
 	for _, tg := range outs {
-		h.now = h.deadlineOf(tg.g.ID).Add(DefaultArrivalGrace) // the deadline and its grace (scheduler.go)
+		h.now = h.deadlineOf(tg.g.ID).Add(referee.DefaultArrivalGrace) // the deadline and its grace (scheduler.go)
 		if _, err := h.srv.RunTimers(ctx); err != nil {
 			t.Fatal(err)
 		}
 		h.srv.FlushOutbox(ctx)
 		g := mustGame(t, h, tg.g.ID)
-		if g.Reason != "timeout" || AddressOf(g, g.Result) != tg.winner {
+		if g.Reason != "timeout" || referee.AddressOf(g, g.Result) != tg.winner {
 			t.Errorf("time-out game %s: %q won by %q, want %s", g.ID, g.Result, g.Reason, tg.winner)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/mailer"
 	"github.com/taflmail/taflmail/notation"
+	"github.com/taflmail/taflmail/server/internal/referee"
 	"github.com/taflmail/taflmail/tournament"
 )
 
@@ -44,7 +45,7 @@ func (h *harness) inGame(id, player, body string) []sentMail {
 	if err != nil {
 		h.t.Fatal(err)
 	}
-	return h.deliver(player, "[taflmail "+id+" "+TokenOf(g, player)+"]", body, nil)
+	return h.deliver(player, "[taflmail "+id+" "+referee.TokenOf(g, player)+"]", body, nil)
 }
 
 // eventGames returns a tournament's games in schedule order.
@@ -168,7 +169,7 @@ func TestTournamentStart(t *testing.T) {
 	if r, _ := h.store.Game(ctx, g.ID); r.PlyCount != 1 {
 		t.Errorf("game %s has %d plies after the reply, want 1", g.ID, r.PlyCount)
 	}
-	rec, err := (&Table{G: mustGame(t, h, g.ID)}).G.Replay()
+	rec, err := (&referee.Table{G: mustGame(t, h, g.ID)}).G.Replay()
 	if err != nil {
 		t.Fatal(err)
 	}

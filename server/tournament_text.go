@@ -9,6 +9,7 @@ import (
 	"github.com/taflmail/taflmail/mailer"
 	"github.com/taflmail/taflmail/server/internal/catalog"
 	"github.com/taflmail/taflmail/server/internal/msgid"
+	"github.com/taflmail/taflmail/server/internal/referee"
 	"github.com/taflmail/taflmail/tournament"
 	"github.com/taflmail/taflmail/tournament/glicko2"
 )
@@ -31,7 +32,7 @@ func standingLine(lang string, t *archive.Tournament, sts []*tournament.Standing
 			if r.Player != addr {
 				continue
 			}
-			return Tr(lang, "tournament.standing", t.Name, catalog.CountedPoints(lang, r.Points), r.Played, Counted(lang, "games", r.Games), r.PlaceText(), len(st.Rows),
+			return referee.Tr(lang, "tournament.standing", t.Name, catalog.CountedPoints(lang, r.Points), r.Played, referee.Counted(lang, "games", r.Games), r.PlaceText(), len(st.Rows),
 				tournament.FormatScore(r.SonnebornBerger), t.ID)
 		}
 	}
@@ -43,18 +44,18 @@ func standingLine(lang string, t *archive.Tournament, sts []*tournament.Standing
 // throughout (docs/commands.md).
 func crosstableLabels(lang string) tournament.Labels {
 	return tournament.Labels{
-		Place:             Tr(lang, "crosstable.place"),
-		Player:            Tr(lang, "crosstable.player"),
-		Points:            Tr(lang, "crosstable.points"),
-		SB:                Tr(lang, "crosstable.sb"),
-		Wins:              Tr(lang, "crosstable.wins"),
-		Games:             Tr(lang, "crosstable.games"),
-		NoEvent:           Tr(lang, "crosstable.noevent"),
-		Group:             Tr(lang, "crosstable.group"),
-		WithdrawnLost:     Tr(lang, "crosstable.withdrawn.lost"),
-		WithdrawnAnnulled: Tr(lang, "crosstable.withdrawn.annulled"),
-		Finished:          Tr(lang, "crosstable.finished"),
-		FinishedOne:       Tr(lang, "crosstable.finished.one"),
+		Place:             referee.Tr(lang, "crosstable.place"),
+		Player:            referee.Tr(lang, "crosstable.player"),
+		Points:            referee.Tr(lang, "crosstable.points"),
+		SB:                referee.Tr(lang, "crosstable.sb"),
+		Wins:              referee.Tr(lang, "crosstable.wins"),
+		Games:             referee.Tr(lang, "crosstable.games"),
+		NoEvent:           referee.Tr(lang, "crosstable.noevent"),
+		Group:             referee.Tr(lang, "crosstable.group"),
+		WithdrawnLost:     referee.Tr(lang, "crosstable.withdrawn.lost"),
+		WithdrawnAnnulled: referee.Tr(lang, "crosstable.withdrawn.annulled"),
+		Finished:          referee.Tr(lang, "crosstable.finished"),
+		FinishedOne:       referee.Tr(lang, "crosstable.finished.one"),
 	}
 }
 
@@ -63,11 +64,11 @@ func crosstableLabels(lang string) tournament.Labels {
 // for a rated event the players' ratings now. named says the mail has
 // named the event already (the "standings" reply's first line): a table
 // then has no title, a group's only "Group N" (trial 22).
-func standingsText(ss *Session, lang string, t *archive.Tournament, sts []*tournament.Standings, named bool) string {
+func standingsText(ss *referee.Session, lang string, t *archive.Tournament, sts []*tournament.Standings, named bool) string {
 	var b strings.Builder
 	labels := crosstableLabels(lang)
 	if named {
-		labels.Group = Tr(lang, "standings.group")
+		labels.Group = referee.Tr(lang, "standings.group")
 	}
 	for i, st := range sts {
 		if i > 0 {
@@ -82,7 +83,7 @@ func standingsText(ss *Session, lang string, t *archive.Tournament, sts []*tourn
 	if !t.Rated {
 		return b.String()
 	}
-	b.WriteString("\n" + Tr(lang, "tournament.ratings", t.Variant) + "\n")
+	b.WriteString("\n" + referee.Tr(lang, "tournament.ratings", t.Variant) + "\n")
 	for _, st := range sts {
 		for _, r := range st.Rows {
 			rt, games, _ := ratingNow(ss, r.Player, t.Variant)
@@ -96,14 +97,14 @@ func standingsText(ss *Session, lang string, t *archive.Tournament, sts []*tourn
 // the player has none yet.
 func ratingWords(lang string, r glicko2.Rating, games int) string {
 	if games == 0 {
-		return Tr(lang, "rating.new")
+		return referee.Tr(lang, "rating.new")
 	}
 	return fmt.Sprintf("%.1f (RD %.1f)", r.R, r.RD)
 }
 
 // ratingNow returns a player's rating in variant as of now: as this
 // session left it, else as stored with the RD grown for the idle time.
-func ratingNow(ss *Session, player, variant string) (glicko2.Rating, int, bool) {
+func ratingNow(ss *referee.Session, player, variant string) (glicko2.Rating, int, bool) {
 	if w, ok := tourneyOf(ss).ratings[variant]; ok {
 		if p, ok := w.state[player]; ok {
 			rs := tournament.NewRatings()
@@ -116,7 +117,7 @@ func ratingNow(ss *Session, player, variant string) (glicko2.Rating, int, bool) 
 
 // withRating writes a player for a list with their rating in variant
 // when they have one: "bob@example.org (1612)".
-func withRating(ss *Session, player, variant string) string {
+func withRating(ss *referee.Session, player, variant string) string {
 	r, _, ok := currentRating(ss, player, variant)
 	if !ok {
 		return player
@@ -135,7 +136,7 @@ func withRating(ss *Session, player, variant string) string {
 // (eventWatchers, those who asked for results only included), in their
 // thread and without a way to stop following, as nothing is left to
 // follow.
-func finishEvent(ss *Session, ev *event, sts []*tournament.Standings) {
+func finishEvent(ss *referee.Session, ev *event, sts []*tournament.Standings) {
 	ev.t.Status = archive.TournamentFinished
 	ev.t.FinishedAt = ss.Now
 	ev.write = true
@@ -165,20 +166,20 @@ func finishEvent(ss *Session, ev *event, sts []*tournament.Standings) {
 	}
 	body := func(lang string) string {
 		var b strings.Builder
-		b.WriteString(Tr(lang, "greeting") + "\n\n")
-		b.WriteString(Trn(lang, "tournament.final", len(games), ev.t.Name, len(games)) + "\n\n")
+		b.WriteString(referee.Tr(lang, "greeting") + "\n\n")
+		b.WriteString(referee.Trn(lang, "tournament.final", len(games), ev.t.Name, len(games)) + "\n\n")
 		// the line above names the event: the table does not again, a
 		// group's is headed "Group N" (as the standings reply, trial 22)
 		b.WriteString(standingsText(ss, lang, ev.t, sts, true) + "\n")
 		switch {
 		case err != nil:
-			b.WriteString(Tr(lang, "tournament.records.unavailable", ev.t.ID) + "\n\n")
+			b.WriteString(referee.Tr(lang, "tournament.records.unavailable", ev.t.ID) + "\n\n")
 		case atts == nil:
-			b.WriteString(Tr(lang, "tournament.records.large", (len(records)+1023)/1024, ev.t.ID) + "\n\n")
+			b.WriteString(referee.Tr(lang, "tournament.records.large", (len(records)+1023)/1024, ev.t.ID) + "\n\n")
 		default:
-			b.WriteString(Trn(lang, "tournament.records.attached", len(games), len(games), atts[0].Filename) + "\n\n")
+			b.WriteString(referee.Trn(lang, "tournament.records.attached", len(games), len(games), atts[0].Filename) + "\n\n")
 		}
-		b.WriteString(Tr(lang, "signature") + "\n")
+		b.WriteString(referee.Tr(lang, "signature") + "\n")
 		return b.String()
 	}
 	played := func(addr string) bool {
@@ -190,13 +191,13 @@ func finishEvent(ss *Session, ev *event, sts []*tournament.Standings) {
 			continue // withdrew before the start
 		}
 		lang := ss.LangOf(e.Player)
-		addOwnMail(ss, "final\x00"+ev.t.ID, e.Player, Tr(lang, "subject.final", ev.t.Name), body(lang), atts...)
+		addOwnMail(ss, "final\x00"+ev.t.ID, e.Player, referee.Tr(lang, "subject.final", ev.t.Name), body(lang), atts...)
 	}
 	specs, serr := eventWatchers(ss, ev.t.ID, played, true)
 	ss.NoteReadErr(serr)
 	for _, sp := range specs {
 		lang := ss.LangOf(sp.Address)
-		eventSpectatorMail(ss, ev.t.ID, sp, Tr(lang, "subject.final", ev.t.Name), body(lang), false, maxEventSpectatorMailBytes, atts...)
+		eventSpectatorMail(ss, ev.t.ID, sp, referee.Tr(lang, "subject.final", ev.t.Name), body(lang), false, maxEventSpectatorMailBytes, atts...)
 	}
 	ss.Srv.Log.Info("tournament finished", "tournament", ev.t.ID, "games", len(games), "players", len(ev.entries), "spectators", len(specs))
 }
@@ -207,7 +208,7 @@ func finishEvent(ss *Session, ev *event, sts []*tournament.Standings) {
 // replies nor the reply budgets apply (docs/security.md); the caller
 // bounds the attachments (Options.MaxAttachmentBytes). seed and to make
 // its Message-ID, the same each time the same change is decided.
-func addOwnMail(ss *Session, seed, to, subject, body string, atts ...mailer.Attachment) {
+func addOwnMail(ss *referee.Session, seed, to, subject, body string, atts ...mailer.Attachment) {
 	s := ss.Srv
 	o := mailer.Outgoing{
 		MessageID: msgid.Reply(seed, 0, to, "", "", s.Opts.Domain),
@@ -217,7 +218,7 @@ func addOwnMail(ss *Session, seed, to, subject, body string, atts ...mailer.Atta
 		Body:      body,
 		Flowed:    true, // wrapped at 76, boards and tables as built (mailer.Preformatted)
 		Date:      ss.Now,
-		Headers:   map[string]string{LoopHeader: "notice", "Auto-Submitted": "auto-generated"},
+		Headers:   map[string]string{referee.LoopHeader: "notice", "Auto-Submitted": "auto-generated"},
 
 		Attachments: atts,
 	}
@@ -232,28 +233,28 @@ func addOwnMail(ss *Session, seed, to, subject, body string, atts ...mailer.Atta
 
 // eventTerms is an event's settings in words, in lang: variant, time
 // control, format, rating, leave allowance.
-func eventTerms(s *Server, lang string, t *archive.Tournament) string {
+func eventTerms(s *referee.Server, lang string, t *archive.Tournament) string {
 	title := t.Variant
 	if v, ok := engine.Lookup(t.Variant); ok {
-		title = VariantTitle(lang, v)
+		title = referee.VariantTitle(lang, v)
 	}
 	var b strings.Builder
-	b.WriteString(Tr(lang, "tournament.variant", title) + "\n")
-	b.WriteString(Tr(lang, "invite.control", controlText(lang, control(&archive.Game{ID: t.ID, TimeControl: t.TimeControl}))) + "\n")
-	format := Tr(lang, "tournament.format.pairs")
+	b.WriteString(referee.Tr(lang, "tournament.variant", title) + "\n")
+	b.WriteString(referee.Tr(lang, "invite.control", controlText(lang, control(&archive.Game{ID: t.ID, TimeControl: t.TimeControl}))) + "\n")
+	format := referee.Tr(lang, "tournament.format.pairs")
 	if t.GamesPerPairing == 1 {
-		format = Tr(lang, "tournament.format.single")
+		format = referee.Tr(lang, "tournament.format.single")
 	}
 	if t.Groups > 1 {
-		format += " " + Tr(lang, "tournament.format.groups", t.Groups)
+		format += " " + referee.Tr(lang, "tournament.format.groups", t.Groups)
 	}
 	b.WriteString(format + "\n")
 	if t.Rated {
-		b.WriteString(Tr(lang, "tournament.rated") + "\n")
+		b.WriteString(referee.Tr(lang, "tournament.rated") + "\n")
 	} else {
-		b.WriteString(Tr(lang, "tournament.unrated") + "\n")
+		b.WriteString(referee.Tr(lang, "tournament.unrated") + "\n")
 	}
-	b.WriteString(Trn(lang, "tournament.leave", min(t.LeaveDays, leaveDays(s)), min(t.LeaveDays, leaveDays(s))))
+	b.WriteString(referee.Trn(lang, "tournament.leave", min(t.LeaveDays, leaveDays(s)), min(t.LeaveDays, leaveDays(s))))
 	return b.String()
 }
 
@@ -263,5 +264,5 @@ func eventHeader(lang string, g *archive.Game) string {
 	if g.Event == nil {
 		return ""
 	}
-	return Tr(lang, "game.event", g.Event.Name, g.Event.RoundTag())
+	return referee.Tr(lang, "game.event", g.Event.Name, g.Event.RoundTag())
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/taflmail/taflmail/club"
 	"github.com/taflmail/taflmail/mailer"
 	"github.com/taflmail/taflmail/server/internal/msgid"
+	"github.com/taflmail/taflmail/server/internal/referee"
 	"github.com/taflmail/taflmail/tournament"
 )
 
@@ -57,7 +58,7 @@ func eventOfThread(m *mailer.Message) string {
 // event (player reports it; they get the players' mails), not the
 // referee's own address, and with resultsToo also those who asked for
 // results only.
-func eventWatchers(ss *Session, id string, player func(string) bool, resultsToo bool) ([]archive.Spectator, error) {
+func eventWatchers(ss *referee.Session, id string, player func(string) bool, resultsToo bool) ([]archive.Spectator, error) {
 	specs, err := ss.Srv.TournamentPort().TournamentSpectators(ss.Ctx, id)
 	if err != nil {
 		return nil, fmt.Errorf("server: spectators of tournament %s: %w", id, err)
@@ -80,7 +81,7 @@ func eventWatchers(ss *Session, id string, player func(string) bool, resultsToo 
 // attached. A mail that cannot be written, or is larger than maxBytes
 // plus twice the bytes of its attachments (base64 writes 4 bytes for 3,
 // and a line end for every 76), is logged and not sent.
-func eventSpectatorMail(ss *Session, event string, sp archive.Spectator, subject, body string, leave bool, maxBytes int, atts ...mailer.Attachment) {
+func eventSpectatorMail(ss *referee.Session, event string, sp archive.Spectator, subject, body string, leave bool, maxBytes int, atts ...mailer.Attachment) {
 	s := ss.Srv
 	o := mailer.Outgoing{
 		MessageID: msgid.Event(ss.Cause.Seed, sp.Address, event, s.Opts.Domain),
@@ -90,7 +91,7 @@ func eventSpectatorMail(ss *Session, event string, sp archive.Spectator, subject
 		Body:      body,
 		Flowed:    true, // wrapped at 76, boards and tables as built (mailer.Preformatted)
 		Date:      ss.Now,
-		Headers:   map[string]string{LoopHeader: "spectator", "Auto-Submitted": "auto-generated"},
+		Headers:   map[string]string{referee.LoopHeader: "spectator", "Auto-Submitted": "auto-generated"},
 
 		Attachments: atts,
 	}
@@ -125,28 +126,28 @@ func eventSpectatorMail(ss *Session, event string, sp archive.Spectator, subject
 // games with id, round tag and who plays whom — the first maxStartGames
 // of its total, given as ids and games (in the same order), then how
 // many more — and how to stop following.
-func startWatchMails(ss *Session, t *archive.Tournament, players int, specs []archive.Spectator, ids []string, games []tournament.Game, total int) {
+func startWatchMails(ss *referee.Session, t *archive.Tournament, players int, specs []archive.Spectator, ids []string, games []tournament.Game, total int) {
 	for _, sp := range specs {
 		lang := ss.LangOf(sp.Address)
 		var b strings.Builder
-		b.WriteString(Tr(lang, "greeting") + "\n\n")
-		b.WriteString(Tr(lang, "start.intro", t.Name, t.ID, Counted(lang, "players", players), Counted(lang, "games", total)) + "\n" + eventTerms(ss.Srv, lang, t) + "\n\n")
-		b.WriteString(Trn(lang, "start.watch.list", total, total) + "\n")
+		b.WriteString(referee.Tr(lang, "greeting") + "\n\n")
+		b.WriteString(referee.Tr(lang, "start.intro", t.Name, t.ID, referee.Counted(lang, "players", players), referee.Counted(lang, "games", total)) + "\n" + eventTerms(ss.Srv, lang, t) + "\n\n")
+		b.WriteString(referee.Trn(lang, "start.watch.list", total, total) + "\n")
 		section := 0
 		for i, g := range games[:min(len(games), maxStartGames)] {
 			if t.Groups > 1 && g.Section != section {
 				section = g.Section
-				b.WriteString(Tr(lang, "start.watch.group", section) + "\n")
+				b.WriteString(referee.Tr(lang, "start.watch.group", section) + "\n")
 			}
 			ev := archive.GameEvent{Pairing: archive.Pairing{Round: g.Round, Board: g.Board, MatchGame: g.MatchGame}, GamesPerPairing: t.GamesPerPairing}
-			b.WriteString(TableRow(fmt.Sprintf("  %s  %-7s  %s %s", ids[i], ev.RoundTag(), g.Attackers, Tr(lang, "start.vs", g.Defenders)), len(GamesIndent)) + "\n")
+			b.WriteString(referee.TableRow(fmt.Sprintf("  %s  %-7s  %s %s", ids[i], ev.RoundTag(), g.Attackers, referee.Tr(lang, "start.vs", g.Defenders)), len(referee.GamesIndent)) + "\n")
 		}
 		if n := total - min(len(games), maxStartGames); n > 0 {
-			b.WriteString(Trn(lang, "start.watch.more", n, n, t.ID) + "\n")
+			b.WriteString(referee.Trn(lang, "start.watch.more", n, n, t.ID) + "\n")
 		}
-		b.WriteString("\n" + Tr(lang, "watch.how", t.ID) + "\n\n")
-		b.WriteString(Tr(lang, "signature") + "\n")
-		eventSpectatorMail(ss, t.ID, sp, Tr(lang, "subject.start.watch", t.Name), b.String(), true, maxSpectatorMailBytes)
+		b.WriteString("\n" + referee.Tr(lang, "watch.how", t.ID) + "\n\n")
+		b.WriteString(referee.Tr(lang, "signature") + "\n")
+		eventSpectatorMail(ss, t.ID, sp, referee.Tr(lang, "subject.start.watch", t.Name), b.String(), true, maxSpectatorMailBytes)
 	}
 }
 
@@ -155,12 +156,12 @@ func startWatchMails(ss *Session, t *archive.Tournament, players int, specs []ar
 // still in), that it will not take place; those who asked for results
 // only too, as the event's last news. Archive read failures are kept in
 // ss.readErr.
-func cancelWatchMails(ss *Session, t *archive.Tournament, entered func(string) bool, n int) {
+func cancelWatchMails(ss *referee.Session, t *archive.Tournament, entered func(string) bool, n int) {
 	specs, err := eventWatchers(ss, t.ID, entered, true)
 	ss.NoteReadErr(err)
 	for _, sp := range specs {
 		lang := ss.LangOf(sp.Address)
-		body := Tr(lang, "greeting") + "\n\n" + Trn(lang, "tournament.cancelled", n, t.Name, n, MinPlayers) + "\n\n" + Tr(lang, "signature") + "\n"
-		eventSpectatorMail(ss, t.ID, sp, Tr(lang, "subject.cancelled", t.Name), body, false, maxSpectatorMailBytes)
+		body := referee.Tr(lang, "greeting") + "\n\n" + referee.Trn(lang, "tournament.cancelled", n, t.Name, n, MinPlayers) + "\n\n" + referee.Tr(lang, "signature") + "\n"
+		eventSpectatorMail(ss, t.ID, sp, referee.Tr(lang, "subject.cancelled", t.Name), body, false, maxSpectatorMailBytes)
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
 // onlyMail returns the one mail among sent to addr; the test stops when
@@ -74,13 +75,13 @@ func TestTournamentStartTellsSpectators(t *testing.T) {
 	if len(sent) != len(players)+2 {
 		t.Errorf("%d mails at the start, want %d (players and spectators):\n%s", len(sent), len(players)+2, subjects(sent))
 	}
-	mustContain(t, "alice's mail", to(t, sent, alice).Subject, Tr(English, "subject.start", "Cup cup-27"))
+	mustContain(t, "alice's mail", to(t, sent, alice).Subject, referee.Tr(referee.English, "subject.start", "Cup cup-27"))
 
 	games := h.eventGames("cup-27")
 	m := onlyMail(t, sent, watcher)
-	mustContain(t, "the spectator's subject", m.msg.Subject, Tr(English, "subject.start.watch", "Cup cup-27"))
-	mustContain(t, "the spectator's start mail", m.msg.Text, Tr(English, "start.intro", "Cup cup-27", "cup-27", "4 players", "12 games"),
-		Tr(English, "start.watch.list", 12), Tr(English, "watch.how", "cup-27"))
+	mustContain(t, "the spectator's subject", m.msg.Subject, referee.Tr(referee.English, "subject.start.watch", "Cup cup-27"))
+	mustContain(t, "the spectator's start mail", m.msg.Text, referee.Tr(referee.English, "start.intro", "Cup cup-27", "cup-27", "4 players", "12 games"),
+		referee.Tr(referee.English, "start.watch.list", 12), referee.Tr(referee.English, "watch.how", "cup-27"))
 	for _, g := range games {
 		line := fmt.Sprintf("  %s  %-7s  %s vs %s", g.ID, g.Event.RoundTag(), g.Attackers, g.Defenders)
 		mustContain(t, "the spectator's start mail", m.msg.Text, line)
@@ -99,13 +100,13 @@ func TestTournamentStartTellsSpectators(t *testing.T) {
 		t.Errorf("the start mail answers %q, want the spectator's confirmation of watch %q", m.msg.InReplyTo, watchMail[0].msg.InReplyTo)
 	}
 	de := onlyMail(t, sent, erika)
-	mustContain(t, "the German start mail", de.msg.Subject, Tr(German, "subject.start.watch", "Cup cup-27"))
-	mustContain(t, "the German start mail", de.msg.Text, Tr(German, "start.watch.list", 12), Tr(German, "watch.how", "cup-27"),
+	mustContain(t, "the German start mail", de.msg.Subject, referee.Tr(referee.German, "subject.start.watch", "Cup cup-27"))
+	mustContain(t, "the German start mail", de.msg.Text, referee.Tr(referee.German, "start.watch.list", 12), referee.Tr(referee.German, "watch.how", "cup-27"),
 		games[0].ID+"  "+games[0].Event.RoundTag())
 
 	// a bare "unwatch" in reply to the start mail, which names no game,
 	// stops following the event
-	mustContain(t, "unwatch reply", to(t, h.replyTo(watcher, m, "unwatch"), watcher).Text, Tr(English, "watch.event.stopped", "cup-27"))
+	mustContain(t, "unwatch reply", to(t, h.replyTo(watcher, m, "unwatch"), watcher).Text, referee.Tr(referee.English, "watch.event.stopped", "cup-27"))
 	specs, err := h.store.TournamentSpectators(h.ctx(), "cup-27")
 	if err != nil {
 		t.Fatal(err)
@@ -141,7 +142,7 @@ func TestTournamentStartSpectatorMailBounded(t *testing.T) {
 	if n := gameLines(text); n != maxStartGames {
 		t.Errorf("the start mail lists %d games, want %d:\n%s", n, maxStartGames, text)
 	}
-	mustContain(t, "the bounded start mail", text, Tr(English, "start.watch.group", 1), Tr(English, "start.watch.more", 132-maxStartGames, "big-27"), ids[0], ids[maxStartGames-1])
+	mustContain(t, "the bounded start mail", text, referee.Tr(referee.English, "start.watch.group", 1), referee.Tr(referee.English, "start.watch.more", 132-maxStartGames, "big-27"), ids[0], ids[maxStartGames-1])
 	if strings.Contains(text, ids[maxStartGames]) {
 		t.Errorf("the start mail lists game %d of 132:\n%s", maxStartGames+1, text)
 	}
@@ -228,7 +229,7 @@ func TestTournamentEndTellsSpectators(t *testing.T) {
 	finals := func(addr string) []sentMail {
 		var out []sentMail
 		for _, m := range mailsTo(sent, addr) {
-			if strings.Contains(m.msg.Subject, Tr(English, "subject.final", "Cup cup-28")) || strings.Contains(m.msg.Subject, Tr(German, "subject.final", "Cup cup-28")) {
+			if strings.Contains(m.msg.Subject, referee.Tr(referee.English, "subject.final", "Cup cup-28")) || strings.Contains(m.msg.Subject, referee.Tr(referee.German, "subject.final", "Cup cup-28")) {
 				out = append(out, m)
 			}
 		}
@@ -241,13 +242,13 @@ func TestTournamentEndTellsSpectators(t *testing.T) {
 	}
 	if len(finals(watcher)) == 1 {
 		m := finals(watcher)[0]
-		mustContain(t, "the spectator's final mail", m.msg.Text, Tr(English, "tournament.final", "Cup cup-28", 3), "alice@player.test", Tr(English, "tournament.records.attached", 3, "cup-28.tafl"))
+		mustContain(t, "the spectator's final mail", m.msg.Text, referee.Tr(referee.English, "tournament.final", "Cup cup-28", 3), "alice@player.test", referee.Tr(referee.English, "tournament.records.attached", 3, "cup-28.tafl"))
 		if u := m.msg.Header["List-Unsubscribe"]; len(u) != 0 {
 			t.Errorf("the final mail of an event that is over has List-Unsubscribe %q", u)
 		}
 	}
 	if len(finals(viewer)) == 1 {
-		mustContain(t, "the German final mail", finals(viewer)[0].msg.Text, Tr(German, "tournament.final", "Cup cup-28", 3))
+		mustContain(t, "the German final mail", finals(viewer)[0].msg.Text, referee.Tr(referee.German, "tournament.final", "Cup cup-28", 3))
 	}
 }
 
@@ -267,7 +268,7 @@ func TestTournamentCancelTellsSpectators(t *testing.T) {
 	if ms := mailsTo(sent, watcher); len(ms) != 1 {
 		t.Fatalf("%d mails to the spectator of a cancelled event, want 1:\n%s", len(ms), subjects(sent))
 	}
-	mustContain(t, "the spectator's notice", to(t, sent, watcher).Text, Tr(English, "tournament.cancelled", "Cup tiny-27", 2, MinPlayers))
+	mustContain(t, "the spectator's notice", to(t, sent, watcher).Text, referee.Tr(referee.English, "tournament.cancelled", "Cup tiny-27", 2, MinPlayers))
 	if len(sent) != 3 {
 		t.Errorf("%d mails at the cancellation, want 3:\n%s", len(sent), subjects(sent))
 	}

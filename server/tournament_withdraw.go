@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/server/internal/referee"
 	"github.com/taflmail/taflmail/tournament"
 )
 
@@ -36,11 +37,11 @@ import (
 // Errors: ErrNoTournament, ErrNotEntered (not a player, or withdrawn
 // already), ErrTournamentState (the event is over or cancelled), archive
 // errors.
-func WithdrawPlayer(s *Server, ctx context.Context, id, player string) (tournament.Withdrawal, error) {
+func WithdrawPlayer(s *referee.Server, ctx context.Context, id, player string) (tournament.Withdrawal, error) {
 	var w tournament.Withdrawal
-	err := change(s, ctx, "withdraw\x00"+id+"\x00"+player, func(ss *Session) error {
+	err := change(s, ctx, "withdraw\x00"+id+"\x00"+player, func(ss *referee.Session) error {
 		ev, err := loadEvent(ss, id)
-		var r *Refusal
+		var r *referee.Refusal
 		if errors.As(err, &r) {
 			return fmt.Errorf("%w: %q", ErrNoTournament, id)
 		}
@@ -59,7 +60,7 @@ func WithdrawPlayer(s *Server, ctx context.Context, id, player string) (tourname
 // withdraw marks player's entry in ev withdrawn now, annulled or not by
 // Decision T3, and returns the decision; the player's running games are
 // ended by settleWithdrawals.
-func withdraw(ss *Session, ev *event, player string) (tournament.Withdrawal, error) {
+func withdraw(ss *referee.Session, ev *event, player string) (tournament.Withdrawal, error) {
 	e, ok := ev.entry(player)
 	if !ok || e.Withdrawn() {
 		return tournament.Withdrawal{}, fmt.Errorf("%w: %s in %s", ErrNotEntered, player, ev.t.ID)
@@ -87,7 +88,7 @@ func withdraw(ss *Session, ev *event, player string) (tournament.Withdrawal, err
 
 // sectionGames returns the games of one group of ev as package tournament
 // counts them, with this session's results.
-func sectionGames(ss *Session, ev *event, section int) []tournament.Game {
+func sectionGames(ss *referee.Session, ev *event, section int) []tournament.Game {
 	var out []tournament.Game
 	for _, g := range ev.games {
 		if g.Event == nil || g.Event.Pairing.Section != section {
@@ -104,7 +105,7 @@ func sectionGames(ss *Session, ev *event, section int) []tournament.Game {
 // (reason "withdrawal", a resignation in the record). A game that its
 // deadline had already decided is lost on time instead. Both players are
 // told, with the board and the record.
-func endWithdrawnGame(ss *Session, ev *event, e archive.Entry, t *Table) error {
+func endWithdrawnGame(ss *referee.Session, ev *event, e archive.Entry, t *referee.Table) error {
 	if lost, err := lostOnTime(ss, t); err != nil || lost {
 		return err
 	}
@@ -113,15 +114,15 @@ func endWithdrawnGame(ss *Session, ev *event, e archive.Entry, t *Table) error {
 	if e.Annulled {
 		t.G.Result, t.G.Reason, key, mine = "", "annulled", "withdraw.told.annulled", "withdraw.told.annulled.you"
 	} else {
-		t.G.Result, t.G.Reason = opponentSide(SideOf(t.G, e.Player)), "withdrawal"
+		t.G.Result, t.G.Reason = opponentSide(referee.SideOf(t.G, e.Player)), "withdrawal"
 	}
 	t.Changed = true
 	for _, addr := range []string{t.G.Attackers, t.G.Defenders} {
 		if addr == e.Player { // the player who withdrew reads "You withdrew …"
-			ss.Tell(addr, t, func(lang string) string { return Tr(lang, mine, ev.t.Name) })
+			ss.Tell(addr, t, func(lang string) string { return referee.Tr(lang, mine, ev.t.Name) })
 			continue
 		}
-		ss.Tell(addr, t, func(lang string) string { return Tr(lang, key, e.Player, ev.t.Name) })
+		ss.Tell(addr, t, func(lang string) string { return referee.Tr(lang, key, e.Player, ev.t.Name) })
 	}
 	ss.ShowPosition(t)
 	return nil
@@ -131,7 +132,7 @@ func endWithdrawnGame(ss *Session, ev *event, e archive.Entry, t *Table) error {
 // from a running tournament (archive.Store.UnsettledWithdrawals), each
 // game in a change of the referee's own, so that each game's players get
 // a mail about that game in its thread, as for any other end.
-func settleWithdrawals(s *Server, ctx context.Context) error {
+func settleWithdrawals(s *referee.Server, ctx context.Context) error {
 	es, err := s.TournamentPort().UnsettledWithdrawals(ctx)
 	if err != nil {
 		return err
@@ -146,7 +147,7 @@ func settleWithdrawals(s *Server, ctx context.Context) error {
 			if g.TournamentID != e.TournamentID || g.Status != archive.Active {
 				continue
 			}
-			err := change(s, ctx, "withdrawn\x00"+g.ID, func(ss *Session) error {
+			err := change(s, ctx, "withdrawn\x00"+g.ID, func(ss *referee.Session) error {
 				ev, err := loadEvent(ss, e.TournamentID)
 				if err != nil {
 					return err
@@ -170,7 +171,7 @@ func settleWithdrawals(s *Server, ctx context.Context) error {
 
 // settleAfter settles the withdrawals a mail's change just committed;
 // a failure is logged (the scheduler settles them on its next pass).
-func settleAfter(s *Server, ctx context.Context, c archive.Change) {
+func settleAfter(s *referee.Server, ctx context.Context, c archive.Change) {
 	tc, _ := archive.WriteOf[*archive.TournamentChange](&c)
 	if tc == nil {
 		return

@@ -8,6 +8,7 @@ import (
 
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/engine"
+	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
 // Tests of the fixes after the second trial (trial 2 report, numbered as
@@ -21,14 +22,14 @@ func TestTrial2HugeAddressRefused(t *testing.T) {
 		lang, line string
 		wants      []string
 	}{
-		{English, "new brandubh with " + strings.Repeat("x", 100000) + "@player.test",
+		{referee.English, "new brandubh with " + strings.Repeat("x", 100000) + "@player.test",
 			[]string{"at most 1000 bytes long; this one has 100030", "(100030 characters)", "Nothing was changed"}}, // grammar.MaxCommandLine
 
-		{German, "neu brandubh mit " + strings.Repeat("x", 100000) + "@player.test",
+		{referee.German, "neu brandubh mit " + strings.Repeat("x", 100000) + "@player.test",
 			[]string{"höchstens 1000 Bytes lang sein; diese hat 100029", "(100029 Zeichen)", "nichts geändert"}},
-		{English, "new brandubh with x@" + strings.Repeat("y", 250) + ".test",
+		{referee.English, "new brandubh with x@" + strings.Repeat("y", 250) + ".test",
 			[]string{"has 257 characters, more than 254"}},
-		{German, "neu brandubh mit x@" + strings.Repeat("y", 250) + ".test",
+		{referee.German, "neu brandubh mit x@" + strings.Repeat("y", 250) + ".test",
 			[]string{"hat 257 Zeichen, mehr als 254"}},
 	} {
 		h := newHarness(t)
@@ -53,16 +54,16 @@ func TestTrial2HugeAddressRefused(t *testing.T) {
 // the first part" and nothing else.
 func TestTrial2HugeWatchLine(t *testing.T) {
 	for _, c := range []struct{ lang, word, want, length string }{
-		{English, "watch", "at most 1000 bytes long; this one has 100006", "(100006 characters)"}, // grammar.MaxCommandLine
-		{German, "zuschauen", "höchstens 1000 Bytes lang sein; diese hat 100010", "(100010 Zeichen)"},
+		{referee.English, "watch", "at most 1000 bytes long; this one has 100006", "(100006 characters)"}, // grammar.MaxCommandLine
+		{referee.German, "zuschauen", "höchstens 1000 Bytes lang sein; diese hat 100010", "(100010 Zeichen)"},
 	} {
 		h := newHarness(t)
 		sent := h.deliver(carol, "hw", c.word+" "+strings.Repeat("A1", 50000), nil)
 		text := to(t, sent, carol).Text
 		mustContain(t, "refusal", text, c.want, "…", c.length)
 		for _, key := range []string{"err.cut", "err.cutall"} {
-			if strings.Contains(text, Tr(c.lang, key)) {
-				t.Errorf("%s: the reply says %q:\n%s", c.lang, Tr(c.lang, key), text)
+			if strings.Contains(text, referee.Tr(c.lang, key)) {
+				t.Errorf("%s: the reply says %q:\n%s", c.lang, referee.Tr(c.lang, key), text)
 			}
 		}
 		if len(sent[0].raw) > 8<<10 {
@@ -77,18 +78,18 @@ func TestTrial2HugeWatchLine(t *testing.T) {
 // addresses were checked, with a 100,000-character opponent, and 300
 // games with long addresses).
 func TestTrial2GamesListCut(t *testing.T) {
-	for _, lang := range []string{English, German} {
+	for _, lang := range []string{referee.English, referee.German} {
 		h := newHarness(t)
 		sent := h.deliver(carol, "x", "new brandubh with bob@player.test", nil)
-		id := FindGame(to(t, sent, bob).Subject, "", nil).Id
+		id := referee.FindGame(to(t, sent, bob).Subject, "", nil).Id
 		h.setGame(id, func(g *archive.Game) { g.Defenders = strings.Repeat("x", 100000) + "@player.test" })
 		cmd := "games"
-		if lang == German {
+		if lang == referee.German {
 			cmd = "partien"
 		}
 		text := to(t, h.deliver(carol, "x", cmd, nil), carol).Text
 		mustContain(t, "games", text, id, strings.Repeat("x", 100)+"…")
-		if strings.Contains(text, Tr(lang, "err.cut")) || strings.Contains(text, Tr(lang, "err.cutall")) {
+		if strings.Contains(text, referee.Tr(lang, "err.cut")) || strings.Contains(text, referee.Tr(lang, "err.cutall")) {
 			t.Errorf("%s: the list was dropped:\n%s", lang, text)
 		}
 
@@ -104,11 +105,11 @@ func TestTrial2GamesListCut(t *testing.T) {
 		}
 		sent = h.deliver(carol, "x", cmd, nil)
 		text = to(t, sent, carol).Text
-		mustContain(t, "games", text, Tr(lang, "games.header"))
-		if !strings.Contains(text, strings.SplitN(Tr(lang, "games.cut", 1), "1", 2)[0]) {
+		mustContain(t, "games", text, referee.Tr(lang, "games.header"))
+		if !strings.Contains(text, strings.SplitN(referee.Tr(lang, "games.cut", 1), "1", 2)[0]) {
 			t.Errorf("%s: the list does not say it was cut:\n%s", lang, text)
 		}
-		if strings.Contains(text, Tr(lang, "err.cut")) || strings.Contains(text, Tr(lang, "err.cutall")) {
+		if strings.Contains(text, referee.Tr(lang, "err.cut")) || strings.Contains(text, referee.Tr(lang, "err.cutall")) {
 			t.Errorf("%s: the list was dropped:\n%s", lang, text)
 		}
 	}
@@ -131,26 +132,26 @@ func TestTrial2MisspeltCommands(t *testing.T) {
 	h := newHarness(t)
 	id := startBrandubh(t, h)
 	for _, c := range []struct{ line, lang, want string }{
-		{"aufgebn", German, `Meintest du "aufgeben"?`},
-		{"zurücknehmn", German, `Meintest du "zurücknehmen"?`},
-		{"bedingungn löschen", German, `Meintest du "bedingungen löschen"?`},
-		{"rücknahme annehmn", German, `Meintest du "rücknahme annehmen"?`},
-		{"nachrichten aus bitte", German, `Meintest du "nachrichten aus"?`},
-		{"resing", English, `Did you mean "resign"?`},
-		{"notfy", English, `Did you mean "notify"?`},
-		{"Takebak!", English, `Did you mean "takeback"?`},
-		{"messages off please", English, `Did you mean "messages off"?`},
+		{"aufgebn", referee.German, `Meintest du "aufgeben"?`},
+		{"zurücknehmn", referee.German, `Meintest du "zurücknehmen"?`},
+		{"bedingungn löschen", referee.German, `Meintest du "bedingungen löschen"?`},
+		{"rücknahme annehmn", referee.German, `Meintest du "rücknahme annehmen"?`},
+		{"nachrichten aus bitte", referee.German, `Meintest du "nachrichten aus"?`},
+		{"resing", referee.English, `Did you mean "resign"?`},
+		{"notfy", referee.English, `Did you mean "notify"?`},
+		{"Takebak!", referee.English, `Did you mean "takeback"?`},
+		{"messages off please", referee.English, `Did you mean "messages off"?`},
 	} {
 		h.setPlayerLanguage(bob, c.lang)
 		text := to(t, h.reply(bob, c.line), bob).Text
-		mustContain(t, c.line, text, "> "+c.line, c.want, Tr(c.lang, "err.nothing"))
+		mustContain(t, c.line, text, "> "+c.line, c.want, referee.Tr(c.lang, "err.nothing"))
 		g := h.gameOf(id)
 		if g.Status != archive.Active || g.MessageToAttackers != "" {
 			t.Errorf("%q: the game is %s, alice's waiting message %q; want it active and nothing passed on", c.line, g.Status, g.MessageToAttackers)
 		}
 	}
 	// prose near a command word is passed on
-	h.setPlayerLanguage(bob, German)
+	h.setPlayerLanguage(bob, referee.German)
 	prose := "Aufgabe gelöst!\nPartie gefällt mir\nNotify me when you are back\nMessages are welcome"
 	text := to(t, h.reply(bob, prose), bob).Text
 	if strings.Contains(text, "Meintest du") {
@@ -183,9 +184,9 @@ func TestTrial2SecondWordCaret(t *testing.T) {
 		lang, line string
 		wants      []string
 	}{
-		{German, "remis anbiten", []string{"> remis anbiten\n        ^\n",
+		{referee.German, "remis anbiten", []string{"> remis anbiten\n        ^\n",
 			`Erwartet: "anbieten" oder "annehmen" oder "ablehnen", gefunden: "anbiten".`, `Meintest du "remis anbieten"?`}},
-		{English, "offer drw", []string{"> offer drw\n        ^\n", `Expected "draw", found "drw".`}},
+		{referee.English, "offer drw", []string{"> offer drw\n        ^\n", `Expected "draw", found "drw".`}},
 	} {
 		h := newHarness(t)
 		startBrandubh(t, h)
@@ -199,18 +200,18 @@ func TestTrial2SecondWordCaret(t *testing.T) {
 // address that plays no game confirms its change first, consent.go).
 func TestTrial2NotifyAfterDigest(t *testing.T) {
 	for _, c := range []struct{ lang, body string }{
-		{English, "notify digest 06:00\nnotify"},
-		{German, "benachrichtigung täglich 06:00\nbenachrichtigung"},
+		{referee.English, "notify digest 06:00\nnotify"},
+		{referee.German, "benachrichtigung täglich 06:00\nbenachrichtigung"},
 	} {
 		h := newHarness(t)
 		startBrandubh(t, h)
 		text := to(t, h.deliver(bob, "n", c.body, nil), bob).Text
-		show := Tr(c.lang, "notify.show.digest", "06:00", "")
+		show := referee.Tr(c.lang, "notify.show.digest", "06:00", "")
 		show = show[:strings.Index(show, "06:00")+5]
 		if !strings.Contains(text, show) {
 			t.Errorf("%s: the reply does not tell the digest just set (%q):\n%s", c.lang, show, text)
 		}
-		if old := Tr(c.lang, "notify.show.each")[:30]; strings.Contains(text, old) {
+		if old := referee.Tr(c.lang, "notify.show.each")[:30]; strings.Contains(text, old) {
 			t.Errorf("%s: the reply tells the old setting (%q):\n%s", c.lang, old, text)
 		}
 	}
@@ -222,35 +223,35 @@ func TestTrial2NotifyAfterDigest(t *testing.T) {
 // another's mail. (One mail starts at most one game against the engine,
 // issue 18 §3, so the second game here is against a person.)
 func TestTrial2SeveralNewGames(t *testing.T) {
-	for _, lang := range []string{English, German} {
+	for _, lang := range []string{referee.English, referee.German} {
 		h := newEngineHarness(t)
 		// three people who never wrote: each gets one invitation (consent.go)
 		body := "new brandubh with engine level 1\nnew tablut with dave@player.test as defenders\n" +
 			"new brandubh with bob@player.test\nnew copenhagen with erin@player.test time 30d+1d"
-		if lang == German {
+		if lang == referee.German {
 			body = "neu brandubh mit engine stufe 1\nneu tablut mit dave@player.test als verteidiger\n" +
 				"neu brandubh mit bob@player.test\nneu copenhagen mit erin@player.test zeit 30d+1d"
 		}
 		sent := h.deliver(carol, "games", body, nil)
 		games := map[string]map[string]bool{} // recipient → games named
 		for _, m := range sent {
-			ref := FindGame(m.msg.Subject, "", nil)
+			ref := referee.FindGame(m.msg.Subject, "", nil)
 			if ref.Id == "" || len(ref.Tokens) != 1 {
 				t.Errorf("%s: a mail to %s names no game with a key: %q", lang, m.to, m.msg.Subject)
 				continue
 			}
 			g := h.gameOf(ref.Id)
-			if TokenOf(g, m.to) != ref.Tokens[0] || !strings.Contains(m.msg.Text, ref.Tokens[0]) {
+			if referee.TokenOf(g, m.to) != ref.Tokens[0] || !strings.Contains(m.msg.Text, ref.Tokens[0]) {
 				t.Errorf("%s: the mail to %s about %s does not carry the recipient's key", lang, m.to, ref.Id)
 			}
 			v, _ := engine.Lookup(g.Variant)
 			ml := lang
 			if m.to == "dave@player.test" || m.to == "erin@player.test" {
-				ml = English // they never wrote: the server's default language
+				ml = referee.English // they never wrote: the server's default language
 			}
-			mustContain(t, "start mail of "+ref.Id, m.msg.Text, VariantTitle(ml, v), fmt.Sprintf("%d  ", v.Size))
+			mustContain(t, "start mail of "+ref.Id, m.msg.Text, referee.VariantTitle(ml, v), fmt.Sprintf("%d  ", v.Size))
 			for _, other := range []string{"Tablut", "Copenhagen"} {
-				if !strings.Contains(VariantTitle(ml, v), other) && strings.Contains(m.msg.Text, other) {
+				if !strings.Contains(referee.VariantTitle(ml, v), other) && strings.Contains(m.msg.Text, other) {
 					t.Errorf("%s: the mail about %s (%s) speaks of %s:\n%s", lang, ref.Id, g.Variant, other, m.msg.Text)
 				}
 			}
@@ -277,10 +278,10 @@ func TestTrial2Plurals(t *testing.T) {
 		lang, cond, private string
 		wants               []string
 	}{
-		{English, "if d3-f3 then d2-f2xf3 if c4-c3 then g4-g3", "private",
+		{referee.English, "if d3-f3 then d2-f2xf3 if c4-c3 then g4-g3", "private",
 			[]string{"You have 1 conditional line in this game; only you can see it.", "1 spectator was removed.",
 				"1 conditional line stays set:", "Your 1 conditional line did not expect e4-e3; it is cancelled."}},
-		{German, "wenn d3-f3 dann d2-f2xf3 wenn c4-c3 dann g4-g3", "privat",
+		{referee.German, "wenn d3-f3 dann d2-f2xf3 wenn c4-c3 dann g4-g3", "privat",
 			[]string{"Du hast 1 bedingte Zeile in dieser Partie; nur du siehst sie.", "1 Zuschauer wurde entfernt.",
 				"1 bedingte Zeile bleibt gesetzt:", "Deine 1 bedingte Zeile hat e4-e3 nicht erwartet; sie ist gelöscht."}},
 	} {

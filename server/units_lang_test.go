@@ -9,6 +9,7 @@ import (
 	"github.com/taflmail/taflmail/grammar"
 	"github.com/taflmail/taflmail/notation"
 	"github.com/taflmail/taflmail/server/internal/catalog"
+	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
 // The words of durations and dates in each reply language
@@ -18,7 +19,7 @@ import (
 // is written as zero (catalog.Duration's own table is TestDurationText in
 // internal/catalog).
 func TestClockDurationNeverNegative(t *testing.T) {
-	if got := clockDuration(German, -time.Hour); got != "0 Tage" {
+	if got := clockDuration(referee.German, -time.Hour); got != "0 Tage" {
 		t.Errorf("clockDuration(de, -1h) = %q, want 0 Tage", got)
 	}
 }
@@ -52,7 +53,7 @@ func TestRemainingTextGerman(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := remainingText(German, tc, tt.left); got != tt.want {
+		if got := remainingText(referee.German, tc, tt.left); got != tt.want {
 			t.Errorf("remainingText(de, %s, %v) = %q, want %q", tt.control, tt.left, got, tt.want)
 		}
 	}
@@ -68,8 +69,8 @@ func TestDayAndStampText(t *testing.T) {
 	}
 	at := time.Date(2027, 1, 5, 10, 4, 5, 0, berlin) // 09:04:05 UTC
 	for _, tt := range []struct{ lang, day, stamp, last, zoned string }{
-		{English, "2027-01-05", "2027-01-05 09:04:05 UTC", "2027-01-05 09:04:04 UTC", "2027-01-05 10:04:05 Europe/Berlin"},
-		{German, "05.01.2027", "05.01.2027 um 09:04:05 UTC", "05.01.2027 um 09:04:04 UTC", "05.01.2027 um 10:04:05 Europe/Berlin"},
+		{referee.English, "2027-01-05", "2027-01-05 09:04:05 UTC", "2027-01-05 09:04:04 UTC", "2027-01-05 10:04:05 Europe/Berlin"},
+		{referee.German, "05.01.2027", "05.01.2027 um 09:04:05 UTC", "05.01.2027 um 09:04:04 UTC", "05.01.2027 um 10:04:05 Europe/Berlin"},
 	} {
 		if got := catalog.Day(tt.lang, at); got != tt.day {
 			t.Errorf("catalog.Day(%s) = %q, want %q", tt.lang, got, tt.day)
@@ -88,7 +89,7 @@ func TestDayAndStampText(t *testing.T) {
 		}
 	}
 	for _, day := range []time.Time{at, time.Date(2026, 12, 24, 0, 0, 0, 0, time.UTC), time.Date(2028, 2, 29, 23, 0, 0, 0, time.UTC)} {
-		text := catalog.Day(German, day)
+		text := catalog.Day(referee.German, day)
 		ld, err := grammar.ParseLeaveDates("test", text)
 		if err != nil {
 			t.Errorf("the leave command does not read the German day %q: %v", text, err)
@@ -124,7 +125,7 @@ func TestLeaveDateFormsGerman(t *testing.T) {
 			t.Errorf("German example %q has an English month name", de)
 		}
 	}
-	forms := leaveDateForms(German)
+	forms := leaveDateForms(referee.German)
 	for en := range germanDates {
 		if strings.Contains(forms, en) {
 			t.Errorf("the German date forms show the English example %q:\n%s", en, forms)
@@ -206,7 +207,7 @@ func TestGermanPlayerReadsGermanTime(t *testing.T) {
 	m = to(t, sent, bob).Text
 	mustContain(t, "reminder", m, "kürzer als 7 Tage: noch 6 Tage 23 Stunden 59 Minuten.")
 	germanWordsOnly(t, "reminder", m, control, true)
-	h.now = start.Add(time.Hour + 10*notation.Day + time.Second + DefaultArrivalGrace)
+	h.now = start.Add(time.Hour + 10*notation.Day + time.Second + referee.DefaultArrivalGrace)
 	sent = h.runTimers(nil)
 	m = to(t, sent, bob).Text
 	mustContain(t, "time-out", m, "Die Verteidiger haben die Zeit überschritten: ihr Zug musste mich spätestens am 09.12.2026 um 12:00:")

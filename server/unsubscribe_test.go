@@ -1,6 +1,7 @@
 package server
 
 import (
+	"github.com/taflmail/taflmail/server/internal/referee"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -56,7 +57,7 @@ func TestUnsubscribeHeaders(t *testing.T) {
 	}
 
 	// the mailto: a mail with the subject and no text
-	mustContain(t, "mailto", to(t, h.deliver(watcher, "unwatch "+id, "", nil), watcher).Text, Tr(English, "watch.stopped", id))
+	mustContain(t, "mailto", to(t, h.deliver(watcher, "unwatch "+id, "", nil), watcher).Text, referee.Tr(referee.English, "watch.stopped", id))
 	if sp := h.spectatorsOf(id); len(sp) != 0 {
 		t.Errorf("spectators after the List-Unsubscribe mail: %+v", sp)
 	}
@@ -134,7 +135,7 @@ func TestUnsubscribeURLChecked(t *testing.T) {
 	for _, bad := range []string{"http://tafl.example.org/u", "https://tafl.example.org/u?x=1", "tafl.example.org/u", "https:///u", "https://tafl.example.org/"} {
 		o := h.srv.Opts
 		o.UnsubscribeURL = bad
-		if _, err := New(o); err == nil {
+		if _, err := referee.New(o); err == nil {
 			t.Errorf("New with UnsubscribeURL %q: no error", bad)
 		}
 	}

@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/taflmail/taflmail/mailer"
+	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
 // maxMailLine is the longest line, in characters, a mail the referee sends
@@ -145,17 +146,17 @@ func logLongLines(raw []byte, test string) {
 // spaces under its first column, marked too, never cutting a word.
 func TestTableRow(t *testing.T) {
 	short := "  G00001  brandubh   vs bob@player.test"
-	if got := TableRow(short, 10); got != mailer.Preformatted(short) {
+	if got := referee.TableRow(short, 10); got != mailer.Preformatted(short) {
 		t.Errorf("tableRow(%q) = %q, want it only marked", short, got)
 	}
 	long := "  G00001  attackers  vs " + strings.Repeat("y", 50) + "@player.test  you move first"
-	got := mailer.Unmark(TableRow(long, 10))
+	got := mailer.Unmark(referee.TableRow(long, 10))
 	want := "  G00001  attackers  vs\n          " + strings.Repeat("y", 50) + "@player.test\n          you move first"
 	if got != want {
 		t.Errorf("tableRow(long) =\n%s\nwant\n%s", got, want)
 	}
-	if strings.Count(TableRow(long, 10), "\x1e") != 3 {
-		t.Errorf("not every line of a wrapped row is marked: %q", TableRow(long, 10))
+	if strings.Count(referee.TableRow(long, 10), "\x1e") != 3 {
+		t.Errorf("not every line of a wrapped row is marked: %q", referee.TableRow(long, 10))
 	}
 }
 
@@ -164,7 +165,7 @@ func TestTableRow(t *testing.T) {
 // no exception (the harness fails any mail with a longer line).
 func TestBigBoardFits(t *testing.T) {
 	h := newHarness(t)
-	startGame(t, h, "alea", English)
+	startGame(t, h, "alea", referee.English)
 	m := h.last(alice)
 	text, err := wireText(m.raw)
 	if err != nil {

@@ -1,0 +1,668 @@
+package referee
+
+import (
+	"context"
+	"time"
+
+	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/engine"
+	"github.com/taflmail/taflmail/grammar"
+	"github.com/taflmail/taflmail/server/internal/catalog"
+)
+
+// Features as modules (issue 19 §2). The core (a mail's commands, its
+// games, its replies, the pipeline) names no feature: where a feature
+// has something to add, the core iterates modules, the registered
+// features in order (assembly.go, the one file that names them), and
+// asks each for the hook it implements. A hook is
+// an interface of one method, found by type assertion, so a module
+// implements only the hooks it needs (as go-imap's session finds its
+// optional extensions).
+//
+// Each module keeps what one session does in its feature in a state of
+// its own; the session holds it without knowing its type, in
+// session.states, a map from the module (its comparable empty struct)
+// to a pointer to its state. A map keyed by the module rather than a
+// slice indexed by its place in modules, so that no index has to follow
+// the registry's order (which is behaviour, and which the tests swap);
+// made lazily by the first call of the feature's accessor (stateOf)
+// rather than by a constructor hook for every session, so that a session
+// that touches no feature (a "help", a "board") holds a nil map and
+// allocates nothing for the modules, and one that touches one feature
+// makes that one state. The price is a map look-up per access, which
+// each function pays once by keeping the pointer. Sessions share no
+// state: each attempt of transact starts from a fresh session.
+//
+// A feature reaches its state through one accessor in its own file
+// (corrOf, consentOf, tourneyOf, clockOf, publicNameOf), which only the
+// feature's files name (TestModuleStateOwners, module_state_test.go);
+// what the core needs of a feature's state it asks through a hook. A hook that
+// runs for every session and only reads the state asks ss.uses first,
+// so that reading makes nothing (TestModuleHooksMakeNoState).
+
+// Modules are the registered feature modules, in the order the core asks
+// them: the order of their hooks is the order of this list. The assembly
+// (package server, assembly.go, the one file that names the features)
+// sets it once at init, before any Server is made, as the command
+// registry (Handle) is filled at init; the tests swap it to check the
+// walkers. Nil, the core runs with no feature at all.
+var Modules []Module
+
+// Module is one registered feature. Name is how the registry's test and
+// the docs call it.
+type Module interface {
+	Name() string
+}
+
+// Collector adds to the archive change what the feature changed in this
+// session (collect, after the games, plies and players).
+type Collector interface {
+	Collect(ss *Session, change *archive.Change)
+}
+
+// PlyWatcher runs after a ply by the player at ss.from (or the engine)
+// in t was applied and both players were told, before the position is
+// shown (move, enginePly). An error fails the mail.
+type PlyWatcher interface {
+	AfterPly(ss *Session, t *Table) error
+}
+
+// MailAdder returns the feature's own mails of this session, appended
+// after the notes' mails (compose). An error fails the mail.
+type MailAdder interface {
+	Mails(ss *Session) ([]archive.OutboxMail, error)
+}
+
+// QuietKeeper reports whether t's change in this session is one the loop
+// breaker does not count as a change of the game (changedGame).
+type QuietKeeper interface {
+	QuietChange(ss *Session, t *Table) bool
+}
+
+// ReplyPreparer runs once per session before its replies are written
+// (compose), and may add to the notes.
+type ReplyPreparer interface {
+	BeforeReplies(ss *Session)
+}
+
+// NoteHolder reports whether note n is held back, not mailed now
+// (compose); the feature mails it later.
+type NoteHolder interface {
+	Holds(ss *Session, n *Note) bool
+}
+
+// ReplyDelayer returns, for the mail of note n, the key of the timer it
+// waits for and the text to carry to the mail that may take its place
+// (archive.OutboxMail.HeldFor, Carry); "" when it waits for nothing
+// (compose).
+type ReplyDelayer interface {
+	DelayReply(ss *Session, n *Note) (key, carry string)
+}
+
+// Unmailer returns why requests of this mail were neither carried out
+// nor answered: a mail with such reasons and nothing applied is recorded
+// as ignored, with the reasons (decide, answer).
+type Unmailer interface {
+	Unmailed(ss *Session) []string
+}
+
+// PositionWatcher runs when the players of t were shown its position
+// (showPosition).
+type PositionWatcher interface {
+	PositionShown(ss *Session, t *Table)
+}
+
+// ProseKeeper may take a mail without command lines (run): true when it
+// answered the mail itself, so the plain "no command" answer is not
+// given.
+type ProseKeeper interface {
+	KeepProse(ss *Session) bool
+}
+
+// CommandsWatcher runs after every command line of the mail ran (run),
+// refused or not, unless one failed the mail.
+type CommandsWatcher interface {
+	AfterCommands(ss *Session)
+}
+
+// NewsWatcher learns that a section just added to note n is only the
+// news of an opponent's ply (tellNews): a feature may treat a note of
+// nothing else apart.
+type NewsWatcher interface {
+	NewsAdded(ss *Session, n *Note)
+}
+
+// ErrorTaker may take the error a command line's handler returned as the
+// feature's own (run): true when it took it, and the line is then
+// neither carried out nor refused (no reply for it).
+type ErrorTaker interface {
+	TakeError(ss *Session, err error) bool
+}
+
+// GameEnder may end the running game t before a command of the mail acts
+// on it (activeGame): true when it ended it, for a reason the mail cannot
+// change (the clock: the side to move lost on time before the mail
+// arrived), and told the players; the command is then not run. An error
+// fails the mail.
+type GameEnder interface {
+	EndBefore(ss *Session, t *Table) (bool, error)
+}
+
+// BudgetTeller says which reply budget a keyless mail is counted in for
+// command line c, when c is one of the feature's commands (lineBudget,
+// triage.go); ok false for any other command. It only reads the archive:
+// a mail the budgets hold back must have changed nothing.
+type BudgetTeller interface {
+	LineBudget(ss *Session, c grammar.Command) (b archive.MailBudget, ok bool, err error)
+}
+
+// StartTeller states the terms of its feature for game t, started
+// without a challenge, in the mail that tells a player in lang that it
+// started (startGame, start.go): the clock its time control and, timed,
+// the leave allowance; "" for nothing.
+type StartTeller interface {
+	StartedTerms(ss *Session, lang string, t *Table) string
+}
+
+// The hooks above are a session's; the scheduler's below are the
+// Server's: the work a feature does when it falls due by the clock rather
+// than by a mail (scheduler.go).
+
+// DueRunner does the feature's work due at Options.Now (RunTimers, after
+// the daemon read the inbox and sent the outbox) and returns how many
+// things it did (tournaments started, timers fired, digests sent). It
+// stops at its first failure and returns it: what it left stays due and
+// is done by a later RunTimers.
+type DueRunner interface {
+	RunDue(ctx context.Context, s *Server) (int, error)
+}
+
+// DueTeller says when the feature's next work falls due, for Run's wait
+// (untilNextTimer); false when none is pending. An error is the
+// archive's, and Run then waits WaitCap.
+type DueTeller interface {
+	NextDue(ctx context.Context, s *Server) (time.Time, bool, error)
+}
+
+// OverdueTeller says, when work fell due already (untilNextTimer), how
+// its due work at now waits: left when RunTimers left some of it (Run
+// then tries again in a second), else how long until it can go on (a
+// deadline within its grace), 0 for nothing it waits for.
+type OverdueTeller interface {
+	OverdueWait(ctx context.Context, s *Server, now time.Time) (wait time.Duration, left bool)
+}
+
+// Installer sets up, once in New, what the feature keeps for the
+// Server's life (the engine: the runner of its turns).
+type Installer interface {
+	Install(s *Server)
+}
+
+// CommitWatcher runs once a mail's change was committed (transact), for
+// what the feature does only when that change is durable (the tournament:
+// the games of a player who withdrew by the mail end). It fails nothing:
+// a failure is the feature's to log, and its work is done later.
+type CommitWatcher interface {
+	AfterCommit(ctx context.Context, s *Server, change archive.Change)
+}
+
+// StateOf returns module m's state in ss: a *T, the zero T made by the
+// first call for m in this session and kept in the session's slot for
+// m. m is a comparable module value (the module's empty struct); T must
+// be the same type at every call for m, else stateOf panics. Only the
+// accessor of m's feature calls it (corrOf, consentOf, tourneyOf,
+// clockOf, publicNameOf).
+func StateOf[T any](ss *Session, m Module) *T {
+	if v, ok := ss.States[m]; ok {
+		return v.(*T)
+	}
+	if ss.States == nil {
+		ss.States = map[Module]any{}
+	}
+	p := new(T)
+	ss.States[m] = p
+	return p
+}
+
+// Uses reports whether this session made module m's state (stateOf):
+// when not, the feature did nothing in it, and a hook that only reads
+// the state has nothing to read.
+func (ss *Session) Uses(m Module) bool {
+	_, ok := ss.States[m]
+	return ok
+}
+
+// CollectModules lets every collector add to change, in registry order.
+func (ss *Session) CollectModules(change *archive.Change) {
+	for _, m := range Modules {
+		if c, ok := m.(Collector); ok {
+			c.Collect(ss, change)
+		}
+	}
+}
+
+// AfterPly runs every plyWatcher after a ply in t, in registry order,
+// and stops at the first error.
+func (ss *Session) AfterPly(t *Table) error {
+	for _, m := range Modules {
+		if w, ok := m.(PlyWatcher); ok {
+			if err := w.AfterPly(ss, t); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// ModuleMails returns the mails of every mailAdder, in registry order.
+func (ss *Session) ModuleMails() ([]archive.OutboxMail, error) {
+	var out []archive.OutboxMail
+	for _, m := range Modules {
+		if a, ok := m.(MailAdder); ok {
+			ms, err := a.Mails(ss)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, ms...)
+		}
+	}
+	return out, nil
+}
+
+// QuietChange reports whether some module keeps t's change in this
+// session quiet for the loop breaker.
+func (ss *Session) QuietChange(t *Table) bool {
+	for _, m := range Modules {
+		if q, ok := m.(QuietKeeper); ok && q.QuietChange(ss, t) {
+			return true
+		}
+	}
+	return false
+}
+
+// BeforeReplies runs every replyPreparer, in registry order.
+func (ss *Session) BeforeReplies() {
+	for _, m := range Modules {
+		if p, ok := m.(ReplyPreparer); ok {
+			p.BeforeReplies(ss)
+		}
+	}
+}
+
+// NoteHeld reports whether some module holds note n back.
+func (ss *Session) NoteHeld(n *Note) bool {
+	for _, m := range Modules {
+		if h, ok := m.(NoteHolder); ok && h.Holds(ss, n) {
+			return true
+		}
+	}
+	return false
+}
+
+// ReplyDelay returns the first timer key (and its carried text) a module
+// makes the mail of note n wait for, in registry order; "" for none.
+func (ss *Session) ReplyDelay(n *Note) (key, carry string) {
+	for _, m := range Modules {
+		if d, ok := m.(ReplyDelayer); ok {
+			if key, carry = d.DelayReply(ss, n); key != "" {
+				return key, carry
+			}
+		}
+	}
+	return "", ""
+}
+
+// Unmailed returns the reasons of every unmailer, in registry order.
+func (ss *Session) Unmailed() []string {
+	var why []string
+	for _, m := range Modules {
+		if u, ok := m.(Unmailer); ok {
+			why = append(why, u.Unmailed(ss)...)
+		}
+	}
+	return why
+}
+
+// PositionShown runs every positionWatcher on t, in registry order.
+func (ss *Session) PositionShown(t *Table) {
+	for _, m := range Modules {
+		if w, ok := m.(PositionWatcher); ok {
+			w.PositionShown(ss, t)
+		}
+	}
+}
+
+// KeepProse offers a mail without command lines to the proseKeepers, in
+// registry order, and reports whether one took it.
+func (ss *Session) KeepProse() bool {
+	for _, m := range Modules {
+		if k, ok := m.(ProseKeeper); ok && k.KeepProse(ss) {
+			return true
+		}
+	}
+	return false
+}
+
+// NewsAdded tells every newsWatcher, in registry order, that the section
+// just added to n is only the news of a ply.
+func (ss *Session) NewsAdded(n *Note) {
+	for _, m := range Modules {
+		if w, ok := m.(NewsWatcher); ok {
+			w.NewsAdded(ss, n)
+		}
+	}
+}
+
+// TakeError offers err, a command line's error, to the errorTakers in
+// registry order, and reports whether one took it.
+func (ss *Session) TakeError(err error) bool {
+	for _, m := range Modules {
+		if t, ok := m.(ErrorTaker); ok && t.TakeError(ss, err) {
+			return true
+		}
+	}
+	return false
+}
+
+// AfterCommands runs every commandsWatcher, in registry order.
+func (ss *Session) AfterCommands() {
+	for _, m := range Modules {
+		if w, ok := m.(CommandsWatcher); ok {
+			w.AfterCommands(ss)
+		}
+	}
+}
+
+// EndedBefore offers the running game t to the gameEnders, in registry
+// order, before a command acts on it, and reports whether one ended it;
+// it stops at the first that ended it or failed.
+func (ss *Session) EndedBefore(t *Table) (bool, error) {
+	for _, m := range Modules {
+		if e, ok := m.(GameEnder); ok {
+			if ended, err := e.EndBefore(ss, t); err != nil || ended {
+				return ended, err
+			}
+		}
+	}
+	return false, nil
+}
+
+// RunDue runs every dueRunner, in registry order, and returns how many
+// things they did; it stops at the first failure and returns it.
+func (s *Server) RunDue(ctx context.Context) (int, error) {
+	n := 0
+	for _, m := range Modules {
+		if r, ok := m.(DueRunner); ok {
+			did, err := r.RunDue(ctx, s)
+			n += did
+			if err != nil {
+				return n, err
+			}
+		}
+	}
+	return n, nil
+}
+
+// NextDue returns the earliest instant a dueTeller names, false when
+// none names one; it stops at the first error and returns it.
+func (s *Server) NextDue(ctx context.Context) (time.Time, bool, error) {
+	var next time.Time
+	found := false
+	for _, m := range Modules {
+		if t, ok := m.(DueTeller); ok {
+			at, ok, err := t.NextDue(ctx, s)
+			if err != nil {
+				return time.Time{}, false, err
+			}
+			if ok && (!found || at.Before(next)) {
+				next, found = at, true
+			}
+		}
+	}
+	return next, found, nil
+}
+
+// Overdue asks every overdueTeller how its work due at now waits, in
+// registry order: left as soon as one left some (the others are not
+// asked), else the shortest wait named, 0 when none names one.
+func (s *Server) Overdue(ctx context.Context, now time.Time) (wait time.Duration, left bool) {
+	for _, m := range Modules {
+		if o, ok := m.(OverdueTeller); ok {
+			w, left := o.OverdueWait(ctx, s, now)
+			if left {
+				return 0, true
+			}
+			if w > 0 && (wait == 0 || w < wait) {
+				wait = w
+			}
+		}
+	}
+	return wait, false
+}
+
+// Install runs every installer, in registry order (New).
+func (s *Server) Install() {
+	for _, m := range Modules {
+		if i, ok := m.(Installer); ok {
+			i.Install(s)
+		}
+	}
+}
+
+// AfterCommit runs every commitWatcher on a mail's committed change, in
+// registry order.
+func (s *Server) AfterCommit(ctx context.Context, change archive.Change) {
+	for _, m := range Modules {
+		if w, ok := m.(CommitWatcher); ok {
+			w.AfterCommit(ctx, s, change)
+		}
+	}
+}
+
+// ModuleBudget asks the budgetTellers, in registry order, for the budget
+// of command line c: the first that knows c answers (ok); ok false when
+// none does. It stops at an error.
+func (ss *Session) ModuleBudget(c grammar.Command) (archive.MailBudget, bool, error) {
+	for _, m := range Modules {
+		if t, ok := m.(BudgetTeller); ok {
+			if b, ok, err := t.LineBudget(ss, c); ok || err != nil {
+				return b, ok, err
+			}
+		}
+	}
+	return "", false, nil
+}
+
+// StartedTerms returns what every startTeller states of game t's terms
+// for a mail in lang, in registry order, each on a line of its own after
+// a newline; "" when none states anything.
+func (ss *Session) StartedTerms(lang string, t *Table) string {
+	var text string
+	for _, m := range Modules {
+		if s, ok := m.(StartTeller); ok {
+			if terms := s.StartedTerms(ss, lang, t); terms != "" {
+				text += "\n" + terms
+			}
+		}
+	}
+	return text
+}
+
+// The hooks of a mail's commands and replies: what a feature adds to a
+// challenge, a "board", the games list, every mail about a game, the
+// hint under a line that does not parse, and an instant written for a
+// player. The core asks them where it once called the feature by name.
+
+// ChallengeTaker may play a new command c for variant v itself
+// (newGame, before the core checks anything of a challenge): true when
+// it took c, with the command's error (the engine opponent's games).
+type ChallengeTaker interface {
+	TakeChallenge(ss *Session, c *grammar.NewGameCommand, v *engine.Variant) (bool, error)
+}
+
+// OfferWriter takes part in the challenge that offers the new game t
+// (newGame, once t is made): it sets its terms of t from the new command
+// c and returns what the challenger's confirmation and the invitation
+// say of them. An error fails the command.
+type OfferWriter interface {
+	Offer(ss *Session, t *Table, c *grammar.NewGameCommand) (Offer, error)
+}
+
+// Offer is one module's part in the two mails of a challenge (newGame),
+// each part "" or nil for nothing. told ends the first line of the
+// challenger's confirmation and words(lang) the first line of the
+// invitation, in the invited player's language, their leading line
+// break included (the challenger's own words to the opponent, and what
+// became of them). The terms under both mails state first how the game
+// is played, play(lang) (its time control), then what its players bring
+// to it, players(lang, opp) (their ratings), to the reader whose
+// opponent is opp; each part in the registry's order.
+type Offer struct {
+	Told    string
+	Words   func(lang string) string
+	Play    func(lang string) string
+	Players func(lang, opp string) string
+}
+
+// BoardShower may answer a "board" for a game the sender does not play
+// (board, before the core looks for the sender's own game): true when
+// it answered it; err is an archive failure, which fails the mail.
+type BoardShower interface {
+	ShowBoard(ss *Session) (bool, error)
+}
+
+// GamesLister adds to the sender's list of games (games): head, a line
+// above the list ("" for none), and label, how it writes the opponent
+// opp of a listed game g (nil to leave the address; an engine opponent
+// is always the core's playerLabel).
+type GamesLister interface {
+	ListGames(ss *Session) (head string, label func(g *archive.Game, opp string) string)
+}
+
+// GameTeller returns what the feature adds to every mail about game t
+// read in lang (body): header ends the mail's first line, after the
+// game's id and variant; section stands after the note's sections,
+// before the board, in the mail of a game that started ("" for nothing
+// of either).
+type GameTeller interface {
+	TellGame(ss *Session, lang string, t *Table) (header, section string)
+}
+
+// SyntaxHinter returns a hint for command line l, which does not parse
+// (ge its grammar error, nil when it is none), or "" (syntaxHint, after
+// the hint for a move's dash, before those for a misspelt command and a
+// square beyond the board).
+type SyntaxHinter interface {
+	SyntaxHint(ss *Session, l CommandLine, ge *grammar.Error) string
+}
+
+// InstantWriter writes the instant t in lang for the reader at addr as
+// the feature has them read it (the daily digest: in the time zone addr
+// chose), or "" to leave it to the core, which writes it in UTC
+// (catalog.Instant).
+type InstantWriter interface {
+	Instant(ss *Session, lang string, t time.Time, addr string) string
+}
+
+// TakeChallenge offers the new command c to the challengeTakers, in
+// registry order: true, with the command's error, when one took it.
+func (ss *Session) TakeChallenge(c *grammar.NewGameCommand, v *engine.Variant) (bool, error) {
+	for _, m := range Modules {
+		if k, ok := m.(ChallengeTaker); ok {
+			if took, err := k.TakeChallenge(ss, c, v); took {
+				return true, err
+			}
+		}
+	}
+	return false, nil
+}
+
+// Offers returns the part of every offerWriter in the challenge of t,
+// in registry order, and stops at the first error.
+func (ss *Session) Offers(t *Table, c *grammar.NewGameCommand) ([]Offer, error) {
+	var out []Offer
+	for _, m := range Modules {
+		if w, ok := m.(OfferWriter); ok {
+			o, err := w.Offer(ss, t, c)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, o)
+		}
+	}
+	return out, nil
+}
+
+// ShowBoard offers the mail's "board" to the boardShowers, in registry
+// order, and reports whether one answered it (or failed).
+func (ss *Session) ShowBoard() (bool, error) {
+	for _, m := range Modules {
+		if s, ok := m.(BoardShower); ok {
+			if done, err := s.ShowBoard(ss); done || err != nil {
+				return true, err
+			}
+		}
+	}
+	return false, nil
+}
+
+// ListGames returns the gamesListers' lines above the games list, each
+// followed by a blank line, in registry order, and the label of the
+// first that writes opponents (nil for none).
+func (ss *Session) ListGames() (head string, label func(g *archive.Game, opp string) string) {
+	for _, m := range Modules {
+		if l, ok := m.(GamesLister); ok {
+			h, f := l.ListGames(ss)
+			if h != "" {
+				head += h + "\n\n"
+			}
+			if label == nil {
+				label = f
+			}
+		}
+	}
+	return head, label
+}
+
+// TellGame returns what the gameTellers add to a mail about t read in
+// lang, in registry order: their headers, and their sections, each
+// followed by a blank line.
+func (ss *Session) TellGame(lang string, t *Table) (header, sections string) {
+	for _, m := range Modules {
+		if g, ok := m.(GameTeller); ok {
+			h, s := g.TellGame(ss, lang, t)
+			header += h
+			if s != "" {
+				sections += s + "\n\n"
+			}
+		}
+	}
+	return header, sections
+}
+
+// FeatureHint returns the first syntaxHinter's hint for l, in registry
+// order, or "".
+func (ss *Session) FeatureHint(l CommandLine, ge *grammar.Error) string {
+	for _, m := range Modules {
+		if h, ok := m.(SyntaxHinter); ok {
+			if hint := h.SyntaxHint(ss, l, ge); hint != "" {
+				return hint
+			}
+		}
+	}
+	return ""
+}
+
+// Instant writes t in lang for the reader at addr: as the first
+// instantWriter writes it, in registry order, else in UTC
+// (catalog.Instant).
+func (ss *Session) Instant(lang string, t time.Time, addr string) string {
+	for _, m := range Modules {
+		if w, ok := m.(InstantWriter); ok {
+			if s := w.Instant(ss, lang, t, addr); s != "" {
+				return s
+			}
+		}
+	}
+	return catalog.Instant(lang, t)
+}

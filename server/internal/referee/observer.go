@@ -1,0 +1,37 @@
+package referee
+
+import "time"
+
+// Observer is told of the referee's events as they happen, for counters
+// such as those of /metrics (issue 21); the health package implements it
+// with Prometheus counters, so server links no metrics library. Its
+// methods are called from the mail loop, the outbox and the engine's
+// goroutines and must be safe for concurrent use and quick.
+type Observer interface {
+	// MailHandled is called once per mail committed, with its
+	// disposition: "applied", "refused", "ignored" or "error".
+	MailHandled(disposition string)
+	// ReplySent is called when the relay took an outbox mail;
+	// ReplyDeferred when it refused one for now and a retry is booked;
+	// ReplyFailed when one was given up for good.
+	ReplySent()
+	ReplyDeferred()
+	ReplyFailed()
+	// EngineThought is called after each engine search with the time it
+	// took.
+	EngineThought(d time.Duration)
+}
+
+// noObserver is the Observer when Options.Observer is nil.
+type noObserver struct{}
+
+func (noObserver) MailHandled(string)          {}
+func (noObserver) ReplySent()                  {}
+func (noObserver) ReplyDeferred()              {}
+func (noObserver) ReplyFailed()                {}
+func (noObserver) EngineThought(time.Duration) {}
+
+// EngineQueue returns how many engine turns wait for a search slot: the
+// queue of the engine opponent (server/internal/engineturn), read for
+// /metrics.
+func (s *Server) EngineQueue() int { return s.Engine.Queued() }

@@ -1,0 +1,102 @@
+package referee
+
+import "github.com/taflmail/taflmail/server/internal/catalog"
+
+// Refusal is a command's failure, kept as what to say rather than as the
+// words: a catalogue key, its arguments and the language of the sender it
+// is for. Nothing the command did is kept. The words are written once,
+// where the reply is (session.run); Error gives the same words, for logs
+// and for the director's commands that print it. Tests ask what was
+// refused with errors.Is(err, refusalKey("err.nogame")), not by wording.
+//
+// An argument that is itself a refusal is written as its words and
+// wrapped (Unwrap): a conditional move's "Column 3: <why>" is an
+// err.cond.at refusal wrapping the refusal of the move, and errors.Is
+// finds either key.
+type Refusal struct {
+	lang string
+	Key  string
+	args []any
+	// Before and after are the only words of a refusal that no catalogue
+	// key holds: text its code composed around the key's, a caret line
+	// under the column meant (conditionRefusal, leaveDateRefusal) before,
+	// a hint (boardHint, variantHint) after. Both are in lang already.
+	Before, After string
+	// written, when not "", is the catalogue key the words are written
+	// from instead of key: its singular form, key + ".one" (refusen).
+	written string
+}
+
+// RefusalKey is a refusal's key as an error to compare with: errors.Is
+// reports whether an error is, or wraps, a refusal of that key (tests,
+// and code that tells one refusal from another).
+type RefusalKey string
+
+func (k RefusalKey) Error() string { return "refusal " + string(k) }
+
+// text writes the refusal in its language: the words of the sender's
+// reply.
+func (r *Refusal) text() string {
+	key := r.Key
+	if r.written != "" {
+		key = r.written
+	}
+	return r.Before + Tr(r.lang, key, r.args...) + r.After
+}
+
+// Error returns the refusal's words (text).
+func (r *Refusal) Error() string { return r.text() }
+
+// Is reports whether target is r's key (refusalKey), for errors.Is.
+func (r *Refusal) Is(target error) bool {
+	k, ok := target.(RefusalKey)
+	return ok && string(k) == r.Key
+}
+
+// Unwrap returns the refusals among r's arguments, for errors.Is and
+// errors.As.
+func (r *Refusal) Unwrap() []error {
+	var inner []error
+	for _, a := range r.args {
+		if x, ok := a.(*Refusal); ok {
+			inner = append(inner, x)
+		}
+	}
+	return inner
+}
+
+// Keys returns r's key followed by the keys of the refusals it wraps,
+// depth first: what session.refusals records of it.
+func (r *Refusal) Keys() []string {
+	out := []string{r.Key}
+	for _, e := range r.Unwrap() {
+		out = append(out, e.(*Refusal).Keys()...)
+	}
+	return out
+}
+
+// RefusalOf returns the refusal of key with args in the sender's
+// language, for code that adds words of its own (refusal.before, after);
+// refuse is the usual way. A word of the mail among args (an address, a
+// game id) must be cut with clip.
+func (ss *Session) RefusalOf(key string, args ...any) *Refusal {
+	return &Refusal{lang: ss.Lang, Key: key, args: args}
+}
+
+// Refuse returns the refusal of key with args in the sender's language
+// (refusalOf). A word of the mail among args (an address, a game id) must
+// be cut with clip.
+func (ss *Session) Refuse(key string, args ...any) error {
+	return ss.RefusalOf(key, args...)
+}
+
+// Refusen is refuse for a text about n things: written in the key's
+// singular form, key + ".one", when n is 1 and the catalogue has one
+// (catalog.KeyForCount, as trn); its key is key either way.
+func (ss *Session) Refusen(key string, n int, args ...any) error {
+	r := ss.RefusalOf(key, args...)
+	if one := catalog.KeyForCount(key, n); one != key {
+		r.written = one
+	}
+	return r
+}

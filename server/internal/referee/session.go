@@ -1,0 +1,440 @@
+package referee
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"strings"
+	"time"
+
+	"github.com/taflmail/taflmail/archive"
+)
+
+// Session handles one cause (pipeline.go): for a mail it reads the
+// commands, runs them and collects the archive change and the replies.
+type Session struct {
+	Srv   *Server
+	Ctx   context.Context
+	Cause Cause // what the session decides: its seed seeds the replies' Message-IDs
+	Now   time.Time
+	From  string
+	Lang  string // the sender's reply language
+
+	Ref    gameRef
+	Tables map[string]*Table
+	// Auth is the game the mail carries the sender's valid key for (the
+	// game it names, which the sender plays in), or nil: then the mail is
+	// a stranger's as far as the caps go (caps.go).
+	Auth *Table
+	// Lines are the mail's command lines (commandLines); unread says how
+	// many more distinct command lines were left unread.
+	Lines  []CommandLine
+	unread int
+	// marked reports that the command line being run was read with
+	// sentence marks at its ends (commandLine.marked): a handler asks
+	// rather than ends a game on it (offerDraw).
+	marked bool
+	// text is how many bytes of section text the replies hold so far;
+	// cut reports that a section was dropped for maxReplyText.
+	text int
+	cut  bool
+	// overview reports that a reply holds the help overview already.
+	overview bool
+
+	Players map[string]*archive.Player // players whose row changes
+	// Stored are the player rows read from the archive (storedPlayer),
+	// each read once per session, by address as asked.
+	Stored map[string]storedRow
+	// Notes are the replies: by recipient, and for a game a mail starts
+	// beside another game of the same recipient, by recipient and game
+	// (noteKey, startNote); order holds their keys in the order made.
+	Notes   map[string]*Note
+	Order   []string
+	Failed  bool  // some command was refused
+	Did     bool  // some command succeeded
+	ReadErr error // the first failed archive read, see noteReadErr
+
+	// Refusals are the keys of the mail's refusals, in order (run): each
+	// refused command's (refusal.keys), and err.nocommand (run,
+	// relayOnly), err.twomoves or err.manygames for a mail refused as a
+	// whole. A line that does not parse is answered (syntax.go) but no
+	// refusal.
+	Refusals []string
+
+	// States are the feature modules' own states in this session, one
+	// slot per module that made one (stateOf, module.go), nil while the
+	// session touched no feature: the session knows none of them.
+	States map[Module]any
+	// Own: the session is a change no mail caused (the director's
+	// command, a withdrawal's games ended by the referee; Server.change),
+	// so the caps on the replies to one mail do not apply.
+	Own bool
+
+	// drawn are the game ids drawn by the other sessions of one decision
+	// that starts many games (StartGames), nil for none; batch is
+	// the archive transaction a tournament's start writes its games
+	// through (tournament_start.go), nil for none. gameID draws past both.
+	drawn map[string]bool
+	Batch *archive.Batch
+	// langs caches langOf's answers read from the archive, so that a
+	// session that must not read the archive (one writing through batch)
+	// can be given them beforehand.
+	langs map[string]string
+}
+
+// GameID draws a new game's id that no stored game has, none of this
+// session's, none drawn by the other sessions of its decision (drawn)
+// and none written by its batch (freshGameID).
+func (ss *Session) GameID() (string, error) {
+	id, err := FreshGameID(ss.Srv.Opts.Rand, func(id string) (bool, error) {
+		switch {
+		case ss.Tables[id] != nil || ss.drawn[id]:
+			return true, nil
+		case ss.Batch != nil:
+			return ss.Batch.GameIDTaken(id)
+		}
+		return ss.Srv.GamePort().GameIDTaken(ss.Ctx, id)
+	})
+	if err == nil && ss.drawn != nil {
+		ss.drawn[id] = true
+	}
+	return id, err
+}
+
+// NewSession starts the session of cause c, from its sender (a mail's,
+// else nobody), at its instant (c.at, else now).
+func (s *Server) NewSession(ctx context.Context, c Cause) *Session {
+	now := c.At
+	if now.IsZero() {
+		now = s.Opts.Now()
+	}
+	return &Session{
+		Srv: s, Ctx: ctx, Cause: c, Now: now, From: c.From,
+		Tables: map[string]*Table{}, Players: map[string]*archive.Player{}, Notes: map[string]*Note{},
+	}
+}
+
+// Note is one reply being composed for one recipient.
+type Note struct {
+	To       string
+	Lang     string
+	Game     *Table
+	Subject  string
+	Sections []string
+	// Headers are extra header fields of the mail, e.g. List-Unsubscribe
+	// on the confirmation of "watch" (cmd_watch.go).
+	Headers map[string]string
+	// Routine counts the sections that only bring the news of an
+	// opponent's ply (tellNews), as the digest counts them (its
+	// newsWatcher): a note of nothing else is held back for a player who
+	// chose the daily digest (digest.go).
+	Routine int
+	// Replaces is the held reply whose place this one takes, nil for
+	// none: it is threaded as that reply was (engine_hold.go).
+	Replaces *archive.OutboxMail
+	// boards is true when a section holds the board of another game than
+	// game (addBoardOf: a game watched, answered in the thread of the
+	// sender's own game): then each board of the mail is labelled with
+	// its game ("board.of").
+	boards bool
+	// Other is the subject after the tag of a reply whose one section is
+	// about another game than game (such as a game watched, answered in
+	// the thread of the sender's own game): then the mail says nothing of
+	// game, and its subject names what it does say. "" for none.
+	Other string
+}
+
+// noteKey is the key in session.notes of the reply to addr about the
+// game id that is not addr's main reply (startNote).
+func noteKey(addr, id string) string { return addr + "\x00" + id }
+
+// StartNote returns the reply to addr that starts game t (a challenge, an
+// invitation, a game against the engine): addr's main reply, unless that
+// is about another game already; then a reply of its own, so that every
+// game a mail starts has its own mail with its tag, board and key (trial
+// 2 report §10). noteFor finds it again by t.
+func (ss *Session) StartNote(addr, lang string, t *Table) *Note {
+	if n, ok := ss.Notes[addr]; ok && n.Game != nil && n.Game != t {
+		key := noteKey(addr, t.G.ID)
+		if n, ok := ss.Notes[key]; ok {
+			return n
+		}
+		n := &Note{To: addr, Lang: lang, Game: t}
+		ss.Notes[key] = n
+		ss.Order = append(ss.Order, key)
+		return n
+	}
+	return ss.NoteFor(addr, lang, t)
+}
+
+// dropNotes drops every reply to addr.
+func (ss *Session) dropNotes(addr string) {
+	for key, n := range ss.Notes {
+		if n.To == addr {
+			delete(ss.Notes, key)
+		}
+	}
+}
+
+// NoteFor returns the reply being composed for addr, creating it: the one
+// about game t when startNote made one, else addr's main reply.
+func (ss *Session) NoteFor(addr, lang string, t *Table) *Note {
+	if t != nil {
+		if n, ok := ss.Notes[noteKey(addr, t.G.ID)]; ok {
+			return n
+		}
+	}
+	if n, ok := ss.Notes[addr]; ok {
+		if n.Game == nil {
+			n.Game = t
+		}
+		return n
+	}
+	n := &Note{To: addr, Lang: lang, Game: t}
+	ss.Notes[addr] = n
+	ss.Order = append(ss.Order, addr)
+	return n
+}
+
+// Say adds a section to the sender's reply.
+func (ss *Session) Say(t *Table, text string) {
+	ss.AddSection(ss.NoteFor(ss.From, ss.Lang, t), text)
+}
+
+// Tell adds a section to another player's reply, in their language.
+func (ss *Session) Tell(addr string, t *Table, text func(lang string) string) {
+	lang := ss.LangOf(addr)
+	ss.AddSection(ss.NoteFor(addr, lang, t), text(lang))
+}
+
+// TellNews adds to addr's reply, like tell, a section that is only the
+// news of an opponent's ply; the modules' newsWatchers learn of it
+// (module.go; the digest holds back a reply made only of such news).
+func (ss *Session) TellNews(addr string, t *Table, text func(lang string) string) {
+	lang := ss.LangOf(addr)
+	n := ss.NoteFor(addr, lang, t)
+	before := len(n.Sections)
+	ss.AddSection(n, text(lang))
+	if len(n.Sections) > before {
+		ss.NewsAdded(n)
+	}
+}
+
+// AddSection adds a section to note n unless the replies to this mail
+// already hold maxReplyText bytes of text: then it is dropped and the
+// sender is told that the answer was cut (compose), so that no mail can
+// make the referee write more than maxReplyBytes (issue 8 §2).
+func (ss *Session) AddSection(n *Note, text string) {
+	if !ss.Own && ss.text+len(text) > MaxReplyText {
+		ss.cut = true
+		ss.NoteFor(ss.From, ss.Lang, nil) // compose tells the sender (err.cut)
+		return
+	}
+	ss.text += len(text)
+	n.Sections = append(n.Sections, text)
+}
+
+// LangOf returns the reply language of a player.
+func (ss *Session) LangOf(addr string) string {
+	if addr == ss.From && ss.Lang != "" {
+		return ss.Lang
+	}
+	if p, ok := ss.Players[addr]; ok && p.Language != "" {
+		return p.Language
+	}
+	if lang, ok := ss.langs[addr]; ok {
+		return lang
+	}
+	lang := ss.Srv.Opts.DefaultLanguage
+	p, err := ss.StoredPlayer(addr)
+	if err == nil && p.Language != "" {
+		lang = p.Language
+	}
+	ss.NoteReadErr(err)
+	if err == nil || errors.Is(err, archive.ErrNotFound) {
+		if ss.langs == nil {
+			ss.langs = map[string]string{}
+		}
+		ss.langs[addr] = lang
+	}
+	return lang
+}
+
+// NoteReadErr keeps the first archive read failure other than "not found":
+// a mail decided on missing data must not be committed (decide returns the
+// error, the mail stays unread and is tried again).
+func (ss *Session) NoteReadErr(err error) {
+	if err != nil && !errors.Is(err, archive.ErrNotFound) && ss.ReadErr == nil {
+		ss.ReadErr = err
+	}
+}
+
+// storedRow is a player row as read (storedPlayer): the row, or the
+// error archive.ErrNotFound for a player never stored.
+type storedRow struct {
+	p   *archive.Player
+	err error
+}
+
+// StoredPlayer returns addr's player row as the archive holds it, read
+// once per session: the mail's decision asks for the same rows many times
+// (its language, digest, proof, block, messages) and nothing the session
+// decides is written before its commit, so every read would give the same
+// row. It is archive.Player's answer: archive.ErrNotFound for a player
+// never stored, kept like a row; any other error is not kept, so the next
+// call reads again. The row is shared: callers must not change it
+// (playerRow copies it).
+func (ss *Session) StoredPlayer(addr string) (*archive.Player, error) {
+	if r, ok := ss.Stored[addr]; ok {
+		return r.p, r.err
+	}
+	p, err := ss.Srv.GamePort().Player(ss.Ctx, addr)
+	if err == nil || errors.Is(err, archive.ErrNotFound) {
+		if ss.Stored == nil {
+			ss.Stored = map[string]storedRow{}
+		}
+		ss.Stored[addr] = storedRow{p, err}
+	}
+	return p, err
+}
+
+// PlayerRow returns the player row of addr that this mail writes.
+func (ss *Session) PlayerRow(addr string) *archive.Player {
+	if p, ok := ss.Players[addr]; ok {
+		return p
+	}
+	p := &archive.Player{Address: addr}
+	if stored, err := ss.StoredPlayer(addr); err == nil {
+		*p = *stored
+	} else {
+		ss.NoteReadErr(err)
+	}
+	ss.Players[addr] = p
+	return p
+}
+
+// Table loads a game once per session.
+func (ss *Session) Table(id string) (*Table, error) {
+	if t, ok := ss.Tables[id]; ok {
+		return t, nil
+	}
+	g, err := ss.Srv.GamePort().Game(ss.Ctx, id)
+	if errors.Is(err, archive.ErrNotFound) {
+		return nil, ss.Refuse("err.unknowngame", Clip(id))
+	}
+	if err != nil {
+		return nil, err
+	}
+	t, err := Load(g)
+	if err != nil {
+		return nil, err
+	}
+	ss.Tables[id] = t
+	return t, nil
+}
+
+// ContextTable returns the game the mail is about, if it names one that
+// exists and the sender plays in.
+func (ss *Session) ContextTable() *Table {
+	if ss.Ref.Id == "" {
+		return nil
+	}
+	t, err := ss.Table(ss.Ref.Id)
+	if err != nil || SideOf(t.G, ss.From) == "" {
+		return nil
+	}
+	return t
+}
+
+// attachBoard makes sure an error reply about a game shows its board.
+func (ss *Session) attachBoard() {
+	if t := ss.ContextTable(); t != nil {
+		n := ss.NoteFor(ss.From, ss.Lang, t)
+		n.Game = t
+	}
+}
+
+// GameForCommand returns the game a game command acts on: the one the
+// mail's subject or thread names. The sender must play in it and the mail
+// must carry the sender's key for it (docs/security.md).
+func (ss *Session) GameForCommand() (*Table, error) {
+	if ss.Ref.Id == "" && len(ss.Ref.Several) > 1 {
+		return nil, ss.Refuse("err.manygames", strings.Join(ss.Ref.Several, ", "))
+	}
+	if ss.Ref.Id == "" {
+		return nil, ss.Refuse("err.nogame")
+	}
+	t, err := ss.Table(ss.Ref.Id)
+	if err != nil {
+		return nil, err
+	}
+	if SideOf(t.G, ss.From) == "" {
+		return nil, ss.Refuse("err.notplayer", t.G.ID)
+	}
+	if !ss.hasKey(t) {
+		return nil, ss.Refuse("err.badkey", t.G.ID, t.G.ID)
+	}
+	return t, nil
+}
+
+// authenticate sets ss.auth: the game the mail names, when the sender
+// plays in it and the mail carries the sender's key for it. Only an
+// archive failure is returned.
+func (ss *Session) authenticate() error {
+	if ss.Ref.Id == "" {
+		return nil
+	}
+	t, err := ss.Table(ss.Ref.Id)
+	var r *Refusal
+	if errors.As(err, &r) {
+		return nil // no such game
+	}
+	if err != nil {
+		return err
+	}
+	if SideOf(t.G, ss.From) != "" && ss.hasKey(t) {
+		ss.Auth = t
+	}
+	return nil
+}
+
+// hasKey reports whether the mail carries the sender's key for the game.
+func (ss *Session) hasKey(t *Table) bool {
+	want := TokenOf(t.G, ss.From)
+	if want == "" {
+		return false
+	}
+	for _, k := range ss.Ref.Tokens {
+		if k == want {
+			return true
+		}
+	}
+	return false
+}
+
+// errGameEnded is returned by activeGame when a module ended the running
+// game before the command could act on it (gameEnder, module.go: the
+// clock, when the side to move lost on time before the mail arrived);
+// the module told the players, and the command is not run (run counts
+// the mail as applied: it changed the game).
+var errGameEnded = errors.New("server: the game ended before the mail's command could act on it")
+
+// ActiveGame returns the game of a game command that needs the game to be
+// running: a module may end it first (endedBefore), and then it returns
+// errGameEnded.
+func (ss *Session) ActiveGame() (*Table, error) {
+	t, err := ss.GameForCommand()
+	if err != nil {
+		return nil, err
+	}
+	switch t.G.Status {
+	case archive.Active:
+		if ended, err := ss.EndedBefore(t); err != nil || ended {
+			return nil, cmp.Or(err, errGameEnded) // a module ended it: the clock, when the mail came after the deadline
+		}
+		return t, nil
+	case archive.Finished:
+		return nil, ss.Refuse("err.over", t.G.ID, ResultText(ss.Lang, t))
+	}
+	return nil, ss.Refuse("err.notactive", t.G.ID, Tr(ss.Lang, "status."+string(t.G.Status)))
+}
