@@ -21,7 +21,7 @@ import (
 func startCopenhagen(t *testing.T, h *harness) string {
 	t.Helper()
 	h.deliver(alice, "a game?", "new copenhagen with bob@player.test", nil)
-	id := referee.FindGame(h.last(bob).msg.Subject, "", nil).Id
+	id := referee.FindGame(h.last(bob).msg.Subject, "", nil).ID
 	if id == "" {
 		t.Fatal("no invitation reached bob")
 	}

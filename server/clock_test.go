@@ -30,7 +30,7 @@ func startTimed(t *testing.T, h *harness, control string) (string, time.Time) {
 		line += " time " + control
 	}
 	sent := h.deliver(alice, "a game?", line, nil)
-	id := referee.FindGame(to(t, sent, bob).Subject, "", nil).Id
+	id := referee.FindGame(to(t, sent, bob).Subject, "", nil).ID
 	if id == "" {
 		t.Fatalf("no invitation:\n%s", texts(sent))
 	}
@@ -132,7 +132,7 @@ func TestTimeControlForms(t *testing.T) {
 			h.step = time.Second
 			h.reply(bob, "accept")
 			start := h.now
-			id := referee.FindGame(to(t, inv, bob).Subject, "", nil).Id
+			id := referee.FindGame(to(t, inv, bob).Subject, "", nil).ID
 			g, err := h.store.Game(context.Background(), id)
 			if err != nil || g.TimeControl != tc.canonical || !g.StartedAt.Equal(start) {
 				t.Fatalf("stored game: %v, control %q, start %v; want %q, %v", err, g.TimeControl, g.StartedAt, tc.canonical, start)
@@ -469,7 +469,7 @@ func TestClocksToTheSecond(t *testing.T) {
 	h.srv.Opts.Reminders = []time.Duration{2 * time.Minute}
 	h.step = 5 * time.Second
 	sent := h.deliver(alice, "a game?", "new copenhagen with bob@player.test time 8m+0d", nil)
-	if referee.FindGame(to(t, sent, bob).Subject, "", nil).Id == "" {
+	if referee.FindGame(to(t, sent, bob).Subject, "", nil).ID == "" {
 		t.Fatalf("no invitation:\n%s", texts(sent))
 	}
 	h.arrival = h.now.Add(h.step - 2*time.Second) // handled two seconds after it arrived

@@ -17,7 +17,7 @@ import (
 func TestAcceptDecline(t *testing.T) {
 	h := newHarness(t)
 	sent := h.deliver(alice, "x", "new brandubh with bob@player.test", nil)
-	id := referee.FindGame(to(t, sent, bob).Subject, "", nil).Id
+	id := referee.FindGame(to(t, sent, bob).Subject, "", nil).ID
 	before := h.state(id)
 	refusedWith(t, h, id, before, h.reply(alice, "accept"), alice, referee.English, "err.ownchallenge")
 	sent = h.reply(bob, "accept")
@@ -41,7 +41,7 @@ func TestAcceptDecline(t *testing.T) {
 
 	// declined, in German
 	sent = h.deliver(alice, "x", "neu tablut mit carol@player.test", nil)
-	id = referee.FindGame(to(t, sent, "carol@player.test").Subject, "", nil).Id
+	id = referee.FindGame(to(t, sent, "carol@player.test").Subject, "", nil).ID
 	sent = h.reply("carol@player.test", "ablehnen")
 	if g := h.state(id); g.Status != "declined" || len(sent) != 2 {
 		t.Fatalf("after decline: %v, %d mails", g, len(sent))
@@ -86,7 +86,7 @@ func TestCancelChallenge(t *testing.T) {
 				word, decline, games = "herausforderung zurückziehen", "ablehnen", "partien"
 			}
 			sent := h.deliver(alice, "x", map[string]string{referee.English: "new brandubh with bob@player.test", referee.German: "neu brandubh mit bob@player.test"}[lang], nil)
-			id := referee.FindGame(to(t, sent, bob).Subject, "", nil).Id
+			id := referee.FindGame(to(t, sent, bob).Subject, "", nil).ID
 			before := h.state(id)
 			refusedWith(t, h, id, before, h.reply(alice, decline), alice, lang, "err.ownchallenge")
 			refusedWith(t, h, id, before, h.reply(bob, "cancel challenge"), bob, referee.English, "err.nochallenge")
@@ -119,7 +119,7 @@ func TestInvitationUndeliverable(t *testing.T) {
 	}
 	sent := h.deliver(alice, "x", "new brandubh with frank@nowhere.test", nil)
 	h.srv.FlushOutbox(context.Background())
-	id := referee.FindGame(to(t, sent, alice).Subject, "", nil).Id
+	id := referee.FindGame(to(t, sent, alice).Subject, "", nil).ID
 	if g := h.gameRow(id); g.Status != archive.Declined || g.Reason != referee.ReasonUndeliverable {
 		t.Fatalf("after the refused invitation: status %s, reason %q", g.Status, g.Reason)
 	}
@@ -151,7 +151,7 @@ func TestInvitationUndeliverable(t *testing.T) {
 func TestInvitationExpires(t *testing.T) {
 	h := newHarness(t)
 	sent := h.deliver(alice, "x", "sprache de\nnew brandubh with bob@player.test", nil)
-	id := referee.FindGame(to(t, sent, bob).Subject, "", nil).Id
+	id := referee.FindGame(to(t, sent, bob).Subject, "", nil).ID
 	ts := h.timersOf(id)
 	if len(ts) != 1 || ts[0].Key != referee.InvitationKey || !ts[0].Due.Equal(h.gameRow(id).CreatedAt.Add(referee.DefaultInvitationExpiry)) {
 		t.Fatalf("the invited game's timers = %+v, want its expiry 14 days on", ts)

@@ -44,7 +44,7 @@ func TestGamesTagLeadsBack(t *testing.T) {
 	h := newHarness(t)
 	first := startBrandubh(t, h)
 	h.deliver(alice, "x", "new tablut with carol@player.test", nil)
-	second := referee.FindGame(h.last("carol@player.test").msg.Subject, "", nil).Id
+	second := referee.FindGame(h.last("carol@player.test").msg.Subject, "", nil).ID
 	h.reply("carol@player.test", "accept")
 
 	list := h.deliver(alice, "my games?", "games", nil)

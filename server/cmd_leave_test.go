@@ -138,7 +138,7 @@ func TestLeaveAcrossGames(t *testing.T) {
 	id1, _ := startTimed(t, h, "3d+0d")
 	sent := h.deliver(alice, "x", "new copenhagen with carol@player.test time 5d+0d", nil)
 	h.reply(carol, "accept")
-	id2 := referee.FindGame(to(t, sent, carol).Subject, "", nil).Id
+	id2 := referee.FindGame(to(t, sent, carol).Subject, "", nil).ID
 	d1, d2 := h.deadlineOf(id1), h.deadlineOf(id2)
 	sent = h.reply(alice, "leave 2026-12-01 to 2026-12-02")
 	if len(sent) != 3 {

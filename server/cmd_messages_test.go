@@ -207,7 +207,7 @@ func TestMessageCut(t *testing.T) {
 	mustContain(t, "the last word", to(t, sent, alice).Text, "The game is over")
 	// after the end, words are not passed on
 	sent = h.reply(bob, "Rematch?")
-	mustContain(t, "after the end", to(t, sent, bob).Text, referee.Tr(referee.English, "message.over", referee.FindGame(sent[0].msg.Subject, "", nil).Id))
+	mustContain(t, "after the end", to(t, sent, bob).Text, referee.Tr(referee.English, "message.over", referee.FindGame(sent[0].msg.Subject, "", nil).ID))
 }
 
 // TestChallengeGreeting: the words of a challenge mail reach an invited

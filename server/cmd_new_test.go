@@ -74,7 +74,7 @@ func TestNewGame(t *testing.T) {
 	if len(sent) != 2 {
 		t.Fatalf("%d mails, want 2", len(sent))
 	}
-	id := referee.FindGame(to(t, sent, alice).Subject, "", nil).Id
+	id := referee.FindGame(to(t, sent, alice).Subject, "", nil).ID
 	g := h.state(id)
 	if g.Status != "invited" || g.AttackerToken == "" || g.DefenderToken == "" || g.AttackerToken == g.DefenderToken {
 		t.Fatalf("new game %v", g)

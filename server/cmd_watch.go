@@ -231,7 +231,7 @@ func watchedHere(ss *referee.Session) int {
 // It needs no key; the worst a forger can do with it is stop someone's
 // spectator mails, which "watch" starts again (docs/security.md).
 func unwatch(ss *referee.Session, c *grammar.UnwatchCommand) error {
-	id, named := ss.Ref.Id, c.Target != nil
+	id, named := ss.Ref.ID, c.Target != nil
 	if named {
 		id = strings.ToUpper(c.Target.ID)
 	} else if id == "" {
@@ -352,10 +352,10 @@ func watchedBoard(ss *referee.Session) (bool, error) {
 // "private": its spectators are removed anyway); nil for anything else,
 // which gameForCommand then refuses. Only an archive failure is returned.
 func watchedGame(ss *referee.Session) (*referee.Table, error) {
-	if ss.Ref.Id == "" || len(ss.Ref.Several) > 1 {
+	if ss.Ref.ID == "" || len(ss.Ref.Several) > 1 {
 		return nil, nil
 	}
-	t, err := ss.Table(ss.Ref.Id)
+	t, err := ss.Table(ss.Ref.ID)
 	var r *referee.Refusal
 	if errors.As(err, &r) {
 		return nil, nil

@@ -168,7 +168,7 @@ func TestWatchRefusals(t *testing.T) {
 	h := newHarness(t)
 	id := startBrandubh(t, h)
 	h.deliver(alice, "x", "new tablut with carol@player.test", nil)
-	invited := referee.FindGame(h.last("carol@player.test").msg.Subject, "", nil).Id
+	invited := referee.FindGame(h.last("carol@player.test").msg.Subject, "", nil).ID
 	for _, c := range []struct{ from, line, lang, key string }{
 		{watcher, "watch ABCDEF", referee.English, "err.watch.unknown"},
 		{watcher, "watch autumn2026", referee.English, "err.watch.unknown"},
@@ -200,7 +200,7 @@ func TestWatchRefusals(t *testing.T) {
 	var games []string
 	for i := 0; i < maxWatched; i++ {
 		h.deliver(fmt.Sprintf("p%02d@player.test", i), "x", fmt.Sprintf("new brandubh with q%02d@player.test", i), nil)
-		g := referee.FindGame(h.last(fmt.Sprintf("q%02d@player.test", i)).msg.Subject, "", nil).Id
+		g := referee.FindGame(h.last(fmt.Sprintf("q%02d@player.test", i)).msg.Subject, "", nil).ID
 		h.reply(fmt.Sprintf("q%02d@player.test", i), "accept")
 		games = append(games, g)
 	}
@@ -211,7 +211,7 @@ func TestWatchRefusals(t *testing.T) {
 	}
 	h.confirmed(viewer, strings.Join(lines, "\n"), nil)
 	h.deliver(alice, "x", "new brandubh with erin@player.test", nil)
-	extra := referee.FindGame(h.last("erin@player.test").msg.Subject, "", nil).Id
+	extra := referee.FindGame(h.last("erin@player.test").msg.Subject, "", nil).ID
 	h.reply("erin@player.test", "accept")
 	sent = h.deliver(viewer, "x", "watch "+extra, nil)
 	to(t, sent, viewer)
@@ -306,7 +306,7 @@ func TestWatchInGameThread(t *testing.T) {
 	h := newHarness(t)
 	id := startBrandubh(t, h)
 	h.deliver("erin@player.test", "x", "new brandubh with frank@player.test", nil)
-	other := referee.FindGame(h.last("frank@player.test").msg.Subject, "", nil).Id
+	other := referee.FindGame(h.last("frank@player.test").msg.Subject, "", nil).ID
 	h.reply("frank@player.test", "accept")
 	sent := h.reply(alice, "watch "+other+"\nd1-e1")
 	m := to(t, sent, alice)
@@ -406,7 +406,7 @@ func TestWatchInGameThreadSubject(t *testing.T) {
 	h := newHarness(t)
 	id := startBrandubh(t, h)
 	h.deliver("erin@player.test", "x", "new brandubh with frank@player.test", nil)
-	other := referee.FindGame(h.last("frank@player.test").msg.Subject, "", nil).Id
+	other := referee.FindGame(h.last("frank@player.test").msg.Subject, "", nil).ID
 	h.reply("frank@player.test", "accept")
 	h.reply(bob, "resign")
 	title := "Brandubh 7×7 (Federation Brandubh)"
@@ -419,7 +419,7 @@ func TestWatchInGameThreadSubject(t *testing.T) {
 	h2 := newHarness(t)
 	id = startBrandubh(t, h2)
 	h2.deliver("erin@player.test", "x", "new brandubh with frank@player.test", nil)
-	other = referee.FindGame(h2.last("frank@player.test").msg.Subject, "", nil).Id
+	other = referee.FindGame(h2.last("frank@player.test").msg.Subject, "", nil).ID
 	h2.reply("frank@player.test", "accept")
 	m = to(t, h2.reply(alice, "watch "+other+"\nd1-e1"), alice)
 	mustContain(t, "alice's answer with a move", m.Subject, "[taflmail "+id+" ", referee.Tr(referee.English, "subject.move", title, 1, "defenders"))

@@ -34,7 +34,7 @@ func victim(i int) string { return fmt.Sprintf("victim%02d@elsewhere.test", i) }
 func TestForgedWatchMailsNobody(t *testing.T) {
 	h := newHarness(t)
 	h.deliver(mallory, "game", "new copenhagen with "+mallet, nil)
-	id := referee.FindGame(h.last(mallet).msg.Subject, "", nil).Id
+	id := referee.FindGame(h.last(mallet).msg.Subject, "", nil).ID
 	h.reply(mallet, "accept")
 	h.step = 10 * time.Second
 	perVictim := map[string]int{}
@@ -123,7 +123,7 @@ func TestWatchConfirmation(t *testing.T) {
 	h := newHarness(t)
 	id := startBrandubh(t, h)
 	h.deliver("erin@player.test", "x", "new tablut with frank@player.test", nil)
-	other := referee.FindGame(h.last("frank@player.test").msg.Subject, "", nil).Id
+	other := referee.FindGame(h.last("frank@player.test").msg.Subject, "", nil).ID
 	h.reply("frank@player.test", "accept")
 
 	ask := to(t, h.deliver(watcher, "x", "watch "+id+" results", nil), watcher)
@@ -203,7 +203,7 @@ func TestConfirmationMailsPerDay(t *testing.T) {
 	for i := 0; i < 6; i++ {
 		p, q := fmt.Sprintf("p%d@player.test", i), fmt.Sprintf("q%d@player.test", i)
 		h.deliver(p, "x", "new brandubh with "+q, nil)
-		games = append(games, referee.FindGame(h.last(q).msg.Subject, "", nil).Id)
+		games = append(games, referee.FindGame(h.last(q).msg.Subject, "", nil).ID)
 		h.reply(q, "accept")
 	}
 	h.createEvent("cup-27", []string{alice, bob, "erin@player.test"}, nil)

@@ -191,7 +191,7 @@ func TestDigestThirtyGames(t *testing.T) {
 	var ids []string
 	for i := range 30 {
 		sent := h.deliver(alice, "x", "new brandubh with bob@player.test", nil)
-		id := referee.FindGame(to(t, sent, bob).Subject, "", nil).Id
+		id := referee.FindGame(to(t, sent, bob).Subject, "", nil).ID
 		if id == "" {
 			t.Fatalf("game %d: no invitation:\n%s", i+1, texts(sent))
 		}

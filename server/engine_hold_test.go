@@ -179,7 +179,7 @@ func TestEngineHoldEngineFirst(t *testing.T) {
 	}
 	mustContain(t, "the start with the engine's ply", sent[0].msg.Text, "against the engine (level 1) starts now", "You play the defenders",
 		"The engine played", "it is your move", "Your key for this game is")
-	if id := referee.FindGame(sent[0].msg.Subject, "", nil).Id; id == "" || len(h.state(id).Plies) != 1 {
+	if id := referee.FindGame(sent[0].msg.Subject, "", nil).ID; id == "" || len(h.state(id).Plies) != 1 {
 		t.Errorf("subject %q: want the game's tag and one ply", sent[0].msg.Subject)
 	}
 }

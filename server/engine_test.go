@@ -99,7 +99,7 @@ func startEngineGame(t *testing.T, h *harness, cmd string) (string, sentMail) {
 	if len(sent) != 1 || sent[0].to != alice {
 		t.Fatalf("%q sent %d mails, want 1 (to alice):\n%s", cmd, len(sent), texts(sent))
 	}
-	id := referee.FindGame(sent[0].msg.Subject, "", nil).Id
+	id := referee.FindGame(sent[0].msg.Subject, "", nil).ID
 	if id == "" {
 		t.Fatalf("%q: the reply names no game:\n%s", cmd, sent[0].msg.Text)
 	}

@@ -259,7 +259,7 @@ func startBrandubh(t *testing.T, h *harness) string {
 	inv := to(t, sent, bob)
 	mustContain(t, "invitation", inv.Text, "alice@player.test challenges you", "Brandubh", "accept")
 	mustContain(t, "invitation subject", inv.Subject, "[taflmail ")
-	id := referee.FindGame(inv.Subject, "", nil).Id
+	id := referee.FindGame(inv.Subject, "", nil).ID
 	if id == "" {
 		t.Fatalf("invitation subject %q names no game", inv.Subject)
 	}
@@ -282,7 +282,7 @@ func startGame(t *testing.T, h *harness, variant, lang string) string {
 		challenge, accept = "neu %s mit bob@player.test", "annehmen"
 	}
 	sent := h.deliver(alice, "x", fmt.Sprintf(challenge, variant), nil)
-	id := referee.FindGame(to(t, sent, bob).Subject, "", nil).Id
+	id := referee.FindGame(to(t, sent, bob).Subject, "", nil).ID
 	if id == "" {
 		t.Fatalf("no invitation:\n%s", texts(sent))
 	}

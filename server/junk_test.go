@@ -91,7 +91,7 @@ func TestJunkFloodLocksNobodyOut(t *testing.T) {
 		t.Fatalf("the newcomer's challenge after the flood got %d mails, want the confirmation and the invitation:\n%s", len(sent), texts(sent))
 	}
 	mustContain(t, "the challenge's confirmation", to(t, sent, carol).Text, referee.Tr(referee.English, "challenge.sent", dave, "attackers"))
-	if id := referee.FindGame(to(t, sent, dave).Subject, "", nil).Id; id == "" {
+	if id := referee.FindGame(to(t, sent, dave).Subject, "", nil).ID; id == "" {
 		t.Errorf("the invitation names no game: %q", to(t, sent, dave).Subject)
 	} else if g, err := h.store.Game(h.ctx(), id); err != nil || g.Status != archive.Invited {
 		t.Errorf("the challenged game = %v, %v; want it invited", g, err)

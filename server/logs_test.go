@@ -115,7 +115,7 @@ func TestMailProcessedNames(t *testing.T) {
 		return ""
 	}
 	sent := h.deliver(alice, "a game?", "new brandubh with bob@player.test", nil)
-	id := referee.FindGame(to(t, sent, bob).Subject, "", nil).Id
+	id := referee.FindGame(to(t, sent, bob).Subject, "", nil).ID
 	line := processed("challenge")
 	mustContain(t, "challenge", line, "game="+id)
 	mustNotContain(t, "challenge", line, "tournament=")

@@ -156,7 +156,7 @@ func TestTrialPunctuatedCommand(t *testing.T) {
 	h.mustRefuse()
 
 	sent = h.deliver(alice, "a game?", "new brandubh with bob@player.test", nil)
-	id := referee.FindGame(to(t, sent, bob).Subject, "", nil).Id
+	id := referee.FindGame(to(t, sent, bob).Subject, "", nil).ID
 	sent = h.reply(bob, "Accept.")
 	h.mustRefuse()
 	if g := h.gameOf(id); g.Status != archive.Active || g.MessageToAttackers != "" {
@@ -227,7 +227,7 @@ func TestTrialDrawQuestion(t *testing.T) {
 func TestTrialCommandOwnLine(t *testing.T) {
 	h := newHarness(t)
 	sent := h.deliver(alice, "a game?", "new brandubh with bob@player.test", nil)
-	id := referee.FindGame(to(t, sent, bob).Subject, "", nil).Id
+	id := referee.FindGame(to(t, sent, bob).Subject, "", nil).ID
 	sent = h.reply(bob, "Accept. Sure!")
 	h.mustRefuse()
 	mustContain(t, "bob's answer", to(t, sent, bob).Text, "> Accept. Sure!", referee.Tr(referee.English, "err.ownline", "accept"))

@@ -297,7 +297,7 @@ func TestTimerMailsAreNoStrangerReplies(t *testing.T) {
 	var ids []string
 	for i := 0; i < 3; i++ {
 		sent := h.deliver(alice, "x", "new copenhagen with bob@player.test time 1d+0d", nil)
-		ids = append(ids, referee.FindGame(to(t, sent, bob).Subject, "", nil).Id)
+		ids = append(ids, referee.FindGame(to(t, sent, bob).Subject, "", nil).ID)
 		h.reply(bob, "accept")
 	}
 	h.srv.Opts.JunkReplies = 0 // from now on no keyless mail is answered

@@ -81,7 +81,7 @@ func TestTrial2GamesListCut(t *testing.T) {
 	for _, lang := range []string{referee.English, referee.German} {
 		h := newHarness(t)
 		sent := h.deliver(carol, "x", "new brandubh with bob@player.test", nil)
-		id := referee.FindGame(to(t, sent, bob).Subject, "", nil).Id
+		id := referee.FindGame(to(t, sent, bob).Subject, "", nil).ID
 		h.setGame(id, func(g *archive.Game) { g.Defenders = strings.Repeat("x", 100000) + "@player.test" })
 		cmd := "games"
 		if lang == referee.German {
@@ -236,32 +236,32 @@ func TestTrial2SeveralNewGames(t *testing.T) {
 		games := map[string]map[string]bool{} // recipient → games named
 		for _, m := range sent {
 			ref := referee.FindGame(m.msg.Subject, "", nil)
-			if ref.Id == "" || len(ref.Tokens) != 1 {
+			if ref.ID == "" || len(ref.Tokens) != 1 {
 				t.Errorf("%s: a mail to %s names no game with a key: %q", lang, m.to, m.msg.Subject)
 				continue
 			}
-			g := h.gameOf(ref.Id)
+			g := h.gameOf(ref.ID)
 			if referee.TokenOf(g, m.to) != ref.Tokens[0] || !strings.Contains(m.msg.Text, ref.Tokens[0]) {
-				t.Errorf("%s: the mail to %s about %s does not carry the recipient's key", lang, m.to, ref.Id)
+				t.Errorf("%s: the mail to %s about %s does not carry the recipient's key", lang, m.to, ref.ID)
 			}
 			v, _ := engine.Lookup(g.Variant)
 			ml := lang
 			if m.to == "dave@player.test" || m.to == "erin@player.test" {
 				ml = referee.English // they never wrote: the server's default language
 			}
-			mustContain(t, "start mail of "+ref.Id, m.msg.Text, referee.VariantTitle(ml, v), fmt.Sprintf("%d  ", v.Size))
+			mustContain(t, "start mail of "+ref.ID, m.msg.Text, referee.VariantTitle(ml, v), fmt.Sprintf("%d  ", v.Size))
 			for _, other := range []string{"Tablut", "Copenhagen"} {
 				if !strings.Contains(referee.VariantTitle(ml, v), other) && strings.Contains(m.msg.Text, other) {
-					t.Errorf("%s: the mail about %s (%s) speaks of %s:\n%s", lang, ref.Id, g.Variant, other, m.msg.Text)
+					t.Errorf("%s: the mail about %s (%s) speaks of %s:\n%s", lang, ref.ID, g.Variant, other, m.msg.Text)
 				}
 			}
 			if games[m.to] == nil {
 				games[m.to] = map[string]bool{}
 			}
-			if games[m.to][ref.Id] {
-				t.Errorf("%s: two mails to %s about %s", lang, m.to, ref.Id)
+			if games[m.to][ref.ID] {
+				t.Errorf("%s: two mails to %s about %s", lang, m.to, ref.ID)
 			}
-			games[m.to][ref.Id] = true
+			games[m.to][ref.ID] = true
 		}
 		if len(games[carol]) != 4 || len(games[bob]) != 1 || len(games["dave@player.test"]) != 1 || len(games["erin@player.test"]) != 1 {
 			t.Errorf("%s: carol got mails about %d games, bob about %d, dave about %d, erin about %d; want 4, 1, 1 and 1", lang,

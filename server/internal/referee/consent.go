@@ -276,8 +276,10 @@ func (c *ConsentState) asking() bool {
 // ConsentModule registers the requests to confirm (module.go).
 type ConsentModule struct{}
 
+// Name is "consent", the module's name in the registry's test and docs.
 func (ConsentModule) Name() string { return "consent" }
 
+// Collect adds to change the requests this mail mailed or confirmed.
 func (ConsentModule) Collect(ss *Session, change *archive.Change) { ss.collectConsent(change) }
 
 // Unmailed returns why the mail's requests to confirm were not mailed

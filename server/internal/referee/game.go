@@ -16,12 +16,15 @@ import (
 // Table is a game being worked on while one mail is handled: the stored
 // game, its position replayed through the engine, and what this mail adds.
 type Table struct {
-	G        *archive.Game
-	V        *engine.Variant
-	Pos      *engine.Position
-	Last     *engine.PlyResult // the last ply played, for the diagram
+	G   *archive.Game    // the stored game, changed in place by the session
+	V   *engine.Variant  // the game's rules
+	Pos *engine.Position // the position after the last ply, replayed
+	// Last is the last ply played, for the diagram.
+	Last *engine.PlyResult
+	// NewPlies are the plies this session added, to be stored.
 	NewPlies []archive.Ply
-	Changed  bool
+	// Changed reports that the session changed the game's row.
+	Changed bool
 	// WasOver: the game was over when it was loaded, so this session
 	// did not end it (tournament.go: results, standings, ratings).
 	WasOver bool

@@ -17,6 +17,7 @@ import (
 // same alphabet, 50 random bits (docs/security.md).
 const idAlphabet = club.GameIDAlphabet
 
+// IdEncoding writes and reads ids and tokens in idAlphabet, unpadded.
 var IdEncoding = base32.NewEncoding(idAlphabet).WithPadding(base32.NoPadding)
 
 // randomString returns n characters of idAlphabet read from r.
@@ -80,8 +81,8 @@ var SubjectTag = regexp.MustCompile(`(?i)\[taflmail\s+([0-9a-z]{6})(?:\s+([^\s\[
 // keys it carries (from the subject tag and from the ids of the mails it
 // answers).
 type gameRef struct {
-	Id     string
-	Tokens []string
+	ID     string   // the game id, "" for none
+	Tokens []string // the keys the mail carries, as written
 	// Several are the games a text names when it names more than one
 	// (findGameInText), so the refusal can say which: one mail plays in
 	// one game (a reply to the daily digest that keeps several tag lines).
@@ -94,7 +95,7 @@ type gameRef struct {
 func FindGame(subject, inReplyTo string, references []string) gameRef {
 	var ref gameRef
 	if m := SubjectTag.FindStringSubmatch(subject); m != nil {
-		ref.Id = strings.ToUpper(m[1])
+		ref.ID = strings.ToUpper(m[1])
 		if m[2] != "" {
 			ref.Tokens = append(ref.Tokens, strings.ToLower(m[2]))
 		}
@@ -105,10 +106,10 @@ func FindGame(subject, inReplyTo string, references []string) gameRef {
 		if !ok {
 			continue
 		}
-		if ref.Id == "" {
-			ref.Id = game
+		if ref.ID == "" {
+			ref.ID = game
 		}
-		if game == ref.Id {
+		if game == ref.ID {
 			ref.Tokens = append(ref.Tokens, token)
 		}
 	}
@@ -134,15 +135,15 @@ func findGameInText(reply, text string) gameRef {
 		var ref gameRef
 		for _, m := range SubjectTag.FindAllStringSubmatch(t, -1) {
 			id := strings.ToUpper(m[1])
-			if ref.Id != "" && ref.Id != id {
+			if ref.ID != "" && ref.ID != id {
 				return gameRef{Several: gamesTagged(t)} // ambiguous: the player must say which
 			}
-			ref.Id = id
+			ref.ID = id
 			if m[2] != "" {
 				ref.Tokens = append(ref.Tokens, strings.ToLower(m[2]))
 			}
 		}
-		if ref.Id != "" {
+		if ref.ID != "" {
 			return ref
 		}
 	}

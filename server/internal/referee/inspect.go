@@ -90,18 +90,18 @@ func (s *Server) Inspect(ctx context.Context, m *mailer.Message) (*Inspection, e
 func (s *Server) inspectRead(ctx context.Context, m *mailer.Message) *Inspection {
 	from := strings.ToLower(m.From)
 	ref := FindGame(m.Subject, m.InReplyTo, m.References)
-	if ref.Id == "" {
+	if ref.ID == "" {
 		ref = findGameInText(m.Reply, m.Text)
 	}
-	in := &Inspection{MessageID: m.MessageID, From: from, Subject: m.Subject, Game: ref.Id, Text: m.Reply, Auth: "not checked"}
+	in := &Inspection{MessageID: m.MessageID, From: from, Subject: m.Subject, Game: ref.ID, Text: m.Reply, Auth: "not checked"}
 	if s.Opts.RequireAuthResults {
 		in.Auth = "fail"
 		if s.authenticated(m) {
 			in.Auth = "pass"
 		}
 	}
-	if ref.Id != "" {
-		if g, err := s.GamePort().Game(ctx, ref.Id); err == nil {
+	if ref.ID != "" {
+		if g, err := s.GamePort().Game(ctx, ref.ID); err == nil {
 			in.GameExists = true
 			t := &Table{G: g}
 			in.Player = SideOf(g, from)

@@ -518,10 +518,10 @@ type OfferWriter interface {
 // to it, players(lang, opp) (their ratings), to the reader whose
 // opponent is opp; each part in the registry's order.
 type Offer struct {
-	Told    string
-	Words   func(lang string) string
-	Play    func(lang string) string
-	Players func(lang, opp string) string
+	Told    string                        // ends the confirmation's first line
+	Words   func(lang string) string      // ends the invitation's first line
+	Play    func(lang string) string      // how the game is played (its time control)
+	Players func(lang, opp string) string // what its players bring (their ratings)
 }
 
 // BoardShower may answer a "board" for a game the sender does not play

@@ -31,7 +31,8 @@ const (
 // its Message-ID, for the referee's own causes a string made of what
 // they act on (timerCause, digestCause, …), never changed once shipped.
 type Cause struct {
-	Kind CauseKind
+	Kind CauseKind // what made the referee act: a mail, a timer, …
+	// Seed seeds the Message-IDs of the cause's mails (see above).
 	Seed string
 	// From is the lower-case sender of a mail, "" for every other cause.
 	From string

@@ -32,6 +32,7 @@ type Refusal struct {
 // and code that tells one refusal from another).
 type RefusalKey string
 
+// Error returns "refusal " and the key.
 func (k RefusalKey) Error() string { return "refusal " + string(k) }
 
 // text writes the refusal in its language: the words of the sender's

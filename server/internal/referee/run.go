@@ -11,10 +11,10 @@ import (
 
 // CommandLine is one command found in the mail, with its line.
 type CommandLine struct {
-	N    int // 1-based line number in the reply text
-	Text string
+	N    int    // 1-based line number in the reply text
+	Text string // the line as written, for quoting it in the reply
 	cmd  grammar.Command
-	Err  error
+	Err  error // the parse error of a line that does not parse, else nil
 	// marked reports that the command was read from a line with
 	// sentence marks at its ends ("Draw?", punctuated).
 	marked bool

@@ -198,10 +198,10 @@ type Options struct {
 
 // Server is the referee daemon.
 type Server struct {
-	Opts  Options
-	Store Store
-	Log   *slog.Logger
-	owner string // this process's name in outbox claims (archive.Store.ClaimOutboxes)
+	Opts  Options      // the options New was given, defaults filled in
+	Store Store        // Opts.Store: the archive, reached through its ports
+	Log   *slog.Logger // Opts.Logger: slog.Default() unless set
+	owner string       // this process's name in outbox claims (archive.Store.ClaimOutboxes)
 	// polled is Options.Now, in Unix nanoseconds, at the start of the last
 	// Poll that handled every mail it fetched: the inbox has been read up
 	// to then (Decision C4, scheduler.go).
@@ -471,17 +471,17 @@ const (
 func (s *Server) Decide(ss *Session, change *archive.Change) (Verdict, heldBy, error) {
 	ctx, m, from := ss.Ctx, ss.Cause.Mail, ss.From
 	ss.Ref = FindGame(m.Subject, m.InReplyTo, m.References)
-	if ss.Ref.Id == "" {
+	if ss.Ref.ID == "" {
 		ss.Ref = findGameInText(m.Reply, m.Text)
 	}
-	change.Mail = archive.ProcessedMail{MessageID: m.MessageID, From: from, GameID: ss.Ref.Id, At: ss.Now,
+	change.Mail = archive.ProcessedMail{MessageID: m.MessageID, From: from, GameID: ss.Ref.ID, At: ss.Now,
 		Subject: hideKeys(m.Subject), Domain: mailer.OrganizationalDomain(from)}
 	ignore := func(why string, held heldBy) (Verdict, heldBy, error) {
 		level := slog.LevelInfo
 		if held != NotHeld {
 			level = slog.LevelDebug // counted, and logged once a minute (held.go)
 		}
-		s.Log.Log(ctx, level, "mail ignored", "message_id", m.MessageID, "from", from, "game", ss.Ref.Id, "why", why)
+		s.Log.Log(ctx, level, "mail ignored", "message_id", m.MessageID, "from", from, "game", ss.Ref.ID, "why", why)
 		change.Mail.Disposition, change.Mail.Reason = Ignored, why
 		return CommitAsIs, held, nil
 	}

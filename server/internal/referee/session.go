@@ -13,14 +13,24 @@ import (
 // Session handles one cause (pipeline.go): for a mail it reads the
 // commands, runs them and collects the archive change and the replies.
 type Session struct {
-	Srv   *Server
+	// Srv is the referee the session works for: its options, its ports.
+	Srv *Server
+	// Ctx is the context of the cause's attempt; archive reads take it.
 	Ctx   context.Context
 	Cause Cause // what the session decides: its seed seeds the replies' Message-IDs
-	Now   time.Time
-	From  string
-	Lang  string // the sender's reply language
+	// Now is the instant the session decides at, the same for every
+	// command of the mail (the cause's At, or Options.Now at its start).
+	Now time.Time
+	// From is the lower-case address the mail came from, "" for a cause
+	// that is no mail.
+	From string
+	Lang string // the sender's reply language
 
-	Ref    gameRef
+	// Ref is the game the mail names (its subject, its thread or its
+	// text) with the tokens it carries (ids.go).
+	Ref gameRef
+	// Tables are the games loaded in this session, by game id (Game,
+	// CreateGame): what the session changes of them is collected.
 	Tables map[string]*Table
 	// Auth is the game the mail carries the sender's valid key for (the
 	// game it names, which the sender plays in), or nil: then the mail is
@@ -48,7 +58,9 @@ type Session struct {
 	// Notes are the replies: by recipient, and for a game a mail starts
 	// beside another game of the same recipient, by recipient and game
 	// (noteKey, startNote); order holds their keys in the order made.
-	Notes   map[string]*Note
+	Notes map[string]*Note
+	// Order holds the keys of Notes in the order the notes were made:
+	// the replies are mailed in it.
 	Order   []string
 	Failed  bool  // some command was refused
 	Did     bool  // some command succeeded
@@ -116,10 +128,15 @@ func (s *Server) NewSession(ctx context.Context, c Cause) *Session {
 
 // Note is one reply being composed for one recipient.
 type Note struct {
-	To       string
-	Lang     string
-	Game     *Table
-	Subject  string
+	To   string // the recipient's address
+	Lang string // the reply's language
+	// Game is the game the reply is about (its subject, its thread, its
+	// board), nil for a reply about none.
+	Game *Table
+	// Subject is the reply's subject when it is not the game's.
+	Subject string
+	// Sections are the reply's paragraphs, in order, each a text of the
+	// note's language without the greeting and the board.
 	Sections []string
 	// Headers are extra header fields of the mail, e.g. List-Unsubscribe
 	// on the confirmation of "watch" (cmd_watch.go).
@@ -336,10 +353,10 @@ func (ss *Session) Table(id string) (*Table, error) {
 // ContextTable returns the game the mail is about, if it names one that
 // exists and the sender plays in.
 func (ss *Session) ContextTable() *Table {
-	if ss.Ref.Id == "" {
+	if ss.Ref.ID == "" {
 		return nil
 	}
-	t, err := ss.Table(ss.Ref.Id)
+	t, err := ss.Table(ss.Ref.ID)
 	if err != nil || SideOf(t.G, ss.From) == "" {
 		return nil
 	}
@@ -358,13 +375,13 @@ func (ss *Session) attachBoard() {
 // mail's subject or thread names. The sender must play in it and the mail
 // must carry the sender's key for it (docs/security.md).
 func (ss *Session) GameForCommand() (*Table, error) {
-	if ss.Ref.Id == "" && len(ss.Ref.Several) > 1 {
+	if ss.Ref.ID == "" && len(ss.Ref.Several) > 1 {
 		return nil, ss.Refuse("err.manygames", strings.Join(ss.Ref.Several, ", "))
 	}
-	if ss.Ref.Id == "" {
+	if ss.Ref.ID == "" {
 		return nil, ss.Refuse("err.nogame")
 	}
-	t, err := ss.Table(ss.Ref.Id)
+	t, err := ss.Table(ss.Ref.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -381,10 +398,10 @@ func (ss *Session) GameForCommand() (*Table, error) {
 // plays in it and the mail carries the sender's key for it. Only an
 // archive failure is returned.
 func (ss *Session) authenticate() error {
-	if ss.Ref.Id == "" {
+	if ss.Ref.ID == "" {
 		return nil
 	}
-	t, err := ss.Table(ss.Ref.Id)
+	t, err := ss.Table(ss.Ref.ID)
 	var r *Refusal
 	if errors.As(err, &r) {
 		return nil // no such game
