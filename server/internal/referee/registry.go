@@ -10,11 +10,18 @@ import (
 
 // The registry ties each mail command of the grammar to the code that runs
 // it and to its lines in the help overview. Every cmd_*.go file registers
-// its own commands in an init function:
+// its own commands in an init function, the core's here:
 //
 //	func init() {
-//		handle("board", (*session).board)
-//		helpLine(40, "help.board")
+//		Handle("board", (*Session).board)
+//		HelpLine(40, "help.board")
+//	}
+//
+// and a feature's in package server, with a function taking the session:
+//
+//	func init() {
+//		referee.Handle("watch", watch)
+//		referee.HelpLine(63, "help.watch")
 //	}
 //
 // so a new command is its grammar struct, one cmd_*.go file with its test,
