@@ -12,32 +12,33 @@ import (
 
 // Features as modules (issue 19 §2). The core (a mail's commands, its
 // games, its replies, the pipeline) names no feature: where a feature
-// has something to add, the core iterates modules, the registered
-// features in order (assembly.go, the one file that names them), and
-// asks each for the hook it implements. A hook is
+// has something to add, the core iterates Modules, the registered
+// features in order (package server's assembly.go, the one file that
+// names them, sets it at init), and asks each for the hook it
+// implements. A hook is
 // an interface of one method, found by type assertion, so a module
 // implements only the hooks it needs (as go-imap's session finds its
 // optional extensions).
 //
 // Each module keeps what one session does in its feature in a state of
 // its own; the session holds it without knowing its type, in
-// session.states, a map from the module (its comparable empty struct)
+// Session.States, a map from the module (its comparable empty struct)
 // to a pointer to its state. A map keyed by the module rather than a
-// slice indexed by its place in modules, so that no index has to follow
+// slice indexed by its place in Modules, so that no index has to follow
 // the registry's order (which is behaviour, and which the tests swap);
-// made lazily by the first call of the feature's accessor (stateOf)
+// made lazily by the first call of the feature's accessor (StateOf)
 // rather than by a constructor hook for every session, so that a session
 // that touches no feature (a "help", a "board") holds a nil map and
 // allocates nothing for the modules, and one that touches one feature
 // makes that one state. The price is a map look-up per access, which
 // each function pays once by keeping the pointer. Sessions share no
-// state: each attempt of transact starts from a fresh session.
+// state: each attempt of Transact starts from a fresh session.
 //
 // A feature reaches its state through one accessor in its own file
-// (corrOf, consentOf, tourneyOf, clockOf, publicNameOf), which only the
-// feature's files name (TestModuleStateOwners, module_state_test.go);
+// (corrOf, ConsentOf, tourneyOf, clockOf, publicNameOf), which only the
+// feature's files name (TestModuleStateOwners, server/module_state_test.go);
 // what the core needs of a feature's state it asks through a hook. A hook that
-// runs for every session and only reads the state asks ss.uses first,
+// runs for every session and only reads the state asks ss.Uses first,
 // so that reading makes nothing (TestModuleHooksMakeNoState).
 
 // Modules are the registered feature modules, in the order the core asks
