@@ -276,8 +276,8 @@ func keepMessage(ss *referee.Session, t *referee.Table, text string) (told strin
 func deliverMessages(ss *referee.Session) {
 	for _, key := range ss.Order {
 		n := ss.Notes[key]
-		if n == nil || n.Game == nil || held(ss, n) {
-			continue // held for the daily digest, which delivers it (digest.go)
+		if n == nil || n.Game == nil || ss.NoteHeld(n) {
+			continue // held back (a noteHolder: the daily digest, which delivers it)
 		}
 		addr := n.To
 		t := n.Game
