@@ -27,17 +27,17 @@ func init() {
 // ("results"). A game that does not exist, has not started, is over, is
 // private or is the sender's own is refused; so is a game with
 // maxSpectators spectators, and a sender who watches maxWatched games. An
-// id that is no game may name a tournament (watchTournament).
+// id that is no game may name another module's target (watchOther).
 func watch(ss *referee.Session, c *grammar.WatchCommand) error {
 	id := strings.ToUpper(c.Target.ID)
 	resultsOnly := c.Results != ""
 	if !gameIDShaped(id) {
-		return watchTournament(ss, c, c.Target.ID, resultsOnly)
+		return watchOther(ss, c)
 	}
 	t, err := ss.Table(id)
 	var r *referee.Refusal
 	if errors.As(err, &r) {
-		return watchTournament(ss, c, c.Target.ID, resultsOnly)
+		return watchOther(ss, c)
 	}
 	if err != nil {
 		return err
@@ -63,10 +63,19 @@ func watch(ss *referee.Session, c *grammar.WatchCommand) error {
 	if msgid.Valid(ss.Cause.Seed) {
 		sp.Thread = ss.Cause.Seed
 	}
-	cor := corrOf(ss)
-	cor.watch = append(cor.watch, sp)
+	startWatching(ss, sp)
 	watchReply(ss, t, id, was, resultsOnly)
 	return nil
+}
+
+// watchOther hands a "watch" whose id names no game to the modules (the
+// tournament's: following an event, TakeWatch); one no module takes is
+// refused as naming nothing known.
+func watchOther(ss *referee.Session, c *grammar.WatchCommand) error {
+	if took, err := ss.TakeWatch(c); took {
+		return err
+	}
+	return ss.Refuse("err.watch.unknown", referee.Clip(c.Target.ID))
 }
 
 // watchable refuses a watch of t (game id) when the sender plays in it,
@@ -226,8 +235,9 @@ func watchedHere(ss *referee.Session) int {
 
 // unwatch ends the sender's watching of a game: the one the line names,
 // or the one the mail's subject names (a reply to a spectator's mail);
-// or of a tournament (unwatchEvent), also the one whose start mail a
-// bare "unwatch" answers (eventOfThread).
+// or of another module's target (the tournament's events, TakeUnwatch),
+// also the one a bare "unwatch" names by the mail's thread
+// (ThreadTarget: the event whose start mail it answers).
 // It needs no key; the worst a forger can do with it is stop someone's
 // spectator mails, which "watch" starts again (docs/security.md).
 func unwatch(ss *referee.Session, c *grammar.UnwatchCommand) error {
@@ -235,18 +245,13 @@ func unwatch(ss *referee.Session, c *grammar.UnwatchCommand) error {
 	if named {
 		id = strings.ToUpper(c.Target.ID)
 	} else if id == "" {
-		id = strings.ToUpper(eventOfThread(ss.Cause.Mail))
+		id = strings.ToUpper(ss.ThreadTarget())
 		named = id != ""
 	}
 	if id == "" {
 		return ss.Refuse("err.unwatch.which")
 	}
-	if ev, ok, err := unwatchEvent(ss, named, id); err != nil || ok {
-		if ok {
-			cor := corrOf(ss)
-			cor.unwatch = append(cor.unwatch, archive.Spectator{TournamentID: ev, Address: ss.From})
-			ss.Say(nil, referee.Tr(ss.Lang, "watch.event.stopped", ev))
-		}
+	if took, err := ss.TakeUnwatch(id, named); took || err != nil {
 		return err
 	}
 	specs, err := ss.Srv.SpectatorPort().Spectators(ss.Ctx, id)
@@ -273,50 +278,6 @@ func unwatch(ss *referee.Session, c *grammar.UnwatchCommand) error {
 	cor.unwatch = append(cor.unwatch, archive.Spectator{GameID: id, Address: ss.From})
 	ss.Say(nil, referee.Tr(ss.Lang, "watch.stopped", id))
 	return nil
-}
-
-// unwatchEvent finds the tournament an "unwatch" stops the sender
-// following: the one id names (named: the line, or the thread of a
-// tournament's start mail, names it), or, for a reply to a spectator's
-// mail about a tournament game that the sender does not watch on its
-// own, that game's tournament. ok is false when the sender follows no
-// such tournament (the line is then about a game).
-func unwatchEvent(ss *referee.Session, named bool, id string) (string, bool, error) {
-	event := strings.ToLower(id)
-	if !named || gameIDShaped(id) {
-		g, err := ss.Srv.GamePort().Game(ss.Ctx, id)
-		if errors.Is(err, archive.ErrNotFound) {
-			if !named {
-				return "", false, nil
-			}
-		} else if err != nil {
-			return "", false, err
-		} else {
-			specs, err := ss.Srv.SpectatorPort().Spectators(ss.Ctx, id)
-			if err != nil {
-				return "", false, err
-			}
-			for _, sp := range specs {
-				if sp.Address == ss.From {
-					return "", false, nil // watched on its own: unwatch the game
-				}
-			}
-			event = g.TournamentID
-		}
-	}
-	if event == "" || unwatchingEvent(ss, event, ss.From) {
-		return "", false, nil
-	}
-	specs, err := ss.Srv.TournamentPort().TournamentSpectators(ss.Ctx, event)
-	if err != nil {
-		return "", false, err
-	}
-	for _, sp := range specs {
-		if sp.Address == ss.From {
-			return event, true, nil
-		}
-	}
-	return "", false, nil
 }
 
 // watchBudget is the reply budget of a keyless mail with the "watch" line

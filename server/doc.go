@@ -41,7 +41,7 @@
 //   - cmd_standings.go: "standings ID": an event's crosstable.
 //   - cmd_takeback.go: "takeback" and its answers, in casual games.
 //   - cmd_tournaments.go: "tournaments": the events open or running.
-//   - cmd_watch.go: "watch" and "unwatch" of a game or an event; a spectator's "board".
+//   - cmd_watch.go: "watch" and "unwatch" of a game, an event's handed to the tournament by hooks; a spectator's "board".
 //   - cmd_withdraw.go: "withdraw ID" from a tournament.
 //
 // Clocks and timers (docs/clock.md):
@@ -52,7 +52,7 @@
 // Correspondence (issue 12):
 //
 //   - correspondence.go: what a move does for spectators, messages and conditions.
-//   - spectators.go: the spectators' mails after every change; which ids are a game's.
+//   - spectators.go: the spectators' mails after every change, the rows a mail adds and removes; which ids are a game's.
 //   - messages.go: the prose of a keyed mail relayed to the opponent; a challenger's words in the invitation.
 //   - conditions.go: conditional moves: checking, storing, firing.
 //
@@ -66,7 +66,7 @@
 //   - tournament.go: an event's state, entries, standings, MinPlayers.
 //   - tournament_start.go: starting an event: drawing lots, games in chunks, cancelling.
 //   - tournament_text.go: what players read of an event: standings, the final mail.
-//   - tournament_watch.go: an event's spectators: the start mail and the cancellation.
+//   - tournament_watch.go: an event's spectators: following and leaving it, the start mail and the cancellation.
 //   - tournament_withdraw.go: withdrawals (Decision T3), decided when they happen.
 //   - rating.go: rating a rated game in the transaction that ends it; RatingAt.
 //

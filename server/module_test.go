@@ -48,12 +48,16 @@ func hooksOf(m referee.Module) []bool {
 	_, gt := m.(referee.GameTeller)
 	_, sh := m.(referee.SyntaxHinter)
 	_, iw := m.(referee.InstantWriter)
-	return []bool{c, w, a, q, p, h, d, u, s, k, r, n, e, g, dr, dt, ot, in, cw, bt, st, ct, ow, bs, gl, gt, sh, iw}
+	_, wt := m.(referee.WatchTaker)
+	_, tt := m.(referee.ThreadTeller)
+	_, ut := m.(referee.UnwatchTaker)
+	return []bool{c, w, a, q, p, h, d, u, s, k, r, n, e, g, dr, dt, ot, in, cw, bt, st, ct, ow, bs, gl, gt, sh, iw, wt, tt, ut}
 }
 
 var hookNames = []string{"collector", "plyWatcher", "mailAdder", "quietKeeper", "replyPreparer", "noteHolder", "replyDelayer", "unmailer", "positionWatcher", "proseKeeper", "commandsWatcher", "newsWatcher", "errorTaker",
 	"gameEnder", "dueRunner", "dueTeller", "overdueTeller", "installer", "commitWatcher", "budgetTeller", "startTeller",
-	"challengeTaker", "offerWriter", "boardShower", "gamesLister", "gameTeller", "syntaxHinter", "instantWriter"}
+	"challengeTaker", "offerWriter", "boardShower", "gamesLister", "gameTeller", "syntaxHinter", "instantWriter",
+	"watchTaker", "threadTeller", "unwatchTaker"}
 
 // TestModuleRegistry holds the registry to the order docs/architecture.md
 // names ("Modules and hooks"): collect writes the public name first, as
@@ -76,7 +80,7 @@ func TestModuleRegistry(t *testing.T) {
 		"publicName":     {"collector"},
 		"correspondence": {"collector", "plyWatcher", "mailAdder", "quietKeeper", "positionWatcher", "proseKeeper", "commandsWatcher", "budgetTeller", "offerWriter", "boardShower"},
 		"consent":        {"collector", "unmailer", "errorTaker"},
-		"tournament":     {"collector", "replyPreparer", "dueRunner", "dueTeller", "commitWatcher", "budgetTeller", "offerWriter", "gamesLister", "gameTeller"},
+		"tournament":     {"collector", "replyPreparer", "dueRunner", "dueTeller", "commitWatcher", "budgetTeller", "offerWriter", "gamesLister", "gameTeller", "watchTaker", "threadTeller", "unwatchTaker"},
 		"clock":          {"collector", "gameEnder", "dueRunner", "dueTeller", "overdueTeller", "startTeller", "offerWriter", "gameTeller", "syntaxHinter"},
 		"digest":         {"noteHolder", "newsWatcher", "dueRunner", "overdueTeller", "budgetTeller", "instantWriter"},
 		"engine":         {"replyDelayer", "installer", "challengeTaker"},
@@ -101,8 +105,8 @@ func TestModuleRegistry(t *testing.T) {
 type recorder struct {
 	id   string
 	log  *[]string
-	err  error  // afterPly's, mails', offer's and takeChallenge's error
-	yes  bool   // quietChange's, holds', keepProse's, takeError's, takeChallenge's and showBoard's answer; syntaxHint and instant answer too
+	err  error  // afterPly's, mails', offer's, takeChallenge's, takeWatch's and takeUnwatch's error
+	yes  bool   // quietChange's, holds', keepProse's, takeError's, takeChallenge's, showBoard's, takeWatch's and takeUnwatch's answer; syntaxHint, instant and threadTarget answer too
 	key  string // delayReply's key
 	why  []string
 	out  []archive.OutboxMail
@@ -184,6 +188,15 @@ func (r recorder) Instant(*referee.Session, string, time.Time, string) string {
 	r.note("instant")
 	return r.answer()
 }
+func (r recorder) TakeWatch(*referee.Session, *grammar.WatchCommand) (bool, error) {
+	r.note("takeWatch")
+	return r.yes, r.err
+}
+func (r recorder) ThreadTarget(*referee.Session) string { r.note("threadTarget"); return r.answer() }
+func (r recorder) TakeUnwatch(*referee.Session, string, bool) (bool, error) {
+	r.note("takeUnwatch")
+	return r.yes, r.err
+}
 
 // answer is the recorder's text for the hooks that answer with one: its
 // id when it says yes, else "".
@@ -196,13 +209,16 @@ func (r recorder) answer() string {
 
 // TestModuleHooksRunInOrder holds the walkers of module.go to the
 // registry's order: every hook is asked of the modules in turn, an error
-// stops afterPly, mails, offers, endBefore, lineBudget and the
-// scheduler's runDue and nextDue at that module, the hooks that answer
-// for the session stop at the first module that says yes (or writes a
-// hint or an instant), startedTerms joins every module's terms in order,
-// runDue counts what each did, nextDue takes the earliest instant and
-// overdue the shortest wait unless a module left work due; without an
-// answer the core answers: no board shown, no hint, the instant in UTC.
+// stops afterPly, mails, offers, endBefore, lineBudget, takeUnwatch and
+// the scheduler's runDue and nextDue at that module, the hooks that
+// answer for the session stop at the first module that says yes (or
+// writes a hint or an instant, or names a thread's target; takeWatch,
+// as takeChallenge, only at one that took the command), startedTerms
+// joins every module's terms in order, runDue counts what each did,
+// nextDue takes the earliest instant and overdue the shortest wait unless
+// a module left work due; without an answer the core answers: no board
+// shown, no hint, the instant in UTC, no watch or unwatch taken, no
+// thread's target.
 func TestModuleHooksRunInOrder(t *testing.T) {
 	saved := referee.Modules
 	t.Cleanup(func() { referee.Modules = saved })
@@ -305,6 +321,18 @@ func TestModuleHooksRunInOrder(t *testing.T) {
 		t.Errorf("instant = %q, want b's", s)
 	}
 	expect("instant", "a.instant", "b.instant")
+	if took, err := ss.TakeWatch(nil); !took || err != nil {
+		t.Errorf("takeWatch = %v, %v, want b's true", took, err)
+	}
+	expect("takeWatch", "a.takeWatch", "b.takeWatch")
+	if id := ss.ThreadTarget(); id != "b" {
+		t.Errorf("threadTarget = %q, want b's", id)
+	}
+	expect("threadTarget", "a.threadTarget", "b.threadTarget")
+	if took, err := ss.TakeUnwatch("K7QX2M", true); !took || err != nil {
+		t.Errorf("takeUnwatch = %v, %v, want b's true", took, err)
+	}
+	expect("takeUnwatch", "a.takeUnwatch", "b.takeUnwatch")
 
 	referee.Modules = []referee.Module{b, a}
 	if offers, err := ss.Offers(tb, nil); err != nil || len(offers) != 2 || offers[0].Told != "b" || offers[1].Told != "a" {
@@ -331,6 +359,15 @@ func TestModuleHooksRunInOrder(t *testing.T) {
 	if done, err := ss.ShowBoard(); done || err != nil {
 		t.Errorf("showBoard with no module answering = %v, %v, want false", done, err)
 	}
+	if took, err := ss.TakeWatch(nil); took || err != nil {
+		t.Errorf("takeWatch with no module taking it = %v, %v, want false", took, err)
+	}
+	if id := ss.ThreadTarget(); id != "" {
+		t.Errorf("threadTarget with no module naming one = %q, want none", id)
+	}
+	if took, err := ss.TakeUnwatch("K7QX2M", true); took || err != nil {
+		t.Errorf("takeUnwatch with no module taking it = %v, %v, want false", took, err)
+	}
 	log = nil
 
 	referee.Modules = []referee.Module{a, c, b}
@@ -342,6 +379,20 @@ func TestModuleHooksRunInOrder(t *testing.T) {
 		t.Errorf("moduleBudget = %v, want c's error", err)
 	}
 	expect("moduleBudget", "a.lineBudget", "c.lineBudget")
+	if took, err := ss.TakeUnwatch("K7QX2M", true); !took || !errors.Is(err, boom) {
+		t.Errorf("takeUnwatch = %v, %v, want c's true and error", took, err)
+	}
+	expect("takeUnwatch", "a.takeUnwatch", "c.takeUnwatch")
+	d := recorder{id: "d", log: &log, err: boom} // fails, takes nothing
+	referee.Modules = []referee.Module{a, d, b}
+	if took, err := ss.TakeUnwatch("K7QX2M", true); took || !errors.Is(err, boom) {
+		t.Errorf("takeUnwatch = %v, %v, want d's error", took, err)
+	}
+	expect("takeUnwatch", "a.takeUnwatch", "d.takeUnwatch")
+	if took, err := ss.TakeWatch(nil); !took || err != nil {
+		t.Errorf("takeWatch = %v, %v, want b's true, past d that took nothing", took, err)
+	}
+	expect("takeWatch", "a.takeWatch", "d.takeWatch", "b.takeWatch")
 
 	// the scheduler's hooks, the Server's
 	s, ctx, now := &referee.Server{}, context.Background(), time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)

@@ -37,7 +37,7 @@ var portsByFile = map[string][]string{
 	"cmd_private.go":     {"SpectatorPort"},
 	"cmd_rating.go":      {"TournamentPort"},
 	"cmd_tournaments.go": {"TournamentPort"},
-	"cmd_watch.go":       {"GamePort", "SpectatorPort", "TournamentPort"},
+	"cmd_watch.go":       {"SpectatorPort"},
 	"cmd_withdraw.go":    {"TournamentPort"},
 
 	// Consent.
@@ -58,7 +58,7 @@ var portsByFile = map[string][]string{
 	"tournament.go":          {"TournamentPort"},
 	"tournament_start.go":    {"TournamentPort"},
 	"tournament_text.go":     {"TournamentPort"},
-	"tournament_watch.go":    {"TournamentPort"},
+	"tournament_watch.go":    {"GamePort", "SpectatorPort", "TournamentPort"},
 	"tournament_withdraw.go": {"GamePort", "TournamentPort"},
 	"rating.go":              {"TournamentPort"},
 

@@ -1,14 +1,12 @@
 package server
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/club"
 	"github.com/taflmail/taflmail/engine"
-	"github.com/taflmail/taflmail/grammar"
 	"github.com/taflmail/taflmail/mailer"
 	"github.com/taflmail/taflmail/server/internal/msgid"
 	"github.com/taflmail/taflmail/server/internal/referee"
@@ -54,103 +52,31 @@ func privateGame(g *archive.Game) bool {
 // first; a tournament cannot have one (club.ReadTournamentFile).
 func gameIDShaped(id string) bool { return club.LooksLikeGameID(id) }
 
-// maxEventSpectators is how many addresses may follow one tournament;
-// maxWatchedEvents how many unfinished tournaments one address may
-// follow. A tournament's spectator gets a mail per move of every game of
-// the event (or per result), so both are small.
-const (
-	maxEventSpectators = 20
-	maxWatchedEvents   = 3
-)
-
-// watchTournament answers "watch <id>" for an id that names no game: a
-// tournament's id makes the sender a spectator of every game of the
-// event, those its start creates included (archive.Spectator with a
-// TournamentID), or with resultsOnly of their results; its players may
-// follow it too (they get no spectator's copy of their own games). An
-// event that is over, full (maxEventSpectators), or one more than the
-// sender may follow (maxWatchedEvents) is refused; an id that is neither
-// a game nor a tournament too. Like a game's, a keyless request only asks
-// the address to confirm it (watchConsent).
-func watchTournament(ss *referee.Session, c *grammar.WatchCommand, id string, resultsOnly bool) error {
-	ev, err := loadEvent(ss, strings.ToLower(id))
-	var r *referee.Refusal
-	if errors.As(err, &r) {
-		return ss.Refuse("err.watch.unknown", referee.Clip(id))
-	}
-	if err != nil {
-		return err
-	}
-	t := ev.t
-	if t.Status != archive.TournamentCreated && t.Status != archive.TournamentRunning {
-		return ss.Refuse("err.watch.eventover", t.Name)
-	}
-	was, err := eventSpectatorOf(ss, t.ID)
-	if err != nil {
-		return err
-	}
-	if was == nil {
-		specs, err := ss.Srv.TournamentPort().TournamentSpectators(ss.Ctx, t.ID)
-		if err != nil {
-			return err
-		}
-		if len(specs) >= maxEventSpectators {
-			return ss.Refuse("err.watch.eventfull", t.Name, maxEventSpectators)
-		}
-		watching, err := ss.Srv.TournamentPort().WatchingTournaments(ss.Ctx, ss.From)
-		if err != nil {
-			return err
-		}
-		if len(watching) >= maxWatchedEvents {
-			return ss.Refuse("err.watch.events", maxWatchedEvents)
-		}
-	}
-	resultsOnly, asked, err := watchConsent(ss, c, "watch "+t.ID, resultsOnly, was, func(lang string, results bool) string {
-		if results {
-			return referee.Tr(lang, "confirm.watch.event.results", t.Name, t.ID)
-		}
-		return referee.Tr(lang, "confirm.watch.event", t.Name, t.ID)
-	})
-	if err != nil || asked {
-		return err
-	}
-	sp := archive.Spectator{TournamentID: t.ID, Address: ss.From, ResultsOnly: resultsOnly}
-	if msgid.Valid(ss.Cause.Seed) {
-		sp.Thread = ss.Cause.Seed
-	}
+// startWatching adds sp, a spectator row of the sender's (a game's, or
+// a tournament's), to those this mail writes (archive.WatchWrite's
+// Watch).
+func startWatching(ss *referee.Session, sp archive.Spectator) {
 	cor := corrOf(ss)
 	cor.watch = append(cor.watch, sp)
-	key := "watch.event"
-	if resultsOnly {
-		key = "watch.event.results"
-	}
-	text := referee.Tr(ss.Lang, key, t.Name, t.ID) + "\n" + referee.Tr(ss.Lang, "watch.how", t.ID)
-	if was != nil && was.ResultsOnly == resultsOnly {
-		text = referee.Tr(ss.Lang, "watch.event.already", t.Name)
-	}
-	ss.Say(nil, text)
-	return nil
 }
 
-// eventSpectatorOf returns the sender's spectator row of tournament id,
-// stored or added by this mail, or nil.
-func eventSpectatorOf(ss *referee.Session, id string) (*archive.Spectator, error) {
+// stopWatching adds sp to the spectator rows this mail removes
+// (archive.WatchWrite's Unwatch).
+func stopWatching(ss *referee.Session, sp archive.Spectator) {
+	cor := corrOf(ss)
+	cor.unwatch = append(cor.unwatch, sp)
+}
+
+// eventWatchAdded returns the sender's row following tournament id that
+// this mail adds (startWatching), or nil.
+func eventWatchAdded(ss *referee.Session, id string) *archive.Spectator {
 	cor := corrOf(ss)
 	for i := range cor.watch {
 		if w := &cor.watch[i]; w.TournamentID == id && w.Address == ss.From {
-			return w, nil
+			return w
 		}
 	}
-	specs, err := ss.Srv.TournamentPort().TournamentSpectators(ss.Ctx, id)
-	if err != nil {
-		return nil, err
-	}
-	for i := range specs {
-		if specs[i].Address == ss.From && !unwatchingEvent(ss, id, ss.From) {
-			return &specs[i], nil
-		}
-	}
-	return nil, nil
+	return nil
 }
 
 // unwatchingEvent reports whether this mail stops addr following

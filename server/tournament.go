@@ -346,6 +346,22 @@ func (tournamentModule) TellGame(_ *referee.Session, lang string, t *referee.Tab
 	return eventHeader(lang, t.G), ""
 }
 
+// TakeWatch takes a "watch" of an event's id: its spectator follows
+// every game of the event (watchTournament, tournament_watch.go).
+func (tournamentModule) TakeWatch(ss *referee.Session, c *grammar.WatchCommand) (bool, error) {
+	return watchTournament(ss, c)
+}
+
+// ThreadTarget is the event whose start mail to its spectators a bare
+// "unwatch" answers (eventOfThread).
+func (tournamentModule) ThreadTarget(ss *referee.Session) string { return eventOfThread(ss.Cause.Mail) }
+
+// TakeUnwatch takes an "unwatch" that stops the sender following an
+// event (unwatchTournament).
+func (tournamentModule) TakeUnwatch(ss *referee.Session, id string, named bool) (bool, error) {
+	return unwatchTournament(ss, id, named)
+}
+
 // collectTournament adds to change what the session changed of
 // tournaments and ratings, and the referee's own mails.
 func collectTournament(ss *referee.Session, change *archive.Change) {

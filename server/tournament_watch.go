@@ -1,24 +1,31 @@
 package server
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
 	"strings"
 
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/club"
+	"github.com/taflmail/taflmail/grammar"
 	"github.com/taflmail/taflmail/mailer"
 	"github.com/taflmail/taflmail/server/internal/msgid"
 	"github.com/taflmail/taflmail/server/internal/referee"
 	"github.com/taflmail/taflmail/tournament"
 )
 
-// What a tournament's spectators ("watch ID", spectators.go) hear of the
-// event itself, beyond the mails about its games: one mail when it
-// starts, listing its games (not to those who asked for results only),
-// the final standings when its last game ends, and the notice when it is
-// cancelled. Each is written in the same change as the event's own mails
-// (the start: StartTournament's transaction).
+// A tournament's spectators: "watch ID" of an event's id makes the
+// sender one, and "unwatch" stops them following it (watchTournament,
+// unwatchTournament: the "watch" and "unwatch" commands are the
+// correspondence's, cmd_watch.go, which hands the tournament an id it
+// does not know through the core's hooks, and keeps the spectator rows
+// it writes). What they hear of the event itself, beyond the mails about
+// its games (spectators.go): one mail when it starts, listing its games
+// (not to those who asked for results only), the final standings when
+// its last game ends, and the notice when it is cancelled. Each is
+// written in the same change as the event's own mails (the start:
+// StartTournament's transaction).
 
 // maxStartGames is how many games a spectator's start mail lists; the
 // rest are counted, with the way to the crosstable ("standings ID").
@@ -51,6 +58,166 @@ func eventOfThread(m *mailer.Message) string {
 		}
 	}
 	return ""
+}
+
+// maxEventSpectators is how many addresses may follow one tournament;
+// maxWatchedEvents how many unfinished tournaments one address may
+// follow. A tournament's spectator gets a mail per move of every game of
+// the event (or per result), so both are small.
+const (
+	maxEventSpectators = 20
+	maxWatchedEvents   = 3
+)
+
+// watchTournament answers "watch <id>" for an id that names no game: a
+// tournament's id makes the sender a spectator of every game of the
+// event, those its start creates included (archive.Spectator with a
+// TournamentID), or with resultsOnly of their results; its players may
+// follow it too (they get no spectator's copy of their own games). An
+// event that is over, full (maxEventSpectators), or one more than the
+// sender may follow (maxWatchedEvents) is refused; an id that is neither
+// a game nor a tournament is not taken (false): "watch" refuses it. Like
+// a game's, a keyless request only asks the address to confirm it
+// (watchConsent). It is the tournament module's watchTaker; true, with
+// the command's error, for an event's id.
+func watchTournament(ss *referee.Session, c *grammar.WatchCommand) (bool, error) {
+	ev, err := loadEvent(ss, strings.ToLower(c.Target.ID))
+	var r *referee.Refusal
+	if errors.As(err, &r) {
+		return false, nil
+	}
+	if err != nil {
+		return true, err
+	}
+	return true, watchEvent(ss, c, ev.t)
+}
+
+// watchEvent carries out "watch" c of tournament t (watchTournament).
+func watchEvent(ss *referee.Session, c *grammar.WatchCommand, t *archive.Tournament) error {
+	resultsOnly := c.Results != ""
+	if t.Status != archive.TournamentCreated && t.Status != archive.TournamentRunning {
+		return ss.Refuse("err.watch.eventover", t.Name)
+	}
+	was, err := eventSpectatorOf(ss, t.ID)
+	if err != nil {
+		return err
+	}
+	if was == nil {
+		specs, err := ss.Srv.TournamentPort().TournamentSpectators(ss.Ctx, t.ID)
+		if err != nil {
+			return err
+		}
+		if len(specs) >= maxEventSpectators {
+			return ss.Refuse("err.watch.eventfull", t.Name, maxEventSpectators)
+		}
+		watching, err := ss.Srv.TournamentPort().WatchingTournaments(ss.Ctx, ss.From)
+		if err != nil {
+			return err
+		}
+		if len(watching) >= maxWatchedEvents {
+			return ss.Refuse("err.watch.events", maxWatchedEvents)
+		}
+	}
+	resultsOnly, asked, err := watchConsent(ss, c, "watch "+t.ID, resultsOnly, was, func(lang string, results bool) string {
+		if results {
+			return referee.Tr(lang, "confirm.watch.event.results", t.Name, t.ID)
+		}
+		return referee.Tr(lang, "confirm.watch.event", t.Name, t.ID)
+	})
+	if err != nil || asked {
+		return err
+	}
+	sp := archive.Spectator{TournamentID: t.ID, Address: ss.From, ResultsOnly: resultsOnly}
+	if msgid.Valid(ss.Cause.Seed) {
+		sp.Thread = ss.Cause.Seed
+	}
+	startWatching(ss, sp)
+	key := "watch.event"
+	if resultsOnly {
+		key = "watch.event.results"
+	}
+	text := referee.Tr(ss.Lang, key, t.Name, t.ID) + "\n" + referee.Tr(ss.Lang, "watch.how", t.ID)
+	if was != nil && was.ResultsOnly == resultsOnly {
+		text = referee.Tr(ss.Lang, "watch.event.already", t.Name)
+	}
+	ss.Say(nil, text)
+	return nil
+}
+
+// eventSpectatorOf returns the sender's spectator row of tournament id,
+// stored or added by this mail, or nil.
+func eventSpectatorOf(ss *referee.Session, id string) (*archive.Spectator, error) {
+	if w := eventWatchAdded(ss, id); w != nil {
+		return w, nil
+	}
+	specs, err := ss.Srv.TournamentPort().TournamentSpectators(ss.Ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	for i := range specs {
+		if specs[i].Address == ss.From && !unwatchingEvent(ss, id, ss.From) {
+			return &specs[i], nil
+		}
+	}
+	return nil, nil
+}
+
+// unwatchEvent finds the tournament an "unwatch" stops the sender
+// following: the one id names (named: the line, or the thread of a
+// tournament's start mail, names it), or, for a reply to a spectator's
+// mail about a tournament game that the sender does not watch on its
+// own, that game's tournament. ok is false when the sender follows no
+// such tournament (the line is then about a game).
+func unwatchEvent(ss *referee.Session, named bool, id string) (string, bool, error) {
+	event := strings.ToLower(id)
+	if !named || gameIDShaped(id) {
+		g, err := ss.Srv.GamePort().Game(ss.Ctx, id)
+		if errors.Is(err, archive.ErrNotFound) {
+			if !named {
+				return "", false, nil
+			}
+		} else if err != nil {
+			return "", false, err
+		} else {
+			specs, err := ss.Srv.SpectatorPort().Spectators(ss.Ctx, id)
+			if err != nil {
+				return "", false, err
+			}
+			for _, sp := range specs {
+				if sp.Address == ss.From {
+					return "", false, nil // watched on its own: unwatch the game
+				}
+			}
+			event = g.TournamentID
+		}
+	}
+	if event == "" || unwatchingEvent(ss, event, ss.From) {
+		return "", false, nil
+	}
+	specs, err := ss.Srv.TournamentPort().TournamentSpectators(ss.Ctx, event)
+	if err != nil {
+		return "", false, err
+	}
+	for _, sp := range specs {
+		if sp.Address == ss.From {
+			return event, true, nil
+		}
+	}
+	return "", false, nil
+}
+
+// unwatchTournament takes an "unwatch" of id, named or not
+// (unwatchEvent), that stops the sender following a tournament: the
+// row goes (stopWatching) and the sender is told. False for any other
+// "unwatch", which is then about a game. It is the tournament module's
+// unwatchTaker.
+func unwatchTournament(ss *referee.Session, id string, named bool) (bool, error) {
+	ev, ok, err := unwatchEvent(ss, named, id)
+	if ok {
+		stopWatching(ss, archive.Spectator{TournamentID: ev, Address: ss.From})
+		ss.Say(nil, referee.Tr(ss.Lang, "watch.event.stopped", ev))
+	}
+	return ok, err
 }
 
 // eventWatchers returns the spectators of tournament id who get a mail

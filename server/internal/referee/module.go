@@ -667,3 +667,79 @@ func (ss *Session) Instant(lang string, t time.Time, addr string) string {
 	}
 	return catalog.Instant(lang, t)
 }
+
+// The hooks of a spectator's commands: "watch" and "unwatch" are the
+// correspondence's (spectators of a game), and a target that is no game
+// is handed to the modules through these, so that the feature that owns
+// such a target (the tournament: its spectators follow the event) keeps
+// it, and correspondence names no feature above it.
+
+// WatchTaker may take a "watch" command c whose id names no game of the
+// archive (watch, once the correspondence found none by it): true when c
+// names a target of its own (the tournament: the event's id), with the
+// command's error (a refusal, or an archive failure, which fails the
+// mail). None taking it, "watch" refuses the id as unknown.
+type WatchTaker interface {
+	TakeWatch(ss *Session, c *grammar.WatchCommand) (bool, error)
+}
+
+// ThreadTeller names the target of a bare "unwatch" in a mail about no
+// game (unwatch): the id of what the feature's own mail that the mail
+// answers (its In-Reply-To, then its References) was about (the
+// tournament: the event whose start mail a spectator answers), "" when
+// it answers none of them.
+type ThreadTeller interface {
+	ThreadTarget(ss *Session) string
+}
+
+// UnwatchTaker may take an "unwatch" of id (upper case), named by the
+// line or a ThreadTeller (named), else the game the mail is about
+// (unwatch, before the correspondence looks for a game the sender
+// watches): true when it stopped the sender following a target of its
+// own and told them (the tournament: the event named, or the event of
+// the named game the sender follows only as its spectator). An error is
+// the archive's, and fails the mail.
+type UnwatchTaker interface {
+	TakeUnwatch(ss *Session, id string, named bool) (bool, error)
+}
+
+// TakeWatch offers the "watch" command c, whose id names no game, to the
+// watchTakers, in registry order: true, with the command's error, when
+// one took it.
+func (ss *Session) TakeWatch(c *grammar.WatchCommand) (bool, error) {
+	for _, m := range Modules {
+		if w, ok := m.(WatchTaker); ok {
+			if took, err := w.TakeWatch(ss, c); took {
+				return true, err
+			}
+		}
+	}
+	return false, nil
+}
+
+// ThreadTarget returns the first target a threadTeller names for a bare
+// "unwatch", in registry order, or "".
+func (ss *Session) ThreadTarget() string {
+	for _, m := range Modules {
+		if t, ok := m.(ThreadTeller); ok {
+			if id := t.ThreadTarget(ss); id != "" {
+				return id
+			}
+		}
+	}
+	return ""
+}
+
+// TakeUnwatch offers the "unwatch" of id to the unwatchTakers, in
+// registry order, and reports whether one took it; it stops at the first
+// that took it or failed.
+func (ss *Session) TakeUnwatch(id string, named bool) (bool, error) {
+	for _, m := range Modules {
+		if u, ok := m.(UnwatchTaker); ok {
+			if took, err := u.TakeUnwatch(ss, id, named); took || err != nil {
+				return took, err
+			}
+		}
+	}
+	return false, nil
+}
