@@ -72,7 +72,7 @@ const (
 // watchTournament answers "watch <id>" for an id that names no game: a
 // tournament's id makes the sender a spectator of every game of the
 // event, those its start creates included (archive.Spectator with a
-// TournamentID), or with resultsOnly of their results; its players may
+// TournamentID), or with "results" of their results; its players may
 // follow it too (they get no spectator's copy of their own games). An
 // event that is over, full (maxEventSpectators), or one more than the
 // sender may follow (maxWatchedEvents) is refused; an id that is neither

@@ -119,6 +119,11 @@ func TestTournamentStartTellsSpectators(t *testing.T) {
 	if len(specs) != 3 {
 		t.Errorf("%d spectators left, want 3 (the German, the results-only, alice): %+v", len(specs), specs)
 	}
+	// again: the thread still names the event, which the sender no longer
+	// follows, so the line is read as about a game of that id, and there
+	// is none to stop watching
+	h.replyTo(watcher, m, "unwatch")
+	h.mustRefuse("err.unwatch.not")
 }
 
 // TestTournamentStartSpectatorMailBounded: a spectator's start mail of
