@@ -40,7 +40,7 @@ func seedEngineTurn(tb testing.TB, srv *referee.Server, store *archive.Store, id
 	if err != nil {
 		tb.Fatal(err)
 	}
-	if !engineToMove(t) {
+	if !referee.EngineToMove(t) {
 		tb.Fatalf("game %s: the engine is not to move", id)
 	}
 	plan, err := timerPlan(srv, t)

@@ -82,9 +82,10 @@ func thresholds(s *referee.Server, tc notation.TimeControl) []time.Duration {
 }
 
 // timerPlan returns the timers t needs from now on: the running ply's
-// reminders and, timed, its deadline (clock.State.Timers); in a game
-// against the engine, the engine's reply instead when it is to move, and
-// beside them when it owes an answer to a draw offer (engineTimer); none
+// reminders and, timed, its deadline (clock.State.Timers), after the
+// timers the modules plan of their own kind (referee.PlanTimers: in a
+// game against the engine, the engine's reply instead when it is to
+// move, and beside them when it owes an answer to a draw offer); none
 // once the game is not running.
 func timerPlan(s *referee.Server, t *referee.Table) (archive.TimerPlan, error) {
 	if t.G.Status != archive.Active {
@@ -95,10 +96,10 @@ func timerPlan(s *referee.Server, t *referee.Table) (archive.TimerPlan, error) {
 		return archive.TimerPlan{}, err
 	}
 	plan := archive.TimerPlan{Ply: st.Ply + 1}
-	if x, move, ok := engineTimer(t, st); ok {
-		plan.Timers = append(plan.Timers, x)
-		if move {
-			return plan, nil // the engine's turn: its reply is all the game waits for (engine.go)
+	if own, alone := referee.PlanTimers(t, st); len(own) > 0 {
+		plan.Timers = append(plan.Timers, own...)
+		if alone {
+			return plan, nil // the engine's turn: its reply is all the game waits for
 		}
 	}
 	for _, x := range st.Timers(thresholds(s, st.Control)) {
@@ -244,7 +245,7 @@ func collectClock(ss *referee.Session, change *archive.Change) {
 // command acts on a running game (activeGame), and before leave or a
 // withdrawal changes one.
 func lostOnTime(ss *referee.Session, t *referee.Table) (bool, error) {
-	if t.G.Status != archive.Active || !control(t.G).Timed() || engineToMove(t) {
+	if t.G.Status != archive.Active || !control(t.G).Timed() || referee.EngineToMove(t) {
 		// the engine's clock is judged when its ply arrives (engineReply)
 		return false, nil
 	}

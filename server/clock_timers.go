@@ -15,7 +15,8 @@ import (
 // archive with it (collectClock): the running ply's reminders and, for a
 // timed game, its deadline, each under an idempotency key
 // (clock.Timer.Key); an invited game's expiry (invitations.go); the
-// engine's reply in a game against it (engine.go). RunTimers asks the
+// engine's reply in a game against it (planned by the engine module,
+// referee.PlanTimers). RunTimers asks the
 // clock module to fire those that are due (runGameTimers): the timer's
 // effect (a reminder, a time-out, an expiry), its replies and its done
 // mark are one archive.Change, so a process killed at any point sends no
@@ -26,9 +27,10 @@ import (
 
 // runGameTimers fires the games' timers due at Options.Now, earliest
 // first, and returns how many it fired (the clock module's dueRunner,
-// RunTimers). An engine timer is not fired here: it starts the engine's
-// turn on a goroutine of its own (under ctx), which commits the engine's
-// reply when its search ends (engine.go). Before a deadline it reads the
+// RunTimers). A timer a module takes (referee.StartTimer: an engine
+// timer) is not fired here: it starts the engine's turn on a goroutine
+// of its own (under ctx), which commits the engine's reply when its
+// search ends. Before a deadline it reads the
 // inbox up to the deadline and its grace (readInbox, ripe; Decision C4),
 // so a move that arrived in time is played rather than forfeited. A timer
 // whose game changed meanwhile is recomputed, not fired. It stops at the
@@ -37,6 +39,7 @@ import (
 func runGameTimers(s *referee.Server, ctx context.Context) (int, error) {
 	fired, limit := 0, referee.TimerBatch
 	seen := map[archive.TimerRef]bool{}
+	var taken map[archive.TimerRef]bool // timers a module started (referee.StartTimer)
 	for ctx.Err() == nil {
 		now := s.Opts.Now()
 		due, err := s.ClockPort().DueTimers(ctx, now, limit)
@@ -63,8 +66,11 @@ func runGameTimers(s *referee.Server, ctx context.Context) (int, error) {
 				continue // a deadline within its grace: Run wakes for it (overdueTimers)
 			}
 			seen[ref] = true
-			if tm.Kind == archive.TimerEngine {
-				startEngine(s, ctx, tm) // searches on its own goroutine, commits when done (engine.go)
+			if s.StartTimer(ctx, tm) { // the engine's turn: it commits when its search is done
+				if taken == nil {
+					taken = map[archive.TimerRef]bool{}
+				}
+				taken[ref] = true
 				continue
 			}
 			progress = true
@@ -82,7 +88,7 @@ func runGameTimers(s *referee.Server, ctx context.Context) (int, error) {
 			limit += referee.TimerBatch
 			continue
 		}
-		if !progress && !onlyWaiting(s, due, now) {
+		if !progress && !onlyWaiting(s, due, taken, now) {
 			// every due timer was handled in this call and is due again:
 			// never spin on it, the next call tries again
 			s.Log.Error("timers stay due after they were handled", "count", len(due), "first_game", due[0].GameID, "first_key", due[0].Key)
@@ -96,11 +102,11 @@ func runGameTimers(s *referee.Server, ctx context.Context) (int, error) {
 }
 
 // onlyWaiting reports whether every timer of ts waits for something other
-// than RunTimers: an engine turn (its search commits it) or a deadline
-// within its grace at now.
-func onlyWaiting(s *referee.Server, ts []archive.Timer, now time.Time) bool {
+// than RunTimers: a timer a module took (taken: an engine turn, which its
+// search commits) or a deadline within its grace at now.
+func onlyWaiting(s *referee.Server, ts []archive.Timer, taken map[archive.TimerRef]bool, now time.Time) bool {
 	for _, tm := range ts {
-		if tm.Kind != archive.TimerEngine && s.Ripe(tm, now) {
+		if !taken[archive.TimerRef{GameID: tm.GameID, Key: tm.Key}] && s.Ripe(tm, now) {
 			return false
 		}
 	}
@@ -116,14 +122,15 @@ func onlyWaiting(s *referee.Server, ts []archive.Timer, now time.Time) bool {
 // when the next engine turn ends or the grace is over, at the latest
 // after WaitCap.
 func overdueTimers(s *referee.Server, ctx context.Context, now time.Time) (wait time.Duration, left bool) {
-	limit := s.Engine.Count() + referee.TimerBatch
+	underway, waits := s.TimersWaiting()
+	limit := underway + referee.TimerBatch
 	due, err := s.ClockPort().DueTimers(ctx, now, limit)
 	if err != nil || len(due) == limit {
 		return 0, true
 	}
 	for _, tm := range due {
 		switch {
-		case tm.Kind == archive.TimerEngine && s.Engine.Taken(archive.TimerRef{GameID: tm.GameID, Key: tm.Key}):
+		case waits(tm): // an engine turn under way (referee.TimersWaiting)
 		case !s.Ripe(tm, now):
 			if w := tm.Due.Add(s.Opts.ArrivalGrace).Sub(now); wait == 0 || w < wait {
 				wait = w

@@ -33,7 +33,7 @@ func timedGame(g *archive.Game) bool { return control(g).Timed() }
 // the engine opponent, which never takes back (engine.go).
 func takebackBarred(ss *referee.Session, g *archive.Game) error {
 	switch {
-	case engineSide(g) != "":
+	case referee.EngineSide(g) != "":
 		return ss.Refuse("err.takeback.engine", g.ID)
 	case tournamentGame(g):
 		return ss.Refuse("err.takeback.tournament", g.ID, g.TournamentID)

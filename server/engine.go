@@ -42,15 +42,6 @@ func init() {
 	referee.HelpLine(11, "help.engine")
 }
 
-// engineSide returns the side the engine plays in g, or "" when g is a
-// game between two people.
-func engineSide(g *archive.Game) string {
-	if g.EngineLevel <= 0 {
-		return ""
-	}
-	return referee.SideOf(g, referee.EngineAddress)
-}
-
 // newEngineGame handles "new <variant> with engine [level N] [as <side>]
 // [time <control>]": a running game of the sender against the engine at
 // once, without an invitation. The engine plays at level N
@@ -159,12 +150,12 @@ func engineGamesOf(ss *referee.Session, addr string) ([]string, error) {
 	}
 	var ids []string
 	for _, g := range gs {
-		if g.Status == archive.Active && engineSide(g) != "" {
+		if g.Status == archive.Active && referee.EngineSide(g) != "" {
 			ids = append(ids, g.ID)
 		}
 	}
 	for _, t := range ss.Tables {
-		if t.Changed && t.G.Version == 0 && t.G.Status == archive.Active && engineSide(t.G) != "" && referee.SideOf(t.G, addr) != "" {
+		if t.Changed && t.G.Version == 0 && t.G.Status == archive.Active && referee.EngineSide(t.G) != "" && referee.SideOf(t.G, addr) != "" {
 			ids = append(ids, t.G.ID)
 		}
 	}
@@ -175,7 +166,7 @@ func engineGamesOf(ss *referee.Session, addr string) ([]string, error) {
 // the engine already.
 func startedEngineGame(ss *referee.Session) bool {
 	for _, t := range ss.Tables {
-		if t.Changed && t.G.Version == 0 && engineSide(t.G) != "" {
+		if t.Changed && t.G.Version == 0 && referee.EngineSide(t.G) != "" {
 			return true
 		}
 	}
@@ -245,7 +236,7 @@ type engineTask struct {
 // recomputed for any later change of the game replaces the pending
 // answer rather than adding one.
 func engineTaskOf(t *referee.Table, st *clock.State, stored bool) (engineTask, bool) {
-	side := engineSide(t.G)
+	side := referee.EngineSide(t.G)
 	if side == "" || t.G.Status != archive.Active {
 		return engineTask{}, false
 	}
@@ -286,10 +277,34 @@ func engineTimer(t *referee.Table, st *clock.State) (x archive.Timer, move, ok b
 	return archive.Timer{Key: task.key, Kind: archive.TimerEngine, Ply: task.ply, Due: task.due}, !task.draw, true
 }
 
-// engineToMove reports whether the engine is to move in t.
-func engineToMove(t *referee.Table) bool {
-	side := engineSide(t.G)
-	return side != "" && t.ToMove() == side
+// PlanTimers plans the engine's timer in the plan of t (engineTimer),
+// alone when it is the engine's ply: the engine module's timerPlanner
+// (module.go).
+func (engineModule) PlanTimers(t *referee.Table, st *clock.State) ([]archive.Timer, bool) {
+	x, move, ok := engineTimer(t, st)
+	if !ok {
+		return nil, false
+	}
+	return []archive.Timer{x}, move
+}
+
+// StartTimer takes a due engine timer (archive.TimerEngine) and starts
+// the engine's turn (startEngine), the engine module's timerStarter.
+func (engineModule) StartTimer(ctx context.Context, s *referee.Server, tm archive.Timer) bool {
+	if tm.Kind != archive.TimerEngine {
+		return false
+	}
+	startEngine(s, ctx, tm) // searches on its own goroutine, commits when done
+	return true
+}
+
+// TimersWaiting says that the engine timers the runner claimed wait for
+// their turns under way (engineturn.Runner.Count and Taken), the engine
+// module's timerWaiter.
+func (engineModule) TimersWaiting(s *referee.Server) (int, func(archive.Timer) bool) {
+	return s.Engine.Count(), func(tm archive.Timer) bool {
+		return tm.Kind == archive.TimerEngine && s.Engine.Taken(archive.TimerRef{GameID: tm.GameID, Key: tm.Key})
+	}
 }
 
 // engineThought is a finished search of the engine: the position it

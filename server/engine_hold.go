@@ -53,7 +53,7 @@ func (engineModule) DelayReply(ss *referee.Session, n *referee.Note) (key, carry
 // text is n's sections but the one saying whose move it is.
 func engineHold(ss *referee.Session, n *referee.Note) (key, carry string) {
 	t, hold := n.Game, ss.Srv.Opts.EngineReplyHold
-	if hold <= 0 || t == nil || !t.Changed || t.G.Status != archive.Active || !engineToMove(t) || n.To != referee.OpponentOf(t.G, referee.EngineAddress) {
+	if hold <= 0 || t == nil || !t.Changed || t.G.Status != archive.Active || !referee.EngineToMove(t) || n.To != referee.OpponentOf(t.G, referee.EngineAddress) {
 		return "", ""
 	}
 	level := search.Level(t.G.EngineLevel)

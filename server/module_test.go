@@ -51,13 +51,16 @@ func hooksOf(m referee.Module) []bool {
 	_, wt := m.(referee.WatchTaker)
 	_, tt := m.(referee.ThreadTeller)
 	_, ut := m.(referee.UnwatchTaker)
-	return []bool{c, w, a, q, p, h, d, u, s, k, r, n, e, g, dr, dt, ot, in, cw, bt, st, ct, ow, bs, gl, gt, sh, iw, wt, tt, ut}
+	_, tp := m.(referee.TimerPlanner)
+	_, ts := m.(referee.TimerStarter)
+	_, tw := m.(referee.TimerWaiter)
+	return []bool{c, w, a, q, p, h, d, u, s, k, r, n, e, g, dr, dt, ot, in, cw, bt, st, ct, ow, bs, gl, gt, sh, iw, wt, tt, ut, tp, ts, tw}
 }
 
 var hookNames = []string{"collector", "plyWatcher", "mailAdder", "quietKeeper", "replyPreparer", "noteHolder", "replyDelayer", "unmailer", "positionWatcher", "proseKeeper", "commandsWatcher", "newsWatcher", "errorTaker",
 	"gameEnder", "dueRunner", "dueTeller", "overdueTeller", "installer", "commitWatcher", "budgetTeller", "startTeller",
 	"challengeTaker", "offerWriter", "boardShower", "gamesLister", "gameTeller", "syntaxHinter", "instantWriter",
-	"watchTaker", "threadTeller", "unwatchTaker"}
+	"watchTaker", "threadTeller", "unwatchTaker", "timerPlanner", "timerStarter", "timerWaiter"}
 
 // TestModuleRegistry holds the registry to the order docs/architecture.md
 // names ("Modules and hooks"): collect writes the public name first, as
@@ -83,7 +86,7 @@ func TestModuleRegistry(t *testing.T) {
 		"tournament":     {"collector", "replyPreparer", "dueRunner", "dueTeller", "commitWatcher", "budgetTeller", "offerWriter", "gamesLister", "gameTeller", "watchTaker", "threadTeller", "unwatchTaker"},
 		"clock":          {"collector", "gameEnder", "dueRunner", "dueTeller", "overdueTeller", "startTeller", "offerWriter", "gameTeller", "syntaxHinter"},
 		"digest":         {"noteHolder", "newsWatcher", "dueRunner", "overdueTeller", "budgetTeller", "instantWriter"},
-		"engine":         {"replyDelayer", "installer", "challengeTaker"},
+		"engine":         {"replyDelayer", "installer", "challengeTaker", "timerPlanner", "timerStarter", "timerWaiter"},
 	}
 	for _, m := range modules {
 		var hooks []string

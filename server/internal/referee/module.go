@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/clock"
 	"github.com/taflmail/taflmail/engine"
 	"github.com/taflmail/taflmail/grammar"
 	"github.com/taflmail/taflmail/server/internal/catalog"
@@ -205,6 +206,84 @@ type Installer interface {
 // a failure is the feature's to log, and its work is done later.
 type CommitWatcher interface {
 	AfterCommit(ctx context.Context, s *Server, change archive.Change)
+}
+
+// The hooks below are the games' timers': a feature whose work falls due
+// as a timer of a game (the engine opponent's reply) plans and starts
+// timers of its own kind in the plan and the due work of the clock
+// module, which stores every game's timers and fires the due ones.
+
+// TimerPlanner plans the timers of its own kind for the running game t,
+// whose clocks are st, in the plan stored with every change of a game
+// (the clock module's collect): timers, and alone true when they are
+// all the game waits for now, so that no reminder and no deadline is
+// planned (the engine: its reply, when it is to move).
+type TimerPlanner interface {
+	PlanTimers(t *Table, st *clock.State) (timers []archive.Timer, alone bool)
+}
+
+// TimerStarter takes a due timer of its own kind from the games' due
+// timers before they are fired (the clock module's dueRunner): true when
+// tm is its own, and then it started the timer's work, which commits the
+// timer's effect and done mark when it ends (the engine: its turn,
+// searched on a goroutine of its own); the timer is not fired.
+type TimerStarter interface {
+	StartTimer(ctx context.Context, s *Server, tm archive.Timer) bool
+}
+
+// TimerWaiter says which due timers wait for the feature's work under
+// way rather than for RunTimers (the clock module's overdueTeller): n,
+// how many timers may (the engine: the turns its runner claimed), and
+// waits, whether due timer tm is one of them.
+type TimerWaiter interface {
+	TimersWaiting(s *Server) (n int, waits func(tm archive.Timer) bool)
+}
+
+// PlanTimers returns the timers every timerPlanner plans for the running
+// game t, whose clocks are st, in registry order, and alone true when
+// one said they are all t waits for now.
+func PlanTimers(t *Table, st *clock.State) (timers []archive.Timer, alone bool) {
+	for _, m := range Modules {
+		if p, ok := m.(TimerPlanner); ok {
+			ts, only := p.PlanTimers(t, st)
+			timers = append(timers, ts...)
+			alone = alone || only
+		}
+	}
+	return timers, alone
+}
+
+// StartTimer offers the due timer tm to the timerStarters, in registry
+// order, and reports whether one took it (and started its work).
+func (s *Server) StartTimer(ctx context.Context, tm archive.Timer) bool {
+	for _, m := range Modules {
+		if st, ok := m.(TimerStarter); ok && st.StartTimer(ctx, s, tm) {
+			return true
+		}
+	}
+	return false
+}
+
+// TimersWaiting returns how many due timers may wait for the modules'
+// work under way, summed over the timerWaiters, and whether due timer tm
+// is one of them (one waiter says so, asked in registry order).
+func (s *Server) TimersWaiting() (n int, waits func(tm archive.Timer) bool) {
+	var all []func(archive.Timer) bool
+	for _, m := range Modules {
+		if w, ok := m.(TimerWaiter); ok {
+			k, f := w.TimersWaiting(s)
+			n += k
+			all = append(all, f)
+		}
+	}
+	return n, func(tm archive.Timer) bool {
+		for _, f := range all {
+			if f(tm) {
+				return true
+			}
+		}
+		return false
+	}
 }
 
 // StateOf returns module m's state in ss: a *T, the zero T made by the

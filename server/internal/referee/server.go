@@ -637,6 +637,23 @@ const EngineAddress = club.EngineAddress
 // IsEngine reports whether addr is the engine's address.
 func IsEngine(addr string) bool { return addr == EngineAddress }
 
+// EngineSide returns the side the engine opponent plays in g
+// ("attackers" or "defenders"), or "" when g is a game between two
+// people (no EngineLevel).
+func EngineSide(g *archive.Game) string {
+	if g.EngineLevel <= 0 {
+		return ""
+	}
+	return SideOf(g, EngineAddress)
+}
+
+// EngineToMove reports whether the engine opponent is to move in t: it
+// plays in t (EngineSide) and its side is the side to move.
+func EngineToMove(t *Table) bool {
+	side := EngineSide(t.G)
+	return side != "" && t.ToMove() == side
+}
+
 // ignoreReason says why a mail gets no answer at all, or "" to answer it:
 // our own mail, bounces and auto-replies (no loops), unreadable mail.
 func (s *Server) ignoreReason(m *mailer.Message, from string) string {
