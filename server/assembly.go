@@ -1,6 +1,9 @@
 package server
 
-import "github.com/taflmail/taflmail/server/internal/referee"
+import (
+	"github.com/taflmail/taflmail/server/internal/gameclock"
+	"github.com/taflmail/taflmail/server/internal/referee"
+)
 
 // The assembly: the one place that names every feature module
 // (internal/referee's module.go has the hooks the core asks them for) and
@@ -18,7 +21,7 @@ var modules = []referee.Module{
 	correspondenceModule{},  // spectators, messages, conditional moves, takebacks (correspondence.go)
 	referee.ConsentModule{}, // requests to confirm (internal/referee/consent.go)
 	tournamentModule{},      // tournaments and ratings (tournament.go)
-	clockModule{},           // leave, end times, timers (clock.go, clock_timers.go)
+	gameclock.Module{},      // leave, end times, timers (internal/gameclock)
 	digestModule{},          // the daily digest (digest.go)
 	engineModule{},          // the engine opponent: its runner, its held reply (engine_hold.go)
 }

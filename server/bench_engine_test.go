@@ -13,6 +13,7 @@ import (
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/engine"
 	"github.com/taflmail/taflmail/search"
+	"github.com/taflmail/taflmail/server/internal/gameclock"
 	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
@@ -43,7 +44,7 @@ func seedEngineTurn(tb testing.TB, srv *referee.Server, store *archive.Store, id
 	if !referee.EngineToMove(t) {
 		tb.Fatalf("game %s: the engine is not to move", id)
 	}
-	plan, err := timerPlan(srv, t)
+	plan, err := gameclock.TimerPlan(srv, t)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/server/internal/gameclock"
 	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
@@ -41,7 +42,7 @@ func seedTimedGames(tb testing.TB, srv *referee.Server, store *archive.Store, n 
 			if err != nil {
 				tb.Fatal(err)
 			}
-			plan, err := timerPlan(srv, t)
+			plan, err := gameclock.TimerPlan(srv, t)
 			if err != nil {
 				tb.Fatal(err)
 			}

@@ -11,6 +11,7 @@ import (
 	"github.com/taflmail/taflmail/engine"
 	"github.com/taflmail/taflmail/notation"
 	"github.com/taflmail/taflmail/server/internal/catalog"
+	"github.com/taflmail/taflmail/server/internal/gameclock"
 	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
@@ -59,7 +60,7 @@ func (h *harness) stateOf(id string) *clock.State {
 	if err != nil {
 		h.t.Fatal(err)
 	}
-	st, err := clockState(tb)
+	st, err := gameclock.State(tb)
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -408,54 +409,6 @@ func TestNothingAfterTheDeadline(t *testing.T) {
 				t.Errorf("%d result mails, want one to each player", results)
 			}
 		})
-	}
-}
-
-// TestRemainingText: a remaining time as the mails write it (issue 22
-// §3), over controls and remainders: to the second when under an hour is
-// left or the control is in minutes, else in days, hours and minutes;
-// rounded down to the unit shown, never below zero.
-func TestRemainingText(t *testing.T) {
-	const s, m, h, d = time.Second, time.Minute, time.Hour, day
-	for _, tt := range []struct {
-		control string
-		left    time.Duration
-		want    string
-	}{
-		// an 8-minute game: fresh, after a move, below the 2m reminder,
-		// the time-out mail, late
-		{"8m+0d", 8 * m, "8min"},
-		{"8m+0d", 7*m + 59*s + 900*time.Millisecond, "7min59s"},
-		{"8m+0d", 7*m + 30*s, "7min30s"},
-		{"8m+0d", 2*m - s, "1min59s"},
-		{"8m+0d", 59 * s, "59s"},
-		{"8m+0d", 0, "0s"},
-		{"8m+0d", -3 * s, "0s"},
-		// minutes in the control: seconds also above an hour
-		{"90m+0d", 1*h + 20*m + 5*s, "1h20min5s"},
-		{"1h+30m", 2*h + 15*m, "2h15min"},
-		{"5m/move", 5 * m, "5min"},
-		{"1d+10m", 1*d + 3*h + 7*m + 2*s, "1d3h7min2s"},
-		// hours and days: minutes from an hour up, seconds below
-		{"1h+0d", h, "1h"},
-		{"1h+0d", 59*m + 30*s, "59min30s"},
-		{"12h+1h", 11*h + 59*m + 59*s, "11h59min"},
-		{"30d+1d", 30 * d, "30d"},
-		{"30d+1d", 29*d + 23*h + 59*m + 59*s, "29d23h59min"},
-		{"30d+1d", 12*d + 4*h + 33*m + 17*s, "12d4h33min"},
-		{"30d+1d", h + 30*s, "1h"},
-		{"30d+1d", 59*m + 59*s, "59min59s"},
-		{"30d+1d", 0, "0s"},
-		{"3d/move iccf", 2 * d, "2d"},
-		{"10d+2d max 20d", 20 * d, "20d"},
-	} {
-		tc, err := notation.ParseTimeControl("test", tt.control)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := remainingText(referee.English, tc, tt.left); got != tt.want {
-			t.Errorf("remainingText(%s, %v) = %q, want %q", tt.control, tt.left, got, tt.want)
-		}
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/grammar"
+	"github.com/taflmail/taflmail/server/internal/gameclock"
 	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
@@ -26,7 +27,7 @@ func init() {
 
 // timedGame reports whether g has a time control (clock.go's control:
 // "none" and an older game's free text are none).
-func timedGame(g *archive.Game) bool { return control(g).Timed() }
+func timedGame(g *archive.Game) bool { return gameclock.Control(g).Timed() }
 
 // takebackBarred refuses a takeback in a game that allows none: a
 // tournament game (rated, tournamentGame), a timed one, or one against

@@ -12,6 +12,7 @@ import (
 
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/mailer"
+	"github.com/taflmail/taflmail/server/internal/gameclock"
 	"github.com/taflmail/taflmail/server/internal/msgid"
 	"github.com/taflmail/taflmail/server/internal/referee"
 	"github.com/taflmail/taflmail/server/internal/zones"
@@ -245,7 +246,7 @@ func digestOrder(ss *referee.Session, ts []*referee.Table) {
 	keys := map[*referee.Table]key{}
 	for _, t := range ts {
 		var k key
-		if st, err := clockState(t); err == nil && st.Control.Timed() {
+		if st, err := gameclock.State(t); err == nil && st.Control.Timed() {
 			k.deadline, _ = st.Deadline()
 		}
 		k.since = t.G.StartedAt
@@ -358,7 +359,7 @@ func digestEntry(ss *referee.Session, addr, lang string, t *referee.Table) strin
 	} else {
 		b.WriteString(referee.Tr(lang, "digest.first") + "\n")
 	}
-	if c := clocksText(ss, lang, t); c != "" {
+	if c := gameclock.ClocksText(ss, lang, t); c != "" {
 		b.WriteString(c + "\n")
 	}
 	b.WriteString("\n" + t.Board(lang) + "\n")

@@ -9,9 +9,9 @@
 // names no feature. This package is its public face (face.go: Server,
 // Options, New, the ports, under server's name), its assembly (the
 // feature modules in their order, handed to the core, assembly.go), and,
-// until each moves into a package of its own, the features: clocks,
-// correspondence, the daily digest, tournaments and ratings, the engine
-// opponent and public names. The command language is docs/commands.md;
+// until each moves into a package of its own as the clocks have
+// (internal/gameclock), the features: correspondence, the daily digest,
+// tournaments and ratings, the engine opponent and public names. The command language is docs/commands.md;
 // who may move is docs/security.md.
 //
 // # Files
@@ -29,10 +29,8 @@
 // The features' mail commands, one file each, registering its handler
 // with referee.Handle in init (with its test beside it):
 //
-//   - cmd_clock.go: "clock": the time control in words and both players' leave.
 //   - cmd_conditions.go: "if … then …", "conditions" and cancelling them.
 //   - cmd_join.go: "join ID": a tournament entry in two steps.
-//   - cmd_leave.go: "leave": days of leave left, taking and cancelling leave.
 //   - cmd_messages.go: "messages": relaying opponents' messages on or off.
 //   - cmd_name.go: "name": the public name in exports; its module.
 //   - cmd_notify.go: "notify": every mail, or a daily digest at a time and zone.
@@ -43,11 +41,6 @@
 //   - cmd_tournaments.go: "tournaments": the events open or running.
 //   - cmd_watch.go: "watch" and "unwatch" of a game, an event's handed to the tournament by hooks; a spectator's "board".
 //   - cmd_withdraw.go: "withdraw ID" from a tournament.
-//
-// Clocks and timers (docs/clock.md):
-//
-//   - clock.go: a game's clock from the archive, its timers, the time-out of a late move, clock texts.
-//   - clock_timers.go: the games' stored timers fired when due: reminders, time-outs, expiries, the engine's turns.
 //
 // Correspondence (issue 12):
 //
@@ -79,6 +72,7 @@
 // (docs/architecture.md):
 //
 //   - internal/referee: the core: a mail's commands, games and replies, the pipeline, the loop, the hooks it asks the modules for; its doc.go maps its files.
+//   - internal/gameclock: the clock feature: time controls, clocks in the mails, time-outs, leave, "clock", the games' timers; its doc.go maps its files.
 //   - internal/engineturn: the runner of the engine's turns: search slots, the quick slot, the fair queue.
 //   - internal/zones: the digest's time-zone rules: names a player may write, places for an abbreviation, the next instant.
 //   - internal/nearmiss: the command phrase a misspelt line meant, and the edit distance of two words.

@@ -14,9 +14,10 @@ var docFileLine = regexp.MustCompile(`^//   - ([a-z0-9_]+\.go): \S`)
 
 // TestDocMapsEveryFile checks that doc.go names every non-test .go file of
 // the package, each once, and no file that does not exist (issue 19 §7);
-// and the same of the core's own map, internal/referee/doc.go.
+// and the same of the core's own map, internal/referee/doc.go, and of
+// each feature package's (refereeDirs).
 func TestDocMapsEveryFile(t *testing.T) {
-	for _, dir := range []string{".", filepath.Join("internal", "referee")} {
+	for _, dir := range refereeDirs {
 		checkDocMap(t, dir)
 	}
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/taflmail/taflmail/grammar"
 	"github.com/taflmail/taflmail/search"
 	"github.com/taflmail/taflmail/server/internal/engineturn"
+	"github.com/taflmail/taflmail/server/internal/gameclock"
 	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
@@ -109,13 +110,13 @@ func newEngineGame(ss *referee.Session, c *grammar.NewGameCommand, v *engine.Var
 	} else {
 		t.G.AttackerToken = ""
 	}
-	tc := newGameControl(c)
+	tc := gameclock.NewGameControl(c)
 	if tc.Timed() {
 		t.G.TimeControl = tc.String()
 	}
 	// its own mail, with its board and key, whatever else the mail
 	// starts (startNote); showPosition finds that note
-	ss.AddSection(ss.StartNote(ss.From, ss.Lang, t), referee.Tr(ss.Lang, "engine.started", referee.VariantTitle(ss.Lang, v), int(level), referee.SideName(ss.Lang, side))+"\n"+clockTerms(ss.Srv, ss.Lang, tc))
+	ss.AddSection(ss.StartNote(ss.From, ss.Lang, t), referee.Tr(ss.Lang, "engine.started", referee.VariantTitle(ss.Lang, v), int(level), referee.SideName(ss.Lang, side))+"\n"+gameclock.Terms(ss.Srv, ss.Lang, tc))
 	ss.ShowPosition(t)
 	return nil
 }
@@ -229,7 +230,8 @@ type engineTask struct {
 // engineTaskOf returns what the engine owes t, whose clocks are st, and
 // false when it owes nothing (a game between people, one not running,
 // or the player to move without a draw offer). stored says whether t is
-// as stored (true) or about to be committed (false, from collectClock):
+// as stored (true) or about to be committed (false, from the clock's
+// collect, through PlanTimers):
 // the key of a draw answer names the game's version after the commit
 // that made the offer, so that every offer gets its own answer, also a
 // second one in the same turn after a refusal, while the plan
@@ -264,7 +266,8 @@ func engineTaskOf(t *referee.Table, st *clock.State, stored bool) (engineTask, b
 	return task, true
 }
 
-// engineTimer returns the engine timer of t's plan (for collectClock):
+// engineTimer returns the engine timer of t's plan (for the clock's
+// collect, through PlanTimers):
 // due when the engine's turn began, that is at once. move reports that
 // it is the engine's ply: then it is the game's only timer, since the
 // engine is reminded of nothing and its clock is charged when it plays
@@ -426,7 +429,7 @@ func engineThink(s *referee.Server, ctx context.Context, tm archive.Timer) (*eng
 	if err != nil {
 		return nil, &engineFailure{err}
 	}
-	st, err := clockState(t)
+	st, err := gameclock.State(t)
 	if err != nil {
 		return nil, &engineFailure{err}
 	}
@@ -461,7 +464,7 @@ func engineThink(s *referee.Server, ctx context.Context, tm archive.Timer) (*eng
 // minEngineThink), so that the engine does not lose on time.
 func engineThinkTime(s *referee.Server, level search.Level, t *referee.Table, st *clock.State, task engineTask) time.Duration {
 	think := levelThink(s, level)
-	if !task.draw && control(t.G).Timed() {
+	if !task.draw && gameclock.Control(t.G).Timed() {
 		think = min(think, max(st.Remaining(task.side, task.due)/20, minEngineThink))
 	}
 	return max(think, time.Millisecond)
@@ -531,7 +534,7 @@ func decideEngine(s *referee.Server, ss *referee.Session, change *archive.Change
 	if t.G.Status != archive.Active {
 		return referee.CommitNothing, false, nil // its end dropped the game's timers
 	}
-	st, err := clockState(t)
+	st, err := gameclock.State(t)
 	if err != nil {
 		return referee.CommitNothing, false, &engineFailure{err}
 	}
@@ -594,9 +597,9 @@ func engineReply(ss *referee.Session, t *referee.Table, st *clock.State, task en
 		if to := st.TimeoutAt(at); to != nil {
 			// its clock ran out while it thought (a control too short
 			// for its think time): lost on time like any player
-			finishOnTime(ss, t, to, ss.Now)
+			gameclock.FinishOnTime(ss, t, to, ss.Now)
 			ss.Tell(human, t, func(lang string) string {
-				return referee.Tr(lang, "timeout.told", referee.SideName(lang, to.Side.String()), lastInTime(lang, to.Deadline))
+				return referee.Tr(lang, "timeout.told", referee.SideName(lang, to.Side.String()), gameclock.LastInTime(lang, to.Deadline))
 			})
 			break
 		}

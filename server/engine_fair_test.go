@@ -10,6 +10,7 @@ import (
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/engine"
 	"github.com/taflmail/taflmail/search"
+	"github.com/taflmail/taflmail/server/internal/gameclock"
 	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
@@ -81,7 +82,7 @@ func seedEngineTurnOf(tb testing.TB, srv *referee.Server, store *archive.Store, 
 	if err != nil {
 		tb.Fatal(err)
 	}
-	plan, err := timerPlan(srv, t)
+	plan, err := gameclock.TimerPlan(srv, t)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/search"
 	"github.com/taflmail/taflmail/server/internal/engineturn"
+	"github.com/taflmail/taflmail/server/internal/gameclock"
 	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
@@ -60,7 +61,7 @@ func engineHold(ss *referee.Session, n *referee.Note) (key, carry string) {
 	if !level.Valid() || levelThink(ss.Srv, level) >= hold {
 		return "", ""
 	}
-	st, err := clockState(t)
+	st, err := gameclock.State(t)
 	if err != nil {
 		return "", ""
 	}

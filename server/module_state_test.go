@@ -29,7 +29,7 @@ var stateOwners = []stateOwner{
 	{"ConsentModule", "ConsentState", "ConsentOf", []string{"consent.go"}},
 	{"tournamentModule", "tourneyState", "tourneyOf",
 		[]string{"cmd_join.go", "rating.go", "tournament.go", "tournament_start.go", "tournament_text.go", "tournament_watch.go"}},
-	{"clockModule", "clockChanges", "clockOf", []string{"clock.go", "cmd_leave.go"}},
+	{"Module", "clockChanges", "clockOf", []string{"clock.go", "cmd_leave.go"}}, // internal/gameclock
 	{"publicNameModule", "publicNameChoice", "publicNameOf", []string{"cmd_name.go"}},
 }
 

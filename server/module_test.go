@@ -15,6 +15,7 @@ import (
 	"github.com/taflmail/taflmail/grammar"
 	"github.com/taflmail/taflmail/mailer"
 	"github.com/taflmail/taflmail/server/internal/catalog"
+	"github.com/taflmail/taflmail/server/internal/gameclock"
 	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
@@ -473,12 +474,12 @@ func TestModuleStateOf(t *testing.T) {
 	if len(corrOf(b).watch) != 0 || corrOf(b) == c {
 		t.Error("two sessions share the correspondence state")
 	}
-	if a.Uses(referee.ConsentModule{}) || a.Uses(tournamentModule{}) || a.Uses(clockModule{}) {
+	if a.Uses(referee.ConsentModule{}) || a.Uses(tournamentModule{}) || a.Uses(gameclock.Module{}) {
 		t.Errorf("corrOf made the state of other modules too: %v", a.States)
 	}
 	referee.ConsentOf(a).Quiet = []string{"asked twice"}
 	tourneyOf(a).ended = true
-	clockOf(a).leaves = nil
+	referee.StateOf[struct{ leaves []string }](a, gameclock.Module{}) // the clock's own state and accessor are its package's (TestClockOf there)
 	if len(a.States) != 4 || len(corrOf(a).watch) != 1 || len(referee.ConsentOf(a).Quiet) != 1 || !tourneyOf(a).ended {
 		t.Errorf("four modules' states in one session: %v", a.States)
 	}

@@ -10,17 +10,32 @@ import (
 	"testing"
 )
 
-// packageFiles parses the non-test files of the package and of the core
-// it assembles (internal/referee) for the tests that read the referee's
-// source (catalogue keys, refusal keys, ports, module states), keeping
-// those whose name keep accepts (all when keep is nil). The two
-// directories share no file name, so a file is named by its base name.
-// The positions are in fset.
+// refereeDirs are the directories of the referee's source, relative to
+// the package's: the package itself (the face, the assembly and the
+// features not yet in a package of their own), the core
+// (internal/referee) and each feature's package. Their files share no
+// name, so the tests that read them (packageFiles, TestDocMapsEveryFile)
+// name a file by its base name. A feature's new package gets its line
+// here.
+var refereeDirs = []string{
+	".",
+	filepath.Join("internal", "referee"),
+	filepath.Join("internal", "gameclock"),
+}
+
+// packageFiles parses the non-test files of the package, of the core it
+// assembles and of the features' packages (refereeDirs) for the tests
+// that read the referee's source (catalogue keys, refusal keys, ports,
+// module states), keeping those whose name keep accepts (all when keep is
+// nil). A file is named by its base name; the positions are in fset.
 func packageFiles(t *testing.T, keep func(name string) bool) (*token.FileSet, []*ast.File) {
 	t.Helper()
 	fset := token.NewFileSet()
-	files := parseDir(t, fset, ".", keep)
-	return fset, append(files, parseDirAs(t, fset, filepath.Join("internal", "referee"), keep, filepath.Base)...)
+	var files []*ast.File
+	for _, dir := range refereeDirs {
+		files = append(files, parseDirAs(t, fset, dir, keep, filepath.Base)...)
+	}
+	return fset, files
 }
 
 // parseDir parses the non-test files of the directory dir (relative to

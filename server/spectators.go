@@ -8,6 +8,7 @@ import (
 	"github.com/taflmail/taflmail/club"
 	"github.com/taflmail/taflmail/engine"
 	"github.com/taflmail/taflmail/mailer"
+	"github.com/taflmail/taflmail/server/internal/gameclock"
 	"github.com/taflmail/taflmail/server/internal/msgid"
 	"github.com/taflmail/taflmail/server/internal/referee"
 )
@@ -120,7 +121,7 @@ func gameSpectators(ss *referee.Session, t *referee.Table) ([]archive.Spectator,
 // the players' mails show (clocksText, clock.go), or "" for an untimed
 // game.
 func spectatorClock(ss *referee.Session, t *referee.Table, lang string) string {
-	return clocksText(ss, lang, t)
+	return gameclock.ClocksText(ss, lang, t)
 }
 
 // spectatorMails composes the mails to the spectators of the games whose

@@ -8,6 +8,7 @@ import (
 	"github.com/taflmail/taflmail/engine"
 	"github.com/taflmail/taflmail/mailer"
 	"github.com/taflmail/taflmail/server/internal/catalog"
+	"github.com/taflmail/taflmail/server/internal/gameclock"
 	"github.com/taflmail/taflmail/server/internal/msgid"
 	"github.com/taflmail/taflmail/server/internal/referee"
 	"github.com/taflmail/taflmail/tournament"
@@ -240,7 +241,7 @@ func eventTerms(s *referee.Server, lang string, t *archive.Tournament) string {
 	}
 	var b strings.Builder
 	b.WriteString(referee.Tr(lang, "tournament.variant", title) + "\n")
-	b.WriteString(referee.Tr(lang, "invite.control", controlText(lang, control(&archive.Game{ID: t.ID, TimeControl: t.TimeControl}))) + "\n")
+	b.WriteString(referee.Tr(lang, "invite.control", gameclock.ControlText(lang, gameclock.Control(&archive.Game{ID: t.ID, TimeControl: t.TimeControl}))) + "\n")
 	format := referee.Tr(lang, "tournament.format.pairs")
 	if t.GamesPerPairing == 1 {
 		format = referee.Tr(lang, "tournament.format.single")
@@ -254,7 +255,7 @@ func eventTerms(s *referee.Server, lang string, t *archive.Tournament) string {
 	} else {
 		b.WriteString(referee.Tr(lang, "tournament.unrated") + "\n")
 	}
-	b.WriteString(referee.Trn(lang, "tournament.leave", min(t.LeaveDays, leaveDays(s)), min(t.LeaveDays, leaveDays(s))))
+	b.WriteString(referee.Trn(lang, "tournament.leave", min(t.LeaveDays, gameclock.LeaveDays(s)), min(t.LeaveDays, gameclock.LeaveDays(s))))
 	return b.String()
 }
 

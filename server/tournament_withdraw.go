@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/server/internal/gameclock"
 	"github.com/taflmail/taflmail/server/internal/referee"
 	"github.com/taflmail/taflmail/tournament"
 )
@@ -106,7 +107,7 @@ func sectionGames(ss *referee.Session, ev *event, section int) []tournament.Game
 // deadline had already decided is lost on time instead. Both players are
 // told, with the board and the record.
 func endWithdrawnGame(ss *referee.Session, ev *event, e archive.Entry, t *referee.Table) error {
-	if lost, err := lostOnTime(ss, t); err != nil || lost {
+	if lost, err := gameclock.LostOnTime(ss, t); err != nil || lost {
 		return err
 	}
 	t.G.Status, t.G.EndedAt, t.G.DrawOfferBy = archive.Finished, ss.Now, ""

@@ -9,55 +9,12 @@ import (
 	"github.com/taflmail/taflmail/grammar"
 	"github.com/taflmail/taflmail/notation"
 	"github.com/taflmail/taflmail/server/internal/catalog"
+	"github.com/taflmail/taflmail/server/internal/gameclock"
 	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
 // The words of durations and dates in each reply language
 // (docs/commands.md, "Replies in German").
-
-// TestClockDurationNeverNegative: a clock setting's duration below zero
-// is written as zero (catalog.Duration's own table is TestDurationText in
-// internal/catalog).
-func TestClockDurationNeverNegative(t *testing.T) {
-	if got := clockDuration(referee.German, -time.Hour); got != "0 Tage" {
-		t.Errorf("clockDuration(de, -1h) = %q, want 0 Tage", got)
-	}
-}
-
-// TestRemainingTextGerman: the remaining times of TestRemainingText in
-// German words, to the second where the English ones are, rounded down
-// alike.
-func TestRemainingTextGerman(t *testing.T) {
-	const d, h, m, s = notation.Day, time.Hour, time.Minute, time.Second
-	for _, tt := range []struct {
-		control string
-		left    time.Duration
-		want    string
-	}{
-		{"8m+0d", 8 * m, "8 Minuten"},
-		{"8m+0d", 7*m + 30*s, "7 Minuten 30 Sekunden"},
-		{"8m+0d", 1*m + 1*s, "1 Minute 1 Sekunde"},
-		{"8m+0d", 59 * s, "59 Sekunden"},
-		{"8m+0d", s + 900*time.Millisecond, "1 Sekunde"},
-		{"8m+0d", 0, "0 Sekunden"},
-		{"8m+0d", -3 * s, "0 Sekunden"},
-		{"1d+10m", 1*d + 3*h + 7*m + 2*s, "1 Tag 3 Stunden 7 Minuten 2 Sekunden"},
-		{"1h+0d", h, "1 Stunde"},
-		{"12h+1h", 11*h + 59*m + 59*s, "11 Stunden 59 Minuten"},
-		{"30d+1d", 30 * d, "30 Tage"},
-		{"30d+1d", 29*d + 23*h + 59*m + 59*s, "29 Tage 23 Stunden 59 Minuten"},
-		{"30d+1d", d + 30*s, "1 Tag"},
-		{"30d+1d", 59*m + 59*s, "59 Minuten 59 Sekunden"},
-	} {
-		tc, err := notation.ParseTimeControl("test", tt.control)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := remainingText(referee.German, tc, tt.left); got != tt.want {
-			t.Errorf("remainingText(de, %s, %v) = %q, want %q", tt.control, tt.left, got, tt.want)
-		}
-	}
-}
 
 // TestDayAndStampText: days and instants in each language, in UTC
 // whatever the zone of the time given; a German day is one the leave
@@ -78,7 +35,7 @@ func TestDayAndStampText(t *testing.T) {
 		if got := catalog.Instant(tt.lang, at); got != tt.stamp {
 			t.Errorf("catalog.Instant(%s) = %q, want %q", tt.lang, got, tt.stamp)
 		}
-		if got := lastInTime(tt.lang, at); got != tt.last {
+		if got := gameclock.LastInTime(tt.lang, at); got != tt.last {
 			t.Errorf("lastInTime(%s) = %q, want %q", tt.lang, got, tt.last)
 		}
 		if got := digestStamp(tt.lang, at, berlin, "Europe/Berlin"); got != tt.zoned {
@@ -98,37 +55,6 @@ func TestDayAndStampText(t *testing.T) {
 		y, mo, dd := day.UTC().Date()
 		if f := ld.First; ld.Last != nil || f.Either || f.Year != y || f.Month != int(mo) || f.Day != dd {
 			t.Errorf("the leave command reads %q as %+v, want %d-%d-%d", text, f, y, mo, dd)
-		}
-	}
-}
-
-// TestLeaveDateFormsGerman: each German example of the leave date forms
-// names the days its English example names, in German month names.
-func TestLeaveDateFormsGerman(t *testing.T) {
-	for en, de := range germanDates {
-		we, err := grammar.ParseLeaveDates("en", en)
-		if err != nil {
-			t.Fatalf("English example %q: %v", en, err)
-		}
-		wd, err := grammar.ParseLeaveDates("de", de)
-		if err != nil {
-			t.Errorf("German example %q does not parse: %v", de, err)
-			continue
-		}
-		same := func(a, b *grammar.LeaveDay) bool {
-			return a == nil && b == nil || a != nil && b != nil && a.Year == b.Year && a.Month == b.Month && a.Day == b.Day
-		}
-		if !same(we.First, wd.First) || !same(we.Last, wd.Last) {
-			t.Errorf("German example %q names other days than %q", de, en)
-		}
-		if englishWords.MatchString(de) {
-			t.Errorf("German example %q has an English month name", de)
-		}
-	}
-	forms := leaveDateForms(referee.German)
-	for en := range germanDates {
-		if strings.Contains(forms, en) {
-			t.Errorf("the German date forms show the English example %q:\n%s", en, forms)
 		}
 	}
 }

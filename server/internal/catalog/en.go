@@ -355,7 +355,7 @@ proves it is you. A mail without your key, or from another address, cannot
 move for you. Keep the key private and do not forward these mails: a mail
 in your name that carries your key is taken as yours.`,
 
-	// Clocks, leave, reminders, time-outs (clock.go, cmd_clock.go, cmd_leave.go, scheduler.go).
+	// Clocks, leave, reminders, time-outs (internal/gameclock, scheduler.go).
 	"invite.control":            "Time control: %s.",
 	"game.started":              "Your game of %s against %s starts now. You play the %s.",
 	"invite.leave":              "Leave: each player may take %d days a year, during which neither clock runs (\"help\" lists the leave commands).",

@@ -16,7 +16,7 @@ type CauseKind int
 
 const (
 	CauseMail          CauseKind = iota // a player's mail (HandleMail)
-	CauseTimer                          // a due reminder, deadline or invitation expiry (clock_timers.go)
+	CauseTimer                          // a due reminder, deadline or invitation expiry (gameclock's clock_timers.go)
 	CauseEngine                         // the engine's turn, its search done (engine.go)
 	CauseDigest                         // a player's daily digest falling due (digest.go)
 	CauseUndeliverable                  // an invitation the outbox gave up on (invitations.go)

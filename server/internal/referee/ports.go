@@ -96,7 +96,7 @@ type outboxStore interface {
 	MarkFailed(ctx context.Context, id int64, errText string) error
 }
 
-// clockStore is the clock's (clock.go, clock_timers.go, cmd_leave.go): a
+// clockStore is the clock's (internal/gameclock: clock.go, clock_timers.go, cmd_leave.go): a
 // player's leave, earliest first (Leave; none is not an error), at most
 // limit timers due at or before now, earliest first (DueTimers), and
 // when the earliest pending timer or digest is due (NextTimer, false

@@ -10,7 +10,7 @@ import (
 // The durable scheduler (docs/clock.md, "The scheduler"): the work of the
 // feature modules that falls due by the clock rather than by a mail. Each
 // module keeps its own due work in the archive (the games' timers,
-// clock_timers.go; the players' daily digests, digest.go; the
+// internal/gameclock; the players' daily digests, digest.go; the
 // tournaments' start dates and the withdrawals to settle, tournament*.go)
 // and does it through the one pipeline, so a process killed at any point
 // sends no mail twice and loses no time-out. Run sleeps until the earlier
@@ -38,7 +38,7 @@ const DefaultArrivalGrace = time.Minute
 // (dueRunner), in the registry's order: the tournaments whose start date
 // has come are started and the running games of players who withdrew are
 // ended (the tournament module), then the games' due timers are fired,
-// earliest first (the clock module, clock_timers.go: reminders,
+// earliest first (the clock module, internal/gameclock: reminders,
 // time-outs, invitations' expiry, the engine's turns handed to its
 // runner), then the players' daily digests are sent (the digest module).
 // It returns how many things they did (tournaments started, timers

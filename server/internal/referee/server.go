@@ -349,7 +349,7 @@ func (o *Options) defaultDelivery() {
 }
 
 // defaultClock fills in leave, reminders, invitation expiry and the grace
-// for a mail's arrival (clock.go); a negative leave or grace means none.
+// for a mail's arrival (internal/gameclock); a negative leave or grace means none.
 func (o *Options) defaultClock() {
 	switch {
 	case o.LeaveDays == 0:

@@ -1,4 +1,4 @@
-package server
+package gameclock
 
 import (
 	"errors"
@@ -37,7 +37,7 @@ func leave(ss *referee.Session, c *grammar.LeaveCommand) error {
 	if err != nil {
 		return err
 	}
-	allowance := leaveDays(ss.Srv)
+	allowance := LeaveDays(ss.Srv)
 	year := ss.Now.UTC().Year()
 	if c.First == nil {
 		text := referee.Trn(ss.Lang, "leave.left", allowance, clock.LeaveLeft(taken, year, allowance), allowance, year)
@@ -96,7 +96,7 @@ func cancelLeave(ss *referee.Session, _ *grammar.CancelLeaveCommand) error {
 	if err != nil {
 		return err
 	}
-	allowance := leaveDays(ss.Srv)
+	allowance := LeaveDays(ss.Srv)
 	kept, back, err := clock.CancelLeave(taken, ss.Now, allowance)
 	var le *clock.LeaveError
 	if errors.As(err, &le) {
@@ -169,10 +169,10 @@ func resumeText(ss *referee.Session, lang string, ts []*referee.Table) string {
 	tomorrow := utcDay(ss.Now).Add(notation.Day)
 	var b strings.Builder
 	for _, t := range ts {
-		if !control(t.G).Timed() {
+		if !Control(t.G).Timed() {
 			continue
 		}
-		st, err := clockState(t)
+		st, err := State(t)
 		if err != nil {
 			continue
 		}
@@ -192,7 +192,7 @@ func resumeText(ss *referee.Session, lang string, ts []*referee.Table) string {
 // leaveOf returns the leave of the player at addr as this mail has left
 // it so far.
 func leaveOf(ss *referee.Session, addr string) ([]notation.Leave, error) {
-	if ss.Uses(clockModule{}) {
+	if ss.Uses(Module{}) {
 		if ls, ok := clockOf(ss).leaves[addr]; ok {
 			return ls, nil
 		}
@@ -236,7 +236,7 @@ func setLeave(ss *referee.Session, leave []notation.Leave, told func(lang string
 		if err != nil {
 			return leaveGames{}, err
 		}
-		if lost, err := lostOnTime(ss, t); err != nil {
+		if lost, err := LostOnTime(ss, t); err != nil {
 			return leaveGames{}, err
 		} else if lost {
 			continue // lost on time before this mail: no leave brings it back
@@ -253,7 +253,7 @@ func setLeave(ss *referee.Session, leave []notation.Leave, told func(lang string
 		all = append(all, t)
 		opp := referee.OpponentOf(t.G, ss.From)
 		if after, toMove := toMoveRemaining(ss, t); after > before {
-			back = append(back, returned{game: g.ID, opp: opp, side: toMove, tc: control(t.G), d: after - before})
+			back = append(back, returned{game: g.ID, opp: opp, side: toMove, tc: Control(t.G), d: after - before})
 		}
 		if with[opp] == nil {
 			opps = append(opps, opp)
@@ -305,10 +305,10 @@ func returnedText(lang string, back []returned, opp string) string {
 // the reply's instant (clockInstant), and that side; 0 for a game without
 // a clock or whose clock data is broken.
 func toMoveRemaining(ss *referee.Session, t *referee.Table) (time.Duration, engine.Side) {
-	if !control(t.G).Timed() {
+	if !Control(t.G).Timed() {
 		return 0, 0
 	}
-	st, err := clockState(t)
+	st, err := State(t)
 	if err != nil {
 		return 0, 0
 	}

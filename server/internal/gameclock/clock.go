@@ -1,4 +1,4 @@
-package server
+package gameclock
 
 import (
 	"context"
@@ -25,9 +25,9 @@ import (
 // accounting; the clock module fires the timers when they fall due
 // (clock_timers.go), asked by the scheduler (scheduler.go).
 
-// control returns a game's time control: none for an untimed game and for
+// Control returns a game's time control: none for an untimed game and for
 // a TimeControl the referee did not write (an older game's free text).
-func control(g *archive.Game) notation.TimeControl {
+func Control(g *archive.Game) notation.TimeControl {
 	if g.TimeControl == "" {
 		return notation.TimeControl{}
 	}
@@ -56,15 +56,15 @@ func clockGame(t *referee.Table) *clock.Game {
 	if start.IsZero() {
 		start = t.G.CreatedAt
 	}
-	cg := &clock.Game{Control: control(t.G), Start: start, FirstSide: t.V.FirstSide, Leave: t.G.Leave}
+	cg := &clock.Game{Control: Control(t.G), Start: start, FirstSide: t.V.FirstSide, Leave: t.G.Leave}
 	for _, p := range t.Plies() {
 		cg.Plies = append(cg.Plies, clock.Ply{Arrival: p.At, Avail: p.Avail})
 	}
 	return cg
 }
 
-// clockState accounts for every ply of t (clock.Game.State).
-func clockState(t *referee.Table) (*clock.State, error) {
+// State accounts for every ply of t (clock.Game.State).
+func State(t *referee.Table) (*clock.State, error) {
 	st, err := clockGame(t).State()
 	if err != nil {
 		return nil, fmt.Errorf("server: game %s: %w", t.G.ID, err)
@@ -81,17 +81,17 @@ func thresholds(s *referee.Server, tc notation.TimeControl) []time.Duration {
 	return s.Opts.UntimedReminders
 }
 
-// timerPlan returns the timers t needs from now on: the running ply's
+// TimerPlan returns the timers t needs from now on: the running ply's
 // reminders and, timed, its deadline (clock.State.Timers), after the
 // timers the modules plan of their own kind (referee.PlanTimers: in a
 // game against the engine, the engine's reply instead when it is to
 // move, and beside them when it owes an answer to a draw offer); none
 // once the game is not running.
-func timerPlan(s *referee.Server, t *referee.Table) (archive.TimerPlan, error) {
+func TimerPlan(s *referee.Server, t *referee.Table) (archive.TimerPlan, error) {
 	if t.G.Status != archive.Active {
 		return archive.TimerPlan{}, nil
 	}
-	st, err := clockState(t)
+	st, err := State(t)
 	if err != nil {
 		return archive.TimerPlan{}, err
 	}
@@ -116,33 +116,33 @@ func timerKind(k clock.TimerKind) archive.TimerKind {
 	return archive.TimerReminder
 }
 
-// clockModule registers the clocks: leave, end times and timers
+// Module registers the clocks: leave, end times and timers
 // (module.go). It collects last, after every game the other modules
 // may have changed.
-type clockModule struct{}
+type Module struct{}
 
-func (clockModule) Name() string { return "clock" }
+func (Module) Name() string { return "clock" }
 
 // Offer sets the time control of a new game from its command
-// (newGameControl) and states it, with the leave allowance (clockTerms).
-func (clockModule) Offer(ss *referee.Session, t *referee.Table, c *grammar.NewGameCommand) (referee.Offer, error) {
-	tc := newGameControl(c)
+// (NewGameControl) and states it, with the leave allowance (Terms).
+func (Module) Offer(ss *referee.Session, t *referee.Table, c *grammar.NewGameCommand) (referee.Offer, error) {
+	tc := NewGameControl(c)
 	if tc.Timed() {
 		t.G.TimeControl = tc.String()
 	}
-	return referee.Offer{Play: func(lang string) string { return clockTerms(ss.Srv, lang, tc) }}, nil
+	return referee.Offer{Play: func(lang string) string { return Terms(ss.Srv, lang, tc) }}, nil
 }
 
 // TellGame shows both clocks in every mail about a timed game
-// (clocksText).
-func (clockModule) TellGame(ss *referee.Session, lang string, t *referee.Table) (header, section string) {
-	return "", clocksText(ss, lang, t)
+// (ClocksText).
+func (Module) TellGame(ss *referee.Session, lang string, t *referee.Table) (header, section string) {
+	return "", ClocksText(ss, lang, t)
 }
 
 // SyntaxHint gives the accepted forms of a time control under a new
 // command whose time control does not parse (timeControlHint), and of a
 // leave's days under a leave line (leaveDateHint, cmd_leave.go).
-func (clockModule) SyntaxHint(ss *referee.Session, l referee.CommandLine, ge *grammar.Error) string {
+func (Module) SyntaxHint(ss *referee.Session, l referee.CommandLine, ge *grammar.Error) string {
 	if h := timeControlHint(ss.Lang, l, ge); h != "" {
 		return h
 	}
@@ -159,33 +159,33 @@ type clockChanges struct {
 // clockOf returns the clock module's state in ss, made on first use
 // (stateOf): the one way to it, for clock.go and cmd_leave.go alone.
 func clockOf(ss *referee.Session) *clockChanges {
-	return referee.StateOf[clockChanges](ss, clockModule{})
+	return referee.StateOf[clockChanges](ss, Module{})
 }
 
-func (clockModule) Collect(ss *referee.Session, change *archive.Change) { collectClock(ss, change) }
+func (Module) Collect(ss *referee.Session, change *archive.Change) { collectClock(ss, change) }
 
-func (clockModule) EndBefore(ss *referee.Session, t *referee.Table) (bool, error) {
-	return lostOnTime(ss, t)
+func (Module) EndBefore(ss *referee.Session, t *referee.Table) (bool, error) {
+	return LostOnTime(ss, t)
 }
 
 // StartedTerms are the time control of a game started without a
-// challenge and, timed, the leave allowance (clockTerms).
-func (clockModule) StartedTerms(ss *referee.Session, lang string, t *referee.Table) string {
-	return clockTerms(ss.Srv, lang, control(t.G))
+// challenge and, timed, the leave allowance (Terms).
+func (Module) StartedTerms(ss *referee.Session, lang string, t *referee.Table) string {
+	return Terms(ss.Srv, lang, Control(t.G))
 }
 
-func (clockModule) RunDue(ctx context.Context, s *referee.Server) (int, error) {
+func (Module) RunDue(ctx context.Context, s *referee.Server) (int, error) {
 	return runGameTimers(s, ctx)
 }
 
 // NextDue is when the earliest pending timer is due (Store.NextTimer):
 // a game's, or a player's daily digest, which the archive keeps in the
 // same order.
-func (clockModule) NextDue(ctx context.Context, s *referee.Server) (time.Time, bool, error) {
+func (Module) NextDue(ctx context.Context, s *referee.Server) (time.Time, bool, error) {
 	return s.ClockPort().NextTimer(ctx)
 }
 
-func (clockModule) OverdueWait(ctx context.Context, s *referee.Server, now time.Time) (time.Duration, bool) {
+func (Module) OverdueWait(ctx context.Context, s *referee.Server, now time.Time) (time.Duration, bool) {
 	return overdueTimers(s, ctx, now)
 }
 
@@ -195,7 +195,7 @@ func (clockModule) OverdueWait(ctx context.Context, s *referee.Server, now time.
 // leave, an end all change them; recomputing the others changes nothing,
 // and a timer already done stays done).
 func collectClock(ss *referee.Session, change *archive.Change) {
-	if ss.Uses(clockModule{}) {
+	if ss.Uses(Module{}) {
 		if leaves := clockOf(ss).leaves; len(leaves) > 0 {
 			lw := make(archive.LeaveWrite, len(leaves))
 			for addr, ls := range leaves {
@@ -220,7 +220,7 @@ func collectClock(ss *referee.Session, change *archive.Change) {
 		if g.Status == archive.Finished && g.EndedAt.IsZero() {
 			g.EndedAt = ss.Now
 		}
-		plan, err := timerPlan(ss.Srv, t)
+		plan, err := TimerPlan(ss.Srv, t)
 		if err != nil {
 			// broken clock data is the referee's fault, not the mail's:
 			// the game keeps no timers rather than the mail failing for ever
@@ -234,7 +234,7 @@ func collectClock(ss *referee.Session, change *archive.Change) {
 	}
 }
 
-// lostOnTime ends t on time when the side to move's deadline had passed
+// LostOnTime ends t on time when the side to move's deadline had passed
 // when the session's mail arrived (CORRESPONDENCE.md §2.6): whatever the
 // mail asks (a move, a draw, a resignation, leave) comes too late to
 // change that. The opponent of the side to move wins; the loser is told
@@ -244,12 +244,12 @@ func collectClock(ss *referee.Session, change *archive.Change) {
 // is read. It is the clock module's gameEnder (module.go): before a
 // command acts on a running game (activeGame), and before leave or a
 // withdrawal changes one.
-func lostOnTime(ss *referee.Session, t *referee.Table) (bool, error) {
-	if t.G.Status != archive.Active || !control(t.G).Timed() || referee.EngineToMove(t) {
+func LostOnTime(ss *referee.Session, t *referee.Table) (bool, error) {
+	if t.G.Status != archive.Active || !Control(t.G).Timed() || referee.EngineToMove(t) {
 		// the engine's clock is judged when its ply arrives (engineReply)
 		return false, nil
 	}
-	st, err := clockState(t)
+	st, err := State(t)
 	if err != nil {
 		return false, err
 	}
@@ -258,25 +258,25 @@ func lostOnTime(ss *referee.Session, t *referee.Table) (bool, error) {
 	if to == nil {
 		return false, nil
 	}
-	finishOnTime(ss, t, to, ss.Now)
+	FinishOnTime(ss, t, to, ss.Now)
 	loser := referee.AddressOf(t.G, to.Side.String())
 	for _, addr := range []string{t.G.Attackers, t.G.Defenders} {
 		if addr == loser && addr == ss.From {
-			ss.Say(t, referee.Tr(ss.Lang, "timeout.late", catalog.Instant(ss.Lang, arrival), lastInTime(ss.Lang, to.Deadline)))
+			ss.Say(t, referee.Tr(ss.Lang, "timeout.late", catalog.Instant(ss.Lang, arrival), LastInTime(ss.Lang, to.Deadline)))
 			continue
 		}
 		ss.Tell(addr, t, func(lang string) string {
-			return referee.Tr(lang, "timeout.told", referee.SideName(lang, to.Side.String()), lastInTime(lang, to.Deadline))
+			return referee.Tr(lang, "timeout.told", referee.SideName(lang, to.Side.String()), LastInTime(lang, to.Deadline))
 		})
 	}
 	ss.ShowPosition(t)
 	return true, nil
 }
 
-// finishOnTime ends t as lost on time by to.Side, declared at at
+// FinishOnTime ends t as lost on time by to.Side, declared at at
 // (CORRESPONDENCE.md §4.2: the opponent wins, reason time; the record's
 // Termination is "timeout").
-func finishOnTime(ss *referee.Session, t *referee.Table, to *clock.Timeout, at time.Time) {
+func FinishOnTime(ss *referee.Session, t *referee.Table, to *clock.Timeout, at time.Time) {
 	t.G.Status = archive.Finished
 	t.G.Result = to.Side.Opponent().String()
 	t.G.Reason = engine.ReasonTimeout.String()
@@ -285,16 +285,16 @@ func finishOnTime(ss *referee.Session, t *referee.Table, to *clock.Timeout, at t
 	t.Changed = true
 }
 
-// clocksText is what every mail about a timed game shows
+// ClocksText is what every mail about a timed game shows
 // (CORRESPONDENCE.md §4.3): both remaining times, who is on leave and, in
 // a running game, the deadline of the side to move. "" for an untimed
 // game or one not started.
-func clocksText(ss *referee.Session, lang string, t *referee.Table) string {
-	tc := control(t.G)
+func ClocksText(ss *referee.Session, lang string, t *referee.Table) string {
+	tc := Control(t.G)
 	if !tc.Timed() || t.G.Status != archive.Active && t.G.Status != archive.Finished {
 		return ""
 	}
-	st, err := clockState(t)
+	st, err := State(t)
 	if err != nil {
 		return ""
 	}
@@ -313,7 +313,7 @@ func clocksText(ss *referee.Session, lang string, t *referee.Table) string {
 	}
 	text := referee.Tr(lang, "clock.line", tc.String(), strings.Join(sides, ", "))
 	if t.G.Status == archive.Active && !c.Deadline.IsZero() {
-		text += "\n" + referee.Tr(lang, "clock.deadline", referee.SideName(lang, c.ToMove.String()), lastInTime(lang, c.Deadline))
+		text += "\n" + referee.Tr(lang, "clock.deadline", referee.SideName(lang, c.ToMove.String()), LastInTime(lang, c.Deadline))
 	}
 	return text
 }
@@ -372,7 +372,7 @@ func inMinutes(tc notation.TimeControl) bool {
 	return false
 }
 
-// lastInTime writes in lang, as catalog.Instant does, the last second in
+// LastInTime writes in lang, as catalog.Instant does, the last second in
 // which a move still counts against deadline d: d less one second. The
 // deadline itself is the first late instant: a ply arriving at or after it
 // loses on time (clock.State.Expired), because the charge up to it leaves
@@ -382,13 +382,13 @@ func inMinutes(tc notation.TimeControl) bool {
 // is exact: a mail stamped in that second is in time, one stamped 00:00:01
 // is late. Writing d itself gave "must move before 00:00:01", true but
 // misread.
-func lastInTime(lang string, d time.Time) string { return catalog.Instant(lang, d.Add(-time.Second)) }
+func LastInTime(lang string, d time.Time) string { return catalog.Instant(lang, d.Add(-time.Second)) }
 
-// controlText describes a time control in words, in lang: its notation
+// ControlText describes a time control in words, in lang: its notation
 // (tc.String(), "30d+1d", as a new command takes it back) and its
 // durations in lang's words (catalog.Duration); a Fischer control
 // without increment says nothing of one.
-func controlText(lang string, tc notation.TimeControl) string {
+func ControlText(lang string, tc notation.TimeControl) string {
 	var s string
 	switch tc.Kind {
 	case notation.Fischer:
@@ -434,24 +434,24 @@ func intervalText(lang string, l notation.Leave) string {
 	return referee.Tr(lang, "leave.interval", first, last, l.Days())
 }
 
-// leaveDays is the yearly leave allowance (Options.LeaveDays).
-func leaveDays(s *referee.Server) int { return s.Opts.LeaveDays }
+// LeaveDays is the yearly leave allowance (Options.LeaveDays).
+func LeaveDays(s *referee.Server) int { return s.Opts.LeaveDays }
 
-// newGameControl returns the time control of a new command: none without
+// NewGameControl returns the time control of a new command: none without
 // one (Decision C1: a casual game without "time" is untimed).
-func newGameControl(c *grammar.NewGameCommand) notation.TimeControl {
+func NewGameControl(c *grammar.NewGameCommand) notation.TimeControl {
 	if c.Time == nil {
 		return notation.TimeControl{}
 	}
 	return notation.TimeControlOf(c.Time)
 }
 
-// clockTerms states a new game's time control and, for a timed game, the
+// Terms states a new game's time control and, for a timed game, the
 // leave allowance, for the invitation and the challenger's confirmation.
-func clockTerms(s *referee.Server, lang string, tc notation.TimeControl) string {
-	text := referee.Tr(lang, "invite.control", controlText(lang, tc))
+func Terms(s *referee.Server, lang string, tc notation.TimeControl) string {
+	text := referee.Tr(lang, "invite.control", ControlText(lang, tc))
 	if tc.Timed() {
-		text += "\n" + referee.Trn(lang, "invite.leave", leaveDays(s), leaveDays(s))
+		text += "\n" + referee.Trn(lang, "invite.leave", LeaveDays(s), LeaveDays(s))
 	}
 	return text
 }

@@ -1,4 +1,4 @@
-package server
+package gameclock
 
 import (
 	"context"
@@ -186,7 +186,7 @@ func decideTimer(s *referee.Server, ss *referee.Session, change *archive.Change,
 	t.Changed = true // written back: its version guards the timers, its thread the replies
 	acted, passed := false, false
 	if t.G.Status == archive.Active {
-		st, err := clockState(t)
+		st, err := State(t)
 		if err != nil {
 			return false, err
 		}
@@ -255,7 +255,7 @@ func remind(ss *referee.Session, t *referee.Table, st *clock.State, x clock.Time
 	var text string
 	if st.Control.Timed() {
 		d, _ := st.Deadline()
-		text = referee.Tr(lang, "reminder.timed", clockDuration(lang, x.Threshold), remainingText(lang, st.Control, st.Remaining(x.Side, ss.Now)), lastInTime(lang, d))
+		text = referee.Tr(lang, "reminder.timed", clockDuration(lang, x.Threshold), remainingText(lang, st.Control, st.Remaining(x.Side, ss.Now)), LastInTime(lang, d))
 	} else {
 		text = referee.Tr(lang, "reminder.untimed", clockDuration(lang, x.Threshold))
 	}
@@ -267,10 +267,10 @@ func remind(ss *referee.Session, t *referee.Table, st *clock.State, x clock.Time
 // §4.2): the opponent wins, reason time, and both players get the result
 // and the complete record.
 func timeout(ss *referee.Session, t *referee.Table, to *clock.Timeout, now time.Time) {
-	finishOnTime(ss, t, to, now)
+	FinishOnTime(ss, t, to, now)
 	for _, addr := range []string{t.G.Attackers, t.G.Defenders} {
 		ss.Tell(addr, t, func(lang string) string {
-			return referee.Tr(lang, "timeout.told", referee.SideName(lang, to.Side.String()), lastInTime(lang, to.Deadline))
+			return referee.Tr(lang, "timeout.told", referee.SideName(lang, to.Side.String()), LastInTime(lang, to.Deadline))
 		})
 	}
 	ss.ShowPosition(t)

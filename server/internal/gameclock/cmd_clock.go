@@ -1,4 +1,4 @@
-package server
+package gameclock
 
 import (
 	"github.com/taflmail/taflmail/clock"
@@ -13,7 +13,7 @@ func init() {
 }
 
 // clockCommand answers "clock" ("uhr") with the game's time control in words
-// and both players' leave; the reply's clocks line (clocksText) gives
+// and both players' leave; the reply's clocks line (ClocksText) gives
 // both remaining times and the deadline of the side to move
 // (CORRESPONDENCE.md §4.3). For an untimed game it says so; for a game
 // shorter than the reminder thresholds, when it is reminded, if at all
@@ -23,8 +23,8 @@ func clockCommand(ss *referee.Session, _ *grammar.ClockCommand) error {
 	if err != nil {
 		return err
 	}
-	tc := control(t.G)
-	text := referee.Tr(ss.Lang, "clock.control", controlText(ss.Lang, tc))
+	tc := Control(t.G)
+	text := referee.Tr(ss.Lang, "clock.control", ControlText(ss.Lang, tc))
 	for _, side := range []engine.Side{engine.Attackers, engine.Defenders} {
 		text += "\n" + referee.Tr(ss.Lang, "clock.leave", referee.SideName(ss.Lang, side.String()), leaveText(ss.Lang, leaveFrom(t.G.Leave[side], ss.Now)))
 	}
