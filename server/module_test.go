@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/clock"
 	"github.com/taflmail/taflmail/engine"
 	"github.com/taflmail/taflmail/grammar"
 	"github.com/taflmail/taflmail/mailer"
@@ -176,6 +177,18 @@ func (r recorder) Offer(*referee.Session, *referee.Table, *grammar.NewGameComman
 	return referee.Offer{Told: r.id}, r.err
 }
 func (r recorder) ShowBoard(*referee.Session) (bool, error) { r.note("showBoard"); return r.yes, nil }
+func (r recorder) PlanTimers(*referee.Table, *clock.State) ([]archive.Timer, bool) {
+	r.note("planTimers")
+	return []archive.Timer{{Key: r.id}}, r.yes
+}
+func (r recorder) StartTimer(context.Context, *referee.Server, archive.Timer) bool {
+	r.note("startTimer")
+	return r.yes
+}
+func (r recorder) TimersWaiting(*referee.Server) (int, func(archive.Timer) bool) {
+	r.note("timersWaiting")
+	return len(r.why), func(tm archive.Timer) bool { return r.yes && tm.Key == r.key }
+}
 func (r recorder) ListGames(*referee.Session) (string, func(*archive.Game, string) string) {
 	r.note("listGames")
 	return r.id + " head", func(*archive.Game, string) string { return r.id }
@@ -430,6 +443,29 @@ func TestModuleHooksRunInOrder(t *testing.T) {
 	expect("install", "a.install", "c.install", "b.install")
 	s.AfterCommit(ctx, archive.Change{})
 	expect("afterCommit", "a.afterCommit", "c.afterCommit", "b.afterCommit")
+	timers, alone := referee.PlanTimers(tb, nil)
+	var keys []string
+	for _, x := range timers {
+		keys = append(keys, x.Key)
+	}
+	if !alone || !slices.Equal(keys, []string{"a", "c", "b"}) {
+		t.Errorf("planTimers = %v, %v, want a's, c's and b's timers, alone (c)", timers, alone)
+	}
+	expect("planTimers", "a.planTimers", "c.planTimers", "b.planTimers")
+	if !s.StartTimer(ctx, archive.Timer{}) {
+		t.Error("startTimer = false, want c to take it")
+	}
+	expect("startTimer", "a.startTimer", "c.startTimer")
+	waiting, waits := s.TimersWaiting()
+	if waiting != 3 || !waits(archive.Timer{Key: "later"}) || waits(archive.Timer{Key: "k"}) {
+		t.Errorf("timersWaiting = %d, want 3, and only c's timer waiting", waiting)
+	}
+	expect("timersWaiting", "a.timersWaiting", "c.timersWaiting", "b.timersWaiting")
+	referee.Modules = []referee.Module{a, b}
+	if s.StartTimer(ctx, archive.Timer{}) {
+		t.Error("startTimer = true, want no module to take it")
+	}
+	expect("startTimer", "a.startTimer", "b.startTimer")
 }
 
 // TestModuleHooksOfTheRegistry: through the real registry, a quiet

@@ -63,7 +63,9 @@ func clockGame(t *referee.Table) *clock.Game {
 	return cg
 }
 
-// State accounts for every ply of t (clock.Game.State).
+// State accounts for every ply of t (clock.Game.State): the clocks of
+// both sides after the last ply, at the running ply. Its error names the
+// game when the plies stored cannot be accounted (clock.Game.State's).
 func State(t *referee.Table) (*clock.State, error) {
 	st, err := clockGame(t).State()
 	if err != nil {
@@ -86,7 +88,7 @@ func thresholds(s *referee.Server, tc notation.TimeControl) []time.Duration {
 // timers the modules plan of their own kind (referee.PlanTimers: in a
 // game against the engine, the engine's reply instead when it is to
 // move, and beside them when it owes an answer to a draw offer); none
-// once the game is not running.
+// once the game is not running. Its error is State's.
 func TimerPlan(s *referee.Server, t *referee.Table) (archive.TimerPlan, error) {
 	if t.G.Status != archive.Active {
 		return archive.TimerPlan{}, nil
@@ -116,11 +118,13 @@ func timerKind(k clock.TimerKind) archive.TimerKind {
 	return archive.TimerReminder
 }
 
-// Module registers the clocks: leave, end times and timers
-// (module.go). It collects last, after every game the other modules
-// may have changed.
+// Module is the clock feature as a module of the core: leave, end times
+// and timers (the hooks of internal/referee's module.go). server's
+// assembly lists it fifth; it collects last, after every game the other
+// modules may have changed.
 type Module struct{}
 
+// Name is "clock", as the registry's test and the docs call the module.
 func (Module) Name() string { return "clock" }
 
 // Offer sets the time control of a new game from its command
@@ -162,8 +166,12 @@ func clockOf(ss *referee.Session) *clockChanges {
 	return referee.StateOf[clockChanges](ss, Module{})
 }
 
+// Collect adds the session's leave, the end times of games that ended
+// and every written game's timers to change (collectClock).
 func (Module) Collect(ss *referee.Session, change *archive.Change) { collectClock(ss, change) }
 
+// EndBefore ends t on time when its side to move lost before the mail
+// arrived (LostOnTime), before a command acts on it.
 func (Module) EndBefore(ss *referee.Session, t *referee.Table) (bool, error) {
 	return LostOnTime(ss, t)
 }
@@ -174,6 +182,8 @@ func (Module) StartedTerms(ss *referee.Session, lang string, t *referee.Table) s
 	return Terms(ss.Srv, lang, Control(t.G))
 }
 
+// RunDue fires the games' timers due at Options.Now and counts them
+// (runGameTimers).
 func (Module) RunDue(ctx context.Context, s *referee.Server) (int, error) {
 	return runGameTimers(s, ctx)
 }
@@ -185,6 +195,9 @@ func (Module) NextDue(ctx context.Context, s *referee.Server) (time.Time, bool, 
 	return s.ClockPort().NextTimer(ctx)
 }
 
+// OverdueWait says how the games' due timers wait at now: left when
+// RunTimers left one, else the wait for the first deadline within its
+// grace (overdueTimers).
 func (Module) OverdueWait(ctx context.Context, s *referee.Server, now time.Time) (time.Duration, bool) {
 	return overdueTimers(s, ctx, now)
 }
@@ -434,7 +447,8 @@ func intervalText(lang string, l notation.Leave) string {
 	return referee.Tr(lang, "leave.interval", first, last, l.Days())
 }
 
-// LeaveDays is the yearly leave allowance (Options.LeaveDays).
+// LeaveDays is the yearly leave allowance, in whole days per calendar
+// year (Options.LeaveDays, CORRESPONDENCE.md §3).
 func LeaveDays(s *referee.Server) int { return s.Opts.LeaveDays }
 
 // NewGameControl returns the time control of a new command: none without
