@@ -2,6 +2,7 @@ package server
 
 import (
 	"github.com/taflmail/taflmail/server/internal/gameclock"
+	"github.com/taflmail/taflmail/server/internal/publicname"
 	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
@@ -17,7 +18,7 @@ import (
 // after the games every other module may have changed); docs/architecture.md
 // ("Modules and hooks") names it, and TestModuleRegistry holds both to it.
 var modules = []referee.Module{
-	publicNameModule{},      // the public name a player chooses (cmd_name.go)
+	publicname.Module{},     // the public name a player chooses (internal/publicname)
 	correspondenceModule{},  // spectators, messages, conditional moves, takebacks (correspondence.go)
 	referee.ConsentModule{}, // requests to confirm (internal/referee/consent.go)
 	tournamentModule{},      // tournaments and ratings (tournament.go)

@@ -9,9 +9,10 @@
 // names no feature. This package is its public face (face.go: Server,
 // Options, New, the ports, under server's name), its assembly (the
 // feature modules in their order, handed to the core, assembly.go), and,
-// until each moves into a package of its own as the clocks have
-// (internal/gameclock), the features: correspondence, the daily digest,
-// tournaments and ratings, the engine opponent and public names. The command language is docs/commands.md;
+// until each moves into a package of its own as the clocks and public
+// names have (internal/gameclock, internal/publicname), the features:
+// correspondence, the daily digest, tournaments and ratings, the engine
+// opponent. The command language is docs/commands.md;
 // who may move is docs/security.md.
 //
 // # Files
@@ -32,7 +33,6 @@
 //   - cmd_conditions.go: "if … then …", "conditions" and cancelling them.
 //   - cmd_join.go: "join ID": a tournament entry in two steps.
 //   - cmd_messages.go: "messages": relaying opponents' messages on or off.
-//   - cmd_name.go: "name": the public name in exports; its module.
 //   - cmd_notify.go: "notify": every mail, or a daily digest at a time and zone.
 //   - cmd_private.go: "private" and "public": whether a game may be watched.
 //   - cmd_rating.go: "rating": a player's ratings and rated games.
@@ -73,6 +73,7 @@
 //
 //   - internal/referee: the core: a mail's commands, games and replies, the pipeline, the loop, the hooks it asks the modules for; its doc.go maps its files.
 //   - internal/gameclock: the clock feature: time controls, clocks in the mails, time-outs, leave, "clock", the games' timers; its doc.go maps its files.
+//   - internal/publicname: the public name feature: "name", its module and its state; its doc.go maps its files.
 //   - internal/engineturn: the runner of the engine's turns: search slots, the quick slot, the fair queue.
 //   - internal/zones: the digest's time-zone rules: names a player may write, places for an abbreviation, the next instant.
 //   - internal/nearmiss: the command phrase a misspelt line meant, and the edit distance of two words.

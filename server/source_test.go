@@ -21,6 +21,7 @@ var refereeDirs = []string{
 	".",
 	filepath.Join("internal", "referee"),
 	filepath.Join("internal", "gameclock"),
+	filepath.Join("internal", "publicname"),
 }
 
 // packageFiles parses the non-test files of the package, of the core it

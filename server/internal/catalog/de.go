@@ -565,7 +565,7 @@ Namen mit deinem Schlüssel gilt als deine.`,
 	"syntax.entrykey":        "der Schlüssel deiner Anmeldung",
 	"syntax.twice.rated":     "gewertet ist zweimal angegeben",
 
-	// public names (issue 20, cmd_name.go)
+	// public names (issue 20, internal/publicname)
 	"help.name.usage":     "anzeigename [NAME | -]",
 	"help.name.what":      "dein Name auf den Webseiten des Vereins",
 	"name.show":           "Auf den Webseiten des Vereins erscheinst du als %q.",

@@ -570,7 +570,7 @@ in your name that carries your key is taken as yours.`,
 	"syntax.entrykey":        "the key of your entry",
 	"syntax.twice.rated":     "rated is given twice",
 
-	// public names (issue 20, cmd_name.go)
+	// public names (issue 20, internal/publicname)
 	"help.name.usage":     "name [NAME | -]",
 	"help.name.what":      "your name on the club's web pages",
 	"name.show":           "On the club's web pages you appear as %q.",

@@ -169,11 +169,10 @@ type TournamentStore interface {
 
 var _ TournamentStore = (*archive.Store)(nil)
 
-// PublicNameStore is what "name" reads of the archive (cmd_name.go): the
-// public names players chose and the key of the pseudonyms
-// (archive/public.go). It is
-// apart from Store so that the tests' stores need not have it;
-// *archive.Store implements it.
+// PublicNameStore is what "name" reads of the archive (cmd_name.go in
+// server/internal/publicname): the public names players chose and the
+// key of the pseudonyms (archive/public.go). It is apart from Store so
+// that the tests' stores need not have it; *archive.Store implements it.
 type PublicNameStore interface {
 	PublicName(ctx context.Context, address string) (string, error)
 	PublicNameOwner(ctx context.Context, name string) (string, error)

@@ -1,4 +1,4 @@
-package server
+package publicname
 
 import (
 	"errors"
@@ -85,12 +85,15 @@ func name(ss *referee.Session, c *grammar.NameCommand) error {
 	return nil
 }
 
-// publicNameModule registers the public names (module.go): "name"
-// chooses or clears the sender's, and the module writes it with the
-// mail's change.
-type publicNameModule struct{}
+// Module is the public name feature's module, which the assembly
+// (server/assembly.go) hands to the core first of all: "name" chooses or
+// clears the sender's public name, and Collect, its one hook
+// (referee.Collector), writes it with the mail's change. Its value is
+// also the key of its state in a session (referee.StateOf).
+type Module struct{}
 
-func (publicNameModule) Name() string { return "publicName" }
+// Name is the module's name in the registry: "publicName".
+func (Module) Name() string { return "publicName" }
 
 // publicNameChoice is what one session changes of the public names: the
 // sender's new one, when the mail chose one.
@@ -103,15 +106,16 @@ type publicNameChoice struct {
 func (c *publicNameChoice) choose(name string) { c.chosen, c.name = true, name }
 
 // publicNameOf returns the public name module's state in ss, made on
-// first use (stateOf): the one way to it, for cmd_name.go alone.
+// first use (referee.StateOf): the one way to it, for cmd_name.go alone.
 func publicNameOf(ss *referee.Session) *publicNameChoice {
-	return referee.StateOf[publicNameChoice](ss, publicNameModule{})
+	return referee.StateOf[publicNameChoice](ss, Module{})
 }
 
-// Collect sets the sender's chosen public name in change
-// (an archive.PublicNames write; "" clears it).
-func (publicNameModule) Collect(ss *referee.Session, change *archive.Change) {
-	if !ss.Uses(publicNameModule{}) {
+// Collect adds the sender's chosen public name to change, when the mail
+// chose one, as an archive.PublicNames write ("" clears it); a session
+// that never used the module adds nothing.
+func (Module) Collect(ss *referee.Session, change *archive.Change) {
+	if !ss.Uses(Module{}) {
 		return
 	}
 	if c := publicNameOf(ss); c.chosen {
