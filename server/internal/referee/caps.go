@@ -23,8 +23,8 @@ import (
 // or join from being carried out and answered.
 //
 // The counts come from the archive (archive.MailFilter over the processed
-// mails of the last hour or the last budgetWindow), so they hold across
-// restarts. What the caps hold back is logged once a minute (heldLog).
+// mails of the last hour or the last BudgetWindow), so they hold across
+// restarts. What the caps hold back is logged once a minute (HeldLog).
 
 // MaxRepliesPerHour caps the keyless mails of one budget (junk, or
 // commands) the referee answers for one address per hour, whatever they
@@ -40,16 +40,16 @@ const BudgetWindow = 10 * time.Minute
 
 // DefaultJunkReplies is the default of Options.JunkReplies: how many
 // mails of junk (archive.JunkBudget), from all senders together, the
-// referee answers per budgetWindow.
+// referee answers per BudgetWindow.
 const DefaultJunkReplies = 60
 
 // DefaultDomainReplies is the default of Options.DomainReplies: how many
 // keyless mails of one budget (junk, or commands) from the addresses of
-// one organizational domain the referee answers per budgetWindow.
+// one organizational domain the referee answers per BudgetWindow.
 const DefaultDomainReplies = 20
 
 // MaxKeyedRefusals is how many refused keyed mails about one game one
-// player is answered per hour; maxRepliesPerHour bounds the answered keyed
+// player is answered per hour; MaxRepliesPerHour bounds the answered keyed
 // mails about one game that changed nothing (board, help, …). Past either,
 // a keyed mail that changed nothing is recorded but not answered. They
 // break a loop with an auto-responder that quotes our subject, and so our
@@ -65,7 +65,7 @@ const maxCommandLines = 20
 
 // MaxReplyText bounds, in bytes, the text of all sections of all replies to
 // one mail; with the board, the move list and the headers the replies stay
-// under maxReplyBytes.
+// under MaxReplyBytes.
 const MaxReplyText = 48 << 10
 
 // MaxReplyBytes bounds, in bytes, all replies one mail causes together,
@@ -75,13 +75,14 @@ const MaxReplyBytes = 64 << 10
 // hourAgo is the start of the window the hourly caps count in.
 func hourAgo(now time.Time) time.Time { return now.Add(-time.Hour) }
 
-// heldBy names the cap that held a reply back, in the log (heldLog).
+// heldBy names the cap that held a reply back, in the log (HeldLog).
 type heldBy string
 
 // The caps that hold replies back.
 const (
+	// NotHeld is the heldBy of a reply no cap held back.
 	NotHeld        heldBy = ""
-	bySenderCap    heldBy = "sender_cap"    // maxRepliesPerHour for the sender
+	bySenderCap    heldBy = "sender_cap"    // MaxRepliesPerHour for the sender
 	ByDomainBudget heldBy = "domain_budget" // Options.DomainReplies for the sender's domain
 	ByJunkBudget   heldBy = "junk_budget"   // Options.JunkReplies for all senders together
 	byRefusalCap   heldBy = "refusal_cap"   // Options.ErrorRepliesPerHour refusals to the sender
@@ -91,7 +92,7 @@ const (
 // replyBudget says why a keyless mail from addr, counted in budget b
 // (triage.go), is not answered at all, or "" when it may be, and which cap
 // held it: for junk and for commands the sender's hourly cap
-// (maxRepliesPerHour) and its domain's budget (Options.DomainReplies),
+// (MaxRepliesPerHour) and its domain's budget (Options.DomainReplies),
 // each counted over mails of the same budget only; for junk last the
 // budget for all senders together (Options.JunkReplies). A confirmation
 // carrying its key and a keyed mail (archive.NoBudget) are never held.
@@ -143,7 +144,7 @@ func (s *Server) replyBudget(ctx context.Context, addr, domain string, b archive
 }
 
 // loopBreaker says why the sender's reply to a keyed mail that changed no
-// game is not sent, or "" when it is (see maxKeyedRefusals); the sender's
+// game is not sent, or "" when it is (see MaxKeyedRefusals); the sender's
 // note is then dropped. A keyed mail that changed a game is always
 // answered.
 func (ss *Session) loopBreaker(disposition string) (string, heldBy, error) {
@@ -198,7 +199,7 @@ func (ss *Session) tellPause(f archive.MailFilter, counted int) error {
 // message stored for the opponent alone does not count).
 func (ss *Session) changedGame() bool {
 	for _, t := range ss.Tables {
-		if t.Changed && !ss.QuietChange(t) { // a stored message alone (module.go's quietKeeper)
+		if t.Changed && !ss.QuietChange(t) { // a stored message alone (module.go's QuietKeeper)
 			return true
 		}
 	}

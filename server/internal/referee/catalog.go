@@ -14,8 +14,10 @@ import (
 // Reply languages: English by default, German for a player who writes
 // German commands or sets "language de" (docs/commands.md).
 const (
+	// English is the default reply language, "en" (catalog.English).
 	English = catalog.English
-	German  = catalog.German
+	// German is the reply language "de" (catalog.German).
+	German = catalog.German
 )
 
 // Tr forwards to catalog.Text: the text key in lang, formatted with args.

@@ -13,7 +13,7 @@ func init() {
 // block answers "block" ("sperren", issue 18, consent.go): from now on
 // the referee sends the sender no invitation to a game (cmd_new.go) and
 // no request to confirm that someone else may have made in its name
-// (askConsent), but for the one that undoes it. It needs no key: it only
+// (AskConsent), but for the one that undoes it. It needs no key: it only
 // stops mail, and what a forger stops with it the address starts again
 // with "unblock". The sender's own mails, and the mails of the games it
 // plays, are not touched.

@@ -9,7 +9,7 @@ func init() {
 
 // board answers with the current position: whose move it is, the board
 // and the move list. A "board" for a game the sender does not play a
-// module may answer (its boardShower, module.go: a spectator of the game
+// module may answer (its BoardShower, module.go: a spectator of the game
 // the mail names gets the position as a spectator's mail shows it);
 // else anyone who plays no part in the game is refused.
 func (ss *Session) board(*grammar.BoardCommand) error {

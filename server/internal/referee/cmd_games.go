@@ -21,7 +21,7 @@ func init() {
 const maxFinishedListed = 10
 
 // maxGamesText bounds the list of games, in bytes: the games past it are
-// counted, so that the list always fits into the reply (maxReplyText;
+// counted, so that the list always fits into the reply (MaxReplyText;
 // trial 2 report §1).
 const maxGamesText = MaxReplyText / 2
 
@@ -40,7 +40,7 @@ func (ss *Session) games(*grammar.GamesCommand) error {
 		return nil
 	}
 	var b strings.Builder
-	head, labelOf := ss.ListGames() // the modules' gamesListers: the sender's ratings, the opponents' (module.go)
+	head, labelOf := ss.ListGames() // the modules' GamesListers: the sender's ratings, the opponents' (module.go)
 	b.WriteString(head)
 	b.WriteString(Tr(ss.Lang, "games.header") + "\n")
 	type entry struct {

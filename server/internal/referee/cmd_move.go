@@ -80,9 +80,9 @@ func (ss *Session) move(c *grammar.MoveCommand) error {
 			return s
 		}
 	}
-	ss.TellNews(opp, t, played("move.played", ss.From)) // held for a player who chose the daily digest (its newsWatcher, digest.go)
+	ss.TellNews(opp, t, played("move.played", ss.From)) // held for a player who chose the daily digest (its NewsWatcher, digest.go)
 	ss.Say(t, played("move.played.you")(ss.Lang))       // the mover reads "You played …"
-	if err := ss.AfterPly(t); err != nil {              // the modules' plyWatchers: takeback requests, conditional moves (module.go)
+	if err := ss.AfterPly(t); err != nil {              // the modules' PlyWatchers: takeback requests, conditional moves (module.go)
 		return err
 	}
 	ss.ShowPosition(t)
@@ -183,7 +183,7 @@ func (ss *Session) Arrival() time.Time {
 }
 
 // PlyTimes returns the arrival and the commit time (when notably later,
-// see availSlack) of a ply the session's mail carries.
+// see AvailSlack) of a ply the session's mail carries.
 func (ss *Session) PlyTimes() (at, avail time.Time) {
 	at = ss.Arrival()
 	if ss.Now.Sub(at) >= AvailSlack {

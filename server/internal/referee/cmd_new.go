@@ -21,9 +21,9 @@ func init() {
 // <control>]": it creates an invited game and sends the invitation (with
 // the variant's rules in brief and the game's terms) to the opponent and
 // a confirmation to the challenger, each with their own key. A module
-// may play the command itself (its challengeTaker, module.go: a game
+// may play the command itself (its ChallengeTaker, module.go: a game
 // against the engine); the modules set their terms of the game from the
-// command and write them into both mails (their offerWriters: the
+// command and write them into both mails (their OfferWriters: the
 // challenger's words to the opponent, the time control and the leave
 // allowance, whether it is rated and both players' ratings).
 func (ss *Session) newGame(c *grammar.NewGameCommand) error {
@@ -77,7 +77,7 @@ func (ss *Session) newGame(c *grammar.NewGameCommand) error {
 	if side == "defenders" {
 		oppSide = "attackers"
 	}
-	// each game a mail starts gets mails of its own (startNote)
+	// each game a mail starts gets mails of its own (StartNote)
 	n := ss.StartNote(ss.From, ss.Lang, t)
 	ss.AddSection(n, Tr(ss.Lang, "challenge.sent", opp, SideName(ss.Lang, side))+told+"\n"+offerTerms(offers, ss.Lang, opp))
 	n.Subject = Tr(ss.Lang, "subject.challenge", VariantTitle(ss.Lang, v), opp)
@@ -160,7 +160,7 @@ func (ss *Session) VariantNamed(written string) (*engine.Variant, error) {
 }
 
 // lookupVariant finds a built-in variant by its name as a player writes it
-// (see variantNamed).
+// (see VariantNamed).
 func lookupVariant(written string) (*engine.Variant, bool) {
 	return engine.Lookup(variantKey(written))
 }
@@ -205,7 +205,7 @@ func (ss *Session) CreateGame(v *engine.Variant, opp, side string) (*Table, erro
 const MaxChallengesPerHour = 5
 
 // ChallengeLimit refuses a challenge when the sender has sent
-// maxChallengesPerHour in the last hour (recentChallenges), saying how
+// MaxChallengesPerHour in the last hour (recentChallenges), saying how
 // many and from when the next one is taken: when enough of them have left
 // the hour's window, written for the sender (instant: in their digest
 // zone if they set one, else in UTC as catalog.Instant writes it).

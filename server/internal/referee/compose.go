@@ -20,10 +20,10 @@ const LoopHeader = "X-Taflmail"
 // compose turns the notes of a session into outbox mails: the modules
 // prepare the replies, the sender is told of a cut answer, each note
 // that is mailed now becomes one mail (replyMail) in the order the notes
-// were made, as long as the replies to one mail stay under maxReplyBytes,
+// were made, as long as the replies to one mail stay under MaxReplyBytes,
 // and the modules' own mails follow.
 func (ss *Session) compose() ([]archive.OutboxMail, error) {
-	ss.BeforeReplies() // the modules' replyPreparers: results, standings and ratings of the games that ended (module.go)
+	ss.BeforeReplies() // the modules' ReplyPreparers: results, standings and ratings of the games that ended (module.go)
 	ss.tellCut()
 	var out []archive.OutboxMail
 	size := 0
@@ -37,7 +37,7 @@ func (ss *Session) compose() ([]archive.OutboxMail, error) {
 			continue
 		}
 		if size += len(m.Raw); !ss.Own && size > MaxReplyBytes {
-			// cannot happen while maxReplyText holds; never send it anyway
+			// cannot happen while MaxReplyText holds; never send it anyway
 			ss.Srv.Log.Error("reply not sent: the replies to one mail would exceed the limit", "to", n.To, "bytes", size)
 			continue
 		}
@@ -51,9 +51,9 @@ func (ss *Session) compose() ([]archive.OutboxMail, error) {
 }
 
 // tellCut ends the sender's reply with the notice that the answer was
-// cut (addSection), when it was: err.cutall when nothing of it is left,
+// cut (AddSection), when it was: err.cutall when nothing of it is left,
 // so that the sender is not told of a first part that is not there
-// (trial 2 report §2), else err.cut. addSection made sure the note
+// (trial 2 report §2), else err.cut. AddSection made sure the note
 // exists.
 func (ss *Session) tellCut() {
 	if !ss.cut {
@@ -143,7 +143,7 @@ func (ss *Session) outgoing(i int, n *Note, gameID, token string) mailer.Outgoin
 // thread sets In-Reply-To and References of o, the mail of note n: the
 // sender's reply answers the cause's mail (its ids that are valid), a
 // mail to another player continues that player's thread of the game, and
-// a reply that takes the place of a held one (note.replaces) is threaded
+// a reply that takes the place of a held one (Note.Replaces) is threaded
 // as that one was.
 func (ss *Session) thread(o *mailer.Outgoing, n *Note) {
 	if n.To == ss.From {
@@ -244,7 +244,7 @@ func TableRow(row string, hang int) string {
 // list and the key, then the signature. A game that ended without starting
 // (archive.Declined) gets only the header and the sections. The modules
 // add to the header and a section of their own before the board (their
-// gameTellers, module.go: the event of a tournament game, the clocks).
+// GameTellers, module.go: the event of a tournament game, the clocks).
 func (ss *Session) body(n *Note) string {
 	var b strings.Builder
 	b.WriteString(Tr(n.Lang, "greeting") + "\n\n")

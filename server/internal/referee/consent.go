@@ -26,10 +26,10 @@ import (
 //
 // What a forger can make the referee send an address this way is
 // bounded: one request per thing asked while it waits (a week,
-// confirmationExpiry), maxConfirmationMailsPerDay mails of them a day,
+// ConfirmationExpiry), MaxConfirmationMailsPerDay mails of them a day,
 // none to an address that wrote "block" (but the request to confirm
 // "unblock"). A repeated request sends nothing more: the mail is
-// recorded as ignored, with the reason (quietRequest). An unconfirmed
+// recorded as ignored, with the reason (QuietRequest). An unconfirmed
 // request needs no timer: it sends nothing when it lapses, its key is
 // checked against its expiry when it comes back, and the archive deletes
 // lapsed rows when it writes new ones.
@@ -65,7 +65,7 @@ type ConsentState struct {
 }
 
 // ConsentOf returns the consent module's state in ss, made on first use
-// (stateOf): the one way to it, for consent.go alone.
+// (StateOf): the one way to it, for consent.go alone.
 func ConsentOf(ss *Session) *ConsentState {
 	return StateOf[ConsentState](ss, ConsentModule{})
 }
@@ -73,7 +73,7 @@ func ConsentOf(ss *Session) *ConsentState {
 // QuietRequest is a request the referee neither carries out nor answers
 // (a request to confirm that waits already, the daily cap, a blocked
 // address): a handler returns it, the consent module takes it from run
-// (takeError) and records why, and the mail gets no reply for that line.
+// (TakeError) and records why, and the mail gets no reply for that line.
 type QuietRequest struct {
 	// Why is the reason recorded for the mail (Unmailed), in the log's
 	// words: `request to confirm "watch X" not mailed: …`.
@@ -84,9 +84,9 @@ type QuietRequest struct {
 func (q *QuietRequest) Error() string { return q.Why }
 
 // Consented reports whether request what may take effect without a
-// confirmation: the mail carries the sender's key for a game (ss.auth),
+// confirmation: the mail carries the sender's key for a game (ss.Auth),
 // which only ever went to that address, or it confirmed what with its
-// key (confirmConsent).
+// key (ConfirmConsent).
 func (ss *Session) Consented(what string) bool {
 	return ss.Auth != nil || ss.Uses(ConsentModule{}) && ConsentOf(ss).granted[what]
 }
@@ -95,9 +95,9 @@ func (ss *Session) Consented(what string) bool {
 // as the confirmation will carry it out; text says in the sender's
 // language what it would do): it keeps the request with a new key and
 // says, in the reply, the line that confirms it, when it expires, and
-// how to refuse all such mail ("block"). It returns a *quietRequest,
+// how to refuse all such mail ("block"). It returns a *QuietRequest,
 // sending nothing, while a request for what waits already, when the
-// sender was sent maxConfirmationMailsPerDay mails of requests in the
+// sender was sent MaxConfirmationMailsPerDay mails of requests in the
 // last 24 hours (this mail's first request counts them; the others ride
 // in the same reply), or when the sender blocked such mail (but for
 // "unblock").
@@ -141,7 +141,7 @@ func (ss *Session) AskConsent(what, request, text string) error {
 	n2 := ss.NoteFor(ss.From, ss.Lang, nil)
 	before := len(n2.Sections)
 	if ss.AddSection(n2, body); len(n2.Sections) == before {
-		// the replies are full (maxReplyText): keep no request whose key
+		// the replies are full (MaxReplyText): keep no request whose key
 		// the address never got
 		return &QuietRequest{fmt.Sprintf("request to confirm %q not mailed: the reply was full", what)}
 	}
@@ -182,7 +182,7 @@ func confirmationLine(lang, request, key string) string {
 // with key: the request must wait (not expired, not used) and key must be
 // its key (any case). It returns the request as the line that was asked
 // (the command to carry out now), marks it confirmed, grants it for this
-// mail (consented) and records that the sender proved its mailbox.
+// mail (Consented) and records that the sender proved its mailbox.
 // Anything else is refused, and nothing is done.
 func (ss *Session) ConfirmConsent(what string, key *grammar.ConfirmKey) (grammar.Command, error) {
 	c, err := ss.Srv.consentPort().Confirmation(ss.Ctx, ss.From, what)
@@ -292,8 +292,8 @@ func (ConsentModule) Unmailed(ss *Session) []string {
 	return ConsentOf(ss).Quiet
 }
 
-// TakeError takes a quietRequest from a command line: the request is
-// neither carried out nor answered, and why is recorded (unmailed).
+// TakeError takes a QuietRequest from a command line: the request is
+// neither carried out nor answered, and why is recorded (Unmailed).
 func (ConsentModule) TakeError(ss *Session, err error) bool {
 	var q *QuietRequest
 	if !errors.As(err, &q) {

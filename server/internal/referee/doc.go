@@ -36,8 +36,8 @@
 //   - loop.go: Run (the daemon), Poll, FlushOutbox (the outbox) and reconnecting.
 //   - wake.go: Wake, ending Run's wait for mail at once (the relay is back).
 //   - outbox_wake.go: while Run waits, sending mail another process queued in the outbox.
-//   - server.go: Options and their defaults, New, HandleMail; decide, collect and answer one mail; the records; EngineAddress, which no mail comes from.
-//   - pipeline.go: the cause (mail, timer, engine turn, digest, start…) and transact, the one pipeline.
+//   - server.go: Options and their defaults, New, HandleMail; Decide, Collect and answer one mail; the records; EngineAddress, which no mail comes from.
+//   - pipeline.go: the cause (mail, timer, engine turn, digest, start…) and Transact, the one pipeline.
 //   - scheduler.go: RunTimers and Run's wait: the modules' work due by the clock, the inbox read up to a deadline.
 //   - module.go: Modules, the registry the assembly hands over; the one-method hooks the core asks the feature modules for, their walkers, and the slots of the modules' states.
 //   - maillog.go: what the "mail processed" log line says a mail was about (games, tournaments).
@@ -46,7 +46,7 @@
 //   - run.go: a mail's command lines (quotes and quoted referee mails cut), its language, running each.
 //   - ownmail.go: the referee's own lines, from its catalogues, that end what is read of a mail pasting them unquoted.
 //   - registry.go: which handler runs which grammar command; the help overview's lines.
-//   - game.go: table, one game being worked on: replayed position, board, move list, record.
+//   - game.go: Table, one game being worked on: replayed position, board, move list, record.
 //   - reply.go: texts several commands share: the position after a change, status, result, a player's label (the engine by its level).
 //   - compose.go: notes → outgoing mails: subject, body, threading, the loop header.
 //   - ids.go: game ids, keys; the game a mail names in its subject, thread (internal/msgid) or text.

@@ -35,10 +35,10 @@ type Table struct {
 // tournament may allow fewer days, or none; clock.LimitLeave), so that
 // its clocks, its timers and its record count only that. The allowance
 // is the game's own data (archive.Game.Event), so every game loaded is
-// cut (load), a casual game not at all.
+// cut (Load), a casual game not at all.
 func LimitEventLeave(g *archive.Game) { club.LimitEventLeave(g) }
 
-// Load replays a stored game into a table. A stored game that does not
+// Load replays a stored game into a Table. A stored game that does not
 // replay is an internal error: the archive only holds plies the engine
 // accepted.
 func Load(g *archive.Game) (*Table, error) {

@@ -23,7 +23,7 @@ type HeldLog struct {
 }
 
 // Note counts one reply held back by cap at now and logs the count when
-// it is due (report).
+// it is due (Report).
 func (h *HeldLog) Note(log *slog.Logger, by heldBy, now time.Time) {
 	if by == NotHeld {
 		return
@@ -42,7 +42,7 @@ func (h *HeldLog) Note(log *slog.Logger, by heldBy, now time.Time) {
 
 // Report logs, as one warning "replies held back", how many replies each
 // cap held back since the last warning, when there are any and the last
-// warning is at least heldLogEvery old (the first one at once). Run calls
+// warning is at least HeldLogEvery old (the first one at once). Run calls
 // it on every round, so counts left by the end of a flood are logged
 // within WaitCap of the minute's end.
 func (h *HeldLog) Report(log *slog.Logger, now time.Time) {

@@ -30,16 +30,16 @@ func randomString(r io.Reader, n int) (string, error) {
 }
 
 // NewGameID returns a random public game id such as "K7QX2M", which may
-// be taken: freshGameID draws one that is not.
+// be taken: FreshGameID draws one that is not.
 func NewGameID(r io.Reader) (string, error) { return randomString(r, 6) }
 
-// MaxGameIDDraws bounds the ids freshGameID draws for one game. With a
+// MaxGameIDDraws bounds the ids FreshGameID draws for one game. With a
 // million games stored (a thousandth of the 32^6 ids) the chance that 32
 // draws in a row are all taken is 10^-96: only a broken source of
 // randomness gets there.
 const MaxGameIDDraws = 32
 
-// ErrNoGameID is freshGameID's failure: every id it drew was taken.
+// ErrNoGameID is FreshGameID's failure: every id it drew was taken.
 var ErrNoGameID = errors.New("server: no free game id in 32 draws (is Options.Rand random?)")
 
 // FreshGameID draws game ids from r until taken reports one free: the
@@ -47,7 +47,7 @@ var ErrNoGameID = errors.New("server: no free game id in 32 draws (is Options.Ra
 // start draws a million in one transaction), so that ids are unique by
 // construction, not by luck (issue 18 §4: at 89,700 games, the
 // birthday bound makes about four repeats). Errors: r's, taken's and
-// errNoGameID.
+// ErrNoGameID.
 func FreshGameID(r io.Reader, taken func(id string) (bool, error)) (string, error) {
 	for range MaxGameIDDraws {
 		id, err := NewGameID(r)
@@ -163,7 +163,7 @@ func gamesTagged(text string) []string {
 }
 
 // ownMailLine returns the byte offset of the first line of our own mail
-// quoted without marks in text (ownStart: its greeting, or its first line
+// quoted without marks in text (OwnStart: its greeting, or its first line
 // that only our own mails have), or -1.
 func ownMailLine(text string) int {
 	lines := strings.SplitAfter(text, "\n")

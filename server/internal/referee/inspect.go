@@ -13,9 +13,12 @@ import (
 // Inspection is what the referee reads from a mail and what it would do
 // with it, computed without changing anything (`taflmail inspect`).
 type Inspection struct {
+	// MessageID is the mail's Message-ID.
 	MessageID string `json:"message_id"`
-	From      string `json:"from"`
-	Subject   string `json:"subject"`
+	// From is the sender's address, lower-cased as the referee reads it.
+	From string `json:"from"`
+	// Subject is the mail's subject.
+	Subject string `json:"subject"`
 	// Game is the game id the subject tag or the thread names, "" if none.
 	Game string `json:"game"`
 	// GameExists reports whether the archive holds Game.
@@ -31,27 +34,28 @@ type Inspection struct {
 	Text string `json:"text"`
 	// Commands lists every command line found, with its parse result.
 	Commands []InspectedCommand `json:"commands"`
-	// Action is "answer", "ignore" or "refuse"; Why says why for the
-	// latter two.
+	// Action is "answer", "ignore" or "refuse".
 	Action string `json:"action"`
-	Why    string `json:"why,omitempty"`
-	// Replies are the mails that would be sent: recipient and subject.
+	// Why says why the mail is ignored or refused; "" when it is
+	// answered.
+	Why string `json:"why,omitempty"`
+	// Replies are the mails that would be sent: recipients, subject and text.
 	Replies []InspectedReply `json:"replies"`
 }
 
 // InspectedCommand is one command line of an inspected mail.
 type InspectedCommand struct {
-	Line    int    `json:"line"` // 1-based line of the reply text; 0 for the subject
-	Text    string `json:"text"`
+	Line    int    `json:"line"`              // 1-based line of the reply text; 0 for the subject
+	Text    string `json:"text"`              // the line as written
 	Command string `json:"command,omitempty"` // e.g. "move", "board"
 	Error   string `json:"error,omitempty"`   // "mail:3:9: expected …"
 }
 
 // InspectedReply is one reply an inspected mail would cause.
 type InspectedReply struct {
-	To      string `json:"to"`
-	Subject string `json:"subject"`
-	Body    string `json:"body"`
+	To      string `json:"to"`      // the recipients' addresses, joined by ", "
+	Subject string `json:"subject"` // the reply's subject
+	Body    string `json:"body"`    // the reply's text part
 }
 
 // Inspect decides m exactly as HandleMail would, against the current

@@ -75,7 +75,7 @@ func (s *Server) Run(ctx context.Context) error {
 var errWoken = errors.New("server: Run was woken")
 
 // waitContext returns the context Run waits for mail under: it ends at
-// the next module's due work (untilNextTimer), or with the cause errWoken
+// the next module's due work (UntilNextTimer), or with the cause errWoken
 // as soon as Run is woken (the engine runner's Woken: an engine turn
 // ended, or Wake), so that the engine's reply, or what Wake made due,
 // goes out at once.
@@ -97,6 +97,8 @@ func (s *Server) waitContext(ctx context.Context) (context.Context, context.Canc
 // reconnecter is an Inbox that can dial its server again, as
 // *mailer.Inbox does.
 type reconnecter interface {
+	// Reconnect closes the connection and dials the server again; an
+	// error is the dial's or the login's.
 	Reconnect(ctx context.Context) error
 }
 
@@ -117,7 +119,7 @@ var AuthPause = struct{ Min, Max time.Duration }{mailer.DefaultAuthRetryMinDelay
 // server was away, and said so only at shutdown). A rejected log-in (a
 // wrong password, a revoked token) is logged as an error and tried again
 // after a pause that doubles with each rejection, from a minute up to
-// half an hour (authPause; issue 21: retried at once, a wrong password
+// half an hour (AuthPause; issue 21: retried at once, a wrong password
 // gets the account locked by the provider). Another refusal Reconnect
 // does not retry is logged and returned to Run, which tries again after
 // its backoff. The end of ctx is not logged: that is the daemon stopping.

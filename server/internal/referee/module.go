@@ -57,12 +57,12 @@ type Module interface {
 }
 
 // Collector adds to the archive change what the feature changed in this
-// session (collect, after the games, plies and players).
+// session (Session.Collect, after the games, plies and players).
 type Collector interface {
 	Collect(ss *Session, change *archive.Change)
 }
 
-// PlyWatcher runs after a ply by the player at ss.from (or the engine)
+// PlyWatcher runs after a ply by the player at ss.From (or the engine)
 // in t was applied and both players were told, before the position is
 // shown (move, enginePly). An error fails the mail.
 type PlyWatcher interface {
@@ -109,7 +109,7 @@ type Unmailer interface {
 }
 
 // PositionWatcher runs when the players of t were shown its position
-// (showPosition).
+// (ShowPosition).
 type PositionWatcher interface {
 	PositionShown(ss *Session, t *Table)
 }
@@ -128,7 +128,7 @@ type CommandsWatcher interface {
 }
 
 // NewsWatcher learns that a section just added to note n is only the
-// news of an opponent's ply (tellNews): a feature may treat a note of
+// news of an opponent's ply (TellNews): a feature may treat a note of
 // nothing else apart.
 type NewsWatcher interface {
 	NewsAdded(ss *Session, n *Note)
@@ -142,7 +142,7 @@ type ErrorTaker interface {
 }
 
 // GameEnder may end the running game t before a command of the mail acts
-// on it (activeGame): true when it ended it, for a reason the mail cannot
+// on it (ActiveGame): true when it ended it, for a reason the mail cannot
 // change (the clock: the side to move lost on time before the mail
 // arrived), and told the players; the command is then not run. An error
 // fails the mail.
@@ -160,7 +160,7 @@ type BudgetTeller interface {
 
 // StartTeller states the terms of its feature for game t, started
 // without a challenge, in the mail that tells a player in lang that it
-// started (startGame, start.go): the clock its time control and, timed,
+// started (StartGame, start.go): the clock its time control and, timed,
 // the leave allowance; "" for nothing.
 type StartTeller interface {
 	StartedTerms(ss *Session, lang string, t *Table) string
@@ -180,13 +180,13 @@ type DueRunner interface {
 }
 
 // DueTeller says when the feature's next work falls due, for Run's wait
-// (untilNextTimer); false when none is pending. An error is the
+// (UntilNextTimer); false when none is pending. An error is the
 // archive's, and Run then waits WaitCap.
 type DueTeller interface {
 	NextDue(ctx context.Context, s *Server) (time.Time, bool, error)
 }
 
-// OverdueTeller says, when work fell due already (untilNextTimer), how
+// OverdueTeller says, when work fell due already (UntilNextTimer), how
 // its due work at now waits: left when RunTimers left some of it (Run
 // then tries again in a second), else how long until it can go on (a
 // deadline within its grace), 0 for nothing it waits for.
@@ -200,7 +200,7 @@ type Installer interface {
 	Install(s *Server)
 }
 
-// CommitWatcher runs once a mail's change was committed (transact), for
+// CommitWatcher runs once a mail's change was committed (Transact), for
 // what the feature does only when that change is durable (the tournament:
 // the games of a player who withdrew by the mail end). It fails nothing:
 // a failure is the feature's to log, and its work is done later.
@@ -289,8 +289,8 @@ func (s *Server) TimersWaiting() (n int, waits func(tm archive.Timer) bool) {
 // StateOf returns module m's state in ss: a *T, the zero T made by the
 // first call for m in this session and kept in the session's slot for
 // m. m is a comparable module value (the module's empty struct); T must
-// be the same type at every call for m, else stateOf panics. Only the
-// accessor of m's feature calls it (corrOf, consentOf, tourneyOf,
+// be the same type at every call for m, else StateOf panics. Only the
+// accessor of m's feature calls it (corrOf, ConsentOf, tourneyOf,
 // clockOf, publicNameOf).
 func StateOf[T any](ss *Session, m Module) *T {
 	if v, ok := ss.States[m]; ok {
@@ -304,7 +304,7 @@ func StateOf[T any](ss *Session, m Module) *T {
 	return p
 }
 
-// Uses reports whether this session made module m's state (stateOf):
+// Uses reports whether this session made module m's state (StateOf):
 // when not, the feature did nothing in it, and a hook that only reads
 // the state has nothing to read.
 func (ss *Session) Uses(m Module) bool {
@@ -312,7 +312,7 @@ func (ss *Session) Uses(m Module) bool {
 	return ok
 }
 
-// CollectModules lets every collector add to change, in registry order.
+// CollectModules lets every Collector add to change, in registry order.
 func (ss *Session) CollectModules(change *archive.Change) {
 	for _, m := range Modules {
 		if c, ok := m.(Collector); ok {
@@ -321,7 +321,7 @@ func (ss *Session) CollectModules(change *archive.Change) {
 	}
 }
 
-// AfterPly runs every plyWatcher after a ply in t, in registry order,
+// AfterPly runs every PlyWatcher after a ply in t, in registry order,
 // and stops at the first error.
 func (ss *Session) AfterPly(t *Table) error {
 	for _, m := range Modules {
@@ -334,7 +334,7 @@ func (ss *Session) AfterPly(t *Table) error {
 	return nil
 }
 
-// ModuleMails returns the mails of every mailAdder, in registry order.
+// ModuleMails returns the mails of every MailAdder, in registry order.
 func (ss *Session) ModuleMails() ([]archive.OutboxMail, error) {
 	var out []archive.OutboxMail
 	for _, m := range Modules {
@@ -360,7 +360,7 @@ func (ss *Session) QuietChange(t *Table) bool {
 	return false
 }
 
-// BeforeReplies runs every replyPreparer, in registry order.
+// BeforeReplies runs every ReplyPreparer, in registry order.
 func (ss *Session) BeforeReplies() {
 	for _, m := range Modules {
 		if p, ok := m.(ReplyPreparer); ok {
@@ -392,7 +392,7 @@ func (ss *Session) ReplyDelay(n *Note) (key, carry string) {
 	return "", ""
 }
 
-// Unmailed returns the reasons of every unmailer, in registry order.
+// Unmailed returns the reasons of every Unmailer, in registry order.
 func (ss *Session) Unmailed() []string {
 	var why []string
 	for _, m := range Modules {
@@ -403,7 +403,7 @@ func (ss *Session) Unmailed() []string {
 	return why
 }
 
-// PositionShown runs every positionWatcher on t, in registry order.
+// PositionShown runs every PositionWatcher on t, in registry order.
 func (ss *Session) PositionShown(t *Table) {
 	for _, m := range Modules {
 		if w, ok := m.(PositionWatcher); ok {
@@ -412,7 +412,7 @@ func (ss *Session) PositionShown(t *Table) {
 	}
 }
 
-// KeepProse offers a mail without command lines to the proseKeepers, in
+// KeepProse offers a mail without command lines to the ProseKeepers, in
 // registry order, and reports whether one took it.
 func (ss *Session) KeepProse() bool {
 	for _, m := range Modules {
@@ -423,7 +423,7 @@ func (ss *Session) KeepProse() bool {
 	return false
 }
 
-// NewsAdded tells every newsWatcher, in registry order, that the section
+// NewsAdded tells every NewsWatcher, in registry order, that the section
 // just added to n is only the news of a ply.
 func (ss *Session) NewsAdded(n *Note) {
 	for _, m := range Modules {
@@ -433,7 +433,7 @@ func (ss *Session) NewsAdded(n *Note) {
 	}
 }
 
-// TakeError offers err, a command line's error, to the errorTakers in
+// TakeError offers err, a command line's error, to the ErrorTakers in
 // registry order, and reports whether one took it.
 func (ss *Session) TakeError(err error) bool {
 	for _, m := range Modules {
@@ -444,7 +444,7 @@ func (ss *Session) TakeError(err error) bool {
 	return false
 }
 
-// AfterCommands runs every commandsWatcher, in registry order.
+// AfterCommands runs every CommandsWatcher, in registry order.
 func (ss *Session) AfterCommands() {
 	for _, m := range Modules {
 		if w, ok := m.(CommandsWatcher); ok {
@@ -453,7 +453,7 @@ func (ss *Session) AfterCommands() {
 	}
 }
 
-// EndedBefore offers the running game t to the gameEnders, in registry
+// EndedBefore offers the running game t to the GameEnders, in registry
 // order, before a command acts on it, and reports whether one ended it;
 // it stops at the first that ended it or failed.
 func (ss *Session) EndedBefore(t *Table) (bool, error) {
@@ -467,7 +467,7 @@ func (ss *Session) EndedBefore(t *Table) (bool, error) {
 	return false, nil
 }
 
-// RunDue runs every dueRunner, in registry order, and returns how many
+// RunDue runs every DueRunner, in registry order, and returns how many
 // things they did; it stops at the first failure and returns it.
 func (s *Server) RunDue(ctx context.Context) (int, error) {
 	n := 0
@@ -483,7 +483,7 @@ func (s *Server) RunDue(ctx context.Context) (int, error) {
 	return n, nil
 }
 
-// NextDue returns the earliest instant a dueTeller names, false when
+// NextDue returns the earliest instant a DueTeller names, false when
 // none names one; it stops at the first error and returns it.
 func (s *Server) NextDue(ctx context.Context) (time.Time, bool, error) {
 	var next time.Time
@@ -502,7 +502,7 @@ func (s *Server) NextDue(ctx context.Context) (time.Time, bool, error) {
 	return next, found, nil
 }
 
-// Overdue asks every overdueTeller how its work due at now waits, in
+// Overdue asks every OverdueTeller how its work due at now waits, in
 // registry order: left as soon as one left some (the others are not
 // asked), else the shortest wait named, 0 when none names one.
 func (s *Server) Overdue(ctx context.Context, now time.Time) (wait time.Duration, left bool) {
@@ -520,7 +520,7 @@ func (s *Server) Overdue(ctx context.Context, now time.Time) (wait time.Duration
 	return wait, false
 }
 
-// Install runs every installer, in registry order (New).
+// Install runs every Installer, in registry order (New).
 func (s *Server) Install() {
 	for _, m := range Modules {
 		if i, ok := m.(Installer); ok {
@@ -529,7 +529,7 @@ func (s *Server) Install() {
 	}
 }
 
-// AfterCommit runs every commitWatcher on a mail's committed change, in
+// AfterCommit runs every CommitWatcher on a mail's committed change, in
 // registry order.
 func (s *Server) AfterCommit(ctx context.Context, change archive.Change) {
 	for _, m := range Modules {
@@ -539,7 +539,7 @@ func (s *Server) AfterCommit(ctx context.Context, change archive.Change) {
 	}
 }
 
-// ModuleBudget asks the budgetTellers, in registry order, for the budget
+// ModuleBudget asks the BudgetTellers, in registry order, for the budget
 // of command line c: the first that knows c answers (ok); ok false when
 // none does. It stops at an error.
 func (ss *Session) ModuleBudget(c grammar.Command) (archive.MailBudget, bool, error) {
@@ -553,7 +553,7 @@ func (ss *Session) ModuleBudget(c grammar.Command) (archive.MailBudget, bool, er
 	return "", false, nil
 }
 
-// StartedTerms returns what every startTeller states of game t's terms
+// StartedTerms returns what every StartTeller states of game t's terms
 // for a mail in lang, in registry order, each on a line of its own after
 // a newline; "" when none states anything.
 func (ss *Session) StartedTerms(lang string, t *Table) string {
@@ -614,7 +614,7 @@ type BoardShower interface {
 // GamesLister adds to the sender's list of games (games): head, a line
 // above the list ("" for none), and label, how it writes the opponent
 // opp of a listed game g (nil to leave the address; an engine opponent
-// is always the core's playerLabel).
+// is always the core's PlayerLabel).
 type GamesLister interface {
 	ListGames(ss *Session) (head string, label func(g *archive.Game, opp string) string)
 }
@@ -644,7 +644,7 @@ type InstantWriter interface {
 	Instant(ss *Session, lang string, t time.Time, addr string) string
 }
 
-// TakeChallenge offers the new command c to the challengeTakers, in
+// TakeChallenge offers the new command c to the ChallengeTakers, in
 // registry order: true, with the command's error, when one took it.
 func (ss *Session) TakeChallenge(c *grammar.NewGameCommand, v *engine.Variant) (bool, error) {
 	for _, m := range Modules {
@@ -657,7 +657,7 @@ func (ss *Session) TakeChallenge(c *grammar.NewGameCommand, v *engine.Variant) (
 	return false, nil
 }
 
-// Offers returns the part of every offerWriter in the challenge of t,
+// Offers returns the part of every OfferWriter in the challenge of t,
 // in registry order, and stops at the first error.
 func (ss *Session) Offers(t *Table, c *grammar.NewGameCommand) ([]Offer, error) {
 	var out []Offer
@@ -673,7 +673,7 @@ func (ss *Session) Offers(t *Table, c *grammar.NewGameCommand) ([]Offer, error) 
 	return out, nil
 }
 
-// ShowBoard offers the mail's "board" to the boardShowers, in registry
+// ShowBoard offers the mail's "board" to the BoardShowers, in registry
 // order, and reports whether one answered it (or failed).
 func (ss *Session) ShowBoard() (bool, error) {
 	for _, m := range Modules {
@@ -686,7 +686,7 @@ func (ss *Session) ShowBoard() (bool, error) {
 	return false, nil
 }
 
-// ListGames returns the gamesListers' lines above the games list, each
+// ListGames returns the GamesListers' lines above the games list, each
 // followed by a blank line, in registry order, and the label of the
 // first that writes opponents (nil for none).
 func (ss *Session) ListGames() (head string, label func(g *archive.Game, opp string) string) {
@@ -704,7 +704,7 @@ func (ss *Session) ListGames() (head string, label func(g *archive.Game, opp str
 	return head, label
 }
 
-// TellGame returns what the gameTellers add to a mail about t read in
+// TellGame returns what the GameTellers add to a mail about t read in
 // lang, in registry order: their headers, and their sections, each
 // followed by a blank line.
 func (ss *Session) TellGame(lang string, t *Table) (header, sections string) {
@@ -720,7 +720,7 @@ func (ss *Session) TellGame(lang string, t *Table) (header, sections string) {
 	return header, sections
 }
 
-// FeatureHint returns the first syntaxHinter's hint for l, in registry
+// FeatureHint returns the first SyntaxHinter's hint for l, in registry
 // order, or "".
 func (ss *Session) FeatureHint(l CommandLine, ge *grammar.Error) string {
 	for _, m := range Modules {
@@ -734,7 +734,7 @@ func (ss *Session) FeatureHint(l CommandLine, ge *grammar.Error) string {
 }
 
 // Instant writes t in lang for the reader at addr: as the first
-// instantWriter writes it, in registry order, else in UTC
+// InstantWriter writes it, in registry order, else in UTC
 // (catalog.Instant).
 func (ss *Session) Instant(lang string, t time.Time, addr string) string {
 	for _, m := range Modules {

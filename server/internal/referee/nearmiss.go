@@ -16,7 +16,7 @@ import (
 // nearMiss is the error of a line that is a command with a typo: phrase
 // is the command the player probably meant; ownLine reports that the line
 // holds it with a sentence mark and more words after it ("Accept.
-// Sure!", leadingCommand), so the answer says it needs a line of its own.
+// Sure!", LeadingCommand), so the answer says it needs a line of its own.
 type nearMiss struct {
 	phrase  string
 	ownLine bool
@@ -26,9 +26,9 @@ func (e *nearMiss) Error() string { return "server: did you mean " + e.phrase + 
 
 // NearLine returns the command phrase a line of a mail's text is near to
 // (nearmiss.Command; nearmiss.Alone when alone, the line being the only
-// one of its text, onlyLine), is with a sentence's marks at its ends
+// one of its text, OnlyLine), is with a sentence's marks at its ends
 // (punctuated), or begins with, a mark and a few words after it
-// (leadingCommand), or "" for a command line, a quoted line, a game tag
+// (LeadingCommand), or "" for a command line, a quoted line, a game tag
 // line or prose.
 func NearLine(line string, alone bool) string {
 	if strings.HasPrefix(strings.TrimSpace(line), ">") || SubjectTag.MatchString(line) {
@@ -51,7 +51,7 @@ func NearLine(line string, alone bool) string {
 
 // OnlyLine returns the index in strings.Split(text, "\n") of the one line
 // of text that is not blank, up to the referee's own mail quoted without
-// marks (ownStart: its greeting included), or -1 when there are none or
+// marks (OwnStart: its greeting included), or -1 when there are none or
 // several: a mail that says one word ("hlep") may mean a short command
 // (nearmiss.Alone).
 func OnlyLine(text string) int {

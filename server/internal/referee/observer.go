@@ -11,11 +11,12 @@ type Observer interface {
 	// MailHandled is called once per mail committed, with its
 	// disposition: "applied", "refused", "ignored" or "error".
 	MailHandled(disposition string)
-	// ReplySent is called when the relay took an outbox mail;
-	// ReplyDeferred when it refused one for now and a retry is booked;
-	// ReplyFailed when one was given up for good.
+	// ReplySent is called when the relay took an outbox mail.
 	ReplySent()
+	// ReplyDeferred is called when the relay refused an outbox mail for
+	// now and a retry is booked.
 	ReplyDeferred()
+	// ReplyFailed is called when an outbox mail was given up for good.
 	ReplyFailed()
 	// EngineThought is called after each engine search with the time it
 	// took.

@@ -24,7 +24,7 @@ const DefaultOutboxPoll = 5 * time.Second
 
 // watchOutbox looks at the outbox every Options.OutboxPoll until ctx ends
 // or stop is called, and sends the mails that are due (FlushOutbox) when
-// one of them is claimed by nobody (outboxDue). stop returns once a
+// one of them is claimed by nobody (OutboxDue). stop returns once a
 // flush under way has ended, so that only one FlushOutbox ever runs.
 // With a negative OutboxPoll it does nothing.
 func (s *Server) watchOutbox(ctx context.Context) (stop func()) {

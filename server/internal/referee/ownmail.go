@@ -143,7 +143,7 @@ func ownGreeting(l string) bool {
 
 // maxOwnLineBytes bounds the lines ownLine looks at: no line of the
 // referee's is longer (a quoted line of the player's is cut to
-// maxQuoteRunes), and a 100,000-character line is no pasted reply.
+// MaxQuoteRunes), and a 100,000-character line is no pasted reply.
 const maxOwnLineBytes = 4 * MaxQuoteRunes * utf8.UTFMax
 
 // OwnLine reports whether line (of a mail's text) is a line the referee

@@ -29,7 +29,7 @@ const (
 // and its kin, server/internal/msgid), so that deciding the same cause again after a
 // crash writes the same mails, which the outbox sends once: for a mail
 // its Message-ID, for the referee's own causes a string made of what
-// they act on (timerCause, digestCause, …), never changed once shipped.
+// they act on (TimerCause, DigestCause, …), never changed once shipped.
 type Cause struct {
 	Kind CauseKind // what made the referee act: a mail, a timer, …
 	// Seed seeds the Message-IDs of the cause's mails (see above).
@@ -39,7 +39,7 @@ type Cause struct {
 	// At is when the cause acts; zero means the instant its session
 	// starts (Options.Now), taken again at each attempt of transact.
 	At time.Time
-	// Mail is the mail of a causeMail, nil for every other cause: what
+	// Mail is the mail of a CauseMail, nil for every other cause: what
 	// reads the mail's text, subject or thread checks for nil.
 	Mail *mailer.Message
 }
@@ -86,7 +86,7 @@ func OwnCause(seed string) Cause {
 	return Cause{Kind: CauseOwn, Seed: seed}
 }
 
-// Verdict says what transact does with the change a cause's decide step
+// Verdict says what Transact does with the change a cause's decide step
 // made.
 type Verdict int
 
@@ -103,7 +103,7 @@ const (
 	// checked or collected (a mail not answered; StartGames's change,
 	// built from a session per game).
 	CommitAsIs
-	// CommitBatch writes through one archive batch (steps.batch) what
+	// CommitBatch writes through one archive batch (Steps.Batch) what
 	// is too large for one change, instead of committing the change: a
 	// tournament's start, thousands of games with their mails.
 	CommitBatch
@@ -111,10 +111,10 @@ const (
 	CommitNothing
 )
 
-// Steps are a cause's parts in transact; decide is required.
+// Steps are a cause's parts in Transact; Decide is required.
 type Steps struct {
 	// Decide decides the cause in a fresh session ss, writing into ch
-	// what collect does not take from the session. It runs again, in a
+	// what Session.Collect does not take from the session. It runs again, in a
 	// new session, when the commit meets a conflict.
 	Decide func(ss *Session, ch *archive.Change) (Verdict, error)
 	// Decided, when set, sees each change with decide's verdict before
@@ -122,7 +122,7 @@ type Steps struct {
 	// the mail's debug log (Server.logDecision) and what its log line
 	// names (processedAbout), which Commit's versions would change.
 	Decided func(ss *Session, ch archive.Change, v Verdict)
-	// Batch writes the decision of a commitBatch verdict in one
+	// Batch writes the decision of a CommitBatch verdict in one
 	// archive transaction (archive.Store.WriteBatch).
 	Batch func(b *archive.Batch) error
 	// Committed, when set, is called once the change is committed,
@@ -131,25 +131,25 @@ type Steps struct {
 	Committed func(ch archive.Change)
 }
 
-// maxAttempts is how often transact decides a cause when its commit
+// maxAttempts is how often Transact decides a cause when its commit
 // meets archive.ErrConflict (a game, player or tournament it writes
 // changed meanwhile, or a new game's id was taken).
 const maxAttempts = 3
 
 // Transact is the one pipeline every cause goes through: a session of
-// cause c, its decide step, the replies composed (session.compose), an
-// archive read failure turned into an error (noteReadErr), what the
-// session changed collected (collect, with its modules), and the commit in
-// one archive transaction (Commit, or WriteBatch for commitBatch),
+// cause c, its decide step, the replies composed (Session.compose), an
+// archive read failure turned into an error (NoteReadErr), what the
+// session changed collected (Session.Collect, with its modules), and the commit in
+// one archive transaction (Commit, or WriteBatch for CommitBatch),
 // decided again from a fresh session when the commit meets
 // archive.ErrConflict (maxAttempts in all). Once committed,
 // the records of the games it finished are written (writeRecords) and,
-// for a mail, the modules act on its durable change (afterCommit: the
+// for a mail, the modules act on its durable change (AfterCommit: the
 // games of a player who withdrew by it end; the referee's own changes
 // settle theirs themselves).
 //
 // It reports whether the change was committed now: false when decide
-// found nothing to commit (commitNothing) or the change had been
+// found nothing to commit (CommitNothing) or the change had been
 // committed before (archive.ErrDuplicate: the mail was processed, the
 // timer fired or the digest sent, by another process or an earlier
 // run). An error means nothing was committed: decide's, the archive's,
@@ -172,7 +172,7 @@ func (s *Server) Transact(ctx context.Context, c Cause, st Steps) (bool, error) 
 			}
 			s.writeRecords(finished)
 			if c.Kind == CauseMail {
-				s.AfterCommit(ctx, change) // the modules' commitWatchers: a player who withdrew by this mail, their games end now (module.go)
+				s.AfterCommit(ctx, change) // the modules' CommitWatchers: a player who withdrew by this mail, their games end now (module.go)
 			}
 			return true, nil
 		case errors.Is(err, archive.ErrDuplicate):
@@ -185,7 +185,7 @@ func (s *Server) Transact(ctx context.Context, c Cause, st Steps) (bool, error) 
 	}
 }
 
-// DecideCause runs one attempt of transact up to the commit: it returns
+// DecideCause runs one attempt of Transact up to the commit: it returns
 // the change to commit, the tables of the games it finishes and decide's
 // verdict.
 func (s *Server) DecideCause(ctx context.Context, c Cause, st Steps) (archive.Change, []*Table, Verdict, error) {

@@ -32,7 +32,7 @@ type Sender interface {
 // it asks: the core's games and records, the outbox, the clock's timers,
 // the digest, the engine, the spectators, consent and tournaments. A file
 // reaches a port only through its accessor on the Server (gameStore by
-// s.gamePort(), digestStore by ss.srv.digestPort(), …), never through the
+// s.GamePort(), digestStore by ss.Srv.DigestPort(), …), never through the
 // Store itself,
 // so a grep for "Port()" shows what each file asks of the archive, and
 // TestPortsByFile (ports_test.go) holds every file to the ports its room
@@ -142,7 +142,7 @@ type consentStore interface {
 // TournamentStore is the tournaments' and ratings' (docs/tournaments.md,
 // tournament*.go, rating.go and the players' commands of events): the
 // archive's tournaments, their entries and spectators, and the ratings,
-// as the referee uses them, reached through Server.tournamentPort;
+// as the referee uses them, reached through Server.TournamentPort;
 // *archive.Store implements it (part of Store).
 type TournamentStore interface {
 	Tournament(ctx context.Context, id string) (*archive.Tournament, error)
@@ -196,7 +196,7 @@ type Store interface {
 	TournamentStore // tournaments and ratings
 }
 
-// The accessors of the ports: the only places that read s.store.
+// The accessors of the ports: the only places that read s.Store.
 
 // GamePort is the archive's games and players.
 func (s *Server) GamePort() gameStore { return s.Store }

@@ -5,9 +5,9 @@ import "github.com/taflmail/taflmail/server/internal/catalog"
 // Refusal is a command's failure, kept as what to say rather than as the
 // words: a catalogue key, its arguments and the language of the sender it
 // is for. Nothing the command did is kept. The words are written once,
-// where the reply is (session.run); Error gives the same words, for logs
+// where the reply is (Session.run); Error gives the same words, for logs
 // and for the director's commands that print it. Tests ask what was
-// refused with errors.Is(err, refusalKey("err.nogame")), not by wording.
+// refused with errors.Is(err, RefusalKey("err.nogame")), not by wording.
 //
 // An argument that is itself a refusal is written as its words and
 // wrapped (Unwrap): a conditional move's "Column 3: <why>" is an
@@ -15,15 +15,17 @@ import "github.com/taflmail/taflmail/server/internal/catalog"
 // finds either key.
 type Refusal struct {
 	lang string
+	// Key is the catalogue key of the refusal's words ("err.nogame"):
+	// what RefusalKey and errors.Is compare, and what Keys records.
 	Key  string
 	args []any
-	// Before and after are the only words of a refusal that no catalogue
+	// Before and After are the only words of a refusal that no catalogue
 	// key holds: text its code composed around the key's, a caret line
 	// under the column meant (conditionRefusal, leaveDateRefusal) before,
-	// a hint (boardHint, variantHint) after. Both are in lang already.
+	// a hint (BoardHint, VariantHint) after. Both are in lang already.
 	Before, After string
 	// written, when not "", is the catalogue key the words are written
-	// from instead of key: its singular form, key + ".one" (refusen).
+	// from instead of key: its singular form, key + ".one" (Refusen).
 	written string
 }
 
@@ -48,7 +50,7 @@ func (r *Refusal) text() string {
 // Error returns the refusal's words (text).
 func (r *Refusal) Error() string { return r.text() }
 
-// Is reports whether target is r's key (refusalKey), for errors.Is.
+// Is reports whether target is r's key (RefusalKey), for errors.Is.
 func (r *Refusal) Is(target error) bool {
 	k, ok := target.(RefusalKey)
 	return ok && string(k) == r.Key
@@ -67,7 +69,7 @@ func (r *Refusal) Unwrap() []error {
 }
 
 // Keys returns r's key followed by the keys of the refusals it wraps,
-// depth first: what session.refusals records of it.
+// depth first: what Session.Refusals records of it.
 func (r *Refusal) Keys() []string {
 	out := []string{r.Key}
 	for _, e := range r.Unwrap() {
@@ -77,23 +79,23 @@ func (r *Refusal) Keys() []string {
 }
 
 // RefusalOf returns the refusal of key with args in the sender's
-// language, for code that adds words of its own (refusal.before, after);
-// refuse is the usual way. A word of the mail among args (an address, a
-// game id) must be cut with clip.
+// language, for code that adds words of its own (Refusal.Before, After);
+// Refuse is the usual way. A word of the mail among args (an address, a
+// game id) must be cut with Clip.
 func (ss *Session) RefusalOf(key string, args ...any) *Refusal {
 	return &Refusal{lang: ss.Lang, Key: key, args: args}
 }
 
 // Refuse returns the refusal of key with args in the sender's language
-// (refusalOf). A word of the mail among args (an address, a game id) must
-// be cut with clip.
+// (RefusalOf). A word of the mail among args (an address, a game id) must
+// be cut with Clip.
 func (ss *Session) Refuse(key string, args ...any) error {
 	return ss.RefusalOf(key, args...)
 }
 
-// Refusen is refuse for a text about n things: written in the key's
+// Refusen is Refuse for a text about n things: written in the key's
 // singular form, key + ".one", when n is 1 and the catalogue has one
-// (catalog.KeyForCount, as trn); its key is key either way.
+// (catalog.KeyForCount, as Trn); its key is key either way.
 func (ss *Session) Refusen(key string, n int, args ...any) error {
 	r := ss.RefusalOf(key, args...)
 	if one := catalog.KeyForCount(key, n); one != key {

@@ -33,7 +33,7 @@ import (
 type command struct {
 	// Name is the command's name in `taflmail inspect`: "move", "offer draw".
 	Name string
-	// run runs the command for the mail's sender (ss.from). It returns nil
+	// run runs the command for the mail's sender (ss.From). It returns nil
 	// when the command was carried out, a *refusal when it is refused
 	// (its words, written by run, go to the sender; nothing the command
 	// did is kept), and any other error for a failure of the referee
@@ -60,8 +60,8 @@ func Handle[C grammar.Command](name string, run func(ss *Session, c C) error) {
 // as written, then key+".what", what it does, when the catalogue has such a
 // key.
 type helpEntry struct {
-	Rank int // place in the overview, lowest first
-	Key  string
+	Rank int    // place in the overview, lowest first
+	Key  string // the catalogue key the line's texts are under: "help.name"
 }
 
 // HelpEntries are the lines of the help overview, in registration order.

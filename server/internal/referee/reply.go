@@ -16,7 +16,7 @@ import (
 // record. The board itself is added when the note is written. The game's
 // spectators get the new position too (spectate). The position of a
 // running game is, for the player other than the sender, only the news of
-// a ply (tellNews, session.go).
+// a ply (TellNews, session.go).
 func (ss *Session) ShowPosition(t *Table) {
 	for _, addr := range []string{t.G.Attackers, t.G.Defenders} {
 		lang := ss.LangOf(addr)
@@ -28,7 +28,7 @@ func (ss *Session) ShowPosition(t *Table) {
 		}
 		ss.AddSection(n, StatusText(lang, t, addr))
 	}
-	ss.PositionShown(t) // the modules' positionWatchers: the spectators (module.go)
+	ss.PositionShown(t) // the modules' PositionWatchers: the spectators (module.go)
 }
 
 // StatusText says whose move it is, or how the game ended, to the player
@@ -76,7 +76,7 @@ func declinedWords(lang, reason string) string {
 // nothing and does not end the game, so that the example never gives a
 // winning move or a capture away (trial report §8.8). Among the quiet
 // moves it takes the first by its text after which the opponent cannot
-// capture the moved man on the next ply (firstSafeByText), so that the
+// capture the moved man on the next ply (FirstSafeByText), so that the
 // example does not hang a man either; when every quiet move does, the
 // first quiet move by its text. When there is none, the first legal move;
 // without any, "d1-d3".
@@ -106,8 +106,8 @@ func ExampleMove(t *Table) string {
 // (docs/performance.md).
 func FirstByText(ms []engine.Move) int { return firstWhere(ms, nil) }
 
-// FirstQuietByText is firstByText among the quiet moves of ms in pos (see
-// exampleMove), -1 when none is. Each move is tried with Make and
+// FirstQuietByText is FirstByText among the quiet moves of ms in pos (see
+// ExampleMove), -1 when none is. Each move is tried with Make and
 // Unmake, which leave pos as it was and allocate nothing.
 func FirstQuietByText(pos *engine.Position, ms []engine.Move) int {
 	return firstWhere(ms, func(m engine.Move) bool {
@@ -122,8 +122,8 @@ func FirstQuietByText(pos *engine.Position, ms []engine.Move) int {
 	})
 }
 
-// FirstSafeByText is firstByText among the quiet moves of ms in pos (see
-// firstQuietByText) after which no legal reply of the opponent captures
+// FirstSafeByText is FirstByText among the quiet moves of ms in pos (see
+// FirstQuietByText) after which no legal reply of the opponent captures
 // the moved man, -1 when none is. The replies are the engine's
 // (LegalMoves), each tried with Make and Unmake, and a reply captures the
 // man when the engine's captures of that ply (CapturedSquares) include the
@@ -163,7 +163,7 @@ func FirstSafeByText(pos *engine.Position, ms []engine.Move) int {
 // firstWhere returns the index of the move of ms whose text comes first
 // among those ok accepts (all when ok is nil), -1 when it accepts none.
 // ok is called only for a move whose text comes before that of the best
-// accepted so far, which spares the costly tests of firstSafeByText most
+// accepted so far, which spares the costly tests of FirstSafeByText most
 // moves.
 func firstWhere(ms []engine.Move, ok func(engine.Move) bool) int {
 	var best, key [16]byte

@@ -24,7 +24,7 @@ type CommandLine struct {
 // text that IsCommandLine accepts, those that are a command with
 // sentence marks at its ends (punctuated: "Accept." is read as accept,
 // "Resign?" asked about), and those that are a command with a typo
-// (nearLine); when it has none, those of the HTML
+// (NearLine); when it has none, those of the HTML
 // alternative (a plain part that is only a placeholder, issue 8 §5); when
 // that has none either, the subject. A line repeated word for word is read
 // once, and at most maxCommandLines distinct lines are read: unread counts
@@ -100,7 +100,7 @@ func (ss *Session) run() error {
 		defer func() { ss.Say(ss.ContextTable(), Tr(ss.Lang, "err.unread", maxCommandLines, ss.unread)) }()
 	}
 	if len(lines) == 0 {
-		if ss.KeepProse() { // a module's proseKeeper: a keyed mail of prose, kept for the opponent (module.go)
+		if ss.KeepProse() { // a module's ProseKeeper: a keyed mail of prose, kept for the opponent (module.go)
 			return nil
 		}
 		ss.Failed = true
@@ -156,7 +156,7 @@ func (ss *Session) run() error {
 		}
 		ss.Did = true
 	}
-	ss.AfterCommands() // the modules' commandsWatchers: the player's prose goes to the opponent (module.go)
+	ss.AfterCommands() // the modules' CommandsWatchers: the player's prose goes to the opponent (module.go)
 	return nil
 }
 
@@ -213,7 +213,7 @@ func firstWordGerman(line string) bool {
 	return len(f) > 0 && grammar.GermanKeyword(f[0])
 }
 
-// quoteLine quotes the line a refusal is about, cut to maxQuoteRunes
+// quoteLine quotes the line a refusal is about, cut to MaxQuoteRunes
 // characters (quoteText), marked mailer.Preformatted: a quote is never
 // wrapped, so a line of up to 200 characters stays one line.
 func quoteLine(lang string, l CommandLine) string {
@@ -230,8 +230,8 @@ func quoteLine(lang string, l CommandLine) string {
 // line must not make a reply that the size caps drop).
 const MaxQuoteRunes = 200
 
-// Clip returns s cut to maxQuoteRunes characters, with "…" where it was
-// cut. Every word of a mail a reply quotes goes through it (refuse's
+// Clip returns s cut to MaxQuoteRunes characters, with "…" where it was
+// cut. Every word of a mail a reply quotes goes through it (Refuse's
 // arguments included).
 func Clip(s string) string {
 	if utf8.RuneCountInString(s) <= MaxQuoteRunes {
@@ -240,7 +240,7 @@ func Clip(s string) string {
 	return string([]rune(s)[:MaxQuoteRunes]) + "…"
 }
 
-// quoteText returns a line for a quote in lang: as it is, or cut by clip
+// quoteText returns a line for a quote in lang: as it is, or cut by Clip
 // and followed by its length, "watch A1A1… (100006 characters)".
 func quoteText(lang, s string) string {
 	if c := Clip(s); c != s {

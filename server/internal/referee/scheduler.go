@@ -14,13 +14,13 @@ import (
 // tournaments' start dates and the withdrawals to settle, tournament*.go)
 // and does it through the one pipeline, so a process killed at any point
 // sends no mail twice and loses no time-out. Run sleeps until the earlier
-// of new mail and the next work a module says is due (dueTeller,
-// untilNextTimer), and RunTimers asks each module to do what is due
-// (dueRunner), in the registry's order (assembly.go). What the scheduler
+// of new mail and the next work a module says is due (DueTeller,
+// UntilNextTimer), and RunTimers asks each module to do what is due
+// (DueRunner), in the registry's order (assembly.go). What the scheduler
 // keeps for all of them is Decision C4: a deadline or a digest is acted
 // on only after the inbox has been read up to it, a deadline by a poll
-// that began Options.ArrivalGrace after it (ripe, inboxReadTo,
-// readInbox), since a mail the IMAP server stamped before the deadline
+// that began Options.ArrivalGrace after it (Ripe, InboxReadTo,
+// ReadInbox), since a mail the IMAP server stamped before the deadline
 // may show in the mailbox only later.
 
 // TimerBatch is how many due timers (or digests) RunTimers reads at a
@@ -35,7 +35,7 @@ const TimerBatch = 100
 const DefaultArrivalGrace = time.Minute
 
 // RunTimers does the work of every module that is due at Options.Now
-// (dueRunner), in the registry's order: the tournaments whose start date
+// (DueRunner), in the registry's order: the tournaments whose start date
 // has come are started and the running games of players who withdrew are
 // ended (the tournament module), then the games' due timers are fired,
 // earliest first (the clock module, internal/gameclock: reminders,
@@ -43,12 +43,12 @@ const DefaultArrivalGrace = time.Minute
 // runner), then the players' daily digests are sent (the digest module).
 // It returns how many things they did (tournaments started, timers
 // fired, digests sent). Before a deadline or a digest a module reads the
-// inbox up to that instant (readInbox, unless a poll that began at or
+// inbox up to that instant (ReadInbox, unless a poll that began at or
 // after it already did; without an Inbox the caller hands every mail to
 // HandleMail and the inbox counts as read), so a move that arrived in
 // time is played rather than forfeited or listed (Decision C4); a
 // deadline waits Options.ArrivalGrace past its instant first, and the
-// poll before it must begin after that grace (ripe). It stops at the
+// poll before it must begin after that grace (Ripe). It stops at the
 // first failure and returns it: what was not done stays due and is done
 // later.
 func (s *Server) RunTimers(ctx context.Context) (int, error) {
@@ -85,10 +85,10 @@ func (s *Server) ReadInbox(ctx context.Context) error {
 }
 
 // UntilNextTimer returns how long Run may wait for mail before the next
-// module's work is due (dueTeller; a failure to read it is logged and
+// module's work is due (DueTeller; a failure to read it is logged and
 // waits WaitCap): at most WaitCap; when work is due already, a second
 // when RunTimers left some of it, else until what it waits for can go on
-// (overdueTeller: a deadline's grace), at most WaitCap; an engine turn
+// (OverdueTeller: a deadline's grace), at most WaitCap; an engine turn
 // under way wakes Run when it ends anyway (waitContext).
 func (s *Server) UntilNextTimer(ctx context.Context) time.Duration {
 	next, ok, err := s.NextDue(ctx)

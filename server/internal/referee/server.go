@@ -38,8 +38,13 @@ type Options struct {
 	// remembered, default "INBOX".
 	Mailbox string
 
-	Store  Store
-	Inbox  Inbox
+	// Store is the archive (ports.go); required.
+	Store Store
+	// Inbox is the mailbox players' mails are read from (IMAP); Run
+	// refuses to start without it.
+	Inbox Inbox
+	// Sender hands the outbox's mails to the relay (SMTP); Run refuses
+	// to start without it.
 	Sender Sender
 
 	// Now is the clock, default time.Now.
@@ -90,7 +95,7 @@ type Options struct {
 	// JunkReplies is how many mails that carry no player's key and no
 	// valid command (archive.JunkBudget, triage.go: help, games, prose,
 	// refusals of keyless moves), from all senders together, the referee
-	// answers per 10 minutes (budgetWindow); past it such mails are
+	// answers per 10 minutes (BudgetWindow); past it such mails are
 	// recorded as ignored with the reason (`taflmail mails --ignored`)
 	// and nothing they ask for is done. It never holds a valid command (a
 	// challenge, an engine game, a join) or a confirmation with its key,
@@ -190,7 +195,7 @@ type Options struct {
 	EngineReplyHold time.Duration
 
 	// Refused, when set, is given the refusal keys of every run of a
-	// mail's commands, a conflict's rerun too (session.refusals; tests).
+	// mail's commands, a conflict's rerun too (Session.Refusals; tests).
 	Refused func(keys []string)
 	// EngineSearch, when set, replaces the engine's search (tests).
 	EngineSearch func(ctx context.Context, pos *engine.Position, l search.Level, lim search.Limits) (search.Result, error)
@@ -207,7 +212,7 @@ type Server struct {
 	// to then (Decision C4, scheduler.go).
 	polled atomic.Int64
 	// Engine runs the engine opponent's searches (engine.go), made by
-	// the engine module (install).
+	// the engine module (Installer).
 	Engine *engineturn.Runner
 	// Held counts the replies the caps held back, logged once a minute
 	// (held.go).
@@ -463,8 +468,8 @@ const (
 
 // Decide runs the commands of the mail of session ss without writing
 // anything: it writes the processed-mail record into change, leaves the
-// replies in the session for transact to compose and collect, and
-// returns the cap that held the sender's reply back (notHeld when none
+// replies in the session for Transact to compose and collect, and
+// returns the cap that held the sender's reply back (NotHeld when none
 // did). A mail the referee does not answer at all is recorded as
 // ignored with the reason (archive.ProcessedMail.Reason) and committed
 // as it is.

@@ -36,35 +36,35 @@ type Session struct {
 	// game it names, which the sender plays in), or nil: then the mail is
 	// a stranger's as far as the caps go (caps.go).
 	Auth *Table
-	// Lines are the mail's command lines (commandLines); unread says how
+	// Lines are the mail's command lines (CommandLines); unread says how
 	// many more distinct command lines were left unread.
 	Lines  []CommandLine
 	unread int
 	// marked reports that the command line being run was read with
-	// sentence marks at its ends (commandLine.marked): a handler asks
+	// sentence marks at its ends (CommandLine.marked): a handler asks
 	// rather than ends a game on it (offerDraw).
 	marked bool
 	// text is how many bytes of section text the replies hold so far;
-	// cut reports that a section was dropped for maxReplyText.
+	// cut reports that a section was dropped for MaxReplyText.
 	text int
 	cut  bool
 	// overview reports that a reply holds the help overview already.
 	overview bool
 
 	Players map[string]*archive.Player // players whose row changes
-	// Stored are the player rows read from the archive (storedPlayer),
+	// Stored are the player rows read from the archive (StoredPlayer),
 	// each read once per session, by address as asked.
 	Stored map[string]storedRow
 	// Notes are the replies: by recipient, and for a game a mail starts
 	// beside another game of the same recipient, by recipient and game
-	// (noteKey, startNote); order holds their keys in the order made.
+	// (noteKey, StartNote); order holds their keys in the order made.
 	Notes map[string]*Note
 	// Order holds the keys of Notes in the order the notes were made:
 	// the replies are mailed in it.
 	Order   []string
 	Failed  bool  // some command was refused
 	Did     bool  // some command succeeded
-	ReadErr error // the first failed archive read, see noteReadErr
+	ReadErr error // the first failed archive read, see NoteReadErr
 
 	// Refusals are the keys of the mail's refusals, in order (run): each
 	// refused command's (refusal.keys), and err.nocommand (run,
@@ -74,7 +74,7 @@ type Session struct {
 	Refusals []string
 
 	// States are the feature modules' own states in this session, one
-	// slot per module that made one (stateOf, module.go), nil while the
+	// slot per module that made one (StateOf, module.go), nil while the
 	// session touched no feature: the session knows none of them.
 	States map[Module]any
 	// Own: the session is a change no mail caused (the director's
@@ -83,20 +83,20 @@ type Session struct {
 	Own bool
 
 	// drawn are the game ids drawn by the other sessions of one decision
-	// that starts many games (StartGames), nil for none; batch is
+	// that starts many games (StartGames), nil for none; Batch is
 	// the archive transaction a tournament's start writes its games
-	// through (tournament_start.go), nil for none. gameID draws past both.
+	// through (tournament_start.go), nil for none. GameID draws past both.
 	drawn map[string]bool
 	Batch *archive.Batch
-	// langs caches langOf's answers read from the archive, so that a
-	// session that must not read the archive (one writing through batch)
+	// langs caches LangOf's answers read from the archive, so that a
+	// session that must not read the archive (one writing through Batch)
 	// can be given them beforehand.
 	langs map[string]string
 }
 
 // GameID draws a new game's id that no stored game has, none of this
 // session's, none drawn by the other sessions of its decision (drawn)
-// and none written by its batch (freshGameID).
+// and none written by its batch (FreshGameID).
 func (ss *Session) GameID() (string, error) {
 	id, err := FreshGameID(ss.Srv.Opts.Rand, func(id string) (bool, error) {
 		switch {
@@ -142,15 +142,15 @@ type Note struct {
 	// on the confirmation of "watch" (cmd_watch.go).
 	Headers map[string]string
 	// Routine counts the sections that only bring the news of an
-	// opponent's ply (tellNews), as the digest counts them (its
-	// newsWatcher): a note of nothing else is held back for a player who
+	// opponent's ply (TellNews), as the digest counts them (its
+	// NewsWatcher): a note of nothing else is held back for a player who
 	// chose the daily digest (digest.go).
 	Routine int
 	// Replaces is the held reply whose place this one takes, nil for
 	// none: it is threaded as that reply was (engine_hold.go).
 	Replaces *archive.OutboxMail
 	// boards is true when a section holds the board of another game than
-	// game (addBoardOf: a game watched, answered in the thread of the
+	// game (AddBoardOf: a game watched, answered in the thread of the
 	// sender's own game): then each board of the mail is labelled with
 	// its game ("board.of").
 	boards bool
@@ -161,15 +161,15 @@ type Note struct {
 	Other string
 }
 
-// noteKey is the key in session.notes of the reply to addr about the
-// game id that is not addr's main reply (startNote).
+// noteKey is the key in Session.Notes of the reply to addr about the
+// game id that is not addr's main reply (StartNote).
 func noteKey(addr, id string) string { return addr + "\x00" + id }
 
 // StartNote returns the reply to addr that starts game t (a challenge, an
 // invitation, a game against the engine): addr's main reply, unless that
 // is about another game already; then a reply of its own, so that every
 // game a mail starts has its own mail with its tag, board and key (trial
-// 2 report §10). noteFor finds it again by t.
+// 2 report §10). NoteFor finds it again by t.
 func (ss *Session) StartNote(addr, lang string, t *Table) *Note {
 	if n, ok := ss.Notes[addr]; ok && n.Game != nil && n.Game != t {
 		key := noteKey(addr, t.G.ID)
@@ -194,7 +194,7 @@ func (ss *Session) dropNotes(addr string) {
 }
 
 // NoteFor returns the reply being composed for addr, creating it: the one
-// about game t when startNote made one, else addr's main reply.
+// about game t when StartNote made one, else addr's main reply.
 func (ss *Session) NoteFor(addr, lang string, t *Table) *Note {
 	if t != nil {
 		if n, ok := ss.Notes[noteKey(addr, t.G.ID)]; ok {
@@ -224,8 +224,8 @@ func (ss *Session) Tell(addr string, t *Table, text func(lang string) string) {
 	ss.AddSection(ss.NoteFor(addr, lang, t), text(lang))
 }
 
-// TellNews adds to addr's reply, like tell, a section that is only the
-// news of an opponent's ply; the modules' newsWatchers learn of it
+// TellNews adds to addr's reply, like Tell, a section that is only the
+// news of an opponent's ply; the modules' NewsWatchers learn of it
 // (module.go; the digest holds back a reply made only of such news).
 func (ss *Session) TellNews(addr string, t *Table, text func(lang string) string) {
 	lang := ss.LangOf(addr)
@@ -238,9 +238,9 @@ func (ss *Session) TellNews(addr string, t *Table, text func(lang string) string
 }
 
 // AddSection adds a section to note n unless the replies to this mail
-// already hold maxReplyText bytes of text: then it is dropped and the
+// already hold MaxReplyText bytes of text: then it is dropped and the
 // sender is told that the answer was cut (compose), so that no mail can
-// make the referee write more than maxReplyBytes (issue 8 §2).
+// make the referee write more than MaxReplyBytes (issue 8 §2).
 func (ss *Session) AddSection(n *Note, text string) {
 	if !ss.Own && ss.text+len(text) > MaxReplyText {
 		ss.cut = true
@@ -286,7 +286,7 @@ func (ss *Session) NoteReadErr(err error) {
 	}
 }
 
-// storedRow is a player row as read (storedPlayer): the row, or the
+// storedRow is a player row as read (StoredPlayer): the row, or the
 // error archive.ErrNotFound for a player never stored.
 type storedRow struct {
 	p   *archive.Player
@@ -300,7 +300,7 @@ type storedRow struct {
 // row. It is archive.Player's answer: archive.ErrNotFound for a player
 // never stored, kept like a row; any other error is not kept, so the next
 // call reads again. The row is shared: callers must not change it
-// (playerRow copies it).
+// (PlayerRow copies it).
 func (ss *Session) StoredPlayer(addr string) (*archive.Player, error) {
 	if r, ok := ss.Stored[addr]; ok {
 		return r.p, r.err
@@ -394,7 +394,7 @@ func (ss *Session) GameForCommand() (*Table, error) {
 	return t, nil
 }
 
-// authenticate sets ss.auth: the game the mail names, when the sender
+// authenticate sets ss.Auth: the game the mail names, when the sender
 // plays in it and the mail carries the sender's key for it. Only an
 // archive failure is returned.
 func (ss *Session) authenticate() error {
@@ -429,15 +429,15 @@ func (ss *Session) hasKey(t *Table) bool {
 	return false
 }
 
-// errGameEnded is returned by activeGame when a module ended the running
-// game before the command could act on it (gameEnder, module.go: the
+// errGameEnded is returned by ActiveGame when a module ended the running
+// game before the command could act on it (GameEnder, module.go: the
 // clock, when the side to move lost on time before the mail arrived);
 // the module told the players, and the command is not run (run counts
 // the mail as applied: it changed the game).
 var errGameEnded = errors.New("server: the game ended before the mail's command could act on it")
 
 // ActiveGame returns the game of a game command that needs the game to be
-// running: a module may end it first (endedBefore), and then it returns
+// running: a module may end it first (EndedBefore), and then it returns
 // errGameEnded.
 func (ss *Session) ActiveGame() (*Table, error) {
 	t, err := ss.GameForCommand()

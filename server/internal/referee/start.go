@@ -115,7 +115,7 @@ func (ss *Session) StartGame(st GameStart, now time.Time, mails bool) (*Table, e
 	if att == def {
 		return nil, errors.New("a player cannot play against themselves")
 	}
-	ss.From = att // createGame's challenger: the organiser is nobody's opponent
+	ss.From = att // CreateGame's challenger: the organiser is nobody's opponent
 	t, err := ss.CreateGame(v, def, "attackers")
 	ss.From = ""
 	if err != nil {

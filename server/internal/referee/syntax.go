@@ -86,7 +86,7 @@ func (ss *Session) squareText(ge *grammar.Error) string {
 }
 
 // syntaxHint returns a hint for a line that does not parse, or "": how to
-// write the dash of a move, a module's hint (its syntaxHinter, module.go:
+// write the dash of a move, a module's hint (its SyntaxHinter, module.go:
 // the forms of a time control or of a leave's days), the command a
 // misspelt one was near to, or, for a square beyond any board, which
 // squares the game's board has.

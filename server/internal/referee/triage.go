@@ -60,9 +60,9 @@ func (ss *Session) BudgetOf() (archive.MailBudget, error) {
 }
 
 // lineBudget returns the budget one parsed command line would put its
-// mail in (see budgetOf), reading the archive only: for the core's
+// mail in (see BudgetOf), reading the archive only: for the core's
 // commands (a challenge, block, unblock) here, for a feature's the
-// feature's module (moduleBudget: "join" and "withdraw" the tournament's,
+// feature's module (ModuleBudget: "join" and "withdraw" the tournament's,
 // "watch" correspondence's, "notify" the digest's).
 func (ss *Session) lineBudget(c grammar.Command) (archive.MailBudget, error) {
 	switch c := c.(type) {
@@ -79,7 +79,7 @@ func (ss *Session) lineBudget(c grammar.Command) (archive.MailBudget, error) {
 		return archive.CommandBudget, nil
 	}
 	if b, ok, err := ss.ModuleBudget(c); ok || err != nil {
-		return b, err // a feature's command (budgetTeller, module.go)
+		return b, err // a feature's command (BudgetTeller, module.go)
 	}
 	return archive.JunkBudget, nil
 }
