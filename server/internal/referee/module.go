@@ -56,112 +56,117 @@ type Module interface {
 	Name() string
 }
 
-// Collector adds to the archive change what the feature changed in this
-// session (Session.Collect, after the games, plies and players).
+// Collector is a hook: Collect adds to the archive change what the
+// feature changed in this session (Session.Collect, after the games,
+// plies and players).
 type Collector interface {
 	Collect(ss *Session, change *archive.Change)
 }
 
-// PlyWatcher runs after a ply by the player at ss.From (or the engine)
-// in t was applied and both players were told, before the position is
-// shown (move, enginePly). An error fails the mail.
+// PlyWatcher is a hook: AfterPly runs after a ply by the player at
+// ss.From (or the engine) in t was applied and both players were told,
+// before the position is shown (move, enginePly). An error fails the
+// mail.
 type PlyWatcher interface {
 	AfterPly(ss *Session, t *Table) error
 }
 
-// MailAdder returns the feature's own mails of this session, appended
-// after the notes' mails (compose). An error fails the mail.
+// MailAdder is a hook: Mails returns the feature's own mails of this
+// session, appended after the notes' mails (compose). An error fails the
+// mail.
 type MailAdder interface {
 	Mails(ss *Session) ([]archive.OutboxMail, error)
 }
 
-// QuietKeeper reports whether t's change in this session is one the loop
-// breaker does not count as a change of the game (changedGame).
+// QuietKeeper is a hook: QuietChange reports whether t's change in this
+// session is one the loop breaker does not count as a change of the game
+// (changedGame).
 type QuietKeeper interface {
 	QuietChange(ss *Session, t *Table) bool
 }
 
-// ReplyPreparer runs once per session before its replies are written
-// (compose), and may add to the notes.
+// ReplyPreparer is a hook: BeforeReplies runs once per session before its
+// replies are written (compose), and may add to the notes.
 type ReplyPreparer interface {
 	BeforeReplies(ss *Session)
 }
 
-// NoteHolder reports whether note n is held back, not mailed now
-// (compose); the feature mails it later.
+// NoteHolder is a hook: Holds reports whether note n is held back, not
+// mailed now (compose); the feature mails it later.
 type NoteHolder interface {
 	Holds(ss *Session, n *Note) bool
 }
 
-// ReplyDelayer returns, for the mail of note n, the key of the timer it
-// waits for and the text to carry to the mail that may take its place
-// (archive.OutboxMail.HeldFor, Carry); "" when it waits for nothing
-// (compose).
+// ReplyDelayer is a hook: DelayReply returns, for the mail of note n, the
+// key of the timer it waits for and the text to carry to the mail that
+// may take its place (archive.OutboxMail.HeldFor, Carry); "" when it
+// waits for nothing (compose).
 type ReplyDelayer interface {
 	DelayReply(ss *Session, n *Note) (key, carry string)
 }
 
-// Unmailer returns why requests of this mail were neither carried out
-// nor answered: a mail with such reasons and nothing applied is recorded
-// as ignored, with the reasons (decide, answer).
+// Unmailer is a hook: Unmailed returns why requests of this mail were
+// neither carried out nor answered: a mail with such reasons and nothing
+// applied is recorded as ignored, with the reasons (decide, answer).
 type Unmailer interface {
 	Unmailed(ss *Session) []string
 }
 
-// PositionWatcher runs when the players of t were shown its position
-// (ShowPosition).
+// PositionWatcher is a hook: PositionShown runs when the players of t
+// were shown its position (ShowPosition).
 type PositionWatcher interface {
 	PositionShown(ss *Session, t *Table)
 }
 
-// ProseKeeper may take a mail without command lines (run): true when it
-// answered the mail itself, so the plain "no command" answer is not
-// given.
+// ProseKeeper is a hook: KeepProse may take a mail without command lines
+// (run): true when it answered the mail itself, so the plain "no command"
+// answer is not given.
 type ProseKeeper interface {
 	KeepProse(ss *Session) bool
 }
 
-// CommandsWatcher runs after every command line of the mail ran (run),
-// refused or not, unless one failed the mail.
+// CommandsWatcher is a hook: AfterCommands runs after every command line
+// of the mail ran (run), refused or not, unless one failed the mail.
 type CommandsWatcher interface {
 	AfterCommands(ss *Session)
 }
 
-// NewsWatcher learns that a section just added to note n is only the
-// news of an opponent's ply (TellNews): a feature may treat a note of
-// nothing else apart.
+// NewsWatcher is a hook: NewsAdded learns that a section just added to
+// note n is only the news of an opponent's ply (TellNews): a feature may
+// treat a note of nothing else apart.
 type NewsWatcher interface {
 	NewsAdded(ss *Session, n *Note)
 }
 
-// ErrorTaker may take the error a command line's handler returned as the
-// feature's own (run): true when it took it, and the line is then
-// neither carried out nor refused (no reply for it).
+// ErrorTaker is a hook: TakeError may take the error a command line's
+// handler returned as the feature's own (run): true when it took it, and
+// the line is then neither carried out nor refused (no reply for it).
 type ErrorTaker interface {
 	TakeError(ss *Session, err error) bool
 }
 
-// GameEnder may end the running game t before a command of the mail acts
-// on it (ActiveGame): true when it ended it, for a reason the mail cannot
-// change (the clock: the side to move lost on time before the mail
-// arrived), and told the players; the command is then not run. An error
-// fails the mail.
+// GameEnder is a hook: EndBefore may end the running game t before a
+// command of the mail acts on it (ActiveGame): true when it ended it, for
+// a reason the mail cannot change (the clock: the side to move lost on
+// time before the mail arrived), and told the players; the command is
+// then not run. An error fails the mail.
 type GameEnder interface {
 	EndBefore(ss *Session, t *Table) (bool, error)
 }
 
-// BudgetTeller says which reply budget a keyless mail is counted in for
-// command line c, when c is one of the feature's commands (lineBudget,
-// triage.go); ok false for any other command. It only reads the archive:
-// a mail the budgets hold back must have changed nothing.
+// BudgetTeller is a hook: LineBudget says which reply budget a keyless
+// mail is counted in for command line c, when c is one of the feature's
+// commands (lineBudget, triage.go); ok false for any other command. It
+// only reads the archive: a mail the budgets hold back must have changed
+// nothing.
 type BudgetTeller interface {
 	LineBudget(ss *Session, c grammar.Command) (b archive.MailBudget, ok bool, err error)
 }
 
-// StartTeller states the terms of its feature for game t, started
-// without a challenge, in the mail that tells a player in lang that it
-// started (StartGame, start.go): the clock its time control and, timed,
-// the leave allowance; "" for nothing.
+// StartTeller is a hook: StartedTerms states the terms of its feature for
+// game t, started without a challenge, in the mail that tells a player in
+// lang that it started (StartGame, start.go): the clock its time control
+// and, timed, the leave allowance; "" for nothing.
 type StartTeller interface {
 	StartedTerms(ss *Session, lang string, t *Table) string
 }
@@ -170,40 +175,41 @@ type StartTeller interface {
 // Server's: the work a feature does when it falls due by the clock rather
 // than by a mail (scheduler.go).
 
-// DueRunner does the feature's work due at Options.Now (RunTimers, after
-// the daemon read the inbox and sent the outbox) and returns how many
-// things it did (tournaments started, timers fired, digests sent). It
-// stops at its first failure and returns it: what it left stays due and
-// is done by a later RunTimers.
+// DueRunner is a hook: RunDue does the feature's work due at Options.Now
+// (RunTimers, after the daemon read the inbox and sent the outbox) and
+// returns how many things it did (tournaments started, timers fired,
+// digests sent). It stops at its first failure and returns it: what it
+// left stays due and is done by a later RunTimers.
 type DueRunner interface {
 	RunDue(ctx context.Context, s *Server) (int, error)
 }
 
-// DueTeller says when the feature's next work falls due, for Run's wait
-// (UntilNextTimer); false when none is pending. An error is the
-// archive's, and Run then waits WaitCap.
+// DueTeller is a hook: NextDue says when the feature's next work falls
+// due, for Run's wait (UntilNextTimer); false when none is pending. An
+// error is the archive's, and Run then waits WaitCap.
 type DueTeller interface {
 	NextDue(ctx context.Context, s *Server) (time.Time, bool, error)
 }
 
-// OverdueTeller says, when work fell due already (UntilNextTimer), how
-// its due work at now waits: left when RunTimers left some of it (Run
-// then tries again in a second), else how long until it can go on (a
-// deadline within its grace), 0 for nothing it waits for.
+// OverdueTeller is a hook: OverdueWait says, when work fell due already
+// (UntilNextTimer), how its due work at now waits: left when RunTimers
+// left some of it (Run then tries again in a second), else how long until
+// it can go on (a deadline within its grace), 0 for nothing it waits for.
 type OverdueTeller interface {
 	OverdueWait(ctx context.Context, s *Server, now time.Time) (wait time.Duration, left bool)
 }
 
-// Installer sets up, once in New, what the feature keeps for the
-// Server's life (the engine: the runner of its turns).
+// Installer is a hook: Install sets up, once in New, what the feature
+// keeps for the Server's life (the engine: the runner of its turns).
 type Installer interface {
 	Install(s *Server)
 }
 
-// CommitWatcher runs once a mail's change was committed (Transact), for
-// what the feature does only when that change is durable (the tournament:
-// the games of a player who withdrew by the mail end). It fails nothing:
-// a failure is the feature's to log, and its work is done later.
+// CommitWatcher is a hook: AfterCommit runs once a mail's change was
+// committed (Transact), for what the feature does only when that change
+// is durable (the tournament: the games of a player who withdrew by the
+// mail end). It fails nothing: a failure is the feature's to log, and its
+// work is done later.
 type CommitWatcher interface {
 	AfterCommit(ctx context.Context, s *Server, change archive.Change)
 }
@@ -573,29 +579,30 @@ func (ss *Session) StartedTerms(lang string, t *Table) string {
 // hint under a line that does not parse, and an instant written for a
 // player. The core asks them where it once called the feature by name.
 
-// ChallengeTaker may play a new command c for variant v itself
-// (newGame, before the core checks anything of a challenge): true when
-// it took c, with the command's error (the engine opponent's games).
+// ChallengeTaker is a hook: TakeChallenge may play a new command c for
+// variant v itself (newGame, before the core checks anything of a
+// challenge): true when it took c, with the command's error (the engine
+// opponent's games).
 type ChallengeTaker interface {
 	TakeChallenge(ss *Session, c *grammar.NewGameCommand, v *engine.Variant) (bool, error)
 }
 
-// OfferWriter takes part in the challenge that offers the new game t
-// (newGame, once t is made): it sets its terms of t from the new command
-// c and returns what the challenger's confirmation and the invitation
-// say of them. An error fails the command.
+// OfferWriter is a hook: Offer takes part in the challenge that offers
+// the new game t (newGame, once t is made): it sets its terms of t from
+// the new command c and returns what the challenger's confirmation and
+// the invitation say of them. An error fails the command.
 type OfferWriter interface {
 	Offer(ss *Session, t *Table, c *grammar.NewGameCommand) (Offer, error)
 }
 
 // Offer is one module's part in the two mails of a challenge (newGame),
-// each part "" or nil for nothing. told ends the first line of the
-// challenger's confirmation and words(lang) the first line of the
+// each part "" or nil for nothing. Told ends the first line of the
+// challenger's confirmation and Words(lang) the first line of the
 // invitation, in the invited player's language, their leading line
 // break included (the challenger's own words to the opponent, and what
 // became of them). The terms under both mails state first how the game
-// is played, play(lang) (its time control), then what its players bring
-// to it, players(lang, opp) (their ratings), to the reader whose
+// is played, Play(lang) (its time control), then what its players bring
+// to it, Players(lang, opp) (their ratings), to the reader whose
 // opponent is opp; each part in the registry's order.
 type Offer struct {
 	Told    string                        // ends the confirmation's first line
@@ -604,42 +611,43 @@ type Offer struct {
 	Players func(lang, opp string) string // what its players bring (their ratings)
 }
 
-// BoardShower may answer a "board" for a game the sender does not play
-// (board, before the core looks for the sender's own game): true when
-// it answered it; err is an archive failure, which fails the mail.
+// BoardShower is a hook: ShowBoard may answer a "board" for a game the
+// sender does not play (board, before the core looks for the sender's own
+// game): true when it answered it; err is an archive failure, which fails
+// the mail.
 type BoardShower interface {
 	ShowBoard(ss *Session) (bool, error)
 }
 
-// GamesLister adds to the sender's list of games (games): head, a line
-// above the list ("" for none), and label, how it writes the opponent
-// opp of a listed game g (nil to leave the address; an engine opponent
-// is always the core's PlayerLabel).
+// GamesLister is a hook: ListGames adds to the sender's list of games
+// (games): head, a line above the list ("" for none), and label, how it
+// writes the opponent opp of a listed game g (nil to leave the address;
+// an engine opponent is always the core's PlayerLabel).
 type GamesLister interface {
 	ListGames(ss *Session) (head string, label func(g *archive.Game, opp string) string)
 }
 
-// GameTeller returns what the feature adds to every mail about game t
-// read in lang (body): header ends the mail's first line, after the
-// game's id and variant; section stands after the note's sections,
-// before the board, in the mail of a game that started ("" for nothing
-// of either).
+// GameTeller is a hook: TellGame returns what the feature adds to every
+// mail about game t read in lang (body): header ends the mail's first
+// line, after the game's id and variant; section stands after the note's
+// sections, before the board, in the mail of a game that started ("" for
+// nothing of either).
 type GameTeller interface {
 	TellGame(ss *Session, lang string, t *Table) (header, section string)
 }
 
-// SyntaxHinter returns a hint for command line l, which does not parse
-// (ge its grammar error, nil when it is none), or "" (syntaxHint, after
-// the hint for a move's dash, before those for a misspelt command and a
-// square beyond the board).
+// SyntaxHinter is a hook: SyntaxHint returns a hint for command line l,
+// which does not parse (ge its grammar error, nil when it is none), or ""
+// (syntaxHint, after the hint for a move's dash, before those for a
+// misspelt command and a square beyond the board).
 type SyntaxHinter interface {
 	SyntaxHint(ss *Session, l CommandLine, ge *grammar.Error) string
 }
 
-// InstantWriter writes the instant t in lang for the reader at addr as
-// the feature has them read it (the daily digest: in the time zone addr
-// chose), or "" to leave it to the core, which writes it in UTC
-// (catalog.Instant).
+// InstantWriter is a hook: Instant writes the instant t in lang for the
+// reader at addr as the feature has them read it (the daily digest: in
+// the time zone addr chose), or "" to leave it to the core, which writes
+// it in UTC (catalog.Instant).
 type InstantWriter interface {
 	Instant(ss *Session, lang string, t time.Time, addr string) string
 }

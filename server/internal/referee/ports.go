@@ -24,6 +24,8 @@ type Inbox interface {
 // Sender sends one raw message; *mailer.Sender implements it. Its error is
 // a *mailer.SendError telling temporary from permanent failures.
 type Sender interface {
+	// Send hands raw, from the envelope sender from, to the relay for the
+	// recipients to.
 	Send(ctx context.Context, from string, to []string, raw []byte) error
 }
 
@@ -50,8 +52,14 @@ type Sender interface {
 // drawn game id is free (GameIDTaken). Game and Player return
 // archive.ErrNotFound when there is none; no games is not an error.
 type gameStore interface {
+	// Game returns game id with its plies and both players' leave;
+	// archive.ErrNotFound when there is none.
 	Game(ctx context.Context, id string) (*archive.Game, error)
+	// GamesOf returns the games address plays, running and invited ones
+	// first, without plies; none is not an error.
 	GamesOf(ctx context.Context, address string) ([]*archive.Game, error)
+	// Player returns the player row of address (any case);
+	// archive.ErrNotFound when there is none.
 	Player(ctx context.Context, address string) (*archive.Player, error)
 	// GameIDTaken serves game ids unique by construction (session.go).
 	GameIDTaken(ctx context.Context, id string) (bool, error)
@@ -69,12 +77,27 @@ type gameStore interface {
 // documents), WriteBatch a tournament's start in bounded memory
 // (tournament_start.go, pipeline.go).
 type recordStore interface {
+	// Processed reports whether a mail with messageID, or with the
+	// content hash contentHash when not "", was committed before.
 	Processed(ctx context.Context, messageID, contentHash string) (bool, error)
+	// Mail returns the processed mail with messageID;
+	// archive.ErrNotFound when none was recorded.
 	Mail(ctx context.Context, messageID string) (archive.ProcessedMail, error)
+	// CountMails returns how many processed mails pass f (the reply
+	// budgets of caps.go, per hour).
 	CountMails(ctx context.Context, f archive.MailFilter) (int, error)
+	// Mails returns the processed mails that pass f, newest first (the
+	// end of the loop breaker's hour).
 	Mails(ctx context.Context, f archive.MailFilter) ([]archive.ProcessedMail, error)
+	// MailboxState returns the saved UIDVALIDITY of mailbox and the last
+	// UID handled in it; 0, 0 when never saved.
 	MailboxState(ctx context.Context, mailbox string) (uidValidity, lastUID uint32, err error)
+	// Commit writes c in one transaction, all of it or none
+	// (archive.ErrDuplicate, ErrConflict, ErrNotFound, ErrInvalid,
+	// ErrUnavailable as archive.Store.Commit documents).
 	Commit(ctx context.Context, c archive.Change) error
+	// WriteBatch runs fn with a batch in one write transaction, committed
+	// when fn returns nil (a tournament's start, tournament_start.go).
 	WriteBatch(ctx context.Context, fn func(b *archive.Batch) error) error
 }
 
@@ -87,12 +110,21 @@ type recordStore interface {
 // recorded at once (MarkRetry, MarkFailed). The Mark methods return
 // archive.ErrNotFound for an unknown id.
 type outboxStore interface {
+	// PendingOutbox returns at most limit pending mails due at now, by
+	// game, then in the order they were queued.
 	PendingOutbox(ctx context.Context, now time.Time, limit int) ([]archive.OutboxMail, error)
-	// ClaimOutboxes and MarkSentAll claim and record a round of the
-	// outbox in one transaction each (FlushOutbox).
+	// ClaimOutboxes claims the mails ids for owner at at, in one
+	// transaction (FlushOutbox): per id whether it was claimed.
 	ClaimOutboxes(ctx context.Context, ids []int64, owner string, at time.Time) ([]archive.ClaimState, error)
+	// MarkSentAll records the mails sent as handed to the relay at at
+	// and drops owner's claims on release, in one transaction
+	// (FlushOutbox).
 	MarkSentAll(ctx context.Context, sent []int64, at time.Time, owner string, release []int64) error
+	// MarkRetry records a failed attempt to send mail id that may work
+	// later: it is due again at next, with errText kept.
 	MarkRetry(ctx context.Context, id int64, next time.Time, errText string) error
+	// MarkFailed records that mail id is given up for good, with errText
+	// kept.
 	MarkFailed(ctx context.Context, id int64, errText string) error
 }
 
@@ -102,14 +134,21 @@ type outboxStore interface {
 // when the earliest pending timer or digest is due (NextTimer, false
 // when none is pending).
 type clockStore interface {
+	// Leave returns the leave of the player at address, earliest first.
 	Leave(ctx context.Context, address string) ([]notation.Leave, error)
+	// DueTimers returns at most limit pending timers due at or before
+	// now, earliest first (limit ≤ 0: all).
 	DueTimers(ctx context.Context, now time.Time, limit int) ([]archive.Timer, error)
+	// NextTimer returns when the earliest pending timer or digest is due,
+	// false when none is pending.
 	NextTimer(ctx context.Context) (time.Time, bool, error)
 }
 
 // digestStore is the daily digest's (issue 12, digest.go): at most limit
 // players' digests due at or before now, earliest first.
 type digestStore interface {
+	// DueDigests returns at most limit players' digests due at or before
+	// now, earliest first (limit ≤ 0: all).
 	DueDigests(ctx context.Context, now time.Time, limit int) ([]archive.DigestDue, error)
 }
 
@@ -118,7 +157,11 @@ type digestStore interface {
 // issue 18 §3, engine.go), and the reply held for its ply (HeldOutbox,
 // engine_hold.go: archive.ErrNotFound when none is held).
 type engineStore interface {
+	// EngineGames returns the engine's running games by level: level
+	// (1–5) → games.
 	EngineGames(ctx context.Context) (map[int]int, error)
+	// HeldOutbox returns the latest pending mail of game gameID held for
+	// heldFor; archive.ErrNotFound when none is held.
 	HeldOutbox(ctx context.Context, gameID, heldFor string) (archive.OutboxMail, error)
 }
 
@@ -127,7 +170,10 @@ type engineStore interface {
 // running games an address watches, oldest first; none is not an error.
 // An event's spectators are TournamentStore's.
 type spectatorStore interface {
+	// Spectators returns the spectators of game gameID, in the order they
+	// came.
 	Spectators(ctx context.Context, gameID string) ([]archive.Spectator, error)
+	// Watching returns the running games address watches, oldest first.
 	Watching(ctx context.Context, address string) ([]archive.Spectator, error)
 }
 
@@ -135,7 +181,11 @@ type spectatorStore interface {
 // to confirm what (archive.ErrNotFound when there is none), and how many
 // mails of requests it was sent at or after since.
 type consentStore interface {
+	// Confirmation returns address's request to confirm what;
+	// archive.ErrNotFound when there is none.
 	Confirmation(ctx context.Context, address, what string) (archive.Confirmation, error)
+	// ConfirmationMails returns how many mails of requests to confirm
+	// were sent to address at or after since.
 	ConfirmationMails(ctx context.Context, address string, since time.Time) (int, error)
 }
 
@@ -145,25 +195,55 @@ type consentStore interface {
 // as the referee uses them, reached through Server.TournamentPort;
 // *archive.Store implements it (part of Store).
 type TournamentStore interface {
+	// Tournament returns tournament id; archive.ErrNotFound when there is
+	// none.
 	Tournament(ctx context.Context, id string) (*archive.Tournament, error)
+	// Tournaments returns the tournaments that pass f, by start date,
+	// then id.
 	Tournaments(ctx context.Context, f archive.TournamentFilter) ([]*archive.Tournament, error)
+	// DueTournaments returns the tournaments not yet started whose start
+	// date has come at now, earliest first.
 	DueTournaments(ctx context.Context, now time.Time) ([]*archive.Tournament, error)
+	// NextTournamentStart returns the start (00:00 UTC of its date) of
+	// the earliest tournament still to start, false when there is none.
 	NextTournamentStart(ctx context.Context) (time.Time, bool, error)
+	// Entries returns the players of tournament tournamentID in the order
+	// they entered, withdrawn ones included.
 	Entries(ctx context.Context, tournamentID string) ([]archive.Entry, error)
+	// EntriesOf returns player's entries in every tournament, by
+	// tournament id.
 	EntriesOf(ctx context.Context, player string) ([]archive.Entry, error)
+	// TournamentGames returns every game of tournament tournamentID in
+	// schedule order, with plies and leave only when withPlies.
 	TournamentGames(ctx context.Context, tournamentID string, withPlies bool) ([]*archive.Game, error)
+	// TournamentResults returns the games of tournament tournamentID with
+	// only what its standings need, in schedule order.
 	TournamentResults(ctx context.Context, tournamentID string) ([]*archive.Game, error)
+	// Rating returns player's rating in variant; archive.ErrNotFound when
+	// the player has no rated game in it.
 	Rating(ctx context.Context, player, variant string) (archive.Rating, error)
+	// RatingsOf returns player's ratings in every variant they have one
+	// in, by variant.
 	RatingsOf(ctx context.Context, player string) ([]archive.Rating, error)
+	// Ratings returns every rating in variant, highest first.
 	Ratings(ctx context.Context, variant string) ([]archive.Rating, error)
+	// RatingHistory returns player's rated games in variant, oldest
+	// first.
 	RatingHistory(ctx context.Context, player, variant string) ([]archive.RatingRecord, error)
+	// RatedGames returns the rated games of variant in the order they
+	// were rated.
 	RatedGames(ctx context.Context, variant string) ([]archive.RatedGame, error)
+	// UnsettledWithdrawals returns the entries of players who withdrew
+	// from a running tournament and still have a running game in it
+	// (Decision T3).
 	UnsettledWithdrawals(ctx context.Context) ([]archive.Entry, error)
 	// PendingEntry serves the confirmation of "join" (cmd_join.go).
 	PendingEntry(ctx context.Context, tournamentID, player string) (archive.PendingEntry, error)
-	// TournamentSpectators and WatchingTournaments serve "watch ID" for a
-	// tournament (spectators.go).
+	// TournamentSpectators returns the spectators of tournament
+	// tournamentID: "watch ID" for a tournament (spectators.go).
 	TournamentSpectators(ctx context.Context, tournamentID string) ([]archive.Spectator, error)
+	// WatchingTournaments returns the tournaments address follows that
+	// have not finished, oldest first.
 	WatchingTournaments(ctx context.Context, address string) ([]archive.Spectator, error)
 }
 
@@ -174,8 +254,14 @@ var _ TournamentStore = (*archive.Store)(nil)
 // key of the pseudonyms (archive/public.go). It is apart from Store so
 // that the tests' stores need not have it; *archive.Store implements it.
 type PublicNameStore interface {
+	// PublicName returns the public name the player at address chose,
+	// "" when none.
 	PublicName(ctx context.Context, address string) (string, error)
+	// PublicNameOwner returns the address of the player whose public name
+	// folds to name's fold, "" when nobody's does.
 	PublicNameOwner(ctx context.Context, name string) (string, error)
+	// PseudonymKey returns the archive's secret key for pseudonyms, never
+	// to be shown.
 	PseudonymKey(ctx context.Context) ([]byte, error)
 }
 

@@ -83,10 +83,11 @@ type Session struct {
 	Own bool
 
 	// drawn are the game ids drawn by the other sessions of one decision
-	// that starts many games (StartGames), nil for none; Batch is
-	// the archive transaction a tournament's start writes its games
-	// through (tournament_start.go), nil for none. GameID draws past both.
+	// that starts many games (StartGames), nil for none. GameID draws
+	// past them and past Batch's.
 	drawn map[string]bool
+	// Batch is the archive transaction a tournament's start writes its
+	// games through (tournament_start.go), nil for none.
 	Batch *archive.Batch
 	// langs caches LangOf's answers read from the archive, so that a
 	// session that must not read the archive (one writing through Batch)
