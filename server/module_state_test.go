@@ -30,7 +30,7 @@ var stateOwners = []stateOwner{
 	{"tournamentModule", "tourneyState", "tourneyOf",
 		[]string{"cmd_join.go", "rating.go", "tournament.go", "tournament_start.go", "tournament_text.go", "tournament_watch.go"}},
 	{"Module", "clockChanges", "clockOf", []string{"clock.go", "cmd_leave.go"}}, // internal/gameclock
-	{"Module", "publicNameChoice", "publicNameOf", []string{"cmd_name.go"}}, // internal/publicname
+	{"Module", "publicNameChoice", "publicNameOf", []string{"cmd_name.go"}},     // internal/publicname
 }
 
 // moduleFile is where the session's slots live: the one file that may
