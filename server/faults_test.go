@@ -40,6 +40,9 @@ type faultStore struct {
 	mu     sync.Mutex
 	faults map[string][]fault
 	calls  map[string]int
+	// before and halfway are CommitEach's faults, taken by its next call.
+	before  func(cs []archive.Change)
+	halfway bool
 }
 
 func newFaultStore(s referee.Store) *faultStore {
@@ -342,4 +345,37 @@ func TestFaultStorePlayerReadOverwrites(t *testing.T) {
 	if done, _ := h.store.Processed(context.Background(), m.MessageID, ""); done {
 		t.Fatal("HandleMail failed but recorded the mail")
 	}
+}
+
+// CommitEach runs the archive's CommitEach unless a fault of op
+// "CommitEach" says otherwise; before, when set, runs once first with
+// the changes (another process committing meanwhile), and halfway, when
+// set, makes the real transaction fail on a change in the middle of
+// them (an update of a game that does not exist), so that the archive
+// rolls the ones before it back.
+func (f *faultStore) CommitEach(ctx context.Context, cs []archive.Change) ([]error, error) {
+	cc := f.Store.(referee.ChunkCommitter)
+	var errs []error
+	err := f.wrap("CommitEach", func() error {
+		f.mu.Lock()
+		before, halfway := f.before, f.halfway
+		f.before, f.halfway = nil, false
+		f.mu.Unlock()
+		if before != nil {
+			before(cs)
+		}
+		if halfway {
+			ghost := &archive.Game{ID: "GHOST9", Variant: "brandubh", Attackers: "x@player.test", Defenders: "y@player.test",
+				Status: archive.Active, Version: 9}
+			half := slices.Clone(cs[:len(cs)/2])
+			cs = append(append(half, archive.Change{Games: []*archive.Game{ghost}}), cs[len(cs)/2:]...)
+		}
+		var err error
+		errs, err = cc.CommitEach(ctx, cs)
+		if halfway && err == nil {
+			return errors.New("the halfway fault did not fail the transaction")
+		}
+		return err
+	})
+	return errs, err
 }

@@ -167,13 +167,7 @@ func (s *Server) Transact(ctx context.Context, c Cause, st Steps) (bool, error) 
 		}
 		switch {
 		case err == nil:
-			if st.Committed != nil {
-				st.Committed(change)
-			}
-			s.writeRecords(finished)
-			if c.Kind == CauseMail {
-				s.AfterCommit(ctx, change) // the modules' CommitWatchers: a player who withdrew by this mail, their games end now (module.go)
-			}
+			s.settleCommitted(ctx, c, st, change, finished)
 			return true, nil
 		case errors.Is(err, archive.ErrDuplicate):
 			return false, nil
@@ -182,6 +176,20 @@ func (s *Server) Transact(ctx context.Context, c Cause, st Steps) (bool, error) 
 		default:
 			return false, err
 		}
+	}
+}
+
+// settleCommitted does what follows the commit of cause c's change:
+// the committed hook of st (the cause's log line), the records of the
+// finished games, and for a mail the modules' CommitWatchers (a player
+// who withdrew by this mail: their games end now, module.go).
+func (s *Server) settleCommitted(ctx context.Context, c Cause, st Steps, change archive.Change, finished []*Table) {
+	if st.Committed != nil {
+		st.Committed(change)
+	}
+	s.writeRecords(finished)
+	if c.Kind == CauseMail {
+		s.AfterCommit(ctx, change)
 	}
 }
 

@@ -427,9 +427,19 @@ func (s *Server) HandleMail(ctx context.Context, m *mailer.Message) error {
 		s.Log.Info("mail already processed", "message_id", m.MessageID, "uid", m.UID)
 		return nil
 	}
+	_, err = s.Transact(ctx, MailCause(m), s.mailSteps(ctx, m))
+	return err
+}
+
+// mailSteps are the steps of mail m in Transact (HandleMail) and in a
+// chunk's shared commit (HandleMails): Decide with the mailbox position
+// after m, its debug log and what its log line names before the commit,
+// and after it the log line, the held replies' count and the observer.
+// Each call has its own state: call it once per mail.
+func (s *Server) mailSteps(ctx context.Context, m *mailer.Message) Steps {
 	var held heldBy // the cap that held the last decided reply back
 	var about []any // what it was about, read before Commit sets the versions
-	_, err = s.Transact(ctx, MailCause(m), Steps{
+	return Steps{
 		Decide: func(ss *Session, change *archive.Change) (Verdict, error) {
 			v, h, err := s.Decide(ss, change)
 			held = h
@@ -454,8 +464,7 @@ func (s *Server) HandleMail(ctx context.Context, m *mailer.Message) error {
 			s.Held.Note(s.Log, held, s.Opts.Now())
 			s.Opts.Observer.MailHandled(change.Mail.Disposition)
 		},
-	})
-	return err
+	}
 }
 
 // Dispositions of a processed mail (archive.ProcessedMail).
