@@ -190,8 +190,8 @@ func (s *Server) Poll(ctx context.Context, rescan bool) error {
 // their replies and marks them done: the decisions that cannot meet are
 // then committed in one transaction (HandleMails), and the outbox's
 // transactions are shared by the chunk's mails (FlushOutbox claims and
-// records a round of replies in one transaction each), while the first mail's replies wait
-// for at most pollChunk-1 decisions.
+// records a round of replies in one transaction each), while the first
+// mail's replies wait for at most pollChunk-1 decisions.
 const pollChunk = 20
 
 // handleChunk handles the mails ms in order: each is decided, and the
