@@ -102,8 +102,10 @@ func (ss *Session) Consented(what string) bool {
 // in the same reply), or when the sender blocked such mail (but for
 // "unblock").
 func (ss *Session) AskConsent(what, request, text string) error {
-	if what != whatUnblock && ss.blocked(ss.From) {
-		return &QuietRequest{fmt.Sprintf("request to confirm %q not mailed: the address wrote \"block\"", what)}
+	if what != whatUnblock {
+		if err := ss.BlockedRequest(what); err != nil {
+			return err
+		}
 	}
 	cs := ConsentOf(ss)
 	for _, c := range cs.write {
@@ -155,6 +157,20 @@ func (ss *Session) AskConsent(what, request, text string) error {
 		n2.Headers["List-Unsubscribe"] = ss.Srv.mailtoSubject("block")
 	}
 	ss.Srv.Log.Info("request to confirm mailed", "to", ss.From, "what", what, "expires", expires)
+	return nil
+}
+
+// BlockedRequest returns a *QuietRequest when the sender wrote "block"
+// (cmd_block.go), else nil: a request to confirm what ("watch K7QX2M",
+// "join xmas-cup") is then neither mailed nor kept, and the mail is
+// recorded as ignored with the reason. Every request that mails a key to
+// the sender's address asks it first — AskConsent, and requests kept
+// elsewhere, as a tournament entry (pending_entries) — because a forged
+// From is what "block" guards against (docs/security.md, "Consent").
+func (ss *Session) BlockedRequest(what string) error {
+	if ss.blocked(ss.From) {
+		return &QuietRequest{fmt.Sprintf("request to confirm %q not mailed: the address wrote \"block\"", what)}
+	}
 	return nil
 }
 
