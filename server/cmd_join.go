@@ -63,6 +63,9 @@ func join(ss *referee.Session, c *grammar.JoinCommand) error {
 		return err
 	}
 	if c.Key == nil {
+		if err := ss.BlockedRequest("join " + t.ID); err != nil {
+			return err // no request to confirm to an address that wrote "block"
+		}
 		if !found {
 			if p.Key, err = referee.NewToken(ss.Srv.Opts.Rand); err != nil {
 				return err

@@ -313,6 +313,35 @@ func TestBlock(t *testing.T) {
 	mustContain(t, "sperren", to(t, h.deliver(viewer, "x", "sperren", nil), viewer).Text, referee.Tr(referee.German, "block.done"))
 }
 
+// TestJoinBlocked: a keyless "join" in the name of an address that wrote
+// "block" mails it nothing and keeps no request to enter (a forger cannot
+// reach a blocked address with a tournament's request to confirm); the
+// mail is recorded as ignored because of the block. A request the address
+// got before it blocked still enters it with its key, which proves the
+// mailbox. Before the fix the blocked address got the request.
+func TestJoinBlocked(t *testing.T) {
+	h := newHarness(t)
+	h.createEvent("open", nil, func(t *archive.Tournament) {
+		t.OpenEntry, t.EntryCloses, t.StartDate = true, t.StartDate.AddDate(0, 0, 5), t.StartDate.AddDate(0, 0, 7)
+	})
+	ask := to(t, h.deliver(alice, "x", "join open", nil), alice)
+	mustContain(t, "block", to(t, h.deliver(bob, "x", "sperren", nil), bob).Text, referee.Tr(referee.German, "block.done"))
+	mustContain(t, "block", to(t, h.deliver(alice, "x", "block", nil), alice).Text, referee.Tr(referee.English, "block.done"))
+	for _, line := range []string{"join open", "anmelden open"} {
+		if sent := h.deliver(bob, "x", line, nil); len(sent) != 0 {
+			t.Errorf("%q from a blocked address sent %d mails:\n%s", line, len(sent), sent[0].msg.Text)
+		}
+		if pm := h.lastProcessed(); pm.Disposition != referee.Ignored || !strings.Contains(pm.Reason, "block") {
+			t.Errorf("%q from a blocked address recorded as %s, %q", line, pm.Disposition, pm.Reason)
+		}
+	}
+	if _, err := h.store.PendingEntry(h.ctx(), "open", bob); err == nil {
+		t.Error("a request to enter was kept for a blocked address")
+	}
+	m := joinConfirmLine.FindString(ask.Text)
+	mustContain(t, "confirmed after block", to(t, h.deliver(alice, "x", m, nil), alice).Text, "You are entered in Cup open")
+}
+
 // TestNotifyNonPlayer: an address that plays no game changes its notify
 // setting only by confirming it; a player's keyless "notify" still takes
 // effect at once.
