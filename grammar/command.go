@@ -314,6 +314,13 @@ type WatchTarget struct {
 // does not start with a letter or digit (or is the word "beenden" of the
 // German unwatch).
 func (w *WatchTarget) Parse(lex *lexer.PeekingLexer) error {
+	start := lex.MakeCheckpoint()
+	if pos, text, ok := sentenceWord(lex); ok && watchID(text) {
+		// "watch xmas-cup.", "watch K7QX2M!": the word ends a sentence
+		w.Pos, w.ID = pos, text
+		return nil
+	}
+	lex.LoadCheckpoint(start)
 	first := lex.Peek()
 	if first.EOF() || !alphanumeric(first.Value[:1]) || !idPunct(first.Value) || strings.EqualFold(first.Value, "beenden") {
 		return participle.NextMatch
@@ -327,6 +334,13 @@ func (w *WatchTarget) Parse(lex *lexer.PeekingLexer) error {
 	}
 	w.Pos, w.ID = first.Pos, b.String()
 	return nil
+}
+
+// watchID reports whether the word s is a whole WatchTarget: it starts
+// with a letter or digit, holds only letters, digits, "-" and "_", and is
+// not "beenden".
+func watchID(s string) bool {
+	return s != "" && alphanumeric(s[:1]) && idPunct(s) && !strings.EqualFold(s, "beenden")
 }
 
 // idPunct reports whether s is a run of letters, digits, "-" and "_",
@@ -829,11 +843,11 @@ func playersWordCommand(first string, f []string) bool {
 	case "if", "wenn":
 		return len(f) > 1 && looksLikeMove(f[1])
 	case "watch":
-		return idShaped(second)
+		return idShaped(strings.TrimRight(second, sentenceMarks))
 	case "unwatch":
-		return len(f) == 1 || idShaped(second)
+		return len(f) == 1 || idShaped(strings.TrimRight(second, sentenceMarks))
 	case "zuschauen":
-		return idShaped(second) || second == "beenden"
+		return idShaped(strings.TrimRight(second, sentenceMarks)) || second == "beenden"
 	case "private", "privat", "public", "öffentlich", "oeffentlich", "conditions",
 		"takeback", "zurücknehmen", "zuruecknehmen":
 		return len(f) == 1

@@ -36,7 +36,8 @@ type UnblockCommand struct {
 }
 
 // ConfirmKey is the key of a request to confirm as written after
-// "confirm" ("bestätigen"): one word without blanks ("3f9k2m7q4d").
+// "confirm" ("bestätigen"): one word without blanks ("3f9k2m7q4d"),
+// without a sentence's closing marks (sentenceWord).
 type ConfirmKey struct {
 	Pos  lexer.Position
 	Text string
@@ -44,7 +45,7 @@ type ConfirmKey struct {
 
 // Parse implements participle.Parseable.
 func (k *ConfirmKey) Parse(lex *lexer.PeekingLexer) error {
-	pos, text, ok := adjacentTokens(lex)
+	pos, text, ok := sentenceWord(lex)
 	if !ok {
 		return participle.NextMatch
 	}

@@ -276,7 +276,7 @@ func TestParseCommandErrors(t *testing.T) {
 		{"cancel", `mail:7:7: expected "challenge" or "leave" or "urlaub" or "conditions", found end of input`}, // trial 2 report §5
 		{"clock please", `mail:7:7: expected end of line, found "please"`},
 		// issue 12
-		{"watch K7QX2M.", `mail:7:7: expected a game id such as K7QX2M, found "K7QX2M."`},
+		{"watch K7QX2M/", `mail:7:7: expected a game id such as K7QX2M, found "K7QX2M/"`}, // "watch K7QX2M." is a sentence's end (TestParseTournamentCommands)
 		{"zuschauen beenden x+1", `mail:7:20: expected end of line, found "+"`},
 		// issue 18
 		{"watch K7QX2M confirm", `mail:7:21: expected the key I mailed you, found end of input`},

@@ -114,7 +114,8 @@ func tournamentProse(first string, f []string) (command, ok bool) {
 
 // TournamentID is a tournament's id as written after a tournament
 // command: one word without blanks, whatever tokens it lexes as
-// ("winter-2027", "wc2027", "2027-cup").
+// ("winter-2027", "wc2027", "2027-cup"), without the marks a sentence
+// ends it with ("join xmas-cup." names xmas-cup; sentenceWord).
 type TournamentID struct {
 	Pos  lexer.Position
 	Text string
@@ -122,7 +123,7 @@ type TournamentID struct {
 
 // Parse implements participle.Parseable.
 func (t *TournamentID) Parse(lex *lexer.PeekingLexer) error {
-	pos, text, ok := adjacentTokens(lex)
+	pos, text, ok := sentenceWord(lex)
 	if !ok {
 		return participle.NextMatch
 	}
@@ -131,7 +132,8 @@ func (t *TournamentID) Parse(lex *lexer.PeekingLexer) error {
 }
 
 // EntryKey is the key of a tournament entry as written in the
-// confirmation of a withdrawal or of a join: one word without blanks ("3f9k2m7q4d").
+// confirmation of a withdrawal or of a join: one word without blanks
+// ("3f9k2m7q4d"), without a sentence's closing marks (sentenceWord).
 type EntryKey struct {
 	Pos  lexer.Position
 	Text string
@@ -139,12 +141,30 @@ type EntryKey struct {
 
 // Parse implements participle.Parseable.
 func (k *EntryKey) Parse(lex *lexer.PeekingLexer) error {
-	pos, text, ok := adjacentTokens(lex)
+	pos, text, ok := sentenceWord(lex)
 	if !ok {
 		return participle.NextMatch
 	}
 	k.Pos, k.Text = pos, text
 	return nil
+}
+
+// sentenceMarks are the marks a sentence may put right after its last
+// word: "Join xmas-cup.", "Standings xmas-cup?". No id or key holds one.
+const sentenceMarks = ".,;:!?"
+
+// sentenceWord takes the tokens that follow each other without a blank,
+// as one word, as adjacentTokens does, and drops the sentence marks at
+// its end (sentenceMarks). ok is false, and nothing is taken, at the end
+// of the line or when the word is nothing but marks ("join ?").
+func sentenceWord(lex *lexer.PeekingLexer) (lexer.Position, string, bool) {
+	start := lex.MakeCheckpoint()
+	pos, text, ok := adjacentTokens(lex)
+	if text = strings.TrimRight(text, sentenceMarks); !ok || text == "" {
+		lex.LoadCheckpoint(start)
+		return lexer.Position{}, "", false
+	}
+	return pos, text, true
 }
 
 // adjacentTokens takes the tokens that follow each other without a

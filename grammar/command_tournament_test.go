@@ -36,6 +36,15 @@ func TestParseTournamentCommands(t *testing.T) {
 			Confirm: "bestätigen", Key: &EntryKey{Pos: lexer.Position{Filename: "mail", Line: 3, Column: 25, Offset: 25}, Text: "k7qx2m3f9k"}}, true},
 		{"standings winter-2027", &StandingsCommand{kw: kw{at(1)}, Keyword: "standings", Tournament: id(at(11), "winter-2027")}, false},
 		{"tabelle winter-2027", &StandingsCommand{kw: kw{at(1)}, Keyword: "tabelle", Tournament: id(at(9), "winter-2027")}, true},
+		// a sentence's closing marks are not part of the id or the key
+		{"Join xmas-cup.", &JoinCommand{kw: kw{at(1)}, Keyword: "Join", Tournament: id(at(6), "xmas-cup")}, false},
+		{"Standings xmas-cup?", &StandingsCommand{kw: kw{at(1)}, Keyword: "Standings", Tournament: id(at(11), "xmas-cup")}, false},
+		{"tabelle xmas-cup!", &StandingsCommand{kw: kw{at(1)}, Keyword: "tabelle", Tournament: id(at(9), "xmas-cup")}, true},
+		{"withdraw cup confirm 3f9k2m7q4d.", &WithdrawCommand{kw: kw{at(1)}, Keyword: "withdraw", Tournament: id(at(10), "cup"),
+			Confirm: "confirm", Key: &EntryKey{Pos: at(22), Text: "3f9k2m7q4d"}}, false},
+		{"watch new-year-27.", &WatchCommand{kw: kw{at(1)}, Keyword: "watch", Target: &WatchTarget{Pos: at(7), ID: "new-year-27"}}, false},
+		{"watch K7QX2M!", &WatchCommand{kw: kw{at(1)}, Keyword: "watch", Target: &WatchTarget{Pos: at(7), ID: "K7QX2M"}}, false},
+		{"unwatch xmas-cup.", &UnwatchCommand{kw: kw{at(1)}, Keyword: "unwatch", Target: &WatchTarget{Pos: at(9), ID: "xmas-cup"}}, false},
 		{"rating", &RatingCommand{kw: kw{at(1)}, Keyword: "rating"}, false},
 		{"Wertung brandubh", &RatingCommand{kw: kw{at(1)}, Keyword: "Wertung", Variant: "brandubh"}, true},
 		// "rated" ends a time control and may come in any order

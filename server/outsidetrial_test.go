@@ -286,3 +286,27 @@ func TestPunctuated(t *testing.T) {
 		}
 	}
 }
+
+// TestTrialTournamentIDSentenceMark (outside trial §5): a full stop or a
+// question mark after a tournament's id ends the sentence and is not part
+// of the id: "Join xmas-cup." asks to enter xmas-cup, "Standings
+// xmas-cup?" shows its table, "watch xmas-cup." asks to confirm watching
+// it. Before the fix the first two answered "There is no tournament
+// xmas-cup." and the third "I found no command in your mail".
+func TestTrialTournamentIDSentenceMark(t *testing.T) {
+	h := newHarness(t)
+	h.createEvent("xmas-cup", nil, func(t *archive.Tournament) {
+		t.OpenEntry, t.EntryCloses, t.StartDate = true, t.StartDate.AddDate(0, 0, 5), t.StartDate.AddDate(0, 0, 7)
+	})
+	text := to(t, h.deliver("carol@player.test", "x", "Join xmas-cup.", nil), "carol@player.test").Text
+	h.mustRefuse()
+	if m := joinConfirmLine.FindStringSubmatch(text); m == nil || m[2] != "xmas-cup" {
+		t.Errorf("Join xmas-cup. got no request to enter xmas-cup:\n%s", text)
+	}
+	text = to(t, h.deliver("dave@player.test", "x", "Tabelle xmas-cup?", nil), "dave@player.test").Text
+	h.mustRefuse()
+	mustContain(t, "Tabelle xmas-cup?", text, "Cup xmas-cup")
+	text = to(t, h.deliver("erin@player.test", "x", "watch xmas-cup.", nil), "erin@player.test").Text
+	h.mustRefuse()
+	mustContain(t, "watch xmas-cup.", text, "    watch xmas-cup confirm ")
+}
