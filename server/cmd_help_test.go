@@ -19,6 +19,7 @@ func TestHelp(t *testing.T) {
 // (title, name, rules in brief, first ply; no repository file, trial
 // report §8.9), and for anything else a line naming the unknown topic, a
 // variant name when the topic is near one, and the overview (§8.2).
+// Tournaments and the digest are topics (outside trial §13).
 func TestHelpTopics(t *testing.T) {
 	h := newHarness(t)
 	for _, c := range []struct{ line, lang, want string }{
@@ -27,6 +28,8 @@ func TestHelpTopics(t *testing.T) {
 		{"help keys", referee.English, referee.Tr(referee.English, "help.keys")},
 		{"hilfe züge", referee.German, referee.Tr(referee.German, "help.moves")},
 		{"hilfe schlüssel", referee.German, referee.Tr(referee.German, "help.keys")},
+		{"hilfe turniere", referee.German, referee.Tr(referee.German, "help.topic.tournaments")},
+		{"hilfe täglich", referee.German, referee.Tr(referee.German, "help.topic.digest")},
 		{"help brandubh", referee.German, "Brandubh 7×7 (Federation Brandubh) (brandubh)\nFlucht in eine Ecke"}, // alice is German now
 		{"help tablut", referee.German, "Tablut 9×9 (Linné, wie Aage Nielsen es rekonstruiert hat) (tablut)\n"},
 		{"help commands", referee.German, referee.Tr(referee.German, "help.intro")},
@@ -36,6 +39,9 @@ func TestHelpTopics(t *testing.T) {
 		{"help copenhagen", referee.English, "Copenhagen Hnefatafl 11×11 (copenhagen)\ntournament standard: corner escape"},
 		{"help copenhagn", referee.English, referee.Tr(referee.English, "hint.topic", "copenhagn") + " " + referee.Tr(referee.English, "hint.variant", "copenhagen")},
 		{"help keys", referee.English, "do not forward these mails"},
+		{"help tournaments", referee.English, referee.Tr(referee.English, "help.topic.tournaments")},
+		{"help digest", referee.English, referee.Tr(referee.English, "help.topic.digest")},
+		{"help", referee.English, "watch <game|tournament> [results]"}, // outside trial §13: an event can be watched
 		{"help", referee.English, mailer.Unmark(referee.HelpOverview(referee.English))},
 	} {
 		sent := h.deliver(alice, "x", c.line, nil)

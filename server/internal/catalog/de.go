@@ -186,7 +186,7 @@ var catalogDE = map[string]string{
 	"hint.dash":    "Schreibe Züge so: %s.",
 	"hint.board":   "Das Brett reicht von a1 bis %s.",
 	"hint.variant": "Meintest du %s?",
-	"hint.topic":   "Zu \"%s\" habe ich keine Hilfe; die Themen sind züge, schlüssel und die Namen der Varianten (\"varianten\" listet sie).",
+	"hint.topic":   "Zu \"%s\" habe ich keine Hilfe; die Themen sind züge, schlüssel, turniere, täglich und die Namen der Varianten (\"varianten\" listet sie).",
 
 	// Issue 12: spectators, messages to the opponent, conditional moves,
 	// takebacks.
@@ -326,8 +326,8 @@ var catalogDE = map[string]string{
 	"help.language.what":    "Antwortsprache",
 	"help.conditions.usage": "wenn h6-h9 dann h3-h4 [wenn … dann …]",
 	"help.conditions.what":  "ein bedingter Zug, für dich gespielt, wenn dein Gegner h6-h9 zieht; \"bedingungen\" zeigt deine, \"bedingungen löschen\" löscht sie",
-	"help.watch.usage":      "zuschauen <partie> [ergebnis] / zuschauen beenden <partie>",
-	"help.watch.what":       "einer Partie als Zuschauer folgen: jeder Zug oder nur das Ergebnis",
+	"help.watch.usage":      "zuschauen <partie|turnier> [ergebnis] / zuschauen beenden <partie|turnier>",
+	"help.watch.what":       "einer Partie oder jeder Partie eines Turniers als Zuschauer folgen: jeder Zug oder nur die Ergebnisse",
 	"help.private.usage":    "privat / öffentlich",
 	"help.private.what":     "Zuschauer in deiner freien Partie verbieten oder erlauben",
 	"help.takeback.usage":   "zurücknehmen / rücknahme annehmen / rücknahme ablehnen",
@@ -337,7 +337,7 @@ var catalogDE = map[string]string{
 	"help.notify.usage":     "benachrichtigung einzeln / benachrichtigung täglich [HH:MM [ZONE]]",
 	"help.notify.what":      "eine Mail für jeden Zug deiner Gegner (Voreinstellung) oder eine Mail am Tag um HH:MM in der Zeitzone ZONE (ihr IANA-Name wie Europe/Berlin; ohne sie UTC; ohne Zeit 07:00) mit den Partien, in denen du am Zug bist",
 	"help.help.usage":       "hilfe [thema]",
-	"help.help.what":        "Themen: züge, schlüssel, <variantenname>",
+	"help.help.what":        "Themen: züge, schlüssel, turniere, täglich, <variantenname>",
 	"help.outro":            "Befehle zu einer Partie müssen als Antwort auf eine Mail zur Partie kommen:\nihr Betreff enthält [taflmail <partie>], der Verlauf deinen Schlüssel.",
 	"help.variant":          "%s (%s)\n%s.\nErster Halbzug: %s.\n",
 	"help.moves": `Züge werden in OpenTafl-Notation geschrieben: das Startfeld, ein
@@ -346,6 +346,30 @@ Reihen Zahlen ab 1 (unten), wie auf dem Brett in jeder Mail. Du kannst die
 erwarteten Schläge anhängen ("g3-e3xe2"); stimmen sie nicht, wird der Zug
 abgelehnt. Eine Zugnummer schützt vor Antworten auf alte Mails: "12. d1-d3"
 ist der Angreiferzug von Zug 12, "12... h6-h9" der Verteidigerzug.`,
+	"help.topic.tournaments": `Turniere richtet die Turnierleitung des Clubs aus; du spielst per Mail mit.
+"turniere" listet die Turniere, zu denen du dich anmelden kannst, mit
+ihren IDs und Tagen, und die laufenden. "anmelden ID" bittet um Aufnahme:
+Die Antwort, nur an deine Adresse, nennt die Zeile "anmelden ID bestätigen
+SCHLÜSSEL", die dich anmeldet; hast du nicht gefragt, übergehe sie.
+"abmelden ID" meldet dich ab, auf dieselbe Weise bestätigt. "tabelle ID"
+zeigt Stand und Kreuztabelle, "zuschauen ID" (oder "zuschauen ID
+ergebnis") folgt jeder Partie des Turniers; beides darf jeder.
+
+Zum Start bekommst du eine Mail mit deinen Partien, jede mit ihrer
+Kennzeile [taflmail PARTIE SCHLÜSSEL]: Schicke einen Zug mit dieser Zeile
+als Betreff, um sie zu spielen. Jede Partie läuft auf ihrer Uhr, und eine
+nicht gespielte Partie geht auf Zeit verloren. Turnierpartien sind
+öffentlich, Rücknahmen gibt es nicht.`,
+	"help.topic.digest": `"benachrichtigung täglich" bringt eine Mail am Tag statt einer Mail für
+jeden Zug deiner Gegner: Sie listet jede laufende Partie, in der du am Zug
+bist, die dringendste zuerst, jede mit dem Brett, deiner Frist und den
+Zeilen für die Antwort. Ein Tag ohne solche Partie bringt keine Mail.
+"benachrichtigung täglich 07:30 Europe/Berlin" setzt die Uhrzeit und
+deine Zeitzone mit ihrem IANA-Namen (Gebiet/Stadt, wie ihn die
+Einstellungen deines Rechners zeigen), so bleibt die Stunde auch in der
+Sommerzeit; ohne Zone gilt UTC, ohne Uhrzeit 07:00. "benachrichtigung"
+allein sagt, was du hast, "benachrichtigung einzeln" bringt wieder eine
+Mail für jeden Zug.`,
 	"help.keys": `Jede Partie gibt jedem Spieler einen geheimen Schlüssel. Jede Mail, die
 ich dir zur Partie schicke, enthält ihn (im Betreff und im Verlauf), daher
 beweist eine einfache Antwort, dass du es bist. Eine Mail ohne deinen

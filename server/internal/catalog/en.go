@@ -188,7 +188,7 @@ var catalogEN = map[string]string{
 	"hint.dash":    "Write moves as %s.",
 	"hint.board":   "The board runs from a1 to %s.",
 	"hint.variant": "Did you mean %s?",
-	"hint.topic":   "I have no help on \"%s\"; the topics are moves, keys and the variants' names (\"variants\" lists them).",
+	"hint.topic":   "I have no help on \"%s\"; the topics are moves, keys, tournaments, digest and the variants' names (\"variants\" lists them).",
 
 	// Issue 12: spectators, messages to the opponent, conditional moves,
 	// takebacks.
@@ -328,8 +328,8 @@ var catalogEN = map[string]string{
 	"help.language.what":    "reply language",
 	"help.conditions.usage": "if h6-h9 then h3-h4 [if … then …]",
 	"help.conditions.what":  "a conditional move, played for you when your opponent plays h6-h9; \"conditions\" lists yours, \"cancel conditions\" drops them",
-	"help.watch.usage":      "watch <game> [results] / unwatch <game>",
-	"help.watch.what":       "follow a game as a spectator: every move, or only the result",
+	"help.watch.usage":      "watch <game|tournament> [results] / unwatch <game|tournament>",
+	"help.watch.what":       "follow a game, or every game of a tournament, as a spectator: every move, or only the results",
 	"help.private.usage":    "private / public",
 	"help.private.what":     "refuse or allow spectators in your casual game",
 	"help.takeback.usage":   "takeback / accept takeback / decline takeback",
@@ -339,7 +339,7 @@ var catalogEN = map[string]string{
 	"help.notify.usage":     "notify each / notify digest [HH:MM [ZONE]]",
 	"help.notify.what":      "a mail for every move of your opponents (the default), or one mail a day at HH:MM in the time zone ZONE (its IANA name such as Europe/Berlin; UTC without one; 07:00 without a time) listing the games where it is your move",
 	"help.help.usage":       "help [topic]",
-	"help.help.what":        "topics: moves, keys, <variant name>",
+	"help.help.what":        "topics: moves, keys, tournaments, digest, <variant name>",
 	"help.outro":            "Game commands must be sent as a reply to a mail about the game: its subject\ncarries [taflmail <game>] and the thread carries your key for it.",
 	"help.variant":          "%s (%s)\n%s.\nFirst ply: %s.\n",
 	"help.moves": `Moves are written in OpenTafl notation: the square a piece starts on, a
@@ -349,6 +349,28 @@ the captures you expect ("g3-e3xe2"); if they are wrong the move is refused,
 so nothing happens that you did not mean. A move number guards against
 replying to an old mail: "12. d1-d3" is the attackers' ply of move 12,
 "12... h6-h9" the defenders'.`,
+	"help.topic.tournaments": `Tournaments are run by the club's director; you take part by mail.
+"tournaments" lists the events that take entries, with their ids and
+days, and those running. "join ID" asks to enter one: the reply, to your
+address only, gives the line "join ID confirm KEY" that enters you; if
+you did not ask, ignore it. "withdraw ID" leaves the event, confirmed the
+same way. "standings ID" shows the standings and crosstable, and "watch
+ID" (or "watch ID results") follows every game of the event; anyone may
+ask for both.
+
+At the start you get one mail listing your games, each with its tag line
+[taflmail GAME KEY]: send a move with that line as the subject to play
+it. Every game runs on its clock, and a game not played is lost on time.
+Tournament games are public, and takebacks are not allowed.`,
+	"help.topic.digest": `"notify digest" (or "notify daily") brings one mail a day instead of a
+mail for every move of your opponents: it lists every running game where
+it is your move, most urgent first, each with the board, your deadline
+and the lines to answer with. A day without such a game brings no mail.
+"notify digest 07:30 Europe/Berlin" sets the time and your time zone by
+its IANA name (Area/City, as your computer's settings show it), so the
+digest keeps its hour through summer time; without a zone the time is
+UTC, without a time 07:00. "notify" alone says what you have, "notify
+each" goes back to a mail for every move.`,
 	"help.keys": `Every game gives each player a secret key. Every mail I send you about
 the game carries it (in the subject and in the thread), so a plain reply
 proves it is you. A mail without your key, or from another address, cannot

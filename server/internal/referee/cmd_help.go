@@ -22,6 +22,9 @@ func init() {
 var HelpTopics = map[string]string{
 	"moves": "help.moves", "züge": "help.moves", "zuege": "help.moves", "move": "help.moves", "notation": "help.moves",
 	"keys": "help.keys", "schlüssel": "help.keys", "schluessel": "help.keys", "key": "help.keys", "token": "help.keys", "tokens": "help.keys",
+	"tournaments": "help.topic.tournaments", "tournament": "help.topic.tournaments", "turniere": "help.topic.tournaments", "turnier": "help.topic.tournaments",
+	"digest": "help.topic.digest", "daily": "help.topic.digest", "notify": "help.topic.digest", "täglich": "help.topic.digest", "taeglich": "help.topic.digest",
+	"benachrichtigung": "help.topic.digest",
 }
 
 // overviewTopics are the topics that ask for the overview itself.
