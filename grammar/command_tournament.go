@@ -89,7 +89,8 @@ func (*RatingCommand) command()      {}
 // tournamentProse decides a line that starts with a tournament keyword:
 // these are everyday words ("Rating systems are…", "Join us"), so such a
 // line is a command only in a command's shape: "tournaments"/"turniere"
-// alone, "standings" (and German) with one word after, "join",
+// alone, "standings" (and German) alone or with one word after (alone
+// it is answered that it needs an id, outside trial §13), "join",
 // "withdraw" (and German) with one or three (the third "confirm"), and
 // "rating"/"wertung" alone or with one. ok is false for a word that is not one of them.
 func tournamentProse(first string, f []string) (command, ok bool) {
@@ -97,7 +98,7 @@ func tournamentProse(first string, f []string) (command, ok bool) {
 	case "tournaments", "turniere":
 		return len(f) == 1, true
 	case "standings", "tabelle":
-		return len(f) == 2, true
+		return len(f) <= 2, true
 	case "join", "anmelden", "withdraw", "abmelden":
 		if len(f) == 4 {
 			switch strings.ToLower(f[2]) {

@@ -107,6 +107,8 @@ func TestTournamentProse(t *testing.T) {
 		"Withdraw your offer, please":        false,
 		"standings cup":                      true,
 		"Standings look good":                false,
+		"standings":                          true, // answered: it needs an id
+		"Tabelle":                            true,
 		"rating":                             true,
 		"rating brandubh":                    true,
 		"Rating systems are a science":       false,

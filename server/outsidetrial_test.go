@@ -310,3 +310,18 @@ func TestTrialTournamentIDSentenceMark(t *testing.T) {
 	h.mustRefuse()
 	mustContain(t, "watch xmas-cup.", text, "    watch xmas-cup confirm ")
 }
+
+// TestTrialTournamentLineHints (outside trial §13): "standings" without an
+// id is answered that it needs one and how to find it, in the sender's
+// language, and a misspelt "standngs xmas-cup" gets "Did you mean
+// "standings xmas-cup"?"; before, both got "I found no command".
+func TestTrialTournamentLineHints(t *testing.T) {
+	h := newHarness(t)
+	text := to(t, h.deliver("carol@player.test", "x", "standings", nil), "carol@player.test").Text
+	mustContain(t, "standings", text, "> standings", referee.Tr(referee.English, "hint.tournamentid"))
+	mustNotContain(t, "standings", text, referee.Tr(referee.English, "err.nocommand"))
+	text = to(t, h.deliver("dave@player.test", "x", "Tabelle", nil), "dave@player.test").Text
+	mustContain(t, "Tabelle", text, referee.Tr(referee.German, "hint.tournamentid"))
+	text = to(t, h.deliver("carol@player.test", "x", "standngs xmas-cup", nil), "carol@player.test").Text
+	mustContain(t, "standngs", text, referee.Tr(referee.English, "err.didyoumean", "standings xmas-cup"))
+}

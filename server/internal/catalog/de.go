@@ -183,10 +183,11 @@ var catalogDE = map[string]string{
 	"syntax.nospace":     "vor dem Zug fehlt ein Leerzeichen",
 	"syntax.unexpected":  "unerwartet: %s",
 
-	"hint.dash":    "Schreibe Züge so: %s.",
-	"hint.board":   "Das Brett reicht von a1 bis %s.",
-	"hint.variant": "Meintest du %s?",
-	"hint.topic":   "Zu \"%s\" habe ich keine Hilfe; die Themen sind züge, schlüssel, turniere, täglich und die Namen der Varianten (\"varianten\" listet sie).",
+	"hint.dash":         "Schreibe Züge so: %s.",
+	"hint.board":        "Das Brett reicht von a1 bis %s.",
+	"hint.variant":      "Meintest du %s?",
+	"hint.tournamentid": "\"turniere\" listet die Turniere und ihre IDs.",
+	"hint.topic":        "Zu \"%s\" habe ich keine Hilfe; die Themen sind züge, schlüssel, turniere, täglich und die Namen der Varianten (\"varianten\" listet sie).",
 
 	// Issue 12: spectators, messages to the opponent, conditional moves,
 	// takebacks.

@@ -185,10 +185,11 @@ var catalogEN = map[string]string{
 	"syntax.nospace":     "expected white space before move",
 	"syntax.unexpected":  "unexpected %s",
 
-	"hint.dash":    "Write moves as %s.",
-	"hint.board":   "The board runs from a1 to %s.",
-	"hint.variant": "Did you mean %s?",
-	"hint.topic":   "I have no help on \"%s\"; the topics are moves, keys, tournaments, digest and the variants' names (\"variants\" lists them).",
+	"hint.dash":         "Write moves as %s.",
+	"hint.board":        "The board runs from a1 to %s.",
+	"hint.variant":      "Did you mean %s?",
+	"hint.tournamentid": "\"tournaments\" lists the tournaments and their ids.",
+	"hint.topic":        "I have no help on \"%s\"; the topics are moves, keys, tournaments, digest and the variants' names (\"variants\" lists them).",
 
 	// Issue 12: spectators, messages to the opponent, conditional moves,
 	// takebacks.

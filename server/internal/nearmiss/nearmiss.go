@@ -16,6 +16,11 @@
 //     neighbours (Distance), allowed only in a phrase word of at
 //     least minTypoRunes letters: "neu", "uhr", "wenn", "aus" must be
 //     written right ("nun", "ihr" and "denn" are prose);
+//   - a phrase that names a game or an event after it (idPhrases:
+//     "standings", "watch", "withdraw" …) matches a line of two words
+//     whose first is the phrase with a typo and whose second is shaped
+//     like an id ("standngs xmas-cup"); the answer is the phrase with
+//     that id ("standings xmas-cup"), so "Standing ovation" stays prose;
 //   - punctuation at the ends of a word does not count ("aufgebn!").
 //
 // A line that is all a mail says is asked about with Alone, which adds one
@@ -46,16 +51,31 @@ const minTypoRunes = 5
 // its mail (Alone): "uhr" ("hur"), not "if" ("fi").
 const minSwapRunes = 3
 
+// idPhrases are the one-word phrases of grammar.CommandPhrases that
+// name a game or a tournament by its id after them.
+var idPhrases = map[string]bool{
+	"standings": true, "tabelle": true, "withdraw": true, "abmelden": true, "anmelden": true,
+	"watch": true, "zuschauen": true, "unwatch": true,
+}
+
 // Command returns the command phrase, its words joined by one space, that
 // line (no command line) is near to by the rule of the package, or "":
 // the nearest, fewest edits first, the first phrase of
 // grammar.CommandPhrases among equals. A line that is a phrase exactly
-// is not near it.
+// is not near it. For a misspelt phrase of idPhrases before an id the
+// answer is the phrase and the id ("standings xmas-cup").
 func Command(line string) string {
 	var words []string
 	for _, w := range strings.Fields(strings.ToLower(line)) {
 		if w = strings.TrimFunc(w, unicode.IsPunct); w != "" {
 			words = append(words, w)
+		}
+	}
+	if len(words) == 2 && idShaped(words[1]) {
+		for _, p := range grammar.CommandPhrases() {
+			if len(p) == 1 && idPhrases[p[0]] && typo(words[0], p[0]) {
+				return p[0] + " " + words[1]
+			}
 		}
 	}
 	best, bestD := "", 3
@@ -113,6 +133,29 @@ func Alone(line string) string {
 		}
 	}
 	return ""
+}
+
+// typo reports whether word is phrase word p with one edit (Distance),
+// p being at least minTypoRunes letters long.
+func typo(word, p string) bool {
+	n, m := utf8.RuneCountInString(word), utf8.RuneCountInString(p)
+	return m >= minTypoRunes && n <= m+1 && m <= n+1 && Distance(word, p) == 1
+}
+
+// idShaped reports whether w, in lower case, is shaped like a game's or a
+// tournament's id: ASCII letters and digits, after the first also "-"
+// and "_", and six of them or at least one digit, "-" or "_" ("k7qx2m",
+// "xmas-cup", "wc2027"), so that "ovation" is not.
+func idShaped(w string) bool {
+	if w == "" || strings.ContainsAny(w[:1], "-_") {
+		return false
+	}
+	for _, r := range w {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '_') {
+			return false
+		}
+	}
+	return len(w) == 6 || strings.ContainsAny(w, "0123456789-_")
 }
 
 // swapped reports whether a is b with two neighbouring, different runes

@@ -6,7 +6,8 @@ import (
 )
 
 // TestCommand: the lines of trial 2 report §4 with a typo or a word after
-// a two-word phrase find the command meant; prose near a command word,
+// a two-word phrase find the command meant, a misspelt phrase before an
+// id the command with the id; prose near a command word,
 // a command written right and a word too short to be misspelt find none.
 func TestCommand(t *testing.T) {
 	for line, want := range map[string]string{
@@ -19,6 +20,13 @@ func TestCommand(t *testing.T) {
 		"notfy":                 "notify",
 		"Takebak!":              "takeback",
 		"messages off please":   "messages off",
+		// a phrase that names an id, misspelt before one (outside trial §13)
+		"standngs xmas-cup":  "standings xmas-cup",
+		"Tabele WC2027.":     "tabelle wc2027",
+		"watsh K7QX2M":       "watch k7qx2m",
+		"Standing ovation":   "", // no id after it
+		"withdraw xmas-cup":  "", // the command itself
+		"standngs xmas-cup ": "standings xmas-cup",
 		// prose, and what is no near miss
 		"Aufgabe":                     "", // two edits from "aufgeben"
 		"Aufgabe gelöst!":             "",

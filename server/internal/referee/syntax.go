@@ -64,6 +64,10 @@ const (
 	grammarRank = "rank 1 to 19"
 )
 
+// grammarTournamentID is the grammar's expectation of a tournament's id
+// (grammar.TournamentID), as after "standings" alone.
+const grammarTournamentID = "a tournament's id such as winter-2027"
+
 // squareText says in the sender's language what a grammar error about a
 // square's file or rank expected, with the range of the board of the game
 // the mail is about ("Expected rank 1 to 11, found "12"." on 11×11), or
@@ -100,6 +104,9 @@ func (ss *Session) syntaxHint(l CommandLine, ge *grammar.Error) string {
 	if p := nearmiss.Command(l.Text); p != "" && ge != nil && ge.Col > 1 { // "remis anbiten"
 		return Tr(ss.Lang, "hint.variant", `"`+p+`"`)
 	}
+	if ge != nil && ge.Expected == grammarTournamentID { // "standings" alone
+		return Tr(ss.Lang, "hint.tournamentid")
+	}
 	if ge != nil && (ge.Expected == grammarRank || ge.Expected == grammarFile) {
 		if t := ss.ContextTable(); t != nil {
 			return BoardHint(ss.Lang, t)
@@ -130,13 +137,13 @@ var SyntaxPhrases = map[string]string{
 	// issue 22 §1: the days of a leave command (grammar/leavedate.go)
 	grammar.LeaveDateExpected: "syntax.leavedate",
 	// trial 2 report §8
-	"a time as HH:MM such as 07:00":         "syntax.timeofday",
-	"a game id such as K7QX2M":              "syntax.gameid",
-	"a duration such as 30d or 2d12h":       "syntax.duration",
-	`a unit "d", "h" or "m"`:                "syntax.unit",
-	"a tournament's id such as winter-2027": "syntax.tournamentid",
-	"the key of your entry":                 "syntax.entrykey",
-	"the key I mailed you":                  "syntax.confirmkey",
+	"a time as HH:MM such as 07:00":   "syntax.timeofday",
+	"a game id such as K7QX2M":        "syntax.gameid",
+	"a duration such as 30d or 2d12h": "syntax.duration",
+	`a unit "d", "h" or "m"`:          "syntax.unit",
+	grammarTournamentID:               "syntax.tournamentid",
+	"the key of your entry":           "syntax.entrykey",
+	"the key I mailed you":            "syntax.confirmkey",
 }
 
 // SyntaxMessages map the grammar's messages without an expectation
