@@ -313,6 +313,35 @@ func TestBlock(t *testing.T) {
 	mustContain(t, "sperren", to(t, h.deliver(viewer, "x", "sperren", nil), viewer).Text, referee.Tr(referee.German, "block.done"))
 }
 
+// TestBlockSaysOwnRequestsWait (outside trial §8): the answers to "block"
+// and to a second "block" say that the address's own keyless requests
+// that need a confirmation get no answer while the block lasts, in both
+// languages, and no longer promise that its own mails are answered as
+// before: such a request from the address itself ("watch") gets nothing,
+// because it cannot be told from a forged one.
+func TestBlockSaysOwnRequestsWait(t *testing.T) {
+	h := newHarness(t)
+	id := startBrandubh(t, h)
+	for _, c := range []struct {
+		lang, block string
+		words       []string
+	}{
+		{referee.English, "block", []string{`"watch"`, `"join"`, `"notify"`, `"unblock"`}},
+		{referee.German, "sperren", []string{`"zuschauen"`, `"anmelden"`, `"benachrichtigung"`, `"entsperren"`}},
+	} {
+		for _, key := range []string{"block.done", "block.already"} {
+			mustContain(t, c.lang+" "+key, referee.Tr(c.lang, key), c.words...)
+		}
+	}
+	text := to(t, h.deliver(watcher, "x", "block", nil), watcher).Text
+	mustContain(t, "block", text, referee.Tr(referee.English, "block.done"))
+	mustNotContain(t, "block", text, "Your own mails are answered as before")
+	if sent := h.deliver(watcher, "x", "watch "+id, nil); len(sent) != 0 {
+		t.Errorf("the blocked address's own watch sent %d mails", len(sent))
+	}
+	mustContain(t, "block again", to(t, h.deliver(watcher, "x", "block", nil), watcher).Text, referee.Tr(referee.English, "block.already"))
+}
+
 // TestJoinBlocked: a keyless "join" in the name of an address that wrote
 // "block" mails it nothing and keeps no request to enter (a forger cannot
 // reach a blocked address with a tournament's request to confirm); the

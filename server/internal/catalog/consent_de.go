@@ -13,8 +13,8 @@ var catalogConsentDE = map[string]string{
 	"confirm.block":               "Wenn du von mir gar keine Einladungen zu Partien und keine Bitten wie diese mehr bekommen willst, antworte \"sperren\".",
 	"err.confirm.key":             "Dieser Schlüssel bestätigt keine Bitte von dir um \"%s\": er ist nicht der, den ich dir geschickt habe, er wurde schon benutzt, oder er ist verfallen (ein Schlüssel gilt %d Tage). Schicke die Zeile aus meiner Mail, die dich um Bestätigung bat; ist sie verfallen, bringt dir \"%s\" einen neuen.",
 
-	"block.done":         "Ab jetzt schicke ich dir keine Einladungen zu Partien und keine Bitten um Bestätigung, die jemand anderes in deinem Namen gestellt haben könnte. Deine eigenen Mails beantworte ich wie bisher, und die Mails deiner Partien gehen weiter. Rückgängig machen: \"entsperren\".",
-	"block.already":      "Du hast Einladungen und Bitten um Bestätigung schon gesperrt. Rückgängig machen: \"entsperren\".",
+	"block.done":         "Ab jetzt schicke ich dir keine Einladungen zu Partien und keine Bitten um Bestätigung, die jemand anderes in deinem Namen gestellt haben könnte. Das gilt auch für dein eigenes \"zuschauen\", \"anmelden\" und (solange du keine Partie spielst) \"benachrichtigung\" ohne Schlüssel: Ich kann sie von gefälschten nicht unterscheiden, darum bleiben sie unbeantwortet, solange die Sperre gilt. Deine anderen Mails beantworte ich wie bisher, und die Mails deiner Partien gehen weiter. Rückgängig machen: \"entsperren\".",
+	"block.already":      "Du hast Einladungen und Bitten um Bestätigung schon gesperrt, darum bleiben auch dein eigenes \"zuschauen\", \"anmelden\" und \"benachrichtigung\", die eine Bestätigung brauchen, unbeantwortet. Rückgängig machen: \"entsperren\".",
 	"unblock.not":        "Du hast nichts gesperrt: Einladungen und Bitten um Bestätigung erreichen dich.",
 	"unblock.done":       "Einladungen zu Partien und Bitten um Bestätigung erreichen dich wieder; \"sperren\" hält sie auf.",
 	"err.invite.blocked": "%s nimmt keine Einladungen von mir an: von dort kam \"sperren\".",

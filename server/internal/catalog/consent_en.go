@@ -15,8 +15,8 @@ var catalogConsentEN = map[string]string{
 	"confirm.block":               "To get no invitations to games and no requests like this one from me at all, reply \"block\".",
 	"err.confirm.key":             "This key does not confirm a request of yours for \"%s\": it is not the key I mailed you, it was used already, or it has expired (a key holds for %d days). Send the line of my mail that asked you to confirm; once that has expired, \"%s\" gets you a new one.",
 
-	"block.done":         "From now on I send you no invitations to games and no requests to confirm that someone else may have made in your name. Your own mails are answered as before, and the mails of your games go on. To undo it, send \"unblock\".",
-	"block.already":      "You blocked invitations and requests to confirm already. To undo it, send \"unblock\".",
+	"block.done":         "From now on I send you no invitations to games and no requests to confirm that someone else may have made in your name. That includes your own \"watch\", \"join\" and (while you play no game) \"notify\" without a key: I cannot tell them from forged ones, so they get no answer while the block lasts. Your other mails are answered as before, and the mails of your games go on. To undo it, send \"unblock\".",
+	"block.already":      "You blocked invitations and requests to confirm already, so your own \"watch\", \"join\" and \"notify\" that need a confirmation get no answer either. To undo it, send \"unblock\".",
 	"unblock.not":        "You have not blocked anything: invitations and requests to confirm reach you.",
 	"unblock.done":       "Invitations to games and requests to confirm reach you again; \"block\" stops them.",
 	"err.invite.blocked": "%s takes no invitations from me: they sent \"block\".",
