@@ -8,7 +8,8 @@
 // fmt verbs in the same order (TestCatalogs), so a translation may reword
 // a sentence but not reorder its arguments: a caller passes its arguments
 // once, whatever the language. A text about a number of things may have a
-// singular form under key + ".one" (KeyForCount, TextN).
+// singular form under key + ".one", and a form for none under key +
+// ".zero" that says it without the number (KeyForCount, TextN).
 //
 // The catalogues are data in Go files, one per language and room:
 // en.go and de.go (the core and the commands), consent_en.go and
@@ -63,20 +64,30 @@ func Text(lang, key string, args ...any) string {
 
 // KeyForCount returns the key of the text about n things: key + ".one"
 // when n is 1 and the English catalogue (and so, by TestCatalogs, the
-// German one) has that singular form, else key ("1 spectator was
-// removed", "2 spectators were removed"; trial 2 report §12).
+// German one) has that singular form, key + ".zero" when n is 0 and it
+// has that form, else key ("1 spectator was removed", "2 spectators were
+// removed"; trial 2 report §12; "no leave counts", not "up to 0 days",
+// outside trial §15).
 func KeyForCount(key string, n int) string {
 	if _, ok := catalogEN[key+".one"]; ok && n == 1 {
 		return key + ".one"
+	}
+	if _, ok := catalogEN[key+".zero"]; ok && n == 0 {
+		return key + ".zero"
 	}
 	return key
 }
 
 // TextN is Text for a text about n things: the text of KeyForCount(key,
 // n) in lang, formatted with args (n itself is not among them unless the
-// caller passes it). Missing keys fall back as in Text.
+// caller passes it). A ".zero" form is a text without fmt verbs and gets
+// no args. Missing keys fall back as in Text.
 func TextN(lang, key string, n int, args ...any) string {
-	return Text(lang, KeyForCount(key, n), args...)
+	k := KeyForCount(key, n)
+	if strings.HasSuffix(k, ".zero") {
+		return Text(lang, k)
+	}
+	return Text(lang, k, args...)
 }
 
 // Counted writes n things in lang with the counted noun "count."+noun of

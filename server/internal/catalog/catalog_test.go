@@ -148,7 +148,9 @@ func TestIllegalReasons(t *testing.T) {
 }
 
 // Issue 22 §4: a counted phrase reads in the singular for one thing and
-// in the plural for more, in both languages.
+// in the plural for more, in both languages; for none it writes no stray
+// argument, and the tournament's leave days are not "up to 0" (outside
+// trial §15).
 func TestCountedPhrases(t *testing.T) {
 	cases := []struct {
 		key      string
@@ -205,7 +207,7 @@ func TestCountedPhrases(t *testing.T) {
 			map[string]string{English: "up to 2 days a year count", German: "bis zu 2 Tage im Jahr zählen"}},
 		{"tournament.final", func(n int) []any { return []any{"Cup", n} },
 			map[string]string{English: "its 1 game has ended", German: "seine 1 Partie ist zu Ende"},
-			map[string]string{English: "all 2 games have ended", German: "alle 2 Partien sind zu Ende"}},
+			map[string]string{English: "all 2 games have ended (the standings leave annulled ones out)", German: "alle 2 Partien sind zu Ende (die Tabelle lässt annullierte aus)"}},
 		{"tournament.records.attached", func(n int) []any { return []any{n, "cup.tafl"} },
 			map[string]string{English: "The record of its 1 game is attached", German: "Die Aufzeichnung seiner 1 Partie hängt an"},
 			map[string]string{English: "The records of all 2 games are attached", German: "Die Aufzeichnungen aller 2 Partien hängen an"}},
@@ -233,6 +235,9 @@ func TestCountedPhrases(t *testing.T) {
 	}
 	for _, c := range cases {
 		for _, lang := range []string{English, German} {
+			if got := TextN(lang, c.key, 0, c.args(0)...); strings.Contains(got, "%!") || c.key == "tournament.leave" && strings.Contains(got, " 0 ") {
+				t.Errorf("%s %s for 0: %q", lang, c.key, got) // outside trial §15: "up to 0 days a year"
+			}
 			if got := TextN(lang, c.key, 1, c.args(1)...); !strings.Contains(got, c.one[lang]) {
 				t.Errorf("%s %s for 1: %q, want %q in it", lang, c.key, got, c.one[lang])
 			}
@@ -315,6 +320,7 @@ func TestLookups(t *testing.T) {
 	}{
 		{"count.games", 1, "count.games.one"}, {"count.games", 0, "count.games"}, {"count.games", 2, "count.games"},
 		{"greeting", 1, "greeting"},
+		{"tournament.leave", 0, "tournament.leave.zero"}, {"tournament.leave", 1, "tournament.leave.one"}, {"tournament.leave", 30, "tournament.leave"},
 	} {
 		if got := KeyForCount(c.key, c.n); got != c.want {
 			t.Errorf("KeyForCount(%q, %d) = %q, want %q", c.key, c.n, got, c.want)

@@ -28,7 +28,7 @@ var catalogTournamentDE = map[string]string{
 	"tournament.rated":               "Die Partien werden gewertet (Glicko-2).",
 	"tournament.unrated":             "Die Partien werden nicht gewertet.",
 	"tournament.leave":               "Urlaub: bis zu %d Tage im Jahr zählen in diesen Partien.",
-	"tournament.final":               "Das Turnier %s ist beendet: alle %d Partien sind zu Ende. Die Abschlusstabelle:",
+	"tournament.final":               "Das Turnier %s ist beendet: alle %d Partien sind zu Ende (die Tabelle lässt annullierte aus). Die Abschlusstabelle:",
 	"tournament.records.attached":    "Die Aufzeichnungen aller %d Partien hängen an: %s, im Aufzeichnungsformat von taflmail. \"taflmail standings\" und \"taflmail ratings\" lesen die Datei; \"taflmail convert --to otg --game N\" schreibt Partie N für OpenTafl um, das eine Partie je Datei liest.",
 	"tournament.records.large":       "Die Aufzeichnungen aller Partien (%d KB) sind größer, als dieser Schiedsrichter an eine Mail hängt; der Turnierleiter hat sie (taflmail tournament export %s).",
 	"tournament.records.unavailable": "Die Aufzeichnungen konnten nicht geschrieben werden; der Turnierleiter kann sie exportieren (taflmail tournament export %s).",
@@ -54,8 +54,8 @@ var catalogTournamentDE = map[string]string{
 	"start.watch.group": "Gruppe %d:",
 	"start.watch.more":  "… und %d weitere Partien; schicke \"tabelle %s\" für die Kreuztabelle.",
 
-	"withdraw.told.lost":         "%s ist aus %s ausgeschieden: diese Partie ist für ihn verloren.",
-	"withdraw.told.annulled":     "%s ist aus %s ausgeschieden, bevor er die Hälfte seiner Partien beendet hatte: diese Partie wird annulliert, wie alle seine Partien.",
+	"withdraw.told.lost":         "%s ist aus %s ausgeschieden und verliert damit diese Partie.",
+	"withdraw.told.annulled":     "%s ist aus %s ausgeschieden, bevor die Hälfte der eigenen Partien beendet war: alle diese Partien werden annulliert, auch diese hier.",
 	"withdraw.told.lost.you":     "Du bist aus %s ausgeschieden: diese Partie ist für dich verloren.",
 	"withdraw.told.annulled.you": "Du bist aus %s ausgeschieden, bevor du die Hälfte deiner Partien beendet hattest: diese Partie wird annulliert, wie alle deine Partien.",
 
@@ -76,7 +76,7 @@ var catalogTournamentDE = map[string]string{
 	"join.done":           "Du bist bei %s angemeldet. Es beginnt am %s; Anmeldeschluss ist am %s. Bisher %d Spieler.",
 	"join.withdraw":       "Am ersten Turniertag bekommst du eine Mail mit allen deinen Partien. Um dich vorher abzumelden: abmelden %s",
 
-	"err.withdraw.notin":     "Du spielst nicht in %s.",
+	"err.withdraw.notin":     "Du spielst nicht (oder nicht mehr) in %s: Du warst nie angemeldet oder bist ausgeschieden.",
 	"err.withdraw.over":      "%s ist vorbei; niemand kann mehr ausscheiden.",
 	"err.withdraw.key":       "Das ist nicht der Schlüssel deiner Anmeldung zu %s. Die Mail, die um Bestätigung bat, nennt ihn.",
 	"withdraw.confirm":       "Das lässt sich nicht rückgängig machen. Um auszuscheiden, antworte mit dieser Zeile:\n    abmelden %s bestätigen %s",
@@ -128,6 +128,7 @@ var catalogTournamentDE = map[string]string{
 	"rating.variant.one":              "Deine Wertungszahl in %s: %.1f, RD %.1f, Volatilität %.6f, %d gewertete Partie.",
 	"rating.after.one":                "Deine Wertungszahl in %s ist jetzt %.1f (RD %.1f) nach %d gewerteten Partie.",
 	"tournament.leave.one":            "Urlaub: bis zu %d Tag im Jahr zählt in diesen Partien.",
+	"tournament.leave.zero":           "Urlaub: In diesen Partien zählt keiner; ihre Uhren laufen weiter, während du weg bist.",
 	"tournament.final.one":            "Das Turnier %s ist beendet: seine %d Partie ist zu Ende. Die Abschlusstabelle:",
 	"tournament.records.attached.one": "Die Aufzeichnung seiner %d Partie hängt an: %s, im Aufzeichnungsformat von taflmail. \"taflmail standings\" und \"taflmail ratings\" lesen die Datei; \"taflmail convert --to otg --game N\" schreibt Partie N für OpenTafl um, das eine Partie je Datei liest.",
 	"start.group.one":                 "Du spielst in Gruppe %d von %d (%d Spieler).",
