@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
 
 	"github.com/alecthomas/participle/v2"
 	"github.com/alecthomas/participle/v2/lexer"
@@ -22,7 +23,9 @@ import (
 // the setting. Each is the word "each" as written, Digest the word
 // "digest", both "" for "notify" alone; At is the time, nil when not
 // given (the referee's default); Zone is the zone's name, nil when not
-// given (UTC). The time is checked to be a time of day and to follow
+// given (UTC); Uhr is the word "uhr" as written, "" without it, and with
+// it a whole hour may stand alone ("um 8 Uhr" is 08:00, outside trial
+// §9). The time is checked to be a time of day and to follow
 // "digest" (ParseCommand); whether the zone exists is the referee's
 // question.
 //
@@ -37,7 +40,8 @@ type NotifyCommand struct {
 	Digest  string      `parser:"| @('digest' | 'daily' | 'täglich' | 'taeglich')"`
 	Confirm string      `parser:"| @('confirm' | 'bestätigen' | 'bestaetigen')"`
 	Key     *ConfirmKey `parser:"  @@ )?"`
-	At      *TimeOfDay  `parser:"( ('at' | 'um')? @@ 'uhr'?"`
+	At      *TimeOfDay  `parser:"( ('at' | 'um')? @@"`
+	Uhr     string      `parser:"@'uhr'?"`
 	Zone    *TimeZone   `parser:"@@? )?"`
 }
 
@@ -99,14 +103,39 @@ type TimeZone struct {
 // Parse implements participle.Parseable: it takes the tokens that follow
 // each other without white space, as TimeOfDay.Parse does, so that a
 // name is one piece of text however it lexes ("Europe", "/", "Berlin").
-// It matches nothing at the end of the line.
+// A city written as words ("New York", "Los Angeles") is taken whole, up
+// to maxCityWords words of letters, so that the referee can name the zone
+// meant (America/New_York) instead of stumbling over the second word
+// (outside trial §9). It matches nothing at the end of the line.
 func (z *TimeZone) Parse(lex *lexer.PeekingLexer) error {
 	first := lex.Peek()
 	if first.EOF() {
 		return participle.NextMatch
 	}
 	z.Pos, z.Text = first.Pos, takeAdjacent(lex)
+	for n := 1; n < maxCityWords && letters(z.Text) && !isZoneWord(z.Text); n++ {
+		next := lex.Peek()
+		if next.EOF() || !letters(next.Value) || isZoneWord(next.Value) {
+			break
+		}
+		lex.Next()
+		z.Text += " " + next.Value
+	}
 	return nil
+}
+
+// maxCityWords is the most words of a city's name that TimeZone takes
+// ("Salt Lake City").
+const maxCityWords = 3
+
+// letters reports whether s is a non-empty run of letters and spaces.
+func letters(s string) bool {
+	for _, r := range s {
+		if !unicode.IsLetter(r) && r != ' ' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // isZoneWord reports "utc" or "uhr" in any case, which may follow a time.
@@ -122,11 +151,19 @@ func isZoneWord(w string) bool {
 // two digits.
 var timeOfDayRE = regexp.MustCompile(`^([0-9]{1,2}):([0-9]{2})$`)
 
+// hourRE is a whole hour as German writes it before "Uhr": one or two
+// digits ("8 Uhr").
+var hourRE = regexp.MustCompile(`^[0-9]{1,2}$`)
+
 // check fills Hour and Minute from Text, or reports a *Error at the time:
-// not H:MM or HH:MM ("7pm", "0700", "7.30"), or no time of a day
-// ("25:00", "07:60").
-func (d *TimeOfDay) check() error {
+// not H:MM or HH:MM ("7pm", "0700", "7.30"; a whole hour "8" only when
+// uhr, the line has "Uhr" after it), or no time of a day ("25:00",
+// "07:60", "25 Uhr").
+func (d *TimeOfDay) check(uhr bool) error {
 	m := timeOfDayRE.FindStringSubmatch(d.Text)
+	if m == nil && uhr && hourRE.MatchString(d.Text) {
+		m = []string{d.Text, d.Text, "00"} // "um 8 Uhr"
+	}
 	if m == nil {
 		return expectedError(d.Pos, "a time as HH:MM such as 07:00", quoteFound(d.Text))
 	}
@@ -153,7 +190,7 @@ func (c *NotifyCommand) finish(base lexer.Position) error {
 	if c.Zone != nil {
 		c.Zone.Pos = shift(base, c.Zone.Pos)
 	}
-	if err := c.At.check(); err != nil {
+	if err := c.At.check(c.Uhr != ""); err != nil {
 		return err
 	}
 	if c.Digest == "" {

@@ -325,3 +325,30 @@ func TestTrialTournamentLineHints(t *testing.T) {
 	text = to(t, h.deliver("carol@player.test", "x", "standngs xmas-cup", nil), "carol@player.test").Text
 	mustContain(t, "standngs", text, referee.Tr(referee.English, "err.didyoumean", "standings xmas-cup"))
 }
+
+// TestTrialDigestTimes (outside trial §9): "notify digest 25:00" is told
+// the time is none, without "Did you mean "notify digest"?", which would
+// set 07:00; a city written as words ("New York") is answered with its
+// zone's name; "um 8 Uhr" sets 08:00; a fixed offset's refusal and a
+// zone's confirmation say nothing untrue of summer time (Kathmandu has
+// none).
+func TestTrialDigestTimes(t *testing.T) {
+	h := newHarness(t)
+	startBrandubh(t, h) // alice plays: her notify needs no confirmation
+	text := to(t, h.deliver(alice, "x", "notify digest 25:00", nil), alice).Text
+	mustContain(t, "25:00", text, "25:00 is not a time of day")
+	mustNotContain(t, "25:00", text, referee.Tr(referee.English, "hint.variant", `"notify digest"`))
+	text = to(t, h.deliver(alice, "x", "notify digest 07:30 New York", nil), alice).Text
+	mustContain(t, "New York", text, referee.Tr(referee.English, "notify.zone.suggest", "New York", "07:30", "America/New_York"))
+	text = to(t, h.deliver(alice, "x", "notify digest 07:30 Etc/GMT-1", nil), alice).Text
+	mustContain(t, "Etc/GMT-1", text, referee.Tr(referee.English, "notify.zone.fixed", "Etc/GMT-1", "07:30"))
+	mustNotContain(t, "Etc/GMT-1", text, "America/New_York")
+	text = to(t, h.deliver(alice, "x", "notify digest 07:30 Asia/Kathmandu", nil), alice).Text
+	mustContain(t, "Kathmandu", text, referee.Tr(referee.English, "notify.zone.local", "Asia/Kathmandu"))
+	mustNotContain(t, "Kathmandu", text, "follows its changes")
+	h.deliver(alice, "x", "benachrichtigung täglich um 8 Uhr", nil)
+	h.mustRefuse()
+	if p := h.player(alice); !p.Digest || p.DigestAt != 8*60 || p.DigestZone != "" {
+		t.Errorf("after \"um 8 Uhr\": digest %v at %d in %q, want 08:00 UTC", p.Digest, p.DigestAt, p.DigestZone)
+	}
+}

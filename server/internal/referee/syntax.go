@@ -3,6 +3,7 @@ package referee
 import (
 	"errors"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/taflmail/taflmail/grammar"
@@ -101,7 +102,7 @@ func (ss *Session) syntaxHint(l CommandLine, ge *grammar.Error) string {
 	if h := ss.FeatureHint(l, ge); h != "" {
 		return h
 	}
-	if p := nearmiss.Command(l.Text); p != "" && ge != nil && ge.Col > 1 { // "remis anbiten"
+	if p := nearmiss.Command(l.Text); p != "" && ge != nil && ge.Col > 1 && !startsWith(l.Text, p) { // "remis anbiten"
 		return Tr(ss.Lang, "hint.variant", `"`+p+`"`)
 	}
 	if ge != nil && ge.Expected == grammarTournamentID { // "standings" alone
@@ -113,6 +114,15 @@ func (ss *Session) syntaxHint(l CommandLine, ge *grammar.Error) string {
 		}
 	}
 	return ""
+}
+
+// startsWith reports whether the words of line begin with those of
+// phrase, in any case: then the phrase is written right and the error is
+// in what follows ("notify digest 25:00" is no "notify digest" to
+// suggest: that line would set another time, outside trial §9).
+func startsWith(line, phrase string) bool {
+	l, p := strings.Fields(strings.ToLower(line)), strings.Fields(phrase)
+	return len(l) >= len(p) && slices.Equal(l[:len(p)], p)
 }
 
 // SyntaxPhrases maps the grammar's words for what it expected or found

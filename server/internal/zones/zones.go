@@ -127,9 +127,11 @@ func Abbreviation(text string) []string {
 
 // Suggest returns the IANA name a player may have meant by a name
 // that is no zone: a place without its area ("Berlin" → "Europe/Berlin",
-// "auckland" → "Pacific/Auckland"); "" when there is none. It tries the
-// areas of places only (areas): a misspelt name finds nothing.
+// "auckland" → "Pacific/Auckland"), also written as words ("New York" →
+// "America/New_York", outside trial §9); "" when there is none. It tries
+// the areas of places only (areas): a misspelt name finds nothing.
 func Suggest(text string) string {
+	text = strings.Join(strings.Fields(text), "_")
 	if !shaped(text) || strings.Contains(text, "/") {
 		return ""
 	}

@@ -217,6 +217,7 @@ func TestFindZone(t *testing.T) {
 	for text, want := range map[string]string{
 		"Berlin": "Europe/Berlin", "auckland": "Pacific/Auckland", "new_york": "America/New_York",
 		"Mars/Olympus": "", "Olympus": "", "Berln": "", "Europe/Berln": "",
+		"New York": "America/New_York", "los  angeles": "America/Los_Angeles", "Berlin please": "", // a city in words (outside trial §9)
 	} {
 		if got := Suggest(text); got != want {
 			t.Errorf("Suggest(%q) = %q, want %q", text, got, want)
