@@ -1,12 +1,15 @@
 package main
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/server"
 )
 
@@ -42,7 +45,7 @@ group of fewer than 2, does not start.`,
 			id := strings.ToLower(args[0])
 			r, err := server.StartTournamentCounted(srv, cmd.Context(), id)
 			if err != nil {
-				return err
+				return stateError(cmd.Context(), store, id, "cannot be started", "only a tournament that has not started yet can be", err)
 			}
 			fmt.Fprintf(cmd.OutOrStdout(), "started tournament %s: %s, %s; %s\n%s\n", id, counted(r.Players, "player", "players"), counted(r.Games, "game", "games"), queuedText(r), whenSent)
 			return nil
@@ -50,6 +53,28 @@ group of fewer than 2, does not start.`,
 	}
 	addConfigFlags(cmd, &file)
 	return cmd
+}
+
+// stateError says server.ErrTournamentState in the director's words,
+// without the server package's prefix: tournament id cannot do what the
+// command asks (what, "cannot be started") because of where it is, its
+// status read from store, then what it would take (need, "" for
+// nothing): "tournament spring-2027 cannot be started: it is running;
+// only a tournament that has not started yet can be" (outside trial §15,
+// where the error read like an internal one). Any other error, and one
+// whose tournament cannot be read, is returned as it is.
+func stateError(ctx context.Context, store *archive.Store, id, what, need string, err error) error {
+	if !errors.Is(err, server.ErrTournamentState) {
+		return err
+	}
+	t, terr := store.Tournament(ctx, id)
+	if terr != nil {
+		return err
+	}
+	if need != "" {
+		need = "; " + need
+	}
+	return fmt.Errorf("tournament %s %s: it is %s%s", id, what, t.Status, need)
 }
 
 // whenSent says when the mails a director's command queued leave: the

@@ -265,6 +265,12 @@ func TestTournamentDirector(t *testing.T) {
 	if r.code != exitFailure || !strings.Contains(r.stderr, "not a player") {
 		t.Errorf("withdrawing dave twice = code %d, stderr %q", r.code, r.stderr)
 	}
+	// a running event cannot start again: said in the director's words,
+	// not the server package's (outside trial §15)
+	r = f.run(t, "tournament", "start", "spring-2027", "--server-address", "tafl@game.test")
+	if want := "taflmail: tournament spring-2027 cannot be started: it is running; only a tournament that has not started yet can be\n"; r.code != exitFailure || r.stderr != want {
+		t.Errorf("starting a running event = code %d, stderr %q; want %q", r.code, r.stderr, want)
+	}
 
 	out := filepath.Join(t.TempDir(), "spring.tafl")
 	r = f.run(t, "tournament", "export", "spring-2027", "-o", out)

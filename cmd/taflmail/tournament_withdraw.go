@@ -38,7 +38,7 @@ the outbox for the running daemon). It cannot be undone.`,
 			id, player := strings.ToLower(args[0]), strings.ToLower(strings.TrimSpace(args[1]))
 			w, err := server.WithdrawPlayer(srv, cmd.Context(), id, player)
 			if err != nil {
-				return err
+				return stateError(cmd.Context(), store, id, "takes no withdrawal now", "", err)
 			}
 			out := cmd.OutOrStdout()
 			switch {
