@@ -338,7 +338,7 @@ var catalogDE = map[string]string{
 	"help.notify.usage":     "benachrichtigung einzeln / benachrichtigung täglich [HH:MM [ZONE]]",
 	"help.notify.what":      "eine Mail für jeden Zug deiner Gegner (Voreinstellung) oder eine Mail am Tag um HH:MM in der Zeitzone ZONE (ihr IANA-Name wie Europe/Berlin; ohne sie UTC; ohne Zeit 07:00) mit den Partien, in denen du am Zug bist",
 	"help.help.usage":       "hilfe [thema]",
-	"help.help.what":        "Themen: züge, schlüssel, turniere, täglich, <variantenname>",
+	"help.help.what":        "Themen: züge, schlüssel, turniere, täglich, Varianten",
 	"help.outro":            "Befehle zu einer Partie müssen als Antwort auf eine Mail zur Partie kommen:\nihr Betreff enthält [taflmail <partie>], der Verlauf deinen Schlüssel.",
 	"help.variant":          "%s (%s)\n%s.\nErster Halbzug: %s.\n",
 	"help.moves": `Züge werden in OpenTafl-Notation geschrieben: das Startfeld, ein

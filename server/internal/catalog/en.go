@@ -340,7 +340,7 @@ var catalogEN = map[string]string{
 	"help.notify.usage":     "notify each / notify digest [HH:MM [ZONE]]",
 	"help.notify.what":      "a mail for every move of your opponents (the default), or one mail a day at HH:MM in the time zone ZONE (its IANA name such as Europe/Berlin; UTC without one; 07:00 without a time) listing the games where it is your move",
 	"help.help.usage":       "help [topic]",
-	"help.help.what":        "topics: moves, keys, tournaments, digest, <variant name>",
+	"help.help.what":        "topics: moves, keys, tournaments, digest, a variant",
 	"help.outro":            "Game commands must be sent as a reply to a mail about the game: its subject\ncarries [taflmail <game>] and the thread carries your key for it.",
 	"help.variant":          "%s (%s)\n%s.\nFirst ply: %s.\n",
 	"help.moves": `Moves are written in OpenTafl notation: the square a piece starts on, a
