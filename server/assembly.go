@@ -2,6 +2,7 @@ package server
 
 import (
 	"github.com/taflmail/taflmail/server/internal/gameclock"
+	"github.com/taflmail/taflmail/server/internal/opponent"
 	"github.com/taflmail/taflmail/server/internal/publicname"
 	"github.com/taflmail/taflmail/server/internal/referee"
 )
@@ -24,7 +25,7 @@ var modules = []referee.Module{
 	tournamentModule{},      // tournaments and ratings (tournament.go)
 	gameclock.Module{},      // leave, end times, timers (internal/gameclock)
 	digestModule{},          // the daily digest (digest.go)
-	engineModule{},          // the engine opponent: its runner, its held reply (engine_hold.go)
+	opponent.Module{},       // the engine opponent: its runner, its held reply (internal/opponent)
 }
 
 // init hands the registry to the core (referee.Modules) before any Server

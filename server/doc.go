@@ -9,10 +9,10 @@
 // names no feature. This package is its public face (face.go: Server,
 // Options, New, the ports, under server's name), its assembly (the
 // feature modules in their order, handed to the core, assembly.go), and,
-// until each moves into a package of its own as the clocks and public
-// names have (internal/gameclock, internal/publicname), the features:
-// correspondence, the daily digest, tournaments and ratings, the engine
-// opponent. The command language is docs/commands.md;
+// until each moves into a package of its own as the clocks, public
+// names and the engine opponent have (internal/gameclock,
+// internal/publicname, internal/opponent), the features: correspondence,
+// the daily digest, tournaments and ratings. The command language is docs/commands.md;
 // who may move is docs/security.md.
 //
 // # Files
@@ -63,16 +63,12 @@
 //   - tournament_withdraw.go: withdrawals (Decision T3), decided when they happen.
 //   - rating.go: rating a rated game in the transaction that ends it; RatingAt.
 //
-// The engine opponent (docs/engine.md):
-//
-//   - engine.go: games against the engine, its turns' search and commit.
-//   - engine_hold.go: one mail per move: the reply that leaves the engine to move, held for its ply.
-//
 // Sub-packages, each with its row in the import table
 // (docs/architecture.md):
 //
 //   - internal/referee: the core: a mail's commands, games and replies, the pipeline, the loop, the hooks it asks the modules for; its doc.go maps its files.
 //   - internal/gameclock: the clock feature: time controls, clocks in the mails, time-outs, leave, "clock", the games' timers; its doc.go maps its files.
+//   - internal/opponent: the engine opponent: games against the engine, its timers, its turns' search and commit, the reply held for its ply; its doc.go maps its files.
 //   - internal/publicname: the public name feature: "name", its module and its state; its doc.go maps its files.
 //   - internal/engineturn: the runner of the engine's turns: search slots, the quick slot, the fair queue.
 //   - internal/zones: the digest's time-zone rules: names a player may write, places for an abbreviation, the next instant.

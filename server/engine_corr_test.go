@@ -11,7 +11,7 @@ import (
 )
 
 // Games against the engine with the features of issue 12: spectators,
-// messages, takebacks and conditional moves (engine.go, correspondence.go).
+// messages, takebacks and conditional moves (internal/opponent, correspondence.go).
 
 // TestEngineSpectators: a spectator of a game against the engine gets a
 // mail for the engine's ply too, with the ply and the board, and none is

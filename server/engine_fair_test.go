@@ -11,6 +11,7 @@ import (
 	"github.com/taflmail/taflmail/engine"
 	"github.com/taflmail/taflmail/search"
 	"github.com/taflmail/taflmail/server/internal/gameclock"
+	"github.com/taflmail/taflmail/server/internal/opponent"
 	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
@@ -120,7 +121,7 @@ func TestEngineOneGamePerMail(t *testing.T) {
 // TestEngineGlobalCap: Options.EngineMaxGames caps the running engine
 // games of all players together; automatic (0), a new game at level L
 // is taken while one ply of every running game at level L or below fits
-// in EngineSearches × engineServeWindow: level-5 games fill it for level
+// in EngineSearches × opponent.ServeWindow: level-5 games fill it for level
 // 5, never for level 1. Refusals say why, and a finished game makes room.
 func TestEngineGlobalCap(t *testing.T) {
 	h := newEngineHarness(t)
@@ -136,8 +137,8 @@ func TestEngineGlobalCap(t *testing.T) {
 	// level-5 games
 	a := newEngineHarness(t)
 	a.srv.Opts.EngineThink = 100 * time.Second
-	if got := levelThink(a.srv, 5); got != 100*time.Second || engineServeWindow != 5*time.Minute {
-		t.Fatalf("level 5 thinks %v in a window of %v; the test wants 100 s and 5 min", got, engineServeWindow)
+	if got := opponent.LevelThink(a.srv, 5); got != 100*time.Second || opponent.ServeWindow != 5*time.Minute {
+		t.Fatalf("level 5 thinks %v in a window of %v; the test wants 100 s and 5 min", got, opponent.ServeWindow)
 	}
 	var first sentMail
 	for i := range 3 {

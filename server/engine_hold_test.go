@@ -15,7 +15,7 @@ import (
 )
 
 // The reply to a move against the engine waits for the engine's answer
-// (engine_hold.go, issue 22 §5), on the harness's clock.
+// (internal/opponent/engine_hold.go, issue 22 §5), on the harness's clock.
 
 // newHoldHarness is an engine harness with the default reply hold (30 s)
 // and a clock that moves a second before each mail.

@@ -13,15 +13,16 @@ import (
 	"github.com/taflmail/taflmail/engine"
 	"github.com/taflmail/taflmail/notation"
 	"github.com/taflmail/taflmail/search"
+	"github.com/taflmail/taflmail/server/internal/opponent"
 	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
-// The engine opponent by mail (engine.go) through the real referee on a
+// The engine opponent by mail (internal/opponent) through the real referee on a
 // fake clock. The engine's search is replaced by searches to a fixed
 // depth (deterministic and fast); where a test needs the engine to stand
 // lost or worse, only the score of that real search is changed.
 
-// engineSearchFunc is the type of Options.engineSearch.
+// engineSearchFunc is the type of Options.EngineSearch.
 type engineSearchFunc = func(context.Context, *engine.Position, search.Level, search.Limits) (search.Result, error)
 
 // depthSearch searches to depth plies with a fresh Searcher of the
@@ -656,20 +657,18 @@ func TestEngineThinkTime(t *testing.T) {
 	id, _ := startEngineGame(t, h, "new brandubh with engine as defenders")
 	tb := h.tableOf(id)
 	st := h.stateOf(id)
-	task, ok := engineTaskOf(tb, st, true)
-	if !ok || task.draw {
-		t.Fatalf("task %+v, %v", task, ok)
+	if _, ok := opponent.PlyThinkTime(h.srv, search.MinLevel, tb, st); !ok {
+		t.Fatalf("the engine owes no ply in %s", id)
 	}
 	for l := search.MinLevel; l <= search.MaxLevel; l++ {
 		want := 2 * l.Spec().Think
-		if got := engineThinkTime(h.srv, l, tb, st, task); got != want {
+		if got, _ := opponent.PlyThinkTime(h.srv, l, tb, st); got != want {
 			t.Errorf("level %d thinks %v, want %v", l, got, want)
 		}
 	}
 	id, _ = startEngineGame(t, h, "new brandubh with engine as defenders time 3m+0m")
 	tb, st = h.tableOf(id), h.stateOf(id)
-	task, _ = engineTaskOf(tb, st, true)
-	if got := engineThinkTime(h.srv, 5, tb, st, task); got != 9*time.Second {
+	if got, _ := opponent.PlyThinkTime(h.srv, 5, tb, st); got != 9*time.Second {
 		t.Errorf("level 5 with 3m on its clock thinks %v, want 9s", got)
 	}
 }

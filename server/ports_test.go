@@ -62,7 +62,7 @@ var portsByFile = map[string][]string{
 	"tournament_withdraw.go": {"GamePort", "TournamentPort"},
 	"rating.go":              {"TournamentPort"},
 
-	// The engine opponent.
+	// The engine opponent (internal/opponent).
 	"engine.go":      {"EnginePort", "GamePort"},
 	"engine_hold.go": {"EnginePort"},
 }

@@ -378,7 +378,7 @@ Schlüssel oder von einer anderen Adresse kann nicht für dich ziehen. Halte
 den Schlüssel geheim und leite diese Mails nicht weiter: eine Mail in deinem
 Namen mit deinem Schlüssel gilt als deine.`,
 
-	// The engine opponent (engine.go).
+	// The engine opponent (internal/opponent).
 	"engine.name":          "die Engine (Stufe %d)",
 	"engine.started":       "Deine Partie %s gegen die Engine (Stufe %d) beginnt jetzt. Du spielst die %s. Die Engine beantwortet jeden deiner Züge binnen Sekunden.",
 	"engine.played":        "Die Engine hat %s gezogen.",

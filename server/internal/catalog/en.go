@@ -455,7 +455,7 @@ in your name that carries your key is taken as yours.`,
 	"help.leave.usage": "leave 2026-12-24 [to 2027-01-02] / leave / cancel leave",
 	"help.leave.what":  "take whole days of leave (your clocks stop), ask how many are left, or give back those not begun",
 
-	// The engine opponent (engine.go).
+	// The engine opponent (internal/opponent).
 	"engine.name":          "the engine (level %d)",
 	"engine.started":       "Your game of %s against the engine (level %d) starts now. You play the %s. The engine answers each of your moves within seconds.",
 	"engine.played":        "The engine played %s.",

@@ -19,7 +19,7 @@ import (
 // (outbox_wake.go). Connection trouble is retried with capped backoff;
 // Run returns nil when ctx ends, once the engine's searches have
 // stopped. An engine search runs beside the loop and wakes it when it
-// ends (engine.go).
+// ends (internal/opponent).
 func (s *Server) Run(ctx context.Context) error {
 	if s.Opts.Inbox == nil || s.Opts.Sender == nil {
 		return errors.New("server: Run needs Options.Inbox and Options.Sender")
@@ -289,7 +289,7 @@ func (s *Server) flushRound(ctx, stop context.Context) (progress, ok bool) {
 			if claims[i] == archive.ClaimRefused {
 				s.Log.Warn("outbox mail claimed by another process: not sent here", "id", m.ID)
 				held[m.GameID+"\x00"+strings.Join(m.To, ",")] = true
-			} // ClaimGone: the engine's reply took its place meanwhile (engine_hold.go)
+			} // ClaimGone: the engine's reply took its place meanwhile (internal/opponent)
 			continue
 		}
 		key := m.GameID + "\x00" + strings.Join(m.To, ",")

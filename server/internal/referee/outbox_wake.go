@@ -16,7 +16,7 @@ import (
 // Options.OutboxPoll (DefaultOutboxPoll) and sends what is due, without
 // breaking off the wait (an IDLE under way stays). A mail held back until
 // later (one waiting for its retry, a reply held for the engine's answer,
-// engine_hold.go) is sent the same way once it is due.
+// internal/opponent) is sent the same way once it is due.
 
 // DefaultOutboxPoll is the default of Options.OutboxPoll: how often Run
 // looks at the outbox while it waits for mail.

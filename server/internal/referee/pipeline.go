@@ -17,7 +17,7 @@ type CauseKind int
 const (
 	CauseMail          CauseKind = iota // a player's mail (HandleMail)
 	CauseTimer                          // a due reminder, deadline or invitation expiry (gameclock's clock_timers.go)
-	CauseEngine                         // the engine's turn, its search done (engine.go)
+	CauseEngine                         // the engine's turn, its search done (internal/opponent)
 	CauseDigest                         // a player's daily digest falling due (digest.go)
 	CauseUndeliverable                  // an invitation the outbox gave up on (invitations.go)
 	CauseStart                          // games started without a challenge, a tournament's start (start.go, tournament_start.go)

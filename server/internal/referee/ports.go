@@ -154,8 +154,8 @@ type digestStore interface {
 
 // engineStore is the engine opponent's (docs/engine.md): its running
 // games by level, level 1–5 → games, for its global cap (EngineGames,
-// issue 18 §3, engine.go), and the reply held for its ply (HeldOutbox,
-// engine_hold.go: archive.ErrNotFound when none is held).
+// issue 18 §3, internal/opponent), and the reply held for its ply (HeldOutbox,
+// internal/opponent: archive.ErrNotFound when none is held).
 type engineStore interface {
 	// EngineGames returns the engine's running games by level: level
 	// (1–5) → games.

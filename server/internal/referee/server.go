@@ -183,13 +183,13 @@ type Options struct {
 	// EngineMaxGames caps the running games against the engine of all
 	// players together. 0 means automatic: a new game at level L is taken
 	// while one ply of every running game at level L or below, the new
-	// one included, fits in EngineSearches × engineServeWindow of think
-	// time (engineBooked), so expensive games never crowd out cheap ones.
+	// one included, fits in EngineSearches × opponent.ServeWindow of think
+	// time (opponent's engineBooked), so expensive games never crowd out cheap ones.
 	// A negative value means 0.
 	EngineMaxGames int
 	// EngineReplyHold is how long the reply to a move that leaves the
 	// engine to move waits in the outbox for the engine's answer, which
-	// then takes its place: one mail with both plies (engine_hold.go). A
+	// then takes its place: one mail with both plies (internal/opponent). A
 	// level whose think time is at least this is not held. 0 means
 	// DefaultEngineReplyHold (30 s); a negative value never holds.
 	EngineReplyHold time.Duration
@@ -211,7 +211,7 @@ type Server struct {
 	// Poll that handled every mail it fetched: the inbox has been read up
 	// to then (Decision C4, scheduler.go).
 	polled atomic.Int64
-	// Engine runs the engine opponent's searches (engine.go), made by
+	// Engine runs the engine opponent's searches (internal/opponent), made by
 	// the engine module (Installer).
 	Engine *engineturn.Runner
 	// Held counts the replies the caps held back, logged once a minute
@@ -387,7 +387,7 @@ const DefaultEngineGames = 3
 const DefaultEngineReplyHold = 30 * time.Second
 
 // defaultEngine fills in the engine opponent's thinking time, searches,
-// table size, games and reply hold (engine.go); a negative number of
+// table size, games and reply hold (internal/opponent); a negative number of
 // engine games means none.
 func (o *Options) defaultEngine() {
 	if o.EngineThink <= 0 {

@@ -148,7 +148,7 @@ type Note struct {
 	// chose the daily digest (digest.go).
 	Routine int
 	// Replaces is the held reply whose place this one takes, nil for
-	// none: it is threaded as that reply was (engine_hold.go).
+	// none: it is threaded as that reply was (internal/opponent).
 	Replaces *archive.OutboxMail
 	// boards is true when a section holds the board of another game than
 	// game (AddBoardOf: a game watched, answered in the thread of the

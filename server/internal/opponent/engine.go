@@ -1,4 +1,4 @@
-package server
+package opponent
 
 import (
 	"context"
@@ -115,16 +115,16 @@ func newEngineGame(ss *referee.Session, c *grammar.NewGameCommand, v *engine.Var
 		t.G.TimeControl = tc.String()
 	}
 	// its own mail, with its board and key, whatever else the mail
-	// starts (startNote); showPosition finds that note
+	// starts (ss.StartNote); ss.ShowPosition finds that note
 	ss.AddSection(ss.StartNote(ss.From, ss.Lang, t), referee.Tr(ss.Lang, "engine.started", referee.VariantTitle(ss.Lang, v), int(level), referee.SideName(ss.Lang, side))+"\n"+gameclock.Terms(ss.Srv, ss.Lang, tc))
 	ss.ShowPosition(t)
 	return nil
 }
 
 // TakeChallenge plays a new command that names the engine, or a level,
-// as a game against the engine (newEngineGame), the engineModule's
-// challengeTaker (module.go).
-func (engineModule) TakeChallenge(ss *referee.Session, c *grammar.NewGameCommand, v *engine.Variant) (bool, error) {
+// as a game against the engine (newEngineGame): the module's
+// ChallengeTaker.
+func (Module) TakeChallenge(ss *referee.Session, c *grammar.NewGameCommand, v *engine.Variant) (bool, error) {
 	if !c.Engine && !hasLevel(c) {
 		return false, nil
 	}
@@ -174,18 +174,18 @@ func startedEngineGame(ss *referee.Session) bool {
 	return false
 }
 
-// engineServeWindow is the time, per search slot (Options.EngineSearches),
+// ServeWindow is the time, per search slot (Options.EngineSearches),
 // in which the engine must be able to think one ply of every running game
 // at a level and below: the automatic global cap of its games
 // (engineBooked, Options.EngineMaxGames 0).
-const engineServeWindow = 5 * time.Minute
+const ServeWindow = 5 * time.Minute
 
 // engineBooked returns a refusal when the engine can take no further game
 // at level (issue 18 §3): with Options.EngineMaxGames set, when that many
 // games against it are running; without, when one ply of every running
 // game at level or below, and of the new one, would need more think time
-// (levelThink, at each game's level) than EngineSearches ×
-// engineServeWindow. Games at higher levels do not count against a lower
+// (LevelThink, at each game's level) than EngineSearches ×
+// ServeWindow. Games at higher levels do not count against a lower
 // one, so expensive games never crowd out cheap ones, and the fair order
 // of the engine's turns (engineturn) serves the cheap ones first.
 func engineBooked(ss *referee.Session, level search.Level) error {
@@ -203,14 +203,14 @@ func engineBooked(ss *referee.Session, level search.Level) error {
 		}
 		return nil
 	}
-	need, games := levelThink(ss.Srv, level), 0
+	need, games := LevelThink(ss.Srv, level), 0
 	for l, n := range levels {
 		if search.Level(l) <= level {
-			need += time.Duration(n) * levelThink(ss.Srv, search.Level(l))
+			need += time.Duration(n) * LevelThink(ss.Srv, search.Level(l))
 			games += n
 		}
 	}
-	if need > time.Duration(ss.Srv.Opts.EngineSearches)*engineServeWindow {
+	if need > time.Duration(ss.Srv.Opts.EngineSearches)*ServeWindow {
 		return ss.Refusen("err.engine.busy", games, int(level), games, int(level))
 	}
 	return nil
@@ -281,9 +281,8 @@ func engineTimer(t *referee.Table, st *clock.State) (x archive.Timer, move, ok b
 }
 
 // PlanTimers plans the engine's timer in the plan of t (engineTimer),
-// alone when it is the engine's ply: the engine module's timerPlanner
-// (module.go).
-func (engineModule) PlanTimers(t *referee.Table, st *clock.State) ([]archive.Timer, bool) {
+// alone when it is the engine's ply: the module's TimerPlanner.
+func (Module) PlanTimers(t *referee.Table, st *clock.State) ([]archive.Timer, bool) {
 	x, move, ok := engineTimer(t, st)
 	if !ok {
 		return nil, false
@@ -292,8 +291,8 @@ func (engineModule) PlanTimers(t *referee.Table, st *clock.State) ([]archive.Tim
 }
 
 // StartTimer takes a due engine timer (archive.TimerEngine) and starts
-// the engine's turn (startEngine), the engine module's timerStarter.
-func (engineModule) StartTimer(ctx context.Context, s *referee.Server, tm archive.Timer) bool {
+// the engine's turn (startEngine): the module's TimerStarter.
+func (Module) StartTimer(ctx context.Context, s *referee.Server, tm archive.Timer) bool {
 	if tm.Kind != archive.TimerEngine {
 		return false
 	}
@@ -303,8 +302,8 @@ func (engineModule) StartTimer(ctx context.Context, s *referee.Server, tm archiv
 
 // TimersWaiting says that the engine timers the runner claimed wait for
 // their turns under way (engineturn.Runner.Count and Taken), the engine
-// module's timerWaiter.
-func (engineModule) TimersWaiting(s *referee.Server) (int, func(archive.Timer) bool) {
+// module's TimerWaiter.
+func (Module) TimersWaiting(s *referee.Server) (int, func(archive.Timer) bool) {
 	return s.Engine.Count(), func(tm archive.Timer) bool {
 		return tm.Kind == archive.TimerEngine && s.Engine.Taken(archive.TimerRef{GameID: tm.GameID, Key: tm.Key})
 	}
@@ -457,31 +456,43 @@ func engineThink(s *referee.Server, ctx context.Context, tm archive.Timer) (*eng
 	return &engineThought{posKey: t.Pos.Key(), plies: len(t.G.Plies), result: r, elapsed: elapsed}, nil
 }
 
+// PlyThinkTime returns the engine's think time at level for the ply it
+// owes in t, as stored, whose clocks are st (engineThinkTime): false when
+// it owes no ply (a game between people or not running, the player to
+// move, or only the answer to the player's draw offer).
+func PlyThinkTime(s *referee.Server, level search.Level, t *referee.Table, st *clock.State) (time.Duration, bool) {
+	task, ok := engineTaskOf(t, st, true)
+	if !ok || task.draw {
+		return 0, false
+	}
+	return engineThinkTime(s, level, t, st, task), true
+}
+
 // engineThinkTime is the engine's think time for one ply at level:
 // Options.EngineThink at search.MaxLevel, the same fraction of it as in
 // search's level table below (docs/engine.md), and in a timed game at
 // most a twentieth of the engine's remaining time (never below
 // minEngineThink), so that the engine does not lose on time.
 func engineThinkTime(s *referee.Server, level search.Level, t *referee.Table, st *clock.State, task engineTask) time.Duration {
-	think := levelThink(s, level)
+	think := LevelThink(s, level)
 	if !task.draw && gameclock.Control(t.G).Timed() {
 		think = min(think, max(st.Remaining(task.side, task.due)/20, minEngineThink))
 	}
 	return max(think, time.Millisecond)
 }
 
-// levelThink is the engine's think time for one ply at level, before a
+// LevelThink is the engine's think time for one ply at level, before a
 // timed game's clock shortens it: Options.EngineThink at search.MaxLevel,
 // the same fraction of it as in search's level table below (at least
 // 1 ms).
-func levelThink(s *referee.Server, level search.Level) time.Duration {
+func LevelThink(s *referee.Server, level search.Level) time.Duration {
 	ratio := float64(level.Spec().Think) / float64(search.MaxLevel.Spec().Think)
 	return max(time.Duration(math.Round(ratio*float64(s.Opts.EngineThink))), time.Millisecond)
 }
 
 // engineSearch runs one search: a new search.Searcher of the level's
 // evaluation with a table of Options.EngineTableBytes, or the tests'
-// replacement (Options.engineSearch).
+// replacement (Options.EngineSearch).
 func engineSearch(s *referee.Server, ctx context.Context, pos *engine.Position, level search.Level, lim search.Limits) (search.Result, error) {
 	if s.Opts.EngineSearch != nil {
 		return s.Opts.EngineSearch(ctx, pos, level, lim)
@@ -612,8 +623,8 @@ func engineReply(ss *referee.Session, t *referee.Table, st *clock.State, task en
 }
 
 // enginePly plays the engine's move m in t through the engine's checked
-// path, as a player's move is played (cmd_move.go), arriving at at, and
-// then, as after a player's move (afterPly), plays the player's
+// path, as a player's move is played (the core's cmd_move.go), arriving
+// at at, and then, as after a player's move (ss.AfterPly), plays the player's
 // conditional answer to it or cancels the player's conditional moves.
 func enginePly(ss *referee.Session, t *referee.Table, m engine.Move, at, avail time.Time) error {
 	king, _ := t.Pos.King()
@@ -639,7 +650,8 @@ func enginePly(ss *referee.Session, t *referee.Table, m engine.Move, at, avail t
 		return s
 	})
 	// the player's conditional moves answer the engine's ply as any
-	// opponent's (conditions.go): ss.from names the mover there
+	// opponent's (the correspondence's conditions.go, through the
+	// core's PlyWatcher hook): ss.From names the mover there
 	from := ss.From
 	ss.From = referee.EngineAddress
 	defer func() { ss.From = from }()

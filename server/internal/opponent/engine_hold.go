@@ -1,4 +1,4 @@
-package server
+package opponent
 
 import (
 	"errors"
@@ -29,19 +29,30 @@ import (
 // and the engine's ply follows in a mail of its own, as before. A level
 // whose think time is at least the hold is not held at all.
 
-// engineModule registers the engine opponent's hold of a reply
-// (module.go).
-type engineModule struct{}
+// Module is the engine opponent as a module of the core (the hooks of
+// internal/referee's module.go), handed to it by server's assembly: it
+// installs the runner of the engine's turns (Installer), takes a
+// challenge of the engine (ChallengeTaker), plans, starts and waits for
+// the engine's timers (TimerPlanner, TimerStarter, TimerWaiter) and
+// holds the reply that leaves the engine to move (ReplyDelayer). It
+// keeps no state of a session.
+type Module struct{}
 
-func (engineModule) Name() string { return "engine" }
+// Name returns "engine", the module's name in the registry's test and
+// the docs.
+func (Module) Name() string { return "engine" }
 
 // Install makes the runner of the engine's turns (engine.go), which plays
-// each through enginePlayer.
-func (engineModule) Install(s *referee.Server) {
+// each through enginePlayer, and keeps it in s.Engine: the module's
+// Installer.
+func (Module) Install(s *referee.Server) {
 	s.Engine = engineturn.New(s.Opts.EngineSearches, enginePlayer{s})
 }
 
-func (engineModule) DelayReply(ss *referee.Session, n *referee.Note) (key, carry string) {
+// DelayReply returns the key of the engine timer the mail of note n
+// waits for and the text the engine's reply then repeats, "" when it
+// waits for nothing (engineHold): the module's ReplyDelayer.
+func (Module) DelayReply(ss *referee.Session, n *referee.Note) (key, carry string) {
 	return engineHold(ss, n)
 }
 
@@ -50,7 +61,7 @@ func (engineModule) DelayReply(ss *referee.Session, n *referee.Note) (key, carry
 // "" when the mail waits for nothing. It waits when it goes to the
 // engine's opponent about a running game against the engine that the
 // session changed and that leaves the engine to move, at a level whose
-// think time (levelThink) is shorter than Options.EngineReplyHold. The
+// think time (LevelThink) is shorter than Options.EngineReplyHold. The
 // text is n's sections but the one saying whose move it is.
 func engineHold(ss *referee.Session, n *referee.Note) (key, carry string) {
 	t, hold := n.Game, ss.Srv.Opts.EngineReplyHold
@@ -58,7 +69,7 @@ func engineHold(ss *referee.Session, n *referee.Note) (key, carry string) {
 		return "", ""
 	}
 	level := search.Level(t.G.EngineLevel)
-	if !level.Valid() || levelThink(ss.Srv, level) >= hold {
+	if !level.Valid() || LevelThink(ss.Srv, level) >= hold {
 		return "", ""
 	}
 	st, err := gameclock.State(t)
