@@ -66,7 +66,7 @@ var importRules = []importRule{
 	{pkg: "mailer", roots: mailRoots},
 	{pkg: "mailer/devstack", own: []string{"mailer"}, roots: mailRoots},
 	{pkg: "server", own: []string{"engine", "grammar", "notation", "archive", "club", "mailer", "clock", "tournament", "tournament/glicko2", "search", "server/internal/referee", "server/internal/gameclock", "server/internal/opponent", "server/internal/publicname", "server/internal/engineturn", "server/internal/zones", "server/internal/msgid", "server/internal/catalog"}},
-	{pkg: "server/internal/referee", own: []string{"engine", "grammar", "notation", "archive", "club", "mailer", "clock", "search", "server/internal/engineturn", "server/internal/nearmiss", "server/internal/msgid", "server/internal/catalog"}},
+	{pkg: "server/internal/referee", own: []string{"engine", "grammar", "notation", "archive", "club", "mailer", "clock", "search", "server/internal/nearmiss", "server/internal/msgid", "server/internal/catalog"}},
 	{pkg: "server/internal/gameclock", own: []string{"archive", "clock", "engine", "grammar", "mailer", "notation", "server/internal/catalog", "server/internal/referee"}},
 	{pkg: "server/internal/opponent", own: []string{"archive", "clock", "engine", "grammar", "search", "server/internal/engineturn", "server/internal/gameclock", "server/internal/referee"}},
 	{pkg: "server/internal/publicname", own: []string{"archive", "club", "grammar", "server/internal/referee"}},

@@ -104,7 +104,7 @@ func BenchmarkEngineReply(b *testing.B) {
 					if _, err := srv.RunTimers(ctx); err != nil {
 						b.Fatal(err)
 					}
-					srv.Engine.Wait()
+					srv.WaitWork() // the engine's turns under way
 					b.StopTimer()
 					if g, err := store.Game(ctx, id); err != nil || g.PlyCount != len(p.plies)+1 {
 						b.Fatalf("game %s: the engine did not reply (%v)", id, err)

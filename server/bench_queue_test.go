@@ -74,7 +74,7 @@ func engineFloodRun(b *testing.B) time.Duration {
 	wait := time.Since(start)
 	b.StopTimer()
 	cancel() // the level-5 searches still queued or running stop
-	srv.Engine.Wait()
+	srv.WaitWork()
 	b.StartTimer()
 	return wait
 }

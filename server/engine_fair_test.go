@@ -65,7 +65,7 @@ func TestEngineQuickSlot(t *testing.T) {
 		}
 	}
 	close(hold)
-	h.srv.Engine.Wait()
+	h.srv.WaitWork() // the engine's turns under way
 	for _, id := range []string{"HIGH00", "HIGH01", "HIGH02"} {
 		if n := plyCount(t, h, id); n != 1 {
 			t.Errorf("game %s has %d plies after its search was let go, want 1", id, n)

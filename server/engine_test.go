@@ -68,7 +68,7 @@ func (h *harness) engineTurns(srv *referee.Server) []sentMail {
 		if _, err := srv.RunTimers(context.Background()); err != nil {
 			h.t.Fatalf("RunTimers: %v", err)
 		}
-		srv.Engine.Wait()
+		srv.WaitWork() // the engine's turns under way
 		srv.FlushOutbox(context.Background())
 		if !h.engineDue() {
 			break
@@ -426,7 +426,7 @@ func TestEngineKilledWhileThinking(t *testing.T) {
 		t.Errorf("while the engine thinks, Run waits %v, want WaitCap (the search's end wakes it)", d)
 	}
 	kill()
-	killed.Engine.Wait()
+	killed.WaitWork() // the engine's turns under way
 	killed.FlushOutbox(context.Background())
 	if st := h.state(id); len(st.Plies) != 1 {
 		t.Fatalf("the killed search committed: %v", st)
@@ -448,7 +448,7 @@ func TestEngineKilledWhileThinking(t *testing.T) {
 		t.Fatalf("after the restart: %d mails, plies %v", len(sent), h.state(id).Plies)
 	}
 	close(release)
-	slow.Engine.Wait()
+	slow.WaitWork() // the engine's turns under way
 	slow.FlushOutbox(context.Background())
 	sent = h.engineTurns(restarted)
 	if st := h.state(id); len(st.Plies) != 2 || len(sent) != 0 {
@@ -706,7 +706,7 @@ func TestEngineCommitFaults(t *testing.T) {
 			if _, err := srv.RunTimers(ctx); err != nil {
 				t.Fatalf("RunTimers: %v", err)
 			}
-			srv.Engine.Wait()
+			srv.WaitWork() // the engine's turns under way
 			srv.FlushOutbox(ctx)
 			fs.mu.Lock()
 			left := len(fs.faults[tc.op])

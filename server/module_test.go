@@ -56,13 +56,15 @@ func hooksOf(m referee.Module) []bool {
 	_, tp := m.(referee.TimerPlanner)
 	_, ts := m.(referee.TimerStarter)
 	_, tw := m.(referee.TimerWaiter)
-	return []bool{c, w, a, q, p, h, d, u, s, k, r, n, e, g, dr, dt, ot, in, cw, bt, st, ct, ow, bs, gl, gt, sh, iw, wt, tt, ut, tp, ts, tw}
+	_, ww := m.(referee.WorkWaiter)
+	_, qt := m.(referee.QueueTeller)
+	return []bool{c, w, a, q, p, h, d, u, s, k, r, n, e, g, dr, dt, ot, in, cw, bt, st, ct, ow, bs, gl, gt, sh, iw, wt, tt, ut, tp, ts, tw, ww, qt}
 }
 
 var hookNames = []string{"collector", "plyWatcher", "mailAdder", "quietKeeper", "replyPreparer", "noteHolder", "replyDelayer", "unmailer", "positionWatcher", "proseKeeper", "commandsWatcher", "newsWatcher", "errorTaker",
 	"gameEnder", "dueRunner", "dueTeller", "overdueTeller", "installer", "commitWatcher", "budgetTeller", "startTeller",
 	"challengeTaker", "offerWriter", "boardShower", "gamesLister", "gameTeller", "syntaxHinter", "instantWriter",
-	"watchTaker", "threadTeller", "unwatchTaker", "timerPlanner", "timerStarter", "timerWaiter"}
+	"watchTaker", "threadTeller", "unwatchTaker", "timerPlanner", "timerStarter", "timerWaiter", "workWaiter", "queueTeller"}
 
 // TestModuleRegistry holds the registry to the order docs/architecture.md
 // names ("Modules and hooks"): collect writes the public name first, as
@@ -88,7 +90,7 @@ func TestModuleRegistry(t *testing.T) {
 		"tournament":     {"collector", "replyPreparer", "dueRunner", "dueTeller", "commitWatcher", "budgetTeller", "offerWriter", "gamesLister", "gameTeller", "watchTaker", "threadTeller", "unwatchTaker"},
 		"clock":          {"collector", "gameEnder", "dueRunner", "dueTeller", "overdueTeller", "startTeller", "offerWriter", "gameTeller", "syntaxHinter"},
 		"digest":         {"noteHolder", "newsWatcher", "dueRunner", "overdueTeller", "budgetTeller", "instantWriter"},
-		"engine":         {"replyDelayer", "installer", "challengeTaker", "timerPlanner", "timerStarter", "timerWaiter"},
+		"engine":         {"replyDelayer", "installer", "challengeTaker", "timerPlanner", "timerStarter", "timerWaiter", "workWaiter", "queueTeller"},
 	}
 	for _, m := range modules {
 		var hooks []string
@@ -188,6 +190,11 @@ func (r recorder) StartTimer(context.Context, *referee.Server, archive.Timer) bo
 func (r recorder) TimersWaiting(*referee.Server) (int, func(archive.Timer) bool) {
 	r.note("timersWaiting")
 	return len(r.why), func(tm archive.Timer) bool { return r.yes && tm.Key == r.key }
+}
+func (r recorder) WaitWork(*referee.Server) { r.note("waitWork") }
+func (r recorder) Queued(*referee.Server) int {
+	r.note("queued")
+	return len(r.why)
 }
 func (r recorder) ListGames(*referee.Session) (string, func(*archive.Game, string) string) {
 	r.note("listGames")
@@ -461,6 +468,12 @@ func TestModuleHooksRunInOrder(t *testing.T) {
 		t.Errorf("timersWaiting = %d, want 3, and only c's timer waiting", waiting)
 	}
 	expect("timersWaiting", "a.timersWaiting", "c.timersWaiting", "b.timersWaiting")
+	s.WaitWork()
+	expect("waitWork", "a.waitWork", "c.waitWork", "b.waitWork")
+	if n := s.EngineQueue(); n != 3 {
+		t.Errorf("engineQueue = %d, want 3 (a's 1 and b's 2)", n)
+	}
+	expect("engineQueue", "a.queued", "c.queued", "b.queued")
 	referee.Modules = []referee.Module{a, b}
 	if s.StartTimer(ctx, archive.Timer{}) {
 		t.Error("startTimer = true, want no module to take it")

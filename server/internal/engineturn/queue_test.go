@@ -43,7 +43,7 @@ func TestEngineQueueOrder(t *testing.T) {
 	ctx := context.Background()
 
 	// as startEngine does: each turn queued and dispatched as it falls due
-	r := New(1, nil)
+	r := New(1, nil, func() {})
 	var started []startedTurn
 	for _, q := range append(floodQueue(ctx), realTurn(ctx)) {
 		r.enqueue(q)
@@ -56,7 +56,7 @@ func TestEngineQueueOrder(t *testing.T) {
 	}
 
 	// the quick slot busy (another cheap turn): the level-1 turn is next
-	r = New(1, nil)
+	r = New(1, nil, func() {})
 	for _, q := range floodQueue(ctx) {
 		r.enqueue(q)
 	}

@@ -35,9 +35,9 @@ type Player interface {
 // general slots, and one more at quickLevel or below in the quick slot.
 // Its methods are safe from any goroutine.
 type Runner struct {
-	searches int           // general search slots
-	player   Player        // plays the started turns
-	wake     chan struct{} // a turn ended (or Wake): the mail loop goes round now
+	searches int    // general search slots
+	player   Player // plays the started turns
+	wake     func() // a turn ended: the mail loop goes round now
 
 	mu sync.Mutex
 	// busy holds the engine timers whose turn is under way (waiting in
@@ -58,10 +58,12 @@ type Runner struct {
 
 // New returns a runner with searches general search slots (the
 // referee's Options.EngineSearches) and one quick slot, whose started
-// turns player plays.
-func New(searches int, player Player) *Runner {
+// turns player plays, and which calls wake whenever a turn ended (the
+// referee's Server.Wake: the mail loop goes round at once). wake is
+// called from the turn's goroutine and must not block.
+func New(searches int, player Player, wake func()) *Runner {
 	return &Runner{
-		searches: searches, player: player, wake: make(chan struct{}, 1),
+		searches: searches, player: player, wake: wake,
 		busy: map[archive.TimerRef]bool{}, parked: map[archive.TimerRef]bool{}, served: map[string]uint64{},
 	}
 }
@@ -82,7 +84,7 @@ func (r *Runner) Claim(ref archive.TimerRef) bool {
 }
 
 // Done ends the claimed turn of timer ref, parking it when park is set,
-// and wakes the mail loop (Woken).
+// and wakes the mail loop (New's wake).
 func (r *Runner) Done(ref archive.TimerRef, park bool) {
 	r.mu.Lock()
 	delete(r.busy, ref)
@@ -90,7 +92,7 @@ func (r *Runner) Done(ref archive.TimerRef, park bool) {
 		r.parked[ref] = true
 	}
 	r.mu.Unlock()
-	r.Wake()
+	r.wake()
 	r.wg.Done()
 }
 
@@ -117,18 +119,6 @@ func (r *Runner) Queued() int {
 
 // Wait returns when no claimed turn is under way.
 func (r *Runner) Wait() { r.wg.Wait() }
-
-// Woken returns the channel that receives when a turn has ended (or Wake
-// was called) since it last received: one wake at most is kept.
-func (r *Runner) Woken() <-chan struct{} { return r.wake }
-
-// Wake sends on Woken unless a wake is kept already; it never blocks.
-func (r *Runner) Wake() {
-	select {
-	case r.wake <- struct{}{}:
-	default:
-	}
-}
 
 // Start queues the claimed turn t and starts, each on a goroutine of its
 // own, what the free slots can take in fair order (queue.go). A turn

@@ -23,17 +23,19 @@ func turnOf(ctx context.Context, id, player string) *Turn {
 // own goroutine; while it is under way its timer cannot be claimed again;
 // a turn whose play asks to park it stays taken after it ended, so it is
 // not started again; one that does not is free again; every end wakes
-// the mail loop once at most; Wait returns when every claimed turn ended.
+// the mail loop once (New's wake; the referee's Server.Wake keeps one
+// wake at most); Wait returns when every claimed turn ended.
 func TestRunnerLifecycle(t *testing.T) {
 	ctx := context.Background()
 	let := make(chan struct{})
 	played := make(chan string, 4)
+	wakes := make(chan struct{}, 4)
 	r := New(1, playerFunc(func(tn *Turn, searched func()) bool {
 		played <- tn.Timer.GameID
 		<-let
 		searched()
 		return tn.Timer.GameID == "BAD001"
-	}))
+	}), func() { wakes <- struct{}{} })
 	for _, id := range []string{"BAD001", "GOOD01"} {
 		tn := turnOf(ctx, id, id+"@player.test")
 		if !r.Claim(tn.Ref()) {
@@ -58,11 +60,8 @@ func TestRunnerLifecycle(t *testing.T) {
 		t.Fatalf("second played %s, want GOOD01", second)
 	}
 	r.Wait()
-	<-r.Woken() // kept from the ends
-	select {
-	case <-r.Woken():
-		t.Error("Woken kept more than one wake")
-	default:
+	if n := len(wakes); n != 2 {
+		t.Errorf("the two ends woke the mail loop %d times, want once each", n)
 	}
 	bad := turnOf(ctx, "BAD001", "").Ref()
 	good := turnOf(ctx, "GOOD01", "").Ref()
@@ -89,7 +88,7 @@ func TestRunnerDropsEndedContext(t *testing.T) {
 		t.Errorf("played %s, whose context had ended", tn.Timer.GameID)
 		searched()
 		return false
-	}))
+	}), func() {})
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	tn := turnOf(ctx, "GONE01", "p@player.test")

@@ -12,7 +12,11 @@
 // its init adds the engine's line to "help". It has no command of its
 // own: the core hands it a challenge that names the engine or a level
 // (ChallengeTaker), and its timers through the hooks TimerPlanner,
-// TimerStarter and TimerWaiter, which the clock feature asks. It reads
+// TimerStarter and TimerWaiter, which the clock feature asks. The
+// runner of its turns is its own, one per Server, kept with the core's
+// Server.Keep; a turn that ends wakes Run (Server.Wake), and Run on its
+// way out and /metrics reach the runner through the hooks WorkWaiter and
+// QueueTeller. It reads
 // the archive through the core's ports (Server.EnginePort, GamePort) and
 // commits through Transact. Of the other features it names only the
 // clock (server/internal/gameclock: a game's clocks, its time control,
@@ -26,5 +30,5 @@
 //
 //   - doc.go: this map.
 //   - engine.go: games against the engine, its timers, its turns' search and commit; Module's challenge and timer hooks.
-//   - engine_hold.go: one mail per move: the reply that leaves the engine to move, held for its ply; Module, its Install and ReplyDelayer.
+//   - engine_hold.go: one mail per move: the reply that leaves the engine to move, held for its ply; Module, its runner (Install, WaitWork, Queued) and ReplyDelayer.
 package opponent

@@ -304,8 +304,9 @@ func (Module) StartTimer(ctx context.Context, s *referee.Server, tm archive.Time
 // their turns under way (engineturn.Runner.Count and Taken), the engine
 // module's TimerWaiter.
 func (Module) TimersWaiting(s *referee.Server) (int, func(archive.Timer) bool) {
-	return s.Engine.Count(), func(tm archive.Timer) bool {
-		return tm.Kind == archive.TimerEngine && s.Engine.Taken(archive.TimerRef{GameID: tm.GameID, Key: tm.Key})
+	r := runnerOf(s)
+	return r.Count(), func(tm archive.Timer) bool {
+		return tm.Kind == archive.TimerEngine && r.Taken(archive.TimerRef{GameID: tm.GameID, Key: tm.Key})
 	}
 }
 
@@ -328,8 +329,8 @@ type engineThought struct {
 // be read to queue the turn, the failure is logged and the timer stays
 // pending for the next RunTimers.
 func startEngine(s *referee.Server, ctx context.Context, tm archive.Timer) {
-	ref := archive.TimerRef{GameID: tm.GameID, Key: tm.Key}
-	if !s.Engine.Claim(ref) {
+	ref, r := archive.TimerRef{GameID: tm.GameID, Key: tm.Key}, runnerOf(s)
+	if !r.Claim(ref) {
 		return
 	}
 	t, err := queuedTurnOf(s, ctx, tm)
@@ -337,10 +338,10 @@ func startEngine(s *referee.Server, ctx context.Context, tm archive.Timer) {
 		if ctx.Err() == nil {
 			s.Log.Warn("engine turn not queued: it is tried again", "game", tm.GameID, "timer", tm.Key, "err", err)
 		}
-		s.Engine.Done(ref, false)
+		r.Done(ref, false)
 		return
 	}
-	s.Engine.Start(t)
+	r.Start(t)
 }
 
 // queuedTurnOf returns the turn of timer tm as the engine's queue orders

@@ -31,7 +31,8 @@ import (
 
 // Module is the engine opponent as a module of the core (the hooks of
 // internal/referee's module.go), handed to it by server's assembly: it
-// installs the runner of the engine's turns (Installer), takes a
+// installs the runner of the engine's turns (Installer), which Run waits
+// for on its way out (WorkWaiter) and /metrics reads (QueueTeller), takes a
 // challenge of the engine (ChallengeTaker), plans, starts and waits for
 // the engine's timers (TimerPlanner, TimerStarter, TimerWaiter) and
 // holds the reply that leaves the engine to move (ReplyDelayer). It
@@ -43,11 +44,28 @@ type Module struct{}
 func (Module) Name() string { return "engine" }
 
 // Install makes the runner of the engine's turns (engine.go), which plays
-// each through enginePlayer, and keeps it in s.Engine: the module's
-// Installer.
+// each through enginePlayer and wakes Run's wait for mail when one ends
+// (s.Wake), and keeps it for s's life (runnerOf): the module's Installer.
 func (Module) Install(s *referee.Server) {
-	s.Engine = engineturn.New(s.Opts.EngineSearches, enginePlayer{s})
+	s.Keep(Module{}, engineturn.New(s.Opts.EngineSearches, enginePlayer{s}, s.Wake))
 }
+
+// runnerOf returns the runner of the engine's turns that Install made for
+// s: the engine module's own, one per Server. It is nil for a Server made
+// without the module.
+func runnerOf(s *referee.Server) *engineturn.Runner {
+	r, _ := s.Kept(Module{}).(*engineturn.Runner)
+	return r
+}
+
+// WaitWork returns when no engine turn of s is under way
+// (engineturn.Runner.Wait): the module's WorkWaiter, for Run on its way
+// out.
+func (Module) WaitWork(s *referee.Server) { runnerOf(s).Wait() }
+
+// Queued returns how many engine turns of s wait for a search slot
+// (engineturn.Runner.Queued): the module's QueueTeller, for /metrics.
+func (Module) Queued(s *referee.Server) int { return runnerOf(s).Queued() }
 
 // DelayReply returns the key of the engine timer the mail of note n
 // waits for and the text the engine's reply then repeats, "" when it

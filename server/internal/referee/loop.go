@@ -24,7 +24,9 @@ func (s *Server) Run(ctx context.Context) error {
 	if s.Opts.Inbox == nil || s.Opts.Sender == nil {
 		return errors.New("server: Run needs Options.Inbox and Options.Sender")
 	}
-	defer s.Engine.Wait()
+	// on the way out, wait for the modules' work beside the loop (the
+	// engine's searches, WorkWaiter)
+	defer s.WaitWork()
 	rescan := true // the first poll reads the whole inbox: mails handled but not yet moved are finished off
 	backoff := time.Second
 	var down time.Time // the first failure since the mailbox last worked; zero while it works
@@ -76,8 +78,8 @@ var errWoken = errors.New("server: Run was woken")
 
 // waitContext returns the context Run waits for mail under: it ends at
 // the next module's due work (UntilNextTimer), or with the cause errWoken
-// as soon as Run is woken (the engine runner's Woken: an engine turn
-// ended, or Wake), so that the engine's reply, or what Wake made due,
+// as soon as Run is woken (Wake: an engine turn ended, or the SMTP relay
+// is back), so that the engine's reply, or what Wake made due,
 // goes out at once.
 func (s *Server) waitContext(ctx context.Context) (context.Context, context.CancelFunc) {
 	tctx, cancelTimeout := context.WithTimeout(ctx, s.UntilNextTimer(ctx))
@@ -85,7 +87,7 @@ func (s *Server) waitContext(ctx context.Context) (context.Context, context.Canc
 	stop := make(chan struct{})
 	go func() {
 		select {
-		case <-s.Engine.Woken():
+		case <-s.wake:
 			cancel(errWoken)
 		case <-stop:
 		case <-wctx.Done():

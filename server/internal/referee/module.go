@@ -200,9 +200,24 @@ type OverdueTeller interface {
 }
 
 // Installer is a hook: Install sets up, once in New, what the feature
-// keeps for the Server's life (the engine: the runner of its turns).
+// keeps for the Server's life (the engine: the runner of its turns),
+// kept with Keep.
 type Installer interface {
 	Install(s *Server)
+}
+
+// WorkWaiter is a hook: WaitWork returns when the feature's work under
+// way beside the mail loop has ended (Run, on its way out once its
+// context ended; the engine: its turns, which stop with that context).
+type WorkWaiter interface {
+	WaitWork(s *Server)
+}
+
+// QueueTeller is a hook: Queued returns how many of the feature's turns
+// wait for a slot beside the mail loop (EngineQueue, for /metrics; the
+// engine: its turns waiting for a search slot).
+type QueueTeller interface {
+	Queued(s *Server) int
 }
 
 // CommitWatcher is a hook: AfterCommit runs once a mail's change was
@@ -531,6 +546,30 @@ func (s *Server) Install() {
 	for _, m := range Modules {
 		if i, ok := m.(Installer); ok {
 			i.Install(s)
+		}
+	}
+}
+
+// Keep keeps v as what module m keeps for the Server's life (Kept). Only
+// an Installer calls it, in New: the Server is not yet shared, and what
+// is kept is only read after.
+func (s *Server) Keep(m Module, v any) {
+	if s.kept == nil {
+		s.kept = map[Module]any{}
+	}
+	s.kept[m] = v
+}
+
+// Kept returns what module m keeps for the Server's life (Keep), nil
+// when it keeps nothing. Safe from any goroutine.
+func (s *Server) Kept(m Module) any { return s.kept[m] }
+
+// WaitWork runs every WorkWaiter, in registry order, and returns when
+// each has returned (Run, on its way out).
+func (s *Server) WaitWork() {
+	for _, m := range Modules {
+		if w, ok := m.(WorkWaiter); ok {
+			w.WaitWork(s)
 		}
 	}
 }

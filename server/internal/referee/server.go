@@ -20,7 +20,6 @@ import (
 	"github.com/taflmail/taflmail/engine"
 	"github.com/taflmail/taflmail/mailer"
 	"github.com/taflmail/taflmail/search"
-	"github.com/taflmail/taflmail/server/internal/engineturn"
 )
 
 // Options configure a Server. Address, Store, Inbox and Sender are
@@ -211,9 +210,13 @@ type Server struct {
 	// Poll that handled every mail it fetched: the inbox has been read up
 	// to then (Decision C4, scheduler.go).
 	polled atomic.Int64
-	// Engine runs the engine opponent's searches (internal/opponent), made by
-	// the engine module (Installer).
-	Engine *engineturn.Runner
+	// wake ends Run's wait for mail (Wake: a feature's work beside the
+	// loop ended, or the SMTP relay is back); one wake at most is kept.
+	wake chan struct{}
+	// kept holds what each module keeps for the Server's life (Keep,
+	// Kept: the engine opponent its runner), written by the Installers in
+	// New and only read after.
+	kept map[Module]any
 	// Held counts the replies the caps held back, logged once a minute
 	// (held.go).
 	Held HeldLog
@@ -238,7 +241,7 @@ func New(o Options) (*Server, error) {
 	if o.Observer == nil {
 		o.Observer = noObserver{}
 	}
-	s := &Server{Opts: o, Store: o.Store, Log: o.Logger, owner: owner}
+	s := &Server{Opts: o, Store: o.Store, Log: o.Logger, owner: owner, wake: make(chan struct{}, 1)}
 	s.Install() // what the modules keep for the Server's life: the engine's runner (module.go)
 	return s, nil
 }

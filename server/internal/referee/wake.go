@@ -7,6 +7,10 @@ package referee
 // (health.ProbeSMTP), so that they go out at once rather than at the
 // next poll. Safe from any goroutine; a Wake while Run is busy ends its
 // next wait (one at most is kept), and one before Run does the same.
+// The engine opponent's runner calls it when a turn ends.
 func (s *Server) Wake() {
-	s.Engine.Wake()
+	select {
+	case s.wake <- struct{}{}:
+	default:
+	}
 }
