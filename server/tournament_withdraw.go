@@ -1,9 +1,11 @@
 package server
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/server/internal/gameclock"
@@ -143,6 +145,19 @@ func settleWithdrawals(s *referee.Server, ctx context.Context) error {
 		if err != nil {
 			return err
 		}
+		// in schedule order: the games end at one instant (to the second
+		// their records keep), so they are rated in the order they are
+		// ended, which must be the export's (ties in record order,
+		// Decision R1)
+		schedule, err := s.TournamentPort().TournamentGames(ctx, e.TournamentID, false)
+		if err != nil {
+			return err
+		}
+		rank := make(map[string]int, len(schedule))
+		for i, g := range schedule {
+			rank[g.ID] = i
+		}
+		slices.SortStableFunc(gs, func(a, b *archive.Game) int { return cmp.Compare(rank[a.ID], rank[b.ID]) })
 		n := 0
 		for _, g := range gs {
 			if g.TournamentID != e.TournamentID || g.Status != archive.Active {
