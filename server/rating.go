@@ -19,12 +19,13 @@ import (
 // Ratings through the referee (CORRESPONDENCE.md §7, Decision R1). A
 // rated game is rated in the transaction that ends it. Its end is the end
 // of its record (tournament.GameEnd: the last ply's arrival, a time-out's
-// declaration), so the ratings the referee keeps are the ratings
-// `taflmail ratings` computes from the games' records. Most games end
-// after every rated game of their two players and are rated from the two
-// stored ratings (tournament.Ratings.Restore). A game that ended before a
-// game already rated of one of its players (a resignation is dated by the
-// last ply, which may lie days back) makes the referee rate the whole
+// declaration, a resignation's arrival, the End tag of an end no ply
+// dates: archive.Game.Replay), so the ratings the referee keeps are the
+// ratings `taflmail ratings` computes from the games' records. Most games
+// end after every rated game of their two players and are rated from the
+// two stored ratings (tournament.Ratings.Restore). A game that ended
+// before a game already rated of one of its players (its last mail
+// arrived while the referee was down) makes the referee rate the whole
 // variant again from its rated games (archive.RatedGames, in the order
 // they were rated for games that ended at the same instant) and replace
 // the variant's ratings and history: the result is what rating every game
@@ -99,6 +100,9 @@ func ratedGameOf(ss *referee.Session, t *referee.Table) archive.RatedGame {
 func recordEnd(ss *referee.Session, t *referee.Table) time.Time {
 	g := *t.G
 	g.Plies = t.Plies()
+	if g.Status == archive.Finished && g.EndedAt.IsZero() {
+		g.EndedAt = ss.Now // as collectClock will store it, so the record rated is the one kept
+	}
 	r, err := g.Replay()
 	if err == nil {
 		if end, err := tournament.GameEnd(r.Game); err == nil {

@@ -18,6 +18,11 @@ import (
 // running game is, for the player other than the sender, only the news of
 // a ply (TellNews, session.go).
 func (ss *Session) ShowPosition(t *Table) {
+	if t.G.Status == archive.Finished && t.G.EndedAt.IsZero() {
+		// it ended with this session: its record, mailed now, says when
+		// (archive.Game.Replay's End tag or final %ts, Decision R1)
+		t.G.EndedAt = ss.Now
+	}
 	for _, addr := range []string{t.G.Attackers, t.G.Defenders} {
 		lang := ss.LangOf(addr)
 		n := ss.NoteFor(addr, lang, t)
