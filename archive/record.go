@@ -43,8 +43,9 @@ func takenBackComment(tb TakenBack) string {
 // carries its clock data (CORRESPONDENCE.md §5): the TimeControl, Start
 // and leave tags (the players' leave that touches the game), every ply's
 // arrival as %ts (and %avail where the commit was later), and a final
-// time-out's declaration as its %ts; any other game is written as before
-// clocks existed. It fails when the game cannot be set up at all
+// time-out's declaration or resignation's arrival as its %ts; any other
+// game is written as before clocks existed. A finished game whose end no
+// ply's %ts tells (EndedAt) gets an End tag (setEnd). It fails when the game cannot be set up at all
 // (unknown variant, malformed start position or ply text); disagreements
 // with the rules are in the Replay's Errors.
 func (g *Game) Replay() (*notation.Replay, error) {
@@ -91,6 +92,7 @@ func (g *Game) Replay() (*notation.Replay, error) {
 		return nil, err
 	}
 	g.setClock(ng)
+	g.setEnd(ng)
 	return ng.Replay(), nil
 }
 
@@ -118,7 +120,27 @@ func (g *Game) setClock(ng *notation.Game) {
 			ng.Plies[i].Time = notation.PlyTime{Arrival: p.At, Avail: p.Avail}
 		}
 	}
-	if n := len(ng.Plies); n == len(g.Plies)+1 && ng.Plies[n-1].Ply.Timeout && !g.EndedAt.IsZero() {
+	if n := len(ng.Plies); n == len(g.Plies)+1 && !g.EndedAt.IsZero() {
+		// a final time-out or resignation carries when the game ended (the
+		// declaration, the resigning mail's arrival), so that its record
+		// ends then and not at the ply before it (Decision R1)
 		ng.Plies[n-1].Time = notation.PlyTime{Arrival: g.EndedAt}
 	}
+}
+
+// setEnd writes when a finished game ended into its record as an End
+// tag when the record would not tell it otherwise: when its last ply's
+// %ts (tournament.GameEnd) is another instant, or it has none (a draw
+// agreed, a resignation while the opponent was to move, a game lost by
+// withdrawal, any finished untimed game). So every reader of the record
+// rates the game at the instant the referee rated it (Decision R1), and
+// in the same order as the referee.
+func (g *Game) setEnd(ng *notation.Game) {
+	if g.Status != Finished || g.EndedAt.IsZero() || g.Result == "" {
+		return
+	}
+	if n := len(ng.Plies); n > 0 && ng.Plies[n-1].Time.Arrival.Equal(g.EndedAt) {
+		return
+	}
+	ng.Tags = append(ng.Tags, notation.Tag{Name: notation.TagEnd, Value: notation.FormatInstant(g.EndedAt)})
 }

@@ -48,3 +48,58 @@ func TestGameReplay(t *testing.T) {
 		t.Errorf("Replay with an unknown variant = %v", err)
 	}
 }
+
+// TestGameReplayEnd: the record of a finished game says when it ended,
+// so that a reader rates it at the instant the referee did (Decision
+// R1): a final resignation carries the resigning mail's arrival as its
+// %ts; an end that no ply dates (a resignation while the opponent was to
+// move, a draw agreed, any end of an untimed game) is an End tag; a game
+// that ended with its last move, and one without a result, have none.
+func TestGameReplayEnd(t *testing.T) {
+	start := time.Date(2026, 12, 7, 5, 0, 0, 0, time.UTC)
+	t1, t2, end := start.Add(time.Hour), start.Add(2*time.Hour), start.Add(5*time.Hour)
+	game := func(result, reason, control string) *archive.Game {
+		return &archive.Game{
+			ID: "K2M4Q7", Variant: "brandubh", Attackers: "carol@p.test", Defenders: "dave@p.test",
+			Status: archive.Finished, Result: result, Reason: reason, TimeControl: control,
+			CreatedAt: start, StartedAt: start, EndedAt: end,
+			Plies: []archive.Ply{{N: 1, Move: "d1-e1", At: t1}, {N: 2, Move: "d3-f3", At: t2}},
+		}
+	}
+	moved := game("defenders", "resignation", "3d+1d")
+	moved.EndedAt = t2
+	for _, c := range []struct {
+		name      string
+		g         *archive.Game
+		want, not []string
+	}{
+		{"resignation by the side to move", game("defenders", "resignation", "3d+1d"),
+			[]string{"d3-f3 {[%ts 2026-12-07T07:00:00Z]} 2. --- {[%ts 2026-12-07T10:00:00Z]} defenders"}, []string{"[End "}},
+		{"resignation while the opponent is to move", game("attackers", "resignation", "3d+1d"),
+			[]string{`[End "2026-12-07T10:00:00Z"]`}, []string{"---"}},
+		{"draw agreed", game("draw", "draw agreed", "3d+1d"), []string{`[End "2026-12-07T10:00:00Z"]`}, nil},
+		{"untimed", game("draw", "draw agreed", ""), []string{`[End "2026-12-07T10:00:00Z"]`}, []string{"%ts"}},
+		{"ended at its last ply", moved, nil, []string{"[End "}},
+		{"no result (annulled)", game("", "annulled", "3d+1d"), nil, []string{"[End "}},
+	} {
+		r, err := c.g.Replay()
+		if err != nil {
+			t.Fatalf("%s: Replay = %v", c.name, err)
+		}
+		var b strings.Builder
+		if err := notation.WriteNative(&b, r); err != nil {
+			t.Fatal(err)
+		}
+		text := strings.Join(strings.Fields(b.String()), " ") // lines wrap anywhere
+		for _, w := range c.want {
+			if !strings.Contains(text, w) {
+				t.Errorf("%s: record lacks %q:\n%s", c.name, w, b.String())
+			}
+		}
+		for _, w := range c.not {
+			if strings.Contains(b.String(), w) {
+				t.Errorf("%s: record has %q:\n%s", c.name, w, b.String())
+			}
+		}
+	}
+}

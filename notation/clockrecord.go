@@ -31,6 +31,13 @@ const (
 	TagDefendersLeave = "DefendersLeave"
 )
 
+// TagEnd names the tag that says when a finished game ended, as an
+// instant ("2026-12-07T05:58:00Z", InstantLayout), written by the referee
+// when the last ply's %ts does not say it (a draw agreed, a resignation
+// while the opponent was to move, an untimed game). Ratings read it
+// (tournament.GameEnd, Decision R1); the clock does not.
+const TagEnd = "End"
+
 // leaveTags are the leave tags by side (engine.Attackers, engine.Defenders).
 var leaveTags = [2]string{TagAttackersLeave, TagDefendersLeave}
 

@@ -3,7 +3,10 @@ package server
 import (
 	"context"
 	"errors"
+	"fmt"
 	"regexp"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -469,5 +472,99 @@ func TestTournamentMailsSpendNoBudget(t *testing.T) {
 	g := h.eventGames("cup")[6]
 	if sent := h.inGame(g.ID, g.Attackers, "resign"); len(sent) != 2 {
 		t.Errorf("a keyed resignation past the stranger budget got %d mails, want 2", len(sent))
+	}
+}
+
+var ratingAfter = regexp.MustCompile(`Your rating in Brandubh .*? is now ([0-9.]+) \(RD ([0-9.]+)\) after (\d+) rated game`)
+
+// TestTournamentRatingsOneOrder: games that end with no move to date them
+// (a resignation as the first ply, one while the opponent is to move, a
+// draw agreed before any move) used to end, in their records, at 00:00 of
+// their Date, all at one instant: the referee rated them in the order it
+// saw them, the export in schedule order and a folder of records in file
+// order, three different ratings, and the referee's later rating again
+// changed the figures it had mailed. Each record now says when its game
+// ended, so the ratings mailed, the ratings stored and RateAll over the
+// export in either order are one.
+func TestTournamentRatingsOneOrder(t *testing.T) {
+	h := newHarness(t)
+	h.step = time.Minute
+	ctx := context.Background()
+	players := []string{alice, bob, "carol@player.test"}
+	h.createEvent("order", players, nil)
+	if _, err := StartTournament(h.srv, ctx, "order"); err != nil {
+		t.Fatal(err)
+	}
+	gs := h.eventGames("order")
+	type mailed struct {
+		player, figure string
+		n              int
+	}
+	var mails []mailed
+	for i := len(gs) - 1; i >= 0; i-- {
+		g := gs[i]
+		var sent []sentMail
+		switch i % 3 {
+		case 0:
+			sent = h.inGame(g.ID, g.Defenders, "resign") // the attackers are to move
+		case 1:
+			sent = h.inGame(g.ID, g.Attackers, "resign") // the first ply
+		case 2:
+			h.inGame(g.ID, g.Defenders, "offer draw")
+			sent = h.inGame(g.ID, g.Attackers, "accept draw")
+		}
+		for _, p := range []string{g.Attackers, g.Defenders} {
+			var m []string
+			for _, s := range sent {
+				if s.to == p && m == nil {
+					m = ratingAfter.FindStringSubmatch(s.msg.Text)
+				}
+			}
+			if m == nil {
+				t.Fatalf("game %s: no rating in the mail to %s", g.ID, p)
+			}
+			n, _ := strconv.Atoi(m[3])
+			mails = append(mails, mailed{p, m[1] + "/" + m[2], n})
+		}
+	}
+	full, err := h.store.TournamentGames(ctx, "order", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := TournamentExport(full)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := notation.ReadGames("export.tafl", data, notation.ReadOptions{})
+	if err != nil || len(recs) != 6 {
+		t.Fatalf("export reads back as %d records, %v", len(recs), err)
+	}
+	reversed := slices.Clone(recs)
+	slices.Reverse(reversed)
+	for name, rs := range map[string][]*notation.Game{"schedule order": recs, "reverse order": reversed} {
+		rated, errs := tournament.RatedGamesFromRecords(rs)
+		if len(errs) > 0 || len(rated) != 6 {
+			t.Fatalf("rated games of the export: %d, %v", len(rated), errs)
+		}
+		want, err := tournament.RateAll(rated)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range players {
+			got, err := h.store.Rating(ctx, p, "brandubh")
+			w, _ := want.Get(p, "brandubh")
+			if err != nil || got.Games != 4 || !nearly(got.Value.R, w.Rating.R) || !nearly(got.Value.RD, w.Rating.RD) {
+				t.Errorf("%s: referee %+v, %v; RateAll over the export in %s %+v", p, got, err, name, w.Rating)
+			}
+		}
+	}
+	for _, m := range mails {
+		hist, err := h.store.RatingHistory(ctx, m.player, "brandubh")
+		if err != nil || len(hist) < m.n {
+			t.Fatalf("%s: history %+v, %v", m.player, hist, err)
+		}
+		if now := fmt.Sprintf("%.1f/%.1f", hist[m.n-1].After.R, hist[m.n-1].After.RD); now != m.figure {
+			t.Errorf("%s: mailed %s after %d games, the history now says %s", m.player, m.figure, m.n, now)
+		}
 	}
 }

@@ -156,11 +156,25 @@ func components(games []Game) [][]Game {
 }
 
 // GameEnd returns when a record's game ended, for the order of rating
-// (Decision R1): the arrival time of its last ply (the ply's %ts comment,
-// CORRESPONDENCE.md §5), or, for a record without time stamps, 00:00 UTC
-// of its Date tag. Errors (wrapping ErrRecord): no Date tag, or a Date
-// with unknown digits ("2026.??.??") or not a calendar date.
+// (Decision R1): the instant of its End tag (notation.TagEnd, which the
+// referee writes when the last ply's %ts does not tell the end), else the
+// arrival time of its last ply (the ply's %ts comment, CORRESPONDENCE.md
+// §5), or, for a record without time stamps, 00:00 UTC of its Date tag.
+// Errors (wrapping ErrRecord): an End tag that is no instant, no Date
+// tag, or a Date with unknown digits ("2026.??.??") or not a calendar
+// date.
 func GameEnd(g *notation.Game) (time.Time, error) {
+	if e := tag(g, notation.TagEnd); e != "" {
+		t, err := notation.ParseInstant(e)
+		if err != nil {
+			line, col, ok := g.TagPos(notation.TagEnd)
+			if !ok {
+				line, col = g.Line, g.Col
+			}
+			return time.Time{}, recordErrorAt(g, line, col, "End %q is not an instant such as 2026-12-07T05:58:00Z: cannot tell when the game ended", e)
+		}
+		return t.UTC(), nil
+	}
 	if t, ok := lastPlyStamp(g); ok {
 		return t, nil
 	}

@@ -144,6 +144,39 @@ func TestGameEnd(t *testing.T) {
 	if end, err := GameEnd(gs[0]); err != nil || !end.Equal(time.Date(2027, 1, 12, 18, 45, 10, 0, time.UTC)) {
 		t.Errorf("GameEnd(timed record) = %v, %v; want 2027-01-12T18:45:10Z", end, err)
 	}
+	// a final resignation with a %ts of its own ends the game then; an
+	// End tag (a draw agreed, a resignation while the opponent was to
+	// move, an untimed game) says when the game ended, whatever the plies
+	// say; an End that is no instant is an error at its line
+	for _, c := range []struct {
+		text string
+		want time.Time
+	}{
+		{"[Date \"2027.01.10\"]\n[TimeControl \"3d/move\"]\n[Start \"2027-01-10T08:00:00Z\"]\n\n" +
+			"1. d1-e1 {[%ts 2027-01-11T09:30:00Z]} --- {[%ts 2027-01-13T07:00:00Z]} attackers\n",
+			time.Date(2027, 1, 13, 7, 0, 0, 0, time.UTC)},
+		{"[Date \"2027.01.10\"]\n[TimeControl \"3d/move\"]\n[Start \"2027-01-10T08:00:00Z\"]\n[End \"2027-01-14T06:30:00Z\"]\n\n" +
+			"1. d1-e1 {[%ts 2027-01-11T09:30:00Z]} draw\n",
+			time.Date(2027, 1, 14, 6, 30, 0, 0, time.UTC)},
+		{"[Date \"2027.01.10\"]\n[End \"2027-01-15T12:00:00+01:00\"]\n[Termination \"resignation\"]\n\nattackers\n",
+			time.Date(2027, 1, 15, 11, 0, 0, 0, time.UTC)},
+	} {
+		gs, err := notation.ReadGames("end.tafl", []byte(c.text), notation.ReadOptions{Variant: v})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if end, err := GameEnd(gs[0]); err != nil || !end.Equal(c.want) || end.Location() != time.UTC {
+			t.Errorf("GameEnd(%q) = %v, %v; want %v", c.text, end, err, c.want)
+		}
+	}
+	bad := "[Date \"2027.01.10\"]\n[End \"soon\"]\n\nattackers\n"
+	gs, err = notation.ReadGames("bad.tafl", []byte(bad), notation.ReadOptions{Variant: v})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := GameEnd(gs[0]); !errors.Is(err, ErrRecord) || !strings.Contains(err.Error(), "bad.tafl:2:") {
+		t.Errorf("GameEnd(End \"soon\") = %v, want ErrRecord at line 2", err)
+	}
 }
 
 // TestRatedGamesUnnamedRules: a game under rules that have no name is
