@@ -45,7 +45,8 @@ func takenBackComment(tb TakenBack) string {
 // arrival as %ts (and %avail where the commit was later), and a final
 // time-out's declaration or resignation's arrival as its %ts; any other
 // game is written as before clocks existed. A finished game whose end no
-// ply's %ts tells (EndedAt) gets an End tag (setEnd). It fails when the game cannot be set up at all
+// ply's %ts tells (EndedAt) gets an End tag (setEnd); a game that is not
+// rated, a Rated tag "no" (notation.TagRated). It fails when the game cannot be set up at all
 // (unknown variant, malformed start position or ply text); disagreements
 // with the rules are in the Replay's Errors.
 func (g *Game) Replay() (*notation.Replay, error) {
@@ -70,6 +71,9 @@ func (g *Game) Replay() (*notation.Replay, error) {
 		Result: storedResults[g.Result],
 		Reason: storedReasons[g.Reason],
 		Plies:  make([]string, len(g.Plies)),
+	}
+	if !g.Rated {
+		spec.Tags = append(spec.Tags, notation.Tag{Name: notation.TagRated, Value: "no"})
 	}
 	if g.TimeControl != "" {
 		spec.Tags = append(spec.Tags, notation.Tag{Name: "TimeControl", Value: g.TimeControl})

@@ -103,3 +103,25 @@ func TestGameReplayEnd(t *testing.T) {
 		}
 	}
 }
+
+// TestGameReplayRated: the record of a game the referee does not rate
+// says so (`[Rated "no"]`), so that `taflmail ratings` leaves it out; a
+// rated game's record has no such tag.
+func TestGameReplayRated(t *testing.T) {
+	for _, rated := range []bool{false, true} {
+		g := &archive.Game{ID: "K2M4Q7", Variant: "brandubh", Attackers: "carol@p.test", Defenders: "dave@p.test",
+			Status: archive.Finished, Result: "defenders", Reason: "resignation", Rated: rated,
+			CreatedAt: time.Date(2026, 12, 7, 5, 0, 0, 0, time.UTC)}
+		r, err := g.Replay()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		if err := notation.WriteNative(&b, r); err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(b.String(), `[Rated "no"]`); got == rated {
+			t.Errorf("rated %v: the record has [Rated \"no\"]: %v\n%s", rated, got, b.String())
+		}
+	}
+}

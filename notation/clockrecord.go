@@ -38,6 +38,14 @@ const (
 // (tournament.GameEnd, Decision R1); the clock does not.
 const TagEnd = "End"
 
+// TagRated names the tag that says whether a game counts for the
+// ratings: the referee writes `[Rated "no"]` into the record of every
+// game it does not rate (a casual game not agreed as rated, a game of an
+// unrated tournament, a game against the engine), and `taflmail ratings`
+// leaves such games out (tournament.RatedGamesFromRecords). A record
+// without it is rated.
+const TagRated = "Rated"
+
 // leaveTags are the leave tags by side (engine.Attackers, engine.Defenders).
 var leaveTags = [2]string{TagAttackersLeave, TagDefendersLeave}
 

@@ -211,7 +211,9 @@ func lastPlyStamp(g *notation.Game) (time.Time, bool) {
 // as RatedGame values, in record order (the order RateAll keeps for games
 // that ended at the same moment): the variant is the record's variant
 // name (notation.Game.VariantName), the end time GameEnd's. Games that go
-// on ("*") are left out without complaint; finished games that cannot be
+// on ("*") and games whose record says they are not rated (`[Rated "no"]`,
+// notation.TagRated: a casual game not agreed as rated, a game of an
+// unrated event) are left out without complaint; finished games that cannot be
 // rated (no player tags, no usable Date, rules without a name:
 // notation.UnnamedRules) are left out and reported in the returned errors
 // (each wrapping ErrRecord).
@@ -220,7 +222,7 @@ func RatedGamesFromRecords(games []*notation.Game) ([]RatedGame, []error) {
 	out := make([]RatedGame, 0, len(games))
 	for _, g := range games {
 		res := resultOf(g)
-		if res == engine.Ongoing {
+		if res == engine.Ongoing || strings.EqualFold(tag(g, notation.TagRated), "no") {
 			continue
 		}
 		att, def, err := players(g)

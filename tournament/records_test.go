@@ -207,3 +207,23 @@ func TestRatedGamesUnnamedRules(t *testing.T) {
 		t.Errorf("rated = %+v, want the named game only", rated)
 	}
 }
+
+// TestRatedGamesSkipUnrated: a record that says it is not rated
+// (`[Rated "no"]`, as the referee writes for a casual game not agreed as
+// rated or a game of an unrated event) is left out without complaint;
+// one without the tag, or with another value, is rated.
+func TestRatedGamesSkipUnrated(t *testing.T) {
+	text := "[Date \"2027.01.10\"]\n[Attackers \"a\"]\n[Defenders \"b\"]\n[Rated \"no\"]\n\nattackers\n\n" +
+		"[Date \"2027.01.11\"]\n[Attackers \"a\"]\n[Defenders \"c\"]\n[Rated \"No\"]\n\ndefenders\n\n" +
+		"[Date \"2027.01.12\"]\n[Attackers \"b\"]\n[Defenders \"c\"]\n\ndraw\n\n" +
+		"[Date \"2027.01.13\"]\n[Attackers \"c\"]\n[Defenders \"a\"]\n[Rated \"yes\"]\n\nattackers\n"
+	v, _ := engine.Lookup("brandubh")
+	gs, err := notation.ReadGames("unrated.tafl", []byte(text), notation.ReadOptions{Variant: v})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rated, errs := RatedGamesFromRecords(gs)
+	if len(errs) > 0 || len(rated) != 2 || rated[0].Attackers != "b" || rated[1].Attackers != "c" {
+		t.Errorf("rated games = %+v, %v; want b–c and c–a only", rated, errs)
+	}
+}
