@@ -16,6 +16,7 @@ import (
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/notation"
 	"github.com/taflmail/taflmail/server/internal/referee"
+	"github.com/taflmail/taflmail/tournament"
 )
 
 // attachedFile is a file attached to a mail the referee sent.
@@ -323,7 +324,7 @@ func TestTournamentFinalLargeRecords(t *testing.T) {
 		}
 		m := finals[addr][0]
 		mustContain(t, "the final mail to "+addr, m.msg.Text, referee.Tr(referee.English, "tournament.final", "The big cup", n),
-			untitled(sts[0].Text()), referee.Tr(referee.English, "tournament.records.attached", n, "big-28.tafl"))
+			untitled(sts[0].Text()), referee.Tr(referee.English, "tournament.records.unrated", n, "big-28.tafl")) // an unrated event
 		files := attachedFiles(t, m.raw)
 		if len(files) != 1 {
 			t.Errorf("the final mail to %s has %d attachments, want 1", addr, len(files))
@@ -386,4 +387,44 @@ func TestTournamentFinalNamesEventOnce(t *testing.T) {
 // final mail shows it under a first line that names the event.
 func untitled(table string) string {
 	return table[strings.IndexByte(table, '\n')+1:]
+}
+
+// TestTournamentFinalUnrated: the final mail of an unrated event does not
+// send its players to `taflmail ratings`, and the records it attaches say
+// `[Rated "no"]`, so that `taflmail ratings` over them rates nothing, as
+// the referee rated nothing.
+func TestTournamentFinalUnrated(t *testing.T) {
+	h := newHarness(t)
+	h.createEvent("blitz", []string{alice, bob, "carol@player.test"}, func(tm *archive.Tournament) { tm.Rated = false })
+	before := len(h.sender.sent)
+	if _, err := StartTournament(h.srv, h.ctx(), "blitz"); err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range h.eventGames("blitz") {
+		h.inGame(g.ID, g.Attackers, "d1-e1")
+		h.inGame(g.ID, g.Defenders, "resign")
+	}
+	finals := finalMails(h.sender.sent[before:], "Cup blitz")
+	m := finals[alice]
+	if len(m) != 1 {
+		t.Fatalf("%d final mails to alice, want 1", len(m))
+	}
+	mustContain(t, "the final mail", m[0].msg.Text, referee.Tr(referee.English, "tournament.records.unrated", 6, "blitz.tafl"))
+	if strings.Contains(m[0].msg.Text, referee.Tr(referee.English, "tournament.records.attached", 6, "blitz.tafl")) {
+		t.Errorf("the final mail of an unrated event offers taflmail ratings:\n%s", m[0].msg.Text)
+	}
+	files := attachedFiles(t, m[0].raw)
+	if len(files) != 1 {
+		t.Fatalf("%d attachments, want 1", len(files))
+	}
+	recs, err := notation.ReadGames("blitz.tafl", files[0].data, notation.ReadOptions{})
+	if err != nil || len(recs) != 6 {
+		t.Fatalf("the attachment reads as %d records, %v", len(recs), err)
+	}
+	if rated, errs := tournament.RatedGamesFromRecords(recs); len(rated) != 0 || len(errs) != 0 {
+		t.Errorf("taflmail ratings would rate %d games of an unrated event (%v)", len(rated), errs)
+	}
+	if rs, _ := h.store.RatingsOf(h.ctx(), alice); len(rs) != 0 {
+		t.Errorf("the referee rated alice in an unrated event: %+v", rs)
+	}
 }

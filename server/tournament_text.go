@@ -177,6 +177,8 @@ func finishEvent(ss *referee.Session, ev *event, sts []*tournament.Standings) {
 			b.WriteString(referee.Tr(lang, "tournament.records.unavailable", ev.t.ID) + "\n\n")
 		case atts == nil:
 			b.WriteString(referee.Tr(lang, "tournament.records.large", (len(records)+1023)/1024, ev.t.ID) + "\n\n")
+		case !ev.t.Rated: // its records say [Rated "no"]: `taflmail ratings` rates none of them
+			b.WriteString(referee.Trn(lang, "tournament.records.unrated", len(games), len(games), atts[0].Filename) + "\n\n")
 		default:
 			b.WriteString(referee.Trn(lang, "tournament.records.attached", len(games), len(games), atts[0].Filename) + "\n\n")
 		}
