@@ -227,10 +227,11 @@ func spectatorMail(ss *referee.Session, t *referee.Table, sp archive.Spectator, 
 }
 
 // spectatorSubject is a spectator's subject after the tag: the move and
-// who is to move, or the result.
+// who is to move, or the result (referee.ResultWords: "no result" for an
+// annulled game).
 func spectatorSubject(ss *referee.Session, t *referee.Table, lang string) string {
 	if t.G.Status == archive.Finished {
-		return referee.Tr(lang, "subject.over", referee.VariantTitle(lang, t.V), referee.Tr(lang, "result."+t.G.Result))
+		return referee.Tr(lang, "subject.over", referee.VariantTitle(lang, t.V), referee.ResultWords(lang, t.G))
 	}
 	return referee.Tr(lang, "subject.move", referee.VariantTitle(lang, t.V), t.MoveNumber(), referee.SideName(lang, t.ToMove()))
 }

@@ -150,7 +150,7 @@ func (ss *Session) finishedWords(g *archive.Game) string {
 	mine := SideOf(g, ss.From)
 	switch {
 	case mine == "" || g.Result == "":
-		return Tr(ss.Lang, "games.finished", resultWords(ss.Lang, g))
+		return Tr(ss.Lang, "games.finished", ResultWords(ss.Lang, g))
 	case g.Result == "draw":
 		return Tr(ss.Lang, "games.finished.drew")
 	case g.Result == mine:

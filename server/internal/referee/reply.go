@@ -199,7 +199,7 @@ func AppendMoveText(b []byte, m engine.Move) []byte {
 
 // ResultText says who won and why: "the defenders win, the king escaped".
 func ResultText(lang string, t *Table) string {
-	res := resultWords(lang, t.G)
+	res := ResultWords(lang, t.G)
 	var why string
 	loser := "attackers"
 	if t.G.Result == "attackers" {
@@ -259,28 +259,30 @@ func PlayerLabel(lang string, g *archive.Game, addr string) string {
 	return addr
 }
 
-// resultWords is how a finished game ended, in words: "the attackers
-// win", or "no result" for a game annulled by a withdrawal (T3).
-func resultWords(lang string, g *archive.Game) string {
+// ResultWords is how the finished game g ended, in words in lang: "the
+// attackers win", or "no result" for a game annulled by a withdrawal
+// (T3), whose Result is "". Features word a result with it, never with
+// "result."+Result, which has no text for an annulled game.
+func ResultWords(lang string, g *archive.Game) string {
 	if g.Result == "" {
 		return Tr(lang, "result.none")
 	}
 	return Tr(lang, "result."+g.Result)
 }
 
-// resultWordsFor is resultWords as the player at addr reads it: "you
+// resultWordsFor is ResultWords as the player at addr reads it: "you
 // won (the defenders win)", "you lost (…)"; a draw, a game without a
 // result and a reader who is neither player (a spectator) get
-// resultWords. It says it as the games list does (finishedWords).
+// ResultWords. It says it as the games list does (finishedWords).
 func resultWordsFor(lang string, g *archive.Game, addr string) string {
 	mine := SideOf(g, addr)
 	switch {
 	case mine == "" || g.Result == "" || g.Result == "draw":
-		return resultWords(lang, g)
+		return ResultWords(lang, g)
 	case g.Result == mine:
-		return Tr(lang, "result.you.won", resultWords(lang, g))
+		return Tr(lang, "result.you.won", ResultWords(lang, g))
 	}
-	return Tr(lang, "result.you.lost", resultWords(lang, g))
+	return Tr(lang, "result.you.lost", ResultWords(lang, g))
 }
 
 // BoardText is game t's board and move list in lang, as every mail about
