@@ -3,6 +3,7 @@ package server
 import (
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/taflmail/taflmail/archive"
@@ -53,8 +54,12 @@ func notify(ss *referee.Session, c *grammar.NotifyCommand) error {
 				return err
 			}
 		}
+		was := p.Digest
 		p.Digest, p.DigestAt, p.DigestZone, p.DigestDue = false, 0, "", time.Time{}
 		ss.Say(nil, referee.Tr(ss.Lang, "notify.each"))
+		if was {
+			return sayWaiting(ss)
+		}
 	case c.Digest != "":
 		at := defaultDigestAt
 		if c.At != nil {
@@ -103,6 +108,46 @@ func notify(ss *referee.Session, c *grammar.NotifyCommand) error {
 		} else {
 			ss.Say(nil, referee.Tr(ss.Lang, "notify.show.each"))
 		}
+	}
+	return nil
+}
+
+// sayWaiting adds to the sender's reply, when "notify each" ends the
+// digest, the games where it is the sender's move, as the digest would
+// have listed them (digestEntry, most urgent first), with the messages
+// their opponents left: the moves held for the digest reach the player
+// now, not never (event trial §4).
+func sayWaiting(ss *referee.Session) error {
+	gs, err := ss.Srv.GamePort().GamesOf(ss.Ctx, ss.From)
+	if err != nil {
+		return err
+	}
+	var waiting []*referee.Table
+	for _, g := range gs {
+		if g.Status != archive.Active {
+			continue
+		}
+		t, err := ss.Table(g.ID)
+		if err != nil {
+			return err
+		}
+		if t.ToMove() == referee.SideOf(t.G, ss.From) {
+			waiting = append(waiting, t)
+		}
+	}
+	if len(waiting) == 0 {
+		return nil
+	}
+	digestOrder(ss, waiting)
+	ss.Say(nil, referee.Trn(ss.Lang, "notify.each.waiting", len(waiting), len(waiting)))
+	for _, t := range waiting {
+		text := strings.TrimRight(digestEntry(ss, ss.From, ss.Lang, t), "\n")
+		msg := messageTo(t.G, referee.SideOf(t.G, ss.From))
+		if *msg != "" && !messagesOff(ss, ss.From) {
+			text += "\n\n" + referee.Tr(ss.Lang, "message.heading", referee.OpponentOf(t.G, ss.From)) + "\n\n" + referee.Indent(*msg)
+			*msg, t.Changed = "", true
+		}
+		ss.Say(nil, text)
 	}
 	return nil
 }

@@ -50,3 +50,40 @@ func TestEventTrialAnnulledSpectatorSubject(t *testing.T) {
 		}
 	}
 }
+
+// TestEventTrialNotifyEachBringsHeld (§4): a player who ends the digest
+// with "notify each" while an opponent's ply waits for it finds that
+// game in the reply, with its tag line and key, the ply, the board and
+// the message the opponent left (which is then delivered), in English and
+// in German; before, the reply only said a mail per move comes from now
+// on, and the ply was never told. Without the digest on, "notify each"
+// lists nothing.
+func TestEventTrialNotifyEachBringsHeld(t *testing.T) {
+	for _, c := range []struct{ lang, digest, each string }{
+		{referee.English, "notify digest 23:00", "notify each"},
+		{referee.German, "benachrichtigung täglich 23:00", "benachrichtigung einzeln"},
+	} {
+		h := newHarness(t)
+		id := startBrandubh(t, h)
+		h.deliver(bob, "settings", c.digest, nil)
+		if sent := h.reply(alice, "d1-e1\n\nYour move, Bob!"); len(mailsTo(sent, bob)) != 0 {
+			t.Fatalf("%s: alice's ply was not held for bob's digest", c.lang)
+		}
+		text := to(t, h.deliver(bob, "settings", c.each, nil), bob).Text
+		g := h.gameOf(id)
+		mustContain(t, c.lang+" reply to "+c.each, text, referee.Tr(c.lang, "notify.each"),
+			referee.Trn(c.lang, "notify.each.waiting", 1, 1),
+			referee.Tr(c.lang, "move.played", alice, "d1-e1"),
+			"[taflmail "+id+" "+referee.TokenOf(g, bob)+"]",
+			"Your move, Bob!")
+		if g.MessageToDefenders != "" {
+			t.Errorf("%s: alice's message still waits after it was told: %q", c.lang, g.MessageToDefenders)
+		}
+		if h.player(bob).Digest {
+			t.Errorf("%s: bob still has the digest", c.lang)
+		}
+		// the digest is off now: "notify each" again lists nothing
+		text = to(t, h.deliver(bob, "settings", c.each, nil), bob).Text
+		mustNotContain(t, c.lang+" second "+c.each, text, referee.Trn(c.lang, "notify.each.waiting", 1, 1), "[taflmail "+id)
+	}
+}
