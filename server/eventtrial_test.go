@@ -87,3 +87,21 @@ func TestEventTrialNotifyEachBringsHeld(t *testing.T) {
 		mustNotContain(t, c.lang+" second "+c.each, text, referee.Trn(c.lang, "notify.each.waiting", 1, 1), "[taflmail "+id)
 	}
 }
+
+// TestEventTrialUnwatchEventNotFollowed (§6): "unwatch blitz-1" from
+// someone who does not follow the tournament is refused as a tournament
+// not followed, its id as written, in English and in German — not as a
+// game "BLITZ-1" not watched. A game's id is still read as a game's.
+func TestEventTrialUnwatchEventNotFollowed(t *testing.T) {
+	h := newHarness(t)
+	h.createEvent("blitz-1", []string{alice, bob, "dave@player.test"}, nil)
+	for _, c := range []struct{ lang, line string }{
+		{referee.English, "unwatch blitz-1"},
+		{referee.German, "sprache de\nzuschauen beenden Blitz-1"},
+	} {
+		m := h.refusal(h.deliver(watcher, "x", c.line, nil), watcher, c.lang, "err.unwatch.event.not")
+		mustContain(t, c.lang+" refusal", m.Text, referee.Tr(c.lang, "err.unwatch.event.not", "blitz-1"))
+		mustNotContain(t, c.lang+" refusal", m.Text, "BLITZ-1")
+	}
+	h.refusal(h.deliver(watcher, "x", "unwatch K7QX2M", nil), watcher, referee.German, "err.unwatch.not")
+}

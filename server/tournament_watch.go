@@ -209,13 +209,19 @@ func unwatchEvent(ss *referee.Session, named bool, id string) (string, bool, err
 // unwatchTournament takes an "unwatch" of id, named or not
 // (unwatchEvent), that stops the sender following a tournament: the
 // row goes (stopWatching) and the sender is told. False for any other
-// "unwatch", which is then about a game. It is the tournament module's
+// "unwatch", which is then about a game, except a named id that cannot
+// be a game's (gameIDShaped): only a tournament can have it, so one the
+// sender does not follow is refused as such, in the id's own case, not as
+// a game "BLITZ-1" (event trial §6). It is the tournament module's
 // unwatchTaker.
 func unwatchTournament(ss *referee.Session, id string, named bool) (bool, error) {
 	ev, ok, err := unwatchEvent(ss, named, id)
 	if ok {
 		stopWatching(ss, archive.Spectator{TournamentID: ev, Address: ss.From})
 		ss.Say(nil, referee.Tr(ss.Lang, "watch.event.stopped", ev))
+	}
+	if !ok && err == nil && named && !gameIDShaped(id) {
+		return true, ss.Refuse("err.unwatch.event.not", referee.Clip(strings.ToLower(id)))
 	}
 	return ok, err
 }

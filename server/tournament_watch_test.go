@@ -120,10 +120,10 @@ func TestTournamentStartTellsSpectators(t *testing.T) {
 		t.Errorf("%d spectators left, want 3 (the German, the results-only, alice): %+v", len(specs), specs)
 	}
 	// again: the thread still names the event, which the sender no longer
-	// follows, so the line is read as about a game of that id, and there
-	// is none to stop watching
+	// follows; its id can be no game's, so the line is refused as about a
+	// tournament not followed (event trial §6)
 	h.replyTo(watcher, m, "unwatch")
-	h.mustRefuse("err.unwatch.not")
+	h.mustRefuse("err.unwatch.event.not")
 }
 
 // TestTournamentStartSpectatorMailBounded: a spectator's start mail of
