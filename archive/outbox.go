@@ -39,13 +39,15 @@ WHERE o.status = 'pending' AND o.next_attempt <= ?1
 		SELECT 1 FROM outbox AS e
 		WHERE e.game_id = o.game_id AND e.status = 'pending' AND e.recipients = o.recipients
 			AND e.next_attempt > ?1 AND (e.created_at, e.id) < (o.created_at, o.id)))
-ORDER BY o.game_id, o.created_at, o.id
+ORDER BY o.created_at, o.id
 LIMIT ?2`
 
 // PendingOutbox returns up to limit Pending mails due at now (NextAttempt
-// ≤ now), ordered by game, then creation, so the mails of one game come
-// out in the order they were queued; limit ≤ 0 means all. Mails about no
-// game come first. A sender must claim each mail ([Store.ClaimOutbox])
+// ≤ now), ordered by creation, then id: in the order they were queued, so
+// the mails of one game come out in that order, and so do the mails of
+// one change, whatever game they are about (a game's result before the
+// mail about no game that it caused, such as a tournament's final
+// standings); limit ≤ 0 means all. A sender must claim each mail ([Store.ClaimOutbox])
 // before sending it: a mail another process is sending is listed too, and
 // its claim fails.
 //

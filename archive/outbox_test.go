@@ -50,15 +50,17 @@ func TestPendingOutboxOrder(t *testing.T) {
 			t.Errorf("%s: PendingOutbox(limit %d) = %q, want %q", name, limit, got, want)
 		}
 	}
-	check("all", 0, "help", "a1-bob", "a2-bob", "b1-alice", "b1-bob", "b2-alice")
-	check("limit", 3, "help", "a1-bob", "a2-bob")
+	// in the order queued, across games: a change's mail about no game
+	// after that change's earlier game mail
+	check("all", 0, "b1-alice", "b1-bob", "a1-bob", "help", "b2-alice", "a2-bob")
+	check("limit", 3, "b1-alice", "b1-bob", "a1-bob")
 
 	// b1-alice fails for now: b2-alice (same game, same recipient) waits
 	// for it, b1-bob does not.
 	if err := s.MarkRetry(ctx, byID["b1-alice"], t0.Add(10*time.Minute), "451 try later"); err != nil {
 		t.Fatal(err)
 	}
-	check("after retry", 0, "help", "a1-bob", "a2-bob", "b1-bob")
+	check("after retry", 0, "b1-bob", "a1-bob", "help", "a2-bob")
 	for _, id := range []string{"help", "a1-bob", "b1-bob"} {
 		if err := s.MarkSent(ctx, byID[id], now); err != nil {
 			t.Fatal(err)
@@ -68,7 +70,7 @@ func TestPendingOutboxOrder(t *testing.T) {
 
 	// When the retry is due both come back, in order.
 	now = t0.Add(10 * time.Minute)
-	check("retry due", 0, "a2-bob", "b1-alice", "b2-alice")
+	check("retry due", 0, "b1-alice", "b2-alice", "a2-bob")
 
 	// A mail given up no longer holds the next one back.
 	if err := s.MarkRetry(ctx, byID["b1-alice"], t0.Add(time.Hour), "451 again"); err != nil {
@@ -78,7 +80,7 @@ func TestPendingOutboxOrder(t *testing.T) {
 	if err := s.MarkFailed(ctx, byID["b1-alice"], "550 no such user"); err != nil {
 		t.Fatal(err)
 	}
-	check("after failed", 0, "a2-bob", "b2-alice")
+	check("after failed", 0, "b2-alice", "a2-bob")
 	clk.Set(now)
 
 	failed, err := s.Outbox(ctx, archive.Failed)
@@ -100,7 +102,7 @@ func TestPendingOutboxOrder(t *testing.T) {
 	if err := s.Requeue(ctx, byID["b1-alice"], now); err != nil {
 		t.Fatal(err)
 	}
-	check("requeued", 0, "a2-bob", "b1-alice", "b2-alice")
+	check("requeued", 0, "b1-alice", "b2-alice", "a2-bob")
 	if err := s.Requeue(ctx, byID["help"], now); !errors.Is(err, archive.ErrConflict) {
 		t.Errorf("Requeue(sent) = %v, want ErrConflict", err)
 	}

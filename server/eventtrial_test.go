@@ -105,3 +105,44 @@ func TestEventTrialUnwatchEventNotFollowed(t *testing.T) {
 	}
 	h.refusal(h.deliver(watcher, "x", "unwatch K7QX2M", nil), watcher, referee.German, "err.unwatch.not")
 }
+
+// TestEventTrialFinalAfterLastResult (§7): the mail that ends an event
+// (its final standings) reaches each player, and the spectator following
+// its results, after the result of the game whose end finished it — the
+// loser's answer to his own "resign" included — not before.
+func TestEventTrialFinalAfterLastResult(t *testing.T) {
+	h := newHarness(t)
+	games := 0
+	for _, m := range finishCup(h) {
+		if strings.Contains(m.msg.Subject, "[taflmail ") {
+			games++
+		}
+	}
+	if games == 0 {
+		t.Fatal("no game mails")
+	}
+	last := h.eventGames("cup-28")
+	g := last[len(last)-1]
+	var order []string
+	for _, m := range h.sender.sent {
+		if strings.Contains(m.msg.Subject, "[taflmail "+g.ID) || finalMails([]sentMail{m}, "Cup cup-28")[m.to] != nil {
+			order = append(order, m.to+" "+m.msg.Subject)
+		}
+	}
+	for _, addr := range []string{g.Attackers, g.Defenders, viewer} {
+		result, final := -1, -1
+		for i, line := range order {
+			if !strings.HasPrefix(line, addr+" ") {
+				continue
+			}
+			if strings.Contains(line, "[taflmail "+g.ID) {
+				result = i
+			} else if final < 0 {
+				final = i
+			}
+		}
+		if result < 0 || final < 0 || final < result {
+			t.Errorf("%s: the last game's result is mail %d, the final standings mail %d; want the result first:\n%s", addr, result, final, strings.Join(order, "\n"))
+		}
+	}
+}

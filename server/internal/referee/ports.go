@@ -110,8 +110,9 @@ type recordStore interface {
 // recorded at once (MarkRetry, MarkFailed). The Mark methods return
 // archive.ErrNotFound for an unknown id.
 type outboxStore interface {
-	// PendingOutbox returns at most limit pending mails due at now, by
-	// game, then in the order they were queued.
+	// PendingOutbox returns at most limit pending mails due at now, in
+	// the order they were queued (a change's mails in the order of its
+	// Outbox).
 	PendingOutbox(ctx context.Context, now time.Time, limit int) ([]archive.OutboxMail, error)
 	// ClaimOutboxes claims the mails ids for owner at at, in one
 	// transaction (FlushOutbox): per id whether it was claimed.
