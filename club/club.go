@@ -17,7 +17,7 @@ import (
 // from record files, and not changed after. Nothing in it is a mail
 // address or a key: players appear under their public names and page
 // ids (names.go), private games are not in it at all (a casual game
-// either player made private, server/cmd_private.go), nor are
+// either player made private, server/internal/correspondence/cmd_private.go), nor are
 // challenges not yet accepted or declined.
 type Club struct {
 	// Now is the instant the snapshot was taken at: ratings have their

@@ -22,7 +22,7 @@ type LoadOptions struct {
 
 // Private reports whether a stored game is kept from everyone but its
 // players: a casual game either player made private ("private",
-// server/cmd_private.go); a tournament game is always public.
+// server/internal/correspondence/cmd_private.go); a tournament game is always public.
 func Private(g *archive.Game) bool {
 	return (g.AttackersPrivate || g.DefendersPrivate) && g.TournamentID == ""
 }

@@ -1,6 +1,7 @@
 package server
 
 import (
+	"github.com/taflmail/taflmail/server/internal/correspondence"
 	"github.com/taflmail/taflmail/server/internal/gameclock"
 	"github.com/taflmail/taflmail/server/internal/opponent"
 	"github.com/taflmail/taflmail/server/internal/publicname"
@@ -20,7 +21,7 @@ import (
 // ("Modules and hooks") names it, and TestModuleRegistry holds both to it.
 var modules = []referee.Module{
 	publicname.Module{},     // the public name a player chooses (internal/publicname)
-	correspondenceModule{},  // spectators, messages, conditional moves, takebacks (correspondence.go)
+	correspondence.Module{}, // spectators, messages, conditional moves, takebacks (correspondence.go)
 	referee.ConsentModule{}, // requests to confirm (internal/referee/consent.go)
 	tournamentModule{},      // tournaments and ratings (tournament.go)
 	gameclock.Module{},      // leave, end times, timers (internal/gameclock)

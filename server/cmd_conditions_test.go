@@ -7,6 +7,7 @@ import (
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/engine"
 	"github.com/taflmail/taflmail/grammar"
+	"github.com/taflmail/taflmail/server/internal/correspondence"
 	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
@@ -40,7 +41,7 @@ func (h *harness) conds(id, side string) archive.Conditions {
 	if err != nil {
 		h.t.Fatal(err)
 	}
-	return *condsOf(g, side)
+	return *correspondence.ConditionsOf(g, side)
 }
 
 // TestConditionalMove: alice sends her move with "if d3-f3 then d2-f2xf3";

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/taflmail/taflmail/server/internal/catalog"
+	"github.com/taflmail/taflmail/server/internal/correspondence"
 	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
@@ -198,10 +199,10 @@ func TestMessageCut(t *testing.T) {
 	long := strings.Repeat("Ä long message. ", 200) // 3,200 characters
 	sent := h.reply(alice, long+"\nd1-e1")
 	block := messageBlock(to(t, sent, bob).Text, alice)
-	if n := len([]rune(block)); n > maxMessageRunes+200 || !strings.HasSuffix(strings.TrimSpace(block), "[…]") {
+	if n := len([]rune(block)); n > correspondence.MaxMessageRunes+200 || !strings.HasSuffix(strings.TrimSpace(block), "[…]") {
 		t.Errorf("a 3,200-character message arrived with %d characters, ending %q", n, block[max(0, len(block)-20):])
 	}
-	mustContain(t, "alice told", to(t, sent, alice).Text, referee.Tr(referee.English, "message.cut", maxMessageRunes))
+	mustContain(t, "alice told", to(t, sent, alice).Text, referee.Tr(referee.English, "message.cut", correspondence.MaxMessageRunes))
 	sent = h.reply(bob, "Good game.\nresign")
 	mustContain(t, "the last word", messageBlock(to(t, sent, alice).Text, bob), "Good game.")
 	mustContain(t, "the last word", to(t, sent, alice).Text, "The game is over")
@@ -230,11 +231,11 @@ func TestChallengeGreeting(t *testing.T) {
 	sent = h.deliver(alice, "a game?", "new tablut with bob@player.test\n"+long, nil)
 	inv = to(t, sent, bob).Text
 	mustContain(t, "invitation with a long greeting", inv, "alice@player.test writes:", "All work and no play", "[…]")
-	if n := strings.Count(inv, "All work"); n >= 60 || (n-1)*44 > maxMessageRunes { // 44 characters a line, the last one cut
-		t.Errorf("the invitation quotes %d of the greeting's 60 lines, want it cut to %d characters", n, maxMessageRunes)
+	if n := strings.Count(inv, "All work"); n >= 60 || (n-1)*44 > correspondence.MaxMessageRunes { // 44 characters a line, the last one cut
+		t.Errorf("the invitation quotes %d of the greeting's 60 lines, want it cut to %d characters", n, correspondence.MaxMessageRunes)
 	}
 	mustContain(t, "challenger told of the cut", to(t, sent, alice).Text,
-		referee.Tr(referee.English, "message.sent", bob), referee.Tr(referee.English, "message.cut", maxMessageRunes))
+		referee.Tr(referee.English, "message.sent", bob), referee.Tr(referee.English, "message.cut", correspondence.MaxMessageRunes))
 
 	// a challenge without prose has no heading; the engine reads none
 	sent = h.deliver(alice, "a game?", "new tablut with bob@player.test", nil)

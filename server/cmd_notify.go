@@ -8,6 +8,7 @@ import (
 
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/grammar"
+	"github.com/taflmail/taflmail/server/internal/correspondence"
 	"github.com/taflmail/taflmail/server/internal/referee"
 	"github.com/taflmail/taflmail/server/internal/zones"
 )
@@ -142,8 +143,8 @@ func sayWaiting(ss *referee.Session) error {
 	ss.Say(nil, referee.Trn(ss.Lang, "notify.each.waiting", len(waiting), len(waiting)))
 	for _, t := range waiting {
 		text := strings.TrimRight(digestEntry(ss, ss.From, ss.Lang, t), "\n")
-		msg := messageTo(t.G, referee.SideOf(t.G, ss.From))
-		if *msg != "" && !messagesOff(ss, ss.From) {
+		msg := correspondence.MessageTo(t.G, referee.SideOf(t.G, ss.From))
+		if *msg != "" && !correspondence.MessagesOff(ss, ss.From) {
 			text += "\n\n" + referee.Tr(ss.Lang, "message.heading", referee.OpponentOf(t.G, ss.From)) + "\n\n" + referee.Indent(*msg)
 			*msg, t.Changed = "", true
 		}

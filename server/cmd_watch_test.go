@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/server/internal/correspondence"
 	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
@@ -191,14 +192,14 @@ func TestWatchRefusals(t *testing.T) {
 
 	// the limits: maxSpectators per game, maxWatched per address
 	h.step = time.Minute
-	for i := 0; i < maxSpectators; i++ {
+	for i := 0; i < correspondence.MaxSpectators; i++ {
 		h.confirmed(fmt.Sprintf("s%02d@watch.test", i), "watch "+id, nil)
 	}
 	sent := h.deliver(watcher, "x", "watch "+id, nil)
 	to(t, sent, watcher)
 	h.mustRefuse("err.watch.full")
 	var games []string
-	for i := 0; i < maxWatched; i++ {
+	for i := 0; i < correspondence.MaxWatched; i++ {
 		h.deliver(fmt.Sprintf("p%02d@player.test", i), "x", fmt.Sprintf("new brandubh with q%02d@player.test", i), nil)
 		g := referee.FindGame(h.last(fmt.Sprintf("q%02d@player.test", i)).msg.Subject, "", nil).ID
 		h.reply(fmt.Sprintf("q%02d@player.test", i), "accept")
@@ -216,8 +217,8 @@ func TestWatchRefusals(t *testing.T) {
 	sent = h.deliver(viewer, "x", "watch "+extra, nil)
 	to(t, sent, viewer)
 	h.mustRefuse("err.watch.toomany")
-	if w, _ := h.store.Watching(context.Background(), viewer); len(w) != maxWatched {
-		t.Errorf("viewer watches %d games, want %d", len(w), maxWatched)
+	if w, _ := h.store.Watching(context.Background(), viewer); len(w) != correspondence.MaxWatched {
+		t.Errorf("viewer watches %d games, want %d", len(w), correspondence.MaxWatched)
 	}
 
 	// over: refused with the result

@@ -12,6 +12,7 @@ import (
 
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/mailer"
+	"github.com/taflmail/taflmail/server/internal/correspondence"
 	"github.com/taflmail/taflmail/server/internal/gameclock"
 	"github.com/taflmail/taflmail/server/internal/msgid"
 	"github.com/taflmail/taflmail/server/internal/referee"
@@ -289,9 +290,9 @@ func digestMail(ss *referee.Session, p *archive.Player, ts []*referee.Table) (*a
 	for _, t := range ts {
 		entry := digestEntry(ss, addr, lang, t)
 		side := referee.SideOf(t.G, addr)
-		msg := messageTo(t.G, side)
+		msg := correspondence.MessageTo(t.G, side)
 		text := ""
-		if *msg != "" && !messagesOff(ss, addr) {
+		if *msg != "" && !correspondence.MessagesOff(ss, addr) {
 			text = referee.Tr(lang, "message.heading", referee.OpponentOf(t.G, addr)) + "\n\n" + referee.Indent(*msg) + "\n\n"
 		}
 		if b.Len()+len(entry)+len(text) > maxDigestEntries {

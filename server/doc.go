@@ -10,9 +10,9 @@
 // Options, New, the ports, under server's name), its assembly (the
 // feature modules in their order, handed to the core, assembly.go), and,
 // until each moves into a package of its own as the clocks, public
-// names and the engine opponent have (internal/gameclock,
-// internal/publicname, internal/opponent), the features: correspondence,
-// the daily digest, tournaments and ratings. The command language is docs/commands.md;
+// names, the engine opponent and correspondence have (internal/gameclock,
+// internal/publicname, internal/opponent, internal/correspondence), the
+// features: the daily digest, tournaments and ratings. The command language is docs/commands.md;
 // who may move is docs/security.md.
 //
 // # Files
@@ -30,24 +30,12 @@
 // The features' mail commands, one file each, registering its handler
 // with referee.Handle in init (with its test beside it):
 //
-//   - cmd_conditions.go: "if … then …", "conditions" and cancelling them.
 //   - cmd_join.go: "join ID": a tournament entry in two steps.
-//   - cmd_messages.go: "messages": relaying opponents' messages on or off.
 //   - cmd_notify.go: "notify": every mail, or a daily digest at a time and zone.
-//   - cmd_private.go: "private" and "public": whether a game may be watched.
 //   - cmd_rating.go: "rating": a player's ratings and rated games.
 //   - cmd_standings.go: "standings ID": an event's crosstable.
-//   - cmd_takeback.go: "takeback" and its answers, in casual games.
 //   - cmd_tournaments.go: "tournaments": the events open or running.
-//   - cmd_watch.go: "watch" and "unwatch" of a game, an event's handed to the tournament by hooks; a spectator's "board".
 //   - cmd_withdraw.go: "withdraw ID" from a tournament.
-//
-// Correspondence (issue 12):
-//
-//   - correspondence.go: what a move does for spectators, messages and conditions.
-//   - spectators.go: the spectators' mails after every change, the rows a mail adds and removes; which ids are a game's.
-//   - messages.go: the prose of a keyed mail relayed to the opponent; a challenger's words in the invitation.
-//   - conditions.go: conditional moves: checking, storing, firing.
 //
 // The daily digest:
 //
@@ -67,6 +55,7 @@
 // (docs/architecture.md):
 //
 //   - internal/referee: the core: a mail's commands, games and replies, the pipeline, the loop, the hooks it asks the modules for; its doc.go maps its files.
+//   - internal/correspondence: the correspondence features: spectators, messages to the opponent, conditional moves, takebacks; its doc.go maps its files.
 //   - internal/gameclock: the clock feature: time controls, clocks in the mails, time-outs, leave, "clock", the games' timers; its doc.go maps its files.
 //   - internal/opponent: the engine opponent: games against the engine, its timers, its turns' search and commit, the reply held for its ply; its doc.go maps its files.
 //   - internal/publicname: the public name feature: "name", its module and its state; its doc.go maps its files.

@@ -24,7 +24,7 @@ type stateOwner struct {
 // (module.go). A file that no longer uses the state leaves the row:
 // TestModuleStateOwners fails both ways.
 var stateOwners = []stateOwner{
-	{"correspondenceModule", "correspondence", "corrOf",
+	{"Module", "corrState", "corrOf", // internal/correspondence
 		[]string{"cmd_private.go", "cmd_takeback.go", "cmd_watch.go", "correspondence.go", "messages.go", "spectators.go"}},
 	{"ConsentModule", "ConsentState", "ConsentOf", []string{"consent.go"}},
 	{"tournamentModule", "tourneyState", "tourneyOf",

@@ -16,6 +16,7 @@ import (
 	"github.com/taflmail/taflmail/grammar"
 	"github.com/taflmail/taflmail/mailer"
 	"github.com/taflmail/taflmail/server/internal/catalog"
+	"github.com/taflmail/taflmail/server/internal/correspondence"
 	"github.com/taflmail/taflmail/server/internal/gameclock"
 	"github.com/taflmail/taflmail/server/internal/referee"
 )
@@ -512,19 +513,23 @@ func TestModuleHooksOfTheRegistry(t *testing.T) {
 // answers for another type.
 func TestModuleStateOf(t *testing.T) {
 	a, b := &referee.Session{}, &referee.Session{}
-	if a.Uses(correspondenceModule{}) || a.States != nil {
+	if a.Uses(correspondence.Module{}) || a.States != nil {
 		t.Fatalf("a new session holds states %v, want none", a.States)
 	}
+	// the correspondence's own state and accessor are its package's
+	// (TestCorrOf there): a stand-in holds its slot here
+	type corrState struct{ watch []archive.Spectator }
+	corrOf := func(ss *referee.Session) *corrState { return referee.StateOf[corrState](ss, correspondence.Module{}) }
 	c := corrOf(a)
-	if !a.Uses(correspondenceModule{}) || corrOf(a) != c {
-		t.Error("corrOf made a state that uses does not see or the next call does not return")
+	if !a.Uses(correspondence.Module{}) || corrOf(a) != c {
+		t.Error("stateOf made a state that uses does not see or the next call does not return")
 	}
 	c.watch = append(c.watch, archive.Spectator{GameID: "K7QX2M", Address: alice})
 	if len(corrOf(b).watch) != 0 || corrOf(b) == c {
 		t.Error("two sessions share the correspondence state")
 	}
 	if a.Uses(referee.ConsentModule{}) || a.Uses(tournamentModule{}) || a.Uses(gameclock.Module{}) {
-		t.Errorf("corrOf made the state of other modules too: %v", a.States)
+		t.Errorf("stateOf made the state of other modules too: %v", a.States)
 	}
 	referee.ConsentOf(a).Quiet = []string{"asked twice"}
 	tourneyOf(a).ended = true
@@ -537,7 +542,7 @@ func TestModuleStateOf(t *testing.T) {
 			t.Error("stateOf of another type for the correspondence module's slot did not panic")
 		}
 	}()
-	referee.StateOf[referee.ConsentState](a, correspondenceModule{})
+	referee.StateOf[referee.ConsentState](a, correspondence.Module{})
 }
 
 // TestModuleHooksMakeNoState: the hooks the core runs for every session

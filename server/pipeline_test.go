@@ -8,6 +8,7 @@ import (
 
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/mailer"
+	"github.com/taflmail/taflmail/server/internal/correspondence"
 	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
@@ -67,7 +68,7 @@ func TestSessionWithoutMail(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p := prose(ss, tb); p != "" {
+	if p := correspondence.Prose(ss, tb); p != "" {
 		t.Errorf("prose = %q; want none", p)
 	}
 	if a := ss.Arrival(); !a.Equal(h.now) {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/server/internal/correspondence"
 	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
@@ -59,7 +60,7 @@ func TestStoredPlayerReadOnce(t *testing.T) {
 	if again, err := ss.StoredPlayer(alice); err != nil || again != p {
 		t.Errorf("storedPlayer(alice) again = %+v, %v; want the row read first", again, err)
 	}
-	if lang, off := ss.LangOf(alice), messagesOff(ss, alice); lang != "de" || !off {
+	if lang, off := ss.LangOf(alice), correspondence.MessagesOff(ss, alice); lang != "de" || !off {
 		t.Errorf("langOf, messagesOff = %q, %v; want the session's row: de, true", lang, off)
 	}
 	// A new session reads the row as stored now.

@@ -20,6 +20,7 @@ import (
 var refereeDirs = []string{
 	".",
 	filepath.Join("internal", "referee"),
+	filepath.Join("internal", "correspondence"),
 	filepath.Join("internal", "gameclock"),
 	filepath.Join("internal", "opponent"),
 	filepath.Join("internal", "publicname"),

@@ -10,6 +10,7 @@ import (
 	"github.com/taflmail/taflmail/club"
 	"github.com/taflmail/taflmail/grammar"
 	"github.com/taflmail/taflmail/mailer"
+	"github.com/taflmail/taflmail/server/internal/correspondence"
 	"github.com/taflmail/taflmail/server/internal/msgid"
 	"github.com/taflmail/taflmail/server/internal/referee"
 	"github.com/taflmail/taflmail/tournament"
@@ -118,7 +119,7 @@ func watchEvent(ss *referee.Session, c *grammar.WatchCommand, t *archive.Tournam
 			return ss.Refuse("err.watch.events", maxWatchedEvents)
 		}
 	}
-	resultsOnly, asked, err := watchConsent(ss, c, "watch "+t.ID, resultsOnly, was, func(lang string, results bool) string {
+	resultsOnly, asked, err := correspondence.WatchConsent(ss, c, "watch "+t.ID, resultsOnly, was, func(lang string, results bool) string {
 		if results {
 			return referee.Tr(lang, "confirm.watch.event.results", t.Name, t.ID)
 		}
@@ -131,7 +132,7 @@ func watchEvent(ss *referee.Session, c *grammar.WatchCommand, t *archive.Tournam
 	if msgid.Valid(ss.Cause.Seed) {
 		sp.Thread = ss.Cause.Seed
 	}
-	startWatching(ss, sp)
+	correspondence.StartWatching(ss, sp)
 	key := "watch.event"
 	if resultsOnly {
 		key = "watch.event.results"
@@ -147,7 +148,7 @@ func watchEvent(ss *referee.Session, c *grammar.WatchCommand, t *archive.Tournam
 // eventSpectatorOf returns the sender's spectator row of tournament id,
 // stored or added by this mail, or nil.
 func eventSpectatorOf(ss *referee.Session, id string) (*archive.Spectator, error) {
-	if w := eventWatchAdded(ss, id); w != nil {
+	if w := correspondence.EventWatchAdded(ss, id); w != nil {
 		return w, nil
 	}
 	specs, err := ss.Srv.TournamentPort().TournamentSpectators(ss.Ctx, id)
@@ -155,7 +156,7 @@ func eventSpectatorOf(ss *referee.Session, id string) (*archive.Spectator, error
 		return nil, err
 	}
 	for i := range specs {
-		if specs[i].Address == ss.From && !unwatchingEvent(ss, id, ss.From) {
+		if specs[i].Address == ss.From && !correspondence.UnwatchingEvent(ss, id, ss.From) {
 			return &specs[i], nil
 		}
 	}
@@ -170,7 +171,7 @@ func eventSpectatorOf(ss *referee.Session, id string) (*archive.Spectator, error
 // such tournament (the line is then about a game).
 func unwatchEvent(ss *referee.Session, named bool, id string) (string, bool, error) {
 	event := strings.ToLower(id)
-	if !named || gameIDShaped(id) {
+	if !named || correspondence.GameIDShaped(id) {
 		g, err := ss.Srv.GamePort().Game(ss.Ctx, id)
 		if errors.Is(err, archive.ErrNotFound) {
 			if !named {
@@ -191,7 +192,7 @@ func unwatchEvent(ss *referee.Session, named bool, id string) (string, bool, err
 			event = g.TournamentID
 		}
 	}
-	if event == "" || unwatchingEvent(ss, event, ss.From) {
+	if event == "" || correspondence.UnwatchingEvent(ss, event, ss.From) {
 		return "", false, nil
 	}
 	specs, err := ss.Srv.TournamentPort().TournamentSpectators(ss.Ctx, event)
@@ -217,10 +218,10 @@ func unwatchEvent(ss *referee.Session, named bool, id string) (string, bool, err
 func unwatchTournament(ss *referee.Session, id string, named bool) (bool, error) {
 	ev, ok, err := unwatchEvent(ss, named, id)
 	if ok {
-		stopWatching(ss, archive.Spectator{TournamentID: ev, Address: ss.From})
+		correspondence.StopWatching(ss, archive.Spectator{TournamentID: ev, Address: ss.From})
 		ss.Say(nil, referee.Tr(ss.Lang, "watch.event.stopped", ev))
 	}
-	if !ok && err == nil && named && !gameIDShaped(id) {
+	if !ok && err == nil && named && !correspondence.GameIDShaped(id) {
 		return true, ss.Refuse("err.unwatch.event.not", referee.Clip(strings.ToLower(id)))
 	}
 	return ok, err
@@ -238,7 +239,7 @@ func eventWatchers(ss *referee.Session, id string, player func(string) bool, res
 	}
 	var out []archive.Spectator
 	for _, sp := range specs {
-		if sp.ResultsOnly && !resultsToo || unwatchingEvent(ss, id, sp.Address) || player(sp.Address) || sp.Address == ss.Srv.Opts.Address {
+		if sp.ResultsOnly && !resultsToo || correspondence.UnwatchingEvent(ss, id, sp.Address) || player(sp.Address) || sp.Address == ss.Srv.Opts.Address {
 			continue
 		}
 		out = append(out, sp)
@@ -320,7 +321,7 @@ func startWatchMails(ss *referee.Session, t *archive.Tournament, players int, sp
 		}
 		b.WriteString("\n" + referee.Tr(lang, "watch.how", t.ID) + "\n\n")
 		b.WriteString(referee.Tr(lang, "signature") + "\n")
-		eventSpectatorMail(ss, t.ID, sp, referee.Tr(lang, "subject.start.watch", t.Name), b.String(), true, maxSpectatorMailBytes)
+		eventSpectatorMail(ss, t.ID, sp, referee.Tr(lang, "subject.start.watch", t.Name), b.String(), true, correspondence.MaxSpectatorMailBytes)
 	}
 }
 
@@ -335,6 +336,6 @@ func cancelWatchMails(ss *referee.Session, t *archive.Tournament, entered func(s
 	for _, sp := range specs {
 		lang := ss.LangOf(sp.Address)
 		body := referee.Tr(lang, "greeting") + "\n\n" + referee.Trn(lang, "tournament.cancelled", n, t.Name, n, MinPlayers) + "\n\n" + referee.Tr(lang, "signature") + "\n"
-		eventSpectatorMail(ss, t.ID, sp, referee.Tr(lang, "subject.cancelled", t.Name), body, false, maxSpectatorMailBytes)
+		eventSpectatorMail(ss, t.ID, sp, referee.Tr(lang, "subject.cancelled", t.Name), body, false, correspondence.MaxSpectatorMailBytes)
 	}
 }

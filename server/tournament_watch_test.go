@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/server/internal/correspondence"
 	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
@@ -27,7 +28,7 @@ func gameLines(text string) int {
 	n := 0
 	for _, l := range strings.Split(text, "\n") {
 		f := strings.Fields(l)
-		if len(f) >= 4 && gameIDShaped(f[0]) && strings.Contains(f[1], ".") {
+		if len(f) >= 4 && correspondence.GameIDShaped(f[0]) && strings.Contains(f[1], ".") {
 			n++
 		}
 	}

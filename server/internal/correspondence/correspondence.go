@@ -1,4 +1,4 @@
-package server
+package correspondence
 
 import (
 	"maps"
@@ -8,29 +8,26 @@ import (
 	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
-// What correspondence players expect (issue 12): spectators
-// (spectators.go, cmd_watch.go, cmd_private.go), messages to the opponent
-// (messages.go, cmd_messages.go), conditional moves (conditions.go,
-// cmd_conditions.go) and takebacks (cmd_takeback.go). The shared files
-// reach them through correspondenceModule's hooks (module.go) only:
+// The package's files reach the core through Module's hooks
+// (internal/referee's module.go) only:
 //
-//   - showPosition (positionWatcher) takes spectate: the game's
+//   - the core's showPosition (PositionWatcher) takes spectate: the game's
 //     spectators get the position too;
-//   - after a ply (plyWatcher: move, enginePly) a takeback request
+//   - after a ply (PlyWatcher: a move, the engine's ply) a takeback request
 //     lapses, the opponent's conditional moves fire or are cancelled;
 //   - run takes relayOnly for a keyed mail without command lines
-//     (proseKeeper) and relayProse after the commands (commandsWatcher):
+//     (ProseKeeper) and relayProse after the commands (CommandsWatcher):
 //     the player's prose goes to the opponent;
-//   - compose (mailAdder) appends spectatorMails;
-//   - collect (collector) takes collectCorrespondence: spectators and
+//   - compose (MailAdder) appends spectatorMails;
+//   - collect (Collector) takes collectCorrespondence: spectators and
 //     takebacks go into the archive change;
-//   - changedGame (quietKeeper) leaves out games whose only change is a
-//     stored message (correspondence.quiet), so the loop breaker still holds.
+//   - changedGame (QuietKeeper) leaves out games whose only change is a
+//     stored message (corrState.quiet), so the loop breaker still holds.
 
-// correspondence is what one mail does to the features of issue 12 beyond
-// the game row (which table.g carries): the games whose spectators get a
+// corrState is what one mail does to the features of issue 12 beyond
+// the game row (which the table's G carries): the games whose spectators get a
 // mail, spectators added and removed, plies taken back.
-type correspondence struct {
+type corrState struct {
 	// public are the games whose position the players were shown
 	// (showPosition), in that order: their spectators get a mail.
 	public []*referee.Table
@@ -50,9 +47,9 @@ type correspondence struct {
 }
 
 // corrOf returns the correspondence module's state in ss, made on first
-// use (stateOf): the one way to it, for the files of issue 12 alone.
-func corrOf(ss *referee.Session) *correspondence {
-	return referee.StateOf[correspondence](ss, correspondenceModule{})
+// use (referee.StateOf): the one way to it, for the package's files alone.
+func corrOf(ss *referee.Session) *corrState {
+	return referee.StateOf[corrState](ss, Module{})
 }
 
 // farewell is a spectator removed from a game that became private.
@@ -82,36 +79,50 @@ func tellSpectators(ss *referee.Session, t *referee.Table, text func(lang string
 	cor.news[t.G.ID] = append(cor.news[t.G.ID], text)
 }
 
-// correspondenceModule registers the features of issue 12 (module.go).
-type correspondenceModule struct{}
+// Module is the correspondence features (issue 12) as a module of the
+// core: spectators, messages to the opponent, conditional moves and
+// takebacks, through the hooks of internal/referee's module.go. server's
+// assembly lists it second, after the public name.
+type Module struct{}
 
-func (correspondenceModule) Name() string { return "correspondence" }
+// Name is "correspondence", as the registry's test and the docs call the
+// module.
+func (Module) Name() string { return "correspondence" }
 
-// AfterPly runs after a ply of the player at ss.from in t was applied
+// AfterPly runs after a ply of the player at ss.From in t was applied
 // and both players were told, before the position is shown: the mover's
 // opponent's takeback request lapses, and the opponent's conditional
 // moves are played or cancelled (conditions.go).
-func (correspondenceModule) AfterPly(ss *referee.Session, t *referee.Table) error {
+func (Module) AfterPly(ss *referee.Session, t *referee.Table) error {
 	lapseTakeback(ss, t)
 	return fireConditions(ss, t)
 }
 
-func (correspondenceModule) PositionShown(ss *referee.Session, t *referee.Table) { spectate(ss, t) }
+// PositionShown notes that the players of t were shown its position, so
+// that its spectators get it too (spectate).
+func (Module) PositionShown(ss *referee.Session, t *referee.Table) { spectate(ss, t) }
 
 // Offer relays the challenger's words to the invited player (greeting,
 // messages.go).
-func (correspondenceModule) Offer(ss *referee.Session, t *referee.Table, _ *grammar.NewGameCommand) (referee.Offer, error) {
+func (Module) Offer(ss *referee.Session, t *referee.Table, _ *grammar.NewGameCommand) (referee.Offer, error) {
 	return greetingOffer(ss, t)
 }
 
 // ShowBoard answers a spectator's "board" (watchedBoard, cmd_watch.go).
-func (correspondenceModule) ShowBoard(ss *referee.Session) (bool, error) { return watchedBoard(ss) }
+func (Module) ShowBoard(ss *referee.Session) (bool, error) { return watchedBoard(ss) }
 
-func (correspondenceModule) KeepProse(ss *referee.Session) bool { return relayOnly(ss) }
+// KeepProse keeps the prose of a keyed mail without command lines for the
+// opponent and answers it (relayOnly, messages.go); false leaves the mail
+// to the core's "no command".
+func (Module) KeepProse(ss *referee.Session) bool { return relayOnly(ss) }
 
-func (correspondenceModule) AfterCommands(ss *referee.Session) { relayProse(ss) }
+// AfterCommands passes the prose of a keyed mail to the opponent after
+// its commands ran (relayProse, messages.go).
+func (Module) AfterCommands(ss *referee.Session) { relayProse(ss) }
 
-func (correspondenceModule) LineBudget(ss *referee.Session, c grammar.Command) (archive.MailBudget, bool, error) {
+// LineBudget says which reply budget a keyless "watch" line is counted in
+// (watchBudget, cmd_watch.go); ok is false for every other command.
+func (Module) LineBudget(ss *referee.Session, c grammar.Command) (archive.MailBudget, bool, error) {
 	if w, ok := c.(*grammar.WatchCommand); ok {
 		b, err := watchBudget(ss, w)
 		return b, true, err
@@ -119,22 +130,29 @@ func (correspondenceModule) LineBudget(ss *referee.Session, c grammar.Command) (
 	return "", false, nil
 }
 
-func (correspondenceModule) Collect(ss *referee.Session, change *archive.Change) {
+// Collect adds the mail's spectators added and removed and its plies
+// taken back to change (collectCorrespondence).
+func (Module) Collect(ss *referee.Session, change *archive.Change) {
 	collectCorrespondence(ss, change)
 }
 
-func (correspondenceModule) Mails(ss *referee.Session) ([]archive.OutboxMail, error) {
+// Mails are the spectators' mails about the games whose position the
+// players were shown (spectatorMails, spectators.go).
+func (Module) Mails(ss *referee.Session) ([]archive.OutboxMail, error) {
 	return spectatorMails(ss) // spectators.go: never a player's key
 }
 
-func (correspondenceModule) QuietChange(ss *referee.Session, t *referee.Table) bool {
+// QuietChange reports whether t's only change in this mail is a message
+// stored for the opponent (changedOnlyByMessage): the loop breaker does
+// not count it as changed.
+func (Module) QuietChange(ss *referee.Session, t *referee.Table) bool {
 	return changedOnlyByMessage(ss, t)
 }
 
 // collectCorrespondence adds to change the spectators and takebacks of
 // this mail.
 func collectCorrespondence(ss *referee.Session, change *archive.Change) {
-	if !ss.Uses(correspondenceModule{}) {
+	if !ss.Uses(Module{}) {
 		return // the mail did nothing of correspondence
 	}
 	cor := corrOf(ss)
@@ -151,5 +169,5 @@ func collectCorrespondence(ss *referee.Session, change *archive.Change) {
 // changedOnlyByMessage reports whether t's only change in this mail is a
 // message stored for the opponent (relayProse).
 func changedOnlyByMessage(ss *referee.Session, t *referee.Table) bool {
-	return ss.Uses(correspondenceModule{}) && corrOf(ss).quiet[t.G.ID]
+	return ss.Uses(Module{}) && corrOf(ss).quiet[t.G.ID]
 }

@@ -1,4 +1,4 @@
-package server
+package correspondence
 
 import (
 	"errors"
@@ -26,12 +26,12 @@ func init() {
 // needs no confirmation, nor does a spectator's change to fewer mails
 // ("results"). A game that does not exist, has not started, is over, is
 // private or is the sender's own is refused; so is a game with
-// maxSpectators spectators, and a sender who watches maxWatched games. An
+// MaxSpectators spectators, and a sender who watches MaxWatched games. An
 // id that is no game may name another module's target (watchOther).
 func watch(ss *referee.Session, c *grammar.WatchCommand) error {
 	id := strings.ToUpper(c.Target.ID)
 	resultsOnly := c.Results != ""
-	if !gameIDShaped(id) {
+	if !GameIDShaped(id) {
 		return watchOther(ss, c)
 	}
 	t, err := ss.Table(id)
@@ -50,7 +50,7 @@ func watch(ss *referee.Session, c *grammar.WatchCommand) error {
 		return err
 	}
 	what := "watch " + id
-	resultsOnly, asked, err := watchConsent(ss, c, what, resultsOnly, was, func(lang string, results bool) string {
+	resultsOnly, asked, err := WatchConsent(ss, c, what, resultsOnly, was, func(lang string, results bool) string {
 		if results {
 			return referee.Tr(lang, "confirm.watch.results", id, t.G.Attackers, t.G.Defenders)
 		}
@@ -63,7 +63,7 @@ func watch(ss *referee.Session, c *grammar.WatchCommand) error {
 	if msgid.Valid(ss.Cause.Seed) {
 		sp.Thread = ss.Cause.Seed
 	}
-	startWatching(ss, sp)
+	StartWatching(ss, sp)
 	watchReply(ss, t, id, was, resultsOnly)
 	return nil
 }
@@ -100,22 +100,22 @@ func watchable(ss *referee.Session, t *referee.Table, id string) error {
 
 // watchRoom returns the sender's spectator record of game id, nil when
 // they do not watch it yet; a new spectator is refused when the game has
-// maxSpectators or the sender watches maxWatched games (counting this
+// MaxSpectators or the sender watches MaxWatched games (counting this
 // mail's).
 func watchRoom(ss *referee.Session, id string) (*archive.Spectator, error) {
 	was, n, err := spectatorOf(ss, id)
 	if err != nil || was != nil {
 		return was, err
 	}
-	if n >= maxSpectators {
-		return nil, ss.Refuse("err.watch.full", id, maxSpectators)
+	if n >= MaxSpectators {
+		return nil, ss.Refuse("err.watch.full", id, MaxSpectators)
 	}
 	watching, err := ss.Srv.SpectatorPort().Watching(ss.Ctx, ss.From)
 	if err != nil {
 		return nil, err
 	}
-	if len(watching)+watchedHere(ss) >= maxWatched {
-		return nil, ss.Refuse("err.watch.toomany", maxWatched)
+	if len(watching)+watchedHere(ss) >= MaxWatched {
+		return nil, ss.Refuse("err.watch.toomany", MaxWatched)
 	}
 	return nil, nil
 }
@@ -160,7 +160,7 @@ func watchReply(ss *referee.Session, t *referee.Table, id string, was *archive.S
 	ss.AddBoardOf(n2, t, text)
 }
 
-// watchConsent decides whether the sender's "watch" of what ("watch
+// WatchConsent decides whether the sender's "watch" of what ("watch
 // K7QX2M", "watch cup-27") takes effect now, and returns resultsOnly as
 // it then holds. A confirmation (c.Key) is checked (confirmConsent), and
 // the request it confirms decides resultsOnly. Without one, a request
@@ -170,7 +170,7 @@ func watchReply(ss *referee.Session, t *referee.Table, id string, was *archive.S
 // the sender to confirm, with text(lang, resultsOnly) saying what it is
 // (askConsent), and asked is true: the command is done, nothing else of
 // it takes effect. Refusals and quiet requests are the error.
-func watchConsent(ss *referee.Session, c *grammar.WatchCommand, what string, resultsOnly bool, was *archive.Spectator,
+func WatchConsent(ss *referee.Session, c *grammar.WatchCommand, what string, resultsOnly bool, was *archive.Spectator,
 	text func(lang string, resultsOnly bool) string) (results, asked bool, err error) {
 	if c.Key != nil {
 		req, err := ss.ConfirmConsent(what, c.Key)

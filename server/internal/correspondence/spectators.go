@@ -1,4 +1,4 @@
-package server
+package correspondence
 
 import (
 	"fmt"
@@ -23,18 +23,19 @@ import (
 // player's. So a reply to a spectator's mail, by the spectator or by a
 // player it was forwarded to, carries no key and can move nothing.
 
-// maxSpectators is how many addresses may watch one game; maxWatched how
+// MaxSpectators is how many addresses may watch one game; MaxWatched how
 // many running games one address may watch. Spectators' mails are not
-// bounded by maxReplyBytes, which bounds the replies a sender can cause:
+// bounded by referee.MaxReplyBytes, which bounds the replies a sender can cause:
 // they are caused by the players' own moves, one mail per spectator.
 const (
-	maxSpectators = 20
-	maxWatched    = 10
+	MaxSpectators = 20
+	MaxWatched    = 10
 )
 
-// maxSpectatorMailBytes bounds one spectator's mail: a board, the move
-// list and the record at the end fit many times over.
-const maxSpectatorMailBytes = 64 << 10
+// MaxSpectatorMailBytes bounds one spectator's mail, in bytes: a board,
+// the move list and the record at the end fit many times over. The
+// tournaments' mails to an event's spectators are bounded by it too.
+const MaxSpectatorMailBytes = 64 << 10
 
 // tournamentGame reports whether g belongs to a tournament: such a game is
 // always public, never allows takebacks, and its tournament's spectators
@@ -47,30 +48,31 @@ func privateGame(g *archive.Game) bool {
 	return (g.AttackersPrivate || g.DefendersPrivate) && !tournamentGame(g)
 }
 
-// gameIDShaped reports whether id (upper case) can be a game id: six
+// GameIDShaped reports whether id (upper case) can be a game id: six
 // characters of idAlphabet (club.LooksLikeGameID). Mail commands that
 // take a game or a tournament ("watch ID") read such an id as a game's
 // first; a tournament cannot have one (club.ReadTournamentFile).
-func gameIDShaped(id string) bool { return club.LooksLikeGameID(id) }
+func GameIDShaped(id string) bool { return club.LooksLikeGameID(id) }
 
-// startWatching adds sp, a spectator row of the sender's (a game's, or
+// StartWatching adds sp, a spectator row of the sender's (a game's, or
 // a tournament's), to those this mail writes (archive.WatchWrite's
 // Watch).
-func startWatching(ss *referee.Session, sp archive.Spectator) {
+func StartWatching(ss *referee.Session, sp archive.Spectator) {
 	cor := corrOf(ss)
 	cor.watch = append(cor.watch, sp)
 }
 
-// stopWatching adds sp to the spectator rows this mail removes
+// StopWatching adds sp to the spectator rows this mail removes
 // (archive.WatchWrite's Unwatch).
-func stopWatching(ss *referee.Session, sp archive.Spectator) {
+func StopWatching(ss *referee.Session, sp archive.Spectator) {
 	cor := corrOf(ss)
 	cor.unwatch = append(cor.unwatch, sp)
 }
 
-// eventWatchAdded returns the sender's row following tournament id that
-// this mail adds (startWatching), or nil.
-func eventWatchAdded(ss *referee.Session, id string) *archive.Spectator {
+// EventWatchAdded returns the sender's row following tournament id that
+// this mail adds (StartWatching), or nil: a pointer into the mail's
+// rows, so that a change to it is written.
+func EventWatchAdded(ss *referee.Session, id string) *archive.Spectator {
 	cor := corrOf(ss)
 	for i := range cor.watch {
 		if w := &cor.watch[i]; w.TournamentID == id && w.Address == ss.From {
@@ -80,10 +82,10 @@ func eventWatchAdded(ss *referee.Session, id string) *archive.Spectator {
 	return nil
 }
 
-// unwatchingEvent reports whether this mail stops addr following
-// tournament id.
-func unwatchingEvent(ss *referee.Session, id, addr string) bool {
-	if !ss.Uses(correspondenceModule{}) {
+// UnwatchingEvent reports whether this mail stops addr following
+// tournament id (StopWatching).
+func UnwatchingEvent(ss *referee.Session, id, addr string) bool {
+	if !ss.Uses(Module{}) {
 		return false
 	}
 	for _, u := range corrOf(ss).unwatch {
@@ -110,7 +112,7 @@ func gameSpectators(ss *referee.Session, t *referee.Table) ([]archive.Spectator,
 		seen[sp.Address] = true
 	}
 	for _, sp := range evs {
-		if !seen[sp.Address] && !unwatchingEvent(ss, sp.TournamentID, sp.Address) {
+		if !seen[sp.Address] && !UnwatchingEvent(ss, sp.TournamentID, sp.Address) {
 			specs = append(specs, sp)
 		}
 	}
@@ -130,7 +132,7 @@ func spectatorClock(ss *referee.Session, t *referee.Table, lang string) string {
 // get nothing; one who asked for results only gets a mail when the game
 // ends. Spectators removed by this mail get nothing more.
 func spectatorMails(ss *referee.Session) ([]archive.OutboxMail, error) {
-	if !ss.Uses(correspondenceModule{}) {
+	if !ss.Uses(Module{}) {
 		return nil, nil // no position shown, no spectator removed
 	}
 	cor := corrOf(ss)
@@ -167,7 +169,7 @@ func spectatorMails(ss *referee.Session) ([]archive.OutboxMail, error) {
 // unwatching reports whether this mail removes addr from game id's
 // spectators.
 func unwatching(ss *referee.Session, id, addr string) bool {
-	if !ss.Uses(correspondenceModule{}) {
+	if !ss.Uses(Module{}) {
 		return false
 	}
 	for _, u := range corrOf(ss).unwatch {
@@ -219,7 +221,7 @@ func spectatorMail(ss *referee.Session, t *referee.Table, sp archive.Spectator, 
 		s.Log.Warn("spectator mail not sent: it cannot be written", "to", addr, "game", t.G.ID, "err", err)
 		return archive.OutboxMail{}, false
 	}
-	if len(raw) > maxSpectatorMailBytes {
+	if len(raw) > MaxSpectatorMailBytes {
 		s.Log.Error("spectator mail not sent: too large", "to", addr, "game", t.G.ID, "bytes", len(raw))
 		return archive.OutboxMail{}, false
 	}

@@ -1,4 +1,4 @@
-package server
+package correspondence
 
 import (
 	"slices"
@@ -30,7 +30,7 @@ func conditional(ss *referee.Session, c *grammar.ConditionalCommand) error {
 	if t.ToMove() == owner {
 		return ss.Refuse("err.cond.yourmove")
 	}
-	conds := condsOf(t.G, owner)
+	conds := ConditionsOf(t.G, owner)
 	if !conds.Empty() && conds.AtPly != t.Pos.Ply() { // out of date: cannot happen while every ply passes afterPly
 		*conds = archive.Conditions{}
 		t.Changed = true
@@ -65,7 +65,7 @@ func conditions(ss *referee.Session, _ *grammar.ConditionsCommand) error {
 	if err != nil {
 		return err
 	}
-	c := condsOf(t.G, referee.SideOf(t.G, ss.From))
+	c := ConditionsOf(t.G, referee.SideOf(t.G, ss.From))
 	if c.Empty() {
 		ss.Say(t, referee.Tr(ss.Lang, "cond.none", t.G.ID))
 		return nil
@@ -80,7 +80,7 @@ func cancelConditions(ss *referee.Session, _ *grammar.CancelConditionsCommand) e
 	if err != nil {
 		return err
 	}
-	c := condsOf(t.G, referee.SideOf(t.G, ss.From))
+	c := ConditionsOf(t.G, referee.SideOf(t.G, ss.From))
 	if c.Empty() {
 		ss.Say(t, referee.Tr(ss.Lang, "cond.none", t.G.ID))
 		return nil

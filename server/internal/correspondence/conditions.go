@@ -1,4 +1,4 @@
-package server
+package correspondence
 
 import (
 	"errors"
@@ -39,8 +39,10 @@ const (
 	maxConditionPairs = 10
 )
 
-// condsOf returns the conditional moves of the player of side in g.
-func condsOf(g *archive.Game, side string) *archive.Conditions {
+// ConditionsOf returns the conditional moves of the player of side in g
+// ("attackers" or "defenders", archive's side names): a pointer into g,
+// so that a change to them is g's.
+func ConditionsOf(g *archive.Game, side string) *archive.Conditions {
 	if side == "attackers" {
 		return &g.AttackersConditions
 	}
@@ -165,7 +167,7 @@ func conditionList(lang string, c archive.Conditions) string {
 // owner is told what happened; the mover sees the answer like any move.
 func fireConditions(ss *referee.Session, t *referee.Table) error {
 	owner := otherSide(referee.SideOf(t.G, ss.From))
-	conds := condsOf(t.G, owner)
+	conds := ConditionsOf(t.G, owner)
 	if conds.Empty() || len(t.NewPlies) == 0 {
 		return nil
 	}
@@ -284,7 +286,7 @@ func tellConditionPlayed(ss *referee.Session, t *referee.Table, ownerAddr string
 // positions are gone after a takeback) and tells the owners.
 func dropConditions(ss *referee.Session, t *referee.Table) {
 	for _, side := range []string{"attackers", "defenders"} {
-		c := condsOf(t.G, side)
+		c := ConditionsOf(t.G, side)
 		if c.Empty() {
 			continue
 		}

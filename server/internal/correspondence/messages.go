@@ -1,4 +1,4 @@
-package server
+package correspondence
 
 import (
 	"regexp"
@@ -20,29 +20,33 @@ import (
 // forger cannot put words in a player's mouth), never to spectators, never
 // to a player who wrote "messages off".
 
-// maxMessageRunes caps what waits for one player in one game, in
-// characters: a longer message is cut and says so.
-const maxMessageRunes = 2000
+// MaxMessageRunes caps what waits for one player in one game, in
+// characters (runes): a longer message is cut and says so (the catalogue's
+// "message.cut").
+const MaxMessageRunes = 2000
 
 // cutMark ends a message that was cut.
 const cutMark = "\n[…]"
 
-// messageTo returns the message waiting for the player of side in g.
-func messageTo(g *archive.Game, side string) *string {
+// MessageTo returns the message waiting for the player of side in g
+// ("attackers" or "defenders"): a pointer into g's row, "" when none
+// waits, so that delivering it clears it.
+func MessageTo(g *archive.Game, side string) *string {
 	if side == "attackers" {
 		return &g.MessageToAttackers
 	}
 	return &g.MessageToDefenders
 }
 
-// prose returns the sender's own words in the mail, for the opponent: the
+// Prose returns the sender's own words in the mail, for the opponent: the
 // text the commands were read from (Reply, or AltReply when only it holds
 // commands; both without quoted history and signature, mailer.StripQuoted)
 // up to the referee's own mail quoted without marks (ownStart: from its
 // greeting when that stands just above its first line), without command
 // lines (misspelt ones included, nearLine), quoted lines and game tags, with the keys of game t replaced by
-// "…"; runs of blank lines become one, blank lines at the ends go.
-func prose(ss *referee.Session, t *referee.Table) string {
+// "…"; runs of blank lines become one, blank lines at the ends go. A
+// session of a cause that is no mail has none: "".
+func Prose(ss *referee.Session, t *referee.Table) string {
 	m := ss.Cause.Mail
 	if m == nil {
 		return "" // no mail, no words
@@ -84,8 +88,8 @@ func withoutKeys(text string, keys ...string) string {
 // greeting returns the challenger's words for the invitation to game t
 // (issue 22 §11), which this mail's "new" created, and what the
 // challenger is told about them: the mail's prose as the relay takes it
-// (prose), with the keys of every game of the sender replaced by "…",
-// cut to maxMessageRunes as the relay cuts. Nothing ("", "") when there is
+// (Prose), with the keys of every game of the sender replaced by "…",
+// cut to MaxMessageRunes as the relay cuts. Nothing ("", "") when there is
 // no prose, or when the mail carries a key: a keyed mail's words go to the
 // opponent of its game (relayProse). An invited player who wrote
 // "messages off" gets no greeting, nor does one that never wrote to the
@@ -96,12 +100,12 @@ func greeting(ss *referee.Session, t *referee.Table) (text, told string, err err
 	if ss.Auth != nil {
 		return "", "", nil
 	}
-	text = prose(ss, t)
+	text = Prose(ss, t)
 	if text == "" {
 		return "", "", nil
 	}
 	opp := referee.OpponentOf(t.G, ss.From)
-	if messagesOff(ss, opp) {
+	if MessagesOff(ss, opp) {
 		return "", referee.Tr(ss.Lang, "message.refused", opp), nil
 	}
 	if !ss.Proved(opp) {
@@ -118,9 +122,9 @@ func greeting(ss *referee.Session, t *referee.Table) (text, told string, err err
 		text = withoutKeys(text, o.G.AttackerToken, o.G.DefenderToken)
 	}
 	told = referee.Tr(ss.Lang, "message.sent", opp)
-	if utf8.RuneCountInString(text) > maxMessageRunes {
-		text = string([]rune(text)[:maxMessageRunes-utf8.RuneCountInString(cutMark)]) + cutMark
-		told += " " + referee.Tr(ss.Lang, "message.cut", maxMessageRunes)
+	if utf8.RuneCountInString(text) > MaxMessageRunes {
+		text = string([]rune(text)[:MaxMessageRunes-utf8.RuneCountInString(cutMark)]) + cutMark
+		told += " " + referee.Tr(ss.Lang, "message.cut", MaxMessageRunes)
 	}
 	return text, told, nil
 }
@@ -180,7 +184,7 @@ func relayOnly(ss *referee.Session) bool {
 	if t == nil {
 		return false
 	}
-	text := prose(ss, t)
+	text := Prose(ss, t)
 	if text == "" {
 		return false
 	}
@@ -202,7 +206,7 @@ func relayOnly(ss *referee.Session) bool {
 // commands were refused passes nothing on, and says so.
 func relayProse(ss *referee.Session) {
 	if t := ss.Auth; t != nil {
-		if text := prose(ss, t); text != "" {
+		if text := Prose(ss, t); text != "" {
 			if ss.Did {
 				told, _ := keepMessage(ss, t, text)
 				ss.Say(t, told)
@@ -218,7 +222,7 @@ func relayProse(ss *referee.Session) {
 // the game row, after what already waits there unless the last message
 // waiting is text already (an auto-responder saying the same again;
 // sameAsLast), cut to
-// maxMessageRunes — and delivers what waits (deliverMessages). It returns
+// MaxMessageRunes — and delivers what waits (deliverMessages). It returns
 // what the sender is told: passed on, waiting for the next mail, cut, or
 // why not (the text waits already; the opponent is the engine; the game
 // was over before this mail; the opponent wrote "messages off"); and
@@ -230,10 +234,10 @@ func keepMessage(ss *referee.Session, t *referee.Table, text string) (told strin
 		return referee.Tr(ss.Lang, "message.engine"), false // it reads no mail (engine.go)
 	case t.G.Status != archive.Invited && t.G.Status != archive.Active && !t.Changed:
 		return referee.Tr(ss.Lang, "message.over", t.G.ID), false
-	case messagesOff(ss, opp):
+	case MessagesOff(ss, opp):
 		return referee.Tr(ss.Lang, "message.refused", opp), false
 	}
-	msg := messageTo(t.G, referee.SideOf(t.G, opp))
+	msg := MessageTo(t.G, referee.SideOf(t.G, opp))
 	if sameAsLast(*msg, text) {
 		return referee.Tr(ss.Lang, "message.same", opp), false
 	}
@@ -241,9 +245,9 @@ func keepMessage(ss *referee.Session, t *referee.Table, text string) (told strin
 	if *msg != "" {
 		combined = *msg + "\n\n" + text
 	}
-	cut := utf8.RuneCountInString(combined) > maxMessageRunes
+	cut := utf8.RuneCountInString(combined) > MaxMessageRunes
 	if cut {
-		combined = string([]rune(combined)[:maxMessageRunes-utf8.RuneCountInString(cutMark)]) + cutMark
+		combined = string([]rune(combined)[:MaxMessageRunes-utf8.RuneCountInString(cutMark)]) + cutMark
 	}
 	if !t.Changed {
 		cor := corrOf(ss)
@@ -262,7 +266,7 @@ func keepMessage(ss *referee.Session, t *referee.Table, text string) (told strin
 		told = referee.Tr(ss.Lang, "message.sent", opp)
 	}
 	if cut {
-		told += " " + referee.Tr(ss.Lang, "message.cut", maxMessageRunes)
+		told += " " + referee.Tr(ss.Lang, "message.cut", MaxMessageRunes)
 	}
 	return told, true
 }
@@ -285,11 +289,11 @@ func deliverMessages(ss *referee.Session) {
 		if side == "" || !(t.Changed || ss.Did && t == ss.Auth) {
 			continue
 		}
-		msg := messageTo(t.G, side)
+		msg := MessageTo(t.G, side)
 		if *msg == "" {
 			continue
 		}
-		if messagesOff(ss, addr) {
+		if MessagesOff(ss, addr) {
 			*msg, t.Changed = "", true
 			continue
 		}
@@ -302,8 +306,10 @@ func deliverMessages(ss *referee.Session) {
 	}
 }
 
-// messagesOff reports whether addr wrote "messages off".
-func messagesOff(ss *referee.Session, addr string) bool {
+// MessagesOff reports whether addr wrote "messages off": the session's
+// player row when the mail loaded it, else the stored one. A store that
+// cannot be read is noted (ss.NoteReadErr) and counts as false.
+func MessagesOff(ss *referee.Session, addr string) bool {
 	if p, ok := ss.Players[addr]; ok {
 		return p.MessagesOff
 	}

@@ -1,4 +1,4 @@
-package server
+package correspondence
 
 import (
 	"github.com/taflmail/taflmail/grammar"
