@@ -94,7 +94,7 @@ func takeAdjacent(lex *lexer.PeekingLexer) string {
 // character up to the next white space ("Europe/Berlin",
 // "America/New_York", "Etc/GMT-5", "UTC", also "Mars/Olympus"); Pos is
 // where it starts. The grammar does not know the zones: the referee looks
-// the name up in the IANA time zone database (server/cmd_notify.go).
+// the name up in the IANA time zone database (server/internal/digest/cmd_notify.go).
 type TimeZone struct {
 	Pos  lexer.Position
 	Text string

@@ -2,6 +2,7 @@ package server
 
 import (
 	"github.com/taflmail/taflmail/server/internal/correspondence"
+	"github.com/taflmail/taflmail/server/internal/digest"
 	"github.com/taflmail/taflmail/server/internal/gameclock"
 	"github.com/taflmail/taflmail/server/internal/opponent"
 	"github.com/taflmail/taflmail/server/internal/publicname"
@@ -25,7 +26,7 @@ var modules = []referee.Module{
 	referee.ConsentModule{}, // requests to confirm (internal/referee/consent.go)
 	tournamentModule{},      // tournaments and ratings (tournament.go)
 	gameclock.Module{},      // leave, end times, timers (internal/gameclock)
-	digestModule{},          // the daily digest (digest.go)
+	digest.Module{},         // the daily digest (internal/digest)
 	opponent.Module{},       // the engine opponent: its runner, its held reply (internal/opponent)
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/mailer"
+	"github.com/taflmail/taflmail/server/internal/digest"
 	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
@@ -131,7 +132,7 @@ func TestDigestResultAtOnce(t *testing.T) {
 	h := newHarness(t)
 	startBrandubh(t, h)
 	h.deliver(bob, "x", "notify digest", nil)
-	if p := h.player(bob); p.DigestAt != defaultDigestAt {
+	if p := h.player(bob); p.DigestAt != digest.DefaultAt {
 		t.Fatalf("notify digest without a time: at minute %d", p.DigestAt)
 	}
 	mustContain(t, "a resignation to a digest player", to(t, h.reply(alice, "resign"), bob).Text, "The game is over")
@@ -271,9 +272,9 @@ func TestDigestBounded(t *testing.T) {
 		}
 		ts = append(ts, tb)
 	}
-	o, err := digestMail(ss, &archive.Player{Address: alice, Digest: true, DigestAt: 60}, ts)
+	o, err := digest.Mail(ss, &archive.Player{Address: alice, Digest: true, DigestAt: 60}, ts)
 	if err != nil || o == nil {
-		t.Fatalf("digestMail = %v, %v", o, err)
+		t.Fatalf("digest.Mail = %v, %v", o, err)
 	}
 	if len(o.Raw) > referee.MaxReplyBytes {
 		t.Errorf("the digest of 1500 games has %d bytes, more than %d", len(o.Raw), referee.MaxReplyBytes)

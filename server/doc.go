@@ -10,9 +10,10 @@
 // Options, New, the ports, under server's name), its assembly (the
 // feature modules in their order, handed to the core, assembly.go), and,
 // until each moves into a package of its own as the clocks, public
-// names, the engine opponent and correspondence have (internal/gameclock,
-// internal/publicname, internal/opponent, internal/correspondence), the
-// features: the daily digest, tournaments and ratings. The command language is docs/commands.md;
+// names, the engine opponent, correspondence and the digest have
+// (internal/gameclock, internal/publicname, internal/opponent,
+// internal/correspondence, internal/digest), the features: tournaments
+// and ratings. The command language is docs/commands.md;
 // who may move is docs/security.md.
 //
 // # Files
@@ -31,16 +32,10 @@
 // with referee.Handle in init (with its test beside it):
 //
 //   - cmd_join.go: "join ID": a tournament entry in two steps.
-//   - cmd_notify.go: "notify": every mail, or a daily digest at a time and zone.
 //   - cmd_rating.go: "rating": a player's ratings and rated games.
 //   - cmd_standings.go: "standings ID": an event's crosstable.
 //   - cmd_tournaments.go: "tournaments": the events open or running.
 //   - cmd_withdraw.go: "withdraw ID" from a tournament.
-//
-// The daily digest:
-//
-//   - digest.go: routine mails held for the digest, and the digest sent once a day.
-//   - digest_zone.go: the digest in the player's time zone: its refusals, the stored zone, its texts.
 //
 // Tournaments and ratings (docs/tournaments.md):
 //
@@ -56,6 +51,7 @@
 //
 //   - internal/referee: the core: a mail's commands, games and replies, the pipeline, the loop, the hooks it asks the modules for; its doc.go maps its files.
 //   - internal/correspondence: the correspondence features: spectators, messages to the opponent, conditional moves, takebacks; its doc.go maps its files.
+//   - internal/digest: the daily digest: notes held back, the digest mail once a day in the player's zone, "notify"; its doc.go maps its files.
 //   - internal/gameclock: the clock feature: time controls, clocks in the mails, time-outs, leave, "clock", the games' timers; its doc.go maps its files.
 //   - internal/opponent: the engine opponent: games against the engine, its timers, its turns' search and commit, the reply held for its ply; its doc.go maps its files.
 //   - internal/publicname: the public name feature: "name", its module and its state; its doc.go maps its files.

@@ -21,6 +21,7 @@ var refereeDirs = []string{
 	".",
 	filepath.Join("internal", "referee"),
 	filepath.Join("internal", "correspondence"),
+	filepath.Join("internal", "digest"),
 	filepath.Join("internal", "gameclock"),
 	filepath.Join("internal", "opponent"),
 	filepath.Join("internal", "publicname"),

@@ -9,6 +9,7 @@ import (
 	"github.com/taflmail/taflmail/grammar"
 	"github.com/taflmail/taflmail/notation"
 	"github.com/taflmail/taflmail/server/internal/catalog"
+	"github.com/taflmail/taflmail/server/internal/digest"
 	"github.com/taflmail/taflmail/server/internal/gameclock"
 	"github.com/taflmail/taflmail/server/internal/referee"
 )
@@ -38,11 +39,11 @@ func TestDayAndStampText(t *testing.T) {
 		if got := gameclock.LastInTime(tt.lang, at); got != tt.last {
 			t.Errorf("lastInTime(%s) = %q, want %q", tt.lang, got, tt.last)
 		}
-		if got := digestStamp(tt.lang, at, berlin, "Europe/Berlin"); got != tt.zoned {
-			t.Errorf("digestStamp(%s) = %q, want %q", tt.lang, got, tt.zoned)
+		if got := digest.Stamp(tt.lang, at, berlin, "Europe/Berlin"); got != tt.zoned {
+			t.Errorf("digest.Stamp(%s) = %q, want %q", tt.lang, got, tt.zoned)
 		}
-		if got := digestStamp(tt.lang, at, nil, ""); got != tt.stamp {
-			t.Errorf("digestStamp(%s) in UTC = %q, want %q", tt.lang, got, tt.stamp)
+		if got := digest.Stamp(tt.lang, at, nil, ""); got != tt.stamp {
+			t.Errorf("digest.Stamp(%s) in UTC = %q, want %q", tt.lang, got, tt.stamp)
 		}
 	}
 	for _, day := range []time.Time{at, time.Date(2026, 12, 24, 0, 0, 0, 0, time.UTC), time.Date(2028, 2, 29, 23, 0, 0, 0, time.UTC)} {

@@ -26,7 +26,7 @@ import (
 	"os"
 	"strings"
 	// The IANA time zone database, built in, for the daily digest in a
-	// player's own zone (server/digest_zone.go) on a machine without
+	// player's own zone (server/internal/digest/digest_zone.go) on a machine without
 	// /usr/share/zoneinfo; a zone found there is taken from there first.
 	_ "time/tzdata"
 

@@ -548,7 +548,7 @@ in your name that carries your key is taken as yours.`,
 	"count.s":       "%ds",
 	"count.s.one":   "%ds",
 	"duration.join": "%s%s",
-	// Dates and instants of a mail (dayText, stamp, digestStamp): Go
+	// Dates and instants of a mail (dayText, stamp, digest.Stamp): Go
 	// time layouts, always UTC but for "layout.zoned" (a digest's zone,
 	// named after it).
 	"layout.day":   "2006-01-02",

@@ -1,4 +1,4 @@
-package server
+package digest
 
 import (
 	"strings"
@@ -56,11 +56,11 @@ func digestTime(lang string, at int, zone string) string {
 	return referee.Tr(lang, "digest.at.zone", clockOfDay(at), zone)
 }
 
-// digestStamp writes the instant t in lang as date and time in the
+// Stamp writes the instant t in lang as date and time in the
 // digest's zone with its name ("2026-11-30 07:30:00 Europe/Berlin", in
 // German "30.11.2026 um 07:30:00 Europe/Berlin": the catalogue's layout
 // "layout.zoned"), in UTC as catalog.Instant does when zone is "".
-func digestStamp(lang string, t time.Time, loc *time.Location, zone string) string {
+func Stamp(lang string, t time.Time, loc *time.Location, zone string) string {
 	if zone == "" {
 		return catalog.Instant(lang, t)
 	}

@@ -1,4 +1,4 @@
-package server
+package digest
 
 import (
 	"errors"
@@ -18,15 +18,15 @@ func init() {
 	referee.HelpLine(98, "help.notify")
 }
 
-// defaultDigestAt is the time of day of a digest asked for without one,
+// DefaultAt is the time of day of a digest asked for without one,
 // "notify digest": 07:00 (UTC, or in the zone named), in minutes after
 // midnight.
-const defaultDigestAt = 7 * 60
+const DefaultAt = 7 * 60
 
 // notify sets how the sender hears that it is his move (issue 12, "one
 // mail a day", digest.go): "notify each", a mail for every ply of an
 // opponent (the default); "notify digest [HH:MM [ZONE]]", one mail a day at
-// HH:MM (defaultDigestAt without a time) in the time zone ZONE, an IANA
+// HH:MM (DefaultAt without a time) in the time zone ZONE, an IANA
 // name such as Europe/Berlin (UTC without one; digest_zone.go), listing
 // the games where it is his move. A zone that is none is refused, naming
 // it. "notify" alone tells the setting, with the changes of the lines
@@ -62,7 +62,7 @@ func notify(ss *referee.Session, c *grammar.NotifyCommand) error {
 			return sayWaiting(ss)
 		}
 	case c.Digest != "":
-		at := defaultDigestAt
+		at := DefaultAt
 		if c.At != nil {
 			at = c.At.Hour*60 + c.At.Minute
 		}
@@ -92,7 +92,7 @@ func notify(ss *referee.Session, c *grammar.NotifyCommand) error {
 		if zone != "" {
 			hint = referee.Tr(ss.Lang, "notify.zone.local", zone)
 		}
-		ss.Say(nil, referee.Tr(ss.Lang, "notify.digest", digestTime(ss.Lang, at, zone), digestStamp(ss.Lang, p.DigestDue, loc, zone), hint))
+		ss.Say(nil, referee.Tr(ss.Lang, "notify.digest", digestTime(ss.Lang, at, zone), Stamp(ss.Lang, p.DigestDue, loc, zone), hint))
 	default:
 		// the setting as this mail leaves it so far: a "notify digest"
 		// above this line counts (trial 2 report §6)
@@ -105,7 +105,7 @@ func notify(ss *referee.Session, c *grammar.NotifyCommand) error {
 		}
 		if err == nil && p.Digest {
 			loc := storedZone(ss.Srv, p.Address, p.DigestZone)
-			ss.Say(nil, referee.Tr(ss.Lang, "notify.show.digest", digestTime(ss.Lang, p.DigestAt, p.DigestZone), digestStamp(ss.Lang, p.DigestDue, loc, p.DigestZone)))
+			ss.Say(nil, referee.Tr(ss.Lang, "notify.show.digest", digestTime(ss.Lang, p.DigestAt, p.DigestZone), Stamp(ss.Lang, p.DigestDue, loc, p.DigestZone)))
 		} else {
 			ss.Say(nil, referee.Tr(ss.Lang, "notify.show.each"))
 		}

@@ -1,16 +1,16 @@
-package server
+package digest
 
 import (
 	"cmp"
 	"context"
 	"errors"
 	"fmt"
-	"github.com/taflmail/taflmail/grammar"
 	"slices"
 	"strings"
 	"time"
 
 	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/grammar"
 	"github.com/taflmail/taflmail/mailer"
 	"github.com/taflmail/taflmail/server/internal/correspondence"
 	"github.com/taflmail/taflmail/server/internal/gameclock"
@@ -50,20 +50,28 @@ import (
 // however many games a player has.
 const maxDigestEntries = referee.MaxReplyText - 8<<10
 
-// digestModule registers the daily digest (module.go): it counts the
-// sections of a note that are only the news of a ply, and holds back the
-// notes it will bring.
-type digestModule struct{}
+// Module is the daily digest as a module of the core (the hooks of
+// internal/referee's module.go): it counts the sections of a note that
+// are only the news of a ply, holds back the notes it will bring, and
+// sends the digests due. server's assembly lists it sixth, after the
+// clock.
+type Module struct{}
 
-func (digestModule) Name() string { return "digest" }
+// Name is "digest", as the registry's test and the docs call the module.
+func (Module) Name() string { return "digest" }
 
 // NewsAdded counts the news of a ply in n: a player who chose the digest
 // does not get a reply made only of such sections (held).
-func (digestModule) NewsAdded(_ *referee.Session, n *referee.Note) { n.Routine++ }
+func (Module) NewsAdded(_ *referee.Session, n *referee.Note) { n.Routine++ }
 
-func (digestModule) Holds(ss *referee.Session, n *referee.Note) bool { return held(ss, n) }
+// Holds reports whether note n is held back for the daily digest (held):
+// it brings only the news of a ply of a running game to a player other
+// than the sender who chose the digest.
+func (Module) Holds(ss *referee.Session, n *referee.Note) bool { return held(ss, n) }
 
-func (digestModule) LineBudget(ss *referee.Session, c grammar.Command) (archive.MailBudget, bool, error) {
+// LineBudget says which reply budget a keyless "notify" line is counted
+// in (notifyBudget, cmd_notify.go); ok is false for every other command.
+func (Module) LineBudget(ss *referee.Session, c grammar.Command) (archive.MailBudget, bool, error) {
 	if n, ok := c.(*grammar.NotifyCommand); ok {
 		b, err := notifyBudget(ss, n)
 		return b, true, err
@@ -71,21 +79,24 @@ func (digestModule) LineBudget(ss *referee.Session, c grammar.Command) (archive.
 	return "", false, nil
 }
 
-func (digestModule) RunDue(ctx context.Context, s *referee.Server) (int, error) {
+// RunDue sends the digests due at Options.Now and counts them
+// (runDigests); its error is the first failure, the digests not sent
+// staying due.
+func (Module) RunDue(ctx context.Context, s *referee.Server) (int, error) {
 	return runDigests(s, ctx)
 }
 
-// OverdueWait: a digest due at now is one RunTimers left (or the digests
+// OverdueWait says whether a digest is left due at now: one RunTimers left (or the digests
 // cannot be read), so Run tries again in a second.
-func (digestModule) OverdueWait(ctx context.Context, s *referee.Server, now time.Time) (time.Duration, bool) {
+func (Module) OverdueWait(ctx context.Context, s *referee.Server, now time.Time) (time.Duration, bool) {
 	ds, err := s.DigestPort().DueDigests(ctx, now, 1)
 	return 0, err != nil || len(ds) > 0
 }
 
 // Instant writes an instant for a player who set the digest in a time
-// zone of their own in that zone, with its name (digestStamp,
+// zone of their own in that zone, with its name (Stamp,
 // digest_zone.go); "" for anyone else.
-func (digestModule) Instant(ss *referee.Session, lang string, t time.Time, addr string) string {
+func (Module) Instant(ss *referee.Session, lang string, t time.Time, addr string) string {
 	zone := ""
 	if p, ok := ss.Players[addr]; ok {
 		zone = p.DigestZone
@@ -93,7 +104,7 @@ func (digestModule) Instant(ss *referee.Session, lang string, t time.Time, addr 
 	if zone == "" {
 		return ""
 	}
-	return digestStamp(lang, t, storedZone(ss.Srv, addr, zone), zone)
+	return Stamp(lang, t, storedZone(ss.Srv, addr, zone), zone)
 }
 
 // held reports whether note n is held back for the daily digest: it goes
@@ -225,7 +236,7 @@ func decideDigest(s *referee.Server, ss *referee.Session, change *archive.Change
 		}
 	}
 	if len(waiting) > 0 {
-		o, err := digestMail(ss, p, waiting)
+		o, err := Mail(ss, p, waiting)
 		if err != nil {
 			return referee.CommitNothing, 0, err
 		}
@@ -273,14 +284,14 @@ func digestOrder(ss *referee.Session, ts []*referee.Table) {
 	})
 }
 
-// digestMail writes the digest of player p listing ts, the games where it
+// Mail writes the digest of player p listing ts, the games where it
 // is p's move: an introduction, then per game its entry (digestEntry) and
 // the message its opponent left, which is delivered (cleared from the
 // game) — as many entries as fit into maxDigestEntries bytes, most urgent
 // first; the other games one line each with their tag, then a count when
 // even those do not fit into maxReplyText. nil when the mail cannot be
 // written (logged).
-func digestMail(ss *referee.Session, p *archive.Player, ts []*referee.Table) (*archive.OutboxMail, error) {
+func Mail(ss *referee.Session, p *archive.Player, ts []*referee.Table) (*archive.OutboxMail, error) {
 	s, lang, addr := ss.Srv, ss.Lang, p.Address
 	digestOrder(ss, ts)
 	var b strings.Builder
