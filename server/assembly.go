@@ -7,6 +7,7 @@ import (
 	"github.com/taflmail/taflmail/server/internal/opponent"
 	"github.com/taflmail/taflmail/server/internal/publicname"
 	"github.com/taflmail/taflmail/server/internal/referee"
+	"github.com/taflmail/taflmail/server/internal/tournaments"
 )
 
 // The assembly: the one place that names every feature module
@@ -24,7 +25,7 @@ var modules = []referee.Module{
 	publicname.Module{},     // the public name a player chooses (internal/publicname)
 	correspondence.Module{}, // spectators, messages, conditional moves, takebacks (correspondence.go)
 	referee.ConsentModule{}, // requests to confirm (internal/referee/consent.go)
-	tournamentModule{},      // tournaments and ratings (tournament.go)
+	tournaments.Module{},    // tournaments and ratings (tournament.go)
 	gameclock.Module{},      // leave, end times, timers (internal/gameclock)
 	digest.Module{},         // the daily digest (internal/digest)
 	opponent.Module{},       // the engine opponent: its runner, its held reply (internal/opponent)

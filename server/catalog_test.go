@@ -12,6 +12,7 @@ import (
 	"github.com/taflmail/taflmail/engine"
 	"github.com/taflmail/taflmail/server/internal/catalog"
 	"github.com/taflmail/taflmail/server/internal/referee"
+	"github.com/taflmail/taflmail/server/internal/tournaments"
 	"github.com/taflmail/taflmail/tournament"
 )
 
@@ -172,14 +173,14 @@ func TestCatalogKeysUsed(t *testing.T) {
 func TestTwoCountPhrases(t *testing.T) {
 	tm := &archive.Tournament{ID: "cup", Name: "Cup"}
 	one := []*tournament.Standings{{Rows: []tournament.Standing{{Player: "a@x", Points: 1, Played: 1, Games: 1, Place: 1}}}}
-	if got := standingLine(referee.English, tm, one, "a@x"); !strings.Contains(got, "you have 1 point from 1 of your 1 game,") {
+	if got := tournaments.StandingLine(referee.English, tm, one, "a@x"); !strings.Contains(got, "you have 1 point from 1 of your 1 game,") {
 		t.Errorf("English standing for one game: %q", got)
 	}
-	if got := standingLine(referee.German, tm, one, "a@x"); !strings.Contains(got, "du hast 1 Punkt aus 1 deiner 1 Partie,") {
+	if got := tournaments.StandingLine(referee.German, tm, one, "a@x"); !strings.Contains(got, "du hast 1 Punkt aus 1 deiner 1 Partie,") {
 		t.Errorf("German standing for one game: %q", got)
 	}
 	one[0].Rows[0].Points, one[0].Rows[0].Games = 0.5, 2
-	if got := standingLine(referee.English, tm, one, "a@x"); !strings.Contains(got, "you have ½ points from 1 of your 2 games,") {
+	if got := tournaments.StandingLine(referee.English, tm, one, "a@x"); !strings.Contains(got, "you have ½ points from 1 of your 2 games,") {
 		t.Errorf("English standing for half a point: %q", got)
 	}
 	for lang, want := range map[string]string{referee.English: "starts now: 2 players, 1 game, all", referee.German: "beginnt jetzt: 2 Spieler, 1 Partie, alle"} {
@@ -200,7 +201,7 @@ func TestTwoCountPhrases(t *testing.T) {
 	}
 	st := &tournament.Standings{Event: "Cup", Games: 1}
 	for lang, want := range map[string]string{referee.English: "0 of 1 game finished.", referee.German: "0 von 1 Partie beendet."} {
-		if got := st.TextIn(crosstableLabels(lang)); !strings.Contains(got, want) {
+		if got := st.TextIn(tournaments.CrosstableLabels(lang)); !strings.Contains(got, want) {
 			t.Errorf("%s crosstable of one game:\n%s\nwant %q in it", lang, got, want)
 		}
 	}

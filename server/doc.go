@@ -8,12 +8,12 @@
 // replies, the pipeline, the loop) is the package internal/referee, which
 // names no feature. This package is its public face (face.go: Server,
 // Options, New, the ports, under server's name), its assembly (the
-// feature modules in their order, handed to the core, assembly.go), and,
-// until each moves into a package of its own as the clocks, public
-// names, the engine opponent, correspondence and the digest have
-// (internal/gameclock, internal/publicname, internal/opponent,
-// internal/correspondence, internal/digest), the features: tournaments
-// and ratings. The command language is docs/commands.md;
+// feature modules in their order, handed to the core, assembly.go). The
+// features are packages of their own beside the core: the clocks, public
+// names, correspondence, the digest, tournaments and ratings, the engine
+// opponent (internal/gameclock, internal/publicname,
+// internal/correspondence, internal/digest, internal/tournaments,
+// internal/opponent). The command language is docs/commands.md;
 // who may move is docs/security.md.
 //
 // # Files
@@ -25,26 +25,8 @@
 // The public face and the assembly:
 //
 //   - doc.go: this map.
-//   - face.go: the core's types and constants under server's name (Server, Options, Store…), and New.
+//   - face.go: the core's types and constants under server's name (Server, Options, Store…), and New; the director's tournament operations (StartTournament, WithdrawPlayer…), forwarders to internal/tournaments.
 //   - assembly.go: the registry of feature modules, in order, handed to the core: the one file that names the features.
-//
-// The features' mail commands, one file each, registering its handler
-// with referee.Handle in init (with its test beside it):
-//
-//   - cmd_join.go: "join ID": a tournament entry in two steps.
-//   - cmd_rating.go: "rating": a player's ratings and rated games.
-//   - cmd_standings.go: "standings ID": an event's crosstable.
-//   - cmd_tournaments.go: "tournaments": the events open or running.
-//   - cmd_withdraw.go: "withdraw ID" from a tournament.
-//
-// Tournaments and ratings (docs/tournaments.md):
-//
-//   - tournament.go: an event's state, entries, standings, MinPlayers.
-//   - tournament_start.go: starting an event: drawing lots, games in chunks, cancelling.
-//   - tournament_text.go: what players read of an event: standings, the final mail.
-//   - tournament_watch.go: an event's spectators: following and leaving it, the start mail and the cancellation.
-//   - tournament_withdraw.go: withdrawals (Decision T3), decided when they happen.
-//   - rating.go: rating a rated game in the transaction that ends it; RatingAt.
 //
 // Sub-packages, each with its row in the import table
 // (docs/architecture.md):
@@ -55,6 +37,7 @@
 //   - internal/gameclock: the clock feature: time controls, clocks in the mails, time-outs, leave, "clock", the games' timers; its doc.go maps its files.
 //   - internal/opponent: the engine opponent: games against the engine, its timers, its turns' search and commit, the reply held for its ply; its doc.go maps its files.
 //   - internal/publicname: the public name feature: "name", its module and its state; its doc.go maps its files.
+//   - internal/tournaments: tournaments and ratings: entries, the start, standings, withdrawals, an event's spectators, "join", "withdraw", "standings", "tournaments", "rating"; its doc.go maps its files.
 //   - internal/engineturn: the runner of the engine's turns: search slots, the quick slot, the fair queue.
 //   - internal/zones: the digest's time-zone rules: names a player may write, places for an abbreviation, the next instant.
 //   - internal/nearmiss: the command phrase a misspelt line meant, and the edit distance of two words.

@@ -1,6 +1,15 @@
 package server
 
-import "github.com/taflmail/taflmail/server/internal/referee"
+import (
+	"context"
+	"time"
+
+	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/server/internal/referee"
+	"github.com/taflmail/taflmail/server/internal/tournaments"
+	"github.com/taflmail/taflmail/tournament"
+	"github.com/taflmail/taflmail/tournament/glicko2"
+)
 
 // The public face: the core's types and constants that the daemon, the
 // CLI and the end-to-end tests use, under server's name. They are aliases,
@@ -81,3 +90,72 @@ const (
 // assembly (assembly.go). It returns an error naming the first missing
 // required option (referee.New).
 func New(o Options) (*Server, error) { return referee.New(o) }
+
+// The director's tournament operations and what they return, from the
+// tournaments feature (internal/tournaments), under server's name: they
+// were server's before the feature had a package of its own, and
+// cmd/taflmail calls them so. Each is the feature's function of the same
+// name; the errors are the same values, so errors.Is holds for either.
+
+// TournamentStarted is what StartTournamentCounted did
+// (tournaments.TournamentStarted): games started, players paired, mails
+// queued for players and spectators.
+type TournamentStarted = tournaments.TournamentStarted
+
+// MinPlayers is the fewest players a tournament starts with
+// (tournaments.MinPlayers, club.MinPlayers).
+const MinPlayers = tournaments.MinPlayers
+
+// Errors of the director's tournament operations (StartTournament,
+// WithdrawPlayer), wrapped with the detail; the tournaments feature's
+// values.
+var (
+	// ErrNoTournament: no tournament has the id.
+	ErrNoTournament = tournaments.ErrNoTournament
+	// ErrTournamentState: the tournament is not in the state the
+	// operation needs (starting one that started, withdrawing from one
+	// that is over).
+	ErrTournamentState = tournaments.ErrTournamentState
+	// ErrTooFewPlayers: fewer than three players (or a group of fewer
+	// than two) at the start.
+	ErrTooFewPlayers = tournaments.ErrTooFewPlayers
+	// ErrNotEntered: the player is not (or no longer) in the tournament.
+	ErrNotEntered = tournaments.ErrNotEntered
+)
+
+// StartTournament starts tournament id on s and returns its games' ids in
+// schedule order (tournaments.StartTournament). Errors: ErrNoTournament,
+// ErrTournamentState, ErrTooFewPlayers, and archive errors.
+func StartTournament(s *Server, ctx context.Context, id string) ([]string, error) {
+	return tournaments.StartTournament(s, ctx, id)
+}
+
+// StartTournamentCounted is StartTournament, telling how many games
+// started, players were paired and mails were queued
+// (tournaments.StartTournamentCounted). Its errors are StartTournament's.
+func StartTournamentCounted(s *Server, ctx context.Context, id string) (TournamentStarted, error) {
+	return tournaments.StartTournamentCounted(s, ctx, id)
+}
+
+// WithdrawPlayer withdraws player from tournament id on s
+// (tournaments.WithdrawPlayer). Errors: ErrNoTournament, ErrNotEntered,
+// ErrTournamentState, and archive errors.
+func WithdrawPlayer(s *Server, ctx context.Context, id, player string) (tournament.Withdrawal, error) {
+	return tournaments.WithdrawPlayer(s, ctx, id, player)
+}
+
+// TournamentExport writes the games of a tournament as one native record
+// file (tournaments.TournamentExport, club.ExportEvent).
+func TournamentExport(games []*archive.Game) ([]byte, error) {
+	return tournaments.TournamentExport(games)
+}
+
+// EventStandings computes the standings of a tournament from what the
+// archive holds, one per group (tournaments.EventStandings).
+func EventStandings(t *archive.Tournament, entries []archive.Entry, games []*archive.Game) ([]*tournament.Standings, error) {
+	return tournaments.EventStandings(t, entries, games)
+}
+
+// RatingAt is a stored rating as of at, the RD grown for the idle time
+// since the player's last rated game (tournaments.RatingAt).
+func RatingAt(r archive.Rating, at time.Time) glicko2.Rating { return tournaments.RatingAt(r, at) }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/server/internal/referee"
+	"github.com/taflmail/taflmail/server/internal/tournaments"
 )
 
 // twiceReader is a source of randomness that draws every game id twice:
@@ -140,7 +141,7 @@ func TestStartIDsDrawnTwice(t *testing.T) {
 }
 
 // TestStartTournamentChunks: an event with more games than a start
-// makes at a time (startChunkGames) starts whole, in one transaction:
+// makes at a time (StartChunkGames) starts whole, in one transaction:
 // every game stored once with its pairing and timers, each player's
 // list naming exactly their games in schedule order, each with its key.
 func TestStartTournamentChunks(t *testing.T) {
@@ -154,8 +155,8 @@ func TestStartTournamentChunks(t *testing.T) {
 	if err != nil || r.Games != 18*17 || r.Players != 18 || r.PlayerMails != 18 {
 		t.Fatalf("StartTournamentCounted = %+v, %v", r, err)
 	}
-	if 18*17 <= startChunkGames {
-		t.Fatalf("the event fits in one chunk of %d", startChunkGames)
+	if 18*17 <= tournaments.StartChunkGames {
+		t.Fatalf("the event fits in one chunk of %d", tournaments.StartChunkGames)
 	}
 	gs := h.eventGames("chunks")
 	if len(gs) != 18*17 {

@@ -19,6 +19,7 @@ import (
 	"github.com/taflmail/taflmail/server/internal/correspondence"
 	"github.com/taflmail/taflmail/server/internal/gameclock"
 	"github.com/taflmail/taflmail/server/internal/referee"
+	"github.com/taflmail/taflmail/server/internal/tournaments"
 )
 
 // hooksOf says which hooks m implements, in the order of hookNames.
@@ -528,10 +529,16 @@ func TestModuleStateOf(t *testing.T) {
 	if len(corrOf(b).watch) != 0 || corrOf(b) == c {
 		t.Error("two sessions share the correspondence state")
 	}
-	if a.Uses(referee.ConsentModule{}) || a.Uses(tournamentModule{}) || a.Uses(gameclock.Module{}) {
+	if a.Uses(referee.ConsentModule{}) || a.Uses(tournaments.Module{}) || a.Uses(gameclock.Module{}) {
 		t.Errorf("stateOf made the state of other modules too: %v", a.States)
 	}
 	referee.ConsentOf(a).Quiet = []string{"asked twice"}
+	// the tournaments' own state and accessor are their package's
+	// (TestTourneyOf there): a stand-in holds its slot here
+	type tourneyState struct{ ended bool }
+	tourneyOf := func(ss *referee.Session) *tourneyState {
+		return referee.StateOf[tourneyState](ss, tournaments.Module{})
+	}
 	tourneyOf(a).ended = true
 	referee.StateOf[struct{ leaves []string }](a, gameclock.Module{}) // the clock's own state and accessor are its package's (TestClockOf there)
 	if len(a.States) != 4 || len(corrOf(a).watch) != 1 || len(referee.ConsentOf(a).Quiet) != 1 || !tourneyOf(a).ended {

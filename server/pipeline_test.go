@@ -10,6 +10,7 @@ import (
 	"github.com/taflmail/taflmail/mailer"
 	"github.com/taflmail/taflmail/server/internal/correspondence"
 	"github.com/taflmail/taflmail/server/internal/referee"
+	"github.com/taflmail/taflmail/server/internal/tournaments"
 )
 
 // TestCauseSeeds: the seed of each kind of cause is the string the
@@ -74,8 +75,8 @@ func TestSessionWithoutMail(t *testing.T) {
 	if a := ss.Arrival(); !a.Equal(h.now) {
 		t.Errorf("arrival = %v; want the session's instant %v", a, h.now)
 	}
-	if id := eventOfThread(ss.Cause.Mail); id != "" {
-		t.Errorf("eventOfThread = %q; want none", id)
+	if id := (tournaments.Module{}).ThreadTarget(ss); id != "" {
+		t.Errorf("the tournament's ThreadTarget (eventOfThread) = %q; want none", id)
 	}
 	later := h.now.Add(time.Hour)
 	h.now = later

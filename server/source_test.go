@@ -25,6 +25,7 @@ var refereeDirs = []string{
 	filepath.Join("internal", "gameclock"),
 	filepath.Join("internal", "opponent"),
 	filepath.Join("internal", "publicname"),
+	filepath.Join("internal", "tournaments"),
 }
 
 // packageFiles parses the non-test files of the package, of the core it

@@ -17,6 +17,8 @@ import (
 	"github.com/taflmail/taflmail/notation"
 	"github.com/taflmail/taflmail/server/internal/referee"
 	"github.com/taflmail/taflmail/tournament"
+
+	"github.com/taflmail/taflmail/server/internal/tournaments"
 )
 
 // attachedFile is a file attached to a mail the referee sent.
@@ -163,7 +165,7 @@ func TestTournamentFinalAttachment(t *testing.T) {
 		}
 		m := finals[addr][0]
 		mustContain(t, "the final mail to "+addr, m.msg.Text, referee.Tr(lang, "tournament.final", "Cup cup-28", 6),
-			untitled(sts[0].TextIn(crosstableLabels(lang))), referee.Tr(lang, "crosstable.finished", 6, 6), referee.Tr(lang, "tournament.records.attached", 6, "cup-28.tafl"))
+			untitled(sts[0].TextIn(tournaments.CrosstableLabels(lang))), referee.Tr(lang, "crosstable.finished", 6, 6), referee.Tr(lang, "tournament.records.attached", 6, "cup-28.tafl"))
 		if strings.Contains(m.msg.Text, "[Event ") {
 			t.Errorf("the final mail to %s has records in its text", addr)
 		}
@@ -227,19 +229,19 @@ func TestMaxAttachmentBytesDefault(t *testing.T) {
 }
 
 // TestTournamentFinalSpectatorBackstop: the backstop on a spectator's
-// final mail, maxEventSpectatorMailBytes, bounds the mail but for its
+// final mail, MaxEventSpectatorMailBytes, bounds the mail but for its
 // attachment: lowered under the size of the whole mail but above its
 // text, the spectator still gets the records; lowered under the text,
 // the mail is not sent, and the log says so.
 func TestTournamentFinalSpectatorBackstop(t *testing.T) {
-	defer func(n int) { maxEventSpectatorMailBytes = n }(maxEventSpectatorMailBytes)
+	defer func(n int) { tournaments.MaxEventSpectatorMailBytes = n }(tournaments.MaxEventSpectatorMailBytes)
 	for _, tc := range []struct {
 		name  string
 		limit int
 		sent  bool
 	}{{"above the text", 3000, true}, {"under the text", 500, false}} {
 		t.Run(tc.name, func(t *testing.T) {
-			maxEventSpectatorMailBytes = tc.limit
+			tournaments.MaxEventSpectatorMailBytes = tc.limit
 			h := newHarness(t)
 			var log bytes.Buffer
 			h.srv.Log = slog.New(slog.NewTextHandler(&log, nil))

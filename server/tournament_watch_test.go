@@ -9,6 +9,7 @@ import (
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/server/internal/correspondence"
 	"github.com/taflmail/taflmail/server/internal/referee"
+	"github.com/taflmail/taflmail/server/internal/tournaments"
 )
 
 // onlyMail returns the one mail among sent to addr; the test stops when
@@ -128,7 +129,7 @@ func TestTournamentStartTellsSpectators(t *testing.T) {
 }
 
 // TestTournamentStartSpectatorMailBounded: a spectator's start mail of
-// an event of 132 games in two groups lists the first maxStartGames
+// an event of 132 games in two groups lists the first MaxStartGames
 // under their group, then counts the rest and says how to see them.
 func TestTournamentStartSpectatorMailBounded(t *testing.T) {
 	h := newHarness(t)
@@ -145,12 +146,12 @@ func TestTournamentStartSpectatorMailBounded(t *testing.T) {
 	}
 	h.srv.FlushOutbox(h.ctx())
 	text := onlyMail(t, h.sender.sent[before:], watcher).msg.Text
-	if n := gameLines(text); n != maxStartGames {
-		t.Errorf("the start mail lists %d games, want %d:\n%s", n, maxStartGames, text)
+	if n := gameLines(text); n != tournaments.MaxStartGames {
+		t.Errorf("the start mail lists %d games, want %d:\n%s", n, tournaments.MaxStartGames, text)
 	}
-	mustContain(t, "the bounded start mail", text, referee.Tr(referee.English, "start.watch.group", 1), referee.Tr(referee.English, "start.watch.more", 132-maxStartGames, "big-27"), ids[0], ids[maxStartGames-1])
-	if strings.Contains(text, ids[maxStartGames]) {
-		t.Errorf("the start mail lists game %d of 132:\n%s", maxStartGames+1, text)
+	mustContain(t, "the bounded start mail", text, referee.Tr(referee.English, "start.watch.group", 1), referee.Tr(referee.English, "start.watch.more", 132-tournaments.MaxStartGames, "big-27"), ids[0], ids[tournaments.MaxStartGames-1])
+	if strings.Contains(text, ids[tournaments.MaxStartGames]) {
+		t.Errorf("the start mail lists game %d of 132:\n%s", tournaments.MaxStartGames+1, text)
 	}
 }
 

@@ -1,4 +1,4 @@
-package server
+package tournaments
 
 import (
 	"context"
@@ -30,10 +30,10 @@ type TournamentStarted struct {
 	PlayerMails, SpectatorMails int
 }
 
-// startChunkGames is how many games a tournament's start makes and
+// StartChunkGames is how many games a tournament's start makes and
 // writes at a time: what it holds of its games in memory, whatever their
 // number.
-const startChunkGames = 256
+const StartChunkGames = 256
 
 // StartTournament starts a tournament in status created now, whatever its
 // start date says (the director's `taflmail tournament start`; the
@@ -49,7 +49,7 @@ const startChunkGames = 256
 // spectators listing its first games (startWatchMails), are written in
 // the same transaction: either all of it starts or nothing does.
 //
-// The games are made, and written, startChunkGames at a time, as the
+// The games are made, and written, StartChunkGames at a time, as the
 // pairings come (tournament.GroupGames), and each player's list is
 // written from the archive's copy of their games: what a start holds in
 // memory grows with its players, not its games (a round robin of 1,000
@@ -339,19 +339,19 @@ func (ts *tournamentStart) writeEvent(b *archive.Batch) error {
 	return b.Write(archive.Change{Writes: []archive.Write{tcg}})
 }
 
-// writeGames makes and writes the games, startChunkGames at a time
+// writeGames makes and writes the games, StartChunkGames at a time
 // (startChunk), counting them and handing each id to started. It returns
-// the first maxStartGames games and their ids, which the spectators'
+// the first MaxStartGames games and their ids, which the spectators'
 // mail lists.
 func (ts *tournamentStart) writeGames(b *archive.Batch) (firstIDs []string, first []tournament.Game, err error) {
-	chunk := make([]tournament.Game, 0, startChunkGames)
+	chunk := make([]tournament.Game, 0, StartChunkGames)
 	flush := func() error {
 		ids, err := startChunk(ts.s, ts.ls.Ctx, b, ts.t, ts.tc, chunk, ts.now)
 		if err != nil {
 			return err
 		}
 		for i, gid := range ids {
-			if len(firstIDs) < maxStartGames {
+			if len(firstIDs) < MaxStartGames {
 				firstIDs, first = append(firstIDs, gid), append(first, chunk[i])
 			}
 			if ts.started != nil {
@@ -363,7 +363,7 @@ func (ts *tournamentStart) writeGames(b *archive.Batch) (firstIDs []string, firs
 		return nil
 	}
 	for g := range ts.games {
-		if chunk = append(chunk, g); len(chunk) == startChunkGames {
+		if chunk = append(chunk, g); len(chunk) == StartChunkGames {
 			if err := flush(); err != nil {
 				return nil, nil, err
 			}

@@ -1,4 +1,4 @@
-package server
+package tournaments
 
 import (
 	"fmt"
@@ -24,10 +24,10 @@ import (
 // name's ".tafl" says which text.
 const recordsType = "text/plain; charset=utf-8"
 
-// standingLine is a player's place in their group after a game, in
+// StandingLine is a player's place in their group after a game, in
 // lang: points, games, place, and how to get the table; "" when the
 // player has no row (their games were annulled).
-func standingLine(lang string, t *archive.Tournament, sts []*tournament.Standings, addr string) string {
+func StandingLine(lang string, t *archive.Tournament, sts []*tournament.Standings, addr string) string {
 	for _, st := range sts {
 		for _, r := range st.Rows {
 			if r.Player != addr {
@@ -40,10 +40,10 @@ func standingLine(lang string, t *archive.Tournament, sts []*tournament.Standing
 	return ""
 }
 
-// crosstableLabels are the words of a crosstable in lang
+// CrosstableLabels are the words of a crosstable in lang
 // (tournament.Standings.TextIn): a German reader's table is German
 // throughout (docs/commands.md).
-func crosstableLabels(lang string) tournament.Labels {
+func CrosstableLabels(lang string) tournament.Labels {
 	return tournament.Labels{
 		Place:             referee.Tr(lang, "crosstable.place"),
 		Player:            referee.Tr(lang, "crosstable.player"),
@@ -61,13 +61,13 @@ func crosstableLabels(lang string) tournament.Labels {
 }
 
 // standingsText is the standings of an event for a mail, in lang: each
-// group's table (tournament.Standings.TextIn with crosstableLabels), and
+// group's table (tournament.Standings.TextIn with CrosstableLabels), and
 // for a rated event the players' ratings now. named says the mail has
 // named the event already (the "standings" reply's first line): a table
 // then has no title, a group's only "Group N" (trial 22).
 func standingsText(ss *referee.Session, lang string, t *archive.Tournament, sts []*tournament.Standings, named bool) string {
 	var b strings.Builder
-	labels := crosstableLabels(lang)
+	labels := CrosstableLabels(lang)
 	if named {
 		labels.Group = referee.Tr(lang, "standings.group")
 	}
@@ -200,7 +200,7 @@ func finishEvent(ss *referee.Session, ev *event, sts []*tournament.Standings) {
 	ss.NoteReadErr(serr)
 	for _, sp := range specs {
 		lang := ss.LangOf(sp.Address)
-		eventSpectatorMail(ss, ev.t.ID, sp, referee.Tr(lang, "subject.final", ev.t.Name), body(lang), false, maxEventSpectatorMailBytes, atts...)
+		eventSpectatorMail(ss, ev.t.ID, sp, referee.Tr(lang, "subject.final", ev.t.Name), body(lang), false, MaxEventSpectatorMailBytes, atts...)
 	}
 	ss.Srv.Log.Info("tournament finished", "tournament", ev.t.ID, "games", len(games), "players", len(ev.entries), "spectators", len(specs))
 }

@@ -1,4 +1,4 @@
-package server
+package tournaments
 
 import (
 	"cmp"
@@ -52,10 +52,10 @@ type tourneyState struct {
 }
 
 // tourneyOf returns the tournament module's state in ss, made on first
-// use (stateOf): the one way to it, for the files of tournaments and
-// ratings alone.
+// use (referee.StateOf): the one way to it, for the package's files
+// alone.
 func tourneyOf(ss *referee.Session) *tourneyState {
-	return referee.StateOf[tourneyState](ss, tournamentModule{})
+	return referee.StateOf[tourneyState](ss, Module{})
 }
 
 // event is a tournament as one session sees it: the stored row, its
@@ -224,7 +224,7 @@ func endedTables(ss *referee.Session) []*referee.Table {
 // everyone. Archive read failures are kept in ss.readErr. A session
 // where no game ended makes no tournament state here (module.go).
 func gamesEnded(ss *referee.Session) {
-	if ss.Uses(tournamentModule{}) && tourneyOf(ss).ended {
+	if ss.Uses(Module{}) && tourneyOf(ss).ended {
 		return
 	}
 	ended := endedTables(ss)
@@ -264,7 +264,7 @@ func gamesEnded(ss *referee.Session) {
 					continue
 				}
 				told[addr] = true
-				if line := standingLine(ss.LangOf(addr), ev.t, sts, addr); line != "" {
+				if line := StandingLine(ss.LangOf(addr), ev.t, sts, addr); line != "" {
 					ss.Tell(addr, t, func(string) string { return line })
 				}
 			}
@@ -275,18 +275,33 @@ func gamesEnded(ss *referee.Session) {
 	}
 }
 
-// tournamentModule registers tournaments and ratings (module.go).
-type tournamentModule struct{}
+// Module is tournaments and ratings as a module of the core (the hooks of
+// internal/referee's module.go): the tournament rows, entries and
+// ratings a mail writes, the games that ended rated and their events'
+// standings told, the events started on their start date, watching an
+// event. server's assembly lists it fourth, after consent.
+type Module struct{}
 
-func (tournamentModule) Name() string { return "tournament" }
+// Name is "tournament", as the registry's test and the docs call the
+// module.
+func (Module) Name() string { return "tournament" }
 
-func (tournamentModule) Collect(ss *referee.Session, change *archive.Change) {
+// Collect adds the tournament rows, entries, join requests and ratings
+// the mail changed, and the referee's own mails, to change
+// (collectTournament).
+func (Module) Collect(ss *referee.Session, change *archive.Change) {
 	collectTournament(ss, change)
 }
 
-func (tournamentModule) BeforeReplies(ss *referee.Session) { gamesEnded(ss) }
+// BeforeReplies rates the games that ended, tells their players their
+// standing and finishes an event whose last game ended (gamesEnded),
+// before the replies are written.
+func (Module) BeforeReplies(ss *referee.Session) { gamesEnded(ss) }
 
-func (tournamentModule) LineBudget(ss *referee.Session, c grammar.Command) (archive.MailBudget, bool, error) {
+// LineBudget says which reply budget a keyless "join" or "withdraw" line
+// is counted in (joinBudget, withdrawBudget); ok is false for every other
+// command.
+func (Module) LineBudget(ss *referee.Session, c grammar.Command) (archive.MailBudget, bool, error) {
 	switch c := c.(type) {
 	case *grammar.JoinCommand:
 		b, err := joinBudget(ss, c)
@@ -298,14 +313,17 @@ func (tournamentModule) LineBudget(ss *referee.Session, c grammar.Command) (arch
 	return "", false, nil
 }
 
-func (tournamentModule) AfterCommit(ctx context.Context, s *referee.Server, c archive.Change) {
+// AfterCommit ends at once the running games of a player whom the
+// committed change withdrew (settleAfter); a failure is logged and left
+// to the scheduler.
+func (Module) AfterCommit(ctx context.Context, s *referee.Server, c archive.Change) {
 	settleAfter(s, ctx, c)
 }
 
 // RunDue starts the tournaments whose start date has come
 // (startDueTournaments, tournament_start.go), then ends the running games
 // of players who withdrew (settleWithdrawals, tournament_withdraw.go).
-func (tournamentModule) RunDue(ctx context.Context, s *referee.Server) (int, error) {
+func (Module) RunDue(ctx context.Context, s *referee.Server) (int, error) {
 	started, err := startDueTournaments(s, ctx)
 	if err != nil {
 		return started, err
@@ -317,7 +335,7 @@ func (tournamentModule) RunDue(ctx context.Context, s *referee.Server) (int, err
 // too. A failure to read it does not fail Run's wait: it counts as none,
 // the games' timers still wake Run, and the next RunTimers starts what
 // is due.
-func (tournamentModule) NextDue(ctx context.Context, s *referee.Server) (time.Time, bool, error) {
+func (Module) NextDue(ctx context.Context, s *referee.Server) (time.Time, bool, error) {
 	start, found, err := s.TournamentPort().NextTournamentStart(ctx)
 	if err != nil {
 		return time.Time{}, false, nil
@@ -328,7 +346,7 @@ func (tournamentModule) NextDue(ctx context.Context, s *referee.Server) (time.Ti
 // Offer sets whether a new game is rated (the opponent agrees by
 // accepting, CORRESPONDENCE.md §7.3) and states both players' ratings
 // in its variant (ratedTerms).
-func (tournamentModule) Offer(ss *referee.Session, t *referee.Table, c *grammar.NewGameCommand) (referee.Offer, error) {
+func (Module) Offer(ss *referee.Session, t *referee.Table, c *grammar.NewGameCommand) (referee.Offer, error) {
 	t.G.Rated = c.Rated
 	return referee.Offer{Players: func(lang, opp string) string { return ratedTerms(ss, lang, t.G, opp) }}, nil
 }
@@ -336,36 +354,36 @@ func (tournamentModule) Offer(ss *referee.Session, t *referee.Table, c *grammar.
 // ListGames heads the games list with the sender's ratings (ratingsLine)
 // and writes each opponent with theirs in the game's variant
 // (withRating).
-func (tournamentModule) ListGames(ss *referee.Session) (string, func(*archive.Game, string) string) {
+func (Module) ListGames(ss *referee.Session) (string, func(*archive.Game, string) string) {
 	return ratingsLine(ss), func(g *archive.Game, opp string) string { return withRating(ss, opp, g.Variant) }
 }
 
 // TellGame names the event and round in the first line of a mail about a
 // tournament game (eventHeader).
-func (tournamentModule) TellGame(_ *referee.Session, lang string, t *referee.Table) (header, section string) {
+func (Module) TellGame(_ *referee.Session, lang string, t *referee.Table) (header, section string) {
 	return eventHeader(lang, t.G), ""
 }
 
 // TakeWatch takes a "watch" of an event's id: its spectator follows
 // every game of the event (watchTournament, tournament_watch.go).
-func (tournamentModule) TakeWatch(ss *referee.Session, c *grammar.WatchCommand) (bool, error) {
+func (Module) TakeWatch(ss *referee.Session, c *grammar.WatchCommand) (bool, error) {
 	return watchTournament(ss, c)
 }
 
 // ThreadTarget is the event whose start mail to its spectators a bare
 // "unwatch" answers (eventOfThread).
-func (tournamentModule) ThreadTarget(ss *referee.Session) string { return eventOfThread(ss.Cause.Mail) }
+func (Module) ThreadTarget(ss *referee.Session) string { return eventOfThread(ss.Cause.Mail) }
 
 // TakeUnwatch takes an "unwatch" that stops the sender following an
 // event (unwatchTournament).
-func (tournamentModule) TakeUnwatch(ss *referee.Session, id string, named bool) (bool, error) {
+func (Module) TakeUnwatch(ss *referee.Session, id string, named bool) (bool, error) {
 	return unwatchTournament(ss, id, named)
 }
 
 // collectTournament adds to change what the session changed of
 // tournaments and ratings, and the referee's own mails.
 func collectTournament(ss *referee.Session, change *archive.Change) {
-	if !ss.Uses(tournamentModule{}) {
+	if !ss.Uses(Module{}) {
 		return // nothing of tournaments, ratings or the referee's own mails
 	}
 	ts := tourneyOf(ss)

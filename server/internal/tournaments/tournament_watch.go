@@ -1,4 +1,4 @@
-package server
+package tournaments
 
 import (
 	"errors"
@@ -28,16 +28,17 @@ import (
 // written in the same change as the event's own mails (the start:
 // StartTournament's transaction).
 
-// maxStartGames is how many games a spectator's start mail lists; the
+// MaxStartGames is how many games a spectator's start mail lists; the
 // rest are counted, with the way to the crosstable ("standings ID").
-const maxStartGames = 50
+const MaxStartGames = 50
 
-// maxEventSpectatorMailBytes bounds a spectator's final mail of an event
+// MaxEventSpectatorMailBytes bounds a spectator's final mail of an event
 // but for its attachment, the records (bounded by
 // Options.MaxAttachmentBytes): the standings of every group, and the
 // ratings of a rated event. It is a backstop, never reached by an event
-// of 100 players; a variable so that a test can reach it.
-var maxEventSpectatorMailBytes = 1 << 20
+// of 100 players. In bytes; a variable so that package server's test
+// can lower it.
+var MaxEventSpectatorMailBytes = 1 << 20
 
 // eventThreadID finds the Message-ID of a mail to a tournament's
 // spectator about the event itself (msgid.Event):
@@ -297,7 +298,7 @@ func eventSpectatorMail(ss *referee.Session, event string, sp archive.Spectator,
 // entered, one mail to each of specs, its spectators who follow every
 // move (eventWatchers without those who asked for results only, who get
 // none; docs/tournaments.md): the event's name and id, its terms, its
-// games with id, round tag and who plays whom — the first maxStartGames
+// games with id, round tag and who plays whom — the first MaxStartGames
 // of its total, given as ids and games (in the same order), then how
 // many more — and how to stop following.
 func startWatchMails(ss *referee.Session, t *archive.Tournament, players int, specs []archive.Spectator, ids []string, games []tournament.Game, total int) {
@@ -308,7 +309,7 @@ func startWatchMails(ss *referee.Session, t *archive.Tournament, players int, sp
 		b.WriteString(referee.Tr(lang, "start.intro", t.Name, t.ID, referee.Counted(lang, "players", players), referee.Counted(lang, "games", total)) + "\n" + eventTerms(ss.Srv, lang, t) + "\n\n")
 		b.WriteString(referee.Trn(lang, "start.watch.list", total, total) + "\n")
 		section := 0
-		for i, g := range games[:min(len(games), maxStartGames)] {
+		for i, g := range games[:min(len(games), MaxStartGames)] {
 			if t.Groups > 1 && g.Section != section {
 				section = g.Section
 				b.WriteString(referee.Tr(lang, "start.watch.group", section) + "\n")
@@ -316,7 +317,7 @@ func startWatchMails(ss *referee.Session, t *archive.Tournament, players int, sp
 			ev := archive.GameEvent{Pairing: archive.Pairing{Round: g.Round, Board: g.Board, MatchGame: g.MatchGame}, GamesPerPairing: t.GamesPerPairing}
 			b.WriteString(referee.TableRow(fmt.Sprintf("  %s  %-7s  %s %s", ids[i], ev.RoundTag(), g.Attackers, referee.Tr(lang, "start.vs", g.Defenders)), len(referee.GamesIndent)) + "\n")
 		}
-		if n := total - min(len(games), maxStartGames); n > 0 {
+		if n := total - min(len(games), MaxStartGames); n > 0 {
 			b.WriteString(referee.Trn(lang, "start.watch.more", n, n, t.ID) + "\n")
 		}
 		b.WriteString("\n" + referee.Tr(lang, "watch.how", t.ID) + "\n\n")
