@@ -65,7 +65,7 @@ var importRules = []importRule{
 	{pkg: "web", own: []string{"club", "notation", "engine"}},
 	{pkg: "mailer", roots: mailRoots},
 	{pkg: "mailer/devstack", own: []string{"mailer"}, roots: mailRoots},
-	{pkg: "server", own: []string{"engine", "grammar", "notation", "archive", "club", "mailer", "clock", "tournament", "tournament/glicko2", "search", "server/internal/referee", "server/internal/correspondence", "server/internal/digest", "server/internal/gameclock", "server/internal/opponent", "server/internal/publicname", "server/internal/tournaments", "server/internal/engineturn", "server/internal/zones", "server/internal/msgid", "server/internal/catalog"}},
+	{pkg: "server", own: []string{"archive", "tournament", "tournament/glicko2", "server/internal/referee", "server/internal/correspondence", "server/internal/digest", "server/internal/gameclock", "server/internal/opponent", "server/internal/publicname", "server/internal/tournaments"}},
 	{pkg: "server/internal/referee", own: []string{"engine", "grammar", "notation", "archive", "club", "mailer", "clock", "search", "server/internal/nearmiss", "server/internal/msgid", "server/internal/catalog"}},
 	{pkg: "server/internal/correspondence", own: []string{"archive", "club", "engine", "grammar", "mailer", "server/internal/catalog", "server/internal/gameclock", "server/internal/msgid", "server/internal/referee"}},
 	{pkg: "server/internal/digest", own: []string{"archive", "grammar", "mailer", "server/internal/catalog", "server/internal/correspondence", "server/internal/gameclock", "server/internal/msgid", "server/internal/referee", "server/internal/zones"}},
