@@ -28,7 +28,7 @@ var stateOwners = []stateOwner{
 		[]string{"cmd_private.go", "cmd_takeback.go", "cmd_watch.go", "correspondence.go", "messages.go", "spectators.go"}},
 	{"ConsentModule", "ConsentState", "ConsentOf", []string{"consent.go"}},
 	{"Module", "tourneyState", "tourneyOf", // internal/tournaments
-		[]string{"cmd_join.go", "rating.go", "tournament.go", "tournament_start.go", "tournament_text.go", "tournament_watch.go"}},
+		[]string{"cmd_join.go", "rating.go", "tournament.go", "tournament_end.go", "tournament_start.go", "tournament_state.go", "tournament_text.go", "tournament_watch.go"}},
 	{"Module", "clockChanges", "clockOf", []string{"clock.go", "cmd_leave.go"}}, // internal/gameclock
 	{"Module", "publicNameChoice", "publicNameOf", []string{"cmd_name.go"}},     // internal/publicname
 }

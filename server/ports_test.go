@@ -56,8 +56,9 @@ var portsByFile = map[string][]string{
 
 	// Tournaments and ratings.
 	"tournament.go":          {"TournamentPort"},
+	"tournament_end.go":      {"TournamentPort"},
 	"tournament_start.go":    {"TournamentPort"},
-	"tournament_text.go":     {"TournamentPort"},
+	"tournament_state.go":    {"TournamentPort"},
 	"tournament_watch.go":    {"GamePort", "SpectatorPort", "TournamentPort"},
 	"tournament_withdraw.go": {"GamePort", "TournamentPort"},
 	"rating.go":              {"TournamentPort"},

@@ -26,7 +26,7 @@ type Table struct {
 	// Changed reports that the session changed the game's row.
 	Changed bool
 	// WasOver: the game was over when it was loaded, so this session
-	// did not end it (tournament.go: results, standings, ratings).
+	// did not end it (tournament_end.go: results, standings, ratings).
 	WasOver bool
 }
 

@@ -3,7 +3,6 @@ package tournaments
 import (
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/grammar"
@@ -66,11 +65,4 @@ func tournaments(ss *referee.Session, _ *grammar.TournamentsCommand) error {
 	}
 	ss.Say(nil, b.String())
 	return nil
-}
-
-// entryOpen reports whether t takes entries by mail at now: created, with
-// open entry, and its closing day not yet over (it closes at 24:00 UTC of
-// that day).
-func entryOpen(t *archive.Tournament, now time.Time) bool {
-	return t.Status == archive.TournamentCreated && t.OpenEntry && now.Before(t.EntryCloses.AddDate(0, 0, 1))
 }

@@ -26,18 +26,22 @@
 //
 // Every non-test file of the package, one line each; a test
 // (server/doc_test.go) fails when a file is missing here or named here
-// but gone.
+// but gone. They are listed bottom first: each file uses only the files
+// listed before it, so they read best in this order.
 //
 //   - doc.go: this map.
-//   - tournament.go: an event's state, entries, standings, MinPlayers; Module and its hooks.
-//   - tournament_start.go: starting an event: drawing lots, games in chunks, cancelling.
-//   - tournament_text.go: what players read of an event: standings, the final mail.
-//   - tournament_watch.go: an event's spectators: following and leaving it, the start mail and the cancellation.
+//   - tournament_event.go: an event as a session sees it: entries, sections, standings, whether its games are over; the director's errors, MinPlayers, TournamentExport.
+//   - tournament_state.go: Module's type, the session's state (tourneyState, ratingWork) behind tourneyOf, the events loaded in it; change, a session no mail caused.
+//   - rating.go: rating a rated game in the transaction that ends it; a player's rating now and in words; RatingAt.
 //   - tournament_withdraw.go: withdrawals (Decision T3), decided when they happen.
-//   - rating.go: rating a rated game in the transaction that ends it; RatingAt.
-//   - cmd_join.go: "join ID": a tournament entry in two steps.
-//   - cmd_rating.go: "rating": a player's ratings and rated games.
-//   - cmd_standings.go: "standings ID": an event's crosstable.
+//   - tournament_text.go: what players read of an event: its standings and terms, the referee's own mails.
+//   - tournament_watch.go: an event's spectators: following and leaving it, the start mail and the cancellation.
+//   - tournament_start.go: starting an event: drawing lots, games in chunks, cancelling.
+//   - tournament_end.go: the games a session ended: rated, their standing told, the event finished with the final mail.
 //   - cmd_tournaments.go: "tournaments": the events open or running.
+//   - cmd_join.go: "join ID": a tournament entry in two steps.
 //   - cmd_withdraw.go: "withdraw ID" from a tournament.
+//   - cmd_standings.go: "standings ID": an event's crosstable.
+//   - cmd_rating.go: "rating": a player's ratings and rated games.
+//   - tournament.go: Module's hooks, at the top: each hands the core's call to the files below; what a session changed, collected.
 package tournaments

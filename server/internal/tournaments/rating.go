@@ -31,27 +31,6 @@ import (
 // the variant's ratings and history: the result is what rating every game
 // in the order it ended gives (tournament.RateAll).
 
-// ratingWork is one variant's ratings as a session changes them.
-type ratingWork struct {
-	variant string
-	// state is the rating of every player loaded or rated so far;
-	// loaded says whose stored rating was read (absent: a new player).
-	state  map[string]tournament.PlayerRating
-	loaded map[string]bool
-	// games are the games rated in this session, in order, with their
-	// ids; history the new history rows (incremental) and touched the
-	// players whose rating changed.
-	games   []archive.RatedGame
-	history []archive.RatingRecord
-	touched map[string]bool
-	// full: a game ended before one already rated; the variant is rated
-	// again from all its games and its rows replaced.
-	full        bool
-	allRatings  []archive.Rating
-	allHistory  []archive.RatingRecord
-	fullChanged bool
-}
-
 // rating returns the session's work on the ratings of variant.
 func rating(ss *referee.Session, variant string) *ratingWork {
 	tst := tourneyOf(ss)
@@ -267,6 +246,16 @@ func (w *ratingWork) update() archive.RatingUpdate {
 	return u
 }
 
+// sortedKeys returns the keys of m in order.
+func sortedKeys[V any](m map[string]V) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	slices.Sort(ks)
+	return ks
+}
+
 // currentRating returns a player's rating in a variant as of now, the RD
 // grown for the idle time (Decision R1, tournament.Ratings.Current), and
 // whether the player has rated games in it.
@@ -294,6 +283,15 @@ func currentRating(ss *referee.Session, player, variant string) (glicko2.Rating,
 // grown is a stored rating as of now: the RD grown by one step for each
 // full rating period since the player's last rated game, never above 350.
 func grown(r archive.Rating, now time.Time) glicko2.Rating { return club.RatingAt(r, now) }
+
+// ratingWords writes a rating for a list: "1662.3 (RD 290.3)", or that
+// the player has none yet.
+func ratingWords(lang string, r glicko2.Rating, games int) string {
+	if games == 0 {
+		return referee.Tr(lang, "rating.new")
+	}
+	return fmt.Sprintf("%.1f (RD %.1f)", r.R, r.RD)
+}
 
 // ratedTerms is what an invitation and its confirmation say about a
 // casual game's rating: whether it is rated and, either way, both

@@ -554,18 +554,3 @@ func cancelTournament(s *referee.Server, ctx context.Context, id string) error {
 		return nil
 	})
 }
-
-// change decides and commits a change that no mail caused (the director's
-// commands, the scheduler): fn works in a session of its own, whose
-// replies and own mails go out with the change, which is decided again
-// when a game or tournament it writes changed meanwhile. A refusal of fn
-// is returned as an error with its text.
-func change(s *referee.Server, ctx context.Context, seed string, fn func(ss *referee.Session) error) error {
-	_, err := s.Transact(ctx, referee.OwnCause(seed), referee.Steps{
-		Decide: func(ss *referee.Session, _ *archive.Change) (referee.Verdict, error) {
-			ss.Lang, ss.Own = s.Opts.DefaultLanguage, true
-			return referee.CommitReplies, fn(ss)
-		},
-	})
-	return err
-}

@@ -16,13 +16,9 @@ import (
 )
 
 // What players read about tournaments: a player's standing after a game,
-// the standings with ratings, the final mail, and the mails the referee
+// the standings with ratings (for the final mail, tournament_end.go, and
+// the "standings" reply), an event's terms, and the mails the referee
 // sends of its own accord (ownMail).
-
-// recordsType is the media type of the records file of an event: the
-// native record format is UTF-8 text (docs/notation.md), and the file
-// name's ".tafl" says which text.
-const recordsType = "text/plain; charset=utf-8"
 
 // StandingLine is a player's place in their group after a game, in
 // lang: points, games, place, and how to get the table; "" when the
@@ -94,15 +90,6 @@ func standingsText(ss *referee.Session, lang string, t *archive.Tournament, sts 
 	return b.String()
 }
 
-// ratingWords writes a rating for a list: "1662.3 (RD 290.3)", or that
-// the player has none yet.
-func ratingWords(lang string, r glicko2.Rating, games int) string {
-	if games == 0 {
-		return referee.Tr(lang, "rating.new")
-	}
-	return fmt.Sprintf("%.1f (RD %.1f)", r.R, r.RD)
-}
-
 // ratingNow returns a player's rating in variant as of now: as this
 // session left it, else as stored with the RD grown for the idle time.
 func ratingNow(ss *referee.Session, player, variant string) (glicko2.Rating, int, bool) {
@@ -124,85 +111,6 @@ func withRating(ss *referee.Session, player, variant string) string {
 		return player
 	}
 	return fmt.Sprintf("%s (%.0f)", player, r.R)
-}
-
-// finishEvent ends ev, whose last game ended in this session: its status
-// and end are written, and every player who entered gets the final
-// standings under a first line that names the event (the table does not
-// name it again), in a mail of the referee's own with the records of all its
-// games attached as one native record file, <tournament>.tafl (as
-// `taflmail tournament export` writes it), when they are no larger than
-// Options.MaxAttachmentBytes; else the mail says the director has them,
-// and the log says why. So does every spectator of the event
-// (eventWatchers, those who asked for results only included), in their
-// thread and without a way to stop following, as nothing is left to
-// follow.
-func finishEvent(ss *referee.Session, ev *event, sts []*tournament.Standings) {
-	ev.t.Status = archive.TournamentFinished
-	ev.t.FinishedAt = ss.Now
-	ev.write = true
-	games, err := ss.Srv.TournamentPort().TournamentGames(ss.Ctx, ev.t.ID, true)
-	if err != nil {
-		ss.NoteReadErr(err)
-		return
-	}
-	for i, g := range games {
-		if t, ok := ss.Tables[g.ID]; ok {
-			c := *t.G
-			c.Plies = t.Plies()
-			games[i] = &c
-		}
-	}
-	records, err := TournamentExport(games)
-	limit := ss.Srv.Opts.MaxAttachmentBytes
-	var atts []mailer.Attachment
-	switch {
-	case err != nil:
-		ss.Srv.Log.Error("tournament records not written", "tournament", ev.t.ID, "err", err)
-	case int64(len(records)) > limit:
-		ss.Srv.Log.Warn("tournament records not attached: larger than server.max_attachment_bytes; the final mail says the director has them",
-			"tournament", ev.t.ID, "bytes", len(records), "limit", limit)
-	default:
-		atts = []mailer.Attachment{{Filename: ev.t.ID + ".tafl", ContentType: recordsType, Data: records}}
-	}
-	body := func(lang string) string {
-		var b strings.Builder
-		b.WriteString(referee.Tr(lang, "greeting") + "\n\n")
-		b.WriteString(referee.Trn(lang, "tournament.final", len(games), ev.t.Name, len(games)) + "\n\n")
-		// the line above names the event: the table does not again, a
-		// group's is headed "Group N" (as the standings reply, trial 22)
-		b.WriteString(standingsText(ss, lang, ev.t, sts, true) + "\n")
-		switch {
-		case err != nil:
-			b.WriteString(referee.Tr(lang, "tournament.records.unavailable", ev.t.ID) + "\n\n")
-		case atts == nil:
-			b.WriteString(referee.Tr(lang, "tournament.records.large", (len(records)+1023)/1024, ev.t.ID) + "\n\n")
-		case !ev.t.Rated: // its records say [Rated "no"]: `taflmail ratings` rates none of them
-			b.WriteString(referee.Trn(lang, "tournament.records.unrated", len(games), len(games), atts[0].Filename) + "\n\n")
-		default:
-			b.WriteString(referee.Trn(lang, "tournament.records.attached", len(games), len(games), atts[0].Filename) + "\n\n")
-		}
-		b.WriteString(referee.Tr(lang, "signature") + "\n")
-		return b.String()
-	}
-	played := func(addr string) bool {
-		e, ok := ev.entry(addr)
-		return ok && e.Section != 0
-	}
-	for _, e := range ev.entries {
-		if e.Section == 0 {
-			continue // withdrew before the start
-		}
-		lang := ss.LangOf(e.Player)
-		addOwnMail(ss, "final\x00"+ev.t.ID, e.Player, referee.Tr(lang, "subject.final", ev.t.Name), body(lang), atts...)
-	}
-	specs, serr := eventWatchers(ss, ev.t.ID, played, true)
-	ss.NoteReadErr(serr)
-	for _, sp := range specs {
-		lang := ss.LangOf(sp.Address)
-		eventSpectatorMail(ss, ev.t.ID, sp, referee.Tr(lang, "subject.final", ev.t.Name), body(lang), false, MaxEventSpectatorMailBytes, atts...)
-	}
-	ss.Srv.Log.Info("tournament finished", "tournament", ev.t.ID, "games", len(games), "players", len(ev.entries), "spectators", len(specs))
 }
 
 // addOwnMail queues a mail the referee sends of its own accord (a start
