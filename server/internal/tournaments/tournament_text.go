@@ -18,7 +18,7 @@ import (
 // What players read about tournaments: a player's standing after a game,
 // the standings with ratings (for the final mail, tournament_end.go, and
 // the "standings" reply), an event's terms, and the mails the referee
-// sends of its own accord (ownMail).
+// sends of its own accord (addOwnMail).
 
 // StandingLine is a player's place in their group after a game, in
 // lang: points, games, place, and how to get the table; "" when the
