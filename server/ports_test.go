@@ -52,7 +52,8 @@ var portsByFile = map[string][]string{
 	"spectators.go": {"SpectatorPort", "TournamentPort"},
 
 	// The daily digest.
-	"digest.go": {"DigestPort", "GamePort"},
+	"digest.go":        {"DigestPort", "GamePort"},
+	"digest_module.go": {"DigestPort"},
 
 	// Tournaments and ratings.
 	"tournament.go":          {"TournamentPort"},

@@ -215,5 +215,15 @@ func refuseZone(ss *referee.Session, name string, at int) error {
 	return ss.Refuse("notify.zone.unknown", referee.Clip(name), clockOfDay(at))
 }
 
-// clockOfDay writes minutes after midnight as HH:MM.
-func clockOfDay(at int) string { return fmt.Sprintf("%02d:%02d", at/60, at%60) }
+// refuseFixedZone refuses a digest in a zone that is no place's
+// (zones.Fixed) or in an abbreviation that is no zone at all ("CEST"):
+// for an abbreviation (zones.Abbreviation) it names the places that use
+// it and shows the command with the first; otherwise (a fixed offset such
+// as Etc/GMT-1) it asks for the place with a general example.
+func refuseFixedZone(ss *referee.Session, name string, at int) error {
+	if places := zones.Abbreviation(name); places != nil {
+		return ss.Refuse("notify.zone.abbrev", referee.Clip(name), clockOfDay(at), places[0],
+			strings.ToUpper(strings.TrimRight(name, ".,;!")), strings.Join(places, ", "))
+	}
+	return ss.Refuse("notify.zone.fixed", referee.Clip(name), clockOfDay(at))
+}

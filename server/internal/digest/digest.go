@@ -5,15 +5,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/taflmail/taflmail/archive"
-	"github.com/taflmail/taflmail/grammar"
 	"github.com/taflmail/taflmail/mailer"
 	"github.com/taflmail/taflmail/server/internal/correspondence"
-	"github.com/taflmail/taflmail/server/internal/gameclock"
 	"github.com/taflmail/taflmail/server/internal/msgid"
 	"github.com/taflmail/taflmail/server/internal/referee"
 	"github.com/taflmail/taflmail/server/internal/zones"
@@ -49,63 +46,6 @@ import (
 // count. With the headers the digest stays under maxReplyBytes (caps.go)
 // however many games a player has.
 const maxDigestEntries = referee.MaxReplyText - 8<<10
-
-// Module is the daily digest as a module of the core (the hooks of
-// internal/referee's module.go): it counts the sections of a note that
-// are only the news of a ply, holds back the notes it will bring, and
-// sends the digests due. server's assembly lists it sixth, after the
-// clock.
-type Module struct{}
-
-// Name is "digest", as the registry's test and the docs call the module.
-func (Module) Name() string { return "digest" }
-
-// NewsAdded counts the news of a ply in n: a player who chose the digest
-// does not get a reply made only of such sections (held).
-func (Module) NewsAdded(_ *referee.Session, n *referee.Note) { n.Routine++ }
-
-// Holds reports whether note n is held back for the daily digest (held):
-// it brings only the news of a ply of a running game to a player other
-// than the sender who chose the digest.
-func (Module) Holds(ss *referee.Session, n *referee.Note) bool { return held(ss, n) }
-
-// LineBudget says which reply budget a keyless "notify" line is counted
-// in (notifyBudget, cmd_notify.go); ok is false for every other command.
-func (Module) LineBudget(ss *referee.Session, c grammar.Command) (archive.MailBudget, bool, error) {
-	if n, ok := c.(*grammar.NotifyCommand); ok {
-		b, err := notifyBudget(ss, n)
-		return b, true, err
-	}
-	return "", false, nil
-}
-
-// RunDue sends the digests due at Options.Now and counts them
-// (runDigests); its error is the first failure, the digests not sent
-// staying due.
-func (Module) RunDue(ctx context.Context, s *referee.Server) (int, error) {
-	return runDigests(s, ctx)
-}
-
-// OverdueWait says whether a digest is left due at now: one RunTimers left (or the digests
-// cannot be read), so Run tries again in a second.
-func (Module) OverdueWait(ctx context.Context, s *referee.Server, now time.Time) (time.Duration, bool) {
-	ds, err := s.DigestPort().DueDigests(ctx, now, 1)
-	return 0, err != nil || len(ds) > 0
-}
-
-// Instant writes an instant for a player who set the digest in a time
-// zone of their own in that zone, with its name (Stamp,
-// digest_zone.go); "" for anyone else.
-func (Module) Instant(ss *referee.Session, lang string, t time.Time, addr string) string {
-	zone := ""
-	if p, ok := ss.Players[addr]; ok {
-		zone = p.DigestZone
-	}
-	if zone == "" {
-		return ""
-	}
-	return Stamp(lang, t, storedZone(ss.Srv, addr, zone), zone)
-}
 
 // held reports whether note n is held back for the daily digest: it goes
 // to a player other than the sender who chose the digest, about a game
@@ -247,43 +187,6 @@ func decideDigest(s *referee.Server, ss *referee.Session, change *archive.Change
 	return referee.CommitCollected, len(waiting), nil // not composed: the digest is its one mail
 }
 
-// digestOrder sorts the games of a digest by urgency: timed games by the
-// player's deadline, earliest first, then untimed ones by how long the
-// player's move has been awaited, longest first, then by id.
-func digestOrder(ss *referee.Session, ts []*referee.Table) {
-	type key struct {
-		deadline time.Time // zero for untimed
-		since    time.Time
-	}
-	keys := map[*referee.Table]key{}
-	for _, t := range ts {
-		var k key
-		if st, err := gameclock.State(t); err == nil && st.Control.Timed() {
-			k.deadline, _ = st.Deadline()
-		}
-		k.since = t.G.StartedAt
-		if ps := t.G.Plies; len(ps) > 0 {
-			k.since = ps[len(ps)-1].At
-		}
-		keys[t] = k
-	}
-	slices.SortStableFunc(ts, func(a, b *referee.Table) int {
-		ka, kb := keys[a], keys[b]
-		switch {
-		case ka.deadline.IsZero() != kb.deadline.IsZero():
-			if ka.deadline.IsZero() {
-				return 1
-			}
-			return -1
-		case !ka.deadline.Equal(kb.deadline):
-			return ka.deadline.Compare(kb.deadline)
-		case !ka.since.Equal(kb.since):
-			return ka.since.Compare(kb.since)
-		}
-		return strings.Compare(a.G.ID, b.G.ID)
-	})
-}
-
 // Mail writes the digest of player p listing ts, the games where it
 // is p's move: an introduction, then per game its entry (digestEntry) and
 // the message its opponent left, which is delivered (cleared from the
@@ -356,27 +259,4 @@ func Mail(ss *referee.Session, p *archive.Player, ts []*referee.Table) (*archive
 		return nil, nil
 	}
 	return &archive.OutboxMail{MessageID: o.MessageID, From: s.Opts.Address, To: []string{addr}, Raw: raw}, nil
-}
-
-// digestEntry is one game of addr's digest: the game's header and
-// players, the opponent's last ply, the clocks (or since when the move is
-// awaited), the board, whose move, and how to answer: the game's tag line
-// with addr's key and an example move.
-func digestEntry(ss *referee.Session, addr, lang string, t *referee.Table) string {
-	var b strings.Builder
-	b.WriteString(referee.Tr(lang, "game.header", t.G.ID, referee.VariantTitle(lang, t.V)) + "\n")
-	b.WriteString(referee.Tr(lang, "game.players", t.G.Attackers, t.G.Defenders) + "\n\n")
-	if ps := t.G.Plies; len(ps) > 0 {
-		b.WriteString(referee.Tr(lang, "move.played", referee.OpponentOf(t.G, addr), ps[len(ps)-1].Move) + "\n")
-	} else {
-		b.WriteString(referee.Tr(lang, "digest.first") + "\n")
-	}
-	if c := gameclock.ClocksText(ss, lang, t); c != "" {
-		b.WriteString(c + "\n")
-	}
-	b.WriteString("\n" + t.Board(lang) + "\n")
-	b.WriteString(referee.Tr(lang, "move.yours", t.MoveNumber(), referee.SideName(lang, t.ToMove())) + "\n")
-	b.WriteString(referee.Tr(lang, "digest.answer") + "\n")
-	fmt.Fprintf(&b, "    [taflmail %s %s]\n    %s\n\n", t.G.ID, referee.TokenOf(t.G, addr), referee.ExampleMove(t))
-	return b.String()
 }

@@ -1,12 +1,11 @@
 package digest
 
 import (
-	"strings"
+	"fmt"
 	"time"
 
 	"github.com/taflmail/taflmail/server/internal/catalog"
 	"github.com/taflmail/taflmail/server/internal/referee"
-	"github.com/taflmail/taflmail/server/internal/zones"
 )
 
 // The daily digest in the player's own time zone ("notify digest 07:30
@@ -16,19 +15,6 @@ import (
 // instant, which zones.Next works out from the time of day in that zone
 // each time the timer moves. The rules of names and instants are the
 // package server/internal/zones; here are the referee's texts of them.
-
-// refuseFixedZone refuses a digest in a zone that is no place's
-// (zones.Fixed) or in an abbreviation that is no zone at all ("CEST"):
-// for an abbreviation (zones.Abbreviation) it names the places that use
-// it and shows the command with the first; otherwise (a fixed offset such
-// as Etc/GMT-1) it asks for the place with a general example.
-func refuseFixedZone(ss *referee.Session, name string, at int) error {
-	if places := zones.Abbreviation(name); places != nil {
-		return ss.Refuse("notify.zone.abbrev", referee.Clip(name), clockOfDay(at), places[0],
-			strings.ToUpper(strings.TrimRight(name, ".,;!")), strings.Join(places, ", "))
-	}
-	return ss.Refuse("notify.zone.fixed", referee.Clip(name), clockOfDay(at))
-}
 
 // storedZone returns the zone of a stored digest setting
 // (archive.Player.DigestZone): UTC for "", and UTC too, logged, for a
@@ -66,3 +52,6 @@ func Stamp(lang string, t time.Time, loc *time.Location, zone string) string {
 	}
 	return t.In(loc).Format(referee.Tr(lang, "layout.zoned")) + " " + zone
 }
+
+// clockOfDay writes minutes after midnight as HH:MM.
+func clockOfDay(at int) string { return fmt.Sprintf("%02d:%02d", at/60, at%60) }

@@ -22,7 +22,9 @@
 // but gone.
 //
 //   - doc.go: this map.
-//   - digest.go: routine mails held for the digest, and the digest sent once a day; Module and its hooks.
-//   - digest_zone.go: the digest in the player's time zone: its refusals, the stored zone, its texts.
-//   - cmd_notify.go: "notify": every mail, or a daily digest at a time and zone.
+//   - digest_zone.go: the digest in the player's time zone: the stored zone, its texts, the time of day.
+//   - digest_entry.go: one game of a digest: the games in order of urgency, each game's entry.
+//   - cmd_notify.go: "notify": every mail, or a daily digest at a time and zone; its refusals of a zone.
+//   - digest.go: routine mails held for the digest, and the digest sent once a day.
+//   - digest_module.go: Module and its hooks.
 package digest
