@@ -65,7 +65,8 @@ var portsByFile = map[string][]string{
 	"rating.go":              {"TournamentPort"},
 
 	// The engine opponent (internal/opponent).
-	"engine.go":      {"EnginePort", "GamePort"},
+	"engine.go":      {"GamePort"},
+	"engine_game.go": {"EnginePort", "GamePort"},
 	"engine_hold.go": {"EnginePort"},
 }
 

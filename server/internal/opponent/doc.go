@@ -29,6 +29,9 @@
 // but gone.
 //
 //   - doc.go: this map.
-//   - engine.go: games against the engine, its timers, its turns' search and commit; Module's challenge and timer hooks.
-//   - engine_hold.go: one mail per move: the reply that leaves the engine to move, held for its ply; Module, its runner (Install, WaitWork, Queued) and ReplyDelayer.
+//   - engine_task.go: what the engine owes a game (its ply or a draw answer), its timer, and its think time.
+//   - engine_game.go: games against the engine: the challenge, the limits of games per player and of the engine's capacity.
+//   - engine_hold.go: one mail per move: the reply that leaves the engine to move, held for its ply.
+//   - engine.go: the engine's turns: the search and the commit of its reply.
+//   - engine_module.go: Module and its hooks: its runner (Install, WaitWork, Queued), the engine's timers started on it, the challenge, the timer plan, the held reply.
 package opponent

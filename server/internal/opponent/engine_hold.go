@@ -6,7 +6,6 @@ import (
 
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/search"
-	"github.com/taflmail/taflmail/server/internal/engineturn"
 	"github.com/taflmail/taflmail/server/internal/gameclock"
 	"github.com/taflmail/taflmail/server/internal/referee"
 )
@@ -28,51 +27,6 @@ import (
 // of turns, a failed search), the held mail goes out when its time is up
 // and the engine's ply follows in a mail of its own, as before. A level
 // whose think time is at least the hold is not held at all.
-
-// Module is the engine opponent as a module of the core (the hooks of
-// internal/referee's module.go), handed to it by server's assembly: it
-// installs the runner of the engine's turns (Installer), which Run waits
-// for on its way out (WorkWaiter) and /metrics reads (QueueTeller), takes a
-// challenge of the engine (ChallengeTaker), plans, starts and waits for
-// the engine's timers (TimerPlanner, TimerStarter, TimerWaiter) and
-// holds the reply that leaves the engine to move (ReplyDelayer). It
-// keeps no state of a session.
-type Module struct{}
-
-// Name returns "engine", the module's name in the registry's test and
-// the docs.
-func (Module) Name() string { return "engine" }
-
-// Install makes the runner of the engine's turns (engine.go), which plays
-// each through enginePlayer and wakes Run's wait for mail when one ends
-// (s.Wake), and keeps it for s's life (runnerOf): the module's Installer.
-func (Module) Install(s *referee.Server) {
-	s.Keep(Module{}, engineturn.New(s.Opts.EngineSearches, enginePlayer{s}, s.Wake))
-}
-
-// runnerOf returns the runner of the engine's turns that Install made for
-// s: the engine module's own, one per Server. It is nil for a Server made
-// without the module.
-func runnerOf(s *referee.Server) *engineturn.Runner {
-	r, _ := s.Kept(Module{}).(*engineturn.Runner)
-	return r
-}
-
-// WaitWork returns when no engine turn of s is under way
-// (engineturn.Runner.Wait): the module's WorkWaiter, for Run on its way
-// out.
-func (Module) WaitWork(s *referee.Server) { runnerOf(s).Wait() }
-
-// Queued returns how many engine turns of s wait for a search slot
-// (engineturn.Runner.Queued): the module's QueueTeller, for /metrics.
-func (Module) Queued(s *referee.Server) int { return runnerOf(s).Queued() }
-
-// DelayReply returns the key of the engine timer the mail of note n
-// waits for and the text the engine's reply then repeats, "" when it
-// waits for nothing (engineHold): the module's ReplyDelayer.
-func (Module) DelayReply(ss *referee.Session, n *referee.Note) (key, carry string) {
-	return engineHold(ss, n)
-}
 
 // engineHold returns the key of the engine timer the mail of note n
 // waits for (engineTaskOf) and the text the engine's reply then repeats;
