@@ -44,7 +44,7 @@ var portsByFile = map[string][]string{
 	"consent.go": {"consentPort"},
 
 	// Clocks and timers.
-	"clock.go":        {"ClockPort"},
+	"clock_module.go": {"ClockPort"},
 	"clock_timers.go": {"ClockPort"},
 
 	// Correspondence.

@@ -1,7 +1,6 @@
 package gameclock
 
 import (
-	"context"
 	"fmt"
 	"regexp"
 	"slices"
@@ -124,35 +123,6 @@ func timerKind(k clock.TimerKind) archive.TimerKind {
 // modules may have changed.
 type Module struct{}
 
-// Name is "clock", as the registry's test and the docs call the module.
-func (Module) Name() string { return "clock" }
-
-// Offer sets the time control of a new game from its command
-// (NewGameControl) and states it, with the leave allowance (Terms).
-func (Module) Offer(ss *referee.Session, t *referee.Table, c *grammar.NewGameCommand) (referee.Offer, error) {
-	tc := NewGameControl(c)
-	if tc.Timed() {
-		t.G.TimeControl = tc.String()
-	}
-	return referee.Offer{Play: func(lang string) string { return Terms(ss.Srv, lang, tc) }}, nil
-}
-
-// TellGame shows both clocks in every mail about a timed game
-// (ClocksText).
-func (Module) TellGame(ss *referee.Session, lang string, t *referee.Table) (header, section string) {
-	return "", ClocksText(ss, lang, t)
-}
-
-// SyntaxHint gives the accepted forms of a time control under a new
-// command whose time control does not parse (timeControlHint), and of a
-// leave's days under a leave line (leaveDateHint, cmd_leave.go).
-func (Module) SyntaxHint(ss *referee.Session, l referee.CommandLine, ge *grammar.Error) string {
-	if h := timeControlHint(ss.Lang, l, ge); h != "" {
-		return h
-	}
-	return leaveDateHint(ss.Lang, l, ge)
-}
-
 // clockChanges is what one session changes of the clocks beyond the games'
 // rows: the players whose leave changes, with all of their leave
 // (cmd_leave.go), by address.
@@ -164,42 +134,6 @@ type clockChanges struct {
 // (stateOf): the one way to it, for clock.go and cmd_leave.go alone.
 func clockOf(ss *referee.Session) *clockChanges {
 	return referee.StateOf[clockChanges](ss, Module{})
-}
-
-// Collect adds the session's leave, the end times of games that ended
-// and every written game's timers to change (collectClock).
-func (Module) Collect(ss *referee.Session, change *archive.Change) { collectClock(ss, change) }
-
-// EndBefore ends t on time when its side to move lost before the mail
-// arrived (LostOnTime), before a command acts on it.
-func (Module) EndBefore(ss *referee.Session, t *referee.Table) (bool, error) {
-	return LostOnTime(ss, t)
-}
-
-// StartedTerms are the time control of a game started without a
-// challenge and, timed, the leave allowance (Terms).
-func (Module) StartedTerms(ss *referee.Session, lang string, t *referee.Table) string {
-	return Terms(ss.Srv, lang, Control(t.G))
-}
-
-// RunDue fires the games' timers due at Options.Now and counts them
-// (runGameTimers).
-func (Module) RunDue(ctx context.Context, s *referee.Server) (int, error) {
-	return runGameTimers(s, ctx)
-}
-
-// NextDue is when the earliest pending timer is due (Store.NextTimer):
-// a game's, or a player's daily digest, which the archive keeps in the
-// same order.
-func (Module) NextDue(ctx context.Context, s *referee.Server) (time.Time, bool, error) {
-	return s.ClockPort().NextTimer(ctx)
-}
-
-// OverdueWait says how the games' due timers wait at now: left when
-// RunTimers left one, else the wait for the first deadline within its
-// grace (overdueTimers).
-func (Module) OverdueWait(ctx context.Context, s *referee.Server, now time.Time) (time.Duration, bool) {
-	return overdueTimers(s, ctx, now)
 }
 
 // collectClock adds to change what the session changed of the clocks:
@@ -296,6 +230,19 @@ func FinishOnTime(ss *referee.Session, t *referee.Table, to *clock.Timeout, at t
 	t.G.EndedAt = at
 	t.G.DrawOfferBy = ""
 	t.Changed = true
+}
+
+// timeout ends the game on time, declared at now (CORRESPONDENCE.md
+// §4.2): the opponent wins, reason time, and both players get the result
+// and the complete record.
+func timeout(ss *referee.Session, t *referee.Table, to *clock.Timeout, now time.Time) {
+	FinishOnTime(ss, t, to, now)
+	for _, addr := range []string{t.G.Attackers, t.G.Defenders} {
+		ss.Tell(addr, t, func(lang string) string {
+			return referee.Tr(lang, "timeout.told", referee.SideName(lang, to.Side.String()), LastInTime(lang, to.Deadline))
+		})
+	}
+	ss.ShowPosition(t)
 }
 
 // ClocksText is what every mail about a timed game shows
@@ -423,30 +370,6 @@ func ControlText(lang string, tc notation.TimeControl) string {
 	return s
 }
 
-// leaveText writes leave intervals for a mail in lang: "2026-12-24 to
-// 2027-01-02 (10 days), 2027-07-01 (1 day)", or a word for none.
-func leaveText(lang string, ls []notation.Leave) string {
-	if len(ls) == 0 {
-		return referee.Tr(lang, "leave.none")
-	}
-	var parts []string
-	for _, l := range ls {
-		parts = append(parts, intervalText(lang, l))
-	}
-	return strings.Join(parts, ", ")
-}
-
-// intervalText writes one leave interval in lang: "2026-12-24 to
-// 2027-01-02 (10 days)" ("24.12.2026 bis 02.01.2027 (10 Tage)"), or one
-// day.
-func intervalText(lang string, l notation.Leave) string {
-	first, last := catalog.Day(lang, l.First), catalog.Day(lang, l.Last)
-	if first == last {
-		return referee.Tr(lang, "leave.day", first)
-	}
-	return referee.Tr(lang, "leave.interval", first, last, l.Days())
-}
-
 // LeaveDays is the yearly leave allowance, in whole days per calendar
 // year (Options.LeaveDays, CORRESPONDENCE.md §3).
 func LeaveDays(s *referee.Server) int { return s.Opts.LeaveDays }
@@ -458,16 +381,6 @@ func NewGameControl(c *grammar.NewGameCommand) notation.TimeControl {
 		return notation.TimeControl{}
 	}
 	return notation.TimeControlOf(c.Time)
-}
-
-// Terms states a new game's time control and, for a timed game, the
-// leave allowance, for the invitation and the challenger's confirmation.
-func Terms(s *referee.Server, lang string, tc notation.TimeControl) string {
-	text := referee.Tr(lang, "invite.control", ControlText(lang, tc))
-	if tc.Timed() {
-		text += "\n" + referee.Trn(lang, "invite.leave", LeaveDays(s), LeaveDays(s))
-	}
-	return text
 }
 
 // timeControlHint lists the accepted forms of a time control

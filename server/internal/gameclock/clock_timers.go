@@ -263,19 +263,6 @@ func remind(ss *referee.Session, t *referee.Table, st *clock.State, x clock.Time
 	ss.AddSection(n, referee.StatusText(lang, t, addr))
 }
 
-// timeout ends the game on time, declared at now (CORRESPONDENCE.md
-// §4.2): the opponent wins, reason time, and both players get the result
-// and the complete record.
-func timeout(ss *referee.Session, t *referee.Table, to *clock.Timeout, now time.Time) {
-	FinishOnTime(ss, t, to, now)
-	for _, addr := range []string{t.G.Attackers, t.G.Defenders} {
-		ss.Tell(addr, t, func(lang string) string {
-			return referee.Tr(lang, "timeout.told", referee.SideName(lang, to.Side.String()), LastInTime(lang, to.Deadline))
-		})
-	}
-	ss.ShowPosition(t)
-}
-
 // fired reports whether c marks a timer done (an archive.FiredTimers
 // write), for the log of a timer's commit.
 func fired(c *archive.Change) bool {
