@@ -25,7 +25,7 @@ type stateOwner struct {
 // TestModuleStateOwners fails both ways.
 var stateOwners = []stateOwner{
 	{"Module", "corrState", "corrOf", // internal/correspondence
-		[]string{"cmd_private.go", "cmd_takeback.go", "cmd_watch.go", "correspondence.go", "messages.go", "spectators.go"}},
+		[]string{"cmd_private.go", "cmd_takeback.go", "cmd_watch.go", "correspondence.go", "messages.go", "spectator_rows.go", "spectators.go"}},
 	{"ConsentModule", "ConsentState", "ConsentOf", []string{"consent.go"}},
 	{"Module", "tourneyState", "tourneyOf", // internal/tournaments
 		[]string{"cmd_join.go", "rating.go", "tournament.go", "tournament_end.go", "tournament_start.go", "tournament_state.go", "tournament_text.go", "tournament_watch.go"}},

@@ -20,14 +20,6 @@ func privateFlag(g *archive.Game, side string) *bool {
 	return &g.DefendersPrivate
 }
 
-// otherSide returns "defenders" for "attackers" and the other way round.
-func otherSide(side string) string {
-	if side == "attackers" {
-		return "defenders"
-	}
-	return "attackers"
-}
-
 // privacyGame returns the game of "private" or "public": the sender's,
 // with the key, invited or running, casual.
 func privacyGame(ss *referee.Session) (*referee.Table, error) {

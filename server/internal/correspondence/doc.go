@@ -27,13 +27,16 @@
 // but gone.
 //
 //   - doc.go: this map.
-//   - correspondence.go: what a mail does for spectators, messages and conditions: the state, its accessor, Module and its hooks.
-//   - spectators.go: the spectators' mails after every change, the rows a mail adds and removes; which ids are a game's.
+//   - correspondence.go: what a mail does for spectators, messages and conditions: Module, the state, its accessor, what it collects.
+//   - conditions.go: conditional moves: checking, storing, their texts, dropping them.
+//   - spectator_rows.go: who may watch a game, the spectator rows a mail adds and removes, which ids are a game's; a spectator's subject.
 //   - messages.go: the prose of a keyed mail relayed to the opponent; a challenger's words in the invitation.
-//   - conditions.go: conditional moves: checking, storing, firing.
 //   - cmd_conditions.go: "if … then …", "conditions" and cancelling them.
+//   - conditions_fire.go: conditional moves fired after the opponent's ply: the answer played, or the set cancelled.
 //   - cmd_messages.go: "messages": relaying opponents' messages on or off.
 //   - cmd_private.go: "private" and "public": whether a game may be watched.
 //   - cmd_takeback.go: "takeback" and its answers, in casual games.
 //   - cmd_watch.go: "watch" and "unwatch" of a game, an event's handed to the tournament by hooks; a spectator's "board".
+//   - spectators.go: the spectators' mails after every change.
+//   - correspondence_module.go: Module's hooks.
 package correspondence

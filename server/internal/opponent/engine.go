@@ -311,7 +311,7 @@ func enginePly(ss *referee.Session, t *referee.Table, m engine.Move, at, avail t
 		return s
 	})
 	// the player's conditional moves answer the engine's ply as any
-	// opponent's (the correspondence's conditions.go, through the
+	// opponent's (the correspondence's conditions_fire.go, through the
 	// core's PlyWatcher hook): ss.From names the mover there
 	from := ss.From
 	ss.From = referee.EngineAddress
