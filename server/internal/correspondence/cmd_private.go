@@ -64,7 +64,7 @@ func makePrivate(ss *referee.Session, _ *grammar.PrivateCommand) error {
 			continue
 		}
 		cor := corrOf(ss)
-		cor.unwatch = append(cor.unwatch, sp)
+		cor.spectatorsRemoved = append(cor.spectatorsRemoved, sp)
 		cor.farewells = append(cor.farewells, farewell{t: t, sp: sp})
 		removed++
 	}

@@ -206,14 +206,14 @@ func spectatorOf(ss *referee.Session, id string) (*archive.Spectator, int, error
 		}
 	}
 	cor := corrOf(ss)
-	for i := range cor.watch {
-		if w := &cor.watch[i]; w.GameID == id {
+	for i := range cor.spectatorsAdded {
+		if w := &cor.spectatorsAdded[i]; w.GameID == id {
 			mine = w
 		}
 	}
 	n := len(specs)
 	if mine == nil {
-		for _, w := range cor.watch {
+		for _, w := range cor.spectatorsAdded {
 			if w.GameID == id {
 				n++
 			}
@@ -225,7 +225,7 @@ func spectatorOf(ss *referee.Session, id string) (*archive.Spectator, int, error
 // watchedHere counts the games the sender starts watching in this mail.
 func watchedHere(ss *referee.Session) int {
 	seen := map[string]bool{}
-	for _, w := range corrOf(ss).watch {
+	for _, w := range corrOf(ss).spectatorsAdded {
 		if w.GameID != "" {
 			seen[w.GameID] = true
 		}
@@ -263,19 +263,19 @@ func unwatch(ss *referee.Session, c *grammar.UnwatchCommand) error {
 		found = found || sp.Address == ss.From
 	}
 	cor := corrOf(ss)
-	kept := cor.watch[:0]
-	for _, w := range cor.watch {
+	kept := cor.spectatorsAdded[:0]
+	for _, w := range cor.spectatorsAdded {
 		if w.GameID == id {
 			found = true
 			continue
 		}
 		kept = append(kept, w)
 	}
-	cor.watch = kept
+	cor.spectatorsAdded = kept
 	if !found || unwatching(ss, id, ss.From) {
 		return ss.Refuse("err.unwatch.not", referee.Clip(id))
 	}
-	cor.unwatch = append(cor.unwatch, archive.Spectator{GameID: id, Address: ss.From})
+	cor.spectatorsRemoved = append(cor.spectatorsRemoved, archive.Spectator{GameID: id, Address: ss.From})
 	ss.Say(nil, referee.Tr(ss.Lang, "watch.stopped", id))
 	return nil
 }

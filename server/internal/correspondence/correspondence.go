@@ -19,9 +19,9 @@ type corrState struct {
 	// farewells are spectators told that they no longer watch a game
 	// because it became private.
 	farewells []farewell
-	// watch and unwatch are the spectators added and removed
-	// (an archive.WatchWrite).
-	watch, unwatch []archive.Spectator
+	// spectatorsAdded and spectatorsRemoved are the spectator rows this
+	// session adds and removes (an archive.WatchWrite).
+	spectatorsAdded, spectatorsRemoved []archive.Spectator
 	// takeBacks are the plies taken back, by game (an archive.TakeBacks write).
 	takeBacks map[string]archive.TakenBack
 	// quiet are the games whose only change is a message stored for the
@@ -75,8 +75,8 @@ func collectCorrespondence(ss *referee.Session, change *archive.Change) {
 		return // the mail did nothing of correspondence
 	}
 	cor := corrOf(ss)
-	if len(cor.watch) > 0 || len(cor.unwatch) > 0 {
-		change.Writes = append(change.Writes, archive.WatchWrite{Watch: cor.watch, Unwatch: cor.unwatch})
+	if len(cor.spectatorsAdded) > 0 || len(cor.spectatorsRemoved) > 0 {
+		change.Writes = append(change.Writes, archive.WatchWrite{Watch: cor.spectatorsAdded, Unwatch: cor.spectatorsRemoved})
 	}
 	if len(cor.takeBacks) > 0 {
 		tbs := make(archive.TakeBacks, len(cor.takeBacks))

@@ -23,11 +23,11 @@ func TestCorrOf(t *testing.T) {
 	if !a.Uses(Module{}) || corrOf(a) != c {
 		t.Error("corrOf made a state that Uses does not see or the next call does not return")
 	}
-	c.watch = append(c.watch, archive.Spectator{GameID: "K7QX2M", Address: "alice@example.org"})
-	if b.Uses(Module{}) || len(corrOf(b).watch) != 0 || corrOf(b) == c {
+	c.spectatorsAdded = append(c.spectatorsAdded, archive.Spectator{GameID: "K7QX2M", Address: "alice@example.org"})
+	if b.Uses(Module{}) || len(corrOf(b).spectatorsAdded) != 0 || corrOf(b) == c {
 		t.Error("two sessions share the correspondence state")
 	}
-	if len(corrOf(a).watch) != 1 {
-		t.Errorf("the state holds %d spectators added, want the 1 added", len(corrOf(a).watch))
+	if len(corrOf(a).spectatorsAdded) != 1 {
+		t.Errorf("the state holds %d spectators added, want the 1 added", len(corrOf(a).spectatorsAdded))
 	}
 }

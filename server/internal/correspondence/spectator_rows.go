@@ -37,14 +37,14 @@ func GameIDShaped(id string) bool { return club.LooksLikeGameID(id) }
 // Watch).
 func StartWatching(ss *referee.Session, sp archive.Spectator) {
 	cor := corrOf(ss)
-	cor.watch = append(cor.watch, sp)
+	cor.spectatorsAdded = append(cor.spectatorsAdded, sp)
 }
 
 // StopWatching adds sp to the spectator rows this mail removes
 // (archive.WatchWrite's Unwatch).
 func StopWatching(ss *referee.Session, sp archive.Spectator) {
 	cor := corrOf(ss)
-	cor.unwatch = append(cor.unwatch, sp)
+	cor.spectatorsRemoved = append(cor.spectatorsRemoved, sp)
 }
 
 // EventWatchAdded returns the sender's row following tournament id that
@@ -52,8 +52,8 @@ func StopWatching(ss *referee.Session, sp archive.Spectator) {
 // rows, so that a change to it is written.
 func EventWatchAdded(ss *referee.Session, id string) *archive.Spectator {
 	cor := corrOf(ss)
-	for i := range cor.watch {
-		if w := &cor.watch[i]; w.TournamentID == id && w.Address == ss.From {
+	for i := range cor.spectatorsAdded {
+		if w := &cor.spectatorsAdded[i]; w.TournamentID == id && w.Address == ss.From {
 			return w
 		}
 	}
@@ -66,7 +66,7 @@ func UnwatchingEvent(ss *referee.Session, id, addr string) bool {
 	if !ss.Uses(Module{}) {
 		return false
 	}
-	for _, u := range corrOf(ss).unwatch {
+	for _, u := range corrOf(ss).spectatorsRemoved {
 		if u.TournamentID == id && u.Address == addr {
 			return true
 		}
@@ -80,7 +80,7 @@ func unwatching(ss *referee.Session, id, addr string) bool {
 	if !ss.Uses(Module{}) {
 		return false
 	}
-	for _, u := range corrOf(ss).unwatch {
+	for _, u := range corrOf(ss).spectatorsRemoved {
 		if u.GameID == id && u.Address == addr {
 			return true
 		}

@@ -492,3 +492,27 @@ func leaveFrom(ls []notation.Leave, now time.Time) []notation.Leave {
 	}
 	return out
 }
+
+// leaveText writes leave intervals for a mail in lang: "2026-12-24 to
+// 2027-01-02 (10 days), 2027-07-01 (1 day)", or a word for none.
+func leaveText(lang string, ls []notation.Leave) string {
+	if len(ls) == 0 {
+		return referee.Tr(lang, "leave.none")
+	}
+	var parts []string
+	for _, l := range ls {
+		parts = append(parts, intervalText(lang, l))
+	}
+	return strings.Join(parts, ", ")
+}
+
+// intervalText writes one leave interval in lang: "2026-12-24 to
+// 2027-01-02 (10 days)" ("24.12.2026 bis 02.01.2027 (10 Tage)"), or one
+// day.
+func intervalText(lang string, l notation.Leave) string {
+	first, last := catalog.Day(lang, l.First), catalog.Day(lang, l.Last)
+	if first == last {
+		return referee.Tr(lang, "leave.day", first)
+	}
+	return referee.Tr(lang, "leave.interval", first, last, l.Days())
+}

@@ -18,13 +18,13 @@ import (
 )
 
 func init() {
-	referee.Handle("leave", leave)
+	referee.Handle("leave", leaveCommand)
 	referee.Handle("cancel leave", cancelLeave)
 	referee.HelpLine(65, "help.leave")
 }
 
-// leave answers "leave" alone with the days of leave left this year, and
-// takes leave with "leave FIRST [to LAST]" (CORRESPONDENCE.md §3): whole
+// leaveCommand answers "leave" alone with the days of leave left this
+// year, and takes leave with "leave FIRST [to LAST]" (CORRESPONDENCE.md §3): whole
 // UTC days, written as people write them (grammar.LeaveDay: "24.12.",
 // "Dec 24", "2026-12-24"; a day without a year is the next such day,
 // clock.LeaveSpan), starting today or later, within the yearly allowance
@@ -32,7 +32,7 @@ func init() {
 // the player's, in all their games: the clocks of every running game of
 // the player stand still during it (Decision C5), their timers move, and
 // each opponent is told. A refusal says why and how many days are left.
-func leave(ss *referee.Session, c *grammar.LeaveCommand) error {
+func leaveCommand(ss *referee.Session, c *grammar.LeaveCommand) error {
 	taken, err := leaveOf(ss, ss.From)
 	if err != nil {
 		return err
@@ -482,28 +482,4 @@ func leaveDateHint(lang string, l referee.CommandLine, ge *grammar.Error) string
 		return ""
 	}
 	return leaveDateForms(lang)
-}
-
-// leaveText writes leave intervals for a mail in lang: "2026-12-24 to
-// 2027-01-02 (10 days), 2027-07-01 (1 day)", or a word for none.
-func leaveText(lang string, ls []notation.Leave) string {
-	if len(ls) == 0 {
-		return referee.Tr(lang, "leave.none")
-	}
-	var parts []string
-	for _, l := range ls {
-		parts = append(parts, intervalText(lang, l))
-	}
-	return strings.Join(parts, ", ")
-}
-
-// intervalText writes one leave interval in lang: "2026-12-24 to
-// 2027-01-02 (10 days)" ("24.12.2026 bis 02.01.2027 (10 Tage)"), or one
-// day.
-func intervalText(lang string, l notation.Leave) string {
-	first, last := catalog.Day(lang, l.First), catalog.Day(lang, l.Last)
-	if first == last {
-		return referee.Tr(lang, "leave.day", first)
-	}
-	return referee.Tr(lang, "leave.interval", first, last, l.Days())
 }
