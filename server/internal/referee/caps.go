@@ -59,35 +59,8 @@ const DefaultDomainReplies = 20
 // answered.
 const MaxKeyedRefusals = 10
 
-// maxCommandLines is how many distinct command lines of one mail are read;
-// the reply says when more were left unread (issue 8 §2).
-const maxCommandLines = 20
-
-// MaxReplyText bounds, in bytes, the text of all sections of all replies to
-// one mail; with the board, the move list and the headers the replies stay
-// under MaxReplyBytes.
-const MaxReplyText = 48 << 10
-
-// MaxReplyBytes bounds, in bytes, all replies one mail causes together,
-// whatever it holds (issue 8 §2: a 240 KB mail of "help" lines made 35 MB).
-const MaxReplyBytes = 64 << 10
-
 // hourAgo is the start of the window the hourly caps count in.
 func hourAgo(now time.Time) time.Time { return now.Add(-time.Hour) }
-
-// heldBy names the cap that held a reply back, in the log (HeldLog).
-type heldBy string
-
-// The caps that hold replies back.
-const (
-	// NotHeld is the heldBy of a reply no cap held back.
-	NotHeld        heldBy = ""
-	bySenderCap    heldBy = "sender_cap"    // MaxRepliesPerHour for the sender
-	ByDomainBudget heldBy = "domain_budget" // Options.DomainReplies for the sender's domain
-	ByJunkBudget   heldBy = "junk_budget"   // Options.JunkReplies for all senders together
-	byRefusalCap   heldBy = "refusal_cap"   // Options.ErrorRepliesPerHour refusals to the sender
-	byLoopBreaker  heldBy = "loop_breaker"  // loopBreaker, keyed mails that changed nothing
-)
 
 // replyBudget says why a keyless mail from addr, counted in budget b
 // (triage.go), is not answered at all, or "" when it may be, and which cap

@@ -159,18 +159,6 @@ func (ss *Session) VariantNamed(written string) (*engine.Variant, error) {
 	return nil, r
 }
 
-// lookupVariant finds a built-in variant by its name as a player writes it
-// (see VariantNamed).
-func lookupVariant(written string) (*engine.Variant, bool) {
-	return engine.Lookup(variantKey(written))
-}
-
-// variantKey is a variant's name as written, in lower case without "-",
-// "_" and the accent of "Ó": the form engine.Lookup knows.
-func variantKey(written string) string {
-	return strings.NewReplacer("ó", "o", "-", "", "_", "").Replace(strings.ToLower(written))
-}
-
 // CreateGame makes the invited game of the sender against opp, the sender
 // playing side, with a fresh id and a key for each player.
 func (ss *Session) CreateGame(v *engine.Variant, opp, side string) (*Table, error) {

@@ -17,7 +17,7 @@
 // referee.Server) for the daemon and the CLI.
 //
 // It talks to the mail and storage packages only through the small
-// interfaces in ports.go (Inbox, Sender, and the archive's ports that
+// interfaces in store.go (Inbox, Sender, and the archive's ports that
 // Store composes, one per user), so its tests use in-memory fakes and the
 // real packages meet in cmd/taflmail. The command language is
 // docs/commands.md; who may move is docs/security.md.
@@ -31,22 +31,25 @@
 // The core pipeline, in the order a mail meets it:
 //
 //   - doc.go: this map.
-//   - ports.go: Inbox, Sender, and every port of the archive (games, records, outbox, clock, digest, tournaments, public names…) that Store composes.
+//   - store.go: Inbox, Sender, and every port of the archive (games, records, outbox, clock, digest, tournaments, public names…) that Store composes.
+//   - limits.go: how much of a mail is read and of its replies written: command lines, quoted characters (Clip), reply text and bytes.
+//   - cause.go: the cause, what made the referee act (mail, timer, engine turn, digest, start…), and its seed.
+//   - ports.go: the accessors of the ports on the Server, the only places that read its Store.
 //   - observer.go: Observer, the events counted for /metrics, and the no-op default.
 //   - loop.go: Run (the daemon), Poll, FlushOutbox (the outbox) and reconnecting.
 //   - wake.go: Wake, ending Run's wait for mail at once (the relay is back).
 //   - outbox_wake.go: while Run waits, sending mail another process queued in the outbox.
-//   - server.go: Options and their defaults, New, HandleMail; Decide, Collect and answer one mail; the records; EngineAddress, which no mail comes from.
-//   - pipeline.go: the cause (mail, timer, engine turn, digest, start…) and Transact, the one pipeline.
+//   - server.go: Options and their defaults, Server, New and Modules, the registered features; HandleMail; Decide, Collect and answer one mail; the records; EngineAddress, which no mail comes from.
+//   - pipeline.go: the verdict, the steps and Transact, the one pipeline.
 //   - scheduler.go: RunTimers and Run's wait: the modules' work due by the clock, the inbox read up to a deadline.
-//   - module.go: Modules, the registry the assembly hands over; the one-method hooks the core asks the feature modules for, their walkers, and the slots of the modules' states.
-//   - maillog.go: what the "mail processed" log line says a mail was about (games, tournaments).
+//   - module.go: the one-method hooks the core asks the feature modules for, their walkers, and the slots of the modules' states.
+//   - maillog.go: a processed mail's disposition (applied, refused, ignored) and what the "mail processed" log line says it was about (games, tournaments).
 //   - session.go: the session of one mail: notes, refusals, loaded games, the sender's key.
 //   - refusal.go: a refused command's catalogue key and arguments, written once into the reply.
 //   - run.go: a mail's command lines (quotes and quoted referee mails cut), its language, running each.
 //   - ownmail.go: the referee's own lines, from its catalogues, that end what is read of a mail pasting them unquoted.
 //   - registry.go: which handler runs which grammar command; the help overview's lines.
-//   - game.go: Table, one game being worked on: replayed position, board, move list, record.
+//   - game.go: Table, one game being worked on: replayed position, board, move list, record; the reasons a challenge ended without a game.
 //   - reply.go: texts several commands share: the position after a change, status, result, a player's label (the engine by its level).
 //   - compose.go: notes → outgoing mails: subject, body, threading, the loop header.
 //   - ids.go: game ids, keys; the game a mail names in its subject, thread (internal/msgid) or text.
@@ -56,14 +59,14 @@
 // Explaining a line the referee cannot run:
 //
 //   - syntax.go: a line that does not parse: the caret, what was expected.
-//   - hints.go: hints for common slips (dashes, boards, variant names).
+//   - hints.go: hints for common slips (dashes, boards, variant names); a variant found by its name as written.
 //   - nearmiss.go: a misspelt command phrase (internal/nearmiss), answered with the command meant.
 //
 // Consent and triage (docs/security.md):
 //
 //   - triage.go: which reply budget a keyless mail is counted in (junk, command, confirmation).
 //   - caps.go: the reply budgets and refusal caps against loops, backscatter and floods.
-//   - held.go: the log of what the caps held back, at most once a minute.
+//   - held.go: the caps that hold a reply back, and the log of what they held, at most once a minute.
 //   - consent.go: requests an address confirms from its own mailbox; the one invitation.
 //   - unsubscribe.go: List-Unsubscribe and the one-click unsubscribe of RFC 8058.
 //

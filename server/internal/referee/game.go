@@ -215,3 +215,16 @@ func (t *Table) RecordText(lang string) string {
 	}
 	return rec
 }
+
+// Reasons of a declined game other than the invited player's decline.
+const (
+	// ReasonWithdrawn is the reason of a challenge its challenger
+	// cancelled ("cancel challenge").
+	ReasonWithdrawn = "withdrawn"
+	// ReasonExpired is the reason of an invitation nobody answered within
+	// Options.InvitationExpiry (its timer, InvitationKey).
+	ReasonExpired = "expired"
+	// ReasonUndeliverable is the reason of an invitation whose mail the
+	// relay gave up on (invitationFailed).
+	ReasonUndeliverable = "undeliverable"
+)

@@ -7,6 +7,20 @@ import (
 	"time"
 )
 
+// heldBy names the cap that held a reply back, in the log (HeldLog).
+type heldBy string
+
+// The caps that hold replies back.
+const (
+	// NotHeld is the heldBy of a reply no cap held back.
+	NotHeld        heldBy = ""
+	bySenderCap    heldBy = "sender_cap"    // MaxRepliesPerHour for the sender
+	ByDomainBudget heldBy = "domain_budget" // Options.DomainReplies for the sender's domain
+	ByJunkBudget   heldBy = "junk_budget"   // Options.JunkReplies for all senders together
+	byRefusalCap   heldBy = "refusal_cap"   // Options.ErrorRepliesPerHour refusals to the sender
+	byLoopBreaker  heldBy = "loop_breaker"  // loopBreaker, keyed mails that changed nothing
+)
+
 // HeldLogEvery is how often at most the referee logs the replies its caps
 // held back (issue 18 §2): a flood of mails makes one warning a minute,
 // not one per mail.

@@ -58,3 +58,15 @@ func VariantHint(lang, name string) string {
 	}
 	return Tr(lang, "hint.variant", best)
 }
+
+// lookupVariant finds a built-in variant by its name as a player writes it
+// (see VariantNamed).
+func lookupVariant(written string) (*engine.Variant, bool) {
+	return engine.Lookup(variantKey(written))
+}
+
+// variantKey is a variant's name as written, in lower case without "-",
+// "_" and the accent of "Ó": the form engine.Lookup knows.
+func variantKey(written string) string {
+	return strings.NewReplacer("ó", "o", "-", "", "_", "").Replace(strings.ToLower(written))
+}

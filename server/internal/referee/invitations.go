@@ -33,19 +33,6 @@ const DefaultInvitationExpiry = 14 * 24 * time.Hour
 // a running game's timers always names a ply ("ply 12 deadline").
 const InvitationKey = "invitation expiry"
 
-// Reasons of a declined game other than the invited player's decline.
-const (
-	// ReasonWithdrawn is the reason of a challenge its challenger
-	// cancelled ("cancel challenge").
-	ReasonWithdrawn = "withdrawn"
-	// ReasonExpired is the reason of an invitation nobody answered within
-	// Options.InvitationExpiry (its timer, InvitationKey).
-	ReasonExpired = "expired"
-	// ReasonUndeliverable is the reason of an invitation whose mail the
-	// relay gave up on (invitationFailed).
-	ReasonUndeliverable = "undeliverable"
-)
-
 func init() {
 	Handle("cancel challenge", (*Session).cancelChallenge)
 	HelpLine(25, "help.cancel")

@@ -7,6 +7,14 @@ import (
 	"github.com/taflmail/taflmail/archive"
 )
 
+// Dispositions of a processed mail (archive.ProcessedMail).
+const (
+	Applied = "applied" // at least one command changed or answered something
+	Refused = "refused" // answered with an error, nothing changed
+	Ignored = "ignored" // not answered: a bounce, an auto-reply, our own mail
+	errored = "error"   // the referee failed on it: an apology sent, nothing applied, never retried
+)
+
 // processedAbout are the attributes of the "mail processed" log line that
 // say what the mail was about (issue 22 §11): "game", the game it named,
 // or else the games it started (a challenge, a game against the engine),

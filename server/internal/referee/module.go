@@ -42,20 +42,6 @@ import (
 // runs for every session and only reads the state asks ss.Uses first,
 // so that reading makes nothing (TestModuleHooksMakeNoState).
 
-// Modules are the registered feature modules, in the order the core asks
-// them: the order of their hooks is the order of this list. The assembly
-// (package server, assembly.go, the one file that names the features)
-// sets it once at init, before any Server is made, as the command
-// registry (Handle) is filled at init; the tests swap it to check the
-// walkers. Nil, the core runs with no feature at all.
-var Modules []Module
-
-// Module is one registered feature. Name is how the registry's test and
-// the docs call it.
-type Module interface {
-	Name() string
-}
-
 // Collector is a hook: Collect adds to the archive change what the
 // feature changed in this session (Session.Collect, after the games,
 // plies and players).

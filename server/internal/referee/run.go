@@ -224,22 +224,6 @@ func quoteLine(lang string, l CommandLine) string {
 	return Tr(lang, "err.quote", l.N) + "\n" + q
 }
 
-// MaxQuoteRunes is how many characters of a line, or of a word taken
-// from one (an address, a game id, a variant name), a reply quotes; a
-// longer one is cut with "…" (trial 2 report §1, §2: a 100,000-character
-// line must not make a reply that the size caps drop).
-const MaxQuoteRunes = 200
-
-// Clip returns s cut to MaxQuoteRunes characters, with "…" where it was
-// cut. Every word of a mail a reply quotes goes through it (Refuse's
-// arguments included).
-func Clip(s string) string {
-	if utf8.RuneCountInString(s) <= MaxQuoteRunes {
-		return s
-	}
-	return string([]rune(s)[:MaxQuoteRunes]) + "…"
-}
-
 // quoteText returns a line for a quote in lang: as it is, or cut by Clip
 // and followed by its length, "watch A1A1… (100006 characters)".
 func quoteText(lang, s string) string {

@@ -222,6 +222,20 @@ type Server struct {
 	Held HeldLog
 }
 
+// Modules are the registered feature modules, in the order the core asks
+// them: the order of their hooks is the order of this list. The assembly
+// (package server, assembly.go, the one file that names the features)
+// sets it once at init, before any Server is made, as the command
+// registry (Handle) is filled at init; the tests swap it to check the
+// walkers. Nil, the core runs with no feature at all.
+var Modules []Module
+
+// Module is one registered feature. Name is how the registry's test and
+// the docs call it.
+type Module interface {
+	Name() string
+}
+
 // New checks the options and returns a Server. It returns an error naming
 // the first missing required option.
 func New(o Options) (*Server, error) {
@@ -469,14 +483,6 @@ func (s *Server) mailSteps(ctx context.Context, m *mailer.Message) Steps {
 		},
 	}
 }
-
-// Dispositions of a processed mail (archive.ProcessedMail).
-const (
-	Applied = "applied" // at least one command changed or answered something
-	Refused = "refused" // answered with an error, nothing changed
-	Ignored = "ignored" // not answered: a bounce, an auto-reply, our own mail
-	errored = "error"   // the referee failed on it: an apology sent, nothing applied, never retried
-)
 
 // Decide runs the commands of the mail of session ss without writing
 // anything: it writes the processed-mail record into change, leaves the

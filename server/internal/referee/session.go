@@ -10,7 +10,7 @@ import (
 	"github.com/taflmail/taflmail/archive"
 )
 
-// Session handles one cause (pipeline.go): for a mail it reads the
+// Session handles one cause (cause.go): for a mail it reads the
 // commands, runs them and collects the archive change and the replies.
 type Session struct {
 	// Srv is the referee the session works for: its options, its ports.

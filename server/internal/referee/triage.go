@@ -1,8 +1,6 @@
 package referee
 
 import (
-	"errors"
-
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/grammar"
 )
@@ -91,12 +89,4 @@ func ConfirmationIf(ok bool) archive.MailBudget {
 		return archive.ConfirmationBudget
 	}
 	return archive.JunkBudget
-}
-
-// IgnoreNotFound returns err unless it is archive.ErrNotFound.
-func IgnoreNotFound(err error) error {
-	if errors.Is(err, archive.ErrNotFound) {
-		return nil
-	}
-	return err
 }
