@@ -6,7 +6,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/engine"
 	"github.com/taflmail/taflmail/grammar"
 	"github.com/taflmail/taflmail/server/internal/catalog"
@@ -157,34 +156,6 @@ func (ss *Session) VariantNamed(written string) (*engine.Variant, error) {
 		r.After = " " + h
 	}
 	return nil, r
-}
-
-// CreateGame makes the invited game of the sender against opp, the sender
-// playing side, with a fresh id and a key for each player.
-func (ss *Session) CreateGame(v *engine.Variant, opp, side string) (*Table, error) {
-	id, err := ss.GameID()
-	if err != nil {
-		return nil, err
-	}
-	g := &archive.Game{ID: id, Variant: v.Name, Challenger: ss.From, Status: archive.Invited, CreatedAt: ss.Now}
-	if side == "attackers" {
-		g.Attackers, g.Defenders = ss.From, opp
-	} else {
-		g.Attackers, g.Defenders = opp, ss.From
-	}
-	if g.AttackerToken, err = NewToken(ss.Srv.Opts.Rand); err != nil {
-		return nil, err
-	}
-	if g.DefenderToken, err = NewToken(ss.Srv.Opts.Rand); err != nil {
-		return nil, err
-	}
-	t, err := Load(g)
-	if err != nil {
-		return nil, err
-	}
-	t.Changed = true
-	ss.Tables[id] = t
-	return t, nil
 }
 
 // MaxChallengesPerHour caps the challenges one address may send per hour:

@@ -44,13 +44,14 @@
 //   - scheduler.go: RunTimers and Run's wait: the modules' work due by the clock, the inbox read up to a deadline.
 //   - module.go: the one-method hooks the core asks the feature modules for, their walkers, and the slots of the modules' states.
 //   - maillog.go: a processed mail's disposition (applied, refused, ignored) and what the "mail processed" log line says it was about (games, tournaments).
-//   - session.go: the session of one mail: notes, refusals, loaded games, the sender's key.
-//   - refusal.go: a refused command's catalogue key and arguments, written once into the reply.
+//   - session.go: the session of one mail: its command lines, notes, refusals, loaded and created games, the sender's key.
+//   - refusal.go: Refusal, a refused command's catalogue key and arguments, written once into the reply.
 //   - run.go: a mail's command lines (quotes and quoted referee mails cut), its language, running each.
 //   - ownmail.go: the referee's own lines, from its catalogues, that end what is read of a mail pasting them unquoted.
 //   - registry.go: which handler runs which grammar command; the help overview's lines.
 //   - game.go: Table, one game being worked on: replayed position, board, move list, record; the reasons a challenge ended without a game.
-//   - reply.go: texts several commands share: the position after a change, status, result, a player's label (the engine by its level).
+//   - reply.go: texts several commands share: status, result, the board and move list, a player's label (the engine by its level).
+//   - play.go: what the commands on a running game share: ActiveGame, the game they act on (a module may end it first), and the position and news told after a change (ShowPosition, TellNews).
 //   - compose.go: notes → outgoing mails: subject, body, threading, the loop header.
 //   - ids.go: game ids, keys; the game a mail names in its subject, thread (internal/msgid) or text.
 //   - start.go: GameStart, StartGames: games an organiser paired, started without a challenge.
@@ -58,7 +59,7 @@
 //
 // Explaining a line the referee cannot run:
 //
-//   - syntax.go: a line that does not parse: the caret, what was expected.
+//   - syntax.go: a line that does not parse: the caret, what was expected; the quote of a refused line.
 //   - hints.go: hints for common slips (dashes, boards, variant names); a variant found by its name as written.
 //   - nearmiss.go: a misspelt command phrase (internal/nearmiss), answered with the command meant.
 //

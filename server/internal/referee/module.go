@@ -855,3 +855,16 @@ func (ss *Session) TakeUnwatch(id string, named bool) (bool, error) {
 	}
 	return false, nil
 }
+
+// EngineQueue returns how many engine turns wait for a search slot: the
+// queue of the engine opponent (server/internal/engineturn), summed over
+// the QueueTellers (module.go), read for /metrics; 0 without one.
+func (s *Server) EngineQueue() int {
+	n := 0
+	for _, m := range Modules {
+		if q, ok := m.(QueueTeller); ok {
+			n += q.Queued(s)
+		}
+	}
+	return n
+}

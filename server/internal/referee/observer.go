@@ -31,16 +31,3 @@ func (noObserver) ReplySent()                  {}
 func (noObserver) ReplyDeferred()              {}
 func (noObserver) ReplyFailed()                {}
 func (noObserver) EngineThought(time.Duration) {}
-
-// EngineQueue returns how many engine turns wait for a search slot: the
-// queue of the engine opponent (server/internal/engineturn), summed over
-// the QueueTellers (module.go), read for /metrics; 0 without one.
-func (s *Server) EngineQueue() int {
-	n := 0
-	for _, m := range Modules {
-		if q, ok := m.(QueueTeller); ok {
-			n += q.Queued(s)
-		}
-	}
-	return n
-}

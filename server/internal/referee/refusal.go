@@ -1,7 +1,5 @@
 package referee
 
-import "github.com/taflmail/taflmail/server/internal/catalog"
-
 // Refusal is a command's failure, kept as what to say rather than as the
 // words: a catalogue key, its arguments and the language of the sender it
 // is for. Nothing the command did is kept. The words are written once,
@@ -76,30 +74,4 @@ func (r *Refusal) Keys() []string {
 		out = append(out, e.(*Refusal).Keys()...)
 	}
 	return out
-}
-
-// RefusalOf returns the refusal of key with args in the sender's
-// language, for code that adds words of its own (Refusal.Before, After);
-// Refuse is the usual way. A word of the mail among args (an address, a
-// game id) must be cut with Clip.
-func (ss *Session) RefusalOf(key string, args ...any) *Refusal {
-	return &Refusal{lang: ss.Lang, Key: key, args: args}
-}
-
-// Refuse returns the refusal of key with args in the sender's language
-// (RefusalOf). A word of the mail among args (an address, a game id) must
-// be cut with Clip.
-func (ss *Session) Refuse(key string, args ...any) error {
-	return ss.RefusalOf(key, args...)
-}
-
-// Refusen is Refuse for a text about n things: written in the key's
-// singular form, key + ".one", when n is 1 and the catalogue has one
-// (catalog.KeyForCount, as Trn); its key is key either way.
-func (ss *Session) Refusen(key string, n int, args ...any) error {
-	r := ss.RefusalOf(key, args...)
-	if one := catalog.KeyForCount(key, n); one != key {
-		r.written = one
-	}
-	return r
 }

@@ -11,31 +11,6 @@ import (
 
 // Texts shared by several commands' replies.
 
-// ShowPosition tells both players the position after a change: the board,
-// whose move it is, the move list, and at the end the result and the
-// record. The board itself is added when the note is written. The game's
-// spectators get the new position too (spectate). The position of a
-// running game is, for the player other than the sender, only the news of
-// a ply (TellNews, session.go).
-func (ss *Session) ShowPosition(t *Table) {
-	if t.G.Status == archive.Finished && t.G.EndedAt.IsZero() {
-		// it ended with this session: its record, mailed now, says when
-		// (archive.Game.Replay's End tag or final %ts, Decision R1)
-		t.G.EndedAt = ss.Now
-	}
-	for _, addr := range []string{t.G.Attackers, t.G.Defenders} {
-		lang := ss.LangOf(addr)
-		n := ss.NoteFor(addr, lang, t)
-		n.Game = t
-		if t.G.Status == archive.Active && addr != ss.From {
-			ss.TellNews(addr, t, func(lang string) string { return StatusText(lang, t, addr) })
-			continue
-		}
-		ss.AddSection(n, StatusText(lang, t, addr))
-	}
-	ss.PositionShown(t) // the modules' PositionWatchers: the spectators (module.go)
-}
-
 // StatusText says whose move it is, or how the game ended, to the player
 // at addr.
 func StatusText(lang string, t *Table, addr string) string {
@@ -296,12 +271,4 @@ func BoardText(lang string, t *Table, labelled bool) string {
 	b.WriteString(t.Board(lang) + "\n")
 	b.WriteString(Tr(lang, "move.list") + "\n" + t.moveList(lang))
 	return b.String()
-}
-
-// AddBoardOf adds to n, the sender's note, a section about game t, which
-// is another game than n's: text, then t's board and move list, labelled
-// with t's id as every board of n then is (note.boards).
-func (ss *Session) AddBoardOf(n *Note, t *Table, text string) {
-	n.boards = true
-	ss.AddSection(n, text+"\n\n"+BoardText(ss.Lang, t, true))
 }

@@ -3,22 +3,10 @@ package referee
 import (
 	"errors"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/taflmail/taflmail/grammar"
 	"github.com/taflmail/taflmail/mailer"
 )
-
-// CommandLine is one command found in the mail, with its line.
-type CommandLine struct {
-	N    int    // 1-based line number in the reply text
-	Text string // the line as written, for quoting it in the reply
-	cmd  grammar.Command
-	Err  error // the parse error of a line that does not parse, else nil
-	// marked reports that the command was read from a line with
-	// sentence marks at its ends ("Draw?", punctuated).
-	marked bool
-}
 
 // CommandLines finds the command lines of the mail: the lines of the reply
 // text that IsCommandLine accepts, those that are a command with
@@ -211,24 +199,4 @@ func (ss *Session) storedLanguage(addr string) string {
 func firstWordGerman(line string) bool {
 	f := strings.Fields(line)
 	return len(f) > 0 && grammar.GermanKeyword(f[0])
-}
-
-// quoteLine quotes the line a refusal is about, cut to MaxQuoteRunes
-// characters (quoteText), marked mailer.Preformatted: a quote is never
-// wrapped, so a line of up to 200 characters stays one line.
-func quoteLine(lang string, l CommandLine) string {
-	q := mailer.Preformatted("> "+quoteText(lang, l.Text)) + "\n"
-	if l.N == 0 {
-		return q
-	}
-	return Tr(lang, "err.quote", l.N) + "\n" + q
-}
-
-// quoteText returns a line for a quote in lang: as it is, or cut by Clip
-// and followed by its length, "watch A1A1… (100006 characters)".
-func quoteText(lang, s string) string {
-	if c := Clip(s); c != s {
-		return c + " " + Trn(lang, "quote.length", utf8.RuneCountInString(s), utf8.RuneCountInString(s))
-	}
-	return s
 }

@@ -1,13 +1,15 @@
 package referee
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"strings"
 	"time"
 
 	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/engine"
+	"github.com/taflmail/taflmail/grammar"
+	"github.com/taflmail/taflmail/server/internal/catalog"
 )
 
 // Session handles one cause (cause.go): for a mail it reads the
@@ -93,6 +95,17 @@ type Session struct {
 	// session that must not read the archive (one writing through Batch)
 	// can be given them beforehand.
 	langs map[string]string
+}
+
+// CommandLine is one command found in the mail, with its line.
+type CommandLine struct {
+	N    int    // 1-based line number in the reply text
+	Text string // the line as written, for quoting it in the reply
+	cmd  grammar.Command
+	Err  error // the parse error of a line that does not parse, else nil
+	// marked reports that the command was read from a line with
+	// sentence marks at its ends ("Draw?", punctuated).
+	marked bool
 }
 
 // GameID draws a new game's id that no stored game has, none of this
@@ -223,19 +236,6 @@ func (ss *Session) Say(t *Table, text string) {
 func (ss *Session) Tell(addr string, t *Table, text func(lang string) string) {
 	lang := ss.LangOf(addr)
 	ss.AddSection(ss.NoteFor(addr, lang, t), text(lang))
-}
-
-// TellNews adds to addr's reply, like Tell, a section that is only the
-// news of an opponent's ply; the modules' NewsWatchers learn of it
-// (module.go; the digest holds back a reply made only of such news).
-func (ss *Session) TellNews(addr string, t *Table, text func(lang string) string) {
-	lang := ss.LangOf(addr)
-	n := ss.NoteFor(addr, lang, t)
-	before := len(n.Sections)
-	ss.AddSection(n, text(lang))
-	if len(n.Sections) > before {
-		ss.NewsAdded(n)
-	}
 }
 
 // AddSection adds a section to note n unless the replies to this mail
@@ -430,29 +430,56 @@ func (ss *Session) hasKey(t *Table) bool {
 	return false
 }
 
-// errGameEnded is returned by ActiveGame when a module ended the running
-// game before the command could act on it (GameEnder, module.go: the
-// clock, when the side to move lost on time before the mail arrived);
-// the module told the players, and the command is not run (run counts
-// the mail as applied: it changed the game).
-var errGameEnded = errors.New("server: the game ended before the mail's command could act on it")
-
-// ActiveGame returns the game of a game command that needs the game to be
-// running: a module may end it first (EndedBefore), and then it returns
-// errGameEnded.
-func (ss *Session) ActiveGame() (*Table, error) {
-	t, err := ss.GameForCommand()
+// CreateGame makes the invited game of the sender against opp, the sender
+// playing side, with a fresh id and a key for each player.
+func (ss *Session) CreateGame(v *engine.Variant, opp, side string) (*Table, error) {
+	id, err := ss.GameID()
 	if err != nil {
 		return nil, err
 	}
-	switch t.G.Status {
-	case archive.Active:
-		if ended, err := ss.EndedBefore(t); err != nil || ended {
-			return nil, cmp.Or(err, errGameEnded) // a module ended it: the clock, when the mail came after the deadline
-		}
-		return t, nil
-	case archive.Finished:
-		return nil, ss.Refuse("err.over", t.G.ID, ResultText(ss.Lang, t))
+	g := &archive.Game{ID: id, Variant: v.Name, Challenger: ss.From, Status: archive.Invited, CreatedAt: ss.Now}
+	if side == "attackers" {
+		g.Attackers, g.Defenders = ss.From, opp
+	} else {
+		g.Attackers, g.Defenders = opp, ss.From
 	}
-	return nil, ss.Refuse("err.notactive", t.G.ID, Tr(ss.Lang, "status."+string(t.G.Status)))
+	if g.AttackerToken, err = NewToken(ss.Srv.Opts.Rand); err != nil {
+		return nil, err
+	}
+	if g.DefenderToken, err = NewToken(ss.Srv.Opts.Rand); err != nil {
+		return nil, err
+	}
+	t, err := Load(g)
+	if err != nil {
+		return nil, err
+	}
+	t.Changed = true
+	ss.Tables[id] = t
+	return t, nil
+}
+
+// RefusalOf returns the refusal of key with args in the sender's
+// language, for code that adds words of its own (Refusal.Before, After);
+// Refuse is the usual way. A word of the mail among args (an address, a
+// game id) must be cut with Clip.
+func (ss *Session) RefusalOf(key string, args ...any) *Refusal {
+	return &Refusal{lang: ss.Lang, Key: key, args: args}
+}
+
+// Refuse returns the refusal of key with args in the sender's language
+// (RefusalOf). A word of the mail among args (an address, a game id) must
+// be cut with Clip.
+func (ss *Session) Refuse(key string, args ...any) error {
+	return ss.RefusalOf(key, args...)
+}
+
+// Refusen is Refuse for a text about n things: written in the key's
+// singular form, key + ".one", when n is 1 and the catalogue has one
+// (catalog.KeyForCount, as Trn); its key is key either way.
+func (ss *Session) Refusen(key string, n int, args ...any) error {
+	r := ss.RefusalOf(key, args...)
+	if one := catalog.KeyForCount(key, n); one != key {
+		r.written = one
+	}
+	return r
 }

@@ -5,8 +5,10 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/taflmail/taflmail/grammar"
+	"github.com/taflmail/taflmail/mailer"
 	"github.com/taflmail/taflmail/server/internal/nearmiss"
 )
 
@@ -228,4 +230,24 @@ func SyntaxMessage(lang, msg string) string {
 		return Tr(lang, m.Key, args...)
 	}
 	return msg
+}
+
+// quoteLine quotes the line a refusal is about, cut to MaxQuoteRunes
+// characters (quoteText), marked mailer.Preformatted: a quote is never
+// wrapped, so a line of up to 200 characters stays one line.
+func quoteLine(lang string, l CommandLine) string {
+	q := mailer.Preformatted("> "+quoteText(lang, l.Text)) + "\n"
+	if l.N == 0 {
+		return q
+	}
+	return Tr(lang, "err.quote", l.N) + "\n" + q
+}
+
+// quoteText returns a line for a quote in lang: as it is, or cut by Clip
+// and followed by its length, "watch A1A1… (100006 characters)".
+func quoteText(lang, s string) string {
+	if c := Clip(s); c != s {
+		return c + " " + Trn(lang, "quote.length", utf8.RuneCountInString(s), utf8.RuneCountInString(s))
+	}
+	return s
 }
