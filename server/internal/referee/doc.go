@@ -36,14 +36,19 @@
 //   - cause.go: the cause, what made the referee act (mail, timer, engine turn, digest, start…), and its seed.
 //   - ports.go: the accessors of the ports on the Server, the only places that read its Store.
 //   - observer.go: Observer, the events counted for /metrics, and the no-op default.
-//   - loop.go: Run (the daemon), Poll, FlushOutbox (the outbox) and reconnecting.
+//   - loop.go: Run (the daemon), its wait and reconnecting.
+//   - poll.go: Poll, the inbox read in chunks: each mail decided, the chunk's decisions committed together where they share nothing (HandleMails).
+//   - outbox.go: FlushOutbox, the outbox sent in rounds: claimed, sent, recorded; deferrals and failures.
 //   - wake.go: Wake, ending Run's wait for mail at once (the relay is back).
 //   - outbox_wake.go: while Run waits, sending mail another process queued in the outbox.
-//   - server.go: Options and their defaults, Server, New and Modules, the registered features; HandleMail; Decide, Collect and answer one mail; the records; EngineAddress, which no mail comes from.
-//   - pipeline.go: the verdict, the steps and Transact, the one pipeline.
+//   - server.go: Options, Server and Modules, the registered features; EngineAddress, which no mail comes from.
+//   - new.go: New, the options checked and their defaults filled in, the modules installed.
+//   - mail.go: HandleMail; Decide and answer one mail: who sent it, the caps, the commands run, the log line.
+//   - pipeline.go: the verdict, the steps and Transact, the one pipeline; Collect, the session's archive change; the records written.
 //   - scheduler.go: RunTimers and Run's wait: the modules' work due by the clock, the inbox read up to a deadline.
 //   - module.go: the one-method hooks the core asks the feature modules for, their walkers, and the slots of the modules' states.
 //   - maillog.go: a processed mail's disposition (applied, refused, ignored) and what the "mail processed" log line says it was about (games, tournaments).
+//   - note.go: Note, one reply being composed for one recipient.
 //   - session.go: the session of one mail: its command lines, notes, refusals, loaded and created games, the sender's key.
 //   - refusal.go: Refusal, a refused command's catalogue key and arguments, written once into the reply.
 //   - run.go: a mail's command lines (quotes and quoted referee mails cut), its language, running each.

@@ -170,10 +170,3 @@ func (in *Inspection) outcome(change archive.Change) {
 		in.Replies = append(in.Replies, r)
 	}
 }
-
-// authenticated reports whether the Authentication-Results field of the
-// receiving server (Options.AuthservID) shows DKIM, SPF or DMARC passing
-// aligned with the From domain; see mailer.Authenticated.
-func (s *Server) authenticated(m *mailer.Message) bool {
-	return mailer.Authenticated(m, s.Opts.AuthservID)
-}

@@ -3,6 +3,8 @@ package referee
 import (
 	"context"
 	"errors"
+	"os"
+	"path/filepath"
 
 	"github.com/taflmail/taflmail/archive"
 )
@@ -148,4 +150,61 @@ func (s *Server) DecideCause(ctx context.Context, c Cause, st Steps) (archive.Ch
 		st.Decided(ss, change, v)
 	}
 	return change, finished, v, nil
+}
+
+// Collect adds to change what the session changed: the games, their new
+// plies, the player rows (those only when the mail was applied or carried
+// the sender's key: a refused forged mail changes nothing), then what
+// each module collects (module.go: the public name chosen, spectators,
+// requests, tournaments, and last the clocks' leave, end times and
+// timers). It returns the tables
+// of the games that finished.
+func (ss *Session) Collect(change *archive.Change) []*Table {
+	var finished []*Table
+	for _, t := range ss.Tables {
+		if !t.Changed {
+			continue
+		}
+		change.Games = append(change.Games, t.G)
+		if len(t.NewPlies) > 0 {
+			if change.NewPlies == nil {
+				change.NewPlies = map[string][]archive.Ply{}
+			}
+			change.NewPlies[t.G.ID] = t.NewPlies
+		}
+		if t.G.Status == archive.Finished {
+			finished = append(finished, t)
+		}
+	}
+	if ss.Did || ss.Auth != nil {
+		for _, p := range ss.Players {
+			change.Players = append(change.Players, *p)
+		}
+	}
+	ss.CollectModules(change) // what each feature changed, the clock's timers last (module.go)
+	return finished
+}
+
+// writeRecords writes the native record file of each finished game.
+// Failure is logged: the archive holds the game, and `taflmail export`
+// writes the record again.
+func (s *Server) writeRecords(ts []*Table) {
+	if s.Opts.RecordsDir == "" {
+		return
+	}
+	for _, t := range ts {
+		if err := os.MkdirAll(s.Opts.RecordsDir, 0o755); err != nil {
+			s.Log.Error("writing record failed", "game", t.G.ID, "err", err)
+			return
+		}
+		rec, err := t.Record()
+		if err != nil {
+			s.Log.Error("writing record failed", "game", t.G.ID, "err", err)
+			continue
+		}
+		path := filepath.Join(s.Opts.RecordsDir, t.G.ID+".tafl")
+		if err := os.WriteFile(path, []byte(rec), 0o644); err != nil {
+			s.Log.Error("writing record failed", "game", t.G.ID, "err", err)
+		}
+	}
 }

@@ -102,7 +102,7 @@ type recordStore interface {
 	WriteBatch(ctx context.Context, fn func(b *archive.Batch) error) error
 }
 
-// outboxStore is the sending side of the outbox (loop.go,
+// outboxStore is the sending side of the outbox (outbox.go,
 // outbox_wake.go): at most limit mails due at now (PendingOutbox), the
 // claims of a round by this process's owner name before SMTP
 // (ClaimOutboxes: per id whether it was claimed, not when another holds
