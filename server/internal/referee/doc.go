@@ -28,39 +28,41 @@
 // (server/doc_test.go) fails when a file is missing here or named here
 // but gone. A new file gets its line in the room it belongs to.
 //
-// The core pipeline, in the order a mail meets it:
+// The core pipeline, from the bottom floor up: the ports, types and
+// texts every file uses first, then the session, the hooks, the replies
+// and the pipeline, and the loop last (no file uses one below it here):
 //
 //   - doc.go: this map.
 //   - store.go: Inbox, Sender, and every port of the archive (games, records, outbox, clock, digest, tournaments, public names…) that Store composes.
 //   - limits.go: how much of a mail is read and of its replies written: command lines, quoted characters (Clip), reply text and bytes.
 //   - cause.go: the cause, what made the referee act (mail, timer, engine turn, digest, start…), and its seed.
-//   - ports.go: the accessors of the ports on the Server, the only places that read its Store.
 //   - observer.go: Observer, the events counted for /metrics, and the no-op default.
-//   - loop.go: Run (the daemon), its wait and reconnecting.
-//   - poll.go: Poll, the inbox read in chunks: each mail decided, the chunk's decisions committed together where they share nothing (HandleMails).
-//   - outbox.go: FlushOutbox, the outbox sent in rounds: claimed, sent, recorded; deferrals and failures.
-//   - wake.go: Wake, ending Run's wait for mail at once (the relay is back).
-//   - outbox_wake.go: while Run waits, sending mail another process queued in the outbox.
-//   - server.go: Options, Server and Modules, the registered features; EngineAddress, which no mail comes from.
-//   - new.go: New, the options checked and their defaults filled in, the modules installed.
-//   - mail.go: HandleMail; Decide and answer one mail: who sent it, the caps, the commands run, the log line.
-//   - pipeline.go: the verdict, the steps and Transact, the one pipeline; Collect, the session's archive change; the records written.
-//   - scheduler.go: RunTimers and Run's wait: the modules' work due by the clock, the inbox read up to a deadline.
-//   - module.go: the one-method hooks the core asks the feature modules for, their walkers, and the slots of the modules' states.
 //   - maillog.go: a processed mail's disposition (applied, refused, ignored) and what the "mail processed" log line says it was about (games, tournaments).
-//   - note.go: Note, one reply being composed for one recipient.
-//   - session.go: the session of one mail: its command lines, notes, refusals, loaded and created games, the sender's key.
-//   - refusal.go: Refusal, a refused command's catalogue key and arguments, written once into the reply.
-//   - run.go: a mail's command lines (quotes and quoted referee mails cut), its language, running each.
-//   - ownmail.go: the referee's own lines, from its catalogues, that end what is read of a mail pasting them unquoted.
-//   - registry.go: which handler runs which grammar command; the help overview's lines.
 //   - game.go: Table, one game being worked on: replayed position, board, move list, record; the reasons a challenge ended without a game.
+//   - refusal.go: Refusal, a refused command's catalogue key and arguments, written once into the reply.
+//   - ownmail.go: the referee's own lines, from its catalogues, that end what is read of a mail pasting them unquoted.
+//   - server.go: Options, Server and Modules, the registered features; EngineAddress, which no mail comes from.
+//   - note.go: Note, one reply being composed for one recipient.
+//   - ids.go: game ids, keys; the game a mail names in its subject, thread (internal/msgid) or text.
+//   - ports.go: the accessors of the ports on the Server, the only places that read its Store.
 //   - reply.go: texts several commands share: status, result, the board and move list, a player's label (the engine by its level).
+//   - wake.go: Wake, ending Run's wait for mail at once (the relay is back).
+//   - session.go: the session of one mail: its command lines, notes, refusals, loaded and created games, the sender's key.
+//   - module.go: the one-method hooks the core asks the feature modules for, their walkers, and the slots of the modules' states.
+//   - registry.go: which handler runs which grammar command; the help overview's lines.
 //   - play.go: what the commands on a running game share: ActiveGame, the game they act on (a module may end it first), and the position and news told after a change (ShowPosition, TellNews).
 //   - compose.go: notes → outgoing mails: subject, body, threading, the loop header.
-//   - ids.go: game ids, keys; the game a mail names in its subject, thread (internal/msgid) or text.
+//   - run.go: a mail's command lines (quotes and quoted referee mails cut), its language, running each.
+//   - pipeline.go: the verdict, the steps and Transact, the one pipeline; Collect, the session's archive change; the records written.
+//   - mail.go: HandleMail; Decide and answer one mail: who sent it, the caps, the commands run, the log line.
 //   - start.go: GameStart, StartGames: games an organiser paired, started without a challenge.
 //   - inspect.go: Inspect, what `taflmail inspect` shows of a mail, changing nothing.
+//   - outbox.go: FlushOutbox, the outbox sent in rounds: claimed, sent, recorded; deferrals and failures.
+//   - outbox_wake.go: while Run waits, sending mail another process queued in the outbox.
+//   - poll.go: Poll, the inbox read in chunks: each mail decided, the chunk's decisions committed together where they share nothing (HandleMails).
+//   - scheduler.go: RunTimers and Run's wait: the modules' work due by the clock, the inbox read up to a deadline.
+//   - loop.go: Run (the daemon), its wait and reconnecting.
+//   - new.go: New, the options checked and their defaults filled in, the modules installed.
 //
 // Explaining a line the referee cannot run:
 //
