@@ -174,14 +174,17 @@ func plySide(v *engine.Variant, n int) string {
 	return s.String()
 }
 
-// spectatorBody writes a spectator's mail: the game header, text, with
+// spectatorBody writes a spectator's mail: the game header (with the
+// modules' additions to it, the event and round of a tournament game:
+// trial 3, finding 10), text, with
 // board the board, the move list and the clocks, then how to stop
 // watching (stop: the game's id, or the tournament's the spectator
 // follows; nothing when the game, and so its watching, is over). It never holds a player's key.
 func spectatorBody(ss *referee.Session, t *referee.Table, lang, text, stop string, board bool) string {
 	var b strings.Builder
 	b.WriteString(referee.Tr(lang, "greeting") + "\n\n")
-	b.WriteString(referee.Tr(lang, "game.header", t.G.ID, referee.VariantTitle(lang, t.V)) + "\n")
+	header, _ := ss.TellGame(lang, t) // a tournament game's event and round, as the players read them
+	b.WriteString(referee.Tr(lang, "game.header", t.G.ID, referee.VariantTitle(lang, t.V)) + header + "\n")
 	b.WriteString(referee.Tr(lang, "game.players", t.G.Attackers, t.G.Defenders) + "\n\n")
 	b.WriteString(strings.TrimRight(text, "\n") + "\n\n")
 	if board {

@@ -15,7 +15,8 @@
 //   - a mail to a game's spectator, "tm.<game>.watch.<nonce>@domain", and
 //     one about a tournament to its spectator,
 //     "tm.event.<tournament>.<nonce>@domain", carry no key: Thread finds
-//     none in them;
+//     none in them (the head of a spectator's thread of an event,
+//     EventThread, has the event's shape too);
 //   - any other mail, "tm.<nonce>@domain".
 //
 // The nonce is the first 8 bytes of a SHA-256 of the inputs, in hex.
@@ -57,6 +58,19 @@ func Spectator(seed, addr, game, domain string) string {
 // eventThreadID).
 func Event(seed, addr, event, domain string) string {
 	h := sha256.Sum256([]byte(seed + "\x00" + addr + "\x00" + event + "\x00event"))
+	return "tm.event." + event + "." + hex.EncodeToString(h[:8]) + "@" + domain
+}
+
+// EventThread returns the Message-ID that heads the thread of
+// tournament event for its spectator addr: "tm.event.<event>.<nonce>@domain",
+// the same for every mail about the event to that address, whatever
+// caused it. The event's first mail to the spectator (its start, or its
+// cancellation) carries it as its own id, and every later one (a game's
+// news, the final standings) answers it, so that the event's mails are
+// one thread of their own and not one under the mail that confirmed
+// "watch". It holds no key; the event is read back as from Event's ids.
+func EventThread(addr, event, domain string) string {
+	h := sha256.Sum256([]byte(addr + "\x00" + event + "\x00thread"))
 	return "tm.event." + event + "." + hex.EncodeToString(h[:8]) + "@" + domain
 }
 

@@ -170,7 +170,7 @@ func finishEvent(ss *referee.Session, ev *event, sts []*tournament.Standings) {
 	ss.NoteReadErr(serr)
 	for _, sp := range specs {
 		lang := ss.LangOf(sp.Address)
-		eventSpectatorMail(ss, ev.t.ID, sp, referee.Tr(lang, "subject.final", ev.t.Name), body(lang), false, MaxEventSpectatorMailBytes, atts...)
+		eventSpectatorMail(ss, ev.t.ID, sp, referee.Tr(lang, "subject.final", ev.t.Name), body(lang), false, false, MaxEventSpectatorMailBytes, atts...)
 	}
 	ss.Srv.Log.Info("tournament finished", "tournament", ev.t.ID, "games", len(games), "players", len(ev.entries), "spectators", len(specs))
 }

@@ -129,10 +129,10 @@ func watchEvent(ss *referee.Session, c *grammar.WatchCommand, t *archive.Tournam
 	if err != nil || asked {
 		return err
 	}
-	sp := archive.Spectator{TournamentID: t.ID, Address: ss.From, ResultsOnly: resultsOnly}
-	if msgid.Valid(ss.Cause.Seed) {
-		sp.Thread = ss.Cause.Seed
-	}
+	// the event's own thread for this spectator (msgid.EventThread), which
+	// the mails about its games answer too, not the mail that confirmed
+	sp := archive.Spectator{TournamentID: t.ID, Address: ss.From, ResultsOnly: resultsOnly,
+		Thread: msgid.EventThread(ss.From, t.ID, ss.Srv.Opts.Domain)}
 	correspondence.StartWatching(ss, sp)
 	key := "watch.event"
 	if resultsOnly {
@@ -250,14 +250,18 @@ func eventWatchers(ss *referee.Session, id string, player func(string) bool, res
 
 // eventSpectatorMail queues a mail about tournament event to its
 // spectator sp, a mail of the referee's own (ownMail's caps and budgets
-// do not apply): in the spectator's thread (its confirmation of "watch"), with
-// leave the List-Unsubscribe fields that stop following the event (none
-// when the event is over: nothing is left to leave), and the files atts
-// attached. A mail that cannot be written, or is larger than maxBytes
-// plus twice the bytes of its attachments (base64 writes 4 bytes for 3,
-// and a line end for every 76), is logged and not sent.
-func eventSpectatorMail(ss *referee.Session, event string, sp archive.Spectator, subject, body string, leave bool, maxBytes int, atts ...mailer.Attachment) {
+// do not apply): in the event's own thread for the spectator
+// (msgid.EventThread), which with head it starts (the start mail, or the
+// cancellation: the event's first mail) and otherwise answers — not
+// under the spectator's confirmation of "watch" (trial 3, finding 10);
+// with leave the List-Unsubscribe fields that stop following the event
+// (none when the event is over: nothing is left to leave), and the files
+// atts attached. A mail that cannot be written, or is larger than
+// maxBytes plus twice the bytes of its attachments (base64 writes 4 bytes
+// for 3, and a line end for every 76), is logged and not sent.
+func eventSpectatorMail(ss *referee.Session, event string, sp archive.Spectator, subject, body string, leave, head bool, maxBytes int, atts ...mailer.Attachment) {
 	s := ss.Srv
+	thread := msgid.EventThread(sp.Address, event, s.Opts.Domain)
 	o := mailer.Outgoing{
 		MessageID: msgid.Event(ss.Cause.Seed, sp.Address, event, s.Opts.Domain),
 		From:      fmt.Sprintf("%s <%s>", s.Opts.Name, s.Opts.Address),
@@ -278,8 +282,10 @@ func eventSpectatorMail(ss *referee.Session, event string, sp archive.Spectator,
 			o.Headers[k] = v
 		}
 	}
-	if msgid.Valid(sp.Thread) {
-		o.InReplyTo, o.References = sp.Thread, []string{sp.Thread}
+	if head {
+		o.MessageID = thread
+	} else {
+		o.InReplyTo, o.References = thread, []string{thread}
 	}
 	raw, err := o.Bytes()
 	if err != nil {
@@ -322,7 +328,7 @@ func startWatchMails(ss *referee.Session, t *archive.Tournament, players int, sp
 		}
 		b.WriteString("\n" + referee.Tr(lang, "watch.how", t.ID) + "\n\n")
 		b.WriteString(referee.Tr(lang, "signature") + "\n")
-		eventSpectatorMail(ss, t.ID, sp, referee.Tr(lang, "subject.start.watch", t.Name), b.String(), true, correspondence.MaxSpectatorMailBytes)
+		eventSpectatorMail(ss, t.ID, sp, referee.Tr(lang, "subject.start.watch", t.Name), b.String(), true, true, correspondence.MaxSpectatorMailBytes)
 	}
 }
 
@@ -337,6 +343,6 @@ func cancelWatchMails(ss *referee.Session, t *archive.Tournament, entered func(s
 	for _, sp := range specs {
 		lang := ss.LangOf(sp.Address)
 		body := referee.Tr(lang, "greeting") + "\n\n" + referee.Trn(lang, "tournament.cancelled", n, t.Name, n, MinPlayers) + "\n\n" + referee.Tr(lang, "signature") + "\n"
-		eventSpectatorMail(ss, t.ID, sp, referee.Tr(lang, "subject.cancelled", t.Name), body, false, correspondence.MaxSpectatorMailBytes)
+		eventSpectatorMail(ss, t.ID, sp, referee.Tr(lang, "subject.cancelled", t.Name), body, false, true, correspondence.MaxSpectatorMailBytes)
 	}
 }

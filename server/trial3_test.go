@@ -1,0 +1,70 @@
+package server
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/server/internal/referee"
+)
+
+// Tests of the fixes after the third outside trial of tournaments, the
+// digest and watching (the tester's findings, lettered as the brief).
+
+// TestTrial3EventSpectatorThread (A, finding 10): the mails a spectator
+// of an event gets form the event's own thread, not one under the mail
+// that confirmed "watch": the start mail heads it (its Message-ID is an
+// event's, it answers nothing), and the mails about the event's games
+// and the final standings answer it. Each game mail names the event and
+// the game's round in the spectator's language ("Spring Cup, round
+// 1.1.1", "Frühjahrspokal, Runde 1.1.1"). A spectator who follows the
+// event only after its start gets its game mails in one thread of the
+// event too.
+func TestTrial3EventSpectatorThread(t *testing.T) {
+	h := newHarness(t)
+	const erika = "erika@watch.test"
+	h.createEvent("cup-40", []string{alice, bob, "dave@player.test"}, func(t *archive.Tournament) { t.Name = "Spring Cup" })
+	confirm := h.confirmed(watcher, "watch cup-40", nil)
+	h.confirmed(erika, "sprache de\nzuschauen cup-40", nil)
+	if _, err := StartTournament(h.srv, h.ctx(), "cup-40"); err != nil {
+		t.Fatal(err)
+	}
+	h.srv.FlushOutbox(h.ctx())
+	start := h.last(watcher).msg
+	mustContain(t, "the start mail", start.Subject, referee.Tr(referee.English, "subject.start.watch", "Spring Cup"))
+	if !strings.HasPrefix(start.MessageID, "tm.event.cup-40.") || start.InReplyTo != "" || len(start.References) != 0 {
+		t.Errorf("the start mail is %q answering %q %q; want an event's id heading a thread of its own (not the confirmation %q)",
+			start.MessageID, start.InReplyTo, start.References, confirm[0].msg.InReplyTo)
+	}
+	h.confirmed(viewer, "watch cup-40", nil) // after the start: no start mail heads the thread
+
+	games := h.eventGames("cup-40")
+	var viewerThread string
+	for i, g := range games {
+		before := len(h.sender.sent)
+		h.inGame(g.ID, g.Defenders, "resign")
+		h.srv.FlushOutbox(h.ctx())
+		sent := h.sender.sent[before:]
+		for _, c := range []struct{ addr, lang string }{{watcher, referee.English}, {erika, referee.German}} {
+			m := gameMail(t, sent, c.addr, g.ID)
+			mustContain(t, c.lang+" spectator's mail of game "+g.ID, m.Text, referee.Tr(c.lang, "game.event", "Spring Cup", g.Event.RoundTag()))
+		}
+		m := gameMail(t, sent, watcher, g.ID)
+		if m.InReplyTo != start.MessageID {
+			t.Errorf("the mail of game %s answers %q, want the event's start mail %q", g.ID, m.InReplyTo, start.MessageID)
+		}
+		v := gameMail(t, sent, viewer, g.ID)
+		if i == 0 {
+			viewerThread = v.InReplyTo
+		}
+		if !strings.HasPrefix(v.InReplyTo, "tm.event.cup-40.") || v.InReplyTo != viewerThread {
+			t.Errorf("the late spectator's mail of game %s answers %q, want the event's thread %q", g.ID, v.InReplyTo, viewerThread)
+		}
+		if i == len(games)-1 {
+			final := finalMails(sent, "Spring Cup")[watcher]
+			if len(final) != 1 || final[0].msg.InReplyTo != start.MessageID {
+				t.Errorf("the final standings to the spectator: %d mails, want one answering the start mail %q:\n%s", len(final), start.MessageID, subjects(sent))
+			}
+		}
+	}
+}
