@@ -3,6 +3,7 @@ package server
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/taflmail/taflmail/archive"
 	"github.com/taflmail/taflmail/server/internal/referee"
@@ -65,6 +66,55 @@ func TestTrial3EventSpectatorThread(t *testing.T) {
 			if len(final) != 1 || final[0].msg.InReplyTo != start.MessageID {
 				t.Errorf("the final standings to the spectator: %d mails, want one answering the start mail %q:\n%s", len(final), start.MessageID, subjects(sent))
 			}
+		}
+	}
+}
+
+// TestTrial3DigestEventAndDraw (B): the daily digest's entry of a
+// tournament game names its event and round, and the entry of a game
+// whose opponent offered a draw that still stands says so, with how to
+// answer it, in the player's language; an entry without an offer says
+// nothing of one.
+func TestTrial3DigestEventAndDraw(t *testing.T) {
+	for _, c := range []struct{ lang, digest string }{
+		{referee.English, "notify digest 07:30"},
+		{referee.German, "sprache de\nbenachrichtigung täglich 07:30"},
+	} {
+		h := newHarness(t)
+		h.createEvent("cup-41", []string{alice, bob, "dave@player.test"}, func(t *archive.Tournament) { t.Name = "Spring Cup" })
+		if _, err := StartTournament(h.srv, h.ctx(), "cup-41"); err != nil {
+			t.Fatal(err)
+		}
+		h.srv.FlushOutbox(h.ctx())
+		h.deliver(bob, "settings", c.digest, nil)
+		var offered, first *archive.Game // bob defends against an offer; bob opens
+		for _, g := range h.eventGames("cup-41") {
+			switch {
+			case g.Defenders == bob && offered == nil:
+				offered = g
+			case g.Attackers == bob && first == nil:
+				first = g
+			}
+		}
+		h.inGame(offered.ID, offered.Attackers, "d1-e1\noffer draw")
+		if g := h.gameOf(offered.ID); g.DrawOfferBy != "attackers" || len(g.Plies) != 1 {
+			t.Fatalf("%s: the offer was not made: %+v", c.lang, g)
+		}
+		h.now = time.Date(2026, 11, 30, 7, 30, 0, 0, time.UTC)
+		digest := to(t, h.runTimers(nil), bob).Text
+		drawLine := referee.Tr(c.lang, "digest.draw", offered.Attackers)
+		entries := map[string]string{} // each game's entry: from its header to its tag line
+		for _, g := range []*archive.Game{offered, first} {
+			header := referee.Tr(c.lang, "game.header", g.ID, referee.VariantTitle(c.lang, h.tableOf(g.ID).V)) +
+				referee.Tr(c.lang, "game.event", "Spring Cup", g.Event.RoundTag())
+			mustContain(t, c.lang+" digest", digest, header)
+			if i, j := strings.Index(digest, header), strings.Index(digest, "[taflmail "+g.ID); i >= 0 && j > i {
+				entries[g.ID] = digest[i:j]
+			}
+		}
+		mustContain(t, c.lang+" entry with the offer", entries[offered.ID], drawLine)
+		if n := strings.Count(digest, drawLine); n != 1 {
+			t.Errorf("%s: the digest tells the offer %d times, want once (its game alone):\n%s", c.lang, n, digest)
 		}
 	}
 }

@@ -261,6 +261,7 @@ var catalogDE = map[string]string{
 	"digest.subject.one":  "taflmail: du bist am Zug in 1 Partie",
 	"digest.intro":        "Du bist am Zug in den Partien unten (deine tägliche Mail um %s; \"benachrichtigung einzeln\" bringt wieder eine Mail pro Zug). Um in einer davon zu ziehen, antworte auf diese Mail mit deinem Zug und behalte die Kennzeile [taflmail …] dieser Partie; lösche die anderen (oder kopiere die Kennzeile in eine neue Mail). Eine Mail zieht in einer Partie: eine Mail, die mehrere Partien nennt, zieht in keiner.",
 	"digest.first":        "Die Partie hat begonnen; du hast den ersten Zug.",
+	"digest.draw":         "%s hat Remis angeboten, und das Angebot steht noch: antworte \"remis annehmen\" oder \"remis ablehnen\" mit der Kennzeile dieser Partie, oder ziehe einfach (das lehnt ab).",
 	"digest.answer":       "Um zu ziehen, antworte mit diesen zwei Zeilen (dein Zug statt des Beispiels):",
 	"digest.more":         "%d weitere Partien warten auf deinen Zug; sie passen nicht in diese Mail. Ihre Kennzeilen:",
 	"digest.line":         "%s gegen %s, Zug %d",

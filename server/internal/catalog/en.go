@@ -263,6 +263,7 @@ var catalogEN = map[string]string{
 	"digest.subject.one":  "taflmail: your move in 1 game",
 	"digest.intro":        "It is your move in the games below (your daily mail at %s; \"notify each\" brings back a mail per move). To play in one of them, reply to this mail with your move and keep that game's tag line [taflmail …], deleting the others (or copy the tag line into a new mail). One mail plays in one game: a mail that names several games plays in none.",
 	"digest.first":        "The game has begun; the first move is yours.",
+	"digest.draw":         "%s offered a draw, which still stands: reply \"accept draw\" or \"decline draw\" with this game's tag line, or simply make your move (that declines).",
 	"digest.answer":       "To move, reply with these two lines (your move instead of the example):",
 	"digest.more":         "%d more games await your move; they do not fit into this mail. Their tag lines:",
 	"digest.line":         "%s against %s, move %d",

@@ -47,18 +47,24 @@ func digestOrder(ss *referee.Session, ts []*referee.Table) {
 	})
 }
 
-// digestEntry is one game of addr's digest: the game's header and
-// players, the opponent's last ply, the clocks (or since when the move is
+// digestEntry is one game of addr's digest: the game's header (with the
+// event and round of a tournament game, the modules' GameTellers) and
+// players, the opponent's last ply, a draw offer of the opponent's that
+// still stands (trial 3), the clocks (or since when the move is
 // awaited), the board, whose move, and how to answer: the game's tag line
 // with addr's key and an example move.
 func digestEntry(ss *referee.Session, addr, lang string, t *referee.Table) string {
 	var b strings.Builder
-	b.WriteString(referee.Tr(lang, "game.header", t.G.ID, referee.VariantTitle(lang, t.V)) + "\n")
+	header, _ := ss.TellGame(lang, t) // a tournament game's event and round, as in every mail about it
+	b.WriteString(referee.Tr(lang, "game.header", t.G.ID, referee.VariantTitle(lang, t.V)) + header + "\n")
 	b.WriteString(referee.Tr(lang, "game.players", t.G.Attackers, t.G.Defenders) + "\n\n")
 	if ps := t.G.Plies; len(ps) > 0 {
 		b.WriteString(referee.Tr(lang, "move.played", referee.OpponentOf(t.G, addr), ps[len(ps)-1].Move) + "\n")
 	} else {
 		b.WriteString(referee.Tr(lang, "digest.first") + "\n")
+	}
+	if by := t.G.DrawOfferBy; by != "" && by != referee.SideOf(t.G, addr) {
+		b.WriteString(referee.Tr(lang, "digest.draw", referee.OpponentOf(t.G, addr)) + "\n")
 	}
 	if c := gameclock.ClocksText(ss, lang, t); c != "" {
 		b.WriteString(c + "\n")
