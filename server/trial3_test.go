@@ -1,11 +1,14 @@
 package server
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/taflmail/taflmail/archive"
+	"github.com/taflmail/taflmail/club"
+	"github.com/taflmail/taflmail/notation"
 	"github.com/taflmail/taflmail/server/internal/referee"
 )
 
@@ -115,6 +118,106 @@ func TestTrial3DigestEventAndDraw(t *testing.T) {
 		mustContain(t, c.lang+" entry with the offer", entries[offered.ID], drawLine)
 		if n := strings.Count(digest, drawLine); n != 1 {
 			t.Errorf("%s: the digest tells the offer %d times, want once (its game alone):\n%s", c.lang, n, digest)
+		}
+	}
+}
+
+// crosstableRow matches a player's row of a crosstable: the place (shared
+// ones "1–4"), the player, the rest of the line.
+var crosstableRow = regexp.MustCompile(`(?m)^ +[0-9]+(?:–[0-9]+)? +\S+@\S+.*$`)
+
+// crosstableRows returns the players' rows of the crosstables in text, in
+// their order, each line as written.
+func crosstableRows(text string) string {
+	return strings.Join(crosstableRow.FindAllString(text, -1), "\n")
+}
+
+// TestTrial3SharedPlacesOneOrder (C, finding 11): players who share a
+// place stand in one order wherever the standings are shown: the
+// "standings" reply, the final standings mail, what `taflmail
+// tournament standings` prints (club.EventStandings, the archive's
+// entries) and what `taflmail standings` prints from the records the
+// final mail attaches (club.RecordSections) — their Berger numbers'
+// (docs/tournaments.md, Decision T2). The players' ratings seed them so
+// that the Berger numbers follow neither the order of entry nor the
+// order in which the records first name them; every game is drawn, so
+// all four share the place.
+func TestTrial3SharedPlacesOneOrder(t *testing.T) {
+	h := newHarness(t)
+	players := []string{"d@player.test", "c@player.test", "b@player.test", "a@player.test"}
+	var ratings []archive.Rating
+	for i, p := range players {
+		ratings = append(ratings, archive.Rating{Player: p, Variant: "brandubh", Value: archive.RatingValue{R: 1450 + 50*float64(i), RD: 100, Volatility: 0.06},
+			Games: 5, LastEnd: h.now.Add(-day)})
+	}
+	if err := h.store.Commit(h.ctx(), archive.Change{Writes: []archive.Write{&archive.TournamentChange{Ratings: []archive.RatingUpdate{{Variant: "brandubh", Ratings: ratings}}}}}); err != nil {
+		t.Fatal(err)
+	}
+	h.createEvent("tie-42", players, func(t *archive.Tournament) { t.GamesPerPairing = 1 })
+	if _, err := StartTournament(h.srv, h.ctx(), "tie-42"); err != nil {
+		t.Fatal(err)
+	}
+	h.srv.FlushOutbox(h.ctx())
+	before := len(h.sender.sent)
+	for _, g := range h.eventGames("tie-42") {
+		h.inGame(g.ID, g.Attackers, "offer draw")
+		h.inGame(g.ID, g.Defenders, "accept draw")
+	}
+	h.srv.FlushOutbox(h.ctx())
+	final := finalMails(h.sender.sent[before:], "Cup tie-42")[players[0]]
+	if len(final) != 1 {
+		t.Fatalf("%d final mails to %s, want 1", len(final), players[0])
+	}
+
+	es, err := h.store.Entries(h.ctx(), "tie-42")
+	if err != nil {
+		t.Fatal(err)
+	}
+	berger := make([]string, len(es))
+	for _, e := range es {
+		berger[e.Number-1] = e.Player
+	}
+	var want []string
+	for _, p := range berger {
+		want = append(want, "1–4 "+p)
+	}
+
+	tt, entries, games, err := club.LoadEvent(h.ctx(), h.store, "tie-42", true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sts, err := club.EventStandings(tt, entries, games)
+	if err != nil {
+		t.Fatal(err)
+	}
+	records, err := TournamentExport(games)
+	if err != nil {
+		t.Fatal(err)
+	}
+	parsed, err := notation.ReadGames("tie-42.tafl", records, notation.ReadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	secs, problems, err := club.RecordSections(parsed, nil)
+	if err != nil || len(problems) != 0 || len(secs) != 1 {
+		t.Fatalf("the records' sections: %d, problems %v, %v", len(secs), problems, err)
+	}
+	fromRecords, err := secs[0].Standings()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ what, rows string }{
+		{"the standings reply", crosstableRows(to(t, h.deliver("stranger@player.test", "x", "standings tie-42", nil), "stranger@player.test").Text)},
+		{"the final mail", crosstableRows(final[0].msg.Text)},
+		{"taflmail tournament standings", crosstableRows(sts[0].Text())},
+		{"taflmail standings of the records", crosstableRows(fromRecords.Text())},
+	} {
+		var got []string
+		for _, row := range strings.Split(c.rows, "\n") {
+			got = append(got, strings.Join(strings.Fields(row)[:2], " "))
+		}
+		if strings.Join(got, ", ") != strings.Join(want, ", ") {
+			t.Errorf("%s lists the shared place as %q, want the Berger numbers' order %q", c.what, got, want)
 		}
 	}
 }

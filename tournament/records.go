@@ -3,6 +3,7 @@ package tournament
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -74,7 +75,12 @@ func players(g *notation.Game) (att, def string, err error) {
 // groups) become one section each, numbered 1, 2, … in the order of their
 // first record; an event with one such group has Number 0. Events come
 // in the order of their first record, games in record order; Round,
-// Board and MatchGame are left 0.
+// Board and MatchGame come from the Round tag ("2.1" or "2.1.2", as the
+// referee writes it; 0 without one). A section's players are in the
+// order of their Berger numbers when its Round tags are its Berger table
+// (bergerOrder), as the referee lists them, so that players who share a
+// place stand in the same order as in its mails; otherwise in the order
+// in which the records first name them (attackers first).
 //
 // A record without both player tags, or with one player on both sides, is
 // left out and reported in the returned errors (each wrapping ErrRecord).
@@ -99,7 +105,8 @@ func SectionsFromRecords(games []*notation.Game) ([]Section, []error) {
 			byName[name] = e
 			events = append(events, e)
 		}
-		e.games = append(e.games, Game{Attackers: att, Defenders: def, Result: resultOf(g)})
+		r, b, m := roundOf(g)
+		e.games = append(e.games, Game{Round: r, Board: b, MatchGame: m, Attackers: att, Defenders: def, Result: resultOf(g)})
 	}
 	var out []Section
 	for _, e := range events {
@@ -109,7 +116,10 @@ func SectionsFromRecords(games []*notation.Game) ([]Section, []error) {
 			if len(parts) > 1 {
 				s.Number = i + 1
 			}
-			s.Players = playersOf(p)
+			s.Players = bergerOrder(p)
+			if s.Players == nil {
+				s.Players = playersOf(p)
+			}
 			for k := range s.Games {
 				s.Games[k].Section = max(s.Number, 1)
 			}
@@ -117,6 +127,77 @@ func SectionsFromRecords(games []*notation.Game) ([]Section, []error) {
 		}
 	}
 	return out, errs
+}
+
+// roundOf reads a record's Round tag as the referee writes it:
+// round.board, or round.board.game in a match of two games (game 1 for
+// the first form). Zeros when the tag is missing or reads otherwise.
+func roundOf(g *notation.Game) (round, board, matchGame int) {
+	parts := strings.Split(tag(g, "Round"), ".")
+	if len(parts) < 2 || len(parts) > 3 {
+		return 0, 0, 0
+	}
+	nums := []int{0, 0, 1}
+	for i, p := range parts {
+		n, err := strconv.Atoi(p)
+		if err != nil || n < 1 {
+			return 0, 0, 0
+		}
+		nums[i] = n
+	}
+	return nums[0], nums[1], nums[2]
+}
+
+// bergerOrder returns the players of games, one round robin, in the
+// order of their Berger numbers, read back from the games' rounds and
+// boards: the attackers of a pairing's first game hold the table's White
+// number (Berger, roundRobin). It returns nil when the games are not
+// exactly such a table — a game without a round, a pairing missing or
+// twice, a player given two numbers — and the caller keeps the order of
+// first appearance.
+func bergerOrder(games []Game) []string {
+	type place struct{ round, board int }
+	first := map[place]Game{}
+	for _, g := range games {
+		if g.Round == 0 {
+			return nil
+		}
+		if g.MatchGame != 1 {
+			continue
+		}
+		k := place{g.Round, g.Board}
+		if _, ok := first[k]; ok {
+			return nil
+		}
+		first[k] = g
+	}
+	n := len(playersOf(games))
+	pairings := Berger(n)
+	if len(pairings) != len(first) {
+		return nil
+	}
+	order := make([]string, n)
+	number := map[string]int{}
+	give := func(p string, k int) bool {
+		if was, ok := number[p]; ok {
+			return was == k
+		}
+		if order[k-1] != "" {
+			return false
+		}
+		number[p], order[k-1] = k, p
+		return true
+	}
+	for _, p := range pairings {
+		g, ok := first[place{p.Round, p.Board}]
+		if !ok || !give(g.Attackers, p.White) || !give(g.Defenders, p.Black) {
+			return nil
+		}
+	}
+	if len(number) != n {
+		return nil
+	}
+	return order
 }
 
 // components splits games into groups of players connected by games, in

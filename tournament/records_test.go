@@ -227,3 +227,36 @@ func TestRatedGamesSkipUnrated(t *testing.T) {
 		t.Errorf("rated games = %+v, %v; want b–c and c–a only", rated, errs)
 	}
 }
+
+// TestBergerOrderFromRounds: the games of a round robin, in any order,
+// give back their players in Berger number order from their rounds and
+// boards (single games and matches, even and odd counts); games that are
+// not such a table (a round missing, a pairing twice) give nil, and the
+// sections keep the order of first appearance.
+func TestBergerOrderFromRounds(t *testing.T) {
+	for _, c := range []struct {
+		players []string
+		per     int
+	}{
+		{[]string{"d", "a", "c", "b"}, 1},
+		{[]string{"e", "b", "d", "a", "c"}, 2},
+	} {
+		games, err := RoundRobin(c.players, Options{GamesPerPairing: c.per})
+		if err != nil {
+			t.Fatal(err)
+		}
+		slices.Reverse(games) // the order of the records is not the table's
+		if got := bergerOrder(games); !slices.Equal(got, c.players) {
+			t.Errorf("%d players, %d per pairing: order %v, want %v", len(c.players), c.per, got, c.players)
+		}
+		lost := slices.Clone(games)
+		lost[0].Round = 0
+		if got := bergerOrder(lost); got != nil {
+			t.Errorf("a game without its round: order %v, want nil", got)
+		}
+		twice := append(slices.Clone(games), games[len(games)-1])
+		if got := bergerOrder(twice); got != nil {
+			t.Errorf("a pairing twice: order %v, want nil", got)
+		}
+	}
+}
