@@ -140,7 +140,7 @@ func showStatus(g *archive.Game, r *notation.Replay) string {
 	case archive.Invited:
 		return "invited, waiting for " + invitee + " to accept or decline"
 	case archive.Declined:
-		switch g.Reason { // server/invitations.go
+		switch g.Reason { // the reasons are server/internal/referee's (game.go)
 		case "withdrawn":
 			return "challenge withdrawn by " + g.Challenger
 		case "expired":

@@ -42,9 +42,10 @@ import (
 
 // maxDigestEntries bounds, in bytes, the text of the digest's full
 // entries (board, clocks, last ply, tag line); the games that do not fit
-// get one line each with their tag, up to maxReplyText in all, then a
-// count. With the headers the digest stays under maxReplyBytes (caps.go)
-// however many games a player has.
+// get one line each with their tag, up to referee.MaxReplyText in all,
+// then a count. With the headers the digest stays under
+// referee.MaxReplyBytes (the core's limits.go) however many games a
+// player has.
 const maxDigestEntries = referee.MaxReplyText - 8<<10
 
 // held reports whether note n is held back for the daily digest: it goes
@@ -192,7 +193,7 @@ func decideDigest(s *referee.Server, ss *referee.Session, change *archive.Change
 // the message its opponent left, which is delivered (cleared from the
 // game) — as many entries as fit into maxDigestEntries bytes, most urgent
 // first; the other games one line each with their tag, then a count when
-// even those do not fit into maxReplyText. nil when the mail cannot be
+// even those do not fit into referee.MaxReplyText. nil when the mail cannot be
 // written (logged).
 func Mail(ss *referee.Session, p *archive.Player, ts []*referee.Table) (*archive.OutboxMail, error) {
 	s, lang, addr := ss.Srv, ss.Lang, p.Address
