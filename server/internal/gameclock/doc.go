@@ -26,7 +26,7 @@
 //   - doc.go: this map.
 //   - clock.go: a game's clock from the archive, its timers, the end on time (a late move, a deadline's timer), clock texts and leave in words; Module, its state in a session and what it collects.
 //   - clock_timers.go: the games' stored timers fired when due: reminders, time-outs, expiries; a module's own kind of timer handed to it.
-//   - cmd_leave.go: "leave": days of leave left, taking and cancelling leave.
 //   - cmd_clock.go: "clock": the time control in words and both players' leave.
+//   - cmd_leave.go: "leave": days of leave left, taking and cancelling leave.
 //   - clock_module.go: Module's hooks, and the terms a new game states (Terms).
 package gameclock
