@@ -78,3 +78,55 @@ func parseDirAs(t *testing.T, fset *token.FileSet, dir string, keep func(name st
 	}
 	return files
 }
+
+// TestRefereeDirsComplete keeps refereeDirs and the package's map of
+// sub-packages (doc.go) true: every package under internal/ whose source
+// imports the core (a feature) is in refereeDirs, so that the tests that
+// read the referee's source (the doc maps, catalogue and refusal keys,
+// ports, module states, floors) read it too; every directory of
+// refereeDirs exists; and doc.go has a line "internal/<name>: …" for
+// every package under internal/.
+func TestRefereeDirsComplete(t *testing.T) {
+	const core = `"github.com/taflmail/taflmail/server/internal/referee"`
+	listed := map[string]bool{}
+	for _, dir := range refereeDirs {
+		if _, err := os.Stat(dir); err != nil {
+			t.Errorf("refereeDirs names %s: %v", dir, err)
+		}
+		listed[filepath.ToSlash(dir)] = true
+	}
+	doc, err := os.ReadFile("doc.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, err := os.ReadDir("internal")
+	if err != nil {
+		t.Fatal(err)
+	}
+	features := 0
+	for _, e := range entries {
+		if !e.IsDir() {
+			continue
+		}
+		dir := "internal/" + e.Name()
+		if !strings.Contains(string(doc), "//   - "+dir+": ") {
+			t.Errorf("doc.go has no line %q for the package %s", "//   - "+dir+": …", dir)
+		}
+		fset := token.NewFileSet()
+		imports := false
+		for _, f := range parseDir(t, fset, dir, nil) {
+			for _, imp := range f.Imports {
+				imports = imports || imp.Path.Value == core
+			}
+		}
+		if imports {
+			features++
+			if !listed[dir] {
+				t.Errorf("%s imports the core but is not in refereeDirs: the tests that read the referee's source skip it", dir)
+			}
+		}
+	}
+	if features == 0 {
+		t.Fatal("no package under internal/ imports the core: the reading is broken")
+	}
+}
