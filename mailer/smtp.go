@@ -1,7 +1,6 @@
 package mailer
 
 import (
-	"bytes"
 	"context"
 	"crypto/tls"
 	"errors"
@@ -48,7 +47,8 @@ type SMTPConfig struct {
 	// must then be set).
 	Auth string
 	// Token returns the access token for AuthXOAUTH2 and AuthOAuthBearer;
-	// it is called before each connection, that is for each Send.
+	// it is called before each connection: for each Send, and for each
+	// connection a [Session] opens.
 	Token TokenFunc
 	// Security is SecurityNone, SecurityStartTLS or SecurityTLS; empty means
 	// SecurityStartTLS. With SecurityNone, AUTH is only sent to a loopback
@@ -59,7 +59,8 @@ type SMTPConfig struct {
 	AllowInsecure bool
 	// HeloName is the name given in EHLO; empty means "localhost".
 	HeloName string
-	// Timeout bounds one Send from dial to QUIT, and each reply within it;
+	// Timeout bounds one Send from dial to QUIT, one Send of a [Session]
+	// (with the connection it opens, if any), and each reply within them;
 	// 0 means DefaultSMTPTimeout.
 	Timeout time.Duration
 	// TLSConfig is used for STARTTLS and implicit TLS, e.g. to trust a
@@ -83,8 +84,9 @@ type SMTPConfig struct {
 // fault, and it goes out once the credentials are right.
 var ErrSMTPAuth = errors.New("SMTP login rejected")
 
-// Sender sends raw messages over SMTP, one connection per message. It is
-// safe for concurrent use.
+// Sender sends raw messages over SMTP: one connection per message with
+// Send, several messages over one connection with a [Session]. It is safe
+// for concurrent use.
 type Sender struct {
 	cfg SMTPConfig
 
@@ -243,16 +245,19 @@ func (s *Sender) Send(ctx context.Context, from string, to []string, raw []byte)
 	}
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.Timeout)
 	defer cancel()
-	c, err := s.connect(ctx)
+	c, _, err := s.connect(ctx)
 	if err != nil {
 		return err
 	}
 	defer c.Close()
-	if err := s.send(c, from, to, raw); err != nil {
+	if _, err := transact(c, from, to, raw); err != nil {
 		se := classify(ctx, err)
 		s.note(se, true, false)
 		return se
 	}
+	// The mail was accepted with the final "250"; a failed QUIT does not
+	// undo that, so it is not reported.
+	_ = c.Quit()
 	s.note(nil, true, true)
 	return nil
 }
@@ -266,7 +271,7 @@ func (s *Sender) Send(ctx context.Context, from string, to []string, raw []byte)
 func (s *Sender) Check(ctx context.Context) error {
 	ctx, cancel := context.WithTimeout(ctx, s.cfg.Timeout)
 	defer cancel()
-	c, err := s.connect(ctx)
+	c, _, err := s.connect(ctx)
 	if err != nil {
 		return err
 	}
@@ -277,30 +282,31 @@ func (s *Sender) Check(ctx context.Context) error {
 }
 
 // connect gets the token, if any, dials and logs in, noting a failure in
-// the status; its errors are *SendErrors.
-func (s *Sender) connect(ctx context.Context) (*smtp.Client, error) {
+// the status; its errors are *SendErrors. The connection is closed when
+// ctx ends, unless stop (that of [context.AfterFunc]) is called first.
+func (s *Sender) connect(ctx context.Context) (c *smtp.Client, stop func() bool, err error) {
 	mech, err := oauthMechanism(s.cfg.Auth)
 	if err != nil {
-		return nil, &SendError{Err: fmt.Errorf("%w: SMTP: %v", ErrConfig, err)}
+		return nil, nil, &SendError{Err: fmt.Errorf("%w: SMTP: %v", ErrConfig, err)}
 	}
 	var token string
 	if mech != "" {
 		if s.cfg.Token == nil || s.cfg.Username == "" {
-			return nil, &SendError{Err: fmt.Errorf("%w: SMTP authentication %s needs a Username and a Token function", ErrConfig, s.cfg.Auth)}
+			return nil, nil, &SendError{Err: fmt.Errorf("%w: SMTP authentication %s needs a Username and a Token function", ErrConfig, s.cfg.Auth)}
 		}
 		if token, err = s.cfg.Token(ctx); err != nil {
 			se := &SendError{Temporary: true, Err: err}
 			s.note(se, false, false)
-			return nil, se
+			return nil, nil, se
 		}
 	}
-	c, err := s.dial(ctx, mech, token)
+	c, stop, err = s.dial(ctx, mech, token)
 	if err != nil {
 		se := classify(ctx, err)
 		s.note(se, false, false)
-		return nil, se
+		return nil, nil, se
 	}
-	return c, nil
+	return c, stop, nil
 }
 
 // authRejectedError is a log-in the relay refused, with a password or an
@@ -326,18 +332,19 @@ func (e *authRejectedError) Unwrap() []error { return []error{ErrSMTPAuth, e.err
 // and token, or with the password when mech is "". The steps: check the
 // settings ([Sender.tlsConfig]), open the connection ([Sender.dialConn]),
 // greet (with STARTTLS first for SecurityStartTLS), then log in when a
-// user name is set ([Sender.login]). ctx ending closes the connection.
-func (s *Sender) dial(ctx context.Context, mech, token string) (*smtp.Client, error) {
+// user name is set ([Sender.login]). ctx ending closes the connection,
+// unless stop is called first.
+func (s *Sender) dial(ctx context.Context, mech, token string) (_ *smtp.Client, stop func() bool, _ error) {
 	tlsConfig, err := s.tlsConfig()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	conn, err := s.dialConn(ctx, tlsConfig)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	// Closing the connection is the only way to interrupt go-smtp.
-	context.AfterFunc(ctx, func() { conn.Close() })
+	stop = context.AfterFunc(ctx, func() { conn.Close() })
 	// A server that sends nothing at all (a TLS port reached without TLS)
 	// is told from a slow one by whether any byte came.
 	rc := &readCounter{Conn: conn}
@@ -352,7 +359,7 @@ func (s *Sender) dial(ctx context.Context, mech, token string) (*smtp.Client, er
 				err = fmt.Errorf("%w: %v", ErrConfig, err)
 			}
 			conn.Close()
-			return nil, silent(err)
+			return nil, nil, silent(err)
 		}
 	} else {
 		c = smtp.NewClient(rc)
@@ -362,14 +369,14 @@ func (s *Sender) dial(ctx context.Context, mech, token string) (*smtp.Client, er
 	c.DebugWriter = s.cfg.Debug
 	if err := c.Hello(s.cfg.HeloName); err != nil {
 		c.Close()
-		return nil, silent(err)
+		return nil, nil, silent(err)
 	}
 	if s.cfg.Username != "" {
 		if err := s.login(c, mech, token); err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 	}
-	return c, nil
+	return c, stop, nil
 }
 
 // tlsConfig checks the address and that a log-in goes over TLS unless
@@ -484,14 +491,43 @@ func isReply(err error) bool {
 	return errors.As(err, &se)
 }
 
-func (s *Sender) send(c *smtp.Client, from string, to []string, raw []byte) error {
-	if err := c.SendMail(from, to, bytes.NewReader(raw)); err != nil {
-		return err
+// transact hands one message to the relay over c, logged in: MAIL (with
+// SMTPUTF8 when an address is not ASCII), RCPT for each recipient, DATA
+// and the message. The first rejected recipient ends it. dotSent reports
+// that the message was written to its end (the "." line) before err:
+// until then the relay cannot hold it, whatever became of the
+// connection; after, a lost reply leaves open whether it took it.
+func transact(c *smtp.Client, from string, to []string, raw []byte) (dotSent bool, err error) {
+	var opts *smtp.MailOptions
+	if !ascii(from) || slices.ContainsFunc(to, func(a string) bool { return !ascii(a) }) {
+		opts = &smtp.MailOptions{UTF8: true}
 	}
-	// The mail was accepted with the final "250"; a failed QUIT does not
-	// undo that, so it is not reported.
-	_ = c.Quit()
-	return nil
+	if err := c.Mail(from, opts); err != nil {
+		return false, err
+	}
+	for _, rcpt := range to {
+		if err := c.Rcpt(rcpt, nil); err != nil {
+			return false, err
+		}
+	}
+	w, err := c.Data()
+	if err != nil {
+		return false, err
+	}
+	if _, err := w.Write(raw); err != nil {
+		return false, err
+	}
+	return true, w.Close()
+}
+
+// ascii reports whether s is 7-bit ASCII.
+func ascii(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 // classify wraps err in a *SendError.
