@@ -24,6 +24,11 @@ import (
 // the round's sent mails again after restart, with the same bytes and
 // Message-IDs (docs/architecture.md, "The mail loop's transactions").
 //
+// A round's mails go over one SMTP connection when the Sender is a
+// SessionSender (a session opened for the round, closed after its record),
+// else one connection each through Send; either way each mail is marked
+// sent only after its own DATA was accepted.
+//
 // A mail is sent and its result recorded even when ctx ends meanwhile (the
 // Sender's own timeout bounds it): abandoning an SMTP transaction after
 // DATA could deliver the mail without recording it, and the restarted
@@ -73,6 +78,19 @@ func (s *Server) flushRound(ctx, stop context.Context) (progress, ok bool) {
 		return false, false
 	}
 	claimedAt := now
+	send := s.Opts.Sender.Send
+	if ss, ok := s.Opts.Sender.(SessionSender); ok {
+		// One connection for the round; it connects at its first Send,
+		// so a round with nothing to send opens none. Closed after the
+		// round is recorded: a QUIT that hangs delays no record.
+		session := ss.Session()
+		defer func() {
+			if err := session.Close(); err != nil {
+				s.Log.Debug("closing the SMTP session failed", "err", err)
+			}
+		}()
+		send = session.Send
+	}
 	var sent, release []int64
 	held := map[string]bool{} // game and recipients of a mail deferred in this round
 	ok = true
@@ -105,7 +123,7 @@ func (s *Server) flushRound(ctx, stop context.Context) (progress, ok bool) {
 				continue
 			}
 		}
-		err := s.Opts.Sender.Send(ctx, m.From, m.To, m.Raw)
+		err := send(ctx, m.From, m.To, m.Raw)
 		if err == nil {
 			progress = true
 			sent = append(sent, m.ID)

@@ -30,6 +30,28 @@ type Sender interface {
 	Send(ctx context.Context, from string, to []string, raw []byte) error
 }
 
+// SessionSender is the optional add-on of a Sender that hands several
+// messages to the relay over one connection (issue 19 §8); *mailer.Sender
+// implements it. FlushOutbox finds it by type assertion and opens one
+// session for a round of outbox mails; a Sender without it (the tests'
+// fakes) gets each mail through Send, one connection a mail.
+//
+// Session returns a mailer.Session that has not connected yet: its first
+// Send does. Each of its Sends is one mail with Send's errors (a
+// *mailer.SendError, temporary or permanent); nil means the relay
+// accepted that mail's DATA, and nothing else. When a Send fails half way
+// through a round, the mails before it were taken (each had its nil), the
+// failed one was not or is not known to be (a reply lost after its last
+// line: a temporary error, retried later as after Send), and the next
+// Send may go on: the session sends RSET after a refused mail and
+// connects anew when the connection broke or met the relay's limit of
+// mails a connection, sending the mail that met it once more there.
+// Close says QUIT; its error changes none of the mails' outcomes.
+type SessionSender interface {
+	Sender
+	Session() mailer.Session
+}
+
 // The archive's ports (issue 19 §3). Each part of the referee reads and
 // writes the archive through a small interface of its own, named for what
 // it asks: the core's games and records, the outbox, the clock's timers,
@@ -285,9 +307,10 @@ type Store interface {
 }
 
 var (
-	_ Inbox  = (*mailer.Inbox)(nil)
-	_ Sender = (*mailer.Sender)(nil)
-	_ Store  = (*archive.Store)(nil)
+	_ Inbox         = (*mailer.Inbox)(nil)
+	_ Sender        = (*mailer.Sender)(nil)
+	_ SessionSender = (*mailer.Sender)(nil)
+	_ Store         = (*archive.Store)(nil)
 )
 
 // IgnoreNotFound returns err unless it is archive.ErrNotFound.
