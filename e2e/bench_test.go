@@ -283,8 +283,10 @@ func benchMailLoop(b *testing.B, batch int) {
 // does and nothing else. A player's mail goes in by SMTP; one Inbox.Fetch
 // per batch reads it over IMAP; two replies of the size of a referee's
 // move reply (a Copenhagen board and a few lines, about 1.3 kB) are
-// rendered with mailer.Outgoing and sent by SMTP, one connection each, to
-// the game's two players; Inbox.Done moves the mail to Processed. No
+// rendered with mailer.Outgoing and sent by SMTP to the game's two
+// players, the replies of a batch over one connection (a Sender.Session
+// for the batch, as the referee's outbox sends a round); Inbox.Done moves
+// the mail to Processed. No
 // archive, no parsing of commands, no game. Players come in pairs, one
 // pair per 12 mails, as the games of BenchmarkMailLoop, so the mailboxes
 // grow alike. batch=1 and batch=10 as there. The ratio of the two
@@ -386,6 +388,7 @@ func benchBareTransport(b *testing.B, batch int) {
 			b.Fatalf("Fetch: %v", err)
 		}
 		validity = v
+		replies := refSender.Session()
 		for _, m := range msgs {
 			p, ok := byID[m.MessageID]
 			if !ok {
@@ -399,7 +402,7 @@ func benchBareTransport(b *testing.B, batch int) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				if err := refSender.Send(ctx, ref, []string{to}, raw); err != nil {
+				if err := replies.Send(ctx, ref, []string{to}, raw); err != nil {
 					b.Fatalf("reply: %v", err)
 				}
 			}
@@ -408,6 +411,9 @@ func benchBareTransport(b *testing.B, batch int) {
 			}
 			last = max(last, m.UID)
 			handled++
+		}
+		if err := replies.Close(); err != nil {
+			b.Fatalf("closing the replies' session: %v", err)
 		}
 	}
 	b.StopTimer()
