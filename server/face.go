@@ -35,6 +35,10 @@ type Inbox = referee.Inbox
 // Sender sends the referee's mails (referee.Sender).
 type Sender = referee.Sender
 
+// SessionSender is a Sender that also sends a round of mails over one
+// connection (referee.SessionSender); *mailer.Sender is one.
+type SessionSender = referee.SessionSender
+
 // Store is everything the referee asks of the archive, the composition of
 // its small ports (referee.Store); *archive.Store implements it.
 type Store = referee.Store
