@@ -844,13 +844,52 @@ func (tr *fetchTrouble) unfetchable(mailbox string, uid uint32) *Message {
 // since (seen after a Reconnect), it returns an error wrapping
 // ErrUIDValidity. Errors wrap ErrConnection when the session broke.
 func (in *Inbox) Done(ctx context.Context, uid uint32) error {
+	return in.done(ctx, []uint32{uid})
+}
+
+// DoneAll marks the messages with these UIDs done as [Inbox.Done] marks
+// one, in two commands for the whole set instead of two per message: one
+// UID STORE +FLAGS.SILENT (\Seen) and one UID MOVE to ProcessedMailbox
+// (without MOVE, the fallback Done uses: UID COPY, UID STORE \Deleted,
+// UID EXPUNGE or EXPUNGE). So a chunk of handled mails costs two round
+// trips to the server, not two per mail. UIDs that no longer exist are
+// skipped by the server, not an error; no UIDs is nil without a command.
+// The UIDs go out as one set in one command line each, so a caller passes
+// tens of them, not many thousands (servers bound a line's length, e.g.
+// Dovecot at 64 KiB).
+//
+// Errors are Done's (ErrUIDValidity before any command, ErrConnection when
+// the session broke, ErrClosed). On an error the messages may be in any of
+// these states: all still in the mailbox (the STORE or the MOVE failed;
+// some may be \Seen), or all moved (the MOVE took effect but its reply was
+// lost): a server with MOVE moves a set as one, RFC 6851 section 3.1. After
+// the fallback's COPY, a failed STORE \Deleted or EXPUNGE leaves copies in
+// ProcessedMailbox with the originals still in the mailbox, and an EXPUNGE
+// cut short may have removed some of them. (The client sends the
+// fallback's three commands without waiting for the replies, as for Done:
+// a COPY the server refuses does not stop the STORE \Deleted and the
+// EXPUNGE.) A caller that cannot tell must
+// treat every message of the set as possibly still in the mailbox and
+// call Done or DoneAll for it again after the next Fetch.
+func (in *Inbox) DoneAll(ctx context.Context, uids []uint32) error {
+	if len(uids) == 0 {
+		return nil
+	}
+	return in.done(ctx, uids)
+}
+
+// done marks the messages with the UIDs uids done, for Done and DoneAll.
+func (in *Inbox) done(ctx context.Context, uids []uint32) error {
 	in.mu.Lock()
 	defer in.mu.Unlock()
 	if in.fetchValidity != 0 && in.fetchValidity != in.validity && !in.broken {
 		return fmt.Errorf("mailer: done: %w (was %d, now %d)", ErrUIDValidity, in.fetchValidity, in.validity)
 	}
 	return in.do(ctx, "done", func(c *imapclient.Client) error {
-		set := imap.UIDSetNum(imap.UID(uid))
+		var set imap.UIDSet
+		for _, uid := range uids {
+			set.AddNum(imap.UID(uid))
+		}
 		err := c.Store(set, &imap.StoreFlags{
 			Op:     imap.StoreFlagsAdd,
 			Silent: true,

@@ -213,6 +213,7 @@ func (e *mailEnv) rawClient(t *testing.T, user string) *imapclient.Client {
 // support.
 func runInboxSuite(t *testing.T, newEnv func(t *testing.T) *mailEnv) {
 	t.Run("SendFetchDone", func(t *testing.T) { testSendFetchDone(t, newEnv(t)) })
+	t.Run("DoneAll", func(t *testing.T) { testDoneAll(t, newEnv(t)) })
 	t.Run("WaitIdle", func(t *testing.T) { testWaitIdle(t, newEnv(t)) })
 	t.Run("WaitPoll", func(t *testing.T) { testWaitPoll(t, newEnv(t)) })
 	t.Run("UIDValidityRescan", func(t *testing.T) { testUIDValidityRescan(t, newEnv(t)) })
