@@ -285,8 +285,9 @@ func benchMailLoop(b *testing.B, batch int) {
 // move reply (a Copenhagen board and a few lines, about 1.3 kB) are
 // rendered with mailer.Outgoing and sent by SMTP to the game's two
 // players, the replies of a batch over one connection (a Sender.Session
-// for the batch, as the referee's outbox sends a round); Inbox.Done moves
-// the mail to Processed. No
+// for the batch, as the referee's outbox sends a round); Inbox.DoneAll
+// moves the batch's mails to Processed (one UID STORE, one UID MOVE, as
+// the loop's Poll does). No
 // archive, no parsing of commands, no game. Players come in pairs, one
 // pair per 12 mails, as the games of BenchmarkMailLoop, so the mailboxes
 // grow alike. batch=1 and batch=10 as there. The ratio of the two
@@ -389,6 +390,7 @@ func benchBareTransport(b *testing.B, batch int) {
 		}
 		validity = v
 		replies := refSender.Session()
+		var uids []uint32
 		for _, m := range msgs {
 			p, ok := byID[m.MessageID]
 			if !ok {
@@ -406,14 +408,15 @@ func benchBareTransport(b *testing.B, batch int) {
 					b.Fatalf("reply: %v", err)
 				}
 			}
-			if err := inbox.Done(ctx, m.UID); err != nil {
-				b.Fatalf("Done: %v", err)
-			}
+			uids = append(uids, m.UID)
 			last = max(last, m.UID)
 			handled++
 		}
 		if err := replies.Close(); err != nil {
 			b.Fatalf("closing the replies' session: %v", err)
+		}
+		if err := inbox.DoneAll(ctx, uids); err != nil {
+			b.Fatalf("DoneAll: %v", err)
 		}
 	}
 	b.StopTimer()

@@ -181,8 +181,8 @@ func TestGameByMailStopDuringReply(t *testing.T) {
 	})
 }
 
-// doneFails makes the first Done after arm fail as a lost connection,
-// after the mail was committed and its replies sent.
+// doneFails makes the first Done or DoneAll after arm fail as a lost
+// connection, after the mail was committed and its replies sent.
 type doneFails struct {
 	*mailer.Inbox
 	armed atomic.Bool
@@ -196,6 +196,16 @@ func (d *doneFails) Done(ctx context.Context, uid uint32) error {
 		return fmt.Errorf("test: %w while moving the mail", mailer.ErrConnection)
 	}
 	return d.Inbox.Done(ctx, uid)
+}
+
+// DoneAll implements server.BatchInbox: the referee marks a chunk's mails
+// done with it, so it fails as Done does.
+func (d *doneFails) DoneAll(ctx context.Context, uids []uint32) error {
+	if d.armed.CompareAndSwap(true, false) {
+		close(d.hit)
+		return fmt.Errorf("test: %w while moving the mails", mailer.ErrConnection)
+	}
+	return d.Inbox.DoneAll(ctx, uids)
 }
 
 // TestGameByMailDoneFails loses the IMAP connection as the referee marks

@@ -32,6 +32,10 @@ type Observer = referee.Observer
 // Inbox is the mailbox the referee reads (referee.Inbox).
 type Inbox = referee.Inbox
 
+// BatchInbox is an Inbox that marks a chunk's mails done at once, found
+// by type assertion (referee.BatchInbox); *mailer.Inbox is one.
+type BatchInbox = referee.BatchInbox
+
 // Sender sends the referee's mails (referee.Sender).
 type Sender = referee.Sender
 

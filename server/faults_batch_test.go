@@ -3,6 +3,7 @@ package server
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -393,6 +394,92 @@ func TestFaultChunkPoints(t *testing.T) {
 				srv.FlushOutbox(ctx)
 			}
 			w.check(t, old, sent, p.g2, p.replies, 0)
+		})
+	}
+}
+
+// batchFakeInbox is a fakeInbox that marks a chunk's mails done in one
+// DoneAll (referee.BatchInbox), as *mailer.Inbox does. calls keeps the
+// UIDs of every DoneAll; fail, when set, makes the next DoneAll move
+// out the first moved of its mails and then fail, as a connection lost
+// in the middle of it leaves them.
+type batchFakeInbox struct {
+	*fakeInbox
+	calls [][]uint32
+	fail  error
+	moved int
+}
+
+var _ referee.BatchInbox = (*batchFakeInbox)(nil)
+
+func (b *batchFakeInbox) DoneAll(_ context.Context, uids []uint32) error {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.calls = append(b.calls, slices.Clone(uids))
+	n, err := len(uids), b.fail
+	if err != nil {
+		n, b.fail = min(b.moved, n), nil
+	}
+	for _, uid := range uids[:n] {
+		b.mails = slices.DeleteFunc(b.mails, func(im *inboxMail) bool { return im.uid == uid })
+	}
+	return err
+}
+
+// TestFaultBatchDoneAll: three mails of one game in one poll, with an
+// Inbox that marks them done in one DoneAll, and that DoneAll failing
+// after none, one or all three of the mails were moved out. The poll
+// returns the failure; the next one reads the inbox again and marks the
+// mails left done in one DoneAll, without deciding them again. Every
+// move is applied exactly once and in order, each of the six replies is
+// sent exactly once, Done is never called and no mail is left.
+func TestFaultBatchDoneAll(t *testing.T) {
+	for _, moved := range []int{0, 1, 3} {
+		t.Run(fmt.Sprintf("moved-%d", moved), func(t *testing.T) {
+			h := newHarness(t)
+			id := startBrandubh(t, h)
+			in := &batchFakeInbox{fakeInbox: queueBatch(h, id), moved: moved,
+				fail: fmt.Errorf("mailer: done: %w: EOF", mailer.ErrConnection)}
+			in.onDone = func(uid uint32) { t.Errorf("Done(%d) called on a BatchInbox", uid) }
+			ctx := context.Background()
+			before := len(h.sender.sent)
+			if err := h.restart(h.srv.Store, in).Poll(ctx, false); !errors.Is(err, mailer.ErrConnection) {
+				t.Fatalf("the first Poll = %v, want the DoneAll's ErrConnection", err)
+			}
+			if len(in.calls) != 1 || len(in.calls[0]) != 3 {
+				t.Fatalf("the first Poll called DoneAll with %v, want once with the three mails", in.calls)
+			}
+			if in.left() != 3-moved {
+				t.Fatalf("%d mails left after the failed DoneAll, want %d", in.left(), 3-moved)
+			}
+			h.now = h.now.Add(time.Minute)
+			if err := h.restart(h.srv.Store, in).Poll(ctx, true); err != nil {
+				t.Fatalf("Poll after the failed DoneAll: %v", err)
+			}
+			switch {
+			case moved == 3 && len(in.calls) != 1:
+				t.Errorf("DoneAll calls %v, want no second one: no mail was left", in.calls)
+			case moved < 3 && (len(in.calls) != 2 || len(in.calls[1]) != 3-moved):
+				t.Errorf("DoneAll calls %v, want a second one with the %d mails left", in.calls, 3-moved)
+			}
+			if got := h.state(id).Plies; !slices.Equal(got, []string{"d1-e1", "d3-f3", "e1-e2"}) {
+				t.Fatalf("plies %v, want each of the three exactly once, in order", got)
+			}
+			sent := map[string]int{}
+			for _, s := range h.sender.sent[before:] {
+				sent[s.msg.MessageID]++
+			}
+			if len(sent) != 6 {
+				t.Errorf("%d different replies sent, want 6 (two per move)", len(sent))
+			}
+			for mid, n := range sent {
+				if n != 1 {
+					t.Errorf("reply %s sent %d times, want once", mid, n)
+				}
+			}
+			if in.left() != 0 {
+				t.Errorf("%d mails left in the inbox", in.left())
+			}
 		})
 	}
 }

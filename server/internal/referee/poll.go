@@ -12,7 +12,7 @@ import (
 // Poll fetches the mails after the remembered UID (all of them when rescan
 // is set or UIDVALIDITY changed) and handles them in UID order, in chunks
 // of up to pollChunk (handleChunk): decide each and commit the chunk's
-// decisions, send the outbox, mark each mail done. It stops at the first
+// decisions, send the outbox, mark the chunk's mails done. It stops at the first
 // mail that cannot be committed, leaving it unread for the next poll.
 func (s *Server) Poll(ctx context.Context, rescan bool) error {
 	start := s.Opts.Now() // every mail that arrived before is fetched below
@@ -43,9 +43,10 @@ func (s *Server) Poll(ctx context.Context, rescan bool) error {
 
 // pollChunk is how many fetched mails Poll decides before it sends
 // their replies and marks them done: the decisions that cannot meet are
-// then committed in one transaction (HandleMails), and the outbox's
+// then committed in one transaction (HandleMails), the outbox's
 // transactions are shared by the chunk's mails (FlushOutbox claims and
-// records a round of replies in one transaction each), while the first
+// records a round of replies in one transaction each), and so are the
+// IMAP commands that mark them done (markDone), while the first
 // mail's replies wait for at most pollChunk-1 decisions.
 const pollChunk = 20
 
@@ -54,23 +55,51 @@ const pollChunk = 20
 // transaction together, the others each alone after it, a later mail
 // seeing what an earlier one about its game or sender wrote); then the
 // outbox is sent, with the replies of all of them (FlushOutbox); then
-// each handled mail is marked done, in order. A mail that cannot be
-// committed ends the chunk: those before it are still sent and marked
-// done, it and those after it stay in the inbox for the next poll, and
-// its error is returned. So a mail is marked done only once its decision
-// is committed and its replies were handed to SMTP, deferred or failed,
-// each recorded in the archive.
+// the handled mails are marked done (markDone: all in one DoneAll when
+// the Inbox is a BatchInbox, else each by Done, in order). A mail that
+// cannot be committed ends the chunk: those before it are still sent and
+// marked done, it and those after it stay in the inbox for the next
+// poll, and its error is returned. So a mail is marked done only once
+// its decision is committed and its replies were handed to SMTP,
+// deferred or failed, each recorded in the archive.
 func (s *Server) handleChunk(ctx context.Context, ms []*mailer.Message) error {
 	handled, handleErr := s.HandleMails(ctx, ms)
 	if handled > 0 {
 		s.FlushOutbox(ctx)
 	}
-	for _, m := range ms[:handled] {
+	if err := s.markDone(ctx, ms[:handled]); err != nil {
+		return err
+	}
+	return handleErr
+}
+
+// markDone marks the handled mails ms done: with one DoneAll for all of
+// them when the Inbox is a BatchInbox (two IMAP round trips for the
+// chunk), else with Done for each, in order, stopping at the first
+// failure. Its error is the Inbox's. After a failed DoneAll any of ms
+// may still be in the inbox (BatchInbox); after a failed Done the mails
+// before it are done and it and those after it are not. Either way the
+// error ends the poll, Run's next poll reads the whole inbox again
+// (rescan), and each mail left there is recognised by its Message-ID as
+// processed (HandleMail, decideInChunk) and only marked done: no
+// decision is applied twice and no reply is queued again.
+func (s *Server) markDone(ctx context.Context, ms []*mailer.Message) error {
+	if len(ms) == 0 {
+		return nil
+	}
+	if b, ok := s.Opts.Inbox.(BatchInbox); ok {
+		uids := make([]uint32, len(ms))
+		for i, m := range ms {
+			uids[i] = m.UID
+		}
+		return b.DoneAll(ctx, uids)
+	}
+	for _, m := range ms {
 		if err := s.Opts.Inbox.Done(ctx, m.UID); err != nil {
 			return err
 		}
 	}
-	return handleErr
+	return nil
 }
 
 // ChunkCommitter is a Store that writes several changes in one

@@ -22,6 +22,24 @@ type Inbox interface {
 	Wait(ctx context.Context) error
 }
 
+// BatchInbox is an Inbox that also marks several mails done at once, as
+// *mailer.Inbox does (DoneAll: one UID STORE and one UID MOVE for the
+// set, two round trips where Done takes two per mail). The referee finds
+// it by type assertion, as go-imap's server finds a session's optional
+// commands: an Inbox with Done alone is marked done mail by mail
+// (handleChunk, poll.go).
+type BatchInbox interface {
+	Inbox
+	// DoneAll marks the mails with the UIDs uids \Seen and moves them out
+	// of the inbox, nil for none. It may fail half way: on an error the
+	// caller may assume nothing of any of the mails — each may still be
+	// in the inbox, \Seen or not, or moved out (a server with MOVE moves
+	// the set as one; the COPY + STORE + EXPUNGE fallback may leave
+	// copies, or move only some) — and must leave them to the next poll,
+	// which reads the inbox again and marks those still there done.
+	DoneAll(ctx context.Context, uids []uint32) error
+}
+
 // Sender sends one raw message; *mailer.Sender implements it. Its error is
 // a *mailer.SendError telling temporary from permanent failures.
 type Sender interface {
@@ -308,6 +326,7 @@ type Store interface {
 
 var (
 	_ Inbox         = (*mailer.Inbox)(nil)
+	_ BatchInbox    = (*mailer.Inbox)(nil)
 	_ Sender        = (*mailer.Sender)(nil)
 	_ SessionSender = (*mailer.Sender)(nil)
 	_ Store         = (*archive.Store)(nil)
