@@ -17,8 +17,9 @@
 // referee.Server) for the daemon and the CLI.
 //
 // It talks to the mail and storage packages only through the small
-// interfaces in store.go (Inbox, Sender and SessionSender, and the archive's ports that
-// Store composes, one per user), so its tests use in-memory fakes and the
+// interfaces in store.go (Inbox and BatchInbox, Sender and
+// SessionSender, and the archive's ports that Store composes, one per
+// user), so its tests use in-memory fakes and the
 // real packages meet in cmd/taflmail. The command language is
 // docs/commands.md; who may move is docs/security.md.
 //
@@ -33,7 +34,7 @@
 // and the pipeline, and the loop last (no file uses one below it here):
 //
 //   - doc.go: this map.
-//   - store.go: Inbox, Sender (with its optional SessionSender, a round of mails over one connection), and every port of the archive (games, records, outbox, clock, digest, tournaments, public names…) that Store composes.
+//   - store.go: Inbox (with its optional BatchInbox, a chunk's mails marked done at once), Sender (with its optional SessionSender, a round of mails over one connection), and every port of the archive (games, records, outbox, clock, digest, tournaments, public names…) that Store composes.
 //   - limits.go: how much of a mail is read and of its replies written: command lines, quoted characters (Clip), reply text and bytes.
 //   - cause.go: the cause, what made the referee act (mail, timer, engine turn, digest, start…), and its seed.
 //   - observer.go: Observer, the events counted for /metrics, and the no-op default.
