@@ -37,7 +37,7 @@ func (s *Store) CommitEach(ctx context.Context, cs []Change) ([]error, error) {
 	now := s.now().UTC()
 	var errs []error
 	var ws []*written
-	err := s.write(ctx, op, func(tx *txn) error {
+	err := s.writeSaved(ctx, op, func(tx *txn) error {
 		errs, ws = make([]error, len(cs)), make([]*written, len(cs))
 		for i := range cs {
 			w, err := commitSaved(ctx, tx, &cs[i], sets[i], now)

@@ -292,6 +292,19 @@ func (s *Store) Close() error {
 // when it begins (BEGIN IMMEDIATE), so a second process makes it wait up to
 // the busy timeout, then fail with ErrUnavailable, before anything is read.
 func (s *Store) write(ctx context.Context, op string, fn func(*txn) error) error {
+	return s.writeTx(ctx, op, false, fn)
+}
+
+// writeSaved is write for fn that writes under savepoints (CommitEach):
+// the transaction keeps its statement journal in memory (memoryJournal),
+// so that a savepoint costs no writes to a temporary file.
+func (s *Store) writeSaved(ctx context.Context, op string, fn func(*txn) error) error {
+	return s.writeTx(ctx, op, true, fn)
+}
+
+// writeTx is write, with the statement journal in memory when saved is
+// true.
+func (s *Store) writeTx(ctx context.Context, op string, saved bool, fn func(*txn) error) error {
 	s.calls.start()
 	defer s.calls.end()
 	select {
@@ -300,7 +313,20 @@ func (s *Store) write(ctx context.Context, op string, fn func(*txn) error) error
 		return &Error{Op: op, Err: ctx.Err()}
 	}
 	defer func() { <-s.writer }()
-	sqlTx, err := s.db.BeginTx(ctx, nil)
+	begin := s.db.BeginTx
+	if saved {
+		conn, err := s.db.Conn(ctx)
+		if err != nil {
+			return fail(op, err)
+		}
+		defer conn.Close()
+		if _, err := conn.ExecContext(ctx, memoryJournal); err != nil {
+			return fail(op, err)
+		}
+		defer conn.ExecContext(context.Background(), fileJournal)
+		begin = conn.BeginTx
+	}
+	sqlTx, err := begin(ctx, nil)
 	if err != nil {
 		return fail(op, err)
 	}
@@ -315,6 +341,20 @@ func (s *Store) write(ctx context.Context, op string, fn func(*txn) error) error
 	s.commits.add()
 	return nil
 }
+
+// memoryJournal makes the write transactions that begin after it on a
+// connection keep their temporary files in memory (writeSaved). SQLite
+// decides at BEGIN where a transaction's statement journal goes; it holds the
+// pages a savepoint changed (to roll back to it), and past 64 KiB a
+// journal on file spills to a temporary file, written page by page — about
+// a tenth of the referee's work a mail under CommitEach's savepoints. In
+// memory it holds at most the pages the transaction changes, and is gone at
+// its end. fileJournal sets the connection back, so that the other
+// transactions on it sort and spill to temporary files as before.
+const (
+	memoryJournal = "PRAGMA temp_store = MEMORY"
+	fileJournal   = "PRAGMA temp_store = DEFAULT"
+)
 
 // read runs fn in a read transaction, so that what it reads in several
 // statements is one snapshot.
