@@ -1,7 +1,9 @@
 package referee
 
 import (
+	"bytes"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -142,22 +144,42 @@ func FirstSafeByText(pos *engine.Position, ms []engine.Move) int {
 
 // firstWhere returns the index of the move of ms whose text comes first
 // among those ok accepts (all when ok is nil), -1 when it accepts none.
-// ok is called only for a move whose text comes before that of the best
-// accepted so far, which spares the costly tests of FirstSafeByText most
-// moves.
+// With ok, the moves are put in the order of their texts first and ok is
+// asked in that order until it accepts one, so the costly tests of
+// FirstSafeByText run only for the moves before the one chosen.
 func firstWhere(ms []engine.Move, ok func(engine.Move) bool) int {
-	var best, key [16]byte
-	bestLen, k := 0, -1
-	for i, m := range ms {
-		n := len(AppendMoveText(key[:0], m))
-		if k >= 0 && string(key[:n]) >= string(best[:bestLen]) {
-			continue // ok is asked only about a move that would come first
+	if ok == nil {
+		var best, key [16]byte
+		bestLen, k := 0, -1
+		for i, m := range ms {
+			n := len(AppendMoveText(key[:0], m))
+			if k < 0 || string(key[:n]) < string(best[:bestLen]) {
+				best, bestLen, k = key, n, i
+			}
 		}
-		if ok == nil || ok(m) {
-			best, bestLen, k = key, n, i
+		return k
+	}
+	type text struct {
+		key [16]byte
+		n   uint8
+		i   int
+	}
+	var buf [256]text
+	texts := buf[:0]
+	for i, m := range ms {
+		var t text
+		t.n, t.i = uint8(len(AppendMoveText(t.key[:0], m))), i
+		texts = append(texts, t)
+	}
+	slices.SortFunc(texts, func(a, b text) int {
+		return bytes.Compare(a.key[:a.n], b.key[:b.n])
+	})
+	for _, t := range texts {
+		if ok(ms[t.i]) {
+			return t.i
 		}
 	}
-	return k
+	return -1
 }
 
 // AppendMoveText appends m as Move.String writes it ("a10-a4").
