@@ -373,18 +373,7 @@ func TestTournamentExportRatings(t *testing.T) {
 	if tm.Status != archive.TournamentFinished {
 		t.Fatalf("status after the last game = %s", tm.Status)
 	}
-	full, err := h.store.TournamentGames(ctx, "rated", true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, err := TournamentExport(full)
-	if err != nil {
-		t.Fatal(err)
-	}
-	recs, err := notation.ReadGames("export.tafl", data, notation.ReadOptions{})
-	if err != nil || len(recs) != 6 {
-		t.Fatalf("export reads back as %d records, %v", len(recs), err)
-	}
+	full, recs := exportedRecords(t, h, "rated", 6)
 	rated, errs := tournament.RatedGamesFromRecords(recs)
 	if len(errs) > 0 || len(rated) != 6 {
 		t.Fatalf("rated games of the export: %d, %v", len(rated), errs)
@@ -527,18 +516,7 @@ func TestTournamentRatingsOneOrder(t *testing.T) {
 			mails = append(mails, mailed{p, m[1] + "/" + m[2], n})
 		}
 	}
-	full, err := h.store.TournamentGames(ctx, "order", true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	data, err := TournamentExport(full)
-	if err != nil {
-		t.Fatal(err)
-	}
-	recs, err := notation.ReadGames("export.tafl", data, notation.ReadOptions{})
-	if err != nil || len(recs) != 6 {
-		t.Fatalf("export reads back as %d records, %v", len(recs), err)
-	}
+	_, recs := exportedRecords(t, h, "order", 6)
 	reversed := slices.Clone(recs)
 	slices.Reverse(reversed)
 	for name, rs := range map[string][]*notation.Game{"schedule order": recs, "reverse order": reversed} {
@@ -567,4 +545,25 @@ func TestTournamentRatingsOneOrder(t *testing.T) {
 			t.Errorf("%s: mailed %s after %d games, the history now says %s", m.player, m.figure, m.n, now)
 		}
 	}
+}
+
+// exportedRecords exports tournament id's games as `taflmail tournament
+// export` writes them (TournamentExport) and reads the file back, failing
+// the test unless it holds want records; it returns the stored games and
+// the records read.
+func exportedRecords(t *testing.T, h *harness, id string, want int) ([]*archive.Game, []*notation.Game) {
+	t.Helper()
+	full, err := h.store.TournamentGames(context.Background(), id, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := TournamentExport(full)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := notation.ReadGames("export.tafl", data, notation.ReadOptions{})
+	if err != nil || len(recs) != want {
+		t.Fatalf("export of %s reads back as %d records, %v; want %d", id, len(recs), err, want)
+	}
+	return full, recs
 }
