@@ -238,8 +238,13 @@ func TestDoneAllCut(t *testing.T) {
 					t.Errorf("after the cut message %d of the INBOX is not \\Seen", i+1)
 				}
 			}
-			if n := e.peek(t, user, mailer.DefaultProcessedMailbox).count; n != c.moved {
-				t.Errorf("after the cut Processed has %d messages, want %d", n, c.moved)
+			// The fallback sends COPY, the \Deleted flag and EXPUNGE without
+			// waiting for each reply, so a cut before the flag may come
+			// before or after the server carried out the COPY: there the
+			// copies are all there or none is, never some.
+			moved := e.peek(t, user, mailer.DefaultProcessedMailbox).count
+			if moved != c.moved && !(c.legacy && moved == 0) {
+				t.Errorf("after the cut Processed has %d messages, want %d", moved, c.moved)
 			}
 			if err := in.Reconnect(ctx); err != nil {
 				t.Fatalf("Reconnect = %v", err)
@@ -258,17 +263,9 @@ func TestDoneAllCut(t *testing.T) {
 			if n := e.peek(t, user, "INBOX").count; n != 0 {
 				t.Errorf("after the second DoneAll INBOX has %d messages, want 0", n)
 			}
-			if n := e.peek(t, user, mailer.DefaultProcessedMailbox).count; n != 3+len(rest)*btoi(c.moved > 0 && c.inbox > 0) {
-				t.Errorf("after the second DoneAll Processed has %d messages, want %d", n, 3+len(rest)*btoi(c.moved > 0 && c.inbox > 0))
+			if n, want := e.peek(t, user, mailer.DefaultProcessedMailbox).count, moved+len(rest); n != want {
+				t.Errorf("after the second DoneAll Processed has %d messages, want %d", n, want)
 			}
 		})
 	}
-}
-
-// btoi is 1 for true, 0 for false.
-func btoi(b bool) int {
-	if b {
-		return 1
-	}
-	return 0
 }
