@@ -30,7 +30,7 @@ func BenchmarkExampleMove(b *testing.B) {
 					b.Fatal(err)
 				}
 			}
-			t := &referee.Table{V: v, Pos: pos}
+			t := &referee.Table{Variant: v, Pos: pos}
 			b.ReportAllocs()
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {

@@ -259,7 +259,7 @@ func TestExampleMoveIsQuiet(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := referee.ExampleMove(&referee.Table{V: v, Pos: p}); got != c.want {
+		if got := referee.ExampleMove(&referee.Table{Variant: v, Pos: p}); got != c.want {
 			t.Errorf("%s: exampleMove = %q, want %q", c.name, got, c.want)
 		}
 	}

@@ -40,7 +40,7 @@ func TestEngineSpectators(t *testing.T) {
 		t.Fatalf("the engine played %s, want %s", ply, want)
 	}
 	mustContain(t, "the spectator's mail", toWatcher[0].msg.Text, ply)
-	if strings.Contains(toWatcher[0].msg.Text, h.tableOf(id).G.AttackerToken) {
+	if strings.Contains(toWatcher[0].msg.Text, h.tableOf(id).Game.AttackerToken) {
 		t.Error("the spectator's mail holds alice's key")
 	}
 	h.noMailToEngine()
@@ -62,7 +62,7 @@ func TestEngineNoMessages(t *testing.T) {
 				t.Fatalf("%d mails:\n%s", len(sent), texts(sent))
 			}
 			mustContain(t, "the reply", sent[0].msg.Text, tc.want)
-			g := h.tableOf(id).G
+			g := h.tableOf(id).Game
 			if g.MessageToDefenders != "" || g.MessageToAttackers != "" || len(g.Plies) != 1 {
 				t.Errorf("game after the mail: messages %q, %q, %d plies; want none kept, the move played",
 					g.MessageToAttackers, g.MessageToDefenders, len(g.Plies))
@@ -90,7 +90,7 @@ func TestEngineNoTakebacks(t *testing.T) {
 		}
 		mustContain(t, when, sent[0].msg.Text, "takes back no moves")
 		h.unchanged(when, id, before)
-		if g := h.tableOf(id).G; g.TakebackBy != "" {
+		if g := h.tableOf(id).Game; g.TakebackBy != "" {
 			t.Errorf("%s: a takeback request stands: %q", when, g.TakebackBy)
 		}
 		h.engineTurns(nil)

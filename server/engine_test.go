@@ -255,7 +255,7 @@ func TestEngineAsAttackers(t *testing.T) {
 	id, start := startEngineGame(t, h, "neu brandubh mit engine stufe 1 als verteidiger")
 	mustContain(t, "start mail", start.msg.Text, "gegen die Engine (Stufe 1) beginnt jetzt", "Du spielst die Verteidiger",
 		"Angreifer: die Engine (Stufe 1)   Verteidiger: alice@player.test", "Angreifer am Zug")
-	if g := h.tableOf(id).G; g.Attackers != referee.EngineAddress || g.AttackerToken != "" || g.EngineLevel != 1 {
+	if g := h.tableOf(id).Game; g.Attackers != referee.EngineAddress || g.AttackerToken != "" || g.EngineLevel != 1 {
 		t.Fatalf("game = %+v; want the engine attacking at level 1 without a key", g)
 	}
 	timers := h.timersOf(id)
@@ -586,7 +586,7 @@ func TestEngineTimed(t *testing.T) {
 	turn := h.now
 	h.now = turn.Add(10 * time.Minute) // the search waited for a slot, or the daemon was down
 	h.engineTurns(nil)
-	g := h.tableOf(id).G
+	g := h.tableOf(id).Game
 	if len(g.Plies) != 1 {
 		t.Fatalf("plies %v", g.Plies)
 	}

@@ -28,7 +28,7 @@ func examplePosition(t *testing.T, toMove engine.Side, rows ...string) *referee.
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &referee.Table{V: v, Pos: p}
+	return &referee.Table{Variant: v, Pos: p}
 }
 
 // TestExampleMoveKeepsTheMan: the example is the first quiet move by its

@@ -556,7 +556,7 @@ func TestModuleStateOf(t *testing.T) {
 // make no module state in a session that touched no feature, and
 // allocate nothing there.
 func TestModuleHooksMakeNoState(t *testing.T) {
-	ss, change, tb := &referee.Session{}, &archive.Change{}, &referee.Table{G: &archive.Game{ID: "K7QX2M"}}
+	ss, change, tb := &referee.Session{}, &archive.Change{}, &referee.Table{Game: &archive.Game{ID: "K7QX2M"}}
 	run := func() {
 		ss.CollectModules(change)
 		if out, err := ss.ModuleMails(); out != nil || err != nil {

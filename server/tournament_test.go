@@ -172,7 +172,7 @@ func TestTournamentStart(t *testing.T) {
 	if r, _ := h.store.Game(ctx, g.ID); r.PlyCount != 1 {
 		t.Errorf("game %s has %d plies after the reply, want 1", g.ID, r.PlyCount)
 	}
-	rec, err := (&referee.Table{G: mustGame(t, h, g.ID)}).G.Replay()
+	rec, err := (&referee.Table{Game: mustGame(t, h, g.ID)}).Game.Replay()
 	if err != nil {
 		t.Fatal(err)
 	}

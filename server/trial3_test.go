@@ -108,7 +108,7 @@ func TestTrial3DigestEventAndDraw(t *testing.T) {
 		drawLine := referee.Tr(c.lang, "digest.draw", offered.Attackers)
 		entries := map[string]string{} // each game's entry: from its header to its tag line
 		for _, g := range []*archive.Game{offered, first} {
-			header := referee.Tr(c.lang, "game.header", g.ID, referee.VariantTitle(c.lang, h.tableOf(g.ID).V)) +
+			header := referee.Tr(c.lang, "game.header", g.ID, referee.VariantTitle(c.lang, h.tableOf(g.ID).Variant)) +
 				referee.Tr(c.lang, "game.event", "Spring Cup", g.Event.RoundTag())
 			mustContain(t, c.lang+" digest", digest, header)
 			if i, j := strings.Index(digest, header), strings.Index(digest, "[taflmail "+g.ID); i >= 0 && j > i {

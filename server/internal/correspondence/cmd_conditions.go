@@ -26,11 +26,11 @@ func conditional(ss *referee.Session, c *grammar.ConditionalCommand) error {
 	if err != nil {
 		return err
 	}
-	owner := referee.SideOf(t.G, ss.From)
+	owner := referee.SideOf(t.Game, ss.From)
 	if t.ToMove() == owner {
 		return ss.Refuse("err.cond.yourmove")
 	}
-	conds := ConditionsOf(t.G, owner)
+	conds := ConditionsOf(t.Game, owner)
 	if !conds.Empty() && conds.AtPly != t.Pos.Ply() { // out of date: cannot happen while every ply passes afterPly
 		*conds = archive.Conditions{}
 		t.Changed = true
@@ -65,12 +65,12 @@ func conditions(ss *referee.Session, _ *grammar.ConditionsCommand) error {
 	if err != nil {
 		return err
 	}
-	c := ConditionsOf(t.G, referee.SideOf(t.G, ss.From))
+	c := ConditionsOf(t.Game, referee.SideOf(t.Game, ss.From))
 	if c.Empty() {
-		ss.Say(t, referee.Tr(ss.Lang, "cond.none", t.G.ID))
+		ss.Say(t, referee.Tr(ss.Lang, "cond.none", t.Game.ID))
 		return nil
 	}
-	ss.Say(t, referee.Tr(ss.Lang, "cond.list", t.G.ID)+"\n"+conditionList(ss.Lang, *c))
+	ss.Say(t, referee.Tr(ss.Lang, "cond.list", t.Game.ID)+"\n"+conditionList(ss.Lang, *c))
 	return nil
 }
 
@@ -80,9 +80,9 @@ func cancelConditions(ss *referee.Session, _ *grammar.CancelConditionsCommand) e
 	if err != nil {
 		return err
 	}
-	c := ConditionsOf(t.G, referee.SideOf(t.G, ss.From))
+	c := ConditionsOf(t.Game, referee.SideOf(t.Game, ss.From))
 	if c.Empty() {
-		ss.Say(t, referee.Tr(ss.Lang, "cond.none", t.G.ID))
+		ss.Say(t, referee.Tr(ss.Lang, "cond.none", t.Game.ID))
 		return nil
 	}
 	n := len(c.Lines)

@@ -27,14 +27,14 @@ func privacyGame(ss *referee.Session) (*referee.Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	switch t.G.Status {
+	switch t.Game.Status {
 	case archive.Finished:
-		return nil, ss.Refuse("err.over", t.G.ID, referee.ResultText(ss.Lang, t))
+		return nil, ss.Refuse("err.over", t.Game.ID, referee.ResultText(ss.Lang, t))
 	case archive.Declined:
-		return nil, ss.Refuse("err.notactive", t.G.ID, referee.Tr(ss.Lang, "status."+string(t.G.Status)))
+		return nil, ss.Refuse("err.notactive", t.Game.ID, referee.Tr(ss.Lang, "status."+string(t.Game.Status)))
 	}
-	if tournamentGame(t.G) {
-		return nil, ss.Refuse("err.private.tournament", t.G.ID)
+	if tournamentGame(t.Game) {
+		return nil, ss.Refuse("err.private.tournament", t.Game.ID)
 	}
 	return t, nil
 }
@@ -47,20 +47,20 @@ func makePrivate(ss *referee.Session, _ *grammar.PrivateCommand) error {
 	if err != nil {
 		return err
 	}
-	flag := privateFlag(t.G, referee.SideOf(t.G, ss.From))
+	flag := privateFlag(t.Game, referee.SideOf(t.Game, ss.From))
 	if *flag {
-		ss.Say(t, referee.Tr(ss.Lang, "private.already", t.G.ID))
+		ss.Say(t, referee.Tr(ss.Lang, "private.already", t.Game.ID))
 		return nil
 	}
 	*flag = true
 	t.Changed = true
-	specs, err := ss.Srv.SpectatorPort().Spectators(ss.Ctx, t.G.ID)
+	specs, err := ss.Server.SpectatorPort().Spectators(ss.Ctx, t.Game.ID)
 	if err != nil {
 		return err
 	}
 	removed := 0
 	for _, sp := range specs {
-		if unwatching(ss, t.G.ID, sp.Address) {
+		if unwatching(ss, t.Game.ID, sp.Address) {
 			continue
 		}
 		cor := corrOf(ss)
@@ -68,8 +68,8 @@ func makePrivate(ss *referee.Session, _ *grammar.PrivateCommand) error {
 		cor.farewells = append(cor.farewells, farewell{t: t, sp: sp})
 		removed++
 	}
-	ss.Say(t, referee.Trn(ss.Lang, "private.set", removed, t.G.ID, removed))
-	ss.Tell(referee.OpponentOf(t.G, ss.From), t, func(lang string) string { return referee.Tr(lang, "private.told", ss.From, t.G.ID) })
+	ss.Say(t, referee.Trn(ss.Lang, "private.set", removed, t.Game.ID, removed))
+	ss.Tell(referee.OpponentOf(t.Game, ss.From), t, func(lang string) string { return referee.Tr(lang, "private.told", ss.From, t.Game.ID) })
 	return nil
 }
 
@@ -80,23 +80,23 @@ func makePublic(ss *referee.Session, _ *grammar.PublicCommand) error {
 	if err != nil {
 		return err
 	}
-	mine := referee.SideOf(t.G, ss.From)
-	flag, theirs := privateFlag(t.G, mine), privateFlag(t.G, otherSide(mine))
+	mine := referee.SideOf(t.Game, ss.From)
+	flag, theirs := privateFlag(t.Game, mine), privateFlag(t.Game, otherSide(mine))
 	switch {
 	case !*flag && !*theirs:
-		ss.Say(t, referee.Tr(ss.Lang, "public.already", t.G.ID))
+		ss.Say(t, referee.Tr(ss.Lang, "public.already", t.Game.ID))
 		return nil
 	case !*flag:
-		ss.Say(t, referee.Tr(ss.Lang, "public.opponent", t.G.ID))
+		ss.Say(t, referee.Tr(ss.Lang, "public.opponent", t.Game.ID))
 		return nil
 	}
 	*flag = false
 	t.Changed = true
 	if *theirs {
-		ss.Say(t, referee.Tr(ss.Lang, "public.opponent", t.G.ID))
+		ss.Say(t, referee.Tr(ss.Lang, "public.opponent", t.Game.ID))
 		return nil
 	}
-	ss.Say(t, referee.Tr(ss.Lang, "public.set", t.G.ID))
-	ss.Tell(referee.OpponentOf(t.G, ss.From), t, func(lang string) string { return referee.Tr(lang, "public.told", ss.From, t.G.ID) })
+	ss.Say(t, referee.Tr(ss.Lang, "public.set", t.Game.ID))
+	ss.Tell(referee.OpponentOf(t.Game, ss.From), t, func(lang string) string { return referee.Tr(lang, "public.told", ss.From, t.Game.ID) })
 	return nil
 }

@@ -51,21 +51,21 @@ func takeback(ss *referee.Session, _ *grammar.TakebackCommand) error {
 	if err != nil {
 		return err
 	}
-	if err := takebackBarred(ss, t.G); err != nil {
+	if err := takebackBarred(ss, t.Game); err != nil {
 		return err
 	}
-	mine := referee.SideOf(t.G, ss.From)
+	mine := referee.SideOf(t.Game, ss.From)
 	ps := t.Plies()
 	if len(ps) == 0 || t.ToMove() == mine {
 		return ss.Refuse("err.takeback.notyours")
 	}
-	if t.G.TakebackBy == mine {
-		return ss.Refuse("err.takeback.pending", t.G.ID)
+	if t.Game.TakebackBy == mine {
+		return ss.Refuse("err.takeback.pending", t.Game.ID)
 	}
 	last := ps[len(ps)-1].Move
-	t.G.TakebackBy = mine
+	t.Game.TakebackBy = mine
 	t.Changed = true
-	opp := referee.OpponentOf(t.G, ss.From)
+	opp := referee.OpponentOf(t.Game, ss.From)
 	ss.Say(t, referee.Tr(ss.Lang, "takeback.asked", opp, last))
 	ss.Tell(opp, t, func(lang string) string { return referee.Tr(lang, "takeback.offered", ss.From, last) })
 	return nil
@@ -79,11 +79,11 @@ func takebackAsked(ss *referee.Session) (*referee.Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	if tournamentGame(t.G) {
-		return nil, ss.Refuse("err.takeback.tournament", t.G.ID, t.G.TournamentID)
+	if tournamentGame(t.Game) {
+		return nil, ss.Refuse("err.takeback.tournament", t.Game.ID, t.Game.TournamentID)
 	}
-	if t.G.TakebackBy == "" || t.G.TakebackBy == referee.SideOf(t.G, ss.From) {
-		return nil, ss.Refuse("err.takeback.none", t.G.ID)
+	if t.Game.TakebackBy == "" || t.Game.TakebackBy == referee.SideOf(t.Game, ss.From) {
+		return nil, ss.Refuse("err.takeback.none", t.Game.ID)
 	}
 	return t, nil
 }
@@ -95,24 +95,24 @@ func acceptTakeback(ss *referee.Session, _ *grammar.AcceptTakebackCommand) error
 	if err != nil {
 		return err
 	}
-	if err := takebackBarred(ss, t.G); err != nil {
+	if err := takebackBarred(ss, t.Game); err != nil {
 		return err
 	}
-	asker := referee.AddressOf(t.G, t.G.TakebackBy)
-	if t.ToMove() != referee.SideOf(t.G, ss.From) || len(t.Plies()) == 0 {
+	asker := referee.AddressOf(t.Game, t.Game.TakebackBy)
+	if t.ToMove() != referee.SideOf(t.Game, ss.From) || len(t.Plies()) == 0 {
 		// the asker's ply is no longer the last: cannot happen, a move
 		// lapses the request
-		t.G.TakebackBy, t.Changed = "", true
-		return ss.Refuse("err.takeback.none", t.G.ID)
+		t.Game.TakebackBy, t.Changed = "", true
+		return ss.Refuse("err.takeback.none", t.Game.ID)
 	}
 	undone, err := undoLastPly(ss, t)
 	if err != nil {
 		return err
 	}
-	t.G.TakebackBy = ""
-	if t.G.DrawOfferBy != "" {
-		t.G.DrawOfferBy = ""
-		for _, addr := range []string{t.G.Attackers, t.G.Defenders} {
+	t.Game.TakebackBy = ""
+	if t.Game.DrawOfferBy != "" {
+		t.Game.DrawOfferBy = ""
+		for _, addr := range []string{t.Game.Attackers, t.Game.Defenders} {
 			ss.Tell(addr, t, func(lang string) string { return referee.Tr(lang, "takeback.drawlapsed") })
 		}
 	}
@@ -132,8 +132,8 @@ func declineTakeback(ss *referee.Session, _ *grammar.DeclineTakebackCommand) err
 	if err != nil {
 		return err
 	}
-	asker := referee.AddressOf(t.G, t.G.TakebackBy)
-	t.G.TakebackBy = ""
+	asker := referee.AddressOf(t.Game, t.Game.TakebackBy)
+	t.Game.TakebackBy = ""
 	t.Changed = true
 	ss.Say(t, referee.Tr(ss.Lang, "takeback.declined.you"))
 	ss.Tell(asker, t, func(lang string) string { return referee.Tr(lang, "takeback.declined", ss.From) })
@@ -143,13 +143,13 @@ func declineTakeback(ss *referee.Session, _ *grammar.DeclineTakebackCommand) err
 // lapseTakeback withdraws a standing takeback request when the other
 // player moves instead of answering it; the asker is told.
 func lapseTakeback(ss *referee.Session, t *referee.Table) {
-	by := t.G.TakebackBy
+	by := t.Game.TakebackBy
 	if by == "" {
 		return
 	}
-	t.G.TakebackBy = ""
-	if by != referee.SideOf(t.G, ss.From) {
-		ss.Tell(referee.AddressOf(t.G, by), t, func(lang string) string { return referee.Tr(lang, "takeback.lapsed", ss.From) })
+	t.Game.TakebackBy = ""
+	if by != referee.SideOf(t.Game, ss.From) {
+		ss.Tell(referee.AddressOf(t.Game, by), t, func(lang string) string { return referee.Tr(lang, "takeback.lapsed", ss.From) })
 	}
 }
 
@@ -162,22 +162,22 @@ func undoLastPly(ss *referee.Session, t *referee.Table) (archive.Ply, error) {
 	if k := len(t.NewPlies); k > 0 {
 		undone, t.NewPlies = t.NewPlies[k-1], t.NewPlies[:k-1]
 	} else {
-		k := len(t.G.Plies)
+		k := len(t.Game.Plies)
 		cor := corrOf(ss)
-		if _, twice := cor.takeBacks[t.G.ID]; twice || k == 0 {
-			return undone, fmt.Errorf("server: game %s: a second takeback in one mail", t.G.ID)
+		if _, twice := cor.takeBacks[t.Game.ID]; twice || k == 0 {
+			return undone, fmt.Errorf("server: game %s: a second takeback in one mail", t.Game.ID)
 		}
-		undone = t.G.Plies[k-1]
+		undone = t.Game.Plies[k-1]
 		tb := archive.TakenBack{Ply: undone, UndoneAt: ss.Now, UndoneBy: ss.Cause.Seed}
 		if cor.takeBacks == nil {
 			cor.takeBacks = map[string]archive.TakenBack{}
 		}
-		cor.takeBacks[t.G.ID] = tb
-		t.G.Plies = t.G.Plies[:k-1]
-		t.G.PlyCount--
-		t.G.TakenBack = append(t.G.TakenBack, tb)
+		cor.takeBacks[t.Game.ID] = tb
+		t.Game.Plies = t.Game.Plies[:k-1]
+		t.Game.PlyCount--
+		t.Game.TakenBack = append(t.Game.TakenBack, tb)
 	}
-	g := *t.G
+	g := *t.Game
 	g.Plies = t.Plies()
 	fresh, err := referee.Load(&g)
 	if err != nil {

@@ -52,9 +52,9 @@ func watch(ss *referee.Session, c *grammar.WatchCommand) error {
 	what := "watch " + id
 	resultsOnly, asked, err := WatchConsent(ss, c, what, resultsOnly, was, func(lang string, results bool) string {
 		if results {
-			return referee.Tr(lang, "confirm.watch.results", id, t.G.Attackers, t.G.Defenders)
+			return referee.Tr(lang, "confirm.watch.results", id, t.Game.Attackers, t.Game.Defenders)
 		}
-		return referee.Tr(lang, "confirm.watch", id, t.G.Attackers, t.G.Defenders)
+		return referee.Tr(lang, "confirm.watch", id, t.Game.Attackers, t.Game.Defenders)
 	})
 	if err != nil || asked {
 		return err
@@ -81,18 +81,18 @@ func watchOther(ss *referee.Session, c *grammar.WatchCommand) error {
 // watchable refuses a watch of t (game id) when the sender plays in it,
 // it has not started, it is over or declined, or it is private.
 func watchable(ss *referee.Session, t *referee.Table, id string) error {
-	if referee.SideOf(t.G, ss.From) != "" {
+	if referee.SideOf(t.Game, ss.From) != "" {
 		return ss.Refuse("err.watch.player", id)
 	}
-	switch t.G.Status {
+	switch t.Game.Status {
 	case archive.Invited:
 		return ss.Refuse("err.watch.notstarted", id)
 	case archive.Finished:
 		return ss.Refuse("err.over", id, referee.ResultText(ss.Lang, t))
 	case archive.Declined:
-		return ss.Refuse("err.notactive", id, referee.Tr(ss.Lang, "status."+string(t.G.Status)))
+		return ss.Refuse("err.notactive", id, referee.Tr(ss.Lang, "status."+string(t.Game.Status)))
 	}
-	if privateGame(t.G) {
+	if privateGame(t.Game) {
 		return ss.Refuse("err.watch.private", id)
 	}
 	return nil
@@ -110,7 +110,7 @@ func watchRoom(ss *referee.Session, id string) (*archive.Spectator, error) {
 	if n >= MaxSpectators {
 		return nil, ss.Refuse("err.watch.full", id, MaxSpectators)
 	}
-	watching, err := ss.Srv.SpectatorPort().Watching(ss.Ctx, ss.From)
+	watching, err := ss.Server.SpectatorPort().Watching(ss.Ctx, ss.From)
 	if err != nil {
 		return nil, err
 	}
@@ -138,7 +138,7 @@ func watchReply(ss *referee.Session, t *referee.Table, id string, was *archive.S
 		// there would name that game (trial 3 report §1)
 		how = "watch.how.send"
 	}
-	text := referee.Tr(ss.Lang, key, id, t.G.Attackers, t.G.Defenders) + "\n" + referee.Tr(ss.Lang, how, id)
+	text := referee.Tr(ss.Lang, key, id, t.Game.Attackers, t.Game.Defenders) + "\n" + referee.Tr(ss.Lang, how, id)
 	if was != nil && was.ResultsOnly == resultsOnly {
 		text = referee.Tr(ss.Lang, "watch.already", id)
 	}
@@ -147,16 +147,16 @@ func watchReply(ss *referee.Session, t *referee.Table, id string, was *archive.S
 		// board and move list; a reply to a mail about one of the
 		// sender's own games stays about that game (compose)
 		n2.Game = t
-		n2.Subject = referee.Tr(ss.Lang, "subject.watch", referee.VariantTitle(ss.Lang, t.V))
+		n2.Subject = referee.Tr(ss.Lang, "subject.watch", referee.VariantTitle(ss.Lang, t.Variant))
 		// a spectator's mail, which docs/commands.md promises can be left
 		// from the mail program (trial 2 report §12)
-		n2.Headers = ss.Srv.UnsubscribeHeaders(ss.From, "unwatch "+id)
+		n2.Headers = ss.Server.UnsubscribeHeaders(ss.From, "unwatch "+id)
 		ss.AddSection(n2, text)
 		return
 	}
 	// the reply is about another game of the sender's: this one's board
 	// goes into the text, and each board says whose game it shows
-	n2.Other = referee.Tr(ss.Lang, "subject.watch.other", id, referee.VariantTitle(ss.Lang, t.V))
+	n2.Other = referee.Tr(ss.Lang, "subject.watch.other", id, referee.VariantTitle(ss.Lang, t.Variant))
 	ss.AddBoardOf(n2, t, text)
 }
 
@@ -195,7 +195,7 @@ func WatchConsent(ss *referee.Session, c *grammar.WatchCommand, what string, res
 // spectatorOf returns the sender's spectator row of game id, stored or
 // added by this mail (nil if none), and how many spectators the game has.
 func spectatorOf(ss *referee.Session, id string) (*archive.Spectator, int, error) {
-	specs, err := ss.Srv.SpectatorPort().Spectators(ss.Ctx, id)
+	specs, err := ss.Server.SpectatorPort().Spectators(ss.Ctx, id)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -254,7 +254,7 @@ func unwatch(ss *referee.Session, c *grammar.UnwatchCommand) error {
 	if took, err := ss.TakeUnwatch(id, named); took || err != nil {
 		return err
 	}
-	specs, err := ss.Srv.SpectatorPort().Spectators(ss.Ctx, id)
+	specs, err := ss.Server.SpectatorPort().Spectators(ss.Ctx, id)
 	if err != nil {
 		return err
 	}
@@ -321,10 +321,10 @@ func watchedGame(ss *referee.Session) (*referee.Table, error) {
 	if errors.As(err, &r) {
 		return nil, nil
 	}
-	if err != nil || referee.SideOf(t.G, ss.From) != "" || privateGame(t.G) {
+	if err != nil || referee.SideOf(t.Game, ss.From) != "" || privateGame(t.Game) {
 		return nil, err
 	}
-	sp, _, err := spectatorOf(ss, t.G.ID)
+	sp, _, err := spectatorOf(ss, t.Game.ID)
 	if err != nil || sp == nil {
 		return nil, err
 	}
@@ -337,9 +337,9 @@ func watchedGame(ss *referee.Session) (*referee.Table, error) {
 // the spectator move (docs/security.md, Spectators).
 func spectatorBoard(ss *referee.Session, t *referee.Table) {
 	n := ss.NoteFor(ss.From, ss.Lang, nil)
-	text := referee.Tr(ss.Lang, "watch.tomove", t.MoveNumber(), referee.SideName(ss.Lang, t.ToMove())) + "\n" + referee.Tr(ss.Lang, "watch.how", t.G.ID)
-	if t.G.Status == archive.Finished {
-		text = referee.Tr(ss.Lang, "over.result", referee.ResultText(ss.Lang, t), t.G.ID)
+	text := referee.Tr(ss.Lang, "watch.tomove", t.MoveNumber(), referee.SideName(ss.Lang, t.ToMove())) + "\n" + referee.Tr(ss.Lang, "watch.how", t.Game.ID)
+	if t.Game.Status == archive.Finished {
+		text = referee.Tr(ss.Lang, "over.result", referee.ResultText(ss.Lang, t), t.Game.ID)
 	}
 	if n.Game != nil && n.Game != t {
 		ss.AddBoardOf(n, t, text)
@@ -347,6 +347,6 @@ func spectatorBoard(ss *referee.Session, t *referee.Table) {
 	}
 	n.Game = t
 	n.Subject = spectatorSubject(ss, t, ss.Lang)
-	n.Headers = ss.Srv.UnsubscribeHeaders(ss.From, "unwatch "+t.G.ID)
+	n.Headers = ss.Server.UnsubscribeHeaders(ss.From, "unwatch "+t.Game.ID)
 	ss.AddSection(n, text)
 }

@@ -171,13 +171,13 @@ func conditionList(lang string, c archive.Conditions) string {
 // positions are gone after a takeback) and tells the owners.
 func dropConditions(ss *referee.Session, t *referee.Table) {
 	for _, side := range []string{"attackers", "defenders"} {
-		c := ConditionsOf(t.G, side)
+		c := ConditionsOf(t.Game, side)
 		if c.Empty() {
 			continue
 		}
 		n := len(c.Lines)
 		*c = archive.Conditions{}
 		t.Changed = true
-		ss.Tell(referee.AddressOf(t.G, side), t, func(lang string) string { return referee.Trn(lang, "cond.dropped", n, n) })
+		ss.Tell(referee.AddressOf(t.Game, side), t, func(lang string) string { return referee.Trn(lang, "cond.dropped", n, n) })
 	}
 }

@@ -17,21 +17,21 @@ import (
 // other ply cancels them, and a ply that ends the game drops them. The
 // owner is told what happened; the mover sees the answer like any move.
 func fireConditions(ss *referee.Session, t *referee.Table) error {
-	owner := otherSide(referee.SideOf(t.G, ss.From))
-	conds := ConditionsOf(t.G, owner)
+	owner := otherSide(referee.SideOf(t.Game, ss.From))
+	conds := ConditionsOf(t.Game, owner)
 	if conds.Empty() || len(t.NewPlies) == 0 {
 		return nil
 	}
 	set := *conds
 	*conds = archive.Conditions{}
 	t.Changed = true
-	ownerAddr := referee.AddressOf(t.G, owner)
+	ownerAddr := referee.AddressOf(t.Game, owner)
 	played := t.NewPlies[len(t.NewPlies)-1]
 	if set.AtPly != played.N-1 { // cannot happen while every ply passes here
 		ss.Tell(ownerAddr, t, func(lang string) string { return referee.Tr(lang, "cond.stale") })
 		return nil
 	}
-	if t.G.Status == archive.Finished {
+	if t.Game.Status == archive.Finished {
 		return nil
 	}
 	answer, rest := conditionAnswer(set.Lines, played.Move)
@@ -95,14 +95,14 @@ func playCondition(ss *referee.Session, t *referee.Table, conds *archive.Conditi
 	// the owner's clock is charged nothing for (clock.go); the timers of
 	// the new position come with every game the mail writes (collectClock)
 	t.NewPlies = append(t.NewPlies, archive.Ply{N: played.N + 1, Move: referee.PlyText(r, king), At: played.At, Avail: played.Avail})
-	if t.G.DrawOfferBy != "" { // as any move: cannot stand here, the opponent's ply lapsed it
-		t.G.DrawOfferBy = ""
+	if t.Game.DrawOfferBy != "" { // as any move: cannot stand here, the opponent's ply lapsed it
+		t.Game.DrawOfferBy = ""
 		ss.Tell(ss.From, t, func(lang string) string { return referee.Tr(lang, "draw.lapsed") })
 	}
 	if o := r.Outcome; o.Over() {
-		t.G.Status = archive.Finished
-		t.G.Result = o.Result.String()
-		t.G.Reason = o.Reason.String()
+		t.Game.Status = archive.Finished
+		t.Game.Result = o.Result.String()
+		t.Game.Reason = o.Reason.String()
 	} else if len(rest) > 0 {
 		*conds = archive.Conditions{AtPly: played.N + 1, Lines: rest}
 	}
@@ -122,7 +122,7 @@ func tellConditionPlayed(ss *referee.Session, t *referee.Table, ownerAddr string
 		return s
 	})
 	ss.TellNews(ownerAddr, t, func(lang string) string {
-		s := referee.Tr(lang, "cond.played", ply, referee.PlayerLabel(lang, t.G, ss.From), played.Move)
+		s := referee.Tr(lang, "cond.played", ply, referee.PlayerLabel(lang, t.Game, ss.From), played.Move)
 		if len(captures) > 0 {
 			s += " " + referee.Tr(lang, "move.captures", referee.CapturedText(lang, captures))
 		}

@@ -8,7 +8,7 @@ import (
 )
 
 // corrState is what one mail does to the features of issue 12 beyond
-// the game row (which the table's G carries): the games whose spectators get a
+// the game row (which the table's Game carries): the games whose spectators get a
 // mail, spectators added and removed, plies taken back.
 type corrState struct {
 	// public are the games whose position the players were shown
@@ -59,7 +59,7 @@ func tellSpectators(ss *referee.Session, t *referee.Table, text func(lang string
 	if cor.news == nil {
 		cor.news = map[string][]func(string) string{}
 	}
-	cor.news[t.G.ID] = append(cor.news[t.G.ID], text)
+	cor.news[t.Game.ID] = append(cor.news[t.Game.ID], text)
 }
 
 // Module is the correspondence features (issue 12) as a module of the
@@ -88,5 +88,5 @@ func collectCorrespondence(ss *referee.Session, change *archive.Change) {
 // changedOnlyByMessage reports whether t's only change in this mail is a
 // message stored for the opponent (relayProse).
 func changedOnlyByMessage(ss *referee.Session, t *referee.Table) bool {
-	return ss.Uses(Module{}) && corrOf(ss).quiet[t.G.ID]
+	return ss.Uses(Module{}) && corrOf(ss).quiet[t.Game.ID]
 }

@@ -71,7 +71,7 @@ func Prose(ss *referee.Session, t *referee.Table) string {
 		}
 		lines = append(lines, line)
 	}
-	return withoutKeys(strings.TrimSpace(strings.Join(lines, "\n")), t.G.AttackerToken, t.G.DefenderToken)
+	return withoutKeys(strings.TrimSpace(strings.Join(lines, "\n")), t.Game.AttackerToken, t.Game.DefenderToken)
 }
 
 // withoutKeys returns text with every key among keys, in any case,
@@ -104,14 +104,14 @@ func greeting(ss *referee.Session, t *referee.Table) (text, told string, err err
 	if text == "" {
 		return "", "", nil
 	}
-	opp := referee.OpponentOf(t.G, ss.From)
+	opp := referee.OpponentOf(t.Game, ss.From)
 	if MessagesOff(ss, opp) {
 		return "", referee.Tr(ss.Lang, "message.refused", opp), nil
 	}
 	if !ss.Proved(opp) {
 		return "", referee.Tr(ss.Lang, "message.unproved", opp), nil
 	}
-	gs, err := ss.Srv.GamePort().GamesOf(ss.Ctx, ss.From)
+	gs, err := ss.Server.GamePort().GamesOf(ss.Ctx, ss.From)
 	if err != nil {
 		return "", "", err
 	}
@@ -119,7 +119,7 @@ func greeting(ss *referee.Session, t *referee.Table) (text, told string, err err
 		text = withoutKeys(text, g.AttackerToken, g.DefenderToken)
 	}
 	for _, o := range ss.Tables { // games of this mail, not stored yet
-		text = withoutKeys(text, o.G.AttackerToken, o.G.DefenderToken)
+		text = withoutKeys(text, o.Game.AttackerToken, o.Game.DefenderToken)
 	}
 	told = referee.Tr(ss.Lang, "message.sent", opp)
 	if utf8.RuneCountInString(text) > MaxMessageRunes {
@@ -228,16 +228,16 @@ func relayProse(ss *referee.Session) {
 // was over before this mail; the opponent wrote "messages off"); and
 // kept, whether text was kept (passed on, or waiting).
 func keepMessage(ss *referee.Session, t *referee.Table, text string) (told string, kept bool) {
-	opp := referee.OpponentOf(t.G, ss.From)
+	opp := referee.OpponentOf(t.Game, ss.From)
 	switch {
 	case referee.IsEngine(opp):
 		return referee.Tr(ss.Lang, "message.engine"), false // it reads no mail (engine.go)
-	case t.G.Status != archive.Invited && t.G.Status != archive.Active && !t.Changed:
-		return referee.Tr(ss.Lang, "message.over", t.G.ID), false
+	case t.Game.Status != archive.Invited && t.Game.Status != archive.Active && !t.Changed:
+		return referee.Tr(ss.Lang, "message.over", t.Game.ID), false
 	case MessagesOff(ss, opp):
 		return referee.Tr(ss.Lang, "message.refused", opp), false
 	}
-	msg := MessageTo(t.G, referee.SideOf(t.G, opp))
+	msg := MessageTo(t.Game, referee.SideOf(t.Game, opp))
 	if sameAsLast(*msg, text) {
 		return referee.Tr(ss.Lang, "message.same", opp), false
 	}
@@ -254,7 +254,7 @@ func keepMessage(ss *referee.Session, t *referee.Table, text string) (told strin
 		if cor.quiet == nil {
 			cor.quiet = map[string]bool{}
 		}
-		cor.quiet[t.G.ID] = true
+		cor.quiet[t.Game.ID] = true
 	}
 	*msg, t.Changed = combined, true
 	if n := ss.NoteFor(ss.From, ss.Lang, t); n.Game == nil {
@@ -285,11 +285,11 @@ func deliverMessages(ss *referee.Session) {
 		}
 		addr := n.To
 		t := n.Game
-		side := referee.SideOf(t.G, addr)
+		side := referee.SideOf(t.Game, addr)
 		if side == "" || !(t.Changed || ss.Did && t == ss.Auth) {
 			continue
 		}
-		msg := MessageTo(t.G, side)
+		msg := MessageTo(t.Game, side)
 		if *msg == "" {
 			continue
 		}
@@ -298,10 +298,10 @@ func deliverMessages(ss *referee.Session) {
 			continue
 		}
 		before := len(n.Sections)
-		ss.AddSection(n, referee.Tr(n.Lang, "message.heading", referee.OpponentOf(t.G, addr))+"\n\n"+referee.Indent(*msg))
+		ss.AddSection(n, referee.Tr(n.Lang, "message.heading", referee.OpponentOf(t.Game, addr))+"\n\n"+referee.Indent(*msg))
 		if len(n.Sections) > before {
 			*msg, t.Changed = "", true
-			delete(corrOf(ss).quiet, t.G.ID) // delivering is a change the loop breaker must not hide
+			delete(corrOf(ss).quiet, t.Game.ID) // delivering is a change the loop breaker must not hide
 		}
 	}
 }

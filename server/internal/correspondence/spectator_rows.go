@@ -92,8 +92,8 @@ func unwatching(ss *referee.Session, id, addr string) bool {
 // who is to move, or the result (referee.ResultWords: "no result" for an
 // annulled game).
 func spectatorSubject(ss *referee.Session, t *referee.Table, lang string) string {
-	if t.G.Status == archive.Finished {
-		return referee.Tr(lang, "subject.over", referee.VariantTitle(lang, t.V), referee.ResultWords(lang, t.G))
+	if t.Game.Status == archive.Finished {
+		return referee.Tr(lang, "subject.over", referee.VariantTitle(lang, t.Variant), referee.ResultWords(lang, t.Game))
 	}
-	return referee.Tr(lang, "subject.move", referee.VariantTitle(lang, t.V), t.MoveNumber(), referee.SideName(lang, t.ToMove()))
+	return referee.Tr(lang, "subject.move", referee.VariantTitle(lang, t.Variant), t.MoveNumber(), referee.SideName(lang, t.ToMove()))
 }

@@ -30,11 +30,11 @@ const MaxSpectatorMailBytes = 64 << 10
 // gameSpectators returns who gets a spectator's mail about t: its own
 // spectators, then those of its tournament who do not watch it anyway.
 func gameSpectators(ss *referee.Session, t *referee.Table) ([]archive.Spectator, error) {
-	specs, err := ss.Srv.SpectatorPort().Spectators(ss.Ctx, t.G.ID)
-	if err != nil || t.G.TournamentID == "" {
+	specs, err := ss.Server.SpectatorPort().Spectators(ss.Ctx, t.Game.ID)
+	if err != nil || t.Game.TournamentID == "" {
 		return specs, err
 	}
-	evs, err := ss.Srv.TournamentPort().TournamentSpectators(ss.Ctx, t.G.TournamentID)
+	evs, err := ss.Server.TournamentPort().TournamentSpectators(ss.Ctx, t.Game.TournamentID)
 	if err != nil {
 		return nil, err
 	}
@@ -70,22 +70,22 @@ func spectatorMails(ss *referee.Session) ([]archive.OutboxMail, error) {
 	var out []archive.OutboxMail
 	for _, f := range cor.farewells {
 		lang := ss.LangOf(f.sp.Address)
-		text := referee.Tr(lang, "watch.private", f.t.G.ID)
-		if m, ok := spectatorMail(ss, f.t, f.sp, lang, referee.Tr(lang, "subject.watch.end", referee.VariantTitle(lang, f.t.V)), text, false); ok {
+		text := referee.Tr(lang, "watch.private", f.t.Game.ID)
+		if m, ok := spectatorMail(ss, f.t, f.sp, lang, referee.Tr(lang, "subject.watch.end", referee.VariantTitle(lang, f.t.Variant)), text, false); ok {
 			out = append(out, m)
 		}
 	}
 	for _, t := range cor.public {
-		if privateGame(t.G) {
+		if privateGame(t.Game) {
 			continue
 		}
 		specs, err := gameSpectators(ss, t)
 		if err != nil {
 			return nil, err
 		}
-		over := t.G.Status == archive.Finished
+		over := t.Game.Status == archive.Finished
 		for _, sp := range specs {
-			if sp.ResultsOnly && !over || unwatching(ss, t.G.ID, sp.Address) {
+			if sp.ResultsOnly && !over || unwatching(ss, t.Game.ID, sp.Address) {
 				continue
 			}
 			lang := ss.LangOf(sp.Address)
@@ -103,26 +103,26 @@ func spectatorMails(ss *referee.Session) ([]archive.OutboxMail, error) {
 // that became private). It reports false, and
 // logs why, when the mail cannot be written or is too large.
 func spectatorMail(ss *referee.Session, t *referee.Table, sp archive.Spectator, lang, subject, text string, board bool) (archive.OutboxMail, bool) {
-	s := ss.Srv
+	s := ss.Server
 	addr := sp.Address
-	stop := t.G.ID // what "unwatch" names: the game, or the tournament followed
+	stop := t.Game.ID // what "unwatch" names: the game, or the tournament followed
 	if sp.TournamentID != "" {
 		stop = sp.TournamentID
 	}
-	if addr == s.Opts.Address || referee.SideOf(t.G, addr) != "" {
+	if addr == s.Opts.Address || referee.SideOf(t.Game, addr) != "" {
 		return archive.OutboxMail{}, false // never the server, never a player as a spectator
 	}
 	o := mailer.Outgoing{
-		MessageID: msgid.Spectator(ss.Cause.Seed, addr, t.G.ID, s.Opts.Domain),
+		MessageID: msgid.Spectator(ss.Cause.Seed, addr, t.Game.ID, s.Opts.Domain),
 		From:      fmt.Sprintf("%s <%s>", s.Opts.Name, s.Opts.Address),
 		To:        []string{addr},
-		Subject:   "[taflmail " + t.G.ID + "] " + subject,
+		Subject:   "[taflmail " + t.Game.ID + "] " + subject,
 		Body:      spectatorBody(ss, t, lang, text, stop, board),
 		Flowed:    true, // wrapped at 76, boards and tables as built (mailer.Preformatted)
 		Date:      ss.Now,
 		Headers: map[string]string{
 			referee.LoopHeader: "spectator",
-			"X-Taflmail-Game":  t.G.ID,
+			"X-Taflmail-Game":  t.Game.ID,
 		},
 	}
 	if board { // not the farewell of a game that became private: nothing is left to leave
@@ -135,14 +135,14 @@ func spectatorMail(ss *referee.Session, t *referee.Table, sp archive.Spectator, 
 	}
 	raw, err := o.Bytes()
 	if err != nil {
-		s.Log.Warn("spectator mail not sent: it cannot be written", "to", addr, "game", t.G.ID, "err", err)
+		s.Log.Warn("spectator mail not sent: it cannot be written", "to", addr, "game", t.Game.ID, "err", err)
 		return archive.OutboxMail{}, false
 	}
 	if len(raw) > MaxSpectatorMailBytes {
-		s.Log.Error("spectator mail not sent: too large", "to", addr, "game", t.G.ID, "bytes", len(raw))
+		s.Log.Error("spectator mail not sent: too large", "to", addr, "game", t.Game.ID, "bytes", len(raw))
 		return archive.OutboxMail{}, false
 	}
-	return archive.OutboxMail{GameID: t.G.ID, MessageID: o.MessageID, From: s.Opts.Address, To: []string{addr}, Raw: raw}, true
+	return archive.OutboxMail{GameID: t.Game.ID, MessageID: o.MessageID, From: s.Opts.Address, To: []string{addr}, Raw: raw}, true
 }
 
 // spectatorNews says what happened in this mail, for a spectator: who
@@ -151,13 +151,13 @@ func spectatorMail(ss *referee.Session, t *referee.Table, sp archive.Spectator, 
 func spectatorNews(ss *referee.Session, t *referee.Table, lang string) string {
 	var lines []string
 	for _, p := range t.NewPlies {
-		lines = append(lines, referee.Tr(lang, "move.played", referee.AddressOf(t.G, plySide(t.V, p.N)), p.Move))
+		lines = append(lines, referee.Tr(lang, "move.played", referee.AddressOf(t.Game, plySide(t.Variant, p.N)), p.Move))
 	}
-	for _, f := range corrOf(ss).news[t.G.ID] {
+	for _, f := range corrOf(ss).news[t.Game.ID] {
 		lines = append(lines, f(lang))
 	}
-	if t.G.Status == archive.Finished {
-		lines = append(lines, "", referee.Tr(lang, "over.result", referee.ResultText(lang, t), t.G.ID), "", referee.Tr(lang, "over.record"), "", t.RecordText(lang))
+	if t.Game.Status == archive.Finished {
+		lines = append(lines, "", referee.Tr(lang, "over.result", referee.ResultText(lang, t), t.Game.ID), "", referee.Tr(lang, "over.record"), "", t.RecordText(lang))
 	} else {
 		lines = append(lines, "", referee.Tr(lang, "watch.tomove", t.MoveNumber(), referee.SideName(lang, t.ToMove())))
 	}
@@ -184,15 +184,15 @@ func spectatorBody(ss *referee.Session, t *referee.Table, lang, text, stop strin
 	var b strings.Builder
 	b.WriteString(referee.Tr(lang, "greeting") + "\n\n")
 	header, _ := ss.TellGame(lang, t) // a tournament game's event and round, as the players read them
-	b.WriteString(referee.Tr(lang, "game.header", t.G.ID, referee.VariantTitle(lang, t.V)) + header + "\n")
-	b.WriteString(referee.Tr(lang, "game.players", t.G.Attackers, t.G.Defenders) + "\n\n")
+	b.WriteString(referee.Tr(lang, "game.header", t.Game.ID, referee.VariantTitle(lang, t.Variant)) + header + "\n")
+	b.WriteString(referee.Tr(lang, "game.players", t.Game.Attackers, t.Game.Defenders) + "\n\n")
 	b.WriteString(strings.TrimRight(text, "\n") + "\n\n")
 	if board {
 		b.WriteString(referee.BoardText(lang, t, false) + "\n")
 		if c := spectatorClock(ss, t, lang); c != "" {
 			b.WriteString(c + "\n\n")
 		}
-		if t.G.Status != archive.Finished || stop != t.G.ID {
+		if t.Game.Status != archive.Finished || stop != t.Game.ID {
 			// an ended game has nothing left to stop; a tournament's
 			// spectator still follows its other games
 			b.WriteString(referee.Tr(lang, "watch.how", stop) + "\n\n")

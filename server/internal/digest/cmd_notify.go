@@ -104,7 +104,7 @@ func notify(ss *referee.Session, c *grammar.NotifyCommand) error {
 			}
 		}
 		if err == nil && p.Digest {
-			loc := storedZone(ss.Srv, p.Address, p.DigestZone)
+			loc := storedZone(ss.Server, p.Address, p.DigestZone)
 			ss.Say(nil, referee.Tr(ss.Lang, "notify.show.digest", digestTime(ss.Lang, p.DigestAt, p.DigestZone), Stamp(ss.Lang, p.DigestDue, loc, p.DigestZone)))
 		} else {
 			ss.Say(nil, referee.Tr(ss.Lang, "notify.show.each"))
@@ -119,7 +119,7 @@ func notify(ss *referee.Session, c *grammar.NotifyCommand) error {
 // their opponents left: the moves held for the digest reach the player
 // now, not never (event trial §4).
 func sayWaiting(ss *referee.Session) error {
-	gs, err := ss.Srv.GamePort().GamesOf(ss.Ctx, ss.From)
+	gs, err := ss.Server.GamePort().GamesOf(ss.Ctx, ss.From)
 	if err != nil {
 		return err
 	}
@@ -132,7 +132,7 @@ func sayWaiting(ss *referee.Session) error {
 		if err != nil {
 			return err
 		}
-		if t.ToMove() == referee.SideOf(t.G, ss.From) {
+		if t.ToMove() == referee.SideOf(t.Game, ss.From) {
 			waiting = append(waiting, t)
 		}
 	}
@@ -143,9 +143,9 @@ func sayWaiting(ss *referee.Session) error {
 	ss.Say(nil, referee.Trn(ss.Lang, "notify.each.waiting", len(waiting), len(waiting)))
 	for _, t := range waiting {
 		text := strings.TrimRight(digestEntry(ss, ss.From, ss.Lang, t), "\n")
-		msg := correspondence.MessageTo(t.G, referee.SideOf(t.G, ss.From))
+		msg := correspondence.MessageTo(t.Game, referee.SideOf(t.Game, ss.From))
 		if *msg != "" && !correspondence.MessagesOff(ss, ss.From) {
-			text += "\n\n" + referee.Tr(ss.Lang, "message.heading", referee.OpponentOf(t.G, ss.From)) + "\n\n" + referee.Indent(*msg)
+			text += "\n\n" + referee.Tr(ss.Lang, "message.heading", referee.OpponentOf(t.Game, ss.From)) + "\n\n" + referee.Indent(*msg)
 			*msg, t.Changed = "", true
 		}
 		ss.Say(nil, text)
@@ -190,15 +190,15 @@ func notifyConsent(ss *referee.Session, request string) (asked bool, err error) 
 // mail's new ones included, or entered in a tournament.
 func playsAny(ss *referee.Session) (bool, error) {
 	for _, t := range ss.Tables {
-		if referee.SideOf(t.G, ss.From) != "" {
+		if referee.SideOf(t.Game, ss.From) != "" {
 			return true, nil
 		}
 	}
-	gs, err := ss.Srv.GamePort().GamesOf(ss.Ctx, ss.From)
+	gs, err := ss.Server.GamePort().GamesOf(ss.Ctx, ss.From)
 	if err != nil || len(gs) > 0 {
 		return len(gs) > 0, err
 	}
-	es, err := ss.Srv.TournamentPort().EntriesOf(ss.Ctx, ss.From)
+	es, err := ss.Server.TournamentPort().EntriesOf(ss.Ctx, ss.From)
 	return len(es) > 0, err
 }
 

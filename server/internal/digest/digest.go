@@ -55,7 +55,7 @@ const maxDigestEntries = referee.MaxReplyText - 8<<10
 // (deliverMessages): it waits for the digest.
 func held(ss *referee.Session, n *referee.Note) bool {
 	if n.To == ss.From || n.Routine == 0 || n.Routine != len(n.Sections) ||
-		n.Game == nil || n.Game.G.Status != archive.Active {
+		n.Game == nil || n.Game.Game.Status != archive.Active {
 		return false
 	}
 	return digestOn(ss, n.To)
@@ -172,7 +172,7 @@ func decideDigest(s *referee.Server, ss *referee.Session, change *archive.Change
 		if err != nil {
 			return referee.CommitNothing, 0, err
 		}
-		if t.ToMove() == referee.SideOf(t.G, p.Address) {
+		if t.ToMove() == referee.SideOf(t.Game, p.Address) {
 			waiting = append(waiting, t)
 		}
 	}
@@ -196,7 +196,7 @@ func decideDigest(s *referee.Server, ss *referee.Session, change *archive.Change
 // even those do not fit into referee.MaxReplyText. nil when the mail cannot be
 // written (logged).
 func Mail(ss *referee.Session, p *archive.Player, ts []*referee.Table) (*archive.OutboxMail, error) {
-	s, lang, addr := ss.Srv, ss.Lang, p.Address
+	s, lang, addr := ss.Server, ss.Lang, p.Address
 	digestOrder(ss, ts)
 	var b strings.Builder
 	b.WriteString(referee.Tr(lang, "greeting") + "\n\n")
@@ -204,11 +204,11 @@ func Mail(ss *referee.Session, p *archive.Player, ts []*referee.Table) (*archive
 	full := 0
 	for _, t := range ts {
 		entry := digestEntry(ss, addr, lang, t)
-		side := referee.SideOf(t.G, addr)
-		msg := correspondence.MessageTo(t.G, side)
+		side := referee.SideOf(t.Game, addr)
+		msg := correspondence.MessageTo(t.Game, side)
 		text := ""
 		if *msg != "" && !correspondence.MessagesOff(ss, addr) {
-			text = referee.Tr(lang, "message.heading", referee.OpponentOf(t.G, addr)) + "\n\n" + referee.Indent(*msg) + "\n\n"
+			text = referee.Tr(lang, "message.heading", referee.OpponentOf(t.Game, addr)) + "\n\n" + referee.Indent(*msg) + "\n\n"
 		}
 		if b.Len()+len(entry)+len(text) > maxDigestEntries {
 			break
@@ -223,8 +223,8 @@ func Mail(ss *referee.Session, p *archive.Player, ts []*referee.Table) (*archive
 	if rest := ts[full:]; len(rest) > 0 {
 		b.WriteString(referee.Trn(lang, "digest.more", len(rest), len(rest)) + "\n")
 		for i, t := range rest {
-			line := fmt.Sprintf("  [taflmail %s %s]  %s\n", t.G.ID, referee.TokenOf(t.G, addr),
-				referee.Tr(lang, "digest.line", referee.VariantTitle(lang, t.V), referee.OpponentOf(t.G, addr), t.MoveNumber()))
+			line := fmt.Sprintf("  [taflmail %s %s]  %s\n", t.Game.ID, referee.TokenOf(t.Game, addr),
+				referee.Tr(lang, "digest.line", referee.VariantTitle(lang, t.Variant), referee.OpponentOf(t.Game, addr), t.MoveNumber()))
 			if b.Len()+len(line) > referee.MaxReplyText {
 				b.WriteString("  " + referee.Tr(lang, "digest.rest", len(rest)-i) + "\n")
 				break

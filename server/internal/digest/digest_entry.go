@@ -24,8 +24,8 @@ func digestOrder(ss *referee.Session, ts []*referee.Table) {
 		if st, err := gameclock.State(t); err == nil && st.Control.Timed() {
 			k.deadline, _ = st.Deadline()
 		}
-		k.since = t.G.StartedAt
-		if ps := t.G.Plies; len(ps) > 0 {
+		k.since = t.Game.StartedAt
+		if ps := t.Game.Plies; len(ps) > 0 {
 			k.since = ps[len(ps)-1].At
 		}
 		keys[t] = k
@@ -43,7 +43,7 @@ func digestOrder(ss *referee.Session, ts []*referee.Table) {
 		case !ka.since.Equal(kb.since):
 			return ka.since.Compare(kb.since)
 		}
-		return strings.Compare(a.G.ID, b.G.ID)
+		return strings.Compare(a.Game.ID, b.Game.ID)
 	})
 }
 
@@ -56,15 +56,15 @@ func digestOrder(ss *referee.Session, ts []*referee.Table) {
 func digestEntry(ss *referee.Session, addr, lang string, t *referee.Table) string {
 	var b strings.Builder
 	header, _ := ss.TellGame(lang, t) // a tournament game's event and round, as in every mail about it
-	b.WriteString(referee.Tr(lang, "game.header", t.G.ID, referee.VariantTitle(lang, t.V)) + header + "\n")
-	b.WriteString(referee.Tr(lang, "game.players", t.G.Attackers, t.G.Defenders) + "\n\n")
-	if ps := t.G.Plies; len(ps) > 0 {
-		b.WriteString(referee.Tr(lang, "move.played", referee.OpponentOf(t.G, addr), ps[len(ps)-1].Move) + "\n")
+	b.WriteString(referee.Tr(lang, "game.header", t.Game.ID, referee.VariantTitle(lang, t.Variant)) + header + "\n")
+	b.WriteString(referee.Tr(lang, "game.players", t.Game.Attackers, t.Game.Defenders) + "\n\n")
+	if ps := t.Game.Plies; len(ps) > 0 {
+		b.WriteString(referee.Tr(lang, "move.played", referee.OpponentOf(t.Game, addr), ps[len(ps)-1].Move) + "\n")
 	} else {
 		b.WriteString(referee.Tr(lang, "digest.first") + "\n")
 	}
-	if by := t.G.DrawOfferBy; by != "" && by != referee.SideOf(t.G, addr) {
-		b.WriteString(referee.Tr(lang, "digest.draw", referee.OpponentOf(t.G, addr)) + "\n")
+	if by := t.Game.DrawOfferBy; by != "" && by != referee.SideOf(t.Game, addr) {
+		b.WriteString(referee.Tr(lang, "digest.draw", referee.OpponentOf(t.Game, addr)) + "\n")
 	}
 	if c := gameclock.ClocksText(ss, lang, t); c != "" {
 		b.WriteString(c + "\n")
@@ -72,6 +72,6 @@ func digestEntry(ss *referee.Session, addr, lang string, t *referee.Table) strin
 	b.WriteString("\n" + t.Board(lang) + "\n")
 	b.WriteString(referee.Tr(lang, "move.yours", t.MoveNumber(), referee.SideName(lang, t.ToMove())) + "\n")
 	b.WriteString(referee.Tr(lang, "digest.answer") + "\n")
-	fmt.Fprintf(&b, "    [taflmail %s %s]\n    %s\n\n", t.G.ID, referee.TokenOf(t.G, addr), referee.ExampleMove(t))
+	fmt.Fprintf(&b, "    [taflmail %s %s]\n    %s\n\n", t.Game.ID, referee.TokenOf(t.Game, addr), referee.ExampleMove(t))
 	return b.String()
 }

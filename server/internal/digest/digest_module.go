@@ -63,5 +63,5 @@ func (Module) Instant(ss *referee.Session, lang string, t time.Time, addr string
 	if zone == "" {
 		return ""
 	}
-	return Stamp(lang, t, storedZone(ss.Srv, addr, zone), zone)
+	return Stamp(lang, t, storedZone(ss.Server, addr, zone), zone)
 }

@@ -51,11 +51,11 @@ var controls sync.Map
 // plies stored and new with their arrival and commit times, both players'
 // leave.
 func clockGame(t *referee.Table) *clock.Game {
-	start := t.G.StartedAt
+	start := t.Game.StartedAt
 	if start.IsZero() {
-		start = t.G.CreatedAt
+		start = t.Game.CreatedAt
 	}
-	cg := &clock.Game{Control: Control(t.G), Start: start, FirstSide: t.V.FirstSide, Leave: t.G.Leave}
+	cg := &clock.Game{Control: Control(t.Game), Start: start, FirstSide: t.Variant.FirstSide, Leave: t.Game.Leave}
 	for _, p := range t.Plies() {
 		cg.Plies = append(cg.Plies, clock.Ply{Arrival: p.At, Avail: p.Avail})
 	}
@@ -68,7 +68,7 @@ func clockGame(t *referee.Table) *clock.Game {
 func State(t *referee.Table) (*clock.State, error) {
 	st, err := clockGame(t).State()
 	if err != nil {
-		return nil, fmt.Errorf("server: game %s: %w", t.G.ID, err)
+		return nil, fmt.Errorf("server: game %s: %w", t.Game.ID, err)
 	}
 	return st, nil
 }
@@ -89,7 +89,7 @@ func thresholds(s *referee.Server, tc notation.TimeControl) []time.Duration {
 // move, and beside them when it owes an answer to a draw offer); none
 // once the game is not running. Its error is State's.
 func TimerPlan(s *referee.Server, t *referee.Table) (archive.TimerPlan, error) {
-	if t.G.Status != archive.Active {
+	if t.Game.Status != archive.Active {
 		return archive.TimerPlan{}, nil
 	}
 	st, err := State(t)
@@ -161,17 +161,17 @@ func collectClock(ss *referee.Session, change *archive.Change) {
 			plans = archive.TimerPlans{}
 		}
 		if g.Status == archive.Invited { // its expiry (invitations.go)
-			plans[g.ID] = ss.Srv.InvitationPlan(g)
+			plans[g.ID] = ss.Server.InvitationPlan(g)
 			continue
 		}
 		if g.Status == archive.Finished && g.EndedAt.IsZero() {
 			g.EndedAt = ss.Now
 		}
-		plan, err := TimerPlan(ss.Srv, t)
+		plan, err := TimerPlan(ss.Server, t)
 		if err != nil {
 			// broken clock data is the referee's fault, not the mail's:
 			// the game keeps no timers rather than the mail failing for ever
-			ss.Srv.Log.Error("game timers not computed", "game", g.ID, "err", err)
+			ss.Server.Log.Error("game timers not computed", "game", g.ID, "err", err)
 			plan = archive.TimerPlan{}
 		}
 		plans[g.ID] = plan
@@ -192,7 +192,7 @@ func collectClock(ss *referee.Session, change *archive.Change) {
 // command acts on a running game (activeGame), and before leave or a
 // withdrawal changes one.
 func LostOnTime(ss *referee.Session, t *referee.Table) (bool, error) {
-	if t.G.Status != archive.Active || !Control(t.G).Timed() || referee.EngineToMove(t) {
+	if t.Game.Status != archive.Active || !Control(t.Game).Timed() || referee.EngineToMove(t) {
 		// the engine's clock is judged when its ply arrives (engineReply)
 		return false, nil
 	}
@@ -206,8 +206,8 @@ func LostOnTime(ss *referee.Session, t *referee.Table) (bool, error) {
 		return false, nil
 	}
 	FinishOnTime(ss, t, to, ss.Now)
-	loser := referee.AddressOf(t.G, to.Side.String())
-	for _, addr := range []string{t.G.Attackers, t.G.Defenders} {
+	loser := referee.AddressOf(t.Game, to.Side.String())
+	for _, addr := range []string{t.Game.Attackers, t.Game.Defenders} {
 		if addr == loser && addr == ss.From {
 			ss.Say(t, referee.Tr(ss.Lang, "timeout.late", catalog.Instant(ss.Lang, arrival), LastInTime(ss.Lang, to.Deadline)))
 			continue
@@ -224,11 +224,11 @@ func LostOnTime(ss *referee.Session, t *referee.Table) (bool, error) {
 // (CORRESPONDENCE.md §4.2: the opponent wins, reason time; the record's
 // Termination is "timeout").
 func FinishOnTime(ss *referee.Session, t *referee.Table, to *clock.Timeout, at time.Time) {
-	t.G.Status = archive.Finished
-	t.G.Result = to.Side.Opponent().String()
-	t.G.Reason = engine.ReasonTimeout.String()
-	t.G.EndedAt = at
-	t.G.DrawOfferBy = ""
+	t.Game.Status = archive.Finished
+	t.Game.Result = to.Side.Opponent().String()
+	t.Game.Reason = engine.ReasonTimeout.String()
+	t.Game.EndedAt = at
+	t.Game.DrawOfferBy = ""
 	t.Changed = true
 }
 
@@ -237,7 +237,7 @@ func FinishOnTime(ss *referee.Session, t *referee.Table, to *clock.Timeout, at t
 // and the complete record.
 func timeout(ss *referee.Session, t *referee.Table, to *clock.Timeout, now time.Time) {
 	FinishOnTime(ss, t, to, now)
-	for _, addr := range []string{t.G.Attackers, t.G.Defenders} {
+	for _, addr := range []string{t.Game.Attackers, t.Game.Defenders} {
 		ss.Tell(addr, t, func(lang string) string {
 			return referee.Tr(lang, "timeout.told", referee.SideName(lang, to.Side.String()), LastInTime(lang, to.Deadline))
 		})
@@ -250,8 +250,8 @@ func timeout(ss *referee.Session, t *referee.Table, to *clock.Timeout, now time.
 // a running game, the deadline of the side to move. "" for an untimed
 // game or one not started.
 func ClocksText(ss *referee.Session, lang string, t *referee.Table) string {
-	tc := Control(t.G)
-	if !tc.Timed() || t.G.Status != archive.Active && t.G.Status != archive.Finished {
+	tc := Control(t.Game)
+	if !tc.Timed() || t.Game.Status != archive.Active && t.Game.Status != archive.Finished {
 		return ""
 	}
 	st, err := State(t)
@@ -259,8 +259,8 @@ func ClocksText(ss *referee.Session, lang string, t *referee.Table) string {
 		return ""
 	}
 	at := clockInstant(ss)
-	if t.G.Status == archive.Finished && !t.G.EndedAt.IsZero() && !t.G.EndedAt.Equal(ss.Now) {
-		at = t.G.EndedAt // ended before this session; one it ends, ends with its mail
+	if t.Game.Status == archive.Finished && !t.Game.EndedAt.IsZero() && !t.Game.EndedAt.Equal(ss.Now) {
+		at = t.Game.EndedAt // ended before this session; one it ends, ends with its mail
 	}
 	c := st.Show(at)
 	var sides []string
@@ -272,7 +272,7 @@ func ClocksText(ss *referee.Session, lang string, t *referee.Table) string {
 		sides = append(sides, s)
 	}
 	text := referee.Tr(lang, "clock.line", tc.String(), strings.Join(sides, ", "))
-	if t.G.Status == archive.Active && !c.Deadline.IsZero() {
+	if t.Game.Status == archive.Active && !c.Deadline.IsZero() {
 		text += "\n" + referee.Tr(lang, "clock.deadline", referee.SideName(lang, c.ToMove.String()), LastInTime(lang, c.Deadline))
 	}
 	return text

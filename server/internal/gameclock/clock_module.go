@@ -18,9 +18,9 @@ func (Module) Name() string { return "clock" }
 func (Module) Offer(ss *referee.Session, t *referee.Table, c *grammar.NewGameCommand) (referee.Offer, error) {
 	tc := NewGameControl(c)
 	if tc.Timed() {
-		t.G.TimeControl = tc.String()
+		t.Game.TimeControl = tc.String()
 	}
-	return referee.Offer{Play: func(lang string) string { return Terms(ss.Srv, lang, tc) }}, nil
+	return referee.Offer{Play: func(lang string) string { return Terms(ss.Server, lang, tc) }}, nil
 }
 
 // TellGame shows both clocks in every mail about a timed game
@@ -52,7 +52,7 @@ func (Module) EndBefore(ss *referee.Session, t *referee.Table) (bool, error) {
 // StartedTerms are the time control of a game started without a
 // challenge and, timed, the leave allowance (Terms).
 func (Module) StartedTerms(ss *referee.Session, lang string, t *referee.Table) string {
-	return Terms(ss.Srv, lang, Control(t.G))
+	return Terms(ss.Server, lang, Control(t.Game))
 }
 
 // RunDue fires the games' timers due at Options.Now and counts them

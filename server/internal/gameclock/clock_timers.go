@@ -185,7 +185,7 @@ func decideTimer(s *referee.Server, ss *referee.Session, change *archive.Change,
 	}
 	t.Changed = true // written back: its version guards the timers, its thread the replies
 	acted, passed := false, false
-	if t.G.Status == archive.Active {
+	if t.Game.Status == archive.Active {
 		st, err := State(t)
 		if err != nil {
 			return false, err
@@ -213,7 +213,7 @@ func decideTimer(s *referee.Server, ss *referee.Session, change *archive.Change,
 	if ss.ExpireInvitation(t, tm, now) { // an invitation nobody answered (invitations.go)
 		acted = true
 	}
-	if acted || passed || t.G.Status != archive.Active {
+	if acted || passed || t.Game.Status != archive.Active {
 		change.Writes = append(change.Writes, archive.FiredTimers{{GameID: tm.GameID, Key: tm.Key}})
 	}
 	return acted, nil
@@ -247,11 +247,11 @@ func findTimer(ts []clock.Timer, key string) (clock.Timer, bool) {
 // move has been awaited (untimed), then whose move it is, with the board,
 // the move list and the player's key like every mail about the game.
 func remind(ss *referee.Session, t *referee.Table, st *clock.State, x clock.Timer) {
-	addr := referee.AddressOf(t.G, x.Side.String())
+	addr := referee.AddressOf(t.Game, x.Side.String())
 	lang := ss.LangOf(addr)
 	n := ss.NoteFor(addr, lang, t)
 	n.Game = t
-	n.Subject = referee.Tr(lang, "subject.reminder", referee.VariantTitle(lang, t.V), t.MoveNumber())
+	n.Subject = referee.Tr(lang, "subject.reminder", referee.VariantTitle(lang, t.Variant), t.MoveNumber())
 	var text string
 	if st.Control.Timed() {
 		d, _ := st.Deadline()

@@ -23,12 +23,12 @@ func clockCommand(ss *referee.Session, _ *grammar.ClockCommand) error {
 	if err != nil {
 		return err
 	}
-	tc := Control(t.G)
+	tc := Control(t.Game)
 	text := referee.Tr(ss.Lang, "clock.control", ControlText(ss.Lang, tc))
 	for _, side := range []engine.Side{engine.Attackers, engine.Defenders} {
-		text += "\n" + referee.Tr(ss.Lang, "clock.leave", referee.SideName(ss.Lang, side.String()), leaveText(ss.Lang, leaveFrom(t.G.Leave[side], ss.Now)))
+		text += "\n" + referee.Tr(ss.Lang, "clock.leave", referee.SideName(ss.Lang, side.String()), leaveText(ss.Lang, leaveFrom(t.Game.Leave[side], ss.Now)))
 	}
-	if ths := thresholds(ss.Srv, tc); clock.ShortControl(tc, ths) {
+	if ths := thresholds(ss.Server, tc); clock.ShortControl(tc, ths) {
 		// the thresholds could never remind it: say when it is reminded
 		if short := clock.TimedThresholds(tc, ths); len(short) > 0 {
 			text += "\n" + referee.Tr(ss.Lang, "clock.reminder.short", clockDuration(ss.Lang, short[0]))

@@ -37,7 +37,7 @@ func leaveCommand(ss *referee.Session, c *grammar.LeaveCommand) error {
 	if err != nil {
 		return err
 	}
-	allowance := LeaveDays(ss.Srv)
+	allowance := LeaveDays(ss.Server)
 	year := ss.Now.UTC().Year()
 	if c.First == nil {
 		text := referee.Trn(ss.Lang, "leave.left", allowance, clock.LeaveLeft(taken, year, allowance), allowance, year)
@@ -96,7 +96,7 @@ func cancelLeave(ss *referee.Session, _ *grammar.CancelLeaveCommand) error {
 	if err != nil {
 		return err
 	}
-	allowance := LeaveDays(ss.Srv)
+	allowance := LeaveDays(ss.Server)
 	kept, back, err := clock.CancelLeave(taken, ss.Now, allowance)
 	var le *clock.LeaveError
 	if errors.As(err, &le) {
@@ -169,7 +169,7 @@ func resumeText(ss *referee.Session, lang string, ts []*referee.Table) string {
 	tomorrow := utcDay(ss.Now).Add(notation.Day)
 	var b strings.Builder
 	for _, t := range ts {
-		if !Control(t.G).Timed() {
+		if !Control(t.Game).Timed() {
 			continue
 		}
 		st, err := State(t)
@@ -177,14 +177,14 @@ func resumeText(ss *referee.Session, lang string, ts []*referee.Table) string {
 			continue
 		}
 		if !st.Paused(tomorrow) {
-			b.WriteString("\n" + referee.Tr(lang, "leave.resume", t.G.ID, catalog.Day(lang, tomorrow)))
+			b.WriteString("\n" + referee.Tr(lang, "leave.resume", t.Game.ID, catalog.Day(lang, tomorrow)))
 			continue
 		}
 		d := tomorrow
 		for st.Paused(d) { // leave is whole days, and finite
 			d = d.Add(notation.Day)
 		}
-		b.WriteString("\n" + referee.Tr(lang, "leave.resume.late", t.G.ID, catalog.Day(lang, d)))
+		b.WriteString("\n" + referee.Tr(lang, "leave.resume.late", t.Game.ID, catalog.Day(lang, d)))
 	}
 	return b.String()
 }
@@ -197,7 +197,7 @@ func leaveOf(ss *referee.Session, addr string) ([]notation.Leave, error) {
 			return ls, nil
 		}
 	}
-	ls, err := ss.Srv.ClockPort().Leave(ss.Ctx, addr)
+	ls, err := ss.Server.ClockPort().Leave(ss.Ctx, addr)
 	if err != nil {
 		return nil, err
 	}
@@ -220,7 +220,7 @@ func setLeave(ss *referee.Session, leave []notation.Leave, told func(lang string
 		cs.leaves = map[string][]notation.Leave{}
 	}
 	cs.leaves[ss.From] = leave
-	gs, err := ss.Srv.GamePort().GamesOf(ss.Ctx, ss.From)
+	gs, err := ss.Server.GamePort().GamesOf(ss.Ctx, ss.From)
 	if err != nil {
 		return leaveGames{}, err
 	}
@@ -242,18 +242,18 @@ func setLeave(ss *referee.Session, leave []notation.Leave, told func(lang string
 			continue // lost on time before this mail: no leave brings it back
 		}
 		side := 0
-		if t.G.Defenders == ss.From {
+		if t.Game.Defenders == ss.From {
 			side = 1
 		}
 		before, _ := toMoveRemaining(ss, t)
-		t.G.Leave[side] = leave
-		referee.LimitEventLeave(t.G)
+		t.Game.Leave[side] = leave
+		referee.LimitEventLeave(t.Game)
 		t.Changed = true
 		ids = append(ids, g.ID)
 		all = append(all, t)
-		opp := referee.OpponentOf(t.G, ss.From)
+		opp := referee.OpponentOf(t.Game, ss.From)
 		if after, toMove := toMoveRemaining(ss, t); after > before {
-			back = append(back, returned{game: g.ID, opp: opp, side: toMove, tc: Control(t.G), d: after - before})
+			back = append(back, returned{game: g.ID, opp: opp, side: toMove, tc: Control(t.Game), d: after - before})
 		}
 		if with[opp] == nil {
 			opps = append(opps, opp)
@@ -305,7 +305,7 @@ func returnedText(lang string, back []returned, opp string) string {
 // the reply's instant (clockInstant), and that side; 0 for a game without
 // a clock or whose clock data is broken.
 func toMoveRemaining(ss *referee.Session, t *referee.Table) (time.Duration, engine.Side) {
-	if !Control(t.G).Timed() {
+	if !Control(t.Game).Timed() {
 		return 0, 0
 	}
 	st, err := State(t)

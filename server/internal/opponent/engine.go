@@ -131,9 +131,9 @@ func engineThink(s *referee.Server, ctx context.Context, tm archive.Timer) (*eng
 	if !ok || task.key != tm.Key {
 		return nil, nil
 	}
-	level := search.Level(t.G.EngineLevel)
+	level := search.Level(t.Game.EngineLevel)
 	if !level.Valid() {
-		return nil, &engineFailure{fmt.Errorf("game %s: engine level %d", t.G.ID, t.G.EngineLevel)}
+		return nil, &engineFailure{fmt.Errorf("game %s: engine level %d", t.Game.ID, t.Game.EngineLevel)}
 	}
 	lim := level.Limits(engineThinkTime(s, level, t, st, task))
 	start := time.Now()
@@ -146,9 +146,9 @@ func engineThink(s *referee.Server, ctx context.Context, tm archive.Timer) (*eng
 		}
 		return nil, &engineFailure{err}
 	}
-	s.Log.Info("engine searched", "game", t.G.ID, "timer", tm.Key, "level", int(level), "move", r.Move.String(),
+	s.Log.Info("engine searched", "game", t.Game.ID, "timer", tm.Key, "level", int(level), "move", r.Move.String(),
 		"score", r.Score.String(), "depth", r.Depth, "nodes", r.Nodes, "elapsed", elapsed)
-	return &engineThought{posKey: t.Pos.Key(), plies: len(t.G.Plies), result: r, elapsed: elapsed}, nil
+	return &engineThought{posKey: t.Pos.Key(), plies: len(t.Game.Plies), result: r, elapsed: elapsed}, nil
 }
 
 // engineSearch runs one search: a new search.Searcher of the level's
@@ -203,7 +203,7 @@ func decideEngine(s *referee.Server, ss *referee.Session, change *archive.Change
 	if err != nil {
 		return referee.CommitNothing, false, err
 	}
-	if t.G.Status != archive.Active {
+	if t.Game.Status != archive.Active {
 		return referee.CommitNothing, false, nil // its end dropped the game's timers
 	}
 	st, err := gameclock.State(t)
@@ -212,7 +212,7 @@ func decideEngine(s *referee.Server, ss *referee.Session, change *archive.Change
 	}
 	t.Changed = true // written back: its version guards the reply, its thread the mails
 	task, ok := engineTaskOf(t, st, true)
-	acted := ok && task.key == tm.Key && th != nil && th.posKey == t.Pos.Key() && th.plies == len(t.G.Plies)
+	acted := ok && task.key == tm.Key && th != nil && th.posKey == t.Pos.Key() && th.plies == len(t.Game.Plies)
 	if acted {
 		if !task.draw {
 			// the player's reply held for this ply: the engine's mail
@@ -238,31 +238,31 @@ func decideEngine(s *referee.Server, ss *referee.Session, change *archive.Change
 // board, the clocks and, at the end, the record. It never offers a draw
 // itself.
 func engineReply(ss *referee.Session, t *referee.Table, st *clock.State, task engineTask, th *engineThought) error {
-	human := referee.OpponentOf(t.G, referee.EngineAddress)
+	human := referee.OpponentOf(t.Game, referee.EngineAddress)
 	r := th.result
-	offered := t.G.DrawOfferBy != "" && t.G.DrawOfferBy != task.side.String()
+	offered := t.Game.DrawOfferBy != "" && t.Game.DrawOfferBy != task.side.String()
 	if task.draw {
 		r.Score = -r.Score // the search was from the player's side
 	}
 	switch {
 	case offered && search.AcceptDraw(r):
-		t.G.Status = archive.Finished
-		t.G.Result = "draw"
-		t.G.Reason = "draw agreed"
-		t.G.DrawOfferBy = ""
+		t.Game.Status = archive.Finished
+		t.Game.Result = "draw"
+		t.Game.Reason = "draw agreed"
+		t.Game.DrawOfferBy = ""
 		ss.Tell(human, t, func(lang string) string { return referee.Tr(lang, "engine.draw.accepted") })
 	case task.draw:
-		t.G.DrawOfferBy = ""
+		t.Game.DrawOfferBy = ""
 		ss.Tell(human, t, func(lang string) string { return referee.Tr(lang, "engine.draw.declined") })
 	case search.Resign(r):
-		t.G.Status = archive.Finished
-		t.G.Result = task.side.Opponent().String()
-		t.G.Reason = "resignation"
-		t.G.DrawOfferBy = ""
+		t.Game.Status = archive.Finished
+		t.Game.Result = task.side.Opponent().String()
+		t.Game.Reason = "resignation"
+		t.Game.DrawOfferBy = ""
 		ss.Tell(human, t, func(lang string) string { return referee.Tr(lang, "engine.resigns") })
 	default:
 		if offered {
-			t.G.DrawOfferBy = ""
+			t.Game.DrawOfferBy = ""
 			ss.Tell(human, t, func(lang string) string { return referee.Tr(lang, "engine.draw.declined") })
 		}
 		at, avail := engineTimes(task.due, ss.Now, th.elapsed)
@@ -292,17 +292,17 @@ func enginePly(ss *referee.Session, t *referee.Table, m engine.Move, at, avail t
 	next := t.Pos.Clone()
 	r, err := next.Play(m)
 	if err != nil {
-		return fmt.Errorf("game %s: the engine's move %s: %w", t.G.ID, m, err)
+		return fmt.Errorf("game %s: the engine's move %s: %w", t.Game.ID, m, err)
 	}
 	t.Pos = next
 	t.Last = &r
-	t.NewPlies = append(t.NewPlies, archive.Ply{N: t.G.PlyCount + len(t.NewPlies) + 1, Move: referee.PlyText(r, king), At: at, Avail: avail})
+	t.NewPlies = append(t.NewPlies, archive.Ply{N: t.Game.PlyCount + len(t.NewPlies) + 1, Move: referee.PlyText(r, king), At: at, Avail: avail})
 	if o := r.Outcome; o.Over() {
-		t.G.Status = archive.Finished
-		t.G.Result = o.Result.String()
-		t.G.Reason = o.Reason.String()
+		t.Game.Status = archive.Finished
+		t.Game.Result = o.Result.String()
+		t.Game.Reason = o.Reason.String()
 	}
-	human := referee.OpponentOf(t.G, referee.EngineAddress)
+	human := referee.OpponentOf(t.Game, referee.EngineAddress)
 	ss.Tell(human, t, func(lang string) string {
 		s := referee.Tr(lang, "engine.played", referee.PlyText(r, king))
 		if len(r.Captures) > 0 {

@@ -39,7 +39,7 @@ func newEngineGame(ss *referee.Session, c *grammar.NewGameCommand, v *engine.Var
 	if !c.Engine {
 		return ss.Refuse("err.engine.nolevel")
 	}
-	limit := ss.Srv.Opts.EngineGames
+	limit := ss.Server.Opts.EngineGames
 	if limit <= 0 {
 		return ss.Refuse("err.engine.off")
 	}
@@ -79,21 +79,21 @@ func newEngineGame(ss *referee.Session, c *grammar.NewGameCommand, v *engine.Var
 	if err != nil {
 		return err
 	}
-	t.G.EngineLevel = int(level)
-	t.G.Status = archive.Active
-	t.G.StartedAt = ss.Now // the first mover's clock starts (CORRESPONDENCE.md §2.1)
+	t.Game.EngineLevel = int(level)
+	t.Game.Status = archive.Active
+	t.Game.StartedAt = ss.Now // the first mover's clock starts (CORRESPONDENCE.md §2.1)
 	if side == "attackers" {
-		t.G.DefenderToken = "" // the engine's side has no key: nobody can act for it
+		t.Game.DefenderToken = "" // the engine's side has no key: nobody can act for it
 	} else {
-		t.G.AttackerToken = ""
+		t.Game.AttackerToken = ""
 	}
 	tc := gameclock.NewGameControl(c)
 	if tc.Timed() {
-		t.G.TimeControl = tc.String()
+		t.Game.TimeControl = tc.String()
 	}
 	// its own mail, with its board and key, whatever else the mail
 	// starts (ss.StartNote); ss.ShowPosition finds that note
-	ss.AddSection(ss.StartNote(ss.From, ss.Lang, t), referee.Tr(ss.Lang, "engine.started", referee.VariantTitle(ss.Lang, v), int(level), referee.SideName(ss.Lang, side))+"\n"+gameclock.Terms(ss.Srv, ss.Lang, tc))
+	ss.AddSection(ss.StartNote(ss.From, ss.Lang, t), referee.Tr(ss.Lang, "engine.started", referee.VariantTitle(ss.Lang, v), int(level), referee.SideName(ss.Lang, side))+"\n"+gameclock.Terms(ss.Server, ss.Lang, tc))
 	ss.ShowPosition(t)
 	return nil
 }
@@ -112,7 +112,7 @@ func hasLevel(c *grammar.NewGameCommand) bool {
 // engineGamesOf returns the ids of the running games addr plays against
 // the engine, those this mail starts included.
 func engineGamesOf(ss *referee.Session, addr string) ([]string, error) {
-	gs, err := ss.Srv.GamePort().GamesOf(ss.Ctx, addr)
+	gs, err := ss.Server.GamePort().GamesOf(ss.Ctx, addr)
 	if err != nil {
 		return nil, err
 	}
@@ -123,8 +123,8 @@ func engineGamesOf(ss *referee.Session, addr string) ([]string, error) {
 		}
 	}
 	for _, t := range ss.Tables {
-		if t.Changed && t.G.Version == 0 && t.G.Status == archive.Active && referee.EngineSide(t.G) != "" && referee.SideOf(t.G, addr) != "" {
-			ids = append(ids, t.G.ID)
+		if t.Changed && t.Game.Version == 0 && t.Game.Status == archive.Active && referee.EngineSide(t.Game) != "" && referee.SideOf(t.Game, addr) != "" {
+			ids = append(ids, t.Game.ID)
 		}
 	}
 	return ids, nil
@@ -134,7 +134,7 @@ func engineGamesOf(ss *referee.Session, addr string) ([]string, error) {
 // the engine already.
 func startedEngineGame(ss *referee.Session) bool {
 	for _, t := range ss.Tables {
-		if t.Changed && t.G.Version == 0 && referee.EngineSide(t.G) != "" {
+		if t.Changed && t.Game.Version == 0 && referee.EngineSide(t.Game) != "" {
 			return true
 		}
 	}
@@ -156,11 +156,11 @@ const ServeWindow = 5 * time.Minute
 // one, so expensive games never crowd out cheap ones, and the fair order
 // of the engine's turns (engineturn) serves the cheap ones first.
 func engineBooked(ss *referee.Session, level search.Level) error {
-	levels, err := ss.Srv.EnginePort().EngineGames(ss.Ctx)
+	levels, err := ss.Server.EnginePort().EngineGames(ss.Ctx)
 	if err != nil {
 		return err
 	}
-	if max := ss.Srv.Opts.EngineMaxGames; max > 0 {
+	if max := ss.Server.Opts.EngineMaxGames; max > 0 {
 		total := 0
 		for _, n := range levels {
 			total += n
@@ -170,14 +170,14 @@ func engineBooked(ss *referee.Session, level search.Level) error {
 		}
 		return nil
 	}
-	need, games := LevelThink(ss.Srv, level), 0
+	need, games := LevelThink(ss.Server, level), 0
 	for l, n := range levels {
 		if search.Level(l) <= level {
-			need += time.Duration(n) * LevelThink(ss.Srv, search.Level(l))
+			need += time.Duration(n) * LevelThink(ss.Server, search.Level(l))
 			games += n
 		}
 	}
-	if need > time.Duration(ss.Srv.Opts.EngineSearches)*ServeWindow {
+	if need > time.Duration(ss.Server.Opts.EngineSearches)*ServeWindow {
 		return ss.Refusen("err.engine.busy", games, int(level), games, int(level))
 	}
 	return nil

@@ -36,12 +36,12 @@ import (
 // think time (LevelThink) is shorter than Options.EngineReplyHold. The
 // text is n's sections but the one saying whose move it is.
 func engineHold(ss *referee.Session, n *referee.Note) (key, carry string) {
-	t, hold := n.Game, ss.Srv.Opts.EngineReplyHold
-	if hold <= 0 || t == nil || !t.Changed || t.G.Status != archive.Active || !referee.EngineToMove(t) || n.To != referee.OpponentOf(t.G, referee.EngineAddress) {
+	t, hold := n.Game, ss.Server.Opts.EngineReplyHold
+	if hold <= 0 || t == nil || !t.Changed || t.Game.Status != archive.Active || !referee.EngineToMove(t) || n.To != referee.OpponentOf(t.Game, referee.EngineAddress) {
 		return "", ""
 	}
-	level := search.Level(t.G.EngineLevel)
-	if !level.Valid() || LevelThink(ss.Srv, level) >= hold {
+	level := search.Level(t.Game.EngineLevel)
+	if !level.Valid() || LevelThink(ss.Server, level) >= hold {
 		return "", ""
 	}
 	st, err := gameclock.State(t)
@@ -70,7 +70,7 @@ func engineHold(ss *referee.Session, n *referee.Note) (key, carry string) {
 // error. If a sender claims the mail before the commit, the commit fails
 // with archive.ErrConflict and the reply is decided again.
 func takeHeld(ss *referee.Session, t *referee.Table, key string) ([]int64, error) {
-	held, err := ss.Srv.EnginePort().HeldOutbox(ss.Ctx, t.G.ID, key)
+	held, err := ss.Server.EnginePort().HeldOutbox(ss.Ctx, t.Game.ID, key)
 	if errors.Is(err, archive.ErrNotFound) {
 		return nil, nil
 	}
@@ -80,7 +80,7 @@ func takeHeld(ss *referee.Session, t *referee.Table, key string) ([]int64, error
 	if held.ClaimedBy != "" {
 		return nil, nil
 	}
-	human := referee.OpponentOf(t.G, referee.EngineAddress)
+	human := referee.OpponentOf(t.Game, referee.EngineAddress)
 	n := ss.NoteFor(human, ss.LangOf(human), t)
 	n.Game = t
 	n.Replaces = &held

@@ -35,8 +35,8 @@ type engineTask struct {
 // recomputed for any later change of the game replaces the pending
 // answer rather than adding one.
 func engineTaskOf(t *referee.Table, st *clock.State, stored bool) (engineTask, bool) {
-	side := referee.EngineSide(t.G)
-	if side == "" || t.G.Status != archive.Active {
+	side := referee.EngineSide(t.Game)
+	if side == "" || t.Game.Status != archive.Active {
 		return engineTask{}, false
 	}
 	es := engine.Attackers
@@ -47,8 +47,8 @@ func engineTaskOf(t *referee.Table, st *clock.State, stored bool) (engineTask, b
 	switch {
 	case t.ToMove() == side:
 		task.key = fmt.Sprintf("ply %d engine", task.ply)
-	case t.G.DrawOfferBy != "" && t.G.DrawOfferBy != side:
-		version := t.G.Version
+	case t.Game.DrawOfferBy != "" && t.Game.DrawOfferBy != side:
+		version := t.Game.Version
 		if !stored {
 			version++ // archive.Store.Commit bumps it by one
 		}
@@ -58,7 +58,7 @@ func engineTaskOf(t *referee.Table, st *clock.State, stored bool) (engineTask, b
 		return engineTask{}, false
 	}
 	if task.due.IsZero() {
-		task.due = t.G.StartedAt
+		task.due = t.Game.StartedAt
 	}
 	return task, true
 }
@@ -100,7 +100,7 @@ func PlyThinkTime(s *referee.Server, level search.Level, t *referee.Table, st *c
 // minEngineThink), so that the engine does not lose on time.
 func engineThinkTime(s *referee.Server, level search.Level, t *referee.Table, st *clock.State, task engineTask) time.Duration {
 	think := LevelThink(s, level)
-	if !task.draw && gameclock.Control(t.G).Timed() {
+	if !task.draw && gameclock.Control(t.Game).Timed() {
 		think = min(think, max(st.Remaining(task.side, task.due)/20, minEngineThink))
 	}
 	return max(think, time.Millisecond)

@@ -22,7 +22,7 @@ func init() {
 // their games (a forged From must not rename anyone); asking does not:
 // the answer goes to the address itself.
 func name(ss *referee.Session, c *grammar.NameCommand) error {
-	ns, ok := ss.Srv.NamePort()
+	ns, ok := ss.Server.NamePort()
 	if !ok {
 		return errors.New("server: the store keeps no public names")
 	}

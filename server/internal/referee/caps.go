@@ -124,19 +124,19 @@ func (ss *Session) loopBreaker(disposition string) (string, heldBy, error) {
 	if ss.Auth == nil || ss.changedGame() {
 		return "", NotHeld, nil
 	}
-	f := archive.MailFilter{From: ss.From, GameID: ss.Auth.G.ID, Auth: archive.OnlyAuthenticated,
+	f := archive.MailFilter{From: ss.From, GameID: ss.Auth.Game.ID, Auth: archive.OnlyAuthenticated,
 		AnsweredOnly: true, Since: hourAgo(ss.Now)}
 	limit := MaxRepliesPerHour
 	if disposition != Applied {
 		f.Disposition, limit = disposition, MaxKeyedRefusals
 	}
-	n, err := ss.Srv.recordPort().CountMails(ss.Ctx, f)
+	n, err := ss.Server.recordPort().CountMails(ss.Ctx, f)
 	if err != nil {
 		return "", NotHeld, err
 	}
 	if n >= limit {
 		ss.dropNotes(ss.From)
-		return fmt.Sprintf("loop breaker: %d keyed mails about game %s that changed nothing were answered in the last hour", n, ss.Auth.G.ID), byLoopBreaker, nil
+		return fmt.Sprintf("loop breaker: %d keyed mails about game %s that changed nothing were answered in the last hour", n, ss.Auth.Game.ID), byLoopBreaker, nil
 	}
 	if n == limit-1 {
 		return "", NotHeld, ss.tellPause(f, n+1)
@@ -152,7 +152,7 @@ func (ss *Session) loopBreaker(disposition string) (string, heldBy, error) {
 // breaker sends no mail of its own that an auto-responder could answer.
 func (ss *Session) tellPause(f archive.MailFilter, counted int) error {
 	until := ss.Now.Add(time.Hour)
-	ms, err := ss.Srv.recordPort().Mails(ss.Ctx, f)
+	ms, err := ss.Server.recordPort().Mails(ss.Ctx, f)
 	if err != nil {
 		return err
 	}
@@ -163,7 +163,7 @@ func (ss *Session) tellPause(f archive.MailFilter, counted int) error {
 	if f.Disposition != "" {
 		key = "breaker.refusals"
 	}
-	ss.Say(ss.Auth, Tr(ss.Lang, key, counted, ss.Auth.G.ID, catalog.Instant(ss.Lang, until)))
+	ss.Say(ss.Auth, Tr(ss.Lang, key, counted, ss.Auth.Game.ID, catalog.Instant(ss.Lang, until)))
 	return nil
 }
 

@@ -22,19 +22,19 @@ func (ss *Session) invitation() (*Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	if t.G.Status == archive.Invited && ss.From == t.G.Challenger {
-		return nil, ss.Refuse("err.ownchallenge", t.G.ID) // the challenger may withdraw it (invitations.go)
+	if t.Game.Status == archive.Invited && ss.From == t.Game.Challenger {
+		return nil, ss.Refuse("err.ownchallenge", t.Game.ID) // the challenger may withdraw it (invitations.go)
 	}
-	if t.G.Status == archive.Active && t.G.Challenger != "" && (ss.From == t.G.Attackers || ss.From == t.G.Defenders) {
+	if t.Game.Status == archive.Active && t.Game.Challenger != "" && (ss.From == t.Game.Attackers || ss.From == t.Game.Defenders) {
 		// a game with a challenger began with an accept; one without (a
 		// tournament's pairing) never had a challenge to accept
-		if ss.From == t.G.Challenger {
-			return nil, ss.Refuse("err.running.own", t.G.ID, OpponentOf(t.G, ss.From), catalog.Instant(ss.Lang, t.G.StartedAt))
+		if ss.From == t.Game.Challenger {
+			return nil, ss.Refuse("err.running.own", t.Game.ID, OpponentOf(t.Game, ss.From), catalog.Instant(ss.Lang, t.Game.StartedAt))
 		}
-		return nil, ss.Refuse("err.running", t.G.ID, catalog.Instant(ss.Lang, t.G.StartedAt))
+		return nil, ss.Refuse("err.running", t.Game.ID, catalog.Instant(ss.Lang, t.Game.StartedAt))
 	}
-	if t.G.Status != archive.Invited {
-		return nil, ss.Refuse("err.notinvited", t.G.ID)
+	if t.Game.Status != archive.Invited {
+		return nil, ss.Refuse("err.notinvited", t.Game.ID)
 	}
 	return t, nil
 }
@@ -45,10 +45,10 @@ func (ss *Session) accept(*grammar.AcceptCommand) error {
 	if err != nil {
 		return err
 	}
-	t.G.Status = archive.Active
-	t.G.StartedAt = ss.Now // the first mover's clock starts (CORRESPONDENCE.md §2.1)
+	t.Game.Status = archive.Active
+	t.Game.StartedAt = ss.Now // the first mover's clock starts (CORRESPONDENCE.md §2.1)
 	t.Changed = true
-	ss.Tell(t.G.Challenger, t, func(lang string) string {
+	ss.Tell(t.Game.Challenger, t, func(lang string) string {
 		return Tr(lang, "challenge.accepted", ss.From)
 	})
 	ss.Say(t, Tr(ss.Lang, "challenge.accepted.you")) // the accepter reads "You accepted …"
@@ -62,15 +62,15 @@ func (ss *Session) decline(*grammar.DeclineCommand) error {
 	if err != nil {
 		return err
 	}
-	t.G.Status = archive.Declined
+	t.Game.Status = archive.Declined
 	t.Changed = true
 	ss.Say(t, Tr(ss.Lang, "challenge.you.declined"))
-	ss.Tell(t.G.Challenger, t, func(lang string) string {
+	ss.Tell(t.Game.Challenger, t, func(lang string) string {
 		return Tr(lang, "challenge.declined", ss.From)
 	})
 	for _, n := range ss.Notes {
 		if n.Game == t { // not the notes of a game this mail starts
-			n.Subject = Tr(n.Lang, "subject.declined", VariantTitle(n.Lang, t.V))
+			n.Subject = Tr(n.Lang, "subject.declined", VariantTitle(n.Lang, t.Variant))
 		}
 	}
 	return nil

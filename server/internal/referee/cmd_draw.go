@@ -22,24 +22,24 @@ func (ss *Session) offerDraw(*grammar.OfferDrawCommand) error {
 	if err != nil {
 		return err
 	}
-	mine := SideOf(t.G, ss.From)
-	if t.G.DrawOfferBy == mine {
-		return ss.Refuse("err.drawpending", t.G.ID)
+	mine := SideOf(t.Game, ss.From)
+	if t.Game.DrawOfferBy == mine {
+		return ss.Refuse("err.drawpending", t.Game.ID)
 	}
-	if t.G.DrawOfferBy != "" && ss.marked {
+	if t.Game.DrawOfferBy != "" && ss.marked {
 		accept := "accept draw"
 		if ss.Lang == German {
 			accept = "remis annehmen"
 		}
 		return ss.Refuse("err.didyoumean", accept)
 	}
-	if t.G.DrawOfferBy != "" { // both offered: that is agreement
+	if t.Game.DrawOfferBy != "" { // both offered: that is agreement
 		return ss.acceptDraw(nil)
 	}
-	t.G.DrawOfferBy = mine
+	t.Game.DrawOfferBy = mine
 	t.Changed = true
-	opp := OpponentOf(t.G, ss.From)
-	ss.Say(t, Tr(ss.Lang, "draw.offer.sent", PlayerLabel(ss.Lang, t.G, opp)))
+	opp := OpponentOf(t.Game, ss.From)
+	ss.Say(t, Tr(ss.Lang, "draw.offer.sent", PlayerLabel(ss.Lang, t.Game, opp)))
 	ss.Tell(opp, t, func(lang string) string { return Tr(lang, "draw.offered", ss.From) })
 	return nil
 }
@@ -50,13 +50,13 @@ func (ss *Session) acceptDraw(*grammar.AcceptDrawCommand) error {
 	if err != nil {
 		return err
 	}
-	if t.G.DrawOfferBy == "" || t.G.DrawOfferBy == SideOf(t.G, ss.From) {
-		return ss.Refuse("err.nodraw", t.G.ID)
+	if t.Game.DrawOfferBy == "" || t.Game.DrawOfferBy == SideOf(t.Game, ss.From) {
+		return ss.Refuse("err.nodraw", t.Game.ID)
 	}
-	t.G.Status = archive.Finished
-	t.G.Result = "draw"
-	t.G.Reason = "draw agreed"
-	t.G.DrawOfferBy = ""
+	t.Game.Status = archive.Finished
+	t.Game.Result = "draw"
+	t.Game.Reason = "draw agreed"
+	t.Game.DrawOfferBy = ""
 	t.Changed = true
 	ss.ShowPosition(t)
 	return nil
@@ -68,12 +68,12 @@ func (ss *Session) declineDraw(*grammar.DeclineDrawCommand) error {
 	if err != nil {
 		return err
 	}
-	if t.G.DrawOfferBy == "" || t.G.DrawOfferBy == SideOf(t.G, ss.From) {
-		return ss.Refuse("err.nodraw", t.G.ID)
+	if t.Game.DrawOfferBy == "" || t.Game.DrawOfferBy == SideOf(t.Game, ss.From) {
+		return ss.Refuse("err.nodraw", t.Game.ID)
 	}
-	t.G.DrawOfferBy = ""
+	t.Game.DrawOfferBy = ""
 	t.Changed = true
 	ss.Say(t, Tr(ss.Lang, "draw.declined.you"))
-	ss.Tell(OpponentOf(t.G, ss.From), t, func(lang string) string { return Tr(lang, "draw.declined", ss.From) })
+	ss.Tell(OpponentOf(t.Game, ss.From), t, func(lang string) string { return Tr(lang, "draw.declined", ss.From) })
 	return nil
 }

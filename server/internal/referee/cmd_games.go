@@ -31,7 +31,7 @@ const maxGamesText = MaxReplyText / 2
 // (findGameInText, issue 8 §5). The list goes to the sender's address
 // only, where every mail about those games goes anyway.
 func (ss *Session) games(*grammar.GamesCommand) error {
-	gs, err := ss.Srv.GamePort().GamesOf(ss.Ctx, ss.From)
+	gs, err := ss.Server.GamePort().GamesOf(ss.Ctx, ss.From)
 	if err != nil {
 		return err
 	}

@@ -26,7 +26,7 @@ func (ss *Session) move(c *grammar.MoveCommand) error {
 	if err != nil {
 		return err
 	}
-	mySide := SideOf(t.G, ss.From)
+	mySide := SideOf(t.Game, ss.From)
 	if c.Ply.Resign {
 		return ss.resign(nil)
 	}
@@ -60,16 +60,16 @@ func (ss *Session) move(c *grammar.MoveCommand) error {
 	t.Last = &r
 	t.Changed = true
 	at, avail := ss.PlyTimes() // its arrival, never the Date: header
-	t.NewPlies = append(t.NewPlies, archive.Ply{N: t.G.PlyCount + len(t.NewPlies) + 1, Move: PlyText(r, king), At: at, Avail: avail, MessageID: ss.Cause.Seed})
-	opp := OpponentOf(t.G, ss.From)
-	if t.G.DrawOfferBy != "" {
-		t.G.DrawOfferBy = ""
+	t.NewPlies = append(t.NewPlies, archive.Ply{N: t.Game.PlyCount + len(t.NewPlies) + 1, Move: PlyText(r, king), At: at, Avail: avail, MessageID: ss.Cause.Seed})
+	opp := OpponentOf(t.Game, ss.From)
+	if t.Game.DrawOfferBy != "" {
+		t.Game.DrawOfferBy = ""
 		ss.Tell(opp, t, func(lang string) string { return Tr(lang, "draw.lapsed") })
 	}
 	if o := r.Outcome; o.Over() {
-		t.G.Status = archive.Finished
-		t.G.Result = o.Result.String()
-		t.G.Reason = o.Reason.String()
+		t.Game.Status = archive.Finished
+		t.Game.Result = o.Result.String()
+		t.Game.Reason = o.Reason.String()
 	}
 	played := func(key string, who ...any) func(lang string) string {
 		return func(lang string) string {

@@ -41,7 +41,7 @@ func (ss *Session) newGame(c *grammar.NewGameCommand) error {
 	if opp == ss.From {
 		return ss.Refuse("err.self")
 	}
-	if opp == ss.Srv.Opts.Address {
+	if opp == ss.Server.Opts.Address {
 		return ss.Refuse("err.inviteme", opp)
 	}
 	if IsEngine(opp) {
@@ -93,7 +93,7 @@ func (ss *Session) newGame(c *grammar.NewGameCommand) error {
 		Tr(lang, "invite.block"))
 	n.Subject = Tr(lang, "subject.invite", VariantTitle(lang, v), ss.From)
 	// one step to refuse every invitation: a mail "block" (RFC 2369)
-	n.Headers = map[string]string{"List-Unsubscribe": ss.Srv.mailtoSubject("block")}
+	n.Headers = map[string]string{"List-Unsubscribe": ss.Server.mailtoSubject("block")}
 	return nil
 }
 
@@ -128,11 +128,11 @@ func (ss *Session) mayInvite(opp string) error {
 		return nil
 	}
 	for _, t := range ss.Tables {
-		if SideOf(t.G, opp) != "" && t.G.Challenger != opp {
+		if SideOf(t.Game, opp) != "" && t.Game.Challenger != opp {
 			return ss.Refuse("err.invite.once", opp)
 		}
 	}
-	gs, err := ss.Srv.GamePort().GamesOf(ss.Ctx, opp)
+	gs, err := ss.Server.GamePort().GamesOf(ss.Ctx, opp)
 	if err != nil {
 		return err
 	}
@@ -189,7 +189,7 @@ func (ss *Session) ChallengeLimit() error {
 // recentChallenges returns when each game the sender challenged in the
 // last hour was created, this mail's included.
 func (ss *Session) recentChallenges() ([]time.Time, error) {
-	gs, err := ss.Srv.GamePort().GamesOf(ss.Ctx, ss.From)
+	gs, err := ss.Server.GamePort().GamesOf(ss.Ctx, ss.From)
 	if err != nil {
 		return nil, err
 	}
@@ -200,7 +200,7 @@ func (ss *Session) recentChallenges() ([]time.Time, error) {
 		}
 	}
 	for _, t := range ss.Tables {
-		if t.Changed && t.G.Version == 0 && t.G.Challenger == ss.From {
+		if t.Changed && t.Game.Version == 0 && t.Game.Challenger == ss.From {
 			sent = append(sent, ss.Now)
 		}
 	}

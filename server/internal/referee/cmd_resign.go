@@ -18,13 +18,13 @@ func (ss *Session) resign(c *grammar.ResignCommand) error {
 	if err != nil {
 		return err
 	}
-	t.G.Status = archive.Finished
-	t.G.Reason = "resignation"
-	t.G.Result = "attackers"
-	if SideOf(t.G, ss.From) == "attackers" {
-		t.G.Result = "defenders"
+	t.Game.Status = archive.Finished
+	t.Game.Reason = "resignation"
+	t.Game.Result = "attackers"
+	if SideOf(t.Game, ss.From) == "attackers" {
+		t.Game.Result = "defenders"
 	}
-	t.G.DrawOfferBy = ""
+	t.Game.DrawOfferBy = ""
 	t.Changed = true
 	ss.ShowPosition(t)
 	return nil

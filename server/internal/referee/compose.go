@@ -38,7 +38,7 @@ func (ss *Session) compose() ([]archive.OutboxMail, error) {
 		}
 		if size += len(m.Raw); !ss.Own && size > MaxReplyBytes {
 			// cannot happen while MaxReplyText holds; never send it anyway
-			ss.Srv.Log.Error("reply not sent: the replies to one mail would exceed the limit", "to", n.To, "bytes", size)
+			ss.Server.Log.Error("reply not sent: the replies to one mail would exceed the limit", "to", n.To, "bytes", size)
 			continue
 		}
 		out = append(out, m)
@@ -70,7 +70,7 @@ func (ss *Session) tellCut() {
 // the referee itself or the engine, when it says nothing, or when a
 // module holds it back (module.go: the player's daily digest brings it).
 func (ss *Session) mailedNow(n *Note) bool {
-	return n.To != ss.Srv.Opts.Address && !IsEngine(n.To) && len(n.Sections) > 0 && !ss.NoteHeld(n)
+	return n.To != ss.Server.Opts.Address && !IsEngine(n.To) && len(n.Sections) > 0 && !ss.NoteHeld(n)
 }
 
 // replyMail writes note n, the i-th note of the session, as an outbox
@@ -83,7 +83,7 @@ func (ss *Session) mailedNow(n *Note) bool {
 // or was applied with the sender's key: a refused forged mail leaves the
 // game row as it was (issue 8 §4).
 func (ss *Session) replyMail(i int, n *Note) (archive.OutboxMail, bool) {
-	s := ss.Srv
+	s := ss.Server
 	addr := n.To
 	if n.Game == nil && addr == ss.From {
 		n.Game = ss.ContextTable()
@@ -91,12 +91,12 @@ func (ss *Session) replyMail(i int, n *Note) (archive.OutboxMail, bool) {
 	holdFor, carry := ss.ReplyDelay(n) // the engine's hold, before the thread marks the game changed (module.go)
 	var gameID, token string
 	if n.Game != nil {
-		gameID, token = n.Game.G.ID, TokenOf(n.Game.G, addr)
+		gameID, token = n.Game.Game.ID, TokenOf(n.Game.Game, addr)
 	}
 	o := ss.outgoing(i, n, gameID, token)
 	ss.thread(&o, n)
 	if n.Game != nil && token != "" && (n.Game.Changed || ss.Did && n.Game == ss.Auth) {
-		setThread(n.Game.G, addr, o.MessageID)
+		setThread(n.Game.Game, addr, o.MessageID)
 		n.Game.Changed = true
 	}
 	raw, err := o.Bytes()
@@ -119,7 +119,7 @@ func (ss *Session) replyMail(i int, n *Note) (archive.OutboxMail, bool) {
 // referee as its sender, its subject and body, and its header fields
 // (the loop breaker's, the note's own, the game's id).
 func (ss *Session) outgoing(i int, n *Note, gameID, token string) mailer.Outgoing {
-	s := ss.Srv
+	s := ss.Server
 	o := mailer.Outgoing{
 		MessageID: msgid.Reply(ss.Cause.Seed, i, n.To, gameID, token, s.Opts.Domain),
 		From:      fmt.Sprintf("%s <%s>", s.Opts.Name, s.Opts.Address),
@@ -161,7 +161,7 @@ func (ss *Session) thread(o *mailer.Outgoing, n *Note) {
 			}
 		}
 	} else if n.Game != nil {
-		if th := threadOf(n.Game.G, n.To); th != "" {
+		if th := threadOf(n.Game.Game, n.To); th != "" {
 			o.InReplyTo, o.References = th, []string{th}
 		}
 	}
@@ -196,7 +196,7 @@ func (ss *Session) subject(n *Note) string {
 		// command would be read again and again.
 		return Tr(n.Lang, "subject.reply")
 	}
-	g := n.Game.G
+	g := n.Game.Game
 	tag := "[taflmail " + g.ID
 	if tok := TokenOf(g, n.To); tok != "" {
 		tag += " " + tok
@@ -208,7 +208,7 @@ func (ss *Session) subject(n *Note) string {
 	if n.Other != "" && len(n.Sections) == 1 {
 		return tag + n.Other
 	}
-	title := VariantTitle(n.Lang, n.Game.V)
+	title := VariantTitle(n.Lang, n.Game.Variant)
 	switch {
 	case ss.Failed && !ss.Did && n.To == ss.From:
 		return tag + Tr(n.Lang, "subject.error", title)
@@ -253,19 +253,19 @@ func (ss *Session) body(n *Note) string {
 	if t != nil {
 		var header string
 		header, sections = ss.TellGame(n.Lang, t)
-		b.WriteString(Tr(n.Lang, "game.header", t.G.ID, VariantTitle(n.Lang, t.V)) + header + "\n")
-		b.WriteString(Tr(n.Lang, "game.players", PlayerLabel(n.Lang, t.G, t.G.Attackers), PlayerLabel(n.Lang, t.G, t.G.Defenders)) + "\n\n")
+		b.WriteString(Tr(n.Lang, "game.header", t.Game.ID, VariantTitle(n.Lang, t.Variant)) + header + "\n")
+		b.WriteString(Tr(n.Lang, "game.players", PlayerLabel(n.Lang, t.Game, t.Game.Attackers), PlayerLabel(n.Lang, t.Game, t.Game.Defenders)) + "\n\n")
 	}
 	for _, s := range n.Sections {
 		b.WriteString(strings.TrimRight(s, "\n") + "\n\n")
 	}
-	if t != nil && t.G.Status != archive.Declined {
+	if t != nil && t.Game.Status != archive.Declined {
 		// a declined, withdrawn, expired or undeliverable challenge never
 		// starts: no board with a side to move, no move list, no key
 		// (trial 22); its sections say how it ended
 		b.WriteString(sections)
 		b.WriteString(BoardText(n.Lang, t, n.boards) + "\n")
-		if tok := TokenOf(t.G, n.To); tok != "" {
+		if tok := TokenOf(t.Game, n.To); tok != "" {
 			b.WriteString(Tr(n.Lang, "game.key", tok) + "\n\n")
 		}
 	}

@@ -113,7 +113,7 @@ func (ss *Session) AskConsent(what, request, text string) error {
 			return &QuietRequest{fmt.Sprintf("request to confirm %q not mailed: this mail asks it twice", what)}
 		}
 	}
-	c, err := ss.Srv.consentPort().Confirmation(ss.Ctx, ss.From, what)
+	c, err := ss.Server.consentPort().Confirmation(ss.Ctx, ss.From, what)
 	switch {
 	case err == nil && c.Waiting(ss.Now):
 		return &QuietRequest{fmt.Sprintf("request to confirm %q not mailed: one was mailed at %s and waits until %s",
@@ -122,7 +122,7 @@ func (ss *Session) AskConsent(what, request, text string) error {
 		return err
 	}
 	if !cs.asking() { // the requests of one mail go in one reply
-		n, err := ss.Srv.consentPort().ConfirmationMails(ss.Ctx, ss.From, ss.Now.Add(-24*time.Hour))
+		n, err := ss.Server.consentPort().ConfirmationMails(ss.Ctx, ss.From, ss.Now.Add(-24*time.Hour))
 		if err != nil {
 			return err
 		}
@@ -130,7 +130,7 @@ func (ss *Session) AskConsent(what, request, text string) error {
 			return &QuietRequest{fmt.Sprintf("request to confirm %q not mailed: %d mails of requests were sent to this address in the last 24 hours", what, n)}
 		}
 	}
-	key, err := NewToken(ss.Srv.Opts.Rand)
+	key, err := NewToken(ss.Server.Opts.Rand)
 	if err != nil {
 		return err
 	}
@@ -154,9 +154,9 @@ func (ss *Session) AskConsent(what, request, text string) error {
 	}
 	if _, ok := n2.Headers["List-Unsubscribe"]; !ok && what != whatUnblock {
 		// the one step out of every such mail: "block" (RFC 2369)
-		n2.Headers["List-Unsubscribe"] = ss.Srv.mailtoSubject("block")
+		n2.Headers["List-Unsubscribe"] = ss.Server.mailtoSubject("block")
 	}
-	ss.Srv.Log.Info("request to confirm mailed", "to", ss.From, "what", what, "expires", expires)
+	ss.Server.Log.Info("request to confirm mailed", "to", ss.From, "what", what, "expires", expires)
 	return nil
 }
 
@@ -201,7 +201,7 @@ func confirmationLine(lang, request, key string) string {
 // mail (Consented) and records that the sender proved its mailbox.
 // Anything else is refused, and nothing is done.
 func (ss *Session) ConfirmConsent(what string, key *grammar.ConfirmKey) (grammar.Command, error) {
-	c, err := ss.Srv.consentPort().Confirmation(ss.Ctx, ss.From, what)
+	c, err := ss.Server.consentPort().Confirmation(ss.Ctx, ss.From, what)
 	if errors.Is(err, archive.ErrNotFound) || err == nil && (!c.Waiting(ss.Now) || !equalFoldKey(key.Text, c.Key)) {
 		return nil, ss.Refuse("err.confirm.key", what, int(ConfirmationExpiry/(24*time.Hour)), what)
 	}
@@ -227,7 +227,7 @@ func (ss *Session) ConfirmConsent(what string, key *grammar.ConfirmKey) (grammar
 // request what (triage.go: such a mail is never held back). It only
 // reads the archive.
 func (ss *Session) ConfirmsWaiting(what, key string) (bool, error) {
-	c, err := ss.Srv.consentPort().Confirmation(ss.Ctx, ss.From, what)
+	c, err := ss.Server.consentPort().Confirmation(ss.Ctx, ss.From, what)
 	if err != nil {
 		return false, IgnoreNotFound(err)
 	}

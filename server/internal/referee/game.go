@@ -16,9 +16,9 @@ import (
 // Table is a game being worked on while one mail is handled: the stored
 // game, its position replayed through the engine, and what this mail adds.
 type Table struct {
-	G   *archive.Game    // the stored game, changed in place by the session
-	V   *engine.Variant  // the game's rules
-	Pos *engine.Position // the position after the last ply, replayed
+	Game    *archive.Game    // the stored game, changed in place by the session
+	Variant *engine.Variant  // the game's rules
+	Pos     *engine.Position // the position after the last ply, replayed
 	// Last is the last ply played, for the diagram.
 	Last *engine.PlyResult
 	// NewPlies are the plies this session added, to be stored.
@@ -54,7 +54,7 @@ func Load(g *archive.Game) (*Table, error) {
 		return nil, fmt.Errorf("server: game %s: %w", g.ID, err)
 	}
 	LimitEventLeave(g)
-	t := &Table{G: g, V: v, Pos: r.Final, WasOver: g.Status == archive.Finished}
+	t := &Table{Game: g, Variant: v, Pos: r.Final, WasOver: g.Status == archive.Finished}
 	for i, pr := range r.Plies {
 		if r.Game.Plies[i].Ply.Move == nil {
 			continue // a resignation or time-out token
@@ -142,7 +142,7 @@ func AddressOf(g *archive.Game, side string) string {
 
 // Plies returns every ply of the table, stored and new.
 func (t *Table) Plies() []archive.Ply {
-	return append(append([]archive.Ply(nil), t.G.Plies...), t.NewPlies...)
+	return append(append([]archive.Ply(nil), t.Game.Plies...), t.NewPlies...)
 }
 
 // ToMove names the side to move.
@@ -158,7 +158,7 @@ func (t *Table) MoveNumber() int { return t.Pos.Ply()/2 + 1 }
 func (t *Table) Board(lang string) string {
 	var b strings.Builder
 	opts := []notation.DiagramOption{notation.WithWords(catalog.DiagramWords(lang))}
-	if t.G.Status == archive.Finished && !t.Pos.Outcome().Over() {
+	if t.Game.Status == archive.Finished && !t.Pos.Outcome().Over() {
 		// resigned or drawn by agreement: the engine would still name a
 		// side to move; the reply says how the game ended
 		opts = append(opts, notation.WithoutSideToMove())
@@ -193,7 +193,7 @@ func (t *Table) moveList(lang string) string {
 // Record writes the game as a canonical native record (docs/notation.md),
 // the same text `taflmail export` writes and `taflmail validate` accepts.
 func (t *Table) Record() (string, error) {
-	g := *t.G
+	g := *t.Game
 	g.Plies = t.Plies()
 	r, err := g.Replay()
 	if err != nil {

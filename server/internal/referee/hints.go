@@ -38,7 +38,7 @@ func DashHint(lang, line string) string {
 // BoardHint says which squares the board of t has: "The board runs from a1
 // to k11." (RULES.md §0: files from a, ranks from 1).
 func BoardHint(lang string, t *Table) string {
-	n := t.V.Size
+	n := t.Variant.Size
 	return Tr(lang, "hint.board", engine.SquareAt(n-1, n-1))
 }
 

@@ -107,13 +107,13 @@ func (s *Server) inspectRead(ctx context.Context, m *mailer.Message) *Inspection
 	if ref.ID != "" {
 		if g, err := s.GamePort().Game(ctx, ref.ID); err == nil {
 			in.GameExists = true
-			t := &Table{G: g}
+			t := &Table{Game: g}
 			in.Player = SideOf(g, from)
 			ss := &Session{From: from, Ref: ref}
 			in.KeyOK = ss.hasKey(t)
 		}
 	}
-	ss := &Session{Srv: s, Ctx: ctx, Cause: Cause{Kind: CauseMail, Seed: m.MessageID, From: from, Mail: m}, From: from}
+	ss := &Session{Server: s, Ctx: ctx, Cause: Cause{Kind: CauseMail, Seed: m.MessageID, From: from, Mail: m}, From: from}
 	lines, _ := ss.CommandLines()
 	for _, l := range lines {
 		c := InspectedCommand{Line: l.N, Text: l.Text}

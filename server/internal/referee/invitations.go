@@ -48,10 +48,10 @@ func (ss *Session) cancelChallenge(*grammar.CancelChallengeCommand) error {
 	if err != nil {
 		return err
 	}
-	if t.G.Status != archive.Invited || ss.From != t.G.Challenger {
-		return ss.Refuse("err.nochallenge", t.G.ID)
+	if t.Game.Status != archive.Invited || ss.From != t.Game.Challenger {
+		return ss.Refuse("err.nochallenge", t.Game.ID)
 	}
-	opp := OpponentOf(t.G, ss.From)
+	opp := OpponentOf(t.Game, ss.From)
 	ss.endInvitation(t, ReasonWithdrawn)
 	ss.Say(t, Tr(ss.Lang, "challenge.withdrawn.you", opp))
 	if ss.Proved(opp) {
@@ -59,7 +59,7 @@ func (ss *Session) cancelChallenge(*grammar.CancelChallengeCommand) error {
 	}
 	for _, n := range ss.Notes {
 		if n.Game == t { // not the notes of a game this mail starts
-			n.Subject = Tr(n.Lang, "subject.withdrawn", VariantTitle(n.Lang, t.V))
+			n.Subject = Tr(n.Lang, "subject.withdrawn", VariantTitle(n.Lang, t.Variant))
 		}
 	}
 	return nil
@@ -67,8 +67,8 @@ func (ss *Session) cancelChallenge(*grammar.CancelChallengeCommand) error {
 
 // endInvitation declines the invited game t for reason.
 func (ss *Session) endInvitation(t *Table, reason string) {
-	t.G.Status = archive.Declined
-	t.G.Reason = reason
+	t.Game.Status = archive.Declined
+	t.Game.Reason = reason
 	t.Changed = true
 }
 
@@ -90,15 +90,15 @@ func (s *Server) InvitationPlan(g *archive.Game) archive.TimerPlan {
 // ExpireInvitation ends the invited game t whose expiry timer is due and
 // tells the challenger. It reports whether it did.
 func (ss *Session) ExpireInvitation(t *Table, tm archive.Timer, now time.Time) bool {
-	if t.G.Status != archive.Invited || tm.Key != InvitationKey || tm.Due.After(now) {
+	if t.Game.Status != archive.Invited || tm.Key != InvitationKey || tm.Due.After(now) {
 		return false
 	}
 	ss.endInvitation(t, ReasonExpired)
-	opp := OpponentOf(t.G, t.G.Challenger)
-	days := int(ss.Srv.invitationExpiry().Round(24*time.Hour) / (24 * time.Hour))
-	lang := ss.LangOf(t.G.Challenger)
-	ss.Tell(t.G.Challenger, t, func(lang string) string { return Trn(lang, "challenge.expired", days, opp, days) })
-	ss.Notes[t.G.Challenger].Subject = Tr(lang, "subject.expired", VariantTitle(lang, t.V))
+	opp := OpponentOf(t.Game, t.Game.Challenger)
+	days := int(ss.Server.invitationExpiry().Round(24*time.Hour) / (24 * time.Hour))
+	lang := ss.LangOf(t.Game.Challenger)
+	ss.Tell(t.Game.Challenger, t, func(lang string) string { return Trn(lang, "challenge.expired", days, opp, days) })
+	ss.Notes[t.Game.Challenger].Subject = Tr(lang, "subject.expired", VariantTitle(lang, t.Variant))
 	return true
 }
 
@@ -136,13 +136,13 @@ func (s *Server) decideUndeliverable(ss *Session, m archive.OutboxMail) (Verdict
 	if err != nil {
 		return CommitNothing, err
 	}
-	invitee := OpponentOf(t.G, t.G.Challenger)
-	if t.G.Status != archive.Invited || m.To[0] != invitee {
+	invitee := OpponentOf(t.Game, t.Game.Challenger)
+	if t.Game.Status != archive.Invited || m.To[0] != invitee {
 		return CommitNothing, nil
 	}
 	ss.endInvitation(t, ReasonUndeliverable)
-	lang := ss.LangOf(t.G.Challenger)
-	ss.Tell(t.G.Challenger, t, func(lang string) string { return Tr(lang, "challenge.undeliverable", invitee) })
-	ss.Notes[t.G.Challenger].Subject = Tr(lang, "subject.undeliverable", VariantTitle(lang, t.V))
+	lang := ss.LangOf(t.Game.Challenger)
+	ss.Tell(t.Game.Challenger, t, func(lang string) string { return Tr(lang, "challenge.undeliverable", invitee) })
+	ss.Notes[t.Game.Challenger].Subject = Tr(lang, "subject.undeliverable", VariantTitle(lang, t.Variant))
 	return CommitReplies, nil
 }

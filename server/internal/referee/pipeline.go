@@ -165,14 +165,14 @@ func (ss *Session) Collect(change *archive.Change) []*Table {
 		if !t.Changed {
 			continue
 		}
-		change.Games = append(change.Games, t.G)
+		change.Games = append(change.Games, t.Game)
 		if len(t.NewPlies) > 0 {
 			if change.NewPlies == nil {
 				change.NewPlies = map[string][]archive.Ply{}
 			}
-			change.NewPlies[t.G.ID] = t.NewPlies
+			change.NewPlies[t.Game.ID] = t.NewPlies
 		}
-		if t.G.Status == archive.Finished {
+		if t.Game.Status == archive.Finished {
 			finished = append(finished, t)
 		}
 	}
@@ -194,17 +194,17 @@ func (s *Server) writeRecords(ts []*Table) {
 	}
 	for _, t := range ts {
 		if err := os.MkdirAll(s.Opts.RecordsDir, 0o755); err != nil {
-			s.Log.Error("writing record failed", "game", t.G.ID, "err", err)
+			s.Log.Error("writing record failed", "game", t.Game.ID, "err", err)
 			return
 		}
 		rec, err := t.Record()
 		if err != nil {
-			s.Log.Error("writing record failed", "game", t.G.ID, "err", err)
+			s.Log.Error("writing record failed", "game", t.Game.ID, "err", err)
 			continue
 		}
-		path := filepath.Join(s.Opts.RecordsDir, t.G.ID+".tafl")
+		path := filepath.Join(s.Opts.RecordsDir, t.Game.ID+".tafl")
 		if err := os.WriteFile(path, []byte(rec), 0o644); err != nil {
-			s.Log.Error("writing record failed", "game", t.G.ID, "err", err)
+			s.Log.Error("writing record failed", "game", t.Game.ID, "err", err)
 		}
 	}
 }

@@ -22,16 +22,16 @@ func (ss *Session) ActiveGame() (*Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	switch t.G.Status {
+	switch t.Game.Status {
 	case archive.Active:
 		if ended, err := ss.EndedBefore(t); err != nil || ended {
 			return nil, cmp.Or(err, errGameEnded) // a module ended it: the clock, when the mail came after the deadline
 		}
 		return t, nil
 	case archive.Finished:
-		return nil, ss.Refuse("err.over", t.G.ID, ResultText(ss.Lang, t))
+		return nil, ss.Refuse("err.over", t.Game.ID, ResultText(ss.Lang, t))
 	}
-	return nil, ss.Refuse("err.notactive", t.G.ID, Tr(ss.Lang, "status."+string(t.G.Status)))
+	return nil, ss.Refuse("err.notactive", t.Game.ID, Tr(ss.Lang, "status."+string(t.Game.Status)))
 }
 
 // ShowPosition tells both players the position after a change: the board,
@@ -41,16 +41,16 @@ func (ss *Session) ActiveGame() (*Table, error) {
 // running game is, for the player other than the sender, only the news of
 // a ply (TellNews).
 func (ss *Session) ShowPosition(t *Table) {
-	if t.G.Status == archive.Finished && t.G.EndedAt.IsZero() {
+	if t.Game.Status == archive.Finished && t.Game.EndedAt.IsZero() {
 		// it ended with this session: its record, mailed now, says when
 		// (archive.Game.Replay's End tag or final %ts, Decision R1)
-		t.G.EndedAt = ss.Now
+		t.Game.EndedAt = ss.Now
 	}
-	for _, addr := range []string{t.G.Attackers, t.G.Defenders} {
+	for _, addr := range []string{t.Game.Attackers, t.Game.Defenders} {
 		lang := ss.LangOf(addr)
 		n := ss.NoteFor(addr, lang, t)
 		n.Game = t
-		if t.G.Status == archive.Active && addr != ss.From {
+		if t.Game.Status == archive.Active && addr != ss.From {
 			ss.TellNews(addr, t, func(lang string) string { return StatusText(lang, t, addr) })
 			continue
 		}

@@ -17,19 +17,19 @@ import (
 // at addr.
 func StatusText(lang string, t *Table, addr string) string {
 	var b strings.Builder
-	if t.G.Status == archive.Declined {
+	if t.Game.Status == archive.Declined {
 		// never started: nobody is to move (trial 22)
-		return Tr(lang, "status.notplayed", t.G.ID, declinedWords(lang, t.G.Reason))
+		return Tr(lang, "status.notplayed", t.Game.ID, declinedWords(lang, t.Game.Reason))
 	}
-	if t.G.Status == archive.Finished {
-		b.WriteString(Tr(lang, "over.result", ResultText(lang, t), t.G.ID))
-		if you := youResult(lang, t.G, addr); you != "" {
+	if t.Game.Status == archive.Finished {
+		b.WriteString(Tr(lang, "over.result", ResultText(lang, t), t.Game.ID))
+		if you := youResult(lang, t.Game, addr); you != "" {
 			b.WriteString(" " + you)
 		}
 		b.WriteString("\n\n" + Tr(lang, "over.record") + "\n\n" + t.RecordText(lang))
 		return b.String()
 	}
-	if t.ToMove() == SideOf(t.G, addr) {
+	if t.ToMove() == SideOf(t.Game, addr) {
 		b.WriteString(Tr(lang, "move.yours", t.MoveNumber(), SideName(lang, t.ToMove())))
 		b.WriteString("\n" + Tr(lang, "move.how", ExampleMove(t)))
 	} else {
@@ -196,13 +196,13 @@ func AppendMoveText(b []byte, m engine.Move) []byte {
 
 // ResultText says who won and why: "the defenders win, the king escaped".
 func ResultText(lang string, t *Table) string {
-	res := ResultWords(lang, t.G)
+	res := ResultWords(lang, t.Game)
 	var why string
 	loser := "attackers"
-	if t.G.Result == "attackers" {
+	if t.Game.Result == "attackers" {
 		loser = "defenders"
 	}
-	switch t.G.Reason {
+	switch t.Game.Reason {
 	case "resignation":
 		why = Tr(lang, "reason.resignation", SideName(lang, loser))
 	case "timeout":
@@ -215,7 +215,7 @@ func ResultText(lang string, t *Table) string {
 		// "both players agreed to a draw" says the result already
 		return Tr(lang, "reason.draw agreed")
 	default:
-		why = Tr(lang, "reason."+t.G.Reason)
+		why = Tr(lang, "reason."+t.Game.Reason)
 	}
 	return res + ", " + why
 }
@@ -288,7 +288,7 @@ func resultWordsFor(lang string, g *archive.Game, addr string) string {
 func BoardText(lang string, t *Table, labelled bool) string {
 	var b strings.Builder
 	if labelled {
-		b.WriteString(Tr(lang, "board.of", t.G.ID) + "\n")
+		b.WriteString(Tr(lang, "board.of", t.Game.ID) + "\n")
 	}
 	b.WriteString(t.Board(lang) + "\n")
 	b.WriteString(Tr(lang, "move.list") + "\n" + t.moveList(lang))

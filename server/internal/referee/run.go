@@ -75,7 +75,7 @@ func (ss *Session) CommandLines() (lines []CommandLine, unread int) {
 // others still run; an error other than a refusal stops the mail and is
 // returned.
 func (ss *Session) run() error {
-	if f := ss.Srv.Opts.Refused; f != nil {
+	if f := ss.Server.Opts.Refused; f != nil {
 		defer func() { f(ss.Refusals) }()
 	}
 	lines := ss.Lines

@@ -252,6 +252,6 @@ func EngineSide(g *archive.Game) string {
 // EngineToMove reports whether the engine opponent is to move in t: it
 // plays in t (EngineSide) and its side is the side to move.
 func EngineToMove(t *Table) bool {
-	side := EngineSide(t.G)
+	side := EngineSide(t.Game)
 	return side != "" && t.ToMove() == side
 }

@@ -15,8 +15,8 @@ import (
 // Session handles one cause (cause.go): for a mail it reads the
 // commands, runs them and collects the archive change and the replies.
 type Session struct {
-	// Srv is the referee the session works for: its options, its ports.
-	Srv *Server
+	// Server is the referee the session works for: its options, its ports.
+	Server *Server
 	// Ctx is the context of the cause's attempt; archive reads take it.
 	Ctx   context.Context
 	Cause Cause // what the session decides: its seed seeds the replies' Message-IDs
@@ -112,14 +112,14 @@ type CommandLine struct {
 // session's, none drawn by the other sessions of its decision (drawn)
 // and none written by its batch (FreshGameID).
 func (ss *Session) GameID() (string, error) {
-	id, err := FreshGameID(ss.Srv.Opts.Rand, func(id string) (bool, error) {
+	id, err := FreshGameID(ss.Server.Opts.Rand, func(id string) (bool, error) {
 		switch {
 		case ss.Tables[id] != nil || ss.drawn[id]:
 			return true, nil
 		case ss.Batch != nil:
 			return ss.Batch.GameIDTaken(id)
 		}
-		return ss.Srv.GamePort().GameIDTaken(ss.Ctx, id)
+		return ss.Server.GamePort().GameIDTaken(ss.Ctx, id)
 	})
 	if err == nil && ss.drawn != nil {
 		ss.drawn[id] = true
@@ -135,7 +135,7 @@ func (s *Server) NewSession(ctx context.Context, c Cause) *Session {
 		now = s.Opts.Now()
 	}
 	return &Session{
-		Srv: s, Ctx: ctx, Cause: c, Now: now, From: c.From,
+		Server: s, Ctx: ctx, Cause: c, Now: now, From: c.From,
 		Tables: map[string]*Table{}, Players: map[string]*archive.Player{}, Notes: map[string]*Note{},
 	}
 }
@@ -151,7 +151,7 @@ func noteKey(addr, id string) string { return addr + "\x00" + id }
 // 2 report §10). NoteFor finds it again by t.
 func (ss *Session) StartNote(addr, lang string, t *Table) *Note {
 	if n, ok := ss.Notes[addr]; ok && n.Game != nil && n.Game != t {
-		key := noteKey(addr, t.G.ID)
+		key := noteKey(addr, t.Game.ID)
 		if n, ok := ss.Notes[key]; ok {
 			return n
 		}
@@ -176,7 +176,7 @@ func (ss *Session) dropNotes(addr string) {
 // about game t when StartNote made one, else addr's main reply.
 func (ss *Session) NoteFor(addr, lang string, t *Table) *Note {
 	if t != nil {
-		if n, ok := ss.Notes[noteKey(addr, t.G.ID)]; ok {
+		if n, ok := ss.Notes[noteKey(addr, t.Game.ID)]; ok {
 			return n
 		}
 	}
@@ -228,7 +228,7 @@ func (ss *Session) LangOf(addr string) string {
 	if lang, ok := ss.langs[addr]; ok {
 		return lang
 	}
-	lang := ss.Srv.Opts.DefaultLanguage
+	lang := ss.Server.Opts.DefaultLanguage
 	p, err := ss.StoredPlayer(addr)
 	if err == nil && p.Language != "" {
 		lang = p.Language
@@ -271,7 +271,7 @@ func (ss *Session) StoredPlayer(addr string) (*archive.Player, error) {
 	if r, ok := ss.Stored[addr]; ok {
 		return r.p, r.err
 	}
-	p, err := ss.Srv.GamePort().Player(ss.Ctx, addr)
+	p, err := ss.Server.GamePort().Player(ss.Ctx, addr)
 	if err == nil || errors.Is(err, archive.ErrNotFound) {
 		if ss.Stored == nil {
 			ss.Stored = map[string]storedRow{}
@@ -301,7 +301,7 @@ func (ss *Session) Table(id string) (*Table, error) {
 	if t, ok := ss.Tables[id]; ok {
 		return t, nil
 	}
-	g, err := ss.Srv.GamePort().Game(ss.Ctx, id)
+	g, err := ss.Server.GamePort().Game(ss.Ctx, id)
 	if errors.Is(err, archive.ErrNotFound) {
 		return nil, ss.Refuse("err.unknowngame", Clip(id))
 	}
@@ -323,7 +323,7 @@ func (ss *Session) ContextTable() *Table {
 		return nil
 	}
 	t, err := ss.Table(ss.Ref.ID)
-	if err != nil || SideOf(t.G, ss.From) == "" {
+	if err != nil || SideOf(t.Game, ss.From) == "" {
 		return nil
 	}
 	return t
@@ -351,11 +351,11 @@ func (ss *Session) GameForCommand() (*Table, error) {
 	if err != nil {
 		return nil, err
 	}
-	if SideOf(t.G, ss.From) == "" {
-		return nil, ss.Refuse("err.notplayer", t.G.ID)
+	if SideOf(t.Game, ss.From) == "" {
+		return nil, ss.Refuse("err.notplayer", t.Game.ID)
 	}
 	if !ss.hasKey(t) {
-		return nil, ss.Refuse("err.badkey", t.G.ID, t.G.ID)
+		return nil, ss.Refuse("err.badkey", t.Game.ID, t.Game.ID)
 	}
 	return t, nil
 }
@@ -375,7 +375,7 @@ func (ss *Session) authenticate() error {
 	if err != nil {
 		return err
 	}
-	if SideOf(t.G, ss.From) != "" && ss.hasKey(t) {
+	if SideOf(t.Game, ss.From) != "" && ss.hasKey(t) {
 		ss.Auth = t
 	}
 	return nil
@@ -383,7 +383,7 @@ func (ss *Session) authenticate() error {
 
 // hasKey reports whether the mail carries the sender's key for the game.
 func (ss *Session) hasKey(t *Table) bool {
-	want := TokenOf(t.G, ss.From)
+	want := TokenOf(t.Game, ss.From)
 	if want == "" {
 		return false
 	}
@@ -408,10 +408,10 @@ func (ss *Session) CreateGame(v *engine.Variant, opp, side string) (*Table, erro
 	} else {
 		g.Attackers, g.Defenders = opp, ss.From
 	}
-	if g.AttackerToken, err = NewToken(ss.Srv.Opts.Rand); err != nil {
+	if g.AttackerToken, err = NewToken(ss.Server.Opts.Rand); err != nil {
 		return nil, err
 	}
-	if g.DefenderToken, err = NewToken(ss.Srv.Opts.Rand); err != nil {
+	if g.DefenderToken, err = NewToken(ss.Server.Opts.Rand); err != nil {
 		return nil, err
 	}
 	t, err := Load(g)

@@ -79,8 +79,8 @@ func (s *Server) decideStarts(ls *Session, change *archive.Change, starts []Game
 		if err != nil {
 			return nil, fmt.Errorf("server: start game %d (%s vs %s): %w", i+1, st.Attackers, st.Defenders, err)
 		}
-		ids = append(ids, t.G.ID)
-		ss.Cause.Seed = "start\x00" + t.G.ID // seeds the mails' Message-IDs
+		ids = append(ids, t.Game.ID)
+		ss.Cause.Seed = "start\x00" + t.Game.ID // seeds the mails' Message-IDs
 		out, err := ss.compose()
 		if err != nil {
 			return nil, err
@@ -108,7 +108,7 @@ func (ss *Session) StartGame(st GameStart, now time.Time, mails bool) (*Table, e
 	}
 	att, def := strings.ToLower(strings.TrimSpace(st.Attackers)), strings.ToLower(strings.TrimSpace(st.Defenders))
 	for _, a := range []string{att, def} {
-		if !ValidAddress(a) || a == ss.Srv.Opts.Address || IsEngine(a) {
+		if !ValidAddress(a) || a == ss.Server.Opts.Address || IsEngine(a) {
 			return nil, fmt.Errorf("%q is not a player's address", a)
 		}
 	}
@@ -121,13 +121,13 @@ func (ss *Session) StartGame(st GameStart, now time.Time, mails bool) (*Table, e
 	if err != nil {
 		return nil, err
 	}
-	t.G.Challenger = ""
-	t.G.Status = archive.Active
-	t.G.StartedAt = now
-	t.G.TournamentID = st.TournamentID
-	t.G.Rated = st.Rated
+	t.Game.Challenger = ""
+	t.Game.Status = archive.Active
+	t.Game.StartedAt = now
+	t.Game.TournamentID = st.TournamentID
+	t.Game.Rated = st.Rated
 	if st.TimeControl.Timed() {
-		t.G.TimeControl = st.TimeControl.String()
+		t.Game.TimeControl = st.TimeControl.String()
 	}
 	if !mails {
 		return t, nil

@@ -75,7 +75,7 @@ type SessionSender interface {
 // it asks: the core's games and records, the outbox, the clock's timers,
 // the digest, the engine, the spectators, consent and tournaments. A file
 // reaches a port only through its accessor on the Server (gameStore by
-// s.GamePort(), digestStore by ss.Srv.DigestPort(), …), never through the
+// s.GamePort(), digestStore by ss.Server.DigestPort(), …), never through the
 // Store itself,
 // so a grep for "Port()" shows what each file asks of the archive, and
 // TestPortsByFile (ports_test.go) holds every file to the ports its room

@@ -84,7 +84,7 @@ func (ss *Session) squareText(ge *grammar.Error) string {
 	if t == nil {
 		return ""
 	}
-	n := t.V.Size
+	n := t.Variant.Size
 	expected := Tr(ss.Lang, "syntax.file.board", string(rune('a'+n-1)))
 	if ge.Expected == grammarRank {
 		expected = Tr(ss.Lang, "syntax.rank.board", n)

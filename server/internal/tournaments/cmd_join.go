@@ -52,7 +52,7 @@ func join(ss *referee.Session, c *grammar.JoinCommand) error {
 			others++
 		}
 	}
-	if most := ss.Srv.Opts.MaxTournamentPlayers; others >= most {
+	if most := ss.Server.Opts.MaxTournamentPlayers; others >= most {
 		// whatever is entered must start (issue 18 §4): an entry beyond
 		// the most players is refused, at the request and at its
 		// confirmation
@@ -67,7 +67,7 @@ func join(ss *referee.Session, c *grammar.JoinCommand) error {
 			return err // no request to confirm to an address that wrote "block"
 		}
 		if !found {
-			if p.Key, err = referee.NewToken(ss.Srv.Opts.Rand); err != nil {
+			if p.Key, err = referee.NewToken(ss.Server.Opts.Rand); err != nil {
 				return err
 			}
 			p = archive.PendingEntry{TournamentID: t.ID, Player: ss.From, Key: p.Key, AskedAt: ss.Now}
@@ -75,13 +75,13 @@ func join(ss *referee.Session, c *grammar.JoinCommand) error {
 			tst.pending = append(tst.pending, p)
 		}
 		ss.Say(nil, referee.Tr(ss.Lang, "join.ask", t.Name, catalog.Day(ss.Lang, t.StartDate), catalog.Day(ss.Lang, t.EntryCloses))+"\n\n"+
-			eventTerms(ss.Srv, ss.Lang, t)+"\n\n"+referee.Tr(ss.Lang, "join.confirm", t.ID, p.Key))
+			eventTerms(ss.Server, ss.Lang, t)+"\n\n"+referee.Tr(ss.Lang, "join.confirm", t.ID, p.Key))
 		return nil
 	}
 	if !found || !strings.EqualFold(c.Key.Text, p.Key) {
 		return ss.Refuse("err.join.key", t.Name, t.ID)
 	}
-	key, err := referee.NewToken(ss.Srv.Opts.Rand)
+	key, err := referee.NewToken(ss.Server.Opts.Rand)
 	if err != nil {
 		return err
 	}
@@ -89,7 +89,7 @@ func join(ss *referee.Session, c *grammar.JoinCommand) error {
 	setEntry(ss, ev, archive.Entry{TournamentID: t.ID, Player: ss.From, Key: key, Seq: seq + 1, JoinedAt: ss.Now})
 	ev.write = true
 	ss.Say(nil, referee.Trn(ss.Lang, "join.done", n, t.Name, catalog.Day(ss.Lang, t.StartDate), catalog.Day(ss.Lang, t.EntryCloses), n)+"\n\n"+
-		eventTerms(ss.Srv, ss.Lang, t)+"\n\n"+referee.Tr(ss.Lang, "join.withdraw", t.ID))
+		eventTerms(ss.Server, ss.Lang, t)+"\n\n"+referee.Tr(ss.Lang, "join.withdraw", t.ID))
 	return nil
 }
 
@@ -101,7 +101,7 @@ func pendingEntry(ss *referee.Session, id string) (archive.PendingEntry, bool, e
 			return p, true, nil
 		}
 	}
-	p, err := ss.Srv.TournamentPort().PendingEntry(ss.Ctx, id, ss.From)
+	p, err := ss.Server.TournamentPort().PendingEntry(ss.Ctx, id, ss.From)
 	if errors.Is(err, archive.ErrNotFound) {
 		return archive.PendingEntry{}, false, nil
 	}
@@ -115,7 +115,7 @@ func pendingEntry(ss *referee.Session, id string) (archive.PendingEntry, bool, e
 func joinBudget(ss *referee.Session, c *grammar.JoinCommand) (archive.MailBudget, error) {
 	id := strings.ToLower(c.Tournament.Text)
 	if c.Key != nil {
-		p, err := ss.Srv.TournamentPort().PendingEntry(ss.Ctx, id, ss.From)
+		p, err := ss.Server.TournamentPort().PendingEntry(ss.Ctx, id, ss.From)
 		if err != nil {
 			return archive.JunkBudget, referee.IgnoreNotFound(err)
 		}
@@ -124,7 +124,7 @@ func joinBudget(ss *referee.Session, c *grammar.JoinCommand) (archive.MailBudget
 		}
 		return archive.JunkBudget, nil
 	}
-	if _, err := ss.Srv.TournamentPort().Tournament(ss.Ctx, id); err != nil {
+	if _, err := ss.Server.TournamentPort().Tournament(ss.Ctx, id); err != nil {
 		return archive.JunkBudget, referee.IgnoreNotFound(err)
 	}
 	return archive.CommandBudget, nil

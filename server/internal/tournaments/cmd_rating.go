@@ -29,7 +29,7 @@ const maxHistoryListed = 20
 // (Decision R1).
 func ratingCommand(ss *referee.Session, c *grammar.RatingCommand) error {
 	if c.Variant == "" {
-		rs, err := ss.Srv.TournamentPort().RatingsOf(ss.Ctx, ss.From)
+		rs, err := ss.Server.TournamentPort().RatingsOf(ss.Ctx, ss.From)
 		if err != nil {
 			return err
 		}
@@ -50,7 +50,7 @@ func ratingCommand(ss *referee.Session, c *grammar.RatingCommand) error {
 	if err != nil {
 		return err
 	}
-	hist, err := ss.Srv.TournamentPort().RatingHistory(ss.Ctx, ss.From, v.Name)
+	hist, err := ss.Server.TournamentPort().RatingHistory(ss.Ctx, ss.From, v.Name)
 	if err != nil {
 		return err
 	}

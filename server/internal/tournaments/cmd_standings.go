@@ -27,7 +27,7 @@ func standingsCommand(ss *referee.Session, c *grammar.StandingsCommand) error {
 	head := referee.Tr(ss.Lang, "standings.header", t.Name, t.ID, statusWords(ss.Lang, t.Status))
 	if t.Status == archive.TournamentCreated || t.Status == archive.TournamentCancelled {
 		var b strings.Builder
-		b.WriteString(head + "\n" + eventTerms(ss.Srv, ss.Lang, t) + "\n\n")
+		b.WriteString(head + "\n" + eventTerms(ss.Server, ss.Lang, t) + "\n\n")
 		n := 0
 		for _, e := range ev.entries {
 			if !e.Withdrawn() {

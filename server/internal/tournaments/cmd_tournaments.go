@@ -19,11 +19,11 @@ func init() {
 // entries by mail (until their closing day) and those running, each with
 // the command that goes with it. Anyone may ask.
 func tournaments(ss *referee.Session, _ *grammar.TournamentsCommand) error {
-	created, err := ss.Srv.TournamentPort().Tournaments(ss.Ctx, archive.TournamentFilter{Status: archive.TournamentCreated})
+	created, err := ss.Server.TournamentPort().Tournaments(ss.Ctx, archive.TournamentFilter{Status: archive.TournamentCreated})
 	if err != nil {
 		return err
 	}
-	running, err := ss.Srv.TournamentPort().Tournaments(ss.Ctx, archive.TournamentFilter{Status: archive.TournamentRunning})
+	running, err := ss.Server.TournamentPort().Tournaments(ss.Ctx, archive.TournamentFilter{Status: archive.TournamentRunning})
 	if err != nil {
 		return err
 	}
@@ -32,7 +32,7 @@ func tournaments(ss *referee.Session, _ *grammar.TournamentsCommand) error {
 		if !entryOpen(t, ss.Now) {
 			continue
 		}
-		es, err := ss.Srv.TournamentPort().Entries(ss.Ctx, t.ID)
+		es, err := ss.Server.TournamentPort().Entries(ss.Ctx, t.ID)
 		if err != nil {
 			return err
 		}

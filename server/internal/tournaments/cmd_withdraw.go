@@ -76,7 +76,7 @@ func withdrawWhat(ss *referee.Session, ev *event, e *archive.Entry) string {
 // and not withdrawn, a command, or a confirmation with the key of their
 // entry; else junk. It only reads the archive.
 func withdrawBudget(ss *referee.Session, c *grammar.WithdrawCommand) (archive.MailBudget, error) {
-	es, err := ss.Srv.TournamentPort().Entries(ss.Ctx, strings.ToLower(c.Tournament.Text))
+	es, err := ss.Server.TournamentPort().Entries(ss.Ctx, strings.ToLower(c.Tournament.Text))
 	if err != nil {
 		return archive.JunkBudget, referee.IgnoreNotFound(err)
 	}

@@ -53,7 +53,7 @@ func playerRating(ss *referee.Session, w *ratingWork, player string) (tournament
 		return p, nil
 	}
 	w.loaded[player] = true
-	r, err := ss.Srv.TournamentPort().Rating(ss.Ctx, player, w.variant)
+	r, err := ss.Server.TournamentPort().Rating(ss.Ctx, player, w.variant)
 	if errors.Is(err, archive.ErrNotFound) {
 		return tournament.PlayerRating{Player: player, Variant: w.variant, Rating: glicko2.New()}, nil
 	}
@@ -70,14 +70,14 @@ func playerRating(ss *referee.Session, w *ratingWork, player string) (tournament
 // result and end (the end of its record, Decision R1).
 func ratedGameOf(ss *referee.Session, t *referee.Table) archive.RatedGame {
 	end := recordEnd(ss, t)
-	return archive.RatedGame{GameID: t.G.ID, Variant: t.G.Variant, Attackers: t.G.Attackers, Defenders: t.G.Defenders,
-		Result: t.G.Result, End: end}
+	return archive.RatedGame{GameID: t.Game.ID, Variant: t.Game.Variant, Attackers: t.Game.Attackers, Defenders: t.Game.Defenders,
+		Result: t.Game.Result, End: end}
 }
 
 // recordEnd is when t ended as its record says (tournament.GameEnd); when
 // the record cannot tell (it cannot be built), when the referee ended it.
 func recordEnd(ss *referee.Session, t *referee.Table) time.Time {
-	g := *t.G
+	g := *t.Game
 	g.Plies = t.Plies()
 	if g.Status == archive.Finished && g.EndedAt.IsZero() {
 		g.EndedAt = ss.Now // as collectClock will store it, so the record rated is the one kept
@@ -88,9 +88,9 @@ func recordEnd(ss *referee.Session, t *referee.Table) time.Time {
 			return end
 		}
 	}
-	ss.Srv.Log.Error("game end read from the referee, not the record", "game", t.G.ID, "err", err)
-	if !t.G.EndedAt.IsZero() {
-		return t.G.EndedAt
+	ss.Server.Log.Error("game end read from the referee, not the record", "game", t.Game.ID, "err", err)
+	if !t.Game.EndedAt.IsZero() {
+		return t.Game.EndedAt
 	}
 	return ss.Now
 }
@@ -101,9 +101,9 @@ func rateEnded(ss *referee.Session, ended []*referee.Table) {
 	var games []archive.RatedGame
 	tables := map[string]*referee.Table{}
 	for _, t := range ended {
-		if t.G.Rated && gameResult(t.G) != engine.Ongoing {
+		if t.Game.Rated && gameResult(t.Game) != engine.Ongoing {
 			games = append(games, ratedGameOf(ss, t))
-			tables[t.G.ID] = t
+			tables[t.Game.ID] = t
 		}
 	}
 	slices.SortStableFunc(games, func(a, b archive.RatedGame) int {
@@ -129,7 +129,7 @@ func rateEnded(ss *referee.Session, ended []*referee.Table) {
 		for _, addr := range []string{g.Attackers, g.Defenders} {
 			p := w.state[addr]
 			ss.Tell(addr, t, func(lang string) string {
-				return referee.Trn(lang, "rating.after", p.Games, referee.VariantTitle(lang, t.V), p.Rating.R, p.Rating.RD, p.Games)
+				return referee.Trn(lang, "rating.after", p.Games, referee.VariantTitle(lang, t.Variant), p.Rating.R, p.Rating.RD, p.Games)
 			})
 		}
 	}
@@ -192,7 +192,7 @@ func ratingValue(r glicko2.Rating) archive.RatingValue {
 // instant in the order they were rated: the stored ones by Seq, then this
 // session's), as tournament.RateAll does, keeping each history row's game.
 func rateAgain(ss *referee.Session, w *ratingWork) error {
-	stored, err := ss.Srv.TournamentPort().RatedGames(ss.Ctx, w.variant)
+	stored, err := ss.Server.TournamentPort().RatedGames(ss.Ctx, w.variant)
 	if err != nil {
 		return err
 	}
@@ -225,7 +225,7 @@ func rateAgain(ss *referee.Session, w *ratingWork) error {
 		w.state[p.Player] = p
 	}
 	w.fullChanged = true
-	ss.Srv.Log.Info("ratings rated again: a game ended before one already rated", "variant", w.variant,
+	ss.Server.Log.Info("ratings rated again: a game ended before one already rated", "variant", w.variant,
 		"games", len(all), "players", len(w.allRatings))
 	return nil
 }
@@ -265,7 +265,7 @@ func currentRating(ss *referee.Session, player, variant string) (glicko2.Rating,
 	if r, ok := tst.stored[k]; ok {
 		return grown(r, ss.Now), r.Games, r.Games > 0
 	}
-	r, err := ss.Srv.TournamentPort().Rating(ss.Ctx, player, variant)
+	r, err := ss.Server.TournamentPort().Rating(ss.Ctx, player, variant)
 	if err != nil {
 		ss.NoteReadErr(err)
 		r = archive.Rating{}
@@ -317,7 +317,7 @@ func ratedTerms(ss *referee.Session, lang string, g *archive.Game, opp string) s
 // ratingsLine is the sender's ratings in one line for the games list,
 // "" when they have none.
 func ratingsLine(ss *referee.Session) string {
-	rs, err := ss.Srv.TournamentPort().RatingsOf(ss.Ctx, ss.From)
+	rs, err := ss.Server.TournamentPort().RatingsOf(ss.Ctx, ss.From)
 	if err != nil {
 		ss.NoteReadErr(err)
 		return ""

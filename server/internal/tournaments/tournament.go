@@ -101,8 +101,8 @@ func (Module) NextDue(ctx context.Context, s *referee.Server) (time.Time, bool, 
 // accepting, CORRESPONDENCE.md §7.3) and states both players' ratings
 // in its variant (ratedTerms).
 func (Module) Offer(ss *referee.Session, t *referee.Table, c *grammar.NewGameCommand) (referee.Offer, error) {
-	t.G.Rated = c.Rated
-	return referee.Offer{Players: func(lang, opp string) string { return ratedTerms(ss, lang, t.G, opp) }}, nil
+	t.Game.Rated = c.Rated
+	return referee.Offer{Players: func(lang, opp string) string { return ratedTerms(ss, lang, t.Game, opp) }}, nil
 }
 
 // ListGames heads the games list with the sender's ratings (ratingsLine)
@@ -115,7 +115,7 @@ func (Module) ListGames(ss *referee.Session) (string, func(*archive.Game, string
 // TellGame names the event and round in the first line of a mail about a
 // tournament game (eventHeader).
 func (Module) TellGame(_ *referee.Session, lang string, t *referee.Table) (header, section string) {
-	return eventHeader(lang, t.G), ""
+	return eventHeader(lang, t.Game), ""
 }
 
 // TakeWatch takes a "watch" of an event's id: its spectator follows

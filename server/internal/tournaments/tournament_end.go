@@ -24,11 +24,11 @@ import (
 func endedTables(ss *referee.Session) []*referee.Table {
 	var ts []*referee.Table
 	for _, t := range ss.Tables {
-		if t.Changed && !t.WasOver && t.G.Status == archive.Finished {
+		if t.Changed && !t.WasOver && t.Game.Status == archive.Finished {
 			ts = append(ts, t)
 		}
 	}
-	slices.SortFunc(ts, func(a, b *referee.Table) int { return cmp.Compare(a.G.ID, b.G.ID) })
+	slices.SortFunc(ts, func(a, b *referee.Table) int { return cmp.Compare(a.Game.ID, b.Game.ID) })
 	return ts
 }
 
@@ -51,7 +51,7 @@ func gamesEnded(ss *referee.Session) {
 	rateEnded(ss, ended)
 	var ids []string
 	for _, t := range ended {
-		if id := t.G.TournamentID; id != "" && !slices.Contains(ids, id) {
+		if id := t.Game.TournamentID; id != "" && !slices.Contains(ids, id) {
 			ids = append(ids, id)
 		}
 	}
@@ -67,15 +67,15 @@ func gamesEnded(ss *referee.Session) {
 		ev.write = true
 		sts, err := standings(ss, ev)
 		if err != nil {
-			ss.Srv.Log.Error("tournament standings not computed", "tournament", id, "err", err)
+			ss.Server.Log.Error("tournament standings not computed", "tournament", id, "err", err)
 			continue
 		}
 		told := map[string]bool{}
 		for _, t := range ended {
-			if t.G.TournamentID != id {
+			if t.Game.TournamentID != id {
 				continue
 			}
-			for _, addr := range []string{t.G.Attackers, t.G.Defenders} {
+			for _, addr := range []string{t.Game.Attackers, t.Game.Defenders} {
 				if told[addr] {
 					continue
 				}
@@ -111,26 +111,26 @@ func finishEvent(ss *referee.Session, ev *event, sts []*tournament.Standings) {
 	ev.t.Status = archive.TournamentFinished
 	ev.t.FinishedAt = ss.Now
 	ev.write = true
-	games, err := ss.Srv.TournamentPort().TournamentGames(ss.Ctx, ev.t.ID, true)
+	games, err := ss.Server.TournamentPort().TournamentGames(ss.Ctx, ev.t.ID, true)
 	if err != nil {
 		ss.NoteReadErr(err)
 		return
 	}
 	for i, g := range games {
 		if t, ok := ss.Tables[g.ID]; ok {
-			c := *t.G
+			c := *t.Game
 			c.Plies = t.Plies()
 			games[i] = &c
 		}
 	}
 	records, err := TournamentExport(games)
-	limit := ss.Srv.Opts.MaxAttachmentBytes
+	limit := ss.Server.Opts.MaxAttachmentBytes
 	var atts []mailer.Attachment
 	switch {
 	case err != nil:
-		ss.Srv.Log.Error("tournament records not written", "tournament", ev.t.ID, "err", err)
+		ss.Server.Log.Error("tournament records not written", "tournament", ev.t.ID, "err", err)
 	case int64(len(records)) > limit:
-		ss.Srv.Log.Warn("tournament records not attached: larger than server.max_attachment_bytes; the final mail says the director has them",
+		ss.Server.Log.Warn("tournament records not attached: larger than server.max_attachment_bytes; the final mail says the director has them",
 			"tournament", ev.t.ID, "bytes", len(records), "limit", limit)
 	default:
 		atts = []mailer.Attachment{{Filename: ev.t.ID + ".tafl", ContentType: recordsType, Data: records}}
@@ -172,5 +172,5 @@ func finishEvent(ss *referee.Session, ev *event, sts []*tournament.Standings) {
 		lang := ss.LangOf(sp.Address)
 		eventSpectatorMail(ss, ev.t.ID, sp, referee.Tr(lang, "subject.final", ev.t.Name), body(lang), false, false, MaxEventSpectatorMailBytes, atts...)
 	}
-	ss.Srv.Log.Info("tournament finished", "tournament", ev.t.ID, "games", len(games), "players", len(ev.entries), "spectators", len(specs))
+	ss.Server.Log.Info("tournament finished", "tournament", ev.t.ID, "games", len(games), "players", len(ev.entries), "spectators", len(specs))
 }

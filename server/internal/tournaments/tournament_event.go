@@ -61,7 +61,7 @@ const MinPlayers = club.MinPlayers
 // the session loaded it, the stored one otherwise.
 func live(ss *referee.Session, g *archive.Game) *archive.Game {
 	if t, ok := ss.Tables[g.ID]; ok {
-		return t.G
+		return t.Game
 	}
 	return g
 }

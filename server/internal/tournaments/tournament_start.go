@@ -424,8 +424,8 @@ func startChunk(s *referee.Server, ctx context.Context, b *archive.Batch, t *arc
 		if err != nil {
 			return nil, fmt.Errorf("server: tournament %s: start game %s vs %s: %w", t.ID, g.Attackers, g.Defenders, err)
 		}
-		ids[i] = tb.G.ID
-		tcg.Pairings[i] = archive.Pairing{GameID: tb.G.ID, TournamentID: t.ID, Section: g.Section, Round: g.Round, Board: g.Board, MatchGame: g.MatchGame}
+		ids[i] = tb.Game.ID
+		tcg.Pairings[i] = archive.Pairing{GameID: tb.Game.ID, TournamentID: t.ID, Section: g.Section, Round: g.Round, Board: g.Board, MatchGame: g.MatchGame}
 	}
 	c := archive.Change{Writes: []archive.Write{tcg}}
 	ss.Collect(&c)

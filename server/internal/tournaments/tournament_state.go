@@ -78,18 +78,18 @@ func loadEvent(ss *referee.Session, id string) (*event, error) {
 	if ev, ok := tst.events[id]; ok {
 		return ev, nil
 	}
-	t, err := ss.Srv.TournamentPort().Tournament(ss.Ctx, id)
+	t, err := ss.Server.TournamentPort().Tournament(ss.Ctx, id)
 	if errors.Is(err, archive.ErrNotFound) {
 		return nil, ss.Refuse("err.tournament.unknown", id)
 	}
 	if err != nil {
 		return nil, err
 	}
-	es, err := ss.Srv.TournamentPort().Entries(ss.Ctx, id)
+	es, err := ss.Server.TournamentPort().Entries(ss.Ctx, id)
 	if err != nil {
 		return nil, err
 	}
-	gs, err := ss.Srv.TournamentPort().TournamentResults(ss.Ctx, id)
+	gs, err := ss.Server.TournamentPort().TournamentResults(ss.Ctx, id)
 	if err != nil {
 		return nil, err
 	}

@@ -120,7 +120,7 @@ func withRating(ss *referee.Session, player, variant string) string {
 // bounds the attachments (Options.MaxAttachmentBytes). seed and to make
 // its Message-ID, the same each time the same change is decided.
 func addOwnMail(ss *referee.Session, seed, to, subject, body string, atts ...mailer.Attachment) {
-	s := ss.Srv
+	s := ss.Server
 	o := mailer.Outgoing{
 		MessageID: msgid.Reply(seed, 0, to, "", "", s.Opts.Domain),
 		From:      fmt.Sprintf("%s <%s>", s.Opts.Name, s.Opts.Address),

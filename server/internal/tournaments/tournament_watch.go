@@ -105,14 +105,14 @@ func watchEvent(ss *referee.Session, c *grammar.WatchCommand, t *archive.Tournam
 		return err
 	}
 	if was == nil {
-		specs, err := ss.Srv.TournamentPort().TournamentSpectators(ss.Ctx, t.ID)
+		specs, err := ss.Server.TournamentPort().TournamentSpectators(ss.Ctx, t.ID)
 		if err != nil {
 			return err
 		}
 		if len(specs) >= maxEventSpectators {
 			return ss.Refuse("err.watch.eventfull", t.Name, maxEventSpectators)
 		}
-		watching, err := ss.Srv.TournamentPort().WatchingTournaments(ss.Ctx, ss.From)
+		watching, err := ss.Server.TournamentPort().WatchingTournaments(ss.Ctx, ss.From)
 		if err != nil {
 			return err
 		}
@@ -132,7 +132,7 @@ func watchEvent(ss *referee.Session, c *grammar.WatchCommand, t *archive.Tournam
 	// the event's own thread for this spectator (msgid.EventThread), which
 	// the mails about its games answer too, not the mail that confirmed
 	sp := archive.Spectator{TournamentID: t.ID, Address: ss.From, ResultsOnly: resultsOnly,
-		Thread: msgid.EventThread(ss.From, t.ID, ss.Srv.Opts.Domain)}
+		Thread: msgid.EventThread(ss.From, t.ID, ss.Server.Opts.Domain)}
 	correspondence.StartWatching(ss, sp)
 	key := "watch.event"
 	if resultsOnly {
@@ -152,7 +152,7 @@ func eventSpectatorOf(ss *referee.Session, id string) (*archive.Spectator, error
 	if w := correspondence.EventWatchAdded(ss, id); w != nil {
 		return w, nil
 	}
-	specs, err := ss.Srv.TournamentPort().TournamentSpectators(ss.Ctx, id)
+	specs, err := ss.Server.TournamentPort().TournamentSpectators(ss.Ctx, id)
 	if err != nil {
 		return nil, err
 	}
@@ -173,7 +173,7 @@ func eventSpectatorOf(ss *referee.Session, id string) (*archive.Spectator, error
 func unwatchEvent(ss *referee.Session, named bool, id string) (string, bool, error) {
 	event := strings.ToLower(id)
 	if !named || correspondence.GameIDShaped(id) {
-		g, err := ss.Srv.GamePort().Game(ss.Ctx, id)
+		g, err := ss.Server.GamePort().Game(ss.Ctx, id)
 		if errors.Is(err, archive.ErrNotFound) {
 			if !named {
 				return "", false, nil
@@ -181,7 +181,7 @@ func unwatchEvent(ss *referee.Session, named bool, id string) (string, bool, err
 		} else if err != nil {
 			return "", false, err
 		} else {
-			specs, err := ss.Srv.SpectatorPort().Spectators(ss.Ctx, id)
+			specs, err := ss.Server.SpectatorPort().Spectators(ss.Ctx, id)
 			if err != nil {
 				return "", false, err
 			}
@@ -196,7 +196,7 @@ func unwatchEvent(ss *referee.Session, named bool, id string) (string, bool, err
 	if event == "" || correspondence.UnwatchingEvent(ss, event, ss.From) {
 		return "", false, nil
 	}
-	specs, err := ss.Srv.TournamentPort().TournamentSpectators(ss.Ctx, event)
+	specs, err := ss.Server.TournamentPort().TournamentSpectators(ss.Ctx, event)
 	if err != nil {
 		return "", false, err
 	}
@@ -234,13 +234,13 @@ func unwatchTournament(ss *referee.Session, id string, named bool) (bool, error)
 // referee's own address, and with resultsToo also those who asked for
 // results only.
 func eventWatchers(ss *referee.Session, id string, player func(string) bool, resultsToo bool) ([]archive.Spectator, error) {
-	specs, err := ss.Srv.TournamentPort().TournamentSpectators(ss.Ctx, id)
+	specs, err := ss.Server.TournamentPort().TournamentSpectators(ss.Ctx, id)
 	if err != nil {
 		return nil, fmt.Errorf("server: spectators of tournament %s: %w", id, err)
 	}
 	var out []archive.Spectator
 	for _, sp := range specs {
-		if sp.ResultsOnly && !resultsToo || correspondence.UnwatchingEvent(ss, id, sp.Address) || player(sp.Address) || sp.Address == ss.Srv.Opts.Address {
+		if sp.ResultsOnly && !resultsToo || correspondence.UnwatchingEvent(ss, id, sp.Address) || player(sp.Address) || sp.Address == ss.Server.Opts.Address {
 			continue
 		}
 		out = append(out, sp)
@@ -260,7 +260,7 @@ func eventWatchers(ss *referee.Session, id string, player func(string) bool, res
 // maxBytes plus twice the bytes of its attachments (base64 writes 4 bytes
 // for 3, and a line end for every 76), is logged and not sent.
 func eventSpectatorMail(ss *referee.Session, event string, sp archive.Spectator, subject, body string, leave, head bool, maxBytes int, atts ...mailer.Attachment) {
-	s := ss.Srv
+	s := ss.Server
 	thread := msgid.EventThread(sp.Address, event, s.Opts.Domain)
 	o := mailer.Outgoing{
 		MessageID: msgid.Event(ss.Cause.Seed, sp.Address, event, s.Opts.Domain),
@@ -312,7 +312,7 @@ func startWatchMails(ss *referee.Session, t *archive.Tournament, players int, sp
 		lang := ss.LangOf(sp.Address)
 		var b strings.Builder
 		b.WriteString(referee.Tr(lang, "greeting") + "\n\n")
-		b.WriteString(referee.Tr(lang, "start.intro", t.Name, t.ID, referee.Counted(lang, "players", players), referee.Counted(lang, "games", total)) + "\n" + eventTerms(ss.Srv, lang, t) + "\n\n")
+		b.WriteString(referee.Tr(lang, "start.intro", t.Name, t.ID, referee.Counted(lang, "players", players), referee.Counted(lang, "games", total)) + "\n" + eventTerms(ss.Server, lang, t) + "\n\n")
 		b.WriteString(referee.Trn(lang, "start.watch.list", total, total) + "\n")
 		section := 0
 		for i, g := range games[:min(len(games), MaxStartGames)] {

@@ -112,15 +112,15 @@ func endWithdrawnGame(ss *referee.Session, ev *event, e archive.Entry, t *refere
 	if lost, err := gameclock.LostOnTime(ss, t); err != nil || lost {
 		return err
 	}
-	t.G.Status, t.G.EndedAt, t.G.DrawOfferBy = archive.Finished, ss.Now, ""
+	t.Game.Status, t.Game.EndedAt, t.Game.DrawOfferBy = archive.Finished, ss.Now, ""
 	key, mine := "withdraw.told.lost", "withdraw.told.lost.you"
 	if e.Annulled {
-		t.G.Result, t.G.Reason, key, mine = "", "annulled", "withdraw.told.annulled", "withdraw.told.annulled.you"
+		t.Game.Result, t.Game.Reason, key, mine = "", "annulled", "withdraw.told.annulled", "withdraw.told.annulled.you"
 	} else {
-		t.G.Result, t.G.Reason = opponentSide(referee.SideOf(t.G, e.Player)), "withdrawal"
+		t.Game.Result, t.Game.Reason = opponentSide(referee.SideOf(t.Game, e.Player)), "withdrawal"
 	}
 	t.Changed = true
-	for _, addr := range []string{t.G.Attackers, t.G.Defenders} {
+	for _, addr := range []string{t.Game.Attackers, t.Game.Defenders} {
 		if addr == e.Player { // the player who withdrew reads "You withdrew …"
 			ss.Tell(addr, t, func(lang string) string { return referee.Tr(lang, mine, ev.t.Name) })
 			continue
@@ -170,7 +170,7 @@ func settleWithdrawals(s *referee.Server, ctx context.Context) error {
 				}
 				cur, ok := ev.entry(e.Player)
 				t, err := ss.Table(g.ID)
-				if err != nil || !ok || !cur.Withdrawn() || t.G.Status != archive.Active {
+				if err != nil || !ok || !cur.Withdrawn() || t.Game.Status != archive.Active {
 					return err
 				}
 				return endWithdrawnGame(ss, ev, *cur, t)
