@@ -2,7 +2,6 @@ package mailer_test
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"errors"
 	"io"
@@ -16,25 +15,6 @@ import (
 	"github.com/taflmail/taflmail/mailer/devstack"
 )
 
-// lockedBuffer is a bytes.Buffer safe for the IMAP client's writes and
-// the test's reads.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // testDoneAll sends three mails and marks the first and the third done
 // in one DoneAll: they are in Processed, \Seen, and the second is still
 // in the INBOX, unseen. On a server with MOVE this takes one UID STORE
@@ -45,7 +25,7 @@ func testDoneAll(t *testing.T, e *mailEnv) {
 	for _, s := range []string{"one", "two", "three"} {
 		e.send(t, user, s, "a1-a2")
 	}
-	var wire lockedBuffer
+	var wire syncBuffer
 	cfg := e.imapConfig(user)
 	cfg.Debug = &wire
 	in := e.dial(t, cfg)

@@ -44,7 +44,8 @@ func (ts *tokenSource) count() int {
 	return ts.calls
 }
 
-// syncBuffer is a bytes.Buffer for a Debug writer read by the test.
+// syncBuffer is a bytes.Buffer that a writer on another goroutine (a
+// client's Debug trace, a logger) and the test may use at once.
 type syncBuffer struct {
 	mu sync.Mutex
 	b  bytes.Buffer

@@ -1,13 +1,11 @@
 package mailer_test
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -76,24 +74,6 @@ func testBoundarylessMultipart(t *testing.T, e *mailEnv) {
 	}
 }
 
-// logBuffer collects slog output for a test, safe for concurrent use.
-type logBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *logBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *logBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
-
 // TestFetchUnfetchableMessage makes the devstack fail every FETCH that
 // reads one message (trial report §2: one mail the server cannot serve
 // blocked the whole mailbox). Fetch is called as the referee's loop calls
@@ -121,7 +101,7 @@ func TestFetchUnfetchableMessage(t *testing.T) {
 			if err := s.FailFetch("tafl", 2, drop); err != nil { // a fresh INBOX numbers its mails from UID 1
 				t.Fatal(err)
 			}
-			var logs logBuffer
+			var logs syncBuffer
 			in := dialTafl(t, s, slog.New(slog.NewTextHandler(&logs, nil)))
 			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 			defer cancel()

@@ -374,14 +374,7 @@ func TestTournamentExportRatings(t *testing.T) {
 		t.Fatalf("status after the last game = %s", tm.Status)
 	}
 	full, recs := exportedRecords(t, h, "rated", 6)
-	rated, errs := tournament.RatedGamesFromRecords(recs)
-	if len(errs) > 0 || len(rated) != 6 {
-		t.Fatalf("rated games of the export: %d, %v", len(rated), errs)
-	}
-	want, err := tournament.RateAll(rated)
-	if err != nil {
-		t.Fatal(err)
-	}
+	want := rateRecords(t, recs, 6)
 	for _, p := range players {
 		got, err := h.store.Rating(ctx, p, "brandubh")
 		w, _ := want.Get(p, "brandubh")
@@ -520,14 +513,7 @@ func TestTournamentRatingsOneOrder(t *testing.T) {
 	reversed := slices.Clone(recs)
 	slices.Reverse(reversed)
 	for name, rs := range map[string][]*notation.Game{"schedule order": recs, "reverse order": reversed} {
-		rated, errs := tournament.RatedGamesFromRecords(rs)
-		if len(errs) > 0 || len(rated) != 6 {
-			t.Fatalf("rated games of the export: %d, %v", len(rated), errs)
-		}
-		want, err := tournament.RateAll(rated)
-		if err != nil {
-			t.Fatal(err)
-		}
+		want := rateRecords(t, rs, 6)
 		for _, p := range players {
 			got, err := h.store.Rating(ctx, p, "brandubh")
 			w, _ := want.Get(p, "brandubh")
@@ -566,4 +552,20 @@ func exportedRecords(t *testing.T, h *harness, id string, want int) ([]*archive.
 		t.Fatalf("export of %s reads back as %d records, %v; want %d", id, len(recs), err, want)
 	}
 	return full, recs
+}
+
+// rateRecords rates the records recs as `taflmail ratings` does
+// (tournament.RatedGamesFromRecords, then RateAll), failing the test
+// unless all of them are read and wantGames are rated games.
+func rateRecords(t *testing.T, recs []*notation.Game, wantGames int) *tournament.Ratings {
+	t.Helper()
+	rated, errs := tournament.RatedGamesFromRecords(recs)
+	if len(errs) > 0 || len(rated) != wantGames {
+		t.Fatalf("rated games of the export: %d, %v; want %d", len(rated), errs, wantGames)
+	}
+	want, err := tournament.RateAll(rated)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return want
 }
