@@ -119,22 +119,9 @@ func notify(ss *referee.Session, c *grammar.NotifyCommand) error {
 // their opponents left: the moves held for the digest reach the player
 // now, not never (event trial §4).
 func sayWaiting(ss *referee.Session) error {
-	gs, err := ss.Server.GamePort().GamesOf(ss.Ctx, ss.From)
+	waiting, err := waitingGames(ss, ss.From)
 	if err != nil {
 		return err
-	}
-	var waiting []*referee.Table
-	for _, g := range gs {
-		if g.Status != archive.Active {
-			continue
-		}
-		t, err := ss.Table(g.ID)
-		if err != nil {
-			return err
-		}
-		if t.ToMove() == referee.SideOf(t.Game, ss.From) {
-			waiting = append(waiting, t)
-		}
 	}
 	if len(waiting) == 0 {
 		return nil

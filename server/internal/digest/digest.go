@@ -159,22 +159,9 @@ func decideDigest(s *referee.Server, ss *referee.Session, change *archive.Change
 	next := zones.Next(p.DigestAt, storedZone(s, p.Address, p.DigestZone), ss.Now)
 	change.Writes = append(change.Writes, archive.DigestsSent{{Address: p.Address, Due: d.Due, Next: next}})
 	ss.Lang = cmp.Or(p.Language, s.Opts.DefaultLanguage)
-	gs, err := s.GamePort().GamesOf(ss.Ctx, p.Address)
+	waiting, err := waitingGames(ss, p.Address)
 	if err != nil {
 		return referee.CommitNothing, 0, err
-	}
-	var waiting []*referee.Table
-	for _, g := range gs {
-		if g.Status != archive.Active {
-			continue
-		}
-		t, err := ss.Table(g.ID)
-		if err != nil {
-			return referee.CommitNothing, 0, err
-		}
-		if t.ToMove() == referee.SideOf(t.Game, p.Address) {
-			waiting = append(waiting, t)
-		}
 	}
 	if len(waiting) > 0 {
 		o, err := Mail(ss, p, waiting)
@@ -186,6 +173,32 @@ func decideDigest(s *referee.Server, ss *referee.Session, change *archive.Change
 		}
 	}
 	return referee.CommitCollected, len(waiting), nil // not composed: the digest is its one mail
+}
+
+// waitingGames returns the running games where it is address's move,
+// each loaded into the session (Session.Table), in the order the archive
+// lists them (GamesOf): what a digest lists, and what "notify each" hands
+// over when it ends the digest (sayWaiting). Its error is the archive's
+// or the loading's.
+func waitingGames(ss *referee.Session, address string) ([]*referee.Table, error) {
+	gs, err := ss.Server.GamePort().GamesOf(ss.Ctx, address)
+	if err != nil {
+		return nil, err
+	}
+	var waiting []*referee.Table
+	for _, g := range gs {
+		if g.Status != archive.Active {
+			continue
+		}
+		t, err := ss.Table(g.ID)
+		if err != nil {
+			return nil, err
+		}
+		if t.ToMove() == referee.SideOf(t.Game, address) {
+			waiting = append(waiting, t)
+		}
+	}
+	return waiting, nil
 }
 
 // Mail writes the digest of player p listing ts, the games where it
